@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/* The shared-memory region between an agent and its workers, made before fork. */
+#ifndef IOCURVE_SHM_H
+#define IOCURVE_SHM_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "hist.h"
+
+/*
+ * One direction per part:
+ *  - struct shm_step is written by the agent only. It fills the fields, then
+ *    bumps gen with a release store and writes 1 to each worker's wake eventfd.
+ *    A worker reads gen with an acquire load and then the fields.
+ *  - struct shm_worker is written by its worker only. A finished interval is
+ *    written into slots[published % SHM_SLOTS], then published is bumped with a
+ *    release store and the worker writes 1 to the agent's eventfd. The agent
+ *    reads published with an acquire load and consumes slots in order; the ring
+ *    gives it SHM_SLOTS intervals of slack.
+ */
+#define SHM_SLOTS 16
+
+enum shm_worker_state {
+	SHM_WORKER_STARTING = 0, /* forked, opening and laying out its target */
+	SHM_WORKER_READY,	 /* target laid out, ring set up, waiting for steps */
+	SHM_WORKER_FAILED,	 /* gave up; error[] says why; the worker exits */
+};
+
+struct shm_step {
+	_Atomic uint64_t gen; /* 0: no step yet */
+	uint32_t workload_index;
+	uint32_t step;
+	uint64_t start_ns;    /* agent CLOCK_MONOTONIC */
+	uint64_t interval_ns;
+	uint32_t nintervals;  /* warm-up plus measured intervals */
+	uint32_t stop;	      /* 1: finish in-flight I/O and exit */
+	double rate[];	      /* per-worker offered ops/s, indexed by worker */
+};
+
+struct shm_interval {
+	uint64_t gen;	   /* the step generation it belongs to */
+	uint32_t index;	   /* interval index within the step, from 0 */
+	uint32_t pad;
+	uint64_t ops;	   /* operations completed in the interval */
+	uint64_t bytes;
+	uint64_t errors;
+	uint64_t cpu_user_ns;
+	uint64_t cpu_sys_ns;
+	struct hist latency; /* completion minus intended start */
+	struct hist service; /* completion minus submission */
+};
+
+struct shm_worker {
+	_Atomic uint32_t state; /* enum shm_worker_state */
+	char error[512];
+	uint64_t bytes_laid_out;
+	_Atomic uint64_t published;
+	struct shm_interval slots[SHM_SLOTS];
+};
+
+#endif

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/* Frame codec: 4-byte big-endian length, then one protobuf Envelope. */
+#ifndef IOCURVE_FRAME_H
+#define IOCURVE_FRAME_H
+
+#include <stddef.h>
+
+#include <event2/buffer.h>
+
+#include "error.h"
+#include "iocurve.pb-c.h"
+
+#define FRAME_HEADER     4u
+#define FRAME_MAX_DEFAULT (16u << 20)
+
+/* Append one frame holding env to out. Returns 0, or -1 when env packs larger than max. */
+int frame_write(struct evbuffer *out, const Iocurve__Envelope *env, size_t max);
+
+/*
+ * Take one frame from the front of in. Returns 1 and sets *env (free with
+ * frame_free), 0 when the whole frame has not arrived yet, -1 when the stream is
+ * bad: a length over max (checked from the header alone, before buffering the
+ * body) or a body that does not unpack as an Envelope with a body set.
+ */
+int frame_read(struct evbuffer *in, size_t max, Iocurve__Envelope **env, struct error *err);
+void frame_free(Iocurve__Envelope *env);
+
+/* "Hello", "IntervalReport", ...: for logs. */
+const char *frame_body_name(const Iocurve__Envelope *env);
+
+#endif

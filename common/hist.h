@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/* Log-linear (HDR-style) latency histogram: record, merge, quantiles, wire form. */
+#ifndef IOCURVE_HIST_H
+#define IOCURVE_HIST_H
+
+#include <stdint.h>
+
+#include "error.h"
+
+/*
+ * Values are nanoseconds. Values below HIST_SUB_COUNT have a bin each; above,
+ * every power of two is split into HIST_SUB_COUNT linear sub-buckets, so a bin
+ * is at most 1/128 of its value wide (< 0.8% relative error, ~0.4% at the bin
+ * midpoint used for quantiles). Values past the last bin are counted in it;
+ * min, max, count and sum are exact, so the mean is exact.
+ *
+ * One worker owns one histogram while recording (no locks, no atomics), and
+ * publishes it whole; merging is adding counts.
+ */
+#define HIST_SUB_BITS  7
+#define HIST_SUB_COUNT (1u << HIST_SUB_BITS)
+/* Highest power of two with its own sub-buckets: 2^41 ns ~ 36 minutes. */
+#define HIST_MAX_MSB 41
+#define HIST_BINS    (HIST_SUB_COUNT * (HIST_MAX_MSB - HIST_SUB_BITS + 2))
+
+struct hist {
+	uint64_t count;
+	uint64_t sum;
+	uint64_t min; /* UINT64_MAX when empty */
+	uint64_t max;
+	uint64_t bins[HIST_BINS];
+};
+
+/* Bin index of a value: a clz and a few shifts, no branches beyond the small-value test. */
+static inline unsigned hist_index(uint64_t v)
+{
+	unsigned msb, shift;
+
+	if (v < HIST_SUB_COUNT)
+		return (unsigned)v;
+	msb = 63u - (unsigned)__builtin_clzll(v);
+	if (msb > HIST_MAX_MSB)
+		return HIST_BINS - 1;
+	shift = msb - HIST_SUB_BITS;
+	return (shift + 1u) * HIST_SUB_COUNT + (unsigned)((v >> shift) - HIST_SUB_COUNT);
+}
+
+/* The hot-path record: an index computation and a few adds. */
+static inline void hist_record(struct hist *h, uint64_t v)
+{
+	h->bins[hist_index(v)]++;
+	h->count++;
+	h->sum += v;
+	if (v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+}
+
+void hist_reset(struct hist *h);
+/* Lowest value that falls in bin idx, and the bin's representative (midpoint). */
+uint64_t hist_bin_low(unsigned idx);
+uint64_t hist_bin_mid(unsigned idx);
+void hist_merge(struct hist *dst, const struct hist *src);
+/* Mean in ns (exact, from sum/count); 0 when empty. */
+double hist_mean(const struct hist *h);
+/*
+ * Value at quantile q in [0, 100] (e.g. 99.9): the midpoint of the bin holding
+ * the ceil(q/100 * count)-th smallest value, clamped to [min, max]; 0 when empty.
+ */
+uint64_t hist_quantile(const struct hist *h, double q);
+
+/*
+ * Wire form (proto Histogram): only non-empty bins, as (gap, count) pairs.
+ * hist_encode fills *out and allocates out->bins (free with hist_encoded_free).
+ * hist_decode validates everything it reads (sub-bucket bits, indexes in
+ * range, counts that add up) and fills err when the message is malformed.
+ */
+struct _Iocurve__Histogram;
+void hist_encode(const struct hist *h, struct _Iocurve__Histogram *out);
+void hist_encoded_free(struct _Iocurve__Histogram *out);
+int hist_decode(struct hist *h, const struct _Iocurve__Histogram *in, struct error *err);
+
+#endif

@@ -1,1 +1,156 @@
 /* SPDX-License-Identifier: MIT */
+/* The agent's allow-list: realpath-resolved prefixes, no symlink escapes. */
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "allow.h"
+#include "xalloc.h"
+
+int allow_add(struct allow *a, const char *path, struct error *err)
+{
+	char real[PATH_MAX];
+
+	if (realpath(path, real) == NULL) {
+		error_set(err, "--allow %s: %s", path, strerror(errno));
+		return -1;
+	}
+	a->paths = xreallocarray(a->paths, a->n + 1, sizeof(*a->paths));
+	a->paths[a->n++] = xstrdup(real);
+	return 0;
+}
+
+void allow_free(struct allow *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		free(a->paths[i]);
+	free(a->paths);
+	a->paths = NULL;
+	a->n = 0;
+}
+
+static bool allow_covers(const char *allowed, const char *real)
+{
+	size_t n = strlen(allowed);
+
+	if (strcmp(allowed, "/") == 0)
+		return true;
+	return strncmp(allowed, real, n) == 0 && (real[n] == '\0' || real[n] == '/');
+}
+
+static void allow_list(const struct allow *a, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < a->n && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "", a->paths[i]);
+	if (a->n == 0)
+		snprintf(buf, len, "(none)");
+}
+
+/*
+ * Split path into the longest existing prefix (resolved by realpath) and the
+ * rest, which must be plain names. The rest is appended to the resolved prefix.
+ */
+static int allow_resolve(const char *path, char *out, size_t len, struct error *err)
+{
+	char head[PATH_MAX], real[PATH_MAX];
+	const char *tail;
+	char *slash;
+
+	if (path[0] != '/') {
+		error_set(err, "target %s is not an absolute path", path);
+		return -1;
+	}
+	if (strlen(path) >= sizeof(head)) {
+		error_set(err, "target path is too long");
+		return -1;
+	}
+	strcpy(head, path);
+	for (;;) {
+		if (realpath(head[0] ? head : "/", real) != NULL)
+			break;
+		if (errno != ENOENT) {
+			error_set(err, "target %s: %s: %s", path, head, strerror(errno));
+			return -1;
+		}
+		slash = strrchr(head, '/');
+		if (slash == NULL)
+			return -1;
+		*slash = '\0';
+	}
+	tail = path + strlen(head);
+	for (const char *p = tail; *p;) {
+		size_t n;
+
+		while (*p == '/')
+			p++;
+		n = strcspn(p, "/");
+		if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.')) {
+			error_set(err, "target %s: '.' and '..' are not allowed in a path that does not exist yet",
+				  path);
+			return -1;
+		}
+		p += n;
+	}
+	if ((size_t)snprintf(out, len, "%s%s%s", strcmp(real, "/") ? real : "",
+			     tail[0] == '/' || tail[0] == '\0' ? "" : "/", tail) >= len) {
+		error_set(err, "target path is too long");
+		return -1;
+	}
+	/* Drop a trailing slash so prefix checks compare like with like. */
+	for (size_t n = strlen(out); n > 1 && out[n - 1] == '/'; n--)
+		out[n - 1] = '\0';
+	if (out[0] == '\0')
+		snprintf(out, len, "/");
+	return 0;
+}
+
+int allow_check(const struct allow *a, const char *path, char *resolved, size_t len,
+		struct error *err)
+{
+	char list[1024];
+
+	if (allow_resolve(path, resolved, len, err) < 0)
+		return -1;
+	for (size_t i = 0; i < a->n; i++)
+		if (allow_covers(a->paths[i], resolved))
+			return 0;
+	allow_list(a, list, sizeof(list));
+	if (strcmp(path, resolved) == 0)
+		error_set(err, "target %s is outside the allowed paths (%s); start the agent with --allow for it",
+			  path, list);
+	else
+		error_set(err, "target %s (really %s) is outside the allowed paths (%s); start the agent with --allow for it",
+			  path, resolved, list);
+	return -1;
+}
+
+int allow_mkdirs(const struct allow *a, const char *resolved, struct error *err)
+{
+	char buf[PATH_MAX], again[PATH_MAX];
+
+	snprintf(buf, sizeof(buf), "%s", resolved);
+	for (char *p = buf + 1;; p++) {
+		if (*p == '/' || *p == '\0') {
+			char c = *p;
+
+			*p = '\0';
+			if (mkdir(buf, 0755) < 0 && errno != EEXIST) {
+				error_set(err, "target %s: cannot create %s: %s", resolved, buf,
+					  strerror(errno));
+				return -1;
+			}
+			*p = c;
+			if (c == '\0')
+				break;
+		}
+	}
+	/* A symlink planted between check and create must not win. */
+	return allow_check(a, resolved, again, sizeof(again), err);
+}

@@ -1,1 +1,202 @@
 /* SPDX-License-Identifier: MIT */
+/* Target layout: create a worker's file and write it whole before any I/O. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "layout.h"
+
+#define LAYOUT_XATTR "user.iocurve.layout"
+#define LAYOUT_CHUNK (1u << 20)
+#define LAYOUT_ALIGN 4096u
+
+/* splitmix64: fast, and its output does not compress, which is all layout data needs. */
+static uint64_t layout_next(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static void layout_fill(uint64_t *buf, size_t len, uint64_t *state)
+{
+	for (size_t i = 0; i < len / sizeof(*buf); i++)
+		buf[i] = layout_next(state);
+}
+
+/* True when the xattr records exactly this size: the file was laid out whole before. */
+static bool layout_is_done(int fd, uint64_t size)
+{
+	char want[32], have[32];
+	ssize_t n;
+
+	snprintf(want, sizeof(want), "%" PRIu64, size);
+	n = fgetxattr(fd, LAYOUT_XATTR, have, sizeof(have) - 1);
+	if (n < 0)
+		return false;
+	have[n] = '\0';
+	return strcmp(have, want) == 0;
+}
+
+/*
+ * An unaligned tail cannot go through O_DIRECT; drop the flag for that one write
+ * rather than refuse sizes the block size allows.
+ */
+static int layout_set_direct(int fd, bool on)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0)
+		return -errno;
+	fl = on ? (fl | O_DIRECT) : (fl & ~O_DIRECT);
+	return fcntl(fd, F_SETFL, fl) < 0 ? -errno : 0;
+}
+
+static int layout_write_all(int fd, const char *path, uint64_t size, bool direct, struct error *err)
+{
+	uint64_t state = clock_now_ns() ^ ((uint64_t)getpid() << 32);
+	uint64_t off = 0;
+	void *buf = NULL;
+	int ret;
+
+	/* Mixing in the path keeps files laid out at the same instant from deduplicating. */
+	for (const char *p = path; *p; p++)
+		state = state * 131 + (unsigned char)*p;
+	ret = posix_memalign(&buf, LAYOUT_ALIGN, LAYOUT_CHUNK);
+	if (ret) {
+		error_set(err, "%s: allocating the layout buffer: %s", path, strerror(ret));
+		return -1;
+	}
+	while (off < size) {
+		size_t len = size - off < LAYOUT_CHUNK ? (size_t)(size - off) : LAYOUT_CHUNK;
+		ssize_t n;
+
+		if (direct && len % LAYOUT_ALIGN && (ret = layout_set_direct(fd, false)) < 0) {
+			error_set(err, "%s: clearing O_DIRECT for the tail: %s", path,
+			          strerror(-ret));
+			goto err;
+		}
+		layout_fill(buf, LAYOUT_CHUNK, &state);
+		n = pwrite(fd, buf, len, (off_t)off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EINVAL && direct) {
+			error_set(err,
+			          "%s: O_DIRECT is not supported on this file system; set target "
+			          "direct: false",
+			          path);
+			goto err;
+		}
+		if (n <= 0) {
+			error_set(err, "%s: laying out at offset %" PRIu64 ": %s", path, off,
+			          n < 0 ? strerror(errno) : "no space written");
+			goto err;
+		}
+		off += (uint64_t)n;
+	}
+	if (direct && size % LAYOUT_ALIGN && (ret = layout_set_direct(fd, true)) < 0) {
+		error_set(err, "%s: restoring O_DIRECT: %s", path, strerror(-ret));
+		goto err;
+	}
+	if (fdatasync(fd) < 0) {
+		error_set(err, "%s: fdatasync after layout: %s", path, strerror(errno));
+		goto err;
+	}
+	free(buf);
+	return 0;
+err:
+	free(buf);
+	return -1;
+}
+
+static int layout_blockdev(int fd, const char *path, uint64_t size, struct error *err)
+{
+	uint64_t dev_size = 0;
+
+	/* A device has no xattr to remember a layout, and no holes to fill: use it as is. */
+	if (ioctl(fd, BLKGETSIZE64, &dev_size) < 0) {
+		error_set(err, "%s: reading the device size: %s", path, strerror(errno));
+		return -1;
+	}
+	if (dev_size < size) {
+		error_set(err, "%s: device holds %" PRIu64 " bytes, the target needs %" PRIu64,
+		          path, dev_size, size);
+		return -1;
+	}
+	return 0;
+}
+
+int layout_open(const char *path, uint64_t size, bool direct, uint64_t *written, struct error *err)
+{
+	int flags = O_RDWR | O_CREAT | O_CLOEXEC | (direct ? O_DIRECT : 0);
+	char text[32];
+	struct stat st;
+	int fd;
+
+	*written = 0;
+	fd = open(path, flags, 0644);
+	if (fd < 0 && errno == EINVAL && direct) {
+		error_set(err,
+		          "%s: O_DIRECT is not supported on this file system; set target direct: "
+		          "false",
+		          path);
+		return -1;
+	}
+	if (fd < 0) {
+		error_set(err, "%s: open: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0) {
+		error_set(err, "%s: fstat: %s", path, strerror(errno));
+		goto err;
+	}
+	if (S_ISBLK(st.st_mode)) {
+		if (layout_blockdev(fd, path, size, err) < 0)
+			goto err;
+		return fd;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		error_set(err, "%s: not a regular file or block device", path);
+		goto err;
+	}
+	if ((uint64_t)st.st_size == size && layout_is_done(fd, size))
+		return fd;
+
+	/* Forget any old layout first, so a crash below cannot leave a half-written file trusted.
+	 */
+	if (fremovexattr(fd, LAYOUT_XATTR) < 0 && errno != ENODATA && errno != ENOTSUP) {
+		error_set(err, "%s: removing %s: %s", path, LAYOUT_XATTR, strerror(errno));
+		goto err;
+	}
+	if (ftruncate(fd, (off_t)size) < 0) {
+		error_set(err, "%s: setting the size to %" PRIu64 ": %s", path, size,
+		          strerror(errno));
+		goto err;
+	}
+	if (layout_write_all(fd, path, size, direct, err) < 0)
+		goto err;
+	/* Buffered targets would otherwise start their first read step from the page cache. */
+	if (!direct)
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	snprintf(text, sizeof(text), "%" PRIu64, size);
+	if (fsetxattr(fd, LAYOUT_XATTR, text, strlen(text), 0) < 0 && errno != ENOTSUP) {
+		error_set(err, "%s: setting %s: %s", path, LAYOUT_XATTR, strerror(errno));
+		goto err;
+	}
+	*written = size;
+	return fd;
+err:
+	close(fd);
+	return -1;
+}

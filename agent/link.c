@@ -1,1 +1,214 @@
 /* SPDX-License-Identifier: MIT */
+/* The agent's link to the coordinator: dial, Hello, heartbeats, clock pings, reconnect. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "clock.h"
+#include "conn.h"
+#include "frame.h"
+#include "log.h"
+#include "xalloc.h"
+
+#define LINK_BACKOFF_MIN_MS 100
+#define LINK_BACKOFF_MAX_MS 10000
+/* Missing this many heartbeats in a row means the coordinator is gone. */
+#define LINK_IDLE_SECONDS 10
+
+static void link_dial(struct agent *a);
+
+static void link_reconnect_cb(evutil_socket_t fd, short what, void *arg)
+{
+	link_dial(arg);
+}
+
+/* Exponential backoff with +-25% jitter, so a fleet does not reconnect in lockstep. */
+static void link_schedule_reconnect(struct agent *a)
+{
+	unsigned ms = a->backoff_ms ? a->backoff_ms : LINK_BACKOFF_MIN_MS;
+	unsigned jitter = ms / 2 ? (unsigned)random() % (ms / 2) : 0;
+	unsigned delay = ms - ms / 4 + jitter;
+
+	a->backoff_ms = ms * 2 > LINK_BACKOFF_MAX_MS ? LINK_BACKOFF_MAX_MS : ms * 2;
+	log_debug("reconnecting to %s in %u ms", a->coordinator, delay);
+	event_add(a->reconnect_ev,
+		  &(struct timeval){delay / 1000, (suseconds_t)(delay % 1000) * 1000});
+}
+
+static void link_send_hello(struct agent *a)
+{
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__Hello hello = IOCURVE__HELLO__INIT;
+	Iocurve__Label *labels = xcalloc(a->nlabels, sizeof(*labels));
+	Iocurve__Label **lp = xcalloc(a->nlabels, sizeof(*lp));
+
+	hello.protocol_version = IOCURVE__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT;
+	hello.name = a->name;
+	hello.host = a->host;
+	hello.cpus = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
+	hello.software_version = IOCURVE_VERSION;
+	for (size_t i = 0; i < a->nlabels; i++) {
+		iocurve__label__init(&labels[i]);
+		labels[i].key = a->labels[i].key;
+		labels[i].value = a->labels[i].value;
+		lp[i] = &labels[i];
+	}
+	hello.n_labels = a->nlabels;
+	hello.labels = lp;
+	hello.n_allowed_paths = a->allow.n;
+	hello.allowed_paths = a->allow.paths;
+	env.body_case = IOCURVE__ENVELOPE__BODY_HELLO;
+	env.hello = &hello;
+	link_send(a, &env);
+	free(labels);
+	free(lp);
+}
+
+static void link_heartbeat_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct agent *a = arg;
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__Heartbeat hb = IOCURVE__HEARTBEAT__INIT;
+
+	hb.agent_time = clock_now_ns();
+	hb.workers_running = a->pool != NULL;
+	env.body_case = IOCURVE__ENVELOPE__BODY_HEARTBEAT;
+	env.heartbeat = &hb;
+	link_send(a, &env);
+}
+
+static void link_on_connected(struct conn *c, void *arg)
+{
+	struct agent *a = arg;
+
+	if (strcmp(conn_peer_name(c), "coordinator") != 0) {
+		log_error("%s presented a certificate for '%s', not the coordinator; closing",
+			  a->coordinator, conn_peer_name(c));
+		conn_close(c);
+		a->conn = NULL;
+		link_schedule_reconnect(a);
+		return;
+	}
+	log_info("connected to coordinator at %s (TLS 1.3, mutual)", a->coordinator);
+	link_send_hello(a);
+}
+
+static void link_pong(struct agent *a, const Iocurve__Ping *ping, uint64_t t2)
+{
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__Pong pong = IOCURVE__PONG__INIT;
+
+	pong.seq = ping->seq;
+	pong.t1 = ping->t1;
+	pong.t2 = t2;
+	pong.t3 = clock_now_ns();
+	env.body_case = IOCURVE__ENVELOPE__BODY_PONG;
+	env.pong = &pong;
+	link_send(a, &env);
+}
+
+static void link_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
+{
+	struct agent *a = arg;
+	uint64_t now = clock_now_ns();
+
+	switch (env->body_case) {
+	case IOCURVE__ENVELOPE__BODY_WELCOME:
+		a->welcomed = true;
+		a->backoff_ms = 0;
+		a->heartbeat_ms = env->welcome->heartbeat_ms ? env->welcome->heartbeat_ms : 1000;
+		log_info("welcomed by the coordinator as '%s'", env->welcome->agent_name);
+		event_add(a->heartbeat_ev,
+			  &(struct timeval){(time_t)(a->heartbeat_ms / 1000),
+					    (suseconds_t)(a->heartbeat_ms % 1000) * 1000});
+		break;
+	case IOCURVE__ENVELOPE__BODY_REFUSE:
+		log_error("the coordinator refused this agent: %s", env->refuse->reason);
+		a->exit_status = 1;
+		a->stopping = true;
+		conn_close(c);
+		a->conn = NULL;
+		event_base_loopexit(a->base, NULL);
+		break;
+	case IOCURVE__ENVELOPE__BODY_PING:
+		link_pong(a, env->ping, now);
+		break;
+	case IOCURVE__ENVELOPE__BODY_HEARTBEAT:
+		break;
+	default:
+		if (!a->welcomed) {
+			log_warn("ignoring %s before Welcome", frame_body_name(env));
+			break;
+		}
+		plan_handle(a, env);
+		break;
+	}
+}
+
+static void link_on_close(struct conn *c, const char *reason, void *arg)
+{
+	struct agent *a = arg;
+
+	log_warn("connection to coordinator %s lost: %s", a->coordinator, reason);
+	a->conn = NULL;
+	a->welcomed = false;
+	event_del(a->heartbeat_ev);
+	/* Dead-man: no coordinator, no I/O. */
+	plan_stop(a, "lost the coordinator");
+	if (!a->stopping)
+		link_schedule_reconnect(a);
+}
+
+static const struct conn_cbs link_cbs = {
+	.on_connected = link_on_connected,
+	.on_message = link_on_message,
+	.on_close = link_on_close,
+};
+
+static void link_dial(struct agent *a)
+{
+	if (a->stopping)
+		return;
+	a->conn = conn_connect(a->base, a->ssl_ctx, (struct sockaddr *)&a->addr, (int)a->addrlen,
+			       a->coordinator, &link_cbs, a);
+	if (a->conn == NULL) {
+		log_warn("cannot connect to %s", a->coordinator);
+		link_schedule_reconnect(a);
+		return;
+	}
+	conn_set_idle_timeout(a->conn, LINK_IDLE_SECONDS);
+}
+
+void link_start(struct agent *a)
+{
+	a->reconnect_ev = evtimer_new(a->base, link_reconnect_cb, a);
+	a->heartbeat_ev = event_new(a->base, -1, EV_PERSIST, link_heartbeat_cb, a);
+	link_dial(a);
+}
+
+void link_stop(struct agent *a)
+{
+	a->stopping = true;
+	if (a->conn != NULL) {
+		conn_close(a->conn);
+		a->conn = NULL;
+	}
+	if (a->reconnect_ev != NULL) {
+		event_free(a->reconnect_ev);
+		a->reconnect_ev = NULL;
+	}
+	if (a->heartbeat_ev != NULL) {
+		event_free(a->heartbeat_ev);
+		a->heartbeat_ev = NULL;
+	}
+}
+
+void link_send(struct agent *a, const Iocurve__Envelope *env)
+{
+	if (a->conn == NULL) {
+		log_debug("not connected: dropping %s", frame_body_name(env));
+		return;
+	}
+	conn_send(a->conn, env);
+}

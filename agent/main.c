@@ -1,1 +1,192 @@
 /* SPDX-License-Identifier: MIT */
+/* iocurve-agent: runs I/O for a coordinator on one client machine. */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <openssl/rand.h>
+
+#include "agent.h"
+#include "certs.h"
+#include "log.h"
+#include "netaddr.h"
+#include "tls.h"
+#include "xalloc.h"
+
+static void agent_usage(FILE *f)
+{
+	fprintf(f, "usage: iocurve-agent --coordinator HOST:PORT --tls DIR [--name NAME]\n"
+		   "                     --allow PATH [--allow PATH...] [--label KEY=VALUE...]\n"
+		   "                     [--verbose]\n"
+		   "Runs the I/O a coordinator asks for, only on files under the --allow paths.\n"
+		   "TLS: DIR/NAME.crt, DIR/NAME.key and DIR/ca.crt (from `iocurve certs agent`).\n");
+}
+
+static void agent_signal_cb(evutil_socket_t sig, short what, void *arg)
+{
+	struct agent *a = arg;
+
+	log_info("%s: stopping", strsignal((int)sig));
+	a->stopping = true;
+	plan_stop(a, "agent stopping");
+	link_stop(a);
+	/* Let close_notify go out, then leave. */
+	event_base_loopexit(a->base, &(struct timeval){0, 200 * 1000});
+}
+
+static void agent_sigchld_cb(evutil_socket_t sig, short what, void *arg)
+{
+	struct agent *a = arg;
+	int status;
+	pid_t pid;
+
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+		plan_child_exited(a, pid, status);
+}
+
+static int agent_add_label(struct agent *a, const char *text)
+{
+	const char *eq = strchr(text, '=');
+
+	if (eq == NULL || eq == text) {
+		fprintf(stderr, "iocurve-agent: --label %s: expected KEY=VALUE\n", text);
+		return -1;
+	}
+	a->labels = xreallocarray(a->labels, a->nlabels + 1, sizeof(*a->labels));
+	a->labels[a->nlabels].key = xstrndup(text, (size_t)(eq - text));
+	a->labels[a->nlabels].value = xstrdup(eq + 1);
+	a->nlabels++;
+	return 0;
+}
+
+static int agent_parse(struct agent *a, int argc, char **argv, const char **tls_dir,
+		       int *verbose)
+{
+	static const struct option opts[] = {
+		{"coordinator", required_argument, NULL, 'c'},
+		{"tls", required_argument, NULL, 't'},
+		{"name", required_argument, NULL, 'n'},
+		{"allow", required_argument, NULL, 'a'},
+		{"label", required_argument, NULL, 'l'},
+		{"verbose", no_argument, NULL, 'v'},
+		{"version", no_argument, NULL, 'V'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct error err;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "c:t:n:a:l:vh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			snprintf(a->coordinator, sizeof(a->coordinator), "%s", optarg);
+			break;
+		case 't':
+			*tls_dir = optarg;
+			break;
+		case 'n':
+			snprintf(a->name, sizeof(a->name), "%s", optarg);
+			break;
+		case 'a':
+			if (allow_add(&a->allow, optarg, &err) < 0) {
+				fprintf(stderr, "iocurve-agent: %s\n", err.msg);
+				return -1;
+			}
+			break;
+		case 'l':
+			if (agent_add_label(a, optarg) < 0)
+				return -1;
+			break;
+		case 'v':
+			*verbose = 1;
+			break;
+		case 'V':
+			printf("iocurve-agent %s\n", IOCURVE_VERSION);
+			exit(0);
+		case 'h':
+			agent_usage(stdout);
+			exit(0);
+		default:
+			agent_usage(stderr);
+			return -1;
+		}
+	}
+	if (optind != argc || a->coordinator[0] == '\0' || *tls_dir == NULL) {
+		agent_usage(stderr);
+		return -1;
+	}
+	if (a->allow.n == 0) {
+		fprintf(stderr, "iocurve-agent: at least one --allow PATH is needed: the agent "
+				"touches nothing else\n");
+		return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct agent a = {0};
+	struct event *sigs[3];
+	const char *tls_dir = NULL;
+	struct error err;
+	unsigned seed;
+	int verbose = 0;
+	char tag[160];
+
+	if (gethostname(a.host, sizeof(a.host)) < 0)
+		snprintf(a.host, sizeof(a.host), "unknown");
+	if (agent_parse(&a, argc, argv, &tls_dir, &verbose) < 0)
+		return 2;
+	if (a.name[0] == '\0')
+		snprintf(a.name, sizeof(a.name), "%.127s", a.host);
+	if (!certs_name_valid(a.name)) {
+		fprintf(stderr, "iocurve-agent: '%s' is not a valid agent name (letters, digits, "
+				"'.', '_', '-'); give one with --name\n", a.name);
+		return 2;
+	}
+	snprintf(tag, sizeof(tag), "iocurve-agent[%s]", a.name);
+	log_init(tag, verbose ? LOG_LEVEL_DEBUG : LOG_LEVEL_INFO);
+	if (netaddr_parse(a.coordinator, &a.addr, &a.addrlen, &err) < 0) {
+		log_error("--coordinator %s", err.msg);
+		return 2;
+	}
+	a.ssl_ctx = tls_ctx_new(tls_dir, a.name, false, &err);
+	if (a.ssl_ctx == NULL) {
+		log_error("%s", err.msg);
+		return 1;
+	}
+	if (RAND_bytes((unsigned char *)&seed, sizeof(seed)) != 1)
+		seed = (unsigned)time(NULL) ^ (unsigned)getpid();
+	srandom(seed);
+	signal(SIGPIPE, SIG_IGN);
+
+	a.base = event_base_new();
+	sigs[0] = evsignal_new(a.base, SIGTERM, agent_signal_cb, &a);
+	sigs[1] = evsignal_new(a.base, SIGINT, agent_signal_cb, &a);
+	sigs[2] = evsignal_new(a.base, SIGCHLD, agent_sigchld_cb, &a);
+	for (int i = 0; i < 3; i++)
+		event_add(sigs[i], NULL);
+	log_info("starting: coordinator %s, %zu allowed path(s)", a.coordinator, a.allow.n);
+	link_start(&a);
+	event_base_dispatch(a.base);
+
+	plan_stop(&a, "agent exiting");
+	link_stop(&a);
+	for (int i = 0; i < 3; i++)
+		event_free(sigs[i]);
+	event_base_free(a.base);
+	SSL_CTX_free(a.ssl_ctx);
+	allow_free(&a.allow);
+	for (size_t i = 0; i < a.nlabels; i++) {
+		free(a.labels[i].key);
+		free(a.labels[i].value);
+	}
+	free(a.labels);
+	log_info("stopped");
+	return a.exit_status;
+}

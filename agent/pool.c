@@ -1,1 +1,400 @@
 /* SPDX-License-Identifier: MIT */
+/* The agent's worker pool: fork workers, hand them steps, merge their intervals. */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "log.h"
+#include "pool.h"
+#include "worker.h"
+#include "xalloc.h"
+
+/* How long stopping workers may take to finish in-flight I/O before SIGKILL. */
+#define POOL_STOP_GRACE_NS (3 * NSEC_PER_SEC)
+
+struct pool {
+	struct event_base *base;
+	struct pool_params params;
+	char *dir, *prefix;
+	const struct pool_cbs *cbs;
+	void *arg;
+
+	void *shm;
+	size_t shm_len;
+	struct shm_step *step;
+	struct shm_worker *slots; /* params.workers of them */
+
+	pid_t *pids;
+	int *wake_fds;
+	int notify_fd;
+	struct event *notify_ev;
+	uint64_t *consumed; /* intervals taken from each worker's ring */
+	uint64_t started_ns;
+	bool ready;
+	bool failed;
+
+	/* The step in progress. */
+	uint64_t gen;
+	uint32_t step_no;
+	uint32_t nintervals;
+	uint32_t next_emit;
+	struct shm_interval *merged; /* nintervals */
+	uint32_t *contrib;	     /* workers merged into each interval */
+};
+
+static size_t pool_step_size(uint32_t workers)
+{
+	size_t n = sizeof(struct shm_step) + workers * sizeof(double);
+
+	return (n + 63) & ~(size_t)63;
+}
+
+static void pool_fail(struct pool *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void pool_fail(struct pool *p, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	if (p->failed)
+		return;
+	p->failed = true;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	p->cbs->on_failed(p->arg, msg);
+}
+
+static void pool_merge(struct shm_interval *dst, const struct shm_interval *src)
+{
+	dst->ops += src->ops;
+	dst->bytes += src->bytes;
+	dst->errors += src->errors;
+	dst->cpu_user_ns += src->cpu_user_ns;
+	dst->cpu_sys_ns += src->cpu_sys_ns;
+	hist_merge(&dst->latency, &src->latency);
+	hist_merge(&dst->service, &src->service);
+}
+
+/* Take every newly published interval from worker w's ring. */
+static void pool_consume(struct pool *p, uint32_t w)
+{
+	struct shm_worker *sw = &p->slots[w];
+	uint64_t pub = atomic_load_explicit(&sw->published, memory_order_acquire);
+
+	if (pub - p->consumed[w] > SHM_SLOTS) {
+		log_warn("worker %u: %llu intervals overwritten before the agent read them", w,
+			 (unsigned long long)(pub - p->consumed[w] - SHM_SLOTS));
+		p->consumed[w] = pub - SHM_SLOTS;
+	}
+	for (; p->consumed[w] < pub; p->consumed[w]++) {
+		const struct shm_interval *in = &sw->slots[p->consumed[w] % SHM_SLOTS];
+
+		if (p->merged == NULL || in->gen != p->gen || in->index >= p->nintervals)
+			continue;
+		pool_merge(&p->merged[in->index], in);
+		p->contrib[in->index]++;
+	}
+}
+
+/* Deliver finished intervals in order, then the end of the step. */
+static void pool_emit(struct pool *p)
+{
+	while (p->merged != NULL && p->next_emit < p->nintervals &&
+	       p->contrib[p->next_emit] == p->params.workers) {
+		uint32_t i = p->next_emit++;
+
+		p->cbs->on_interval(p->arg, p->step_no, i, &p->merged[i], p->contrib[i]);
+		if (p->next_emit == p->nintervals) {
+			free(p->merged);
+			free(p->contrib);
+			p->merged = NULL;
+			p->contrib = NULL;
+			p->cbs->on_step_done(p->arg, p->step_no, p->nintervals);
+			return;
+		}
+	}
+}
+
+static void pool_check_states(struct pool *p)
+{
+	uint64_t laid = 0;
+	uint32_t ready = 0;
+
+	for (uint32_t w = 0; w < p->params.workers; w++) {
+		uint32_t st = atomic_load_explicit(&p->slots[w].state, memory_order_acquire);
+
+		if (st == SHM_WORKER_FAILED) {
+			pool_fail(p, "worker %u: %s", w, p->slots[w].error);
+			return;
+		}
+		if (st == SHM_WORKER_READY) {
+			ready++;
+			laid += p->slots[w].bytes_laid_out;
+		}
+	}
+	if (!p->ready && ready == p->params.workers) {
+		p->ready = true;
+		p->cbs->on_ready(p->arg, laid, clock_now_ns() - p->started_ns);
+	}
+}
+
+static void pool_notify_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct pool *p = arg;
+	uint64_t v;
+
+	while (read(fd, &v, sizeof(v)) > 0)
+		;
+	if (p->failed)
+		return;
+	pool_check_states(p);
+	if (p->failed)
+		return;
+	for (uint32_t w = 0; w < p->params.workers; w++)
+		pool_consume(p, w);
+	pool_emit(p);
+}
+
+static void pool_wake_all(struct pool *p)
+{
+	uint64_t one = 1;
+
+	for (uint32_t w = 0; w < p->params.workers; w++)
+		if (p->wake_fds[w] >= 0 && write(p->wake_fds[w], &one, sizeof(one)) < 0)
+			log_warn("waking worker %u: %s", w, strerror(errno));
+}
+
+/* Close every descriptor above stderr except the ones in keep (sorted). */
+static void pool_close_inherited(const int *keep, int nkeep)
+{
+	unsigned first = 3;
+
+	for (int i = 0; i < nkeep; i++) {
+		if ((unsigned)keep[i] > first)
+			close_range(first, (unsigned)keep[i] - 1, 0);
+		first = (unsigned)keep[i] + 1;
+	}
+	close_range(first, ~0u, 0);
+}
+
+/* The forked child: owns nothing of the agent but its own slot and two eventfds. */
+static void pool_child(struct pool *p, uint32_t w, pid_t parent)
+{
+	struct worker_config cfg = {0};
+	sigset_t all;
+	char path[4096], tag[64];
+	int keep[2];
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGCHLD, SIG_DFL);
+	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
+	/* The TLS socket, libevent's fds and other workers' eventfds are not ours. */
+	keep[0] = p->wake_fds[w] < p->notify_fd ? p->wake_fds[w] : p->notify_fd;
+	keep[1] = p->wake_fds[w] < p->notify_fd ? p->notify_fd : p->wake_fds[w];
+	pool_close_inherited(keep, 2);
+	snprintf(tag, sizeof(tag), "iocurve-worker[%u]", w);
+	log_set_tag(tag);
+
+	snprintf(path, sizeof(path), "%s/%s-w%u.dat", p->dir, p->prefix, w);
+	cfg.index = w;
+	cfg.path = path;
+	cfg.file_size = p->params.file_size;
+	cfg.direct = p->params.direct;
+	cfg.rw = p->params.rw;
+	cfg.block_size = p->params.block_size;
+	cfg.queue_depth = p->params.queue_depth;
+	cfg.seed = ((uint64_t)getpid() << 32) ^ clock_now_ns() ^ ((uint64_t)w * 0x9e3779b97f4a7c15ull);
+	cfg.step = p->step;
+	cfg.slot = &p->slots[w];
+	cfg.wake_fd = p->wake_fds[w];
+	cfg.notify_fd = p->notify_fd;
+	_exit(worker_run(&cfg));
+}
+
+struct pool *pool_start(struct event_base *base, const struct pool_params *params,
+			const struct pool_cbs *cbs, void *arg, struct error *err)
+{
+	struct pool *p = xcalloc(1, sizeof(*p));
+	uint32_t n = params->workers;
+	pid_t parent = getpid();
+
+	p->base = base;
+	p->params = *params;
+	p->dir = xstrdup(params->dir);
+	p->prefix = xstrdup(params->file_prefix);
+	p->cbs = cbs;
+	p->arg = arg;
+	p->shm_len = pool_step_size(n) + n * sizeof(struct shm_worker);
+	p->shm = mmap(NULL, p->shm_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	p->pids = xcalloc(n, sizeof(*p->pids));
+	p->wake_fds = xcalloc(n, sizeof(*p->wake_fds));
+	p->consumed = xcalloc(n, sizeof(*p->consumed));
+	p->notify_fd = -1;
+	for (uint32_t w = 0; w < n; w++)
+		p->wake_fds[w] = -1;
+	if (p->shm == MAP_FAILED) {
+		p->shm = NULL;
+		error_set(err, "cannot map %zu bytes of shared memory for %u workers: %s",
+			  p->shm_len, n, strerror(errno));
+		goto err;
+	}
+	p->step = p->shm;
+	p->slots = (struct shm_worker *)((char *)p->shm + pool_step_size(n));
+	p->notify_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (p->notify_fd < 0)
+		goto err_errno;
+	for (uint32_t w = 0; w < n; w++) {
+		p->wake_fds[w] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		if (p->wake_fds[w] < 0)
+			goto err_errno;
+	}
+	p->notify_ev = event_new(base, p->notify_fd, EV_READ | EV_PERSIST, pool_notify_cb, p);
+	event_add(p->notify_ev, NULL);
+	p->started_ns = clock_now_ns();
+	for (uint32_t w = 0; w < n; w++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			goto err_errno;
+		if (pid == 0)
+			pool_child(p, w, parent);
+		p->pids[w] = pid;
+	}
+	log_info("workload %u: forked %u workers on %s/%s-w*.dat", params->workload_index, n,
+		 p->dir, p->prefix);
+	return p;
+
+err_errno:
+	error_set(err, "starting %u workers: %s", n, strerror(errno));
+err:
+	pool_free(p);
+	return NULL;
+}
+
+int pool_start_step(struct pool *p, uint32_t step, const double *rates, uint64_t start_ns,
+		    uint64_t interval_ns, uint32_t nintervals, struct error *err)
+{
+	if (!p->ready || p->failed) {
+		error_set(err, "step %u: workers are not ready", step);
+		return -1;
+	}
+	free(p->merged);
+	free(p->contrib);
+	p->merged = xcalloc(nintervals, sizeof(*p->merged));
+	p->contrib = xcalloc(nintervals, sizeof(*p->contrib));
+	for (uint32_t i = 0; i < nintervals; i++) {
+		hist_reset(&p->merged[i].latency);
+		hist_reset(&p->merged[i].service);
+		p->merged[i].index = i;
+	}
+	p->step_no = step;
+	p->nintervals = nintervals;
+	p->next_emit = 0;
+
+	p->step->workload_index = p->params.workload_index;
+	p->step->step = step;
+	p->step->start_ns = start_ns;
+	p->step->interval_ns = interval_ns;
+	p->step->nintervals = nintervals;
+	for (uint32_t w = 0; w < p->params.workers; w++)
+		p->step->rate[w] = rates[w];
+	p->gen = atomic_fetch_add_explicit(&p->step->gen, 1, memory_order_release) + 1;
+	pool_wake_all(p);
+	return 0;
+}
+
+bool pool_child_exited(struct pool *p, pid_t pid, int status)
+{
+	for (uint32_t w = 0; w < p->params.workers; w++) {
+		if (p->pids[w] != pid)
+			continue;
+		p->pids[w] = 0;
+		/* A worker that failed says why in its slot; prefer that to the exit status. */
+		pool_check_states(p);
+		if (WIFSIGNALED(status))
+			pool_fail(p, "worker %u (pid %d) killed by signal %d (%s)", w, (int)pid,
+				  WTERMSIG(status), strsignal(WTERMSIG(status)));
+		else
+			pool_fail(p, "worker %u (pid %d) exited with status %d", w, (int)pid,
+				  WEXITSTATUS(status));
+		return true;
+	}
+	return false;
+}
+
+/* Wait for every worker, up to the grace period, then kill what is left. */
+static void pool_reap(struct pool *p)
+{
+	uint64_t deadline = clock_now_ns() + POOL_STOP_GRACE_NS;
+	uint32_t left;
+
+	do {
+		left = 0;
+		for (uint32_t w = 0; w < p->params.workers; w++) {
+			if (p->pids[w] <= 0)
+				continue;
+			pid_t r = waitpid(p->pids[w], NULL, WNOHANG);
+
+			if (r == p->pids[w] || (r < 0 && errno == ECHILD))
+				p->pids[w] = 0;
+			else
+				left++;
+		}
+		if (left)
+			nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+	} while (left && clock_now_ns() < deadline);
+	for (uint32_t w = 0; w < p->params.workers; w++) {
+		if (p->pids[w] <= 0)
+			continue;
+		log_warn("worker %u (pid %d) did not stop in time; killing it", w, (int)p->pids[w]);
+		kill(p->pids[w], SIGKILL);
+		waitpid(p->pids[w], NULL, 0);
+		p->pids[w] = 0;
+	}
+}
+
+void pool_free(struct pool *p)
+{
+	if (p == NULL)
+		return;
+	if (p->step != NULL) {
+		p->step->stop = 1;
+		atomic_fetch_add_explicit(&p->step->gen, 1, memory_order_release);
+		pool_wake_all(p);
+	}
+	pool_reap(p);
+	if (p->notify_ev != NULL)
+		event_free(p->notify_ev);
+	for (uint32_t w = 0; w < p->params.workers; w++)
+		if (p->wake_fds[w] >= 0)
+			close(p->wake_fds[w]);
+	if (p->notify_fd >= 0)
+		close(p->notify_fd);
+	if (p->shm != NULL)
+		munmap(p->shm, p->shm_len);
+	free(p->merged);
+	free(p->contrib);
+	free(p->pids);
+	free(p->wake_fds);
+	free(p->consumed);
+	free(p->dir);
+	free(p->prefix);
+	free(p);
+}

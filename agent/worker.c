@@ -1,1 +1,391 @@
 /* SPDX-License-Identifier: MIT */
+/* A worker: open-loop I/O on one target through one engine, published per interval. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "engine.h"
+#include "layout.h"
+#include "worker.h"
+#include "xalloc.h"
+
+/* Each 4KiB of a written block gets a unique stamp, so no two written blocks deduplicate. */
+#define WORKER_STAMP_EVERY 4096u
+
+/* A consistent copy of the step block: the agent may rewrite it at any time. */
+struct worker_step {
+	uint64_t gen;
+	uint64_t start_ns;
+	uint64_t interval_ns;
+	uint32_t nintervals;
+	bool stop;
+	double rate;
+};
+
+struct worker {
+	const struct worker_config *cfg;
+	const struct engine_ops *ops;
+	struct engine *eng;
+	uint64_t *intended;  /* per slot: when the schedule wanted it to start */
+	uint64_t *submitted; /* per slot: when it went to the kernel */
+	uint16_t *free_slots;
+	uint32_t nfree;
+	struct engine_completion *done;
+	uint64_t nblocks;
+	uint64_t seq_block; /* next block of a sequential walk; carries across steps */
+	uint64_t rng;
+	uint64_t write_seq;
+	struct shm_interval *cur; /* the interval being recorded, copied out when it ends */
+	uint64_t cpu_user_ns;     /* process CPU at the start of the current interval */
+	uint64_t cpu_sys_ns;
+	uint64_t gen_seen;
+	bool stop;
+};
+
+/* splitmix64: a few multiplies per value, good enough to pick offsets uniformly. */
+static uint64_t worker_rand(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* Uniform in [0, n) by multiply-high, without a division on the hot path. */
+static uint64_t worker_rand_below(uint64_t *state, uint64_t n)
+{
+	return (uint64_t)(((unsigned __int128)worker_rand(state) * n) >> 64);
+}
+
+static void worker_notify(const struct worker_config *cfg)
+{
+	uint64_t one = 1;
+
+	/* A full counter (EAGAIN) still wakes the agent; nothing else is worth reporting. */
+	if (write(cfg->notify_fd, &one, sizeof(one)) < 0 && errno != EAGAIN)
+		return;
+}
+
+static int worker_fail(const struct worker_config *cfg, const char *msg)
+{
+	/* Long paths can outgrow the slot; a cut message still names the path first. */
+	size_t len = strnlen(msg, sizeof(cfg->slot->error) - 1);
+
+	memcpy(cfg->slot->error, msg, len);
+	cfg->slot->error[len] = '\0';
+	atomic_store_explicit(&cfg->slot->state, SHM_WORKER_FAILED, memory_order_release);
+	worker_notify(cfg);
+	return 1;
+}
+
+/*
+ * Copy the step block the way a seqlock reader does: the fields are plain, so a
+ * copy that straddles a new generation is thrown away and taken again.
+ */
+static void worker_step_load(const struct worker *w, struct worker_step *s)
+{
+	const struct shm_step *st = w->cfg->step;
+	const volatile struct shm_step *v = st;
+
+	for (;;) {
+		s->gen = atomic_load_explicit(&st->gen, memory_order_acquire);
+		s->start_ns = v->start_ns;
+		s->interval_ns = v->interval_ns;
+		s->nintervals = v->nintervals;
+		s->stop = v->stop != 0;
+		s->rate = v->rate[w->cfg->index];
+		atomic_thread_fence(memory_order_acquire);
+		if (atomic_load_explicit(&st->gen, memory_order_relaxed) == s->gen)
+			return;
+	}
+}
+
+/* The agent replaced the step or asked for the stop: the current step is over. */
+static bool worker_step_changed(struct worker *w, uint64_t gen)
+{
+	struct worker_step s;
+
+	worker_step_load(w, &s);
+	if (s.stop)
+		w->stop = true;
+	return s.stop || s.gen != gen;
+}
+
+static void worker_cpu(uint64_t *user_ns, uint64_t *sys_ns)
+{
+	struct rusage ru;
+
+	/* RUSAGE_SELF includes the ring's io-wq threads: their CPU is the worker's cost. */
+	getrusage(RUSAGE_SELF, &ru);
+	*user_ns = (uint64_t)ru.ru_utime.tv_sec * NSEC_PER_SEC +
+	           (uint64_t)ru.ru_utime.tv_usec * NSEC_PER_USEC;
+	*sys_ns = (uint64_t)ru.ru_stime.tv_sec * NSEC_PER_SEC +
+	          (uint64_t)ru.ru_stime.tv_usec * NSEC_PER_USEC;
+}
+
+static void worker_interval_begin(struct worker *w, uint64_t gen, uint32_t index)
+{
+	struct shm_interval *iv = w->cur;
+
+	iv->gen = gen;
+	iv->index = index;
+	iv->pad = 0;
+	iv->ops = iv->bytes = iv->errors = 0;
+	iv->cpu_user_ns = iv->cpu_sys_ns = 0;
+	hist_reset(&iv->latency);
+	hist_reset(&iv->service);
+}
+
+static void worker_publish(struct worker *w)
+{
+	struct shm_worker *sw = w->cfg->slot;
+	uint64_t seq = atomic_load_explicit(&sw->published, memory_order_relaxed);
+	uint64_t user, sys;
+
+	worker_cpu(&user, &sys);
+	w->cur->cpu_user_ns = user - w->cpu_user_ns;
+	w->cur->cpu_sys_ns = sys - w->cpu_sys_ns;
+	w->cpu_user_ns = user;
+	w->cpu_sys_ns = sys;
+	memcpy(&sw->slots[seq % SHM_SLOTS], w->cur, sizeof(*w->cur));
+	atomic_store_explicit(&sw->published, seq + 1, memory_order_release);
+	worker_notify(w->cfg);
+}
+
+/* Stamp the block with its offset and a sequence number, once per 4KiB. */
+static void worker_stamp(struct worker *w, uint16_t slot, uint64_t offset)
+{
+	unsigned char *buf = w->ops->buffer(w->eng, slot);
+	uint32_t bs = w->cfg->block_size;
+
+	w->write_seq++;
+	for (uint32_t off = 0; off + 2 * sizeof(uint64_t) <= bs; off += WORKER_STAMP_EVERY) {
+		uint64_t stamp[2] = {offset + off, w->write_seq};
+
+		memcpy(buf + off, stamp, sizeof(stamp));
+	}
+}
+
+static void worker_issue(struct worker *w, uint64_t intended, uint64_t now)
+{
+	const struct worker_config *cfg = w->cfg;
+	struct engine_io io;
+
+	io.slot = w->free_slots[--w->nfree];
+	io.len = cfg->block_size;
+	io.write = rw_is_write(cfg->rw);
+	if (rw_is_random(cfg->rw)) {
+		io.offset = worker_rand_below(&w->rng, w->nblocks) * cfg->block_size;
+	} else {
+		io.offset = w->seq_block * cfg->block_size;
+		if (++w->seq_block == w->nblocks)
+			w->seq_block = 0;
+	}
+	if (io.write)
+		worker_stamp(w, io.slot, io.offset);
+	w->intended[io.slot] = intended;
+	w->submitted[io.slot] = now;
+	w->ops->queue(w->eng, &io);
+}
+
+/* Count a reaped batch, all completed at now, into the current interval. */
+static void worker_reap(struct worker *w, int n, uint64_t now, bool count)
+{
+	struct shm_interval *iv = w->cur;
+	uint32_t bs = w->cfg->block_size;
+
+	for (int i = 0; i < n; i++) {
+		uint16_t slot = w->done[i].slot;
+
+		w->free_slots[w->nfree++] = slot;
+		if (!count)
+			continue;
+		if (w->done[i].res != (int32_t)bs) {
+			iv->errors++;
+			continue;
+		}
+		iv->ops++;
+		iv->bytes += bs;
+		hist_record(&iv->latency, now - w->intended[slot]);
+		hist_record(&iv->service, now - w->submitted[slot]);
+	}
+}
+
+/*
+ * One step. Operation k is due at start + k/rate; when the queue is full it waits
+ * for a slot and keeps its intended time, so the wait shows in its latency. The
+ * worker sleeps in the ring until the next due operation, the next interval
+ * boundary, a completion or a wake: never a busy loop. One clock read per wake
+ * stamps both the batch reaped and the batch submitted next.
+ */
+static int worker_step_run(struct worker *w, const struct worker_step *s)
+{
+	const uint32_t qd = w->cfg->queue_depth;
+	const bool closed = !(s->rate > 0);
+	const double period = closed ? 0 : 1e9 / s->rate;
+	const uint64_t end = s->start_ns + (uint64_t)s->nintervals * s->interval_ns;
+	uint64_t boundary = s->start_ns + s->interval_ns;
+	uint64_t k = 0, next = s->start_ns, now;
+	uint32_t index = 0, inflight = 0;
+	bool over = s->nintervals == 0;
+
+	worker_cpu(&w->cpu_user_ns, &w->cpu_sys_ns);
+	worker_interval_begin(w, s->gen, 0);
+	now = clock_now_ns();
+	while (!over || inflight > 0) {
+		uint64_t wait_ns = ENGINE_WAIT_EVER;
+		bool woken, crossed = false;
+		int n;
+
+		if (!over) {
+			uint64_t until = boundary;
+
+			while (inflight < qd) {
+				if (closed && (now < s->start_ns || now >= end))
+					break;
+				if (!closed && (next > now || next >= end))
+					break;
+				worker_issue(w, closed ? now : next, now);
+				inflight++;
+				if (!closed)
+					next = s->start_ns + (uint64_t)((double)++k * period);
+			}
+			if (inflight < qd && closed && now < s->start_ns && s->start_ns < until)
+				until = s->start_ns;
+			if (inflight < qd && !closed && next < end && next < until)
+				until = next;
+			wait_ns = until > now ? until - now : ENGINE_NO_WAIT;
+		} else if (w->stop) {
+			break; /* closing the ring reaps what is left */
+		}
+		n = w->ops->submit_and_wait(w->eng, wait_ns, w->done, (int)qd, &woken);
+		if (n < 0)
+			return n;
+		now = clock_now_ns();
+		/* Close the intervals that ended first: a completion counts where it landed. */
+		while (!over && now >= boundary) {
+			worker_publish(w);
+			crossed = true;
+			if (++index == s->nintervals) {
+				over = true;
+				break;
+			}
+			worker_interval_begin(w, s->gen, index);
+			boundary += s->interval_ns;
+		}
+		/* Operations still in flight at the step end are waited for, not counted. */
+		worker_reap(w, n, now, !over);
+		inflight -= (uint32_t)n;
+		if ((woken || crossed) && !over && worker_step_changed(w, s->gen))
+			over = true;
+		else if (woken && over && !w->stop)
+			worker_step_changed(w, s->gen);
+	}
+	return 0;
+}
+
+static int worker_setup(struct worker *w, const struct worker_config *cfg, struct error *err)
+{
+	uint64_t written = 0;
+	int fd;
+
+	if (cfg->block_size == 0 || cfg->queue_depth == 0 || cfg->queue_depth > UINT16_MAX ||
+	    cfg->file_size < cfg->block_size) {
+		error_set(err,
+		          "%s: invalid worker settings (block size %u, queue depth %u, size %llu)",
+		          cfg->path, cfg->block_size, cfg->queue_depth,
+		          (unsigned long long)cfg->file_size);
+		return -1;
+	}
+	fd = layout_open(cfg->path, cfg->file_size, cfg->direct, &written, err);
+	if (fd < 0)
+		return -1;
+	cfg->slot->bytes_laid_out = written;
+	w->eng = engine_open(w->ops, fd, cfg->queue_depth, cfg->block_size, cfg->wake_fd, err);
+	/* The ring holds its own reference to the registered file. */
+	close(fd);
+	if (w->eng == NULL) {
+		error_prefix(err, "%s: ", cfg->path);
+		return -1;
+	}
+	w->nblocks = cfg->file_size / cfg->block_size;
+	w->rng = cfg->seed ^ ((uint64_t)cfg->index << 48);
+	w->intended = xcalloc(cfg->queue_depth, sizeof(*w->intended));
+	w->submitted = xcalloc(cfg->queue_depth, sizeof(*w->submitted));
+	w->free_slots = xcalloc(cfg->queue_depth, sizeof(*w->free_slots));
+	w->done = xcalloc(cfg->queue_depth, sizeof(*w->done));
+	w->cur = xcalloc(1, sizeof(*w->cur));
+	for (uint32_t i = 0; i < cfg->queue_depth; i++) {
+		uint64_t *buf = w->ops->buffer(w->eng, (uint16_t)(cfg->queue_depth - 1 - i));
+
+		/* Random write data does not compress; the stamps keep it from deduplicating. */
+		for (uint32_t j = 0; j < cfg->block_size / sizeof(*buf); j++)
+			buf[j] = worker_rand(&w->rng);
+		w->free_slots[w->nfree++] = (uint16_t)i;
+	}
+	return 0;
+}
+
+static void worker_teardown(struct worker *w)
+{
+	if (w->eng != NULL)
+		w->ops->close(w->eng);
+	free(w->intended);
+	free(w->submitted);
+	free(w->free_slots);
+	free(w->done);
+	free(w->cur);
+}
+
+int worker_run(const struct worker_config *cfg)
+{
+	struct worker w = {.cfg = cfg, .ops = &engine_uring_ops};
+	struct error err = {{0}};
+	struct worker_step s;
+	int ret;
+
+	/* Dies with the agent rather than keep loading a target nobody measures. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/* Timer slack would make every open-loop start late by up to 50 us. */
+	prctl(PR_SET_TIMERSLACK, 1UL);
+	if (worker_setup(&w, cfg, &err) < 0) {
+		worker_teardown(&w);
+		return worker_fail(cfg, err.msg);
+	}
+	atomic_store_explicit(&cfg->slot->state, SHM_WORKER_READY, memory_order_release);
+	worker_notify(cfg);
+
+	for (;;) {
+		bool woken;
+
+		worker_step_load(&w, &s);
+		if (s.stop || w.stop)
+			break;
+		if (s.gen != w.gen_seen) {
+			w.gen_seen = s.gen;
+			ret = worker_step_run(&w, &s);
+			if (ret < 0)
+				goto err;
+			continue;
+		}
+		/* Idle: sleep in the ring until the agent writes the wake eventfd. */
+		ret = w.ops->submit_and_wait(w.eng, ENGINE_WAIT_EVER, w.done, (int)cfg->queue_depth,
+		                             &woken);
+		if (ret < 0)
+			goto err;
+		worker_reap(&w, ret, 0, false);
+	}
+	worker_teardown(&w);
+	return 0;
+err:
+	error_set(&err, "%s: I/O engine %s: %s", cfg->path, w.ops->name, strerror(-ret));
+	worker_teardown(&w);
+	return worker_fail(cfg, err.msg);
+}

@@ -1,1 +1,87 @@
 /* SPDX-License-Identifier: MIT */
+/* Frame codec: 4-byte big-endian length, then one protobuf Envelope. */
+#include <arpa/inet.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "frame.h"
+#include "xalloc.h"
+
+int frame_write(struct evbuffer *out, const Iocurve__Envelope *env, size_t max)
+{
+	size_t len = iocurve__envelope__get_packed_size(env);
+	struct evbuffer_iovec vec;
+	uint32_t be;
+
+	if (len > max)
+		return -1;
+	/* Pack straight into the output buffer: one reservation, no copy. */
+	if (evbuffer_reserve_space(out, FRAME_HEADER + len, &vec, 1) < 1)
+		return -1;
+	be = htonl((uint32_t)len);
+	memcpy(vec.iov_base, &be, FRAME_HEADER);
+	iocurve__envelope__pack(env, (uint8_t *)vec.iov_base + FRAME_HEADER);
+	vec.iov_len = FRAME_HEADER + len;
+	return evbuffer_commit_space(out, &vec, 1);
+}
+
+int frame_read(struct evbuffer *in, size_t max, Iocurve__Envelope **env, struct error *err)
+{
+	size_t avail = evbuffer_get_length(in);
+	uint8_t *body;
+	uint32_t be;
+	size_t len;
+
+	*env = NULL;
+	if (avail < FRAME_HEADER)
+		return 0;
+	evbuffer_copyout(in, &be, FRAME_HEADER);
+	len = ntohl(be);
+	/* Judge the length before waiting for (and buffering) the body. */
+	if (len > max) {
+		error_set(err, "frame of %zu bytes is over the limit of %zu bytes", len, max);
+		return -1;
+	}
+	if (len == 0) {
+		error_set(err, "empty frame");
+		return -1;
+	}
+	if (avail < FRAME_HEADER + len)
+		return 0;
+	body = evbuffer_pullup(in, (ev_ssize_t)(FRAME_HEADER + len));
+	if (body == NULL) {
+		error_set(err, "cannot assemble a frame of %zu bytes", len);
+		return -1;
+	}
+	*env = iocurve__envelope__unpack(NULL, len, body + FRAME_HEADER);
+	evbuffer_drain(in, FRAME_HEADER + len);
+	if (*env == NULL) {
+		error_set(err, "frame of %zu bytes is not a valid Envelope", len);
+		return -1;
+	}
+	if ((*env)->body_case == IOCURVE__ENVELOPE__BODY__NOT_SET) {
+		error_set(err, "frame of %zu bytes carries an Envelope with no body (unknown message?)",
+			  len);
+		frame_free(*env);
+		*env = NULL;
+		return -1;
+	}
+	return 1;
+}
+
+void frame_free(Iocurve__Envelope *env)
+{
+	if (env != NULL)
+		iocurve__envelope__free_unpacked(env, NULL);
+}
+
+const char *frame_body_name(const Iocurve__Envelope *env)
+{
+	const ProtobufCFieldDescriptor *f;
+
+	if (env->body_case == IOCURVE__ENVELOPE__BODY__NOT_SET)
+		return "(none)";
+	f = protobuf_c_message_descriptor_get_field(&iocurve__envelope__descriptor,
+						    (unsigned)env->body_case);
+	return f != NULL ? f->name : "(unknown)";
+}

@@ -1,1 +1,266 @@
 /* SPDX-License-Identifier: MIT */
+/* Log-linear latency histogram: bin geometry, merge, quantiles and the sparse wire form. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hist.h"
+#include "iocurve.pb-c.h"
+#include "xalloc.h"
+
+void hist_reset(struct hist *h)
+{
+	memset(h, 0, sizeof(*h));
+	/* UINT64_MAX so the first recorded value always becomes the minimum. */
+	h->min = UINT64_MAX;
+}
+
+/*
+ * Width of bin idx as a power-of-two shift; bins below 2 * HIST_SUB_COUNT are
+ * one nanosecond wide. Callers pass an index already clamped to the table.
+ */
+static unsigned hist_bin_shift(unsigned idx)
+{
+	if (idx < 2 * HIST_SUB_COUNT)
+		return 0;
+	return idx / HIST_SUB_COUNT - 1;
+}
+
+/* The inverse of hist_index: out-of-range indexes clamp to the last bin, as values do. */
+uint64_t hist_bin_low(unsigned idx)
+{
+	unsigned shift;
+
+	if (idx >= HIST_BINS)
+		idx = HIST_BINS - 1;
+	if (idx < HIST_SUB_COUNT)
+		return idx;
+	shift = hist_bin_shift(idx);
+	return (uint64_t)(HIST_SUB_COUNT + idx % HIST_SUB_COUNT) << shift;
+}
+
+/*
+ * Centre of the bin's continuous range [low, low + width): halving the worst
+ * case relative error of reporting the low edge.
+ */
+uint64_t hist_bin_mid(unsigned idx)
+{
+	if (idx >= HIST_BINS)
+		idx = HIST_BINS - 1;
+	return hist_bin_low(idx) + ((UINT64_C(1) << hist_bin_shift(idx)) >> 1);
+}
+
+void hist_merge(struct hist *dst, const struct hist *src)
+{
+	unsigned i;
+
+	for (i = 0; i < HIST_BINS; i++)
+		dst->bins[i] += src->bins[i];
+	dst->count += src->count;
+	dst->sum += src->sum;
+	if (src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+}
+
+double hist_mean(const struct hist *h)
+{
+	if (h->count == 0)
+		return 0.0;
+	return (double)h->sum / (double)h->count;
+}
+
+/*
+ * 1-based rank of the value at quantile q. Percentiles written in decimal
+ * (99.9) are not exact in binary, so q/100 * count can land a hair above an
+ * integer and ceil would step one rank too far; a relative slack of 1e-9
+ * absorbs that without changing any rank a real quantile asks for.
+ */
+static uint64_t hist_rank(uint64_t count, double q)
+{
+	double x, r;
+
+	if (!(q > 0.0)) /* also catches NaN */
+		return 1;
+	if (q >= 100.0)
+		return count;
+	x = q / 100.0 * (double)count;
+	r = floor(x);
+	if (x - r > x * 1e-9)
+		r += 1.0;
+	if (r < 1.0)
+		return 1;
+	if (r >= (double)count)
+		return count;
+	return (uint64_t)r;
+}
+
+uint64_t hist_quantile(const struct hist *h, double q)
+{
+	uint64_t rank, seen = 0, v;
+	unsigned i;
+
+	if (h->count == 0)
+		return 0;
+	rank = hist_rank(h->count, q);
+	for (i = 0; i < HIST_BINS; i++) {
+		seen += h->bins[i];
+		if (seen >= rank)
+			break;
+	}
+	/* Bins that disagree with count (never from record/merge) fall back to max. */
+	v = i < HIST_BINS ? hist_bin_mid(i) : h->max;
+	/* The extreme bins are wide; min and max are exact, so never report past them. */
+	if (v < h->min)
+		v = h->min;
+	if (v > h->max)
+		v = h->max;
+	return v;
+}
+
+void hist_encode(const struct hist *h, struct Iocurve__Histogram *out)
+{
+	size_t used = 0, n = 0;
+	unsigned i, prev = 0;
+	bool first = true;
+
+	iocurve__histogram__init(out);
+	out->sub_bucket_bits = HIST_SUB_BITS;
+	out->count = h->count;
+	out->sum = h->sum;
+	/* An empty histogram's UINT64_MAX min would cost ten bytes on the wire for nothing. */
+	out->min = h->count ? h->min : 0;
+	out->max = h->max;
+
+	for (i = 0; i < HIST_BINS; i++)
+		if (h->bins[i])
+			used++;
+	if (used == 0)
+		return;
+	out->bins = xcalloc(2 * used, sizeof(*out->bins));
+	for (i = 0; i < HIST_BINS; i++) {
+		if (!h->bins[i])
+			continue;
+		out->bins[n++] = first ? i : i - prev - 1;
+		out->bins[n++] = h->bins[i];
+		prev = i;
+		first = false;
+	}
+	out->n_bins = n;
+}
+
+void hist_encoded_free(struct Iocurve__Histogram *out)
+{
+	free(out->bins);
+	out->bins = NULL;
+	out->n_bins = 0;
+}
+
+/*
+ * Walk the (gap, count) pairs without trusting them: every index is checked
+ * against the table before use and the running total against overflow, so a
+ * hostile peer can produce an error message but never a wild write.
+ * On success, first and last receive the lowest and highest non-empty bins.
+ */
+static int hist_decode_check_bins(const struct Iocurve__Histogram *in, unsigned *first,
+                                  unsigned *last, struct error *err)
+{
+	uint64_t next = 0, total = 0, gap, c;
+	size_t p;
+
+	if (in->n_bins % 2 != 0) {
+		error_set(err,
+		          "histogram: bins has %zu entries, expected (gap, count) pairs (an even "
+		          "number)",
+		          in->n_bins);
+		return -1;
+	}
+	if (in->n_bins > 0 && in->bins == NULL) {
+		error_set(err, "histogram: bins claims %zu entries but holds none", in->n_bins);
+		return -1;
+	}
+	for (p = 0; p < in->n_bins / 2; p++) {
+		gap = in->bins[2 * p];
+		c = in->bins[2 * p + 1];
+		/* next <= HIST_BINS here, so the subtraction cannot wrap. */
+		if (next >= HIST_BINS || gap >= HIST_BINS - next) {
+			error_set(err,
+			          "histogram: bin pair %zu (gap %" PRIu64
+			          ") puts its index past the "
+			          "last bin (%u)",
+			          p, gap, HIST_BINS - 1);
+			return -1;
+		}
+		if (c == 0) {
+			error_set(err,
+			          "histogram: bin pair %zu (index %" PRIu64 ") has count 0; only "
+			          "non-empty bins belong on the wire",
+			          p, next + gap);
+			return -1;
+		}
+		if (p == 0)
+			*first = (unsigned)(next + gap);
+		*last = (unsigned)(next + gap);
+		next += gap + 1;
+		if (__builtin_add_overflow(total, c, &total)) {
+			error_set(err, "histogram: bin counts overflow 64 bits at bin pair %zu", p);
+			return -1;
+		}
+	}
+	if (total != in->count) {
+		error_set(err, "histogram: bin counts add up to %" PRIu64 " but count is %" PRIu64,
+		          total, in->count);
+		return -1;
+	}
+	return 0;
+}
+
+int hist_decode(struct hist *h, const struct Iocurve__Histogram *in, struct error *err)
+{
+	unsigned first = 0, last = 0;
+	uint64_t idx = 0;
+	size_t p;
+
+	if (in->sub_bucket_bits != HIST_SUB_BITS) {
+		error_set(err,
+		          "histogram: sub_bucket_bits is %" PRIu32 ", expected %u (the peer was "
+		          "built with a different histogram layout)",
+		          in->sub_bucket_bits, HIST_SUB_BITS);
+		return -1;
+	}
+	if (hist_decode_check_bins(in, &first, &last, err) < 0)
+		return -1;
+	if (in->count == 0) {
+		if (in->sum != 0 || in->min != 0 || in->max != 0) {
+			error_set(err,
+			          "histogram: empty (count 0) but sum %" PRIu64 ", min %" PRIu64
+			          ", max %" PRIu64 " are not all 0",
+			          in->sum, in->min, in->max);
+			return -1;
+		}
+	} else if (in->min > in->max || hist_index(in->min) != first ||
+	           hist_index(in->max) != last) {
+		/* Quantiles clamp to min and max, so they must agree with the bins. */
+		error_set(err,
+		          "histogram: min %" PRIu64 " and max %" PRIu64
+		          " disagree with the non-empty bins (%u..%u)",
+		          in->min, in->max, first, last);
+		return -1;
+	}
+
+	/* Only now touch h, so a rejected message leaves the caller's histogram intact. */
+	hist_reset(h);
+	h->count = in->count;
+	h->sum = in->sum;
+	h->min = in->count ? in->min : UINT64_MAX;
+	h->max = in->max;
+	for (p = 0; p < in->n_bins / 2; p++) {
+		idx += in->bins[2 * p];
+		h->bins[idx] = in->bins[2 * p + 1];
+		idx++;
+	}
+	return 0;
+}

@@ -73,12 +73,16 @@ uint64_t hist_quantile(const struct hist *h, double q);
 /*
  * Wire form (proto Histogram): only non-empty bins, as (gap, count) pairs.
  * hist_encode fills *out and allocates out->bins (free with hist_encoded_free).
- * hist_decode validates everything it reads (sub-bucket bits, indexes in
- * range, counts that add up) and fills err when the message is malformed.
+ * hist_decode validates everything it reads (sub-bucket bits, an even number
+ * of entries, indexes in range, no zero-count pairs, counts that add up to
+ * count, min and max in the first and last non-empty bins, all-zero fields
+ * when empty); on a malformed message it fills err, returns -1 and leaves *h
+ * untouched. The wire min is 0 when count is 0 (UINT64_MAX in memory).
  */
-struct _Iocurve__Histogram;
-void hist_encode(const struct hist *h, struct _Iocurve__Histogram *out);
-void hist_encoded_free(struct _Iocurve__Histogram *out);
-int hist_decode(struct hist *h, const struct _Iocurve__Histogram *in, struct error *err);
+/* protobuf-c >= 1.4 names the struct Iocurve__Histogram (no leading underscore). */
+struct Iocurve__Histogram;
+void hist_encode(const struct hist *h, struct Iocurve__Histogram *out);
+void hist_encoded_free(struct Iocurve__Histogram *out);
+int hist_decode(struct hist *h, const struct Iocurve__Histogram *in, struct error *err);
 
 #endif

@@ -1,1 +1,211 @@
 /* SPDX-License-Identifier: MIT */
+/* Mutual TLS 1.3 contexts from a certificate directory, and handshake diagnostics. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <openssl/err.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+
+#include "tls.h"
+#include "xalloc.h"
+
+/* The first queued OpenSSL reason; drains the thread's queue so it cannot leak into later calls. */
+static void tls_ssl_reason(char *buf, size_t len)
+{
+	unsigned long e = ERR_get_error();
+	const char *r;
+
+	if (e == 0) {
+		snprintf(buf, len, "unknown OpenSSL error");
+	} else if ((r = ERR_reason_error_string(e)) != NULL) {
+		snprintf(buf, len, "%s", r);
+	} else {
+		ERR_error_string_n(e, buf, len);
+	}
+	ERR_clear_error();
+}
+
+static bool tls_key_mismatch(unsigned long e)
+{
+	return ERR_GET_LIB(e) == ERR_LIB_X509 && ERR_GET_REASON(e) == X509_R_KEY_VALUES_MISMATCH;
+}
+
+/*
+ * OpenSSL's own reason for a missing or unreadable file is "system lib" at best;
+ * opening the file first gives the user errno's words.
+ */
+static int tls_check_readable(const char *path, const char *what, struct error *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		error_set(err, "%s: cannot load %s: %s", path, what, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+static int tls_ctx_load(SSL_CTX *ctx, const char *crt, const char *key, const char *ca, bool server,
+                        struct error *err)
+{
+	char reason[256];
+	bool mismatch = false;
+
+	/* Errors left by earlier calls would be blamed on these files. */
+	ERR_clear_error();
+	if (tls_check_readable(crt, "certificate", err) < 0)
+		return -1;
+	if (SSL_CTX_use_certificate_chain_file(ctx, crt) != 1) {
+		tls_ssl_reason(reason, sizeof(reason));
+		error_set(err, "%s: cannot load certificate: %s", crt, reason);
+		return -1;
+	}
+	if (tls_check_readable(key, "private key", err) < 0)
+		return -1;
+	/* OpenSSL checks the key against the certificate as it loads it, and again here. */
+	if (SSL_CTX_use_PrivateKey_file(ctx, key, SSL_FILETYPE_PEM) != 1) {
+		if (!tls_key_mismatch(ERR_peek_error())) {
+			tls_ssl_reason(reason, sizeof(reason));
+			error_set(err, "%s: cannot load private key: %s", key, reason);
+			return -1;
+		}
+		mismatch = true;
+	}
+	if (mismatch || SSL_CTX_check_private_key(ctx) != 1) {
+		ERR_clear_error();
+		error_set(err, "%s: does not match %s (issue the pair again with `iocurve certs`)",
+		          key, crt);
+		return -1;
+	}
+	if (tls_check_readable(ca, "CA certificate", err) < 0)
+		return -1;
+	if (SSL_CTX_load_verify_locations(ctx, ca, NULL) != 1) {
+		tls_ssl_reason(reason, sizeof(reason));
+		error_set(err, "%s: cannot load CA certificate: %s", ca, reason);
+		return -1;
+	}
+	if (server) {
+		/* Tells agents which CA to pick a certificate for. */
+		STACK_OF(X509_NAME) *names = SSL_load_client_CA_file(ca);
+
+		if (names == NULL) {
+			tls_ssl_reason(reason, sizeof(reason));
+			error_set(err, "%s: cannot load CA certificate: %s", ca, reason);
+			return -1;
+		}
+		SSL_CTX_set_client_CA_list(ctx, names);
+	}
+	return 0;
+}
+
+SSL_CTX *tls_ctx_new(const char *dir, const char *name, bool server, struct error *err)
+{
+	char *crt = xasprintf("%s/%s.crt", dir, name);
+	char *key = xasprintf("%s/%s.key", dir, name);
+	char *ca = xasprintf("%s/ca.crt", dir);
+	char reason[256];
+	SSL_CTX *ctx = SSL_CTX_new(TLS_method());
+
+	if (ctx == NULL) {
+		tls_ssl_reason(reason, sizeof(reason));
+		error_set(err, "cannot create a TLS context: %s", reason);
+		goto out;
+	}
+	/* TLS 1.3 only: no downgrade, and the client certificate is sent encrypted. */
+	if (SSL_CTX_set_min_proto_version(ctx, TLS1_3_VERSION) != 1 ||
+	    SSL_CTX_set_max_proto_version(ctx, TLS1_3_VERSION) != 1) {
+		tls_ssl_reason(reason, sizeof(reason));
+		error_set(err, "cannot restrict the TLS context to TLS 1.3: %s", reason);
+		goto fail;
+	}
+	if (tls_ctx_load(ctx, crt, key, ca, server, err) < 0)
+		goto fail;
+	SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, NULL);
+	/*
+	 * The purpose check is what separates the roles under one CA: only the
+	 * coordinator's certificate has serverAuth, agents' have clientAuth only.
+	 */
+	if (X509_VERIFY_PARAM_set_purpose(SSL_CTX_get0_param(ctx),
+	                                  server ? X509_PURPOSE_SSL_CLIENT
+	                                         : X509_PURPOSE_SSL_SERVER) != 1) {
+		tls_ssl_reason(reason, sizeof(reason));
+		error_set(err, "cannot set the certificate purpose: %s", reason);
+		goto fail;
+	}
+	/*
+	 * No session tickets: every connection then runs the full mutual
+	 * certificate check instead of resuming on an old one.
+	 */
+	if (server)
+		SSL_CTX_set_num_tickets(ctx, 0);
+	goto out;
+fail:
+	SSL_CTX_free(ctx);
+	ctx = NULL;
+out:
+	free(crt);
+	free(key);
+	free(ca);
+	return ctx;
+}
+
+int tls_peer_name(SSL *ssl, char *buf, size_t len)
+{
+	X509 *peer;
+	X509_NAME *subject;
+	X509_NAME_ENTRY *entry;
+	unsigned char *utf8 = NULL;
+	int idx, n, ret = -1;
+
+	if (len == 0 || SSL_get_verify_result(ssl) != X509_V_OK)
+		return -1;
+	peer = SSL_get1_peer_certificate(ssl);
+	if (peer == NULL)
+		return -1;
+	subject = X509_get_subject_name(peer);
+	idx = X509_NAME_get_index_by_NID(subject, NID_commonName, -1);
+	if (idx < 0 || (entry = X509_NAME_get_entry(subject, idx)) == NULL)
+		goto out;
+	n = ASN1_STRING_to_UTF8(&utf8, X509_NAME_ENTRY_get_data(entry));
+	/* A truncated or NUL-embedded name would identify the wrong agent: refuse it. */
+	if (n < 0 || (size_t)n >= len || memchr(utf8, '\0', (size_t)n) != NULL)
+		goto out;
+	memcpy(buf, utf8, (size_t)n);
+	buf[n] = '\0';
+	ret = 0;
+out:
+	OPENSSL_free(utf8);
+	X509_free(peer);
+	return ret;
+}
+
+void tls_failure_reason(SSL *ssl, char *buf, size_t len)
+{
+	long verify = SSL_get_verify_result(ssl);
+
+	if (len == 0) {
+		ERR_clear_error();
+		return;
+	}
+	/*
+	 * A rejected peer certificate is not kept on the SSL, so the verify result
+	 * alone says one was presented and checked: it stays X509_V_OK otherwise.
+	 */
+	if (verify != X509_V_OK) {
+		snprintf(buf, len, "certificate verify failed: %s",
+		         X509_verify_cert_error_string(verify));
+		ERR_clear_error();
+		return;
+	}
+	if (ERR_peek_error() == 0) {
+		snprintf(buf, len, "connection closed during handshake");
+		return;
+	}
+	tls_ssl_reason(buf, len);
+}

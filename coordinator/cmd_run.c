@@ -1,1 +1,238 @@
 /* SPDX-License-Identifier: MIT */
+/* iocurve run: run one campaign in-process, on local agents or agents that dial in. */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "campaign.h"
+#include "certs.h"
+#include "cmd.h"
+#include "local.h"
+#include "log.h"
+#include "results.h"
+#include "runner.h"
+#include "server.h"
+#include "tls.h"
+
+/* Everything one `iocurve run` owns. */
+struct run_ctx {
+	struct event_base *base;
+	struct campaign *campaign;
+	SSL_CTX *ssl;
+	struct server *srv;
+	struct results *res;
+	struct runner *runner;
+	struct local_agents *local;
+	char certs_tmp[64]; /* throw-away CA for local agents; removed at exit */
+	int status;
+	bool finished;
+};
+
+static void run_done_cb(void *arg, int status)
+{
+	struct run_ctx *ctx = arg;
+
+	ctx->status = status;
+	ctx->finished = true;
+	/* Let Abort/EndWorkload frames reach the agents before the loop ends. */
+	event_base_loopexit(ctx->base, &(struct timeval){0, 100 * 1000});
+}
+
+static void run_signal_cb(evutil_socket_t sig, short what, void *arg)
+{
+	struct run_ctx *ctx = arg;
+	char why[64];
+
+	snprintf(why, sizeof(why), "interrupted by %s", strsignal((int)sig));
+	if (ctx->runner != NULL && !ctx->finished)
+		runner_cancel(ctx->runner, why);
+	else
+		event_base_loopexit(ctx->base, NULL);
+}
+
+static void run_rm_certs(struct run_ctx *ctx)
+{
+	struct dirent *de;
+	DIR *d;
+
+	if (ctx->certs_tmp[0] == '\0')
+		return;
+	d = opendir(ctx->certs_tmp);
+	if (d != NULL) {
+		while ((de = readdir(d)) != NULL)
+			if (de->d_name[0] != '.')
+				unlinkat(dirfd(d), de->d_name, 0);
+		closedir(d);
+	}
+	rmdir(ctx->certs_tmp);
+}
+
+static int run_mkdirs(const char *path)
+{
+	char buf[PATH_MAX];
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(buf, 0755) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+static void run_usage(FILE *f)
+{
+	fprintf(f, "usage: iocurve run %s\n", cmd_run_entry.usage);
+}
+
+/* Set up TLS and the listener: throw-away certificates for local agents. */
+static int run_setup(struct run_ctx *ctx, const char *listen, const char *tls_dir,
+		     struct error *err)
+{
+	const struct campaign *c = ctx->campaign;
+
+	if (c->agents_mode == CAMPAIGN_AGENTS_LOCAL) {
+		snprintf(ctx->certs_tmp, sizeof(ctx->certs_tmp), "/tmp/iocurve-certs-XXXXXX");
+		if (mkdtemp(ctx->certs_tmp) == NULL) {
+			error_set(err, "cannot make a temporary directory: %s", strerror(errno));
+			ctx->certs_tmp[0] = '\0';
+			return -1;
+		}
+		if (certs_init(ctx->certs_tmp, err) < 0)
+			return -1;
+		tls_dir = ctx->certs_tmp;
+		if (listen == NULL)
+			listen = "127.0.0.1:0";
+		if (run_mkdirs(c->target_path) < 0) {
+			error_set(err, "target %s: cannot create: %s", c->target_path,
+				  strerror(errno));
+			return -1;
+		}
+	} else if (listen == NULL || tls_dir == NULL) {
+		error_set(err, "%s: agents: select needs --coordinator-listen HOST:PORT and --tls DIR "
+			       "(agents started by hand dial that address)",
+			  c->path);
+		return -1;
+	}
+	ctx->ssl = tls_ctx_new(tls_dir, CERTS_COORDINATOR_NAME, true, err);
+	if (ctx->ssl == NULL)
+		return -1;
+	ctx->srv = server_new(ctx->base, ctx->ssl, listen, err);
+	return ctx->srv == NULL ? -1 : 0;
+}
+
+static int run_exec(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"out", required_argument, NULL, 'o'},
+		{"coordinator-listen", required_argument, NULL, 'l'},
+		{"tls", required_argument, NULL, 't'},
+		{"verbose", no_argument, NULL, 'v'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *out = NULL, *listen = NULL, *tls_dir = NULL;
+	struct run_ctx ctx = {.status = 1};
+	struct event *sigs[2] = {NULL, NULL};
+	struct error err;
+	int c, verbose = 0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:l:t:vh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'l':
+			listen = optarg;
+			break;
+		case 't':
+			tls_dir = optarg;
+			break;
+		case 'v':
+			verbose = 1;
+			break;
+		case 'h':
+			run_usage(stdout);
+			return 0;
+		default:
+			run_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind + 1 != argc) {
+		run_usage(stderr);
+		return 2;
+	}
+	log_init("iocurve", verbose ? LOG_LEVEL_INFO : LOG_LEVEL_WARN);
+	if (campaign_load(argv[optind], &ctx.campaign, &err) < 0) {
+		fprintf(stderr, "iocurve: %s\n", err.msg);
+		return 2;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	ctx.base = event_base_new();
+	if (run_setup(&ctx, listen, tls_dir, &err) < 0)
+		goto fail;
+	ctx.res = results_open(out, ctx.campaign, &err);
+	if (ctx.res == NULL)
+		goto fail;
+	printf("campaign %s: %zu workload(s), results in %s\n", ctx.campaign->name,
+	       ctx.campaign->nworkloads, results_dir(ctx.res));
+	if (ctx.campaign->agents_mode == CAMPAIGN_AGENTS_LOCAL) {
+		ctx.local = local_spawn(ctx.certs_tmp, server_address(ctx.srv),
+					ctx.campaign->target_path, results_dir(ctx.res),
+					ctx.campaign->agents_count, &err);
+		if (ctx.local == NULL)
+			goto fail;
+	} else {
+		printf("waiting for %u agent(s) to dial %s\n", ctx.campaign->agents_count,
+		       server_address(ctx.srv));
+	}
+	fflush(stdout);
+	ctx.runner = runner_new(ctx.base, ctx.srv, ctx.campaign, ctx.res, run_done_cb, &ctx);
+	sigs[0] = evsignal_new(ctx.base, SIGINT, run_signal_cb, &ctx);
+	sigs[1] = evsignal_new(ctx.base, SIGTERM, run_signal_cb, &ctx);
+	event_add(sigs[0], NULL);
+	event_add(sigs[1], NULL);
+	runner_start(ctx.runner);
+	event_base_dispatch(ctx.base);
+	runner_report(ctx.runner, stdout);
+	goto out;
+fail:
+	fprintf(stderr, "iocurve: %s\n", err.msg);
+out:
+	fflush(stdout);
+	local_stop(ctx.local);
+	runner_free(ctx.runner);
+	server_free(ctx.srv);
+	/* One more turn of the loop so close_notify reaches the agents. */
+	if (ctx.base != NULL)
+		event_base_loop(ctx.base, EVLOOP_NONBLOCK);
+	for (int i = 0; i < 2; i++)
+		if (sigs[i] != NULL)
+			event_free(sigs[i]);
+	results_close(ctx.res);
+	SSL_CTX_free(ctx.ssl);
+	if (ctx.base != NULL)
+		event_base_free(ctx.base);
+	run_rm_certs(&ctx);
+	campaign_free(ctx.campaign);
+	return ctx.status;
+}
+
+const struct cmd_entry cmd_run_entry = {
+	.name = "run",
+	.usage = "FILE.yaml [--out DIR] [--coordinator-listen HOST:PORT --tls DIR] [--verbose]",
+	.help = "run a campaign: local agents for agents: {local: N}, else agents that dial in",
+	.exec = run_exec,
+};

@@ -8,28 +8,46 @@
 
 struct knee_point {
 	double throughput; /* achieved ops/s (or MiB/s) */
-	double latency;	   /* the SLO metric at that step, ns */
+	double latency;    /* the SLO metric at that step, ns */
 };
 
 enum knee_kind {
-	KNEE_NONE,	  /* no points */
+	KNEE_NONE,         /* no points */
 	KNEE_INTERPOLATED, /* bracketed by a step under and a step over the SLO */
-	KNEE_ALL_UNDER,	  /* every step met the SLO: knee is at least the best throughput */
-	KNEE_ALL_OVER,	  /* no step met the SLO */
+	KNEE_ALL_UNDER,    /* every step met the SLO: knee is at least the best throughput */
+	KNEE_ALL_OVER,     /* no step met the SLO */
+	/*
+	 * Some step exceeded the SLO, but the best answer is an under-SLO step
+	 * itself: throughput fell past the crossing (so interpolating toward the
+	 * over step gives less), or latency dipped back under the SLO later with
+	 * no over step after it.
+	 */
+	KNEE_AT_STEP,
 };
 
 struct knee {
 	enum knee_kind kind;
-	double throughput; /* KNEE_INTERPOLATED/ALL_UNDER: the value; else 0 */
-	size_t below, above; /* bracketing point indexes when interpolated */
+	double throughput; /* 0 for KNEE_NONE and KNEE_ALL_OVER */
+	/*
+	 * KNEE_INTERPOLATED: the bracketing steps (above == below + 1).
+	 * KNEE_ALL_UNDER, KNEE_AT_STEP: the step that gives the answer (above == below).
+	 * KNEE_NONE, KNEE_ALL_OVER: both 0.
+	 */
+	size_t below, above;
 };
 
 /*
  * points are in step order (offered load rising). The knee is the highest
- * achieved throughput whose latency is <= slo: among steps where latency first
- * crosses the SLO going up the curve, interpolate linearly in latency between the
- * last step at or under and the first step over; the answer is the largest such
- * value (or the best under-SLO step if it is higher).
+ * achieved throughput whose latency is <= slo. Every step at or under the SLO
+ * is a candidate; so is every crossing, a step at or under followed directly
+ * by a step over, interpolated linearly in latency between the two:
+ *   t = (slo - lat_below) / (lat_above - lat_below)
+ *   throughput = thr_below + t * (thr_above - thr_below)
+ * The answer is the largest candidate; a crossing wins ties with a step, so a
+ * step whose latency equals the SLO exactly and is followed by an over step
+ * reports KNEE_INTERPOLATED with t = 0; among equal steps the earliest is
+ * reported. t is clamped to [0, 1]. A NaN latency counts as neither under
+ * nor over: that step is skipped and brackets no crossing.
  */
 struct knee knee_find(const struct knee_point *points, size_t n, double slo);
 

@@ -1,1 +1,145 @@
 /* SPDX-License-Identifier: MIT */
+/* Local agents for `iocurve run`: real iocurve-agent processes over loopback TLS. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "certs.h"
+#include "clock.h"
+#include "local.h"
+#include "log.h"
+#include "xalloc.h"
+
+#define LOCAL_STOP_GRACE_NS (5 * NSEC_PER_SEC)
+
+struct local_agents {
+	pid_t *pids;
+	unsigned n;
+};
+
+int local_agent_binary(char *buf, size_t len)
+{
+	static const char *const rel[] = {"iocurve-agent", "../agent/iocurve-agent"};
+	const char *env = getenv("IOCURVE_AGENT");
+	char self[PATH_MAX], *dir;
+	ssize_t n;
+
+	if (env != NULL && env[0] != '\0') {
+		snprintf(buf, len, "%s", env);
+		return access(buf, X_OK);
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n < 0)
+		return -1;
+	self[n] = '\0';
+	dir = dirname(self);
+	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		snprintf(buf, len, "%s/%s", dir, rel[i]);
+		if (access(buf, X_OK) == 0)
+			return 0;
+	}
+	return -1;
+}
+
+struct local_agents *local_spawn(const char *certs_dir, const char *coordinator,
+				 const char *allow_path, const char *log_dir, unsigned n,
+				 struct error *err)
+{
+	struct local_agents *la = xcalloc(1, sizeof(*la));
+	char bin[PATH_MAX], name[32];
+
+	if (local_agent_binary(bin, sizeof(bin)) < 0) {
+		error_set(err, "cannot find the iocurve-agent program next to iocurve; set "
+			       "IOCURVE_AGENT to its path");
+		free(la);
+		return NULL;
+	}
+	la->pids = xcalloc(n, sizeof(*la->pids));
+	for (unsigned i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "local-%u", i);
+		if (certs_issue_agent(certs_dir, name, err) < 0)
+			goto err;
+		la->pids[i] = fork();
+		if (la->pids[i] < 0) {
+			error_set(err, "cannot start local agent %s: %s", name, strerror(errno));
+			goto err;
+		}
+		if (la->pids[i] == 0) {
+			char *argv[] = {bin,
+					"--coordinator", (char *)coordinator,
+					"--tls", (char *)certs_dir,
+					"--name", name,
+					"--allow", (char *)allow_path,
+					"--label", "local=true",
+					NULL};
+
+			char *log = xasprintf("%s/agent-%s.log", log_dir, name);
+			int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+
+			if (fd >= 0) {
+				dup2(fd, STDERR_FILENO);
+				close(fd);
+			}
+			/* Ctrl-C reaches iocurve, which stops the agents in order. */
+			signal(SIGINT, SIG_IGN);
+			execv(bin, argv);
+			fprintf(stderr, "iocurve: cannot run %s: %s\n", bin, strerror(errno));
+			_exit(127);
+		}
+		la->n++;
+	}
+	return la;
+err:
+	local_stop(la);
+	return NULL;
+}
+
+void local_stop(struct local_agents *la)
+{
+	uint64_t deadline = clock_now_ns() + LOCAL_STOP_GRACE_NS;
+	unsigned left;
+
+	if (la == NULL)
+		return;
+	for (unsigned i = 0; i < la->n; i++)
+		if (la->pids[i] > 0)
+			kill(la->pids[i], SIGTERM);
+	do {
+		left = 0;
+		for (unsigned i = 0; i < la->n; i++) {
+			int status;
+			pid_t r;
+
+			if (la->pids[i] <= 0)
+				continue;
+			r = waitpid(la->pids[i], &status, WNOHANG);
+			if (r == la->pids[i] || (r < 0 && errno == ECHILD)) {
+				if (r > 0 && WIFEXITED(status) && WEXITSTATUS(status) != 0)
+					log_warn("local agent %u exited with status %d", i,
+						 WEXITSTATUS(status));
+				la->pids[i] = 0;
+			} else {
+				left++;
+			}
+		}
+		if (left)
+			nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
+	} while (left && clock_now_ns() < deadline);
+	for (unsigned i = 0; i < la->n; i++) {
+		if (la->pids[i] <= 0)
+			continue;
+		log_warn("local agent %u did not stop; killing it", i);
+		kill(la->pids[i], SIGKILL);
+		waitpid(la->pids[i], NULL, 0);
+	}
+	free(la->pids);
+	free(la);
+}

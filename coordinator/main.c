@@ -1,1 +1,40 @@
 /* SPDX-License-Identifier: MIT */
+/* iocurve: the coordinator and its CLI verbs, dispatched from one table. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+
+static const struct cmd_entry *const main_cmds[] = {
+	&cmd_run_entry,
+	&cmd_serve_entry,
+	&cmd_certs_entry,
+};
+#define MAIN_NCMDS (sizeof(main_cmds) / sizeof(main_cmds[0]))
+
+static void main_usage(FILE *f)
+{
+	fprintf(f, "usage: iocurve COMMAND [ARGS]\n\ncommands:\n");
+	for (size_t i = 0; i < MAIN_NCMDS; i++)
+		fprintf(f, "  %-7s %s\n          %s\n", main_cmds[i]->name, main_cmds[i]->usage,
+			main_cmds[i]->help);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		main_usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+		printf("iocurve %s\n", IOCURVE_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < MAIN_NCMDS; i++)
+		if (strcmp(argv[1], main_cmds[i]->name) == 0)
+			return main_cmds[i]->exec(argc - 1, argv + 1);
+	fprintf(stderr, "iocurve: unknown command '%s'\n\n", argv[1]);
+	main_usage(stderr);
+	return 2;
+}

@@ -1,1 +1,494 @@
 /* SPDX-License-Identifier: MIT */
+/* The campaign runner: claims agents, prepares each workload, runs its steps in lockstep. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "log.h"
+#include "runner.h"
+#include "table.h"
+#include "units.h"
+#include "xalloc.h"
+
+/* A step starts this long after StartStep is sent, plus a few round trips. */
+#define RUNNER_LEAD_NS	   (300 * NSEC_PER_MSEC)
+/* Slack past a step's planned end before agents are declared stuck. */
+#define RUNNER_SLACK_NS	   (15 * NSEC_PER_SEC)
+/* Preparing (laying out targets) may take this long. */
+#define RUNNER_PREPARE_NS  (600 * NSEC_PER_SEC)
+/* Local agents must dial in within this time. */
+#define RUNNER_LOCAL_WAIT_NS (30 * NSEC_PER_SEC)
+
+enum runner_state {
+	RUNNER_WAITING,
+	RUNNER_PREPARING,
+	RUNNER_STEPPING,
+	RUNNER_DONE,
+	RUNNER_FAILED,
+};
+
+struct runner_agent {
+	struct session *s; /* NULL once lost */
+	char name[128];
+	bool ready;
+	bool step_done;
+};
+
+struct runner {
+	struct event_base *base;
+	struct server *srv;
+	const struct campaign *c;
+	struct results *res;
+	runner_done_fn done;
+	void *done_arg;
+
+	enum runner_state state;
+	struct event *timer;
+	struct runner_agent *agents;
+	uint32_t nagents;
+
+	size_t w;	   /* workload in progress */
+	uint32_t step;	   /* step in progress */
+	uint32_t nintervals;
+	struct agg_step *agg;
+	struct step_point **points; /* per workload */
+	size_t *npoints;
+};
+
+static void runner_arm(struct runner *r, uint64_t ns)
+{
+	event_add(r->timer, &(struct timeval){(time_t)(ns / NSEC_PER_SEC),
+					      (suseconds_t)(ns % NSEC_PER_SEC / 1000)});
+}
+
+static const struct workload *runner_workload(const struct runner *r)
+{
+	return &r->c->workloads[r->w];
+}
+
+static void runner_send_all(struct runner *r, const Iocurve__Envelope *env)
+{
+	for (uint32_t i = 0; i < r->nagents; i++)
+		if (r->agents[i].s != NULL)
+			server_send(r->agents[i].s, env);
+}
+
+static void runner_finish(struct runner *r, int status)
+{
+	struct error err;
+
+	event_del(r->timer);
+	r->state = status == 0 ? RUNNER_DONE : RUNNER_FAILED;
+	for (uint32_t i = 0; i < r->nagents; i++)
+		if (r->agents[i].s != NULL)
+			r->agents[i].s->owner = NULL;
+	if (results_sync(r->res, &err) < 0)
+		log_error("%s", err.msg);
+	if (results_summary(r->res, r->c, (const struct step_point *const *)r->points, r->npoints,
+			    &err) < 0)
+		log_error("%s", err.msg);
+	r->done(r->done_arg, status);
+}
+
+static void runner_fail(struct runner *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Stop I/O everywhere, keep what is on disk, report once. */
+static void runner_fail(struct runner *r, const char *fmt, ...)
+{
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__Abort ab = IOCURVE__ABORT__INIT;
+	char msg[1024];
+	va_list ap;
+
+	if (r->state == RUNNER_DONE || r->state == RUNNER_FAILED)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	log_error("campaign %s failed: %s", r->c->name, msg);
+	fprintf(stderr, "iocurve: campaign %s failed: %s\n", r->c->name, msg);
+	ab.reason = msg;
+	env.body_case = IOCURVE__ENVELOPE__BODY_ABORT;
+	env.abort = &ab;
+	runner_send_all(r, &env);
+	runner_finish(r, 1);
+}
+
+static void runner_prepare(struct runner *r)
+{
+	const struct workload *w = runner_workload(r);
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__Prepare p = IOCURVE__PREPARE__INIT;
+
+	r->state = RUNNER_PREPARING;
+	r->step = 0;
+	printf("workload %zu/%zu %s: %s %u B, %u agent(s) x %u worker(s) x qd %u; laying out "
+	       "targets\n",
+	       r->w + 1, r->c->nworkloads, w->name, rw_mode_name(w->rw), w->block_size,
+	       r->nagents, w->workers, w->queue_depth);
+	fflush(stdout);
+	p.workload_index = (uint32_t)r->w;
+	p.workload = w->name;
+	p.target_dir = r->c->target_path;
+	p.file_size = r->c->target_size;
+	p.direct = r->c->target_direct;
+	p.rw = (Iocurve__RwMode)w->rw;
+	p.block_size = w->block_size;
+	p.workers = w->workers;
+	p.queue_depth = w->queue_depth;
+	env.body_case = IOCURVE__ENVELOPE__BODY_PREPARE;
+	env.prepare = &p;
+	for (uint32_t i = 0; i < r->nagents; i++) {
+		r->agents[i].ready = false;
+		p.agent_index = i;
+		server_send(r->agents[i].s, &env);
+	}
+	runner_arm(r, RUNNER_PREPARE_NS);
+}
+
+static void runner_start_step(struct runner *r)
+{
+	const struct workload *w = runner_workload(r);
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__StartStep ss = IOCURVE__START_STEP__INIT;
+	double per_worker = w->steps[r->step] / ((double)r->nagents * w->workers);
+	double *rates = xcalloc(w->workers, sizeof(*rates));
+	uint64_t max_rtt = 0, start;
+
+	r->state = RUNNER_STEPPING;
+	r->nintervals = (uint32_t)((w->warmup_ns + w->measure_ns) / w->interval_ns);
+	agg_step_free(r->agg);
+	r->agg = agg_step_new(r->nagents, r->nintervals);
+	for (uint32_t i = 0; i < r->nagents; i++) {
+		r->agents[i].step_done = false;
+		if (r->agents[i].s->rtt_ns > max_rtt)
+			max_rtt = r->agents[i].s->rtt_ns;
+	}
+	for (uint32_t k = 0; k < w->workers; k++)
+		rates[k] = per_worker;
+	/* One start time on the coordinator's clock; each agent moves it onto its own. */
+	start = clock_now_ns() + RUNNER_LEAD_NS + 4 * max_rtt;
+	ss.workload_index = (uint32_t)r->w;
+	ss.step = r->step;
+	ss.n_worker_rate = w->workers;
+	ss.worker_rate = rates;
+	ss.start_time = start;
+	ss.warmup_ns = w->warmup_ns;
+	ss.measure_ns = w->measure_ns;
+	ss.interval_ns = w->interval_ns;
+	env.body_case = IOCURVE__ENVELOPE__BODY_START_STEP;
+	env.start_step = &ss;
+	for (uint32_t i = 0; i < r->nagents; i++) {
+		ss.clock_offset = r->agents[i].s->offset_ns;
+		server_send(r->agents[i].s, &env);
+	}
+	free(rates);
+	printf("  step %u/%zu: %.0f ops/s offered (%.1f per worker)\n", r->step + 1, w->nsteps,
+	       w->steps[r->step], per_worker);
+	fflush(stdout);
+	runner_arm(r, RUNNER_LEAD_NS + 4 * max_rtt + w->warmup_ns + w->measure_ns +
+			      RUNNER_SLACK_NS);
+}
+
+static void runner_next_workload(struct runner *r)
+{
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__EndWorkload ew = IOCURVE__END_WORKLOAD__INIT;
+	const struct workload *w = runner_workload(r);
+	char knee[256];
+
+	ew.workload_index = (uint32_t)r->w;
+	env.body_case = IOCURVE__ENVELOPE__BODY_END_WORKLOAD;
+	env.end_workload = &ew;
+	runner_send_all(r, &env);
+	table_knee_text(w, r->points[r->w], r->npoints[r->w], r->c->slo_latency_ns, knee,
+			sizeof(knee));
+	printf("workload %s: %s\n", w->name, knee);
+	fflush(stdout);
+	if (++r->w == r->c->nworkloads) {
+		runner_finish(r, 0);
+		return;
+	}
+	runner_prepare(r);
+}
+
+static void runner_step_done(struct runner *r)
+{
+	const struct workload *w = runner_workload(r);
+	struct step_point *pt = &r->points[r->w][r->npoints[r->w]++];
+	char mean[16], p99[16];
+	struct error err;
+
+	agg_point(r->agg, r->step, w->steps[r->step], pt);
+	results_point(r->res, w, pt);
+	if (results_sync(r->res, &err) < 0) {
+		runner_fail(r, "%s", err.msg);
+		return;
+	}
+	units_format_duration((uint64_t)pt->mean_ns, mean, sizeof(mean));
+	units_format_duration(pt->p99_ns, p99, sizeof(p99));
+	printf("  step %u/%zu: offered %.0f ops/s, achieved %.0f ops/s (%.1f MiB/s), mean %s, "
+	       "p99 %s, errors %llu\n",
+	       r->step + 1, w->nsteps, pt->offered_ops, pt->achieved_ops, pt->mib_s, mean, p99,
+	       (unsigned long long)pt->errors);
+	fflush(stdout);
+	if (++r->step < w->nsteps)
+		runner_start_step(r);
+	else
+		runner_next_workload(r);
+}
+
+static int runner_agent_index(const struct runner *r, const struct session *s)
+{
+	for (uint32_t i = 0; i < r->nagents; i++)
+		if (r->agents[i].s == s)
+			return (int)i;
+	return -1;
+}
+
+static void runner_report_interval(struct runner *r, uint32_t ai, const Iocurve__IntervalReport *ir)
+{
+	const struct workload *w = runner_workload(r);
+	struct agg_record *rec = xmalloc(sizeof(*rec));
+	const struct agg_record *merged;
+	struct error err;
+	int rc;
+
+	if (r->state != RUNNER_STEPPING || ir->workload_index != r->w || ir->step != r->step) {
+		log_warn("agent %s: stale report (workload %u step %u) ignored", r->agents[ai].name,
+			 ir->workload_index, ir->step);
+		free(rec);
+		return;
+	}
+	rc = agg_add(r->agg, ai, ir, rec, &merged, &err);
+	if (rc < 0) {
+		free(rec);
+		runner_fail(r, "agent %s: bad interval report: %s", r->agents[ai].name, err.msg);
+		return;
+	}
+	results_interval(r->res, w, r->step, ir->interval, r->agents[ai].name, rec);
+	free(rec);
+	if (rc == 1) {
+		char mean[16], p99[16];
+
+		results_interval(r->res, w, r->step, ir->interval, NULL, merged);
+		units_format_duration((uint64_t)hist_mean(&merged->latency), mean, sizeof(mean));
+		units_format_duration(hist_quantile(&merged->latency, 99), p99, sizeof(p99));
+		log_info("%s step %u interval %u%s: %.0f ops/s, mean %s, p99 %s", w->name,
+			 r->step + 1, ir->interval + 1, merged->warmup ? " (warm-up)" : "",
+			 (double)merged->ops * 1e9 / (double)merged->duration_ns, mean, p99);
+	}
+}
+
+static void runner_on_message(struct session *s, const Iocurve__Envelope *env, void *arg)
+{
+	struct runner *r = arg;
+	int ai = runner_agent_index(r, s);
+	bool all = true;
+
+	if (ai < 0 || r->state == RUNNER_DONE || r->state == RUNNER_FAILED)
+		return;
+	switch (env->body_case) {
+	case IOCURVE__ENVELOPE__BODY_READY:
+		if (r->state != RUNNER_PREPARING || env->ready->workload_index != r->w)
+			return;
+		r->agents[ai].ready = true;
+		for (uint32_t i = 0; i < r->nagents; i++)
+			all = all && r->agents[i].ready;
+		if (all)
+			runner_start_step(r);
+		break;
+	case IOCURVE__ENVELOPE__BODY_INTERVAL_REPORT:
+		runner_report_interval(r, (uint32_t)ai, env->interval_report);
+		break;
+	case IOCURVE__ENVELOPE__BODY_STEP_DONE:
+		if (r->state != RUNNER_STEPPING || env->step_done->workload_index != r->w ||
+		    env->step_done->step != r->step)
+			return;
+		r->agents[ai].step_done = true;
+		for (uint32_t i = 0; i < r->nagents; i++)
+			all = all && r->agents[i].step_done;
+		if (!all)
+			return;
+		if (!agg_complete(r->agg)) {
+			runner_fail(r, "step %u: agents finished without reporting every interval",
+				    r->step + 1);
+			return;
+		}
+		runner_step_done(r);
+		break;
+	case IOCURVE__ENVELOPE__BODY_ERROR:
+		runner_fail(r, "agent %s: %s", s->name, env->error->message);
+		break;
+	default:
+		log_warn("agent %s: unexpected %s", s->name,
+			 env->body_case == IOCURVE__ENVELOPE__BODY_ABORT ? "Abort" : "message");
+		break;
+	}
+}
+
+static uint32_t runner_agents_wanted(const struct runner *r)
+{
+	return r->c->agents_count;
+}
+
+/* Claim an idle, synced agent while the campaign still needs one. */
+static void runner_claim(struct runner *r, struct session *s)
+{
+	if (r->state != RUNNER_WAITING || s->owner != NULL || !s->synced)
+		return;
+	s->owner = r;
+	r->agents[r->nagents].s = s;
+	snprintf(r->agents[r->nagents].name, sizeof(r->agents[r->nagents].name), "%s", s->name);
+	r->nagents++;
+	printf("agent %s ready (%u/%u)\n", s->name, r->nagents, runner_agents_wanted(r));
+	fflush(stdout);
+	if (r->nagents == runner_agents_wanted(r))
+		runner_prepare(r);
+}
+
+static void runner_on_ready(struct session *s, void *arg)
+{
+	runner_claim(arg, s);
+}
+
+static void runner_on_lost(struct session *s, const char *reason, void *arg)
+{
+	struct runner *r = arg;
+	int ai = runner_agent_index(r, s);
+
+	if (ai < 0)
+		return;
+	r->agents[ai].s = NULL;
+	if (r->state == RUNNER_WAITING) {
+		/* Not started yet: forget it, wait for another. */
+		r->agents[ai] = r->agents[--r->nagents];
+		return;
+	}
+	runner_fail(r, "agent %s lost: %s", r->agents[ai].name, reason);
+}
+
+static const struct server_cbs runner_server_cbs = {
+	.on_agent_ready = runner_on_ready,
+	.on_agent_message = runner_on_message,
+	.on_agent_lost = runner_on_lost,
+};
+
+static void runner_timer_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct runner *r = arg;
+	char names[512] = "";
+	size_t off = 0;
+
+	switch (r->state) {
+	case RUNNER_WAITING: {
+		struct session *s;
+
+		TAILQ_FOREACH(s, server_sessions(r->srv), entry)
+			off += (size_t)snprintf(names + off, off < sizeof(names) ? sizeof(names) - off : 0,
+						"%s%s%s", off ? ", " : "", s->name,
+						s->owner && s->owner != r ? " (busy)" : "");
+		runner_fail(r, "waited for %u agent(s), %u ready; connected: %s",
+			    runner_agents_wanted(r), r->nagents, off ? names : "none");
+		break;
+	}
+	case RUNNER_PREPARING:
+		for (uint32_t i = 0; i < r->nagents; i++)
+			if (!r->agents[i].ready)
+				off += (size_t)snprintf(names + off, off < sizeof(names) ? sizeof(names) - off : 0,
+							"%s%s", off ? ", " : "", r->agents[i].name);
+		runner_fail(r, "workload %s: not ready in time: %s", runner_workload(r)->name, names);
+		break;
+	case RUNNER_STEPPING:
+		for (uint32_t i = 0; i < r->nagents; i++)
+			if (!r->agents[i].step_done)
+				off += (size_t)snprintf(names + off, off < sizeof(names) ? sizeof(names) - off : 0,
+							"%s%s", off ? ", " : "", r->agents[i].name);
+		runner_fail(r, "workload %s step %u: no StepDone from %s in time",
+			    runner_workload(r)->name, r->step + 1, names);
+		break;
+	default:
+		break;
+	}
+}
+
+struct runner *runner_new(struct event_base *base, struct server *srv, const struct campaign *c,
+			  struct results *res, runner_done_fn done, void *arg)
+{
+	struct runner *r = xcalloc(1, sizeof(*r));
+
+	r->base = base;
+	r->srv = srv;
+	r->c = c;
+	r->res = res;
+	r->done = done;
+	r->done_arg = arg;
+	r->agents = xcalloc(c->agents_count, sizeof(*r->agents));
+	r->points = xcalloc(c->nworkloads, sizeof(*r->points));
+	r->npoints = xcalloc(c->nworkloads, sizeof(*r->npoints));
+	for (size_t i = 0; i < c->nworkloads; i++)
+		r->points[i] = xcalloc(c->workloads[i].nsteps, sizeof(**r->points));
+	r->timer = evtimer_new(base, runner_timer_cb, r);
+	return r;
+}
+
+void runner_start(struct runner *r)
+{
+	struct session *s, *next;
+
+	server_set_cbs(r->srv, &runner_server_cbs, r);
+	r->state = RUNNER_WAITING;
+	runner_arm(r, r->c->agents_mode == CAMPAIGN_AGENTS_LOCAL ? RUNNER_LOCAL_WAIT_NS
+								 : r->c->agents_wait_ns);
+	for (s = TAILQ_FIRST(server_sessions(r->srv)); s != NULL; s = next) {
+		next = TAILQ_NEXT(s, entry);
+		runner_claim(r, s);
+	}
+}
+
+void runner_cancel(struct runner *r, const char *why)
+{
+	runner_fail(r, "%s", why);
+}
+
+void runner_report(struct runner *r, FILE *f)
+{
+	char knee[256];
+
+	fprintf(f, "\n");
+	for (size_t i = 0; i < r->c->nworkloads; i++) {
+		const struct workload *w = &r->c->workloads[i];
+
+		if (r->npoints[i] == 0)
+			continue;
+		fprintf(f, "%s (%s, %u B):\n", w->name, rw_mode_name(w->rw), w->block_size);
+		table_print_steps(f, w, r->points[i], r->npoints[i]);
+		table_knee_text(w, r->points[i], r->npoints[i], r->c->slo_latency_ns, knee,
+				sizeof(knee));
+		fprintf(f, "%s\n\n", knee);
+	}
+	table_print_summary(f, r->c, (const struct step_point *const *)r->points, r->npoints);
+	fprintf(f, "\nresults: %s\n", results_dir(r->res));
+}
+
+void runner_free(struct runner *r)
+{
+	if (r == NULL)
+		return;
+	for (uint32_t i = 0; i < r->nagents; i++)
+		if (r->agents[i].s != NULL && r->agents[i].s->owner == r)
+			r->agents[i].s->owner = NULL;
+	server_set_cbs(r->srv, NULL, NULL);
+	event_free(r->timer);
+	agg_step_free(r->agg);
+	for (size_t i = 0; i < r->c->nworkloads; i++)
+		free(r->points[i]);
+	free(r->points);
+	free(r->npoints);
+	free(r->agents);
+	free(r);
+}

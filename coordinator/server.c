@@ -1,1 +1,304 @@
 /* SPDX-License-Identifier: MIT */
+/* The coordinator's agent port: TLS listener, sessions, Hello, clock sync, heartbeats. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event2/listener.h>
+
+#include "clock.h"
+#include "conn.h"
+#include "frame.h"
+#include "log.h"
+#include "netaddr.h"
+#include "server.h"
+#include "xalloc.h"
+
+#define SERVER_HEARTBEAT_MS 1000
+#define SERVER_IDLE_SECONDS 10
+#define SERVER_DEADMAN_MS   10000
+
+struct server {
+	struct event_base *base;
+	SSL_CTX *ctx;
+	struct evconnlistener *listener;
+	struct event *heartbeat_ev;
+	struct session_list sessions;
+	const struct server_cbs *cbs;
+	void *arg;
+	char address[64];
+};
+
+static void server_session_free(struct session *s)
+{
+	TAILQ_REMOVE(&s->srv->sessions, s, entry);
+	for (size_t i = 0; i < s->nallowed; i++)
+		free(s->allowed[i]);
+	free(s->allowed);
+	free(s);
+}
+
+int server_send(struct session *s, const Iocurve__Envelope *env)
+{
+	if (s->conn == NULL)
+		return -1;
+	return conn_send(s->conn, env);
+}
+
+static void server_refuse(struct session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void server_refuse(struct session *s, const char *fmt, ...)
+{
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__Refuse r = IOCURVE__REFUSE__INIT;
+	char reason[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof(reason), fmt, ap);
+	va_end(ap);
+	log_warn("refusing agent %s at %s: %s", s->name, s->addr, reason);
+	r.reason = reason;
+	env.body_case = IOCURVE__ENVELOPE__BODY_REFUSE;
+	env.refuse = &r;
+	server_send(s, &env);
+	conn_close(s->conn);
+	s->conn = NULL;
+	server_session_free(s);
+}
+
+static void server_ping(struct session *s)
+{
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__Ping p = IOCURVE__PING__INIT;
+
+	p.seq = s->samples;
+	p.t1 = clock_now_ns();
+	env.body_case = IOCURVE__ENVELOPE__BODY_PING;
+	env.ping = &p;
+	server_send(s, &env);
+}
+
+static void server_hello(struct session *s, const Iocurve__Hello *h)
+{
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__Welcome w = IOCURVE__WELCOME__INIT;
+	struct session *o;
+
+	if (h->protocol_version != IOCURVE__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT) {
+		server_refuse(s, "agent speaks protocol version %u, this coordinator speaks %u; "
+				 "run the same iocurve version on both",
+			      h->protocol_version,
+			      IOCURVE__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT);
+		return;
+	}
+	TAILQ_FOREACH(o, &s->srv->sessions, entry) {
+		if (o != s && o->welcomed && strcmp(o->name, s->name) == 0) {
+			server_refuse(s, "an agent named '%s' is already connected (from %s)",
+				      s->name, o->addr);
+			return;
+		}
+	}
+	if (strcmp(h->name, s->name) != 0)
+		log_warn("agent at %s says it is '%s'; its certificate says '%s', which wins",
+			 s->addr, h->name, s->name);
+	snprintf(s->host, sizeof(s->host), "%s", h->host);
+	s->cpus = h->cpus;
+	s->nallowed = h->n_allowed_paths;
+	s->allowed = xcalloc(h->n_allowed_paths, sizeof(*s->allowed));
+	for (size_t i = 0; i < h->n_allowed_paths; i++)
+		s->allowed[i] = xstrdup(h->allowed_paths[i]);
+	s->welcomed = true;
+	w.protocol_version = IOCURVE__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT;
+	w.agent_name = s->name;
+	w.heartbeat_ms = SERVER_HEARTBEAT_MS;
+	w.deadman_ms = SERVER_DEADMAN_MS;
+	env.body_case = IOCURVE__ENVELOPE__BODY_WELCOME;
+	env.welcome = &w;
+	server_send(s, &env);
+	log_info("agent %s joined from %s (host %s, %u CPUs, %zu allowed path(s))", s->name,
+		 s->addr, s->host, s->cpus, s->nallowed);
+	server_ping(s);
+}
+
+/* NTP-style: keep the offset of the sample with the smallest round trip. */
+static void server_pong(struct session *s, const Iocurve__Pong *p, uint64_t t4)
+{
+	int64_t rtt = (int64_t)(t4 - p->t1) - (int64_t)(p->t3 - p->t2);
+	int64_t offset = ((int64_t)(p->t2 - p->t1) + (int64_t)(p->t3 - t4)) / 2;
+
+	if (s->synced || p->seq != s->samples)
+		return;
+	if (rtt < 0)
+		rtt = 0;
+	if (s->samples == 0 || (uint64_t)rtt < s->rtt_ns) {
+		s->rtt_ns = (uint64_t)rtt;
+		s->offset_ns = offset;
+	}
+	if (++s->samples < SERVER_CLOCK_SAMPLES) {
+		server_ping(s);
+		return;
+	}
+	s->synced = true;
+	log_info("agent %s: clock offset %+.3f ms, round trip %.3f ms", s->name,
+		 (double)s->offset_ns / 1e6, (double)s->rtt_ns / 1e6);
+	if (s->srv->cbs && s->srv->cbs->on_agent_ready)
+		s->srv->cbs->on_agent_ready(s, s->srv->arg);
+}
+
+static void server_on_connected(struct conn *c, void *arg)
+{
+	struct session *s = arg;
+
+	snprintf(s->name, sizeof(s->name), "%s", conn_peer_name(c));
+	log_info("TLS session from %s, certificate CN '%s'", s->addr, s->name);
+}
+
+static void server_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
+{
+	struct session *s = arg;
+	uint64_t now = clock_now_ns();
+
+	if (!s->welcomed) {
+		if (env->body_case == IOCURVE__ENVELOPE__BODY_HELLO)
+			server_hello(s, env->hello);
+		else
+			server_refuse(s, "expected Hello first, got %s", frame_body_name(env));
+		return;
+	}
+	switch (env->body_case) {
+	case IOCURVE__ENVELOPE__BODY_PONG:
+		server_pong(s, env->pong, now);
+		break;
+	case IOCURVE__ENVELOPE__BODY_HEARTBEAT:
+		break;
+	case IOCURVE__ENVELOPE__BODY_HELLO:
+		log_warn("agent %s: second Hello ignored", s->name);
+		break;
+	default:
+		if (s->srv->cbs && s->srv->cbs->on_agent_message)
+			s->srv->cbs->on_agent_message(s, env, s->srv->arg);
+		break;
+	}
+}
+
+static void server_on_close(struct conn *c, const char *reason, void *arg)
+{
+	struct session *s = arg;
+
+	s->conn = NULL;
+	if (!s->welcomed) {
+		log_warn("connection from %s refused: %s", s->addr, reason);
+	} else {
+		log_warn("agent %s (%s) lost: %s", s->name, s->addr, reason);
+		if (s->srv->cbs && s->srv->cbs->on_agent_lost)
+			s->srv->cbs->on_agent_lost(s, reason, s->srv->arg);
+	}
+	server_session_free(s);
+}
+
+static const struct conn_cbs server_conn_cbs = {
+	.on_connected = server_on_connected,
+	.on_message = server_on_message,
+	.on_close = server_on_close,
+};
+
+static void server_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
+			     int salen, void *arg)
+{
+	struct server *srv = arg;
+	struct session *s = xcalloc(1, sizeof(*s));
+
+	s->srv = srv;
+	netaddr_format(sa, s->addr, sizeof(s->addr));
+	TAILQ_INSERT_TAIL(&srv->sessions, s, entry);
+	s->conn = conn_accept(srv->base, srv->ctx, fd, s->addr, &server_conn_cbs, s);
+	if (s->conn == NULL) {
+		log_error("cannot set up TLS for %s", s->addr);
+		evutil_closesocket(fd);
+		server_session_free(s);
+		return;
+	}
+	conn_set_idle_timeout(s->conn, SERVER_IDLE_SECONDS);
+}
+
+static void server_heartbeat_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct server *srv = arg;
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__Heartbeat hb = IOCURVE__HEARTBEAT__INIT;
+	struct session *s;
+
+	hb.agent_time = clock_now_ns();
+	env.body_case = IOCURVE__ENVELOPE__BODY_HEARTBEAT;
+	env.heartbeat = &hb;
+	TAILQ_FOREACH(s, &srv->sessions, entry)
+		if (s->welcomed)
+			server_send(s, &env);
+}
+
+struct server *server_new(struct event_base *base, SSL_CTX *ctx, const char *listen,
+			  struct error *err)
+{
+	struct server *srv = xcalloc(1, sizeof(*srv));
+	struct sockaddr_storage ss;
+	socklen_t len;
+
+	if (netaddr_parse(listen, &ss, &len, err) < 0) {
+		free(srv);
+		return NULL;
+	}
+	srv->base = base;
+	srv->ctx = ctx;
+	TAILQ_INIT(&srv->sessions);
+	srv->listener = evconnlistener_new_bind(
+		base, server_accept_cb, srv,
+		LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_EXEC, 64,
+		(struct sockaddr *)&ss, (int)len);
+	if (srv->listener == NULL) {
+		error_set(err, "cannot listen on %s: %s", listen, strerror(errno));
+		free(srv);
+		return NULL;
+	}
+	len = sizeof(ss);
+	getsockname(evconnlistener_get_fd(srv->listener), (struct sockaddr *)&ss, &len);
+	netaddr_format((struct sockaddr *)&ss, srv->address, sizeof(srv->address));
+	srv->heartbeat_ev = event_new(base, -1, EV_PERSIST, server_heartbeat_cb, srv);
+	event_add(srv->heartbeat_ev, &(struct timeval){SERVER_HEARTBEAT_MS / 1000, 0});
+	log_info("listening for agents on %s (mutual TLS 1.3)", srv->address);
+	return srv;
+}
+
+void server_set_cbs(struct server *srv, const struct server_cbs *cbs, void *arg)
+{
+	srv->cbs = cbs;
+	srv->arg = arg;
+}
+
+const char *server_address(const struct server *srv)
+{
+	return srv->address;
+}
+
+struct session_list *server_sessions(struct server *srv)
+{
+	return &srv->sessions;
+}
+
+void server_free(struct server *srv)
+{
+	struct session *s;
+
+	if (srv == NULL)
+		return;
+	while ((s = TAILQ_FIRST(&srv->sessions)) != NULL) {
+		conn_close(s->conn);
+		server_session_free(s);
+	}
+	event_free(srv->heartbeat_ev);
+	evconnlistener_free(srv->listener);
+	free(srv);
+}

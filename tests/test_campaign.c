@@ -1,2 +1,603 @@
 /* SPDX-License-Identifier: MIT */
-int main(void) { return 77; }
+/* Unit tests for campaign YAML: values, defaults, and errors with file:line:column. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "campaign.h"
+
+#define MS 1000000ULL
+#define S  1000000000ULL
+
+static const char test_campaign_demo[] =
+    "campaign: demo\n"
+    "agents: {local: 2}\n"
+    "target: {path: /tmp/iocurve-demo, size: 256MiB, direct: true}\n"
+    "workers: 2            # per agent\n"
+    "queue_depth: 16       # per worker\n"
+    "interval: 1s\n"
+    "warmup: 1s\n"
+    "measure: 3s\n"
+    "slo: {latency: 1ms}\n"
+    "workloads:\n"
+    "  - {name: randread-8k, rw: randread, block_size: 8KiB, load: {steps: [1000, 2000, "
+    "4000]}}\n";
+
+/* The three lines every small campaign below starts with. */
+#define TEST_HEAD                                                                                  \
+	"campaign: t\n"                                                                            \
+	"agents: {local: 1}\n"                                                                     \
+	"target: {path: /tmp/x, size: 1MiB}\n"
+
+static struct campaign *test_campaign_ok(const char *text)
+{
+	struct error err = {{0}};
+	struct campaign *c = NULL;
+
+	if (campaign_parse(text, strlen(text), "test.yaml", &c, &err) != 0)
+		fail_msg("campaign refused: %s\n--- text ---\n%s", err.msg, text);
+	assert_non_null(c);
+	return c;
+}
+
+/* The message must start with want: the position is the point of these tests. */
+static void test_campaign_fails(const char *text, const char *want)
+{
+	struct error err = {{0}};
+	struct campaign *c = (struct campaign *)&err; /* must be reset to NULL */
+
+	if (campaign_parse(text, strlen(text), "test.yaml", &c, &err) == 0)
+		fail_msg("campaign accepted, expected \"%s\"\n--- text ---\n%s", want, text);
+	assert_null(c);
+	if (strncmp(err.msg, want, strlen(want)) != 0)
+		fail_msg("message \"%s\" does not start with \"%s\"", err.msg, want);
+}
+
+static void test_demo(void **state)
+{
+	struct campaign *c = test_campaign_ok(test_campaign_demo);
+	const struct workload *w = &c->workloads[0];
+
+	assert_string_equal(c->name, "demo");
+	assert_string_equal(c->path, "test.yaml");
+	assert_int_equal(c->text_len, strlen(test_campaign_demo));
+	assert_memory_equal(c->text, test_campaign_demo, c->text_len);
+	assert_int_equal(c->agents_mode, CAMPAIGN_AGENTS_LOCAL);
+	assert_int_equal(c->agents_count, 2);
+	assert_string_equal(c->target_path, "/tmp/iocurve-demo");
+	assert_int_equal(c->target_size, 256ULL << 20);
+	assert_true(c->target_direct);
+	assert_int_equal(c->slo_latency_ns, 1 * MS);
+	assert_int_equal(c->nworkloads, 1);
+	assert_string_equal(w->name, "randread-8k");
+	assert_int_equal(w->rw, RW_RANDREAD);
+	assert_int_equal(w->block_size, 8192);
+	assert_int_equal(w->workers, 2);
+	assert_int_equal(w->queue_depth, 16);
+	assert_int_equal(w->interval_ns, 1 * S);
+	assert_int_equal(w->warmup_ns, 1 * S);
+	assert_int_equal(w->measure_ns, 3 * S);
+	assert_int_equal(w->nsteps, 3);
+	assert_true(w->steps[0] == 1000.0);
+	assert_true(w->steps[1] == 2000.0);
+	assert_true(w->steps[2] == 4000.0);
+	campaign_free(c);
+}
+
+static void test_defaults(void **state)
+{
+	struct campaign *c = test_campaign_ok("campaign: t\n"
+	                                      "agents: {local: 1}\n"
+	                                      "target: {path: /tmp/x, size: 1MiB}\n"
+	                                      "workloads:\n"
+	                                      "  - name: a\n"
+	                                      "    load: {steps: [1k]}\n");
+	const struct workload *w = &c->workloads[0];
+
+	assert_true(c->target_direct);
+	assert_int_equal(c->slo_latency_ns, 1 * MS);
+	assert_int_equal(w->rw, RW_RANDREAD);
+	assert_int_equal(w->block_size, 4096);
+	assert_int_equal(w->workers, 1);
+	assert_int_equal(w->queue_depth, 16);
+	assert_int_equal(w->interval_ns, 1 * S);
+	assert_int_equal(w->warmup_ns, 1 * S);
+	assert_int_equal(w->measure_ns, 5 * S);
+	assert_int_equal(w->nsteps, 1);
+	assert_true(w->steps[0] == 1000.0);
+	campaign_free(c);
+}
+
+static void test_inherit_and_override(void **state)
+{
+	struct campaign *c =
+	    test_campaign_ok(TEST_HEAD "rw: write\n"
+	                               "block_size: 64KiB\n"
+	                               "workers: 4\n"
+	                               "queue_depth: 32\n"
+	                               "interval: 500ms\n"
+	                               "warmup: 0s\n"
+	                               "measure: 2s\n"
+	                               "slo: {latency: 500us}\n"
+	                               "workloads:\n"
+	                               "  - {name: inherits, load: {steps: [10, 20]}}\n"
+	                               "  - name: overrides\n"
+	                               "    rw: read\n"
+	                               "    block_size: 8k\n"
+	                               "    workers: 8\n"
+	                               "    queue_depth: 1\n"
+	                               "    interval: 2s\n"
+	                               "    warmup: 4s\n"
+	                               "    measure: 10s\n"
+	                               "    load:\n"
+	                               "      steps:\n"
+	                               "        - 1.5M\n");
+	const struct workload *a = &c->workloads[0], *b = &c->workloads[1];
+
+	assert_int_equal(c->nworkloads, 2);
+	assert_int_equal(c->slo_latency_ns, 500000);
+	assert_string_equal(a->name, "inherits");
+	assert_int_equal(a->rw, RW_WRITE);
+	assert_int_equal(a->block_size, 65536);
+	assert_int_equal(a->workers, 4);
+	assert_int_equal(a->queue_depth, 32);
+	assert_int_equal(a->interval_ns, 500 * MS);
+	assert_int_equal(a->warmup_ns, 0);
+	assert_int_equal(a->measure_ns, 2 * S);
+	assert_int_equal(a->nsteps, 2);
+	assert_string_equal(b->name, "overrides");
+	assert_int_equal(b->rw, RW_READ);
+	assert_int_equal(b->block_size, 8192);
+	assert_int_equal(b->workers, 8);
+	assert_int_equal(b->queue_depth, 1);
+	assert_int_equal(b->interval_ns, 2 * S);
+	assert_int_equal(b->warmup_ns, 4 * S);
+	assert_int_equal(b->measure_ns, 10 * S);
+	assert_int_equal(b->nsteps, 1);
+	assert_true(b->steps[0] == 1500000.0);
+	campaign_free(c);
+}
+
+static void test_select_mode(void **state)
+{
+	struct campaign *c;
+
+	c = test_campaign_ok("campaign: t\n"
+	                     "agents: {select: {count: 4}, wait: 30s}\n"
+	                     "target: {path: /mnt/nas, size: 1GiB, direct: no}\n"
+	                     "workloads: [{name: a, load: {steps: [1]}}]\n");
+	assert_int_equal(c->agents_mode, CAMPAIGN_AGENTS_SELECT);
+	assert_int_equal(c->agents_count, 4);
+	assert_int_equal(c->agents_wait_ns, 30 * S);
+	assert_false(c->target_direct);
+	campaign_free(c);
+
+	c = test_campaign_ok("campaign: t\n"
+	                     "agents:\n"
+	                     "  select:\n"
+	                     "    count: 2\n"
+	                     "target: {path: /mnt/nas, size: 1GiB, direct: yes}\n"
+	                     "workloads: [{name: a, load: {steps: [1]}}]\n");
+	assert_int_equal(c->agents_mode, CAMPAIGN_AGENTS_SELECT);
+	assert_int_equal(c->agents_count, 2);
+	assert_int_equal(c->agents_wait_ns, 60 * S);
+	assert_true(c->target_direct);
+	campaign_free(c);
+}
+
+static void test_unknown_key(void **state)
+{
+	test_campaign_fails(TEST_HEAD "workloads:\n"
+	                              "  - name: randread-8k\n"
+	                              "    queue_dept: 4\n"
+	                              "    load: {steps: [1000]}\n",
+	                    "test.yaml:6:5: unknown key 'queue_dept' in workload 'randread-8k' "
+	                    "(known: name, rw, block_size, workers, queue_depth, interval, warmup, "
+	                    "measure, load)");
+	test_campaign_fails(TEST_HEAD "worker: 2\n"
+	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                    "test.yaml:4:1: unknown key 'worker' in campaign (known: campaign, "
+	                    "agents, target, slo, workloads, rw, block_size, workers,");
+	test_campaign_fails(
+	    "campaign: t\n"
+	    "agents: {local: 1}\n"
+	    "target: {path: /tmp/x, size: 1MiB, sise: 2}\n"
+	    "workloads: [{name: a, load: {steps: [1]}}]\n",
+	    "test.yaml:3:36: unknown key 'sise' in target (known: path, size, direct)");
+	test_campaign_fails(TEST_HEAD "slo: {latncy: 1ms}\n"
+	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                    "test.yaml:4:7: unknown key 'latncy' in slo (known: latency)");
+	test_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {step: [1]}}]\n",
+	                    "test.yaml:4:30: unknown key 'step' in load of workload 'a' (known: "
+	                    "steps)");
+	test_campaign_fails("campaign: t\n"
+	                    "agents: {select: {count: 1, labels: x}}\n"
+	                    "target: {path: /tmp/x, size: 1MiB}\n"
+	                    "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                    "test.yaml:2:29: unknown key 'labels' in agents.select (known: count)");
+	/* before it has a name, a workload is known by its place in the list */
+	test_campaign_fails(TEST_HEAD "workloads:\n"
+	                              "  - {name: a, load: {steps: [1]}}\n"
+	                              "  - {nmae: b, load: {steps: [1]}}\n",
+	                    "test.yaml:6:6: unknown key 'nmae' in workload 2 (known: name,");
+	test_campaign_fails(TEST_HEAD "[a]: 1\n"
+	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                    "test.yaml:4:1: keys in campaign must be plain names");
+}
+
+static void test_wrong_type(void **state)
+{
+	test_campaign_fails(TEST_HEAD "workers: abc\n"
+	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                    "test.yaml:4:10: workers: expected a whole number 1..256, got 'abc'");
+	test_campaign_fails(TEST_HEAD
+	                    "workloads: [{name: a, workers: [1, 2], load: {steps: [1]}}]\n",
+	                    "test.yaml:4:32: workers: expected a whole number 1..256, got a list");
+	test_campaign_fails(TEST_HEAD "workers: 0\n"
+	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                    "test.yaml:4:10: workers: expected a whole number 1..256, got '0'");
+	test_campaign_fails(TEST_HEAD "workers: 257\n"
+	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                    "test.yaml:4:10: workers: expected a whole number 1..256, got '257'");
+	test_campaign_fails(TEST_HEAD "workers: 99999999999999999999999\n"
+	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                    "test.yaml:4:10: workers: expected a whole number 1..256");
+	test_campaign_fails(TEST_HEAD "workers: 1.5\n"
+	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                    "test.yaml:4:10: workers: expected a whole number 1..256, got '1.5'");
+	test_campaign_fails(TEST_HEAD "queue_depth: 4097\n"
+	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                    "test.yaml:4:14: queue_depth: expected a whole number 1..4096, got "
+	                    "'4097'");
+	test_campaign_fails(TEST_HEAD "workers:\n"
+	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                    "test.yaml:4:9: workers: expected a whole number 1..256, got nothing");
+	test_campaign_fails("campaign: [a, b]\n"
+	                    "agents: {local: 1}\n"
+	                    "target: {path: /tmp/x, size: 1MiB}\n"
+	                    "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                    "test.yaml:1:11: campaign: expected a string, got a list");
+	test_campaign_fails(
+	    "campaign: t\n"
+	    "agents: {local: 1}\n"
+	    "target: /tmp/x\n"
+	    "workloads: [{name: a, load: {steps: [1]}}]\n",
+	    "test.yaml:3:9: target: expected a mapping with path, size, direct, got "
+	    "'/tmp/x'");
+	test_campaign_fails(TEST_HEAD "workloads: {name: a}\n",
+	                    "test.yaml:4:12: workloads: expected a list of one or more workloads, "
+	                    "got a mapping");
+	test_campaign_fails(TEST_HEAD "workloads: []\n",
+	                    "test.yaml:4:12: workloads: expected a list of one or more workloads");
+	test_campaign_fails(TEST_HEAD "workloads: [a]\n",
+	                    "test.yaml:4:13: workloads: expected a mapping with name, rw,");
+	test_campaign_fails(TEST_HEAD "rw: randrw\n"
+	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                    "test.yaml:4:5: rw: expected read, write, randread or randwrite, got "
+	                    "'randrw'");
+	test_campaign_fails("campaign: t\n"
+	                    "agents: {local: 1}\n"
+	                    "target: {path: /tmp/x, size: 1MiB, direct: maybe}\n"
+	                    "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                    "test.yaml:3:44: target.direct: expected true or false, got 'maybe'");
+	test_campaign_fails("campaign: \"a\\0b\"\n"
+	                    "agents: {local: 1}\n"
+	                    "target: {path: /tmp/x, size: 1MiB}\n"
+	                    "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                    "test.yaml:1:11: campaign: contains a NUL character");
+}
+
+static void test_missing_field(void **state)
+{
+	test_campaign_fails(TEST_HEAD "workers: 1\n",
+	                    "test.yaml:1:1: campaign is missing 'workloads'");
+	test_campaign_fails("agents: {local: 1}\n"
+	                    "target: {path: /tmp/x, size: 1MiB}\n"
+	                    "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                    "test.yaml:1:1: campaign is missing 'campaign'");
+	test_campaign_fails("campaign: t\n"
+	                    "target: {path: /tmp/x, size: 1MiB}\n"
+	                    "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                    "test.yaml:1:1: campaign is missing 'agents'");
+	test_campaign_fails("campaign: t\n"
+	                    "agents: {local: 1}\n"
+	                    "target: {path: /tmp/x}\n"
+	                    "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                    "test.yaml:3:9: target is missing 'size'");
+	test_campaign_fails("campaign: t\n"
+	                    "agents: {local: 1}\n"
+	                    "target:\n"
+	                    "  size: 1MiB\n"
+	                    "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                    "test.yaml:4:3: target is missing 'path'");
+	test_campaign_fails(TEST_HEAD "workloads:\n"
+	                              "  - name: a\n"
+	                              "    rw: read\n",
+	                    "test.yaml:5:5: workload 'a' is missing 'load'");
+	test_campaign_fails(TEST_HEAD "workloads:\n"
+	                              "  - rw: read\n"
+	                              "    load: {steps: [1]}\n",
+	                    "test.yaml:5:5: workload 1 is missing 'name'");
+	test_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {}}]\n",
+	                    "test.yaml:4:29: load of workload 'a' is missing 'steps'");
+}
+
+static void test_duplicate_key(void **state)
+{
+	test_campaign_fails(TEST_HEAD "campaign: u\n"
+	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                    "test.yaml:4:1: duplicate key 'campaign' in campaign (first at line 1");
+	test_campaign_fails(
+	    TEST_HEAD "workloads:\n"
+	              "  - name: a\n"
+	              "    workers: 1\n"
+	              "    workers: 2\n"
+	              "    load: {steps: [1]}\n",
+	    "test.yaml:7:5: duplicate key 'workers' in workload 'a' (first at line 6");
+	test_campaign_fails(TEST_HEAD "workloads:\n"
+	                              "  - {name: a, load: {steps: [1]}}\n"
+	                              "  - {name: a, load: {steps: [2]}}\n",
+	                    "test.yaml:6:12: name: workload 'a' is already defined");
+}
+
+static void test_bad_duration(void **state)
+{
+	test_campaign_fails(TEST_HEAD "interval: 1\n"
+	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                    "test.yaml:4:11: interval: '1' is not a duration: add a unit");
+	test_campaign_fails(
+	    TEST_HEAD "workloads: [{name: a, warmup: 1x, load: {steps: [1]}}]\n",
+	    "test.yaml:4:31: warmup: '1x' is not a duration (expected a number with "
+	    "ns, us, ms, s, m or h");
+	test_campaign_fails(TEST_HEAD "interval: 50ms\n"
+	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                    "test.yaml:4:11: interval: expected at least 100ms, got '50ms'");
+	test_campaign_fails(TEST_HEAD "measure: 0s\n"
+	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                    "test.yaml:4:10: measure: expected a duration above 0s, got '0s'");
+	test_campaign_fails(TEST_HEAD "slo: {latency: 0ms}\n"
+	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                    "test.yaml:4:16: slo.latency: expected a latency above 0, got '0ms'");
+	test_campaign_fails(TEST_HEAD "slo: {latency: fast}\n"
+	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                    "test.yaml:4:16: slo.latency: 'fast' is not a duration");
+}
+
+static void test_interval_multiples(void **state)
+{
+	/* the workload's own measure is the line to change */
+	test_campaign_fails(
+	    TEST_HEAD "workloads:\n"
+	              "  - name: a\n"
+	              "    measure: 2500ms\n"
+	              "    load: {steps: [1]}\n",
+	    "test.yaml:6:14: measure: 2500ms is not a whole number of intervals "
+	    "(interval is 1.00s) in workload 'a'; make measure a multiple of interval");
+	/* default measure 5s against a top-level interval: point at the interval */
+	test_campaign_fails(TEST_HEAD "interval: 2s\n"
+	                              "warmup: 0s\n"
+	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                    "test.yaml:4:11: measure: 5.00s is not a whole number of intervals "
+	                    "(interval is 2s) in workload 'a'");
+	test_campaign_fails(TEST_HEAD "warmup: 1500ms\n"
+	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                    "test.yaml:4:9: warmup: 1500ms is not a whole number of intervals");
+	/* a workload's interval against top-level durations points at the workload */
+	test_campaign_fails(
+	    TEST_HEAD "measure: 3s\n"
+	              "workloads: [{name: a, interval: 2s, warmup: 2s, load: {steps: [1]}}]\n",
+	    "test.yaml:5:33: measure: 3s is not a whole number of intervals "
+	    "(interval is 2s)");
+}
+
+static void test_bad_rate(void **state)
+{
+	test_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {steps: [1000, fast]}}]\n",
+	                    "test.yaml:4:44: load.steps: 'fast' is not a rate (expected ops/s");
+	test_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {steps: [0]}}]\n",
+	                    "test.yaml:4:38: load.steps: expected a rate above 0 ops/s, got '0'");
+	test_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {steps: [-5]}}]\n",
+	                    "test.yaml:4:38: load.steps: '-5' is not a rate: rates cannot be "
+	                    "negative");
+	test_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {steps: []}}]\n",
+	                    "test.yaml:4:37: load.steps: expected a list of rates in ops/s like "
+	                    "[1000, 2k], got a list");
+	test_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {steps: 1000}}]\n",
+	                    "test.yaml:4:37: load.steps: expected a list of rates in ops/s like "
+	                    "[1000, 2k], got '1000'");
+	test_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {steps: [[1]]}}]\n",
+	                    "test.yaml:4:38: load.steps: expected a rate in ops/s such as 20000 or "
+	                    "20k, got a list");
+}
+
+static void test_sizes(void **state)
+{
+	test_campaign_fails(TEST_HEAD "block_size: 1000\n"
+	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                    "test.yaml:4:13: block_size: expected a multiple of 512B up to 16MiB, "
+	                    "got '1000'");
+	test_campaign_fails(TEST_HEAD "block_size: 32MiB\n"
+	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                    "test.yaml:4:13: block_size: expected a multiple of 512B up to 16MiB");
+	test_campaign_fails(TEST_HEAD "block_size: 12XB\n"
+	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                    "test.yaml:4:13: block_size: '12XB' is not a size (expected a number "
+	                    "with B, KiB,");
+	test_campaign_fails("campaign: t\n"
+	                    "agents: {local: 1}\n"
+	                    "target: {path: /tmp/x, size: 6KiB}\n"
+	                    "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                    "test.yaml:3:30: target.size: expected a multiple of 4KiB, got '6KiB'");
+	test_campaign_fails("campaign: t\n"
+	                    "agents: {local: 1}\n"
+	                    "target: {path: /tmp/x, size: 0}\n"
+	                    "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                    "test.yaml:3:30: target.size: expected a multiple of 4KiB, got '0'");
+	test_campaign_fails("campaign: t\n"
+	                    "agents: {local: 1}\n"
+	                    "target: {path: /tmp/x, size: 8KiB}\n"
+	                    "workloads:\n"
+	                    "  - {name: a, load: {steps: [1]}}\n"
+	                    "  - {name: big, block_size: 1MiB, load: {steps: [1]}}\n",
+	                    "test.yaml:3:30: target.size: 8KiB is smaller than block_size 1MiB of "
+	                    "workload 'big'");
+	test_campaign_fails("campaign: t\n"
+	                    "agents: {local: 1}\n"
+	                    "target: {path: tmp/x, size: 1MiB}\n"
+	                    "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                    "test.yaml:3:16: target.path: expected an absolute path such as "
+	                    "/mnt/test, got 'tmp/x'");
+	test_campaign_fails(
+	    TEST_HEAD "workloads: [{name: 'a b', load: {steps: [1]}}]\n",
+	    "test.yaml:4:20: name: expected letters, digits, '.', '_' and '-' only, "
+	    "got 'a b'");
+	test_campaign_fails(TEST_HEAD "workloads: [{name: ../x, load: {steps: [1]}}]\n",
+	                    "test.yaml:4:20: name: expected letters, digits");
+}
+
+static void test_yaml_syntax(void **state)
+{
+	test_campaign_fails("campaign: demo\n"
+	                    "agents: {local: 2\n"
+	                    "target: x\n",
+	                    "test.yaml:3:7: did not find expected ',' or '}' (while parsing a flow "
+	                    "mapping at line 2 column 9)");
+	test_campaign_fails("campaign: demo\n"
+	                    "  agents: 2\n",
+	                    "test.yaml:2:9: mapping values are not allowed in this context");
+	test_campaign_fails("campaign: 'demo\n", "test.yaml:2:1: found unexpected end of stream");
+	test_campaign_fails("campaign: *x\n", "test.yaml:1:11: found undefined alias");
+	test_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {steps: [1]}}]\n"
+	                              "---\n"
+	                              "campaign: u\n",
+	                    "test.yaml:6:1: a second YAML document; a campaign file holds one");
+	test_campaign_fails("", "test.yaml: the campaign is empty");
+	test_campaign_fails("# nothing but a comment\n", "test.yaml: the campaign is empty");
+	test_campaign_fails("just text\n", "test.yaml:1:1: campaign file: expected a mapping");
+	test_campaign_fails("campaign: \xff\n", "test.yaml: byte 10: invalid leading UTF-8 octet");
+}
+
+static void test_invalid_agents(void **state)
+{
+	static const char tail[] = "target: {path: /tmp/x, size: 1MiB}\n"
+	                           "workloads: [{name: a, load: {steps: [1]}}]\n";
+	static const struct {
+		const char *agents;
+		const char *want;
+	} cases[] = {
+	    {"agents: {local: 0}\n",
+	     "test.yaml:2:17: agents.local: expected a whole number 1..64, got '0'"},
+	    {"agents: {local: 65}\n",
+	     "test.yaml:2:17: agents.local: expected a whole number 1..64, got '65'"},
+	    {"agents: {local: two}\n", "test.yaml:2:17: agents.local: expected a whole number"},
+	    {"agents: {local: 1, select: {count: 1}}\n",
+	     "test.yaml:2:9: agents: use either 'local' or 'select', not both"},
+	    {"agents: {wait: 5s}\n", "test.yaml:2:9: agents is missing 'local' or 'select'"},
+	    {"agents: {local: 1, wait: 5s}\n",
+	     "test.yaml:2:26: agents.wait: only applies to 'select'"},
+	    {"agents: {select: {}}\n", "test.yaml:2:18: agents.select is missing 'count'"},
+	    {"agents: {select: {count: x}}\n",
+	     "test.yaml:2:26: agents.select.count: expected a whole number 1..4096, got 'x'"},
+	    {"agents: {select: 3}\n",
+	     "test.yaml:2:18: agents.select: expected a mapping with count, got '3'"},
+	    {"agents: {select: {count: 1}, wait: soon}\n",
+	     "test.yaml:2:36: agents.wait: 'soon' is not a duration"},
+	    {"agents: 2\n", "test.yaml:2:9: agents: expected a mapping with local, select, wait"},
+	    {"agents: {lokal: 2}\n", "test.yaml:2:10: unknown key 'lokal' in agents"},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char text[512];
+
+		snprintf(text, sizeof(text), "campaign: t\n%s%s", cases[i].agents, tail);
+		test_campaign_fails(text, cases[i].want);
+	}
+}
+
+static void test_load_file(void **state)
+{
+	char path[] = "/tmp/iocurve-test-campaign-XXXXXX";
+	struct error err = {{0}};
+	struct campaign *c = NULL;
+	int fd = mkstemp(path);
+	FILE *f;
+
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(test_campaign_demo, 1, strlen(test_campaign_demo), f),
+	                 strlen(test_campaign_demo));
+	fclose(f);
+	assert_int_equal(campaign_load(path, &c, &err), 0);
+	assert_string_equal(c->path, path);
+	assert_string_equal(c->text, test_campaign_demo);
+	assert_int_equal(c->workloads[0].nsteps, 3);
+	campaign_free(c);
+
+	/* messages from a loaded file carry its path */
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("campaign: t\nbogus: 1\n", f);
+	fclose(f);
+	assert_int_equal(campaign_load(path, &c, &err), -1);
+	assert_null(c);
+	assert_true(strncmp(err.msg, path, strlen(path)) == 0);
+	assert_non_null(strstr(err.msg, ":2:1: unknown key 'bogus' in campaign"));
+	unlink(path);
+
+	assert_int_equal(campaign_load("/nonexistent/x.yaml", &c, &err), -1);
+	assert_null(c);
+	assert_string_equal(err.msg, "/nonexistent/x.yaml: cannot read: No such file or directory");
+	assert_int_equal(campaign_load("/tmp", &c, &err), -1);
+	assert_true(strncmp(err.msg, "/tmp: cannot read: Is a directory", 33) == 0);
+}
+
+static void test_parse_uses_length(void **state)
+{
+	struct error err = {{0}};
+	struct campaign *c = NULL;
+	/* only the demo part is passed: the garbage after it must not be read */
+	size_t len = strlen(test_campaign_demo);
+	char *text = malloc(len + 8);
+
+	assert_non_null(text);
+	memcpy(text, test_campaign_demo, len);
+	memcpy(text + len, "junk: [", 8);
+	assert_int_equal(campaign_parse(text, len, "mem", &c, &err), 0);
+	assert_int_equal(c->text_len, len);
+	assert_int_equal(c->text[len], '\0');
+	free(text);
+	campaign_free(c);
+	campaign_free(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_demo),
+	    cmocka_unit_test(test_defaults),
+	    cmocka_unit_test(test_inherit_and_override),
+	    cmocka_unit_test(test_select_mode),
+	    cmocka_unit_test(test_unknown_key),
+	    cmocka_unit_test(test_wrong_type),
+	    cmocka_unit_test(test_missing_field),
+	    cmocka_unit_test(test_duplicate_key),
+	    cmocka_unit_test(test_bad_duration),
+	    cmocka_unit_test(test_interval_multiples),
+	    cmocka_unit_test(test_bad_rate),
+	    cmocka_unit_test(test_sizes),
+	    cmocka_unit_test(test_yaml_syntax),
+	    cmocka_unit_test(test_invalid_agents),
+	    cmocka_unit_test(test_load_file),
+	    cmocka_unit_test(test_parse_uses_length),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

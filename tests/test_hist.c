@@ -1,2 +1,560 @@
 /* SPDX-License-Identifier: MIT */
-int main(void) { return 77; }
+/* Unit tests for the log-linear histogram: bin geometry, quantiles, merge, wire form. */
+#include <inttypes.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "hist.h"
+#include "iocurve.pb-c.h"
+#include "xalloc.h"
+
+/* Values from 2^42 on are clamped into the last bin. */
+#define HIST_TEST_CLAMP (UINT64_C(1) << (HIST_MAX_MSB + 1))
+
+/* A struct hist is ~36 KiB: keep them off the stack and zeroed like a fresh one. */
+static struct hist *hist_test_new(void)
+{
+	struct hist *h = xmalloc(sizeof(*h));
+
+	hist_reset(h);
+	return h;
+}
+
+/* xorshift64*: deterministic data that does not depend on the libc's rand(). */
+static uint64_t hist_test_rand(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * UINT64_C(2685821657736338717);
+}
+
+/* Exponential with the given mean, at least 1 ns: latency-shaped data with a long tail. */
+static uint64_t hist_test_exp(uint64_t *s, double mean)
+{
+	double u = ((double)(hist_test_rand(s) >> 11) + 0.5) / 9007199254740992.0;
+
+	return 1 + (uint64_t)(-mean * log(u));
+}
+
+static int hist_test_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Exact quantile of sorted data, with the rank from integers (q = num/den
+ * percent) so the reference does not share hist_quantile's float handling.
+ */
+static uint64_t hist_test_exact(const uint64_t *sorted, uint64_t n, uint64_t num, uint64_t den)
+{
+	uint64_t rank = (num * n + den * 100 - 1) / (den * 100);
+
+	if (rank < 1)
+		rank = 1;
+	return sorted[rank - 1];
+}
+
+static void hist_test_check_quantiles(const struct hist *h, uint64_t *vals, uint64_t n)
+{
+	static const uint64_t qs[][2] = {{1, 1},      {10, 1},       {25, 1}, {50, 1},
+	                                 {75, 1},     {90, 1},       {99, 1}, {999, 10},
+	                                 {9999, 100}, {99999, 1000}, {100, 1}};
+	size_t i;
+
+	qsort(vals, n, sizeof(*vals), hist_test_cmp);
+	for (i = 0; i < sizeof(qs) / sizeof(qs[0]); i++) {
+		double q = (double)qs[i][0] / (double)qs[i][1];
+		uint64_t want = hist_test_exact(vals, n, qs[i][0], qs[i][1]);
+		uint64_t got = hist_quantile(h, q);
+		double err = fabs((double)got - (double)want) / (double)want;
+
+		if (err > 0.01)
+			fail_msg("p%g: histogram says %" PRIu64 ", exact is %" PRIu64
+			         " (%.3f%% off)",
+			         q, got, want, err * 100);
+	}
+}
+
+/* Below 2 * HIST_SUB_COUNT every nanosecond has its own bin. */
+static void test_hist_small_values_exact(void **state)
+{
+	uint64_t v;
+
+	(void)state;
+	for (v = 0; v < 2 * HIST_SUB_COUNT; v++) {
+		assert_int_equal(hist_index(v), v);
+		assert_int_equal(hist_bin_low((unsigned)v), v);
+		assert_int_equal(hist_bin_mid((unsigned)v), v);
+	}
+}
+
+/* bin_low inverts index: strictly increasing, each bin's low edge maps back to it. */
+static void test_hist_bin_low_inverts_index(void **state)
+{
+	unsigned i;
+
+	(void)state;
+	for (i = 0; i < HIST_BINS; i++) {
+		uint64_t low = hist_bin_low(i);
+
+		assert_int_equal(hist_index(low), i);
+		if (i + 1 < HIST_BINS) {
+			uint64_t next = hist_bin_low(i + 1);
+
+			assert_true(next > low);
+			assert_int_equal(hist_index(next - 1), i);
+			/* The width bound the header promises: at most 1/128 of the value. */
+			if (i >= HIST_SUB_COUNT)
+				assert_true((next - low) * HIST_SUB_COUNT <= low);
+			assert_in_range(hist_bin_mid(i), low, next - 1);
+		}
+	}
+	assert_int_equal(hist_bin_low(HIST_BINS - 1), UINT64_C(255) << (HIST_MAX_MSB - 7));
+	/* Out-of-range indexes clamp like values do. */
+	assert_int_equal(hist_bin_low(HIST_BINS + 5), hist_bin_low(HIST_BINS - 1));
+}
+
+/* A value's bin holds it, and its low edge is within 1/128 of it. */
+static void hist_test_check_value(uint64_t v)
+{
+	unsigned idx = hist_index(v);
+	uint64_t low = hist_bin_low(idx);
+
+	assert_true(idx < HIST_BINS);
+	assert_true(low <= v);
+	if (v < HIST_TEST_CLAMP) {
+		assert_true(v == low || (v - low) * HIST_SUB_COUNT < v);
+		if (idx + 1 < HIST_BINS)
+			assert_true(v < hist_bin_low(idx + 1));
+	}
+}
+
+static void test_hist_index_round_trip(void **state)
+{
+	uint64_t v, s = 42;
+	unsigned msb, i;
+
+	(void)state;
+	for (v = 0; v < (1u << 20); v++)
+		hist_test_check_value(v);
+	for (msb = 20; msb < 64; msb++) {
+		uint64_t p = UINT64_C(1) << msb;
+
+		hist_test_check_value(p - 1);
+		hist_test_check_value(p);
+		hist_test_check_value(p + 1);
+		for (i = 0; i < 2000; i++)
+			hist_test_check_value(p + (hist_test_rand(&s) & (p - 1)));
+	}
+	hist_test_check_value(UINT64_MAX);
+}
+
+/* Past 2^42 - 1 everything lands in the last bin; max stays exact. */
+static void test_hist_clamp_huge(void **state)
+{
+	struct hist *h = hist_test_new();
+	uint64_t big = UINT64_C(1) << 60;
+
+	(void)state;
+	assert_int_equal(hist_index(HIST_TEST_CLAMP - 1), HIST_BINS - 1);
+	assert_int_equal(hist_index(HIST_TEST_CLAMP), HIST_BINS - 1);
+	assert_int_equal(hist_index(UINT64_MAX), HIST_BINS - 1);
+	assert_int_equal(hist_index(hist_bin_low(HIST_BINS - 1) - 1), HIST_BINS - 2);
+
+	hist_record(h, 1000);
+	hist_record(h, HIST_TEST_CLAMP);
+	hist_record(h, big);
+	assert_int_equal(h->bins[HIST_BINS - 1], 2);
+	assert_int_equal(h->bins[hist_index(1000)], 1);
+	assert_int_equal(h->count, 3);
+	assert_int_equal(h->max, big);
+	assert_int_equal(h->min, 1000);
+	assert_int_equal(h->sum, 1000 + HIST_TEST_CLAMP + big);
+	/* The last bin's midpoint is far below big; p100 reports the bin, clamped to [min, max]. */
+	assert_int_equal(hist_quantile(h, 100), hist_bin_mid(HIST_BINS - 1));
+	free(h);
+
+	/* When every value is past the table, clamping to min keeps the answer honest. */
+	h = hist_test_new();
+	hist_record(h, big);
+	assert_int_equal(hist_quantile(h, 50), big);
+	free(h);
+}
+
+static void test_hist_empty(void **state)
+{
+	struct hist *h = hist_test_new();
+
+	(void)state;
+	assert_int_equal(h->min, UINT64_MAX);
+	assert_int_equal(h->count, 0);
+	assert_int_equal(hist_quantile(h, 50), 0);
+	assert_int_equal(hist_quantile(h, 100), 0);
+	assert_true(hist_mean(h) == 0.0);
+	free(h);
+}
+
+static void test_hist_mean_exact(void **state)
+{
+	struct hist *h = hist_test_new();
+	uint64_t v;
+
+	(void)state;
+	hist_record(h, 1);
+	hist_record(h, 2);
+	hist_record(h, 3);
+	hist_record(h, 10);
+	/* Exact, not from bin midpoints: (1 + 2 + 3 + 10) / 4. */
+	assert_true(hist_mean(h) == 4.0);
+
+	hist_reset(h);
+	for (v = 1000; v < 1000 + 1000; v++)
+		hist_record(h, v * 1013);
+	assert_true(hist_mean(h) == 1499.5 * 1013);
+	free(h);
+}
+
+/* One value: every quantile is that value, exactly, thanks to the min/max clamp. */
+static void test_hist_single_value(void **state)
+{
+	struct hist *h = hist_test_new();
+
+	(void)state;
+	hist_record(h, 123457);
+	assert_int_equal(hist_quantile(h, 0), 123457);
+	assert_int_equal(hist_quantile(h, 50), 123457);
+	assert_int_equal(hist_quantile(h, 100), 123457);
+	free(h);
+}
+
+/* Quantile ranks: ceil(q/100 * count), q = 0 gives the smallest and 99.9 is not one rank late. */
+static void test_hist_quantile_rank(void **state)
+{
+	struct hist *h = hist_test_new();
+	uint64_t v;
+
+	(void)state;
+	for (v = 1; v <= 1000; v++)
+		hist_record(h, v);
+	for (v = 1001; v <= 2000; v++)
+		hist_record(h, 5000); /* far from 1000 so an off-by-one rank is visible */
+	assert_int_equal(hist_quantile(h, 0), 1);
+	assert_int_equal(hist_quantile(h, 0.05), 1);
+	assert_int_equal(hist_quantile(h, 10), 200);
+	assert_int_equal(hist_quantile(h, 50), hist_bin_mid(hist_index(1000)));
+	assert_int_equal(hist_quantile(h, 50.05), 5000);
+	assert_int_equal(hist_quantile(h, 100), 5000);
+	assert_int_equal(hist_quantile(h, 250), 5000);
+	assert_int_equal(hist_quantile(h, -3), 1);
+	free(h);
+
+	/* 99.9% of 1000 is rank 999 even though 99.9/100 * 1000 is not exactly 999 in binary. */
+	h = hist_test_new();
+	for (v = 1; v <= 999; v++)
+		hist_record(h, 7);
+	hist_record(h, 1000000);
+	assert_int_equal(hist_quantile(h, 99.9), 7);
+	assert_int_equal(hist_quantile(h, 99.91), 1000000);
+	free(h);
+}
+
+static void test_hist_quantiles_uniform(void **state)
+{
+	const uint64_t n = 1000000;
+	uint64_t *vals = xcalloc(n, sizeof(*vals));
+	struct hist *h = hist_test_new();
+	uint64_t i;
+
+	(void)state;
+	/* Recorded in a scrambled order: the histogram must not care. */
+	for (i = 0; i < n; i++) {
+		vals[i] = (i * 7919) % n + 1;
+		hist_record(h, vals[i]);
+	}
+	assert_int_equal(h->min, 1);
+	assert_int_equal(h->max, n);
+	assert_true(hist_mean(h) == (double)(n + 1) / 2);
+	hist_test_check_quantiles(h, vals, n);
+	free(vals);
+	free(h);
+}
+
+static void test_hist_quantiles_exponential(void **state)
+{
+	const uint64_t n = 300000;
+	uint64_t *vals = xcalloc(n, sizeof(*vals));
+	struct hist *h = hist_test_new();
+	uint64_t i, s = 0x9e3779b97f4a7c15u;
+
+	(void)state;
+	for (i = 0; i < n; i++) {
+		/* Mostly ~200 us with a 2% tail around 20 ms: a device with occasional stalls. */
+		vals[i] = hist_test_exp(&s, hist_test_rand(&s) % 50 ? 200000.0 : 20000000.0);
+		hist_record(h, vals[i]);
+	}
+	hist_test_check_quantiles(h, vals, n);
+	free(vals);
+	free(h);
+}
+
+static void hist_test_assert_same(const struct hist *a, const struct hist *b)
+{
+	assert_int_equal(a->count, b->count);
+	assert_int_equal(a->sum, b->sum);
+	assert_int_equal(a->min, b->min);
+	assert_int_equal(a->max, b->max);
+	assert_memory_equal(a->bins, b->bins, sizeof(a->bins));
+}
+
+static void test_hist_merge_equals_concatenation(void **state)
+{
+	struct hist *a = hist_test_new(), *b = hist_test_new(), *all = hist_test_new();
+	struct hist *empty = hist_test_new(), *copy = hist_test_new();
+	uint64_t i, v, s = 7;
+
+	(void)state;
+	for (i = 0; i < 100000; i++) {
+		v = hist_test_exp(&s, 50000.0);
+		hist_record(a, v);
+		hist_record(all, v);
+	}
+	for (i = 0; i < 50000; i++) {
+		v = 3 + hist_test_rand(&s) % 10000000;
+		hist_record(b, v);
+		hist_record(all, v);
+	}
+	hist_record(b, UINT64_C(1) << 50); /* a clamped value too */
+	hist_record(all, UINT64_C(1) << 50);
+
+	hist_merge(a, b);
+	hist_test_assert_same(a, all);
+
+	/* Empty is the identity both ways; min stays UINT64_MAX only when both are empty. */
+	memcpy(copy, all, sizeof(*copy));
+	hist_merge(copy, empty);
+	hist_test_assert_same(copy, all);
+	hist_merge(empty, all);
+	hist_test_assert_same(empty, all);
+	hist_reset(copy);
+	hist_reset(b);
+	hist_merge(copy, b);
+	assert_int_equal(copy->min, UINT64_MAX);
+	assert_int_equal(copy->count, 0);
+
+	free(a);
+	free(b);
+	free(all);
+	free(empty);
+	free(copy);
+}
+
+/* The sparse form by hand: (gap, count) for non-empty bins, first gap is the index. */
+static void test_hist_encode_layout(void **state)
+{
+	struct hist *h = hist_test_new();
+	Iocurve__Histogram m;
+
+	(void)state;
+	hist_record(h, 5);
+	hist_record(h, 5);
+	hist_record(h, 7);
+	hist_record(h, 300); /* index 256 + 150 - 128 = 278 */
+	assert_int_equal(hist_index(300), 278);
+	hist_encode(h, &m);
+	assert_int_equal(m.sub_bucket_bits, HIST_SUB_BITS);
+	assert_int_equal(m.count, 4);
+	assert_int_equal(m.sum, 317);
+	assert_int_equal(m.min, 5);
+	assert_int_equal(m.max, 300);
+	assert_int_equal(m.n_bins, 6);
+	assert_int_equal(m.bins[0], 5);
+	assert_int_equal(m.bins[1], 2);
+	assert_int_equal(m.bins[2], 1);
+	assert_int_equal(m.bins[3], 1);
+	assert_int_equal(m.bins[4], 270);
+	assert_int_equal(m.bins[5], 1);
+	hist_encoded_free(&m);
+	assert_null(m.bins);
+	assert_int_equal(m.n_bins, 0);
+	free(h);
+}
+
+/* Encode, pack to bytes, unpack, decode: nothing changes. */
+static void hist_test_round_trip(const struct hist *h)
+{
+	struct hist *back = hist_test_new();
+	Iocurve__Histogram m, *un;
+	struct error err = {{0}};
+	uint8_t *buf;
+	size_t len;
+
+	hist_encode(h, &m);
+	len = iocurve__histogram__get_packed_size(&m);
+	buf = xmalloc(len);
+	assert_int_equal(iocurve__histogram__pack(&m, buf), len);
+	hist_encoded_free(&m);
+	un = iocurve__histogram__unpack(NULL, len, buf);
+	assert_non_null(un);
+	if (hist_decode(back, un, &err) != 0)
+		fail_msg("decode of our own encoding failed: %s", err.msg);
+	hist_test_assert_same(back, h);
+	iocurve__histogram__free_unpacked(un, NULL);
+	free(buf);
+	free(back);
+}
+
+static void test_hist_round_trip(void **state)
+{
+	struct hist *h = hist_test_new();
+	uint64_t i, s = 99;
+
+	(void)state;
+	hist_test_round_trip(h); /* empty */
+	hist_record(h, 0);
+	hist_test_round_trip(h);
+	for (i = 0; i < 20000; i++)
+		hist_record(h, hist_test_exp(&s, 1e6));
+	hist_record(h, UINT64_MAX / 4); /* clamped into the last bin */
+	hist_test_round_trip(h);
+	free(h);
+}
+
+/* Empty: min goes out as 0 (not UINT64_MAX) and comes back as UINT64_MAX. */
+static void test_hist_round_trip_empty_min(void **state)
+{
+	struct hist *h = hist_test_new(), *back = hist_test_new();
+	Iocurve__Histogram m;
+	struct error err = {{0}};
+
+	(void)state;
+	hist_encode(h, &m);
+	assert_int_equal(m.min, 0);
+	assert_int_equal(m.n_bins, 0);
+	back->min = 17;
+	assert_int_equal(hist_decode(back, &m, &err), 0);
+	assert_int_equal(back->min, UINT64_MAX);
+	assert_int_equal(back->count, 0);
+	hist_encoded_free(&m);
+	free(h);
+	free(back);
+}
+
+/*
+ * Decode a hand-built message that must be rejected: check the message names
+ * the problem, and that the caller's histogram was left exactly as it was.
+ */
+static void hist_test_reject(uint32_t bits, uint64_t count, uint64_t min, uint64_t max,
+                             const uint64_t *bins, size_t n_bins, const char *want)
+{
+	Iocurve__Histogram m = IOCURVE__HISTOGRAM__INIT;
+	struct hist *h = hist_test_new(), *before = hist_test_new();
+	struct error err = {{0}};
+
+	hist_record(h, 12345);
+	memcpy(before, h, sizeof(*h));
+	m.sub_bucket_bits = bits;
+	m.count = count;
+	m.sum = 0;
+	m.min = min;
+	m.max = max;
+	m.bins = (uint64_t *)bins;
+	m.n_bins = n_bins;
+	assert_int_equal(hist_decode(h, &m, &err), -1);
+	if (strstr(err.msg, want) == NULL)
+		fail_msg("error \"%s\" does not mention \"%s\"", err.msg, want);
+	assert_memory_equal(h, before, sizeof(*h));
+	free(h);
+	free(before);
+}
+
+static void test_hist_decode_rejects(void **state)
+{
+	const uint64_t ok[] = {5, 2, 1, 1};
+	const uint64_t odd[] = {5, 2, 1};
+	const uint64_t far[] = {HIST_BINS, 1};
+	const uint64_t huge_gap[] = {UINT64_MAX, 1};
+	/* Index HIST_BINS - 1 is fine; a second pair with gap 0 is one past it. */
+	const uint64_t one_past[] = {HIST_BINS - 1, 1, 0, 1};
+	/* next + gap wraps around 2^64 back to a small index if added unchecked. */
+	const uint64_t wrap[] = {10, 1, UINT64_MAX - 10, 1};
+	const uint64_t overflow[] = {1, UINT64_MAX, 0, 2};
+	const uint64_t zero[] = {5, 0, 1, 3};
+
+	(void)state;
+	hist_test_reject(5, 3, 5, 7, ok, 4, "sub_bucket_bits is 5, expected 7");
+	hist_test_reject(0, 3, 5, 7, ok, 4, "sub_bucket_bits is 0");
+	hist_test_reject(7, 2, 5, 5, odd, 3, "even");
+	hist_test_reject(7, 1, 0, 0, far, 2, "past the last bin");
+	hist_test_reject(7, 1, 0, 0, huge_gap, 2, "past the last bin");
+	hist_test_reject(7, 2, 0, 0, one_past, 4, "bin pair 1");
+	hist_test_reject(7, 2, 0, 0, wrap, 4, "past the last bin");
+	hist_test_reject(7, 1, 1, 2, overflow, 4, "overflow");
+	hist_test_reject(7, 4, 5, 7, ok, 4, "add up to 3 but count is 4");
+	hist_test_reject(7, 0, 0, 0, ok, 4, "add up to 3 but count is 0");
+	hist_test_reject(7, 3, 5, 7, zero, 4, "count 0");
+	hist_test_reject(7, 3, 5, 7, NULL, 0, "add up to 0 but count is 3");
+	/* Counts add up but min and max lie about where the values are. */
+	hist_test_reject(7, 3, 4, 7, ok, 4, "disagree");
+	hist_test_reject(7, 3, 5, 9000, ok, 4, "disagree");
+	hist_test_reject(7, 3, 7, 5, ok, 4, "disagree");
+	hist_test_reject(7, 0, 3, 0, NULL, 0, "empty");
+}
+
+/* The fixture the rejections start from is valid, so each rejection is down to its one flaw. */
+static void test_hist_decode_accepts_fixture(void **state)
+{
+	const uint64_t ok[] = {5, 2, 1, 1};
+	Iocurve__Histogram m = IOCURVE__HISTOGRAM__INIT;
+	struct hist *h = hist_test_new();
+	struct error err = {{0}};
+
+	(void)state;
+	m.sub_bucket_bits = HIST_SUB_BITS;
+	m.count = 3;
+	m.sum = 17;
+	m.min = 5;
+	m.max = 7;
+	m.bins = (uint64_t *)ok;
+	m.n_bins = 4;
+	if (hist_decode(h, &m, &err) != 0)
+		fail_msg("valid message rejected: %s", err.msg);
+	assert_int_equal(h->bins[5], 2);
+	assert_int_equal(h->bins[7], 1);
+	assert_int_equal(h->count, 3);
+	assert_int_equal(hist_quantile(h, 100), 7);
+	free(h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_hist_small_values_exact),
+	    cmocka_unit_test(test_hist_bin_low_inverts_index),
+	    cmocka_unit_test(test_hist_index_round_trip),
+	    cmocka_unit_test(test_hist_clamp_huge),
+	    cmocka_unit_test(test_hist_empty),
+	    cmocka_unit_test(test_hist_mean_exact),
+	    cmocka_unit_test(test_hist_single_value),
+	    cmocka_unit_test(test_hist_quantile_rank),
+	    cmocka_unit_test(test_hist_quantiles_uniform),
+	    cmocka_unit_test(test_hist_quantiles_exponential),
+	    cmocka_unit_test(test_hist_merge_equals_concatenation),
+	    cmocka_unit_test(test_hist_encode_layout),
+	    cmocka_unit_test(test_hist_round_trip),
+	    cmocka_unit_test(test_hist_round_trip_empty_min),
+	    cmocka_unit_test(test_hist_decode_rejects),
+	    cmocka_unit_test(test_hist_decode_accepts_fixture),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

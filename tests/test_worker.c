@@ -1,2 +1,539 @@
 /* SPDX-License-Identifier: MIT */
-int main(void) { return 77; }
+/* Worker tests: layout, and real forked workers doing open-loop I/O on real files. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "clock.h"
+#include "layout.h"
+#include "shm.h"
+#include "worker.h"
+#include "xalloc.h"
+
+#define WT_FILE_SIZE (16u << 20)
+#define WT_MAX       4
+/* The agent's view of a step that starts a little after it is announced. */
+#define WT_LEAD_NS (50 * NSEC_PER_MSEC)
+
+static char wt_dir[64];
+
+/* What the agent holds: the shared region, the eventfds and the forked workers. */
+struct wt_rig {
+	struct shm_step *step;
+	size_t step_size;
+	struct shm_worker *slots;
+	size_t slots_size;
+	unsigned n;
+	int wake_fd[WT_MAX];
+	int notify_fd[WT_MAX];
+	pid_t pid[WT_MAX];
+	char path[WT_MAX][128];
+	uint64_t consumed[WT_MAX];
+};
+
+struct wt_worker_opts {
+	const char *name; /* file name in wt_dir; NULL: path is given */
+	const char *path;
+	enum rw_mode rw;
+	uint32_t block_size;
+	uint32_t queue_depth;
+	bool direct;
+	bool blocking_wake;
+};
+
+static struct wt_rig *wt_rig_new(unsigned n)
+{
+	struct wt_rig *r = xcalloc(1, sizeof(*r));
+
+	r->n = n;
+	r->step_size = sizeof(struct shm_step) + n * sizeof(double);
+	r->step =
+	    mmap(NULL, r->step_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	assert_true(r->step != MAP_FAILED);
+	r->slots_size = n * sizeof(struct shm_worker);
+	r->slots =
+	    mmap(NULL, r->slots_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	assert_true(r->slots != MAP_FAILED);
+	for (unsigned i = 0; i < n; i++)
+		r->wake_fd[i] = r->notify_fd[i] = r->pid[i] = -1;
+	return r;
+}
+
+/* Fork worker i, the way the agent does: the child runs worker_run and nothing else. */
+static void wt_fork(struct wt_rig *r, unsigned i, const struct wt_worker_opts *o)
+{
+	struct worker_config cfg = {
+	    .index = i,
+	    .file_size = WT_FILE_SIZE,
+	    .direct = o->direct,
+	    .rw = o->rw,
+	    .block_size = o->block_size ? o->block_size : 4096,
+	    .queue_depth = o->queue_depth ? o->queue_depth : 16,
+	    .seed = 0x1234 + i,
+	    .step = r->step,
+	    .slot = &r->slots[i],
+	};
+
+	if (o->name)
+		snprintf(r->path[i], sizeof(r->path[i]), "%s/%s", wt_dir, o->name);
+	else
+		snprintf(r->path[i], sizeof(r->path[i]), "%s", o->path);
+	cfg.path = r->path[i];
+	r->wake_fd[i] = eventfd(0, EFD_CLOEXEC | (o->blocking_wake ? 0 : EFD_NONBLOCK));
+	r->notify_fd[i] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	assert_true(r->wake_fd[i] >= 0 && r->notify_fd[i] >= 0);
+	cfg.wake_fd = r->wake_fd[i];
+	cfg.notify_fd = r->notify_fd[i];
+	r->pid[i] = fork();
+	assert_true(r->pid[i] >= 0);
+	if (r->pid[i] == 0)
+		_exit(worker_run(&cfg));
+}
+
+/* Sleep on worker i's notify eventfd until it changes state or publishes; false on timeout. */
+static bool wt_wait_notify(struct wt_rig *r, unsigned i, uint64_t deadline_ns)
+{
+	struct pollfd p = {.fd = r->notify_fd[i], .events = POLLIN};
+	uint64_t now = clock_now_ns(), v;
+
+	if (now >= deadline_ns)
+		return false;
+	if (poll(&p, 1, (int)((deadline_ns - now) / NSEC_PER_MSEC) + 1) <= 0)
+		return false;
+	assert_int_equal(read(r->notify_fd[i], &v, sizeof(v)), sizeof(v));
+	return true;
+}
+
+static uint32_t wt_wait_state(struct wt_rig *r, unsigned i)
+{
+	uint64_t deadline = clock_now_ns() + 10 * NSEC_PER_SEC;
+	uint32_t state;
+
+	while ((state = atomic_load_explicit(&r->slots[i].state, memory_order_acquire)) ==
+	       SHM_WORKER_STARTING)
+		if (!wt_wait_notify(r, i, deadline))
+			break;
+	return state;
+}
+
+static void wt_ready(struct wt_rig *r, unsigned i)
+{
+	uint32_t state = wt_wait_state(r, i);
+
+	if (state != SHM_WORKER_READY)
+		fail_msg("worker %u not ready (state %u): %s", i, state, r->slots[i].error);
+}
+
+static void wt_wake_all(struct wt_rig *r)
+{
+	uint64_t one = 1;
+
+	for (unsigned i = 0; i < r->n; i++)
+		assert_int_equal(write(r->wake_fd[i], &one, sizeof(one)), sizeof(one));
+}
+
+/* Announce a step the way the agent does: fields, then gen with release, then the wake. */
+static uint64_t wt_step(struct wt_rig *r, uint64_t interval_ns, uint32_t nintervals,
+                        const double *rates)
+{
+	uint64_t gen = atomic_load(&r->step->gen) + 1;
+
+	r->step->start_ns = clock_now_ns() + WT_LEAD_NS;
+	r->step->interval_ns = interval_ns;
+	r->step->nintervals = nintervals;
+	for (unsigned i = 0; i < r->n; i++)
+		r->step->rate[i] = rates[i];
+	atomic_store_explicit(&r->step->gen, gen, memory_order_release);
+	wt_wake_all(r);
+	return gen;
+}
+
+/* Collect worker i's next n intervals into out; they must be intervals 0..n-1 of gen. */
+static void wt_collect(struct wt_rig *r, unsigned i, uint64_t gen, uint32_t n,
+                       struct shm_interval *out)
+{
+	uint64_t deadline = clock_now_ns() + 10 * NSEC_PER_SEC;
+
+	for (uint32_t k = 0; k < n; k++) {
+		while (atomic_load_explicit(&r->slots[i].published, memory_order_acquire) <=
+		       r->consumed[i])
+			if (!wt_wait_notify(r, i, deadline))
+				fail_msg("worker %u: interval %u of gen %" PRIu64 " never came", i,
+				         k, gen);
+		out[k] = r->slots[i].slots[r->consumed[i]++ % SHM_SLOTS];
+		assert_int_equal(out[k].gen, gen);
+		assert_int_equal(out[k].index, k);
+	}
+}
+
+/* Ask for the stop and reap every worker; each must exit 0 within a second. */
+static void wt_rig_free(struct wt_rig *r)
+{
+	r->step->stop = 1;
+	atomic_fetch_add_explicit(&r->step->gen, 1, memory_order_release);
+	for (unsigned i = 0; i < r->n; i++) {
+		uint64_t one = 1, deadline = clock_now_ns() + NSEC_PER_SEC;
+		int status = -1;
+
+		if (r->pid[i] <= 0)
+			continue;
+		if (write(r->wake_fd[i], &one, sizeof(one)) < 0)
+			fail_msg("waking worker %u: %s", i, strerror(errno));
+		while (waitpid(r->pid[i], &status, WNOHANG) == 0) {
+			if (clock_now_ns() > deadline) {
+				kill(r->pid[i], SIGKILL);
+				waitpid(r->pid[i], &status, 0);
+				fail_msg("worker %u did not exit within 1 s of stop", i);
+			}
+			usleep(1000);
+		}
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+		close(r->wake_fd[i]);
+		close(r->notify_fd[i]);
+	}
+	munmap(r->step, r->step_size);
+	munmap(r->slots, r->slots_size);
+	free(r);
+}
+
+/* Totals over a step's intervals, with the invariants every interval must keep. */
+struct wt_sum {
+	uint64_t ops, bytes, errors, lat_sum, svc_sum, cpu_ns;
+};
+
+static struct wt_sum wt_sum(const struct shm_interval *iv, uint32_t n, uint32_t bs)
+{
+	struct wt_sum s = {0};
+
+	for (uint32_t k = 0; k < n; k++) {
+		assert_int_equal(iv[k].latency.count, iv[k].ops);
+		assert_int_equal(iv[k].service.count, iv[k].ops);
+		assert_int_equal(iv[k].bytes, iv[k].ops * bs);
+		if (iv[k].ops)
+			assert_true(iv[k].latency.min >= iv[k].service.min);
+		s.ops += iv[k].ops;
+		s.bytes += iv[k].bytes;
+		s.errors += iv[k].errors;
+		s.lat_sum += iv[k].latency.sum;
+		s.svc_sum += iv[k].service.sum;
+		s.cpu_ns += iv[k].cpu_user_ns + iv[k].cpu_sys_ns;
+	}
+	return s;
+}
+
+static void wt_assert_rate(const char *what, uint64_t ops, double want)
+{
+	double err = ((double)ops - want) / want;
+
+	print_message("%s: %" PRIu64 " ops, wanted %.0f (%+.2f%%)\n", what, ops, want, err * 100);
+	if (err > 0.05 || err < -0.05)
+		fail_msg("%s: %" PRIu64 " ops is not within 5%% of %.0f", what, ops, want);
+}
+
+/* FNV-1a over the whole file, read through the page cache. */
+static uint64_t wt_checksum(const char *path)
+{
+	static unsigned char buf[1 << 20];
+	uint64_t h = 0xcbf29ce484222325ull;
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	assert_true(fd >= 0);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		for (ssize_t i = 0; i < n; i++)
+			h = (h ^ buf[i]) * 0x100000001b3ull;
+	close(fd);
+	return h;
+}
+
+static void test_layout(void **state)
+{
+	char path[128], xattr[32];
+	unsigned char *a = xmalloc(1 << 20), *b = xmalloc(1 << 20);
+	struct error err = {{0}};
+	uint64_t written = 1;
+	struct stat st;
+	size_t zeros = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/layout", wt_dir);
+	fd = layout_open(path, WT_FILE_SIZE, true, &written, &err);
+	if (fd < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(written, WT_FILE_SIZE);
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_int_equal(st.st_size, WT_FILE_SIZE);
+	/* Fully allocated: no holes for a write step to fill. */
+	assert_true((uint64_t)st.st_blocks * 512 >= WT_FILE_SIZE);
+	close(fd);
+	assert_int_equal(getxattr(path, "user.iocurve.layout", xattr, sizeof(xattr)), 8);
+	assert_memory_equal(xattr, "16777216", 8);
+
+	fd = open(path, O_RDONLY);
+	assert_int_equal(pread(fd, a, 1 << 20, 0), 1 << 20);
+	assert_int_equal(pread(fd, b, 1 << 20, WT_FILE_SIZE - (1 << 20)), 1 << 20);
+	close(fd);
+	for (size_t i = 0; i < 1 << 20; i++)
+		zeros += a[i] == 0;
+	/* Random bytes are zero 1/256 of the time; a zero-filled layout would be all zeros. */
+	assert_true(zeros < (1 << 20) / 128);
+	assert_memory_not_equal(a, b, 1 << 20);
+
+	written = 1;
+	fd = layout_open(path, WT_FILE_SIZE, true, &written, &err);
+	assert_true(fd >= 0);
+	assert_int_equal(written, 0);
+	close(fd);
+	/* A different size is a different layout. */
+	fd = layout_open(path, WT_FILE_SIZE / 2, false, &written, &err);
+	assert_true(fd >= 0);
+	assert_int_equal(written, WT_FILE_SIZE / 2);
+	close(fd);
+	free(a);
+	free(b);
+}
+
+static void test_randread_rate(void **state)
+{
+	struct wt_rig *r = wt_rig_new(1);
+	struct shm_interval *iv = xcalloc(5, sizeof(*iv));
+	double rate = 2000;
+	struct wt_sum s;
+	uint64_t gen;
+	double cpu;
+
+	wt_fork(r, 0,
+	        &(struct wt_worker_opts){.name = "randread", .rw = RW_RANDREAD, .direct = true});
+	wt_ready(r, 0);
+	gen = wt_step(r, 200 * NSEC_PER_MSEC, 5, &rate);
+	wt_collect(r, 0, gen, 5, iv);
+	s = wt_sum(iv, 5, 4096);
+	wt_assert_rate("randread 2000 ops/s", s.ops, 2000);
+	assert_int_equal(s.errors, 0);
+	assert_int_equal(s.bytes, s.ops * 4096);
+	assert_true(s.lat_sum >= s.svc_sum);
+	cpu = (double)s.cpu_ns / (1.0 * NSEC_PER_SEC);
+	print_message(
+	    "randread: mean latency %.1f us, mean service %.1f us, CPU %.1f%% of a core\n",
+	    (double)s.lat_sum / (double)s.ops / 1e3, (double)s.svc_sum / (double)s.ops / 1e3,
+	    cpu * 100);
+	/* A worker that polls the clock would burn a whole core here. */
+	assert_true(cpu < 0.30);
+	for (int k = 0; k < 5; k++)
+		assert_true(iv[k].ops > 300 && iv[k].ops < 500);
+	wt_rig_free(r);
+	free(iv);
+}
+
+static void test_randwrite_changes_data(void **state)
+{
+	struct wt_rig *r = wt_rig_new(1);
+	struct shm_interval iv[2];
+	double rate = 2000;
+	uint64_t before, gen;
+	struct wt_sum s;
+
+	wt_fork(
+	    r, 0,
+	    &(struct wt_worker_opts){
+	        .name = "randwrite", .rw = RW_RANDWRITE, .direct = true, .blocking_wake = true});
+	wt_ready(r, 0);
+	before = wt_checksum(r->path[0]);
+	gen = wt_step(r, 100 * NSEC_PER_MSEC, 2, &rate);
+	wt_collect(r, 0, gen, 2, iv);
+	s = wt_sum(iv, 2, 4096);
+	wt_assert_rate("randwrite 2000 ops/s", s.ops, 400);
+	assert_int_equal(s.errors, 0);
+	assert_true(s.bytes > 0);
+	assert_true(wt_checksum(r->path[0]) != before);
+	wt_rig_free(r);
+}
+
+static void test_seqread(void **state)
+{
+	struct wt_rig *r = wt_rig_new(1);
+	struct shm_interval iv[3];
+	double rate = 1500;
+	uint64_t gen;
+	struct wt_sum s;
+
+	/* 64KiB blocks: 1500 ops/s walks the 16MiB file more than once, wrapping at the end. */
+	wt_fork(r, 0,
+	        &(struct wt_worker_opts){
+	            .name = "seqread", .rw = RW_READ, .block_size = 65536, .direct = true});
+	wt_ready(r, 0);
+	gen = wt_step(r, 200 * NSEC_PER_MSEC, 3, &rate);
+	wt_collect(r, 0, gen, 3, iv);
+	s = wt_sum(iv, 3, 65536);
+	wt_assert_rate("seqread 1500 ops/s", s.ops, 900);
+	assert_int_equal(s.errors, 0);
+	wt_rig_free(r);
+}
+
+static void test_two_workers(void **state)
+{
+	struct wt_rig *r = wt_rig_new(2);
+	struct shm_interval iv[2][5];
+	double rates[2] = {500, 3000};
+	uint64_t gen;
+
+	wt_fork(r, 0, &(struct wt_worker_opts){.name = "two-0", .rw = RW_RANDREAD, .direct = true});
+	wt_fork(r, 1, &(struct wt_worker_opts){.name = "two-1", .rw = RW_RANDREAD, .direct = true});
+	wt_ready(r, 0);
+	wt_ready(r, 1);
+	gen = wt_step(r, 200 * NSEC_PER_MSEC, 5, rates);
+	for (unsigned i = 0; i < 2; i++) {
+		char what[32];
+		struct wt_sum s;
+
+		wt_collect(r, i, gen, 5, iv[i]);
+		s = wt_sum(iv[i], 5, 4096);
+		snprintf(what, sizeof(what), "worker %u at %.0f ops/s", i, rates[i]);
+		wt_assert_rate(what, s.ops, rates[i]);
+	}
+	wt_rig_free(r);
+}
+
+/* rate 0 is the `max` step: queue_depth in flight, so latency equals service time. */
+static void test_closed_loop(void **state)
+{
+	struct wt_rig *r = wt_rig_new(1);
+	struct shm_interval iv[2];
+	double rate = 0;
+	struct wt_sum s;
+	uint64_t gen;
+
+	wt_fork(r, 0,
+	        &(struct wt_worker_opts){
+	            .name = "closed", .rw = RW_RANDREAD, .direct = true, .queue_depth = 8});
+	wt_ready(r, 0);
+	gen = wt_step(r, 100 * NSEC_PER_MSEC, 2, &rate);
+	wt_collect(r, 0, gen, 2, iv);
+	s = wt_sum(iv, 2, 4096);
+	print_message("closed loop qd 8: %" PRIu64 " ops in 0.2 s\n", s.ops);
+	assert_true(s.ops > 100);
+	assert_int_equal(s.lat_sum, s.svc_sum);
+	wt_rig_free(r);
+}
+
+/* A new generation mid-step ends the old step at once; the new one runs in full. */
+static void test_step_replaced(void **state)
+{
+	struct wt_rig *r = wt_rig_new(1);
+	struct shm_interval iv[10];
+	double rate = 1000;
+	uint64_t gen, published, t0;
+
+	wt_fork(r, 0,
+	        &(struct wt_worker_opts){.name = "replace", .rw = RW_RANDREAD, .direct = true});
+	wt_ready(r, 0);
+	gen = wt_step(r, 100 * NSEC_PER_MSEC, 50, &rate);
+	wt_collect(r, 0, gen, 2, iv);
+	rate = 2000;
+	t0 = clock_now_ns();
+	gen = wt_step(r, 100 * NSEC_PER_MSEC, 2, &rate);
+	/* Skip whatever the old step published before it saw the change. */
+	do {
+		if (!wt_wait_notify(r, 0, t0 + 5 * NSEC_PER_SEC))
+			fail_msg("the replacing step never published");
+		published = atomic_load_explicit(&r->slots[0].published, memory_order_acquire);
+		while (r->consumed[0] < published &&
+		       r->slots[0].slots[r->consumed[0] % SHM_SLOTS].gen != gen)
+			r->consumed[0]++;
+	} while (r->consumed[0] == published);
+	wt_collect(r, 0, gen, 2, iv);
+	assert_true(clock_now_ns() - t0 < 500 * NSEC_PER_MSEC);
+	wt_assert_rate("replacing step at 2000 ops/s", wt_sum(iv, 2, 4096).ops, 400);
+	wt_rig_free(r);
+}
+
+static void test_stop_exits(void **state)
+{
+	struct wt_rig *r = wt_rig_new(1);
+	double rate = 1000;
+	uint64_t t0;
+
+	wt_fork(r, 0, &(struct wt_worker_opts){.name = "stop", .rw = RW_RANDREAD, .direct = true});
+	wt_ready(r, 0);
+	/* Stop in the middle of a long step: the worker must not finish it first. */
+	wt_step(r, 1 * NSEC_PER_SEC, 30, &rate);
+	usleep(200 * 1000);
+	t0 = clock_now_ns();
+	wt_rig_free(r); /* asserts exit status 0 within 1 s */
+	print_message("stop: worker exited %.1f ms after the wake\n",
+	              (double)(clock_now_ns() - t0) / 1e6);
+}
+
+static void test_bad_path_fails(void **state)
+{
+	struct wt_rig *r = wt_rig_new(1);
+	char path[160];
+	int status;
+
+	snprintf(path, sizeof(path), "%s/no-such-dir/target", wt_dir);
+	wt_fork(r, 0, &(struct wt_worker_opts){.path = path, .rw = RW_RANDREAD, .direct = true});
+	assert_int_equal(wt_wait_state(r, 0), SHM_WORKER_FAILED);
+	print_message("failed worker says: %s\n", r->slots[0].error);
+	assert_non_null(strstr(r->slots[0].error, path));
+	assert_int_equal(waitpid(r->pid[0], &status, 0), r->pid[0]);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) != 0);
+	r->pid[0] = -1;
+	close(r->wake_fd[0]);
+	close(r->notify_fd[0]);
+	r->n = 0;
+	wt_rig_free(r);
+}
+
+static int wt_setup(void **state)
+{
+	snprintf(wt_dir, sizeof(wt_dir), "/var/tmp/iocurve-test-worker-XXXXXX");
+	return mkdtemp(wt_dir) ? 0 : -1;
+}
+
+static int wt_teardown(void **state)
+{
+	static const char *const names[] = {"layout", "randread", "randwrite", "seqread", "two-0",
+	                                    "two-1",  "closed",   "replace",   "stop"};
+	char path[128];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", wt_dir, names[i]);
+		unlink(path);
+	}
+	return rmdir(wt_dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_layout),
+	    cmocka_unit_test(test_randread_rate),
+	    cmocka_unit_test(test_randwrite_changes_data),
+	    cmocka_unit_test(test_seqread),
+	    cmocka_unit_test(test_two_workers),
+	    cmocka_unit_test(test_closed_loop),
+	    cmocka_unit_test(test_step_replaced),
+	    cmocka_unit_test(test_stop_exits),
+	    cmocka_unit_test(test_bad_path_fails),
+	};
+
+	return cmocka_run_group_tests(tests, wt_setup, wt_teardown);
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/* The agent process's one context, shared by its modules. */
+#ifndef IOCURVE_AGENT_H
+#define IOCURVE_AGENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include <event2/event.h>
+#include <openssl/ssl.h>
+
+#include "allow.h"
+#include "iocurve.pb-c.h"
+
+struct conn;
+struct pool;
+
+struct agent_label {
+	char *key;
+	char *value;
+};
+
+struct agent {
+	struct event_base *base;
+	SSL_CTX *ssl_ctx;
+	char name[128];
+	char host[256];
+	struct allow allow;
+	struct agent_label *labels;
+	size_t nlabels;
+	bool stopping;
+	int exit_status;
+
+	/* link.c: the connection to the coordinator. */
+	char coordinator[256];
+	struct sockaddr_storage addr;
+	socklen_t addrlen;
+	struct conn *conn;
+	bool welcomed;
+	unsigned backoff_ms;
+	uint64_t heartbeat_ms;
+	struct event *reconnect_ev;
+	struct event *heartbeat_ev;
+
+	/* plan.c: the workload in progress. */
+	struct pool *pool;
+	uint32_t workload_index;
+	uint32_t nworkers;
+	uint32_t warmup_intervals;
+	uint64_t interval_ns;
+};
+
+/* link.c */
+void link_start(struct agent *a);
+void link_stop(struct agent *a);
+/* Send to the coordinator if connected; dropped (with a debug log) otherwise. */
+void link_send(struct agent *a, const Iocurve__Envelope *env);
+
+/* plan.c: messages that drive I/O; all I/O stops when the link is lost. */
+void plan_handle(struct agent *a, const Iocurve__Envelope *env);
+void plan_stop(struct agent *a, const char *why);
+void plan_child_exited(struct agent *a, pid_t pid, int status);
+
+#endif

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/* The agent's allow-list: the only places a plan may make it touch. */
+#ifndef IOCURVE_ALLOW_H
+#define IOCURVE_ALLOW_H
+
+#include <stddef.h>
+
+#include "error.h"
+
+struct allow {
+	char **paths; /* realpath()ed, no trailing slash */
+	size_t n;
+};
+
+/* Add PATH (must exist); it is resolved with realpath so later checks compare real paths. */
+int allow_add(struct allow *a, const char *path, struct error *err);
+void allow_free(struct allow *a);
+
+/*
+ * Resolve path as the kernel would (symlinks followed for the part that
+ * exists; "." and ".." refused in the part that does not) and check the result
+ * is an allowed path or below one. On success writes the resolved path into
+ * resolved; else err names the path and the allowed ones. Nothing is created.
+ */
+int allow_check(const struct allow *a, const char *path, char *resolved, size_t len,
+		struct error *err);
+
+/* mkdir -p for a directory allow_check accepted; re-checks the result. */
+int allow_mkdirs(const struct allow *a, const char *resolved, struct error *err);
+
+#endif

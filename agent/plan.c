@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: MIT */
+/* What the coordinator asks of the agent: prepare a workload, run steps, stop. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "agent.h"
+#include "clock.h"
+#include "frame.h"
+#include "hist.h"
+#include "log.h"
+#include "pool.h"
+#include "xalloc.h"
+
+static void plan_send_error(struct agent *a, uint32_t workload, const char *path,
+			    const char *message)
+{
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__Error e = IOCURVE__ERROR__INIT;
+
+	log_error("%s", message);
+	e.workload_index = workload;
+	e.message = (char *)message;
+	e.path = (char *)(path ? path : "");
+	env.body_case = IOCURVE__ENVELOPE__BODY_ERROR;
+	env.error = &e;
+	link_send(a, &env);
+}
+
+static void plan_on_ready(void *arg, uint64_t bytes_laid_out, uint64_t layout_ns)
+{
+	struct agent *a = arg;
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__Ready r = IOCURVE__READY__INIT;
+
+	log_info("workload %u: workers ready (%llu bytes laid out in %.1f s)", a->workload_index,
+		 (unsigned long long)bytes_laid_out, (double)layout_ns / 1e9);
+	r.workload_index = a->workload_index;
+	r.layout_ns = layout_ns;
+	r.bytes_laid_out = bytes_laid_out;
+	env.body_case = IOCURVE__ENVELOPE__BODY_READY;
+	env.ready = &r;
+	link_send(a, &env);
+}
+
+static void plan_stop_cb(evutil_socket_t fd, short what, void *arg)
+{
+	plan_stop(arg, "a worker failed");
+}
+
+static void plan_on_failed(void *arg, const char *message)
+{
+	struct agent *a = arg;
+
+	plan_send_error(a, a->workload_index, NULL, message);
+	/* Called from inside the pool: free it once the pool's code has returned. */
+	event_base_once(a->base, -1, EV_TIMEOUT, plan_stop_cb, a, &(struct timeval){0, 0});
+}
+
+static void plan_on_interval(void *arg, uint32_t step, uint32_t index,
+			     const struct shm_interval *m, uint32_t workers)
+{
+	struct agent *a = arg;
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__IntervalReport r = IOCURVE__INTERVAL_REPORT__INIT;
+	Iocurve__Histogram lat = IOCURVE__HISTOGRAM__INIT, svc = IOCURVE__HISTOGRAM__INIT;
+
+	r.workload_index = a->workload_index;
+	r.step = step;
+	r.interval = index;
+	r.warmup = index < a->warmup_intervals;
+	r.ops = m->ops;
+	r.bytes = m->bytes;
+	r.errors = m->errors;
+	r.cpu_user_ns = m->cpu_user_ns;
+	r.cpu_sys_ns = m->cpu_sys_ns;
+	r.workers = workers;
+	r.duration_ns = a->interval_ns;
+	hist_encode(&m->latency, &lat);
+	hist_encode(&m->service, &svc);
+	r.latency = &lat;
+	r.service = &svc;
+	env.body_case = IOCURVE__ENVELOPE__BODY_INTERVAL_REPORT;
+	env.interval_report = &r;
+	link_send(a, &env);
+	hist_encoded_free(&lat);
+	hist_encoded_free(&svc);
+}
+
+static void plan_on_step_done(void *arg, uint32_t step, uint32_t intervals)
+{
+	struct agent *a = arg;
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__StepDone d = IOCURVE__STEP_DONE__INIT;
+
+	d.workload_index = a->workload_index;
+	d.step = step;
+	d.intervals = intervals;
+	env.body_case = IOCURVE__ENVELOPE__BODY_STEP_DONE;
+	env.step_done = &d;
+	link_send(a, &env);
+}
+
+static const struct pool_cbs plan_pool_cbs = {
+	.on_ready = plan_on_ready,
+	.on_failed = plan_on_failed,
+	.on_interval = plan_on_interval,
+	.on_step_done = plan_on_step_done,
+};
+
+/* Lay out and fork for one workload, after checking the target against --allow. */
+static void plan_prepare(struct agent *a, const Iocurve__Prepare *p)
+{
+	struct pool_params params = {0};
+	char resolved[PATH_MAX], msg[1200];
+	struct error err;
+	struct stat st;
+
+	plan_stop(a, "new workload");
+	a->workload_index = p->workload_index;
+	if (p->workers == 0 || p->block_size == 0 || p->queue_depth == 0 ||
+	    p->file_size < p->block_size || (unsigned)p->rw > IOCURVE__RW_MODE__RW_MODE_RANDWRITE) {
+		snprintf(msg, sizeof(msg), "workload %s: invalid Prepare (workers %u, block %u, qd %u, size %llu)",
+			 p->workload, p->workers, p->block_size, p->queue_depth,
+			 (unsigned long long)p->file_size);
+		plan_send_error(a, p->workload_index, p->target_dir, msg);
+		return;
+	}
+	if (allow_check(&a->allow, p->target_dir, resolved, sizeof(resolved), &err) < 0 ||
+	    allow_mkdirs(&a->allow, resolved, &err) < 0) {
+		snprintf(msg, sizeof(msg), "agent %s: %s", a->name, err.msg);
+		plan_send_error(a, p->workload_index, p->target_dir, msg);
+		return;
+	}
+	if (stat(resolved, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		snprintf(msg, sizeof(msg), "agent %s: target %s is not a directory", a->name,
+			 p->target_dir);
+		plan_send_error(a, p->workload_index, p->target_dir, msg);
+		return;
+	}
+	a->nworkers = p->workers;
+	params.workload_index = p->workload_index;
+	params.dir = resolved;
+	params.file_prefix = a->name;
+	params.file_size = p->file_size;
+	params.direct = p->direct;
+	params.rw = (enum rw_mode)p->rw;
+	params.block_size = p->block_size;
+	params.workers = p->workers;
+	params.queue_depth = p->queue_depth;
+	log_info("workload %u '%s': %s %uB x qd %u x %u workers on %s", p->workload_index,
+		 p->workload, rw_mode_name(params.rw), p->block_size, p->queue_depth, p->workers,
+		 resolved);
+	a->pool = pool_start(a->base, &params, &plan_pool_cbs, a, &err);
+	if (a->pool == NULL) {
+		snprintf(msg, sizeof(msg), "agent %s: %s", a->name, err.msg);
+		plan_send_error(a, p->workload_index, p->target_dir, msg);
+	}
+}
+
+static void plan_start_step(struct agent *a, const Iocurve__StartStep *s)
+{
+	uint64_t total = s->warmup_ns + s->measure_ns;
+	char msg[1200];
+	struct error err;
+	uint64_t start;
+
+	if (a->pool == NULL || s->workload_index != a->workload_index) {
+		plan_send_error(a, s->workload_index, NULL, "StartStep for a workload that is not prepared");
+		return;
+	}
+	if (s->interval_ns == 0 || total == 0 || total % s->interval_ns != 0 ||
+	    s->n_worker_rate < a->nworkers) {
+		plan_send_error(a, s->workload_index, NULL, "StartStep with invalid durations or rates");
+		return;
+	}
+	/* The coordinator's time, moved onto this host's clock with the measured offset. */
+	start = (uint64_t)((int64_t)s->start_time + s->clock_offset);
+	a->interval_ns = s->interval_ns;
+	a->warmup_intervals = (uint32_t)(s->warmup_ns / s->interval_ns);
+	log_info("step %u: %.0f ops/s per worker, starts in %.0f ms", s->step, s->worker_rate[0],
+		 ((double)start - (double)clock_now_ns()) / 1e6);
+	if (pool_start_step(a->pool, s->step, s->worker_rate, start, s->interval_ns,
+			    (uint32_t)(total / s->interval_ns), &err) < 0) {
+		snprintf(msg, sizeof(msg), "agent %s: %s", a->name, err.msg);
+		plan_send_error(a, s->workload_index, NULL, msg);
+	}
+}
+
+void plan_handle(struct agent *a, const Iocurve__Envelope *env)
+{
+	switch (env->body_case) {
+	case IOCURVE__ENVELOPE__BODY_PREPARE:
+		plan_prepare(a, env->prepare);
+		break;
+	case IOCURVE__ENVELOPE__BODY_START_STEP:
+		plan_start_step(a, env->start_step);
+		break;
+	case IOCURVE__ENVELOPE__BODY_END_WORKLOAD:
+		plan_stop(a, "workload done");
+		break;
+	case IOCURVE__ENVELOPE__BODY_ABORT:
+		log_warn("abort from coordinator: %s", env->abort->reason);
+		plan_stop(a, "aborted");
+		break;
+	default:
+		log_warn("unexpected %s from the coordinator", frame_body_name(env));
+		break;
+	}
+}
+
+void plan_stop(struct agent *a, const char *why)
+{
+	if (a->pool == NULL)
+		return;
+	log_info("workload %u: stopping workers (%s)", a->workload_index, why);
+	pool_free(a->pool);
+	a->pool = NULL;
+}
+
+void plan_child_exited(struct agent *a, pid_t pid, int status)
+{
+	if (a->pool != NULL)
+		pool_child_exited(a->pool, pid, status);
+}

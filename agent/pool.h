@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/* The agent's worker pool: fork workers for a workload, drive steps, merge intervals. */
+#ifndef IOCURVE_POOL_H
+#define IOCURVE_POOL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <event2/event.h>
+
+#include "error.h"
+#include "rw.h"
+#include "shm.h"
+
+struct pool;
+
+struct pool_params {
+	uint32_t workload_index;
+	const char *dir;	/* resolved target directory (allow-checked) */
+	const char *file_prefix; /* worker w uses DIR/PREFIX-wW.dat */
+	uint64_t file_size;
+	bool direct;
+	enum rw_mode rw;
+	uint32_t block_size;
+	uint32_t workers;
+	uint32_t queue_depth;
+};
+
+struct pool_cbs {
+	/* Every worker has laid out its target and set up its ring. */
+	void (*on_ready)(void *arg, uint64_t bytes_laid_out, uint64_t layout_ns);
+	/* A worker failed or died; the pool is unusable (pool_free it). */
+	void (*on_failed)(void *arg, const char *message);
+	/* All workers' records for one interval, merged (workers in *merged_workers). */
+	void (*on_interval)(void *arg, uint32_t step, uint32_t index,
+			    const struct shm_interval *merged, uint32_t merged_workers);
+	/* The step's last interval has been delivered. */
+	void (*on_step_done)(void *arg, uint32_t step, uint32_t intervals);
+};
+
+/* Forks the workers; on_ready or on_failed follows on the event loop. */
+struct pool *pool_start(struct event_base *base, const struct pool_params *params,
+			const struct pool_cbs *cbs, void *arg, struct error *err);
+/*
+ * Start step number `step` at start_ns (this host's CLOCK_MONOTONIC) with
+ * rates[w] ops/s for worker w, for nintervals intervals of interval_ns.
+ */
+int pool_start_step(struct pool *p, uint32_t step, const double *rates, uint64_t start_ns,
+		    uint64_t interval_ns, uint32_t nintervals, struct error *err);
+/* A child exited (from the agent's SIGCHLD handler); true when it was one of ours. */
+bool pool_child_exited(struct pool *p, pid_t pid, int status);
+/* Tell workers to stop, reap them (SIGKILL after a grace period) and free. */
+void pool_free(struct pool *p);
+
+#endif

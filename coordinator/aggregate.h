@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/* Merging interval records across agents into a step's point on the curve. */
+#ifndef IOCURVE_AGGREGATE_H
+#define IOCURVE_AGGREGATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "hist.h"
+#include "iocurve.pb-c.h"
+
+/* One interval: one agent's record, or the merge of every agent's. */
+struct agg_record {
+	uint64_t ops;
+	uint64_t bytes;
+	uint64_t errors;
+	uint64_t cpu_user_ns;
+	uint64_t cpu_sys_ns;
+	uint64_t duration_ns;
+	uint32_t workers;
+	uint32_t agents;
+	bool warmup;
+	struct hist latency;
+	struct hist service;
+};
+
+/* A step's point: the merge of its measured (non warm-up) intervals. */
+struct step_point {
+	uint32_t step;
+	double offered_ops;  /* ops/s asked of the fleet */
+	double achieved_ops; /* ops/s completed */
+	double mib_s;
+	double mean_ns;
+	uint64_t p50_ns, p90_ns, p99_ns, p999_ns, max_ns;
+	double svc_mean_ns; /* service time: submission to completion */
+	uint64_t ops;
+	uint64_t errors;
+	double measured_s;
+	double cpu_pct; /* workers' CPU time over measured time, in % of one core */
+};
+
+struct agg_step;
+
+struct agg_step *agg_step_new(uint32_t nagents, uint32_t nintervals);
+void agg_step_free(struct agg_step *st);
+
+/*
+ * Take agent `agent`'s report. Fills *rec with the decoded record (for the
+ * intervals file). Returns 1 when this report completed its interval (every
+ * agent in; *merged then points at the merged record), 0 otherwise, -1 on a
+ * bad report (wrong interval, duplicate, bad histogram) with err set.
+ */
+int agg_add(struct agg_step *st, uint32_t agent, const Iocurve__IntervalReport *r,
+	    struct agg_record *rec, const struct agg_record **merged, struct error *err);
+/* Decode one report into a record (also used by agg_add). */
+int agg_record_from_report(struct agg_record *rec, const Iocurve__IntervalReport *r,
+			   struct error *err);
+/* True when every agent has reported every interval. */
+bool agg_complete(const struct agg_step *st);
+/* Ops this agent completed in the measured intervals (for per-agent shares). */
+uint64_t agg_agent_ops(const struct agg_step *st, uint32_t agent);
+void agg_point(const struct agg_step *st, uint32_t step, double offered, struct step_point *pt);
+
+#endif

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/* Local agents for `iocurve run` with agents: {local: N}: real iocurve-agent processes. */
+#ifndef IOCURVE_LOCAL_H
+#define IOCURVE_LOCAL_H
+
+#include "error.h"
+
+struct local_agents;
+
+/*
+ * Issue a certificate for local-0..local-N-1 in certs_dir (which holds the
+ * throw-away CA) and start the iocurve-agent binary for each, dialling
+ * coordinator and allowed only allow_path. Each agent's log goes to
+ * LOG_DIR/agent-NAME.log.
+ */
+struct local_agents *local_spawn(const char *certs_dir, const char *coordinator,
+				 const char *allow_path, const char *log_dir, unsigned n,
+				 struct error *err);
+/* SIGTERM every agent, wait for it (SIGKILL after a grace period). */
+void local_stop(struct local_agents *la);
+/* The agent binary: $IOCURVE_AGENT, else next to this program, else in the build tree. */
+int local_agent_binary(char *buf, size_t len);
+
+#endif

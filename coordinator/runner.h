@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/* The campaign runner: agents -> workloads -> steps, as a state machine on the event loop. */
+#ifndef IOCURVE_RUNNER_H
+#define IOCURVE_RUNNER_H
+
+#include <event2/event.h>
+
+#include "campaign.h"
+#include "results.h"
+#include "server.h"
+
+struct runner;
+
+/* Called once when the campaign ends; status 0 when every step completed. */
+typedef void (*runner_done_fn)(void *arg, int status);
+
+struct runner *runner_new(struct event_base *base, struct server *srv, const struct campaign *c,
+			  struct results *res, runner_done_fn done, void *arg);
+/* Start: claim agents as they become ready (or those already are). */
+void runner_start(struct runner *r);
+/* Stop every agent's I/O now; finished steps stay in the results. */
+void runner_cancel(struct runner *r, const char *why);
+/* Print the per-workload tables and knees; write summary.md. */
+void runner_report(struct runner *r, FILE *f);
+void runner_free(struct runner *r);
+
+#endif

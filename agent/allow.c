@@ -61,6 +61,7 @@ static int allow_resolve(const char *path, char *out, size_t len, struct error *
 {
 	char head[PATH_MAX], real[PATH_MAX];
 	const char *tail;
+	struct stat st;
 	char *slash;
 
 	if (path[0] != '/') {
@@ -77,6 +78,12 @@ static int allow_resolve(const char *path, char *out, size_t len, struct error *
 			break;
 		if (errno != ENOENT) {
 			error_set(err, "target %s: %s: %s", path, head, strerror(errno));
+			return -1;
+		}
+		if (lstat(head, &st) == 0) {
+			/* It exists, yet does not resolve: a dangling symlink. */
+			error_set(err, "target %s: %s is a symlink to a path that does not exist", path,
+				  head);
 			return -1;
 		}
 		slash = strrchr(head, '/');

@@ -130,13 +130,11 @@ static void plan_prepare(struct agent *a, const Iocurve__Prepare *p)
 	}
 	if (allow_check(&a->allow, p->target_dir, resolved, sizeof(resolved), &err) < 0 ||
 	    allow_mkdirs(&a->allow, resolved, &err) < 0) {
-		snprintf(msg, sizeof(msg), "agent %s: %s", a->name, err.msg);
-		plan_send_error(a, p->workload_index, p->target_dir, msg);
+		plan_send_error(a, p->workload_index, p->target_dir, err.msg);
 		return;
 	}
 	if (stat(resolved, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		snprintf(msg, sizeof(msg), "agent %s: target %s is not a directory", a->name,
-			 p->target_dir);
+		snprintf(msg, sizeof(msg), "target %s is not a directory", p->target_dir);
 		plan_send_error(a, p->workload_index, p->target_dir, msg);
 		return;
 	}
@@ -154,16 +152,13 @@ static void plan_prepare(struct agent *a, const Iocurve__Prepare *p)
 		 p->workload, rw_mode_name(params.rw), p->block_size, p->queue_depth, p->workers,
 		 resolved);
 	a->pool = pool_start(a->base, &params, &plan_pool_cbs, a, &err);
-	if (a->pool == NULL) {
-		snprintf(msg, sizeof(msg), "agent %s: %s", a->name, err.msg);
-		plan_send_error(a, p->workload_index, p->target_dir, msg);
-	}
+	if (a->pool == NULL)
+		plan_send_error(a, p->workload_index, p->target_dir, err.msg);
 }
 
 static void plan_start_step(struct agent *a, const Iocurve__StartStep *s)
 {
 	uint64_t total = s->warmup_ns + s->measure_ns;
-	char msg[1200];
 	struct error err;
 	uint64_t start;
 
@@ -183,10 +178,8 @@ static void plan_start_step(struct agent *a, const Iocurve__StartStep *s)
 	log_info("step %u: %.0f ops/s per worker, starts in %.0f ms", s->step, s->worker_rate[0],
 		 ((double)start - (double)clock_now_ns()) / 1e6);
 	if (pool_start_step(a->pool, s->step, s->worker_rate, start, s->interval_ns,
-			    (uint32_t)(total / s->interval_ns), &err) < 0) {
-		snprintf(msg, sizeof(msg), "agent %s: %s", a->name, err.msg);
-		plan_send_error(a, s->workload_index, NULL, msg);
-	}
+			    (uint32_t)(total / s->interval_ns), &err) < 0)
+		plan_send_error(a, s->workload_index, NULL, err.msg);
 }
 
 void plan_handle(struct agent *a, const Iocurve__Envelope *env)

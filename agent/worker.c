@@ -32,6 +32,7 @@ struct worker {
 	const struct worker_config *cfg;
 	const struct engine_ops *ops;
 	struct engine *eng;
+	int fd;
 	uint64_t *intended;  /* per slot: when the schedule wanted it to start */
 	uint64_t *submitted; /* per slot: when it went to the kernel */
 	uint16_t *free_slots;
@@ -294,7 +295,6 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 static int worker_setup(struct worker *w, const struct worker_config *cfg, struct error *err)
 {
 	uint64_t written = 0;
-	int fd;
 
 	if (cfg->block_size == 0 || cfg->queue_depth == 0 || cfg->queue_depth > UINT16_MAX ||
 	    cfg->file_size < cfg->block_size) {
@@ -304,13 +304,11 @@ static int worker_setup(struct worker *w, const struct worker_config *cfg, struc
 		          (unsigned long long)cfg->file_size);
 		return -1;
 	}
-	fd = layout_open(cfg->path, cfg->file_size, cfg->direct, &written, err);
-	if (fd < 0)
+	w->fd = layout_open(cfg->path, cfg->file_size, cfg->direct, &written, err);
+	if (w->fd < 0)
 		return -1;
 	cfg->slot->bytes_laid_out = written;
-	w->eng = engine_open(w->ops, fd, cfg->queue_depth, cfg->block_size, cfg->wake_fd, err);
-	/* The ring holds its own reference to the registered file. */
-	close(fd);
+	w->eng = engine_open(w->ops, w->fd, cfg->queue_depth, cfg->block_size, cfg->wake_fd, err);
 	if (w->eng == NULL) {
 		error_prefix(err, "%s: ", cfg->path);
 		return -1;
@@ -337,6 +335,8 @@ static void worker_teardown(struct worker *w)
 {
 	if (w->eng != NULL)
 		w->ops->close(w->eng);
+	if (w->fd >= 0)
+		close(w->fd);
 	free(w->intended);
 	free(w->submitted);
 	free(w->free_slots);
@@ -346,7 +346,7 @@ static void worker_teardown(struct worker *w)
 
 int worker_run(const struct worker_config *cfg)
 {
-	struct worker w = {.cfg = cfg, .ops = &engine_uring_ops};
+	struct worker w = {.cfg = cfg, .ops = &engine_uring_ops, .fd = -1};
 	struct error err = {{0}};
 	struct worker_step s;
 	int ret;

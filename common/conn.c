@@ -96,34 +96,37 @@ static void conn_fail(struct conn *c, const char *reason)
 	conn_free(c);
 }
 
-/* Why the TLS layer gave up: the verify result first, then OpenSSL's queued errors. */
-static void conn_tls_reason(struct conn *c, char *buf, size_t len)
+/*
+ * Why the TLS layer gave up: the verify result first, then OpenSSL's queued
+ * errors. libevent queues SSL_get_error() codes (SSL_ERROR_SYSCALL = 5) among
+ * the packed ERR codes; those only say "look at errno".
+ */
+static void conn_tls_reason(struct conn *c, int saved_errno, char *buf, size_t len)
 {
+	bool syscall = false;
 	unsigned long e;
-	long verify = SSL_get_verify_result(c->ssl);
 
-	if (verify != X509_V_OK) {
+	buf[0] = '\0';
+	if (SSL_get_verify_result(c->ssl) != X509_V_OK) {
 		tls_failure_reason(c->ssl, buf, len);
 		return;
 	}
-	e = bufferevent_get_openssl_error(c->bev);
-	if (e != 0) {
-		const char *r = ERR_reason_error_string(e);
+	while ((e = bufferevent_get_openssl_error(c->bev)) != 0) {
+		const char *r = e > 255 ? ERR_reason_error_string(e) : NULL;
 
-		if (r != NULL)
+		if (r != NULL && buf[0] == '\0')
 			snprintf(buf, len, "%s", r);
-		else
-			snprintf(buf, len, "OpenSSL error %lx", e);
-		while (bufferevent_get_openssl_error(c->bev) != 0)
-			;
-		return;
+		if (e == SSL_ERROR_SYSCALL)
+			syscall = true;
 	}
-	buf[0] = '\0';
+	if (buf[0] == '\0' && syscall && saved_errno != 0)
+		snprintf(buf, len, "%s", strerror(saved_errno));
 }
 
 static void conn_event_cb(struct bufferevent *bev, short what, void *arg)
 {
 	struct conn *c = arg;
+	int saved_errno = EVUTIL_SOCKET_ERROR();
 	char tlsr[256], reason[400];
 
 	if (what & BEV_EVENT_CONNECTED) {
@@ -147,7 +150,7 @@ static void conn_event_cb(struct bufferevent *bev, short what, void *arg)
 		conn_free(c);
 		return;
 	}
-	conn_tls_reason(c, tlsr, sizeof(tlsr));
+	conn_tls_reason(c, saved_errno, tlsr, sizeof(tlsr));
 	if (what & BEV_EVENT_TIMEOUT)
 		snprintf(reason, sizeof(reason), "%s",
 			 c->connected ? "peer silent past the idle timeout"
@@ -162,7 +165,7 @@ static void conn_event_cb(struct bufferevent *bev, short what, void *arg)
 	else
 		snprintf(reason, sizeof(reason), "%s%s",
 			 c->connected ? "" : "TLS handshake failed: ",
-			 errno ? strerror(errno) : "connection error");
+			 saved_errno ? strerror(saved_errno) : "connection error");
 	conn_fail(c, reason);
 }
 

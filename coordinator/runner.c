@@ -109,7 +109,6 @@ static void runner_fail(struct runner *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	log_error("campaign %s failed: %s", r->c->name, msg);
 	fprintf(stderr, "iocurve: campaign %s failed: %s\n", r->c->name, msg);
 	ab.reason = msg;
 	env.body_case = IOCURVE__ENVELOPE__BODY_ABORT;

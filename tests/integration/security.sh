@@ -1,2 +1,111 @@
 #!/bin/sh
-exit 77
+# SPDX-License-Identifier: MIT
+# Mutual TLS and the allow-list, with the real daemons: who gets in, what gets touched.
+. "$(dirname "$0")/lib.sh"
+
+"$IOCURVE" certs init "$T/ca" > /dev/null
+"$IOCURVE" certs agent "$T/ca" good > /dev/null
+"$IOCURVE" certs init "$T/other" > /dev/null
+"$IOCURVE" certs agent "$T/other" rogue > /dev/null
+check "keys are private (0600)" test "$(stat -c %a "$T/ca/good.key")" = 600
+
+PORT=$(free_port)
+"$IOCURVE" serve --listen "127.0.0.1:$PORT" --tls "$T/ca" 2> "$T/serve.log" &
+SERVE=$!
+PIDS="$PIDS $SERVE"
+wait_for "$T/serve.log" "listening for agents" 10 || fail "serve starts listening"
+
+# An agent that trusts our CA but holds a certificate from another CA.
+mkdir -p "$T/data" "$T/allowed" "$T/rogue"
+cp "$T/ca/ca.crt" "$T/other/rogue.crt" "$T/other/rogue.key" "$T/rogue/"
+"$IOCURVE_AGENT" --coordinator "127.0.0.1:$PORT" --tls "$T/rogue" --name rogue \
+	--allow "$T/data" 2> "$T/rogue.log" &
+ROGUE=$!
+PIDS="$PIDS $ROGUE"
+wait_for "$T/serve.log" "refused: TLS handshake failed: certificate verify failed: unable to get local issuer" 10 ||
+	{ cat "$T/serve.log"; fail "a certificate from another CA is refused, and the log says why"; }
+ok "a certificate from another CA is refused, and the log says why"
+wait_for "$T/rogue.log" "lost" 10 || fail "the rogue agent sees the refusal"
+ok "the rogue agent logs the refusal: $(grep -m1 lost "$T/rogue.log" | sed 's/.*lost: //')"
+kill "$ROGUE"
+
+# An agent of another campaign entirely: it does not trust our coordinator either.
+"$IOCURVE_AGENT" --coordinator "127.0.0.1:$PORT" --tls "$T/other" --name rogue \
+	--allow "$T/data" 2> "$T/rogue2.log" &
+ROGUE=$!
+PIDS="$PIDS $ROGUE"
+wait_for "$T/rogue2.log" "lost: TLS handshake failed: certificate verify failed" 10 ||
+	{ cat "$T/rogue2.log"; fail "an agent of another CA refuses our coordinator"; }
+ok "an agent of another CA refuses our coordinator"
+kill "$ROGUE"
+check "no rogue agent ever joined" sh -c "! grep -q 'agent rogue joined' '$T/serve.log'"
+
+# A plain TCP client speaking no TLS at all.
+python3 - "$PORT" <<'PY'
+import socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
+s.sendall(b"GET / HTTP/1.0\r\n\r\n")
+try:
+    data = s.recv(4096)
+except ConnectionResetError:
+    data = b""
+# The server answers with no HTTP: at most a TLS alert record (type 0x15), then closes.
+assert data == b"" or data[0] == 0x15, data[:40]
+PY
+ok "a plain TCP client gets no service"
+wait_for "$T/serve.log" "refused: TLS handshake failed: .*\(wrong version\|http request\|packet length\)" 10 ||
+	{ cat "$T/serve.log"; fail "plain TCP is logged as a failed handshake"; }
+ok "plain TCP is logged: $(grep -m1 'http request\|wrong version\|packet length' "$T/serve.log" | sed 's/.*refused: //')"
+
+# The right certificate gets in.
+"$IOCURVE_AGENT" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --name good \
+	--allow "$T/data" 2> "$T/good.log" &
+GOOD=$!
+PIDS="$PIDS $GOOD"
+wait_for "$T/serve.log" "agent good joined" 10 || fail "an agent with a certificate from the CA joins"
+ok "an agent with a certificate from the CA joins"
+wait_for "$T/serve.log" "agent good: clock offset" 10 || fail "clock sync completes"
+ok "clock sync completes"
+
+# SIGTERM: the daemon shuts down cleanly and the agent sees a clean close.
+kill -TERM "$SERVE"
+wait_exit "$SERVE" 10 || fail "serve exits 0 on SIGTERM"
+ok "serve exits 0 on SIGTERM"
+wait_for "$T/good.log" "connection to coordinator .* lost: peer closed the connection" 10 ||
+	{ cat "$T/good.log"; fail "the agent sees close_notify"; }
+ok "the agent sees a clean close (close_notify)"
+kill -TERM "$GOOD"
+wait_exit "$GOOD" 10 || fail "agent exits 0 on SIGTERM"
+ok "agent exits 0 on SIGTERM"
+
+# A plan whose target is outside the agent's --allow paths.
+PORT=$(free_port)
+mkdir "$T/outside-link-target"
+ln -s "$T/outside-link-target" "$T/allowed/escape"
+ln -s "$T/nowhere" "$T/allowed/dangling"
+for target in "$T/outside/dir" "$T/allowed/escape/dir" "$T/allowed/dangling/dir"; do
+	cat > "$T/bad.yaml" <<YAML
+campaign: bad
+agents: {select: {count: 1}, wait: 20s}
+target: {path: $target, size: 4MiB}
+workloads:
+  - {name: rr, rw: randread, load: {steps: [100]}}
+YAML
+	rm -rf "$T/bad-results"
+	"$IOCURVE" run "$T/bad.yaml" --coordinator-listen "127.0.0.1:$PORT" --tls "$T/ca" \
+		--out "$T/bad-results" > "$T/bad.out" 2> "$T/bad.err" &
+	RUN=$!
+	"$IOCURVE_AGENT" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --name good \
+		--allow "$T/allowed" 2> "$T/good2.log" &
+	AG=$!
+	PIDS="$PIDS $AG"
+	if wait_exit "$RUN" 30; then fail "run fails for target $target"; fi
+	grep -q "agent good: target $target\( .*is outside the allowed paths ($T/allowed)\|: .*symlink to a path that does not exist\)" "$T/bad.err" ||
+		{ cat "$T/bad.err"; fail "the error names the agent and the path $target"; }
+	ok "refused with: $(grep -v '^[0-9]' "$T/bad.err" | head -1 | sed 's/^iocurve: //')"
+	kill -TERM "$AG"
+	wait_exit "$AG" 10 || true
+done
+check "nothing was created outside the allowed path" test ! -e "$T/outside"
+check "nothing was created through the symlinks" test -z "$(ls -A "$T/outside-link-target")" -a ! -e "$T/nowhere"
+echo "# security: all passed"

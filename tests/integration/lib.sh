@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: MIT
+# Shared helpers for the integration scripts: temp dir, checks, free ports, waiting.
+set -eu
+
+: "${IOCURVE:?set by meson test}"
+: "${IOCURVE_AGENT:?set by meson test}"
+
+T=$(mktemp -d /var/tmp/iocurve-test.XXXXXX)
+PIDS=""
+FAILED=0
+
+cleanup() {
+	for p in $PIDS; do kill "$p" 2>/dev/null || true; done
+	for p in $PIDS; do wait "$p" 2>/dev/null || true; done
+	if [ "$FAILED" -eq 0 ]; then rm -rf "$T"; else echo "# kept $T for inspection"; fi
+}
+trap cleanup EXIT
+
+ok() { echo "ok - $*"; }
+fail() {
+	echo "not ok - $*"
+	FAILED=1
+	exit 1
+}
+check() { # check "description" command...
+	desc=$1
+	shift
+	if "$@"; then ok "$desc"; else fail "$desc"; fi
+}
+
+free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+# wait_for FILE PATTERN SECONDS: until grep finds PATTERN in FILE.
+wait_for() {
+	n=0
+	while ! grep -q -- "$2" "$1" 2>/dev/null; do
+		n=$((n + 1))
+		[ "$n" -gt $(($3 * 10)) ] && return 1
+		sleep 0.1
+	done
+	return 0
+}
+
+# wait_exit PID SECONDS: until the process is gone; returns its status, 124 on timeout.
+wait_exit() {
+	n=0
+	while kill -0 "$1" 2>/dev/null; do
+		n=$((n + 1))
+		if [ "$n" -gt $(($2 * 10)) ]; then return 124; fi
+		# Reap zombies of our own children.
+		if [ "$(ps -o stat= -p "$1" 2>/dev/null | cut -c1)" = "Z" ]; then break; fi
+		sleep 0.1
+	done
+	wait "$1"
+}

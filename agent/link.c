@@ -119,6 +119,9 @@ static void link_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 		a->backoff_ms = 0;
 		a->heartbeat_ms = env->welcome->heartbeat_ms ? env->welcome->heartbeat_ms : 1000;
 		log_info("welcomed by the coordinator as '%s'", env->welcome->agent_name);
+		/* Dead-man: a coordinator silent this long is gone, and so is its I/O. */
+		if (env->welcome->deadman_ms >= 1000)
+			conn_set_idle_timeout(c, (unsigned)(env->welcome->deadman_ms / 1000));
 		event_add(a->heartbeat_ev,
 			  &(struct timeval){(time_t)(a->heartbeat_ms / 1000),
 					    (suseconds_t)(a->heartbeat_ms % 1000) * 1000});

@@ -175,7 +175,7 @@ static void plan_start_step(struct agent *a, const Iocurve__StartStep *s)
 	start = (uint64_t)((int64_t)s->start_time + s->clock_offset);
 	a->interval_ns = s->interval_ns;
 	a->warmup_intervals = (uint32_t)(s->warmup_ns / s->interval_ns);
-	log_info("step %u: %.0f ops/s per worker, starts in %.0f ms", s->step, s->worker_rate[0],
+	log_info("step %u: %.0f ops/s per worker, starts in %.0f ms", s->step + 1, s->worker_rate[0],
 		 ((double)start - (double)clock_now_ns()) / 1e6);
 	if (pool_start_step(a->pool, s->step, s->worker_rate, start, s->interval_ns,
 			    (uint32_t)(total / s->interval_ns), &err) < 0)

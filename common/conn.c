@@ -129,6 +129,11 @@ static void conn_event_cb(struct bufferevent *bev, short what, void *arg)
 	int saved_errno = EVUTIL_SOCKET_ERROR();
 	char tlsr[256], reason[400];
 
+	/* Left over from a non-blocking call, not the cause of this event. */
+	if (saved_errno == EAGAIN || saved_errno == EWOULDBLOCK || saved_errno == EINTR ||
+	    saved_errno == EINPROGRESS)
+		saved_errno = 0;
+
 	if (what & BEV_EVENT_CONNECTED) {
 		c->connected = true;
 		if (tls_peer_name(c->ssl, c->peer_name, sizeof(c->peer_name)) < 0) {
@@ -162,10 +167,13 @@ static void conn_event_cb(struct bufferevent *bev, short what, void *arg)
 		snprintf(reason, sizeof(reason), "%s",
 			 c->connected ? "peer closed the connection"
 				      : "TLS handshake failed: connection closed by peer");
+	else if (saved_errno != 0)
+		snprintf(reason, sizeof(reason), "%s%s", c->connected ? "" : "TLS handshake failed: ",
+			 strerror(saved_errno));
 	else
-		snprintf(reason, sizeof(reason), "%s%s",
-			 c->connected ? "" : "TLS handshake failed: ",
-			 saved_errno ? strerror(saved_errno) : "connection error");
+		snprintf(reason, sizeof(reason), "%s",
+			 c->connected ? "connection closed without TLS close_notify"
+				      : "TLS handshake failed: connection closed by peer");
 	conn_fail(c, reason);
 }
 
@@ -215,7 +223,7 @@ static struct conn *conn_new(struct event_base *base, SSL_CTX *ctx, int fd, bool
 		return NULL;
 	}
 	/* A peer that vanishes without close_notify is an error, not a clean EOF. */
-	bufferevent_openssl_set_allow_dirty_shutdown(c->bev, 1);
+	bufferevent_openssl_set_allow_dirty_shutdown(c->bev, 0);
 	c->cbs = cbs;
 	c->arg = arg;
 	c->max_frame = FRAME_MAX_DEFAULT;

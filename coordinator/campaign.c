@@ -396,6 +396,11 @@ static int campaign_root(struct yamlnode_doc *y, const yaml_node_t *root, struct
 		return -1;
 	if (yamlnode_string(y, name, "campaign", &s) < 0)
 		return -1;
+	/* the name becomes the results directory's name */
+	if (!campaign_name_ok(s)) {
+		yamlnode_expected(y, name, "campaign", "letters, digits, '.', '_' and '-' only");
+		return -1;
+	}
 	c->name = xstrdup(s);
 	if (campaign_agents(y, agents, c) < 0 || campaign_target(y, target, c) < 0)
 		return -1;

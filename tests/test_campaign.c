@@ -419,6 +419,12 @@ static void test_bad_rate(void **state)
 
 static void test_sizes(void **state)
 {
+	test_campaign_fails("campaign: ../../etc\n"
+	                    "agents: {local: 1}\n"
+	                    "target: {path: /tmp/x, size: 4MiB}\n"
+	                    "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                    "test.yaml:1:11: campaign: expected letters, digits, '.', '_' and '-' "
+	                    "only");
 	test_campaign_fails(TEST_HEAD "block_size: 1000\n"
 	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
 	                    "test.yaml:4:13: block_size: expected a multiple of 512B up to 16MiB, "

@@ -308,6 +308,7 @@ int pool_start_step(struct pool *p, uint32_t step, const double *rates, uint64_t
 	p->nintervals = nintervals;
 	p->next_emit = 0;
 
+	shm_step_write_begin(p->step);
 	p->step->workload_index = p->params.workload_index;
 	p->step->step = step;
 	p->step->start_ns = start_ns;
@@ -315,7 +316,7 @@ int pool_start_step(struct pool *p, uint32_t step, const double *rates, uint64_t
 	p->step->nintervals = nintervals;
 	for (uint32_t w = 0; w < p->params.workers; w++)
 		p->step->rate[w] = rates[w];
-	p->gen = atomic_fetch_add_explicit(&p->step->gen, 1, memory_order_release) + 1;
+	p->gen = shm_step_write_end(p->step);
 	pool_wake_all(p);
 	return 0;
 }
@@ -375,8 +376,9 @@ void pool_free(struct pool *p)
 	if (p == NULL)
 		return;
 	if (p->step != NULL) {
+		shm_step_write_begin(p->step);
 		p->step->stop = 1;
-		atomic_fetch_add_explicit(&p->step->gen, 1, memory_order_release);
+		shm_step_write_end(p->step);
 		pool_wake_all(p);
 	}
 	pool_reap(p);

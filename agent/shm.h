@@ -10,9 +10,11 @@
 
 /*
  * One direction per part:
- *  - struct shm_step is written by the agent only. It fills the fields, then
- *    bumps gen with a release store and writes 1 to each worker's wake eventfd.
- *    A worker reads gen with an acquire load and then the fields.
+ *  - struct shm_step is written by the agent only, as a seqlock: gen is odd
+ *    while the fields are being written (shm_step_write_begin/end), even once
+ *    they are whole; then the agent writes 1 to each worker's wake eventfd. A
+ *    worker copies the fields between two reads of gen and keeps the copy only
+ *    when both reads saw the same even value.
  *  - struct shm_worker is written by its worker only. A finished interval is
  *    written into slots[published % SHM_SLOTS], then published is bumped with a
  *    release store and the worker writes 1 to the agent's eventfd. The agent
@@ -28,7 +30,7 @@ enum shm_worker_state {
 };
 
 struct shm_step {
-	_Atomic uint64_t gen; /* 0: no step yet */
+	_Atomic uint64_t gen; /* 0: no step yet; odd: being written */
 	uint32_t workload_index;
 	uint32_t step;
 	uint64_t start_ns;    /* agent CLOCK_MONOTONIC */
@@ -37,6 +39,19 @@ struct shm_step {
 	uint32_t stop;	      /* 1: finish in-flight I/O and exit */
 	double rate[];	      /* per-worker offered ops/s, indexed by worker */
 };
+
+/* Agent side of the seqlock: gen turns odd, the fields are rewritten... */
+static inline void shm_step_write_begin(struct shm_step *st)
+{
+	atomic_fetch_add_explicit(&st->gen, 1, memory_order_relaxed);
+	atomic_thread_fence(memory_order_release);
+}
+
+/* ...and gen turns even again: the new generation, which intervals carry. */
+static inline uint64_t shm_step_write_end(struct shm_step *st)
+{
+	return atomic_fetch_add_explicit(&st->gen, 1, memory_order_release) + 1;
+}
 
 struct shm_interval {
 	uint64_t gen;	   /* the step generation it belongs to */

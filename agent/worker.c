@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A worker: open-loop I/O on one target through one engine, published per interval. */
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,6 +98,11 @@ static void worker_step_load(const struct worker *w, struct worker_step *s)
 
 	for (;;) {
 		s->gen = atomic_load_explicit(&st->gen, memory_order_acquire);
+		if (s->gen & 1) {
+			/* The agent is mid-write: a few stores, so yield rather than sleep. */
+			sched_yield();
+			continue;
+		}
 		s->start_ns = v->start_ns;
 		s->interval_ns = v->interval_ns;
 		s->nintervals = v->nintervals;

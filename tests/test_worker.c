@@ -149,18 +149,19 @@ static void wt_wake_all(struct wt_rig *r)
 		assert_int_equal(write(r->wake_fd[i], &one, sizeof(one)), sizeof(one));
 }
 
-/* Announce a step the way the agent does: fields, then gen with release, then the wake. */
+/* Announce a step the way the agent does: the seqlock write, then the wake. */
 static uint64_t wt_step(struct wt_rig *r, uint64_t interval_ns, uint32_t nintervals,
                         const double *rates)
 {
-	uint64_t gen = atomic_load(&r->step->gen) + 1;
+	uint64_t gen;
 
+	shm_step_write_begin(r->step);
 	r->step->start_ns = clock_now_ns() + WT_LEAD_NS;
 	r->step->interval_ns = interval_ns;
 	r->step->nintervals = nintervals;
 	for (unsigned i = 0; i < r->n; i++)
 		r->step->rate[i] = rates[i];
-	atomic_store_explicit(&r->step->gen, gen, memory_order_release);
+	gen = shm_step_write_end(r->step);
 	wt_wake_all(r);
 	return gen;
 }
@@ -186,8 +187,9 @@ static void wt_collect(struct wt_rig *r, unsigned i, uint64_t gen, uint32_t n,
 /* Ask for the stop and reap every worker; each must exit 0 within a second. */
 static void wt_rig_free(struct wt_rig *r)
 {
+	shm_step_write_begin(r->step);
 	r->step->stop = 1;
-	atomic_fetch_add_explicit(&r->step->gen, 1, memory_order_release);
+	shm_step_write_end(r->step);
 	for (unsigned i = 0; i < r->n; i++) {
 		uint64_t one = 1, deadline = clock_now_ns() + NSEC_PER_SEC;
 		int status = -1;

@@ -82,8 +82,8 @@ static int allow_resolve(const char *path, char *out, size_t len, struct error *
 		}
 		if (lstat(head, &st) == 0) {
 			/* It exists, yet does not resolve: a dangling symlink. */
-			error_set(err, "target %s: %s is a symlink to a path that does not exist", path,
-				  head);
+			error_set(err, "target %s: %s is a symlink to a path that does not exist",
+			          path, head);
 			return -1;
 		}
 		slash = strrchr(head, '/');
@@ -99,14 +99,16 @@ static int allow_resolve(const char *path, char *out, size_t len, struct error *
 			p++;
 		n = strcspn(p, "/");
 		if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.')) {
-			error_set(err, "target %s: '.' and '..' are not allowed in a path that does not exist yet",
-				  path);
+			error_set(err,
+			          "target %s: '.' and '..' are not allowed in a path that does not "
+			          "exist yet",
+			          path);
 			return -1;
 		}
 		p += n;
 	}
 	if ((size_t)snprintf(out, len, "%s%s%s", strcmp(real, "/") ? real : "",
-			     tail[0] == '/' || tail[0] == '\0' ? "" : "/", tail) >= len) {
+	                     tail[0] == '/' || tail[0] == '\0' ? "" : "/", tail) >= len) {
 		error_set(err, "target path is too long");
 		return -1;
 	}
@@ -119,7 +121,7 @@ static int allow_resolve(const char *path, char *out, size_t len, struct error *
 }
 
 int allow_check(const struct allow *a, const char *path, char *resolved, size_t len,
-		struct error *err)
+                struct error *err)
 {
 	char list[1024];
 
@@ -130,11 +132,15 @@ int allow_check(const struct allow *a, const char *path, char *resolved, size_t 
 			return 0;
 	allow_list(a, list, sizeof(list));
 	if (strcmp(path, resolved) == 0)
-		error_set(err, "target %s is outside the allowed paths (%s); start the agent with --allow for it",
-			  path, list);
+		error_set(err,
+		          "target %s is outside the allowed paths (%s); start the agent with "
+		          "--allow for it",
+		          path, list);
 	else
-		error_set(err, "target %s (really %s) is outside the allowed paths (%s); start the agent with --allow for it",
-			  path, resolved, list);
+		error_set(err,
+		          "target %s (really %s) is outside the allowed paths (%s); start the "
+		          "agent with --allow for it",
+		          path, resolved, list);
 	return -1;
 }
 
@@ -150,7 +156,7 @@ int allow_mkdirs(const struct allow *a, const char *resolved, struct error *err)
 			*p = '\0';
 			if (mkdir(buf, 0755) < 0 && errno != EEXIST) {
 				error_set(err, "target %s: cannot create %s: %s", resolved, buf,
-					  strerror(errno));
+				          strerror(errno));
 				return -1;
 			}
 			*p = c;

@@ -23,7 +23,7 @@ void allow_free(struct allow *a);
  * resolved; else err names the path and the allowed ones. Nothing is created.
  */
 int allow_check(const struct allow *a, const char *path, char *resolved, size_t len,
-		struct error *err);
+                struct error *err);
 
 /* mkdir -p for a directory allow_check accepted; re-checks the result. */
 int allow_mkdirs(const struct allow *a, const char *resolved, struct error *err);

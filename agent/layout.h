@@ -16,7 +16,6 @@
  * ("O_DIRECT not supported on this file system: set direct: false").
  * *written gets the bytes laid out (0 when skipped).
  */
-int layout_open(const char *path, uint64_t size, bool direct, uint64_t *written,
-		struct error *err);
+int layout_open(const char *path, uint64_t size, bool direct, uint64_t *written, struct error *err);
 
 #endif

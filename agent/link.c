@@ -33,7 +33,7 @@ static void link_schedule_reconnect(struct agent *a)
 	a->backoff_ms = ms * 2 > LINK_BACKOFF_MAX_MS ? LINK_BACKOFF_MAX_MS : ms * 2;
 	log_debug("reconnecting to %s in %u ms", a->coordinator, delay);
 	event_add(a->reconnect_ev,
-		  &(struct timeval){delay / 1000, (suseconds_t)(delay % 1000) * 1000});
+	          &(struct timeval){delay / 1000, (suseconds_t)(delay % 1000) * 1000});
 }
 
 static void link_send_hello(struct agent *a)
@@ -84,7 +84,7 @@ static void link_on_connected(struct conn *c, void *arg)
 
 	if (strcmp(conn_peer_name(c), "coordinator") != 0) {
 		log_error("%s presented a certificate for '%s', not the coordinator; closing",
-			  a->coordinator, conn_peer_name(c));
+		          a->coordinator, conn_peer_name(c));
 		conn_close(c);
 		a->conn = NULL;
 		link_schedule_reconnect(a);
@@ -123,8 +123,8 @@ static void link_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 		if (env->welcome->deadman_ms >= 1000)
 			conn_set_idle_timeout(c, (unsigned)(env->welcome->deadman_ms / 1000));
 		event_add(a->heartbeat_ev,
-			  &(struct timeval){(time_t)(a->heartbeat_ms / 1000),
-					    (suseconds_t)(a->heartbeat_ms % 1000) * 1000});
+		          &(struct timeval){(time_t)(a->heartbeat_ms / 1000),
+		                            (suseconds_t)(a->heartbeat_ms % 1000) * 1000});
 		break;
 	case IOCURVE__ENVELOPE__BODY_REFUSE:
 		log_error("the coordinator refused this agent: %s", env->refuse->reason);
@@ -164,9 +164,9 @@ static void link_on_close(struct conn *c, const char *reason, void *arg)
 }
 
 static const struct conn_cbs link_cbs = {
-	.on_connected = link_on_connected,
-	.on_message = link_on_message,
-	.on_close = link_on_close,
+    .on_connected = link_on_connected,
+    .on_message = link_on_message,
+    .on_close = link_on_close,
 };
 
 static void link_dial(struct agent *a)
@@ -174,7 +174,7 @@ static void link_dial(struct agent *a)
 	if (a->stopping)
 		return;
 	a->conn = conn_connect(a->base, a->ssl_ctx, (struct sockaddr *)&a->addr, (int)a->addrlen,
-			       a->coordinator, &link_cbs, a);
+	                       a->coordinator, &link_cbs, a);
 	if (a->conn == NULL) {
 		log_warn("cannot connect to %s", a->coordinator);
 		link_schedule_reconnect(a);

@@ -20,11 +20,12 @@
 
 static void agent_usage(FILE *f)
 {
-	fprintf(f, "usage: iocurve-agent --coordinator HOST:PORT --tls DIR [--name NAME]\n"
-		   "                     --allow PATH [--allow PATH...] [--label KEY=VALUE...]\n"
-		   "                     [--verbose]\n"
-		   "Runs the I/O a coordinator asks for, only on files under the --allow paths.\n"
-		   "TLS: DIR/NAME.crt, DIR/NAME.key and DIR/ca.crt (from `iocurve certs agent`).\n");
+	fprintf(f,
+	        "usage: iocurve-agent --coordinator HOST:PORT --tls DIR [--name NAME]\n"
+	        "                     --allow PATH [--allow PATH...] [--label KEY=VALUE...]\n"
+	        "                     [--verbose]\n"
+	        "Runs the I/O a coordinator asks for, only on files under the --allow paths.\n"
+	        "TLS: DIR/NAME.crt, DIR/NAME.key and DIR/ca.crt (from `iocurve certs agent`).\n");
 }
 
 static void agent_signal_cb(evutil_socket_t sig, short what, void *arg)
@@ -64,19 +65,18 @@ static int agent_add_label(struct agent *a, const char *text)
 	return 0;
 }
 
-static int agent_parse(struct agent *a, int argc, char **argv, const char **tls_dir,
-		       int *verbose)
+static int agent_parse(struct agent *a, int argc, char **argv, const char **tls_dir, int *verbose)
 {
 	static const struct option opts[] = {
-		{"coordinator", required_argument, NULL, 'c'},
-		{"tls", required_argument, NULL, 't'},
-		{"name", required_argument, NULL, 'n'},
-		{"allow", required_argument, NULL, 'a'},
-		{"label", required_argument, NULL, 'l'},
-		{"verbose", no_argument, NULL, 'v'},
-		{"version", no_argument, NULL, 'V'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"coordinator", required_argument, NULL, 'c'},
+	    {"tls", required_argument, NULL, 't'},
+	    {"name", required_argument, NULL, 'n'},
+	    {"allow", required_argument, NULL, 'a'},
+	    {"label", required_argument, NULL, 'l'},
+	    {"verbose", no_argument, NULL, 'v'},
+	    {"version", no_argument, NULL, 'V'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	struct error err;
 	int c;
@@ -122,7 +122,7 @@ static int agent_parse(struct agent *a, int argc, char **argv, const char **tls_
 	}
 	if (a->allow.n == 0) {
 		fprintf(stderr, "iocurve-agent: at least one --allow PATH is needed: the agent "
-				"touches nothing else\n");
+		                "touches nothing else\n");
 		return -1;
 	}
 	return 0;
@@ -145,8 +145,10 @@ int main(int argc, char **argv)
 	if (a.name[0] == '\0')
 		snprintf(a.name, sizeof(a.name), "%.127s", a.host);
 	if (!certs_name_valid(a.name)) {
-		fprintf(stderr, "iocurve-agent: '%s' is not a valid agent name (letters, digits, "
-				"'.', '_', '-'); give one with --name\n", a.name);
+		fprintf(stderr,
+		        "iocurve-agent: '%s' is not a valid agent name (letters, digits, "
+		        "'.', '_', '-'); give one with --name\n",
+		        a.name);
 		return 2;
 	}
 	snprintf(tag, sizeof(tag), "iocurve-agent[%s]", a.name);

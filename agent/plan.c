@@ -15,7 +15,7 @@
 #include "xalloc.h"
 
 static void plan_send_error(struct agent *a, uint32_t workload, const char *path,
-			    const char *message)
+                            const char *message)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__Error e = IOCURVE__ERROR__INIT;
@@ -36,7 +36,7 @@ static void plan_on_ready(void *arg, uint64_t bytes_laid_out, uint64_t layout_ns
 	Iocurve__Ready r = IOCURVE__READY__INIT;
 
 	log_info("workload %u: workers ready (%llu bytes laid out in %.1f s)", a->workload_index,
-		 (unsigned long long)bytes_laid_out, (double)layout_ns / 1e9);
+	         (unsigned long long)bytes_laid_out, (double)layout_ns / 1e9);
 	r.workload_index = a->workload_index;
 	r.layout_ns = layout_ns;
 	r.bytes_laid_out = bytes_laid_out;
@@ -59,8 +59,8 @@ static void plan_on_failed(void *arg, const char *message)
 	event_base_once(a->base, -1, EV_TIMEOUT, plan_stop_cb, a, &(struct timeval){0, 0});
 }
 
-static void plan_on_interval(void *arg, uint32_t step, uint32_t index,
-			     const struct shm_interval *m, uint32_t workers)
+static void plan_on_interval(void *arg, uint32_t step, uint32_t index, const struct shm_interval *m,
+                             uint32_t workers)
 {
 	struct agent *a = arg;
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
@@ -104,10 +104,10 @@ static void plan_on_step_done(void *arg, uint32_t step, uint32_t intervals)
 }
 
 static const struct pool_cbs plan_pool_cbs = {
-	.on_ready = plan_on_ready,
-	.on_failed = plan_on_failed,
-	.on_interval = plan_on_interval,
-	.on_step_done = plan_on_step_done,
+    .on_ready = plan_on_ready,
+    .on_failed = plan_on_failed,
+    .on_interval = plan_on_interval,
+    .on_step_done = plan_on_step_done,
 };
 
 /* Lay out and fork for one workload, after checking the target against --allow. */
@@ -122,9 +122,10 @@ static void plan_prepare(struct agent *a, const Iocurve__Prepare *p)
 	a->workload_index = p->workload_index;
 	if (p->workers == 0 || p->block_size == 0 || p->queue_depth == 0 ||
 	    p->file_size < p->block_size || (unsigned)p->rw > IOCURVE__RW_MODE__RW_MODE_RANDWRITE) {
-		snprintf(msg, sizeof(msg), "workload %s: invalid Prepare (workers %u, block %u, qd %u, size %llu)",
-			 p->workload, p->workers, p->block_size, p->queue_depth,
-			 (unsigned long long)p->file_size);
+		snprintf(msg, sizeof(msg),
+		         "workload %s: invalid Prepare (workers %u, block %u, qd %u, size %llu)",
+		         p->workload, p->workers, p->block_size, p->queue_depth,
+		         (unsigned long long)p->file_size);
 		plan_send_error(a, p->workload_index, p->target_dir, msg);
 		return;
 	}
@@ -149,8 +150,8 @@ static void plan_prepare(struct agent *a, const Iocurve__Prepare *p)
 	params.workers = p->workers;
 	params.queue_depth = p->queue_depth;
 	log_info("workload %u '%s': %s %uB x qd %u x %u workers on %s", p->workload_index,
-		 p->workload, rw_mode_name(params.rw), p->block_size, p->queue_depth, p->workers,
-		 resolved);
+	         p->workload, rw_mode_name(params.rw), p->block_size, p->queue_depth, p->workers,
+	         resolved);
 	a->pool = pool_start(a->base, &params, &plan_pool_cbs, a, &err);
 	if (a->pool == NULL)
 		plan_send_error(a, p->workload_index, p->target_dir, err.msg);
@@ -163,22 +164,24 @@ static void plan_start_step(struct agent *a, const Iocurve__StartStep *s)
 	uint64_t start;
 
 	if (a->pool == NULL || s->workload_index != a->workload_index) {
-		plan_send_error(a, s->workload_index, NULL, "StartStep for a workload that is not prepared");
+		plan_send_error(a, s->workload_index, NULL,
+		                "StartStep for a workload that is not prepared");
 		return;
 	}
 	if (s->interval_ns == 0 || total == 0 || total % s->interval_ns != 0 ||
 	    s->n_worker_rate < a->nworkers) {
-		plan_send_error(a, s->workload_index, NULL, "StartStep with invalid durations or rates");
+		plan_send_error(a, s->workload_index, NULL,
+		                "StartStep with invalid durations or rates");
 		return;
 	}
 	/* The coordinator's time, moved onto this host's clock with the measured offset. */
 	start = (uint64_t)((int64_t)s->start_time + s->clock_offset);
 	a->interval_ns = s->interval_ns;
 	a->warmup_intervals = (uint32_t)(s->warmup_ns / s->interval_ns);
-	log_info("step %u: %.0f ops/s per worker, starts in %.0f ms", s->step + 1, s->worker_rate[0],
-		 ((double)start - (double)clock_now_ns()) / 1e6);
+	log_info("step %u: %.0f ops/s per worker, starts in %.0f ms", s->step + 1,
+	         s->worker_rate[0], ((double)start - (double)clock_now_ns()) / 1e6);
 	if (pool_start_step(a->pool, s->step, s->worker_rate, start, s->interval_ns,
-			    (uint32_t)(total / s->interval_ns), &err) < 0)
+	                    (uint32_t)(total / s->interval_ns), &err) < 0)
 		plan_send_error(a, s->workload_index, NULL, err.msg);
 }
 

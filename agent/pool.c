@@ -49,7 +49,7 @@ struct pool {
 	uint32_t nintervals;
 	uint32_t next_emit;
 	struct shm_interval *merged; /* nintervals */
-	uint32_t *contrib;	     /* workers merged into each interval */
+	uint32_t *contrib;           /* workers merged into each interval */
 };
 
 static size_t pool_step_size(uint32_t workers)
@@ -94,7 +94,7 @@ static void pool_consume(struct pool *p, uint32_t w)
 
 	if (pub - p->consumed[w] > SHM_SLOTS) {
 		log_warn("worker %u: %llu intervals overwritten before the agent read them", w,
-			 (unsigned long long)(pub - p->consumed[w] - SHM_SLOTS));
+		         (unsigned long long)(pub - p->consumed[w] - SHM_SLOTS));
 		p->consumed[w] = pub - SHM_SLOTS;
 	}
 	for (; p->consumed[w] < pub; p->consumed[w]++) {
@@ -220,7 +220,8 @@ static void pool_child(struct pool *p, uint32_t w, pid_t parent)
 	cfg.rw = p->params.rw;
 	cfg.block_size = p->params.block_size;
 	cfg.queue_depth = p->params.queue_depth;
-	cfg.seed = ((uint64_t)getpid() << 32) ^ clock_now_ns() ^ ((uint64_t)w * 0x9e3779b97f4a7c15ull);
+	cfg.seed =
+	    ((uint64_t)getpid() << 32) ^ clock_now_ns() ^ ((uint64_t)w * 0x9e3779b97f4a7c15ull);
 	cfg.step = p->step;
 	cfg.slot = &p->slots[w];
 	cfg.wake_fd = p->wake_fds[w];
@@ -229,7 +230,7 @@ static void pool_child(struct pool *p, uint32_t w, pid_t parent)
 }
 
 struct pool *pool_start(struct event_base *base, const struct pool_params *params,
-			const struct pool_cbs *cbs, void *arg, struct error *err)
+                        const struct pool_cbs *cbs, void *arg, struct error *err)
 {
 	struct pool *p = xcalloc(1, sizeof(*p));
 	uint32_t n = params->workers;
@@ -252,7 +253,7 @@ struct pool *pool_start(struct event_base *base, const struct pool_params *param
 	if (p->shm == MAP_FAILED) {
 		p->shm = NULL;
 		error_set(err, "cannot map %zu bytes of shared memory for %u workers: %s",
-			  p->shm_len, n, strerror(errno));
+		          p->shm_len, n, strerror(errno));
 		goto err;
 	}
 	p->step = p->shm;
@@ -278,7 +279,7 @@ struct pool *pool_start(struct event_base *base, const struct pool_params *param
 		p->pids[w] = pid;
 	}
 	log_info("workload %u: forked %u workers on %s/%s-w*.dat", params->workload_index, n,
-		 p->dir, p->prefix);
+	         p->dir, p->prefix);
 	return p;
 
 err_errno:
@@ -289,7 +290,7 @@ err:
 }
 
 int pool_start_step(struct pool *p, uint32_t step, const double *rates, uint64_t start_ns,
-		    uint64_t interval_ns, uint32_t nintervals, struct error *err)
+                    uint64_t interval_ns, uint32_t nintervals, struct error *err)
 {
 	if (!p->ready || p->failed) {
 		error_set(err, "step %u: workers are not ready", step);
@@ -331,10 +332,10 @@ bool pool_child_exited(struct pool *p, pid_t pid, int status)
 		pool_check_states(p);
 		if (WIFSIGNALED(status))
 			pool_fail(p, "worker %u (pid %d) killed by signal %d (%s)", w, (int)pid,
-				  WTERMSIG(status), strsignal(WTERMSIG(status)));
+			          WTERMSIG(status), strsignal(WTERMSIG(status)));
 		else
 			pool_fail(p, "worker %u (pid %d) exited with status %d", w, (int)pid,
-				  WEXITSTATUS(status));
+			          WEXITSTATUS(status));
 		return true;
 	}
 	return false;

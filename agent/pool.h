@@ -17,7 +17,7 @@ struct pool;
 
 struct pool_params {
 	uint32_t workload_index;
-	const char *dir;	/* resolved target directory (allow-checked) */
+	const char *dir;         /* resolved target directory (allow-checked) */
 	const char *file_prefix; /* worker w uses DIR/PREFIX-wW.dat */
 	uint64_t file_size;
 	bool direct;
@@ -34,20 +34,20 @@ struct pool_cbs {
 	void (*on_failed)(void *arg, const char *message);
 	/* All workers' records for one interval, merged (workers in *merged_workers). */
 	void (*on_interval)(void *arg, uint32_t step, uint32_t index,
-			    const struct shm_interval *merged, uint32_t merged_workers);
+	                    const struct shm_interval *merged, uint32_t merged_workers);
 	/* The step's last interval has been delivered. */
 	void (*on_step_done)(void *arg, uint32_t step, uint32_t intervals);
 };
 
 /* Forks the workers; on_ready or on_failed follows on the event loop. */
 struct pool *pool_start(struct event_base *base, const struct pool_params *params,
-			const struct pool_cbs *cbs, void *arg, struct error *err);
+                        const struct pool_cbs *cbs, void *arg, struct error *err);
 /*
  * Start step number `step` at start_ns (this host's CLOCK_MONOTONIC) with
  * rates[w] ops/s for worker w, for nintervals intervals of interval_ns.
  */
 int pool_start_step(struct pool *p, uint32_t step, const double *rates, uint64_t start_ns,
-		    uint64_t interval_ns, uint32_t nintervals, struct error *err);
+                    uint64_t interval_ns, uint32_t nintervals, struct error *err);
 /* A child exited (from the agent's SIGCHLD handler); true when it was one of ours. */
 bool pool_child_exited(struct pool *p, pid_t pid, int status);
 /* Tell workers to stop, reap them (SIGKILL after a grace period) and free. */

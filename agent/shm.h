@@ -25,19 +25,19 @@
 
 enum shm_worker_state {
 	SHM_WORKER_STARTING = 0, /* forked, opening and laying out its target */
-	SHM_WORKER_READY,	 /* target laid out, ring set up, waiting for steps */
-	SHM_WORKER_FAILED,	 /* gave up; error[] says why; the worker exits */
+	SHM_WORKER_READY,        /* target laid out, ring set up, waiting for steps */
+	SHM_WORKER_FAILED,       /* gave up; error[] says why; the worker exits */
 };
 
 struct shm_step {
 	_Atomic uint64_t gen; /* 0: no step yet; odd: being written */
 	uint32_t workload_index;
 	uint32_t step;
-	uint64_t start_ns;    /* agent CLOCK_MONOTONIC */
+	uint64_t start_ns; /* agent CLOCK_MONOTONIC */
 	uint64_t interval_ns;
-	uint32_t nintervals;  /* warm-up plus measured intervals */
-	uint32_t stop;	      /* 1: finish in-flight I/O and exit */
-	double rate[];	      /* per-worker offered ops/s, indexed by worker */
+	uint32_t nintervals; /* warm-up plus measured intervals */
+	uint32_t stop;       /* 1: finish in-flight I/O and exit */
+	double rate[];       /* per-worker offered ops/s, indexed by worker */
 };
 
 /* Agent side of the seqlock: gen turns odd, the fields are rewritten... */
@@ -54,10 +54,10 @@ static inline uint64_t shm_step_write_end(struct shm_step *st)
 }
 
 struct shm_interval {
-	uint64_t gen;	   /* the step generation it belongs to */
-	uint32_t index;	   /* interval index within the step, from 0 */
+	uint64_t gen;   /* the step generation it belongs to */
+	uint32_t index; /* interval index within the step, from 0 */
 	uint32_t pad;
-	uint64_t ops;	   /* operations completed in the interval */
+	uint64_t ops; /* operations completed in the interval */
 	uint64_t bytes;
 	uint64_t errors;
 	uint64_t cpu_user_ns;

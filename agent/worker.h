@@ -10,18 +10,18 @@
 #include "shm.h"
 
 struct worker_config {
-	unsigned index;	      /* worker number within this agent, indexes step->rate */
-	const char *path;     /* target file; already checked against the allow-list */
-	uint64_t file_size;   /* bytes; a multiple of block_size */
-	bool direct;	      /* O_DIRECT */
+	unsigned index;     /* worker number within this agent, indexes step->rate */
+	const char *path;   /* target file; already checked against the allow-list */
+	uint64_t file_size; /* bytes; a multiple of block_size */
+	bool direct;        /* O_DIRECT */
 	enum rw_mode rw;
 	uint32_t block_size;
 	uint32_t queue_depth;
-	uint64_t seed;	      /* for random offsets and data */
-	struct shm_step *step;	 /* read-only for the worker */
+	uint64_t seed;           /* for random offsets and data */
+	struct shm_step *step;   /* read-only for the worker */
 	struct shm_worker *slot; /* this worker's own slot */
-	int wake_fd;	      /* eventfd: the agent wrote a new step */
-	int notify_fd;	      /* eventfd: the worker published an interval or changed state */
+	int wake_fd;             /* eventfd: the agent wrote a new step */
+	int notify_fd;           /* eventfd: the worker published an interval or changed state */
 };
 
 /*

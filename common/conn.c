@@ -29,8 +29,8 @@ struct conn {
 	unsigned idle_seconds;
 	bool connected;
 	bool in_callback; /* freeing is deferred while a callback runs */
-	bool closing;	  /* owner closed: flush, close_notify, free */
-	bool dead;	  /* on_close delivered or owner closed: no more callbacks */
+	bool closing;     /* owner closed: flush, close_notify, free */
+	bool dead;        /* on_close delivered or owner closed: no more callbacks */
 	char peer_name[128];
 	char peer_addr[64];
 };
@@ -158,22 +158,22 @@ static void conn_event_cb(struct bufferevent *bev, short what, void *arg)
 	conn_tls_reason(c, saved_errno, tlsr, sizeof(tlsr));
 	if (what & BEV_EVENT_TIMEOUT)
 		snprintf(reason, sizeof(reason), "%s",
-			 c->connected ? "peer silent past the idle timeout"
-				      : "TLS handshake timed out");
+		         c->connected ? "peer silent past the idle timeout"
+		                      : "TLS handshake timed out");
 	else if (tlsr[0] != '\0')
-		snprintf(reason, sizeof(reason), "%s%s", c->connected ? "TLS: " : "TLS handshake failed: ",
-			 tlsr);
+		snprintf(reason, sizeof(reason), "%s%s",
+		         c->connected ? "TLS: " : "TLS handshake failed: ", tlsr);
 	else if (what & BEV_EVENT_EOF)
 		snprintf(reason, sizeof(reason), "%s",
-			 c->connected ? "peer closed the connection"
-				      : "TLS handshake failed: connection closed by peer");
+		         c->connected ? "peer closed the connection"
+		                      : "TLS handshake failed: connection closed by peer");
 	else if (saved_errno != 0)
-		snprintf(reason, sizeof(reason), "%s%s", c->connected ? "" : "TLS handshake failed: ",
-			 strerror(saved_errno));
+		snprintf(reason, sizeof(reason), "%s%s",
+		         c->connected ? "" : "TLS handshake failed: ", strerror(saved_errno));
 	else
 		snprintf(reason, sizeof(reason), "%s",
-			 c->connected ? "connection closed without TLS close_notify"
-				      : "TLS handshake failed: connection closed by peer");
+		         c->connected ? "connection closed without TLS close_notify"
+		                      : "TLS handshake failed: connection closed by peer");
 	conn_fail(c, reason);
 }
 
@@ -205,7 +205,7 @@ static void conn_read_cb(struct bufferevent *bev, void *arg)
 }
 
 static struct conn *conn_new(struct event_base *base, SSL_CTX *ctx, int fd, bool server,
-			     const char *peer_addr, const struct conn_cbs *cbs, void *arg)
+                             const char *peer_addr, const struct conn_cbs *cbs, void *arg)
 {
 	struct conn *c = xcalloc(1, sizeof(*c));
 
@@ -215,8 +215,8 @@ static struct conn *conn_new(struct event_base *base, SSL_CTX *ctx, int fd, bool
 		return NULL;
 	}
 	c->bev = bufferevent_openssl_socket_new(
-		base, fd, c->ssl, server ? BUFFEREVENT_SSL_ACCEPTING : BUFFEREVENT_SSL_CONNECTING,
-		BEV_OPT_CLOSE_ON_FREE | BEV_OPT_DEFER_CALLBACKS);
+	    base, fd, c->ssl, server ? BUFFEREVENT_SSL_ACCEPTING : BUFFEREVENT_SSL_CONNECTING,
+	    BEV_OPT_CLOSE_ON_FREE | BEV_OPT_DEFER_CALLBACKS);
 	if (c->bev == NULL) {
 		SSL_free(c->ssl);
 		free(c);
@@ -236,13 +236,13 @@ static struct conn *conn_new(struct event_base *base, SSL_CTX *ctx, int fd, bool
 }
 
 struct conn *conn_accept(struct event_base *base, SSL_CTX *ctx, int fd, const char *peer_addr,
-			 const struct conn_cbs *cbs, void *arg)
+                         const struct conn_cbs *cbs, void *arg)
 {
 	return conn_new(base, ctx, fd, true, peer_addr, cbs, arg);
 }
 
 struct conn *conn_connect(struct event_base *base, SSL_CTX *ctx, const struct sockaddr *sa,
-			  int salen, const char *peer_addr, const struct conn_cbs *cbs, void *arg)
+                          int salen, const char *peer_addr, const struct conn_cbs *cbs, void *arg)
 {
 	struct conn *c = conn_new(base, ctx, -1, false, peer_addr, cbs, arg);
 
@@ -261,7 +261,7 @@ int conn_send(struct conn *c, const Iocurve__Envelope *env)
 		return -1;
 	if (frame_write(bufferevent_get_output(c->bev), env, c->max_frame) < 0) {
 		log_error("%s: not sending %s: over the frame limit of %zu bytes", c->peer_addr,
-			  frame_body_name(env), c->max_frame);
+		          frame_body_name(env), c->max_frame);
 		return -1;
 	}
 	return 0;
@@ -272,7 +272,7 @@ void conn_set_idle_timeout(struct conn *c, unsigned seconds)
 	c->idle_seconds = seconds;
 	if (c->connected)
 		bufferevent_set_timeouts(c->bev, seconds ? &(struct timeval){seconds, 0} : NULL,
-					 NULL);
+		                         NULL);
 }
 
 void conn_set_max_frame(struct conn *c, size_t max)

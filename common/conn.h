@@ -26,10 +26,10 @@ struct conn_cbs {
 
 /* Server side, for an accepted socket (the conn owns fd). */
 struct conn *conn_accept(struct event_base *base, SSL_CTX *ctx, int fd, const char *peer_addr,
-			 const struct conn_cbs *cbs, void *arg);
+                         const struct conn_cbs *cbs, void *arg);
 /* Client side: connects and handshakes; on_connected or on_close follows. */
 struct conn *conn_connect(struct event_base *base, SSL_CTX *ctx, const struct sockaddr *sa,
-			  int salen, const char *peer_addr, const struct conn_cbs *cbs, void *arg);
+                          int salen, const char *peer_addr, const struct conn_cbs *cbs, void *arg);
 
 /* Queue one Envelope; -1 when it packs over the frame limit (logged). */
 int conn_send(struct conn *c, const Iocurve__Envelope *env);

@@ -60,8 +60,9 @@ int frame_read(struct evbuffer *in, size_t max, Iocurve__Envelope **env, struct 
 		return -1;
 	}
 	if ((*env)->body_case == IOCURVE__ENVELOPE__BODY__NOT_SET) {
-		error_set(err, "frame of %zu bytes carries an Envelope with no body (unknown message?)",
-			  len);
+		error_set(err,
+		          "frame of %zu bytes carries an Envelope with no body (unknown message?)",
+		          len);
 		frame_free(*env);
 		*env = NULL;
 		return -1;
@@ -82,6 +83,6 @@ const char *frame_body_name(const Iocurve__Envelope *env)
 	if (env->body_case == IOCURVE__ENVELOPE__BODY__NOT_SET)
 		return "(none)";
 	f = protobuf_c_message_descriptor_get_field(&iocurve__envelope__descriptor,
-						    (unsigned)env->body_case);
+	                                            (unsigned)env->body_case);
 	return f != NULL ? f->name : "(unknown)";
 }

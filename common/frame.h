@@ -10,7 +10,7 @@
 #include "error.h"
 #include "iocurve.pb-c.h"
 
-#define FRAME_HEADER     4u
+#define FRAME_HEADER      4u
 #define FRAME_MAX_DEFAULT (16u << 20)
 
 /* Append one frame holding env to out. Returns 0, or -1 when env packs larger than max. */

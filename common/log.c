@@ -41,5 +41,5 @@ void log_msg(enum log_level level, const char *fmt, ...)
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "%s.%03ld %s %s: %s\n", stamp, ts.tv_nsec / 1000000, log_state.tag,
-		names[level], line);
+	        names[level], line);
 }

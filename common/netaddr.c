@@ -8,8 +8,7 @@
 
 #include "netaddr.h"
 
-int netaddr_parse(const char *text, struct sockaddr_storage *ss, socklen_t *len,
-		  struct error *err)
+int netaddr_parse(const char *text, struct sockaddr_storage *ss, socklen_t *len, struct error *err)
 {
 	struct addrinfo hints = {0}, *res = NULL;
 	char host[256], *end;
@@ -22,7 +21,7 @@ int netaddr_parse(const char *text, struct sockaddr_storage *ss, socklen_t *len,
 
 		if (close == NULL || close[1] != ':') {
 			error_set(err, "'%s' is not HOST:PORT (expected [ADDR]:PORT for IPv6)",
-				  text);
+			          text);
 			return -1;
 		}
 		snprintf(host, sizeof(host), "%.*s", (int)(close - text - 1), text + 1);

@@ -11,8 +11,8 @@ struct agg_step {
 	uint32_t nagents;
 	uint32_t nintervals;
 	struct agg_record *merged; /* per interval */
-	bool *seen;		   /* nagents * nintervals */
-	uint64_t *agent_ops;	   /* measured ops per agent */
+	bool *seen;                /* nagents * nintervals */
+	uint64_t *agent_ops;       /* measured ops per agent */
 };
 
 static void agg_record_init(struct agg_record *r)
@@ -47,7 +47,7 @@ void agg_step_free(struct agg_step *st)
 }
 
 int agg_record_from_report(struct agg_record *rec, const Iocurve__IntervalReport *r,
-			   struct error *err)
+                           struct error *err)
 {
 	agg_record_init(rec);
 	rec->ops = r->ops;
@@ -70,7 +70,7 @@ int agg_record_from_report(struct agg_record *rec, const Iocurve__IntervalReport
 	}
 	if (rec->latency.count != rec->ops) {
 		error_set(err, "interval %u: %llu ops but %llu latencies", r->interval,
-			  (unsigned long long)rec->ops, (unsigned long long)rec->latency.count);
+		          (unsigned long long)rec->ops, (unsigned long long)rec->latency.count);
 		return -1;
 	}
 	return 0;
@@ -92,7 +92,7 @@ static void agg_merge(struct agg_record *dst, const struct agg_record *src)
 }
 
 int agg_add(struct agg_step *st, uint32_t agent, const Iocurve__IntervalReport *r,
-	    struct agg_record *rec, const struct agg_record **merged, struct error *err)
+            struct agg_record *rec, const struct agg_record **merged, struct error *err)
 {
 	struct agg_record *m;
 	bool *seen;
@@ -100,7 +100,7 @@ int agg_add(struct agg_step *st, uint32_t agent, const Iocurve__IntervalReport *
 	*merged = NULL;
 	if (agent >= st->nagents || r->interval >= st->nintervals) {
 		error_set(err, "interval %u is outside the step (%u intervals)", r->interval,
-			  st->nintervals);
+		          st->nintervals);
 		return -1;
 	}
 	seen = &st->seen[(size_t)agent * st->nintervals + r->interval];
@@ -155,8 +155,8 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, struct 
 	if (measured_ns > 0) {
 		pt->achieved_ops = (double)all->ops / pt->measured_s;
 		pt->mib_s = (double)all->bytes / pt->measured_s / (1024.0 * 1024.0);
-		pt->cpu_pct = 100.0 * (double)(all->cpu_user_ns + all->cpu_sys_ns) /
-			      (double)measured_ns;
+		pt->cpu_pct =
+		    100.0 * (double)(all->cpu_user_ns + all->cpu_sys_ns) / (double)measured_ns;
 	}
 	pt->mean_ns = hist_mean(&all->latency);
 	pt->p50_ns = hist_quantile(&all->latency, 50);

@@ -52,10 +52,10 @@ void agg_step_free(struct agg_step *st);
  * bad report (wrong interval, duplicate, bad histogram) with err set.
  */
 int agg_add(struct agg_step *st, uint32_t agent, const Iocurve__IntervalReport *r,
-	    struct agg_record *rec, const struct agg_record **merged, struct error *err);
+            struct agg_record *rec, const struct agg_record **merged, struct error *err);
 /* Decode one report into a record (also used by agg_add). */
 int agg_record_from_report(struct agg_record *rec, const Iocurve__IntervalReport *r,
-			   struct error *err);
+                           struct error *err);
 /* True when every agent has reported every interval. */
 bool agg_complete(const struct agg_step *st);
 /* Ops this agent completed in the measured intervals (for per-agent shares). */

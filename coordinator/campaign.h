@@ -11,36 +11,36 @@
 #include "rw.h"
 
 enum campaign_agents_mode {
-	CAMPAIGN_AGENTS_LOCAL,	/* agents: {local: N}: spawned by `iocurve run` */
+	CAMPAIGN_AGENTS_LOCAL,  /* agents: {local: N}: spawned by `iocurve run` */
 	CAMPAIGN_AGENTS_SELECT, /* agents: {select: {count: N}, wait: 30s}: dialled in */
 };
 
 struct workload {
 	char *name;
 	enum rw_mode rw;
-	uint32_t block_size;   /* bytes */
-	uint32_t workers;      /* per agent */
-	uint32_t queue_depth;  /* per worker */
+	uint32_t block_size;  /* bytes */
+	uint32_t workers;     /* per agent */
+	uint32_t queue_depth; /* per worker */
 	uint64_t interval_ns;
 	uint64_t warmup_ns;
 	uint64_t measure_ns;
-	double *steps;	       /* offered ops/s of the whole fleet, in order */
+	double *steps; /* offered ops/s of the whole fleet, in order */
 	size_t nsteps;
 };
 
 struct campaign {
 	char *name;
-	char *path;	/* the file it came from, for messages */
-	char *text;	/* the file as submitted, for plan.yaml */
+	char *path; /* the file it came from, for messages */
+	char *text; /* the file as submitted, for plan.yaml */
 	size_t text_len;
 
 	enum campaign_agents_mode agents_mode;
 	uint32_t agents_count;
 	uint64_t agents_wait_ns; /* select mode; default 60s */
 
-	char *target_path;   /* a directory: one file per agent and worker */
+	char *target_path;    /* a directory: one file per agent and worker */
 	uint64_t target_size; /* bytes per file */
-	bool target_direct;  /* default true */
+	bool target_direct;   /* default true */
 
 	uint64_t slo_latency_ns; /* default 1ms */
 
@@ -56,7 +56,7 @@ struct campaign {
  */
 int campaign_load(const char *path, struct campaign **out, struct error *err);
 int campaign_parse(const char *text, size_t len, const char *name, struct campaign **out,
-		   struct error *err);
+                   struct error *err);
 void campaign_free(struct campaign *c);
 
 #endif

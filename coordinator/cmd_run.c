@@ -97,7 +97,7 @@ static void run_usage(FILE *f)
 
 /* Set up TLS and the listener: throw-away certificates for local agents. */
 static int run_setup(struct run_ctx *ctx, const char *listen, const char *tls_dir,
-		     struct error *err)
+                     struct error *err)
 {
 	const struct campaign *c = ctx->campaign;
 
@@ -115,13 +115,14 @@ static int run_setup(struct run_ctx *ctx, const char *listen, const char *tls_di
 			listen = "127.0.0.1:0";
 		if (run_mkdirs(c->target_path) < 0) {
 			error_set(err, "target %s: cannot create: %s", c->target_path,
-				  strerror(errno));
+			          strerror(errno));
 			return -1;
 		}
 	} else if (listen == NULL || tls_dir == NULL) {
-		error_set(err, "%s: agents: select needs --coordinator-listen HOST:PORT and --tls DIR "
-			       "(agents started by hand dial that address)",
-			  c->path);
+		error_set(err,
+		          "%s: agents: select needs --coordinator-listen HOST:PORT and --tls DIR "
+		          "(agents started by hand dial that address)",
+		          c->path);
 		return -1;
 	}
 	ctx->ssl = tls_ctx_new(tls_dir, CERTS_COORDINATOR_NAME, true, err);
@@ -134,12 +135,12 @@ static int run_setup(struct run_ctx *ctx, const char *listen, const char *tls_di
 static int run_exec(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"out", required_argument, NULL, 'o'},
-		{"coordinator-listen", required_argument, NULL, 'l'},
-		{"tls", required_argument, NULL, 't'},
-		{"verbose", no_argument, NULL, 'v'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"out", required_argument, NULL, 'o'},
+	    {"coordinator-listen", required_argument, NULL, 'l'},
+	    {"tls", required_argument, NULL, 't'},
+	    {"verbose", no_argument, NULL, 'v'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	const char *out = NULL, *listen = NULL, *tls_dir = NULL;
 	struct run_ctx ctx = {.status = 1};
@@ -189,9 +190,9 @@ static int run_exec(int argc, char **argv)
 	printf("campaign %s: %zu workload(s), results in %s\n", ctx.campaign->name,
 	       ctx.campaign->nworkloads, results_dir(ctx.res));
 	if (ctx.campaign->agents_mode == CAMPAIGN_AGENTS_LOCAL) {
-		ctx.local = local_spawn(ctx.certs_tmp, server_address(ctx.srv),
-					ctx.campaign->target_path, results_dir(ctx.res),
-					ctx.campaign->agents_count, &err);
+		ctx.local =
+		    local_spawn(ctx.certs_tmp, server_address(ctx.srv), ctx.campaign->target_path,
+		                results_dir(ctx.res), ctx.campaign->agents_count, &err);
 		if (ctx.local == NULL)
 			goto fail;
 	} else {
@@ -231,8 +232,8 @@ out:
 }
 
 const struct cmd_entry cmd_run_entry = {
-	.name = "run",
-	.usage = "FILE.yaml [--out DIR] [--coordinator-listen HOST:PORT --tls DIR] [--verbose]",
-	.help = "run a campaign: local agents for agents: {local: N}, else agents that dial in",
-	.exec = run_exec,
+    .name = "run",
+    .usage = "FILE.yaml [--out DIR] [--coordinator-listen HOST:PORT --tls DIR] [--verbose]",
+    .help = "run a campaign: local agents for agents: {local: N}, else agents that dial in",
+    .exec = run_exec,
 };

@@ -33,10 +33,10 @@ static void serve_usage(FILE *f)
 static int serve_exec(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"listen", required_argument, NULL, 'l'},
-		{"tls", required_argument, NULL, 't'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"listen", required_argument, NULL, 'l'},
+	    {"tls", required_argument, NULL, 't'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	const char *listen = NULL, *tls_dir = NULL;
 	struct serve_ctx ctx = {0};
@@ -96,8 +96,8 @@ static int serve_exec(int argc, char **argv)
 }
 
 const struct cmd_entry cmd_serve_entry = {
-	.name = "serve",
-	.usage = "--listen HOST:PORT --tls DIR",
-	.help = "accept agents over mutual TLS and keep a registry (campaigns: see `run`)",
-	.exec = serve_exec,
+    .name = "serve",
+    .usage = "--listen HOST:PORT --tls DIR",
+    .help = "accept agents over mutual TLS and keep a registry (campaigns: see `run`)",
+    .exec = serve_exec,
 };

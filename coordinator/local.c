@@ -50,15 +50,15 @@ int local_agent_binary(char *buf, size_t len)
 }
 
 struct local_agents *local_spawn(const char *certs_dir, const char *coordinator,
-				 const char *allow_path, const char *log_dir, unsigned n,
-				 struct error *err)
+                                 const char *allow_path, const char *log_dir, unsigned n,
+                                 struct error *err)
 {
 	struct local_agents *la = xcalloc(1, sizeof(*la));
 	char bin[PATH_MAX], name[32];
 
 	if (local_agent_binary(bin, sizeof(bin)) < 0) {
 		error_set(err, "cannot find the iocurve-agent program next to iocurve; set "
-			       "IOCURVE_AGENT to its path");
+		               "IOCURVE_AGENT to its path");
 		free(la);
 		return NULL;
 	}
@@ -73,13 +73,10 @@ struct local_agents *local_spawn(const char *certs_dir, const char *coordinator,
 			goto err;
 		}
 		if (la->pids[i] == 0) {
-			char *argv[] = {bin,
-					"--coordinator", (char *)coordinator,
-					"--tls", (char *)certs_dir,
-					"--name", name,
-					"--allow", (char *)allow_path,
-					"--label", "local=true",
-					NULL};
+			char *argv[] = {bin,       "--coordinator",   (char *)coordinator,
+			                "--tls",   (char *)certs_dir, "--name",
+			                name,      "--allow",         (char *)allow_path,
+			                "--label", "local=true",      NULL};
 
 			char *log = xasprintf("%s/agent-%s.log", log_dir, name);
 			int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -124,7 +121,7 @@ void local_stop(struct local_agents *la)
 			if (r == la->pids[i] || (r < 0 && errno == ECHILD)) {
 				if (r > 0 && WIFEXITED(status) && WEXITSTATUS(status) != 0)
 					log_warn("local agent %u exited with status %d", i,
-						 WEXITSTATUS(status));
+					         WEXITSTATUS(status));
 				la->pids[i] = 0;
 			} else {
 				left++;

@@ -14,8 +14,8 @@ struct local_agents;
  * LOG_DIR/agent-NAME.log.
  */
 struct local_agents *local_spawn(const char *certs_dir, const char *coordinator,
-				 const char *allow_path, const char *log_dir, unsigned n,
-				 struct error *err);
+                                 const char *allow_path, const char *log_dir, unsigned n,
+                                 struct error *err);
 /* SIGTERM every agent, wait for it (SIGKILL after a grace period). */
 void local_stop(struct local_agents *la);
 /* The agent binary: $IOCURVE_AGENT, else next to this program, else in the build tree. */

@@ -6,9 +6,9 @@
 #include "cmd.h"
 
 static const struct cmd_entry *const main_cmds[] = {
-	&cmd_run_entry,
-	&cmd_serve_entry,
-	&cmd_certs_entry,
+    &cmd_run_entry,
+    &cmd_serve_entry,
+    &cmd_certs_entry,
 };
 #define MAIN_NCMDS (sizeof(main_cmds) / sizeof(main_cmds[0]))
 
@@ -17,7 +17,7 @@ static void main_usage(FILE *f)
 	fprintf(f, "usage: iocurve COMMAND [ARGS]\n\ncommands:\n");
 	for (size_t i = 0; i < MAIN_NCMDS; i++)
 		fprintf(f, "  %-7s %s\n          %s\n", main_cmds[i]->name, main_cmds[i]->usage,
-			main_cmds[i]->help);
+		        main_cmds[i]->help);
 }
 
 int main(int argc, char **argv)

@@ -31,7 +31,7 @@ static int results_mkdirs(const char *path, struct error *err)
 			*p = '\0';
 			if (mkdir(buf, 0755) < 0 && errno != EEXIST) {
 				error_set(err, "results directory %s: cannot create %s: %s", path,
-					  buf, strerror(errno));
+				          buf, strerror(errno));
 				return -1;
 			}
 			*p = c;
@@ -92,8 +92,8 @@ struct results *results_open(const char *dir, const struct campaign *c, struct e
 	if (r->curve == NULL)
 		goto err;
 	fprintf(r->curve, "workload,rw,block_size,step,offered_ops,achieved_ops,mib_s,mean_us,"
-			  "p50_us,p90_us,p99_us,p999_us,max_us,service_mean_us,ops,errors,"
-			  "measured_s,cpu_pct\n");
+	                  "p50_us,p90_us,p99_us,p999_us,max_us,service_mean_us,ops,errors,"
+	                  "measured_s,cpu_pct\n");
 	if (results_sync(r, err) < 0)
 		goto err;
 	return r;
@@ -112,11 +112,12 @@ static void results_hist(FILE *f, const char *key, const struct hist *h)
 {
 	bool first = true;
 
-	fprintf(f, ",\"%s\":{\"count\":%llu,\"sum_ns\":%llu,\"min_ns\":%llu,\"max_ns\":%llu,"
-		   "\"sub_bits\":%u,\"bins\":[",
-		key, (unsigned long long)h->count, (unsigned long long)h->sum,
-		(unsigned long long)(h->count ? h->min : 0), (unsigned long long)h->max,
-		HIST_SUB_BITS);
+	fprintf(f,
+	        ",\"%s\":{\"count\":%llu,\"sum_ns\":%llu,\"min_ns\":%llu,\"max_ns\":%llu,"
+	        "\"sub_bits\":%u,\"bins\":[",
+	        key, (unsigned long long)h->count, (unsigned long long)h->sum,
+	        (unsigned long long)(h->count ? h->min : 0), (unsigned long long)h->max,
+	        HIST_SUB_BITS);
 	for (unsigned i = 0; i < HIST_BINS; i++) {
 		if (h->bins[i] == 0)
 			continue;
@@ -126,22 +127,23 @@ static void results_hist(FILE *f, const char *key, const struct hist *h)
 	fputs("]}", f);
 }
 
-void results_interval(struct results *r, const struct workload *w, uint32_t step,
-		      uint32_t interval, const char *agent, const struct agg_record *rec)
+void results_interval(struct results *r, const struct workload *w, uint32_t step, uint32_t interval,
+                      const char *agent, const struct agg_record *rec)
 {
 	FILE *f = r->intervals;
 
 	/* Workload and agent names are restricted to [A-Za-z0-9._-]: no JSON escaping needed. */
 	fprintf(f, "{\"workload\":\"%s\",\"step\":%u,\"interval\":%u,\"agent\":\"%s\",", w->name,
-		step, interval, agent ? agent : "*");
-	fprintf(f, "\"warmup\":%s,\"agents\":%u,\"workers\":%u,\"duration_ns\":%llu,"
-		   "\"ops\":%llu,\"bytes\":%llu,\"errors\":%llu,\"cpu_user_ns\":%llu,"
-		   "\"cpu_sys_ns\":%llu,\"mean_ns\":%.0f,\"p99_ns\":%llu",
-		rec->warmup ? "true" : "false", rec->agents, rec->workers,
-		(unsigned long long)rec->duration_ns, (unsigned long long)rec->ops,
-		(unsigned long long)rec->bytes, (unsigned long long)rec->errors,
-		(unsigned long long)rec->cpu_user_ns, (unsigned long long)rec->cpu_sys_ns,
-		hist_mean(&rec->latency), (unsigned long long)hist_quantile(&rec->latency, 99));
+	        step, interval, agent ? agent : "*");
+	fprintf(f,
+	        "\"warmup\":%s,\"agents\":%u,\"workers\":%u,\"duration_ns\":%llu,"
+	        "\"ops\":%llu,\"bytes\":%llu,\"errors\":%llu,\"cpu_user_ns\":%llu,"
+	        "\"cpu_sys_ns\":%llu,\"mean_ns\":%.0f,\"p99_ns\":%llu",
+	        rec->warmup ? "true" : "false", rec->agents, rec->workers,
+	        (unsigned long long)rec->duration_ns, (unsigned long long)rec->ops,
+	        (unsigned long long)rec->bytes, (unsigned long long)rec->errors,
+	        (unsigned long long)rec->cpu_user_ns, (unsigned long long)rec->cpu_sys_ns,
+	        hist_mean(&rec->latency), (unsigned long long)hist_quantile(&rec->latency, 99));
 	results_hist(f, "latency", &rec->latency);
 	results_hist(f, "service", &rec->service);
 	fputs("}\n", f);
@@ -149,12 +151,14 @@ void results_interval(struct results *r, const struct workload *w, uint32_t step
 
 void results_point(struct results *r, const struct workload *w, const struct step_point *p)
 {
-	fprintf(r->curve, "%s,%s,%u,%u,%.1f,%.1f,%.3f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%llu,%llu,%.3f,%.1f\n",
-		w->name, rw_mode_name(w->rw), w->block_size, p->step + 1, p->offered_ops,
-		p->achieved_ops, p->mib_s, p->mean_ns / 1e3, (double)p->p50_ns / 1e3,
-		(double)p->p90_ns / 1e3, (double)p->p99_ns / 1e3, (double)p->p999_ns / 1e3,
-		(double)p->max_ns / 1e3, p->svc_mean_ns / 1e3, (unsigned long long)p->ops,
-		(unsigned long long)p->errors, p->measured_s, p->cpu_pct);
+	fprintf(
+	    r->curve,
+	    "%s,%s,%u,%u,%.1f,%.1f,%.3f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%llu,%llu,%.3f,%.1f\n",
+	    w->name, rw_mode_name(w->rw), w->block_size, p->step + 1, p->offered_ops,
+	    p->achieved_ops, p->mib_s, p->mean_ns / 1e3, (double)p->p50_ns / 1e3,
+	    (double)p->p90_ns / 1e3, (double)p->p99_ns / 1e3, (double)p->p999_ns / 1e3,
+	    (double)p->max_ns / 1e3, p->svc_mean_ns / 1e3, (unsigned long long)p->ops,
+	    (unsigned long long)p->errors, p->measured_s, p->cpu_pct);
 }
 
 static int results_sync_file(FILE *f, const char *dir, const char *name, struct error *err)
@@ -176,8 +180,8 @@ int results_sync(struct results *r, struct error *err)
 }
 
 int results_summary(struct results *r, const struct campaign *c,
-		    const struct step_point *const *points, const size_t *npoints,
-		    struct error *err)
+                    const struct step_point *const *points, const size_t *npoints,
+                    struct error *err)
 {
 	FILE *f = results_create(r, "summary.md", err);
 	char knee[256];
@@ -191,7 +195,7 @@ int results_summary(struct results *r, const struct campaign *c,
 		const struct workload *w = &c->workloads[i];
 
 		fprintf(f, "\n## %s (%s, %u B blocks, %u workers x qd %u per agent)\n\n", w->name,
-			rw_mode_name(w->rw), w->block_size, w->workers, w->queue_depth);
+		        rw_mode_name(w->rw), w->block_size, w->workers, w->queue_depth);
 		table_knee_text(w, points[i], npoints[i], c->slo_latency_ns, knee, sizeof(knee));
 		fprintf(f, "%s\n\n", knee);
 		table_print_steps(f, w, points[i], npoints[i]);

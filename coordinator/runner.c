@@ -14,11 +14,11 @@
 #include "xalloc.h"
 
 /* A step starts this long after StartStep is sent, plus a few round trips. */
-#define RUNNER_LEAD_NS	   (300 * NSEC_PER_MSEC)
+#define RUNNER_LEAD_NS (300 * NSEC_PER_MSEC)
 /* Slack past a step's planned end before agents are declared stuck. */
-#define RUNNER_SLACK_NS	   (15 * NSEC_PER_SEC)
+#define RUNNER_SLACK_NS (15 * NSEC_PER_SEC)
 /* Preparing (laying out targets) may take this long. */
-#define RUNNER_PREPARE_NS  (600 * NSEC_PER_SEC)
+#define RUNNER_PREPARE_NS (600 * NSEC_PER_SEC)
 /* Local agents must dial in within this time. */
 #define RUNNER_LOCAL_WAIT_NS (30 * NSEC_PER_SEC)
 
@@ -50,8 +50,8 @@ struct runner {
 	struct runner_agent *agents;
 	uint32_t nagents;
 
-	size_t w;	   /* workload in progress */
-	uint32_t step;	   /* step in progress */
+	size_t w;      /* workload in progress */
+	uint32_t step; /* step in progress */
 	uint32_t nintervals;
 	struct agg_step *agg;
 	struct step_point **points; /* per workload */
@@ -61,7 +61,7 @@ struct runner {
 static void runner_arm(struct runner *r, uint64_t ns)
 {
 	event_add(r->timer, &(struct timeval){(time_t)(ns / NSEC_PER_SEC),
-					      (suseconds_t)(ns % NSEC_PER_SEC / 1000)});
+	                                      (suseconds_t)(ns % NSEC_PER_SEC / 1000)});
 }
 
 static const struct workload *runner_workload(const struct runner *r)
@@ -88,13 +88,13 @@ static void runner_finish(struct runner *r, int status)
 	if (results_sync(r->res, &err) < 0)
 		log_error("%s", err.msg);
 	if (results_summary(r->res, r->c, (const struct step_point *const *)r->points, r->npoints,
-			    &err) < 0)
+	                    &err) < 0)
 		log_error("%s", err.msg);
 	r->done(r->done_arg, status);
 }
 
 static void runner_fail(struct runner *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 
 /* Stop I/O everywhere, keep what is on disk, report once. */
 static void runner_fail(struct runner *r, const char *fmt, ...)
@@ -127,8 +127,8 @@ static void runner_prepare(struct runner *r)
 	r->step = 0;
 	printf("workload %zu/%zu %s: %s %u B, %u agent(s) x %u worker(s) x qd %u; laying out "
 	       "targets\n",
-	       r->w + 1, r->c->nworkloads, w->name, rw_mode_name(w->rw), w->block_size,
-	       r->nagents, w->workers, w->queue_depth);
+	       r->w + 1, r->c->nworkloads, w->name, rw_mode_name(w->rw), w->block_size, r->nagents,
+	       w->workers, w->queue_depth);
 	fflush(stdout);
 	p.workload_index = (uint32_t)r->w;
 	p.workload = w->name;
@@ -164,8 +164,8 @@ static void runner_start_step(struct runner *r)
 	r->agg = agg_step_new(r->nagents, r->nintervals);
 	for (uint32_t i = 0; i < r->nagents; i++) {
 		r->agents[i].step_done = false;
-		if (r->agents[i].s->rtt_ns > max_rtt)
-			max_rtt = r->agents[i].s->rtt_ns;
+		if (r->agents[i].s->clock.rtt_ns > max_rtt)
+			max_rtt = r->agents[i].s->clock.rtt_ns;
 	}
 	for (uint32_t k = 0; k < w->workers; k++)
 		rates[k] = per_worker;
@@ -182,15 +182,15 @@ static void runner_start_step(struct runner *r)
 	env.body_case = IOCURVE__ENVELOPE__BODY_START_STEP;
 	env.start_step = &ss;
 	for (uint32_t i = 0; i < r->nagents; i++) {
-		ss.clock_offset = r->agents[i].s->offset_ns;
+		ss.clock_offset = r->agents[i].s->clock.offset_ns;
 		server_send(r->agents[i].s, &env);
 	}
 	free(rates);
 	printf("  step %u/%zu: %.0f ops/s offered (%.1f per worker)\n", r->step + 1, w->nsteps,
 	       w->steps[r->step], per_worker);
 	fflush(stdout);
-	runner_arm(r, RUNNER_LEAD_NS + 4 * max_rtt + w->warmup_ns + w->measure_ns +
-			      RUNNER_SLACK_NS);
+	runner_arm(r,
+	           RUNNER_LEAD_NS + 4 * max_rtt + w->warmup_ns + w->measure_ns + RUNNER_SLACK_NS);
 }
 
 static void runner_next_workload(struct runner *r)
@@ -205,7 +205,7 @@ static void runner_next_workload(struct runner *r)
 	env.end_workload = &ew;
 	runner_send_all(r, &env);
 	table_knee_text(w, r->points[r->w], r->npoints[r->w], r->c->slo_latency_ns, knee,
-			sizeof(knee));
+	                sizeof(knee));
 	printf("workload %s: %s\n", w->name, knee);
 	fflush(stdout);
 	if (++r->w == r->c->nworkloads) {
@@ -259,7 +259,7 @@ static void runner_report_interval(struct runner *r, uint32_t ai, const Iocurve_
 
 	if (r->state != RUNNER_STEPPING || ir->workload_index != r->w || ir->step != r->step) {
 		log_warn("agent %s: stale report (workload %u step %u) ignored", r->agents[ai].name,
-			 ir->workload_index, ir->step);
+		         ir->workload_index, ir->step);
 		free(rec);
 		return;
 	}
@@ -278,8 +278,8 @@ static void runner_report_interval(struct runner *r, uint32_t ai, const Iocurve_
 		units_format_duration((uint64_t)hist_mean(&merged->latency), mean, sizeof(mean));
 		units_format_duration(hist_quantile(&merged->latency, 99), p99, sizeof(p99));
 		log_info("%s step %u interval %u%s: %.0f ops/s, mean %s, p99 %s", w->name,
-			 r->step + 1, ir->interval + 1, merged->warmup ? " (warm-up)" : "",
-			 (double)merged->ops * 1e9 / (double)merged->duration_ns, mean, p99);
+		         r->step + 1, ir->interval + 1, merged->warmup ? " (warm-up)" : "",
+		         (double)merged->ops * 1e9 / (double)merged->duration_ns, mean, p99);
 	}
 }
 
@@ -315,7 +315,7 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 			return;
 		if (!agg_complete(r->agg)) {
 			runner_fail(r, "step %u: agents finished without reporting every interval",
-				    r->step + 1);
+			            r->step + 1);
 			return;
 		}
 		runner_step_done(r);
@@ -325,7 +325,7 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 		break;
 	default:
 		log_warn("agent %s: unexpected %s", s->name,
-			 env->body_case == IOCURVE__ENVELOPE__BODY_ABORT ? "Abort" : "message");
+		         env->body_case == IOCURVE__ENVELOPE__BODY_ABORT ? "Abort" : "message");
 		break;
 	}
 }
@@ -372,9 +372,9 @@ static void runner_on_lost(struct session *s, const char *reason, void *arg)
 }
 
 static const struct server_cbs runner_server_cbs = {
-	.on_agent_ready = runner_on_ready,
-	.on_agent_message = runner_on_message,
-	.on_agent_lost = runner_on_lost,
+    .on_agent_ready = runner_on_ready,
+    .on_agent_message = runner_on_message,
+    .on_agent_lost = runner_on_lost,
 };
 
 static void runner_timer_cb(evutil_socket_t fd, short what, void *arg)
@@ -388,27 +388,30 @@ static void runner_timer_cb(evutil_socket_t fd, short what, void *arg)
 		struct session *s;
 
 		TAILQ_FOREACH(s, server_sessions(r->srv), entry)
-			off += (size_t)snprintf(names + off, off < sizeof(names) ? sizeof(names) - off : 0,
-						"%s%s%s", off ? ", " : "", s->name,
-						s->owner && s->owner != r ? " (busy)" : "");
+		off += (size_t)snprintf(names + off, off < sizeof(names) ? sizeof(names) - off : 0,
+		                        "%s%s%s", off ? ", " : "", s->name,
+		                        s->owner && s->owner != r ? " (busy)" : "");
 		runner_fail(r, "waited for %u agent(s), %u ready; connected: %s",
-			    runner_agents_wanted(r), r->nagents, off ? names : "none");
+		            runner_agents_wanted(r), r->nagents, off ? names : "none");
 		break;
 	}
 	case RUNNER_PREPARING:
 		for (uint32_t i = 0; i < r->nagents; i++)
 			if (!r->agents[i].ready)
-				off += (size_t)snprintf(names + off, off < sizeof(names) ? sizeof(names) - off : 0,
-							"%s%s", off ? ", " : "", r->agents[i].name);
-		runner_fail(r, "workload %s: not ready in time: %s", runner_workload(r)->name, names);
+				off += (size_t)snprintf(
+				    names + off, off < sizeof(names) ? sizeof(names) - off : 0,
+				    "%s%s", off ? ", " : "", r->agents[i].name);
+		runner_fail(r, "workload %s: not ready in time: %s", runner_workload(r)->name,
+		            names);
 		break;
 	case RUNNER_STEPPING:
 		for (uint32_t i = 0; i < r->nagents; i++)
 			if (!r->agents[i].step_done)
-				off += (size_t)snprintf(names + off, off < sizeof(names) ? sizeof(names) - off : 0,
-							"%s%s", off ? ", " : "", r->agents[i].name);
+				off += (size_t)snprintf(
+				    names + off, off < sizeof(names) ? sizeof(names) - off : 0,
+				    "%s%s", off ? ", " : "", r->agents[i].name);
 		runner_fail(r, "workload %s step %u: no StepDone from %s in time",
-			    runner_workload(r)->name, r->step + 1, names);
+		            runner_workload(r)->name, r->step + 1, names);
 		break;
 	default:
 		break;
@@ -416,7 +419,7 @@ static void runner_timer_cb(evutil_socket_t fd, short what, void *arg)
 }
 
 struct runner *runner_new(struct event_base *base, struct server *srv, const struct campaign *c,
-			  struct results *res, runner_done_fn done, void *arg)
+                          struct results *res, runner_done_fn done, void *arg)
 {
 	struct runner *r = xcalloc(1, sizeof(*r));
 
@@ -442,7 +445,7 @@ void runner_start(struct runner *r)
 	server_set_cbs(r->srv, &runner_server_cbs, r);
 	r->state = RUNNER_WAITING;
 	runner_arm(r, r->c->agents_mode == CAMPAIGN_AGENTS_LOCAL ? RUNNER_LOCAL_WAIT_NS
-								 : r->c->agents_wait_ns);
+	                                                         : r->c->agents_wait_ns);
 	for (s = TAILQ_FIRST(server_sessions(r->srv)); s != NULL; s = next) {
 		next = TAILQ_NEXT(s, entry);
 		runner_claim(r, s);
@@ -467,7 +470,7 @@ void runner_report(struct runner *r, FILE *f)
 		fprintf(f, "%s (%s, %u B):\n", w->name, rw_mode_name(w->rw), w->block_size);
 		table_print_steps(f, w, r->points[i], r->npoints[i]);
 		table_knee_text(w, r->points[i], r->npoints[i], r->c->slo_latency_ns, knee,
-				sizeof(knee));
+		                sizeof(knee));
 		fprintf(f, "%s\n\n", knee);
 	}
 	table_print_summary(f, r->c, (const struct step_point *const *)r->points, r->npoints);

@@ -15,7 +15,7 @@ struct runner;
 typedef void (*runner_done_fn)(void *arg, int status);
 
 struct runner *runner_new(struct event_base *base, struct server *srv, const struct campaign *c,
-			  struct results *res, runner_done_fn done, void *arg);
+                          struct results *res, runner_done_fn done, void *arg);
 /* Start: claim agents as they become ready (or those already are). */
 void runner_start(struct runner *r);
 /* Stop every agent's I/O now; finished steps stay in the results. */

@@ -48,7 +48,7 @@ int server_send(struct session *s, const Iocurve__Envelope *env)
 }
 
 static void server_refuse(struct session *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 
 static void server_refuse(struct session *s, const char *fmt, ...)
 {
@@ -75,7 +75,7 @@ static void server_ping(struct session *s)
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__Ping p = IOCURVE__PING__INIT;
 
-	p.seq = s->samples;
+	p.seq = s->clock.samples;
 	p.t1 = clock_now_ns();
 	env.body_case = IOCURVE__ENVELOPE__BODY_PING;
 	env.ping = &p;
@@ -89,22 +89,24 @@ static void server_hello(struct session *s, const Iocurve__Hello *h)
 	struct session *o;
 
 	if (h->protocol_version != IOCURVE__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT) {
-		server_refuse(s, "agent speaks protocol version %u, this coordinator speaks %u; "
-				 "run the same iocurve version on both",
-			      h->protocol_version,
-			      IOCURVE__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT);
+		server_refuse(s,
+		              "agent speaks protocol version %u, this coordinator speaks %u; "
+		              "run the same iocurve version on both",
+		              h->protocol_version,
+		              IOCURVE__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT);
 		return;
 	}
-	TAILQ_FOREACH(o, &s->srv->sessions, entry) {
+	TAILQ_FOREACH(o, &s->srv->sessions, entry)
+	{
 		if (o != s && o->welcomed && strcmp(o->name, s->name) == 0) {
 			server_refuse(s, "an agent named '%s' is already connected (from %s)",
-				      s->name, o->addr);
+			              s->name, o->addr);
 			return;
 		}
 	}
 	if (strcmp(h->name, s->name) != 0)
 		log_warn("agent at %s says it is '%s'; its certificate says '%s', which wins",
-			 s->addr, h->name, s->name);
+		         s->addr, h->name, s->name);
 	snprintf(s->host, sizeof(s->host), "%s", h->host);
 	s->cpus = h->cpus;
 	s->nallowed = h->n_allowed_paths;
@@ -120,31 +122,23 @@ static void server_hello(struct session *s, const Iocurve__Hello *h)
 	env.welcome = &w;
 	server_send(s, &env);
 	log_info("agent %s joined from %s (host %s, %u CPUs, %zu allowed path(s))", s->name,
-		 s->addr, s->host, s->cpus, s->nallowed);
+	         s->addr, s->host, s->cpus, s->nallowed);
 	server_ping(s);
 }
 
 /* NTP-style: keep the offset of the sample with the smallest round trip. */
 static void server_pong(struct session *s, const Iocurve__Pong *p, uint64_t t4)
 {
-	int64_t rtt = (int64_t)(t4 - p->t1) - (int64_t)(p->t3 - p->t2);
-	int64_t offset = ((int64_t)(p->t2 - p->t1) + (int64_t)(p->t3 - t4)) / 2;
-
-	if (s->synced || p->seq != s->samples)
+	if (s->synced || p->seq != s->clock.samples)
 		return;
-	if (rtt < 0)
-		rtt = 0;
-	if (s->samples == 0 || (uint64_t)rtt < s->rtt_ns) {
-		s->rtt_ns = (uint64_t)rtt;
-		s->offset_ns = offset;
-	}
-	if (++s->samples < SERVER_CLOCK_SAMPLES) {
+	clocksync_add(&s->clock, p->t1, p->t2, p->t3, t4);
+	if (s->clock.samples < SERVER_CLOCK_SAMPLES) {
 		server_ping(s);
 		return;
 	}
 	s->synced = true;
 	log_info("agent %s: clock offset %+.3f ms, round trip %.3f ms", s->name,
-		 (double)s->offset_ns / 1e6, (double)s->rtt_ns / 1e6);
+	         (double)s->clock.offset_ns / 1e6, (double)s->clock.rtt_ns / 1e6);
 	if (s->srv->cbs && s->srv->cbs->on_agent_ready)
 		s->srv->cbs->on_agent_ready(s, s->srv->arg);
 }
@@ -201,13 +195,13 @@ static void server_on_close(struct conn *c, const char *reason, void *arg)
 }
 
 static const struct conn_cbs server_conn_cbs = {
-	.on_connected = server_on_connected,
-	.on_message = server_on_message,
-	.on_close = server_on_close,
+    .on_connected = server_on_connected,
+    .on_message = server_on_message,
+    .on_close = server_on_close,
 };
 
 static void server_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
-			     int salen, void *arg)
+                             int salen, void *arg)
 {
 	struct server *srv = arg;
 	struct session *s = xcalloc(1, sizeof(*s));
@@ -236,12 +230,12 @@ static void server_heartbeat_cb(evutil_socket_t fd, short what, void *arg)
 	env.body_case = IOCURVE__ENVELOPE__BODY_HEARTBEAT;
 	env.heartbeat = &hb;
 	TAILQ_FOREACH(s, &srv->sessions, entry)
-		if (s->welcomed)
-			server_send(s, &env);
+	if (s->welcomed)
+		server_send(s, &env);
 }
 
 struct server *server_new(struct event_base *base, SSL_CTX *ctx, const char *listen,
-			  struct error *err)
+                          struct error *err)
 {
 	struct server *srv = xcalloc(1, sizeof(*srv));
 	struct sockaddr_storage ss;
@@ -254,10 +248,10 @@ struct server *server_new(struct event_base *base, SSL_CTX *ctx, const char *lis
 	srv->base = base;
 	srv->ctx = ctx;
 	TAILQ_INIT(&srv->sessions);
-	srv->listener = evconnlistener_new_bind(
-		base, server_accept_cb, srv,
-		LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_EXEC, 64,
-		(struct sockaddr *)&ss, (int)len);
+	srv->listener = evconnlistener_new_bind(base, server_accept_cb, srv,
+	                                        LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE |
+	                                            LEV_OPT_CLOSE_ON_EXEC,
+	                                        64, (struct sockaddr *)&ss, (int)len);
 	if (srv->listener == NULL) {
 		error_set(err, "cannot listen on %s: %s", listen, strerror(errno));
 		free(srv);

@@ -10,6 +10,7 @@
 #include <event2/event.h>
 #include <openssl/ssl.h>
 
+#include "clocksync.h"
 #include "error.h"
 #include "iocurve.pb-c.h"
 
@@ -31,10 +32,8 @@ struct session {
 	size_t nallowed;
 	bool welcomed;
 	bool synced;
-	unsigned samples;
-	uint64_t rtt_ns;      /* smallest round trip seen */
-	int64_t offset_ns;    /* agent clock minus coordinator clock */
-	void *owner;	      /* the campaign using this agent; NULL when idle */
+	struct clocksync clock; /* offset: agent clock minus coordinator clock */
+	void *owner;            /* the campaign using this agent; NULL when idle */
 	TAILQ_ENTRY(session) entry;
 };
 TAILQ_HEAD(session_list, session);
@@ -50,7 +49,7 @@ struct server_cbs {
 
 /* Listen on HOST:PORT ("127.0.0.1:0" picks a free port). */
 struct server *server_new(struct event_base *base, SSL_CTX *ctx, const char *listen,
-			  struct error *err);
+                          struct error *err);
 void server_set_cbs(struct server *srv, const struct server_cbs *cbs, void *arg);
 /* "127.0.0.1:41234": where agents should dial. */
 const char *server_address(const struct server *srv);

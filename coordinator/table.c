@@ -20,7 +20,7 @@ static double table_throughput(const struct workload *w, const struct step_point
 }
 
 struct knee table_knee(const struct workload *w, const struct step_point *pts, size_t n,
-		       uint64_t slo_ns)
+                       uint64_t slo_ns)
 {
 	struct knee_point *kp = xcalloc(n, sizeof(*kp));
 	struct knee k;
@@ -44,7 +44,7 @@ static void table_fmt_tp(const struct workload *w, double v, char *buf, size_t l
 }
 
 void table_knee_text(const struct workload *w, const struct step_point *pts, size_t n,
-		     uint64_t slo_ns, char *buf, size_t len)
+                     uint64_t slo_ns, char *buf, size_t len)
 {
 	struct knee k = table_knee(w, pts, n, slo_ns);
 	char slo[32], tp[48];
@@ -54,20 +54,21 @@ void table_knee_text(const struct workload *w, const struct step_point *pts, siz
 	switch (k.kind) {
 	case KNEE_INTERPOLATED:
 		snprintf(buf, len, "Performance @ %s: %s (interpolated between steps %zu and %zu)",
-			 slo, tp, k.below + 1, k.above + 1);
+		         slo, tp, k.below + 1, k.above + 1);
 		break;
 	case KNEE_AT_STEP:
 		snprintf(buf, len, "Performance @ %s: %s (at step %zu)", slo, tp, k.below + 1);
 		break;
 	case KNEE_ALL_UNDER:
 		snprintf(buf, len,
-			 "Performance @ %s: at least %s (every step met the SLO: no knee found; "
-			 "raise the load to find it)",
-			 slo, tp);
+		         "Performance @ %s: at least %s (every step met the SLO: no knee found; "
+		         "raise the load to find it)",
+		         slo, tp);
 		break;
 	case KNEE_ALL_OVER:
 		snprintf(buf, len,
-			 "Performance @ %s: none (no step met the SLO; lower the first steps)", slo);
+		         "Performance @ %s: none (no step met the SLO; lower the first steps)",
+		         slo);
 		break;
 	default:
 		snprintf(buf, len, "Performance @ %s: no measured steps", slo);
@@ -79,7 +80,8 @@ void table_print_steps(FILE *f, const struct workload *w, const struct step_poin
 {
 	char mean[16], p50[16], p99[16], p999[16], max[16];
 
-	fprintf(f, "| Step | Offered ops/s | Achieved ops/s | MiB/s | Mean | p50 | p99 | p99.9 | Max | Errors |\n");
+	fprintf(f, "| Step | Offered ops/s | Achieved ops/s | MiB/s | Mean | p50 | p99 | p99.9 | "
+	           "Max | Errors |\n");
 	fprintf(f, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct step_point *p = &pts[i];
@@ -90,16 +92,15 @@ void table_print_steps(FILE *f, const struct workload *w, const struct step_poin
 		units_format_duration(p->p999_ns, p999, sizeof(p999));
 		units_format_duration(p->max_ns, max, sizeof(max));
 		fprintf(f, "| %u | %.0f | %.0f | %.1f | %s | %s | %s | %s | %s | %llu |\n",
-			p->step + 1, p->offered_ops, p->achieved_ops, p->mib_s, mean, p50, p99,
-			p999, max, (unsigned long long)p->errors);
+		        p->step + 1, p->offered_ops, p->achieved_ops, p->mib_s, mean, p50, p99,
+		        p999, max, (unsigned long long)p->errors);
 	}
 	(void)w;
 }
 
 /* A short, honest reason for where the curve stopped. */
 static void table_limit(const struct workload *w, const struct step_point *pts, size_t n,
-			const struct step_point *peak, const struct knee *k, char *buf,
-			size_t len)
+                        const struct step_point *peak, const struct knee *k, char *buf, size_t len)
 {
 	uint64_t errors = 0;
 
@@ -109,7 +110,7 @@ static void table_limit(const struct workload *w, const struct step_point *pts, 
 		snprintf(buf, len, "I/O errors (%llu)", (unsigned long long)errors);
 	else if (peak->achieved_ops < 0.97 * peak->offered_ops)
 		snprintf(buf, len, "saturated: achieved %.0f%% of offered at peak",
-			 100.0 * peak->achieved_ops / peak->offered_ops);
+		         100.0 * peak->achieved_ops / peak->offered_ops);
 	else if (k->kind == KNEE_ALL_UNDER)
 		snprintf(buf, len, "none reached: highest step met the SLO");
 	else
@@ -118,12 +119,13 @@ static void table_limit(const struct workload *w, const struct step_point *pts, 
 }
 
 void table_print_summary(FILE *f, const struct campaign *c, const struct step_point *const *pts,
-			 const size_t *npts)
+                         const size_t *npts)
 {
 	char slo[32], knee[48], peak[48], lat[16], limit[96];
 
 	units_format_duration(c->slo_latency_ns, slo, sizeof(slo));
-	fprintf(f, "| Workload | Performance @ %s | Peak | Latency at peak | Limiting factor |\n", slo);
+	fprintf(f, "| Workload | Performance @ %s | Peak | Latency at peak | Limiting factor |\n",
+	        slo);
 	fprintf(f, "|---|---:|---:|---:|---|\n");
 	for (size_t i = 0; i < c->nworkloads; i++) {
 		const struct workload *w = &c->workloads[i];
@@ -135,7 +137,8 @@ void table_print_summary(FILE *f, const struct campaign *c, const struct step_po
 			continue;
 		}
 		for (size_t j = 0; j < npts[i]; j++)
-			if (best == NULL || table_throughput(w, &pts[i][j]) > table_throughput(w, best))
+			if (best == NULL ||
+			    table_throughput(w, &pts[i][j]) > table_throughput(w, best))
 				best = &pts[i][j];
 		k = table_knee(w, pts[i], npts[i], c->slo_latency_ns);
 		if (k.kind == KNEE_ALL_OVER || k.kind == KNEE_NONE)

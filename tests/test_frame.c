@@ -60,8 +60,8 @@ static void test_header_is_big_endian_length(void **state)
 
 	evbuffer_copyout(b, hdr, 4);
 	assert_int_equal(((size_t)hdr[0] << 24) | ((size_t)hdr[1] << 16) | ((size_t)hdr[2] << 8) |
-				 hdr[3],
-			 total - 4);
+	                     hdr[3],
+	                 total - 4);
 	evbuffer_free(b);
 }
 
@@ -162,13 +162,13 @@ static void test_empty_and_bodyless_rejected(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_round_trip),
-		cmocka_unit_test(test_header_is_big_endian_length),
-		cmocka_unit_test(test_truncated_waits),
-		cmocka_unit_test(test_oversize_rejected_from_header),
-		cmocka_unit_test(test_small_limit),
-		cmocka_unit_test(test_garbage_rejected),
-		cmocka_unit_test(test_empty_and_bodyless_rejected),
+	    cmocka_unit_test(test_round_trip),
+	    cmocka_unit_test(test_header_is_big_endian_length),
+	    cmocka_unit_test(test_truncated_waits),
+	    cmocka_unit_test(test_oversize_rejected_from_header),
+	    cmocka_unit_test(test_small_limit),
+	    cmocka_unit_test(test_garbage_rejected),
+	    cmocka_unit_test(test_empty_and_bodyless_rejected),
 	};
 
 	return cmocka_run_group_tests_name("frame", tests, NULL, NULL);

@@ -74,6 +74,15 @@ ok "serve exits 0 on SIGTERM"
 wait_for "$T/good.log" "connection to coordinator .* lost: peer closed the connection" 10 ||
 	{ cat "$T/good.log"; fail "the agent sees close_notify"; }
 ok "the agent sees a clean close (close_notify)"
+
+# The agent keeps dialling (backoff with jitter) and rejoins a restarted coordinator.
+"$IOCURVE" serve --listen "127.0.0.1:$PORT" --tls "$T/ca" 2> "$T/serve2.log" &
+SERVE=$!
+PIDS="$PIDS $SERVE"
+wait_for "$T/serve2.log" "agent good joined" 15 || fail "the agent rejoins a restarted coordinator"
+ok "the agent rejoins a restarted coordinator"
+kill -TERM "$SERVE"
+wait_exit "$SERVE" 10 || fail "serve exits 0 on SIGTERM (again)"
 kill -TERM "$GOOD"
 wait_exit "$GOOD" 10 || fail "agent exits 0 on SIGTERM"
 ok "agent exits 0 on SIGTERM"

@@ -377,39 +377,41 @@ static const struct server_cbs runner_server_cbs = {
     .on_agent_lost = runner_on_lost,
 };
 
+/* Append NAME (and a note) to a comma-separated list, dropping what does not fit. */
+static void runner_list_add(char *buf, size_t len, const char *name, const char *note)
+{
+	size_t off = strlen(buf);
+
+	if (off + 1 < len)
+		snprintf(buf + off, len - off, "%s%s%s", off ? ", " : "", name, note);
+}
+
+/* A phase took too long: name who was waited for. */
 static void runner_timer_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct runner *r = arg;
 	char names[512] = "";
-	size_t off = 0;
+	struct session *s;
 
 	switch (r->state) {
-	case RUNNER_WAITING: {
-		struct session *s;
-
+	case RUNNER_WAITING:
 		TAILQ_FOREACH(s, server_sessions(r->srv), entry)
-		off += (size_t)snprintf(names + off, off < sizeof(names) ? sizeof(names) - off : 0,
-		                        "%s%s%s", off ? ", " : "", s->name,
-		                        s->owner && s->owner != r ? " (busy)" : "");
+		runner_list_add(names, sizeof(names), s->name,
+		                s->owner && s->owner != r ? " (busy)" : "");
 		runner_fail(r, "waited for %u agent(s), %u ready; connected: %s",
-		            runner_agents_wanted(r), r->nagents, off ? names : "none");
+		            runner_agents_wanted(r), r->nagents, names[0] ? names : "none");
 		break;
-	}
 	case RUNNER_PREPARING:
 		for (uint32_t i = 0; i < r->nagents; i++)
 			if (!r->agents[i].ready)
-				off += (size_t)snprintf(
-				    names + off, off < sizeof(names) ? sizeof(names) - off : 0,
-				    "%s%s", off ? ", " : "", r->agents[i].name);
+				runner_list_add(names, sizeof(names), r->agents[i].name, "");
 		runner_fail(r, "workload %s: not ready in time: %s", runner_workload(r)->name,
 		            names);
 		break;
 	case RUNNER_STEPPING:
 		for (uint32_t i = 0; i < r->nagents; i++)
 			if (!r->agents[i].step_done)
-				off += (size_t)snprintf(
-				    names + off, off < sizeof(names) ? sizeof(names) - off : 0,
-				    "%s%s", off ? ", " : "", r->agents[i].name);
+				runner_list_add(names, sizeof(names), r->agents[i].name, "");
 		runner_fail(r, "workload %s step %u: no StepDone from %s in time",
 		            runner_workload(r)->name, r->step + 1, names);
 		break;

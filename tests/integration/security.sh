@@ -115,6 +115,26 @@ YAML
 	kill -TERM "$AG"
 	wait_exit "$AG" 10 || true
 done
+# Too few agents: the wait ends with a message listing who did come.
+cat > "$T/two.yaml" <<YAML
+campaign: two
+agents: {select: {count: 2}, wait: 3s}
+target: {path: $T/allowed/two, size: 4MiB}
+workloads:
+  - {name: rr, rw: randread, load: {steps: [100]}}
+YAML
+"$IOCURVE" run "$T/two.yaml" --coordinator-listen "127.0.0.1:$PORT" --tls "$T/ca" \
+	--out "$T/two-results" > "$T/two.out" 2> "$T/two.err" &
+RUN=$!
+"$IOCURVE_AGENT" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --name good \
+	--allow "$T/allowed" 2> "$T/good3.log" &
+AG=$!
+PIDS="$PIDS $AG"
+if wait_exit "$RUN" 20; then fail "run fails when too few agents come"; fi
+check "the wait names who came" grep -q "waited for 2 agent(s), 1 ready; connected: good" "$T/two.err"
+kill -TERM "$AG"
+wait_exit "$AG" 10 || true
+
 check "nothing was created outside the allowed path" test ! -e "$T/outside"
 check "nothing was created through the symlinks" test -z "$(ls -A "$T/outside-link-target")" -a ! -e "$T/nowhere"
 echo "# security: all passed"

@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 
 "$IOCURVE" certs init "$T/ca" > /dev/null
-"$IOCURVE" certs agent "$T/ca" good > /dev/null
+"$IOCURVE" certs agent "$T/ca" good probe > /dev/null
 "$IOCURVE" certs init "$T/other" > /dev/null
 "$IOCURVE" certs agent "$T/other" rogue > /dev/null
 check "keys are private (0600)" test "$(stat -c %a "$T/ca/good.key")" = 600
@@ -66,6 +66,52 @@ wait_for "$T/serve.log" "agent good joined" 10 || fail "an agent with a certific
 ok "an agent with a certificate from the CA joins"
 wait_for "$T/serve.log" "agent good: clock offset" 10 || fail "clock sync completes"
 ok "clock sync completes"
+
+# A peer with a good certificate that sends bad frames is cut off, and the log says why.
+python3 - "$PORT" "$T/ca" <<'PY' || fail "bad frames over TLS are refused"
+import socket, ssl, struct, sys
+port, d = int(sys.argv[1]), sys.argv[2]
+ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+ctx.minimum_version = ssl.TLSVersion.TLSv1_3
+ctx.load_verify_locations(d + "/ca.crt")
+ctx.load_cert_chain(d + "/probe.crt", d + "/probe.key")
+ctx.check_hostname = False
+
+def session(payload):
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as raw:
+        with ctx.wrap_socket(raw) as s:
+            s.sendall(payload)
+            data = b""
+            try:
+                while True:
+                    chunk = s.recv(4096)
+                    if not chunk:
+                        break
+                    data += chunk
+            except (ConnectionResetError, ssl.SSLError):
+                pass
+            return data
+
+# Over the 16 MiB limit: judged from the header alone.
+assert session(struct.pack(">I", 0x7fffffff)) == b""
+# A body that is not an Envelope.
+assert session(struct.pack(">I", 5) + b"\x07\xff\xff\xff\xff") == b""
+# A Hello from another protocol version: a Refuse frame that says why.
+hello = b"\x08\x63\x12\x05probe"
+env = b"\x0a" + bytes([len(hello)]) + hello
+reply = session(struct.pack(">I", len(env)) + env)
+assert b"protocol version 99" in reply, reply
+print("ok - oversize, garbage and wrong-version frames are refused over TLS")
+PY
+wait_for "$T/serve.log" "bad frame: frame of 2147483647 bytes is over the limit of 16777216 bytes" 5 ||
+	fail "the oversize frame is logged"
+ok "the oversize frame is logged"
+wait_for "$T/serve.log" "bad frame: frame of 5 bytes is not a valid Envelope" 5 ||
+	fail "the garbage frame is logged"
+ok "the garbage frame is logged"
+wait_for "$T/serve.log" "refusing agent probe .*protocol version 99" 5 ||
+	fail "the version mismatch is logged"
+ok "the version mismatch is logged"
 
 # SIGTERM: the daemon shuts down cleanly and the agent sees a clean close.
 kill -TERM "$SERVE"

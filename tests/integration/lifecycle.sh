@@ -41,6 +41,23 @@ campaign cancel "$T/t1" > "$T/cancel.yaml"
 RUN=$!
 PIDS="$PIDS $RUN"
 wait_rows "$T/r1/curve.csv" 2 60 || fail "two steps finish"
+
+# Workers hold only what they own: no socket (above all not the agent's TLS connection).
+workers_fds_clean() {
+	n=0
+	for agent in $(pgrep -f "iocurve-agent .*--name local-[01] --allow $T/t1"); do
+		for w in $(pgrep -P "$agent"); do
+			n=$((n + 1))
+			if ls -l "/proc/$w/fd" | grep -q "socket:"; then
+				ls -l "/proc/$w/fd"
+				return 1
+			fi
+		done
+	done
+	echo "# checked $n workers"
+	[ "$n" -eq 4 ]
+}
+check "the 4 workers hold no inherited socket" workers_fds_clean
 kill -TERM "$RUN"
 status=0
 wait_exit "$RUN" 15 || status=$?

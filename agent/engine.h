@@ -32,15 +32,33 @@ struct engine_completion {
 #define ENGINE_NO_WAIT   0
 #define ENGINE_WAIT_EVER UINT64_MAX
 
+/*
+ * A simulated device (the sim engine): `servers` operations are served in
+ * parallel, each for service_ns +- jitter_pct% (uniform); the rest queue. Its
+ * capacity is servers / service time, so tests and demos know the knee. A stall
+ * of stall_ns starts when operation number stall_after_ops is submitted (0: none):
+ * no operation completes during it.
+ */
+struct engine_sim_params {
+	uint32_t servers;
+	uint64_t service_ns;
+	uint32_t jitter_pct;
+	uint64_t stall_after_ops;
+	uint64_t stall_ns;
+};
+
+struct engine_params {
+	int fd;		      /* the open, laid-out target; -1 for sim. Stays the caller's */
+	uint32_t queue_depth; /* slots of block_size bytes */
+	uint32_t block_size;
+	int wake_fd;	      /* eventfd whose writes must end a sleep */
+	struct engine_sim_params sim;
+	uint64_t seed;
+};
+
 struct engine_ops {
 	const char *name;
-	/*
-	 * Do I/O on fd (open, laid out; it stays the caller's to close) through
-	 * queue_depth slots of block_size bytes. wake_fd is an eventfd whose writes
-	 * must end a sleep.
-	 */
-	struct engine *(*open)(int fd, uint32_t queue_depth, uint32_t block_size, int wake_fd,
-	                       struct error *err);
+	struct engine *(*open)(const struct engine_params *p, struct error *err);
 	/* The slot's I/O buffer (block_size bytes): the worker fills it before a write. */
 	void *(*buffer)(struct engine *e, uint16_t slot);
 	/* Queue one I/O; not yet submitted. At most queue_depth may be in flight. */
@@ -59,12 +77,13 @@ struct engine_ops {
 	void (*close)(struct engine *e);
 };
 
-static inline struct engine *engine_open(const struct engine_ops *ops, int fd, uint32_t queue_depth,
-                                         uint32_t block_size, int wake_fd, struct error *err)
+static inline struct engine *engine_open(const struct engine_ops *ops,
+                                         const struct engine_params *p, struct error *err)
 {
-	return ops->open(fd, queue_depth, block_size, wake_fd, err);
+	return ops->open(p, err);
 }
 
 extern const struct engine_ops engine_uring_ops;
+extern const struct engine_ops engine_sim_ops;
 
 #endif

@@ -71,9 +71,10 @@ static void uring_arm_wake(struct engine *e)
 	e->wake_rearm = false;
 }
 
-static struct engine *uring_open(int fd, uint32_t queue_depth, uint32_t block_size, int wake_fd,
-                                 struct error *err)
+static struct engine *uring_open(const struct engine_params *p, struct error *err)
 {
+	const int fd = p->fd, wake_fd = p->wake_fd;
+	const uint32_t queue_depth = p->queue_depth, block_size = p->block_size;
 	struct engine *e = xcalloc(1, sizeof(*e));
 	struct iovec *iov = NULL;
 	void *bufs = NULL;

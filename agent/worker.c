@@ -314,7 +314,13 @@ static int worker_setup(struct worker *w, const struct worker_config *cfg, struc
 	if (w->fd < 0)
 		return -1;
 	cfg->slot->bytes_laid_out = written;
-	w->eng = engine_open(w->ops, w->fd, cfg->queue_depth, cfg->block_size, cfg->wake_fd, err);
+	w->eng = engine_open(w->ops,
+	                     &(struct engine_params){.fd = w->fd,
+	                                             .queue_depth = cfg->queue_depth,
+	                                             .block_size = cfg->block_size,
+	                                             .wake_fd = cfg->wake_fd,
+	                                             .seed = cfg->seed},
+	                     err);
 	if (w->eng == NULL) {
 		error_prefix(err, "%s: ", cfg->path);
 		return -1;

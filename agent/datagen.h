@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/* Written data with a requested compressibility and dedupe ratio. */
+#ifndef IOCURVE_DATAGEN_H
+#define IOCURVE_DATAGEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Storage arrays compress and deduplicate inline: data that is all random or all
+ * zeros measures the wrong machine. A block from datagen_fill compresses by about
+ * compress_pct percent with a standard compressor (zlib, lz4), and about
+ * dedupe_pct percent of the blocks filled are copies of an earlier block (at
+ * the array's dedupe granularity, taken as 4KiB), the rest unique.
+ */
+struct datagen_config {
+	uint32_t compress_pct; /* 0..100 (100 is all zeros... allowed but odd) */
+	uint32_t dedupe_pct;   /* 0..100 */
+	uint32_t block_size;   /* bytes per fill; a multiple of 512 */
+	uint64_t seed;	       /* different per worker: workers' unique blocks never collide */
+};
+
+struct datagen;
+
+struct datagen *datagen_new(const struct datagen_config *cfg);
+/*
+ * Fill buf (block_size bytes) for a write. Cheap enough for the write hot
+ * path: no allocation; a few stores per 64 bytes at most, or a memcpy from a
+ * prepared pool with a unique stamp per 4KiB.
+ */
+void datagen_fill(struct datagen *d, void *buf);
+void datagen_free(struct datagen *d);
+
+#endif

@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: MIT */
+/* The sim engine: a simulated device (placeholder until written). */
+#include "engine.h"

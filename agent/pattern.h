@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/* Access patterns: which offset the next operation touches, read or write, and when. */
+#ifndef IOCURVE_PATTERN_H
+#define IOCURVE_PATTERN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "rw.h"
+
+enum pattern_dist {
+	PATTERN_UNIFORM = 0,
+	PATTERN_ZIPF,	 /* zipf:THETA over the working set's blocks */
+	PATTERN_HOTSPOT, /* hotspot:SET/OPS: OPS% of operations hit SET% of the working set */
+};
+
+/*
+ * One worker's view of its target. Offsets are byte offsets into the target.
+ * The worker touches [region_offset, region_offset + region_len): its own
+ * contiguous region (a sequential stream per worker, like fio's
+ * offset_increment) or, for random patterns, its share of the working set.
+ * All offsets are multiples of align; every operation is block_size long and
+ * lies wholly inside the region.
+ */
+struct pattern_config {
+	enum rw_mode rw;	/* read, write, randread, randwrite, rw, randrw */
+	uint32_t read_pct;	/* rw/randrw: percent of operations that read (0..100) */
+	uint32_t block_size;
+	uint32_t align;		/* 0 means block_size; a multiple of 512 */
+	uint64_t region_offset;
+	uint64_t region_len;
+	enum pattern_dist dist;
+	double zipf_theta;	/* > 0, != 1 allowed; typical 0.8..1.2 */
+	double hot_set_pct;	/* hotspot: size of the hot set, % of the region */
+	double hot_ops_pct;	/* hotspot: % of operations that go to the hot set */
+	uint64_t seed;
+};
+
+struct pattern_op {
+	uint64_t offset;
+	bool write;
+};
+
+/* Opaque to callers but sized here so a worker can hold one without allocating. */
+struct pattern {
+	struct pattern_config cfg;
+	uint64_t rng;
+	uint64_t nslots;   /* aligned start positions in the region */
+	uint64_t cursor;   /* sequential: next slot */
+	uint64_t hot_slots;
+	/* zipf, rejection-inversion sampling (no tables, O(1) per draw) */
+	double z_hxm, z_hx0m, z_s, z_q;
+	uint64_t perm_mul, perm_add; /* spreads zipf ranks over the region */
+};
+
+/* Validate and set up. -1 with err when the region cannot hold one block, etc. */
+int pattern_init(struct pattern *p, const struct pattern_config *cfg, struct error *err);
+/* The next operation. Hot path: a few multiplies; no allocation, no syscalls. */
+void pattern_next(struct pattern *p, struct pattern_op *op);
+
+enum arrivals_kind {
+	ARRIVALS_UNIFORM = 0, /* operation k at start + k/rate */
+	ARRIVALS_POISSON,     /* exponential gaps with mean 1/rate */
+};
+
+struct arrivals {
+	enum arrivals_kind kind;
+	uint64_t start_ns;
+	double period_ns;
+	uint64_t k;
+	double t;	/* poisson: ns since start of the next arrival */
+	uint64_t rng;
+};
+
+void arrivals_init(struct arrivals *a, enum arrivals_kind kind, double rate, uint64_t start_ns,
+		   uint64_t seed);
+/* Intended start of the next operation (absolute ns); never drifts (no accumulated rounding). */
+uint64_t arrivals_next(struct arrivals *a);
+
+#endif

@@ -4,7 +4,8 @@
 
 #include "rw.h"
 
-static const char *const rw_names[RW_MODE_COUNT] = {"read", "write", "randread", "randwrite"};
+static const char *const rw_names[RW_MODE_COUNT] = {"read",      "write", "randread",
+                                                    "randwrite", "rw",    "randrw"};
 
 const char *rw_mode_name(enum rw_mode rw)
 {

@@ -28,7 +28,7 @@
 
 /* The workload keys the top level also takes, as defaults for every workload. */
 #define CAMPAIGN_SETTING_KEYS                                                                      \
-	"rw", "block_size", "workers", "queue_depth", "interval", "warmup", "measure"
+	"rw", "block_size", "workers", "queue_depth", "interval", "warmup", "measure", ACCESS_KEYS
 
 static const char *const campaign_keys[] = {
     "campaign", "agents", "target", "slo", "workloads", CAMPAIGN_SETTING_KEYS, NULL,
@@ -36,9 +36,11 @@ static const char *const campaign_keys[] = {
 static const char *const campaign_workload_keys[] = {"name", CAMPAIGN_SETTING_KEYS, "load", NULL};
 static const char *const campaign_agents_keys[] = {"local", "select", "wait", NULL};
 static const char *const campaign_select_keys[] = {"count", NULL};
-static const char *const campaign_target_keys[] = {"path", "size", "direct", NULL};
+static const char *const campaign_target_keys[] = {"path", "size", "direct", "sim", NULL};
+static const char *const campaign_sim_keys[] = {"servers", "service_time", "jitter", "stall", NULL};
+static const char *const campaign_stall_keys[] = {"after", "for", NULL};
 static const char *const campaign_slo_keys[] = {"latency", NULL};
-static const char *const campaign_load_keys[] = {"steps", NULL};
+static const char *const campaign_load_keys[] = {"steps", "max", NULL};
 
 /*
  * Where the timing settings came from, so a mismatch between them can point
@@ -60,10 +62,13 @@ static int campaign_settings(struct yamlnode_doc *y, const yaml_node_t *map, str
 	if ((n = yamlnode_lookup(y, map, "rw")) != NULL) {
 		if (n->type != YAML_SCALAR_NODE ||
 		    rw_mode_parse((const char *)n->data.scalar.value, &w->rw) < 0) {
-			yamlnode_expected(y, n, "rw", "read, write, randread or randwrite");
+			yamlnode_expected(y, n, "rw",
+			                  "read, write, randread, randwrite, rw or randrw");
 			return -1;
 		}
 	}
+	if (access_parse(y, map, &w->access) < 0)
+		return -1;
 	if ((n = yamlnode_lookup(y, map, "block_size")) != NULL) {
 		if (yamlnode_size(y, n, "block_size", &v) < 0)
 			return -1;
@@ -156,36 +161,65 @@ static bool campaign_name_ok(const char *s)
 	return true;
 }
 
+/* A step is a rate ("20k") or "max": closed loop at the queue depth, to find the peak. */
+static int campaign_step(struct yamlnode_doc *y, const yaml_node_t *n, double *rate)
+{
+	if (n->type == YAML_SCALAR_NODE && strcmp((const char *)n->data.scalar.value, "max") == 0) {
+		*rate = 0;
+		return 0;
+	}
+	if (yamlnode_rate(y, n, "load.steps", rate) < 0)
+		return -1;
+	if (*rate <= 0) {
+		yamlnode_expected(y, n, "load.steps", "a rate above 0 ops/s, or max");
+		return -1;
+	}
+	return 0;
+}
+
 static int campaign_load_steps(struct yamlnode_doc *y, const yaml_node_t *map, const char *what,
                                struct workload *w)
 {
-	yaml_node_t *load, *steps;
+	yaml_node_t *load, *steps, *max;
 	char lwhat[192];
+	bool want_max = false;
 
 	if (yamlnode_require(y, map, "load", what, &load) < 0)
 		return -1;
 	snprintf(lwhat, sizeof(lwhat), "load of %s", what);
-	if (yamlnode_check_mapping(y, load, "load", lwhat, campaign_load_keys) < 0 ||
-	    yamlnode_require(y, load, "steps", lwhat, &steps) < 0)
+	if (yamlnode_check_mapping(y, load, "load", lwhat, campaign_load_keys) < 0)
 		return -1;
+	max = yamlnode_lookup(y, load, "max");
+	if (max != NULL && yamlnode_bool(y, max, "load.max", &want_max) < 0)
+		return -1;
+	steps = yamlnode_lookup(y, load, "steps");
+	if (steps == NULL && want_max) {
+		/* load: {max: true}: one closed-loop step at the queue depth */
+		w->nsteps = 1;
+		w->steps = xcalloc(1, sizeof(*w->steps));
+		return 0;
+	}
+	if (steps == NULL) {
+		yamlnode_error(y, load, "%s is missing 'steps' (or max: true)", lwhat);
+		return -1;
+	}
 	if (steps->type != YAML_SEQUENCE_NODE ||
 	    steps->data.sequence.items.top == steps->data.sequence.items.start) {
 		yamlnode_expected(y, steps, "load.steps",
-		                  "a list of rates in ops/s like [1000, 2k]");
+		                  "a list of rates in ops/s like [1000, 2k, max]");
 		return -1;
 	}
 	w->nsteps = (size_t)(steps->data.sequence.items.top - steps->data.sequence.items.start);
-	w->steps = xcalloc(w->nsteps, sizeof(*w->steps));
+	w->steps = xcalloc(w->nsteps + want_max, sizeof(*w->steps));
 	for (size_t i = 0; i < w->nsteps; i++) {
 		yaml_node_t *n = yamlnode_get(y, steps->data.sequence.items.start[i]);
 
-		if (yamlnode_rate(y, n, "load.steps", &w->steps[i]) < 0)
+		if (campaign_step(y, n, &w->steps[i]) < 0)
 			return -1;
-		if (w->steps[i] <= 0) {
-			yamlnode_expected(y, n, "load.steps", "a rate above 0 ops/s");
-			return -1;
-		}
 	}
+	/* max: true with steps: the closed-loop peak after the rated steps */
+	if (want_max)
+		w->steps[w->nsteps++] = 0;
 	return 0;
 }
 
@@ -224,6 +258,47 @@ static int campaign_workload(struct yamlnode_doc *y, const yaml_node_t *node, si
 	return 0;
 }
 
+/* Where a setting was given: the workload's own key, else the top-level default. */
+static const yaml_node_t *campaign_where(struct yamlnode_doc *y, const yaml_node_t *root,
+                                         const yaml_node_t *node, const char *key)
+{
+	const yaml_node_t *n = yamlnode_lookup(y, node, key);
+
+	if (n == NULL)
+		n = yamlnode_lookup(y, root, key);
+	return n != NULL ? n : node;
+}
+
+/* The working set and alignment must leave room for whole, aligned blocks. */
+static int campaign_check_access(struct yamlnode_doc *y, const yaml_node_t *root,
+                                 const yaml_node_t *node, const struct campaign *c,
+                                 const struct workload *w)
+{
+	const struct access *a = &w->access;
+	char bs[32];
+
+	units_format_size(w->block_size, bs, sizeof(bs));
+	if (a->working_set != 0 && a->working_set < w->block_size) {
+		yamlnode_error(y, campaign_where(y, root, node, "working_set"),
+		               "working_set: smaller than block_size %s of workload '%s'", bs,
+		               w->name);
+		return -1;
+	}
+	if (a->working_set != 0 && c->target_size != 0 && a->working_set > c->target_size) {
+		yamlnode_error(y, campaign_where(y, root, node, "working_set"),
+		               "working_set: larger than target.size of workload '%s'; the working "
+		               "set is the part of each target that is touched",
+		               w->name);
+		return -1;
+	}
+	if (a->align != 0 && a->align > w->block_size) {
+		yamlnode_error(y, campaign_where(y, root, node, "align"),
+		               "align: larger than block_size %s of workload '%s'", bs, w->name);
+		return -1;
+	}
+	return 0;
+}
+
 static int campaign_workloads(struct yamlnode_doc *y, const yaml_node_t *root,
                               const yaml_node_t *list, struct campaign *c)
 {
@@ -235,6 +310,7 @@ static int campaign_workloads(struct yamlnode_doc *y, const yaml_node_t *root,
 	    .interval_ns = NS_PER_SEC,
 	    .warmup_ns = NS_PER_SEC,
 	    .measure_ns = 5 * NS_PER_SEC,
+	    .access = {.read_pct = ACCESS_READ_PCT_UNSET, .direct = c->target_direct},
 	};
 	struct campaign_origin top = {0};
 	size_t n;
@@ -255,6 +331,11 @@ static int campaign_workloads(struct yamlnode_doc *y, const yaml_node_t *root,
 		*w = defaults;
 		c->nworkloads++;
 		if (campaign_workload(y, node, i, &top, w) < 0)
+			return -1;
+		/* the common mixed test is 75/25 random; a sequential mix defaults to half */
+		if (w->access.read_pct == ACCESS_READ_PCT_UNSET)
+			w->access.read_pct = w->rw == RW_RW ? 50 : 75;
+		if (campaign_check_access(y, root, node, c, w) < 0)
 			return -1;
 		for (size_t j = 0; j < i; j++) {
 			if (strcmp(c->workloads[j].name, w->name) == 0) {
@@ -312,13 +393,93 @@ static int campaign_agents(struct yamlnode_doc *y, const yaml_node_t *map, struc
 	return 0;
 }
 
+/* jitter: "10%" or 10: the spread of the simulated service time. */
+static int campaign_percent(struct yamlnode_doc *y, const yaml_node_t *n, const char *label,
+                            uint32_t *out)
+{
+	const char *s;
+	char *end;
+	unsigned long v;
+
+	if (yamlnode_string(y, n, label, &s) < 0)
+		return -1;
+	v = strtoul(s, &end, 10);
+	if (end == s || (*end != '\0' && strcmp(end, "%") != 0) || v > 100) {
+		yamlnode_expected(y, n, label, "a percentage 0..100 such as 10%");
+		return -1;
+	}
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* target: {sim: {servers: 4, service_time: 200us, jitter: 10%, stall: {after: N, for: 100ms}}} */
+static int campaign_sim(struct yamlnode_doc *y, const yaml_node_t *map, struct campaign_sim *sim)
+{
+	yaml_node_t *n, *stall;
+
+	if (yamlnode_check_mapping(y, map, "target.sim", "target.sim", campaign_sim_keys) < 0)
+		return -1;
+	sim->enabled = true;
+	sim->servers = 1;
+	if ((n = yamlnode_lookup(y, map, "servers")) != NULL &&
+	    yamlnode_uint(y, n, "target.sim.servers", 1, 1024, &sim->servers) < 0)
+		return -1;
+	if (yamlnode_require(y, map, "service_time", "target.sim", &n) < 0 ||
+	    yamlnode_duration(y, n, "target.sim.service_time", &sim->service_ns) < 0)
+		return -1;
+	if (sim->service_ns == 0) {
+		yamlnode_expected(y, n, "target.sim.service_time", "a duration above 0");
+		return -1;
+	}
+	if ((n = yamlnode_lookup(y, map, "jitter")) != NULL &&
+	    campaign_percent(y, n, "target.sim.jitter", &sim->jitter_pct) < 0)
+		return -1;
+	if ((stall = yamlnode_lookup(y, map, "stall")) == NULL)
+		return 0;
+	if (yamlnode_check_mapping(y, stall, "target.sim.stall", "target.sim.stall",
+	                           campaign_stall_keys) < 0 ||
+	    yamlnode_require(y, stall, "after", "target.sim.stall", &n) < 0)
+		return -1;
+	{
+		uint32_t after;
+
+		if (yamlnode_uint(y, n, "target.sim.stall.after", 1, UINT32_MAX, &after) < 0)
+			return -1;
+		sim->stall_after_ops = after;
+	}
+	if (yamlnode_require(y, stall, "for", "target.sim.stall", &n) < 0 ||
+	    yamlnode_duration(y, n, "target.sim.stall.for", &sim->stall_ns) < 0)
+		return -1;
+	return 0;
+}
+
 static int campaign_target(struct yamlnode_doc *y, const yaml_node_t *map, struct campaign *c)
 {
-	yaml_node_t *path, *size, *direct;
+	yaml_node_t *path, *size, *direct, *sim;
 	const char *s;
 
-	if (yamlnode_check_mapping(y, map, "target", "target", campaign_target_keys) < 0 ||
-	    yamlnode_require(y, map, "path", "target", &path) < 0 ||
+	if (yamlnode_check_mapping(y, map, "target", "target", campaign_target_keys) < 0)
+		return -1;
+	c->target_direct = true;
+	direct = yamlnode_lookup(y, map, "direct");
+	if (direct != NULL && yamlnode_bool(y, direct, "target.direct", &c->target_direct) < 0)
+		return -1;
+	sim = yamlnode_lookup(y, map, "sim");
+	if (sim != NULL) {
+		if (yamlnode_lookup(y, map, "path") != NULL) {
+			yamlnode_error(y, map, "target: use either 'path' or 'sim', not both");
+			return -1;
+		}
+		if (campaign_sim(y, sim, &c->sim) < 0)
+			return -1;
+		/* a simulated device has offsets but no bytes: 1GiB unless told */
+		c->target_size = 1ull << 30;
+		size = yamlnode_lookup(y, map, "size");
+		if (size != NULL && yamlnode_size(y, size, "target.size", &c->target_size) < 0)
+			return -1;
+		return 0;
+	}
+	if (yamlnode_require(y, map, "path", "target", &path) < 0 ||
 	    yamlnode_string(y, path, "target.path", &s) < 0)
 		return -1;
 	/* agents resolve it against their own allow-list: relative would mean nothing */
@@ -327,12 +488,12 @@ static int campaign_target(struct yamlnode_doc *y, const yaml_node_t *map, struc
 		return -1;
 	}
 	c->target_path = xstrdup(s);
+	/* a block device may leave the size out: all of it */
+	size = yamlnode_lookup(y, map, "size");
+	if (size == NULL && strncmp(s, "/dev/", 5) == 0)
+		return 0;
 	if (yamlnode_require(y, map, "size", "target", &size) < 0 ||
 	    yamlnode_size(y, size, "target.size", &c->target_size) < 0)
-		return -1;
-	c->target_direct = true;
-	direct = yamlnode_lookup(y, map, "direct");
-	if (direct != NULL && yamlnode_bool(y, direct, "target.direct", &c->target_direct) < 0)
 		return -1;
 	return 0;
 }
@@ -342,8 +503,11 @@ static int campaign_check_target_size(struct yamlnode_doc *y, const yaml_node_t 
                                       const struct campaign *c)
 {
 	const yaml_node_t *n = yamlnode_lookup(y, target, "size");
-	const char *text = (const char *)n->data.scalar.value;
+	const char *text;
 
+	if (n == NULL)
+		return 0; /* a block device: its own size, checked by the agent */
+	text = (const char *)n->data.scalar.value;
 	if (c->target_size == 0 || c->target_size % CAMPAIGN_TARGET_ALIGN != 0) {
 		yamlnode_expected(y, n, "target.size", "a multiple of 4KiB");
 		return -1;

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "access.h"
 #include "error.h"
 #include "rw.h"
 
@@ -24,8 +25,19 @@ struct workload {
 	uint64_t interval_ns;
 	uint64_t warmup_ns;
 	uint64_t measure_ns;
-	double *steps; /* offered ops/s of the whole fleet, in order */
+	struct access access; /* read_pct, align, working_set, random, arrivals, data, direct */
+	double *steps;        /* offered ops/s of the whole fleet, in order; 0: max (closed loop) */
 	size_t nsteps;
+};
+
+/* target: {sim: {...}}: a simulated device per worker, no real I/O (see agent/engine.h). */
+struct campaign_sim {
+	bool enabled;
+	uint32_t servers;
+	uint64_t service_ns;
+	uint32_t jitter_pct;
+	uint64_t stall_after_ops; /* 0: no stall */
+	uint64_t stall_ns;
 };
 
 struct campaign {
@@ -38,9 +50,10 @@ struct campaign {
 	uint32_t agents_count;
 	uint64_t agents_wait_ns; /* select mode; default 60s */
 
-	char *target_path;    /* a directory: one file per agent and worker */
-	uint64_t target_size; /* bytes per file */
-	bool target_direct;   /* default true */
+	char *target_path;    /* a directory (one file per agent and worker) or a block device */
+	uint64_t target_size; /* bytes per file; for a device, 0 means all of it */
+	bool target_direct;   /* default true; a workload may override it with direct: */
+	struct campaign_sim sim;
 
 	uint64_t slo_latency_ns; /* default 1ms */
 

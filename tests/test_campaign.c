@@ -194,13 +194,15 @@ static void test_select_mode(void **state)
 
 static void test_unknown_key(void **state)
 {
-	test_campaign_fails(TEST_HEAD "workloads:\n"
-	                              "  - name: randread-8k\n"
-	                              "    queue_dept: 4\n"
-	                              "    load: {steps: [1000]}\n",
-	                    "test.yaml:6:5: unknown key 'queue_dept' in workload 'randread-8k' "
-	                    "(known: name, rw, block_size, workers, queue_depth, interval, warmup, "
-	                    "measure, load)");
+	test_campaign_fails(
+	    TEST_HEAD "workloads:\n"
+	              "  - name: randread-8k\n"
+	              "    queue_dept: 4\n"
+	              "    load: {steps: [1000]}\n",
+	    "test.yaml:6:5: unknown key 'queue_dept' in workload 'randread-8k' "
+	    "(known: name, rw, block_size, workers, queue_depth, interval, warmup, "
+	    "measure, read_pct, align, working_set, random, arrivals, data, direct, "
+	    "load)");
 	test_campaign_fails(TEST_HEAD "worker: 2\n"
 	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
 	                    "test.yaml:4:1: unknown key 'worker' in campaign (known: campaign, "
@@ -210,13 +212,13 @@ static void test_unknown_key(void **state)
 	    "agents: {local: 1}\n"
 	    "target: {path: /tmp/x, size: 1MiB, sise: 2}\n"
 	    "workloads: [{name: a, load: {steps: [1]}}]\n",
-	    "test.yaml:3:36: unknown key 'sise' in target (known: path, size, direct)");
+	    "test.yaml:3:36: unknown key 'sise' in target (known: path, size, direct, sim)");
 	test_campaign_fails(TEST_HEAD "slo: {latncy: 1ms}\n"
 	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
 	                    "test.yaml:4:7: unknown key 'latncy' in slo (known: latency)");
 	test_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {step: [1]}}]\n",
 	                    "test.yaml:4:30: unknown key 'step' in load of workload 'a' (known: "
-	                    "steps)");
+	                    "steps, max)");
 	test_campaign_fails("campaign: t\n"
 	                    "agents: {select: {count: 1, labels: x}}\n"
 	                    "target: {path: /tmp/x, size: 1MiB}\n"
@@ -269,7 +271,7 @@ static void test_wrong_type(void **state)
 	    "agents: {local: 1}\n"
 	    "target: /tmp/x\n"
 	    "workloads: [{name: a, load: {steps: [1]}}]\n",
-	    "test.yaml:3:9: target: expected a mapping with path, size, direct, got "
+	    "test.yaml:3:9: target: expected a mapping with path, size, direct, sim, got "
 	    "'/tmp/x'");
 	test_campaign_fails(TEST_HEAD "workloads: {name: a}\n",
 	                    "test.yaml:4:12: workloads: expected a list of one or more workloads, "
@@ -278,10 +280,10 @@ static void test_wrong_type(void **state)
 	                    "test.yaml:4:12: workloads: expected a list of one or more workloads");
 	test_campaign_fails(TEST_HEAD "workloads: [a]\n",
 	                    "test.yaml:4:13: workloads: expected a mapping with name, rw,");
-	test_campaign_fails(TEST_HEAD "rw: randrw\n"
+	test_campaign_fails(TEST_HEAD "rw: readwrite\n"
 	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:4:5: rw: expected read, write, randread or randwrite, got "
-	                    "'randrw'");
+	                    "test.yaml:4:5: rw: expected read, write, randread, randwrite, rw or "
+	                    "randrw, got 'readwrite'");
 	test_campaign_fails("campaign: t\n"
 	                    "agents: {local: 1}\n"
 	                    "target: {path: /tmp/x, size: 1MiB, direct: maybe}\n"
@@ -401,17 +403,18 @@ static void test_bad_rate(void **state)
 {
 	test_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {steps: [1000, fast]}}]\n",
 	                    "test.yaml:4:44: load.steps: 'fast' is not a rate (expected ops/s");
-	test_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {steps: [0]}}]\n",
-	                    "test.yaml:4:38: load.steps: expected a rate above 0 ops/s, got '0'");
+	test_campaign_fails(
+	    TEST_HEAD "workloads: [{name: a, load: {steps: [0]}}]\n",
+	    "test.yaml:4:38: load.steps: expected a rate above 0 ops/s, or max, got '0'");
 	test_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {steps: [-5]}}]\n",
 	                    "test.yaml:4:38: load.steps: '-5' is not a rate: rates cannot be "
 	                    "negative");
 	test_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {steps: []}}]\n",
 	                    "test.yaml:4:37: load.steps: expected a list of rates in ops/s like "
-	                    "[1000, 2k], got a list");
+	                    "[1000, 2k, max], got a list");
 	test_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {steps: 1000}}]\n",
 	                    "test.yaml:4:37: load.steps: expected a list of rates in ops/s like "
-	                    "[1000, 2k], got '1000'");
+	                    "[1000, 2k, max], got '1000'");
 	test_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {steps: [[1]]}}]\n",
 	                    "test.yaml:4:38: load.steps: expected a rate in ops/s such as 20000 or "
 	                    "20k, got a list");
@@ -584,6 +587,104 @@ static void test_parse_uses_length(void **state)
 	campaign_free(NULL);
 }
 
+/* The I/O engine's keys: mixes, alignment, working set, distributions, data, max steps. */
+static void test_access_keys(void **state)
+{
+	struct campaign *c = test_campaign_ok(
+	    TEST_HEAD "random: zipf:1.1\n"
+	              "data: {compress: 50, dedupe: 30}\n"
+	              "workloads:\n"
+	              "  - {name: mix, rw: randrw, load: {steps: [1k, max]}}\n"
+	              "  - {name: seqmix, rw: rw, read_pct: 70, align: 512, working_set: 512KiB,\n"
+	              "     random: hotspot:10/90, arrivals: poisson, direct: false,\n"
+	              "     load: {steps: [100], max: true}}\n"
+	              "  - {name: peak, rw: read, block_size: 64KiB, load: {max: true}}\n");
+	const struct workload *w = c->workloads;
+
+	assert_int_equal(c->nworkloads, 3);
+	assert_int_equal(w[0].rw, RW_RANDRW);
+	assert_int_equal(w[0].access.read_pct, 75); /* the 75/25 default */
+	assert_int_equal(w[0].access.dist, ACCESS_ZIPF);
+	assert_true(w[0].access.zipf_theta > 1.09 && w[0].access.zipf_theta < 1.11);
+	assert_int_equal(w[0].access.compress_pct, 50);
+	assert_int_equal(w[0].access.dedupe_pct, 30);
+	assert_true(w[0].access.direct);
+	assert_false(w[0].access.poisson);
+	assert_int_equal(w[0].nsteps, 2);
+	assert_true(w[0].steps[0] == 1000 && w[0].steps[1] == 0);
+	assert_int_equal(w[1].rw, RW_RW);
+	assert_int_equal(w[1].access.read_pct, 70);
+	assert_int_equal(w[1].access.align, 512);
+	assert_int_equal(w[1].access.working_set, 512 * 1024);
+	assert_int_equal(w[1].access.dist, ACCESS_HOTSPOT);
+	assert_true(w[1].access.hot_set_pct == 10 && w[1].access.hot_ops_pct == 90);
+	assert_true(w[1].access.poisson);
+	assert_false(w[1].access.direct);
+	assert_int_equal(w[1].nsteps, 2); /* steps, then the closed-loop peak */
+	assert_true(w[1].steps[0] == 100 && w[1].steps[1] == 0);
+	assert_int_equal(w[2].nsteps, 1);
+	assert_true(w[2].steps[0] == 0);
+	assert_int_equal(w[2].access.read_pct, 75);
+	campaign_free(c);
+
+	test_campaign_fails(TEST_HEAD
+	                    "workloads: [{name: a, random: zipf:x, load: {steps: [1]}}]\n",
+	                    "test.yaml:4:31: random: expected zipf:THETA with THETA above 0");
+	test_campaign_fails(TEST_HEAD
+	                    "workloads: [{name: a, random: hotspot:10, load: {max: true}}]\n",
+	                    "test.yaml:4:31: random: expected hotspot:SET/OPS");
+	test_campaign_fails(TEST_HEAD "workloads: [{name: a, read_pct: 101, load: {max: true}}]\n",
+	                    "test.yaml:4:33: read_pct: expected a whole number 0..100, got '101'");
+	test_campaign_fails(TEST_HEAD "working_set: 2MiB\n"
+	                              "workloads: [{name: a, load: {max: true}}]\n",
+	                    "test.yaml:4:14: working_set: larger than target.size of workload 'a'");
+	test_campaign_fails(TEST_HEAD "workloads: [{name: a, align: 8KiB, load: {max: true}}]\n",
+	                    "test.yaml:4:30: align: larger than block_size 4KiB of workload 'a'");
+	test_campaign_fails(TEST_HEAD "workloads: [{name: a, data: {zip: 1}, load: {max: true}}]\n",
+	                    "test.yaml:4:30: unknown key 'zip' in data");
+	test_campaign_fails(TEST_HEAD
+	                    "workloads: [{name: a, arrivals: bursty, load: {max: true}}]\n",
+	                    "test.yaml:4:33: arrivals: expected uniform or poisson, got 'bursty'");
+	test_campaign_fails(
+	    TEST_HEAD "workloads: [{name: a, load: {}}]\n",
+	    "test.yaml:4:29: load of workload 'a' is missing 'steps' (or max: true)");
+}
+
+static void test_sim_target(void **state)
+{
+	struct campaign *c =
+	    test_campaign_ok("campaign: t\n"
+	                     "agents: {local: 1}\n"
+	                     "target: {sim: {servers: 4, service_time: 200us, jitter: 10%, "
+	                     "stall: {after: 1000, for: 100ms}}}\n"
+	                     "workloads: [{name: a, load: {steps: [1k]}}]\n");
+
+	assert_true(c->sim.enabled);
+	assert_null(c->target_path);
+	assert_int_equal(c->sim.servers, 4);
+	assert_int_equal(c->sim.service_ns, 200000);
+	assert_int_equal(c->sim.jitter_pct, 10);
+	assert_int_equal(c->sim.stall_after_ops, 1000);
+	assert_int_equal(c->sim.stall_ns, 100000000);
+	assert_int_equal(c->target_size, 1u << 30);
+	campaign_free(c);
+	test_campaign_fails("campaign: t\n"
+	                    "agents: {local: 1}\n"
+	                    "target: {path: /x, sim: {service_time: 1ms}}\n"
+	                    "workloads: [{name: a, load: {steps: [1k]}}]\n",
+	                    "test.yaml:3:9: target: use either 'path' or 'sim', not both");
+	test_campaign_fails("campaign: t\n"
+	                    "agents: {local: 1}\n"
+	                    "target: {sim: {servers: 2}}\n"
+	                    "workloads: [{name: a, load: {steps: [1k]}}]\n",
+	                    "test.yaml:3:15: target.sim is missing 'service_time'");
+	test_campaign_fails("campaign: t\n"
+	                    "agents: {local: 1}\n"
+	                    "target: {sim: {service_time: 1ms, jitter: 150%}}\n"
+	                    "workloads: [{name: a, load: {steps: [1k]}}]\n",
+	                    "test.yaml:3:43: target.sim.jitter: expected a percentage 0..100");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -603,6 +704,8 @@ int main(void)
 	    cmocka_unit_test(test_invalid_agents),
 	    cmocka_unit_test(test_load_file),
 	    cmocka_unit_test(test_parse_uses_length),
+	    cmocka_unit_test(test_access_keys),
+	    cmocka_unit_test(test_sim_target),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/* A workload's access pattern keys: mixes, alignment, working set, distribution, data. */
+#ifndef IOCURVE_ACCESS_H
+#define IOCURVE_ACCESS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "yamlnode.h"
+
+struct workload;
+
+/* The keys access_parse reads; a workload or the top level (as defaults) takes them. */
+#define ACCESS_KEYS "read_pct", "align", "working_set", "random", "arrivals", "data", "direct"
+
+/* read_pct not given yet: the mix's own default applies (75 randrw, 50 rw). */
+#define ACCESS_READ_PCT_UNSET UINT32_MAX
+
+enum access_dist {
+	ACCESS_UNIFORM = 0,
+	ACCESS_ZIPF,
+	ACCESS_HOTSPOT,
+};
+
+struct access {
+	uint32_t read_pct;    /* mixes: percent of reads */
+	uint32_t align;       /* 0: block_size */
+	uint64_t working_set; /* bytes of each target touched; 0: all of it */
+	enum access_dist dist;
+	double zipf_theta;
+	double hot_set_pct; /* hotspot:SET/OPS */
+	double hot_ops_pct;
+	bool poisson; /* arrivals: poisson (else uniform) */
+	uint32_t compress_pct;
+	uint32_t dedupe_pct;
+	bool direct;
+};
+
+/* Read whichever ACCESS_KEYS map holds into a (keys that are absent keep a's values). */
+int access_parse(struct yamlnode_doc *y, const yaml_node_t *map, struct access *a);
+/* "uniform", "zipf:1.1", "hotspot:10/90". */
+void access_dist_text(const struct access *a, char *buf, size_t len);
+
+#endif

@@ -11,6 +11,8 @@
 #include <openssl/ssl.h>
 
 #include "allow.h"
+#include "engine.h"
+#include "hostcpu.h"
 #include "iocurve.pb-c.h"
 
 struct conn;
@@ -27,6 +29,7 @@ struct agent {
 	char name[128];
 	char host[256];
 	struct allow allow;
+	bool allow_device_writes; /* --allow-device-writes: block devices may be written */
 	struct agent_label *labels;
 	size_t nlabels;
 	bool stopping;
@@ -48,6 +51,8 @@ struct agent {
 	uint32_t workload_index;
 	uint32_t nworkers;
 	uint32_t warmup_intervals;
+	struct engine_sim_params sim; /* the simulated device of the workload, if any */
+	struct hostcpu cpu;           /* host CPU use between interval reports */
 	uint64_t interval_ns;
 };
 

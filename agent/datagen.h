@@ -11,17 +11,19 @@
  * zeros measures the wrong machine. A block from datagen_fill compresses by about
  * compress_pct percent with a standard compressor (zlib, lz4), and about
  * dedupe_pct percent of the blocks filled are copies of an earlier block (at
- * the array's dedupe granularity, taken as 4KiB), the rest unique.
+ * the array's dedupe granularity, taken as 4KiB; for blocks under 4KiB the
+ * block itself), the rest unique.
  */
 struct datagen_config {
-	uint32_t compress_pct; /* 0..100 (100 is all zeros... allowed but odd) */
+	uint32_t compress_pct; /* 0..100 (100: zeros but a 16-byte stamp per 4KiB) */
 	uint32_t dedupe_pct;   /* 0..100 */
-	uint32_t block_size;   /* bytes per fill; a multiple of 512 */
-	uint64_t seed;	       /* different per worker: workers' unique blocks never collide */
+	uint32_t block_size;   /* bytes per fill; a multiple of 512, at most 16MiB */
+	uint64_t seed;         /* different per worker: workers' unique blocks never collide */
 };
 
 struct datagen;
 
+/* NULL if a percentage is over 100 or block_size is out of range. */
 struct datagen *datagen_new(const struct datagen_config *cfg);
 /*
  * Fill buf (block_size bytes) for a write. Cheap enough for the write hot

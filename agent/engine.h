@@ -48,10 +48,10 @@ struct engine_sim_params {
 };
 
 struct engine_params {
-	int fd;		      /* the open, laid-out target; -1 for sim. Stays the caller's */
+	int fd;               /* the open, laid-out target; -1 for sim. Stays the caller's */
 	uint32_t queue_depth; /* slots of block_size bytes */
 	uint32_t block_size;
-	int wake_fd;	      /* eventfd whose writes must end a sleep */
+	int wake_fd; /* eventfd whose writes must end a sleep */
 	struct engine_sim_params sim;
 	uint64_t seed;
 };

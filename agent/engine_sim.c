@@ -1,3 +1,349 @@
 /* SPDX-License-Identifier: MIT */
-/* The sim engine: a simulated device (placeholder until written). */
+/* The sim engine: a simulated device of parallel servers on the real clock, no real I/O. */
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clock.h"
 #include "engine.h"
+#include "xalloc.h"
+
+#define SIM_ALIGN 4096u
+/* Slots are uint16_t, so no caller can keep more than this in flight. */
+#define SIM_MAX_DEPTH (UINT16_MAX + 1u)
+
+/* An operation the device has accepted: it completes (or completed) at done_ns. */
+struct sim_op {
+	uint64_t done_ns;
+	uint64_t seq; /* submission order: equal completion times are delivered FIFO */
+	int32_t res;
+	uint16_t slot;
+};
+
+/* Queued by the caller, not yet submitted: it has no submission time yet. */
+struct sim_pending {
+	uint32_t len;
+	uint16_t slot;
+};
+
+struct engine {
+	uint32_t queue_depth;
+	uint32_t block_size;
+	int wake_fd;
+	unsigned char *bufs;   /* queue_depth * block_size, aligned like a real engine's */
+	uint64_t *server_free; /* min-heap: when each server next becomes free */
+	uint32_t nservers;
+	struct sim_pending *pending;
+	uint32_t npending;
+	struct sim_op *inflight; /* min-heap on (done_ns, seq): accepted, not yet delivered */
+	uint32_t ninflight;
+	uint64_t service_ns;
+	double jitter; /* fraction of service_ns, in [0, 1] */
+	uint64_t stall_after_ops;
+	uint64_t stall_ns;
+	uint64_t submitted; /* operations submitted so far; the last one's 1-based number */
+	uint64_t rng;
+	bool overflow; /* the caller queued past queue_depth: reported, not silently dropped */
+};
+
+/* splitmix64: cheap, and a seed gives the same service times on every run. */
+static uint64_t sim_rand(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static uint64_t sim_service_ns(struct engine *e)
+{
+	double u;
+
+	/* Without jitter the service time is exact: no rounding through a double. */
+	if (e->jitter == 0)
+		return e->service_ns;
+	u = (double)(sim_rand(&e->rng) >> 11) * 0x1p-53 * 2.0 - 1.0;
+	return (uint64_t)((double)e->service_ns * (1.0 + u * e->jitter) + 0.5);
+}
+
+static void sim_server_sift_down(uint64_t *h, uint32_t n, uint32_t i)
+{
+	for (;;) {
+		uint32_t l = 2 * i + 1, m = i;
+		uint64_t t;
+
+		if (l < n && h[l] < h[m])
+			m = l;
+		if (l + 1 < n && h[l + 1] < h[m])
+			m = l + 1;
+		if (m == i)
+			return;
+		t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+static bool sim_op_before(const struct sim_op *a, const struct sim_op *b)
+{
+	return a->done_ns < b->done_ns || (a->done_ns == b->done_ns && a->seq < b->seq);
+}
+
+static void sim_op_sift_down(struct sim_op *h, uint32_t n, uint32_t i)
+{
+	for (;;) {
+		uint32_t l = 2 * i + 1, m = i;
+		struct sim_op t;
+
+		if (l < n && sim_op_before(&h[l], &h[m]))
+			m = l;
+		if (l + 1 < n && sim_op_before(&h[l + 1], &h[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+static void sim_op_push(struct engine *e, const struct sim_op *op)
+{
+	struct sim_op *h = e->inflight;
+	uint32_t i = e->ninflight++;
+
+	while (i > 0 && sim_op_before(op, &h[(i - 1) / 2])) {
+		h[i] = h[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h[i] = *op;
+}
+
+static void sim_op_pop(struct engine *e)
+{
+	e->inflight[0] = e->inflight[--e->ninflight];
+	sim_op_sift_down(e->inflight, e->ninflight, 0);
+}
+
+/*
+ * The device stops serving until until_ns: no server starts anything before then,
+ * and nothing still in service completes during it (a stalled device returns
+ * nothing). Raising every key to at least one value keeps the server heap ordered;
+ * the operation heap may gain ties whose FIFO order must be restored, so it is
+ * rebuilt (a stall happens once per run).
+ */
+static void sim_stall(struct engine *e, uint64_t now, uint64_t until_ns)
+{
+	for (uint32_t i = 0; i < e->nservers; i++)
+		if (e->server_free[i] < until_ns)
+			e->server_free[i] = until_ns;
+	for (uint32_t i = 0; i < e->ninflight; i++)
+		if (e->inflight[i].done_ns > now && e->inflight[i].done_ns < until_ns)
+			e->inflight[i].done_ns = until_ns;
+	for (uint32_t i = e->ninflight / 2; i-- > 0;)
+		sim_op_sift_down(e->inflight, e->ninflight, i);
+}
+
+/* FIFO onto the earliest free server: that is all the queueing the model has. */
+static void sim_submit(struct engine *e, uint64_t now)
+{
+	for (uint32_t i = 0; i < e->npending; i++) {
+		struct sim_op op;
+		uint64_t start;
+
+		op.seq = ++e->submitted;
+		if (op.seq == e->stall_after_ops)
+			sim_stall(e, now, now + e->stall_ns);
+		start = e->server_free[0] > now ? e->server_free[0] : now;
+		op.done_ns = start + sim_service_ns(e);
+		e->server_free[0] = op.done_ns;
+		sim_server_sift_down(e->server_free, e->nservers, 0);
+		op.slot = e->pending[i].slot;
+		op.res = (int32_t)e->pending[i].len; /* reads and writes always succeed */
+		sim_op_push(e, &op);
+	}
+	e->npending = 0;
+}
+
+/* Deliver what completed by now, earliest first; what does not fit stays for the next call. */
+static int sim_reap(struct engine *e, uint64_t now, struct engine_completion *done, int max)
+{
+	int n = 0;
+
+	while (n < max && e->ninflight > 0 && e->inflight[0].done_ns <= now) {
+		done[n].slot = e->inflight[0].slot;
+		done[n].res = e->inflight[0].res;
+		n++;
+		sim_op_pop(e);
+	}
+	return n;
+}
+
+/*
+ * Sleep in the kernel for timeout_ns (UINT64_MAX: no limit) or until wake_fd is
+ * written, never longer and never spinning. The eventfd may be blocking, so it is
+ * read only once poll says it is readable. Returns 0 or -errno.
+ */
+static int sim_poll(struct engine *e, uint64_t timeout_ns, bool *woken)
+{
+	struct pollfd pfd = {.fd = e->wake_fd, .events = POLLIN}; /* fd < 0: ignored by poll */
+	struct timespec ts, *tsp = NULL;
+	uint64_t v;
+	int ret;
+
+	if (timeout_ns != UINT64_MAX) {
+		ts = clock_ns_to_timespec(timeout_ns);
+		tsp = &ts;
+	}
+	ret = ppoll(&pfd, 1, tsp, NULL);
+	if (ret < 0)
+		return -errno;
+	if (ret == 0)
+		return 0;
+	if (pfd.revents & POLLNVAL)
+		return -EBADF;
+	if (!(pfd.revents & POLLIN))
+		return -EPIPE; /* hung up with nothing to read: every later poll would spin */
+	*woken = true;
+	if (read(e->wake_fd, &v, sizeof(v)) < 0 && errno != EAGAIN && errno != EINTR)
+		return -errno;
+	return 0;
+}
+
+static struct engine *sim_open(const struct engine_params *p, struct error *err)
+{
+	const struct engine_sim_params *s = &p->sim;
+	struct engine *e;
+	void *bufs = NULL;
+	int ret;
+
+	if (p->queue_depth == 0 || p->queue_depth > SIM_MAX_DEPTH || p->block_size == 0) {
+		error_set(err, "sim engine: queue depth %u and block size %u must be 1..%u and > 0",
+		          p->queue_depth, p->block_size, SIM_MAX_DEPTH);
+		return NULL;
+	}
+	if (s->servers == 0) {
+		error_set(err, "sim engine: servers is 0; the device needs at least one");
+		return NULL;
+	}
+	if (s->jitter_pct > 100) {
+		error_set(err,
+		          "sim engine: jitter %u%% is over 100%%; service times would go negative",
+		          s->jitter_pct);
+		return NULL;
+	}
+	ret = posix_memalign(&bufs, SIM_ALIGN, (size_t)p->queue_depth * p->block_size);
+	if (ret) {
+		error_set(err, "sim engine: allocating %u buffers of %u bytes: %s", p->queue_depth,
+		          p->block_size, strerror(ret));
+		return NULL;
+	}
+	e = xcalloc(1, sizeof(*e));
+	e->queue_depth = p->queue_depth;
+	e->block_size = p->block_size;
+	e->wake_fd = p->wake_fd;
+	e->bufs = bufs;
+	memset(e->bufs, 0, (size_t)p->queue_depth * p->block_size);
+	/*
+	 * With at most queue_depth operations accepted, at most queue_depth - 1 are in
+	 * service when one more arrives, so servers beyond queue_depth are never the
+	 * earliest free one that matters: clamping changes no completion time.
+	 */
+	e->nservers = s->servers < p->queue_depth ? s->servers : p->queue_depth;
+	e->server_free = xcalloc(e->nservers, sizeof(*e->server_free));
+	e->pending = xcalloc(p->queue_depth, sizeof(*e->pending));
+	e->inflight = xcalloc(p->queue_depth, sizeof(*e->inflight));
+	e->service_ns = s->service_ns;
+	e->jitter = s->jitter_pct / 100.0;
+	e->stall_after_ops = s->stall_after_ops;
+	e->stall_ns = s->stall_ns;
+	e->rng = p->seed;
+	return e;
+}
+
+static void *sim_buffer(struct engine *e, uint16_t slot)
+{
+	return e->bufs + (size_t)slot * e->block_size;
+}
+
+static void sim_queue(struct engine *e, const struct engine_io *io)
+{
+	/* A real ring would overflow here; say so at the next submit rather than lose an op. */
+	if (io->slot >= e->queue_depth || e->npending + e->ninflight >= e->queue_depth) {
+		e->overflow = true;
+		return;
+	}
+	e->pending[e->npending].slot = io->slot;
+	e->pending[e->npending].len = io->len;
+	e->npending++;
+}
+
+/*
+ * Submission time is this call's clock read. Completions are handed over once the
+ * real clock has passed them; until then the call sleeps in ppoll to the earliest
+ * of the next completion, the caller's deadline and a wake. When it does not sleep
+ * it still looks at wake_fd once (zero timeout), so a wake is never starved by a
+ * caller that always finds completions due.
+ */
+static int sim_submit_and_wait(struct engine *e, uint64_t wait_ns, struct engine_completion *done,
+                               int max, bool *woken)
+{
+	uint64_t now = clock_now_ns(), deadline;
+	bool polled = false;
+	int n, ret;
+
+	*woken = false;
+	if (e->overflow)
+		return -EOVERFLOW;
+	sim_submit(e, now);
+	if (wait_ns == ENGINE_WAIT_EVER || wait_ns > UINT64_MAX - now)
+		deadline = UINT64_MAX;
+	else
+		deadline = now + wait_ns;
+	for (;;) {
+		uint64_t until = deadline;
+
+		n = sim_reap(e, now, done, max);
+		if (n > 0 || now >= deadline) {
+			ret = polled ? 0 : sim_poll(e, 0, woken);
+			return ret < 0 && ret != -EINTR ? ret : n;
+		}
+		if (e->ninflight > 0 && e->inflight[0].done_ns < until)
+			until = e->inflight[0].done_ns;
+		ret = sim_poll(e, until == UINT64_MAX ? UINT64_MAX : until - now, woken);
+		polled = true;
+		if (ret == -EINTR)
+			return 0; /* a signal ends the sleep, as it does in the ring */
+		if (ret < 0)
+			return ret;
+		now = clock_now_ns();
+		if (*woken)
+			return sim_reap(e, now, done, max);
+	}
+}
+
+static void sim_close(struct engine *e)
+{
+	if (e == NULL)
+		return;
+	/* Nothing real is in flight: accepted operations are simply forgotten. */
+	free(e->bufs);
+	free(e->server_free);
+	free(e->pending);
+	free(e->inflight);
+	free(e);
+}
+
+const struct engine_ops engine_sim_ops = {
+    .name = "sim",
+    .open = sim_open,
+    .buffer = sim_buffer,
+    .queue = sim_queue,
+    .submit_and_wait = sim_submit_and_wait,
+    .close = sim_close,
+};

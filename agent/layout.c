@@ -19,29 +19,20 @@
 #define LAYOUT_CHUNK (1u << 20)
 #define LAYOUT_ALIGN 4096u
 
-/* splitmix64: fast, and its output does not compress, which is all layout data needs. */
-static uint64_t layout_next(uint64_t *state)
+/* The xattr's value: size and data pattern, so a change of either lays the file out again. */
+static void layout_stamp(char *buf, size_t len, uint64_t size, const struct datagen_config *data)
 {
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	snprintf(buf, len, "size=%" PRIu64 " compress=%u dedupe=%u", size,
+	         data ? data->compress_pct : 0, data ? data->dedupe_pct : 0);
 }
 
-static void layout_fill(uint64_t *buf, size_t len, uint64_t *state)
+/* True when the xattr records exactly this size and pattern: laid out whole before. */
+static bool layout_is_done(int fd, uint64_t size, const struct datagen_config *data)
 {
-	for (size_t i = 0; i < len / sizeof(*buf); i++)
-		buf[i] = layout_next(state);
-}
-
-/* True when the xattr records exactly this size: the file was laid out whole before. */
-static bool layout_is_done(int fd, uint64_t size)
-{
-	char want[32], have[32];
+	char want[96], have[96];
 	ssize_t n;
 
-	snprintf(want, sizeof(want), "%" PRIu64, size);
+	layout_stamp(want, sizeof(want), size, data);
 	n = fgetxattr(fd, LAYOUT_XATTR, have, sizeof(have) - 1);
 	if (n < 0)
 		return false;
@@ -63,21 +54,30 @@ static int layout_set_direct(int fd, bool on)
 	return fcntl(fd, F_SETFL, fl) < 0 ? -errno : 0;
 }
 
-static int layout_write_all(int fd, const char *path, uint64_t size, bool direct, struct error *err)
+static int layout_write_all(int fd, const char *path, uint64_t size, bool direct,
+                            const struct datagen_config *data, uint64_t *progress,
+                            struct error *err)
 {
-	uint64_t state = clock_now_ns() ^ ((uint64_t)getpid() << 32);
+	struct datagen_config dc = {.block_size = LAYOUT_CHUNK};
+	struct datagen *gen;
 	uint64_t off = 0;
 	void *buf = NULL;
 	int ret;
 
+	if (data != NULL) {
+		dc.compress_pct = data->compress_pct;
+		dc.dedupe_pct = data->dedupe_pct;
+	}
 	/* Mixing in the path keeps files laid out at the same instant from deduplicating. */
+	dc.seed = clock_now_ns() ^ ((uint64_t)getpid() << 32);
 	for (const char *p = path; *p; p++)
-		state = state * 131 + (unsigned char)*p;
+		dc.seed = dc.seed * 131 + (unsigned char)*p;
 	ret = posix_memalign(&buf, LAYOUT_ALIGN, LAYOUT_CHUNK);
 	if (ret) {
 		error_set(err, "%s: allocating the layout buffer: %s", path, strerror(ret));
 		return -1;
 	}
+	gen = datagen_new(&dc);
 	while (off < size) {
 		size_t len = size - off < LAYOUT_CHUNK ? (size_t)(size - off) : LAYOUT_CHUNK;
 		ssize_t n;
@@ -87,7 +87,7 @@ static int layout_write_all(int fd, const char *path, uint64_t size, bool direct
 			          strerror(-ret));
 			goto err;
 		}
-		layout_fill(buf, LAYOUT_CHUNK, &state);
+		datagen_fill(gen, buf);
 		n = pwrite(fd, buf, len, (off_t)off);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -104,6 +104,8 @@ static int layout_write_all(int fd, const char *path, uint64_t size, bool direct
 			goto err;
 		}
 		off += (uint64_t)n;
+		if (progress != NULL)
+			*(volatile uint64_t *)progress = off;
 	}
 	if (direct && size % LAYOUT_ALIGN && (ret = layout_set_direct(fd, true)) < 0) {
 		error_set(err, "%s: restoring O_DIRECT: %s", path, strerror(-ret));
@@ -114,9 +116,11 @@ static int layout_write_all(int fd, const char *path, uint64_t size, bool direct
 		goto err;
 	}
 	free(buf);
+	datagen_free(gen);
 	return 0;
 err:
 	free(buf);
+	datagen_free(gen);
 	return -1;
 }
 
@@ -137,10 +141,11 @@ static int layout_blockdev(int fd, const char *path, uint64_t size, struct error
 	return 0;
 }
 
-int layout_open(const char *path, uint64_t size, bool direct, uint64_t *written, struct error *err)
+int layout_open(const char *path, uint64_t size, bool direct, const struct datagen_config *data,
+                uint64_t *progress, uint64_t *written, struct error *err)
 {
 	int flags = O_RDWR | O_CREAT | O_CLOEXEC | (direct ? O_DIRECT : 0);
-	char text[32];
+	char text[96];
 	struct stat st;
 	int fd;
 
@@ -170,7 +175,7 @@ int layout_open(const char *path, uint64_t size, bool direct, uint64_t *written,
 		error_set(err, "%s: not a regular file or block device", path);
 		goto err;
 	}
-	if ((uint64_t)st.st_size == size && layout_is_done(fd, size))
+	if ((uint64_t)st.st_size == size && layout_is_done(fd, size, data))
 		return fd;
 
 	/* Forget any old layout first, so a crash below cannot leave a half-written file trusted.
@@ -184,12 +189,12 @@ int layout_open(const char *path, uint64_t size, bool direct, uint64_t *written,
 		          strerror(errno));
 		goto err;
 	}
-	if (layout_write_all(fd, path, size, direct, err) < 0)
+	if (layout_write_all(fd, path, size, direct, data, progress, err) < 0)
 		goto err;
 	/* Buffered targets would otherwise start their first read step from the page cache. */
 	if (!direct)
 		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-	snprintf(text, sizeof(text), "%" PRIu64, size);
+	layout_stamp(text, sizeof(text), size, data);
 	if (fsetxattr(fd, LAYOUT_XATTR, text, strlen(text), 0) < 0 && errno != ENOTSUP) {
 		error_set(err, "%s: setting %s: %s", path, LAYOUT_XATTR, strerror(errno));
 		goto err;
@@ -199,4 +204,25 @@ int layout_open(const char *path, uint64_t size, bool direct, uint64_t *written,
 err:
 	close(fd);
 	return -1;
+}
+
+int layout_open_device(const char *path, uint64_t size, bool direct, bool writes, struct error *err)
+{
+	int fd = open(path, (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC | (direct ? O_DIRECT : 0));
+	struct stat st;
+
+	if (fd < 0) {
+		error_set(err, "%s: open: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISBLK(st.st_mode)) {
+		error_set(err, "%s: not a block device", path);
+		close(fd);
+		return -1;
+	}
+	if (layout_blockdev(fd, path, size, err) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }

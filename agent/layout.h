@@ -6,16 +6,28 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "datagen.h"
 #include "error.h"
 
 /*
  * Opens (creating when missing) path for I/O at size bytes, with O_DIRECT when
  * direct. Unless the file already carries the xattr user.iocurve.layout for
- * this size, writes every byte once (incompressible data), fsyncs and records
- * the xattr. Returns the open fd, or -1 with err naming the path and the reason
- * ("O_DIRECT not supported on this file system: set direct: false").
- * *written gets the bytes laid out (0 when skipped).
+ * this size and data pattern, writes every byte once with data from datagen
+ * (data: compress and dedupe; NULL: incompressible), fsyncs and records the
+ * xattr, so that writes overwrite existing data and reads read real data.
+ * *progress (may be NULL) follows the bytes written as it goes, for the
+ * coordinator's progress line. Returns the open fd, or -1 with err naming the
+ * path and the reason ("O_DIRECT is not supported on this file system; set
+ * target direct: false"). *written gets the bytes laid out (0 when skipped).
  */
-int layout_open(const char *path, uint64_t size, bool direct, uint64_t *written, struct error *err);
+int layout_open(const char *path, uint64_t size, bool direct, const struct datagen_config *data,
+                uint64_t *progress, uint64_t *written, struct error *err);
+
+/*
+ * A block device the agent was allowed: opened read-write only when the
+ * workload writes, never laid out; it must hold size bytes.
+ */
+int layout_open_device(const char *path, uint64_t size, bool direct, bool writes,
+                       struct error *err);
 
 #endif

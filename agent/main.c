@@ -23,8 +23,10 @@ static void agent_usage(FILE *f)
 	fprintf(f,
 	        "usage: iocurve-agent --coordinator HOST:PORT --tls DIR [--name NAME]\n"
 	        "                     --allow PATH [--allow PATH...] [--label KEY=VALUE...]\n"
-	        "                     [--verbose]\n"
-	        "Runs the I/O a coordinator asks for, only on files under the --allow paths.\n"
+	        "                     [--allow-device-writes] [--verbose]\n"
+	        "Runs the I/O a coordinator asks for, only on files under the --allow paths\n"
+	        "(or on block devices given as --allow paths; writing to a device also needs\n"
+	        "--allow-device-writes).\n"
 	        "TLS: DIR/NAME.crt, DIR/NAME.key and DIR/ca.crt (from `iocurve certs agent`).\n");
 }
 
@@ -73,6 +75,7 @@ static int agent_parse(struct agent *a, int argc, char **argv, const char **tls_
 	    {"name", required_argument, NULL, 'n'},
 	    {"allow", required_argument, NULL, 'a'},
 	    {"label", required_argument, NULL, 'l'},
+	    {"allow-device-writes", no_argument, NULL, 'W'},
 	    {"verbose", no_argument, NULL, 'v'},
 	    {"version", no_argument, NULL, 'V'},
 	    {"help", no_argument, NULL, 'h'},
@@ -104,6 +107,9 @@ static int agent_parse(struct agent *a, int argc, char **argv, const char **tls_
 			break;
 		case 'v':
 			*verbose = 1;
+			break;
+		case 'W':
+			a->allow_device_writes = true;
 			break;
 		case 'V':
 			printf("iocurve-agent %s\n", IOCURVE_VERSION);

@@ -11,7 +11,7 @@
 
 enum pattern_dist {
 	PATTERN_UNIFORM = 0,
-	PATTERN_ZIPF,	 /* zipf:THETA over the working set's blocks */
+	PATTERN_ZIPF,    /* zipf:THETA over the working set's blocks */
 	PATTERN_HOTSPOT, /* hotspot:SET/OPS: OPS% of operations hit SET% of the working set */
 };
 
@@ -24,16 +24,16 @@ enum pattern_dist {
  * lies wholly inside the region.
  */
 struct pattern_config {
-	enum rw_mode rw;	/* read, write, randread, randwrite, rw, randrw */
-	uint32_t read_pct;	/* rw/randrw: percent of operations that read (0..100) */
+	enum rw_mode rw;   /* read, write, randread, randwrite, rw, randrw */
+	uint32_t read_pct; /* rw/randrw: percent of operations that read (0..100) */
 	uint32_t block_size;
-	uint32_t align;		/* 0 means block_size; a multiple of 512 */
+	uint32_t align; /* 0 means block_size; a multiple of 512 */
 	uint64_t region_offset;
 	uint64_t region_len;
 	enum pattern_dist dist;
-	double zipf_theta;	/* > 0, != 1 allowed; typical 0.8..1.2 */
-	double hot_set_pct;	/* hotspot: size of the hot set, % of the region */
-	double hot_ops_pct;	/* hotspot: % of operations that go to the hot set */
+	double zipf_theta;  /* > 0, != 1 allowed; typical 0.8..1.2 */
+	double hot_set_pct; /* hotspot: size of the hot set, % of the region */
+	double hot_ops_pct; /* hotspot: % of operations that go to the hot set */
 	uint64_t seed;
 };
 
@@ -42,26 +42,44 @@ struct pattern_op {
 	bool write;
 };
 
-/* Opaque to callers but sized here so a worker can hold one without allocating. */
+/*
+ * Opaque to callers but sized here so a worker can hold one without allocating.
+ * Random patterns map a rank (0 hottest for zipf; hot set first for hotspot)
+ * onto a slot with slot = (rank * perm_mul + perm_add) mod nslots, gcd(perm_mul,
+ * nslots) = 1, so hot slots are spread over the region. The permutation
+ * depends only on nslots, not on the seed: workers sharing a region agree on
+ * which blocks are hot.
+ */
 struct pattern {
-	struct pattern_config cfg;
-	uint64_t rng;
-	uint64_t nslots;   /* aligned start positions in the region */
-	uint64_t cursor;   /* sequential: next slot */
-	uint64_t hot_slots;
+	struct pattern_config cfg; /* as given, with align 0 resolved to block_size */
+	uint64_t rng;              /* splitmix64 state */
+	uint64_t nslots;           /* aligned start positions in the region */
+	uint64_t cursor;           /* sequential: byte offset of the next op within the region */
+	uint64_t hot_slots;  /* hotspot: max(1, nslots * hot_set_pct / 100), ranks 0..hot_slots-1 */
+	uint64_t hot_thresh; /* hotspot: a draw below this goes to the hot set (ops% of 2^64) */
 	/* zipf, rejection-inversion sampling (no tables, O(1) per draw) */
-	double z_hxm, z_hx0m, z_s, z_q;
-	uint64_t perm_mul, perm_add; /* spreads zipf ranks over the region */
+	double z_hxm;                /* H(N + 1/2) */
+	double z_hx0m;               /* H(3/2) - 1 */
+	double z_s;                  /* squeeze: accept rank k at once when k - x <= z_s */
+	double z_q;                  /* theta */
+	uint64_t perm_mul, perm_add; /* spreads ranks over the region (see above) */
+	uint64_t perm_magic;         /* UINT64_MAX / nslots: mod nslots by multiply-high */
 };
 
-/* Validate and set up. -1 with err when the region cannot hold one block, etc. */
+/*
+ * Validate and set up. -1 with err (naming the field and its value) when the
+ * region cannot hold one block, sizes are not multiples of 512, etc.
+ * Sequential modes (read, write, rw) ignore dist and step by block_size from
+ * the region's start, wrapping before an op would cross the region's end;
+ * they need align to divide block_size.
+ */
 int pattern_init(struct pattern *p, const struct pattern_config *cfg, struct error *err);
 /* The next operation. Hot path: a few multiplies; no allocation, no syscalls. */
 void pattern_next(struct pattern *p, struct pattern_op *op);
 
 enum arrivals_kind {
 	ARRIVALS_UNIFORM = 0, /* operation k at start + k/rate */
-	ARRIVALS_POISSON,     /* exponential gaps with mean 1/rate */
+	ARRIVALS_POISSON,     /* exponential gaps with mean 1/rate; the first at start */
 };
 
 struct arrivals {
@@ -69,12 +87,13 @@ struct arrivals {
 	uint64_t start_ns;
 	double period_ns;
 	uint64_t k;
-	double t;	/* poisson: ns since start of the next arrival */
+	double t; /* poisson: ns since start of the next arrival */
 	uint64_t rng;
 };
 
+/* rate in operations per second; rate <= 0 puts every arrival at start_ns (no pacing). */
 void arrivals_init(struct arrivals *a, enum arrivals_kind kind, double rate, uint64_t start_ns,
-		   uint64_t seed);
+                   uint64_t seed);
 /* Intended start of the next operation (absolute ns); never drifts (no accumulated rounding). */
 uint64_t arrivals_next(struct arrivals *a);
 

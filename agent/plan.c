@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* What the coordinator asks of the agent: prepare a workload, run steps, stop. */
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +83,7 @@ static void plan_on_interval(void *arg, uint32_t step, uint32_t index, const str
 	r.cpu_sys_ns = m->cpu_sys_ns;
 	r.workers = workers;
 	r.duration_ns = a->interval_ns;
+	r.host_cpu_pct = hostcpu_sample(&a->cpu);
 	hist_encode(&m->latency, &lat);
 	hist_encode(&m->service, &svc);
 	r.latency = &lat;
@@ -110,48 +116,115 @@ static const struct pool_cbs plan_pool_cbs = {
     .on_step_done = plan_on_step_done,
 };
 
+/*
+ * Where the workload's I/O goes, checked against --allow: a directory (one file
+ * per worker, created when missing) or a block device (writes only with
+ * --allow-device-writes). A simulated device needs no path.
+ */
+static int plan_target(struct agent *a, const Iocurve__Prepare *p, struct pool_params *pp,
+                       char *resolved, size_t len, struct error *err)
+{
+	struct stat st;
+	int fd;
+
+	if (p->sim != NULL) {
+		pp->dir = "sim";
+		return 0;
+	}
+	if (allow_check(&a->allow, p->target_dir, resolved, len, err) < 0)
+		return -1;
+	if (stat(resolved, &st) == 0 && S_ISBLK(st.st_mode)) {
+		if (rw_writes(pp->rw) && !a->allow_device_writes) {
+			error_set(err,
+			          "target %s is a block device: writing to it needs the agent flag "
+			          "--allow-device-writes",
+			          p->target_dir);
+			return -1;
+		}
+		pp->device = true;
+		if (pp->file_size == 0) {
+			fd = open(resolved, O_RDONLY | O_CLOEXEC);
+			if (fd < 0 || ioctl(fd, BLKGETSIZE64, &pp->file_size) < 0) {
+				error_set(err, "target %s: reading the device size: %s",
+				          p->target_dir, strerror(errno));
+				if (fd >= 0)
+					close(fd);
+				return -1;
+			}
+			close(fd);
+		}
+		pp->dir = resolved;
+		return 0;
+	}
+	if (allow_mkdirs(&a->allow, resolved, err) < 0)
+		return -1;
+	if (stat(resolved, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		error_set(err, "target %s is neither a directory nor a block device",
+		          p->target_dir);
+		return -1;
+	}
+	pp->dir = resolved;
+	return 0;
+}
+
 /* Lay out and fork for one workload, after checking the target against --allow. */
 static void plan_prepare(struct agent *a, const Iocurve__Prepare *p)
 {
 	struct pool_params params = {0};
 	char resolved[PATH_MAX], msg[1200];
 	struct error err;
-	struct stat st;
 
 	plan_stop(a, "new workload");
 	a->workload_index = p->workload_index;
 	if (p->workers == 0 || p->block_size == 0 || p->queue_depth == 0 ||
-	    p->file_size < p->block_size || (unsigned)p->rw > IOCURVE__RW_MODE__RW_MODE_RANDWRITE) {
+	    (unsigned)p->rw >= RW_MODE_COUNT || p->read_pct > 100 ||
+	    p->random > IOCURVE__RANDOM_DIST__RANDOM_DIST_HOTSPOT) {
 		snprintf(msg, sizeof(msg),
-		         "workload %s: invalid Prepare (workers %u, block %u, qd %u, size %llu)",
-		         p->workload, p->workers, p->block_size, p->queue_depth,
-		         (unsigned long long)p->file_size);
+		         "workload %s: invalid Prepare (rw %d, workers %u, block %u, qd %u)",
+		         p->workload, (int)p->rw, p->workers, p->block_size, p->queue_depth);
 		plan_send_error(a, p->workload_index, p->target_dir, msg);
 		return;
 	}
-	if (allow_check(&a->allow, p->target_dir, resolved, sizeof(resolved), &err) < 0 ||
-	    allow_mkdirs(&a->allow, resolved, &err) < 0) {
-		plan_send_error(a, p->workload_index, p->target_dir, err.msg);
-		return;
-	}
-	if (stat(resolved, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		snprintf(msg, sizeof(msg), "target %s is not a directory", p->target_dir);
-		plan_send_error(a, p->workload_index, p->target_dir, msg);
-		return;
-	}
-	a->nworkers = p->workers;
 	params.workload_index = p->workload_index;
-	params.dir = resolved;
 	params.file_prefix = a->name;
 	params.file_size = p->file_size;
+	params.working_set = p->working_set;
 	params.direct = p->direct;
 	params.rw = (enum rw_mode)p->rw;
 	params.block_size = p->block_size;
 	params.workers = p->workers;
 	params.queue_depth = p->queue_depth;
-	log_info("workload %u '%s': %s %uB x qd %u x %u workers on %s", p->workload_index,
+	params.pattern.read_pct = p->read_pct;
+	params.pattern.align = p->align;
+	params.pattern.dist = (enum pattern_dist)p->random;
+	params.pattern.zipf_theta = p->zipf_theta;
+	params.pattern.hot_set_pct = p->hot_set_pct;
+	params.pattern.hot_ops_pct = p->hot_ops_pct;
+	params.poisson = p->poisson;
+	params.data.compress_pct = p->compress_pct;
+	params.data.dedupe_pct = p->dedupe_pct;
+	if (p->sim != NULL) {
+		a->sim.servers = p->sim->servers;
+		a->sim.service_ns = p->sim->service_ns;
+		a->sim.jitter_pct = p->sim->jitter_pct;
+		a->sim.stall_after_ops = p->sim->stall_after_ops;
+		a->sim.stall_ns = p->sim->stall_ns;
+		params.sim = &a->sim;
+	}
+	if (plan_target(a, p, &params, resolved, sizeof(resolved), &err) < 0) {
+		plan_send_error(a, p->workload_index, p->target_dir, err.msg);
+		return;
+	}
+	if (params.file_size < params.block_size) {
+		snprintf(msg, sizeof(msg), "target %s: %llu bytes cannot hold one %u-byte block",
+		         p->target_dir, (unsigned long long)params.file_size, params.block_size);
+		plan_send_error(a, p->workload_index, p->target_dir, msg);
+		return;
+	}
+	a->nworkers = p->workers;
+	log_info("workload %u '%s': %s %uB x qd %u x %u workers on %s%s", p->workload_index,
 	         p->workload, rw_mode_name(params.rw), p->block_size, p->queue_depth, p->workers,
-	         resolved);
+	         params.dir, params.device ? " (block device)" : "");
 	a->pool = pool_start(a->base, &params, &plan_pool_cbs, a, &err);
 	if (a->pool == NULL)
 		plan_send_error(a, p->workload_index, p->target_dir, err.msg);
@@ -177,6 +250,7 @@ static void plan_start_step(struct agent *a, const Iocurve__StartStep *s)
 	/* The coordinator's time, moved onto this host's clock with the measured offset. */
 	start = (uint64_t)((int64_t)s->start_time + s->clock_offset);
 	a->interval_ns = s->interval_ns;
+	hostcpu_sample(&a->cpu);
 	a->warmup_intervals = (uint32_t)(s->warmup_ns / s->interval_ns);
 	log_info("step %u: %.0f ops/s per worker, starts in %.0f ms", s->step + 1,
 	         s->worker_rate[0], ((double)start - (double)clock_now_ns()) / 1e6);

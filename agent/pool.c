@@ -25,7 +25,9 @@
 struct pool {
 	struct event_base *base;
 	struct pool_params params;
+	struct engine_sim_params sim;
 	char *dir, *prefix;
+	struct event *progress_ev;
 	const struct pool_cbs *cbs;
 	void *arg;
 
@@ -145,8 +147,23 @@ static void pool_check_states(struct pool *p)
 	}
 	if (!p->ready && ready == p->params.workers) {
 		p->ready = true;
+		event_del(p->progress_ev);
 		p->cbs->on_ready(p->arg, laid, clock_now_ns() - p->started_ns);
 	}
+}
+
+/* While targets are laid out, tell how far along they are. */
+static void pool_progress_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct pool *p = arg;
+	uint64_t done = 0;
+
+	if (p->ready || p->failed || p->cbs->on_progress == NULL)
+		return;
+	for (uint32_t w = 0; w < p->params.workers; w++)
+		done += *(volatile uint64_t *)&p->slots[w].bytes_laid_out;
+	if (done > 0)
+		p->cbs->on_progress(p->arg, done, p->params.file_size * p->params.workers);
 }
 
 static void pool_notify_cb(evutil_socket_t fd, short what, void *arg)
@@ -188,6 +205,52 @@ static void pool_close_inherited(const int *keep, int nkeep)
 	close_range(first, ~0u, 0);
 }
 
+/*
+ * What worker w works on. Files: its own file, the working set at its start.
+ * A shared device: sequential streams each get a region of their own (like
+ * fio's offset_increment), random workers share the working set.
+ */
+static void pool_worker_config(const struct pool *p, uint32_t w, struct worker_config *cfg,
+                               char *path, size_t len)
+{
+	const struct pool_params *pp = &p->params;
+	uint64_t span = pp->working_set ? pp->working_set : pp->file_size;
+	uint64_t unit = pp->pattern.align > pp->block_size ? pp->pattern.align : pp->block_size;
+
+	if (pp->sim != NULL)
+		snprintf(path, len, "sim");
+	else if (pp->device)
+		snprintf(path, len, "%s", p->dir);
+	else
+		snprintf(path, len, "%s/%s-w%u.dat", p->dir, p->prefix, w);
+	cfg->index = w;
+	cfg->path = path;
+	cfg->file_size = pp->file_size;
+	cfg->device = pp->device;
+	cfg->direct = pp->direct;
+	cfg->rw = pp->rw;
+	cfg->block_size = pp->block_size;
+	cfg->queue_depth = pp->queue_depth;
+	cfg->pattern = pp->pattern;
+	cfg->pattern.region_offset = 0;
+	cfg->pattern.region_len = span;
+	if (pp->device && !rw_is_random(pp->rw) && pp->workers > 1) {
+		uint64_t share = span / pp->workers / unit * unit;
+
+		cfg->pattern.region_offset = share * w;
+		cfg->pattern.region_len = share;
+	}
+	cfg->poisson = pp->poisson;
+	cfg->data = pp->data;
+	cfg->sim = pp->sim != NULL ? &p->sim : NULL;
+	cfg->seed =
+	    ((uint64_t)getpid() << 32) ^ clock_now_ns() ^ ((uint64_t)w * 0x9e3779b97f4a7c15ull);
+	cfg->step = p->step;
+	cfg->slot = &p->slots[w];
+	cfg->wake_fd = p->wake_fds[w];
+	cfg->notify_fd = p->notify_fd;
+}
+
 /* The forked child: owns nothing of the agent but its own slot and two eventfds. */
 static void pool_child(struct pool *p, uint32_t w, pid_t parent)
 {
@@ -212,20 +275,7 @@ static void pool_child(struct pool *p, uint32_t w, pid_t parent)
 	snprintf(tag, sizeof(tag), "iocurve-worker[%u]", w);
 	log_set_tag(tag);
 
-	snprintf(path, sizeof(path), "%s/%s-w%u.dat", p->dir, p->prefix, w);
-	cfg.index = w;
-	cfg.path = path;
-	cfg.file_size = p->params.file_size;
-	cfg.direct = p->params.direct;
-	cfg.rw = p->params.rw;
-	cfg.block_size = p->params.block_size;
-	cfg.queue_depth = p->params.queue_depth;
-	cfg.seed =
-	    ((uint64_t)getpid() << 32) ^ clock_now_ns() ^ ((uint64_t)w * 0x9e3779b97f4a7c15ull);
-	cfg.step = p->step;
-	cfg.slot = &p->slots[w];
-	cfg.wake_fd = p->wake_fds[w];
-	cfg.notify_fd = p->notify_fd;
+	pool_worker_config(p, w, &cfg, path, sizeof(path));
 	_exit(worker_run(&cfg));
 }
 
@@ -238,8 +288,14 @@ struct pool *pool_start(struct event_base *base, const struct pool_params *param
 
 	p->base = base;
 	p->params = *params;
-	p->dir = xstrdup(params->dir);
+	p->dir = xstrdup(params->sim ? "sim" : params->dir);
 	p->prefix = xstrdup(params->file_prefix);
+	if (params->sim != NULL) {
+		p->sim = *params->sim;
+		p->params.sim = &p->sim;
+	}
+	p->params.dir = NULL;
+	p->params.file_prefix = NULL;
 	p->cbs = cbs;
 	p->arg = arg;
 	p->shm_len = pool_step_size(n) + n * sizeof(struct shm_worker);
@@ -268,6 +324,9 @@ struct pool *pool_start(struct event_base *base, const struct pool_params *param
 	}
 	p->notify_ev = event_new(base, p->notify_fd, EV_READ | EV_PERSIST, pool_notify_cb, p);
 	event_add(p->notify_ev, NULL);
+	p->progress_ev = event_new(base, -1, EV_PERSIST, pool_progress_cb, p);
+	if (params->sim == NULL && !params->device)
+		event_add(p->progress_ev, &(struct timeval){1, 0});
 	p->started_ns = clock_now_ns();
 	for (uint32_t w = 0; w < n; w++) {
 		pid_t pid = fork();
@@ -278,8 +337,8 @@ struct pool *pool_start(struct event_base *base, const struct pool_params *param
 			pool_child(p, w, parent);
 		p->pids[w] = pid;
 	}
-	log_info("workload %u: forked %u workers on %s/%s-w*.dat", params->workload_index, n,
-	         p->dir, p->prefix);
+	log_info("workload %u: forked %u workers on %s%s", params->workload_index, n, p->dir,
+	         params->sim || params->device ? "" : "/*");
 	return p;
 
 err_errno:
@@ -385,6 +444,8 @@ void pool_free(struct pool *p)
 	pool_reap(p);
 	if (p->notify_ev != NULL)
 		event_free(p->notify_ev);
+	if (p->progress_ev != NULL)
+		event_free(p->progress_ev);
 	for (uint32_t w = 0; w < p->params.workers; w++)
 		if (p->wake_fds[w] >= 0)
 			close(p->wake_fds[w]);

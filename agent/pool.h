@@ -9,7 +9,10 @@
 
 #include <event2/event.h>
 
+#include "datagen.h"
+#include "engine.h"
 #include "error.h"
+#include "pattern.h"
 #include "rw.h"
 #include "shm.h"
 
@@ -17,17 +20,25 @@ struct pool;
 
 struct pool_params {
 	uint32_t workload_index;
-	const char *dir;         /* resolved target directory (allow-checked) */
+	const char *dir;         /* resolved target directory or block device (allow-checked) */
 	const char *file_prefix; /* worker w uses DIR/PREFIX-wW.dat */
-	uint64_t file_size;
+	bool device;             /* dir is a block device the workers share */
+	uint64_t file_size;      /* per file; for a device, the bytes of it to use */
+	uint64_t working_set;    /* bytes of each target touched; 0: all */
 	bool direct;
 	enum rw_mode rw;
 	uint32_t block_size;
 	uint32_t workers;
 	uint32_t queue_depth;
+	struct pattern_config pattern; /* read_pct, align, distribution; regions are set here */
+	bool poisson;
+	struct datagen_config data;
+	const struct engine_sim_params *sim; /* set: simulated devices, no files */
 };
 
 struct pool_cbs {
+	/* Laying out targets: bytes written so far of the total, about once a second. */
+	void (*on_progress)(void *arg, uint64_t done, uint64_t total);
 	/* Every worker has laid out its target and set up its ring. */
 	void (*on_ready)(void *arg, uint64_t bytes_laid_out, uint64_t layout_ns);
 	/* A worker failed or died; the pool is unusable (pool_free it). */

@@ -16,9 +16,6 @@
 #include "worker.h"
 #include "xalloc.h"
 
-/* Each 4KiB of a written block gets a unique stamp, so no two written blocks deduplicate. */
-#define WORKER_STAMP_EVERY 4096u
-
 /* A consistent copy of the step block: the agent may rewrite it at any time. */
 struct worker_step {
 	uint64_t gen;
@@ -39,32 +36,15 @@ struct worker {
 	uint16_t *free_slots;
 	uint32_t nfree;
 	struct engine_completion *done;
-	uint64_t nblocks;
-	uint64_t seq_block; /* next block of a sequential walk; carries across steps */
-	uint64_t rng;
-	uint64_t write_seq;
+	struct pattern pat;   /* offsets and read/write; a sequential walk carries across steps */
+	struct datagen *data; /* written data; NULL when the workload never writes */
+	struct arrivals arr;  /* intended start times of the step in progress */
 	struct shm_interval *cur; /* the interval being recorded, copied out when it ends */
 	uint64_t cpu_user_ns;     /* process CPU at the start of the current interval */
 	uint64_t cpu_sys_ns;
 	uint64_t gen_seen;
 	bool stop;
 };
-
-/* splitmix64: a few multiplies per value, good enough to pick offsets uniformly. */
-static uint64_t worker_rand(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* Uniform in [0, n) by multiply-high, without a division on the hot path. */
-static uint64_t worker_rand_below(uint64_t *state, uint64_t n)
-{
-	return (uint64_t)(((unsigned __int128)worker_rand(state) * n) >> 64);
-}
 
 static void worker_notify(const struct worker_config *cfg)
 {
@@ -166,37 +146,18 @@ static void worker_publish(struct worker *w)
 	worker_notify(w->cfg);
 }
 
-/* Stamp the block with its offset and a sequence number, once per 4KiB. */
-static void worker_stamp(struct worker *w, uint16_t slot, uint64_t offset)
-{
-	unsigned char *buf = w->ops->buffer(w->eng, slot);
-	uint32_t bs = w->cfg->block_size;
-
-	w->write_seq++;
-	for (uint32_t off = 0; off + 2 * sizeof(uint64_t) <= bs; off += WORKER_STAMP_EVERY) {
-		uint64_t stamp[2] = {offset + off, w->write_seq};
-
-		memcpy(buf + off, stamp, sizeof(stamp));
-	}
-}
-
 static void worker_issue(struct worker *w, uint64_t intended, uint64_t now)
 {
-	const struct worker_config *cfg = w->cfg;
+	struct pattern_op op;
 	struct engine_io io;
 
+	pattern_next(&w->pat, &op);
 	io.slot = w->free_slots[--w->nfree];
-	io.len = cfg->block_size;
-	io.write = rw_is_write(cfg->rw);
-	if (rw_is_random(cfg->rw)) {
-		io.offset = worker_rand_below(&w->rng, w->nblocks) * cfg->block_size;
-	} else {
-		io.offset = w->seq_block * cfg->block_size;
-		if (++w->seq_block == w->nblocks)
-			w->seq_block = 0;
-	}
-	if (io.write)
-		worker_stamp(w, io.slot, io.offset);
+	io.len = w->cfg->block_size;
+	io.offset = op.offset;
+	io.write = op.write;
+	if (op.write)
+		datagen_fill(w->data, w->ops->buffer(w->eng, io.slot));
 	w->intended[io.slot] = intended;
 	w->submitted[io.slot] = now;
 	w->ops->queue(w->eng, &io);
@@ -236,13 +197,17 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 {
 	const uint32_t qd = w->cfg->queue_depth;
 	const bool closed = !(s->rate > 0);
-	const double period = closed ? 0 : 1e9 / s->rate;
 	const uint64_t end = s->start_ns + (uint64_t)s->nintervals * s->interval_ns;
 	uint64_t boundary = s->start_ns + s->interval_ns;
-	uint64_t k = 0, next = s->start_ns, now;
+	uint64_t next = s->start_ns, now;
 	uint32_t index = 0, inflight = 0;
 	bool over = s->nintervals == 0;
 
+	if (!closed) {
+		arrivals_init(&w->arr, w->cfg->poisson ? ARRIVALS_POISSON : ARRIVALS_UNIFORM,
+		              s->rate, s->start_ns, w->cfg->seed ^ s->gen);
+		next = arrivals_next(&w->arr);
+	}
 	worker_cpu(&w->cpu_user_ns, &w->cpu_sys_ns);
 	worker_interval_begin(w, s->gen, 0);
 	now = clock_now_ns();
@@ -262,7 +227,7 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 				worker_issue(w, closed ? now : next, now);
 				inflight++;
 				if (!closed)
-					next = s->start_ns + (uint64_t)((double)++k * period);
+					next = arrivals_next(&w->arr);
 			}
 			if (inflight < qd && closed && now < s->start_ns && s->start_ns < until)
 				until = s->start_ns;
@@ -298,48 +263,79 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 	return 0;
 }
 
-static int worker_setup(struct worker *w, const struct worker_config *cfg, struct error *err)
+/* Open the target as the config says: a simulated device, a block device, or a laid-out file. */
+static int worker_open_target(struct worker *w, const struct worker_config *cfg, struct error *err)
 {
 	uint64_t written = 0;
 
-	if (cfg->block_size == 0 || cfg->queue_depth == 0 || cfg->queue_depth > UINT16_MAX ||
-	    cfg->file_size < cfg->block_size) {
-		error_set(err,
-		          "%s: invalid worker settings (block size %u, queue depth %u, size %llu)",
-		          cfg->path, cfg->block_size, cfg->queue_depth,
-		          (unsigned long long)cfg->file_size);
-		return -1;
+	if (cfg->sim != NULL) {
+		w->ops = &engine_sim_ops;
+		return 0;
 	}
-	w->fd = layout_open(cfg->path, cfg->file_size, cfg->direct, &written, err);
+	if (cfg->device) {
+		w->fd = layout_open_device(cfg->path, cfg->file_size, cfg->direct,
+		                           rw_writes(cfg->rw), err);
+		return w->fd < 0 ? -1 : 0;
+	}
+	w->fd = layout_open(cfg->path, cfg->file_size, cfg->direct, &cfg->data,
+	                    &cfg->slot->bytes_laid_out, &written, err);
 	if (w->fd < 0)
 		return -1;
 	cfg->slot->bytes_laid_out = written;
-	w->eng = engine_open(w->ops,
-	                     &(struct engine_params){.fd = w->fd,
-	                                             .queue_depth = cfg->queue_depth,
-	                                             .block_size = cfg->block_size,
-	                                             .wake_fd = cfg->wake_fd,
-	                                             .seed = cfg->seed},
-	                     err);
-	if (w->eng == NULL) {
-		error_prefix(err, "%s: ", cfg->path);
+	return 0;
+}
+
+static int worker_setup(struct worker *w, const struct worker_config *cfg, struct error *err)
+{
+	const char *what = cfg->sim != NULL ? "sim" : cfg->path;
+	struct pattern_config pc = cfg->pattern;
+	struct datagen_config dc = cfg->data;
+
+	if (cfg->block_size == 0 || cfg->queue_depth == 0 || cfg->queue_depth > UINT16_MAX ||
+	    cfg->file_size < cfg->block_size) {
+		error_set(
+		    err, "%s: invalid worker settings (block size %u, queue depth %u, size %llu)",
+		    what, cfg->block_size, cfg->queue_depth, (unsigned long long)cfg->file_size);
 		return -1;
 	}
-	w->nblocks = cfg->file_size / cfg->block_size;
-	w->rng = cfg->seed ^ ((uint64_t)cfg->index << 48);
+	pc.rw = cfg->rw;
+	pc.block_size = cfg->block_size;
+	pc.seed = cfg->seed;
+	if (pc.region_len == 0) {
+		pc.region_offset = 0;
+		pc.region_len = cfg->file_size;
+	}
+	if (pattern_init(&w->pat, &pc, err) < 0) {
+		error_prefix(err, "%s: ", what);
+		return -1;
+	}
+	if (worker_open_target(w, cfg, err) < 0)
+		return -1;
+	w->eng = engine_open(
+	    w->ops,
+	    &(struct engine_params){.fd = w->fd,
+	                            .queue_depth = cfg->queue_depth,
+	                            .block_size = cfg->block_size,
+	                            .wake_fd = cfg->wake_fd,
+	                            .sim = cfg->sim ? *cfg->sim : (struct engine_sim_params){0},
+	                            .seed = cfg->seed},
+	    err);
+	if (w->eng == NULL) {
+		error_prefix(err, "%s: ", what);
+		return -1;
+	}
+	if (rw_writes(cfg->rw)) {
+		dc.block_size = cfg->block_size;
+		dc.seed = cfg->seed;
+		w->data = datagen_new(&dc);
+	}
 	w->intended = xcalloc(cfg->queue_depth, sizeof(*w->intended));
 	w->submitted = xcalloc(cfg->queue_depth, sizeof(*w->submitted));
 	w->free_slots = xcalloc(cfg->queue_depth, sizeof(*w->free_slots));
 	w->done = xcalloc(cfg->queue_depth, sizeof(*w->done));
 	w->cur = xcalloc(1, sizeof(*w->cur));
-	for (uint32_t i = 0; i < cfg->queue_depth; i++) {
-		uint64_t *buf = w->ops->buffer(w->eng, (uint16_t)(cfg->queue_depth - 1 - i));
-
-		/* Random write data does not compress; the stamps keep it from deduplicating. */
-		for (uint32_t j = 0; j < cfg->block_size / sizeof(*buf); j++)
-			buf[j] = worker_rand(&w->rng);
-		w->free_slots[w->nfree++] = (uint16_t)i;
-	}
+	for (uint32_t i = 0; i < cfg->queue_depth; i++)
+		w->free_slots[w->nfree++] = (uint16_t)(cfg->queue_depth - 1 - i);
 	return 0;
 }
 
@@ -354,6 +350,7 @@ static void worker_teardown(struct worker *w)
 	free(w->free_slots);
 	free(w->done);
 	free(w->cur);
+	datagen_free(w->data);
 }
 
 int worker_run(const struct worker_config *cfg)
@@ -397,7 +394,8 @@ int worker_run(const struct worker_config *cfg)
 	worker_teardown(&w);
 	return 0;
 err:
-	error_set(&err, "%s: I/O engine %s: %s", cfg->path, w.ops->name, strerror(-ret));
+	error_set(&err, "%s: I/O engine %s: %s", cfg->sim ? "sim" : cfg->path, w.ops->name,
+	          strerror(-ret));
 	worker_teardown(&w);
 	return worker_fail(cfg, err.msg);
 }

@@ -6,22 +6,39 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "datagen.h"
+#include "engine.h"
+#include "pattern.h"
 #include "rw.h"
 #include "shm.h"
 
+/*
+ * What one worker does. Zero is a sane default for every field a caller does
+ * not care about (uniform random, whole target, incompressible unique data).
+ */
 struct worker_config {
 	unsigned index;     /* worker number within this agent, indexes step->rate */
-	const char *path;   /* target file; already checked against the allow-list */
-	uint64_t file_size; /* bytes; a multiple of block_size */
+	const char *path;   /* target file or block device, allow-checked; unused with sim */
+	uint64_t file_size; /* file: bytes laid out; device: bytes of it to use */
+	bool device;        /* path is a block device: opened as it is, never laid out */
 	bool direct;        /* O_DIRECT */
 	enum rw_mode rw;
 	uint32_t block_size;
 	uint32_t queue_depth;
-	uint64_t seed;           /* for random offsets and data */
-	struct shm_step *step;   /* read-only for the worker */
-	struct shm_worker *slot; /* this worker's own slot */
-	int wake_fd;             /* eventfd: the agent wrote a new step */
-	int notify_fd;           /* eventfd: the worker published an interval or changed state */
+	/*
+	 * Access pattern: read_pct, align, distribution, and the region this
+	 * worker touches (region_len 0: [0, file_size)). rw, block_size and seed
+	 * are taken from the fields above.
+	 */
+	struct pattern_config pattern;
+	bool poisson;                        /* arrivals: exponential gaps (else uniform) */
+	struct datagen_config data;          /* compress_pct, dedupe_pct of written data */
+	const struct engine_sim_params *sim; /* set: simulated device, no real I/O */
+	uint64_t seed;                       /* for random offsets and data */
+	struct shm_step *step;               /* read-only for the worker */
+	struct shm_worker *slot;             /* this worker's own slot */
+	int wake_fd;                         /* eventfd: the agent wrote a new step */
+	int notify_fd; /* eventfd: the worker published an interval or changed state */
 };
 
 /*

@@ -59,6 +59,7 @@ int agg_record_from_report(struct agg_record *rec, const Iocurve__IntervalReport
 	rec->workers = r->workers;
 	rec->agents = 1;
 	rec->warmup = r->warmup;
+	rec->host_cpu_pct = r->host_cpu_pct;
 	if (r->latency == NULL || r->service == NULL) {
 		error_set(err, "interval %u: report without histograms", r->interval);
 		return -1;
@@ -87,6 +88,8 @@ static void agg_merge(struct agg_record *dst, const struct agg_record *src)
 	dst->agents += src->agents;
 	dst->duration_ns = src->duration_ns;
 	dst->warmup = src->warmup;
+	if (src->host_cpu_pct > dst->host_cpu_pct)
+		dst->host_cpu_pct = src->host_cpu_pct;
 	hist_merge(&dst->latency, &src->latency);
 	hist_merge(&dst->service, &src->service);
 }
@@ -165,5 +168,6 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, struct 
 	pt->p999_ns = hist_quantile(&all->latency, 99.9);
 	pt->max_ns = all->latency.count ? all->latency.max : 0;
 	pt->svc_mean_ns = hist_mean(&all->service);
+	pt->host_cpu_pct = all->host_cpu_pct;
 	free(all);
 }

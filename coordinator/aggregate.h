@@ -21,6 +21,7 @@ struct agg_record {
 	uint32_t workers;
 	uint32_t agents;
 	bool warmup;
+	double host_cpu_pct; /* busiest agent host, % of all its CPUs */
 	struct hist latency;
 	struct hist service;
 };
@@ -37,7 +38,8 @@ struct step_point {
 	uint64_t ops;
 	uint64_t errors;
 	double measured_s;
-	double cpu_pct; /* workers' CPU time over measured time, in % of one core */
+	double cpu_pct;      /* workers' CPU time over measured time, in % of one core */
+	double host_cpu_pct; /* busiest agent host in any measured interval, % of its CPUs */
 };
 
 struct agg_step;

@@ -57,6 +57,17 @@ static void run_signal_cb(evutil_socket_t sig, short what, void *arg)
 		event_base_loopexit(ctx->base, NULL);
 }
 
+/* A local agent that dies takes the campaign with it: say which, and where its log is. */
+static void run_sigchld_cb(evutil_socket_t sig, short what, void *arg)
+{
+	struct run_ctx *ctx = arg;
+	char msg[512];
+
+	if (ctx->local != NULL && local_reap(ctx->local, msg, sizeof(msg)) && ctx->runner != NULL &&
+	    !ctx->finished)
+		runner_cancel(ctx->runner, msg);
+}
+
 static void run_rm_certs(struct run_ctx *ctx)
 {
 	struct dirent *de;
@@ -113,7 +124,7 @@ static int run_setup(struct run_ctx *ctx, const char *listen, const char *tls_di
 		tls_dir = ctx->certs_tmp;
 		if (listen == NULL)
 			listen = "127.0.0.1:0";
-		if (run_mkdirs(c->target_path) < 0) {
+		if (c->target_path != NULL && run_mkdirs(c->target_path) < 0) {
 			error_set(err, "target %s: cannot create: %s", c->target_path,
 			          strerror(errno));
 			return -1;
@@ -144,7 +155,7 @@ static int run_exec(int argc, char **argv)
 	};
 	const char *out = NULL, *listen = NULL, *tls_dir = NULL;
 	struct run_ctx ctx = {.status = 1};
-	struct event *sigs[2] = {NULL, NULL};
+	struct event *sigs[3] = {NULL, NULL, NULL};
 	struct error err;
 	int c, verbose = 0;
 
@@ -191,7 +202,10 @@ static int run_exec(int argc, char **argv)
 	       ctx.campaign->nworkloads, results_dir(ctx.res));
 	if (ctx.campaign->agents_mode == CAMPAIGN_AGENTS_LOCAL) {
 		ctx.local =
-		    local_spawn(ctx.certs_tmp, server_address(ctx.srv), ctx.campaign->target_path,
+		    /* A simulated target touches no file: allow only the private certs dir. */
+		    local_spawn(ctx.certs_tmp, server_address(ctx.srv),
+		                ctx.campaign->target_path ? ctx.campaign->target_path
+		                                          : ctx.certs_tmp,
 		                results_dir(ctx.res), ctx.campaign->agents_count, &err);
 		if (ctx.local == NULL)
 			goto fail;
@@ -203,8 +217,9 @@ static int run_exec(int argc, char **argv)
 	ctx.runner = runner_new(ctx.base, ctx.srv, ctx.campaign, ctx.res, run_done_cb, &ctx);
 	sigs[0] = evsignal_new(ctx.base, SIGINT, run_signal_cb, &ctx);
 	sigs[1] = evsignal_new(ctx.base, SIGTERM, run_signal_cb, &ctx);
-	event_add(sigs[0], NULL);
-	event_add(sigs[1], NULL);
+	sigs[2] = evsignal_new(ctx.base, SIGCHLD, run_sigchld_cb, &ctx);
+	for (int i = 0; i < 3; i++)
+		event_add(sigs[i], NULL);
 	runner_start(ctx.runner);
 	event_base_dispatch(ctx.base);
 	runner_report(ctx.runner, stdout);
@@ -214,12 +229,13 @@ fail:
 out:
 	fflush(stdout);
 	local_stop(ctx.local);
+	ctx.local = NULL;
 	runner_free(ctx.runner);
 	server_free(ctx.srv);
 	/* One more turn of the loop so close_notify reaches the agents. */
 	if (ctx.base != NULL)
 		event_base_loop(ctx.base, EVLOOP_NONBLOCK);
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 3; i++)
 		if (sigs[i] != NULL)
 			event_free(sigs[i]);
 	results_close(ctx.res);

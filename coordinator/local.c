@@ -23,6 +23,7 @@
 struct local_agents {
 	pid_t *pids;
 	unsigned n;
+	char *log_dir;
 };
 
 int local_agent_binary(char *buf, size_t len)
@@ -63,6 +64,7 @@ struct local_agents *local_spawn(const char *certs_dir, const char *coordinator,
 		return NULL;
 	}
 	la->pids = xcalloc(n, sizeof(*la->pids));
+	la->log_dir = xstrdup(log_dir);
 	for (unsigned i = 0; i < n; i++) {
 		snprintf(name, sizeof(name), "local-%u", i);
 		if (certs_issue_agent(certs_dir, name, err) < 0)
@@ -138,5 +140,32 @@ void local_stop(struct local_agents *la)
 		waitpid(la->pids[i], NULL, 0);
 	}
 	free(la->pids);
+	free(la->log_dir);
 	free(la);
+}
+
+int local_reap(struct local_agents *la, char *msg, size_t len)
+{
+	int found = 0;
+
+	for (unsigned i = 0; i < la->n; i++) {
+		int status;
+
+		if (la->pids[i] <= 0 || waitpid(la->pids[i], &status, WNOHANG) != la->pids[i])
+			continue;
+		la->pids[i] = 0;
+		if (found++)
+			continue;
+		if (WIFSIGNALED(status))
+			snprintf(msg, len,
+			         "local agent local-%u killed by signal %d; its log: "
+			         "%s/agent-local-%u.log",
+			         i, WTERMSIG(status), la->log_dir, i);
+		else
+			snprintf(msg, len,
+			         "local agent local-%u exited with status %d; its log: "
+			         "%s/agent-local-%u.log",
+			         i, WEXITSTATUS(status), la->log_dir, i);
+	}
+	return found > 0;
 }

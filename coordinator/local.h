@@ -16,6 +16,11 @@ struct local_agents;
 struct local_agents *local_spawn(const char *certs_dir, const char *coordinator,
                                  const char *allow_path, const char *log_dir, unsigned n,
                                  struct error *err);
+/*
+ * Reap local agents that exited on their own. Returns 1 and describes the first
+ * ("local agent local-1 exited with status 2; its log: DIR/agent-local-1.log").
+ */
+int local_reap(struct local_agents *la, char *msg, size_t len);
 /* SIGTERM every agent, wait for it (SIGKILL after a grace period). */
 void local_stop(struct local_agents *la);
 /* The agent binary: $IOCURVE_AGENT, else next to this program, else in the build tree. */

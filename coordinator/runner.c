@@ -122,6 +122,7 @@ static void runner_prepare(struct runner *r)
 	const struct workload *w = runner_workload(r);
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__Prepare p = IOCURVE__PREPARE__INIT;
+	Iocurve__SimTarget sim = IOCURVE__SIM_TARGET__INIT;
 
 	r->state = RUNNER_PREPARING;
 	r->step = 0;
@@ -132,9 +133,27 @@ static void runner_prepare(struct runner *r)
 	fflush(stdout);
 	p.workload_index = (uint32_t)r->w;
 	p.workload = w->name;
-	p.target_dir = r->c->target_path;
+	p.target_dir = r->c->target_path ? r->c->target_path : "";
 	p.file_size = r->c->target_size;
-	p.direct = r->c->target_direct;
+	p.direct = w->access.direct;
+	p.read_pct = w->access.read_pct;
+	p.align = w->access.align;
+	p.working_set = w->access.working_set;
+	p.random = (Iocurve__RandomDist)w->access.dist;
+	p.zipf_theta = w->access.zipf_theta;
+	p.hot_set_pct = w->access.hot_set_pct;
+	p.hot_ops_pct = w->access.hot_ops_pct;
+	p.poisson = w->access.poisson;
+	p.compress_pct = w->access.compress_pct;
+	p.dedupe_pct = w->access.dedupe_pct;
+	if (r->c->sim.enabled) {
+		sim.servers = r->c->sim.servers;
+		sim.service_ns = r->c->sim.service_ns;
+		sim.jitter_pct = r->c->sim.jitter_pct;
+		sim.stall_after_ops = r->c->sim.stall_after_ops;
+		sim.stall_ns = r->c->sim.stall_ns;
+		p.sim = &sim;
+	}
 	p.rw = (Iocurve__RwMode)w->rw;
 	p.block_size = w->block_size;
 	p.workers = w->workers;
@@ -186,8 +205,12 @@ static void runner_start_step(struct runner *r)
 		server_send(r->agents[i].s, &env);
 	}
 	free(rates);
-	printf("  step %u/%zu: %.0f ops/s offered (%.1f per worker)\n", r->step + 1, w->nsteps,
-	       w->steps[r->step], per_worker);
+	if (w->steps[r->step] > 0)
+		printf("  step %u/%zu: %.0f ops/s offered (%.1f per worker)\n", r->step + 1,
+		       w->nsteps, w->steps[r->step], per_worker);
+	else
+		printf("  step %u/%zu: max, closed loop at queue depth %u per worker\n",
+		       r->step + 1, w->nsteps, w->queue_depth);
 	fflush(stdout);
 	runner_arm(r,
 	           RUNNER_LEAD_NS + 4 * max_rtt + w->warmup_ns + w->measure_ns + RUNNER_SLACK_NS);
@@ -230,10 +253,10 @@ static void runner_step_done(struct runner *r)
 	}
 	units_format_duration((uint64_t)pt->mean_ns, mean, sizeof(mean));
 	units_format_duration(pt->p99_ns, p99, sizeof(p99));
-	printf("  step %u/%zu: offered %.0f ops/s, achieved %.0f ops/s (%.1f MiB/s), mean %s, "
-	       "p99 %s, errors %llu\n",
-	       r->step + 1, w->nsteps, pt->offered_ops, pt->achieved_ops, pt->mib_s, mean, p99,
-	       (unsigned long long)pt->errors);
+	printf("  step %u/%zu: achieved %.0f ops/s (%.1f MiB/s), mean %s, p99 %s, errors %llu, "
+	       "client CPU %.0f%%\n",
+	       r->step + 1, w->nsteps, pt->achieved_ops, pt->mib_s, mean, p99,
+	       (unsigned long long)pt->errors, pt->host_cpu_pct);
 	fflush(stdout);
 	if (++r->step < w->nsteps)
 		runner_start_step(r);
@@ -283,6 +306,22 @@ static void runner_report_interval(struct runner *r, uint32_t ai, const Iocurve_
 	}
 }
 
+/* Laying out big targets takes a while: say how far along each agent is. */
+static void runner_layout_progress(struct runner *r, uint32_t ai, const Iocurve__LayoutProgress *lp)
+{
+	char done[32], total[32];
+
+	if (r->state != RUNNER_PREPARING || lp->workload_index != r->w || lp->bytes_total == 0)
+		return;
+	units_format_size(lp->bytes_done, done, sizeof(done));
+	units_format_size(lp->bytes_total, total, sizeof(total));
+	printf("  agent %s: laying out targets, %s of %s (%.0f%%)\n", r->agents[ai].name, done,
+	       total, 100.0 * (double)lp->bytes_done / (double)lp->bytes_total);
+	fflush(stdout);
+	/* Progress means the agent is alive: give it the full preparation time again. */
+	runner_arm(r, RUNNER_PREPARE_NS);
+}
+
 static void runner_on_message(struct session *s, const Iocurve__Envelope *env, void *arg)
 {
 	struct runner *r = arg;
@@ -319,6 +358,9 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 			return;
 		}
 		runner_step_done(r);
+		break;
+	case IOCURVE__ENVELOPE__BODY_LAYOUT_PROGRESS:
+		runner_layout_progress(r, (uint32_t)ai, env->layout_progress);
 		break;
 	case IOCURVE__ENVELOPE__BODY_ERROR:
 		runner_fail(r, "agent %s: %s", s->name, env->error->message);

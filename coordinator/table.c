@@ -6,6 +6,9 @@
 #include <string.h>
 
 #include "table.h"
+
+/* An agent host this busy is the bottleneck, or near enough to distort latency. */
+#define TABLE_CLIENT_BUSY_PCT 90.0
 #include "units.h"
 #include "xalloc.h"
 
@@ -81,21 +84,25 @@ void table_print_steps(FILE *f, const struct workload *w, const struct step_poin
 	char mean[16], p50[16], p99[16], p999[16], max[16];
 
 	fprintf(f, "| Step | Offered ops/s | Achieved ops/s | MiB/s | Mean | p50 | p99 | p99.9 | "
-	           "Max | Errors |\n");
-	fprintf(f, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+	           "Max | Errors | Client CPU |\n");
+	fprintf(f, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct step_point *p = &pts[i];
+		char offered[32];
 
 		units_format_duration((uint64_t)p->mean_ns, mean, sizeof(mean));
 		units_format_duration(p->p50_ns, p50, sizeof(p50));
 		units_format_duration(p->p99_ns, p99, sizeof(p99));
 		units_format_duration(p->p999_ns, p999, sizeof(p999));
 		units_format_duration(p->max_ns, max, sizeof(max));
-		fprintf(f, "| %u | %.0f | %.0f | %.1f | %s | %s | %s | %s | %s | %llu |\n",
-		        p->step + 1, p->offered_ops, p->achieved_ops, p->mib_s, mean, p50, p99,
-		        p999, max, (unsigned long long)p->errors);
+		if (p->offered_ops > 0)
+			snprintf(offered, sizeof(offered), "%.0f", p->offered_ops);
+		else
+			snprintf(offered, sizeof(offered), "max (qd %u)", w->queue_depth);
+		fprintf(f, "| %u | %s | %.0f | %.1f | %s | %s | %s | %s | %s | %llu | %.0f%% |\n",
+		        p->step + 1, offered, p->achieved_ops, p->mib_s, mean, p50, p99, p999, max,
+		        (unsigned long long)p->errors, p->host_cpu_pct);
 	}
-	(void)w;
 }
 
 /* A short, honest reason for where the curve stopped. */
@@ -106,8 +113,14 @@ static void table_limit(const struct workload *w, const struct step_point *pts, 
 
 	for (size_t i = 0; i < n; i++)
 		errors += pts[i].errors;
-	if (errors)
+	/* A busy client measures itself, not the storage: say so before anything else. */
+	if (peak->host_cpu_pct >= TABLE_CLIENT_BUSY_PCT)
+		snprintf(buf, len, "client CPU saturated (agent host %.0f%% busy at peak)",
+		         peak->host_cpu_pct);
+	else if (errors)
 		snprintf(buf, len, "I/O errors (%llu)", (unsigned long long)errors);
+	else if (peak->offered_ops == 0)
+		snprintf(buf, len, "closed loop at queue depth %u", w->queue_depth);
 	else if (peak->achieved_ops < 0.97 * peak->offered_ops)
 		snprintf(buf, len, "saturated: achieved %.0f%% of offered at peak",
 		         100.0 * peak->achieved_ops / peak->offered_ops);
@@ -115,7 +128,6 @@ static void table_limit(const struct workload *w, const struct step_point *pts, 
 		snprintf(buf, len, "none reached: highest step met the SLO");
 	else
 		snprintf(buf, len, "latency above the SLO past the knee");
-	(void)w;
 }
 
 void table_print_summary(FILE *f, const struct campaign *c, const struct step_point *const *pts,

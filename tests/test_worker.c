@@ -277,7 +277,7 @@ static void test_layout(void **state)
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/layout", wt_dir);
-	fd = layout_open(path, WT_FILE_SIZE, true, &written, &err);
+	fd = layout_open(path, WT_FILE_SIZE, true, NULL, NULL, &written, &err);
 	if (fd < 0)
 		fail_msg("%s", err.msg);
 	assert_int_equal(written, WT_FILE_SIZE);
@@ -300,12 +300,12 @@ static void test_layout(void **state)
 	assert_memory_not_equal(a, b, 1 << 20);
 
 	written = 1;
-	fd = layout_open(path, WT_FILE_SIZE, true, &written, &err);
+	fd = layout_open(path, WT_FILE_SIZE, true, NULL, NULL, &written, &err);
 	assert_true(fd >= 0);
 	assert_int_equal(written, 0);
 	close(fd);
 	/* A different size is a different layout. */
-	fd = layout_open(path, WT_FILE_SIZE / 2, false, &written, &err);
+	fd = layout_open(path, WT_FILE_SIZE / 2, false, NULL, NULL, &written, &err);
 	assert_true(fd >= 0);
 	assert_int_equal(written, WT_FILE_SIZE / 2);
 	close(fd);

@@ -77,6 +77,7 @@ static void plan_on_interval(void *arg, uint32_t step, uint32_t index, const str
 	r.interval = index;
 	r.warmup = index < a->warmup_intervals;
 	r.ops = m->ops;
+	r.reads = m->reads;
 	r.bytes = m->bytes;
 	r.errors = m->errors;
 	r.cpu_user_ns = m->cpu_user_ns;

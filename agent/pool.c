@@ -80,6 +80,7 @@ static void pool_fail(struct pool *p, const char *fmt, ...)
 static void pool_merge(struct shm_interval *dst, const struct shm_interval *src)
 {
 	dst->ops += src->ops;
+	dst->reads += src->reads;
 	dst->bytes += src->bytes;
 	dst->errors += src->errors;
 	dst->cpu_user_ns += src->cpu_user_ns;

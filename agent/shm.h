@@ -57,7 +57,8 @@ struct shm_interval {
 	uint64_t gen;   /* the step generation it belongs to */
 	uint32_t index; /* interval index within the step, from 0 */
 	uint32_t pad;
-	uint64_t ops; /* operations completed in the interval */
+	uint64_t ops;   /* operations completed in the interval */
+	uint64_t reads; /* of which reads (mixes: the rest are writes) */
 	uint64_t bytes;
 	uint64_t errors;
 	uint64_t cpu_user_ns;

@@ -33,6 +33,7 @@ struct worker {
 	int fd;
 	uint64_t *intended;  /* per slot: when the schedule wanted it to start */
 	uint64_t *submitted; /* per slot: when it went to the kernel */
+	bool *writing;       /* per slot: the operation writes */
 	uint16_t *free_slots;
 	uint32_t nfree;
 	struct engine_completion *done;
@@ -124,7 +125,7 @@ static void worker_interval_begin(struct worker *w, uint64_t gen, uint32_t index
 	iv->gen = gen;
 	iv->index = index;
 	iv->pad = 0;
-	iv->ops = iv->bytes = iv->errors = 0;
+	iv->ops = iv->reads = iv->bytes = iv->errors = 0;
 	iv->cpu_user_ns = iv->cpu_sys_ns = 0;
 	hist_reset(&iv->latency);
 	hist_reset(&iv->service);
@@ -160,6 +161,7 @@ static void worker_issue(struct worker *w, uint64_t intended, uint64_t now)
 		datagen_fill(w->data, w->ops->buffer(w->eng, io.slot));
 	w->intended[io.slot] = intended;
 	w->submitted[io.slot] = now;
+	w->writing[io.slot] = op.write;
 	w->ops->queue(w->eng, &io);
 }
 
@@ -180,6 +182,7 @@ static void worker_reap(struct worker *w, int n, uint64_t now, bool count)
 			continue;
 		}
 		iv->ops++;
+		iv->reads += !w->writing[slot];
 		iv->bytes += bs;
 		hist_record(&iv->latency, now - w->intended[slot]);
 		hist_record(&iv->service, now - w->submitted[slot]);
@@ -331,6 +334,7 @@ static int worker_setup(struct worker *w, const struct worker_config *cfg, struc
 	}
 	w->intended = xcalloc(cfg->queue_depth, sizeof(*w->intended));
 	w->submitted = xcalloc(cfg->queue_depth, sizeof(*w->submitted));
+	w->writing = xcalloc(cfg->queue_depth, sizeof(*w->writing));
 	w->free_slots = xcalloc(cfg->queue_depth, sizeof(*w->free_slots));
 	w->done = xcalloc(cfg->queue_depth, sizeof(*w->done));
 	w->cur = xcalloc(1, sizeof(*w->cur));
@@ -347,6 +351,7 @@ static void worker_teardown(struct worker *w)
 		close(w->fd);
 	free(w->intended);
 	free(w->submitted);
+	free(w->writing);
 	free(w->free_slots);
 	free(w->done);
 	free(w->cur);

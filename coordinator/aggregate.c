@@ -51,6 +51,7 @@ int agg_record_from_report(struct agg_record *rec, const Iocurve__IntervalReport
 {
 	agg_record_init(rec);
 	rec->ops = r->ops;
+	rec->reads = r->reads;
 	rec->bytes = r->bytes;
 	rec->errors = r->errors;
 	rec->cpu_user_ns = r->cpu_user_ns;
@@ -69,6 +70,11 @@ int agg_record_from_report(struct agg_record *rec, const Iocurve__IntervalReport
 		error_prefix(err, "interval %u: ", r->interval);
 		return -1;
 	}
+	if (rec->reads > rec->ops) {
+		error_set(err, "interval %u: %llu reads of %llu ops", r->interval,
+		          (unsigned long long)rec->reads, (unsigned long long)rec->ops);
+		return -1;
+	}
 	if (rec->latency.count != rec->ops) {
 		error_set(err, "interval %u: %llu ops but %llu latencies", r->interval,
 		          (unsigned long long)rec->ops, (unsigned long long)rec->latency.count);
@@ -80,6 +86,7 @@ int agg_record_from_report(struct agg_record *rec, const Iocurve__IntervalReport
 static void agg_merge(struct agg_record *dst, const struct agg_record *src)
 {
 	dst->ops += src->ops;
+	dst->reads += src->reads;
 	dst->bytes += src->bytes;
 	dst->errors += src->errors;
 	dst->cpu_user_ns += src->cpu_user_ns;
@@ -153,6 +160,7 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, struct 
 	pt->step = step;
 	pt->offered_ops = offered;
 	pt->ops = all->ops;
+	pt->reads = all->reads;
 	pt->errors = all->errors;
 	pt->measured_s = (double)measured_ns / 1e9;
 	if (measured_ns > 0) {

@@ -13,6 +13,7 @@
 /* One interval: one agent's record, or the merge of every agent's. */
 struct agg_record {
 	uint64_t ops;
+	uint64_t reads;
 	uint64_t bytes;
 	uint64_t errors;
 	uint64_t cpu_user_ns;
@@ -36,6 +37,7 @@ struct step_point {
 	uint64_t p50_ns, p90_ns, p99_ns, p999_ns, max_ns;
 	double svc_mean_ns; /* service time: submission to completion */
 	uint64_t ops;
+	uint64_t reads;
 	uint64_t errors;
 	double measured_s;
 	double cpu_pct;      /* workers' CPU time over measured time, in % of one core */

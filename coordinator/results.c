@@ -91,9 +91,10 @@ struct results *results_open(const char *dir, const struct campaign *c, struct e
 	r->curve = r->intervals ? results_create(r, "curve.csv", err) : NULL;
 	if (r->curve == NULL)
 		goto err;
-	fprintf(r->curve, "workload,rw,block_size,direct,step,load,offered_ops,achieved_ops,mib_s,"
-	                  "mean_us,p50_us,p90_us,p99_us,p999_us,max_us,service_mean_us,ops,errors,"
-	                  "measured_s,cpu_pct,host_cpu_pct\n");
+	fprintf(r->curve,
+	        "workload,rw,block_size,direct,step,load,offered_ops,achieved_ops,mib_s,"
+	        "mean_us,p50_us,p90_us,p99_us,p999_us,max_us,service_mean_us,ops,reads,errors,"
+	        "measured_s,cpu_pct,host_cpu_pct\n");
 	if (results_sync(r, err) < 0)
 		goto err;
 	return r;
@@ -137,13 +138,13 @@ void results_interval(struct results *r, const struct workload *w, uint32_t step
 	        step, interval, agent ? agent : "*");
 	fprintf(f,
 	        "\"warmup\":%s,\"agents\":%u,\"workers\":%u,\"duration_ns\":%llu,"
-	        "\"ops\":%llu,\"bytes\":%llu,\"errors\":%llu,\"cpu_user_ns\":%llu,"
+	        "\"ops\":%llu,\"reads\":%llu,\"bytes\":%llu,\"errors\":%llu,\"cpu_user_ns\":%llu,"
 	        "\"cpu_sys_ns\":%llu,\"host_cpu_pct\":%.1f,\"mean_ns\":%.0f,\"p99_ns\":%llu",
 	        rec->warmup ? "true" : "false", rec->agents, rec->workers,
 	        (unsigned long long)rec->duration_ns, (unsigned long long)rec->ops,
-	        (unsigned long long)rec->bytes, (unsigned long long)rec->errors,
-	        (unsigned long long)rec->cpu_user_ns, (unsigned long long)rec->cpu_sys_ns,
-	        rec->host_cpu_pct, hist_mean(&rec->latency),
+	        (unsigned long long)rec->reads, (unsigned long long)rec->bytes,
+	        (unsigned long long)rec->errors, (unsigned long long)rec->cpu_user_ns,
+	        (unsigned long long)rec->cpu_sys_ns, rec->host_cpu_pct, hist_mean(&rec->latency),
 	        (unsigned long long)hist_quantile(&rec->latency, 99));
 	results_hist(f, "latency", &rec->latency);
 	results_hist(f, "service", &rec->service);
@@ -154,14 +155,14 @@ void results_point(struct results *r, const struct workload *w, const struct ste
 {
 	fprintf(
 	    r->curve,
-	    "%s,%s,%u,%s,%u,%s,%.1f,%.1f,%.3f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%llu,%llu,%.3f,"
-	    "%.1f,%.1f\n",
+	    "%s,%s,%u,%s,%u,%s,%.1f,%.1f,%.3f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%llu,%llu,%llu,"
+	    "%.3f,%.1f,%.1f\n",
 	    w->name, rw_mode_name(w->rw), w->block_size, w->access.direct ? "true" : "false",
 	    p->step + 1, p->offered_ops > 0 ? "rate" : "max", p->offered_ops, p->achieved_ops,
 	    p->mib_s, p->mean_ns / 1e3, (double)p->p50_ns / 1e3, (double)p->p90_ns / 1e3,
 	    (double)p->p99_ns / 1e3, (double)p->p999_ns / 1e3, (double)p->max_ns / 1e3,
-	    p->svc_mean_ns / 1e3, (unsigned long long)p->ops, (unsigned long long)p->errors,
-	    p->measured_s, p->cpu_pct, p->host_cpu_pct);
+	    p->svc_mean_ns / 1e3, (unsigned long long)p->ops, (unsigned long long)p->reads,
+	    (unsigned long long)p->errors, p->measured_s, p->cpu_pct, p->host_cpu_pct);
 }
 
 static int results_sync_file(FILE *f, const char *dir, const char *name, struct error *err)

@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# A block device target through a loop device: reads, and writes only with the agent's consent.
+. "$(dirname "$0")/lib.sh"
+
+if [ "$(id -u)" -ne 0 ] || ! command -v losetup > /dev/null; then
+	echo "# needs root and losetup: skipped"
+	exit 77
+fi
+truncate -s 64M "$T/disk.img"
+LOOP=$(losetup -f --show "$T/disk.img" 2> /dev/null) || { echo "# no loop device: skipped"; exit 77; }
+trap 'losetup -d "$LOOP"; cleanup' EXIT
+# Data on the "disk" to read back, and to see changed by writes.
+head -c 64M /dev/urandom > "$T/disk.img"
+
+"$IOCURVE" certs init "$T/ca" > /dev/null
+"$IOCURVE" certs agent "$T/ca" host1 > /dev/null
+
+run_on_device() { # run_on_device NAME RW AGENT-FLAGS...
+	name=$1
+	rw=$2
+	shift 2
+	port=$(free_port)
+	cat > "$T/$name.yaml" <<YAML
+campaign: $name
+agents: {select: {count: 1}, wait: 20s}
+target: {path: $LOOP, size: 32MiB}
+workers: 2
+queue_depth: 8
+interval: 500ms
+warmup: 500ms
+measure: 1s
+workloads:
+  - {name: $name, rw: $rw, block_size: 8KiB, load: {steps: [1000]}}
+YAML
+	"$IOCURVE" run "$T/$name.yaml" --coordinator-listen "127.0.0.1:$port" --tls "$T/ca" \
+		--out "$T/$name-results" > "$T/$name.out" 2> "$T/$name.err" &
+	run=$!
+	"$IOCURVE_AGENT" --coordinator "127.0.0.1:$port" --tls "$T/ca" --name host1 \
+		--allow "$LOOP" "$@" 2> "$T/$name-agent.log" &
+	agent=$!
+	status=0
+	wait_exit "$run" 60 || status=$?
+	kill -TERM "$agent" 2> /dev/null
+	wait_exit "$agent" 10 || true
+	return "$status"
+}
+
+before=$(md5sum < "$T/disk.img")
+run_on_device devread randread || { cat "$T/devread.err"; fail "random reads of an allowed device"; }
+ok "random reads of an allowed device"
+run_on_device devseq read || { cat "$T/devseq.err"; fail "sequential reads, a region per worker"; }
+ok "sequential reads, a region per worker"
+check "reads leave the device as it was" test "$before" = "$(md5sum < "$T/disk.img")"
+check "the read curve has its step" grep -q "^devread,randread,8192,true,1,rate,1000.0" "$T/devread-results/curve.csv"
+
+if run_on_device devwrite randwrite; then fail "writes without --allow-device-writes are refused"; fi
+grep -q "target $LOOP is a block device: writing to it needs the agent flag --allow-device-writes" \
+	"$T/devwrite.err" || { cat "$T/devwrite.err"; fail "the refusal says what to do"; }
+ok "writes without --allow-device-writes are refused, and the message says what to do"
+check "the refused run wrote nothing" test "$before" = "$(md5sum < "$T/disk.img")"
+
+run_on_device devwrite2 randwrite --allow-device-writes ||
+	{ cat "$T/devwrite2.err"; fail "writes with --allow-device-writes"; }
+ok "writes with --allow-device-writes"
+check "the writes reached the device" test "$before" != "$(md5sum < "$T/disk.img")"
+echo "# blockdev: all passed"

@@ -197,9 +197,14 @@ int results_summary(struct results *r, const struct campaign *c,
 	table_print_summary(f, c, points, npoints);
 	for (size_t i = 0; i < c->nworkloads; i++) {
 		const struct workload *w = &c->workloads[i];
+		char dist[48];
 
-		fprintf(f, "\n## %s (%s, %u B blocks, %u workers x qd %u per agent)\n\n", w->name,
-		        rw_mode_name(w->rw), w->block_size, w->workers, w->queue_depth);
+		access_dist_text(&w->access, dist, sizeof(dist));
+		fprintf(f, "\n## %s (%s, %u B blocks, %u workers x qd %u per agent, %s, %s%s)\n\n",
+		        w->name, rw_mode_name(w->rw), w->block_size, w->workers, w->queue_depth,
+		        rw_is_random(w->rw) ? dist : "sequential",
+		        w->access.direct ? "O_DIRECT" : "buffered",
+		        w->access.poisson ? ", poisson arrivals" : "");
 		table_knee_text(w, points[i], npoints[i], c->slo_latency_ns, knee, sizeof(knee));
 		fprintf(f, "%s\n\n", knee);
 		table_print_steps(f, w, points[i], npoints[i]);

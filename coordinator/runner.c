@@ -511,7 +511,8 @@ void runner_report(struct runner *r, FILE *f)
 
 		if (r->npoints[i] == 0)
 			continue;
-		fprintf(f, "%s (%s, %u B):\n", w->name, rw_mode_name(w->rw), w->block_size);
+		fprintf(f, "%s (%s, %u B%s):\n", w->name, rw_mode_name(w->rw), w->block_size,
+		        w->access.direct ? "" : ", buffered");
 		table_print_steps(f, w, r->points[i], r->npoints[i]);
 		table_knee_text(w, r->points[i], r->npoints[i], r->c->slo_latency_ns, knee,
 		                sizeof(knee));

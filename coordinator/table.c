@@ -162,6 +162,8 @@ void table_print_summary(FILE *f, const struct campaign *c, const struct step_po
 		table_fmt_tp(w, table_throughput(w, best), peak, sizeof(peak));
 		units_format_duration((uint64_t)best->mean_ns, lat, sizeof(lat));
 		table_limit(w, pts[i], npts[i], best, &k, limit, sizeof(limit));
-		fprintf(f, "| %s | %s | %s | %s mean | %s |\n", w->name, knee, peak, lat, limit);
+		/* Page-cache numbers are not the storage's: say so where the figure stands. */
+		fprintf(f, "| %s%s | %s | %s | %s mean | %s |\n", w->name,
+		        w->access.direct ? "" : " (buffered)", knee, peak, lat, limit);
 	}
 }

@@ -91,6 +91,50 @@ static void yamlnode_known_list(const char *const *known, char *buf, size_t len)
 		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "", known[i]);
 }
 
+/* Edit distance (insert, delete, substitute), capped: keys are short. */
+static size_t yamlnode_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), row[64], prev, tmp;
+
+	if (la >= 63 || lb >= 63)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t best = prev + (a[i - 1] != b[j - 1]);
+
+			tmp = row[j];
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
+/* The known key a typo most likely meant: within two edits, else NULL. */
+static const char *yamlnode_nearest(const char *name, const char *const *known)
+{
+	const char *best = NULL;
+	size_t bestd = 3;
+
+	for (size_t i = 0; known[i] != NULL; i++) {
+		size_t d = yamlnode_distance(name, known[i]);
+
+		if (d < bestd) {
+			bestd = d;
+			best = known[i];
+		}
+	}
+	return best;
+}
+
 int yamlnode_check_mapping(struct yamlnode_doc *y, const yaml_node_t *node, const char *label,
                            const char *what, const char *const *known)
 {
@@ -120,8 +164,11 @@ int yamlnode_check_mapping(struct yamlnode_doc *y, const yaml_node_t *node, cons
 			if (strcmp(known[i], name) == 0)
 				break;
 		if (known[i] == NULL) {
-			yamlnode_error(y, key, "unknown key '%s' in %s (known: %s)", name, what,
-			               list);
+			const char *near = yamlnode_nearest(name, known);
+
+			yamlnode_error(y, key, "unknown key '%s' in %s (known: %s)%s%s%s", name,
+			               what, list, near ? "; did you mean '" : "", near ? near : "",
+			               near ? "'?" : "");
 			return -1;
 		}
 		/* mappings are small: the quadratic scan costs nothing */

@@ -650,6 +650,27 @@ static void test_access_keys(void **state)
 	    "test.yaml:4:29: load of workload 'a' is missing 'steps' (or max: true)");
 }
 
+static void test_did_you_mean(void **state)
+{
+	struct error err = {{0}};
+	struct campaign *c = NULL;
+	const char *text =
+	    TEST_HEAD "queue_dept: 4\n"
+	              "workloads: [{name: a, blok_size: 8KiB, load: {steps: [1]}}]\n";
+
+	assert_int_equal(campaign_parse(text, strlen(text), "test.yaml", &c, &err), -1);
+	assert_non_null(strstr(err.msg, "test.yaml:4:1: unknown key 'queue_dept'"));
+	assert_non_null(strstr(err.msg, "; did you mean 'queue_depth'?"));
+	text = TEST_HEAD "workloads: [{name: a, blok_size: 8KiB, load: {steps: [1]}}]\n";
+	assert_int_equal(campaign_parse(text, strlen(text), "test.yaml", &c, &err), -1);
+	assert_non_null(strstr(err.msg, "did you mean 'block_size'?"));
+	/* Nothing close: no guess. */
+	text = TEST_HEAD "colour: blue\n"
+	                 "workloads: [{name: a, load: {steps: [1]}}]\n";
+	assert_int_equal(campaign_parse(text, strlen(text), "test.yaml", &c, &err), -1);
+	assert_null(strstr(err.msg, "did you mean"));
+}
+
 static void test_sim_target(void **state)
 {
 	struct campaign *c =
@@ -706,6 +727,7 @@ int main(void)
 	    cmocka_unit_test(test_parse_uses_length),
 	    cmocka_unit_test(test_access_keys),
 	    cmocka_unit_test(test_sim_target),
+	    cmocka_unit_test(test_did_you_mean),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

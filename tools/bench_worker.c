@@ -67,9 +67,7 @@ static void bench_usage(FILE *f)
 	           "--sleep-cost, the CPU one timed sleep (clock_nanosleep) costs this machine.\n");
 }
 
-static void bench_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-
-static void bench_die(const char *fmt, ...)
+static __attribute__((format(printf, 1, 2), noreturn)) void bench_die(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -113,6 +111,7 @@ static void bench_parse(int argc, char **argv, struct bench_opts *o)
 	    {NULL, 0, NULL, 0},
 	};
 	struct error err = {{0}};
+	bool interval_given = false;
 	uint64_t bs;
 	int c;
 
@@ -127,7 +126,8 @@ static void bench_parse(int argc, char **argv, struct bench_opts *o)
 			break;
 		case 'w':
 			if (rw_mode_parse(optarg, &o->rw) < 0)
-				bench_die("--rw: '%s' is not read, write, randread or randwrite",
+				bench_die("--rw: '%s' is not read, write, randread, randwrite, rw "
+				          "or randrw",
 				          optarg);
 			break;
 		case 'b':
@@ -155,6 +155,7 @@ static void bench_parse(int argc, char **argv, struct bench_opts *o)
 		case 'i':
 			if (units_parse_duration(optarg, &o->interval_ns, &err) < 0)
 				bench_die("--interval: %s", err.msg);
+			interval_given = true;
 			break;
 		case 'u':
 			o->warmup = (uint32_t)bench_parse_uint("--warmup", optarg, 100);
@@ -182,6 +183,11 @@ static void bench_parse(int argc, char **argv, struct bench_opts *o)
 		bench_usage(stderr);
 		exit(2);
 	}
+	/* --interval is the sleep period there: a worker's at 10k ops/s by default. */
+	if (o->sleep_cost && !interval_given)
+		o->interval_ns = 100 * NSEC_PER_USEC;
+	if (o->sleep_cost && (o->interval_ns == 0 || o->interval_ns > o->seconds * NSEC_PER_SEC))
+		bench_die("--sleep-cost: --interval must be above zero and within --seconds");
 	if (o->overhead || o->sleep_cost)
 		return;
 	if (o->file == NULL)
@@ -202,10 +208,8 @@ static void bench_parse(int argc, char **argv, struct bench_opts *o)
  * per completion at worst: one clock read and two histogram records (latency and
  * service), the values differing as real ones do.
  */
-__attribute__((noinline)) uint64_t bench_overhead_loop(struct hist *lat, struct hist *svc,
-                                                       uint64_t iters);
-__attribute__((noinline)) uint64_t bench_overhead_loop(struct hist *lat, struct hist *svc,
-                                                       uint64_t iters)
+static __attribute__((noinline, noclone)) uint64_t
+bench_overhead_loop(struct hist *lat, struct hist *svc, uint64_t iters)
 {
 	uint64_t start = clock_now_ns(), prev = start;
 
@@ -221,8 +225,7 @@ __attribute__((noinline)) uint64_t bench_overhead_loop(struct hist *lat, struct 
 }
 
 /* The clock alone and the records alone, so the table can say where the time goes. */
-__attribute__((noinline)) uint64_t bench_overhead_clock(uint64_t iters);
-__attribute__((noinline)) uint64_t bench_overhead_clock(uint64_t iters)
+static __attribute__((noinline, noclone)) uint64_t bench_overhead_clock(uint64_t iters)
 {
 	uint64_t start = clock_now_ns(), acc = 0;
 
@@ -232,8 +235,8 @@ __attribute__((noinline)) uint64_t bench_overhead_clock(uint64_t iters)
 	return clock_now_ns() - start;
 }
 
-__attribute__((noinline)) uint64_t bench_overhead_hist(struct hist *h, uint64_t iters);
-__attribute__((noinline)) uint64_t bench_overhead_hist(struct hist *h, uint64_t iters)
+static __attribute__((noinline, noclone)) uint64_t bench_overhead_hist(struct hist *h,
+                                                                       uint64_t iters)
 {
 	uint64_t start = clock_now_ns(), x = 0x9e3779b97f4a7c15ull;
 
@@ -392,14 +395,15 @@ static void bench_ready(struct bench_rig *r, const struct bench_opts *o)
 /* Announce the one step (the agent's seqlock write, then the wake). */
 static uint64_t bench_step(struct bench_rig *r, const struct bench_opts *o, uint32_t nintervals)
 {
+	uint64_t gen;
+
 	shm_step_write_begin(r->step);
 	r->step->start_ns = clock_now_ns() + BENCH_LEAD_NS;
 	r->step->interval_ns = o->interval_ns;
 	r->step->nintervals = nintervals;
 	r->step->rate[0] = o->rate;
 	r->step->stop = 0;
-	uint64_t gen = shm_step_write_end(r->step);
-
+	gen = shm_step_write_end(r->step);
 	bench_wake(r);
 	return gen;
 }

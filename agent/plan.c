@@ -76,17 +76,19 @@ static void plan_on_interval(void *arg, uint32_t step, uint32_t index, const str
 	r.step = step;
 	r.interval = index;
 	r.warmup = index < a->warmup_intervals;
-	r.ops = m->ops;
-	r.reads = m->reads;
-	r.bytes = m->bytes;
-	r.errors = m->errors;
-	r.cpu_user_ns = m->cpu_user_ns;
-	r.cpu_sys_ns = m->cpu_sys_ns;
+	r.ops = m->rec.ops;
+	r.reads = m->rec.reads;
+	r.lag_sum_ns = m->rec.lag_sum_ns;
+	r.lag_max_ns = m->rec.lag_max_ns;
+	r.bytes = m->rec.bytes;
+	r.errors = m->rec.errors;
+	r.cpu_user_ns = m->rec.cpu_user_ns;
+	r.cpu_sys_ns = m->rec.cpu_sys_ns;
 	r.workers = workers;
 	r.duration_ns = a->interval_ns;
 	r.host_cpu_pct = hostcpu_sample(&a->cpu);
-	hist_encode(&m->latency, &lat);
-	hist_encode(&m->service, &svc);
+	hist_encode(&m->rec.latency, &lat);
+	hist_encode(&m->rec.service, &svc);
 	r.latency = &lat;
 	r.service = &svc;
 	env.body_case = IOCURVE__ENVELOPE__BODY_INTERVAL_REPORT;
@@ -202,6 +204,7 @@ static void plan_prepare(struct agent *a, const Iocurve__Prepare *p)
 	params.pattern.hot_set_pct = p->hot_set_pct;
 	params.pattern.hot_ops_pct = p->hot_ops_pct;
 	params.poisson = p->poisson;
+	params.wake_slack_ns = p->wake_slack_ns;
 	params.data.compress_pct = p->compress_pct;
 	params.data.dedupe_pct = p->dedupe_pct;
 	if (p->sim != NULL) {

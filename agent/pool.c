@@ -77,18 +77,6 @@ static void pool_fail(struct pool *p, const char *fmt, ...)
 	p->cbs->on_failed(p->arg, msg);
 }
 
-static void pool_merge(struct shm_interval *dst, const struct shm_interval *src)
-{
-	dst->ops += src->ops;
-	dst->reads += src->reads;
-	dst->bytes += src->bytes;
-	dst->errors += src->errors;
-	dst->cpu_user_ns += src->cpu_user_ns;
-	dst->cpu_sys_ns += src->cpu_sys_ns;
-	hist_merge(&dst->latency, &src->latency);
-	hist_merge(&dst->service, &src->service);
-}
-
 /* Take every newly published interval from worker w's ring. */
 static void pool_consume(struct pool *p, uint32_t w)
 {
@@ -105,7 +93,7 @@ static void pool_consume(struct pool *p, uint32_t w)
 
 		if (p->merged == NULL || in->gen != p->gen || in->index >= p->nintervals)
 			continue;
-		pool_merge(&p->merged[in->index], in);
+		record_merge(&p->merged[in->index].rec, &in->rec);
 		p->contrib[in->index]++;
 	}
 }
@@ -242,6 +230,7 @@ static void pool_worker_config(const struct pool *p, uint32_t w, struct worker_c
 		cfg->pattern.region_len = share;
 	}
 	cfg->poisson = pp->poisson;
+	cfg->wake_slack_ns = pp->wake_slack_ns;
 	cfg->data = pp->data;
 	cfg->sim = pp->sim != NULL ? &p->sim : NULL;
 	cfg->seed =
@@ -361,8 +350,7 @@ int pool_start_step(struct pool *p, uint32_t step, const double *rates, uint64_t
 	p->merged = xcalloc(nintervals, sizeof(*p->merged));
 	p->contrib = xcalloc(nintervals, sizeof(*p->contrib));
 	for (uint32_t i = 0; i < nintervals; i++) {
-		hist_reset(&p->merged[i].latency);
-		hist_reset(&p->merged[i].service);
+		record_reset(&p->merged[i].rec);
 		p->merged[i].index = i;
 	}
 	p->step_no = step;

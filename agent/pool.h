@@ -32,6 +32,7 @@ struct pool_params {
 	uint32_t queue_depth;
 	struct pattern_config pattern; /* read_pct, align, distribution; regions are set here */
 	bool poisson;
+	uint64_t wake_slack_ns;
 	struct datagen_config data;
 	const struct engine_sim_params *sim; /* set: simulated devices, no files */
 };

@@ -6,7 +6,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "hist.h"
+#include "record.h"
 
 /*
  * One direction per part:
@@ -57,14 +57,7 @@ struct shm_interval {
 	uint64_t gen;   /* the step generation it belongs to */
 	uint32_t index; /* interval index within the step, from 0 */
 	uint32_t pad;
-	uint64_t ops;   /* operations completed in the interval */
-	uint64_t reads; /* of which reads (mixes: the rest are writes) */
-	uint64_t bytes;
-	uint64_t errors;
-	uint64_t cpu_user_ns;
-	uint64_t cpu_sys_ns;
-	struct hist latency; /* completion minus intended start */
-	struct hist service; /* completion minus submission */
+	struct record rec; /* an operation counts in the interval in which it completes */
 };
 
 struct shm_worker {

@@ -115,6 +115,15 @@ int access_parse(struct yamlnode_doc *y, const yaml_node_t *map, struct access *
 	if ((n = yamlnode_lookup(y, map, "direct")) != NULL &&
 	    yamlnode_bool(y, n, "direct", &a->direct) < 0)
 		return -1;
+	if ((n = yamlnode_lookup(y, map, "wake_slack")) != NULL) {
+		if (yamlnode_duration(y, n, "wake_slack", &a->wake_slack_ns) < 0)
+			return -1;
+		/* beyond a millisecond it is no longer a rate, it is bursts */
+		if (a->wake_slack_ns > 1000000) {
+			yamlnode_expected(y, n, "wake_slack", "a duration up to 1ms (e.g. 100us)");
+			return -1;
+		}
+	}
 	return 0;
 }
 

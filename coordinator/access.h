@@ -11,7 +11,8 @@
 struct workload;
 
 /* The keys access_parse reads; a workload or the top level (as defaults) takes them. */
-#define ACCESS_KEYS "read_pct", "align", "working_set", "random", "arrivals", "data", "direct"
+#define ACCESS_KEYS                                                                                \
+	"read_pct", "align", "working_set", "random", "arrivals", "data", "direct", "wake_slack"
 
 /* read_pct not given yet: the mix's own default applies (75 randrw, 50 rw). */
 #define ACCESS_READ_PCT_UNSET UINT32_MAX
@@ -34,6 +35,7 @@ struct access {
 	uint32_t compress_pct;
 	uint32_t dedupe_pct;
 	bool direct;
+	uint64_t wake_slack_ns; /* workers sleep at least this long between timed wakes */
 };
 
 /* Read whichever ACCESS_KEYS map holds into a (keys that are absent keep a's values). */

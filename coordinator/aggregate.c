@@ -17,9 +17,12 @@ struct agg_step {
 
 static void agg_record_init(struct agg_record *r)
 {
-	memset(r, 0, offsetof(struct agg_record, latency));
-	hist_reset(&r->latency);
-	hist_reset(&r->service);
+	record_reset(&r->rec);
+	r->duration_ns = 0;
+	r->workers = 0;
+	r->agents = 0;
+	r->warmup = false;
+	r->host_cpu_pct = 0;
 }
 
 struct agg_step *agg_step_new(uint32_t nagents, uint32_t nintervals)
@@ -50,12 +53,14 @@ int agg_record_from_report(struct agg_record *rec, const Iocurve__IntervalReport
                            struct error *err)
 {
 	agg_record_init(rec);
-	rec->ops = r->ops;
-	rec->reads = r->reads;
-	rec->bytes = r->bytes;
-	rec->errors = r->errors;
-	rec->cpu_user_ns = r->cpu_user_ns;
-	rec->cpu_sys_ns = r->cpu_sys_ns;
+	rec->rec.ops = r->ops;
+	rec->rec.reads = r->reads;
+	rec->rec.lag_sum_ns = r->lag_sum_ns;
+	rec->rec.lag_max_ns = r->lag_max_ns;
+	rec->rec.bytes = r->bytes;
+	rec->rec.errors = r->errors;
+	rec->rec.cpu_user_ns = r->cpu_user_ns;
+	rec->rec.cpu_sys_ns = r->cpu_sys_ns;
 	rec->duration_ns = r->duration_ns;
 	rec->workers = r->workers;
 	rec->agents = 1;
@@ -65,19 +70,20 @@ int agg_record_from_report(struct agg_record *rec, const Iocurve__IntervalReport
 		error_set(err, "interval %u: report without histograms", r->interval);
 		return -1;
 	}
-	if (hist_decode(&rec->latency, r->latency, err) < 0 ||
-	    hist_decode(&rec->service, r->service, err) < 0) {
+	if (hist_decode(&rec->rec.latency, r->latency, err) < 0 ||
+	    hist_decode(&rec->rec.service, r->service, err) < 0) {
 		error_prefix(err, "interval %u: ", r->interval);
 		return -1;
 	}
-	if (rec->reads > rec->ops) {
+	if (rec->rec.reads > rec->rec.ops) {
 		error_set(err, "interval %u: %llu reads of %llu ops", r->interval,
-		          (unsigned long long)rec->reads, (unsigned long long)rec->ops);
+		          (unsigned long long)rec->rec.reads, (unsigned long long)rec->rec.ops);
 		return -1;
 	}
-	if (rec->latency.count != rec->ops) {
+	if (rec->rec.latency.count != rec->rec.ops) {
 		error_set(err, "interval %u: %llu ops but %llu latencies", r->interval,
-		          (unsigned long long)rec->ops, (unsigned long long)rec->latency.count);
+		          (unsigned long long)rec->rec.ops,
+		          (unsigned long long)rec->rec.latency.count);
 		return -1;
 	}
 	return 0;
@@ -85,20 +91,13 @@ int agg_record_from_report(struct agg_record *rec, const Iocurve__IntervalReport
 
 static void agg_merge(struct agg_record *dst, const struct agg_record *src)
 {
-	dst->ops += src->ops;
-	dst->reads += src->reads;
-	dst->bytes += src->bytes;
-	dst->errors += src->errors;
-	dst->cpu_user_ns += src->cpu_user_ns;
-	dst->cpu_sys_ns += src->cpu_sys_ns;
+	record_merge(&dst->rec, &src->rec);
 	dst->workers += src->workers;
 	dst->agents += src->agents;
 	dst->duration_ns = src->duration_ns;
 	dst->warmup = src->warmup;
 	if (src->host_cpu_pct > dst->host_cpu_pct)
 		dst->host_cpu_pct = src->host_cpu_pct;
-	hist_merge(&dst->latency, &src->latency);
-	hist_merge(&dst->service, &src->service);
 }
 
 int agg_add(struct agg_step *st, uint32_t agent, const Iocurve__IntervalReport *r,
@@ -124,7 +123,7 @@ int agg_add(struct agg_step *st, uint32_t agent, const Iocurve__IntervalReport *
 	m = &st->merged[r->interval];
 	agg_merge(m, rec);
 	if (!rec->warmup)
-		st->agent_ops[agent] += rec->ops;
+		st->agent_ops[agent] += rec->rec.ops;
 	if (m->agents < st->nagents)
 		return 0;
 	*merged = m;
@@ -159,23 +158,25 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, struct 
 	memset(pt, 0, sizeof(*pt));
 	pt->step = step;
 	pt->offered_ops = offered;
-	pt->ops = all->ops;
-	pt->reads = all->reads;
-	pt->errors = all->errors;
+	pt->ops = all->rec.ops;
+	pt->reads = all->rec.reads;
+	pt->lag_mean_ns = all->rec.ops ? (double)all->rec.lag_sum_ns / (double)all->rec.ops : 0;
+	pt->lag_max_ns = all->rec.lag_max_ns;
+	pt->errors = all->rec.errors;
 	pt->measured_s = (double)measured_ns / 1e9;
 	if (measured_ns > 0) {
-		pt->achieved_ops = (double)all->ops / pt->measured_s;
-		pt->mib_s = (double)all->bytes / pt->measured_s / (1024.0 * 1024.0);
-		pt->cpu_pct =
-		    100.0 * (double)(all->cpu_user_ns + all->cpu_sys_ns) / (double)measured_ns;
+		pt->achieved_ops = (double)all->rec.ops / pt->measured_s;
+		pt->mib_s = (double)all->rec.bytes / pt->measured_s / (1024.0 * 1024.0);
+		pt->cpu_pct = 100.0 * (double)(all->rec.cpu_user_ns + all->rec.cpu_sys_ns) /
+		              (double)measured_ns;
 	}
-	pt->mean_ns = hist_mean(&all->latency);
-	pt->p50_ns = hist_quantile(&all->latency, 50);
-	pt->p90_ns = hist_quantile(&all->latency, 90);
-	pt->p99_ns = hist_quantile(&all->latency, 99);
-	pt->p999_ns = hist_quantile(&all->latency, 99.9);
-	pt->max_ns = all->latency.count ? all->latency.max : 0;
-	pt->svc_mean_ns = hist_mean(&all->service);
+	pt->mean_ns = hist_mean(&all->rec.latency);
+	pt->p50_ns = hist_quantile(&all->rec.latency, 50);
+	pt->p90_ns = hist_quantile(&all->rec.latency, 90);
+	pt->p99_ns = hist_quantile(&all->rec.latency, 99);
+	pt->p999_ns = hist_quantile(&all->rec.latency, 99.9);
+	pt->max_ns = all->rec.latency.count ? all->rec.latency.max : 0;
+	pt->svc_mean_ns = hist_mean(&all->rec.service);
 	pt->host_cpu_pct = all->host_cpu_pct;
 	free(all);
 }

@@ -7,24 +7,17 @@
 #include <stdint.h>
 
 #include "error.h"
-#include "hist.h"
+#include "record.h"
 #include "iocurve.pb-c.h"
 
 /* One interval: one agent's record, or the merge of every agent's. */
 struct agg_record {
-	uint64_t ops;
-	uint64_t reads;
-	uint64_t bytes;
-	uint64_t errors;
-	uint64_t cpu_user_ns;
-	uint64_t cpu_sys_ns;
+	struct record rec;
 	uint64_t duration_ns;
 	uint32_t workers;
 	uint32_t agents;
 	bool warmup;
 	double host_cpu_pct; /* busiest agent host, % of all its CPUs */
-	struct hist latency;
-	struct hist service;
 };
 
 /* A step's point: the merge of its measured (non warm-up) intervals. */
@@ -36,6 +29,8 @@ struct step_point {
 	double mean_ns;
 	uint64_t p50_ns, p90_ns, p99_ns, p999_ns, max_ns;
 	double svc_mean_ns; /* service time: submission to completion */
+	double lag_mean_ns; /* intended start to submission: the client's lateness */
+	uint64_t lag_max_ns;
 	uint64_t ops;
 	uint64_t reads;
 	uint64_t errors;

@@ -144,6 +144,7 @@ static void runner_prepare(struct runner *r)
 	p.hot_set_pct = w->access.hot_set_pct;
 	p.hot_ops_pct = w->access.hot_ops_pct;
 	p.poisson = w->access.poisson;
+	p.wake_slack_ns = w->access.wake_slack_ns;
 	p.compress_pct = w->access.compress_pct;
 	p.dedupe_pct = w->access.dedupe_pct;
 	if (r->c->sim.enabled) {
@@ -298,11 +299,12 @@ static void runner_report_interval(struct runner *r, uint32_t ai, const Iocurve_
 		char mean[16], p99[16];
 
 		results_interval(r->res, w, r->step, ir->interval, NULL, merged);
-		units_format_duration((uint64_t)hist_mean(&merged->latency), mean, sizeof(mean));
-		units_format_duration(hist_quantile(&merged->latency, 99), p99, sizeof(p99));
+		units_format_duration((uint64_t)hist_mean(&merged->rec.latency), mean,
+		                      sizeof(mean));
+		units_format_duration(hist_quantile(&merged->rec.latency, 99), p99, sizeof(p99));
 		log_info("%s step %u interval %u%s: %.0f ops/s, mean %s, p99 %s", w->name,
 		         r->step + 1, ir->interval + 1, merged->warmup ? " (warm-up)" : "",
-		         (double)merged->ops * 1e9 / (double)merged->duration_ns, mean, p99);
+		         (double)merged->rec.ops * 1e9 / (double)merged->duration_ns, mean, p99);
 	}
 }
 

@@ -202,7 +202,7 @@ static void test_unknown_key(void **state)
 	    "test.yaml:6:5: unknown key 'queue_dept' in workload 'randread-8k' "
 	    "(known: name, rw, block_size, workers, queue_depth, interval, warmup, "
 	    "measure, read_pct, align, working_set, random, arrivals, data, direct, "
-	    "load)");
+	    "wake_slack, load)");
 	test_campaign_fails(TEST_HEAD "worker: 2\n"
 	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
 	                    "test.yaml:4:1: unknown key 'worker' in campaign (known: campaign, "
@@ -327,6 +327,9 @@ static void test_missing_field(void **state)
 	                              "  - rw: read\n"
 	                              "    load: {steps: [1]}\n",
 	                    "test.yaml:5:5: workload 1 is missing 'name'");
+	test_campaign_fails(TEST_HEAD
+	                    "workloads: [{name: a, wake_slack: 5ms, load: {max: true}}]\n",
+	                    "test.yaml:4:35: wake_slack: expected a duration up to 1ms");
 	test_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {}}]\n",
 	                    "test.yaml:4:29: load of workload 'a' is missing 'steps'");
 }
@@ -594,7 +597,7 @@ static void test_access_keys(void **state)
 	    TEST_HEAD "random: zipf:1.1\n"
 	              "data: {compress: 50, dedupe: 30}\n"
 	              "workloads:\n"
-	              "  - {name: mix, rw: randrw, load: {steps: [1k, max]}}\n"
+	              "  - {name: mix, rw: randrw, wake_slack: 100us, load: {steps: [1k, max]}}\n"
 	              "  - {name: seqmix, rw: rw, read_pct: 70, align: 512, working_set: 512KiB,\n"
 	              "     random: hotspot:10/90, arrivals: poisson, direct: false,\n"
 	              "     load: {steps: [100], max: true}}\n"
@@ -604,6 +607,8 @@ static void test_access_keys(void **state)
 	assert_int_equal(c->nworkloads, 3);
 	assert_int_equal(w[0].rw, RW_RANDRW);
 	assert_int_equal(w[0].access.read_pct, 75); /* the 75/25 default */
+	assert_int_equal(w[0].access.wake_slack_ns, 100000);
+	assert_int_equal(w[1].access.wake_slack_ns, 0);
 	assert_int_equal(w[0].access.dist, ACCESS_ZIPF);
 	assert_true(w[0].access.zipf_theta > 1.09 && w[0].access.zipf_theta < 1.11);
 	assert_int_equal(w[0].access.compress_pct, 50);

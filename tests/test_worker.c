@@ -226,17 +226,17 @@ static struct wt_sum wt_sum(const struct shm_interval *iv, uint32_t n, uint32_t 
 	struct wt_sum s = {0};
 
 	for (uint32_t k = 0; k < n; k++) {
-		assert_int_equal(iv[k].latency.count, iv[k].ops);
-		assert_int_equal(iv[k].service.count, iv[k].ops);
-		assert_int_equal(iv[k].bytes, iv[k].ops * bs);
-		if (iv[k].ops)
-			assert_true(iv[k].latency.min >= iv[k].service.min);
-		s.ops += iv[k].ops;
-		s.bytes += iv[k].bytes;
-		s.errors += iv[k].errors;
-		s.lat_sum += iv[k].latency.sum;
-		s.svc_sum += iv[k].service.sum;
-		s.cpu_ns += iv[k].cpu_user_ns + iv[k].cpu_sys_ns;
+		assert_int_equal(iv[k].rec.latency.count, iv[k].rec.ops);
+		assert_int_equal(iv[k].rec.service.count, iv[k].rec.ops);
+		assert_int_equal(iv[k].rec.bytes, iv[k].rec.ops * bs);
+		if (iv[k].rec.ops)
+			assert_true(iv[k].rec.latency.min >= iv[k].rec.service.min);
+		s.ops += iv[k].rec.ops;
+		s.bytes += iv[k].rec.bytes;
+		s.errors += iv[k].rec.errors;
+		s.lat_sum += iv[k].rec.latency.sum;
+		s.svc_sum += iv[k].rec.service.sum;
+		s.cpu_ns += iv[k].rec.cpu_user_ns + iv[k].rec.cpu_sys_ns;
 	}
 	return s;
 }
@@ -352,7 +352,7 @@ static void test_randread_rate(void **state)
 	/* A worker that polls the clock would burn a whole core here. */
 	assert_true(cpu < 0.30);
 	for (int k = 0; k < 5; k++)
-		assert_true(iv[k].ops > 300 && iv[k].ops < 500);
+		assert_true(iv[k].rec.ops > 300 && iv[k].rec.ops < 500);
 	wt_rig_free(r);
 	free(iv);
 }

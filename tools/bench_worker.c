@@ -468,12 +468,12 @@ static int bench_run(const struct bench_opts *o)
 	bench_stop(&r, &ru);
 
 	for (uint32_t k = o->warmup; k < n; k++) {
-		ops += iv[k].ops;
-		errors += iv[k].errors;
-		user += iv[k].cpu_user_ns;
-		sys += iv[k].cpu_sys_ns;
-		hist_merge(lat, &iv[k].latency);
-		hist_merge(svc, &iv[k].service);
+		ops += iv[k].rec.ops;
+		errors += iv[k].rec.errors;
+		user += iv[k].rec.cpu_user_ns;
+		sys += iv[k].rec.cpu_sys_ns;
+		hist_merge(lat, &iv[k].rec.latency);
+		hist_merge(svc, &iv[k].rec.service);
 	}
 	secs = (double)(n - o->warmup) * (double)o->interval_ns / 1e9;
 	achieved = (double)ops / secs;

@@ -42,6 +42,7 @@ struct bench_opts {
 	bool overhead;       /* time the per-op measurement instead of running a worker */
 	bool sleep_cost;     /* time one timed sleep instead of running a worker */
 	uint64_t iterations; /* of the --overhead loop */
+	uint64_t wake_slack_ns;
 };
 
 /* What the harness holds, the way the agent's pool holds it for one worker. */
@@ -58,7 +59,7 @@ static void bench_usage(FILE *f)
 {
 	fprintf(f, "usage: iocurve-bench-worker --file PATH [--size 256MiB] [--rw randread]\n"
 	           "         [--bs 4096] [--qd 32] [--direct 0|1] [--rate N|max] [--seconds 5]\n"
-	           "         [--interval 1s] [--warmup 1]\n"
+	           "         [--interval 1s] [--warmup 1] [--wake-slack 100us]\n"
 	           "       iocurve-bench-worker --overhead [--iterations 10000000]\n"
 	           "       iocurve-bench-worker --sleep-cost [--interval 100us] [--seconds 5]\n"
 	           "Runs one worker on PATH (laid out first when needed) and prints one line of\n"
@@ -107,6 +108,7 @@ static void bench_parse(int argc, char **argv, struct bench_opts *o)
 	    {"overhead", no_argument, NULL, 'o'},
 	    {"iterations", required_argument, NULL, 'n'},
 	    {"sleep-cost", no_argument, NULL, 'c'},
+	    {"wake-slack", required_argument, NULL, 'k'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -156,6 +158,10 @@ static void bench_parse(int argc, char **argv, struct bench_opts *o)
 			if (units_parse_duration(optarg, &o->interval_ns, &err) < 0)
 				bench_die("--interval: %s", err.msg);
 			interval_given = true;
+			break;
+		case 'k':
+			if (units_parse_duration(optarg, &o->wake_slack_ns, &err) < 0)
+				bench_die("--wake-slack: %s", err.msg);
 			break;
 		case 'u':
 			o->warmup = (uint32_t)bench_parse_uint("--warmup", optarg, 100);
@@ -341,6 +347,7 @@ static void bench_fork(struct bench_rig *r, const struct bench_opts *o)
 	    .block_size = o->block_size,
 	    .queue_depth = o->queue_depth,
 	    .seed = 0x5eed,
+	    .wake_slack_ns = o->wake_slack_ns,
 	    .step = r->step,
 	    .slot = r->slot,
 	    .wake_fd = r->wake_fd,

@@ -37,7 +37,10 @@ assert int(rows[("hot", "1")]["reads"]) == 0
 for key, r in rows.items():
     if r["load"] == "rate":
         off, ach = float(r["offered_ops"]), float(r["achieved_ops"])
-        assert abs(ach - off) / off < 0.03, f"{key}: achieved {ach} of {off}"
+        # Poisson arrivals vary by sqrt(N) operations in a window: allow 4 sigma.
+        n = off * float(r["measured_s"])
+        tol = max(0.03, 4 / n ** 0.5) if key[0] == "poisson" else 0.03
+        assert abs(ach - off) / off < tol, f"{key}: achieved {ach} of {off} (tolerance {tol:.3f})"
 mx = rows[("hot", "2")]
 assert mx["load"] == "max" and float(mx["achieved_ops"]) > 1000, mx
 print(f"# max step: {float(mx['achieved_ops']):.0f} ops/s closed loop")

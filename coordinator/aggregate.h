@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "campaign.h"
 #include "error.h"
 #include "record.h"
 #include "iocurve.pb-c.h"
@@ -18,6 +19,15 @@ struct agg_record {
 	uint32_t agents;
 	bool warmup;
 	double host_cpu_pct; /* busiest agent host, % of all its CPUs */
+};
+
+/* Per-agent figures of a step, for the report's breakdown. */
+#define STEP_MAX_AGENTS 64
+struct agent_share {
+	char name[64];
+	double achieved_ops;
+	double mean_ns;
+	double host_cpu_pct;
 };
 
 /* A step's point: the merge of its measured (non warm-up) intervals. */
@@ -37,6 +47,11 @@ struct step_point {
 	double measured_s;
 	double cpu_pct;      /* workers' CPU time over measured time, in % of one core */
 	double host_cpu_pct; /* busiest agent host in any measured interval, % of its CPUs */
+	double qd_full_pct;  /* share of the time the workers' queues were full */
+	bool steady;         /* throughput without a trend and latency stable over the window */
+	uint32_t intervals;  /* measured intervals (more than planned when extended) */
+	uint32_t nagents;    /* agents[] holds the first STEP_MAX_AGENTS */
+	struct agent_share agents[STEP_MAX_AGENTS];
 };
 
 struct agg_step;
@@ -60,5 +75,22 @@ bool agg_complete(const struct agg_step *st);
 /* Ops this agent completed in the measured intervals (for per-agent shares). */
 uint64_t agg_agent_ops(const struct agg_step *st, uint32_t agent);
 void agg_point(const struct agg_step *st, uint32_t step, double offered, struct step_point *pt);
+
+/* The latency a step is judged on, in ns. */
+static inline double step_metric(const struct step_point *p, enum slo_metric m)
+{
+	switch (m) {
+	case SLO_P50:
+		return (double)p->p50_ns;
+	case SLO_P90:
+		return (double)p->p90_ns;
+	case SLO_P99:
+		return (double)p->p99_ns;
+	case SLO_P999:
+		return (double)p->p999_ns;
+	default:
+		return p->mean_ns;
+	}
+}
 
 #endif

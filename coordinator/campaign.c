@@ -162,12 +162,13 @@ static bool campaign_name_ok(const char *s)
 }
 
 /* A step is a rate ("20k") or "max": closed loop at the queue depth, to find the peak. */
-static int campaign_step(struct yamlnode_doc *y, const yaml_node_t *n, double *rate)
+static int campaign_step(struct yamlnode_doc *y, const yaml_node_t *n, struct step_rate *step)
 {
-	if (n->type == YAML_SCALAR_NODE && strcmp((const char *)n->data.scalar.value, "max") == 0) {
-		*rate = 0;
+	double *rate = &step->ops;
+
+	step->ops = step->peak_pct = 0;
+	if (n->type == YAML_SCALAR_NODE && strcmp((const char *)n->data.scalar.value, "max") == 0)
 		return 0;
-	}
 	if (yamlnode_rate(y, n, "load.steps", rate) < 0)
 		return -1;
 	if (*rate <= 0) {
@@ -219,7 +220,7 @@ static int campaign_load_steps(struct yamlnode_doc *y, const yaml_node_t *map, c
 	}
 	/* max: true with steps: the closed-loop peak after the rated steps */
 	if (want_max)
-		w->steps[w->nsteps++] = 0;
+		w->steps[w->nsteps++] = (struct step_rate){0, 0};
 	return 0;
 }
 
@@ -311,6 +312,7 @@ static int campaign_workloads(struct yamlnode_doc *y, const yaml_node_t *root,
 	    .warmup_ns = NS_PER_SEC,
 	    .measure_ns = 5 * NS_PER_SEC,
 	    .access = {.read_pct = ACCESS_READ_PCT_UNSET, .direct = c->target_direct},
+	    .ramp_max_steps = 20,
 	};
 	struct campaign_origin top = {0};
 	size_t n;
@@ -569,6 +571,9 @@ static int campaign_root(struct yamlnode_doc *y, const yaml_node_t *root, struct
 	if (campaign_agents(y, agents, c) < 0 || campaign_target(y, target, c) < 0)
 		return -1;
 	c->slo_latency_ns = 1000000;
+	c->slo_metric = SLO_MEAN;
+	c->stop = (struct campaign_stop){
+	    .min_achieved_pct = 95, .ceiling_ns = 50000000, .on_errors = true};
 	slo = yamlnode_lookup(y, root, "slo");
 	if (slo != NULL && campaign_slo(y, slo, c) < 0)
 		return -1;

@@ -16,6 +16,27 @@ enum campaign_agents_mode {
 	CAMPAIGN_AGENTS_SELECT, /* agents: {select: {count: N}, wait: 30s}: dialled in */
 };
 
+/* The latency the SLO is judged on: the mean (as published 4-corner tables use) or a percentile. */
+enum slo_metric {
+	SLO_MEAN = 0,
+	SLO_P50,
+	SLO_P90,
+	SLO_P99,
+	SLO_P999,
+};
+
+enum load_mode {
+	LOAD_STEPS = 0, /* steps: [r1, r2, ...] in order */
+	LOAD_CURVE,	/* curve: [10%, 50%, ...]: a max step first, then these shares of its peak */
+	LOAD_RAMP,	/* ramp: {start, factor | increment, max_steps}: raise until saturation */
+};
+
+/* A planned rate: ops/s (ops > 0), a share of the measured peak (peak_pct > 0), or max (both 0). */
+struct step_rate {
+	double ops;
+	double peak_pct;
+};
+
 struct workload {
 	char *name;
 	enum rw_mode rw;
@@ -26,8 +47,27 @@ struct workload {
 	uint64_t warmup_ns;
 	uint64_t measure_ns;
 	struct access access; /* read_pct, align, working_set, random, arrivals, data, direct */
-	double *steps;        /* offered ops/s of the whole fleet, in order; 0: max (closed loop) */
+	enum load_mode mode;
+	struct step_rate *steps; /* steps: or curve: (peak_pct), in order */
 	size_t nsteps;
+	double ramp_start;	 /* ramp: the first rate, ops/s */
+	double ramp_factor;	 /* ramp: next = previous x factor (> 1); or */
+	double ramp_increment;	 /* next = previous + increment, ops/s */
+	uint32_t ramp_max_steps; /* ramp: at most this many steps [20] */
+	uint32_t refine;	 /* after the pass, up to N steps bisecting the knee's bracket [0] */
+	uint32_t steady_extend;	 /* steady: {extend: N}: up to N more intervals to settle [0] */
+};
+
+/* stop: when a step saturates the target, a ramp stops there and the report says why. */
+struct campaign_stop {
+	double min_achieved_pct; /* achieved under this % of offered [95] */
+	uint64_t ceiling_ns;	 /* the SLO metric over this [50ms] */
+	bool on_errors;		 /* any I/O error [true] */
+};
+
+struct campaign_label {
+	char *key;
+	char *value;
 };
 
 /* target: {sim: {...}}: a simulated device per worker, no real I/O (see agent/engine.h). */
@@ -56,6 +96,10 @@ struct campaign {
 	struct campaign_sim sim;
 
 	uint64_t slo_latency_ns; /* default 1ms */
+	enum slo_metric slo_metric;
+	struct campaign_stop stop;
+	struct campaign_label *labels; /* agents: {select: {labels: {k: v}}} */
+	size_t nlabels;
 
 	struct workload *workloads;
 	size_t nworkloads;

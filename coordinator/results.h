@@ -34,4 +34,13 @@ int results_summary(struct results *r, const struct campaign *c,
                     struct error *err);
 void results_close(struct results *r);
 
+/*
+ * Everything derived from the steps' points, (re)written in DIR: curve-<workload>.csv
+ * and .json, summary.json, summary.txt, summary.md, curve-<workload>.svg and
+ * report.html. The runner calls it after every step; `iocurve report DIR` calls it
+ * with points rebuilt from intervals.jsonl, and must get the same bytes.
+ */
+int results_derive(const char *dir, const struct campaign *c, const struct step_point *const *pts,
+                   const size_t *npts, struct error *err);
+
 #endif

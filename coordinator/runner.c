@@ -174,7 +174,7 @@ static void runner_start_step(struct runner *r)
 	const struct workload *w = runner_workload(r);
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__StartStep ss = IOCURVE__START_STEP__INIT;
-	double per_worker = w->steps[r->step] / ((double)r->nagents * w->workers);
+	double per_worker = w->steps[r->step].ops / ((double)r->nagents * w->workers);
 	double *rates = xcalloc(w->workers, sizeof(*rates));
 	uint64_t max_rtt = 0, start;
 
@@ -206,9 +206,9 @@ static void runner_start_step(struct runner *r)
 		server_send(r->agents[i].s, &env);
 	}
 	free(rates);
-	if (w->steps[r->step] > 0)
+	if (w->steps[r->step].ops > 0)
 		printf("  step %u/%zu: %.0f ops/s offered (%.1f per worker)\n", r->step + 1,
-		       w->nsteps, w->steps[r->step], per_worker);
+		       w->nsteps, w->steps[r->step].ops, per_worker);
 	else
 		printf("  step %u/%zu: max, closed loop at queue depth %u per worker\n",
 		       r->step + 1, w->nsteps, w->queue_depth);
@@ -246,7 +246,7 @@ static void runner_step_done(struct runner *r)
 	char mean[16], p99[16];
 	struct error err;
 
-	agg_point(r->agg, r->step, w->steps[r->step], pt);
+	agg_point(r->agg, r->step, w->steps[r->step].ops, pt);
 	results_point(r->res, w, pt);
 	if (results_sync(r->res, &err) < 0) {
 		runner_fail(r, "%s", err.msg);

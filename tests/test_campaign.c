@@ -85,9 +85,9 @@ static void test_demo(void **state)
 	assert_int_equal(w->warmup_ns, 1 * S);
 	assert_int_equal(w->measure_ns, 3 * S);
 	assert_int_equal(w->nsteps, 3);
-	assert_true(w->steps[0] == 1000.0);
-	assert_true(w->steps[1] == 2000.0);
-	assert_true(w->steps[2] == 4000.0);
+	assert_true(w->steps[0].ops == 1000.0);
+	assert_true(w->steps[1].ops == 2000.0);
+	assert_true(w->steps[2].ops == 4000.0);
 	campaign_free(c);
 }
 
@@ -111,7 +111,7 @@ static void test_defaults(void **state)
 	assert_int_equal(w->warmup_ns, 1 * S);
 	assert_int_equal(w->measure_ns, 5 * S);
 	assert_int_equal(w->nsteps, 1);
-	assert_true(w->steps[0] == 1000.0);
+	assert_true(w->steps[0].ops == 1000.0);
 	campaign_free(c);
 }
 
@@ -161,7 +161,7 @@ static void test_inherit_and_override(void **state)
 	assert_int_equal(b->warmup_ns, 4 * S);
 	assert_int_equal(b->measure_ns, 10 * S);
 	assert_int_equal(b->nsteps, 1);
-	assert_true(b->steps[0] == 1500000.0);
+	assert_true(b->steps[0].ops == 1500000.0);
 	campaign_free(c);
 }
 
@@ -616,7 +616,7 @@ static void test_access_keys(void **state)
 	assert_true(w[0].access.direct);
 	assert_false(w[0].access.poisson);
 	assert_int_equal(w[0].nsteps, 2);
-	assert_true(w[0].steps[0] == 1000 && w[0].steps[1] == 0);
+	assert_true(w[0].steps[0].ops == 1000 && w[0].steps[1].ops == 0);
 	assert_int_equal(w[1].rw, RW_RW);
 	assert_int_equal(w[1].access.read_pct, 70);
 	assert_int_equal(w[1].access.align, 512);
@@ -626,9 +626,9 @@ static void test_access_keys(void **state)
 	assert_true(w[1].access.poisson);
 	assert_false(w[1].access.direct);
 	assert_int_equal(w[1].nsteps, 2); /* steps, then the closed-loop peak */
-	assert_true(w[1].steps[0] == 100 && w[1].steps[1] == 0);
+	assert_true(w[1].steps[0].ops == 100 && w[1].steps[1].ops == 0);
 	assert_int_equal(w[2].nsteps, 1);
-	assert_true(w[2].steps[0] == 0);
+	assert_true(w[2].steps[0].ops == 0);
 	assert_int_equal(w[2].access.read_pct, 75);
 	campaign_free(c);
 

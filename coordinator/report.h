@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/* report.html: one self-contained page a person would rather look at than read. */
+#ifndef IOCURVE_REPORT_H
+#define IOCURVE_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "aggregate.h"
+#include "campaign.h"
+
+/*
+ * Write report.html to f: the campaign's name and SLO, the summary table
+ * (| Workload | Performance @ 1ms | Peak | Latency at peak | Limiting factor |,
+ * from table.h), then per workload: its inline SVG curve (plot.h), the knee
+ * text, the step table (steady flag, errors, client CPU), the per-agent
+ * breakdown (step_point.agents) and finally the plan as submitted
+ * (campaign->text, HTML-escaped). No external resource: readable offline.
+ * Deterministic: the same input gives the same bytes.
+ */
+void report_html(FILE *f, const struct campaign *c, const struct step_point *const *pts,
+                 const size_t *npts);
+
+#endif

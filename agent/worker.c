@@ -204,7 +204,7 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 	const bool closed = !(s->rate > 0);
 	const uint64_t end = s->start_ns + (uint64_t)s->nintervals * s->interval_ns;
 	uint64_t boundary = s->start_ns + s->interval_ns;
-	uint64_t next = s->start_ns, now;
+	uint64_t next = s->start_ns, now, full_since;
 	uint32_t index = 0, inflight = 0;
 	bool over = s->nintervals == 0;
 
@@ -249,10 +249,14 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 		} else if (w->stop) {
 			break; /* closing the ring reaps what is left */
 		}
+		full_since = inflight == qd && !over ? now : 0;
 		n = w->ops->submit_and_wait(w->eng, wait_ns, w->done, (int)qd, &woken);
 		if (n < 0)
 			return n;
 		now = clock_now_ns();
+		/* Time spent with the queue full: the client, not the storage, set the pace. */
+		if (full_since)
+			w->cur->rec.qd_full_ns += now - full_since;
 		/* Close the intervals that ended first: a completion counts where it landed. */
 		while (!over && now >= boundary) {
 			worker_publish(w);

@@ -21,6 +21,7 @@ void record_merge(struct record *dst, const struct record *src)
 	dst->cpu_user_ns += src->cpu_user_ns;
 	dst->cpu_sys_ns += src->cpu_sys_ns;
 	dst->lag_sum_ns += src->lag_sum_ns;
+	dst->qd_full_ns += src->qd_full_ns;
 	if (src->lag_max_ns > dst->lag_max_ns)
 		dst->lag_max_ns = src->lag_max_ns;
 	hist_merge(&dst->latency, &src->latency);

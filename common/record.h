@@ -22,6 +22,7 @@ struct record {
 	uint64_t cpu_sys_ns;
 	uint64_t lag_sum_ns; /* submission minus intended start: how late the client issued */
 	uint64_t lag_max_ns;
+	uint64_t qd_full_ns; /* time a worker had queue_depth operations in flight */
 	struct hist latency; /* completion minus intended start: what a user waits */
 	struct hist service; /* completion minus submission: what the storage took */
 };

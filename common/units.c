@@ -12,6 +12,10 @@
 #define UNITS_SIZE_EXPECTED     "expected a number with B, KiB, MiB, GiB, TiB, KB, MB, GB, TB"
 #define UNITS_DURATION_EXPECTED "expected a number with ns, us, ms, s, m or h, e.g. 500ms or 1.5s"
 #define UNITS_RATE_EXPECTED     "expected ops/s as a number, optionally with k, M or G, e.g. 20k"
+#define UNITS_BANDWIDTH_EXPECTED                                                                   \
+	"expected a size per second such as 800MiB/s or 1.5GiB/s (B, KiB, MiB, GiB, TiB, KB, MB, " \
+	"GB, TB)"
+#define UNITS_PERCENT_EXPECTED "expected a percentage such as 50%% or 12.5%%"
 
 struct units_suffix {
 	const char *name;
@@ -130,6 +134,20 @@ static int units_number_scale(const struct units_number *n, uint64_t mult, uint6
 	return 0;
 }
 
+/*
+ * The number of a scanned prefix as a double. The scan proved the prefix is
+ * plain decimal digits, so strtod cannot wander into hex, "inf" or exponents;
+ * it only does the rounding.
+ */
+static double units_number_value(const char *s, const struct units_number *n)
+{
+	char *num = xstrndup(s, (size_t)(n->end - s));
+	double v = strtod(num, NULL);
+
+	free(num);
+	return v;
+}
+
 /* Skip the optional spaces in "8 KiB". */
 static const char *units_skip_spaces(const char *p)
 {
@@ -214,7 +232,6 @@ int units_parse_rate(const char *s, double *ops, struct error *err)
 {
 	const struct units_suffix *suffix;
 	struct units_number n;
-	char *num;
 	double v;
 	int rc;
 
@@ -228,18 +245,74 @@ int units_parse_rate(const char *s, double *ops, struct error *err)
 		error_set(err, "'%s' is not a rate (" UNITS_RATE_EXPECTED ")", s);
 		return -1;
 	}
-	/*
-	 * The scan above proved the prefix is plain decimal digits, so strtod
-	 * cannot wander into hex, "inf" or exponents; it only does the rounding.
-	 */
-	num = xstrndup(s, (size_t)(n.end - s));
-	v = strtod(num, NULL) * (double)suffix->mult;
-	free(num);
+	v = units_number_value(s, &n) * (double)suffix->mult;
 	if (rc == 1 || !isfinite(v) || v > 1e15) {
 		error_set(err, "'%s' is too large for a rate (at most 1e15 ops/s)", s);
 		return -1;
 	}
 	*ops = v;
+	return 0;
+}
+
+int units_parse_bandwidth(const char *s, double *bytes_per_sec, struct error *err)
+{
+	const struct units_suffix *suffix;
+	struct units_number n;
+	const char *unit;
+	char *name;
+	size_t len;
+	double v;
+	int rc;
+
+	if (s[0] == '-') {
+		error_set(err, "'%s' is not a bandwidth: bandwidths cannot be negative", s);
+		return -1;
+	}
+	rc = units_number_scan(s, &n);
+	unit = rc < 0 ? s : units_skip_spaces(n.end);
+	len = strlen(unit);
+	if (rc < 0 || len < 3 || strcmp(unit + len - 2, "/s") != 0) {
+		error_set(err, "'%s' is not a bandwidth (" UNITS_BANDWIDTH_EXPECTED ")", s);
+		return -1;
+	}
+	/* the size units without the bare number: "800/s" is a rate, not bytes */
+	name = xstrndup(unit, len - 2);
+	suffix = units_suffix_find(units_size_suffixes + 1, name);
+	free(name);
+	if (suffix == NULL) {
+		error_set(err, "'%s' is not a bandwidth (" UNITS_BANDWIDTH_EXPECTED ")", s);
+		return -1;
+	}
+	v = units_number_value(s, &n) * (double)suffix->mult;
+	if (rc == 1 || !isfinite(v) || v > 0x1p60) {
+		error_set(err, "'%s' is too large for a bandwidth (at most 1EiB/s)", s);
+		return -1;
+	}
+	*bytes_per_sec = v;
+	return 0;
+}
+
+int units_parse_percent(const char *s, double *pct, struct error *err)
+{
+	struct units_number n;
+	const char *rest;
+	int rc;
+
+	if (s[0] == '-') {
+		error_set(err, "'%s' is not a percentage: percentages cannot be negative", s);
+		return -1;
+	}
+	rc = units_number_scan(s, &n);
+	rest = rc < 0 ? s : units_skip_spaces(n.end);
+	if (rc < 0 || (*rest != '\0' && strcmp(rest, "%") != 0)) {
+		error_set(err, "'%s' is not a percentage (" UNITS_PERCENT_EXPECTED ")", s);
+		return -1;
+	}
+	if (rc == 1) {
+		error_set(err, "'%s' is too large for a percentage", s);
+		return -1;
+	}
+	*pct = units_number_value(s, &n);
 	return 0;
 }
 

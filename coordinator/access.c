@@ -72,14 +72,20 @@ static int access_data(struct yamlnode_doc *y, const yaml_node_t *map, struct ac
 	return 0;
 }
 
+int access_read_pct(struct yamlnode_doc *y, const yaml_node_t *n, struct access *a)
+{
+	return yamlnode_uint(y, n, "read_pct", 0, 100, &a->read_pct);
+}
+
 int access_parse(struct yamlnode_doc *y, const yaml_node_t *map, struct access *a)
 {
 	yaml_node_t *n;
 	uint64_t v;
 	const char *s;
 
-	if ((n = yamlnode_lookup(y, map, "read_pct")) != NULL &&
-	    yamlnode_uint(y, n, "read_pct", 0, 100, &a->read_pct) < 0)
+	/* a list of read_pct makes a workload matrix: workloads.c reads each entry */
+	if ((n = yamlnode_lookup(y, map, "read_pct")) != NULL && n->type != YAML_SEQUENCE_NODE &&
+	    access_read_pct(y, n, a) < 0)
 		return -1;
 	if ((n = yamlnode_lookup(y, map, "align")) != NULL) {
 		if (yamlnode_size(y, n, "align", &v) < 0)

@@ -38,8 +38,13 @@ struct access {
 	uint64_t wake_slack_ns; /* workers sleep at least this long between timed wakes */
 };
 
-/* Read whichever ACCESS_KEYS map holds into a (keys that are absent keep a's values). */
+/*
+ * Read whichever ACCESS_KEYS map holds into a (keys that are absent keep a's
+ * values). A list under read_pct is left alone: it makes a workload matrix.
+ */
 int access_parse(struct yamlnode_doc *y, const yaml_node_t *map, struct access *a);
+/* One read_pct value (0..100): the matrix reads its list entries one by one. */
+int access_read_pct(struct yamlnode_doc *y, const yaml_node_t *n, struct access *a);
 /* "uniform", "zipf:1.1", "hotspot:10/90". */
 void access_dist_text(const struct access *a, char *buf, size_t len);
 

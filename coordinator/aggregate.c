@@ -1,18 +1,34 @@
 /* SPDX-License-Identifier: MIT */
 /* Merging interval records across agents into a step's point on the curve. */
+#include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "aggregate.h"
 #include "xalloc.h"
 
+/* Steady: throughput moves less than this across the window, relative to its mean... */
+#define AGG_STEADY_OPS_TREND 0.05
+/* ...and so does the latency metric (noisier, so a wider band). */
+#define AGG_STEADY_LAT_TREND 0.25
+
+/* One agent's measured intervals of a step, for its share. */
+struct agg_agent {
+	char name[64];
+	uint64_t ops;
+	uint64_t lat_sum_ns;
+	uint64_t duration_ns;
+	double host_cpu_pct;
+};
+
 struct agg_step {
 	uint32_t nagents;
 	uint32_t nintervals;
 	struct agg_record *merged; /* per interval */
 	bool *seen;                /* nagents * nintervals */
-	uint64_t *agent_ops;       /* measured ops per agent */
+	struct agg_agent *agents;
 };
 
 static void agg_record_init(struct agg_record *r)
@@ -25,7 +41,7 @@ static void agg_record_init(struct agg_record *r)
 	r->host_cpu_pct = 0;
 }
 
-struct agg_step *agg_step_new(uint32_t nagents, uint32_t nintervals)
+struct agg_step *agg_step_new(uint32_t nagents, const char *const *names, uint32_t nintervals)
 {
 	struct agg_step *st = xcalloc(1, sizeof(*st));
 
@@ -35,7 +51,9 @@ struct agg_step *agg_step_new(uint32_t nagents, uint32_t nintervals)
 	for (uint32_t i = 0; i < nintervals; i++)
 		agg_record_init(&st->merged[i]);
 	st->seen = xcalloc((size_t)nagents * nintervals, sizeof(*st->seen));
-	st->agent_ops = xcalloc(nagents, sizeof(*st->agent_ops));
+	st->agents = xcalloc(nagents, sizeof(*st->agents));
+	for (uint32_t a = 0; a < nagents; a++)
+		snprintf(st->agents[a].name, sizeof(st->agents[a].name), "%s", names[a]);
 	return st;
 }
 
@@ -45,7 +63,7 @@ void agg_step_free(struct agg_step *st)
 		return;
 	free(st->merged);
 	free(st->seen);
-	free(st->agent_ops);
+	free(st->agents);
 	free(st);
 }
 
@@ -57,6 +75,7 @@ int agg_record_from_report(struct agg_record *rec, const Iocurve__IntervalReport
 	rec->rec.reads = r->reads;
 	rec->rec.lag_sum_ns = r->lag_sum_ns;
 	rec->rec.lag_max_ns = r->lag_max_ns;
+	rec->rec.qd_full_ns = r->qd_full_ns;
 	rec->rec.bytes = r->bytes;
 	rec->rec.errors = r->errors;
 	rec->rec.cpu_user_ns = r->cpu_user_ns;
@@ -100,34 +119,49 @@ static void agg_merge(struct agg_record *dst, const struct agg_record *src)
 		dst->host_cpu_pct = src->host_cpu_pct;
 }
 
-int agg_add(struct agg_step *st, uint32_t agent, const Iocurve__IntervalReport *r,
-            struct agg_record *rec, const struct agg_record **merged, struct error *err)
+int agg_add_record(struct agg_step *st, uint32_t agent, uint32_t interval,
+                   const struct agg_record *rec, const struct agg_record **merged,
+                   struct error *err)
 {
 	struct agg_record *m;
 	bool *seen;
 
 	*merged = NULL;
-	if (agent >= st->nagents || r->interval >= st->nintervals) {
-		error_set(err, "interval %u is outside the step (%u intervals)", r->interval,
+	if (agent >= st->nagents || interval >= st->nintervals) {
+		error_set(err, "interval %u is outside the step (%u intervals)", interval,
 		          st->nintervals);
 		return -1;
 	}
-	seen = &st->seen[(size_t)agent * st->nintervals + r->interval];
+	seen = &st->seen[(size_t)agent * st->nintervals + interval];
 	if (*seen) {
-		error_set(err, "interval %u reported twice", r->interval);
+		error_set(err, "interval %u reported twice", interval);
 		return -1;
 	}
-	if (agg_record_from_report(rec, r, err) < 0)
-		return -1;
 	*seen = true;
-	m = &st->merged[r->interval];
+	m = &st->merged[interval];
 	agg_merge(m, rec);
-	if (!rec->warmup)
-		st->agent_ops[agent] += rec->rec.ops;
+	if (!rec->warmup) {
+		struct agg_agent *a = &st->agents[agent];
+
+		a->ops += rec->rec.ops;
+		a->lat_sum_ns += rec->rec.latency.sum;
+		a->duration_ns += rec->duration_ns;
+		if (rec->host_cpu_pct > a->host_cpu_pct)
+			a->host_cpu_pct = rec->host_cpu_pct;
+	}
 	if (m->agents < st->nagents)
 		return 0;
 	*merged = m;
 	return 1;
+}
+
+int agg_add(struct agg_step *st, uint32_t agent, const Iocurve__IntervalReport *r,
+            struct agg_record *rec, const struct agg_record **merged, struct error *err)
+{
+	*merged = NULL;
+	if (agg_record_from_report(rec, r, err) < 0)
+		return -1;
+	return agg_add_record(st, agent, r->interval, rec, merged, err);
 }
 
 bool agg_complete(const struct agg_step *st)
@@ -140,22 +174,82 @@ bool agg_complete(const struct agg_step *st)
 
 uint64_t agg_agent_ops(const struct agg_step *st, uint32_t agent)
 {
-	return agent < st->nagents ? st->agent_ops[agent] : 0;
+	return agent < st->nagents ? st->agents[agent].ops : 0;
 }
 
-void agg_point(const struct agg_step *st, uint32_t step, double offered, struct step_point *pt)
+double agg_trend(const double *v, size_t n)
+{
+	double sx = 0, sy = 0, sxx = 0, sxy = 0, mean, slope;
+
+	if (n < 2)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		sx += (double)i;
+		sy += v[i];
+		sxx += (double)i * (double)i;
+		sxy += (double)i * v[i];
+	}
+	mean = sy / (double)n;
+	if (mean == 0)
+		return 0;
+	slope = ((double)n * sxy - sx * sy) / ((double)n * sxx - sx * sx);
+	return slope * (double)(n - 1) / mean;
+}
+
+/* The metric of one interval, as step_metric would give it for a whole step. */
+static double agg_interval_metric(const struct agg_record *m, enum slo_metric metric)
+{
+	static const double q[] = {0, 50, 90, 99, 99.9};
+
+	if (metric == SLO_MEAN)
+		return hist_mean(&m->rec.latency);
+	return (double)hist_quantile(&m->rec.latency, q[metric]);
+}
+
+static int agg_agent_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct agg_agent *)a)->name, ((const struct agg_agent *)b)->name);
+}
+
+void agg_point(struct agg_step *st, uint32_t step, double offered, enum slo_metric metric,
+               struct step_point *pt)
 {
 	struct agg_record *all = xmalloc(sizeof(*all));
+	double *ops = xcalloc(st->nintervals, sizeof(*ops));
+	double *lat = xcalloc(st->nintervals, sizeof(*lat));
 	uint64_t measured_ns = 0;
+	size_t nm = 0;
 
 	agg_record_init(all);
 	for (uint32_t i = 0; i < st->nintervals; i++) {
-		if (st->merged[i].warmup || st->merged[i].agents == 0)
+		const struct agg_record *m = &st->merged[i];
+
+		if (m->warmup || m->agents == 0)
 			continue;
-		agg_merge(all, &st->merged[i]);
-		measured_ns += st->merged[i].duration_ns;
+		agg_merge(all, m);
+		measured_ns += m->duration_ns;
+		ops[nm] = (double)m->rec.ops;
+		lat[nm++] = agg_interval_metric(m, metric);
 	}
 	memset(pt, 0, sizeof(*pt));
+	pt->intervals = (uint32_t)nm;
+	pt->steady = nm > 0 && fabs(agg_trend(ops, nm)) < AGG_STEADY_OPS_TREND &&
+	             fabs(agg_trend(lat, nm)) < AGG_STEADY_LAT_TREND;
+	free(ops);
+	free(lat);
+	pt->nagents = st->nagents;
+	/* By name, so the breakdown reads the same whatever order agents reported in. */
+	qsort(st->agents, st->nagents, sizeof(*st->agents), agg_agent_cmp);
+	for (uint32_t a = 0; a < st->nagents && a < STEP_MAX_AGENTS; a++) {
+		const struct agg_agent *ag = &st->agents[a];
+		struct agent_share *sh = &pt->agents[a];
+
+		snprintf(sh->name, sizeof(sh->name), "%s", ag->name);
+		sh->achieved_ops =
+		    ag->duration_ns ? (double)ag->ops * 1e9 / (double)ag->duration_ns : 0;
+		sh->mean_ns = ag->ops ? (double)ag->lat_sum_ns / (double)ag->ops : 0;
+		sh->host_cpu_pct = ag->host_cpu_pct;
+	}
 	pt->step = step;
 	pt->offered_ops = offered;
 	pt->ops = all->rec.ops;
@@ -178,5 +272,9 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, struct 
 	pt->max_ns = all->rec.latency.count ? all->rec.latency.max : 0;
 	pt->svc_mean_ns = hist_mean(&all->rec.service);
 	pt->host_cpu_pct = all->host_cpu_pct;
+	if (measured_ns > 0 && all->workers > 0)
+		/* workers were summed per interval: divide by the intervals to get a head count */
+		pt->qd_full_pct = 100.0 * (double)all->rec.qd_full_ns /
+		                  ((double)measured_ns * (double)all->workers / (double)nm);
 	free(all);
 }

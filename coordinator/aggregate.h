@@ -56,7 +56,8 @@ struct step_point {
 
 struct agg_step;
 
-struct agg_step *agg_step_new(uint32_t nagents, uint32_t nintervals);
+/* names[a] is agent a's name (copied), for the per-agent shares. */
+struct agg_step *agg_step_new(uint32_t nagents, const char *const *names, uint32_t nintervals);
 void agg_step_free(struct agg_step *st);
 
 /*
@@ -67,6 +68,14 @@ void agg_step_free(struct agg_step *st);
  */
 int agg_add(struct agg_step *st, uint32_t agent, const Iocurve__IntervalReport *r,
             struct agg_record *rec, const struct agg_record **merged, struct error *err);
+/*
+ * Take an already decoded record for (agent, interval): what agg_add does after
+ * decoding, and what `iocurve report` does with the lines of intervals.jsonl.
+ * Same returns as agg_add.
+ */
+int agg_add_record(struct agg_step *st, uint32_t agent, uint32_t interval,
+                   const struct agg_record *rec, const struct agg_record **merged,
+                   struct error *err);
 /* Decode one report into a record (also used by agg_add). */
 int agg_record_from_report(struct agg_record *rec, const Iocurve__IntervalReport *r,
                            struct error *err);
@@ -74,7 +83,17 @@ int agg_record_from_report(struct agg_record *rec, const Iocurve__IntervalReport
 bool agg_complete(const struct agg_step *st);
 /* Ops this agent completed in the measured intervals (for per-agent shares). */
 uint64_t agg_agent_ops(const struct agg_step *st, uint32_t agent);
-void agg_point(const struct agg_step *st, uint32_t step, double offered, struct step_point *pt);
+/*
+ * The step's point from its measured intervals, judged on metric for steadiness:
+ * steady when neither throughput nor the metric trends over the window.
+ */
+void agg_point(struct agg_step *st, uint32_t step, double offered, enum slo_metric metric,
+               struct step_point *pt);
+/*
+ * Trend over a series: the least-squares slope times the window, relative to
+ * the mean (0.1: rises 10% of the mean across the window). 0 for < 2 values.
+ */
+double agg_trend(const double *v, size_t n);
 
 /* The latency a step is judged on, in ns. */
 static inline double step_metric(const struct step_point *p, enum slo_metric m)

@@ -12,146 +12,33 @@
 
 #include "campaign.h"
 #include "units.h"
+#include "workloads.h"
 #include "xalloc.h"
 #include "yamlnode.h"
 
-#define CAMPAIGN_MAX_FILE        (16u << 20)
-#define CAMPAIGN_MAX_LOCAL       64
-#define CAMPAIGN_MAX_SELECT      4096
-#define CAMPAIGN_MAX_WORKERS     256
-#define CAMPAIGN_MAX_QD          4096
-#define CAMPAIGN_MAX_BLOCK       (16u << 20)
-#define CAMPAIGN_MIN_INTERVAL_NS 100000000ULL
-#define CAMPAIGN_TARGET_ALIGN    4096u
+#define CAMPAIGN_MAX_FILE     (16u << 20)
+#define CAMPAIGN_MAX_LOCAL    64
+#define CAMPAIGN_MAX_SELECT   4096
+#define CAMPAIGN_MAX_LABELS   64
+#define CAMPAIGN_TARGET_ALIGN 4096u
 
 #define NS_PER_SEC 1000000000ULL
 
-/* The workload keys the top level also takes, as defaults for every workload. */
-#define CAMPAIGN_SETTING_KEYS                                                                      \
-	"rw", "block_size", "workers", "queue_depth", "interval", "warmup", "measure", ACCESS_KEYS
-
 static const char *const campaign_keys[] = {
-    "campaign", "agents", "target", "slo", "workloads", CAMPAIGN_SETTING_KEYS, NULL,
+    "campaign", "agents", "target", "slo", "stop", "workloads", WORKLOADS_SETTING_KEYS, NULL,
 };
-static const char *const campaign_workload_keys[] = {"name", CAMPAIGN_SETTING_KEYS, "load", NULL};
 static const char *const campaign_agents_keys[] = {"local", "select", "wait", NULL};
-static const char *const campaign_select_keys[] = {"count", NULL};
+static const char *const campaign_select_keys[] = {"count", "labels", NULL};
 static const char *const campaign_target_keys[] = {"path", "size", "direct", "sim", NULL};
 static const char *const campaign_sim_keys[] = {"servers", "service_time", "jitter", "stall", NULL};
 static const char *const campaign_stall_keys[] = {"after", "for", NULL};
-static const char *const campaign_slo_keys[] = {"latency", NULL};
-static const char *const campaign_load_keys[] = {"steps", "max", NULL};
+static const char *const campaign_slo_keys[] = {"latency", "metric", NULL};
+static const char *const campaign_stop_keys[] = {"achieved", "ceiling", "errors", NULL};
 
-/*
- * Where the timing settings came from, so a mismatch between them can point
- * at the line the user has to change rather than at the workload as a whole.
- */
-struct campaign_origin {
-	const yaml_node_t *interval;
-	const yaml_node_t *warmup;
-	const yaml_node_t *measure;
-};
+/* Indexed by enum slo_metric. */
+static const char *const campaign_metric_names[] = {"mean", "p50", "p90", "p99", "p99.9"};
 
-/* Read the settings a workload can inherit; keys that are absent keep w's values. */
-static int campaign_settings(struct yamlnode_doc *y, const yaml_node_t *map, struct workload *w,
-                             struct campaign_origin *o)
-{
-	yaml_node_t *n;
-	uint64_t v;
-
-	if ((n = yamlnode_lookup(y, map, "rw")) != NULL) {
-		if (n->type != YAML_SCALAR_NODE ||
-		    rw_mode_parse((const char *)n->data.scalar.value, &w->rw) < 0) {
-			yamlnode_expected(y, n, "rw",
-			                  "read, write, randread, randwrite, rw or randrw");
-			return -1;
-		}
-	}
-	if (access_parse(y, map, &w->access) < 0)
-		return -1;
-	if ((n = yamlnode_lookup(y, map, "block_size")) != NULL) {
-		if (yamlnode_size(y, n, "block_size", &v) < 0)
-			return -1;
-		/* O_DIRECT needs sector-aligned blocks; 16MiB bounds the buffers */
-		if (v == 0 || v % 512 != 0 || v > CAMPAIGN_MAX_BLOCK) {
-			yamlnode_expected(y, n, "block_size", "a multiple of 512B up to 16MiB");
-			return -1;
-		}
-		w->block_size = (uint32_t)v;
-	}
-	if ((n = yamlnode_lookup(y, map, "workers")) != NULL &&
-	    yamlnode_uint(y, n, "workers", 1, CAMPAIGN_MAX_WORKERS, &w->workers) < 0)
-		return -1;
-	if ((n = yamlnode_lookup(y, map, "queue_depth")) != NULL &&
-	    yamlnode_uint(y, n, "queue_depth", 1, CAMPAIGN_MAX_QD, &w->queue_depth) < 0)
-		return -1;
-	if ((n = yamlnode_lookup(y, map, "interval")) != NULL) {
-		if (yamlnode_duration(y, n, "interval", &w->interval_ns) < 0)
-			return -1;
-		/* shorter intervals cost more in records than they tell */
-		if (w->interval_ns < CAMPAIGN_MIN_INTERVAL_NS) {
-			yamlnode_expected(y, n, "interval", "at least 100ms");
-			return -1;
-		}
-		o->interval = n;
-	}
-	if ((n = yamlnode_lookup(y, map, "warmup")) != NULL) {
-		if (yamlnode_duration(y, n, "warmup", &w->warmup_ns) < 0)
-			return -1;
-		o->warmup = n;
-	}
-	if ((n = yamlnode_lookup(y, map, "measure")) != NULL) {
-		if (yamlnode_duration(y, n, "measure", &w->measure_ns) < 0)
-			return -1;
-		if (w->measure_ns == 0) {
-			yamlnode_expected(y, n, "measure", "a duration above 0s");
-			return -1;
-		}
-		o->measure = n;
-	}
-	return 0;
-}
-
-/* A duration as the user wrote it when we have the node, else as we print it. */
-static const char *campaign_duration_text(const yaml_node_t *n, uint64_t ns, char *buf, size_t len)
-{
-	if (n != NULL)
-		return (const char *)n->data.scalar.value;
-	units_format_duration(ns, buf, len);
-	return buf;
-}
-
-/*
- * Intervals are the unit of reporting: a warm-up or measurement that ends
- * mid-interval would leave a partial interval nobody can place on the curve.
- */
-static int campaign_check_multiple(struct yamlnode_doc *y, const yaml_node_t *wnode,
-                                   const struct workload *w, const char *label, uint64_t ns,
-                                   const yaml_node_t *own, const yaml_node_t *own_interval,
-                                   const yaml_node_t *top, const yaml_node_t *top_interval)
-{
-	const yaml_node_t *at, *vnode = own ? own : top,
-	                       *inode = own_interval ? own_interval : top_interval;
-	char vbuf[32], ibuf[32];
-
-	if (ns % w->interval_ns == 0)
-		return 0;
-	/* point at the setting the workload itself changed, if any */
-	at = own            ? own
-	     : own_interval ? own_interval
-	     : top          ? top
-	     : top_interval ? top_interval
-	                    : wnode;
-	yamlnode_error(y, at,
-	               "%s: %s is not a whole number of intervals (interval is %s) in workload "
-	               "'%s'; make %s a multiple of interval",
-	               label, campaign_duration_text(vnode, ns, vbuf, sizeof(vbuf)),
-	               campaign_duration_text(inode, w->interval_ns, ibuf, sizeof(ibuf)), w->name,
-	               label);
-	return -1;
-}
-
-static bool campaign_name_ok(const char *s)
+bool campaign_name_ok(const char *s)
 {
 	for (; *s != '\0'; s++) {
 		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
@@ -161,200 +48,66 @@ static bool campaign_name_ok(const char *s)
 	return true;
 }
 
-/* A step is a rate ("20k") or "max": closed loop at the queue depth, to find the peak. */
-static int campaign_step(struct yamlnode_doc *y, const yaml_node_t *n, struct step_rate *step)
+const char *campaign_slo_metric_name(enum slo_metric m)
 {
-	double *rate = &step->ops;
-
-	step->ops = step->peak_pct = 0;
-	if (n->type == YAML_SCALAR_NODE && strcmp((const char *)n->data.scalar.value, "max") == 0)
-		return 0;
-	if (yamlnode_rate(y, n, "load.steps", rate) < 0)
-		return -1;
-	if (*rate <= 0) {
-		yamlnode_expected(y, n, "load.steps", "a rate above 0 ops/s, or max");
-		return -1;
-	}
-	return 0;
+	return (unsigned)m < sizeof(campaign_metric_names) / sizeof(campaign_metric_names[0])
+	           ? campaign_metric_names[m]
+	           : "?";
 }
 
-static int campaign_load_steps(struct yamlnode_doc *y, const yaml_node_t *map, const char *what,
-                               struct workload *w)
+/*
+ * agents: {select: {labels: {zone: a}}}: only agents whose Hello carries
+ * every one of these labels (as `iocurve-agent --label zone=a`) are taken.
+ */
+static int campaign_labels(struct yamlnode_doc *y, const yaml_node_t *map, struct campaign *c)
 {
-	yaml_node_t *load, *steps, *max;
-	char lwhat[192];
-	bool want_max = false;
-
-	if (yamlnode_require(y, map, "load", what, &load) < 0)
-		return -1;
-	snprintf(lwhat, sizeof(lwhat), "load of %s", what);
-	if (yamlnode_check_mapping(y, load, "load", lwhat, campaign_load_keys) < 0)
-		return -1;
-	max = yamlnode_lookup(y, load, "max");
-	if (max != NULL && yamlnode_bool(y, max, "load.max", &want_max) < 0)
-		return -1;
-	steps = yamlnode_lookup(y, load, "steps");
-	if (steps == NULL && want_max) {
-		/* load: {max: true}: one closed-loop step at the queue depth */
-		w->nsteps = 1;
-		w->steps = xcalloc(1, sizeof(*w->steps));
-		return 0;
-	}
-	if (steps == NULL) {
-		yamlnode_error(y, load, "%s is missing 'steps' (or max: true)", lwhat);
-		return -1;
-	}
-	if (steps->type != YAML_SEQUENCE_NODE ||
-	    steps->data.sequence.items.top == steps->data.sequence.items.start) {
-		yamlnode_expected(y, steps, "load.steps",
-		                  "a list of rates in ops/s like [1000, 2k, max]");
-		return -1;
-	}
-	w->nsteps = (size_t)(steps->data.sequence.items.top - steps->data.sequence.items.start);
-	w->steps = xcalloc(w->nsteps + want_max, sizeof(*w->steps));
-	for (size_t i = 0; i < w->nsteps; i++) {
-		yaml_node_t *n = yamlnode_get(y, steps->data.sequence.items.start[i]);
-
-		if (campaign_step(y, n, &w->steps[i]) < 0)
-			return -1;
-	}
-	/* max: true with steps: the closed-loop peak after the rated steps */
-	if (want_max)
-		w->steps[w->nsteps++] = (struct step_rate){0, 0};
-	return 0;
-}
-
-/* One entry of workloads:, starting from the top-level defaults in *w. */
-static int campaign_workload(struct yamlnode_doc *y, const yaml_node_t *node, size_t index,
-                             const struct campaign_origin *top, struct workload *w)
-{
-	struct campaign_origin own = {0};
-	yaml_node_t *n;
-	const char *name;
-	char what[160];
-
-	/* name the workload in messages about its other keys, when it has one */
-	snprintf(what, sizeof(what), "workload %zu", index + 1);
-	if (node->type == YAML_MAPPING_NODE && (n = yamlnode_lookup(y, node, "name")) != NULL &&
-	    n->type == YAML_SCALAR_NODE && n->data.scalar.length > 0 && n->data.scalar.length < 100)
-		snprintf(what, sizeof(what), "workload '%s'", (const char *)n->data.scalar.value);
-	if (yamlnode_check_mapping(y, node, "workloads", what, campaign_workload_keys) < 0)
-		return -1;
-	if (yamlnode_require(y, node, "name", what, &n) < 0 ||
-	    yamlnode_string(y, n, "name", &name) < 0)
-		return -1;
-	/* names become file names in the results directory */
-	if (!campaign_name_ok(name)) {
-		yamlnode_expected(y, n, "name", "letters, digits, '.', '_' and '-' only");
-		return -1;
-	}
-	w->name = xstrdup(name);
-	if (campaign_settings(y, node, w, &own) < 0 || campaign_load_steps(y, node, what, w) < 0)
-		return -1;
-	if (campaign_check_multiple(y, node, w, "warmup", w->warmup_ns, own.warmup, own.interval,
-	                            top->warmup, top->interval) < 0 ||
-	    campaign_check_multiple(y, node, w, "measure", w->measure_ns, own.measure, own.interval,
-	                            top->measure, top->interval) < 0)
-		return -1;
-	return 0;
-}
-
-/* Where a setting was given: the workload's own key, else the top-level default. */
-static const yaml_node_t *campaign_where(struct yamlnode_doc *y, const yaml_node_t *root,
-                                         const yaml_node_t *node, const char *key)
-{
-	const yaml_node_t *n = yamlnode_lookup(y, node, key);
-
-	if (n == NULL)
-		n = yamlnode_lookup(y, root, key);
-	return n != NULL ? n : node;
-}
-
-/* The working set and alignment must leave room for whole, aligned blocks. */
-static int campaign_check_access(struct yamlnode_doc *y, const yaml_node_t *root,
-                                 const yaml_node_t *node, const struct campaign *c,
-                                 const struct workload *w)
-{
-	const struct access *a = &w->access;
-	char bs[32];
-
-	units_format_size(w->block_size, bs, sizeof(bs));
-	if (a->working_set != 0 && a->working_set < w->block_size) {
-		yamlnode_error(y, campaign_where(y, root, node, "working_set"),
-		               "working_set: smaller than block_size %s of workload '%s'", bs,
-		               w->name);
-		return -1;
-	}
-	if (a->working_set != 0 && c->target_size != 0 && a->working_set > c->target_size) {
-		yamlnode_error(y, campaign_where(y, root, node, "working_set"),
-		               "working_set: larger than target.size of workload '%s'; the working "
-		               "set is the part of each target that is touched",
-		               w->name);
-		return -1;
-	}
-	if (a->align != 0 && a->align > w->block_size) {
-		yamlnode_error(y, campaign_where(y, root, node, "align"),
-		               "align: larger than block_size %s of workload '%s'", bs, w->name);
-		return -1;
-	}
-	return 0;
-}
-
-static int campaign_workloads(struct yamlnode_doc *y, const yaml_node_t *root,
-                              const yaml_node_t *list, struct campaign *c)
-{
-	struct workload defaults = {
-	    .rw = RW_RANDREAD,
-	    .block_size = 4096,
-	    .workers = 1,
-	    .queue_depth = 16,
-	    .interval_ns = NS_PER_SEC,
-	    .warmup_ns = NS_PER_SEC,
-	    .measure_ns = 5 * NS_PER_SEC,
-	    .access = {.read_pct = ACCESS_READ_PCT_UNSET, .direct = c->target_direct},
-	    .ramp_max_steps = 20,
-	};
-	struct campaign_origin top = {0};
 	size_t n;
 
-	if (campaign_settings(y, root, &defaults, &top) < 0)
-		return -1;
-	if (list->type != YAML_SEQUENCE_NODE ||
-	    list->data.sequence.items.top == list->data.sequence.items.start) {
-		yamlnode_expected(y, list, "workloads", "a list of one or more workloads");
+	if (map->type != YAML_MAPPING_NODE) {
+		yamlnode_expected(y, map, "agents.select.labels",
+		                  "a mapping of label names to values such as {zone: a}");
 		return -1;
 	}
-	n = (size_t)(list->data.sequence.items.top - list->data.sequence.items.start);
-	c->workloads = xcalloc(n, sizeof(*c->workloads));
+	n = (size_t)(map->data.mapping.pairs.top - map->data.mapping.pairs.start);
+	if (n > CAMPAIGN_MAX_LABELS) {
+		yamlnode_error(y, map, "agents.select.labels: %zu labels; at most %d", n,
+		               CAMPAIGN_MAX_LABELS);
+		return -1;
+	}
+	c->labels = xcalloc(n ? n : 1, sizeof(*c->labels));
 	for (size_t i = 0; i < n; i++) {
-		yaml_node_t *node = yamlnode_get(y, list->data.sequence.items.start[i]);
-		struct workload *w = &c->workloads[i];
+		const yaml_node_pair_t *p = &map->data.mapping.pairs.start[i];
+		const yaml_node_t *k = yamlnode_get(y, p->key), *v = yamlnode_get(y, p->value);
+		const char *key, *value;
 
-		*w = defaults;
-		c->nworkloads++;
-		if (campaign_workload(y, node, i, &top, w) < 0)
+		if (yamlnode_string(y, k, "agents.select.labels", &key) < 0)
 			return -1;
-		/* the common mixed test is 75/25 random; a sequential mix defaults to half */
-		if (w->access.read_pct == ACCESS_READ_PCT_UNSET)
-			w->access.read_pct = w->rw == RW_RW ? 50 : 75;
-		if (campaign_check_access(y, root, node, c, w) < 0)
+		/* the agent takes --label KEY=VALUE: a key is a name, never holds '=' */
+		if (!campaign_name_ok(key)) {
+			yamlnode_expected(y, k, "agents.select.labels",
+			                  "label names of letters, digits, '.', '_' and '-'");
 			return -1;
-		for (size_t j = 0; j < i; j++) {
-			if (strcmp(c->workloads[j].name, w->name) == 0) {
-				yamlnode_error(y, yamlnode_lookup(y, node, "name"),
-				               "name: workload '%s' is already defined (names must "
-				               "be unique; rename one)",
-				               w->name);
+		}
+		for (size_t j = 0; j < c->nlabels; j++) {
+			if (strcmp(c->labels[j].key, key) == 0) {
+				yamlnode_error(y, k,
+				               "agents.select.labels: duplicate label '%s' (keep one)",
+				               key);
 				return -1;
 			}
 		}
+		if (yamlnode_string(y, v, "agents.select.labels", &value) < 0)
+			return -1;
+		c->labels[c->nlabels].key = xstrdup(key);
+		c->labels[c->nlabels].value = xstrdup(value);
+		c->nlabels++;
 	}
 	return 0;
 }
 
 static int campaign_agents(struct yamlnode_doc *y, const yaml_node_t *map, struct campaign *c)
 {
-	yaml_node_t *local, *select, *wait, *count;
+	yaml_node_t *local, *select, *wait, *count, *labels;
 
 	if (yamlnode_check_mapping(y, map, "agents", "agents", campaign_agents_keys) < 0)
 		return -1;
@@ -389,6 +142,9 @@ static int campaign_agents(struct yamlnode_doc *y, const yaml_node_t *map, struc
 	    yamlnode_require(y, select, "count", "agents.select", &count) < 0 ||
 	    yamlnode_uint(y, count, "agents.select.count", 1, CAMPAIGN_MAX_SELECT,
 	                  &c->agents_count) < 0)
+		return -1;
+	if ((labels = yamlnode_lookup(y, select, "labels")) != NULL &&
+	    campaign_labels(y, labels, c) < 0)
 		return -1;
 	if (wait != NULL && yamlnode_duration(y, wait, "agents.wait", &c->agents_wait_ns) < 0)
 		return -1;
@@ -536,21 +292,69 @@ static int campaign_slo(struct yamlnode_doc *y, const yaml_node_t *map, struct c
 
 	if (yamlnode_check_mapping(y, map, "slo", "slo", campaign_slo_keys) < 0)
 		return -1;
-	n = yamlnode_lookup(y, map, "latency");
-	if (n == NULL)
-		return 0;
-	if (yamlnode_duration(y, n, "slo.latency", &c->slo_latency_ns) < 0)
-		return -1;
-	if (c->slo_latency_ns == 0) {
-		yamlnode_expected(y, n, "slo.latency", "a latency above 0");
-		return -1;
+	if ((n = yamlnode_lookup(y, map, "latency")) != NULL) {
+		if (yamlnode_duration(y, n, "slo.latency", &c->slo_latency_ns) < 0)
+			return -1;
+		if (c->slo_latency_ns == 0) {
+			yamlnode_expected(y, n, "slo.latency", "a latency above 0");
+			return -1;
+		}
 	}
+	if ((n = yamlnode_lookup(y, map, "metric")) != NULL) {
+		size_t i, count = sizeof(campaign_metric_names) / sizeof(campaign_metric_names[0]);
+
+		for (i = 0; i < count; i++)
+			if (n->type == YAML_SCALAR_NODE &&
+			    strcmp((const char *)n->data.scalar.value, campaign_metric_names[i]) == 0)
+				break;
+		if (i == count) {
+			yamlnode_expected(y, n, "slo.metric", "mean, p50, p90, p99 or p99.9");
+			return -1;
+		}
+		c->slo_metric = (enum slo_metric)i;
+	}
+	return 0;
+}
+
+/* stop: {achieved: 95%, ceiling: 50ms, errors: true}: when a step saturates the target. */
+static int campaign_stop(struct yamlnode_doc *y, const yaml_node_t *map, struct campaign *c)
+{
+	struct error uerr;
+	yaml_node_t *n;
+	const char *s;
+
+	if (yamlnode_check_mapping(y, map, "stop", "stop", campaign_stop_keys) < 0)
+		return -1;
+	if ((n = yamlnode_lookup(y, map, "achieved")) != NULL) {
+		if (yamlnode_string(y, n, "stop.achieved", &s) < 0)
+			return -1;
+		if (units_parse_percent(s, &c->stop.min_achieved_pct, &uerr) < 0) {
+			yamlnode_error(y, n, "stop.achieved: %s", uerr.msg);
+			return -1;
+		}
+		if (!(c->stop.min_achieved_pct >= 1 && c->stop.min_achieved_pct <= 100)) {
+			yamlnode_expected(y, n, "stop.achieved",
+			                  "a percentage of the offered rate 1%..100% such as 95%");
+			return -1;
+		}
+	}
+	if ((n = yamlnode_lookup(y, map, "ceiling")) != NULL) {
+		if (yamlnode_duration(y, n, "stop.ceiling", &c->stop.ceiling_ns) < 0)
+			return -1;
+		if (c->stop.ceiling_ns == 0) {
+			yamlnode_expected(y, n, "stop.ceiling", "a latency above 0 such as 50ms");
+			return -1;
+		}
+	}
+	if ((n = yamlnode_lookup(y, map, "errors")) != NULL &&
+	    yamlnode_bool(y, n, "stop.errors", &c->stop.on_errors) < 0)
+		return -1;
 	return 0;
 }
 
 static int campaign_root(struct yamlnode_doc *y, const yaml_node_t *root, struct campaign *c)
 {
-	yaml_node_t *name, *agents, *target, *workloads, *slo;
+	yaml_node_t *name, *agents, *target, *workloads, *slo, *stop;
 	const char *s;
 
 	if (yamlnode_check_mapping(y, root, "campaign file", "campaign", campaign_keys) < 0)
@@ -577,7 +381,10 @@ static int campaign_root(struct yamlnode_doc *y, const yaml_node_t *root, struct
 	slo = yamlnode_lookup(y, root, "slo");
 	if (slo != NULL && campaign_slo(y, slo, c) < 0)
 		return -1;
-	if (campaign_workloads(y, root, workloads, c) < 0)
+	stop = yamlnode_lookup(y, root, "stop");
+	if (stop != NULL && campaign_stop(y, stop, c) < 0)
+		return -1;
+	if (workloads_parse(y, root, workloads, c) < 0)
 		return -1;
 	return campaign_check_target_size(y, target, c);
 }
@@ -767,6 +574,11 @@ void campaign_free(struct campaign *c)
 		free(c->workloads[i].steps);
 	}
 	free(c->workloads);
+	for (size_t i = 0; i < c->nlabels; i++) {
+		free(c->labels[i].key);
+		free(c->labels[i].value);
+	}
+	free(c->labels);
 	free(c->target_path);
 	free(c->name);
 	free(c->path);

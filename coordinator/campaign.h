@@ -13,7 +13,7 @@
 
 enum campaign_agents_mode {
 	CAMPAIGN_AGENTS_LOCAL,  /* agents: {local: N}: spawned by `iocurve run` */
-	CAMPAIGN_AGENTS_SELECT, /* agents: {select: {count: N}, wait: 30s}: dialled in */
+	CAMPAIGN_AGENTS_SELECT, /* agents: {select: {count: N, labels: {k: v}}, wait: 30s}: dialled in */
 };
 
 /* The latency the SLO is judged on: the mean (as published 4-corner tables use) or a percentile. */
@@ -27,8 +27,8 @@ enum slo_metric {
 
 enum load_mode {
 	LOAD_STEPS = 0, /* steps: [r1, r2, ...] in order */
-	LOAD_CURVE,	/* curve: [10%, 50%, ...]: a max step first, then these shares of its peak */
-	LOAD_RAMP,	/* ramp: {start, factor | increment, max_steps}: raise until saturation */
+	LOAD_CURVE, /* curve: [10%, 50%, ...]: a max step first, then these shares of its peak */
+	LOAD_RAMP,  /* ramp: {start, factor | increment, max_steps}: raise until saturation */
 };
 
 /* A planned rate: ops/s (ops > 0), a share of the measured peak (peak_pct > 0), or max (both 0). */
@@ -50,19 +50,19 @@ struct workload {
 	enum load_mode mode;
 	struct step_rate *steps; /* steps: or curve: (peak_pct), in order */
 	size_t nsteps;
-	double ramp_start;	 /* ramp: the first rate, ops/s */
-	double ramp_factor;	 /* ramp: next = previous x factor (> 1); or */
-	double ramp_increment;	 /* next = previous + increment, ops/s */
+	double ramp_start;       /* ramp: the first rate, ops/s */
+	double ramp_factor;      /* ramp: next = previous x factor (> 1); or */
+	double ramp_increment;   /* next = previous + increment, ops/s */
 	uint32_t ramp_max_steps; /* ramp: at most this many steps [20] */
-	uint32_t refine;	 /* after the pass, up to N steps bisecting the knee's bracket [0] */
-	uint32_t steady_extend;	 /* steady: {extend: N}: up to N more intervals to settle [0] */
+	uint32_t refine;        /* after the pass, up to N steps bisecting the knee's bracket [0] */
+	uint32_t steady_extend; /* steady: {extend: N}: up to N more intervals to settle [0] */
 };
 
 /* stop: when a step saturates the target, a ramp stops there and the report says why. */
 struct campaign_stop {
 	double min_achieved_pct; /* achieved under this % of offered [95] */
-	uint64_t ceiling_ns;	 /* the SLO metric over this [50ms] */
-	bool on_errors;		 /* any I/O error [true] */
+	uint64_t ceiling_ns;     /* the SLO metric over this [50ms] */
+	bool on_errors;          /* any I/O error [true] */
 };
 
 struct campaign_label {
@@ -115,5 +115,10 @@ int campaign_load(const char *path, struct campaign **out, struct error *err);
 int campaign_parse(const char *text, size_t len, const char *name, struct campaign **out,
                    struct error *err);
 void campaign_free(struct campaign *c);
+
+/* Letters, digits, '.', '_' and '-': what a name that becomes a file name may hold. */
+bool campaign_name_ok(const char *s);
+/* "mean", "p50", "p90", "p99", "p99.9": as slo.metric takes them. */
+const char *campaign_slo_metric_name(enum slo_metric m);
 
 #endif

@@ -14,5 +14,6 @@ struct cmd_entry {
 extern const struct cmd_entry cmd_certs_entry;
 extern const struct cmd_entry cmd_run_entry;
 extern const struct cmd_entry cmd_serve_entry;
+extern const struct cmd_entry cmd_report_entry;
 
 #endif

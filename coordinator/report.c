@@ -1,2 +1,418 @@
 /* SPDX-License-Identifier: MIT */
+/* report.html: the summary, each workload's curve and tables, and the plan, on one offline page. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "planner.h"
+#include "plot.h"
 #include "report.h"
+#include "table.h"
+#include "units.h"
+#include "xalloc.h"
+
+static const char *const report_metric_names[] = {"mean", "p50", "p90", "p99", "p99.9"};
+
+/* Everything the page needs is here: it must read the same offline and years later. */
+static const char report_css[] =
+    "body{font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;color:#1a1a1a;"
+    "max-width:1180px;margin:24px auto;padding:0 16px;line-height:1.4}\n"
+    "h1{font-size:1.6em;margin:0 0 4px}\n"
+    "h2{font-size:1.3em;margin:32px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}\n"
+    "h3{font-size:1.05em;margin:18px 0 6px}\n"
+    "dl.meta{display:grid;grid-template-columns:max-content auto;gap:2px 16px;margin:8px 0}\n"
+    "dl.meta dt{font-weight:600;color:#555}\n"
+    "dl.meta dd{margin:0}\n"
+    "table{border-collapse:collapse;font-size:0.9em;margin:6px 0 12px}\n"
+    "th,td{border:1px solid #d6d6d6;padding:3px 8px;white-space:nowrap}\n"
+    "th{background:#f2f2f2;font-weight:600}\n"
+    "td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
+    "tbody tr:nth-child(even){background:#fafafa}\n"
+    "tr.over td{background:#fdecea}\n"
+    ".scroll{overflow-x:auto}\n"
+    "figure{margin:8px 0}\n"
+    "figure svg{max-width:100%;height:auto;border:1px solid #e3e3e3}\n"
+    "p.knee{font-weight:600}\n"
+    "p.params,p.note{color:#555}\n"
+    "pre{background:#f6f6f6;border:1px solid #e3e3e3;padding:10px;overflow-x:auto}\n";
+
+/* HTML text and attribute values: the markup characters, and NUL, which HTML refuses. */
+static void report_esc_n(FILE *f, const char *s, size_t n)
+{
+	for (size_t i = 0; s && i < n; i++) {
+		switch (s[i]) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&#39;", f);
+			break;
+		case '\0':
+			fputs("&#xfffd;", f);
+			break;
+		default:
+			fputc(s[i], f);
+		}
+	}
+}
+
+static void report_esc(FILE *f, const char *s)
+{
+	report_esc_n(f, s, s ? strlen(s) : 0);
+}
+
+/* A count with thousands separators, as the eye groups digits: "46,312". */
+static void report_num(double v, char *buf, size_t len)
+{
+	char raw[48];
+	size_t out = 0, ndig, start = 0;
+
+	snprintf(raw, sizeof(raw), "%.0f", isfinite(v) ? v : 0);
+	if (raw[0] == '-' && out + 1 < len)
+		buf[out++] = raw[start++];
+	ndig = strlen(raw + start);
+	for (size_t i = 0; i < ndig && out + 2 < len; i++) {
+		if (i > 0 && (ndig - i) % 3 == 0)
+			buf[out++] = ',';
+		buf[out++] = raw[start + i];
+	}
+	buf[out] = '\0';
+}
+
+static void report_dur(double ns, char *buf, size_t len)
+{
+	units_format_duration(isfinite(ns) && ns > 0 ? (uint64_t)llround(ns) : 0, buf, len);
+}
+
+static const char *report_metric(enum slo_metric m)
+{
+	return (unsigned)m < sizeof(report_metric_names) / sizeof(report_metric_names[0])
+	           ? report_metric_names[m]
+	           : "mean";
+}
+
+/* Trim a markdown cell in place and return its start. */
+static char *report_trim(char *s)
+{
+	char *e;
+
+	while (*s == ' ')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\n'))
+		*--e = '\0';
+	return s;
+}
+
+/*
+ * Split "| a | b | c |" into cells. Only the first column (the workload's name)
+ * is user text; a '|' inside it makes extra cells, which are joined back into
+ * the first so the columns stay aligned with the header.
+ */
+static size_t report_cells(char *line, char **cells, size_t max, size_t want)
+{
+	size_t n = 0;
+	char *p = line, *bar;
+
+	if (*p == '|')
+		p++;
+	while (n < max && (bar = strchr(p, '|')) != NULL) {
+		*bar = '\0';
+		cells[n++] = p;
+		p = bar + 1;
+	}
+	while (want && n > want) {
+		cells[0][strlen(cells[0])] = '|'; /* undo the split between cells 0 and 1 */
+		memmove(&cells[1], &cells[2], (n - 2) * sizeof(cells[0]));
+		n--;
+	}
+	for (size_t i = 0; i < n; i++)
+		cells[i] = report_trim(cells[i]);
+	return n;
+}
+
+/* table_print_summary's markdown, as a real table: one source for both formats' wording. */
+static void report_summary(FILE *f, const struct campaign *c, const struct step_point *const *pts,
+                           const size_t *npts)
+{
+	char *md = NULL, *line, *save = NULL, *cells[16];
+	size_t mdlen = 0, ncols = 0, row = 0;
+	bool right[16] = {false};
+	FILE *m = open_memstream(&md, &mdlen);
+
+	if (m == NULL) {
+		fputs("<p class=\"note\">summary unavailable: out of memory</p>\n", f);
+		return;
+	}
+	table_print_summary(m, c, pts, npts);
+	fclose(m);
+
+	fputs("<div class=\"scroll\"><table class=\"summary\">\n", f);
+	for (line = strtok_r(md, "\n", &save); line; line = strtok_r(NULL, "\n", &save), row++) {
+		size_t n = report_cells(line, cells, 16, ncols);
+
+		if (row == 0) {
+			ncols = n;
+			fputs("<thead><tr>", f);
+			for (size_t i = 0; i < n; i++) {
+				fputs("<th>", f);
+				report_esc(f, cells[i]);
+				fputs("</th>", f);
+			}
+			fputs("</tr></thead>\n<tbody>\n", f);
+			continue;
+		}
+		if (row == 1) { /* |---|---:|: alignment, which numbers need */
+			for (size_t i = 0; i < n && i < 16; i++)
+				right[i] = cells[i][0] && cells[i][strlen(cells[i]) - 1] == ':';
+			continue;
+		}
+		fputs("<tr>", f);
+		for (size_t i = 0; i < n; i++) {
+			fputs(i < 16 && right[i] ? "<td class=\"n\">" : "<td>", f);
+			report_esc(f, cells[i]);
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody>\n</table></div>\n", f);
+	free(md);
+}
+
+static void report_meta(FILE *f, const struct campaign *c, const struct step_point *const *pts,
+                        const size_t *npts)
+{
+	char slo[32], size[32], svc[32];
+	const struct step_point *names = NULL;
+
+	units_format_duration(c->slo_latency_ns, slo, sizeof(slo));
+	fputs("<dl class=\"meta\">\n<dt>SLO</dt><dd>", f);
+	fprintf(f, "%s latency &le; %s</dd>\n", report_metric(c->slo_metric), slo);
+
+	/* The agents that took part, named as the per-agent tables name them. */
+	for (size_t i = 0; i < c->nworkloads; i++)
+		for (size_t j = 0; j < npts[i]; j++)
+			if (names == NULL || pts[i][j].nagents > names->nagents)
+				names = &pts[i][j];
+	fputs("<dt>Agents</dt><dd>", f);
+	if (c->agents_mode == CAMPAIGN_AGENTS_LOCAL) {
+		fprintf(f, "%u local", c->agents_count);
+	} else {
+		fprintf(f, "%u selected", c->agents_count);
+		for (size_t i = 0; i < c->nlabels; i++) {
+			fputs(i ? ", " : " by label ", f);
+			report_esc(f, c->labels[i].key);
+			fputc('=', f);
+			report_esc(f, c->labels[i].value);
+		}
+	}
+	if (names && names->nagents) {
+		size_t n = names->nagents < STEP_MAX_AGENTS ? names->nagents : STEP_MAX_AGENTS;
+
+		fputs(": ", f);
+		for (size_t a = 0; a < n; a++) {
+			if (a)
+				fputs(", ", f);
+			report_esc(f, names->agents[a].name);
+		}
+		if (names->nagents > n)
+			fprintf(f, " and %zu more", (size_t)names->nagents - n);
+	}
+	fputs("</dd>\n<dt>Target</dt><dd>", f);
+	if (c->sim.enabled) {
+		units_format_duration(c->sim.service_ns, svc, sizeof(svc));
+		fprintf(f, "simulated device: %u servers, %s service time", c->sim.servers, svc);
+		if (c->sim.jitter_pct)
+			fprintf(f, ", %u%% jitter", c->sim.jitter_pct);
+	} else {
+		report_esc(f, c->target_path);
+		if (c->target_size) {
+			units_format_size(c->target_size, size, sizeof(size));
+			fprintf(f, " (%s per file)", size);
+		}
+		fputs(c->target_direct ? ", O_DIRECT" : ", buffered", f);
+	}
+	fputs("</dd>\n</dl>\n", f);
+}
+
+static void report_workload_params(FILE *f, const struct workload *w)
+{
+	char bs[32], dist[48], iv[32], wu[32], ms[32];
+
+	units_format_size(w->block_size, bs, sizeof(bs));
+	access_dist_text(&w->access, dist, sizeof(dist));
+	units_format_duration(w->interval_ns, iv, sizeof(iv));
+	units_format_duration(w->warmup_ns, wu, sizeof(wu));
+	units_format_duration(w->measure_ns, ms, sizeof(ms));
+	fprintf(f, "<p class=\"params\">%s", rw_mode_name(w->rw));
+	if (rw_is_mix(w->rw) && w->access.read_pct <= 100)
+		fprintf(f, " (%u%% reads)", w->access.read_pct);
+	fprintf(f,
+	        ", %s blocks, %s, %s arrivals, %u workers &times; queue depth %u per agent, "
+	        "%s intervals, %s warm-up, %s measured per step</p>\n",
+	        bs, w->access.direct ? "O_DIRECT" : "buffered",
+	        w->access.poisson ? "Poisson" : "uniform", w->workers, w->queue_depth, iv, wu, ms);
+	if (rw_is_random(w->rw))
+		fprintf(f, "<p class=\"params\">access: %s</p>\n", dist);
+}
+
+static void report_steps(FILE *f, const struct campaign *c, const struct workload *w,
+                         const struct step_point *pts, size_t n)
+{
+	fprintf(f, "<h3>Steps</h3>\n<div class=\"scroll\"><table class=\"steps\">\n<thead><tr>"
+	           "<th>Step</th><th>Offered ops/s</th><th>Achieved ops/s</th><th>MiB/s</th>"
+	           "<th>Mean</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>Max</th>"
+	           "<th>Steady</th><th>Errors</th><th>Client CPU</th></tr></thead>\n<tbody>\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct step_point *p = &pts[i];
+		double lat = step_metric(p, c->slo_metric);
+		/* Rows over the SLO are shaded: the knee is where the shading starts. */
+		bool over =
+		    p->ops == 0 || planner_short(c, p) || !(lat <= (double)c->slo_latency_ns);
+		char offered[48], achieved[48], d[6][16];
+
+		if (p->offered_ops > 0)
+			report_num(p->offered_ops, offered, sizeof(offered));
+		else
+			snprintf(offered, sizeof(offered), "max (qd %u)", w->queue_depth);
+		report_num(p->achieved_ops, achieved, sizeof(achieved));
+		report_dur(p->mean_ns, d[0], sizeof(d[0]));
+		report_dur((double)p->p50_ns, d[1], sizeof(d[1]));
+		report_dur((double)p->p90_ns, d[2], sizeof(d[2]));
+		report_dur((double)p->p99_ns, d[3], sizeof(d[3]));
+		report_dur((double)p->p999_ns, d[4], sizeof(d[4]));
+		report_dur((double)p->max_ns, d[5], sizeof(d[5]));
+		fprintf(
+		    f,
+		    "<tr%s><td class=\"n\">%u</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
+		    "<td class=\"n\">%.1f</td>",
+		    over ? " class=\"over\"" : "", p->step + 1, offered, achieved, p->mib_s);
+		for (size_t k = 0; k < 6; k++)
+			fprintf(f, "<td class=\"n\">%s</td>", d[k]);
+		fprintf(f, "<td>%s</td><td class=\"n\">%llu</td><td class=\"n\">%.0f%%</td></tr>\n",
+		        p->steady ? "yes" : "no", (unsigned long long)p->errors, p->host_cpu_pct);
+	}
+	fputs("</tbody>\n</table></div>\n", f);
+	fprintf(f,
+	        "<p class=\"note\">Shaded steps did not meet the SLO: %s latency over it, or "
+	        "achieved short of offered.</p>\n",
+	        report_metric(c->slo_metric));
+}
+
+/* Each agent's share of each step: an uneven split points at one client or its path. */
+static void report_agents(FILE *f, const struct step_point *pts, size_t n)
+{
+	const struct step_point *head = NULL;
+	size_t na;
+
+	for (size_t i = 0; i < n; i++)
+		if (head == NULL || pts[i].nagents > head->nagents)
+			head = &pts[i];
+	if (head == NULL || head->nagents == 0)
+		return;
+	na = head->nagents < STEP_MAX_AGENTS ? head->nagents : STEP_MAX_AGENTS;
+
+	fputs("<h3>Per agent</h3>\n<div class=\"scroll\"><table class=\"agents\">\n<thead><tr>"
+	      "<th rowspan=\"2\">Step</th>",
+	      f);
+	for (size_t a = 0; a < na; a++) {
+		fputs("<th colspan=\"2\">", f);
+		report_esc(f, head->agents[a].name);
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n<tr>", f);
+	for (size_t a = 0; a < na; a++)
+		fputs("<th>ops/s</th><th>Mean</th>", f);
+	fputs("</tr></thead>\n<tbody>\n", f);
+	for (size_t i = 0; i < n; i++) {
+		const struct step_point *p = &pts[i];
+
+		fprintf(f, "<tr><td class=\"n\">%u</td>", p->step + 1);
+		for (size_t a = 0; a < na; a++) {
+			char ops[48], mean[16];
+
+			if (a >= p->nagents) {
+				fputs("<td></td><td></td>", f);
+				continue;
+			}
+			report_num(p->agents[a].achieved_ops, ops, sizeof(ops));
+			report_dur(p->agents[a].mean_ns, mean, sizeof(mean));
+			fprintf(f, "<td class=\"n\">%s</td><td class=\"n\">%s</td>", ops, mean);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody>\n</table></div>\n", f);
+	if (head->nagents > na)
+		fprintf(f, "<p class=\"note\">The first %zu of %u agents are shown.</p>\n", na,
+		        head->nagents);
+}
+
+static void report_workload(FILE *f, const struct campaign *c, size_t wi,
+                            const struct step_point *pts, size_t n)
+{
+	const struct workload *w = &c->workloads[wi];
+	struct step_point *sorted;
+	struct knee k;
+	struct plot_series s;
+	char knee[256];
+
+	fprintf(f, "<section id=\"workload-%zu\">\n<h2>", wi + 1);
+	report_esc(f, w->name);
+	fputs("</h2>\n", f);
+	report_workload_params(f, w);
+	if (n == 0) {
+		fputs("<p class=\"note\">Not run.</p>\n</section>\n", f);
+		return;
+	}
+	/* Curve order (refine steps fall between the ones they bisect): the knee's indices too. */
+	sorted = table_sorted(pts, n);
+	k = table_knee(c, w, sorted, n);
+	s = (struct plot_series){.label = NULL, .pts = sorted, .n = n, .knee = &k};
+	fputs("<figure>\n", f);
+	plot_curve_svg(f, w, &s, 1, c->slo_metric, c->slo_latency_ns);
+	fputs("</figure>\n", f);
+	table_knee_text(c, w, pts, n, knee, sizeof(knee));
+	fputs("<p class=\"knee\">", f);
+	report_esc(f, knee);
+	fputs("</p>\n", f);
+	report_steps(f, c, w, sorted, n);
+	report_agents(f, sorted, n);
+	fputs("</section>\n", f);
+	free(sorted);
+}
+
+void report_html(FILE *f, const struct campaign *c, const struct step_point *const *pts,
+                 const size_t *npts)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	      "<title>iocurve: ",
+	      f);
+	report_esc(f, c->name);
+	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>iocurve: ", report_css);
+	report_esc(f, c->name);
+	fputs("</h1>\n", f);
+	report_meta(f, c, pts, npts);
+
+	fputs("<h2>Summary</h2>\n", f);
+	report_summary(f, c, pts, npts);
+	for (size_t i = 0; i < c->nworkloads; i++)
+		report_workload(f, c, i, pts[i], npts[i]);
+
+	if (c->text) {
+		fputs("<h2>Plan</h2>\n<pre class=\"plan\">", f);
+		report_esc_n(f, c->text, c->text_len);
+		fputs("</pre>\n", f);
+	}
+	fputs("</body>\n</html>\n", f);
+}

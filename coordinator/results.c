@@ -128,26 +128,29 @@ static void results_hist(FILE *f, const char *key, const struct hist *h)
 	fputs("]}", f);
 }
 
-void results_interval(struct results *r, const struct workload *w, uint32_t step, uint32_t interval,
-                      const char *agent, const struct agg_record *rec)
+void results_interval(struct results *r, const struct workload *w, uint32_t step, double offered,
+                      uint32_t interval, const char *agent, const struct agg_record *rec)
 {
 	FILE *f = r->intervals;
 
 	/* Workload and agent names are restricted to [A-Za-z0-9._-]: no JSON escaping needed. */
-	fprintf(f, "{\"workload\":\"%s\",\"step\":%u,\"interval\":%u,\"agent\":\"%s\",", w->name,
-	        step, interval, agent ? agent : "*");
+	fprintf(f,
+	        "{\"workload\":\"%s\",\"step\":%u,\"offered_ops\":%.17g,\"interval\":%u,"
+	        "\"agent\":\"%s\",",
+	        w->name, step, offered, interval, agent ? agent : "*");
 	fprintf(f,
 	        "\"warmup\":%s,\"agents\":%u,\"workers\":%u,\"duration_ns\":%llu,"
 	        "\"ops\":%llu,\"reads\":%llu,\"bytes\":%llu,\"errors\":%llu,\"cpu_user_ns\":%llu,"
-	        "\"cpu_sys_ns\":%llu,\"lag_sum_ns\":%llu,\"lag_max_ns\":%llu,\"host_cpu_pct\":%.1f,"
+	        "\"cpu_sys_ns\":%llu,\"lag_sum_ns\":%llu,\"lag_max_ns\":%llu,\"qd_full_ns\":%llu,"
+	        "\"host_cpu_pct\":%.17g,"
 	        "\"mean_ns\":%.0f,\"p99_ns\":%llu",
 	        rec->warmup ? "true" : "false", rec->agents, rec->workers,
 	        (unsigned long long)rec->duration_ns, (unsigned long long)rec->rec.ops,
 	        (unsigned long long)rec->rec.reads, (unsigned long long)rec->rec.bytes,
 	        (unsigned long long)rec->rec.errors, (unsigned long long)rec->rec.cpu_user_ns,
 	        (unsigned long long)rec->rec.cpu_sys_ns, (unsigned long long)rec->rec.lag_sum_ns,
-	        (unsigned long long)rec->rec.lag_max_ns, rec->host_cpu_pct,
-	        hist_mean(&rec->rec.latency),
+	        (unsigned long long)rec->rec.lag_max_ns, (unsigned long long)rec->rec.qd_full_ns,
+	        rec->host_cpu_pct, hist_mean(&rec->rec.latency),
 	        (unsigned long long)hist_quantile(&rec->rec.latency, 99));
 	results_hist(f, "latency", &rec->rec.latency);
 	results_hist(f, "service", &rec->rec.service);
@@ -185,37 +188,6 @@ int results_sync(struct results *r, struct error *err)
 		return -1;
 	results_fsync_dir(r->dir);
 	return 0;
-}
-
-int results_summary(struct results *r, const struct campaign *c,
-                    const struct step_point *const *points, const size_t *npoints,
-                    struct error *err)
-{
-	FILE *f = results_create(r, "summary.md", err);
-	char knee[256];
-	int rc;
-
-	if (f == NULL)
-		return -1;
-	fprintf(f, "# %s\n\n", c->name);
-	table_print_summary(f, c, points, npoints);
-	for (size_t i = 0; i < c->nworkloads; i++) {
-		const struct workload *w = &c->workloads[i];
-		char dist[48];
-
-		access_dist_text(&w->access, dist, sizeof(dist));
-		fprintf(f, "\n## %s (%s, %u B blocks, %u workers x qd %u per agent, %s, %s%s)\n\n",
-		        w->name, rw_mode_name(w->rw), w->block_size, w->workers, w->queue_depth,
-		        rw_is_random(w->rw) ? dist : "sequential",
-		        w->access.direct ? "O_DIRECT" : "buffered",
-		        w->access.poisson ? ", poisson arrivals" : "");
-		table_knee_text(w, points[i], npoints[i], c->slo_latency_ns, knee, sizeof(knee));
-		fprintf(f, "%s\n\n", knee);
-		table_print_steps(f, w, points[i], npoints[i]);
-	}
-	rc = results_sync_file(f, r->dir, "summary.md", err);
-	fclose(f);
-	return rc;
 }
 
 void results_close(struct results *r)

@@ -19,28 +19,12 @@ struct results *results_open(const char *dir, const struct campaign *c, struct e
 const char *results_dir(const struct results *r);
 
 /* One line of intervals.jsonl; agent is NULL for the merged (fleet) line. */
-void results_interval(struct results *r, const struct workload *w, uint32_t step, uint32_t interval,
-                      const char *agent, const struct agg_record *rec);
+void results_interval(struct results *r, const struct workload *w, uint32_t step, double offered,
+                      uint32_t interval, const char *agent, const struct agg_record *rec);
 /* One row of curve.csv. */
 void results_point(struct results *r, const struct workload *w, const struct step_point *pt);
 /* Flush and fsync both files: the step is on disk before the next one starts. */
 int results_sync(struct results *r, struct error *err);
-/*
- * summary.md: one row per workload with its knee and peak, then each
- * workload's table. Also fsync'd.
- */
-int results_summary(struct results *r, const struct campaign *c,
-                    const struct step_point *const *points, const size_t *npoints,
-                    struct error *err);
 void results_close(struct results *r);
-
-/*
- * Everything derived from the steps' points, (re)written in DIR: curve-<workload>.csv
- * and .json, summary.json, summary.txt, summary.md, curve-<workload>.svg and
- * report.html. The runner calls it after every step; `iocurve report DIR` calls it
- * with points rebuilt from intervals.jsonl, and must get the same bytes.
- */
-int results_derive(const char *dir, const struct campaign *c, const struct step_point *const *pts,
-                   const size_t *npts, struct error *err);
 
 #endif

@@ -7,8 +7,10 @@
 #include <string.h>
 
 #include "clock.h"
+#include "derive.h"
 #include "log.h"
 #include "runner.h"
+#include "planner.h"
 #include "table.h"
 #include "units.h"
 #include "xalloc.h"
@@ -50,12 +52,15 @@ struct runner {
 	struct runner_agent *agents;
 	uint32_t nagents;
 
-	size_t w;      /* workload in progress */
-	uint32_t step; /* step in progress */
+	size_t w;            /* workload in progress */
+	struct planner plan; /* its step control */
+	uint32_t step;       /* step in progress, in run order */
+	double rate;         /* the step in progress offers this (0: max) */
 	uint32_t nintervals;
 	struct agg_step *agg;
-	struct step_point **points; /* per workload */
+	struct step_point **points; /* per workload, in run order */
 	size_t *npoints;
+	size_t *cap;
 };
 
 static void runner_arm(struct runner *r, uint64_t ns)
@@ -87,8 +92,8 @@ static void runner_finish(struct runner *r, int status)
 			r->agents[i].s->owner = NULL;
 	if (results_sync(r->res, &err) < 0)
 		log_error("%s", err.msg);
-	if (results_summary(r->res, r->c, (const struct step_point *const *)r->points, r->npoints,
-	                    &err) < 0)
+	if (derive_all(results_dir(r->res), r->c, (const struct step_point *const *)r->points,
+	               r->npoints, &err) < 0)
 		log_error("%s", err.msg);
 	r->done(r->done_arg, status);
 }
@@ -126,6 +131,7 @@ static void runner_prepare(struct runner *r)
 
 	r->state = RUNNER_PREPARING;
 	r->step = 0;
+	planner_init(&r->plan, r->c, w);
 	printf("workload %zu/%zu %s: %s %u B, %u agent(s) x %u worker(s) x qd %u; laying out "
 	       "targets\n",
 	       r->w + 1, r->c->nworkloads, w->name, rw_mode_name(w->rw), w->block_size, r->nagents,
@@ -174,14 +180,18 @@ static void runner_start_step(struct runner *r)
 	const struct workload *w = runner_workload(r);
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__StartStep ss = IOCURVE__START_STEP__INIT;
-	double per_worker = w->steps[r->step].ops / ((double)r->nagents * w->workers);
+	double per_worker = r->rate / ((double)r->nagents * w->workers);
+	const char **names = xcalloc(r->nagents, sizeof(*names));
 	double *rates = xcalloc(w->workers, sizeof(*rates));
 	uint64_t max_rtt = 0, start;
 
 	r->state = RUNNER_STEPPING;
 	r->nintervals = (uint32_t)((w->warmup_ns + w->measure_ns) / w->interval_ns);
 	agg_step_free(r->agg);
-	r->agg = agg_step_new(r->nagents, r->nintervals);
+	for (uint32_t i = 0; i < r->nagents; i++)
+		names[i] = r->agents[i].name;
+	r->agg = agg_step_new(r->nagents, names, r->nintervals);
+	free(names);
 	for (uint32_t i = 0; i < r->nagents; i++) {
 		r->agents[i].step_done = false;
 		if (r->agents[i].s->clock.rtt_ns > max_rtt)
@@ -206,12 +216,12 @@ static void runner_start_step(struct runner *r)
 		server_send(r->agents[i].s, &env);
 	}
 	free(rates);
-	if (w->steps[r->step].ops > 0)
-		printf("  step %u/%zu: %.0f ops/s offered (%.1f per worker)\n", r->step + 1,
-		       w->nsteps, w->steps[r->step].ops, per_worker);
+	if (r->rate > 0)
+		printf("  step %u: %.0f ops/s offered (%.1f per worker)\n", r->step + 1, r->rate,
+		       per_worker);
 	else
-		printf("  step %u/%zu: max, closed loop at queue depth %u per worker\n",
-		       r->step + 1, w->nsteps, w->queue_depth);
+		printf("  step %u: max, closed loop at queue depth %u per worker\n", r->step + 1,
+		       w->queue_depth);
 	fflush(stdout);
 	runner_arm(r,
 	           RUNNER_LEAD_NS + 4 * max_rtt + w->warmup_ns + w->measure_ns + RUNNER_SLACK_NS);
@@ -228,9 +238,9 @@ static void runner_next_workload(struct runner *r)
 	env.body_case = IOCURVE__ENVELOPE__BODY_END_WORKLOAD;
 	env.end_workload = &ew;
 	runner_send_all(r, &env);
-	table_knee_text(w, r->points[r->w], r->npoints[r->w], r->c->slo_latency_ns, knee,
-	                sizeof(knee));
-	printf("workload %s: %s\n", w->name, knee);
+	table_knee_text(r->c, w, r->points[r->w], r->npoints[r->w], knee, sizeof(knee));
+	printf("workload %s: %s\n  (%s%s%s)\n", w->name, knee, planner_why(&r->plan),
+	       r->plan.refine_why[0] ? "; " : "", r->plan.refine_why);
 	fflush(stdout);
 	if (++r->w == r->c->nworkloads) {
 		runner_finish(r, 0);
@@ -239,30 +249,47 @@ static void runner_next_workload(struct runner *r)
 	runner_prepare(r);
 }
 
+/* Ask the planner for the next step, or end the workload. */
+static void runner_next_step(struct runner *r)
+{
+	if (planner_next(&r->plan, r->points[r->w], r->npoints[r->w], &r->rate)) {
+		runner_start_step(r);
+		return;
+	}
+	runner_next_workload(r);
+}
+
 static void runner_step_done(struct runner *r)
 {
 	const struct workload *w = runner_workload(r);
-	struct step_point *pt = &r->points[r->w][r->npoints[r->w]++];
-	char mean[16], p99[16];
+	struct step_point *pt;
+	char mean[16], p99[16], sat[128] = "";
 	struct error err;
 
-	agg_point(r->agg, r->step, w->steps[r->step].ops, pt);
+	if (r->npoints[r->w] == r->cap[r->w]) {
+		r->cap[r->w] = r->cap[r->w] ? 2 * r->cap[r->w] : 8;
+		r->points[r->w] = xreallocarray(r->points[r->w], r->cap[r->w], sizeof(**r->points));
+	}
+	pt = &r->points[r->w][r->npoints[r->w]++];
+	agg_point(r->agg, r->step, r->rate, r->c->slo_metric, pt);
 	results_point(r->res, w, pt);
-	if (results_sync(r->res, &err) < 0) {
+	if (results_sync(r->res, &err) < 0 ||
+	    derive_all(results_dir(r->res), r->c, (const struct step_point *const *)r->points,
+	               r->npoints, &err) < 0) {
 		runner_fail(r, "%s", err.msg);
 		return;
 	}
 	units_format_duration((uint64_t)pt->mean_ns, mean, sizeof(mean));
 	units_format_duration(pt->p99_ns, p99, sizeof(p99));
-	printf("  step %u/%zu: achieved %.0f ops/s (%.1f MiB/s), mean %s, p99 %s, errors %llu, "
-	       "client CPU %.0f%%\n",
-	       r->step + 1, w->nsteps, pt->achieved_ops, pt->mib_s, mean, p99,
-	       (unsigned long long)pt->errors, pt->host_cpu_pct);
+	planner_saturated(r->c, pt, sat, sizeof(sat));
+	printf("  step %u: achieved %.0f ops/s (%.1f MiB/s), mean %s, p99 %s, errors %llu, "
+	       "client CPU %.0f%%%s%s%s\n",
+	       r->step + 1, pt->achieved_ops, pt->mib_s, mean, p99, (unsigned long long)pt->errors,
+	       pt->host_cpu_pct, pt->steady ? "" : ", NOT steady", sat[0] ? "; saturated: " : "",
+	       sat);
 	fflush(stdout);
-	if (++r->step < w->nsteps)
-		runner_start_step(r);
-	else
-		runner_next_workload(r);
+	r->step++;
+	runner_next_step(r);
 }
 
 static int runner_agent_index(const struct runner *r, const struct session *s)
@@ -293,12 +320,12 @@ static void runner_report_interval(struct runner *r, uint32_t ai, const Iocurve_
 		runner_fail(r, "agent %s: bad interval report: %s", r->agents[ai].name, err.msg);
 		return;
 	}
-	results_interval(r->res, w, r->step, ir->interval, r->agents[ai].name, rec);
+	results_interval(r->res, w, r->step, r->rate, ir->interval, r->agents[ai].name, rec);
 	free(rec);
 	if (rc == 1) {
 		char mean[16], p99[16];
 
-		results_interval(r->res, w, r->step, ir->interval, NULL, merged);
+		results_interval(r->res, w, r->step, r->rate, ir->interval, NULL, merged);
 		units_format_duration((uint64_t)hist_mean(&merged->rec.latency), mean,
 		                      sizeof(mean));
 		units_format_duration(hist_quantile(&merged->rec.latency, 99), p99, sizeof(p99));
@@ -340,7 +367,7 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 		for (uint32_t i = 0; i < r->nagents; i++)
 			all = all && r->agents[i].ready;
 		if (all)
-			runner_start_step(r);
+			runner_next_step(r);
 		break;
 	case IOCURVE__ENVELOPE__BODY_INTERVAL_REPORT:
 		runner_report_interval(r, (uint32_t)ai, env->interval_report);
@@ -478,8 +505,7 @@ struct runner *runner_new(struct event_base *base, struct server *srv, const str
 	r->agents = xcalloc(c->agents_count, sizeof(*r->agents));
 	r->points = xcalloc(c->nworkloads, sizeof(*r->points));
 	r->npoints = xcalloc(c->nworkloads, sizeof(*r->npoints));
-	for (size_t i = 0; i < c->nworkloads; i++)
-		r->points[i] = xcalloc(c->workloads[i].nsteps, sizeof(**r->points));
+	r->cap = xcalloc(c->nworkloads, sizeof(*r->cap));
 	r->timer = evtimer_new(base, runner_timer_cb, r);
 	return r;
 }
@@ -516,8 +542,7 @@ void runner_report(struct runner *r, FILE *f)
 		fprintf(f, "%s (%s, %u B%s):\n", w->name, rw_mode_name(w->rw), w->block_size,
 		        w->access.direct ? "" : ", buffered");
 		table_print_steps(f, w, r->points[i], r->npoints[i]);
-		table_knee_text(w, r->points[i], r->npoints[i], r->c->slo_latency_ns, knee,
-		                sizeof(knee));
+		table_knee_text(r->c, w, r->points[i], r->npoints[i], knee, sizeof(knee));
 		fprintf(f, "%s\n\n", knee);
 	}
 	table_print_summary(f, r->c, (const struct step_point *const *)r->points, r->npoints);
@@ -538,6 +563,7 @@ void runner_free(struct runner *r)
 		free(r->points[i]);
 	free(r->points);
 	free(r->npoints);
+	free(r->cap);
 	free(r->agents);
 	free(r);
 }

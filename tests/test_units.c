@@ -188,6 +188,96 @@ static void test_rate_errors(void **state)
 	test_units_rate_bad("99999999999999999999999999", "too large for a rate");
 }
 
+static double test_units_bandwidth(const char *s)
+{
+	struct error err = {{0}};
+	double v = -1;
+
+	if (units_parse_bandwidth(s, &v, &err) != 0)
+		fail_msg("'%s' refused: %s", s, err.msg);
+	return v;
+}
+
+static void test_units_bandwidth_bad(const char *s, const char *part)
+{
+	struct error err = {{0}};
+	double v = -1;
+
+	assert_int_equal(units_parse_bandwidth(s, &v, &err), -1);
+	assert_true(v == -1); /* untouched on error */
+	test_units_expect_contains(err.msg, part);
+}
+
+static void test_bandwidth(void **state)
+{
+	assert_true(test_units_bandwidth("800MiB/s") == 800.0 * 1048576);
+	assert_true(test_units_bandwidth("1.5GiB/s") == 1.5 * 1073741824);
+	assert_true(test_units_bandwidth("100MB/s") == 1e8);
+	assert_true(test_units_bandwidth("4096B/s") == 4096.0);
+	assert_true(test_units_bandwidth("64KiB/s") == 65536.0);
+	assert_true(test_units_bandwidth("64k/s") == 65536.0); /* as sizes read it */
+	assert_true(test_units_bandwidth("2 GiB/s") == 2.0 * 1073741824);
+	assert_true(test_units_bandwidth("1TB/s") == 1e12);
+	assert_true(test_units_bandwidth("0MiB/s") == 0.0);
+}
+
+static void test_bandwidth_errors(void **state)
+{
+	test_units_bandwidth_bad("", "'' is not a bandwidth (expected a size per second");
+	test_units_bandwidth_bad("800", "'800' is not a bandwidth");
+	test_units_bandwidth_bad("800/s", "'800/s' is not a bandwidth");
+	test_units_bandwidth_bad("800MiB", "'800MiB' is not a bandwidth");
+	test_units_bandwidth_bad("800XB/s", "'800XB/s' is not a bandwidth");
+	test_units_bandwidth_bad("MiB/s", "'MiB/s' is not a bandwidth");
+	test_units_bandwidth_bad("/s", "'/s' is not a bandwidth");
+	test_units_bandwidth_bad("800MiB/h", "'800MiB/h' is not a bandwidth");
+	test_units_bandwidth_bad("-1MiB/s", "'-1MiB/s' is not a bandwidth: bandwidths cannot be "
+	                                    "negative");
+	test_units_bandwidth_bad("inf/s", "'inf/s' is not a bandwidth");
+	test_units_bandwidth_bad("1e3B/s", "'1e3B/s' is not a bandwidth");
+	test_units_bandwidth_bad("2000000TiB/s", "'2000000TiB/s' is too large for a bandwidth");
+	test_units_bandwidth_bad("99999999999999999999999B/s", "too large for a bandwidth");
+}
+
+static double test_units_percent(const char *s)
+{
+	struct error err = {{0}};
+	double v = -1;
+
+	if (units_parse_percent(s, &v, &err) != 0)
+		fail_msg("'%s' refused: %s", s, err.msg);
+	return v;
+}
+
+static void test_units_percent_bad(const char *s, const char *part)
+{
+	struct error err = {{0}};
+	double v = -1;
+
+	assert_int_equal(units_parse_percent(s, &v, &err), -1);
+	assert_true(v == -1);
+	test_units_expect_contains(err.msg, part);
+}
+
+static void test_percent(void **state)
+{
+	assert_true(test_units_percent("50%") == 50.0);
+	assert_true(test_units_percent("12.5%") == 12.5);
+	assert_true(test_units_percent("100%") == 100.0);
+	assert_true(test_units_percent("0%") == 0.0);
+	assert_true(test_units_percent("95") == 95.0);
+	assert_true(test_units_percent("95 %") == 95.0);
+	assert_true(test_units_percent("150%") == 150.0); /* the caller checks the range */
+	test_units_percent_bad("", "'' is not a percentage (expected a percentage such as 50%");
+	test_units_percent_bad("%", "'%' is not a percentage");
+	test_units_percent_bad("half", "'half' is not a percentage");
+	test_units_percent_bad("50%%", "'50%%' is not a percentage");
+	test_units_percent_bad("50k", "'50k' is not a percentage");
+	test_units_percent_bad("-5%", "'-5%' is not a percentage: percentages cannot be negative");
+	test_units_percent_bad("99999999999999999999999%",
+	                       "'99999999999999999999999%' is too large");
+}
+
 static void test_units_size_is(uint64_t bytes, const char *want)
 {
 	char buf[32];
@@ -270,6 +360,9 @@ int main(void)
 	    cmocka_unit_test(test_duration_errors),
 	    cmocka_unit_test(test_rate),
 	    cmocka_unit_test(test_rate_errors),
+	    cmocka_unit_test(test_bandwidth),
+	    cmocka_unit_test(test_bandwidth_errors),
+	    cmocka_unit_test(test_percent),
 	    cmocka_unit_test(test_format_size),
 	    cmocka_unit_test(test_format_duration),
 	    cmocka_unit_test(test_format_short_buffer),

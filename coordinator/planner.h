@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/* Step control: which rate a workload's next step offers, from the results so far. */
+#ifndef IOCURVE_PLANNER_H
+#define IOCURVE_PLANNER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "aggregate.h"
+#include "campaign.h"
+
+/*
+ * The plan is not fixed in advance: a curve needs the peak first, a ramp stops
+ * at saturation, refinement bisects the bracket around the knee. The planner
+ * sees every finished step's point and answers with the next rate.
+ */
+struct planner {
+	const struct campaign *c;
+	const struct workload *w;
+	size_t next;         /* steps/curve: next entry of w->steps */
+	bool peak_known;     /* a max step has run */
+	double peak_ops;     /* its achieved ops/s */
+	bool pass_done;      /* the planned pass (steps, curve or ramp) is over */
+	uint32_t refined;    /* refinement steps run */
+	char why[160];       /* why the pass ended (saturation rule, max steps), for the report */
+	char refine_why[96]; /* why refinement ended */
+};
+
+void planner_init(struct planner *p, const struct campaign *c, const struct workload *w);
+/*
+ * The next step's offered rate into *rate (ops/s; 0: max, closed loop), given
+ * the points of the steps run so far in run order. Returns false when the
+ * workload is done; planner_why then says why.
+ */
+bool planner_next(struct planner *p, const struct step_point *pts, size_t n, double *rate);
+const char *planner_why(const struct planner *p);
+
+/*
+ * Whether a step saturated the target by the campaign's stop rules; *why (may
+ * be NULL) says which rule ("achieved 81% of offered", "mean latency 62ms over the
+ * 50ms ceiling", "12 errors").
+ */
+bool planner_saturated(const struct campaign *c, const struct step_point *pt, char *why,
+                       size_t len);
+
+/* A step that fell short of its offered rate never counts as meeting the SLO. */
+bool planner_short(const struct campaign *c, const struct step_point *pt);
+
+#endif

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/* Rebuild a run's step points from its results directory: plan.yaml and intervals.jsonl. */
+#ifndef IOCURVE_REPLAY_H
+#define IOCURVE_REPLAY_H
+
+#include <stddef.h>
+
+#include "aggregate.h"
+#include "campaign.h"
+#include "error.h"
+
+struct replay {
+	struct campaign *campaign;
+	struct step_point **pts; /* per workload, in run order */
+	size_t *npts;
+};
+
+/*
+ * Read DIR/plan.yaml and DIR/intervals.jsonl and merge the agents' interval
+ * lines again, step by step, exactly as the runner did (the merged "*" lines are
+ * not trusted, only read). A step counts only when every agent reported every
+ * one of its intervals, as the runner requires. Errors name the file and line.
+ */
+int replay_load(const char *dir, struct replay *out, struct error *err);
+void replay_free(struct replay *r);
+
+#endif

@@ -1,0 +1,604 @@
+/* SPDX-License-Identifier: MIT */
+/* The workloads: list: settings inherited from the top level, matrices expanded, names checked. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loadspec.h"
+#include "units.h"
+#include "workloads.h"
+#include "xalloc.h"
+
+#define WORKLOADS_MAX_WORKERS     256
+#define WORKLOADS_MAX_QD          4096
+#define WORKLOADS_MAX_BLOCK       (16u << 20)
+#define WORKLOADS_MIN_INTERVAL_NS 100000000ULL
+#define WORKLOADS_MAX_EXTEND      1000
+
+#define NS_PER_SEC 1000000000ULL
+
+#define WORKLOADS_RW_EXPECTED "read, write, randread, randwrite, rw or randrw"
+
+static const char *const workloads_keys[] = {"name", WORKLOADS_SETTING_KEYS, NULL};
+static const char *const workloads_steady_keys[] = {"extend", NULL};
+
+/* The keys a list turns into a matrix, in the order they nest and appear in names. */
+enum workloads_axis_id {
+	WORKLOADS_RW,
+	WORKLOADS_BS,
+	WORKLOADS_PCT,
+	WORKLOADS_QD,
+	WORKLOADS_NAXES,
+};
+static const char *const workloads_axis_keys[WORKLOADS_NAXES] = {"rw", "block_size", "read_pct",
+                                                                 "queue_depth"};
+
+/* One key given as a list: the values it takes, in the order written. */
+struct workloads_axis {
+	const yaml_node_t *list;
+	size_t n;
+	uint32_t values[WORKLOADS_MAX_VALUES];
+};
+
+/*
+ * Where the timing settings came from, so a mismatch between them can point
+ * at the line the user has to change rather than at the workload as a whole.
+ */
+struct workloads_origin {
+	const yaml_node_t *interval;
+	const yaml_node_t *warmup;
+	const yaml_node_t *measure;
+};
+
+/* What the top level gives every workload. */
+struct workloads_top {
+	struct workload defaults;
+	struct workloads_origin origin;
+	struct workloads_axis axes[WORKLOADS_NAXES];
+	const yaml_node_t *load;
+};
+
+/* One entry of workloads: while it expands into workloads. */
+struct workloads_entry {
+	const yaml_node_t *node;
+	const yaml_node_t *name_node; /* NULL: a matrix that leaves its name out */
+	const char *name;
+	char what[160]; /* "workload 'a'" or "workload 3", for messages */
+	struct workload base;
+	struct workloads_origin own;
+	const struct workloads_axis *axes[WORKLOADS_NAXES]; /* NULL: not a list */
+	const yaml_node_t *load;
+	bool matrix;
+};
+
+/* One value of a key a matrix can vary; a list is read entry by entry through here. */
+static int workloads_set(struct yamlnode_doc *y, int axis, const yaml_node_t *n,
+                         struct workload *w)
+{
+	uint64_t v;
+
+	switch (axis) {
+	case WORKLOADS_RW:
+		if (n->type != YAML_SCALAR_NODE ||
+		    rw_mode_parse((const char *)n->data.scalar.value, &w->rw) < 0) {
+			yamlnode_expected(y, n, "rw", WORKLOADS_RW_EXPECTED);
+			return -1;
+		}
+		return 0;
+	case WORKLOADS_BS:
+		if (yamlnode_size(y, n, "block_size", &v) < 0)
+			return -1;
+		/* O_DIRECT needs sector-aligned blocks; 16MiB bounds the buffers */
+		if (v == 0 || v % 512 != 0 || v > WORKLOADS_MAX_BLOCK) {
+			yamlnode_expected(y, n, "block_size", "a multiple of 512B up to 16MiB");
+			return -1;
+		}
+		w->block_size = (uint32_t)v;
+		return 0;
+	case WORKLOADS_PCT:
+		return access_read_pct(y, n, &w->access);
+	default:
+		return yamlnode_uint(y, n, "queue_depth", 1, WORKLOADS_MAX_QD, &w->queue_depth);
+	}
+}
+
+static uint32_t workloads_value(int axis, const struct workload *w)
+{
+	switch (axis) {
+	case WORKLOADS_RW:
+		return (uint32_t)w->rw;
+	case WORKLOADS_BS:
+		return w->block_size;
+	case WORKLOADS_PCT:
+		return w->access.read_pct;
+	default:
+		return w->queue_depth;
+	}
+}
+
+/* A key a matrix varies, given a single value here (a list is the matrix's to read). */
+static int workloads_scalar(struct yamlnode_doc *y, const yaml_node_t *map, int axis,
+                            struct workload *w)
+{
+	yaml_node_t *n = yamlnode_lookup(y, map, workloads_axis_keys[axis]);
+
+	if (n == NULL || n->type == YAML_SEQUENCE_NODE)
+		return 0;
+	return workloads_set(y, axis, n, w);
+}
+
+static int workloads_steady(struct yamlnode_doc *y, const yaml_node_t *map, struct workload *w)
+{
+	yaml_node_t *n;
+
+	if (yamlnode_check_mapping(y, map, "steady", "steady", workloads_steady_keys) < 0)
+		return -1;
+	if ((n = yamlnode_lookup(y, map, "extend")) != NULL &&
+	    yamlnode_uint(y, n, "steady.extend", 0, WORKLOADS_MAX_EXTEND, &w->steady_extend) < 0)
+		return -1;
+	return 0;
+}
+
+/* Read the settings a workload can inherit; keys that are absent keep w's values. */
+static int workloads_settings(struct yamlnode_doc *y, const yaml_node_t *map, struct workload *w,
+                              struct workloads_origin *o)
+{
+	yaml_node_t *n;
+
+	if (workloads_scalar(y, map, WORKLOADS_RW, w) < 0 || access_parse(y, map, &w->access) < 0 ||
+	    workloads_scalar(y, map, WORKLOADS_BS, w) < 0)
+		return -1;
+	if ((n = yamlnode_lookup(y, map, "workers")) != NULL &&
+	    yamlnode_uint(y, n, "workers", 1, WORKLOADS_MAX_WORKERS, &w->workers) < 0)
+		return -1;
+	if (workloads_scalar(y, map, WORKLOADS_QD, w) < 0)
+		return -1;
+	if ((n = yamlnode_lookup(y, map, "interval")) != NULL) {
+		if (yamlnode_duration(y, n, "interval", &w->interval_ns) < 0)
+			return -1;
+		/* shorter intervals cost more in records than they tell */
+		if (w->interval_ns < WORKLOADS_MIN_INTERVAL_NS) {
+			yamlnode_expected(y, n, "interval", "at least 100ms");
+			return -1;
+		}
+		o->interval = n;
+	}
+	if ((n = yamlnode_lookup(y, map, "warmup")) != NULL) {
+		if (yamlnode_duration(y, n, "warmup", &w->warmup_ns) < 0)
+			return -1;
+		o->warmup = n;
+	}
+	if ((n = yamlnode_lookup(y, map, "measure")) != NULL) {
+		if (yamlnode_duration(y, n, "measure", &w->measure_ns) < 0)
+			return -1;
+		if (w->measure_ns == 0) {
+			yamlnode_expected(y, n, "measure", "a duration above 0s");
+			return -1;
+		}
+		o->measure = n;
+	}
+	if ((n = yamlnode_lookup(y, map, "steady")) != NULL && workloads_steady(y, n, w) < 0)
+		return -1;
+	return 0;
+}
+
+/* A key given as a list: check every value, and that none repeats, before any combination. */
+static int workloads_axis_read(struct yamlnode_doc *y, int axis, const yaml_node_t *list,
+                               const struct workload *w, struct workloads_axis *ax)
+{
+	const char *key = workloads_axis_keys[axis];
+	size_t n = (size_t)(list->data.sequence.items.top - list->data.sequence.items.start);
+
+	ax->list = list;
+	ax->n = 0;
+	if (n == 0) {
+		yamlnode_error(y, list,
+		               "%s: an empty list; give one value, or several to make a matrix of "
+		               "workloads",
+		               key);
+		return -1;
+	}
+	if (n > WORKLOADS_MAX_VALUES) {
+		yamlnode_error(y, list, "%s: %zu values; a matrix takes at most %d per key", key, n,
+		               WORKLOADS_MAX_VALUES);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const yaml_node_t *e = yamlnode_get(y, list->data.sequence.items.start[i]);
+		struct workload scratch = *w;
+		uint32_t v;
+
+		if (workloads_set(y, axis, e, &scratch) < 0)
+			return -1;
+		v = workloads_value(axis, &scratch);
+		for (size_t j = 0; j < ax->n; j++) {
+			if (ax->values[j] == v) {
+				yamlnode_error(y, e,
+				               "%s: '%s' repeats an earlier value of the list (give "
+				               "each value once)",
+				               key, (const char *)e->data.scalar.value);
+				return -1;
+			}
+		}
+		ax->values[ax->n++] = v;
+	}
+	return 0;
+}
+
+/* The lists of map (the top level or one workload), read into axes; others keep list NULL. */
+static int workloads_axes(struct yamlnode_doc *y, const yaml_node_t *map, const struct workload *w,
+                          struct workloads_axis *axes)
+{
+	for (int a = 0; a < WORKLOADS_NAXES; a++) {
+		yaml_node_t *n = yamlnode_lookup(y, map, workloads_axis_keys[a]);
+
+		axes[a].list = NULL;
+		if (n != NULL && n->type == YAML_SEQUENCE_NODE &&
+		    workloads_axis_read(y, a, n, w, &axes[a]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* A duration as the user wrote it when we have the node, else as we print it. */
+static const char *workloads_duration_text(const yaml_node_t *n, uint64_t ns, char *buf,
+                                           size_t len)
+{
+	if (n != NULL)
+		return (const char *)n->data.scalar.value;
+	units_format_duration(ns, buf, len);
+	return buf;
+}
+
+/*
+ * Intervals are the unit of reporting: a warm-up or measurement that ends
+ * mid-interval would leave a partial interval nobody can place on the curve.
+ */
+static int workloads_check_multiple(struct yamlnode_doc *y, const yaml_node_t *wnode,
+                                    const struct workload *w, const char *label, uint64_t ns,
+                                    const yaml_node_t *own, const yaml_node_t *own_interval,
+                                    const yaml_node_t *top, const yaml_node_t *top_interval)
+{
+	const yaml_node_t *at, *vnode = own ? own : top,
+	                       *inode = own_interval ? own_interval : top_interval;
+	char vbuf[32], ibuf[32];
+
+	if (ns % w->interval_ns == 0)
+		return 0;
+	/* point at the setting the workload itself changed, if any */
+	at = own            ? own
+	     : own_interval ? own_interval
+	     : top          ? top
+	     : top_interval ? top_interval
+	                    : wnode;
+	yamlnode_error(y, at,
+	               "%s: %s is not a whole number of intervals (interval is %s) in workload "
+	               "'%s'; make %s a multiple of interval",
+	               label, workloads_duration_text(vnode, ns, vbuf, sizeof(vbuf)),
+	               workloads_duration_text(inode, w->interval_ns, ibuf, sizeof(ibuf)), w->name,
+	               label);
+	return -1;
+}
+
+/* Where a setting was given: the workload's own key, else the top-level default. */
+static const yaml_node_t *workloads_where(struct yamlnode_doc *y, const yaml_node_t *root,
+                                          const yaml_node_t *node, const char *key)
+{
+	const yaml_node_t *n = yamlnode_lookup(y, node, key);
+
+	if (n == NULL)
+		n = yamlnode_lookup(y, root, key);
+	return n != NULL ? n : node;
+}
+
+/* The working set and alignment must leave room for whole, aligned blocks. */
+static int workloads_check_access(struct yamlnode_doc *y, const yaml_node_t *root,
+                                  const yaml_node_t *node, const struct campaign *c,
+                                  const struct workload *w)
+{
+	const struct access *a = &w->access;
+	char bs[32];
+
+	units_format_size(w->block_size, bs, sizeof(bs));
+	if (a->working_set != 0 && a->working_set < w->block_size) {
+		yamlnode_error(y, workloads_where(y, root, node, "working_set"),
+		               "working_set: smaller than block_size %s of workload '%s'", bs,
+		               w->name);
+		return -1;
+	}
+	if (a->working_set != 0 && c->target_size != 0 && a->working_set > c->target_size) {
+		yamlnode_error(y, workloads_where(y, root, node, "working_set"),
+		               "working_set: larger than target.size of workload '%s'; the working "
+		               "set is the part of each target that is touched",
+		               w->name);
+		return -1;
+	}
+	if (a->align != 0 && a->align > w->block_size) {
+		yamlnode_error(y, workloads_where(y, root, node, "align"),
+		               "align: larger than block_size %s of workload '%s'", bs, w->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* A block size as names write it: 4k, 64k, 1m; 512b when it is not whole KiB. */
+static void workloads_size_word(uint32_t bytes, char *buf, size_t len)
+{
+	if (bytes % (1u << 20) == 0)
+		snprintf(buf, len, "%um", bytes >> 20);
+	else if (bytes % 1024 == 0)
+		snprintf(buf, len, "%uk", bytes >> 10);
+	else
+		snprintf(buf, len, "%ub", bytes);
+}
+
+/*
+ * NAME-RW-BS[-rPCT][-qdN]: the name, then the value of each key given as a
+ * list, in that order; rPCT only for a mix, where it means something. With
+ * no name, RW-BS always lead, so the name still says what the workload does.
+ */
+static char *workloads_matrix_name(const struct workloads_entry *e, const struct workload *w)
+{
+	char rw[16] = "", bs[16] = "", pct[16] = "", qd[16] = "";
+	bool named = e->name != NULL;
+
+	if (!named || e->axes[WORKLOADS_RW] != NULL)
+		snprintf(rw, sizeof(rw), "%s%s", named ? "-" : "", rw_mode_name(w->rw));
+	if (!named || e->axes[WORKLOADS_BS] != NULL) {
+		bs[0] = '-';
+		workloads_size_word(w->block_size, bs + 1, sizeof(bs) - 1);
+	}
+	if (e->axes[WORKLOADS_PCT] != NULL && rw_is_mix(w->rw))
+		snprintf(pct, sizeof(pct), "-r%u", w->access.read_pct);
+	if (e->axes[WORKLOADS_QD] != NULL)
+		snprintf(qd, sizeof(qd), "-qd%u", w->queue_depth);
+	return xasprintf("%s%s%s%s%s", named ? e->name : "", rw, bs, pct, qd);
+}
+
+/* The values of one list a combination takes: read_pct only varies a mix. */
+static size_t workloads_axis_len(const struct workloads_entry *e, int axis, enum rw_mode rw)
+{
+	if (e->axes[axis] == NULL)
+		return 1;
+	if (axis == WORKLOADS_PCT && !rw_is_mix(rw))
+		return 1;
+	return e->axes[axis]->n;
+}
+
+/* How many workloads the entry expands to: the product of its lists. */
+static size_t workloads_count(const struct workloads_entry *e)
+{
+	size_t n = 0;
+
+	for (size_t r = 0; r < workloads_axis_len(e, WORKLOADS_RW, RW_RW); r++) {
+		enum rw_mode rw = e->axes[WORKLOADS_RW] ? (enum rw_mode)e->axes[WORKLOADS_RW]->values[r]
+		                                        : e->base.rw;
+
+		n += workloads_axis_len(e, WORKLOADS_PCT, rw);
+	}
+	return n * workloads_axis_len(e, WORKLOADS_BS, RW_RW) *
+	       workloads_axis_len(e, WORKLOADS_QD, RW_RW);
+}
+
+/* Whether any combination is a mix, the only kind read_pct changes. */
+static bool workloads_any_mix(const struct workloads_entry *e)
+{
+	const struct workloads_axis *rw = e->axes[WORKLOADS_RW];
+
+	if (rw == NULL)
+		return rw_is_mix(e->base.rw);
+	for (size_t i = 0; i < rw->n; i++)
+		if (rw_is_mix((enum rw_mode)rw->values[i]))
+			return true;
+	return false;
+}
+
+/* One workload of the entry (the only one unless it is a matrix): load, checks, unique name. */
+static int workloads_add(struct yamlnode_doc *y, const yaml_node_t *root,
+                         const struct workloads_entry *e, const struct workloads_top *top,
+                         const struct workload *combo, struct campaign *c)
+{
+	struct workload *w = &c->workloads[c->nworkloads++];
+	char lwhat[192];
+
+	*w = *combo;
+	w->name = e->matrix ? workloads_matrix_name(e, w) : xstrdup(e->name);
+	snprintf(lwhat, sizeof(lwhat), "load of %s", e->what);
+	if (loadspec_parse(y, e->load, lwhat, w) < 0)
+		return -1;
+	if (workloads_check_multiple(y, e->node, w, "warmup", w->warmup_ns, e->own.warmup,
+	                             e->own.interval, top->origin.warmup,
+	                             top->origin.interval) < 0 ||
+	    workloads_check_multiple(y, e->node, w, "measure", w->measure_ns, e->own.measure,
+	                             e->own.interval, top->origin.measure,
+	                             top->origin.interval) < 0)
+		return -1;
+	/* the common mixed test is 75/25 random; a sequential mix defaults to half */
+	if (w->access.read_pct == ACCESS_READ_PCT_UNSET)
+		w->access.read_pct = w->rw == RW_RW ? 50 : 75;
+	if (workloads_check_access(y, root, e->node, c, w) < 0)
+		return -1;
+	for (size_t j = 0; j + 1 < c->nworkloads; j++) {
+		if (strcmp(c->workloads[j].name, w->name) != 0)
+			continue;
+		if (e->matrix)
+			yamlnode_error(y, e->name_node ? e->name_node : e->node,
+			               "%sworkload '%s' from the matrix of %s is already defined "
+			               "(names must be unique; rename one)",
+			               e->name_node ? "name: " : "", w->name, e->what);
+		else
+			yamlnode_error(y, e->name_node,
+			               "name: workload '%s' is already defined (names must be "
+			               "unique; rename one)",
+			               w->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* Every combination of the entry's lists, the first list outermost, values in written order. */
+static int workloads_expand(struct yamlnode_doc *y, const yaml_node_t *root,
+                            const struct workloads_entry *e, const struct workloads_top *top,
+                            struct campaign *c)
+{
+	size_t idx[WORKLOADS_NAXES] = {0};
+
+	for (;;) {
+		struct workload w = e->base;
+		int a;
+
+		if (e->axes[WORKLOADS_RW] != NULL)
+			w.rw = (enum rw_mode)e->axes[WORKLOADS_RW]->values[idx[WORKLOADS_RW]];
+		if (e->axes[WORKLOADS_BS] != NULL)
+			w.block_size = e->axes[WORKLOADS_BS]->values[idx[WORKLOADS_BS]];
+		if (e->axes[WORKLOADS_PCT] != NULL && rw_is_mix(w.rw))
+			w.access.read_pct = e->axes[WORKLOADS_PCT]->values[idx[WORKLOADS_PCT]];
+		if (e->axes[WORKLOADS_QD] != NULL)
+			w.queue_depth = e->axes[WORKLOADS_QD]->values[idx[WORKLOADS_QD]];
+		if (workloads_add(y, root, e, top, &w, c) < 0)
+			return -1;
+		/* the next combination: the last list turns fastest */
+		for (a = WORKLOADS_NAXES - 1; a >= 0; a--) {
+			if (++idx[a] < workloads_axis_len(e, a, w.rw))
+				break;
+			idx[a] = 0;
+		}
+		if (a < 0)
+			return 0;
+	}
+}
+
+/* The entry's name: required, unless a matrix generates it from its lists. */
+static int workloads_name(struct yamlnode_doc *y, struct workloads_entry *e)
+{
+	yaml_node_t *n = yamlnode_lookup(y, e->node, "name");
+
+	if (n == NULL && e->matrix)
+		return 0;
+	if (n == NULL) {
+		yamlnode_error(y, e->node,
+		               "%s is missing 'name' (only a matrix, a workload with a list of "
+		               "rw, block_size, read_pct or queue_depth, may leave it out)",
+		               e->what);
+		return -1;
+	}
+	if (yamlnode_string(y, n, "name", &e->name) < 0)
+		return -1;
+	/* names become file names in the results directory */
+	if (!campaign_name_ok(e->name)) {
+		yamlnode_expected(y, n, "name", "letters, digits, '.', '_' and '-' only");
+		return -1;
+	}
+	e->name_node = n;
+	return 0;
+}
+
+/* One entry of workloads:, starting from the top-level defaults. */
+static int workloads_entry(struct yamlnode_doc *y, const yaml_node_t *root,
+                           const yaml_node_t *node, size_t index, const struct workloads_top *top,
+                           struct campaign *c)
+{
+	struct workloads_axis own[WORKLOADS_NAXES];
+	struct workloads_entry e = {.node = node, .base = top->defaults};
+	yaml_node_t *n;
+	size_t count;
+
+	/* name the workload in messages about its other keys, when it has one */
+	snprintf(e.what, sizeof(e.what), "workload %zu", index + 1);
+	if (node->type == YAML_MAPPING_NODE && (n = yamlnode_lookup(y, node, "name")) != NULL &&
+	    n->type == YAML_SCALAR_NODE && n->data.scalar.length > 0 && n->data.scalar.length < 100)
+		snprintf(e.what, sizeof(e.what), "workload '%s'", (const char *)n->data.scalar.value);
+	if (yamlnode_check_mapping(y, node, "workloads", e.what, workloads_keys) < 0 ||
+	    workloads_settings(y, node, &e.base, &e.own) < 0 ||
+	    workloads_axes(y, node, &e.base, own) < 0)
+		return -1;
+	/* a list of the workload's own wins; a value of its own hides a top-level list */
+	for (int a = 0; a < WORKLOADS_NAXES; a++) {
+		if (own[a].list != NULL)
+			e.axes[a] = &own[a];
+		else if (yamlnode_lookup(y, node, workloads_axis_keys[a]) == NULL &&
+		         top->axes[a].list != NULL)
+			e.axes[a] = &top->axes[a];
+		e.matrix |= e.axes[a] != NULL;
+	}
+	if (workloads_name(y, &e) < 0)
+		return -1;
+	/* a top-level list of read_pct simply does not apply to a workload that is no mix */
+	if (own[WORKLOADS_PCT].list != NULL && !workloads_any_mix(&e)) {
+		yamlnode_error(y, own[WORKLOADS_PCT].list,
+		               "read_pct: a list of read shares needs a mix (rw: rw or randrw) in "
+		               "%s; give one value, or make rw a mix",
+		               e.what);
+		return -1;
+	}
+	count = workloads_count(&e);
+	if (c->nworkloads + count > WORKLOADS_MAX) {
+		yamlnode_error(y, node,
+		               "%s: the campaign would have %zu workloads, at most %d (a matrix "
+		               "makes one per combination of its lists); shorten the lists",
+		               e.what, c->nworkloads + count, WORKLOADS_MAX);
+		return -1;
+	}
+	e.load = yamlnode_lookup(y, node, "load");
+	if (e.load == NULL)
+		e.load = top->load;
+	if (e.load == NULL) {
+		yamlnode_error(y, node,
+		               "%s is missing 'load' (or give load: at the top level, for every "
+		               "workload)",
+		               e.what);
+		return -1;
+	}
+	c->workloads = xreallocarray(c->workloads, c->nworkloads + count, sizeof(*c->workloads));
+	return workloads_expand(y, root, &e, top, c);
+}
+
+/* A load: at the top level is checked once, even if every workload gives its own. */
+static int workloads_check_top_load(struct yamlnode_doc *y, const struct workloads_top *top)
+{
+	struct workload scratch = top->defaults;
+	int rc = loadspec_parse(y, top->load, "load", &scratch);
+
+	free(scratch.steps);
+	return rc;
+}
+
+int workloads_parse(struct yamlnode_doc *y, const yaml_node_t *root, const yaml_node_t *list,
+                    struct campaign *c)
+{
+	struct workloads_top top = {
+	    .defaults =
+	        {
+	            .rw = RW_RANDREAD,
+	            .block_size = 4096,
+	            .workers = 1,
+	            .queue_depth = 16,
+	            .interval_ns = NS_PER_SEC,
+	            .warmup_ns = NS_PER_SEC,
+	            .measure_ns = 5 * NS_PER_SEC,
+	            .access = {.read_pct = ACCESS_READ_PCT_UNSET, .direct = c->target_direct},
+	            .ramp_max_steps = 20,
+	        },
+	};
+	size_t n;
+
+	if (workloads_settings(y, root, &top.defaults, &top.origin) < 0 ||
+	    workloads_axes(y, root, &top.defaults, top.axes) < 0)
+		return -1;
+	top.load = yamlnode_lookup(y, root, "load");
+	if (top.load != NULL && workloads_check_top_load(y, &top) < 0)
+		return -1;
+	if (list->type != YAML_SEQUENCE_NODE ||
+	    list->data.sequence.items.top == list->data.sequence.items.start) {
+		yamlnode_expected(y, list, "workloads", "a list of one or more workloads");
+		return -1;
+	}
+	n = (size_t)(list->data.sequence.items.top - list->data.sequence.items.start);
+	for (size_t i = 0; i < n; i++) {
+		yaml_node_t *node = yamlnode_get(y, list->data.sequence.items.start[i]);
+
+		if (workloads_entry(y, root, node, i, &top, c) < 0)
+			return -1;
+	}
+	return 0;
+}

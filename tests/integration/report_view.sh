@@ -1,0 +1,126 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# report.html of a small simulated run: it parses, has a curve per workload, and a browser
+# renders it to a page that is not blank. Skips (77) without chromium, after the HTML checks.
+. "$(dirname "$0")/lib.sh"
+
+# One worker on a device of 2 servers x 1ms: 2,000 ops/s, so 2,500 saturates and the knee
+# (SLO 3ms) lies between the last two steps.
+cat > "$T/view.yaml" <<YAML
+campaign: report-view
+agents: {local: 1}
+target: {sim: {servers: 2, service_time: 1ms}}
+workers: 1
+queue_depth: 8
+interval: 500ms
+warmup: 500ms
+measure: 1s
+slo: {latency: 3ms}
+workloads:
+  - {name: randread-4k, rw: randread, block_size: 4KiB, load: {steps: [200, 1000, 1800, 2500]}}
+  - {name: read-64k, rw: read, block_size: 64KiB, load: {steps: [200, 1000]}}
+YAML
+
+"$IOCURVE" run "$T/view.yaml" --out "$T/results" > "$T/run.out" 2> "$T/run.err" ||
+	{ cat "$T/run.out" "$T/run.err"; fail "iocurve run exits 0"; }
+ok "iocurve run exits 0"
+R=$T/results
+check "results has report.html" test -s "$R/report.html"
+
+python3 - "$R" <<'PY' || fail "report.html parses, one curve per workload"
+import glob, sys, xml.dom.minidom
+from html.parser import HTMLParser
+
+class Count(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.tags, self.circles, self.external = {}, 0, []
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        self.tags[tag] = self.tags.get(tag, 0) + 1
+        if tag == "circle" and a.get("class") == "step":
+            self.circles += 1
+        for k in ("src", "href"):
+            if k in a:
+                self.external.append((tag, k, a[k]))
+
+r = sys.argv[1]
+p = Count()
+p.feed(open(r + "/report.html", encoding="utf-8").read())
+p.close()
+assert p.tags.get("svg") == 2, f"{p.tags.get('svg')} <svg>, expected one per workload (2)"
+assert p.circles == 6, f"{p.circles} step markers, expected 4 + 2"
+assert p.tags.get("table", 0) >= 1 + 2 * 2, f"{p.tags.get('table')} tables"
+assert not p.external, f"external resources: {p.external}"
+print("ok - report.html parses: 2 curves, 6 step markers, summary and step tables, nothing external")
+for svg in sorted(glob.glob(r + "/curve-*.svg")):
+    xml.dom.minidom.parse(svg)
+    print("ok - " + svg.rsplit("/", 1)[1] + " is well-formed XML")
+PY
+
+BROWSER=""
+for b in chromium chromium-browser google-chrome; do
+	if command -v "$b" > /dev/null 2>&1; then
+		BROWSER=$b
+		break
+	fi
+done
+if [ -z "$BROWSER" ]; then
+	echo "# no chromium: the rendering check is skipped"
+	exit 77
+fi
+
+# A private profile, no network, no first-run work: the page is a local file.
+timeout 120 "$BROWSER" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+	--disable-background-networking --disable-component-update --disable-sync \
+	--user-data-dir="$T/profile" --screenshot="$T/shot.png" --window-size=1200,1600 \
+	"file://$R/report.html" > "$T/browser.out" 2>&1 ||
+	{ cat "$T/browser.out"; fail "$BROWSER takes a screenshot"; }
+check "$BROWSER takes a screenshot" test -s "$T/shot.png"
+
+# Decode the PNG (8-bit RGB/RGBA, the only kind chromium writes) and look at its pixels.
+python3 - "$T/shot.png" <<'PY' || fail "the rendered page is not blank"
+import struct, sys, zlib
+
+data = open(sys.argv[1], "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+pos, idat = 8, b""
+while pos < len(data):
+    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    if kind == b"IHDR":
+        w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+    elif kind == b"IDAT":
+        idat += body
+    pos += 12 + n
+assert depth == 8 and ctype in (2, 6), f"depth {depth} colour type {ctype}"
+bpp = 3 if ctype == 2 else 4
+raw, stride = zlib.decompress(idat), w * bpp
+prev, pixels = bytearray(stride), {}
+for y in range(h):
+    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for i in range(stride):
+        a = line[i - bpp] if i >= bpp else 0
+        b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+        if f == 1:
+            line[i] = (line[i] + a) & 255
+        elif f == 2:
+            line[i] = (line[i] + b) & 255
+        elif f == 3:
+            line[i] = (line[i] + (a + b) // 2) & 255
+        elif f == 4:
+            pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+            line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    prev = line
+    if y % 4 == 0:  # a sample of rows is plenty to tell a page from a blank
+        for x in range(0, stride, bpp * 2):
+            px = bytes(line[x:x + 3])
+            pixels[px] = pixels.get(px, 0) + 1
+total = sum(pixels.values())
+background = max(pixels.values())
+print(f"# {w}x{h}, {len(pixels)} distinct colours, {100 * (total - background) / total:.1f}% not background")
+assert len(pixels) > 16, "too few colours: blank or failed render"
+assert total - background > total // 50, "almost everything is background"
+print("ok - the rendered page has text, tables and curves on it")
+PY
+echo "# report_view: all passed"

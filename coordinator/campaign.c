@@ -90,9 +90,9 @@ static int campaign_labels(struct yamlnode_doc *y, const yaml_node_t *map, struc
 		}
 		for (size_t j = 0; j < c->nlabels; j++) {
 			if (strcmp(c->labels[j].key, key) == 0) {
-				yamlnode_error(y, k,
-				               "agents.select.labels: duplicate label '%s' (keep one)",
-				               key);
+				yamlnode_error(
+				    y, k, "agents.select.labels: duplicate label '%s' (keep one)",
+				    key);
 				return -1;
 			}
 		}
@@ -305,7 +305,8 @@ static int campaign_slo(struct yamlnode_doc *y, const yaml_node_t *map, struct c
 
 		for (i = 0; i < count; i++)
 			if (n->type == YAML_SCALAR_NODE &&
-			    strcmp((const char *)n->data.scalar.value, campaign_metric_names[i]) == 0)
+			    strcmp((const char *)n->data.scalar.value, campaign_metric_names[i]) ==
+			        0)
 				break;
 		if (i == count) {
 			yamlnode_expected(y, n, "slo.metric", "mean, p50, p90, p99 or p99.9");

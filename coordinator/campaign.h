@@ -13,7 +13,8 @@
 
 enum campaign_agents_mode {
 	CAMPAIGN_AGENTS_LOCAL,  /* agents: {local: N}: spawned by `iocurve run` */
-	CAMPAIGN_AGENTS_SELECT, /* agents: {select: {count: N, labels: {k: v}}, wait: 30s}: dialled in */
+	CAMPAIGN_AGENTS_SELECT, /* agents: {select: {count: N, labels: {k: v}}, wait: 30s}: dialled
+	                           in */
 };
 
 /* The latency the SLO is judged on: the mean (as published 4-corner tables use) or a percentile. */

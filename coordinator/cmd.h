@@ -15,5 +15,6 @@ extern const struct cmd_entry cmd_certs_entry;
 extern const struct cmd_entry cmd_run_entry;
 extern const struct cmd_entry cmd_serve_entry;
 extern const struct cmd_entry cmd_report_entry;
+extern const struct cmd_entry cmd_compare_entry;
 
 #endif

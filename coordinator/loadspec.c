@@ -13,8 +13,7 @@
 #define LOADSPEC_FACTOR     "a number above 1 and at most 100, such as 1.5 or 2"
 
 static const char *const loadspec_keys[] = {"steps", "curve", "ramp", "max", "refine", NULL};
-static const char *const loadspec_ramp_keys[] = {"start", "factor", "increment", "max_steps",
-                                                 NULL};
+static const char *const loadspec_ramp_keys[] = {"start", "factor", "increment", "max_steps", NULL};
 
 static bool loadspec_ends_with(const char *s, const char *suffix)
 {
@@ -26,7 +25,8 @@ static bool loadspec_ends_with(const char *s, const char *suffix)
 #define LOADSPEC_SHARE "a share of the peak such as 50% (above 0%, at most 100%)"
 #define LOADSPEC_RATE  "a rate such as 20k or a bandwidth such as 800MiB/s"
 #define LOADSPEC_STEP                                                                              \
-	"a rate such as 20k, a bandwidth such as 800MiB/s, a share of the peak such as 50%, or max"
+	"a rate such as 20k, a bandwidth such as 800MiB/s, a share of the peak such as 50%, or "   \
+	"max"
 
 /* The scalar's text, or -1 with "LABEL: expected EXPECTED, got ..." for a list or nothing. */
 static int loadspec_text(struct yamlnode_doc *y, const yaml_node_t *n, const char *label,
@@ -209,7 +209,8 @@ static int loadspec_ramp(struct yamlnode_doc *y, const yaml_node_t *map, struct 
 			return -1;
 		}
 	} else {
-		if (loadspec_ops(y, inc, "load.ramp.increment", w, LOADSPEC_RATE, &w->ramp_increment) < 0)
+		if (loadspec_ops(y, inc, "load.ramp.increment", w, LOADSPEC_RATE,
+		                 &w->ramp_increment) < 0)
 			return -1;
 		if (!(w->ramp_increment > 0)) {
 			yamlnode_expected(y, inc, "load.ramp.increment", "a rate above 0 ops/s");
@@ -298,8 +299,8 @@ bool loadspec_needs_peak(const struct workload *w)
 
 size_t loadspec_max_steps(const struct workload *w)
 {
-	size_t pass = w->mode == LOAD_RAMP ? w->ramp_max_steps
-	                                   : w->nsteps + (loadspec_needs_peak(w) ? 1 : 0);
+	size_t pass =
+	    w->mode == LOAD_RAMP ? w->ramp_max_steps : w->nsteps + (loadspec_needs_peak(w) ? 1 : 0);
 
 	return pass + w->refine;
 }

@@ -238,7 +238,8 @@ static void plot_axis_decimals(struct plot_axis *a)
 
 static void plot_fmt_tick(const struct plot_axis *a, double v, char *buf, size_t len)
 {
-	plot_group(v / a->div, a->decimals, buf, len);
+	/* "0", not "0.0": the origin needs no precision. */
+	plot_group(v / a->div, v > 0 ? a->decimals : 0, buf, len);
 	snprintf(buf + strlen(buf), len - strlen(buf), "%s", v > 0 ? a->suffix : "");
 }
 

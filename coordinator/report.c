@@ -219,7 +219,7 @@ static void report_meta(FILE *f, const struct campaign *c, const struct step_poi
 	if (names && names->nagents) {
 		size_t n = names->nagents < STEP_MAX_AGENTS ? names->nagents : STEP_MAX_AGENTS;
 
-		fputs(": ", f);
+		fputs(" (", f);
 		for (size_t a = 0; a < n; a++) {
 			if (a)
 				fputs(", ", f);
@@ -227,6 +227,7 @@ static void report_meta(FILE *f, const struct campaign *c, const struct step_poi
 		}
 		if (names->nagents > n)
 			fprintf(f, " and %zu more", (size_t)names->nagents - n);
+		fputc(')', f);
 	}
 	fputs("</dd>\n<dt>Target</dt><dd>", f);
 	if (c->sim.enabled) {
@@ -250,20 +251,23 @@ static void report_workload_params(FILE *f, const struct workload *w)
 	char bs[32], dist[48], iv[32], wu[32], ms[32];
 
 	units_format_size(w->block_size, bs, sizeof(bs));
-	access_dist_text(&w->access, dist, sizeof(dist));
 	units_format_duration(w->interval_ns, iv, sizeof(iv));
 	units_format_duration(w->warmup_ns, wu, sizeof(wu));
 	units_format_duration(w->measure_ns, ms, sizeof(ms));
 	fprintf(f, "<p class=\"params\">%s", rw_mode_name(w->rw));
 	if (rw_is_mix(w->rw) && w->access.read_pct <= 100)
 		fprintf(f, " (%u%% reads)", w->access.read_pct);
+	fprintf(f, ", %s blocks", bs);
+	if (rw_is_random(w->rw)) {
+		access_dist_text(&w->access, dist, sizeof(dist));
+		fprintf(f, ", %s offsets", dist);
+	}
 	fprintf(f,
-	        ", %s blocks, %s, %s arrivals, %u workers &times; queue depth %u per agent, "
+	        ", %s, %s arrivals; %u worker%s &times; queue depth %u per agent; "
 	        "%s intervals, %s warm-up, %s measured per step</p>\n",
-	        bs, w->access.direct ? "O_DIRECT" : "buffered",
-	        w->access.poisson ? "Poisson" : "uniform", w->workers, w->queue_depth, iv, wu, ms);
-	if (rw_is_random(w->rw))
-		fprintf(f, "<p class=\"params\">access: %s</p>\n", dist);
+	        w->access.direct ? "O_DIRECT" : "buffered",
+	        w->access.poisson ? "Poisson" : "uniform", w->workers, w->workers == 1 ? "" : "s",
+	        w->queue_depth, iv, wu, ms);
 }
 
 static void report_steps(FILE *f, const struct campaign *c, const struct workload *w,

@@ -72,8 +72,7 @@ struct workloads_entry {
 };
 
 /* One value of a key a matrix can vary; a list is read entry by entry through here. */
-static int workloads_set(struct yamlnode_doc *y, int axis, const yaml_node_t *n,
-                         struct workload *w)
+static int workloads_set(struct yamlnode_doc *y, int axis, const yaml_node_t *n, struct workload *w)
 {
 	uint64_t v;
 
@@ -213,10 +212,11 @@ static int workloads_axis_read(struct yamlnode_doc *y, int axis, const yaml_node
 		v = workloads_value(axis, &scratch);
 		for (size_t j = 0; j < ax->n; j++) {
 			if (ax->values[j] == v) {
-				yamlnode_error(y, e,
-				               "%s: '%s' repeats an earlier value of the list (give "
-				               "each value once)",
-				               key, (const char *)e->data.scalar.value);
+				yamlnode_error(
+				    y, e,
+				    "%s: '%s' repeats an earlier value of the list (give "
+				    "each value once)",
+				    key, (const char *)e->data.scalar.value);
 				return -1;
 			}
 		}
@@ -241,8 +241,7 @@ static int workloads_axes(struct yamlnode_doc *y, const yaml_node_t *map, const 
 }
 
 /* A duration as the user wrote it when we have the node, else as we print it. */
-static const char *workloads_duration_text(const yaml_node_t *n, uint64_t ns, char *buf,
-                                           size_t len)
+static const char *workloads_duration_text(const yaml_node_t *n, uint64_t ns, char *buf, size_t len)
 {
 	if (n != NULL)
 		return (const char *)n->data.scalar.value;
@@ -371,8 +370,9 @@ static size_t workloads_count(const struct workloads_entry *e)
 	size_t n = 0;
 
 	for (size_t r = 0; r < workloads_axis_len(e, WORKLOADS_RW, RW_RW); r++) {
-		enum rw_mode rw = e->axes[WORKLOADS_RW] ? (enum rw_mode)e->axes[WORKLOADS_RW]->values[r]
-		                                        : e->base.rw;
+		enum rw_mode rw = e->axes[WORKLOADS_RW]
+		                      ? (enum rw_mode)e->axes[WORKLOADS_RW]->values[r]
+		                      : e->base.rw;
 
 		n += workloads_axis_len(e, WORKLOADS_PCT, rw);
 	}
@@ -494,9 +494,8 @@ static int workloads_name(struct yamlnode_doc *y, struct workloads_entry *e)
 }
 
 /* One entry of workloads:, starting from the top-level defaults. */
-static int workloads_entry(struct yamlnode_doc *y, const yaml_node_t *root,
-                           const yaml_node_t *node, size_t index, const struct workloads_top *top,
-                           struct campaign *c)
+static int workloads_entry(struct yamlnode_doc *y, const yaml_node_t *root, const yaml_node_t *node,
+                           size_t index, const struct workloads_top *top, struct campaign *c)
 {
 	struct workloads_axis own[WORKLOADS_NAXES];
 	struct workloads_entry e = {.node = node, .base = top->defaults};
@@ -507,7 +506,8 @@ static int workloads_entry(struct yamlnode_doc *y, const yaml_node_t *root,
 	snprintf(e.what, sizeof(e.what), "workload %zu", index + 1);
 	if (node->type == YAML_MAPPING_NODE && (n = yamlnode_lookup(y, node, "name")) != NULL &&
 	    n->type == YAML_SCALAR_NODE && n->data.scalar.length > 0 && n->data.scalar.length < 100)
-		snprintf(e.what, sizeof(e.what), "workload '%s'", (const char *)n->data.scalar.value);
+		snprintf(e.what, sizeof(e.what), "workload '%s'",
+		         (const char *)n->data.scalar.value);
 	if (yamlnode_check_mapping(y, node, "workloads", e.what, workloads_keys) < 0 ||
 	    workloads_settings(y, node, &e.base, &e.own) < 0 ||
 	    workloads_axes(y, node, &e.base, own) < 0)

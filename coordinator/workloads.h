@@ -13,7 +13,7 @@
 	    ACCESS_KEYS, "steady", "load"
 
 /* A matrix expands to at most this many workloads in a campaign. */
-#define WORKLOADS_MAX       1024
+#define WORKLOADS_MAX 1024
 /* At most this many values in one list of a matrix. */
 #define WORKLOADS_MAX_VALUES 64
 

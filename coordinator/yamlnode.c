@@ -41,10 +41,16 @@ static void yamlnode_describe(const yaml_node_t *node, char *buf, size_t len)
 			snprintf(buf, len, "'%s'", (const char *)node->data.scalar.value);
 		break;
 	case YAML_SEQUENCE_NODE:
-		snprintf(buf, len, "a list");
+		snprintf(buf, len, "%s",
+		         node->data.sequence.items.top == node->data.sequence.items.start
+		             ? "an empty list"
+		             : "a list");
 		break;
 	case YAML_MAPPING_NODE:
-		snprintf(buf, len, "a mapping");
+		snprintf(buf, len, "%s",
+		         node->data.mapping.pairs.top == node->data.mapping.pairs.start
+		             ? "an empty mapping"
+		             : "a mapping");
 		break;
 	default:
 		snprintf(buf, len, "nothing");

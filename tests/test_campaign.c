@@ -202,11 +202,11 @@ static void test_unknown_key(void **state)
 	    "test.yaml:6:5: unknown key 'queue_dept' in workload 'randread-8k' "
 	    "(known: name, rw, block_size, workers, queue_depth, interval, warmup, "
 	    "measure, read_pct, align, working_set, random, arrivals, data, direct, "
-	    "wake_slack, load)");
+	    "wake_slack, steady, load); did you mean 'queue_depth'?");
 	test_campaign_fails(TEST_HEAD "worker: 2\n"
 	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
 	                    "test.yaml:4:1: unknown key 'worker' in campaign (known: campaign, "
-	                    "agents, target, slo, workloads, rw, block_size, workers,");
+	                    "agents, target, slo, stop, workloads, rw, block_size, workers,");
 	test_campaign_fails(
 	    "campaign: t\n"
 	    "agents: {local: 1}\n"
@@ -215,15 +215,16 @@ static void test_unknown_key(void **state)
 	    "test.yaml:3:36: unknown key 'sise' in target (known: path, size, direct, sim)");
 	test_campaign_fails(TEST_HEAD "slo: {latncy: 1ms}\n"
 	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:4:7: unknown key 'latncy' in slo (known: latency)");
+	                    "test.yaml:4:7: unknown key 'latncy' in slo (known: latency, metric)");
 	test_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {step: [1]}}]\n",
 	                    "test.yaml:4:30: unknown key 'step' in load of workload 'a' (known: "
-	                    "steps, max)");
+	                    "steps, curve, ramp, max, refine)");
 	test_campaign_fails("campaign: t\n"
-	                    "agents: {select: {count: 1, labels: x}}\n"
+	                    "agents: {select: {count: 1, lables: {a: b}}}\n"
 	                    "target: {path: /tmp/x, size: 1MiB}\n"
 	                    "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:2:29: unknown key 'labels' in agents.select (known: count)");
+	                    "test.yaml:2:29: unknown key 'lables' in agents.select (known: count, "
+	                    "labels); did you mean 'labels'?");
 	/* before it has a name, a workload is known by its place in the list */
 	test_campaign_fails(TEST_HEAD "workloads:\n"
 	                              "  - {name: a, load: {steps: [1]}}\n"
@@ -404,8 +405,10 @@ static void test_interval_multiples(void **state)
 
 static void test_bad_rate(void **state)
 {
-	test_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {steps: [1000, fast]}}]\n",
-	                    "test.yaml:4:44: load.steps: 'fast' is not a rate (expected ops/s");
+	test_campaign_fails(
+	    TEST_HEAD "workloads: [{name: a, load: {steps: [1000, fast]}}]\n",
+	    "test.yaml:4:44: load.steps: expected a rate such as 20k, a bandwidth "
+	    "such as 800MiB/s, a share of the peak such as 50%, or max, got 'fast'");
 	test_campaign_fails(
 	    TEST_HEAD "workloads: [{name: a, load: {steps: [0]}}]\n",
 	    "test.yaml:4:38: load.steps: expected a rate above 0 ops/s, or max, got '0'");
@@ -413,14 +416,15 @@ static void test_bad_rate(void **state)
 	                    "test.yaml:4:38: load.steps: '-5' is not a rate: rates cannot be "
 	                    "negative");
 	test_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {steps: []}}]\n",
-	                    "test.yaml:4:37: load.steps: expected a list of rates in ops/s like "
-	                    "[1000, 2k, max], got a list");
+	                    "test.yaml:4:37: load.steps: expected a list of rates like [1000, 2k, "
+	                    "800MiB/s, 50%, max], got an empty list");
 	test_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {steps: 1000}}]\n",
-	                    "test.yaml:4:37: load.steps: expected a list of rates in ops/s like "
-	                    "[1000, 2k, max], got '1000'");
-	test_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {steps: [[1]]}}]\n",
-	                    "test.yaml:4:38: load.steps: expected a rate in ops/s such as 20000 or "
-	                    "20k, got a list");
+	                    "test.yaml:4:37: load.steps: expected a list of rates like [1000, 2k, "
+	                    "800MiB/s, 50%, max], got '1000'");
+	test_campaign_fails(
+	    TEST_HEAD "workloads: [{name: a, load: {steps: [[1]]}}]\n",
+	    "test.yaml:4:38: load.steps: expected a rate such as 20k, a bandwidth "
+	    "such as 800MiB/s, a share of the peak such as 50%, or max, got a list");
 }
 
 static void test_sizes(void **state)
@@ -518,7 +522,7 @@ static void test_invalid_agents(void **state)
 	    {"agents: {select: {count: x}}\n",
 	     "test.yaml:2:26: agents.select.count: expected a whole number 1..4096, got 'x'"},
 	    {"agents: {select: 3}\n",
-	     "test.yaml:2:18: agents.select: expected a mapping with count, got '3'"},
+	     "test.yaml:2:18: agents.select: expected a mapping with count, labels, got '3'"},
 	    {"agents: {select: {count: 1}, wait: soon}\n",
 	     "test.yaml:2:36: agents.wait: 'soon' is not a duration"},
 	    {"agents: 2\n", "test.yaml:2:9: agents: expected a mapping with local, select, wait"},
@@ -652,7 +656,8 @@ static void test_access_keys(void **state)
 	                    "test.yaml:4:33: arrivals: expected uniform or poisson, got 'bursty'");
 	test_campaign_fails(
 	    TEST_HEAD "workloads: [{name: a, load: {}}]\n",
-	    "test.yaml:4:29: load of workload 'a' is missing 'steps' (or max: true)");
+	    "test.yaml:4:29: load of workload 'a' is missing 'steps', 'curve' or 'ramp' (or max: "
+	    "true)");
 }
 
 static void test_did_you_mean(void **state)

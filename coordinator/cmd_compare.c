@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: MIT */
+/* iocurve compare DIR DIR...: overlay the curves of several runs and say how the knee moved. */
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "cmd.h"
+#include "plot.h"
+#include "replay.h"
+#include "table.h"
+#include "xalloc.h"
+
+/* One run being compared: its points, sorted as a curve, and knees per workload. */
+struct compare_run {
+	const char *dir;
+	struct replay rp;
+	struct step_point **sorted; /* per workload of this run */
+	struct knee *knees;
+};
+
+static ssize_t compare_find(const struct campaign *c, const char *name)
+{
+	for (size_t i = 0; i < c->nworkloads; i++)
+		if (strcmp(c->workloads[i].name, name) == 0)
+			return (ssize_t)i;
+	return -1;
+}
+
+static void compare_html_escape(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '>')
+			fputs("&gt;", f);
+		else if (*s == '&')
+			fputs("&amp;", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/* The base run's workloads, each overlaid with the same workload of every other run. */
+static void compare_write(FILE *html, const char *out, struct compare_run *runs, size_t nruns)
+{
+	const struct campaign *base = runs[0].rp.campaign;
+
+	fprintf(html, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>iocurve "
+	              "compare</title><style>body{font-family:sans-serif;margin:2em}table{border-"
+	              "collapse:collapse}td,th{border:1px solid #ccc;padding:4px 8px;text-align:"
+	              "right}</style></head><body>\n<h1>iocurve compare</h1>\n<ol>\n");
+	for (size_t r = 0; r < nruns; r++) {
+		fputs("<li>", html);
+		compare_html_escape(html, runs[r].dir);
+		fputs("</li>\n", html);
+	}
+	fputs("</ol>\n", html);
+	for (size_t w = 0; w < base->nworkloads; w++) {
+		const struct workload *wl = &base->workloads[w];
+		struct plot_series *ser = xcalloc(nruns, sizeof(*ser));
+		size_t n = 0;
+		char *path = xasprintf("%s/compare-%s.svg", out, wl->name);
+		FILE *svg = fopen(path, "w");
+		char *mem = NULL;
+		size_t memlen = 0;
+		FILE *m = open_memstream(&mem, &memlen);
+
+		for (size_t r = 0; r < nruns; r++) {
+			ssize_t i = compare_find(runs[r].rp.campaign, wl->name);
+
+			if (i < 0 || runs[r].rp.npts[i] == 0)
+				continue;
+			ser[n].label = runs[r].dir;
+			ser[n].pts = runs[r].sorted[i];
+			ser[n].n = runs[r].rp.npts[i];
+			ser[n].knee = &runs[r].knees[i];
+			n++;
+		}
+		plot_curve_svg(m, wl, ser, n, base->slo_metric, base->slo_latency_ns);
+		fclose(m);
+		if (svg != NULL) {
+			fwrite(mem, 1, memlen, svg);
+			fclose(svg);
+		}
+		fputs("<h2>", html);
+		compare_html_escape(html, wl->name);
+		fputs("</h2>\n", html);
+		fwrite(mem, 1, memlen, html);
+		free(mem);
+		free(path);
+		free(ser);
+	}
+	fputs("</body></html>\n", html);
+}
+
+static void compare_usage(FILE *f)
+{
+	fprintf(f, "usage: iocurve compare %s\n%s\n", cmd_compare_entry.usage,
+	        cmd_compare_entry.help);
+}
+
+static int compare_exec(int argc, char **argv)
+{
+	static const struct option opts[] = {
+	    {"out", required_argument, NULL, 'o'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	struct compare_run *runs;
+	const char *out = NULL;
+	char outbuf[64];
+	struct error err;
+	size_t nruns;
+	int c, rc = 1;
+	FILE *html;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		if (c == 'o') {
+			out = optarg;
+		} else if (c == 'h') {
+			compare_usage(stdout);
+			return 0;
+		} else {
+			compare_usage(stderr);
+			return 2;
+		}
+	}
+	if (argc - optind < 2) {
+		compare_usage(stderr);
+		return 2;
+	}
+	nruns = (size_t)(argc - optind);
+	runs = xcalloc(nruns, sizeof(*runs));
+	for (size_t r = 0; r < nruns; r++) {
+		runs[r].dir = argv[optind + (int)r];
+		if (replay_load(runs[r].dir, &runs[r].rp, &err) < 0) {
+			fprintf(stderr, "iocurve compare: %s\n", err.msg);
+			goto done;
+		}
+		runs[r].sorted = xcalloc(runs[r].rp.campaign->nworkloads, sizeof(*runs[r].sorted));
+		runs[r].knees = xcalloc(runs[r].rp.campaign->nworkloads, sizeof(*runs[r].knees));
+		for (size_t w = 0; w < runs[r].rp.campaign->nworkloads; w++) {
+			runs[r].sorted[w] = table_sorted(runs[r].rp.pts[w], runs[r].rp.npts[w]);
+			runs[r].knees[w] =
+			    table_knee(runs[r].rp.campaign, &runs[r].rp.campaign->workloads[w],
+			               runs[r].sorted[w], runs[r].rp.npts[w]);
+		}
+	}
+	if (out == NULL) {
+		time_t now = time(NULL);
+		struct tm tm;
+
+		gmtime_r(&now, &tm);
+		strftime(outbuf, sizeof(outbuf), "iocurve-results/compare-%Y%m%dT%H%M%SZ", &tm);
+		out = outbuf;
+		mkdir("iocurve-results", 0755);
+	}
+	if (mkdir(out, 0755) < 0 && errno != EEXIST) {
+		fprintf(stderr, "iocurve compare: %s: cannot create: %s\n", out, strerror(errno));
+		goto done;
+	}
+	{
+		char *path = xasprintf("%s/compare.html", out);
+
+		html = fopen(path, "w");
+		if (html == NULL) {
+			fprintf(stderr, "iocurve compare: %s: cannot create: %s\n", path,
+			        strerror(errno));
+			free(path);
+			goto done;
+		}
+		compare_write(html, out, runs, nruns);
+		fclose(html);
+		free(path);
+	}
+	/* The knee of each later run against the first, in %. */
+	printf("| Workload | %s |", runs[0].dir);
+	for (size_t r = 1; r < nruns; r++)
+		printf(" %s | change |", runs[r].dir);
+	printf("\n|---|---:|");
+	for (size_t r = 1; r < nruns; r++)
+		printf("---:|---:|");
+	printf("\n");
+	for (size_t w = 0; w < runs[0].rp.campaign->nworkloads; w++) {
+		const struct workload *wl = &runs[0].rp.campaign->workloads[w];
+		double k0 = runs[0].knees[w].throughput;
+
+		printf("| %s | %.1f |", wl->name, k0);
+		for (size_t r = 1; r < nruns; r++) {
+			ssize_t i = compare_find(runs[r].rp.campaign, wl->name);
+			double k = i < 0 ? 0 : runs[r].knees[i].throughput;
+
+			if (i < 0)
+				printf(" - | - |");
+			else if (k0 > 0)
+				printf(" %.1f | %+.1f%% |", k, 100.0 * (k - k0) / k0);
+			else
+				printf(" %.1f | n/a |", k);
+		}
+		printf("\n");
+	}
+	printf("\nknees in %s; curves overlaid in %s/compare.html\n",
+	       "ops/s (random) or MiB/s (sequential)", out);
+	rc = 0;
+done:
+	for (size_t r = 0; r < nruns; r++) {
+		if (runs[r].sorted != NULL)
+			for (size_t w = 0; w < runs[r].rp.campaign->nworkloads; w++)
+				free(runs[r].sorted[w]);
+		free(runs[r].sorted);
+		free(runs[r].knees);
+		replay_free(&runs[r].rp);
+	}
+	free(runs);
+	return rc;
+}
+
+const struct cmd_entry cmd_compare_entry = {
+    .name = "compare",
+    .usage = "DIR DIR [DIR...] [--out DIR]",
+    .help =
+        "overlay the curves of several runs (the first is the base) and print each knee's change",
+    .exec = compare_exec,
+};

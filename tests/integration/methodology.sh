@@ -1,0 +1,74 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The methodology on a device whose capacity is known (sim: 4 servers x 1ms = 4000 ops/s):
+# a ramp stops at saturation, refinement pins the knee, a curve runs at shares of the peak,
+# and `iocurve report` rebuilds the same derived files from the intervals alone.
+. "$(dirname "$0")/lib.sh"
+
+cat > "$T/ramp.yaml" <<YAML
+campaign: ramp
+agents: {local: 1}
+target: {sim: {servers: 4, service_time: 1ms, jitter: 5%}}
+queue_depth: 64
+interval: 500ms
+warmup: 500ms
+measure: 1s
+slo: {latency: 2ms}
+workloads:
+  - {name: rr, rw: randread, load: {ramp: {start: 1000, factor: 1.5}, refine: 6}}
+  - {name: shares, rw: randread, load: {curve: [25%, 50%, 75%]}}
+YAML
+"$IOCURVE" run "$T/ramp.yaml" --out "$T/r" > "$T/r.out" 2> "$T/r.err" ||
+	{ cat "$T/r.out" "$T/r.err"; fail "the ramp campaign runs"; }
+ok "the ramp campaign runs"
+python3 - "$T/r" <<'PY' || { cat "$T/r.out"; fail "ramp, refine and curve behave"; }
+import csv, json, sys
+d = sys.argv[1]
+cap = 4000.0
+rows = list(csv.DictReader(open(d + "/curve-rr.csv")))
+run = sorted(rows, key=lambda r: int(r["step"]))
+for r in run:
+    print(f"# rr step {r['step']}: offered {float(r['offered_ops']):.0f} achieved {float(r['achieved_ops']):.0f} mean {float(r['mean_us']):.0f}us")
+# The ramp: 1000, 1500, 2250, 3375, 5062 (saturated), then refinement.
+ramp = [float(r["offered_ops"]) for r in run[:5]]
+assert [round(x) for x in ramp] == [1000, 1500, 2250, 3375, 5062], ramp
+last = run[4]
+assert float(last["achieved_ops"]) < 0.95 * float(last["offered_ops"]), "step 5 saturates"
+assert ramp[3] < cap < ramp[4], "the ramp stopped within one step of capacity"
+assert len(run) > 5, "refinement ran"
+s = json.load(open(d + "/summary.json"))
+rr = [w for w in s["workloads"] if w["name"] == "rr"][0]
+print(f"# knee {rr['knee_ops']:.0f} ops/s ({rr['knee_kind']}), limit: {rr['limit']}")
+assert abs(rr["knee_ops"] - cap) / cap <= 0.02, f"knee {rr['knee_ops']} not within 2% of {cap}"
+assert rr["knee_kind"] in ("interpolated", "measured")
+# The curve: a max step, then 25/50/75% of what it achieved.
+rows = sorted(csv.DictReader(open(d + "/curve-shares.csv")), key=lambda r: int(r["step"]))
+peak = float(rows[0]["achieved_ops"])
+assert float(rows[0]["offered_ops"]) == 0, "the curve starts with a max step"
+for r, share in zip(rows[1:], (0.25, 0.5, 0.75)):
+    got = float(r["achieved_ops"]) / peak
+    print(f"# curve step {r['step']}: {got:.3f} of peak {peak:.0f} (asked {share})")
+    assert abs(got - share) <= 0.02 * share, (got, share)
+PY
+ok "the ramp stops at saturation, refinement finds the knee within 2%, curve steps sit at their shares"
+
+for f in curve-rr.csv curve-rr.json curve-rr.svg summary.json summary.txt summary.md report.html; do
+	cp "$T/r/$f" "$T/$f.orig"
+	rm "$T/r/$f"
+done
+"$IOCURVE" report "$T/r" > "$T/report.out" || fail "iocurve report runs"
+same_bytes() {
+	for f in curve-rr.csv curve-rr.json curve-rr.svg summary.json summary.txt summary.md report.html; do
+		cmp "$T/$f.orig" "$T/r/$f" || return 1
+	done
+}
+check "iocurve report rebuilds byte-identical derived files from intervals.jsonl" same_bytes
+python3 - "$T/r/curve-rr.svg" <<'PY' || fail "the SVG parses and has one point per step"
+import sys, xml.dom.minidom
+doc = xml.dom.minidom.parse(sys.argv[1])
+steps = [c for c in doc.getElementsByTagName("circle") if c.getAttribute("class") == "step"]
+rows = open(sys.argv[1].replace(".svg", ".csv")).read().strip().splitlines()[1:]
+assert len(steps) == len(rows), (len(steps), len(rows))
+PY
+ok "the SVG parses as XML with one point per step"
+echo "# methodology: all passed"

@@ -13,8 +13,8 @@
 #define UNITS_DURATION_EXPECTED "expected a number with ns, us, ms, s, m or h, e.g. 500ms or 1.5s"
 #define UNITS_RATE_EXPECTED     "expected ops/s as a number, optionally with k, M or G, e.g. 20k"
 #define UNITS_BANDWIDTH_EXPECTED                                                                   \
-	"expected a size per second such as 800MiB/s or 1.5GiB/s (B, KiB, MiB, GiB, TiB, KB, MB, " \
-	"GB, TB)"
+	"expected a size per second such as 800MiB/s or 1.5GiB/s, in B, KiB, MiB, GiB, TiB, KB, "  \
+	"MB, GB or TB"
 #define UNITS_PERCENT_EXPECTED "expected a percentage such as 50%% or 12.5%%"
 
 struct units_suffix {
@@ -29,10 +29,13 @@ static const struct units_suffix units_size_suffixes[] = {
     {"k", 1ULL << 10},
     {"KiB", 1ULL << 10},
     {"M", 1ULL << 20},
+    {"m", 1ULL << 20},
     {"MiB", 1ULL << 20},
     {"G", 1ULL << 30},
+    {"g", 1ULL << 30},
     {"GiB", 1ULL << 30},
     {"T", 1ULL << 40},
+    {"t", 1ULL << 40},
     {"TiB", 1ULL << 40},
     {"KB", 1000ULL},
     {"kB", 1000ULL},

@@ -10,7 +10,7 @@
 
 /*
  * Sizes: "4096", "8KiB", "64KiB", "256MiB", "1GiB", "1TiB" (binary), also
- * "8K", "8k", "1M", "1G" as binary and "8KB", "1MB", "1GB" as decimal.
+ * "8K", "8k", "1M", "1m", "1G", "1g" as binary and "8KB", "1MB", "1GB" as decimal.
  * Durations: "10ns", "500us", "200ms", "1s", "1.5s", "2m", "1h"; a bare number is
  * refused (ambiguous). Rates: "20000", "20k", "1.5M" ops/s (k = 1000).
  * Bandwidths: a size per second, "800MiB/s", "1.5GiB/s", "100MB/s", in bytes/s;

@@ -79,6 +79,7 @@ static int campaign_labels(struct yamlnode_doc *y, const yaml_node_t *map, struc
 		const yaml_node_pair_t *p = &map->data.mapping.pairs.start[i];
 		const yaml_node_t *k = yamlnode_get(y, p->key), *v = yamlnode_get(y, p->value);
 		const char *key, *value;
+		char label[128];
 
 		if (yamlnode_string(y, k, "agents.select.labels", &key) < 0)
 			return -1;
@@ -96,7 +97,8 @@ static int campaign_labels(struct yamlnode_doc *y, const yaml_node_t *map, struc
 				return -1;
 			}
 		}
-		if (yamlnode_string(y, v, "agents.select.labels", &value) < 0)
+		snprintf(label, sizeof(label), "agents.select.labels.%s", key);
+		if (yamlnode_string(y, v, label, &value) < 0)
 			return -1;
 		c->labels[c->nlabels].key = xstrdup(key);
 		c->labels[c->nlabels].value = xstrdup(value);

@@ -12,6 +12,7 @@ struct cmd_entry {
 };
 
 extern const struct cmd_entry cmd_certs_entry;
+extern const struct cmd_entry cmd_check_entry;
 extern const struct cmd_entry cmd_run_entry;
 extern const struct cmd_entry cmd_serve_entry;
 extern const struct cmd_entry cmd_report_entry;

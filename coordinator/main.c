@@ -11,6 +11,7 @@ static const struct cmd_entry *const main_cmds[] = {
     &cmd_report_entry,
     &cmd_compare_entry,
     &cmd_certs_entry,
+    &cmd_check_entry,
 };
 #define MAIN_NCMDS (sizeof(main_cmds) / sizeof(main_cmds[0]))
 

@@ -11,7 +11,7 @@
 #include "units.h"
 #include "xalloc.h"
 
-/* The canvas, and the plot area inside it (user units): room for ticks, titles and the title. */
+/* The canvas, and the plot area inside it (user units): margins hold tick labels and titles. */
 #define PLOT_W      800
 #define PLOT_H      500
 #define PLOT_X0     84.0
@@ -22,7 +22,7 @@
 #define PLOT_AXIS   "#333333"
 #define PLOT_GRID   "#e6e6e6"
 #define PLOT_MUTED  "#555555"
-#define PLOT_SMALL  11.0 /* font size of point and knee labels */
+#define PLOT_SMALL  11.0 /* font size of the clipped points' values */
 #define PLOT_CHAR_W 0.6  /* average glyph width in em: enough to keep labels apart */
 
 /*
@@ -179,7 +179,7 @@ static void plot_3sig(double v, char *buf, size_t len)
 /* A throughput for a label: "46.3k ops/s", "1.2M ops/s", "812 MiB/s", "1,536 MiB/s". */
 static void plot_fmt_rate(double v, bool mib, char *buf, size_t len)
 {
-	char num[48];
+	char num[24];
 
 	if (mib) {
 		if (v < 100)

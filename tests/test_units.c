@@ -90,6 +90,10 @@ static void test_size_binary(void **state)
 	assert_int_equal(test_units_size("8k"), 8192);
 	assert_int_equal(test_units_size("1M"), 1ULL << 20);
 	assert_int_equal(test_units_size("1G"), 1ULL << 30);
+	/* lowercase as workload names write sizes (randread-1m) and fio takes them */
+	assert_int_equal(test_units_size("1m"), 1ULL << 20);
+	assert_int_equal(test_units_size("2g"), 2ULL << 30);
+	assert_int_equal(test_units_size("1t"), 1ULL << 40);
 	assert_int_equal(test_units_size("1.5GiB"), 3ULL << 29);
 	assert_int_equal(test_units_size("8 KiB"), 8192);
 }

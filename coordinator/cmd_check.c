@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: MIT */
+/* `iocurve check`: validate a campaign and print the plan it expands to, without running it. */
+#include <stdio.h>
+#include <string.h>
+
+#include "campaign.h"
+#include "cmd.h"
+#include "error.h"
+#include "loadspec.h"
+#include "units.h"
+
+/* Between steps: the step command round trip, the last interval's reports, the point's fsync. */
+#define CMD_CHECK_STEP_OVERHEAD_NS 500000000ULL
+
+#define NS_PER_SEC 1000000000ULL
+
+static void cmd_check_usage(FILE *f)
+{
+	fprintf(f, "usage: iocurve check FILE.yaml\n"
+	           "\n"
+	           "Loads the campaign, reports the first error as FILE:LINE:COLUMN (exit 2),\n"
+	           "else prints every workload (matrices expanded), its load plan, and an\n"
+	           "estimate of the steps and time the campaign takes (exit 0).\n");
+}
+
+/* "45s", "3m 05s", "1h 02m 03s": a plan's length is read in minutes, not in 1.23e3s. */
+static void cmd_check_duration(uint64_t ns, char *buf, size_t len)
+{
+	uint64_t s = (ns + NS_PER_SEC / 2) / NS_PER_SEC;
+
+	if (s >= 3600)
+		snprintf(buf, len, "%lluh %02llum %02llus", (unsigned long long)(s / 3600),
+		         (unsigned long long)(s / 60 % 60), (unsigned long long)(s % 60));
+	else if (s >= 60)
+		snprintf(buf, len, "%llum %02llus", (unsigned long long)(s / 60),
+		         (unsigned long long)(s % 60));
+	else
+		snprintf(buf, len, "%llus", (unsigned long long)s);
+}
+
+/* "20000 ops/s (78.1 MiB/s)": a rate and the bandwidth it means at this block size. */
+static void cmd_check_rate(double ops, const struct workload *w, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.6g ops/s (%.1f MiB/s)", ops, ops * w->block_size / 1048576.0);
+}
+
+static void cmd_check_campaign(const struct campaign *c)
+{
+	char a[32], b[32];
+
+	printf("campaign %s (%s)\n", c->name, c->path);
+	if (c->agents_mode == CAMPAIGN_AGENTS_LOCAL) {
+		printf("  agents   %u local, started by iocurve run\n", c->agents_count);
+	} else {
+		units_format_duration(c->agents_wait_ns, a, sizeof(a));
+		printf("  agents   %u that dial in", c->agents_count);
+		for (size_t i = 0; i < c->nlabels; i++)
+			printf("%s%s=%s", i ? ", " : " with labels ", c->labels[i].key,
+			       c->labels[i].value);
+		printf("; wait up to %s for them\n", a);
+	}
+	units_format_size(c->target_size, a, sizeof(a));
+	if (c->sim.enabled) {
+		units_format_duration(c->sim.service_ns, b, sizeof(b));
+		printf("  target   simulated: %u servers, service time %s, jitter %u%%, %s per "
+		       "worker\n",
+		       c->sim.servers, b, c->sim.jitter_pct, a);
+		if (c->sim.stall_after_ops) {
+			units_format_duration(c->sim.stall_ns, b, sizeof(b));
+			printf("           stalls %s every %llu operations\n", b,
+			       (unsigned long long)c->sim.stall_after_ops);
+		}
+	} else {
+		if (c->target_size)
+			printf("  target   %s, %s per file (one per agent and worker)\n",
+			       c->target_path, a);
+		else
+			printf("  target   %s, the whole device\n", c->target_path);
+	}
+	units_format_duration(c->slo_latency_ns, a, sizeof(a));
+	printf("  slo      %s latency <= %s\n", campaign_slo_metric_name(c->slo_metric), a);
+	units_format_duration(c->stop.ceiling_ns, b, sizeof(b));
+	printf("  stop     a step saturates below %g%% of its offered rate, with %s latency over "
+	       "%s%s\n",
+	       c->stop.min_achieved_pct, campaign_slo_metric_name(c->slo_metric), b,
+	       c->stop.on_errors ? ", or on any I/O error" : "");
+}
+
+static void cmd_check_access(const struct workload *w)
+{
+	const struct access *x = &w->access;
+	char dist[64], size[32];
+
+	printf("  access   ");
+	if (rw_is_mix(w->rw))
+		printf("%u%% reads, ", x->read_pct);
+	if (rw_is_random(w->rw)) {
+		access_dist_text(x, dist, sizeof(dist));
+		printf("%s offsets, ", dist);
+	}
+	if (x->working_set) {
+		units_format_size(x->working_set, size, sizeof(size));
+		printf("working set %s, ", size);
+	}
+	if (x->align) {
+		units_format_size(x->align, size, sizeof(size));
+		printf("aligned to %s, ", size);
+	}
+	printf("%s arrivals, %s", x->poisson ? "poisson" : "uniform",
+	       x->direct ? "O_DIRECT" : "buffered");
+	if (rw_writes(w->rw))
+		printf(", data %u%% compressible, %u%% dedupable", x->compress_pct, x->dedupe_pct);
+	if (x->wake_slack_ns) {
+		units_format_duration(x->wake_slack_ns, size, sizeof(size));
+		printf(", wake slack %s", size);
+	}
+	printf("\n");
+}
+
+static void cmd_check_load(const struct workload *w)
+{
+	char r[64], q[64];
+
+	switch (w->mode) {
+	case LOAD_RAMP:
+		cmd_check_rate(w->ramp_start, w, r, sizeof(r));
+		if (w->ramp_factor > 1)
+			snprintf(q, sizeof(q), "x%g", w->ramp_factor);
+		else
+			cmd_check_rate(w->ramp_increment, w, q, sizeof(q));
+		printf("  load     ramp from %s in total, %s%s each step, up to %u steps, until a "
+		       "step "
+		       "saturates\n",
+		       r, w->ramp_factor > 1 ? "" : "+", q, w->ramp_max_steps);
+		break;
+	case LOAD_CURVE:
+		printf("  load     curve: a max step for the peak, then");
+		for (size_t i = 0; i < w->nsteps; i++)
+			printf("%s%g%%", i ? ", " : " ", w->steps[i].peak_pct);
+		printf(" of it\n");
+		break;
+	default:
+		printf("  load     steps, offered in total across agents%s:\n",
+		       loadspec_needs_peak(w) ? " (a max step first, for the peak)" : "");
+		for (size_t i = 0; i < w->nsteps; i++) {
+			const struct step_rate *s = &w->steps[i];
+
+			if (s->peak_pct > 0)
+				printf("           %3zu  %g%% of the peak\n", i + 1, s->peak_pct);
+			else if (s->ops > 0) {
+				cmd_check_rate(s->ops, w, r, sizeof(r));
+				printf("           %3zu  %s\n", i + 1, r);
+			} else
+				printf("           %3zu  max (closed loop at queue depth %u)\n",
+				       i + 1, w->queue_depth);
+		}
+		break;
+	}
+	if (w->refine)
+		printf("  refine   up to %u more steps bisecting the bracket around the knee\n",
+		       w->refine);
+}
+
+/* Prints the workload; returns the most time its steps can take, in ns. */
+static uint64_t cmd_check_workload(size_t i, size_t n, const struct workload *w, bool *upper)
+{
+	size_t steps = loadspec_max_steps(w);
+	uint64_t step_ns = w->warmup_ns + w->measure_ns + w->steady_extend * w->interval_ns +
+	                   CMD_CHECK_STEP_OVERHEAD_NS;
+	bool up = w->mode == LOAD_RAMP || w->refine > 0 || w->steady_extend > 0;
+	char bs[32], a[32], b[32], c[32], d[32];
+
+	units_format_size(w->block_size, bs, sizeof(bs));
+	printf("\nworkload %zu/%zu: %s\n", i + 1, n, w->name);
+	printf("  io       %s, %s blocks, %u workers x queue depth %u per agent\n",
+	       rw_mode_name(w->rw), bs, w->workers, w->queue_depth);
+	cmd_check_access(w);
+	units_format_duration(w->interval_ns, a, sizeof(a));
+	units_format_duration(w->warmup_ns, b, sizeof(b));
+	units_format_duration(w->measure_ns, c, sizeof(c));
+	printf("  timing   interval %s, warmup %s, measure %s", a, b, c);
+	if (w->steady_extend)
+		printf(", up to %u more intervals until steady", w->steady_extend);
+	printf("\n");
+	cmd_check_load(w);
+	cmd_check_duration(steps * step_ns, d, sizeof(d));
+	printf("  plan     %s%zu steps, %s%s\n", up ? "up to " : "", steps,
+	       up ? "at most " : "about ", d);
+	*upper |= up;
+	return steps * step_ns;
+}
+
+static int cmd_check_exec(int argc, char **argv)
+{
+	struct campaign *c;
+	struct error err;
+	uint64_t total_ns = 0;
+	size_t total_steps = 0;
+	bool upper = false;
+	char d[32];
+
+	if (argc == 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
+		cmd_check_usage(stdout);
+		return 0;
+	}
+	if (argc != 2 || argv[1][0] == '-') {
+		cmd_check_usage(stderr);
+		return 2;
+	}
+	if (campaign_load(argv[1], &c, &err) < 0) {
+		fprintf(stderr, "iocurve: %s\n", err.msg);
+		return 2;
+	}
+	cmd_check_campaign(c);
+	for (size_t i = 0; i < c->nworkloads; i++) {
+		total_ns += cmd_check_workload(i, c->nworkloads, &c->workloads[i], &upper);
+		total_steps += loadspec_max_steps(&c->workloads[i]);
+	}
+	cmd_check_duration(total_ns, d, sizeof(d));
+	printf("\ntotal: %zu workload%s, %s%zu steps, %s%s (per step: warmup + measure + ~0.5s; "
+	       "laying out targets for writes not included)\n",
+	       c->nworkloads, c->nworkloads == 1 ? "" : "s", upper ? "up to " : "", total_steps,
+	       upper ? "at most " : "about ", d);
+	campaign_free(c);
+	return 0;
+}
+
+const struct cmd_entry cmd_check_entry = {
+    .name = "check",
+    .usage = "FILE.yaml",
+    .help = "validate a campaign and print its expanded plan and estimated duration",
+    .exec = cmd_check_exec,
+};

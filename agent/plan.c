@@ -273,6 +273,10 @@ void plan_handle(struct agent *a, const Iocurve__Envelope *env)
 	case IOCURVE__ENVELOPE__BODY_START_STEP:
 		plan_start_step(a, env->start_step);
 		break;
+	case IOCURVE__ENVELOPE__BODY_END_STEP:
+		if (a->pool != NULL && env->end_step->workload_index == a->workload_index)
+			pool_end_step(a->pool, env->end_step->step);
+		break;
 	case IOCURVE__ENVELOPE__BODY_END_WORKLOAD:
 		plan_stop(a, "workload done");
 		break;

@@ -370,6 +370,31 @@ int pool_start_step(struct pool *p, uint32_t step, const double *rates, uint64_t
 	return 0;
 }
 
+void pool_end_step(struct pool *p, uint32_t step)
+{
+	uint32_t done;
+
+	if (p->failed || p->merged == NULL || p->step_no != step)
+		return;
+	/* Deliver what is complete first: the coordinator's window ends there. */
+	for (uint32_t w = 0; w < p->params.workers; w++)
+		pool_consume(p, w);
+	pool_emit(p);
+	if (p->merged == NULL)
+		return; /* the step had just finished on its own */
+	/* A new generation with no intervals: workers end the step and go idle. */
+	shm_step_write_begin(p->step);
+	p->step->nintervals = 0;
+	p->gen = shm_step_write_end(p->step);
+	pool_wake_all(p);
+	done = p->next_emit;
+	free(p->merged);
+	free(p->contrib);
+	p->merged = NULL;
+	p->contrib = NULL;
+	p->cbs->on_step_done(p->arg, p->step_no, done);
+}
+
 bool pool_child_exited(struct pool *p, pid_t pid, int status)
 {
 	for (uint32_t w = 0; w < p->params.workers; w++) {

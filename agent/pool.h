@@ -60,6 +60,11 @@ struct pool *pool_start(struct event_base *base, const struct pool_params *param
  */
 int pool_start_step(struct pool *p, uint32_t step, const double *rates, uint64_t start_ns,
                     uint64_t interval_ns, uint32_t nintervals, struct error *err);
+/*
+ * End step `step` now: workers drop the interval in progress; the intervals
+ * already complete are delivered, then on_step_done with their count.
+ */
+void pool_end_step(struct pool *p, uint32_t step);
 /* A child exited (from the agent's SIGCHLD handler); true when it was one of ours. */
 bool pool_child_exited(struct pool *p, pid_t pid, int status);
 /* Tell workers to stop, reap them (SIGKILL after a grace period) and free. */

@@ -14,13 +14,17 @@
 /* ...and so does the latency metric (noisier, so a wider band). */
 #define AGG_STEADY_LAT_TREND 0.25
 
-/* One agent's measured intervals of a step, for its share. */
-struct agg_agent {
-	char name[64];
+/* One agent's measured intervals of a step, for its share of the window. */
+struct agg_agent_iv {
 	uint64_t ops;
 	uint64_t lat_sum_ns;
 	uint64_t duration_ns;
 	double host_cpu_pct;
+};
+
+struct agg_agent {
+	char name[64];
+	struct agg_agent_iv *iv; /* per interval; NULL until the first measured one */
 };
 
 struct agg_step {
@@ -29,6 +33,7 @@ struct agg_step {
 	struct agg_record *merged; /* per interval */
 	bool *seen;                /* nagents * nintervals */
 	struct agg_agent *agents;
+	uint32_t win_from, win_to; /* the measured window */
 };
 
 static void agg_record_init(struct agg_record *r)
@@ -52,6 +57,7 @@ struct agg_step *agg_step_new(uint32_t nagents, const char *const *names, uint32
 		agg_record_init(&st->merged[i]);
 	st->seen = xcalloc((size_t)nagents * nintervals, sizeof(*st->seen));
 	st->agents = xcalloc(nagents, sizeof(*st->agents));
+	st->win_to = nintervals;
 	for (uint32_t a = 0; a < nagents; a++)
 		snprintf(st->agents[a].name, sizeof(st->agents[a].name), "%s", names[a]);
 	return st;
@@ -63,6 +69,8 @@ void agg_step_free(struct agg_step *st)
 		return;
 	free(st->merged);
 	free(st->seen);
+	for (uint32_t a = 0; a < st->nagents; a++)
+		free(st->agents[a].iv);
 	free(st->agents);
 	free(st);
 }
@@ -143,11 +151,11 @@ int agg_add_record(struct agg_step *st, uint32_t agent, uint32_t interval,
 	if (!rec->warmup) {
 		struct agg_agent *a = &st->agents[agent];
 
-		a->ops += rec->rec.ops;
-		a->lat_sum_ns += rec->rec.latency.sum;
-		a->duration_ns += rec->duration_ns;
-		if (rec->host_cpu_pct > a->host_cpu_pct)
-			a->host_cpu_pct = rec->host_cpu_pct;
+		a->iv = a->iv ? a->iv : xcalloc(st->nintervals, sizeof(*a->iv));
+		a->iv[interval].ops = rec->rec.ops;
+		a->iv[interval].lat_sum_ns = rec->rec.latency.sum;
+		a->iv[interval].duration_ns = rec->duration_ns;
+		a->iv[interval].host_cpu_pct = rec->host_cpu_pct;
 	}
 	if (m->agents < st->nagents)
 		return 0;
@@ -166,7 +174,7 @@ int agg_add(struct agg_step *st, uint32_t agent, const Iocurve__IntervalReport *
 
 bool agg_complete(const struct agg_step *st)
 {
-	for (uint32_t i = 0; i < st->nintervals; i++)
+	for (uint32_t i = 0; i < st->win_to; i++)
 		if (st->merged[i].agents < st->nagents)
 			return false;
 	return true;
@@ -174,7 +182,18 @@ bool agg_complete(const struct agg_step *st)
 
 uint64_t agg_agent_ops(const struct agg_step *st, uint32_t agent)
 {
-	return agent < st->nagents ? st->agents[agent].ops : 0;
+	uint64_t ops = 0;
+
+	if (agent < st->nagents && st->agents[agent].iv != NULL)
+		for (uint32_t i = st->win_from; i < st->win_to; i++)
+			ops += st->agents[agent].iv[i].ops;
+	return ops;
+}
+
+void agg_set_window(struct agg_step *st, uint32_t from, uint32_t to)
+{
+	st->win_from = from < st->nintervals ? from : st->nintervals;
+	st->win_to = to < st->nintervals ? to : st->nintervals;
 }
 
 double agg_trend(const double *v, size_t n)
@@ -211,44 +230,77 @@ static int agg_agent_cmp(const void *a, const void *b)
 	return strcmp(((const struct agg_agent *)a)->name, ((const struct agg_agent *)b)->name);
 }
 
+/* Throughput and metric per measured interval of [from, to); returns how many. */
+static size_t agg_series(const struct agg_step *st, uint32_t from, uint32_t to,
+                         enum slo_metric metric, double *ops, double *lat)
+{
+	size_t nm = 0;
+
+	for (uint32_t i = from; i < to && i < st->nintervals; i++) {
+		const struct agg_record *m = &st->merged[i];
+
+		if (m->warmup || m->agents == 0)
+			continue;
+		ops[nm] = (double)m->rec.ops;
+		lat[nm++] = agg_interval_metric(m, metric);
+	}
+	return nm;
+}
+
+bool agg_window_steady(const struct agg_step *st, uint32_t from, uint32_t to,
+                       enum slo_metric metric)
+{
+	double *ops = xcalloc(st->nintervals, sizeof(*ops));
+	double *lat = xcalloc(st->nintervals, sizeof(*lat));
+	size_t nm = agg_series(st, from, to, metric, ops, lat);
+	bool steady = nm > 0 && fabs(agg_trend(ops, nm)) < AGG_STEADY_OPS_TREND &&
+	              fabs(agg_trend(lat, nm)) < AGG_STEADY_LAT_TREND;
+
+	free(ops);
+	free(lat);
+	return steady;
+}
+
 void agg_point(struct agg_step *st, uint32_t step, double offered, enum slo_metric metric,
                struct step_point *pt)
 {
 	struct agg_record *all = xmalloc(sizeof(*all));
-	double *ops = xcalloc(st->nintervals, sizeof(*ops));
-	double *lat = xcalloc(st->nintervals, sizeof(*lat));
 	uint64_t measured_ns = 0;
 	size_t nm = 0;
 
 	agg_record_init(all);
-	for (uint32_t i = 0; i < st->nintervals; i++) {
+	for (uint32_t i = st->win_from; i < st->win_to; i++) {
 		const struct agg_record *m = &st->merged[i];
 
 		if (m->warmup || m->agents == 0)
 			continue;
 		agg_merge(all, m);
 		measured_ns += m->duration_ns;
-		ops[nm] = (double)m->rec.ops;
-		lat[nm++] = agg_interval_metric(m, metric);
+		nm++;
 	}
 	memset(pt, 0, sizeof(*pt));
 	pt->intervals = (uint32_t)nm;
-	pt->steady = nm > 0 && fabs(agg_trend(ops, nm)) < AGG_STEADY_OPS_TREND &&
-	             fabs(agg_trend(lat, nm)) < AGG_STEADY_LAT_TREND;
-	free(ops);
-	free(lat);
+	pt->steady = agg_window_steady(st, st->win_from, st->win_to, metric);
 	pt->nagents = st->nagents;
 	/* By name, so the breakdown reads the same whatever order agents reported in. */
 	qsort(st->agents, st->nagents, sizeof(*st->agents), agg_agent_cmp);
 	for (uint32_t a = 0; a < st->nagents && a < STEP_MAX_AGENTS; a++) {
 		const struct agg_agent *ag = &st->agents[a];
 		struct agent_share *sh = &pt->agents[a];
+		struct agg_agent_iv sum = {0};
 
+		for (uint32_t i = st->win_from; ag->iv != NULL && i < st->win_to; i++) {
+			sum.ops += ag->iv[i].ops;
+			sum.lat_sum_ns += ag->iv[i].lat_sum_ns;
+			sum.duration_ns += ag->iv[i].duration_ns;
+			if (ag->iv[i].host_cpu_pct > sum.host_cpu_pct)
+				sum.host_cpu_pct = ag->iv[i].host_cpu_pct;
+		}
 		snprintf(sh->name, sizeof(sh->name), "%s", ag->name);
 		sh->achieved_ops =
-		    ag->duration_ns ? (double)ag->ops * 1e9 / (double)ag->duration_ns : 0;
-		sh->mean_ns = ag->ops ? (double)ag->lat_sum_ns / (double)ag->ops : 0;
-		sh->host_cpu_pct = ag->host_cpu_pct;
+		    sum.duration_ns ? (double)sum.ops * 1e9 / (double)sum.duration_ns : 0;
+		sh->mean_ns = sum.ops ? (double)sum.lat_sum_ns / (double)sum.ops : 0;
+		sh->host_cpu_pct = sum.host_cpu_pct;
 	}
 	pt->step = step;
 	pt->offered_ops = offered;

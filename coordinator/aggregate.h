@@ -79,7 +79,15 @@ int agg_add_record(struct agg_step *st, uint32_t agent, uint32_t interval,
 /* Decode one report into a record (also used by agg_add). */
 int agg_record_from_report(struct agg_record *rec, const Iocurve__IntervalReport *r,
                            struct error *err);
-/* True when every agent has reported every interval. */
+/*
+ * Measure the step over intervals [from, to) only (warm-up ones still left
+ * out): a step extended to become steady is judged on its last measured window.
+ */
+void agg_set_window(struct agg_step *st, uint32_t from, uint32_t to);
+/* Whether intervals [from, to) are steady: no trend in throughput or the metric. */
+bool agg_window_steady(const struct agg_step *st, uint32_t from, uint32_t to,
+                       enum slo_metric metric);
+/* True when every agent has reported every interval of the window. */
 bool agg_complete(const struct agg_step *st);
 /* Ops this agent completed in the measured intervals (for per-agent shares). */
 uint64_t agg_agent_ops(const struct agg_step *st, uint32_t agent);

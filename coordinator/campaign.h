@@ -39,7 +39,7 @@ struct step_rate {
 };
 
 struct workload {
-	char *name;
+	char *name; /* a matrix's are generated: NAME-RW-BS[-rPCT][-qdN] (docs/campaign.md) */
 	enum rw_mode rw;
 	uint32_t block_size;  /* bytes */
 	uint32_t workers;     /* per agent */

@@ -62,9 +62,9 @@ static void cmd_check_campaign(const struct campaign *c)
 	units_format_size(c->target_size, a, sizeof(a));
 	if (c->sim.enabled) {
 		units_format_duration(c->sim.service_ns, b, sizeof(b));
-		printf("  target   simulated: %u servers, service time %s, jitter %u%%, %s per "
+		printf("  target   simulated: %u server%s, service time %s, jitter %u%%, %s per "
 		       "worker\n",
-		       c->sim.servers, b, c->sim.jitter_pct, a);
+		       c->sim.servers, c->sim.servers == 1 ? "" : "s", b, c->sim.jitter_pct, a);
 		if (c->sim.stall_after_ops) {
 			units_format_duration(c->sim.stall_ns, b, sizeof(b));
 			printf("           stalls %s every %llu operations\n", b,
@@ -172,8 +172,8 @@ static uint64_t cmd_check_workload(size_t i, size_t n, const struct workload *w,
 
 	units_format_size(w->block_size, bs, sizeof(bs));
 	printf("\nworkload %zu/%zu: %s\n", i + 1, n, w->name);
-	printf("  io       %s, %s blocks, %u workers x queue depth %u per agent\n",
-	       rw_mode_name(w->rw), bs, w->workers, w->queue_depth);
+	printf("  io       %s, %s blocks, %u worker%s x queue depth %u per agent\n",
+	       rw_mode_name(w->rw), bs, w->workers, w->workers == 1 ? "" : "s", w->queue_depth);
 	cmd_check_access(w);
 	units_format_duration(w->interval_ns, a, sizeof(a));
 	units_format_duration(w->warmup_ns, b, sizeof(b));
@@ -217,8 +217,8 @@ static int cmd_check_exec(int argc, char **argv)
 		total_steps += loadspec_max_steps(&c->workloads[i]);
 	}
 	cmd_check_duration(total_ns, d, sizeof(d));
-	printf("\ntotal: %zu workload%s, %s%zu steps, %s%s (per step: warmup + measure + ~0.5s; "
-	       "laying out targets for writes not included)\n",
+	printf("\ntotal: %zu workload%s, %s%zu steps, %s%s (a step: warmup + measure "
+	       "+ any steady extension + ~0.5s; laying out targets for writes not included)\n",
 	       c->nworkloads, c->nworkloads == 1 ? "" : "s", upper ? "up to " : "", total_steps,
 	       upper ? "at most " : "about ", d);
 	campaign_free(c);

@@ -16,6 +16,8 @@ struct replay_line {
 	uint32_t step;
 	uint32_t interval;
 	double offered;
+	bool window; /* a window line: the step's measured window, not a record */
+	uint32_t win_from, win_to;
 	struct agg_record rec;
 };
 
@@ -24,7 +26,7 @@ struct replay_json {
 	const char *p;
 	struct replay_line *line;
 	struct hist *hist; /* inside "latency" or "service" */
-	uint64_t *bins;	   /* the bins array as read: (index, count) pairs */
+	uint64_t *bins;    /* the bins array as read: (index, count) pairs */
 	size_t nbins;
 };
 
@@ -111,6 +113,10 @@ static void replay_set(struct replay_json *j, const char *key, double d, uint64_
 		l->step = (uint32_t)u;
 	else if (strcmp(key, "interval") == 0)
 		l->interval = (uint32_t)u;
+	else if (strcmp(key, "window_from") == 0)
+		l->window = true, l->win_from = (uint32_t)u;
+	else if (strcmp(key, "window_to") == 0)
+		l->window = true, l->win_to = (uint32_t)u;
 	else if (strcmp(key, "offered_ops") == 0)
 		l->offered = d;
 	else if (strcmp(key, "duration_ns") == 0)
@@ -232,6 +238,8 @@ struct replay_step {
 	size_t w;
 	uint32_t step;
 	double offered;
+	bool has_window;
+	uint32_t win_from, win_to;
 	struct replay_line *lines;
 	size_t n, cap;
 };
@@ -239,7 +247,8 @@ struct replay_step {
 static void replay_finish(struct replay *out, struct replay_step *st)
 {
 	const struct workload *w = &out->campaign->workloads[st->w];
-	uint32_t nint = (uint32_t)((w->warmup_ns + w->measure_ns) / w->interval_ns);
+	uint32_t nint =
+	    (uint32_t)((w->warmup_ns + w->measure_ns) / w->interval_ns) + w->steady_extend;
 	const char **names = NULL;
 	uint32_t nagents = 0;
 	struct agg_step *agg;
@@ -266,16 +275,20 @@ static void replay_finish(struct replay *out, struct replay_step *st)
 		st->lines[i].rec.agents = 1;
 		agg_add_record(agg, a, st->lines[i].interval, &st->lines[i].rec, &merged, &err);
 	}
+	if (st->has_window)
+		agg_set_window(agg, st->win_from, st->win_to);
 	complete = nagents > 0 && agg_complete(agg);
 	if (complete) {
 		size_t k = out->npts[st->w]++;
 
 		out->pts[st->w] = xreallocarray(out->pts[st->w], k + 1, sizeof(**out->pts));
-		agg_point(agg, st->step, st->offered, out->campaign->slo_metric, &out->pts[st->w][k]);
+		agg_point(agg, st->step, st->offered, out->campaign->slo_metric,
+		          &out->pts[st->w][k]);
 	}
 	agg_step_free(agg);
 	free(names);
 	st->n = 0;
+	st->has_window = false;
 }
 
 int replay_load(const char *dir, struct replay *out, struct error *err)
@@ -315,8 +328,8 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 		j.hist = NULL;
 		replay_ws(&j);
 		if (replay_object(&j) < 0) {
-			error_set(err, "%s:%zu: not a JSON object iocurve wrote (near column %zu)", path,
-			          lineno, (size_t)(j.p - buf) + 1);
+			error_set(err, "%s:%zu: not a JSON object iocurve wrote (near column %zu)",
+			          path, lineno, (size_t)(j.p - buf) + 1);
 			goto done;
 		}
 		for (w = 0; w < out->campaign->nworkloads; w++)
@@ -329,6 +342,16 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 		}
 		if (strcmp(l->agent, "*") == 0)
 			continue; /* merged lines are rebuilt, not read */
+		if (l->window) {
+			/* Written when the runner cut the step: it belongs to the step in progress.
+			 */
+			if (st.w == w && st.step == l->step) {
+				st.has_window = true;
+				st.win_from = l->win_from;
+				st.win_to = l->win_to;
+			}
+			continue;
+		}
 		/* The writer prints an empty histogram's min as 0; in memory it is "none". */
 		if (l->rec.rec.latency.count == 0)
 			l->rec.rec.latency.min = UINT64_MAX;

@@ -157,6 +157,15 @@ void results_interval(struct results *r, const struct workload *w, uint32_t step
 	fputs("}\n", f);
 }
 
+void results_window(struct results *r, const struct workload *w, uint32_t step, uint32_t from,
+                    uint32_t to)
+{
+	fprintf(r->intervals,
+	        "{\"workload\":\"%s\",\"step\":%u,\"window_from\":%u,"
+	        "\"window_to\":%u}\n",
+	        w->name, step, from, to);
+}
+
 void results_point(struct results *r, const struct workload *w, const struct step_point *p)
 {
 	fprintf(

@@ -21,6 +21,9 @@ const char *results_dir(const struct results *r);
 /* One line of intervals.jsonl; agent is NULL for the merged (fleet) line. */
 void results_interval(struct results *r, const struct workload *w, uint32_t step, double offered,
                       uint32_t interval, const char *agent, const struct agg_record *rec);
+/* The measured window of an extended step, so `iocurve report` judges it the same way. */
+void results_window(struct results *r, const struct workload *w, uint32_t step, uint32_t from,
+                    uint32_t to);
 /* One row of curve.csv. */
 void results_point(struct results *r, const struct workload *w, const struct step_point *pt);
 /* Flush and fsync both files: the step is on disk before the next one starts. */

@@ -56,7 +56,9 @@ struct runner {
 	struct planner plan; /* its step control */
 	uint32_t step;       /* step in progress, in run order */
 	double rate;         /* the step in progress offers this (0: max) */
-	uint32_t nintervals;
+	uint32_t nintervals; /* planned, with any steady extension */
+	uint32_t planned;       /* warm-up plus measured intervals, before extension */
+	uint32_t cut;        /* the measured window ends here (0: not decided) */
 	struct agg_step *agg;
 	struct step_point **points; /* per workload, in run order */
 	size_t *npoints;
@@ -186,7 +188,9 @@ static void runner_start_step(struct runner *r)
 	uint64_t max_rtt = 0, start;
 
 	r->state = RUNNER_STEPPING;
-	r->nintervals = (uint32_t)((w->warmup_ns + w->measure_ns) / w->interval_ns);
+	r->planned = (uint32_t)((w->warmup_ns + w->measure_ns) / w->interval_ns);
+	r->nintervals = r->planned + w->steady_extend;
+	r->cut = 0;
 	agg_step_free(r->agg);
 	for (uint32_t i = 0; i < r->nagents; i++)
 		names[i] = r->agents[i].name;
@@ -207,7 +211,7 @@ static void runner_start_step(struct runner *r)
 	ss.worker_rate = rates;
 	ss.start_time = start;
 	ss.warmup_ns = w->warmup_ns;
-	ss.measure_ns = w->measure_ns;
+	ss.measure_ns = w->measure_ns + (uint64_t)w->steady_extend * w->interval_ns;
 	ss.interval_ns = w->interval_ns;
 	env.body_case = IOCURVE__ENVELOPE__BODY_START_STEP;
 	env.start_step = &ss;
@@ -300,6 +304,45 @@ static int runner_agent_index(const struct runner *r, const struct session *s)
 	return -1;
 }
 
+/* The measured window of the step in progress ends at `to`: the last measure's worth. */
+static void runner_set_window(struct runner *r, uint32_t to)
+{
+	const struct workload *w = runner_workload(r);
+	uint32_t measure = (uint32_t)(w->measure_ns / w->interval_ns);
+
+	r->cut = to;
+	agg_set_window(r->agg, to - measure, to);
+	if (w->steady_extend > 0)
+		results_window(r->res, w, r->step, to - measure, to);
+}
+
+/*
+ * steady: {extend: N}: once the planned intervals are in, the step ends as soon
+ * as its last measure's worth of intervals is steady (or the extension runs out).
+ */
+static void runner_maybe_cut(struct runner *r, uint32_t interval)
+{
+	const struct workload *w = runner_workload(r);
+	uint32_t measure = (uint32_t)(w->measure_ns / w->interval_ns), to = interval + 1;
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__EndStep es = IOCURVE__END_STEP__INIT;
+
+	if (w->steady_extend == 0 || r->cut != 0 || to < r->planned)
+		return;
+	if (!agg_window_steady(r->agg, to - measure, to, r->c->slo_metric) && to < r->nintervals)
+		return;
+	runner_set_window(r, to);
+	if (to == r->nintervals)
+		return;
+	log_info("%s step %u steady after %u extra interval(s): ending it", w->name, r->step + 1,
+	         to - r->planned);
+	es.workload_index = (uint32_t)r->w;
+	es.step = r->step;
+	env.body_case = IOCURVE__ENVELOPE__BODY_END_STEP;
+	env.end_step = &es;
+	runner_send_all(r, &env);
+}
+
 static void runner_report_interval(struct runner *r, uint32_t ai, const Iocurve__IntervalReport *ir)
 {
 	const struct workload *w = runner_workload(r);
@@ -325,6 +368,7 @@ static void runner_report_interval(struct runner *r, uint32_t ai, const Iocurve_
 	if (rc == 1) {
 		char mean[16], p99[16];
 
+		runner_maybe_cut(r, ir->interval);
 		results_interval(r->res, w, r->step, r->rate, ir->interval, NULL, merged);
 		units_format_duration((uint64_t)hist_mean(&merged->rec.latency), mean,
 		                      sizeof(mean));
@@ -381,6 +425,8 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 			all = all && r->agents[i].step_done;
 		if (!all)
 			return;
+		if (r->cut == 0)
+			runner_set_window(r, r->nintervals);
 		if (!agg_complete(r->agg)) {
 			runner_fail(r, "step %u: agents finished without reporting every interval",
 			            r->step + 1);

@@ -8,7 +8,7 @@
 cat > "$T/ramp.yaml" <<YAML
 campaign: ramp
 agents: {local: 1}
-target: {sim: {servers: 4, service_time: 1ms, jitter: 5%}}
+target: {sim: {servers: 4, service_time: 1ms}}  # no jitter: no queueing below capacity
 queue_depth: 64
 interval: 500ms
 warmup: 500ms

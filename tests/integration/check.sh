@@ -1,0 +1,100 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# `iocurve check`: plans of valid campaigns (matrices expanded), errors and exit codes of bad ones.
+. "$(dirname "$0")/lib.sh"
+: "${IOCURVE_SOURCE:?set by meson test}"
+# the bad campaigns are checked from inside their directory
+case $IOCURVE in /*) ;; *) IOCURVE=$PWD/$IOCURVE ;; esac
+
+"$IOCURVE" check "$IOCURVE_SOURCE/configs/demo.yaml" > "$T/demo.out" 2> "$T/demo.err" ||
+	{ cat "$T/demo.out" "$T/demo.err"; fail "check of configs/demo.yaml exits 0"; }
+ok "check of configs/demo.yaml exits 0"
+check "demo: prints each workload" grep -q "^workload 2/2: randwrite-8k$" "$T/demo.out"
+check "demo: rates in ops/s and MiB/s" grep -q "2000 ops/s (15.6 MiB/s)" "$T/demo.out"
+check "demo: totals and estimate" \
+	grep -q "^total: 2 workloads, 11 steps, about 50s" "$T/demo.out"
+check "demo: nothing on stderr" test ! -s "$T/demo.err"
+
+for f in "$IOCURVE_SOURCE"/configs/*.yaml; do
+	check "$(basename "$f") is valid" sh -c '"$IOCURVE" check "$1" > /dev/null' sh "$f"
+done
+
+cat > "$T/matrix.yaml" <<YAML
+campaign: matrix
+agents: {select: {count: 2, labels: {zone: a}}, wait: 30s}
+target: {sim: {service_time: 100us}}
+slo: {latency: 2ms, metric: p99}
+stop: {achieved: 90%, ceiling: 20ms, errors: false}
+interval: 1s
+warmup: 1s
+measure: 2s
+workloads:
+  - name: mix
+    rw: [randread, randrw]
+    block_size: [4KiB, 8KiB]
+    read_pct: [75]
+    load: {ramp: {start: 40MiB/s, factor: 2, max_steps: 5}, refine: 2}
+  - {name: peak, rw: read, block_size: 64KiB, steady: {extend: 3},
+     load: {curve: [50%, 100%]}}
+  - {name: shares, load: {steps: [1k, 50%, max]}}
+YAML
+"$IOCURVE" check "$T/matrix.yaml" > "$T/matrix.out" 2>&1 ||
+	{ cat "$T/matrix.out"; fail "check of a matrix campaign exits 0"; }
+ok "check of a matrix campaign exits 0"
+names=$(sed -n 's/^workload [0-9]*\/[0-9]*: //p' "$T/matrix.out" | tr '\n' ' ')
+check "matrix expands in order with generated names" \
+	test "$names" = "mix-randread-4k mix-randread-8k mix-randrw-4k-r75 mix-randrw-8k-r75 peak shares "
+check "agents with labels" grep -q "2 that dial in with labels zone=a; wait up to 30.0s" "$T/matrix.out"
+check "slo metric" grep -q "slo      p99 latency <= 2.00ms" "$T/matrix.out"
+check "stop rules" grep -q "below 90% of its offered rate, with p99 latency over 20.0ms$" "$T/matrix.out"
+check "ramp from a bandwidth" grep -q "ramp from 10240 ops/s (40.0 MiB/s) in total, x2 each step, up to 5 steps" "$T/matrix.out"
+check "ramp plan is an upper bound" grep -q "plan     up to 7 steps, at most 25s" "$T/matrix.out"
+check "curve starts with the peak" grep -q "curve: a max step for the peak, then 50%, 100% of it" "$T/matrix.out"
+check "steady extension" grep -q "up to 3 more intervals until steady" "$T/matrix.out"
+check "shares of the peak need a max step first" grep -q "steps, offered in total across agents (a max step first, for the peak):" "$T/matrix.out"
+check "max step" grep -q "3  max (closed loop at queue depth 16)" "$T/matrix.out"
+check "totals" grep -q "^total: 6 workloads, up to 35 steps, at most " "$T/matrix.out"
+
+# A bad campaign: the message names file:line:column, the exit status is 2.
+cat > "$T/bad.yaml" <<YAML
+campaign: bad
+agents: {local: 1}
+target: {path: /tmp/x, size: 1MiB}
+workloads:
+  - name: a
+    load: {ramp: {start: 1k, factor: 2, increment: 1k}}
+YAML
+status=0
+"$IOCURVE" check "$T/bad.yaml" > "$T/bad.out" 2> "$T/bad.err" || status=$?
+check "bad campaign exits 2" test "$status" -eq 2
+check "bad campaign prints nothing on stdout" test ! -s "$T/bad.out"
+check "bad campaign names file:line:column" grep -qF \
+	"iocurve: $T/bad.yaml:6:18: load.ramp: give either 'factor' (multiply each step) or 'increment' (add to each step), not both" \
+	"$T/bad.err"
+
+# Every documented error, through the command as a user runs it.
+cd "$IOCURVE_SOURCE/tests/campaigns"
+n=0
+for f in *.yaml; do
+	want=$(sed -n '1s/^# expect: //p' "$f")
+	status=0
+	got=$("$IOCURVE" check "$f" 2>&1 > /dev/null) || status=$?
+	[ "$status" -eq 2 ] || fail "$f: exit status $status, expected 2"
+	case "$got" in
+	"iocurve: $want"*) ;;
+	*) fail "$f: got '$got', expected 'iocurve: $want'" ;;
+	esac
+	n=$((n + 1))
+done
+ok "$n bad campaigns exit 2 with their documented message"
+cd - > /dev/null
+
+status=0
+"$IOCURVE" check > /dev/null 2>&1 || status=$?
+check "no file: usage, exit 2" test "$status" -eq 2
+status=0
+"$IOCURVE" check "$T/missing.yaml" 2> "$T/missing.err" || status=$?
+check "missing file exits 2" test "$status" -eq 2
+check "missing file says so" grep -q "missing.yaml: cannot read: No such file or directory" "$T/missing.err"
+check "--help exits 0" sh -c '"$IOCURVE" check --help | grep -q "usage: iocurve check FILE.yaml"'
+echo "# check: all passed"

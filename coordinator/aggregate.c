@@ -11,8 +11,10 @@
 
 /* Steady: throughput moves less than this across the window, relative to its mean... */
 #define AGG_STEADY_OPS_TREND 0.05
-/* ...and so does the latency metric (noisier, so a wider band). */
+/* ...and so does the latency metric (noisier, so a wider band)... */
 #define AGG_STEADY_LAT_TREND 0.25
+/* ...and the step keeps up with its offered rate: a backlog that grows is never steady. */
+#define AGG_STEADY_RATE 0.97
 
 /* One agent's measured intervals of a step, for its share of the window. */
 struct agg_agent_iv {
@@ -316,6 +318,8 @@ void agg_point(struct agg_step *st, uint32_t step, double offered, enum slo_metr
 		pt->cpu_pct = 100.0 * (double)(all->rec.cpu_user_ns + all->rec.cpu_sys_ns) /
 		              (double)measured_ns;
 	}
+	if (offered > 0 && pt->achieved_ops < AGG_STEADY_RATE * offered)
+		pt->steady = false;
 	pt->mean_ns = hist_mean(&all->rec.latency);
 	pt->p50_ns = hist_quantile(&all->rec.latency, 50);
 	pt->p90_ns = hist_quantile(&all->rec.latency, 90);

@@ -71,4 +71,36 @@ rows = open(sys.argv[1].replace(".svg", ".csv")).read().strip().splitlines()[1:]
 assert len(steps) == len(rows), (len(steps), len(rows))
 PY
 ok "the SVG parses as XML with one point per step"
+# steady: {extend: N}: a steady step ends as planned, an overloaded one is flagged.
+cat > "$T/steady.yaml" <<YAML
+campaign: steady
+agents: {local: 1}
+target: {sim: {servers: 4, service_time: 1ms}}
+queue_depth: 64
+interval: 500ms
+warmup: 500ms
+measure: 1s
+steady: {extend: 3}
+workloads:
+  - {name: st, rw: randread, load: {steps: [2000, 6000]}}
+YAML
+"$IOCURVE" run "$T/steady.yaml" --out "$T/s" > "$T/s.out" 2> "$T/s.err" ||
+	{ cat "$T/s.out" "$T/s.err"; fail "the steady campaign runs"; }
+python3 - "$T/s" <<'PY' || { cat "$T/s.out"; fail "steady extension"; }
+import csv, json, sys
+d = sys.argv[1]
+lines = [json.loads(l) for l in open(d + "/intervals.jsonl")]
+windows = {l["step"]: (l["window_from"], l["window_to"]) for l in lines if "window_from" in l}
+last = max(l["interval"] for l in lines if l.get("step") == 0 and "interval" in l)
+print(f"# windows {windows}; step 1 ran to interval {last}")
+assert windows[0] == (1, 3), "the steady step is measured over its planned window"
+assert last <= 3, "and ended without its extension"
+rows = {r["step"]: r for r in csv.DictReader(open(d + "/curve-st.csv"))}
+assert rows["1"]["steady"] == "true"
+assert rows["2"]["steady"] == "false", "an overloaded step (backlog growing) is not steady"
+PY
+ok "a steady step ends on time; an overloaded one is flagged unsteady"
+cp "$T/s/summary.json" "$T/s-summary.orig"
+"$IOCURVE" report "$T/s" > /dev/null || fail "report on an extended run"
+check "report rebuilds an extended run identically" cmp "$T/s-summary.orig" "$T/s/summary.json"
 echo "# methodology: all passed"

@@ -57,7 +57,7 @@ struct runner {
 	uint32_t step;       /* step in progress, in run order */
 	double rate;         /* the step in progress offers this (0: max) */
 	uint32_t nintervals; /* planned, with any steady extension */
-	uint32_t planned;       /* warm-up plus measured intervals, before extension */
+	uint32_t planned;    /* warm-up plus measured intervals, before extension */
 	uint32_t cut;        /* the measured window ends here (0: not decided) */
 	struct agg_step *agg;
 	struct step_point **points; /* per workload, in run order */
@@ -452,11 +452,31 @@ static uint32_t runner_agents_wanted(const struct runner *r)
 	return r->c->agents_count;
 }
 
+/* An agent matches when its labels include every one the campaign selects on. */
+static bool runner_labels_match(const struct runner *r, const struct session *s)
+{
+	for (size_t i = 0; i < r->c->nlabels; i++) {
+		size_t j;
+
+		for (j = 0; j < s->nlabels; j++)
+			if (strcmp(s->label_keys[j], r->c->labels[i].key) == 0 &&
+			    strcmp(s->label_values[j], r->c->labels[i].value) == 0)
+				break;
+		if (j == s->nlabels)
+			return false;
+	}
+	return true;
+}
+
 /* Claim an idle, synced agent while the campaign still needs one. */
 static void runner_claim(struct runner *r, struct session *s)
 {
 	if (r->state != RUNNER_WAITING || s->owner != NULL || !s->synced)
 		return;
+	if (!runner_labels_match(r, s)) {
+		log_info("agent %s does not carry the campaign's labels: not taken", s->name);
+		return;
+	}
 	s->owner = r;
 	r->agents[r->nagents].s = s;
 	snprintf(r->agents[r->nagents].name, sizeof(r->agents[r->nagents].name), "%s", s->name);
@@ -514,7 +534,9 @@ static void runner_timer_cb(evutil_socket_t fd, short what, void *arg)
 	case RUNNER_WAITING:
 		TAILQ_FOREACH(s, server_sessions(r->srv), entry)
 		runner_list_add(names, sizeof(names), s->name,
-		                s->owner && s->owner != r ? " (busy)" : "");
+		                s->owner && s->owner != r    ? " (busy)"
+		                : !runner_labels_match(r, s) ? " (labels do not match)"
+		                                             : "");
 		runner_fail(r, "waited for %u agent(s), %u ready; connected: %s",
 		            runner_agents_wanted(r), r->nagents, names[0] ? names : "none");
 		break;

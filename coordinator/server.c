@@ -37,6 +37,12 @@ static void server_session_free(struct session *s)
 	for (size_t i = 0; i < s->nallowed; i++)
 		free(s->allowed[i]);
 	free(s->allowed);
+	for (size_t i = 0; i < s->nlabels; i++) {
+		free(s->label_keys[i]);
+		free(s->label_values[i]);
+	}
+	free(s->label_keys);
+	free(s->label_values);
 	free(s);
 }
 
@@ -113,6 +119,13 @@ static void server_hello(struct session *s, const Iocurve__Hello *h)
 	s->allowed = xcalloc(h->n_allowed_paths, sizeof(*s->allowed));
 	for (size_t i = 0; i < h->n_allowed_paths; i++)
 		s->allowed[i] = xstrdup(h->allowed_paths[i]);
+	s->nlabels = h->n_labels;
+	s->label_keys = xcalloc(h->n_labels, sizeof(*s->label_keys));
+	s->label_values = xcalloc(h->n_labels, sizeof(*s->label_values));
+	for (size_t i = 0; i < h->n_labels; i++) {
+		s->label_keys[i] = xstrdup(h->labels[i]->key);
+		s->label_values[i] = xstrdup(h->labels[i]->value);
+	}
 	s->welcomed = true;
 	w.protocol_version = IOCURVE__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT;
 	w.agent_name = s->name;

@@ -30,6 +30,9 @@ struct session {
 	uint32_t cpus;
 	char **allowed;
 	size_t nallowed;
+	char **label_keys; /* from Hello: --label k=v on the agent */
+	char **label_values;
+	size_t nlabels;
 	bool welcomed;
 	bool synced;
 	struct clocksync clock; /* offset: agent clock minus coordinator clock */

@@ -181,6 +181,27 @@ check "the wait names who came" grep -q "waited for 2 agent(s), 1 ready; connect
 kill -TERM "$AG"
 wait_exit "$AG" 10 || true
 
+# Label selection: an agent without the campaign's labels is not taken, and the wait says so.
+cat > "$T/labels.yaml" <<YAML
+campaign: labels
+agents: {select: {count: 1, labels: {zone: a}}, wait: 3s}
+target: {path: $T/allowed/labels, size: 4MiB}
+workloads:
+  - {name: rr, rw: randread, load: {steps: [100]}}
+YAML
+"$IOCURVE" run "$T/labels.yaml" --coordinator-listen "127.0.0.1:$PORT" --tls "$T/ca" \
+	--out "$T/labels-results" > "$T/labels.out" 2> "$T/labels.err" &
+RUN=$!
+"$IOCURVE_AGENT" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --name good --label zone=b \
+	--allow "$T/allowed" 2> "$T/good4.log" &
+AG=$!
+PIDS="$PIDS $AG"
+if wait_exit "$RUN" 20; then fail "run fails when no agent carries the labels"; fi
+check "the wait names the agent whose labels do not match" \
+	grep -q "connected: good (labels do not match)" "$T/labels.err"
+kill -TERM "$AG"
+wait_exit "$AG" 10 || true
+
 check "nothing was created outside the allowed path" test ! -e "$T/outside"
 check "nothing was created through the symlinks" test -z "$(ls -A "$T/outside-link-target")" -a ! -e "$T/nowhere"
 echo "# security: all passed"

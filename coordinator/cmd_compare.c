@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "cmd.h"
+#include "markup.h"
 #include "plot.h"
 #include "replay.h"
 #include "table.h"
@@ -31,20 +32,6 @@ static ssize_t compare_find(const struct campaign *c, const char *name)
 	return -1;
 }
 
-static void compare_html_escape(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else
-			fputc(*s, f);
-	}
-}
-
 /* The base run's workloads, each overlaid with the same workload of every other run. */
 static void compare_write(FILE *html, const char *out, struct compare_run *runs, size_t nruns)
 {
@@ -56,7 +43,7 @@ static void compare_write(FILE *html, const char *out, struct compare_run *runs,
 	              "right}</style></head><body>\n<h1>iocurve compare</h1>\n<ol>\n");
 	for (size_t r = 0; r < nruns; r++) {
 		fputs("<li>", html);
-		compare_html_escape(html, runs[r].dir);
+		markup_escape(html, runs[r].dir);
 		fputs("</li>\n", html);
 	}
 	fputs("</ol>\n", html);
@@ -88,7 +75,7 @@ static void compare_write(FILE *html, const char *out, struct compare_run *runs,
 			fclose(svg);
 		}
 		fputs("<h2>", html);
-		compare_html_escape(html, wl->name);
+		markup_escape(html, wl->name);
 		fputs("</h2>\n", html);
 		fwrite(mem, 1, memlen, html);
 		free(mem);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "markup.h"
 #include "plot.h"
 #include "table.h"
 #include "units.h"
@@ -70,37 +71,6 @@ struct plot_ctx {
 	struct plot_label *labels;
 	size_t nlabels, alabels;
 };
-
-/* XML text and attribute values: markup characters escaped, control bytes XML forbids dropped. */
-static void plot_esc(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		switch (ch) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#39;", f);
-			break;
-		default:
-			if (ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r')
-				fputc('?', f);
-			else
-				fputc(ch, f);
-		}
-	}
-}
 
 /* Estimated width of a label in user units: UTF-8 continuation bytes are not glyphs. */
 static double plot_text_w(const char *s, double size)
@@ -353,7 +323,7 @@ static void plot_text(FILE *f, double x, double y, const char *anchor, const cha
 	        "stroke=\"#ffffff\" stroke-width=\"3\" stroke-linejoin=\"round\" "
 	        "paint-order=\"stroke\">",
 	        x, y, anchor, color, size);
-	plot_esc(f, text);
+	markup_escape(f, text);
 	fputs("</text>\n", f);
 }
 
@@ -473,7 +443,7 @@ static void plot_tooltip(struct plot_ctx *p, const struct plot_series *ps, size_
 	plot_group(pt->achieved_ops, 0, achieved, sizeof(achieved));
 	fputs("<title>", p->f);
 	if (ps->label) {
-		plot_esc(p->f, ps->label);
+		markup_escape(p->f, ps->label);
 		fputs(", ", p->f);
 	}
 	fprintf(p->f, "step %u: offered %s, achieved %s ops/s (%.1f MiB/s), ", pt->step + 1,
@@ -639,7 +609,7 @@ static void plot_legend(struct plot_ctx *p, const struct plot_series *series, si
 		    "stroke-width=\"2\"/>\n<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>\n"
 		    "<text x=\"%.1f\" y=\"%.1f\" fill=\"" PLOT_AXIS "\">",
 		    x + 8, y, x + 30, y, color, x + 19, y, color, x + 38, y + 4);
-		plot_esc(p->f, series[s].label ? series[s].label : name);
+		markup_escape(p->f, series[s].label ? series[s].label : name);
 		fputs("</text>\n", p->f);
 	}
 	fputs("</g>\n", p->f);
@@ -664,14 +634,14 @@ void plot_curve_svg(FILE *f, const struct workload *w, const struct plot_series 
 	        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" width=\"%d\" "
 	        "height=\"%d\" font-family=\"" PLOT_FONT "\" role=\"img\">\n<title>",
 	        PLOT_W, PLOT_H, PLOT_W, PLOT_H);
-	plot_esc(f, title);
+	markup_escape(f, title);
 	fprintf(f, "</title>\n<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", PLOT_W,
 	        PLOT_H);
 	fprintf(f,
 	        "<text class=\"title\" x=\"%.1f\" y=\"32\" font-size=\"17\" font-weight=\"bold\" "
 	        "fill=\"#111111\">",
 	        PLOT_X0);
-	plot_esc(f, title);
+	markup_escape(f, title);
 	fputs("</text>\n", f);
 
 	plot_axes(&p);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "planner.h"
+#include "markup.h"
 #include "plot.h"
 #include "report.h"
 #include "table.h"
@@ -36,40 +37,6 @@ static const char report_css[] =
     "p.knee{font-weight:600}\n"
     "p.params,p.note{color:#555}\n"
     "pre{background:#f6f6f6;border:1px solid #e3e3e3;padding:10px;overflow-x:auto}\n";
-
-/* HTML text and attribute values: the markup characters, and NUL, which HTML refuses. */
-static void report_esc_n(FILE *f, const char *s, size_t n)
-{
-	for (size_t i = 0; s && i < n; i++) {
-		switch (s[i]) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#39;", f);
-			break;
-		case '\0':
-			fputs("&#xfffd;", f);
-			break;
-		default:
-			fputc(s[i], f);
-		}
-	}
-}
-
-static void report_esc(FILE *f, const char *s)
-{
-	report_esc_n(f, s, s ? strlen(s) : 0);
-}
 
 /* A count with thousands separators, as the eye groups digits: "46,312". */
 static void report_num(double v, char *buf, size_t len)
@@ -166,7 +133,7 @@ static void report_summary(FILE *f, const struct campaign *c, const struct step_
 			fputs("<thead><tr>", f);
 			for (size_t i = 0; i < n; i++) {
 				fputs("<th>", f);
-				report_esc(f, cells[i]);
+				markup_escape(f, cells[i]);
 				fputs("</th>", f);
 			}
 			fputs("</tr></thead>\n<tbody>\n", f);
@@ -180,7 +147,7 @@ static void report_summary(FILE *f, const struct campaign *c, const struct step_
 		fputs("<tr>", f);
 		for (size_t i = 0; i < n; i++) {
 			fputs(i < 16 && right[i] ? "<td class=\"n\">" : "<td>", f);
-			report_esc(f, cells[i]);
+			markup_escape(f, cells[i]);
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);
@@ -211,9 +178,9 @@ static void report_meta(FILE *f, const struct campaign *c, const struct step_poi
 		fprintf(f, "%u selected", c->agents_count);
 		for (size_t i = 0; i < c->nlabels; i++) {
 			fputs(i ? ", " : " by label ", f);
-			report_esc(f, c->labels[i].key);
+			markup_escape(f, c->labels[i].key);
 			fputc('=', f);
-			report_esc(f, c->labels[i].value);
+			markup_escape(f, c->labels[i].value);
 		}
 	}
 	if (names && names->nagents) {
@@ -223,7 +190,7 @@ static void report_meta(FILE *f, const struct campaign *c, const struct step_poi
 		for (size_t a = 0; a < n; a++) {
 			if (a)
 				fputs(", ", f);
-			report_esc(f, names->agents[a].name);
+			markup_escape(f, names->agents[a].name);
 		}
 		if (names->nagents > n)
 			fprintf(f, " and %zu more", (size_t)names->nagents - n);
@@ -236,7 +203,7 @@ static void report_meta(FILE *f, const struct campaign *c, const struct step_poi
 		if (c->sim.jitter_pct)
 			fprintf(f, ", %u%% jitter", c->sim.jitter_pct);
 	} else {
-		report_esc(f, c->target_path);
+		markup_escape(f, c->target_path);
 		if (c->target_size) {
 			units_format_size(c->target_size, size, sizeof(size));
 			fprintf(f, " (%s per file)", size);
@@ -336,7 +303,7 @@ static void report_agents(FILE *f, const struct step_point *pts, size_t n)
 	      f);
 	for (size_t a = 0; a < na; a++) {
 		fputs("<th colspan=\"2\">", f);
-		report_esc(f, head->agents[a].name);
+		markup_escape(f, head->agents[a].name);
 		fputs("</th>", f);
 	}
 	fputs("</tr>\n<tr>", f);
@@ -376,7 +343,7 @@ static void report_workload(FILE *f, const struct campaign *c, size_t wi,
 	char knee[256];
 
 	fprintf(f, "<section id=\"workload-%zu\">\n<h2>", wi + 1);
-	report_esc(f, w->name);
+	markup_escape(f, w->name);
 	fputs("</h2>\n", f);
 	report_workload_params(f, w);
 	if (n == 0) {
@@ -392,7 +359,7 @@ static void report_workload(FILE *f, const struct campaign *c, size_t wi,
 	fputs("</figure>\n", f);
 	table_knee_text(c, w, pts, n, knee, sizeof(knee));
 	fputs("<p class=\"knee\">", f);
-	report_esc(f, knee);
+	markup_escape(f, knee);
 	fputs("</p>\n", f);
 	report_steps(f, c, w, sorted, n);
 	report_agents(f, sorted, n);
@@ -407,9 +374,9 @@ void report_html(FILE *f, const struct campaign *c, const struct step_point *con
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	      "<title>iocurve: ",
 	      f);
-	report_esc(f, c->name);
+	markup_escape(f, c->name);
 	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>iocurve: ", report_css);
-	report_esc(f, c->name);
+	markup_escape(f, c->name);
 	fputs("</h1>\n", f);
 	report_meta(f, c, pts, npts);
 
@@ -420,7 +387,7 @@ void report_html(FILE *f, const struct campaign *c, const struct step_point *con
 
 	if (c->text) {
 		fputs("<h2>Plan</h2>\n<pre class=\"plan\">", f);
-		report_esc_n(f, c->text, c->text_len);
+		markup_escape_n(f, c->text, c->text_len);
 		fputs("</pre>\n", f);
 	}
 	fputs("</body>\n</html>\n", f);

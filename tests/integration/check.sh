@@ -10,9 +10,9 @@ case $IOCURVE in /*) ;; *) IOCURVE=$PWD/$IOCURVE ;; esac
 	{ cat "$T/demo.out" "$T/demo.err"; fail "check of configs/demo.yaml exits 0"; }
 ok "check of configs/demo.yaml exits 0"
 check "demo: prints each workload" grep -q "^workload 2/2: randwrite-8k$" "$T/demo.out"
-check "demo: rates in ops/s and MiB/s" grep -q "2000 ops/s (15.6 MiB/s)" "$T/demo.out"
+check "demo: rates in ops/s and MiB/s" grep -q "ramp from 4000 ops/s (31.2 MiB/s) in total, x2 each step" "$T/demo.out"
 check "demo: totals and estimate" \
-	grep -q "^total: 2 workloads, 11 steps, about 50s" "$T/demo.out"
+	grep -q "^total: 2 workloads, up to 19 steps, at most 1m 26s" "$T/demo.out"
 check "demo: nothing on stderr" test ! -s "$T/demo.err"
 
 for f in "$IOCURVE_SOURCE"/configs/*.yaml; do

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/* The live terminal dashboard (ncurses) of a running campaign, fed by its event lines. */
+#ifndef IOCURVE_DASHBOARD_H
+#define IOCURVE_DASHBOARD_H
+
+#include <stdbool.h>
+
+#include <event2/event.h>
+
+struct dashboard;
+
+struct dashboard_cbs {
+	/* q: leave the dashboard; the campaign goes on (in the daemon). NULL: q is not offered. */
+	void (*on_detach)(void *arg);
+	/* c, then y to confirm: cancel the campaign. */
+	void (*on_cancel)(void *arg);
+};
+
+/*
+ * Take over the terminal (stdin keys through the event loop, SIGWINCH for
+ * resize) and draw from the events given to dashboard_event (see events.h for
+ * their kinds and keys). Redraws at most a few times a second: never slows
+ * the campaign. NULL when the terminal cannot be set up.
+ */
+struct dashboard *dashboard_new(struct event_base *base, const struct dashboard_cbs *cbs,
+                                void *arg);
+void dashboard_event(struct dashboard *d, const char *line);
+/* Restore the terminal. */
+void dashboard_free(struct dashboard *d);
+
+#endif

@@ -12,6 +12,9 @@
 #include <unistd.h>
 
 #include "campaign.h"
+#include "dashboard.h"
+#include "events.h"
+#include "view_plain.h"
 #include "certs.h"
 #include "cmd.h"
 #include "local.h"
@@ -30,6 +33,8 @@ struct run_ctx {
 	struct results *res;
 	struct runner *runner;
 	struct local_agents *local;
+	struct events *ev;
+	struct dashboard *dash;
 	char certs_tmp[64]; /* throw-away CA for local agents; removed at exit */
 	int status;
 	bool finished;
@@ -66,6 +71,39 @@ static void run_sigchld_cb(evutil_socket_t sig, short what, void *arg)
 	if (ctx->local != NULL && local_reap(ctx->local, msg, sizeof(msg)) && ctx->runner != NULL &&
 	    !ctx->finished)
 		runner_cancel(ctx->runner, msg);
+}
+
+static void run_dash_cancel(void *arg)
+{
+	struct run_ctx *ctx = arg;
+
+	if (ctx->runner != NULL && !ctx->finished)
+		runner_cancel(ctx->runner, "cancelled from the dashboard");
+}
+
+static const struct dashboard_cbs run_dash_cbs = {
+    .on_detach = NULL, /* embedded: the campaign lives in this process */
+    .on_cancel = run_dash_cancel,
+};
+
+static void run_dash_event(void *arg, const char *line)
+{
+	dashboard_event(arg, line);
+}
+
+/* The dashboard on a terminal, plain lines otherwise, or the raw event stream with --json. */
+static void run_view(struct run_ctx *ctx, int json)
+{
+	if (json) {
+		events_subscribe(ctx->ev, view_json, stdout);
+		return;
+	}
+	if (isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) &&
+	    (ctx->dash = dashboard_new(ctx->base, &run_dash_cbs, ctx)) != NULL) {
+		events_subscribe(ctx->ev, run_dash_event, ctx->dash);
+		return;
+	}
+	events_subscribe(ctx->ev, view_plain, stdout);
 }
 
 static void run_rm_certs(struct run_ctx *ctx)
@@ -157,7 +195,7 @@ static int run_exec(int argc, char **argv)
 	struct run_ctx ctx = {.status = 1};
 	struct event *sigs[3] = {NULL, NULL, NULL};
 	struct error err;
-	int c, verbose = 0;
+	int c, verbose = 0, json = 0;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:l:t:vh", opts, NULL)) != -1) {
@@ -173,6 +211,9 @@ static int run_exec(int argc, char **argv)
 			break;
 		case 'v':
 			verbose = 1;
+			break;
+		case 'j':
+			json = 1;
 			break;
 		case 'h':
 			run_usage(stdout);
@@ -214,7 +255,22 @@ static int run_exec(int argc, char **argv)
 		       server_address(ctx.srv));
 	}
 	fflush(stdout);
-	ctx.runner = runner_new(ctx.base, ctx.srv, ctx.campaign, ctx.res, run_done_cb, &ctx);
+	ctx.ev = events_new();
+	run_view(&ctx, json);
+	ctx.runner =
+	    runner_new(ctx.base, ctx.srv, ctx.campaign, ctx.res, ctx.ev, run_done_cb, &ctx);
+	{
+		char name[160];
+
+		events_emit(ctx.ev, "campaign",
+		            ",\"name\":%s,\"id\":0,\"workloads\":%zu,\"results\":\"%s\","
+		            "\"slo_us\":%.1f,\"metric\":\"%s\",\"agents_wanted\":%u",
+		            events_json_str(ctx.campaign->name, name, sizeof(name)),
+		            ctx.campaign->nworkloads, results_dir(ctx.res),
+		            (double)ctx.campaign->slo_latency_ns / 1e3,
+		            campaign_slo_metric_name(ctx.campaign->slo_metric),
+		            ctx.campaign->agents_count);
+	}
 	sigs[0] = evsignal_new(ctx.base, SIGINT, run_signal_cb, &ctx);
 	sigs[1] = evsignal_new(ctx.base, SIGTERM, run_signal_cb, &ctx);
 	sigs[2] = evsignal_new(ctx.base, SIGCHLD, run_sigchld_cb, &ctx);
@@ -222,7 +278,14 @@ static int run_exec(int argc, char **argv)
 		event_add(sigs[i], NULL);
 	runner_start(ctx.runner);
 	event_base_dispatch(ctx.base);
-	runner_report(ctx.runner, stdout);
+	/* The terminal is ours again before the tables and any failure are printed. */
+	dashboard_free(ctx.dash);
+	ctx.dash = NULL;
+	if (ctx.status != 0 && runner_error(ctx.runner)[0] != '\0')
+		fprintf(stderr, "iocurve: campaign %s failed: %s\n", ctx.campaign->name,
+		        runner_error(ctx.runner));
+	if (!json)
+		runner_report(ctx.runner, stdout);
 	goto out;
 fail:
 	fprintf(stderr, "iocurve: %s\n", err.msg);
@@ -239,6 +302,7 @@ out:
 		if (sigs[i] != NULL)
 			event_free(sigs[i]);
 	results_close(ctx.res);
+	events_free(ctx.ev);
 	SSL_CTX_free(ctx.ssl);
 	if (ctx.base != NULL)
 		event_base_free(ctx.base);

@@ -8,6 +8,8 @@
 
 #include "clock.h"
 #include "derive.h"
+#include "events.h"
+#include "loadspec.h"
 #include "log.h"
 #include "runner.h"
 #include "planner.h"
@@ -46,6 +48,8 @@ struct runner {
 	struct results *res;
 	runner_done_fn done;
 	void *done_arg;
+	struct events *ev;
+	char error[1024]; /* why it failed */
 
 	enum runner_state state;
 	struct event *timer;
@@ -86,6 +90,7 @@ static void runner_send_all(struct runner *r, const Iocurve__Envelope *env)
 static void runner_finish(struct runner *r, int status)
 {
 	struct error err;
+	char msg[1100];
 
 	event_del(r->timer);
 	r->state = status == 0 ? RUNNER_DONE : RUNNER_FAILED;
@@ -97,7 +102,15 @@ static void runner_finish(struct runner *r, int status)
 	if (derive_all(results_dir(r->res), r->c, (const struct step_point *const *)r->points,
 	               r->npoints, &err) < 0)
 		log_error("%s", err.msg);
+	events_emit(r->ev, "done", ",\"status\":%d,\"message\":%s,\"results\":\"%s\"", status,
+	            events_json_str(status ? r->error : "campaign complete", msg, sizeof(msg)),
+	            results_dir(r->res));
 	r->done(r->done_arg, status);
+}
+
+const char *runner_error(const struct runner *r)
+{
+	return r->error;
 }
 
 static void runner_fail(struct runner *r, const char *fmt, ...)
@@ -116,7 +129,7 @@ static void runner_fail(struct runner *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "iocurve: campaign %s failed: %s\n", r->c->name, msg);
+	snprintf(r->error, sizeof(r->error), "%s", msg);
 	ab.reason = msg;
 	env.body_case = IOCURVE__ENVELOPE__BODY_ABORT;
 	env.abort = &ab;
@@ -134,11 +147,12 @@ static void runner_prepare(struct runner *r)
 	r->state = RUNNER_PREPARING;
 	r->step = 0;
 	planner_init(&r->plan, r->c, w);
-	printf("workload %zu/%zu %s: %s %u B, %u agent(s) x %u worker(s) x qd %u; laying out "
-	       "targets\n",
-	       r->w + 1, r->c->nworkloads, w->name, rw_mode_name(w->rw), w->block_size, r->nagents,
-	       w->workers, w->queue_depth);
-	fflush(stdout);
+	events_emit(r->ev, "workload",
+	            ",\"workload\":%zu,\"of\":%zu,\"name\":\"%s\",\"rw\":\"%s\",\"block_size\":%u,"
+	            "\"workers\":%u,\"qd\":%u,\"agents\":%u,\"unit\":\"%s\",\"max_steps\":%zu",
+	            r->w, r->c->nworkloads, w->name, rw_mode_name(w->rw), w->block_size, w->workers,
+	            w->queue_depth, r->nagents, table_uses_mib(w) ? "MiB/s" : "ops/s",
+	            loadspec_max_steps(w));
 	p.workload_index = (uint32_t)r->w;
 	p.workload = w->name;
 	p.target_dir = r->c->target_path ? r->c->target_path : "";
@@ -220,13 +234,11 @@ static void runner_start_step(struct runner *r)
 		server_send(r->agents[i].s, &env);
 	}
 	free(rates);
-	if (r->rate > 0)
-		printf("  step %u: %.0f ops/s offered (%.1f per worker)\n", r->step + 1, r->rate,
-		       per_worker);
-	else
-		printf("  step %u: max, closed loop at queue depth %u per worker\n", r->step + 1,
-		       w->queue_depth);
-	fflush(stdout);
+	events_emit(r->ev, "step",
+	            ",\"workload\":%zu,\"step\":%u,\"offered_ops\":%.1f,\"per_worker\":%.1f,"
+	            "\"qd\":%u,\"seconds\":%.1f",
+	            r->w, r->step, r->rate, per_worker, w->queue_depth,
+	            (double)(w->warmup_ns + w->measure_ns) / 1e9 + 0.5);
 	runner_arm(r,
 	           RUNNER_LEAD_NS + 4 * max_rtt + w->warmup_ns + w->measure_ns + RUNNER_SLACK_NS);
 }
@@ -243,9 +255,23 @@ static void runner_next_workload(struct runner *r)
 	env.end_workload = &ew;
 	runner_send_all(r, &env);
 	table_knee_text(r->c, w, r->points[r->w], r->npoints[r->w], knee, sizeof(knee));
-	printf("workload %s: %s\n  (%s%s%s)\n", w->name, knee, planner_why(&r->plan),
-	       r->plan.refine_why[0] ? "; " : "", r->plan.refine_why);
-	fflush(stdout);
+	{
+		struct step_point *s = table_sorted(r->points[r->w], r->npoints[r->w]);
+		struct knee k = table_knee(r->c, w, s, r->npoints[r->w]);
+		const struct step_point *peak = table_peak(w, s, r->npoints[r->w]);
+		char jk[512], why[320], jw[400];
+
+		snprintf(why, sizeof(why), "%s%s%s", planner_why(&r->plan),
+		         r->plan.refine_why[0] ? "; " : "", r->plan.refine_why);
+		events_emit(r->ev, "workload_done",
+		            ",\"workload\":%zu,\"name\":\"%s\",\"knee\":%s,\"knee_kind\":\"%s\","
+		            "\"knee_tp\":%.1f,\"peak_tp\":%.1f,\"unit\":\"%s\",\"why\":%s",
+		            r->w, w->name, events_json_str(knee, jk, sizeof(jk)),
+		            table_knee_kind(&k), k.throughput, peak ? table_throughput(w, peak) : 0,
+		            table_uses_mib(w) ? "MiB/s" : "ops/s",
+		            events_json_str(why, jw, sizeof(jw)));
+		free(s);
+	}
 	if (++r->w == r->c->nworkloads) {
 		runner_finish(r, 0);
 		return;
@@ -267,7 +293,7 @@ static void runner_step_done(struct runner *r)
 {
 	const struct workload *w = runner_workload(r);
 	struct step_point *pt;
-	char mean[16], p99[16], sat[128] = "";
+	char mean[16], p99[16], sat[128] = "", jsat[160];
 	struct error err;
 
 	if (r->npoints[r->w] == r->cap[r->w]) {
@@ -286,12 +312,18 @@ static void runner_step_done(struct runner *r)
 	units_format_duration((uint64_t)pt->mean_ns, mean, sizeof(mean));
 	units_format_duration(pt->p99_ns, p99, sizeof(p99));
 	planner_saturated(r->c, pt, sat, sizeof(sat));
-	printf("  step %u: achieved %.0f ops/s (%.1f MiB/s), mean %s, p99 %s, errors %llu, "
-	       "client CPU %.0f%%%s%s%s\n",
-	       r->step + 1, pt->achieved_ops, pt->mib_s, mean, p99, (unsigned long long)pt->errors,
-	       pt->host_cpu_pct, pt->steady ? "" : ", NOT steady", sat[0] ? "; saturated: " : "",
-	       sat);
-	fflush(stdout);
+	events_emit(r->ev, "point",
+	            ",\"workload\":%zu,\"step\":%u,\"offered_ops\":%.1f,\"achieved_ops\":%.1f,"
+	            "\"mib_s\":%.3f,\"mean_us\":%.1f,\"p50_us\":%.1f,\"p99_us\":%.1f,"
+	            "\"metric_us\":%.1f,\"steady\":%s,\"errors\":%llu,\"client_cpu_pct\":%.1f,"
+	            "\"saturated\":%s",
+	            r->w, r->step, pt->offered_ops, pt->achieved_ops, pt->mib_s, pt->mean_ns / 1e3,
+	            (double)pt->p50_ns / 1e3, (double)pt->p99_ns / 1e3,
+	            step_metric(pt, r->c->slo_metric) / 1e3, pt->steady ? "true" : "false",
+	            (unsigned long long)pt->errors, pt->host_cpu_pct,
+	            events_json_str(sat, jsat, sizeof(jsat)));
+	(void)mean;
+	(void)p99;
 	r->step++;
 	runner_next_step(r);
 }
@@ -343,6 +375,23 @@ static void runner_maybe_cut(struct runner *r, uint32_t interval)
 	runner_send_all(r, &env);
 }
 
+static void runner_emit_interval(struct runner *r, uint32_t interval, const char *agent,
+                                 const struct agg_record *m)
+{
+	double secs = (double)m->duration_ns / 1e9;
+
+	events_emit(r->ev, "interval",
+	            ",\"workload\":%zu,\"step\":%u,\"interval\":%u,\"warmup\":%s,\"agent\":\"%s\","
+	            "\"ops_s\":%.1f,\"mib_s\":%.3f,\"mean_us\":%.1f,\"p99_us\":%.1f,"
+	            "\"cpu_pct\":%.1f,\"errors\":%llu",
+	            r->w, r->step, interval, m->warmup ? "true" : "false", agent,
+	            secs > 0 ? (double)m->rec.ops / secs : 0,
+	            secs > 0 ? (double)m->rec.bytes / secs / (1024.0 * 1024.0) : 0,
+	            hist_mean(&m->rec.latency) / 1e3,
+	            (double)hist_quantile(&m->rec.latency, 99) / 1e3, m->host_cpu_pct,
+	            (unsigned long long)m->rec.errors);
+}
+
 static void runner_report_interval(struct runner *r, uint32_t ai, const Iocurve__IntervalReport *ir)
 {
 	const struct workload *w = runner_workload(r);
@@ -364,12 +413,14 @@ static void runner_report_interval(struct runner *r, uint32_t ai, const Iocurve_
 		return;
 	}
 	results_interval(r->res, w, r->step, r->rate, ir->interval, r->agents[ai].name, rec);
+	runner_emit_interval(r, ir->interval, r->agents[ai].name, rec);
 	free(rec);
 	if (rc == 1) {
 		char mean[16], p99[16];
 
 		runner_maybe_cut(r, ir->interval);
 		results_interval(r->res, w, r->step, r->rate, ir->interval, NULL, merged);
+		runner_emit_interval(r, ir->interval, "*", merged);
 		units_format_duration((uint64_t)hist_mean(&merged->rec.latency), mean,
 		                      sizeof(mean));
 		units_format_duration(hist_quantile(&merged->rec.latency, 99), p99, sizeof(p99));
@@ -388,9 +439,12 @@ static void runner_layout_progress(struct runner *r, uint32_t ai, const Iocurve_
 		return;
 	units_format_size(lp->bytes_done, done, sizeof(done));
 	units_format_size(lp->bytes_total, total, sizeof(total));
-	printf("  agent %s: laying out targets, %s of %s (%.0f%%)\n", r->agents[ai].name, done,
-	       total, 100.0 * (double)lp->bytes_done / (double)lp->bytes_total);
-	fflush(stdout);
+	events_emit(r->ev, "layout",
+	            ",\"workload\":%zu,\"agent\":\"%s\",\"done\":%llu,\"total\":%llu", r->w,
+	            r->agents[ai].name, (unsigned long long)lp->bytes_done,
+	            (unsigned long long)lp->bytes_total);
+	(void)done;
+	(void)total;
 	/* Progress means the agent is alive: give it the full preparation time again. */
 	runner_arm(r, RUNNER_PREPARE_NS);
 }
@@ -481,8 +535,8 @@ static void runner_claim(struct runner *r, struct session *s)
 	r->agents[r->nagents].s = s;
 	snprintf(r->agents[r->nagents].name, sizeof(r->agents[r->nagents].name), "%s", s->name);
 	r->nagents++;
-	printf("agent %s ready (%u/%u)\n", s->name, r->nagents, runner_agents_wanted(r));
-	fflush(stdout);
+	events_emit(r->ev, "agent", ",\"name\":\"%s\",\"state\":\"ready\",\"n\":%u,\"of\":%u",
+	            s->name, r->nagents, runner_agents_wanted(r));
 	if (r->nagents == runner_agents_wanted(r))
 		runner_prepare(r);
 }
@@ -560,10 +614,11 @@ static void runner_timer_cb(evutil_socket_t fd, short what, void *arg)
 }
 
 struct runner *runner_new(struct event_base *base, struct server *srv, const struct campaign *c,
-                          struct results *res, runner_done_fn done, void *arg)
+                          struct results *res, struct events *ev, runner_done_fn done, void *arg)
 {
 	struct runner *r = xcalloc(1, sizeof(*r));
 
+	r->ev = ev;
 	r->base = base;
 	r->srv = srv;
 	r->c = c;

@@ -6,6 +6,8 @@
 #include <event2/event.h>
 
 #include "campaign.h"
+#include "events.h"
+#include "events.h"
 #include "results.h"
 #include "server.h"
 
@@ -14,8 +16,11 @@ struct runner;
 /* Called once when the campaign ends; status 0 when every step completed. */
 typedef void (*runner_done_fn)(void *arg, int status);
 
+/* Progress goes out as events (events.h) to whoever subscribed to ev. */
 struct runner *runner_new(struct event_base *base, struct server *srv, const struct campaign *c,
-                          struct results *res, runner_done_fn done, void *arg);
+                          struct results *res, struct events *ev, runner_done_fn done, void *arg);
+/* Why the campaign failed ("" when it did not). */
+const char *runner_error(const struct runner *r);
 /* Start: claim agents as they become ready (or those already are). */
 void runner_start(struct runner *r);
 /* Stop every agent's I/O now; finished steps stay in the results. */

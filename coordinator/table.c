@@ -159,7 +159,8 @@ void table_limit(const struct campaign *c, const struct workload *w, const struc
 		return;
 	}
 	qd = peak->qd_full_pct;
-	/* The client measuring itself comes first: then nothing else in the row is the storage's. */
+	/* The client measuring itself comes first: then nothing else in the row is the storage's.
+	 */
 	if (cpu >= TABLE_CLIENT_BUSY_PCT)
 		snprintf(buf, len, "client CPU (an agent host %.0f%% busy)", cpu);
 	else if (errors)

@@ -43,7 +43,8 @@ m = re.search(r"\| rr \| (\d+) ops/s \|", summary)
 assert m, summary
 knee = int(m.group(1))
 print("# knee", knee)
-assert 14000 <= knee <= 16500, f"knee {knee} ops/s, capacity 16000"
+# Steps bracket the capacity at 14k..18k: the knee is the last step under it (or above).
+assert 13500 <= knee <= 16500, f"knee {knee} ops/s, capacity 16000"
 PY
 ok "the knee sits at the device's capacity (16k ops/s)"
 

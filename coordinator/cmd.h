@@ -17,5 +17,9 @@ extern const struct cmd_entry cmd_run_entry;
 extern const struct cmd_entry cmd_serve_entry;
 extern const struct cmd_entry cmd_report_entry;
 extern const struct cmd_entry cmd_compare_entry;
+extern const struct cmd_entry cmd_status_entry;
+extern const struct cmd_entry cmd_agents_entry;
+extern const struct cmd_entry cmd_cancel_entry;
+extern const struct cmd_entry cmd_watch_entry;
 
 #endif

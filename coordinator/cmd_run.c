@@ -12,6 +12,9 @@
 #include <unistd.h>
 
 #include "campaign.h"
+#include "client.h"
+#include "control.h"
+#include "frame.h"
 #include "dashboard.h"
 #include "events.h"
 #include "view_plain.h"
@@ -139,6 +142,54 @@ static int run_mkdirs(const char *path)
 	return mkdir(buf, 0755) < 0 && errno != EEXIST ? -1 : 0;
 }
 
+/* Hand the campaign to a daemon, then follow it as `iocurve watch` would. */
+static int run_submit(const char *sock, const char *path, int no_wait, int json)
+{
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT, *reply;
+	Iocurve__Submit sub = IOCURVE__SUBMIT__INIT;
+	struct campaign *c;
+	struct error err;
+	uint32_t id;
+	int rc;
+
+	/* Check locally first: errors point at the user's file and line. */
+	if (campaign_load(path, &c, &err) < 0) {
+		fprintf(stderr, "iocurve: %s\n", err.msg);
+		return 2;
+	}
+	sub.plan = c->text;
+	sub.name = (char *)path;
+	sub.no_wait = no_wait;
+	env.body_case = IOCURVE__ENVELOPE__BODY_SUBMIT;
+	env.submit = &sub;
+	rc = client_request(sock, &env, &reply, &err);
+	campaign_free(c);
+	if (rc < 0) {
+		fprintf(stderr, "iocurve: %s\n", err.msg);
+		return 1;
+	}
+	if (reply->body_case != IOCURVE__ENVELOPE__BODY_SUBMITTED || reply->submitted->id == 0) {
+		fprintf(stderr, "iocurve: %s\n",
+		        reply->body_case == IOCURVE__ENVELOPE__BODY_SUBMITTED
+		            ? reply->submitted->error
+		            : "unexpected reply from the daemon");
+		frame_free(reply);
+		return 1;
+	}
+	id = reply->submitted->id;
+	if (!json)
+		printf("campaign %u submitted to %s%s\n", id, sock,
+		       reply->submitted->queued ? ": queued behind the running campaign" : "");
+	fflush(stdout);
+	frame_free(reply);
+	rc = client_watch(sock, id, json, &err);
+	if (rc < 0) {
+		fprintf(stderr, "iocurve: %s\n", err.msg);
+		return 1;
+	}
+	return rc;
+}
+
 static void run_usage(FILE *f)
 {
 	fprintf(f, "usage: iocurve run %s\n", cmd_run_entry.usage);
@@ -188,6 +239,9 @@ static int run_exec(int argc, char **argv)
 	    {"coordinator-listen", required_argument, NULL, 'l'},
 	    {"tls", required_argument, NULL, 't'},
 	    {"verbose", no_argument, NULL, 'v'},
+	    {"json", no_argument, NULL, 'j'},
+	    {"coordinator", required_argument, NULL, 'C'},
+	    {"no-wait", no_argument, NULL, 'W'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -195,10 +249,13 @@ static int run_exec(int argc, char **argv)
 	struct run_ctx ctx = {.status = 1};
 	struct event *sigs[3] = {NULL, NULL, NULL};
 	struct error err;
-	int c, verbose = 0, json = 0;
+	int c, verbose = 0, json = 0, no_wait = 0;
+	const char *coordinator = NULL;
+	char defsock[256];
+	struct stat st;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:l:t:vh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:l:t:vjC:Wh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			out = optarg;
@@ -215,6 +272,12 @@ static int run_exec(int argc, char **argv)
 		case 'j':
 			json = 1;
 			break;
+		case 'C':
+			coordinator = optarg;
+			break;
+		case 'W':
+			no_wait = 1;
+			break;
 		case 'h':
 			run_usage(stdout);
 			return 0;
@@ -228,6 +291,12 @@ static int run_exec(int argc, char **argv)
 		return 2;
 	}
 	log_init("iocurve", verbose ? LOG_LEVEL_INFO : LOG_LEVEL_WARN);
+	/* A daemon is the default home of campaigns when its socket is there. */
+	if (coordinator == NULL && listen == NULL &&
+	    stat(control_default_path(defsock, sizeof(defsock)), &st) == 0 && S_ISSOCK(st.st_mode))
+		coordinator = defsock;
+	if (coordinator != NULL)
+		return run_submit(coordinator, argv[optind], no_wait, json);
 	if (campaign_load(argv[optind], &ctx.campaign, &err) < 0) {
 		fprintf(stderr, "iocurve: %s\n", err.msg);
 		return 2;
@@ -313,7 +382,8 @@ out:
 
 const struct cmd_entry cmd_run_entry = {
     .name = "run",
-    .usage = "FILE.yaml [--out DIR] [--coordinator-listen HOST:PORT --tls DIR] [--verbose]",
+    .usage = "FILE.yaml [--out DIR] [--coordinator-listen HOST:PORT --tls DIR] [--json] "
+             "[--verbose]\n          | FILE.yaml --coordinator SOCKET [--no-wait] [--json]",
     .help = "run a campaign: local agents for agents: {local: N}, else agents that dial in",
     .exec = run_exec,
 };

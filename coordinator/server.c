@@ -26,13 +26,39 @@ struct server {
 	struct evconnlistener *listener;
 	struct event *heartbeat_ev;
 	struct session_list sessions;
+	struct server_agent *agents;
+	size_t nagents;
 	const struct server_cbs *cbs;
 	void *arg;
 	char address[64];
 };
 
+/* The registry entry for a name, made on first sight. */
+static struct server_agent *server_agent_of(struct server *srv, const char *name)
+{
+	for (size_t i = 0; i < srv->nagents; i++)
+		if (strcmp(srv->agents[i].name, name) == 0)
+			return &srv->agents[i];
+	srv->agents = xreallocarray(srv->agents, srv->nagents + 1, sizeof(*srv->agents));
+	memset(&srv->agents[srv->nagents], 0, sizeof(*srv->agents));
+	snprintf(srv->agents[srv->nagents].name, sizeof(srv->agents[0].name), "%s", name);
+	return &srv->agents[srv->nagents++];
+}
+
+const struct server_agent *server_agents(const struct server *srv, size_t *n)
+{
+	*n = srv->nagents;
+	return srv->agents;
+}
+
 static void server_session_free(struct session *s)
 {
+	if (s->welcomed) {
+		struct server_agent *a = server_agent_of(s->srv, s->name);
+
+		if (a->s == s)
+			a->s = NULL;
+	}
 	TAILQ_REMOVE(&s->srv->sessions, s, entry);
 	for (size_t i = 0; i < s->nallowed; i++)
 		free(s->allowed[i]);
@@ -127,6 +153,19 @@ static void server_hello(struct session *s, const Iocurve__Hello *h)
 		s->label_values[i] = xstrdup(h->labels[i]->value);
 	}
 	s->welcomed = true;
+	{
+		struct server_agent *a = server_agent_of(s->srv, s->name);
+		size_t off = 0;
+
+		a->s = s;
+		snprintf(a->host, sizeof(a->host), "%s", s->host);
+		snprintf(a->version, sizeof(a->version), "%s", h->software_version);
+		a->labels[0] = '\0';
+		for (size_t i = 0; i < s->nlabels && off < sizeof(a->labels); i++)
+			off += (size_t)snprintf(a->labels + off, sizeof(a->labels) - off, "%s%s=%s",
+			                        i ? "," : "", s->label_keys[i], s->label_values[i]);
+		a->last_seen_ns = clock_now_ns();
+	}
 	w.protocol_version = IOCURVE__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT;
 	w.agent_name = s->name;
 	w.heartbeat_ms = SERVER_HEARTBEAT_MS;
@@ -150,6 +189,12 @@ static void server_pong(struct session *s, const Iocurve__Pong *p, uint64_t t4)
 		return;
 	}
 	s->synced = true;
+	{
+		struct server_agent *a = server_agent_of(s->srv, s->name);
+
+		a->rtt_ms = (double)s->clock.rtt_ns / 1e6;
+		a->offset_ms = (double)s->clock.offset_ns / 1e6;
+	}
 	log_info("agent %s: clock offset %+.3f ms, round trip %.3f ms", s->name,
 	         (double)s->clock.offset_ns / 1e6, (double)s->clock.rtt_ns / 1e6);
 	if (s->srv->cbs && s->srv->cbs->on_agent_ready)
@@ -169,6 +214,8 @@ static void server_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 	struct session *s = arg;
 	uint64_t now = clock_now_ns();
 
+	if (s->welcomed)
+		server_agent_of(s->srv, s->name)->last_seen_ns = now;
 	if (!s->welcomed) {
 		if (env->body_case == IOCURVE__ENVELOPE__BODY_HELLO)
 			server_hello(s, env->hello);
@@ -307,5 +354,6 @@ void server_free(struct server *srv)
 	}
 	event_free(srv->heartbeat_ev);
 	evconnlistener_free(srv->listener);
+	free(srv->agents);
 	free(srv);
 }

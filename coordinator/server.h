@@ -41,6 +41,18 @@ struct session {
 };
 TAILQ_HEAD(session_list, session);
 
+/* Every agent that ever joined, kept after it is lost: what `iocurve agents` lists. */
+struct server_agent {
+	char name[128];
+	char host[256];
+	char version[32];
+	char labels[256];	/* "k=v,k=v" */
+	struct session *s;	/* NULL once lost */
+	uint64_t last_seen_ns;	/* CLOCK_MONOTONIC of its last frame */
+	double rtt_ms;
+	double offset_ms;
+};
+
 struct server_cbs {
 	/* Welcomed and clock-synced: usable for a campaign. */
 	void (*on_agent_ready)(struct session *s, void *arg);
@@ -57,6 +69,8 @@ void server_set_cbs(struct server *srv, const struct server_cbs *cbs, void *arg)
 /* "127.0.0.1:41234": where agents should dial. */
 const char *server_address(const struct server *srv);
 struct session_list *server_sessions(struct server *srv);
+/* The registry: agents[0..n) (valid until the next event loop turn). */
+const struct server_agent *server_agents(const struct server *srv, size_t *n);
 int server_send(struct session *s, const Iocurve__Envelope *env);
 /* Close every session cleanly (close_notify) and stop listening. */
 void server_free(struct server *srv);

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/* iocurve agents: the agents the daemon knows, connected or lost. */
+#include <getopt.h>
+#include <stdio.h>
+
+#include "client.h"
+#include "cmd.h"
+#include "frame.h"
+
+static int agents_exec(int argc, char **argv)
+{
+	static const struct option opts[] = {
+	    {"coordinator", required_argument, NULL, 'C'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT, *reply;
+	Iocurve__AgentsRequest req = IOCURVE__AGENTS_REQUEST__INIT;
+	const char *given = NULL;
+	char buf[256];
+	struct error err;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "C:h", opts, NULL)) != -1) {
+		if (c == 'C') {
+			given = optarg;
+		} else {
+			fprintf(c == 'h' ? stdout : stderr, "usage: iocurve agents %s\n",
+			        cmd_agents_entry.usage);
+			return c == 'h' ? 0 : 2;
+		}
+	}
+	env.body_case = IOCURVE__ENVELOPE__BODY_AGENTS_REQUEST;
+	env.agents_request = &req;
+	if (client_request(client_socket(given, buf, sizeof(buf)), &env, &reply, &err) < 0) {
+		fprintf(stderr, "iocurve agents: %s\n", err.msg);
+		return 1;
+	}
+	if (reply->body_case != IOCURVE__ENVELOPE__BODY_AGENTS_REPLY) {
+		fprintf(stderr, "iocurve agents: unexpected reply\n");
+		frame_free(reply);
+		return 1;
+	}
+	printf("%-16s %-20s %-6s %-8s %9s %10s %10s  %s\n", "NAME", "HOST", "STATE", "VERSION",
+	       "RTT(ms)", "OFFSET(ms)", "SEEN(s)", "LABELS");
+	for (size_t i = 0; i < reply->agents_reply->n_agents; i++) {
+		const Iocurve__AgentStatus *a = reply->agents_reply->agents[i];
+
+		printf("%-16s %-20s %-6s %-8s %9.3f %10.3f %10.1f  %s\n", a->name, a->host,
+		       a->state, a->version, a->rtt_ms, a->offset_ms, a->last_seen_s,
+		       a->n_labels && a->labels[0]->value[0] ? a->labels[0]->value : "-");
+	}
+	if (reply->agents_reply->n_agents == 0)
+		printf("(no agent has joined yet)\n");
+	frame_free(reply);
+	return 0;
+}
+
+const struct cmd_entry cmd_agents_entry = {
+    .name = "agents",
+    .usage = "[--coordinator SOCKET]",
+    .help = "list the daemon's agents: name, host, state (idle/busy/lost), version, RTT, labels",
+    .exec = agents_exec,
+};

@@ -1,0 +1,554 @@
+/* SPDX-License-Identifier: MIT */
+/* The coordinator daemon: a queue of campaigns on the registered agents, watchers, control. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "campaign.h"
+#include "clock.h"
+#include "control.h"
+#include "daemon.h"
+#include "jsonline.h"
+#include "log.h"
+#include "results.h"
+#include "runner.h"
+#include "xalloc.h"
+
+/* A watcher this far behind has stopped reading: drop it rather than hold the daemon. */
+#define DAEMON_WATCHER_BACKLOG (8u << 20)
+/* Event lines kept per campaign for watchers that attach late. */
+#define DAEMON_HISTORY_MAX 200000
+
+enum daemon_state {
+	DAEMON_QUEUED,
+	DAEMON_RUNNING,
+	DAEMON_COMPLETE,
+	DAEMON_FAILED,
+	DAEMON_CANCELLED,
+};
+
+static const char *const daemon_state_names[] = {"queued", "running", "complete", "failed",
+                                                 "cancelled"};
+
+struct daemon_campaign {
+	struct daemon *d;
+	uint32_t id;
+	enum daemon_state state;
+	char name[128];
+	char started[32];
+	char results[512];
+	char progress[96];
+	char why[160]; /* a cancel's reason */
+	struct campaign *c;
+	struct results *res;
+	struct runner *runner;
+	struct events *ev;
+	char **history;
+	size_t nhist;
+};
+
+/* A control connection that watches a campaign's events. */
+struct daemon_watcher {
+	struct control_conn *conn;
+	uint32_t id;
+};
+
+struct daemon {
+	struct event_base *base;
+	struct server *srv;
+	char *results_root;
+	struct control *ctl;
+	daemon_observer observer;
+	void *observer_arg;
+	struct daemon_campaign **camps;
+	size_t ncamps;
+	struct daemon_watcher *watchers;
+	size_t nwatchers;
+	uint32_t next_id;
+	bool stopping;
+};
+
+static void daemon_start_next(struct daemon *d);
+
+static struct daemon_campaign *daemon_find(struct daemon *d, uint32_t id)
+{
+	/* 0: the running campaign, else the latest one. */
+	for (size_t i = d->ncamps; i-- > 0;)
+		if (id ? d->camps[i]->id == id : d->camps[i]->state == DAEMON_RUNNING)
+			return d->camps[i];
+	return id == 0 && d->ncamps ? d->camps[d->ncamps - 1] : NULL;
+}
+
+static void daemon_send_event(struct control_conn *c, uint32_t id, const char *line)
+{
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__Event e = IOCURVE__EVENT__INIT;
+
+	e.id = id;
+	e.line = (char *)line;
+	env.body_case = IOCURVE__ENVELOPE__BODY_EVENT;
+	env.event = &e;
+	control_send(c, &env);
+}
+
+static void daemon_reply(struct control_conn *c, bool ok, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void daemon_reply(struct control_conn *c, bool ok, const char *fmt, ...)
+{
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__ControlReply r = IOCURVE__CONTROL_REPLY__INIT;
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	r.ok = ok;
+	r.message = msg;
+	env.body_case = IOCURVE__ENVELOPE__BODY_CONTROL_REPLY;
+	env.control_reply = &r;
+	control_send(c, &env);
+}
+
+static void daemon_drop_watcher(struct daemon *d, size_t i)
+{
+	d->watchers[i] = d->watchers[--d->nwatchers];
+}
+
+/* Every event of a campaign: history, progress, its watchers, the observer. */
+static void daemon_campaign_event(void *arg, const char *line)
+{
+	struct daemon_campaign *dc = arg;
+	struct daemon *d = dc->d;
+	struct jsonline j;
+	const char *ev;
+
+	if (dc->nhist < DAEMON_HISTORY_MAX) {
+		if ((dc->nhist & (dc->nhist - 1)) == 0)
+			dc->history = xreallocarray(dc->history, dc->nhist ? 2 * dc->nhist : 1,
+			                            sizeof(*dc->history));
+		dc->history[dc->nhist++] = xstrdup(line);
+	}
+	if (jsonline_parse(&j, line) == 0 && (ev = jsonline_str(&j, "event")) != NULL) {
+		if (strcmp(ev, "workload") == 0) {
+			snprintf(dc->progress, sizeof(dc->progress), "workload %.0f/%.0f %s",
+			         jsonline_num(&j, "workload", 0) + 1, jsonline_num(&j, "of", 0),
+			         jsonline_str(&j, "name"));
+		} else if (strcmp(ev, "step") == 0) {
+			char *s = strstr(dc->progress, " step ");
+			size_t n;
+
+			if (s != NULL)
+				*s = '\0';
+			n = strlen(dc->progress);
+			snprintf(dc->progress + n, sizeof(dc->progress) - n, " step %.0f",
+			         jsonline_num(&j, "step", 0) + 1);
+		}
+	}
+	for (size_t i = 0; i < d->nwatchers;) {
+		struct daemon_watcher *w = &d->watchers[i];
+
+		if (w->id != dc->id) {
+			i++;
+			continue;
+		}
+		if (control_pending(w->conn) > DAEMON_WATCHER_BACKLOG) {
+			log_warn("campaign %u: a watcher stopped reading; dropping it", dc->id);
+			control_close(w->conn);
+			daemon_drop_watcher(d, i);
+			continue;
+		}
+		daemon_send_event(w->conn, dc->id, line);
+		i++;
+	}
+	if (d->observer != NULL)
+		d->observer(d->observer_arg, dc->id, line);
+}
+
+static void daemon_campaign_release(struct daemon_campaign *dc)
+{
+	runner_free(dc->runner);
+	dc->runner = NULL;
+	results_close(dc->res);
+	dc->res = NULL;
+	campaign_free(dc->c);
+	dc->c = NULL;
+	events_free(dc->ev);
+	dc->ev = NULL;
+}
+
+/* After the runner's done callback has returned: free it, start what waits. */
+static void daemon_after_done(evutil_socket_t fd, short what, void *arg)
+{
+	struct daemon_campaign *dc = arg;
+	struct daemon *d = dc->d;
+
+	/* Watchers of a finished campaign have had its done event: let them go. */
+	for (size_t i = 0; i < d->nwatchers;) {
+		if (d->watchers[i].id == dc->id) {
+			control_close(d->watchers[i].conn);
+			daemon_drop_watcher(d, i);
+		} else {
+			i++;
+		}
+	}
+	daemon_campaign_release(dc);
+	if (!d->stopping)
+		daemon_start_next(d);
+}
+
+static void daemon_done_cb(void *arg, int status)
+{
+	struct daemon_campaign *dc = arg;
+
+	dc->state = status == 0 ? DAEMON_COMPLETE : dc->why[0] ? DAEMON_CANCELLED : DAEMON_FAILED;
+	log_info("campaign %u (%s) %s; results in %s", dc->id, dc->name,
+	         daemon_state_names[dc->state], dc->results);
+	event_base_once(dc->d->base, -1, EV_TIMEOUT, daemon_after_done, dc,
+	                &(struct timeval){0, 0});
+}
+
+static void daemon_start(struct daemon_campaign *dc)
+{
+	struct daemon *d = dc->d;
+	char *dir, stamp[32], jn[200];
+	time_t now = time(NULL);
+	struct error err;
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	strftime(dc->started, sizeof(dc->started), "%Y-%m-%d %H:%M:%SZ", &tm);
+	dir = xasprintf("%s/%s-%s-%u", d->results_root, dc->name, stamp, dc->id);
+	dc->res = results_open(dir, dc->c, &err);
+	free(dir);
+	if (dc->res == NULL) {
+		log_error("campaign %u: %s", dc->id, err.msg);
+		events_emit(dc->ev, "done", ",\"status\":1,\"message\":%s,\"results\":\"\"",
+		            events_json_str(err.msg, jn, sizeof(jn)));
+		dc->state = DAEMON_FAILED;
+		event_base_once(d->base, -1, EV_TIMEOUT, daemon_after_done, dc,
+		                &(struct timeval){0, 0});
+		return;
+	}
+	snprintf(dc->results, sizeof(dc->results), "%s", results_dir(dc->res));
+	dc->state = DAEMON_RUNNING;
+	dc->runner = runner_new(d->base, d->srv, dc->c, dc->res, dc->ev, daemon_done_cb, dc);
+	events_emit(dc->ev, "campaign",
+	            ",\"name\":%s,\"id\":%u,\"workloads\":%zu,\"results\":\"%s\",\"slo_us\":%.1f,"
+	            "\"metric\":\"%s\",\"agents_wanted\":%u",
+	            events_json_str(dc->name, jn, sizeof(jn)), dc->id, dc->c->nworkloads,
+	            dc->results, (double)dc->c->slo_latency_ns / 1e3,
+	            campaign_slo_metric_name(dc->c->slo_metric), dc->c->agents_count);
+	log_info("campaign %u (%s) started; results in %s", dc->id, dc->name, dc->results);
+	runner_start(dc->runner);
+}
+
+/* One campaign at a time on the fleet: the next queued one starts when the last ends. */
+static void daemon_start_next(struct daemon *d)
+{
+	for (size_t i = 0; i < d->ncamps; i++)
+		if (d->camps[i]->state == DAEMON_RUNNING)
+			return;
+	for (size_t i = 0; i < d->ncamps; i++)
+		if (d->camps[i]->state == DAEMON_QUEUED) {
+			daemon_start(d->camps[i]);
+			return;
+		}
+}
+
+static void daemon_submit(struct daemon *d, struct control_conn *conn, const Iocurve__Submit *s)
+{
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__Submitted r = IOCURVE__SUBMITTED__INIT;
+	struct daemon_campaign *dc;
+	struct campaign *c = NULL;
+	struct error err;
+	bool busy = false;
+
+	env.body_case = IOCURVE__ENVELOPE__BODY_SUBMITTED;
+	env.submitted = &r;
+	r.results = "";
+	r.error = "";
+	for (size_t i = 0; i < d->ncamps; i++)
+		busy = busy || d->camps[i]->state <= DAEMON_RUNNING;
+	if (d->stopping) {
+		r.error = "the daemon is shutting down";
+	} else if (campaign_parse(s->plan, strlen(s->plan), s->name[0] ? s->name : "plan", &c,
+	                          &err) < 0) {
+		r.error = err.msg;
+	} else if (c->agents_mode == CAMPAIGN_AGENTS_LOCAL) {
+		snprintf(err.msg, sizeof(err.msg),
+		         "%s: agents: {local: N} runs agents on this machine for one run; a daemon "
+		         "uses its registered agents: write agents: {select: {count: N}}, or run "
+		         "without --coordinator",
+		         s->name);
+		r.error = err.msg;
+	} else if (busy && s->no_wait) {
+		snprintf(err.msg, sizeof(err.msg),
+		         "the fleet is busy with another campaign (see iocurve status); not queued "
+		         "(--no-wait)");
+		r.error = err.msg;
+	}
+	if (r.error[0] != '\0') {
+		campaign_free(c);
+		control_send(conn, &env);
+		return;
+	}
+	dc = xcalloc(1, sizeof(*dc));
+	dc->d = d;
+	dc->id = ++d->next_id;
+	dc->c = c;
+	snprintf(dc->name, sizeof(dc->name), "%s", c->name);
+	snprintf(dc->progress, sizeof(dc->progress), "waiting");
+	dc->ev = events_new();
+	events_subscribe(dc->ev, daemon_campaign_event, dc);
+	d->camps = xreallocarray(d->camps, d->ncamps + 1, sizeof(*d->camps));
+	d->camps[d->ncamps++] = dc;
+	r.id = dc->id;
+	r.queued = busy;
+	log_info("campaign %u (%s) submitted%s", dc->id, dc->name, busy ? ", queued" : "");
+	daemon_start_next(d);
+	r.results = dc->results;
+	control_send(conn, &env);
+}
+
+static void daemon_status(struct daemon *d, struct control_conn *conn)
+{
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__StatusReply r = IOCURVE__STATUS_REPLY__INIT;
+	Iocurve__CampaignStatus *cs = xcalloc(d->ncamps, sizeof(*cs));
+	Iocurve__CampaignStatus **pcs = xcalloc(d->ncamps, sizeof(*pcs));
+
+	for (size_t i = 0; i < d->ncamps; i++) {
+		struct daemon_campaign *dc = d->camps[i];
+
+		iocurve__campaign_status__init(&cs[i]);
+		cs[i].id = dc->id;
+		cs[i].name = dc->name;
+		cs[i].state = (char *)daemon_state_names[dc->state];
+		cs[i].progress = dc->progress;
+		cs[i].started = dc->started;
+		cs[i].results = dc->results;
+		pcs[i] = &cs[i];
+	}
+	r.n_campaigns = d->ncamps;
+	r.campaigns = pcs;
+	env.body_case = IOCURVE__ENVELOPE__BODY_STATUS_REPLY;
+	env.status_reply = &r;
+	control_send(conn, &env);
+	free(cs);
+	free(pcs);
+}
+
+static void daemon_agents(struct daemon *d, struct control_conn *conn)
+{
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__AgentsReply r = IOCURVE__AGENTS_REPLY__INIT;
+	size_t n;
+	const struct server_agent *ag = server_agents(d->srv, &n);
+	Iocurve__AgentStatus *as = xcalloc(n, sizeof(*as));
+	Iocurve__AgentStatus **pas = xcalloc(n, sizeof(*pas));
+	Iocurve__Label *lab = xcalloc(n, sizeof(*lab));
+	Iocurve__Label **plab = xcalloc(n, sizeof(*plab));
+	uint64_t now = clock_now_ns();
+
+	for (size_t i = 0; i < n; i++) {
+		iocurve__agent_status__init(&as[i]);
+		as[i].name = (char *)ag[i].name;
+		as[i].host = (char *)ag[i].host;
+		as[i].state = ag[i].s == NULL ? "lost" : ag[i].s->owner != NULL ? "busy" : "idle";
+		as[i].version = (char *)ag[i].version;
+		as[i].rtt_ms = ag[i].rtt_ms;
+		as[i].offset_ms = ag[i].offset_ms;
+		as[i].last_seen_s = (double)(now - ag[i].last_seen_ns) / 1e9;
+		/* Labels travel as one "k=v,k=v" value: the CLI prints them as they came. */
+		iocurve__label__init(&lab[i]);
+		lab[i].key = "labels";
+		lab[i].value = (char *)ag[i].labels;
+		plab[i] = &lab[i];
+		as[i].n_labels = 1;
+		as[i].labels = &plab[i];
+		pas[i] = &as[i];
+	}
+	r.n_agents = n;
+	r.agents = pas;
+	env.body_case = IOCURVE__ENVELOPE__BODY_AGENTS_REPLY;
+	env.agents_reply = &r;
+	control_send(conn, &env);
+	free(as);
+	free(pas);
+	free(lab);
+	free(plab);
+}
+
+static void daemon_cancel(struct daemon *d, struct control_conn *conn, uint32_t id)
+{
+	struct daemon_campaign *dc = daemon_find(d, id);
+
+	if (dc == NULL) {
+		daemon_reply(conn, false, "no campaign %u (see iocurve status)", id);
+		return;
+	}
+	if (dc->state == DAEMON_QUEUED) {
+		dc->state = DAEMON_CANCELLED;
+		snprintf(dc->why, sizeof(dc->why), "cancelled while queued");
+		events_emit(
+		    dc->ev, "done",
+		    ",\"status\":1,\"message\":\"cancelled while queued\",\"results\":\"\"");
+		daemon_reply(conn, true, "campaign %u cancelled before it started", dc->id);
+		event_base_once(d->base, -1, EV_TIMEOUT, daemon_after_done, dc,
+		                &(struct timeval){0, 0});
+		return;
+	}
+	if (dc->state != DAEMON_RUNNING) {
+		daemon_reply(conn, false, "campaign %u is already %s", dc->id,
+		             daemon_state_names[dc->state]);
+		return;
+	}
+	snprintf(dc->why, sizeof(dc->why), "cancelled by iocurve cancel");
+	daemon_reply(conn, true, "campaign %u: cancelling; I/O stops on every agent now", dc->id);
+	runner_cancel(dc->runner, dc->why);
+}
+
+static void daemon_watch(struct daemon *d, struct control_conn *conn, uint32_t id)
+{
+	struct daemon_campaign *dc = daemon_find(d, id);
+
+	if (dc == NULL) {
+		daemon_reply(
+		    conn, false,
+		    id ? "no campaign %u (see iocurve status)" : "no campaign to watch%.0u", id);
+		control_close(conn);
+		return;
+	}
+	/* What happened so far, then live: a late watcher sees the whole curve. */
+	for (size_t i = 0; i < dc->nhist; i++)
+		daemon_send_event(conn, dc->id, dc->history[i]);
+	if (dc->state > DAEMON_RUNNING && dc->runner == NULL) {
+		control_close(conn);
+		return;
+	}
+	d->watchers = xreallocarray(d->watchers, d->nwatchers + 1, sizeof(*d->watchers));
+	d->watchers[d->nwatchers++] = (struct daemon_watcher){conn, dc->id};
+}
+
+static void daemon_on_message(struct control_conn *c, Iocurve__Envelope *env, void *arg)
+{
+	struct daemon *d = arg;
+
+	switch (env->body_case) {
+	case IOCURVE__ENVELOPE__BODY_SUBMIT:
+		daemon_submit(d, c, env->submit);
+		break;
+	case IOCURVE__ENVELOPE__BODY_STATUS_REQUEST:
+		daemon_status(d, c);
+		break;
+	case IOCURVE__ENVELOPE__BODY_AGENTS_REQUEST:
+		daemon_agents(d, c);
+		break;
+	case IOCURVE__ENVELOPE__BODY_CANCEL:
+		daemon_cancel(d, c, env->cancel->id);
+		break;
+	case IOCURVE__ENVELOPE__BODY_WATCH:
+		daemon_watch(d, c, env->watch->id);
+		break;
+	default:
+		daemon_reply(c, false, "not a control request");
+		control_close(c);
+		break;
+	}
+}
+
+static void daemon_on_close(struct control_conn *c, void *arg)
+{
+	struct daemon *d = arg;
+
+	for (size_t i = 0; i < d->nwatchers; i++)
+		if (d->watchers[i].conn == c) {
+			daemon_drop_watcher(d, i);
+			return;
+		}
+}
+
+static const struct control_cbs daemon_control_cbs = {
+    .on_message = daemon_on_message,
+    .on_close = daemon_on_close,
+};
+
+struct daemon *daemon_new(struct event_base *base, struct server *srv, const char *results_root)
+{
+	struct daemon *d = xcalloc(1, sizeof(*d));
+
+	d->base = base;
+	d->srv = srv;
+	d->results_root = xstrdup(results_root);
+	return d;
+}
+
+int daemon_listen(struct daemon *d, const char *control_path, struct error *err)
+{
+	d->ctl = control_listen(d->base, control_path, &daemon_control_cbs, d, err);
+	return d->ctl == NULL ? -1 : 0;
+}
+
+void daemon_observe(struct daemon *d, daemon_observer fn, void *arg)
+{
+	d->observer = fn;
+	d->observer_arg = arg;
+}
+
+unsigned daemon_active(const struct daemon *d)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < d->ncamps; i++)
+		n += d->camps[i]->state <= DAEMON_RUNNING;
+	return n;
+}
+
+void daemon_shutdown(struct daemon *d, const char *why)
+{
+	d->stopping = true;
+	for (size_t i = 0; i < d->ncamps; i++) {
+		struct daemon_campaign *dc = d->camps[i];
+
+		if (dc->state == DAEMON_QUEUED)
+			dc->state = DAEMON_CANCELLED;
+		else if (dc->state == DAEMON_RUNNING && dc->runner != NULL) {
+			snprintf(dc->why, sizeof(dc->why), "%s", why);
+			runner_cancel(dc->runner, why);
+		}
+	}
+}
+
+int daemon_idle(const struct daemon *d)
+{
+	for (size_t i = 0; i < d->ncamps; i++)
+		if (d->camps[i]->runner != NULL)
+			return 0;
+	return 1;
+}
+
+void daemon_free(struct daemon *d)
+{
+	if (d == NULL)
+		return;
+	control_free(d->ctl);
+	for (size_t i = 0; i < d->ncamps; i++) {
+		struct daemon_campaign *dc = d->camps[i];
+
+		daemon_campaign_release(dc);
+		for (size_t k = 0; k < dc->nhist; k++)
+			free(dc->history[k]);
+		free(dc->history);
+		free(dc);
+	}
+	free(d->camps);
+	free(d->watchers);
+	free(d->results_root);
+	free(d);
+}

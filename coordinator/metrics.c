@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: MIT */
+/* /metrics: agents, campaign state, the current step's figures and the knees, for Prometheus. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event2/buffer.h>
+#include <event2/http.h>
+
+#include "jsonline.h"
+#include "metrics.h"
+#include "netaddr.h"
+#include "xalloc.h"
+
+struct metrics_knee {
+	uint32_t id;
+	char workload[128];
+	char unit[16];
+	double knee;
+	double peak;
+};
+
+struct metrics {
+	struct evhttp *http;
+	struct server *srv;
+	struct daemon *d;
+	uint32_t id; /* campaign of the figures below */
+	double ops_s, mib_s, mean_us, p99_us, offered;
+	double steps_done;
+	struct metrics_knee *knees;
+	size_t nknees;
+};
+
+void metrics_event(void *arg, uint32_t id, const char *line)
+{
+	struct metrics *m = arg;
+	struct jsonline j;
+	const char *ev, *agent;
+
+	if (jsonline_parse(&j, line) < 0 || (ev = jsonline_str(&j, "event")) == NULL)
+		return;
+	if (strcmp(ev, "step") == 0) {
+		m->id = id;
+		m->offered = jsonline_num(&j, "offered_ops", 0);
+	} else if (strcmp(ev, "interval") == 0 && (agent = jsonline_str(&j, "agent")) != NULL &&
+	           strcmp(agent, "*") == 0) {
+		m->id = id;
+		m->ops_s = jsonline_num(&j, "ops_s", 0);
+		m->mib_s = jsonline_num(&j, "mib_s", 0);
+		m->mean_us = jsonline_num(&j, "mean_us", 0);
+		m->p99_us = jsonline_num(&j, "p99_us", 0);
+	} else if (strcmp(ev, "point") == 0) {
+		m->steps_done++;
+	} else if (strcmp(ev, "workload_done") == 0) {
+		struct metrics_knee *k;
+
+		m->knees = xreallocarray(m->knees, m->nknees + 1, sizeof(*m->knees));
+		k = &m->knees[m->nknees++];
+		k->id = id;
+		snprintf(k->workload, sizeof(k->workload), "%s", jsonline_str(&j, "name"));
+		snprintf(k->unit, sizeof(k->unit), "%s", jsonline_str(&j, "unit"));
+		k->knee = jsonline_num(&j, "knee_tp", 0);
+		k->peak = jsonline_num(&j, "peak_tp", 0);
+	}
+}
+
+static void metrics_cb(struct evhttp_request *req, void *arg)
+{
+	struct metrics *m = arg;
+	struct evbuffer *b = evbuffer_new();
+	size_t n, connected = 0, busy = 0;
+	const struct server_agent *ag = server_agents(m->srv, &n);
+
+	for (size_t i = 0; i < n; i++) {
+		connected += ag[i].s != NULL;
+		busy += ag[i].s != NULL && ag[i].s->owner != NULL;
+	}
+	evbuffer_add_printf(b,
+	                    "# HELP iocurve_agents_connected Agents connected to the coordinator.\n"
+	                    "# TYPE iocurve_agents_connected gauge\n"
+	                    "iocurve_agents_connected %zu\n"
+	                    "# HELP iocurve_agents_busy Agents running a campaign.\n"
+	                    "# TYPE iocurve_agents_busy gauge\n"
+	                    "iocurve_agents_busy %zu\n"
+	                    "# HELP iocurve_campaigns_active Campaigns running or queued.\n"
+	                    "# TYPE iocurve_campaigns_active gauge\n"
+	                    "iocurve_campaigns_active %u\n"
+	                    "# HELP iocurve_steps_completed_total Steps measured since start.\n"
+	                    "# TYPE iocurve_steps_completed_total counter\n"
+	                    "iocurve_steps_completed_total %.0f\n",
+	                    connected, busy, daemon_active(m->d), m->steps_done);
+	if (m->id != 0) {
+		evbuffer_add_printf(
+		    b,
+		    "# HELP iocurve_step_offered_ops Offered rate of the current step (0: max).\n"
+		    "# TYPE iocurve_step_offered_ops gauge\n"
+		    "iocurve_step_offered_ops{campaign=\"%u\"} %.1f\n"
+		    "# HELP iocurve_step_achieved_ops Achieved ops/s in the last interval.\n"
+		    "# TYPE iocurve_step_achieved_ops gauge\n"
+		    "iocurve_step_achieved_ops{campaign=\"%u\"} %.1f\n"
+		    "# HELP iocurve_step_mibps Achieved MiB/s in the last interval.\n"
+		    "# TYPE iocurve_step_mibps gauge\n"
+		    "iocurve_step_mibps{campaign=\"%u\"} %.3f\n"
+		    "# HELP iocurve_step_latency_seconds Latency in the last interval.\n"
+		    "# TYPE iocurve_step_latency_seconds gauge\n"
+		    "iocurve_step_latency_seconds{campaign=\"%u\",quantile=\"mean\"} %.9f\n"
+		    "iocurve_step_latency_seconds{campaign=\"%u\",quantile=\"0.99\"} %.9f\n",
+		    m->id, m->offered, m->id, m->ops_s, m->id, m->mib_s, m->id, m->mean_us / 1e6,
+		    m->id, m->p99_us / 1e6);
+	}
+	if (m->nknees)
+		evbuffer_add_printf(
+		    b, "# HELP iocurve_knee Throughput at the latency SLO of finished "
+		       "workloads (unit: ops/s or MiB/s).\n# TYPE iocurve_knee gauge\n");
+	for (size_t i = 0; i < m->nknees; i++)
+		evbuffer_add_printf(
+		    b,
+		    "iocurve_knee{campaign=\"%u\",workload=\"%s\",unit=\"%s\"} %.1f\n"
+		    "iocurve_peak{campaign=\"%u\",workload=\"%s\",unit=\"%s\"} %.1f\n",
+		    m->knees[i].id, m->knees[i].workload, m->knees[i].unit, m->knees[i].knee,
+		    m->knees[i].id, m->knees[i].workload, m->knees[i].unit, m->knees[i].peak);
+	evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type",
+	                  "text/plain; version=0.0.4");
+	evhttp_send_reply(req, HTTP_OK, "OK", b);
+	evbuffer_free(b);
+}
+
+struct metrics *metrics_new(struct event_base *base, const char *listen, struct server *srv,
+                            struct daemon *d, struct error *err)
+{
+	struct metrics *m = xcalloc(1, sizeof(*m));
+	char host[256];
+	const char *colon = strrchr(listen, ':');
+	long port = colon ? strtol(colon + 1, NULL, 10) : -1;
+
+	if (colon == NULL || port <= 0 || port > 65535) {
+		error_set(err, "--metrics %s: expected HOST:PORT", listen);
+		free(m);
+		return NULL;
+	}
+	snprintf(host, sizeof(host), "%.*s", (int)(colon - listen), listen);
+	m->srv = srv;
+	m->d = d;
+	m->http = evhttp_new(base);
+	if (evhttp_bind_socket(m->http, host[0] ? host : "0.0.0.0", (ev_uint16_t)port) < 0) {
+		error_set(err, "--metrics %s: cannot listen", listen);
+		evhttp_free(m->http);
+		free(m);
+		return NULL;
+	}
+	evhttp_set_allowed_methods(m->http, EVHTTP_REQ_GET);
+	evhttp_set_cb(m->http, "/metrics", metrics_cb, m);
+	return m;
+}
+
+void metrics_free(struct metrics *m)
+{
+	if (m == NULL)
+		return;
+	evhttp_free(m->http);
+	free(m->knees);
+	free(m);
+}

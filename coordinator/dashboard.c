@@ -215,7 +215,6 @@ static void dashboard_draw_agents(struct dashboard *d, int y, int h)
 		dashboard_put(y, x, col[c].w + 1, A_BOLD | (sorted ? A_REVERSE : A_UNDERLINE),
 		              c == 0 ? "%-*s" : "%*s", col[c].w, col[c].title);
 	}
-	dashboard_put(y, x + 1, COLS, A_DIM, "(s: sort)");
 	dashstate_sort_agents(&d->st, d->sort);
 	shown = (int)d->st.nagents <= h - 1 ? (int)d->st.nagents : h - 2;
 	for (int i = 0; i < shown; i++) {
@@ -225,19 +224,21 @@ static void dashboard_draw_agents(struct dashboard *d, int y, int h)
 
 		dashboard_fmt_us(a->mean_us, mean, sizeof(mean));
 		dashboard_fmt_us(a->p99_us, p99, sizeof(p99));
-		if (a->have)
+		/* A lost agent's last figures are stale: say why it went instead. */
+		if (a->lost)
+			snprintf(nums, sizeof(nums), "%s",
+			         a->reason[0] ? a->reason : "(no reason given)");
+		else if (a->have)
 			snprintf(nums, sizeof(nums), "%9.0f %8.1f %9s %9s %6.1f %7.0f", a->ops_s,
 			         a->mib_s, mean, p99, a->cpu_pct, a->errors);
 		else
 			snprintf(nums, sizeof(nums), "%9s %8s %9s %9s %6s %7s", "-", "-", "-", "-",
 			         "-", "-");
-		dashboard_put(y + 1 + i, 1, COLS, attr, "%-14.14s %-6s %s%s%s", a->name,
-		              a->lost ? "lost" : "ready", nums, a->lost && a->reason[0] ? "  " : "",
-		              a->lost ? a->reason : "");
+		dashboard_put(y + 1 + i, 1, COLS, attr, "%-14.14s %-6s %s", a->name,
+		              a->lost ? "lost" : "ready", nums);
 	}
 	if (shown < (int)d->st.nagents)
-		dashboard_put(y + 1 + shown, 1, COLS, A_DIM,
-		              "... %zu more agents (a taller terminal shows them)",
+		dashboard_put(y + 1 + shown, 1, COLS, A_DIM, "... %zu more agents",
 		              d->st.nagents - (size_t)shown);
 	else if (d->st.nagents == 0 && h > 1)
 		dashboard_put(y + 1, 1, COLS, A_DIM, "no agents yet");

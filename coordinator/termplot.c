@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Ops-latency curves as character plots, for the terminal dashboard. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -72,12 +73,16 @@ static void termplot_yrange(const struct termplot *p, int ph, double *ymax, doub
 		*ymax = fmin(fmax(maxy * 1.1, p->slo * 1.5), p->slo * 3);
 	else
 		*ymax = maxy > 0 ? maxy * 1.1 : 1000;
-	/* A labelled tick every three rows or so. */
-	*step = termplot_nice(*ymax / (ph / 3 > 1 ? ph / 3 : 1));
+	/* A labelled tick every three rows or so; every two on a short plot, so the top stays near.
+	 */
+	int ticks = ph >= 12 ? ph / 3 : ph / 2;
+
+	*step = termplot_nice(*ymax / (ticks > 1 ? ticks : 1));
 	*ymax = ceil(*ymax / *step - 1e-9) * *step;
 }
 
-static void termplot_xrange(const struct termplot *p, int pw, double *xmax, double *step)
+/* The x range and its tick step; false when there is nothing to scale it by. */
+static bool termplot_xrange(const struct termplot *p, int pw, double *xmax, double *step)
 {
 	double maxx = fmax(p->knee_x, p->bracket_hi);
 
@@ -85,13 +90,14 @@ static void termplot_xrange(const struct termplot *p, int pw, double *xmax, doub
 		if (isfinite(p->pts[i].x) && p->pts[i].x > maxx)
 			maxx = p->pts[i].x;
 	*xmax = maxx > 0 ? maxx * 1.05 : 1;
-	/* Room for a label of up to ~6 characters every 12 columns. */
-	*step = termplot_nice(*xmax / (pw / 12 > 1 ? pw / 12 : 1));
+	/* A tick every 8 columns or more: room for labels like "120k" with a gap. */
+	*step = termplot_nice(*xmax / (pw / 8 > 1 ? pw / 8 : 1));
 	*xmax = ceil(*xmax / *step - 1e-9) * *step;
+	return maxx > 0;
 }
 
 static void termplot_axes(const struct termplot *p, char *out, int w, int h, int pw, int ph,
-                          double xmax, double xstep, double ymax, double ystep)
+                          double xmax, double xstep, bool xdata, double ymax, double ystep)
 {
 	const int x0 = TERMPLOT_LABEL_W + 1;
 	const char *yunit = ymax >= 1e6 ? "s" : ymax >= 1e3 ? "ms" : "us";
@@ -118,7 +124,8 @@ static void termplot_axes(const struct termplot *p, char *out, int w, int h, int
 		termplot_text(out, w, 1 + termplot_row(i * ystep, ymax, ph), 0, label);
 	}
 	termplot_text(out, w, h - 1, unit_col, xunit);
-	for (int i = 0; i * xstep <= xmax * (1 + 1e-9); i++) {
+	/* No points yet: an x scale would be made up. */
+	for (int i = 0; i * xstep <= xmax * (1 + 1e-9) && (xdata || i == 0); i++) {
 		int c = termplot_col(i * xstep, xmax, pw), len, start;
 
 		termplot_fmt_tick(i * xstep, xdiv, xsuf, buf, sizeof(buf));
@@ -138,6 +145,7 @@ int termplot_render(const struct termplot *p, int w, int h, char *out, struct te
 	const int x0 = TERMPLOT_LABEL_W + 1;
 	int pw = w - x0, ph = h - 3, slo_row = -1;
 	double xmax, xstep, ymax, ystep;
+	bool xdata;
 
 	if (pw < 10 || ph < 3)
 		return -1;
@@ -146,8 +154,8 @@ int termplot_render(const struct termplot *p, int w, int h, char *out, struct te
 		out[r * (w + 1) + w] = '\0';
 	}
 	termplot_yrange(p, ph, &ymax, &ystep);
-	termplot_xrange(p, pw, &xmax, &xstep);
-	termplot_axes(p, out, w, h, pw, ph, xmax, xstep, ymax, ystep);
+	xdata = termplot_xrange(p, pw, &xmax, &xstep);
+	termplot_axes(p, out, w, h, pw, ph, xmax, xstep, xdata, ymax, ystep);
 #define TERMPLOT_CELL(r, c) out[(1 + (r)) * (w + 1) + x0 + (c)]
 	if (p->slo > 0) {
 		slo_row = termplot_row(p->slo, ymax, ph);

@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "certs.h"
 #include "cmd.h"
@@ -104,8 +105,18 @@ static int serve_exec(int argc, char **argv)
 		serve_usage(stderr);
 		return 2;
 	}
-	if (control == NULL)
+	if (control == NULL) {
+		char dir[sizeof(defpath)], *slash;
+
 		control = control_default_path(defpath, sizeof(defpath));
+		/* /run/iocurve may not exist yet: make it, private to this user. */
+		snprintf(dir, sizeof(dir), "%s", control);
+		slash = strrchr(dir, '/');
+		if (slash != NULL && slash != dir) {
+			*slash = '\0';
+			mkdir(dir, 0700);
+		}
+	}
 	log_init("iocurve-serve", verbose ? LOG_LEVEL_DEBUG : LOG_LEVEL_INFO);
 	signal(SIGPIPE, SIG_IGN);
 	ctx.ssl = tls_ctx_new(tls_dir, CERTS_COORDINATOR_NAME, true, &err);

@@ -10,7 +10,7 @@
 check "keys are private (0600)" test "$(stat -c %a "$T/ca/good.key")" = 600
 
 PORT=$(free_port)
-"$IOCURVE" serve --listen "127.0.0.1:$PORT" --tls "$T/ca" 2> "$T/serve.log" &
+"$IOCURVE" serve --listen "127.0.0.1:$PORT" --tls "$T/ca" --control "$T/ctl.sock" 2> "$T/serve.log" &
 SERVE=$!
 PIDS="$PIDS $SERVE"
 wait_for "$T/serve.log" "listening for agents" 10 || fail "serve starts listening"
@@ -122,7 +122,7 @@ wait_for "$T/good.log" "connection to coordinator .* lost: peer closed the conne
 ok "the agent sees a clean close (close_notify)"
 
 # The agent keeps dialling (backoff with jitter) and rejoins a restarted coordinator.
-"$IOCURVE" serve --listen "127.0.0.1:$PORT" --tls "$T/ca" 2> "$T/serve2.log" &
+"$IOCURVE" serve --listen "127.0.0.1:$PORT" --tls "$T/ca" --control "$T/ctl.sock" 2> "$T/serve2.log" &
 SERVE=$!
 PIDS="$PIDS $SERVE"
 wait_for "$T/serve2.log" "agent good joined" 15 || fail "the agent rejoins a restarted coordinator"

@@ -49,8 +49,11 @@ static void run_done_cb(void *arg, int status)
 
 	ctx->status = status;
 	ctx->finished = true;
-	/* Let Abort/EndWorkload frames reach the agents before the loop ends. */
-	event_base_loopexit(ctx->base, &(struct timeval){0, 100 * 1000});
+	/*
+	 * Let Abort/EndWorkload frames reach the agents before the loop ends; on the
+	 * dashboard, leave the final screen up long enough to read.
+	 */
+	event_base_loopexit(ctx->base, &(struct timeval){ctx->dash ? 3 : 0, 100 * 1000});
 }
 
 static void run_signal_cb(evutil_socket_t sig, short what, void *arg)

@@ -22,7 +22,8 @@
 #include "xalloc.h"
 
 #define DASHBOARD_CURVE_H    28 /* at most: title, 23 plot rows, axis, ticks, legend */
-#define DASHBOARD_CURVE_W    68 /* y labels and a 60-cell plot */
+#define DASHBOARD_CURVE_W    80 /* at most: y labels and a 72-cell plot */
+#define DASHBOARD_CURVE_MIN  58 /* the narrowest curve worth putting a table beside */
 #define DASHBOARD_SIDE_W     51 /* the fleet and finished tables beside the curve */
 #define DASHBOARD_IDLE_READS 64 /* readable stdin that yields no key this often: EOF */
 
@@ -247,7 +248,7 @@ static void dashboard_draw_agents(struct dashboard *d, int y, int h)
 /* The fleet's last intervals (h rows at y, x), newest at the bottom. */
 static void dashboard_draw_fleet(const struct dashboard *d, int y, int x, int h)
 {
-	size_t n = dashstate_nfleet(&d->st);
+	size_t n = dashstate_nfleet(&d->st), first;
 
 	if (h < 2)
 		return;
@@ -255,8 +256,7 @@ static void dashboard_draw_fleet(const struct dashboard *d, int y, int x, int h)
 	dashboard_put(y + 1, x, DASHBOARD_SIDE_W, A_UNDERLINE, "%4s %3s %8s %7s %8s %8s %-7s",
 	              "step", "int", "ops/s", "MiB/s", "mean", "p99", "");
 	/* The newest ones, when fewer fit. */
-	size_t first = n > (size_t)(h - 2) ? n - (size_t)(h - 2) : 0;
-
+	first = n > (size_t)(h - 2) ? n - (size_t)(h - 2) : 0;
 	for (size_t i = first; i < n; i++) {
 		const struct dashstate_interval *f = dashstate_fleet(&d->st, i);
 		char mean[16], p99[16];
@@ -271,6 +271,28 @@ static void dashboard_draw_fleet(const struct dashboard *d, int y, int x, int h)
 		dashboard_put(y + 2, x, DASHBOARD_SIDE_W, A_DIM, "none yet");
 }
 
+/*
+ * The knee in a few words: "83314 ops/s", "> 8000 ops/s" (every step met the
+ * SLO: it lies above), "none" (no step did). True when it is a throughput the
+ * curve can mark.
+ */
+static bool dashboard_fmt_knee(const struct dashstate_workload *w, char *buf, size_t len)
+{
+	char tp[48];
+
+	dashboard_fmt_tp(w->knee_tp, w->unit, tp, sizeof(tp));
+	if (strcmp(w->knee_kind, "above_peak") == 0) {
+		snprintf(buf, len, "> %s", tp);
+		return false;
+	}
+	if (strcmp(w->knee_kind, "none") == 0 || !(w->knee_tp > 0)) {
+		snprintf(buf, len, "none");
+		return false;
+	}
+	snprintf(buf, len, "%s", tp);
+	return true;
+}
+
 /* Finished workloads with their knee and peak (h rows at y, x). */
 static void dashboard_draw_finished(const struct dashboard *d, int y, int x, int h)
 {
@@ -283,14 +305,11 @@ static void dashboard_draw_finished(const struct dashboard *d, int y, int x, int
 	              "knee", "peak");
 	for (size_t i = 0; i < d->st.nwl && row < h; i++) {
 		const struct dashstate_workload *w = &d->st.wl[i];
-		char knee[112], peak[48];
+		char knee[64], peak[48];
 
 		if (!w->done)
 			continue;
-		if (w->knee[0] != '\0')
-			snprintf(knee, sizeof(knee), "%s", w->knee);
-		else
-			dashboard_fmt_tp(w->knee_tp, w->unit, knee, sizeof(knee));
+		dashboard_fmt_knee(w, knee, sizeof(knee));
 		dashboard_fmt_tp(w->peak_tp, w->unit, peak, sizeof(peak));
 		dashboard_put(y + row++, x, DASHBOARD_SIDE_W, 0, "%-16.16s %-19.19s %-14s", w->name,
 		              knee, peak);
@@ -308,7 +327,7 @@ static struct knee dashboard_draw_plot(const struct dashboard *d,
                                        int h)
 {
 	struct termplot_pt *pts = xcalloc(wl->npts + 1, sizeof(*pts));
-	char *grid = xmalloc((size_t)h * (size_t)(w + 1)), ytitle[64];
+	char *grid = xmalloc((size_t)h * (size_t)(w + 1)), ytitle[64], knee[64];
 	struct termplot tp = {.pts = pts, .n = wl->npts, .slo = d->st.slo_us, .y_title = ytitle};
 	struct termplot_area area;
 	struct knee k = {0};
@@ -318,7 +337,7 @@ static struct knee dashboard_draw_plot(const struct dashboard *d,
 	tp.x_unit = strcmp(wl->unit, "MiB/s") == 0 ? "MiB/s" : "ops/s";
 	snprintf(ytitle, sizeof(ytitle), "%s latency",
 	         d->st.metric[0] ? d->st.metric : "SLO metric");
-	if (wl->done)
+	if (wl->done && dashboard_fmt_knee(wl, knee, sizeof(knee)))
 		tp.knee_x = wl->knee_tp;
 	else if (d->st.slo_us > 0 && wl->npts > 0)
 		k = dashstate_bracket(&d->st, wl, &tp.bracket_lo, &tp.bracket_hi);
@@ -344,24 +363,41 @@ static struct knee dashboard_draw_plot(const struct dashboard *d,
 	return k;
 }
 
-/* The curve of the workload shown, w columns by h rows at (y, x): title, plot, legend. */
+/*
+ * The curve of the workload shown, w columns by h rows at (y, x): title, plot,
+ * legend and, once the workload is done, the knee as the report words it.
+ */
 static void dashboard_draw_curve(const struct dashboard *d, int y, int x, int w, int h)
 {
 	int shown = d->shown >= 0 ? d->shown : d->st.cur_wl, n;
 	const struct dashstate_workload *wl;
-	char what[128], size[32], legend[256], tps[48];
+	char what[128], size[32], legend[256], tps[64];
+	const char *state = "";
+	int words = 0, brk = 0; /* rows for the knee in words; where its first one ends */
 	struct knee k;
 
 	if (shown < 0 || (size_t)shown >= d->st.nwl || h < 8)
 		return;
 	wl = &d->st.wl[shown];
+	/* The sentence takes two rows when it must, broken at a space. */
+	if (wl->done && wl->knee[0] != '\0' && h >= 10) {
+		brk = (int)strlen(wl->knee);
+		words = 1;
+		if (brk > w && h >= 12) {
+			for (brk = w; brk > 0 && wl->knee[brk] != ' '; brk--)
+				;
+			brk = brk > 0 ? brk : w;
+			words = 2;
+		}
+	}
+	if (wl->done)
+		state = ", done";
+	else if (shown == d->st.cur_wl && !d->st.finished)
+		state = ", running";
 	dashboard_put(y, x, w, A_BOLD, "Curve  %s", wl->name);
 	dashboard_put(y, x + 7 + (int)strlen(wl->name), w - 7 - (int)strlen(wl->name), 0,
-	              "  (workload %d/%.0f%s)", shown + 1, fmax(d->st.nwl_total, d->st.nwl),
-	              wl->done                ? ", done"
-	              : shown == d->st.cur_wl ? ", running"
-	                                      : "");
-	k = dashboard_draw_plot(d, wl, y + 1, x, w, h - 2);
+	              "  (workload %d/%.0f%s)", shown + 1, fmax(d->st.nwl_total, d->st.nwl), state);
+	k = dashboard_draw_plot(d, wl, y + 1, x, w, h - 2 - words);
 	/* What ran, right-aligned on the y title's line: the plot's subject at a glance. */
 	units_format_size((uint64_t)wl->block_size, size, sizeof(size));
 	n = snprintf(what, sizeof(what), "%s %s, qd %.0f x %.0f workers", wl->rw, size, wl->qd,
@@ -369,15 +405,21 @@ static void dashboard_draw_curve(const struct dashboard *d, int y, int x, int w,
 	if (w - n > 20)
 		dashboard_put(y + 1, x + w - n, n, A_DIM, "%s", what);
 	dashboard_fmt_us(d->st.slo_us, size, sizeof(size));
-	n = snprintf(legend, sizeof(legend), "* step  ^ above the top  --- SLO %s", size);
-	if (wl->done && wl->knee_tp > 0) {
-		dashboard_fmt_tp(wl->knee_tp, wl->unit, tps, sizeof(tps));
-		snprintf(legend + n, sizeof(legend) - (size_t)n, "  K knee %s", tps);
+	n = snprintf(legend, sizeof(legend), "* step  ^ above top  --- SLO %s", size);
+	if (wl->done) {
+		bool marked = dashboard_fmt_knee(wl, tps, sizeof(tps));
+
+		snprintf(legend + n, sizeof(legend) - (size_t)n, "  %sknee %s", marked ? "K " : "",
+		         tps);
 	} else if (k.kind == KNEE_INTERPOLATED) {
 		dashboard_fmt_tp(k.throughput, wl->unit, tps, sizeof(tps));
-		snprintf(legend + n, sizeof(legend) - (size_t)n, "  [ ] knee bracket, ~%s", tps);
+		snprintf(legend + n, sizeof(legend) - (size_t)n, "  [ ] knee ~%s", tps);
 	}
-	dashboard_put(y + h - 1, x, w, A_DIM, "%s", legend);
+	dashboard_put(y + h - 1 - words, x, w, A_DIM, "%s", legend);
+	if (words > 0)
+		dashboard_put(y + h - words, x, w, 0, "%.*s", brk, wl->knee);
+	if (words > 1)
+		dashboard_put(y + h - 1, x, w, 0, "  %s", wl->knee + brk + (wl->knee[brk] == ' '));
 }
 
 static void dashboard_draw_status(const struct dashboard *d)
@@ -467,7 +509,7 @@ static long dashboard_clock(const struct dashboard *d)
 static void dashboard_draw(struct dashboard *d)
 {
 	int y = 2, end = LINES - 1, rem, agents_h, top_h, curve_w;
-	bool side = COLS >= DASHBOARD_SIDE_W + 2 + 58;
+	bool side = COLS >= DASHBOARD_SIDE_W + 2 + DASHBOARD_CURVE_MIN;
 
 	erase();
 	dashboard_draw_header(d);
@@ -480,7 +522,7 @@ static void dashboard_draw(struct dashboard *d)
 	agents_h = agents_h > rem ? rem : agents_h;
 	top_h = rem - agents_h - 1 > DASHBOARD_CURVE_H ? DASHBOARD_CURVE_H : rem - agents_h - 1;
 	curve_w = side ? COLS - DASHBOARD_SIDE_W - 2 : COLS;
-	curve_w = curve_w > DASHBOARD_CURVE_W + 12 ? DASHBOARD_CURVE_W + 12 : curve_w;
+	curve_w = curve_w > DASHBOARD_CURVE_W ? DASHBOARD_CURVE_W : curve_w;
 	if (top_h >= 8) {
 		dashboard_draw_curve(d, y, 0, curve_w, top_h);
 		if (side) {

@@ -172,6 +172,7 @@ static void dashstate_on_other(struct dashstate *s, const char *kind, const stru
 		if (jsonline_str(j, "unit") != NULL)
 			dashstate_copy(w->unit, sizeof(w->unit), jsonline_str(j, "unit"));
 		dashstate_copy(w->knee, sizeof(w->knee), jsonline_str(j, "knee"));
+		dashstate_copy(w->knee_kind, sizeof(w->knee_kind), jsonline_str(j, "knee_kind"));
 		dashstate_copy(w->why, sizeof(w->why), jsonline_str(j, "why"));
 		w->knee_tp = jsonline_num(j, "knee_tp", 0);
 		w->peak_tp = jsonline_num(j, "peak_tp", 0);
@@ -286,30 +287,33 @@ static int dashstate_sort_name(const void *pa, const void *pb)
 	              ((const struct dashstate_agent *)pb)->name);
 }
 
-/* Busiest or slowest first; agents without figures last. */
-static int dashstate_sort_cmp(double a, double b)
+/* Busiest or slowest first, agents without figures last; ties by name, so rows hold still. */
+static int dashstate_sort_cmp(double a, double b, const void *pa, const void *pb)
 {
 	a = isfinite(a) ? a : -1;
 	b = isfinite(b) ? b : -1;
-	return a < b ? 1 : a > b ? -1 : 0;
+	return a < b ? 1 : a > b ? -1 : dashstate_sort_name(pa, pb);
 }
 
 static int dashstate_sort_ops(const void *pa, const void *pb)
 {
-	return dashstate_sort_cmp(((const struct dashstate_agent *)pa)->ops_s,
-	                          ((const struct dashstate_agent *)pb)->ops_s);
+	const struct dashstate_agent *a = pa, *b = pb;
+
+	return dashstate_sort_cmp(a->ops_s, b->ops_s, pa, pb);
 }
 
 static int dashstate_sort_mean(const void *pa, const void *pb)
 {
-	return dashstate_sort_cmp(((const struct dashstate_agent *)pa)->mean_us,
-	                          ((const struct dashstate_agent *)pb)->mean_us);
+	const struct dashstate_agent *a = pa, *b = pb;
+
+	return dashstate_sort_cmp(a->mean_us, b->mean_us, pa, pb);
 }
 
 static int dashstate_sort_p99(const void *pa, const void *pb)
 {
-	return dashstate_sort_cmp(((const struct dashstate_agent *)pa)->p99_us,
-	                          ((const struct dashstate_agent *)pb)->p99_us);
+	const struct dashstate_agent *a = pa, *b = pb;
+
+	return dashstate_sort_cmp(a->p99_us, b->p99_us, pa, pb);
 }
 
 static int dashstate_cmp_offered(const void *pa, const void *pb)
@@ -322,11 +326,6 @@ static int dashstate_cmp_offered(const void *pa, const void *pb)
 	return oa < ob ? -1 : oa > ob ? 1 : a->step - b->step;
 }
 
-/*
- * While a workload runs its knee is not known yet, but once a step over the
- * SLO follows one under it (in offered order, as knee_find reads them) the
- * crossing is bracketed: find it the same way the final answer will.
- */
 void dashstate_sort_agents(struct dashstate *s, enum dashstate_sort by)
 {
 	static int (*const cmp[DASHSTATE_SORT_N])(const void *, const void *) = {
@@ -336,6 +335,11 @@ void dashstate_sort_agents(struct dashstate *s, enum dashstate_sort by)
 		qsort(s->agents, s->nagents, sizeof(*s->agents), cmp[by]);
 }
 
+/*
+ * While a workload runs its knee is not known yet, but once a step over the
+ * SLO follows one under it (in offered order, as knee_find reads them) the
+ * crossing is bracketed: find it the same way the final answer will.
+ */
 struct knee dashstate_bracket(const struct dashstate *s, const struct dashstate_workload *w,
                               double *lo, double *hi)
 {

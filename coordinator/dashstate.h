@@ -38,7 +38,9 @@ struct dashstate_workload {
 	double block_size, workers, qd, max_steps;
 	struct dashstate_point *pts;
 	size_t npts;
-	char knee[96], why[160]; /* from workload_done */
+	/* From workload_done: knee is the sentence the report prints, knee_kind (not in every
+	 * stream) "interpolated", "measured", "above_peak" or "none". */
+	char knee[256], knee_kind[16], why[160];
 	double knee_tp, peak_tp;
 };
 

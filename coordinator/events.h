@@ -19,7 +19,8 @@
  *                 mib_s, mean_us, p99_us, cpu_pct (agent host), errors
  *  point          workload, step, offered_ops, achieved_ops, mib_s, mean_us, p50_us, p99_us,
  *                 metric_us (the SLO metric), steady, errors, client_cpu_pct, saturated (why or "")
- *  workload_done  workload, name, knee (text), knee_tp, peak_tp, unit, why (why the pass ended)
+ *  workload_done  workload, name, knee (text), knee_kind (measured|interpolated|above_peak|none),
+ *                 knee_tp, peak_tp, unit, why (why the pass ended)
  *  done           status (0 complete), message, results
  */
 typedef void (*events_fn)(void *arg, const char *line);

@@ -65,6 +65,7 @@ static int termplot_col(double x, double xmax, int pw)
 static void termplot_yrange(const struct termplot *p, int ph, double *ymax, double *step)
 {
 	double maxy = 0;
+	int ticks;
 
 	for (size_t i = 0; i < p->n; i++)
 		if (isfinite(p->pts[i].y) && p->pts[i].y > maxy)
@@ -73,10 +74,8 @@ static void termplot_yrange(const struct termplot *p, int ph, double *ymax, doub
 		*ymax = fmin(fmax(maxy * 1.1, p->slo * 1.5), p->slo * 3);
 	else
 		*ymax = maxy > 0 ? maxy * 1.1 : 1000;
-	/* A labelled tick every three rows or so; every two on a short plot, so the top stays near.
-	 */
-	int ticks = ph >= 12 ? ph / 3 : ph / 2;
-
+	/* A labelled tick every three rows, every two on a short plot: the top stays near. */
+	ticks = ph >= 12 ? ph / 3 : ph / 2;
 	*step = termplot_nice(*ymax / (ticks > 1 ? ticks : 1));
 	*ymax = ceil(*ymax / *step - 1e-9) * *step;
 }

@@ -1,4 +1,124 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# The terminal dashboard, driven in tmux (being written).
-exit 77
+# The terminal dashboard, in a tmux pane fed by dashboard-feed: what it shows, its keys.
+. "$(dirname "$0")/lib.sh"
+
+: "${DASHBOARD_FEED:?set by meson test}"
+: "${IOCURVE_SOURCE:?set by meson test}"
+command -v tmux > /dev/null 2>&1 || {
+	echo "# skip: tmux is not installed"
+	exit 77
+}
+
+# A server of our own (-L): never touch the tmux of whoever runs the tests.
+SOCK=iocurve-dash-$$
+S=dash-$$
+tx() { tmux -L "$SOCK" -f /dev/null "$@"; }
+trap 'tx kill-server 2>/dev/null || true; cleanup' EXIT
+export TERM=xterm-256color LANG=C.UTF-8
+
+# screen: what the pane shows now, into $T/screen.
+screen() { tx capture-pane -p -t "$S" > "$T/screen"; }
+# wait_screen PATTERN SECONDS: until the pane shows PATTERN (grep -E).
+wait_screen() {
+	n=0
+	while screen && ! grep -Eq -- "$1" "$T/screen"; do
+		n=$((n + 1))
+		if [ "$n" -gt $(($2 * 10)) ]; then
+			echo "# the pane shows:"
+			sed 's/^/# /' "$T/screen"
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+on_screen() { grep -Eq -- "$1" "$T/screen"; }
+
+tx new-session -d -s "$S" -x 120 -y 40 \
+	"$DASHBOARD_FEED $IOCURVE_SOURCE/tests/dashboard-events.txt 5 --exit-after 20"
+
+# The sample ends in the second workload's second step, with this fleet interval.
+check "the events are consumed" wait_screen ' 2 +1 +4004 +500\.5 .* 725us *$' 10
+check "the header shows workload 2/2" on_screen 'workload 2/2 seqwrite-128k'
+check "the header names the campaign" on_screen 'iocurve . demo-nvme'
+check "the header shows the step and the planner's bound" on_screen 'step 2/(≤|<=)8'
+check "the header shows the offered rate" on_screen 'offered 4000 ops/s'
+check "the header shows the results directory" on_screen 'results results/demo-nvme-20240611-142233'
+check "an agent row for local-0 with its ops/s" on_screen '^ local-0 +ready +[0-9]+ '
+check "an agent row for local-1" on_screen '^ local-1 +ready +[0-9]+ '
+check "the curve shows the current workload" on_screen '^Curve +seqwrite-128k'
+check "a point inside the plot" on_screen '^ +[0-9.]* \|.*\*'
+check "the SLO line across the plot" on_screen '^ +[0-9.]* \|[-*^K[]+-{30}'
+check "the x axis in the workload's unit" on_screen 'MiB/s$'
+check "the fleet's last intervals, warm-up marked" on_screen 'warm-up$'
+check "the first workload's knee among the finished" on_screen 'randread-4k +83314 ops/s +104215 ops/s'
+
+tx send-keys -t "$S" Right
+check "Right shows the other workload's curve" wait_screen '^Curve +randread-4k +\(workload 1/2, done\)' 3
+check "its knee is marked on the SLO line" on_screen '^ +[0-9.]* \|[-*]*K[-*]*$'
+check "the knee in the report's words below" on_screen '^Performance @ 1.00ms \(p99\): 83314 ops/s'
+check "its legend gives the knee" on_screen 'K knee 83314 ops/s'
+check "its clipped max step is drawn as ^ at the top" on_screen '^ +3 \| +\^'
+
+# row_of NAME: the pane line of an agent's row.
+row_of() { grep -n "^ $1 " "$T/screen" | cut -d: -f1; }
+# s cycles name, ops/s, mean, p99: twice gives mean, highest first (local-1's 441us over 414us).
+tx send-keys -t "$S" s s
+sleep 0.5
+screen
+check "s s sorts the agents by mean latency, slowest first" test "$(row_of local-1)" -lt "$(row_of local-0)"
+tx send-keys -t "$S" s s
+sleep 0.5
+screen
+check "two more s: back to by name" test "$(row_of local-0)" -lt "$(row_of local-1)"
+
+tx send-keys -t "$S" '?'
+check "? opens the help" wait_screen 'sort the agents by name, ops/s, mean or p99' 3
+tx send-keys -t "$S" '?'
+check "? closes it" wait_screen '^Curve +randread-4k' 3
+screen
+if on_screen 'sort the agents by'; then fail "the help is gone"; fi
+
+tx send-keys -t "$S" c
+check "c asks before cancelling" wait_screen 'cancel the campaign\? \(y/n\)' 3
+tx send-keys -t "$S" n
+check "n keeps the campaign" wait_screen 'q detach' 3
+
+tx send-keys -t "$S" q
+n=0
+while tx has-session -t "$S" 2> /dev/null; do
+	n=$((n + 1))
+	[ "$n" -gt 30 ] && fail "q ends the dashboard within 3 s"
+	sleep 0.1
+done
+ok "q ends the dashboard within 3 s"
+
+# A small terminal: sections are left out, nothing breaks.
+tx new-session -d -s "$S" -x 20 -y 5 "$DASHBOARD_FEED $IOCURVE_SOURCE/tests/dashboard-events.txt 1 --exit-after 20"
+check "a 20x5 terminal still shows the header" wait_screen 'iocurve' 5
+tx resize-window -t "$S" -x 100 -y 30
+check "after a resize to 100x30 the curve appears" wait_screen '^Curve +seqwrite-128k' 5
+tx send-keys -t "$S" q
+sleep 0.5
+if tx has-session -t "$S" 2> /dev/null; then fail "q ends the small dashboard"; fi
+ok "q ends the small dashboard"
+# The real thing: `iocurve run` on a terminal shows the dashboard as the campaign runs.
+cat > "$T/live.yaml" <<YAML
+campaign: live
+agents: {local: 2}
+target: {sim: {servers: 4, service_time: 1ms}}
+queue_depth: 32
+interval: 500ms
+warmup: 500ms
+measure: 1500ms
+workloads:
+  - {name: rr, rw: randread, load: {steps: [2000, 4000, 6000, 7000, 9000]}}
+YAML
+tx new-session -d -s "$S" -x 120 -y 40 "$IOCURVE run $T/live.yaml --out $T/live; sleep 30"
+check "iocurve run shows the dashboard header" wait_screen 'iocurve .*live .*workload 1/1 rr' 20
+check "with an agent row" wait_screen '^ *local-0 +ready +[0-9]+' 20
+check "and a curve point once a step is measured" wait_screen '^ +[0-9.]* *\|.*\*' 30
+check "then the campaign completes on screen" wait_screen 'campaign complete' 40
+tx kill-session -t "$S" 2> /dev/null || true
+check "the run wrote its results meanwhile" test -s "$T/live/curve-rr.csv"
+echo "# dashboard: all passed"

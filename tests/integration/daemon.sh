@@ -122,8 +122,22 @@ assert "iocurve_step_latency_seconds" in body, body
 PY
 ok "/metrics serves agents, the current step and the knees"
 
+# SIGTERM with a campaign running: it is aborted, the agents are told, results are flushed.
+campaign fifth "1000, 1000, 1000, 1000, 1000, 1000" > "$T/fifth.yaml"
+"$IOCURVE" run "$T/fifth.yaml" --coordinator "$SOCK" > "$T/fifth.out" 2>&1 &
+FIFTH=$!
+wait_for "$T/fifth.out" "step 1: achieved" 30 || fail "the fifth campaign measures a step"
 kill -TERM "$SERVE"
-wait_exit "$SERVE" 15 || fail "serve exits 0 on SIGTERM"
-ok "serve exits 0 on SIGTERM"
+wait_exit "$SERVE" 15 || fail "serve exits 0 on SIGTERM, with a campaign running"
+ok "serve exits 0 on SIGTERM, with a campaign running"
+status=0
+wait_exit "$FIFTH" 10 || status=$?
+check "the campaign's run says why it ended" grep -q "shutting down" "$T/fifth.out"
+check "and exits 1" test "$status" -eq 1
+check "its finished steps were flushed" \
+	sh -c "test \$(tail -n +2 '$T'/results/fifth-*/curve.csv | wc -l) -ge 1"
+for a in a1 a2 a3; do
+	check "agent $a was told to stop" grep -q "abort from coordinator: the daemon is shutting down" "$T/$a.log"
+done
 check "the control socket is removed" test ! -e "$SOCK"
 echo "# daemon: all passed"

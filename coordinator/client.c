@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The CLI's side of the control socket: requests, replies and live watching. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -10,6 +11,7 @@
 #include <event2/buffer.h>
 
 #include "client.h"
+#include "cmd.h"
 #include "control.h"
 #include "dashboard.h"
 #include "frame.h"
@@ -21,6 +23,55 @@ const char *client_socket(const char *given, char *buf, unsigned long len)
 	if (given != NULL)
 		return given;
 	return control_default_path(buf, len);
+}
+
+int client_parse(int argc, char **argv, const struct cmd_entry *e, const char **sock, char *buf,
+                 unsigned long len, int *json)
+{
+	static const struct option opts[] = {
+	    {"coordinator", required_argument, NULL, 'C'},
+	    {"json", no_argument, NULL, 'j'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	const char *given = NULL;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "C:jh", opts, NULL)) != -1) {
+		if (c == 'C') {
+			given = optarg;
+		} else if (c == 'j' && json != NULL) {
+			*json = 1;
+		} else {
+			fprintf(c == 'h' ? stdout : stderr, "usage: iocurve %s %s\n%s\n", e->name,
+			        e->usage, e->help);
+			return c == 'h' ? 0 : 2;
+		}
+	}
+	*sock = client_socket(given, buf, len);
+	return -1;
+}
+
+int client_call(const char *verb, const char *sock, const Iocurve__Envelope *req, int want,
+                Iocurve__Envelope **reply)
+{
+	struct error err;
+
+	if (client_request(sock, req, reply, &err) < 0) {
+		fprintf(stderr, "iocurve %s: %s\n", verb, err.msg);
+		return 1;
+	}
+	if ((int)(*reply)->body_case != want) {
+		fprintf(stderr, "iocurve %s: %s\n", verb,
+		        (*reply)->body_case == IOCURVE__ENVELOPE__BODY_CONTROL_REPLY
+		            ? (*reply)->control_reply->message
+		            : "unexpected reply from the daemon");
+		frame_free(*reply);
+		*reply = NULL;
+		return 1;
+	}
+	return 0;
 }
 
 int client_request(const char *path, const Iocurve__Envelope *req, Iocurve__Envelope **reply,

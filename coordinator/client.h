@@ -9,6 +9,20 @@
 #include "error.h"
 #include "iocurve.pb-c.h"
 
+struct cmd_entry;
+
+/*
+ * A control verb's options: [--coordinator SOCKET] [--json when json != NULL] [-h].
+ * Returns -1 to go on (optind at the first operand, *sock set), else an exit status.
+ */
+int client_parse(int argc, char **argv, const struct cmd_entry *e, const char **sock, char *buf,
+                 unsigned long len, int *json);
+/*
+ * One request to the daemon and its reply, which must be of body case want.
+ * Errors are printed as "iocurve VERB: ..."; returns 0, or 1 on any error.
+ */
+int client_call(const char *verb, const char *sock, const Iocurve__Envelope *req, int want,
+                Iocurve__Envelope **reply);
 /* --coordinator PATH, or the default socket path. */
 const char *client_socket(const char *given, char *buf, unsigned long len);
 /* Send req, wait for one reply (free with frame_free). */

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* iocurve agents: the agents the daemon knows, connected or lost. */
-#include <getopt.h>
 #include <stdio.h>
 
 #include "client.h"
@@ -9,39 +8,18 @@
 
 static int agents_exec(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"coordinator", required_argument, NULL, 'C'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT, *reply;
 	Iocurve__AgentsRequest req = IOCURVE__AGENTS_REQUEST__INIT;
-	const char *given = NULL;
+	const char *sock;
 	char buf[256];
-	struct error err;
-	int c;
+	int rc;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "C:h", opts, NULL)) != -1) {
-		if (c == 'C') {
-			given = optarg;
-		} else {
-			fprintf(c == 'h' ? stdout : stderr, "usage: iocurve agents %s\n",
-			        cmd_agents_entry.usage);
-			return c == 'h' ? 0 : 2;
-		}
-	}
+	if ((rc = client_parse(argc, argv, &cmd_agents_entry, &sock, buf, sizeof(buf), NULL)) >= 0)
+		return rc;
 	env.body_case = IOCURVE__ENVELOPE__BODY_AGENTS_REQUEST;
 	env.agents_request = &req;
-	if (client_request(client_socket(given, buf, sizeof(buf)), &env, &reply, &err) < 0) {
-		fprintf(stderr, "iocurve agents: %s\n", err.msg);
+	if (client_call("agents", sock, &env, IOCURVE__ENVELOPE__BODY_AGENTS_REPLY, &reply) != 0)
 		return 1;
-	}
-	if (reply->body_case != IOCURVE__ENVELOPE__BODY_AGENTS_REPLY) {
-		fprintf(stderr, "iocurve agents: unexpected reply\n");
-		frame_free(reply);
-		return 1;
-	}
 	printf("%-16s %-20s %-6s %-8s %9s %10s %10s  %s\n", "NAME", "HOST", "STATE", "VERSION",
 	       "RTT(ms)", "OFFSET(ms)", "SEEN(s)", "LABELS");
 	for (size_t i = 0; i < reply->agents_reply->n_agents; i++) {

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "campaign.h"
+#include "testlib.h"
 
 #define MS 1000000ULL
 #define S  1000000000ULL
@@ -30,39 +31,9 @@ static const char test_campaign_demo[] =
     "  - {name: randread-8k, rw: randread, block_size: 8KiB, load: {steps: [1000, 2000, "
     "4000]}}\n";
 
-/* The three lines every small campaign below starts with. */
-#define TEST_HEAD                                                                                  \
-	"campaign: t\n"                                                                            \
-	"agents: {local: 1}\n"                                                                     \
-	"target: {path: /tmp/x, size: 1MiB}\n"
-
-static struct campaign *test_campaign_ok(const char *text)
-{
-	struct error err = {{0}};
-	struct campaign *c = NULL;
-
-	if (campaign_parse(text, strlen(text), "test.yaml", &c, &err) != 0)
-		fail_msg("campaign refused: %s\n--- text ---\n%s", err.msg, text);
-	assert_non_null(c);
-	return c;
-}
-
-/* The message must start with want: the position is the point of these tests. */
-static void test_campaign_fails(const char *text, const char *want)
-{
-	struct error err = {{0}};
-	struct campaign *c = (struct campaign *)&err; /* must be reset to NULL */
-
-	if (campaign_parse(text, strlen(text), "test.yaml", &c, &err) == 0)
-		fail_msg("campaign accepted, expected \"%s\"\n--- text ---\n%s", want, text);
-	assert_null(c);
-	if (strncmp(err.msg, want, strlen(want)) != 0)
-		fail_msg("message \"%s\" does not start with \"%s\"", err.msg, want);
-}
-
 static void test_demo(void **state)
 {
-	struct campaign *c = test_campaign_ok(test_campaign_demo);
+	struct campaign *c = testlib_campaign_ok(test_campaign_demo);
 	const struct workload *w = &c->workloads[0];
 
 	assert_string_equal(c->name, "demo");
@@ -93,12 +64,12 @@ static void test_demo(void **state)
 
 static void test_defaults(void **state)
 {
-	struct campaign *c = test_campaign_ok("campaign: t\n"
-	                                      "agents: {local: 1}\n"
-	                                      "target: {path: /tmp/x, size: 1MiB}\n"
-	                                      "workloads:\n"
-	                                      "  - name: a\n"
-	                                      "    load: {steps: [1k]}\n");
+	struct campaign *c = testlib_campaign_ok("campaign: t\n"
+	                                         "agents: {local: 1}\n"
+	                                         "target: {path: /tmp/x, size: 1MiB}\n"
+	                                         "workloads:\n"
+	                                         "  - name: a\n"
+	                                         "    load: {steps: [1k]}\n");
 	const struct workload *w = &c->workloads[0];
 
 	assert_true(c->target_direct);
@@ -118,27 +89,27 @@ static void test_defaults(void **state)
 static void test_inherit_and_override(void **state)
 {
 	struct campaign *c =
-	    test_campaign_ok(TEST_HEAD "rw: write\n"
-	                               "block_size: 64KiB\n"
-	                               "workers: 4\n"
-	                               "queue_depth: 32\n"
-	                               "interval: 500ms\n"
-	                               "warmup: 0s\n"
-	                               "measure: 2s\n"
-	                               "slo: {latency: 500us}\n"
-	                               "workloads:\n"
-	                               "  - {name: inherits, load: {steps: [10, 20]}}\n"
-	                               "  - name: overrides\n"
-	                               "    rw: read\n"
-	                               "    block_size: 8k\n"
-	                               "    workers: 8\n"
-	                               "    queue_depth: 1\n"
-	                               "    interval: 2s\n"
-	                               "    warmup: 4s\n"
-	                               "    measure: 10s\n"
-	                               "    load:\n"
-	                               "      steps:\n"
-	                               "        - 1.5M\n");
+	    testlib_campaign_ok(TEST_HEAD "rw: write\n"
+	                                  "block_size: 64KiB\n"
+	                                  "workers: 4\n"
+	                                  "queue_depth: 32\n"
+	                                  "interval: 500ms\n"
+	                                  "warmup: 0s\n"
+	                                  "measure: 2s\n"
+	                                  "slo: {latency: 500us}\n"
+	                                  "workloads:\n"
+	                                  "  - {name: inherits, load: {steps: [10, 20]}}\n"
+	                                  "  - name: overrides\n"
+	                                  "    rw: read\n"
+	                                  "    block_size: 8k\n"
+	                                  "    workers: 8\n"
+	                                  "    queue_depth: 1\n"
+	                                  "    interval: 2s\n"
+	                                  "    warmup: 4s\n"
+	                                  "    measure: 10s\n"
+	                                  "    load:\n"
+	                                  "      steps:\n"
+	                                  "        - 1.5M\n");
 	const struct workload *a = &c->workloads[0], *b = &c->workloads[1];
 
 	assert_int_equal(c->nworkloads, 2);
@@ -169,22 +140,22 @@ static void test_select_mode(void **state)
 {
 	struct campaign *c;
 
-	c = test_campaign_ok("campaign: t\n"
-	                     "agents: {select: {count: 4}, wait: 30s}\n"
-	                     "target: {path: /mnt/nas, size: 1GiB, direct: no}\n"
-	                     "workloads: [{name: a, load: {steps: [1]}}]\n");
+	c = testlib_campaign_ok("campaign: t\n"
+	                        "agents: {select: {count: 4}, wait: 30s}\n"
+	                        "target: {path: /mnt/nas, size: 1GiB, direct: no}\n"
+	                        "workloads: [{name: a, load: {steps: [1]}}]\n");
 	assert_int_equal(c->agents_mode, CAMPAIGN_AGENTS_SELECT);
 	assert_int_equal(c->agents_count, 4);
 	assert_int_equal(c->agents_wait_ns, 30 * S);
 	assert_false(c->target_direct);
 	campaign_free(c);
 
-	c = test_campaign_ok("campaign: t\n"
-	                     "agents:\n"
-	                     "  select:\n"
-	                     "    count: 2\n"
-	                     "target: {path: /mnt/nas, size: 1GiB, direct: yes}\n"
-	                     "workloads: [{name: a, load: {steps: [1]}}]\n");
+	c = testlib_campaign_ok("campaign: t\n"
+	                        "agents:\n"
+	                        "  select:\n"
+	                        "    count: 2\n"
+	                        "target: {path: /mnt/nas, size: 1GiB, direct: yes}\n"
+	                        "workloads: [{name: a, load: {steps: [1]}}]\n");
 	assert_int_equal(c->agents_mode, CAMPAIGN_AGENTS_SELECT);
 	assert_int_equal(c->agents_count, 2);
 	assert_int_equal(c->agents_wait_ns, 60 * S);
@@ -194,7 +165,7 @@ static void test_select_mode(void **state)
 
 static void test_unknown_key(void **state)
 {
-	test_campaign_fails(
+	testlib_campaign_fails(
 	    TEST_HEAD "workloads:\n"
 	              "  - name: randread-8k\n"
 	              "    queue_dept: 4\n"
@@ -203,183 +174,195 @@ static void test_unknown_key(void **state)
 	    "(known: name, rw, block_size, workers, queue_depth, interval, warmup, "
 	    "measure, read_pct, align, working_set, random, arrivals, data, direct, "
 	    "wake_slack, steady, load); did you mean 'queue_depth'?");
-	test_campaign_fails(TEST_HEAD "worker: 2\n"
-	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:4:1: unknown key 'worker' in campaign (known: campaign, "
-	                    "agents, target, slo, stop, workloads, rw, block_size, workers,");
-	test_campaign_fails(
+	testlib_campaign_fails(TEST_HEAD "worker: 2\n"
+	                                 "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                       "test.yaml:4:1: unknown key 'worker' in campaign (known: campaign, "
+	                       "agents, target, slo, stop, workloads, rw, block_size, workers,");
+	testlib_campaign_fails(
 	    "campaign: t\n"
 	    "agents: {local: 1}\n"
 	    "target: {path: /tmp/x, size: 1MiB, sise: 2}\n"
 	    "workloads: [{name: a, load: {steps: [1]}}]\n",
 	    "test.yaml:3:36: unknown key 'sise' in target (known: path, size, direct, sim)");
-	test_campaign_fails(TEST_HEAD "slo: {latncy: 1ms}\n"
-	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:4:7: unknown key 'latncy' in slo (known: latency, metric)");
-	test_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {step: [1]}}]\n",
-	                    "test.yaml:4:30: unknown key 'step' in load of workload 'a' (known: "
-	                    "steps, curve, ramp, max, refine)");
-	test_campaign_fails("campaign: t\n"
-	                    "agents: {select: {count: 1, lables: {a: b}}}\n"
-	                    "target: {path: /tmp/x, size: 1MiB}\n"
-	                    "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:2:29: unknown key 'lables' in agents.select (known: count, "
-	                    "labels); did you mean 'labels'?");
+	testlib_campaign_fails(
+	    TEST_HEAD "slo: {latncy: 1ms}\n"
+	              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	    "test.yaml:4:7: unknown key 'latncy' in slo (known: latency, metric)");
+	testlib_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {step: [1]}}]\n",
+	                       "test.yaml:4:30: unknown key 'step' in load of workload 'a' (known: "
+	                       "steps, curve, ramp, max, refine)");
+	testlib_campaign_fails(
+	    "campaign: t\n"
+	    "agents: {select: {count: 1, lables: {a: b}}}\n"
+	    "target: {path: /tmp/x, size: 1MiB}\n"
+	    "workloads: [{name: a, load: {steps: [1]}}]\n",
+	    "test.yaml:2:29: unknown key 'lables' in agents.select (known: count, "
+	    "labels); did you mean 'labels'?");
 	/* before it has a name, a workload is known by its place in the list */
-	test_campaign_fails(TEST_HEAD "workloads:\n"
-	                              "  - {name: a, load: {steps: [1]}}\n"
-	                              "  - {nmae: b, load: {steps: [1]}}\n",
-	                    "test.yaml:6:6: unknown key 'nmae' in workload 2 (known: name,");
-	test_campaign_fails(TEST_HEAD "[a]: 1\n"
-	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:4:1: keys in campaign must be plain names");
+	testlib_campaign_fails(TEST_HEAD "workloads:\n"
+	                                 "  - {name: a, load: {steps: [1]}}\n"
+	                                 "  - {nmae: b, load: {steps: [1]}}\n",
+	                       "test.yaml:6:6: unknown key 'nmae' in workload 2 (known: name,");
+	testlib_campaign_fails(TEST_HEAD "[a]: 1\n"
+	                                 "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                       "test.yaml:4:1: keys in campaign must be plain names");
 }
 
 static void test_wrong_type(void **state)
 {
-	test_campaign_fails(TEST_HEAD "workers: abc\n"
-	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:4:10: workers: expected a whole number 1..256, got 'abc'");
-	test_campaign_fails(TEST_HEAD
-	                    "workloads: [{name: a, workers: [1, 2], load: {steps: [1]}}]\n",
-	                    "test.yaml:4:32: workers: expected a whole number 1..256, got a list");
-	test_campaign_fails(TEST_HEAD "workers: 0\n"
-	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:4:10: workers: expected a whole number 1..256, got '0'");
-	test_campaign_fails(TEST_HEAD "workers: 257\n"
-	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:4:10: workers: expected a whole number 1..256, got '257'");
-	test_campaign_fails(TEST_HEAD "workers: 99999999999999999999999\n"
-	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:4:10: workers: expected a whole number 1..256");
-	test_campaign_fails(TEST_HEAD "workers: 1.5\n"
-	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:4:10: workers: expected a whole number 1..256, got '1.5'");
-	test_campaign_fails(TEST_HEAD "queue_depth: 4097\n"
-	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:4:14: queue_depth: expected a whole number 1..4096, got "
-	                    "'4097'");
-	test_campaign_fails(TEST_HEAD "workers:\n"
-	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:4:9: workers: expected a whole number 1..256, got nothing");
-	test_campaign_fails("campaign: [a, b]\n"
-	                    "agents: {local: 1}\n"
-	                    "target: {path: /tmp/x, size: 1MiB}\n"
-	                    "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:1:11: campaign: expected a string, got a list");
-	test_campaign_fails(
+	testlib_campaign_fails(
+	    TEST_HEAD "workers: abc\n"
+	              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	    "test.yaml:4:10: workers: expected a whole number 1..256, got 'abc'");
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads: [{name: a, workers: [1, 2], load: {steps: [1]}}]\n",
+	    "test.yaml:4:32: workers: expected a whole number 1..256, got a list");
+	testlib_campaign_fails(TEST_HEAD "workers: 0\n"
+	                                 "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                       "test.yaml:4:10: workers: expected a whole number 1..256, got '0'");
+	testlib_campaign_fails(
+	    TEST_HEAD "workers: 257\n"
+	              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	    "test.yaml:4:10: workers: expected a whole number 1..256, got '257'");
+	testlib_campaign_fails(TEST_HEAD "workers: 99999999999999999999999\n"
+	                                 "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                       "test.yaml:4:10: workers: expected a whole number 1..256");
+	testlib_campaign_fails(
+	    TEST_HEAD "workers: 1.5\n"
+	              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	    "test.yaml:4:10: workers: expected a whole number 1..256, got '1.5'");
+	testlib_campaign_fails(TEST_HEAD "queue_depth: 4097\n"
+	                                 "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                       "test.yaml:4:14: queue_depth: expected a whole number 1..4096, got "
+	                       "'4097'");
+	testlib_campaign_fails(
+	    TEST_HEAD "workers:\n"
+	              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	    "test.yaml:4:9: workers: expected a whole number 1..256, got nothing");
+	testlib_campaign_fails("campaign: [a, b]\n"
+	                       "agents: {local: 1}\n"
+	                       "target: {path: /tmp/x, size: 1MiB}\n"
+	                       "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                       "test.yaml:1:11: campaign: expected a string, got a list");
+	testlib_campaign_fails(
 	    "campaign: t\n"
 	    "agents: {local: 1}\n"
 	    "target: /tmp/x\n"
 	    "workloads: [{name: a, load: {steps: [1]}}]\n",
 	    "test.yaml:3:9: target: expected a mapping with path, size, direct, sim, got "
 	    "'/tmp/x'");
-	test_campaign_fails(TEST_HEAD "workloads: {name: a}\n",
-	                    "test.yaml:4:12: workloads: expected a list of one or more workloads, "
-	                    "got a mapping");
-	test_campaign_fails(TEST_HEAD "workloads: []\n",
-	                    "test.yaml:4:12: workloads: expected a list of one or more workloads");
-	test_campaign_fails(TEST_HEAD "workloads: [a]\n",
-	                    "test.yaml:4:13: workloads: expected a mapping with name, rw,");
-	test_campaign_fails(TEST_HEAD "rw: readwrite\n"
-	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:4:5: rw: expected read, write, randread, randwrite, rw or "
-	                    "randrw, got 'readwrite'");
-	test_campaign_fails("campaign: t\n"
-	                    "agents: {local: 1}\n"
-	                    "target: {path: /tmp/x, size: 1MiB, direct: maybe}\n"
-	                    "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:3:44: target.direct: expected true or false, got 'maybe'");
-	test_campaign_fails("campaign: \"a\\0b\"\n"
-	                    "agents: {local: 1}\n"
-	                    "target: {path: /tmp/x, size: 1MiB}\n"
-	                    "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:1:11: campaign: contains a NUL character");
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads: {name: a}\n",
+	    "test.yaml:4:12: workloads: expected a list of one or more workloads, "
+	    "got a mapping");
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads: []\n",
+	    "test.yaml:4:12: workloads: expected a list of one or more workloads");
+	testlib_campaign_fails(TEST_HEAD "workloads: [a]\n",
+	                       "test.yaml:4:13: workloads: expected a mapping with name, rw,");
+	testlib_campaign_fails(
+	    TEST_HEAD "rw: readwrite\n"
+	              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	    "test.yaml:4:5: rw: expected read, write, randread, randwrite, rw or "
+	    "randrw, got 'readwrite'");
+	testlib_campaign_fails(
+	    "campaign: t\n"
+	    "agents: {local: 1}\n"
+	    "target: {path: /tmp/x, size: 1MiB, direct: maybe}\n"
+	    "workloads: [{name: a, load: {steps: [1]}}]\n",
+	    "test.yaml:3:44: target.direct: expected true or false, got 'maybe'");
+	testlib_campaign_fails("campaign: \"a\\0b\"\n"
+	                       "agents: {local: 1}\n"
+	                       "target: {path: /tmp/x, size: 1MiB}\n"
+	                       "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                       "test.yaml:1:11: campaign: contains a NUL character");
 }
 
 static void test_missing_field(void **state)
 {
-	test_campaign_fails(TEST_HEAD "workers: 1\n",
-	                    "test.yaml:1:1: campaign is missing 'workloads'");
-	test_campaign_fails("agents: {local: 1}\n"
-	                    "target: {path: /tmp/x, size: 1MiB}\n"
-	                    "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:1:1: campaign is missing 'campaign'");
-	test_campaign_fails("campaign: t\n"
-	                    "target: {path: /tmp/x, size: 1MiB}\n"
-	                    "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:1:1: campaign is missing 'agents'");
-	test_campaign_fails("campaign: t\n"
-	                    "agents: {local: 1}\n"
-	                    "target: {path: /tmp/x}\n"
-	                    "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:3:9: target is missing 'size'");
-	test_campaign_fails("campaign: t\n"
-	                    "agents: {local: 1}\n"
-	                    "target:\n"
-	                    "  size: 1MiB\n"
-	                    "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:4:3: target is missing 'path'");
-	test_campaign_fails(TEST_HEAD "workloads:\n"
-	                              "  - name: a\n"
-	                              "    rw: read\n",
-	                    "test.yaml:5:5: workload 'a' is missing 'load'");
-	test_campaign_fails(TEST_HEAD "workloads:\n"
-	                              "  - rw: read\n"
-	                              "    load: {steps: [1]}\n",
-	                    "test.yaml:5:5: workload 1 is missing 'name'");
-	test_campaign_fails(TEST_HEAD
-	                    "workloads: [{name: a, wake_slack: 5ms, load: {max: true}}]\n",
-	                    "test.yaml:4:35: wake_slack: expected a duration up to 1ms");
-	test_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {}}]\n",
-	                    "test.yaml:4:29: load of workload 'a' is missing 'steps'");
+	testlib_campaign_fails(TEST_HEAD "workers: 1\n",
+	                       "test.yaml:1:1: campaign is missing 'workloads'");
+	testlib_campaign_fails("agents: {local: 1}\n"
+	                       "target: {path: /tmp/x, size: 1MiB}\n"
+	                       "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                       "test.yaml:1:1: campaign is missing 'campaign'");
+	testlib_campaign_fails("campaign: t\n"
+	                       "target: {path: /tmp/x, size: 1MiB}\n"
+	                       "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                       "test.yaml:1:1: campaign is missing 'agents'");
+	testlib_campaign_fails("campaign: t\n"
+	                       "agents: {local: 1}\n"
+	                       "target: {path: /tmp/x}\n"
+	                       "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                       "test.yaml:3:9: target is missing 'size'");
+	testlib_campaign_fails("campaign: t\n"
+	                       "agents: {local: 1}\n"
+	                       "target:\n"
+	                       "  size: 1MiB\n"
+	                       "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                       "test.yaml:4:3: target is missing 'path'");
+	testlib_campaign_fails(TEST_HEAD "workloads:\n"
+	                                 "  - name: a\n"
+	                                 "    rw: read\n",
+	                       "test.yaml:5:5: workload 'a' is missing 'load'");
+	testlib_campaign_fails(TEST_HEAD "workloads:\n"
+	                                 "  - rw: read\n"
+	                                 "    load: {steps: [1]}\n",
+	                       "test.yaml:5:5: workload 1 is missing 'name'");
+	testlib_campaign_fails(TEST_HEAD
+	                       "workloads: [{name: a, wake_slack: 5ms, load: {max: true}}]\n",
+	                       "test.yaml:4:35: wake_slack: expected a duration up to 1ms");
+	testlib_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {}}]\n",
+	                       "test.yaml:4:29: load of workload 'a' is missing 'steps'");
 }
 
 static void test_duplicate_key(void **state)
 {
-	test_campaign_fails(TEST_HEAD "campaign: u\n"
-	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:4:1: duplicate key 'campaign' in campaign (first at line 1");
-	test_campaign_fails(
+	testlib_campaign_fails(
+	    TEST_HEAD "campaign: u\n"
+	              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	    "test.yaml:4:1: duplicate key 'campaign' in campaign (first at line 1");
+	testlib_campaign_fails(
 	    TEST_HEAD "workloads:\n"
 	              "  - name: a\n"
 	              "    workers: 1\n"
 	              "    workers: 2\n"
 	              "    load: {steps: [1]}\n",
 	    "test.yaml:7:5: duplicate key 'workers' in workload 'a' (first at line 6");
-	test_campaign_fails(TEST_HEAD "workloads:\n"
-	                              "  - {name: a, load: {steps: [1]}}\n"
-	                              "  - {name: a, load: {steps: [2]}}\n",
-	                    "test.yaml:6:12: name: workload 'a' is already defined");
+	testlib_campaign_fails(TEST_HEAD "workloads:\n"
+	                                 "  - {name: a, load: {steps: [1]}}\n"
+	                                 "  - {name: a, load: {steps: [2]}}\n",
+	                       "test.yaml:6:12: name: workload 'a' is already defined");
 }
 
 static void test_bad_duration(void **state)
 {
-	test_campaign_fails(TEST_HEAD "interval: 1\n"
-	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:4:11: interval: '1' is not a duration: add a unit");
-	test_campaign_fails(
+	testlib_campaign_fails(TEST_HEAD "interval: 1\n"
+	                                 "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                       "test.yaml:4:11: interval: '1' is not a duration: add a unit");
+	testlib_campaign_fails(
 	    TEST_HEAD "workloads: [{name: a, warmup: 1x, load: {steps: [1]}}]\n",
 	    "test.yaml:4:31: warmup: '1x' is not a duration (expected a number with "
 	    "ns, us, ms, s, m or h");
-	test_campaign_fails(TEST_HEAD "interval: 50ms\n"
-	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:4:11: interval: expected at least 100ms, got '50ms'");
-	test_campaign_fails(TEST_HEAD "measure: 0s\n"
-	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:4:10: measure: expected a duration above 0s, got '0s'");
-	test_campaign_fails(TEST_HEAD "slo: {latency: 0ms}\n"
-	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:4:16: slo.latency: expected a latency above 0, got '0ms'");
-	test_campaign_fails(TEST_HEAD "slo: {latency: fast}\n"
-	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:4:16: slo.latency: 'fast' is not a duration");
+	testlib_campaign_fails(TEST_HEAD "interval: 50ms\n"
+	                                 "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                       "test.yaml:4:11: interval: expected at least 100ms, got '50ms'");
+	testlib_campaign_fails(TEST_HEAD "measure: 0s\n"
+	                                 "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                       "test.yaml:4:10: measure: expected a duration above 0s, got '0s'");
+	testlib_campaign_fails(
+	    TEST_HEAD "slo: {latency: 0ms}\n"
+	              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	    "test.yaml:4:16: slo.latency: expected a latency above 0, got '0ms'");
+	testlib_campaign_fails(TEST_HEAD "slo: {latency: fast}\n"
+	                                 "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                       "test.yaml:4:16: slo.latency: 'fast' is not a duration");
 }
 
 static void test_interval_multiples(void **state)
 {
 	/* the workload's own measure is the line to change */
-	test_campaign_fails(
+	testlib_campaign_fails(
 	    TEST_HEAD "workloads:\n"
 	              "  - name: a\n"
 	              "    measure: 2500ms\n"
@@ -387,16 +370,16 @@ static void test_interval_multiples(void **state)
 	    "test.yaml:6:14: measure: 2500ms is not a whole number of intervals "
 	    "(interval is 1.00s) in workload 'a'; make measure a multiple of interval");
 	/* default measure 5s against a top-level interval: point at the interval */
-	test_campaign_fails(TEST_HEAD "interval: 2s\n"
-	                              "warmup: 0s\n"
-	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:4:11: measure: 5.00s is not a whole number of intervals "
-	                    "(interval is 2s) in workload 'a'");
-	test_campaign_fails(TEST_HEAD "warmup: 1500ms\n"
-	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:4:9: warmup: 1500ms is not a whole number of intervals");
+	testlib_campaign_fails(TEST_HEAD "interval: 2s\n"
+	                                 "warmup: 0s\n"
+	                                 "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                       "test.yaml:4:11: measure: 5.00s is not a whole number of intervals "
+	                       "(interval is 2s) in workload 'a'");
+	testlib_campaign_fails(TEST_HEAD "warmup: 1500ms\n"
+	                                 "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                       "test.yaml:4:9: warmup: 1500ms is not a whole number of intervals");
 	/* a workload's interval against top-level durations points at the workload */
-	test_campaign_fails(
+	testlib_campaign_fails(
 	    TEST_HEAD "measure: 3s\n"
 	              "workloads: [{name: a, interval: 2s, warmup: 2s, load: {steps: [1]}}]\n",
 	    "test.yaml:5:33: measure: 3s is not a whole number of intervals "
@@ -405,23 +388,25 @@ static void test_interval_multiples(void **state)
 
 static void test_bad_rate(void **state)
 {
-	test_campaign_fails(
+	testlib_campaign_fails(
 	    TEST_HEAD "workloads: [{name: a, load: {steps: [1000, fast]}}]\n",
 	    "test.yaml:4:44: load.steps: expected a rate such as 20k, a bandwidth "
 	    "such as 800MiB/s, a share of the peak such as 50%, or max, got 'fast'");
-	test_campaign_fails(
+	testlib_campaign_fails(
 	    TEST_HEAD "workloads: [{name: a, load: {steps: [0]}}]\n",
 	    "test.yaml:4:38: load.steps: expected a rate above 0 ops/s, or max, got '0'");
-	test_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {steps: [-5]}}]\n",
-	                    "test.yaml:4:38: load.steps: '-5' is not a rate: rates cannot be "
-	                    "negative");
-	test_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {steps: []}}]\n",
-	                    "test.yaml:4:37: load.steps: expected a list of rates like [1000, 2k, "
-	                    "800MiB/s, 50%, max], got an empty list");
-	test_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {steps: 1000}}]\n",
-	                    "test.yaml:4:37: load.steps: expected a list of rates like [1000, 2k, "
-	                    "800MiB/s, 50%, max], got '1000'");
-	test_campaign_fails(
+	testlib_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {steps: [-5]}}]\n",
+	                       "test.yaml:4:38: load.steps: '-5' is not a rate: rates cannot be "
+	                       "negative");
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads: [{name: a, load: {steps: []}}]\n",
+	    "test.yaml:4:37: load.steps: expected a list of rates like [1000, 2k, "
+	    "800MiB/s, 50%, max], got an empty list");
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads: [{name: a, load: {steps: 1000}}]\n",
+	    "test.yaml:4:37: load.steps: expected a list of rates like [1000, 2k, "
+	    "800MiB/s, 50%, max], got '1000'");
+	testlib_campaign_fails(
 	    TEST_HEAD "workloads: [{name: a, load: {steps: [[1]]}}]\n",
 	    "test.yaml:4:38: load.steps: expected a rate such as 20k, a bandwidth "
 	    "such as 800MiB/s, a share of the peak such as 50%, or max, got a list");
@@ -429,75 +414,84 @@ static void test_bad_rate(void **state)
 
 static void test_sizes(void **state)
 {
-	test_campaign_fails("campaign: ../../etc\n"
-	                    "agents: {local: 1}\n"
-	                    "target: {path: /tmp/x, size: 4MiB}\n"
-	                    "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:1:11: campaign: expected letters, digits, '.', '_' and '-' "
-	                    "only");
-	test_campaign_fails(TEST_HEAD "block_size: 1000\n"
-	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:4:13: block_size: expected a multiple of 512B up to 16MiB, "
-	                    "got '1000'");
-	test_campaign_fails(TEST_HEAD "block_size: 32MiB\n"
-	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:4:13: block_size: expected a multiple of 512B up to 16MiB");
-	test_campaign_fails(TEST_HEAD "block_size: 12XB\n"
-	                              "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:4:13: block_size: '12XB' is not a size (expected a number "
-	                    "with B, KiB,");
-	test_campaign_fails("campaign: t\n"
-	                    "agents: {local: 1}\n"
-	                    "target: {path: /tmp/x, size: 6KiB}\n"
-	                    "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:3:30: target.size: expected a multiple of 4KiB, got '6KiB'");
-	test_campaign_fails("campaign: t\n"
-	                    "agents: {local: 1}\n"
-	                    "target: {path: /tmp/x, size: 0}\n"
-	                    "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:3:30: target.size: expected a multiple of 4KiB, got '0'");
-	test_campaign_fails("campaign: t\n"
-	                    "agents: {local: 1}\n"
-	                    "target: {path: /tmp/x, size: 8KiB}\n"
-	                    "workloads:\n"
-	                    "  - {name: a, load: {steps: [1]}}\n"
-	                    "  - {name: big, block_size: 1MiB, load: {steps: [1]}}\n",
-	                    "test.yaml:3:30: target.size: 8KiB is smaller than block_size 1MiB of "
-	                    "workload 'big'");
-	test_campaign_fails("campaign: t\n"
-	                    "agents: {local: 1}\n"
-	                    "target: {path: tmp/x, size: 1MiB}\n"
-	                    "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                    "test.yaml:3:16: target.path: expected an absolute path such as "
-	                    "/mnt/test, got 'tmp/x'");
-	test_campaign_fails(
+	testlib_campaign_fails(
+	    "campaign: ../../etc\n"
+	    "agents: {local: 1}\n"
+	    "target: {path: /tmp/x, size: 4MiB}\n"
+	    "workloads: [{name: a, load: {steps: [1]}}]\n",
+	    "test.yaml:1:11: campaign: expected letters, digits, '.', '_' and '-' "
+	    "only");
+	testlib_campaign_fails(
+	    TEST_HEAD "block_size: 1000\n"
+	              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	    "test.yaml:4:13: block_size: expected a multiple of 512B up to 16MiB, "
+	    "got '1000'");
+	testlib_campaign_fails(
+	    TEST_HEAD "block_size: 32MiB\n"
+	              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	    "test.yaml:4:13: block_size: expected a multiple of 512B up to 16MiB");
+	testlib_campaign_fails(
+	    TEST_HEAD "block_size: 12XB\n"
+	              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	    "test.yaml:4:13: block_size: '12XB' is not a size (expected a number "
+	    "with B, KiB,");
+	testlib_campaign_fails(
+	    "campaign: t\n"
+	    "agents: {local: 1}\n"
+	    "target: {path: /tmp/x, size: 6KiB}\n"
+	    "workloads: [{name: a, load: {steps: [1]}}]\n",
+	    "test.yaml:3:30: target.size: expected a multiple of 4KiB, got '6KiB'");
+	testlib_campaign_fails("campaign: t\n"
+	                       "agents: {local: 1}\n"
+	                       "target: {path: /tmp/x, size: 0}\n"
+	                       "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                       "test.yaml:3:30: target.size: expected a multiple of 4KiB, got '0'");
+	testlib_campaign_fails(
+	    "campaign: t\n"
+	    "agents: {local: 1}\n"
+	    "target: {path: /tmp/x, size: 8KiB}\n"
+	    "workloads:\n"
+	    "  - {name: a, load: {steps: [1]}}\n"
+	    "  - {name: big, block_size: 1MiB, load: {steps: [1]}}\n",
+	    "test.yaml:3:30: target.size: 8KiB is smaller than block_size 1MiB of "
+	    "workload 'big'");
+	testlib_campaign_fails("campaign: t\n"
+	                       "agents: {local: 1}\n"
+	                       "target: {path: tmp/x, size: 1MiB}\n"
+	                       "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                       "test.yaml:3:16: target.path: expected an absolute path such as "
+	                       "/mnt/test, got 'tmp/x'");
+	testlib_campaign_fails(
 	    TEST_HEAD "workloads: [{name: 'a b', load: {steps: [1]}}]\n",
 	    "test.yaml:4:20: name: expected letters, digits, '.', '_' and '-' only, "
 	    "got 'a b'");
-	test_campaign_fails(TEST_HEAD "workloads: [{name: ../x, load: {steps: [1]}}]\n",
-	                    "test.yaml:4:20: name: expected letters, digits");
+	testlib_campaign_fails(TEST_HEAD "workloads: [{name: ../x, load: {steps: [1]}}]\n",
+	                       "test.yaml:4:20: name: expected letters, digits");
 }
 
 static void test_yaml_syntax(void **state)
 {
-	test_campaign_fails("campaign: demo\n"
-	                    "agents: {local: 2\n"
-	                    "target: x\n",
-	                    "test.yaml:3:7: did not find expected ',' or '}' (while parsing a flow "
-	                    "mapping at line 2 column 9)");
-	test_campaign_fails("campaign: demo\n"
-	                    "  agents: 2\n",
-	                    "test.yaml:2:9: mapping values are not allowed in this context");
-	test_campaign_fails("campaign: 'demo\n", "test.yaml:2:1: found unexpected end of stream");
-	test_campaign_fails("campaign: *x\n", "test.yaml:1:11: found undefined alias");
-	test_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {steps: [1]}}]\n"
-	                              "---\n"
-	                              "campaign: u\n",
-	                    "test.yaml:6:1: a second YAML document; a campaign file holds one");
-	test_campaign_fails("", "test.yaml: the campaign is empty");
-	test_campaign_fails("# nothing but a comment\n", "test.yaml: the campaign is empty");
-	test_campaign_fails("just text\n", "test.yaml:1:1: campaign file: expected a mapping");
-	test_campaign_fails("campaign: \xff\n", "test.yaml: byte 10: invalid leading UTF-8 octet");
+	testlib_campaign_fails(
+	    "campaign: demo\n"
+	    "agents: {local: 2\n"
+	    "target: x\n",
+	    "test.yaml:3:7: did not find expected ',' or '}' (while parsing a flow "
+	    "mapping at line 2 column 9)");
+	testlib_campaign_fails("campaign: demo\n"
+	                       "  agents: 2\n",
+	                       "test.yaml:2:9: mapping values are not allowed in this context");
+	testlib_campaign_fails("campaign: 'demo\n",
+	                       "test.yaml:2:1: found unexpected end of stream");
+	testlib_campaign_fails("campaign: *x\n", "test.yaml:1:11: found undefined alias");
+	testlib_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {steps: [1]}}]\n"
+	                                 "---\n"
+	                                 "campaign: u\n",
+	                       "test.yaml:6:1: a second YAML document; a campaign file holds one");
+	testlib_campaign_fails("", "test.yaml: the campaign is empty");
+	testlib_campaign_fails("# nothing but a comment\n", "test.yaml: the campaign is empty");
+	testlib_campaign_fails("just text\n", "test.yaml:1:1: campaign file: expected a mapping");
+	testlib_campaign_fails("campaign: \xff\n",
+	                       "test.yaml: byte 10: invalid leading UTF-8 octet");
 }
 
 static void test_invalid_agents(void **state)
@@ -533,7 +527,7 @@ static void test_invalid_agents(void **state)
 		char text[512];
 
 		snprintf(text, sizeof(text), "campaign: t\n%s%s", cases[i].agents, tail);
-		test_campaign_fails(text, cases[i].want);
+		testlib_campaign_fails(text, cases[i].want);
 	}
 }
 
@@ -597,7 +591,7 @@ static void test_parse_uses_length(void **state)
 /* The I/O engine's keys: mixes, alignment, working set, distributions, data, max steps. */
 static void test_access_keys(void **state)
 {
-	struct campaign *c = test_campaign_ok(
+	struct campaign *c = testlib_campaign_ok(
 	    TEST_HEAD "random: zipf:1.1\n"
 	              "data: {compress: 50, dedupe: 30}\n"
 	              "workloads:\n"
@@ -636,25 +630,29 @@ static void test_access_keys(void **state)
 	assert_int_equal(w[2].access.read_pct, 75);
 	campaign_free(c);
 
-	test_campaign_fails(TEST_HEAD
-	                    "workloads: [{name: a, random: zipf:x, load: {steps: [1]}}]\n",
-	                    "test.yaml:4:31: random: expected zipf:THETA with THETA above 0");
-	test_campaign_fails(TEST_HEAD
-	                    "workloads: [{name: a, random: hotspot:10, load: {max: true}}]\n",
-	                    "test.yaml:4:31: random: expected hotspot:SET/OPS");
-	test_campaign_fails(TEST_HEAD "workloads: [{name: a, read_pct: 101, load: {max: true}}]\n",
-	                    "test.yaml:4:33: read_pct: expected a whole number 0..100, got '101'");
-	test_campaign_fails(TEST_HEAD "working_set: 2MiB\n"
-	                              "workloads: [{name: a, load: {max: true}}]\n",
-	                    "test.yaml:4:14: working_set: larger than target.size of workload 'a'");
-	test_campaign_fails(TEST_HEAD "workloads: [{name: a, align: 8KiB, load: {max: true}}]\n",
-	                    "test.yaml:4:30: align: larger than block_size 4KiB of workload 'a'");
-	test_campaign_fails(TEST_HEAD "workloads: [{name: a, data: {zip: 1}, load: {max: true}}]\n",
-	                    "test.yaml:4:30: unknown key 'zip' in data");
-	test_campaign_fails(TEST_HEAD
-	                    "workloads: [{name: a, arrivals: bursty, load: {max: true}}]\n",
-	                    "test.yaml:4:33: arrivals: expected uniform or poisson, got 'bursty'");
-	test_campaign_fails(
+	testlib_campaign_fails(TEST_HEAD
+	                       "workloads: [{name: a, random: zipf:x, load: {steps: [1]}}]\n",
+	                       "test.yaml:4:31: random: expected zipf:THETA with THETA above 0");
+	testlib_campaign_fails(TEST_HEAD
+	                       "workloads: [{name: a, random: hotspot:10, load: {max: true}}]\n",
+	                       "test.yaml:4:31: random: expected hotspot:SET/OPS");
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads: [{name: a, read_pct: 101, load: {max: true}}]\n",
+	    "test.yaml:4:33: read_pct: expected a whole number 0..100, got '101'");
+	testlib_campaign_fails(
+	    TEST_HEAD "working_set: 2MiB\n"
+	              "workloads: [{name: a, load: {max: true}}]\n",
+	    "test.yaml:4:14: working_set: larger than target.size of workload 'a'");
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads: [{name: a, align: 8KiB, load: {max: true}}]\n",
+	    "test.yaml:4:30: align: larger than block_size 4KiB of workload 'a'");
+	testlib_campaign_fails(TEST_HEAD
+	                       "workloads: [{name: a, data: {zip: 1}, load: {max: true}}]\n",
+	                       "test.yaml:4:30: unknown key 'zip' in data");
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads: [{name: a, arrivals: bursty, load: {max: true}}]\n",
+	    "test.yaml:4:33: arrivals: expected uniform or poisson, got 'bursty'");
+	testlib_campaign_fails(
 	    TEST_HEAD "workloads: [{name: a, load: {}}]\n",
 	    "test.yaml:4:29: load of workload 'a' is missing 'steps', 'curve' or 'ramp' (or max: "
 	    "true)");
@@ -684,11 +682,11 @@ static void test_did_you_mean(void **state)
 static void test_sim_target(void **state)
 {
 	struct campaign *c =
-	    test_campaign_ok("campaign: t\n"
-	                     "agents: {local: 1}\n"
-	                     "target: {sim: {servers: 4, service_time: 200us, jitter: 10%, "
-	                     "stall: {after: 1000, for: 100ms}}}\n"
-	                     "workloads: [{name: a, load: {steps: [1k]}}]\n");
+	    testlib_campaign_ok("campaign: t\n"
+	                        "agents: {local: 1}\n"
+	                        "target: {sim: {servers: 4, service_time: 200us, jitter: 10%, "
+	                        "stall: {after: 1000, for: 100ms}}}\n"
+	                        "workloads: [{name: a, load: {steps: [1k]}}]\n");
 
 	assert_true(c->sim.enabled);
 	assert_null(c->target_path);
@@ -699,21 +697,21 @@ static void test_sim_target(void **state)
 	assert_int_equal(c->sim.stall_ns, 100000000);
 	assert_int_equal(c->target_size, 1u << 30);
 	campaign_free(c);
-	test_campaign_fails("campaign: t\n"
-	                    "agents: {local: 1}\n"
-	                    "target: {path: /x, sim: {service_time: 1ms}}\n"
-	                    "workloads: [{name: a, load: {steps: [1k]}}]\n",
-	                    "test.yaml:3:9: target: use either 'path' or 'sim', not both");
-	test_campaign_fails("campaign: t\n"
-	                    "agents: {local: 1}\n"
-	                    "target: {sim: {servers: 2}}\n"
-	                    "workloads: [{name: a, load: {steps: [1k]}}]\n",
-	                    "test.yaml:3:15: target.sim is missing 'service_time'");
-	test_campaign_fails("campaign: t\n"
-	                    "agents: {local: 1}\n"
-	                    "target: {sim: {service_time: 1ms, jitter: 150%}}\n"
-	                    "workloads: [{name: a, load: {steps: [1k]}}]\n",
-	                    "test.yaml:3:43: target.sim.jitter: expected a percentage 0..100");
+	testlib_campaign_fails("campaign: t\n"
+	                       "agents: {local: 1}\n"
+	                       "target: {path: /x, sim: {service_time: 1ms}}\n"
+	                       "workloads: [{name: a, load: {steps: [1k]}}]\n",
+	                       "test.yaml:3:9: target: use either 'path' or 'sim', not both");
+	testlib_campaign_fails("campaign: t\n"
+	                       "agents: {local: 1}\n"
+	                       "target: {sim: {servers: 2}}\n"
+	                       "workloads: [{name: a, load: {steps: [1k]}}]\n",
+	                       "test.yaml:3:15: target.sim is missing 'service_time'");
+	testlib_campaign_fails("campaign: t\n"
+	                       "agents: {local: 1}\n"
+	                       "target: {sim: {service_time: 1ms, jitter: 150%}}\n"
+	                       "workloads: [{name: a, load: {steps: [1k]}}]\n",
+	                       "test.yaml:3:43: target.sim.jitter: expected a percentage 0..100");
 }
 
 int main(void)

@@ -14,40 +14,11 @@
 #include <cmocka.h>
 
 #include "campaign.h"
+#include "testlib.h"
 #include "loadspec.h"
 
 #define MS 1000000ULL
 #define S  1000000000ULL
-
-/* The three lines every small campaign below starts with. */
-#define TEST_HEAD                                                                                  \
-	"campaign: t\n"                                                                            \
-	"agents: {local: 1}\n"                                                                     \
-	"target: {path: /tmp/x, size: 1MiB}\n"
-
-static struct campaign *test_lang_ok(const char *text)
-{
-	struct error err = {{0}};
-	struct campaign *c = NULL;
-
-	if (campaign_parse(text, strlen(text), "test.yaml", &c, &err) != 0)
-		fail_msg("campaign refused: %s\n--- text ---\n%s", err.msg, text);
-	assert_non_null(c);
-	return c;
-}
-
-/* The message must start with want: the position is the point of these tests. */
-static void test_lang_fails(const char *text, const char *want)
-{
-	struct error err = {{0}};
-	struct campaign *c = (struct campaign *)&err; /* must be reset to NULL */
-
-	if (campaign_parse(text, strlen(text), "test.yaml", &c, &err) == 0)
-		fail_msg("campaign accepted, expected \"%s\"\n--- text ---\n%s", want, text);
-	assert_null(c);
-	if (strncmp(err.msg, want, strlen(want)) != 0)
-		fail_msg("message \"%s\" does not start with \"%s\"", err.msg, want);
-}
 
 static void test_lang_names(const struct campaign *c, const char *const *want, size_t n)
 {
@@ -61,13 +32,13 @@ static void test_matrix_named(void **state)
 {
 	static const char *const want[] = {"mix-randread-4k", "mix-randread-8k",
 	                                   "mix-randrw-4k-r75", "mix-randrw-8k-r75"};
-	struct campaign *c = test_lang_ok(TEST_HEAD "workloads:\n"
-	                                            "  - name: mix\n"
-	                                            "    rw: [randread, randrw]\n"
-	                                            "    block_size: [4KiB, 8KiB]\n"
-	                                            "    read_pct: [75]\n"
-	                                            "    queue_depth: 8\n"
-	                                            "    load: {steps: [1k, 800MiB/s]}\n");
+	struct campaign *c = testlib_campaign_ok(TEST_HEAD "workloads:\n"
+	                                                   "  - name: mix\n"
+	                                                   "    rw: [randread, randrw]\n"
+	                                                   "    block_size: [4KiB, 8KiB]\n"
+	                                                   "    read_pct: [75]\n"
+	                                                   "    queue_depth: 8\n"
+	                                                   "    load: {steps: [1k, 800MiB/s]}\n");
 	const struct workload *w = c->workloads;
 
 	test_lang_names(c, want, 4);
@@ -90,12 +61,12 @@ static void test_matrix_unnamed(void **state)
 	static const char *const want[] = {"randrw-8k-r50",   "randrw-8k-r75",    "randrw-8k-r90",
 	                                   "randread-4k-qd1", "randread-4k-qd32", "rw-1m",
 	                                   "rw-512b",         "rw-1536b"};
-	struct campaign *c =
-	    test_lang_ok(TEST_HEAD "load: {max: true}\n"
-	                           "workloads:\n"
-	                           "  - {rw: randrw, block_size: 8k, read_pct: [50, 75, 90]}\n"
-	                           "  - {queue_depth: [1, 32]}\n"
-	                           "  - {rw: rw, block_size: [1MiB, 512, 1536]}\n");
+	struct campaign *c = testlib_campaign_ok(
+	    TEST_HEAD "load: {max: true}\n"
+	              "workloads:\n"
+	              "  - {rw: randrw, block_size: 8k, read_pct: [50, 75, 90]}\n"
+	              "  - {queue_depth: [1, 32]}\n"
+	              "  - {rw: rw, block_size: [1MiB, 512, 1536]}\n");
 
 	test_lang_names(c, want, 8);
 	assert_int_equal(c->workloads[1].access.read_pct, 75);
@@ -123,14 +94,14 @@ static void test_matrix_top_level(void **state)
 	                                   "c-randrw-64k-r70-qd2",
 	                                   "c-randrw-64k-r30-qd1",
 	                                   "c-randrw-64k-r30-qd2"};
-	struct campaign *c =
-	    test_lang_ok(TEST_HEAD "block_size: [4KiB, 64KiB]\n"
-	                           "read_pct: [70, 30]\n"
-	                           "load: {steps: [1k]}\n"
-	                           "workloads:\n"
-	                           "  - {name: a}\n"
-	                           "  - {name: b, block_size: 8KiB}\n"
-	                           "  - {name: c, rw: [randread, randrw], queue_depth: [1, 2]}\n");
+	struct campaign *c = testlib_campaign_ok(
+	    TEST_HEAD "block_size: [4KiB, 64KiB]\n"
+	              "read_pct: [70, 30]\n"
+	              "load: {steps: [1k]}\n"
+	              "workloads:\n"
+	              "  - {name: a}\n"
+	              "  - {name: b, block_size: 8KiB}\n"
+	              "  - {name: c, rw: [randread, randrw], queue_depth: [1, 2]}\n");
 
 	test_lang_names(c, want, 15);
 	assert_int_equal(c->workloads[2].block_size, 8192);
@@ -142,49 +113,56 @@ static void test_matrix_top_level(void **state)
 
 static void test_matrix_errors(void **state)
 {
-	test_lang_fails(TEST_HEAD "workloads: [{name: m, block_size: [], load: {max: true}}]\n",
-	                "test.yaml:4:35: block_size: an empty list; give one value, or several to "
-	                "make a matrix of workloads");
-	test_lang_fails(TEST_HEAD
-	                "workloads: [{name: m, queue_depth: [1, 2, 01], load: {max: true}}]\n",
-	                "test.yaml:4:43: queue_depth: '01' repeats an earlier value of the list "
-	                "(give each value once)");
-	test_lang_fails(TEST_HEAD "workloads: [{name: m, rw: [read, rwx], load: {max: true}}]\n",
-	                "test.yaml:4:34: rw: expected read, write, randread, randwrite, rw or "
-	                "randrw, got 'rwx'");
-	test_lang_fails(TEST_HEAD
-	                "workloads: [{name: m, block_size: [4k, [8k]], load: {max: true}}]\n",
-	                "test.yaml:4:40: block_size: expected a size such as 64KiB, got a list");
-	test_lang_fails(TEST_HEAD "workloads: [{name: m, read_pct: [1, 101], load: {max: true}}]\n",
-	                "test.yaml:4:37: read_pct: expected a whole number 0..100, got '101'");
-	test_lang_fails(TEST_HEAD "block_size: [4k, 3000]\n"
-	                          "workloads: [{name: m, load: {max: true}}]\n",
-	                "test.yaml:4:18: block_size: expected a multiple of 512B up to 16MiB, "
-	                "got '3000'");
-	test_lang_fails(TEST_HEAD "workloads: [{name: m, read_pct: [1, 2], load: {max: true}}]\n",
-	                "test.yaml:4:33: read_pct: a list of read shares needs a mix (rw: rw or "
-	                "randrw) in workload 'm'; give one value, or make rw a mix");
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads: [{name: m, block_size: [], load: {max: true}}]\n",
+	    "test.yaml:4:35: block_size: an empty list; give one value, or several to "
+	    "make a matrix of workloads");
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads: [{name: m, queue_depth: [1, 2, 01], load: {max: true}}]\n",
+	    "test.yaml:4:43: queue_depth: '01' repeats an earlier value of the list "
+	    "(give each value once)");
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads: [{name: m, rw: [read, rwx], load: {max: true}}]\n",
+	    "test.yaml:4:34: rw: expected read, write, randread, randwrite, rw or "
+	    "randrw, got 'rwx'");
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads: [{name: m, block_size: [4k, [8k]], load: {max: true}}]\n",
+	    "test.yaml:4:40: block_size: expected a size such as 64KiB, got a list");
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads: [{name: m, read_pct: [1, 101], load: {max: true}}]\n",
+	    "test.yaml:4:37: read_pct: expected a whole number 0..100, got '101'");
+	testlib_campaign_fails(
+	    TEST_HEAD "block_size: [4k, 3000]\n"
+	              "workloads: [{name: m, load: {max: true}}]\n",
+	    "test.yaml:4:18: block_size: expected a multiple of 512B up to 16MiB, "
+	    "got '3000'");
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads: [{name: m, read_pct: [1, 2], load: {max: true}}]\n",
+	    "test.yaml:4:33: read_pct: a list of read shares needs a mix (rw: rw or "
+	    "randrw) in workload 'm'; give one value, or make rw a mix");
 	/* a generated name against a given one, and against another matrix */
-	test_lang_fails(TEST_HEAD "load: {max: true}\n"
-	                          "workloads:\n"
-	                          "  - {name: randread-4k}\n"
-	                          "  - {queue_depth: 4, rw: [write, randread]}\n",
-	                "test.yaml:7:5: workload 'randread-4k' from the matrix of workload 2 is "
-	                "already defined (names must be unique; rename one)");
-	test_lang_fails(TEST_HEAD "load: {max: true}\n"
-	                          "workloads:\n"
-	                          "  - {name: a, block_size: [4k, 8k]}\n"
-	                          "  - {name: a-8k}\n",
-	                "test.yaml:7:12: name: workload 'a-8k' is already defined");
-	test_lang_fails(TEST_HEAD "load: {max: true}\n"
-	                          "workloads:\n"
-	                          "  - {name: a, block_size: [4k, 8k]}\n"
-	                          "  - {name: a, block_size: [8k, 16k]}\n",
-	                "test.yaml:7:12: name: workload 'a-8k' from the matrix of workload 'a' is "
-	                "already defined");
+	testlib_campaign_fails(
+	    TEST_HEAD "load: {max: true}\n"
+	              "workloads:\n"
+	              "  - {name: randread-4k}\n"
+	              "  - {queue_depth: 4, rw: [write, randread]}\n",
+	    "test.yaml:7:5: workload 'randread-4k' from the matrix of workload 2 is "
+	    "already defined (names must be unique; rename one)");
+	testlib_campaign_fails(TEST_HEAD "load: {max: true}\n"
+	                                 "workloads:\n"
+	                                 "  - {name: a, block_size: [4k, 8k]}\n"
+	                                 "  - {name: a-8k}\n",
+	                       "test.yaml:7:12: name: workload 'a-8k' is already defined");
+	testlib_campaign_fails(
+	    TEST_HEAD "load: {max: true}\n"
+	              "workloads:\n"
+	              "  - {name: a, block_size: [4k, 8k]}\n"
+	              "  - {name: a, block_size: [8k, 16k]}\n",
+	    "test.yaml:7:12: name: workload 'a-8k' from the matrix of workload 'a' is "
+	    "already defined");
 	/* a plain workload still needs its name */
-	test_lang_fails(TEST_HEAD "workloads: [{rw: read, load: {max: true}}]\n",
-	                "test.yaml:4:13: workload 1 is missing 'name' (only a matrix");
+	testlib_campaign_fails(TEST_HEAD "workloads: [{rw: read, load: {max: true}}]\n",
+	                       "test.yaml:4:13: workload 1 is missing 'name' (only a matrix");
 }
 
 static void test_matrix_limits(void **state)
@@ -198,8 +176,9 @@ static void test_matrix_limits(void **state)
 		    snprintf(list + off, sizeof(list) - (size_t)off, "%s%d", i > 1 ? ", " : "", i);
 	snprintf(text, sizeof(text),
 	         TEST_HEAD "workloads: [{name: m, queue_depth: [%s], load: {max: true}}]\n", list);
-	test_lang_fails(text, "test.yaml:4:36: queue_depth: 65 values; a matrix takes at most 64 "
-	                      "per key");
+	testlib_campaign_fails(text,
+	                       "test.yaml:4:36: queue_depth: 65 values; a matrix takes at most 64 "
+	                       "per key");
 	/* 16 block sizes x 64 queue depths = 1024 workloads fit; one more does not */
 	*strrchr(list, ',') = '\0';
 	snprintf(mat, sizeof(mat),
@@ -207,25 +186,26 @@ static void test_matrix_limits(void **state)
 	         "48k, 52k, 56k, 60k, 64k], queue_depth: [%s]}\n",
 	         list);
 	snprintf(text, sizeof(text), TEST_HEAD "load: {max: true}\nworkloads:\n%s", mat);
-	c = test_lang_ok(text);
+	c = testlib_campaign_ok(text);
 	assert_int_equal(c->nworkloads, 1024);
 	assert_string_equal(c->workloads[0].name, "m-4k-qd1");
 	assert_string_equal(c->workloads[1023].name, "m-64k-qd64");
 	campaign_free(c);
 	snprintf(text, sizeof(text), TEST_HEAD "load: {max: true}\nworkloads:\n%s  - {name: x}\n",
 	         mat);
-	test_lang_fails(text,
-	                "test.yaml:7:5: workload 'x': the campaign would have 1025 workloads, "
-	                "at most 1024 (a matrix makes one per combination of its lists)");
+	testlib_campaign_fails(
+	    text, "test.yaml:7:5: workload 'x': the campaign would have 1025 workloads, "
+	          "at most 1024 (a matrix makes one per combination of its lists)");
 	/* workers is no matrix key: a list of it is a plain type error */
-	test_lang_fails(TEST_HEAD "workers: [1, 2]\nworkloads: [{name: m, load: {max: true}}]\n",
-	                "test.yaml:4:10: workers: expected a whole number 1..256, got a list");
+	testlib_campaign_fails(
+	    TEST_HEAD "workers: [1, 2]\nworkloads: [{name: m, load: {max: true}}]\n",
+	    "test.yaml:4:10: workers: expected a whole number 1..256, got a list");
 }
 
 /* steps: rates, bandwidths, shares of the peak and max, in order. */
 static void test_steps(void **state)
 {
-	struct campaign *c = test_lang_ok(
+	struct campaign *c = testlib_campaign_ok(
 	    TEST_HEAD "workloads:\n"
 	              "  - name: a\n"
 	              "    block_size: 8KiB\n"
@@ -255,34 +235,40 @@ static void test_steps(void **state)
 	assert_int_equal(w[2].refine, 0);
 	campaign_free(c);
 
-	test_lang_fails(TEST_HEAD "workloads: [{name: a, load: {steps: [0%]}}]\n",
-	                "test.yaml:4:38: load.steps: expected a share of the peak such as 50% "
-	                "(above 0%, at most 100%), got '0%'");
-	test_lang_fails(TEST_HEAD "workloads: [{name: a, load: {steps: [100.5%]}}]\n",
-	                "test.yaml:4:38: load.steps: expected a share of the peak");
-	test_lang_fails(TEST_HEAD "workloads: [{name: a, load: {steps: [x%]}}]\n",
-	                "test.yaml:4:38: load.steps: 'x%' is not a percentage");
-	test_lang_fails(TEST_HEAD "workloads: [{name: a, load: {steps: [1MB/h]}}]\n",
-	                "test.yaml:4:38: load.steps: expected a rate such as 20k");
-	test_lang_fails(TEST_HEAD "workloads: [{name: a, load: {steps: [1Mb/s]}}]\n",
-	                "test.yaml:4:38: load.steps: '1Mb/s' is not a bandwidth (expected a size "
-	                "per second");
-	test_lang_fails(TEST_HEAD "workloads: [{name: a, load: {steps: [0GiB/s]}}]\n",
-	                "test.yaml:4:38: load.steps: expected a rate above 0 ops/s, or max, got "
-	                "'0GiB/s'");
-	test_lang_fails(TEST_HEAD "workloads: [{name: a, load: {steps: ['']}}]\n",
-	                "test.yaml:4:38: load.steps: expected a rate such as 20k, a bandwidth such "
-	                "as 800MiB/s, a share of the peak such as 50%, or max, got nothing");
-	test_lang_fails(TEST_HEAD "workloads: [{name: a, load: {steps: [2000000G]}}]\n",
-	                "test.yaml:4:38: load.steps: '2000000G' is too large for a rate");
-	test_lang_fails(TEST_HEAD "workloads: [{name: a, load: {max: maybe}}]\n",
-	                "test.yaml:4:35: load.max: expected true or false, got 'maybe'");
-	test_lang_fails(TEST_HEAD "workloads: [{name: a, load: {max: false}}]\n",
-	                "test.yaml:4:29: load of workload 'a' is missing 'steps', 'curve' or "
-	                "'ramp' (or max: true)");
-	test_lang_fails(TEST_HEAD "workloads: [{name: a, load: [1k]}]\n",
-	                "test.yaml:4:29: load: expected a mapping with steps, curve, ramp, max, "
-	                "refine, got a list");
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads: [{name: a, load: {steps: [0%]}}]\n",
+	    "test.yaml:4:38: load.steps: expected a share of the peak such as 50% "
+	    "(above 0%, at most 100%), got '0%'");
+	testlib_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {steps: [100.5%]}}]\n",
+	                       "test.yaml:4:38: load.steps: expected a share of the peak");
+	testlib_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {steps: [x%]}}]\n",
+	                       "test.yaml:4:38: load.steps: 'x%' is not a percentage");
+	testlib_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {steps: [1MB/h]}}]\n",
+	                       "test.yaml:4:38: load.steps: expected a rate such as 20k");
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads: [{name: a, load: {steps: [1Mb/s]}}]\n",
+	    "test.yaml:4:38: load.steps: '1Mb/s' is not a bandwidth (expected a size "
+	    "per second");
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads: [{name: a, load: {steps: [0GiB/s]}}]\n",
+	    "test.yaml:4:38: load.steps: expected a rate above 0 ops/s, or max, got "
+	    "'0GiB/s'");
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads: [{name: a, load: {steps: ['']}}]\n",
+	    "test.yaml:4:38: load.steps: expected a rate such as 20k, a bandwidth such "
+	    "as 800MiB/s, a share of the peak such as 50%, or max, got nothing");
+	testlib_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {steps: [2000000G]}}]\n",
+	                       "test.yaml:4:38: load.steps: '2000000G' is too large for a rate");
+	testlib_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {max: maybe}}]\n",
+	                       "test.yaml:4:35: load.max: expected true or false, got 'maybe'");
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads: [{name: a, load: {max: false}}]\n",
+	    "test.yaml:4:29: load of workload 'a' is missing 'steps', 'curve' or "
+	    "'ramp' (or max: true)");
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads: [{name: a, load: [1k]}]\n",
+	    "test.yaml:4:29: load: expected a mapping with steps, curve, ramp, max, "
+	    "refine, got a list");
 }
 
 static void test_steps_limit(void **state)
@@ -295,14 +281,15 @@ static void test_steps_limit(void **state)
 	for (int i = 1; i <= 1001; i++)
 		off += snprintf(text + off, 16384 - (size_t)off, "%s%d", i > 1 ? "," : "", i);
 	snprintf(text + off, 16384 - (size_t)off, "]}}]\n");
-	test_lang_fails(text, "test.yaml:4:37: load.steps: 1001 entries; at most 1000 (use a ramp "
-	                      "for long runs)");
+	testlib_campaign_fails(text,
+	                       "test.yaml:4:37: load.steps: 1001 entries; at most 1000 (use a ramp "
+	                       "for long runs)");
 	free(text);
 }
 
 static void test_curve(void **state)
 {
-	struct campaign *c = test_lang_ok(
+	struct campaign *c = testlib_campaign_ok(
 	    TEST_HEAD "workloads:\n"
 	              "  - {name: a, load: {curve: [10%, 50%, 70%, 80%, 90%, 100%], refine: 2}}\n"
 	              "  - {name: b, load: {curve: [33.3%], max: false}}\n");
@@ -318,27 +305,31 @@ static void test_curve(void **state)
 	assert_true(w[1].steps[0].peak_pct == 33.3);
 	campaign_free(c);
 
-	test_lang_fails(TEST_HEAD "workloads: [{name: a, load: {curve: [50%, max]}}]\n",
-	                "test.yaml:4:43: load.curve: expected a share of the peak such as 50% "
-	                "(above 0%, at most 100%), got 'max'");
-	test_lang_fails(TEST_HEAD "workloads: [{name: a, load: {curve: [[50%]]}}]\n",
-	                "test.yaml:4:38: load.curve: expected a share of the peak such as 50% "
-	                "(above 0%, at most 100%), got a list");
-	test_lang_fails(TEST_HEAD "workloads: [{name: a, load: {curve: [5.5.5%]}}]\n",
-	                "test.yaml:4:38: load.curve: '5.5.5%' is not a percentage");
-	test_lang_fails(TEST_HEAD "workloads: [{name: a, load: {curve: 50%}}]\n",
-	                "test.yaml:4:37: load.curve: expected a list of shares of the peak like "
-	                "[10%, 50%, 90%, 100%], got '50%'");
-	test_lang_fails(TEST_HEAD "workloads: [{name: a, load: {curve: [50%], ramp: {}}}]\n",
-	                "test.yaml:4:50: load.ramp: give one of steps, curve or ramp, not both "
-	                "'curve' and 'ramp'");
-	test_lang_fails(TEST_HEAD "workloads: [{name: a, load: {ramp: {}, max: true}}]\n",
-	                "test.yaml:4:45: load.max: max: true goes with steps only");
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads: [{name: a, load: {curve: [50%, max]}}]\n",
+	    "test.yaml:4:43: load.curve: expected a share of the peak such as 50% "
+	    "(above 0%, at most 100%), got 'max'");
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads: [{name: a, load: {curve: [[50%]]}}]\n",
+	    "test.yaml:4:38: load.curve: expected a share of the peak such as 50% "
+	    "(above 0%, at most 100%), got a list");
+	testlib_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {curve: [5.5.5%]}}]\n",
+	                       "test.yaml:4:38: load.curve: '5.5.5%' is not a percentage");
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads: [{name: a, load: {curve: 50%}}]\n",
+	    "test.yaml:4:37: load.curve: expected a list of shares of the peak like "
+	    "[10%, 50%, 90%, 100%], got '50%'");
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads: [{name: a, load: {curve: [50%], ramp: {}}}]\n",
+	    "test.yaml:4:50: load.ramp: give one of steps, curve or ramp, not both "
+	    "'curve' and 'ramp'");
+	testlib_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {ramp: {}, max: true}}]\n",
+	                       "test.yaml:4:45: load.max: max: true goes with steps only");
 }
 
 static void test_ramp(void **state)
 {
-	struct campaign *c = test_lang_ok(
+	struct campaign *c = testlib_campaign_ok(
 	    TEST_HEAD "workloads:\n"
 	              "  - {name: a, load: {ramp: {start: 1k, factor: 1.5}, refine: 4}}\n"
 	              "  - name: b\n"
@@ -363,54 +354,57 @@ static void test_ramp(void **state)
 	assert_int_equal(w[1].ramp_max_steps, 1000);
 	campaign_free(c);
 
-	test_lang_fails(TEST_HEAD
-	                "workloads: [{name: a, load: {ramp: {start: 1k, factor: 0x2}}}]\n",
-	                "test.yaml:4:56: load.ramp.factor: expected a number above 1 and at most "
-	                "100, such as 1.5 or 2, got '0x2'");
-	test_lang_fails(TEST_HEAD
-	                "workloads: [{name: a, load: {ramp: {start: 1k, factor: 101}}}]\n",
-	                "test.yaml:4:56: load.ramp.factor: expected a number above 1");
-	test_lang_fails(TEST_HEAD
-	                "workloads: [{name: a, load: {ramp: {start: 1k, factor: [2]}}}]\n",
-	                "test.yaml:4:56: load.ramp.factor: expected a number above 1 and at most "
-	                "100, such as 1.5 or 2, got a list");
-	test_lang_fails(TEST_HEAD "workloads: [{name: a, load: {ramp: {start: 50%, factor: 2}}}]\n",
-	                "test.yaml:4:44: load.ramp.start: expected a rate such as 20k or a "
-	                "bandwidth such as 800MiB/s, got '50%'");
-	test_lang_fails(TEST_HEAD "workloads: [{name: a, load: {ramp: {start: max, factor: 2}}}]\n",
-	                "test.yaml:4:44: load.ramp.start: expected a rate such as 20k or a "
-	                "bandwidth such as 800MiB/s, got 'max'");
-	test_lang_fails(TEST_HEAD
-	                "workloads: [{name: a, load: {ramp: {start: 1k, increment: -1k}}}]\n",
-	                "test.yaml:4:59: load.ramp.increment: '-1k' is not a rate: rates cannot be "
-	                "negative");
-	test_lang_fails(TEST_HEAD
-	                "workloads: [{name: a, load: {ramp: {start: 1k, factor: 2, max_steps: 0}}}]"
-	                "\n",
-	                "test.yaml:4:70: load.ramp.max_steps: expected a whole number 1..1000, got "
-	                "'0'");
-	test_lang_fails(TEST_HEAD "workloads: [{name: a, load: {ramp: 1k}}]\n",
-	                "test.yaml:4:36: load.ramp: expected a mapping with start, factor, "
-	                "increment, max_steps, got '1k'");
-	test_lang_fails(TEST_HEAD "workloads: [{name: a, load: {ramp: {start: 1k}}}]\n",
-	                "test.yaml:4:36: load.ramp is missing 'factor' or 'increment'");
-	test_lang_fails(TEST_HEAD "workloads: [{name: a, load: {steps: [1], refine: x}}]\n",
-	                "test.yaml:4:50: load.refine: expected a whole number 0..20, got 'x'");
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads: [{name: a, load: {ramp: {start: 1k, factor: 0x2}}}]\n",
+	    "test.yaml:4:56: load.ramp.factor: expected a number above 1 and at most "
+	    "100, such as 1.5 or 2, got '0x2'");
+	testlib_campaign_fails(TEST_HEAD
+	                       "workloads: [{name: a, load: {ramp: {start: 1k, factor: 101}}}]\n",
+	                       "test.yaml:4:56: load.ramp.factor: expected a number above 1");
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads: [{name: a, load: {ramp: {start: 1k, factor: [2]}}}]\n",
+	    "test.yaml:4:56: load.ramp.factor: expected a number above 1 and at most "
+	    "100, such as 1.5 or 2, got a list");
+	testlib_campaign_fails(TEST_HEAD
+	                       "workloads: [{name: a, load: {ramp: {start: 50%, factor: 2}}}]\n",
+	                       "test.yaml:4:44: load.ramp.start: expected a rate such as 20k or a "
+	                       "bandwidth such as 800MiB/s, got '50%'");
+	testlib_campaign_fails(TEST_HEAD
+	                       "workloads: [{name: a, load: {ramp: {start: max, factor: 2}}}]\n",
+	                       "test.yaml:4:44: load.ramp.start: expected a rate such as 20k or a "
+	                       "bandwidth such as 800MiB/s, got 'max'");
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads: [{name: a, load: {ramp: {start: 1k, increment: -1k}}}]\n",
+	    "test.yaml:4:59: load.ramp.increment: '-1k' is not a rate: rates cannot be "
+	    "negative");
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads: [{name: a, load: {ramp: {start: 1k, factor: 2, max_steps: 0}}}]"
+	              "\n",
+	    "test.yaml:4:70: load.ramp.max_steps: expected a whole number 1..1000, got "
+	    "'0'");
+	testlib_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {ramp: 1k}}]\n",
+	                       "test.yaml:4:36: load.ramp: expected a mapping with start, factor, "
+	                       "increment, max_steps, got '1k'");
+	testlib_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {ramp: {start: 1k}}}]\n",
+	                       "test.yaml:4:36: load.ramp is missing 'factor' or 'increment'");
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads: [{name: a, load: {steps: [1], refine: x}}]\n",
+	    "test.yaml:4:50: load.refine: expected a whole number 0..20, got 'x'");
 }
 
 /* load: and steady: at the top level are every workload's defaults. */
 static void test_top_level_load(void **state)
 {
 	struct campaign *c =
-	    test_lang_ok(TEST_HEAD "block_size: 64KiB\n"
-	                           "load: {ramp: {start: 64MiB/s, factor: 2}}\n"
-	                           "steady: {extend: 5}\n"
-	                           "workloads:\n"
-	                           "  - {name: a}\n"
-	                           "  - {name: b, block_size: 8KiB}\n"
-	                           "  - {name: c, steady: {extend: 0}, load: {steps: "
-	                           "[1k]}}\n"
-	                           "  - {name: d, steady: {}}\n");
+	    testlib_campaign_ok(TEST_HEAD "block_size: 64KiB\n"
+	                                  "load: {ramp: {start: 64MiB/s, factor: 2}}\n"
+	                                  "steady: {extend: 5}\n"
+	                                  "workloads:\n"
+	                                  "  - {name: a}\n"
+	                                  "  - {name: b, block_size: 8KiB}\n"
+	                                  "  - {name: c, steady: {extend: 0}, load: {steps: "
+	                                  "[1k]}}\n"
+	                                  "  - {name: d, steady: {}}\n");
 	const struct workload *w = c->workloads;
 
 	assert_int_equal(w[0].mode, LOAD_RAMP);
@@ -423,28 +417,32 @@ static void test_top_level_load(void **state)
 	campaign_free(c);
 
 	/* checked once, even when no workload uses it */
-	test_lang_fails(TEST_HEAD "load: {curve: [10]}\n"
-	                          "workloads: [{name: a, load: {max: true}}]\n",
-	                "test.yaml:4:16: load.curve: expected a share of the peak");
-	test_lang_fails(TEST_HEAD "load: {stpes: [1]}\n"
-	                          "workloads: [{name: a, load: {max: true}}]\n",
-	                "test.yaml:4:8: unknown key 'stpes' in load (known: steps, curve, ramp, "
-	                "max, refine); did you mean 'steps'?");
-	test_lang_fails(TEST_HEAD "steady: {extend: 1001}\n"
-	                          "workloads: [{name: a, load: {max: true}}]\n",
-	                "test.yaml:4:18: steady.extend: expected a whole number 0..1000, got "
-	                "'1001'");
-	test_lang_fails(TEST_HEAD "steady: 3\n"
-	                          "workloads: [{name: a, load: {max: true}}]\n",
-	                "test.yaml:4:9: steady: expected a mapping with extend, got '3'");
-	test_lang_fails(TEST_HEAD "workloads: [{name: a}]\n",
-	                "test.yaml:4:13: workload 'a' is missing 'load' (or give load: at the top "
-	                "level, for every workload)");
+	testlib_campaign_fails(TEST_HEAD "load: {curve: [10]}\n"
+	                                 "workloads: [{name: a, load: {max: true}}]\n",
+	                       "test.yaml:4:16: load.curve: expected a share of the peak");
+	testlib_campaign_fails(
+	    TEST_HEAD "load: {stpes: [1]}\n"
+	              "workloads: [{name: a, load: {max: true}}]\n",
+	    "test.yaml:4:8: unknown key 'stpes' in load (known: steps, curve, ramp, "
+	    "max, refine); did you mean 'steps'?");
+	testlib_campaign_fails(
+	    TEST_HEAD "steady: {extend: 1001}\n"
+	              "workloads: [{name: a, load: {max: true}}]\n",
+	    "test.yaml:4:18: steady.extend: expected a whole number 0..1000, got "
+	    "'1001'");
+	testlib_campaign_fails(TEST_HEAD "steady: 3\n"
+	                                 "workloads: [{name: a, load: {max: true}}]\n",
+	                       "test.yaml:4:9: steady: expected a mapping with extend, got '3'");
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads: [{name: a}]\n",
+	    "test.yaml:4:13: workload 'a' is missing 'load' (or give load: at the top "
+	    "level, for every workload)");
 }
 
 static void test_stop_and_slo(void **state)
 {
-	struct campaign *c = test_lang_ok(TEST_HEAD "workloads: [{name: a, load: {max: true}}]\n");
+	struct campaign *c =
+	    testlib_campaign_ok(TEST_HEAD "workloads: [{name: a, load: {max: true}}]\n");
 
 	assert_true(c->stop.min_achieved_pct == 95);
 	assert_int_equal(c->stop.ceiling_ns, 50 * MS);
@@ -453,9 +451,9 @@ static void test_stop_and_slo(void **state)
 	assert_string_equal(campaign_slo_metric_name(c->slo_metric), "mean");
 	campaign_free(c);
 
-	c = test_lang_ok(TEST_HEAD "slo: {latency: 2ms, metric: p99.9}\n"
-	                           "stop: {achieved: 90%, ceiling: 1s, errors: false}\n"
-	                           "workloads: [{name: a, load: {max: true}}]\n");
+	c = testlib_campaign_ok(TEST_HEAD "slo: {latency: 2ms, metric: p99.9}\n"
+	                                  "stop: {achieved: 90%, ceiling: 1s, errors: false}\n"
+	                                  "workloads: [{name: a, load: {max: true}}]\n");
 	assert_int_equal(c->slo_latency_ns, 2 * MS);
 	assert_int_equal(c->slo_metric, SLO_P999);
 	assert_string_equal(campaign_slo_metric_name(c->slo_metric), "p99.9");
@@ -475,49 +473,54 @@ static void test_stop_and_slo(void **state)
 		         TEST_HEAD "slo: {metric: %s}\nstop: {achieved: 99.5}\n"
 		                   "workloads: [{name: a, load: {max: true}}]\n",
 		         metrics[i].metric);
-		c = test_lang_ok(text);
+		c = testlib_campaign_ok(text);
 		assert_int_equal(c->slo_metric, metrics[i].want);
 		assert_int_equal(c->slo_latency_ns, 1 * MS);
 		assert_true(c->stop.min_achieved_pct == 99.5);
 		campaign_free(c);
 	}
 
-	test_lang_fails(TEST_HEAD "slo: {metric: [p99]}\n"
-	                          "workloads: [{name: a, load: {max: true}}]\n",
-	                "test.yaml:4:15: slo.metric: expected mean, p50, p90, p99 or p99.9, got a "
-	                "list");
-	test_lang_fails(TEST_HEAD "slo: {metric: P99}\n"
-	                          "workloads: [{name: a, load: {max: true}}]\n",
-	                "test.yaml:4:15: slo.metric: expected mean, p50, p90, p99 or p99.9, got "
-	                "'P99'");
-	test_lang_fails(TEST_HEAD "stop: {achieved: 101%}\n"
-	                          "workloads: [{name: a, load: {max: true}}]\n",
-	                "test.yaml:4:18: stop.achieved: expected a percentage of the offered rate "
-	                "1%..100% such as 95%, got '101%'");
-	test_lang_fails(TEST_HEAD "stop: {achieved: 0.5%}\n"
-	                          "workloads: [{name: a, load: {max: true}}]\n",
-	                "test.yaml:4:18: stop.achieved: expected a percentage of the offered rate");
-	test_lang_fails(TEST_HEAD "stop: {achieved: [95%]}\n"
-	                          "workloads: [{name: a, load: {max: true}}]\n",
-	                "test.yaml:4:18: stop.achieved: expected a string, got a list");
-	test_lang_fails(TEST_HEAD "stop: {ceiling: 5}\n"
-	                          "workloads: [{name: a, load: {max: true}}]\n",
-	                "test.yaml:4:17: stop.ceiling: '5' is not a duration: add a unit");
-	test_lang_fails(TEST_HEAD "stop: true\n"
-	                          "workloads: [{name: a, load: {max: true}}]\n",
-	                "test.yaml:4:7: stop: expected a mapping with achieved, ceiling, errors, "
-	                "got 'true'");
+	testlib_campaign_fails(
+	    TEST_HEAD "slo: {metric: [p99]}\n"
+	              "workloads: [{name: a, load: {max: true}}]\n",
+	    "test.yaml:4:15: slo.metric: expected mean, p50, p90, p99 or p99.9, got a "
+	    "list");
+	testlib_campaign_fails(
+	    TEST_HEAD "slo: {metric: P99}\n"
+	              "workloads: [{name: a, load: {max: true}}]\n",
+	    "test.yaml:4:15: slo.metric: expected mean, p50, p90, p99 or p99.9, got "
+	    "'P99'");
+	testlib_campaign_fails(
+	    TEST_HEAD "stop: {achieved: 101%}\n"
+	              "workloads: [{name: a, load: {max: true}}]\n",
+	    "test.yaml:4:18: stop.achieved: expected a percentage of the offered rate "
+	    "1%..100% such as 95%, got '101%'");
+	testlib_campaign_fails(
+	    TEST_HEAD "stop: {achieved: 0.5%}\n"
+	              "workloads: [{name: a, load: {max: true}}]\n",
+	    "test.yaml:4:18: stop.achieved: expected a percentage of the offered rate");
+	testlib_campaign_fails(TEST_HEAD "stop: {achieved: [95%]}\n"
+	                                 "workloads: [{name: a, load: {max: true}}]\n",
+	                       "test.yaml:4:18: stop.achieved: expected a string, got a list");
+	testlib_campaign_fails(TEST_HEAD "stop: {ceiling: 5}\n"
+	                                 "workloads: [{name: a, load: {max: true}}]\n",
+	                       "test.yaml:4:17: stop.ceiling: '5' is not a duration: add a unit");
+	testlib_campaign_fails(
+	    TEST_HEAD "stop: true\n"
+	              "workloads: [{name: a, load: {max: true}}]\n",
+	    "test.yaml:4:7: stop: expected a mapping with achieved, ceiling, errors, "
+	    "got 'true'");
 }
 
 static void test_labels(void **state)
 {
-	struct campaign *c =
-	    test_lang_ok("campaign: t\n"
-	                 "agents:\n"
-	                 "  select: {count: 3, labels: {zone: eu-1, rack: 7, tier: 'fast nvme'}}\n"
-	                 "  wait: 2m\n"
-	                 "target: {path: /mnt/x, size: 1GiB}\n"
-	                 "workloads: [{name: a, load: {max: true}}]\n");
+	struct campaign *c = testlib_campaign_ok(
+	    "campaign: t\n"
+	    "agents:\n"
+	    "  select: {count: 3, labels: {zone: eu-1, rack: 7, tier: 'fast nvme'}}\n"
+	    "  wait: 2m\n"
+	    "target: {path: /mnt/x, size: 1GiB}\n"
+	    "workloads: [{name: a, load: {max: true}}]\n");
 
 	assert_int_equal(c->agents_mode, CAMPAIGN_AGENTS_SELECT);
 	assert_int_equal(c->agents_count, 3);
@@ -530,10 +533,10 @@ static void test_labels(void **state)
 	assert_string_equal(c->labels[2].value, "fast nvme");
 	campaign_free(c);
 
-	c = test_lang_ok("campaign: t\n"
-	                 "agents: {select: {count: 1, labels: {}}}\n"
-	                 "target: {path: /mnt/x, size: 1GiB}\n"
-	                 "workloads: [{name: a, load: {max: true}}]\n");
+	c = testlib_campaign_ok("campaign: t\n"
+	                        "agents: {select: {count: 1, labels: {}}}\n"
+	                        "target: {path: /mnt/x, size: 1GiB}\n"
+	                        "workloads: [{name: a, load: {max: true}}]\n");
 	assert_int_equal(c->nlabels, 0);
 	campaign_free(c);
 
@@ -564,13 +567,13 @@ static void test_labels(void **state)
 	         "campaign: t\n%starget: {path: /mnt/x, size: 1GiB}\n"
 	         "workloads: [{name: a, load: {max: true}}]\n",
 	         many);
-	test_lang_fails(text, "test.yaml:2:37: agents.select.labels: 65 labels; at most 64");
+	testlib_campaign_fails(text, "test.yaml:2:37: agents.select.labels: 65 labels; at most 64");
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		snprintf(text, sizeof(text),
 		         "campaign: t\n%starget: {path: /mnt/x, size: 1GiB}\n"
 		         "workloads: [{name: a, load: {max: true}}]\n",
 		         cases[i].agents);
-		test_lang_fails(text, cases[i].want);
+		testlib_campaign_fails(text, cases[i].want);
 	}
 }
 

@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: MIT */
+/* Step control without a fleet: ramp, curve, refine and the stop rules on made-up points. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "events.h"
+#include "jsonline.h"
+#include "planner.h"
+#include "testlib.h"
+
+/* A device of `cap` ops/s: below it the latency is 500us, above it the backlog grows. */
+static struct step_point planner_device(double offered, double cap, uint32_t step)
+{
+	struct step_point p = {0};
+
+	p.step = step;
+	p.offered_ops = offered;
+	p.achieved_ops = offered > 0 && offered < cap ? offered : cap;
+	p.ops = (uint64_t)p.achieved_ops;
+	p.mean_ns = offered > 0 && offered <= cap ? 500e3 : 80e6;
+	return p;
+}
+
+/* Run the planner against the device until it is done; returns the steps' offered rates. */
+static size_t planner_drive(const struct campaign *c, double cap, double *rates, size_t max)
+{
+	struct step_point pts[64];
+	struct planner p;
+	size_t n = 0;
+	double rate;
+
+	planner_init(&p, c, &c->workloads[0]);
+	while (n < max && planner_next(&p, pts, n, &rate)) {
+		rates[n] = rate;
+		pts[n] = planner_device(rate, cap, (uint32_t)n);
+		n++;
+	}
+	return n;
+}
+
+static void test_ramp_stops_at_saturation(void **state)
+{
+	struct campaign *c = testlib_campaign_ok(
+	    TEST_HEAD "workloads: [{name: a, load: {ramp: {start: 1000, factor: 2}}}]\n");
+	double r[32];
+	size_t n = planner_drive(c, 5000, r, 32);
+
+	/* 1000, 2000, 4000 meet the rate; 8000 saturates (62%): the ramp stops there. */
+	assert_int_equal(n, 4);
+	assert_true(r[0] == 1000 && r[1] == 2000 && r[2] == 4000 && r[3] == 8000);
+	campaign_free(c);
+}
+
+static void test_ramp_increment_and_max_steps(void **state)
+{
+	struct campaign *c = testlib_campaign_ok(
+	    TEST_HEAD
+	    "workloads: [{name: a, load: {ramp: {start: 100, increment: 100, max_steps: 5}}}]\n");
+	double r[32];
+	size_t n = planner_drive(c, 1e9, r, 32);
+
+	assert_int_equal(n, 5);
+	assert_true(r[4] == 500);
+	campaign_free(c);
+}
+
+static void test_refine_brackets_the_knee(void **state)
+{
+	struct campaign *c = testlib_campaign_ok(
+	    TEST_HEAD
+	    "slo: {latency: 1ms}\n"
+	    "workloads: [{name: a, load: {ramp: {start: 1000, factor: 2}, refine: 10}}]\n");
+	double r[32], lo = 0, hi = 1e18;
+	size_t n = planner_drive(c, 5000, r, 32);
+
+	/* The pass (4 steps), then bisection until the bracket is within 2%. */
+	assert_true(n > 4 && n <= 14);
+	for (size_t i = 0; i < n; i++) {
+		if (r[i] <= 5000 && r[i] > lo)
+			lo = r[i];
+		if (r[i] > 5000 && r[i] < hi)
+			hi = r[i];
+	}
+	assert_true(hi - lo <= 0.02 * lo);
+	assert_true(lo > 4900);
+	campaign_free(c);
+}
+
+static void test_curve_runs_the_peak_first(void **state)
+{
+	struct campaign *c = testlib_campaign_ok(
+	    TEST_HEAD "workloads: [{name: a, load: {curve: [25%, 50%, 100%]}}]\n");
+	double r[32];
+	size_t n = planner_drive(c, 4000, r, 32);
+
+	assert_int_equal(n, 4);
+	assert_true(r[0] == 0); /* max */
+	assert_true(r[1] == 1000 && r[2] == 2000 && r[3] == 4000);
+	campaign_free(c);
+}
+
+static void test_saturation_rules(void **state)
+{
+	struct campaign *c =
+	    testlib_campaign_ok(TEST_HEAD "stop: {achieved: 90%, ceiling: 10ms, errors: true}\n"
+	                                  "workloads: [{name: a, load: {steps: [1]}}]\n");
+	struct step_point p = {.offered_ops = 1000, .achieved_ops = 950, .mean_ns = 2e6};
+	char why[128];
+
+	assert_false(planner_saturated(c, &p, why, sizeof(why)));
+	p.achieved_ops = 850;
+	assert_true(planner_saturated(c, &p, why, sizeof(why)));
+	assert_string_equal(why, "achieved 85% of the offered rate");
+	p.achieved_ops = 1000;
+	p.mean_ns = 20e6;
+	assert_true(planner_saturated(c, &p, why, sizeof(why)));
+	assert_non_null(strstr(why, "over the 10.0ms ceiling"));
+	p.mean_ns = 1e6;
+	p.errors = 3;
+	assert_true(planner_saturated(c, &p, why, sizeof(why)));
+	assert_string_equal(why, "3 I/O errors");
+	campaign_free(c);
+}
+
+static void planner_keep(void *arg, const char *line)
+{
+	snprintf(arg, 512, "%s", line);
+}
+
+/* The event lines the runner writes are what jsonline reads back. */
+static void test_events_round_trip(void **state)
+{
+	struct events *ev = events_new();
+	struct jsonline j;
+	char got[512] = "", q[128];
+
+	events_subscribe(ev, planner_keep, got);
+	events_emit(ev, "point", ",\"step\":%u,\"mean_us\":%.1f,\"steady\":%s,\"why\":%s", 3, 512.5,
+	            "true", events_json_str("a \"quoted\" reason\n", q, sizeof(q)));
+	assert_int_equal(jsonline_parse(&j, got), 0);
+	assert_string_equal(jsonline_str(&j, "event"), "point");
+	assert_true(jsonline_num(&j, "step", -1) == 3);
+	assert_true(jsonline_num(&j, "mean_us", -1) == 512.5);
+	assert_true(jsonline_bool(&j, "steady"));
+	assert_string_equal(jsonline_str(&j, "why"), "a \"quoted\" reason\n");
+	assert_null(jsonline_str(&j, "absent"));
+	assert_int_equal(jsonline_parse(&j, "{\"a\":{\"nested\":1}}"), -1);
+	assert_int_equal(jsonline_parse(&j, "not json"), -1);
+	events_free(ev);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_ramp_stops_at_saturation),
+	    cmocka_unit_test(test_ramp_increment_and_max_steps),
+	    cmocka_unit_test(test_refine_brackets_the_knee),
+	    cmocka_unit_test(test_curve_runs_the_peak_first),
+	    cmocka_unit_test(test_saturation_rules),
+	    cmocka_unit_test(test_events_round_trip),
+	};
+
+	return cmocka_run_group_tests_name("planner", tests, NULL, NULL);
+}

@@ -239,8 +239,9 @@ static void runner_start_step(struct runner *r)
 	            "\"qd\":%u,\"seconds\":%.1f",
 	            r->w, r->step, r->rate, per_worker, w->queue_depth,
 	            (double)(w->warmup_ns + w->measure_ns) / 1e9 + 0.5);
+	/* The watchdog allows for a steady extension running to its end. */
 	runner_arm(r,
-	           RUNNER_LEAD_NS + 4 * max_rtt + w->warmup_ns + w->measure_ns + RUNNER_SLACK_NS);
+	           RUNNER_LEAD_NS + 4 * max_rtt + w->warmup_ns + ss.measure_ns + RUNNER_SLACK_NS);
 }
 
 static void runner_next_workload(struct runner *r)

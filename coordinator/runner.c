@@ -294,7 +294,7 @@ static void runner_step_done(struct runner *r)
 {
 	const struct workload *w = runner_workload(r);
 	struct step_point *pt;
-	char mean[16], p99[16], sat[128] = "", jsat[160];
+	char sat[128] = "", jsat[160];
 	struct error err;
 
 	if (r->npoints[r->w] == r->cap[r->w]) {
@@ -310,8 +310,6 @@ static void runner_step_done(struct runner *r)
 		runner_fail(r, "%s", err.msg);
 		return;
 	}
-	units_format_duration((uint64_t)pt->mean_ns, mean, sizeof(mean));
-	units_format_duration(pt->p99_ns, p99, sizeof(p99));
 	planner_saturated(r->c, pt, sat, sizeof(sat));
 	events_emit(r->ev, "point",
 	            ",\"workload\":%zu,\"step\":%u,\"offered_ops\":%.1f,\"achieved_ops\":%.1f,"
@@ -323,8 +321,6 @@ static void runner_step_done(struct runner *r)
 	            step_metric(pt, r->c->slo_metric) / 1e3, pt->steady ? "true" : "false",
 	            (unsigned long long)pt->errors, pt->host_cpu_pct,
 	            events_json_str(sat, jsat, sizeof(jsat)));
-	(void)mean;
-	(void)p99;
 	r->step++;
 	runner_next_step(r);
 }
@@ -417,35 +413,21 @@ static void runner_report_interval(struct runner *r, uint32_t ai, const Iocurve_
 	runner_emit_interval(r, ir->interval, r->agents[ai].name, rec);
 	free(rec);
 	if (rc == 1) {
-		char mean[16], p99[16];
-
 		runner_maybe_cut(r, ir->interval);
 		results_interval(r->res, w, r->step, r->rate, ir->interval, NULL, merged);
 		runner_emit_interval(r, ir->interval, "*", merged);
-		units_format_duration((uint64_t)hist_mean(&merged->rec.latency), mean,
-		                      sizeof(mean));
-		units_format_duration(hist_quantile(&merged->rec.latency, 99), p99, sizeof(p99));
-		log_info("%s step %u interval %u%s: %.0f ops/s, mean %s, p99 %s", w->name,
-		         r->step + 1, ir->interval + 1, merged->warmup ? " (warm-up)" : "",
-		         (double)merged->rec.ops * 1e9 / (double)merged->duration_ns, mean, p99);
 	}
 }
 
 /* Laying out big targets takes a while: say how far along each agent is. */
 static void runner_layout_progress(struct runner *r, uint32_t ai, const Iocurve__LayoutProgress *lp)
 {
-	char done[32], total[32];
-
 	if (r->state != RUNNER_PREPARING || lp->workload_index != r->w || lp->bytes_total == 0)
 		return;
-	units_format_size(lp->bytes_done, done, sizeof(done));
-	units_format_size(lp->bytes_total, total, sizeof(total));
 	events_emit(r->ev, "layout",
 	            ",\"workload\":%zu,\"agent\":\"%s\",\"done\":%llu,\"total\":%llu", r->w,
 	            r->agents[ai].name, (unsigned long long)lp->bytes_done,
 	            (unsigned long long)lp->bytes_total);
-	(void)done;
-	(void)total;
 	/* Progress means the agent is alive: give it the full preparation time again. */
 	runner_arm(r, RUNNER_PREPARE_NS);
 }

@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "campaign.h"
@@ -143,6 +145,23 @@ static int run_mkdirs(const char *path)
 		*p = '/';
 	}
 	return mkdir(buf, 0755) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* A socket file left by a daemon that is gone must not stop a plain `iocurve run`. */
+static bool run_daemon_answers(const char *sock)
+{
+	struct sockaddr_un sun = {.sun_family = AF_UNIX};
+	bool ok;
+	int fd;
+
+	if (strlen(sock) >= sizeof(sun.sun_path))
+		return false;
+	memcpy(sun.sun_path, sock, strlen(sock) + 1);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	ok = fd >= 0 && connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == 0;
+	if (fd >= 0)
+		close(fd);
+	return ok;
 }
 
 /* Hand the campaign to a daemon, then follow it as `iocurve watch` would. */
@@ -296,7 +315,8 @@ static int run_exec(int argc, char **argv)
 	log_init("iocurve", verbose ? LOG_LEVEL_INFO : LOG_LEVEL_WARN);
 	/* A daemon is the default home of campaigns when its socket is there. */
 	if (coordinator == NULL && listen == NULL &&
-	    stat(control_default_path(defsock, sizeof(defsock)), &st) == 0 && S_ISSOCK(st.st_mode))
+	    stat(control_default_path(defsock, sizeof(defsock)), &st) == 0 &&
+	    S_ISSOCK(st.st_mode) && run_daemon_answers(defsock))
 		coordinator = defsock;
 	if (coordinator != NULL)
 		return run_submit(coordinator, argv[optind], no_wait, json);

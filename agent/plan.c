@@ -81,6 +81,7 @@ static void plan_on_interval(void *arg, uint32_t step, uint32_t index, const str
 	r.lag_sum_ns = m->rec.lag_sum_ns;
 	r.lag_max_ns = m->rec.lag_max_ns;
 	r.qd_full_ns = m->rec.qd_full_ns;
+	r.missed = m->rec.missed;
 	r.bytes = m->rec.bytes;
 	r.errors = m->rec.errors;
 	r.cpu_user_ns = m->rec.cpu_user_ns;

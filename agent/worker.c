@@ -259,6 +259,13 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 			w->cur->rec.qd_full_ns += now - full_since;
 		/* Close the intervals that ended first: a completion counts where it landed. */
 		while (!over && now >= boundary) {
+			/*
+			 * Operations due before the step's end that never went out (the queue
+			 * was full) are counted, not forgotten: in overload they are the point.
+			 */
+			if (index + 1 == s->nintervals && !closed)
+				for (; next < end; next = arrivals_next(&w->arr))
+					w->cur->rec.missed++;
 			worker_publish(w);
 			crossed = true;
 			if (++index == s->nintervals) {

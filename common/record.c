@@ -22,6 +22,7 @@ void record_merge(struct record *dst, const struct record *src)
 	dst->cpu_sys_ns += src->cpu_sys_ns;
 	dst->lag_sum_ns += src->lag_sum_ns;
 	dst->qd_full_ns += src->qd_full_ns;
+	dst->missed += src->missed;
 	if (src->lag_max_ns > dst->lag_max_ns)
 		dst->lag_max_ns = src->lag_max_ns;
 	hist_merge(&dst->latency, &src->latency);

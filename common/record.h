@@ -23,6 +23,7 @@ struct record {
 	uint64_t lag_sum_ns; /* submission minus intended start: how late the client issued */
 	uint64_t lag_max_ns;
 	uint64_t qd_full_ns; /* time a worker had queue_depth operations in flight */
+	uint64_t missed;     /* due in the step but never issued: the client fell behind */
 	struct hist latency; /* completion minus intended start: what a user waits */
 	struct hist service; /* completion minus submission: what the storage took */
 };

@@ -86,6 +86,7 @@ int agg_record_from_report(struct agg_record *rec, const Iocurve__IntervalReport
 	rec->rec.lag_sum_ns = r->lag_sum_ns;
 	rec->rec.lag_max_ns = r->lag_max_ns;
 	rec->rec.qd_full_ns = r->qd_full_ns;
+	rec->rec.missed = r->missed;
 	rec->rec.bytes = r->bytes;
 	rec->rec.errors = r->errors;
 	rec->rec.cpu_user_ns = r->cpu_user_ns;
@@ -308,6 +309,7 @@ void agg_point(struct agg_step *st, uint32_t step, double offered, enum slo_metr
 	pt->offered_ops = offered;
 	pt->ops = all->rec.ops;
 	pt->reads = all->rec.reads;
+	pt->missed = all->rec.missed;
 	pt->lag_mean_ns = all->rec.ops ? (double)all->rec.lag_sum_ns / (double)all->rec.ops : 0;
 	pt->lag_max_ns = all->rec.lag_max_ns;
 	pt->errors = all->rec.errors;

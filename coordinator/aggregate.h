@@ -43,6 +43,7 @@ struct step_point {
 	uint64_t lag_max_ns;
 	uint64_t ops;
 	uint64_t reads;
+	uint64_t missed; /* due but never issued: the client fell behind its offered rate */
 	uint64_t errors;
 	double measured_s;
 	double cpu_pct;      /* workers' CPU time over measured time, in % of one core */

@@ -128,17 +128,17 @@ static void derive_curve_json(FILE *f, const void *arg)
 	for (size_t i = 0; i < n; i++) {
 		const struct step_point *p = &s[i];
 
-		fprintf(
-		    f,
-		    "%s{\"step\":%u,\"offered_ops\":%.1f,\"achieved_ops\":%.1f,"
-		    "\"achieved_mibps\":%.3f,\"mean_us\":%.1f,\"p50_us\":%.1f,\"p90_us\":%.1f,"
-		    "\"p99_us\":%.1f,\"p999_us\":%.1f,\"max_us\":%.1f,\"steady\":%s,"
-		    "\"errors\":%llu,\"agents\":%u,\"client_cpu_pct\":%.1f,\"qd_full_pct\":%.1f}",
-		    i ? "," : "", p->step + 1, p->offered_ops, p->achieved_ops, p->mib_s,
-		    p->mean_ns / 1e3, (double)p->p50_ns / 1e3, (double)p->p90_ns / 1e3,
-		    (double)p->p99_ns / 1e3, (double)p->p999_ns / 1e3, (double)p->max_ns / 1e3,
-		    p->steady ? "true" : "false", (unsigned long long)p->errors, p->nagents,
-		    p->host_cpu_pct, p->qd_full_pct);
+		fprintf(f,
+		        "%s{\"step\":%u,\"offered_ops\":%.1f,\"achieved_ops\":%.1f,"
+		        "\"achieved_mibps\":%.3f,\"mean_us\":%.1f,\"p50_us\":%.1f,\"p90_us\":%.1f,"
+		        "\"p99_us\":%.1f,\"p999_us\":%.1f,\"max_us\":%.1f,\"steady\":%s,"
+		        "\"errors\":%llu,\"agents\":%u,\"client_cpu_pct\":%.1f,"
+		        "\"qd_full_pct\":%.1f,\"missed\":%llu}",
+		        i ? "," : "", p->step + 1, p->offered_ops, p->achieved_ops, p->mib_s,
+		        p->mean_ns / 1e3, (double)p->p50_ns / 1e3, (double)p->p90_ns / 1e3,
+		        (double)p->p99_ns / 1e3, (double)p->p999_ns / 1e3, (double)p->max_ns / 1e3,
+		        p->steady ? "true" : "false", (unsigned long long)p->errors, p->nagents,
+		        p->host_cpu_pct, p->qd_full_pct, (unsigned long long)p->missed);
 	}
 	fprintf(f, "]}\n");
 	free(s);

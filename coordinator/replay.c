@@ -103,6 +103,7 @@ static void replay_set(struct replay_json *j, const char *key, double d, uint64_
 	    {"lag_sum_ns", offsetof(struct record, lag_sum_ns)},
 	    {"lag_max_ns", offsetof(struct record, lag_max_ns)},
 	    {"qd_full_ns", offsetof(struct record, qd_full_ns)},
+	    {"missed", offsetof(struct record, missed)},
 	};
 	for (size_t i = 0; i < sizeof(u64s) / sizeof(u64s[0]); i++)
 		if (strcmp(key, u64s[i].key) == 0) {

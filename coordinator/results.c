@@ -94,7 +94,7 @@ struct results *results_open(const char *dir, const struct campaign *c, struct e
 	fprintf(r->curve,
 	        "workload,rw,block_size,direct,step,load,offered_ops,achieved_ops,mib_s,"
 	        "mean_us,p50_us,p90_us,p99_us,p999_us,max_us,service_mean_us,ops,reads,errors,"
-	        "measured_s,cpu_pct,host_cpu_pct,lag_mean_us,lag_max_us\n");
+	        "measured_s,cpu_pct,host_cpu_pct,lag_mean_us,lag_max_us,missed\n");
 	if (results_sync(r, err) < 0)
 		goto err;
 	return r;
@@ -142,6 +142,7 @@ void results_interval(struct results *r, const struct workload *w, uint32_t step
 	        "\"warmup\":%s,\"agents\":%u,\"workers\":%u,\"duration_ns\":%llu,"
 	        "\"ops\":%llu,\"reads\":%llu,\"bytes\":%llu,\"errors\":%llu,\"cpu_user_ns\":%llu,"
 	        "\"cpu_sys_ns\":%llu,\"lag_sum_ns\":%llu,\"lag_max_ns\":%llu,\"qd_full_ns\":%llu,"
+	        "\"missed\":%llu,"
 	        "\"host_cpu_pct\":%.17g,"
 	        "\"mean_ns\":%.0f,\"p99_ns\":%llu",
 	        rec->warmup ? "true" : "false", rec->agents, rec->workers,
@@ -150,7 +151,8 @@ void results_interval(struct results *r, const struct workload *w, uint32_t step
 	        (unsigned long long)rec->rec.errors, (unsigned long long)rec->rec.cpu_user_ns,
 	        (unsigned long long)rec->rec.cpu_sys_ns, (unsigned long long)rec->rec.lag_sum_ns,
 	        (unsigned long long)rec->rec.lag_max_ns, (unsigned long long)rec->rec.qd_full_ns,
-	        rec->host_cpu_pct, hist_mean(&rec->rec.latency),
+	        (unsigned long long)rec->rec.missed, rec->host_cpu_pct,
+	        hist_mean(&rec->rec.latency),
 	        (unsigned long long)hist_quantile(&rec->rec.latency, 99));
 	results_hist(f, "latency", &rec->rec.latency);
 	results_hist(f, "service", &rec->rec.service);
@@ -171,14 +173,14 @@ void results_point(struct results *r, const struct workload *w, const struct ste
 	fprintf(
 	    r->curve,
 	    "%s,%s,%u,%s,%u,%s,%.1f,%.1f,%.3f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%llu,%llu,%llu,"
-	    "%.3f,%.1f,%.1f,%.1f,%.1f\n",
+	    "%.3f,%.1f,%.1f,%.1f,%.1f,%llu\n",
 	    w->name, rw_mode_name(w->rw), w->block_size, w->access.direct ? "true" : "false",
 	    p->step + 1, p->offered_ops > 0 ? "rate" : "max", p->offered_ops, p->achieved_ops,
 	    p->mib_s, p->mean_ns / 1e3, (double)p->p50_ns / 1e3, (double)p->p90_ns / 1e3,
 	    (double)p->p99_ns / 1e3, (double)p->p999_ns / 1e3, (double)p->max_ns / 1e3,
 	    p->svc_mean_ns / 1e3, (unsigned long long)p->ops, (unsigned long long)p->reads,
 	    (unsigned long long)p->errors, p->measured_s, p->cpu_pct, p->host_cpu_pct,
-	    p->lag_mean_ns / 1e3, (double)p->lag_max_ns / 1e3);
+	    p->lag_mean_ns / 1e3, (double)p->lag_max_ns / 1e3, (unsigned long long)p->missed);
 }
 
 static int results_sync_file(FILE *f, const char *dir, const char *name, struct error *err)

@@ -36,6 +36,10 @@ over = [r for r in rows if r["load"] == "rate" and float(r["offered_ops"]) >= 18
 for r in over:
     assert float(r["achieved_ops"]) < 17000, f"over capacity, achieved {r['achieved_ops']}"
     assert float(r["mean_us"]) > 3000, "over capacity, latency grows"
+for r in rows:
+    # Operations the client owed but never issued: none below capacity, many above it.
+    over_cap = r["load"] == "rate" and float(r["offered_ops"]) > 16000
+    assert (int(r["missed"]) > 0) == over_cap, f"step {r['step']}: missed {r['missed']}"
 peak = [r for r in rows if r["load"] == "max"][0]
 # Closed loop at qd 64 on 4 servers: the full capacity, latency 16 ops deep.
 assert 14500 < float(peak["achieved_ops"]) < 16500, f"max step achieved {peak['achieved_ops']}"

@@ -42,6 +42,7 @@ struct agent {
 	struct conn *conn;
 	bool welcomed;
 	unsigned backoff_ms;
+	size_t max_frame; /* --max-frame; 0: the default */
 	uint64_t heartbeat_ms;
 	struct event *reconnect_ev;
 	struct event *heartbeat_ev;

@@ -181,6 +181,8 @@ static void link_dial(struct agent *a)
 		return;
 	}
 	conn_set_idle_timeout(a->conn, LINK_IDLE_SECONDS);
+	if (a->max_frame)
+		conn_set_max_frame(a->conn, a->max_frame);
 }
 
 void link_start(struct agent *a)

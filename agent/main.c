@@ -16,6 +16,7 @@
 #include "log.h"
 #include "netaddr.h"
 #include "tls.h"
+#include "units.h"
 #include "xalloc.h"
 
 static void agent_usage(FILE *f)
@@ -23,7 +24,7 @@ static void agent_usage(FILE *f)
 	fprintf(f,
 	        "usage: iocurve-agent --coordinator HOST:PORT --tls DIR [--name NAME]\n"
 	        "                     --allow PATH [--allow PATH...] [--label KEY=VALUE...]\n"
-	        "                     [--allow-device-writes] [--verbose]\n"
+	        "                     [--allow-device-writes] [--max-frame SIZE] [--verbose]\n"
 	        "Runs the I/O a coordinator asks for, only on files under the --allow paths\n"
 	        "(or on block devices given as --allow paths; writing to a device also needs\n"
 	        "--allow-device-writes).\n"
@@ -76,6 +77,7 @@ static int agent_parse(struct agent *a, int argc, char **argv, const char **tls_
 	    {"allow", required_argument, NULL, 'a'},
 	    {"label", required_argument, NULL, 'l'},
 	    {"allow-device-writes", no_argument, NULL, 'W'},
+	    {"max-frame", required_argument, NULL, 'F'},
 	    {"verbose", no_argument, NULL, 'v'},
 	    {"version", no_argument, NULL, 'V'},
 	    {"help", no_argument, NULL, 'h'},
@@ -111,6 +113,19 @@ static int agent_parse(struct agent *a, int argc, char **argv, const char **tls_
 		case 'W':
 			a->allow_device_writes = true;
 			break;
+		case 'F': {
+			uint64_t v;
+
+			if (units_parse_size(optarg, &v, &err) < 0 || v < 1024 || v > (1u << 30)) {
+				fprintf(stderr,
+				        "iocurve-agent: --max-frame %s: expected a size from 1KiB "
+				        "to 1GiB\n",
+				        optarg);
+				return -1;
+			}
+			a->max_frame = (size_t)v;
+			break;
+		}
 		case 'V':
 			printf("iocurve-agent %s\n", IOCURVE_VERSION);
 			exit(0);

@@ -33,8 +33,8 @@ struct worker_config {
 	struct pattern_config pattern;
 	bool poisson;
 	uint64_t wake_slack_ns;
-	    /* sleep at least this long between timed wakes (0: exact) */ /* arrivals: exponential
-	                                                                     gaps (else uniform) */
+	/* sleep at least this long between timed wakes (0: exact) */ /* arrivals: exponential
+	                                                                 gaps (else uniform) */
 	struct datagen_config data;          /* compress_pct, dedupe_pct of written data */
 	const struct engine_sim_params *sim; /* set: simulated device, no real I/O */
 	uint64_t seed;                       /* for random offsets and data */

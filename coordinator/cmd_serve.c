@@ -14,6 +14,7 @@
 #include "metrics.h"
 #include "server.h"
 #include "tls.h"
+#include "units.h"
 
 /* How long a shutdown waits for the running campaign to abort and flush. */
 #define SERVE_DRAIN_TICKS 100 /* x 100 ms */
@@ -59,10 +60,15 @@ static void serve_usage(FILE *f)
 static int serve_exec(int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    {"listen", required_argument, NULL, 'l'},  {"tls", required_argument, NULL, 't'},
-	    {"control", required_argument, NULL, 'c'}, {"results", required_argument, NULL, 'r'},
-	    {"metrics", required_argument, NULL, 'm'}, {"verbose", no_argument, NULL, 'v'},
-	    {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
+	    {"listen", required_argument, NULL, 'l'},
+	    {"tls", required_argument, NULL, 't'},
+	    {"control", required_argument, NULL, 'c'},
+	    {"results", required_argument, NULL, 'r'},
+	    {"metrics", required_argument, NULL, 'm'},
+	    {"max-frame", required_argument, NULL, 'F'},
+	    {"verbose", no_argument, NULL, 'v'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	const char *listen = NULL, *tls_dir = NULL, *control = NULL, *results = "iocurve-results";
 	const char *metrics = NULL;
@@ -71,9 +77,10 @@ static int serve_exec(int argc, char **argv)
 	char defpath[256];
 	struct error err;
 	int c, rc = 1, verbose = 0;
+	uint64_t max_frame = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "l:t:c:r:m:vh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "l:t:c:r:m:F:vh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'l':
 			listen = optarg;
@@ -89,6 +96,16 @@ static int serve_exec(int argc, char **argv)
 			break;
 		case 'm':
 			metrics = optarg;
+			break;
+		case 'F':
+			if (units_parse_size(optarg, &max_frame, &err) < 0 || max_frame < 1024 ||
+			    max_frame > (1u << 30)) {
+				fprintf(stderr,
+				        "iocurve serve: --max-frame %s: expected a size from "
+				        "1KiB to 1GiB\n",
+				        optarg);
+				return 2;
+			}
 			break;
 		case 'v':
 			verbose = 1;
@@ -128,6 +145,8 @@ static int serve_exec(int argc, char **argv)
 	ctx.srv = server_new(ctx.base, ctx.ssl, listen, &err);
 	if (ctx.srv == NULL)
 		goto fail;
+	if (max_frame)
+		server_set_max_frame(ctx.srv, (size_t)max_frame);
 	ctx.daemon = daemon_new(ctx.base, ctx.srv, results);
 	if (daemon_listen(ctx.daemon, control, &err) < 0)
 		goto fail;
@@ -166,7 +185,7 @@ out:
 const struct cmd_entry cmd_serve_entry = {
     .name = "serve",
     .usage = "--listen HOST:PORT --tls DIR [--control PATH] [--results DIR] [--metrics "
-             "HOST:PORT] [--verbose]",
+             "HOST:PORT] [--max-frame SIZE] [--verbose]",
     .help = "the coordinator daemon: agents dial in, campaigns come through the control socket",
     .exec = serve_exec,
 };

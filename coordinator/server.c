@@ -31,6 +31,7 @@ struct server {
 	const struct server_cbs *cbs;
 	void *arg;
 	char address[64];
+	size_t max_frame;
 };
 
 /* The registry entry for a name, made on first sight. */
@@ -277,6 +278,8 @@ static void server_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struc
 		return;
 	}
 	conn_set_idle_timeout(s->conn, SERVER_IDLE_SECONDS);
+	if (srv->max_frame)
+		conn_set_max_frame(s->conn, srv->max_frame);
 }
 
 static void server_heartbeat_cb(evutil_socket_t fd, short what, void *arg)
@@ -330,6 +333,11 @@ void server_set_cbs(struct server *srv, const struct server_cbs *cbs, void *arg)
 {
 	srv->cbs = cbs;
 	srv->arg = arg;
+}
+
+void server_set_max_frame(struct server *srv, size_t max)
+{
+	srv->max_frame = max;
 }
 
 const char *server_address(const struct server *srv)

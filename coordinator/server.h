@@ -46,9 +46,9 @@ struct server_agent {
 	char name[128];
 	char host[256];
 	char version[32];
-	char labels[256];	/* "k=v,k=v" */
-	struct session *s;	/* NULL once lost */
-	uint64_t last_seen_ns;	/* CLOCK_MONOTONIC of its last frame */
+	char labels[256];      /* "k=v,k=v" */
+	struct session *s;     /* NULL once lost */
+	uint64_t last_seen_ns; /* CLOCK_MONOTONIC of its last frame */
 	double rtt_ms;
 	double offset_ms;
 };
@@ -66,6 +66,8 @@ struct server_cbs {
 struct server *server_new(struct event_base *base, SSL_CTX *ctx, const char *listen,
                           struct error *err);
 void server_set_cbs(struct server *srv, const struct server_cbs *cbs, void *arg);
+/* Frames from agents above this many bytes close their connection (default 16 MiB). */
+void server_set_max_frame(struct server *srv, size_t max);
 /* "127.0.0.1:41234": where agents should dial. */
 const char *server_address(const struct server *srv);
 struct session_list *server_sessions(struct server *srv);

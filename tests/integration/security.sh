@@ -113,6 +113,33 @@ wait_for "$T/serve.log" "refusing agent probe .*protocol version 99" 5 ||
 	fail "the version mismatch is logged"
 ok "the version mismatch is logged"
 
+# The frame limit is configurable: a smaller one is enforced from the header alone.
+PORT2=$(free_port)
+"$IOCURVE" serve --listen "127.0.0.1:$PORT2" --tls "$T/ca" --control "$T/ctl2.sock" \
+	--max-frame 1KiB 2> "$T/serve-small.log" &
+SMALL=$!
+PIDS="$PIDS $SMALL"
+wait_for "$T/serve-small.log" "listening for agents" 10 || fail "serve --max-frame starts"
+python3 - "$PORT2" "$T/ca" <<'PY'
+import socket, ssl, struct, sys
+ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+ctx.load_verify_locations(sys.argv[2] + "/ca.crt")
+ctx.load_cert_chain(sys.argv[2] + "/probe.crt", sys.argv[2] + "/probe.key")
+ctx.check_hostname = False
+with socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5) as raw:
+    with ctx.wrap_socket(raw) as s:
+        s.sendall(struct.pack(">I", 2000))
+        try:
+            s.recv(100)
+        except (ConnectionResetError, ssl.SSLError):
+            pass
+PY
+wait_for "$T/serve-small.log" "frame of 2000 bytes is over the limit of 1024 bytes" 5 ||
+	{ cat "$T/serve-small.log"; fail "serve --max-frame 1KiB refuses a 2000-byte frame"; }
+ok "serve --max-frame 1KiB refuses a 2000-byte frame"
+kill -TERM "$SMALL"
+wait_exit "$SMALL" 10 || fail "the small-frame serve exits"
+
 # SIGTERM: the daemon shuts down cleanly and the agent sees a clean close.
 kill -TERM "$SERVE"
 wait_exit "$SERVE" 10 || fail "serve exits 0 on SIGTERM"

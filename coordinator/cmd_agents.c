@@ -25,9 +25,11 @@ static int agents_exec(int argc, char **argv)
 	for (size_t i = 0; i < reply->agents_reply->n_agents; i++) {
 		const Iocurve__AgentStatus *a = reply->agents_reply->agents[i];
 
-		printf("%-16s %-20s %-6s %-8s %9.3f %10.3f %10.1f  %s\n", a->name, a->host,
-		       a->state, a->version, a->rtt_ms, a->offset_ms, a->last_seen_s,
-		       a->n_labels && a->labels[0]->value[0] ? a->labels[0]->value : "-");
+		printf("%-16s %-20s %-6s %-8s %9.3f %10.3f %10.1f  ", a->name, a->host, a->state,
+		       a->version, a->rtt_ms, a->offset_ms, a->last_seen_s);
+		for (size_t k = 0; k < a->n_labels; k++)
+			printf("%s%s=%s", k ? "," : "", a->labels[k]->key, a->labels[k]->value);
+		printf("%s\n", a->n_labels ? "" : "-");
 	}
 	if (reply->agents_reply->n_agents == 0)
 		printf("(no agent has joined yet)\n");

@@ -352,8 +352,8 @@ static void daemon_agents(struct daemon *d, struct control_conn *conn)
 	const struct server_agent *ag = server_agents(d->srv, &n);
 	Iocurve__AgentStatus *as = xcalloc(n, sizeof(*as));
 	Iocurve__AgentStatus **pas = xcalloc(n, sizeof(*pas));
-	Iocurve__Label *lab = xcalloc(n, sizeof(*lab));
-	Iocurve__Label **plab = xcalloc(n, sizeof(*plab));
+	Iocurve__Label **lab = xcalloc(n, sizeof(*lab));
+	Iocurve__Label ***plab = xcalloc(n, sizeof(*plab));
 	uint64_t now = clock_now_ns();
 
 	for (size_t i = 0; i < n; i++) {
@@ -365,13 +365,16 @@ static void daemon_agents(struct daemon *d, struct control_conn *conn)
 		as[i].rtt_ms = ag[i].rtt_ms;
 		as[i].offset_ms = ag[i].offset_ms;
 		as[i].last_seen_s = (double)(now - ag[i].last_seen_ns) / 1e9;
-		/* Labels travel as one "k=v,k=v" value: the CLI prints them as they came. */
-		iocurve__label__init(&lab[i]);
-		lab[i].key = "labels";
-		lab[i].value = (char *)ag[i].labels;
-		plab[i] = &lab[i];
-		as[i].n_labels = 1;
-		as[i].labels = &plab[i];
+		lab[i] = xcalloc(ag[i].nlabels, sizeof(**lab));
+		plab[i] = xcalloc(ag[i].nlabels, sizeof(**plab));
+		for (size_t k = 0; k < ag[i].nlabels; k++) {
+			iocurve__label__init(&lab[i][k]);
+			lab[i][k].key = ag[i].label_keys[k];
+			lab[i][k].value = ag[i].label_values[k];
+			plab[i][k] = &lab[i][k];
+		}
+		as[i].n_labels = ag[i].nlabels;
+		as[i].labels = plab[i];
 		pas[i] = &as[i];
 	}
 	r.n_agents = n;
@@ -379,6 +382,10 @@ static void daemon_agents(struct daemon *d, struct control_conn *conn)
 	env.body_case = IOCURVE__ENVELOPE__BODY_AGENTS_REPLY;
 	env.agents_reply = &r;
 	control_send(conn, &env);
+	for (size_t i = 0; i < n; i++) {
+		free(lab[i]);
+		free(plab[i]);
+	}
 	free(as);
 	free(pas);
 	free(lab);

@@ -34,6 +34,18 @@ struct server {
 	size_t max_frame;
 };
 
+static void server_agent_clear_labels(struct server_agent *a)
+{
+	for (size_t i = 0; i < a->nlabels; i++) {
+		free(a->label_keys[i]);
+		free(a->label_values[i]);
+	}
+	free(a->label_keys);
+	free(a->label_values);
+	a->label_keys = a->label_values = NULL;
+	a->nlabels = 0;
+}
+
 /* The registry entry for a name, made on first sight. */
 static struct server_agent *server_agent_of(struct server *srv, const char *name)
 {
@@ -156,15 +168,18 @@ static void server_hello(struct session *s, const Iocurve__Hello *h)
 	s->welcomed = true;
 	{
 		struct server_agent *a = server_agent_of(s->srv, s->name);
-		size_t off = 0;
 
 		a->s = s;
 		snprintf(a->host, sizeof(a->host), "%s", s->host);
 		snprintf(a->version, sizeof(a->version), "%s", h->software_version);
-		a->labels[0] = '\0';
-		for (size_t i = 0; i < s->nlabels && off < sizeof(a->labels); i++)
-			off += (size_t)snprintf(a->labels + off, sizeof(a->labels) - off, "%s%s=%s",
-			                        i ? "," : "", s->label_keys[i], s->label_values[i]);
+		server_agent_clear_labels(a);
+		a->nlabels = s->nlabels;
+		a->label_keys = xcalloc(s->nlabels, sizeof(*a->label_keys));
+		a->label_values = xcalloc(s->nlabels, sizeof(*a->label_values));
+		for (size_t i = 0; i < s->nlabels; i++) {
+			a->label_keys[i] = xstrdup(s->label_keys[i]);
+			a->label_values[i] = xstrdup(s->label_values[i]);
+		}
 		a->last_seen_ns = clock_now_ns();
 	}
 	w.protocol_version = IOCURVE__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT;
@@ -362,6 +377,8 @@ void server_free(struct server *srv)
 	}
 	event_free(srv->heartbeat_ev);
 	evconnlistener_free(srv->listener);
+	for (size_t i = 0; i < srv->nagents; i++)
+		server_agent_clear_labels(&srv->agents[i]);
 	free(srv->agents);
 	free(srv);
 }

@@ -46,7 +46,9 @@ struct server_agent {
 	char name[128];
 	char host[256];
 	char version[32];
-	char labels[256];      /* "k=v,k=v" */
+	char **label_keys; /* its --label k=v, kept after it is lost */
+	char **label_values;
+	size_t nlabels;
 	struct session *s;     /* NULL once lost */
 	uint64_t last_seen_ns; /* CLOCK_MONOTONIC of its last frame */
 	double rtt_ms;

@@ -533,10 +533,13 @@ static void runner_on_lost(struct session *s, const char *reason, void *arg)
 {
 	struct runner *r = arg;
 	int ai = runner_agent_index(r, s);
+	char jr[300];
 
 	if (ai < 0)
 		return;
 	r->agents[ai].s = NULL;
+	events_emit(r->ev, "agent", ",\"name\":\"%s\",\"state\":\"lost\",\"reason\":%s",
+	            r->agents[ai].name, events_json_str(reason, jr, sizeof(jr)));
 	if (r->state == RUNNER_WAITING) {
 		/* Not started yet: forget it, wait for another. */
 		r->agents[ai] = r->agents[--r->nagents];

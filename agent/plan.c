@@ -70,34 +70,19 @@ static void plan_on_interval(void *arg, uint32_t step, uint32_t index, const str
 	struct agent *a = arg;
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__IntervalReport r = IOCURVE__INTERVAL_REPORT__INIT;
-	Iocurve__Histogram lat = IOCURVE__HISTOGRAM__INIT, svc = IOCURVE__HISTOGRAM__INIT;
 
 	r.workload_index = a->workload_index;
 	r.step = step;
 	r.interval = index;
 	r.warmup = index < a->warmup_intervals;
-	r.ops = m->rec.ops;
-	r.reads = m->rec.reads;
-	r.lag_sum_ns = m->rec.lag_sum_ns;
-	r.lag_max_ns = m->rec.lag_max_ns;
-	r.qd_full_ns = m->rec.qd_full_ns;
-	r.missed = m->rec.missed;
-	r.bytes = m->rec.bytes;
-	r.errors = m->rec.errors;
-	r.cpu_user_ns = m->rec.cpu_user_ns;
-	r.cpu_sys_ns = m->rec.cpu_sys_ns;
 	r.workers = workers;
 	r.duration_ns = a->interval_ns;
 	r.host_cpu_pct = hostcpu_sample(&a->cpu);
-	hist_encode(&m->rec.latency, &lat);
-	hist_encode(&m->rec.service, &svc);
-	r.latency = &lat;
-	r.service = &svc;
+	record_encode(&m->rec, &r);
 	env.body_case = IOCURVE__ENVELOPE__BODY_INTERVAL_REPORT;
 	env.interval_report = &r;
 	link_send(a, &env);
-	hist_encoded_free(&lat);
-	hist_encoded_free(&svc);
+	record_encoded_free(&r);
 }
 
 static void plan_on_step_done(void *arg, uint32_t step, uint32_t intervals)

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* Interval records: reset and merge. */
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "iocurve.pb-c.h"
 #include "record.h"
+#include "xalloc.h"
 
 void record_reset(struct record *r)
 {
@@ -27,4 +30,69 @@ void record_merge(struct record *dst, const struct record *src)
 		dst->lag_max_ns = src->lag_max_ns;
 	hist_merge(&dst->latency, &src->latency);
 	hist_merge(&dst->service, &src->service);
+}
+
+void record_encode(const struct record *rec, Iocurve__IntervalReport *r)
+{
+	Iocurve__Histogram *h = xcalloc(2, sizeof(*h));
+
+	r->ops = rec->ops;
+	r->reads = rec->reads;
+	r->bytes = rec->bytes;
+	r->errors = rec->errors;
+	r->cpu_user_ns = rec->cpu_user_ns;
+	r->cpu_sys_ns = rec->cpu_sys_ns;
+	r->lag_sum_ns = rec->lag_sum_ns;
+	r->lag_max_ns = rec->lag_max_ns;
+	r->qd_full_ns = rec->qd_full_ns;
+	r->missed = rec->missed;
+	iocurve__histogram__init(&h[0]);
+	iocurve__histogram__init(&h[1]);
+	hist_encode(&rec->latency, &h[0]);
+	hist_encode(&rec->service, &h[1]);
+	r->latency = &h[0];
+	r->service = &h[1];
+}
+
+void record_encoded_free(Iocurve__IntervalReport *r)
+{
+	hist_encoded_free(r->latency);
+	hist_encoded_free(r->service);
+	free(r->latency); /* both histograms came from one allocation */
+	r->latency = r->service = NULL;
+}
+
+int record_decode(struct record *rec, const Iocurve__IntervalReport *r, struct error *err)
+{
+	record_reset(rec);
+	rec->ops = r->ops;
+	rec->reads = r->reads;
+	rec->bytes = r->bytes;
+	rec->errors = r->errors;
+	rec->cpu_user_ns = r->cpu_user_ns;
+	rec->cpu_sys_ns = r->cpu_sys_ns;
+	rec->lag_sum_ns = r->lag_sum_ns;
+	rec->lag_max_ns = r->lag_max_ns;
+	rec->qd_full_ns = r->qd_full_ns;
+	rec->missed = r->missed;
+	if (r->latency == NULL || r->service == NULL) {
+		error_set(err, "interval %u: report without histograms", r->interval);
+		return -1;
+	}
+	if (hist_decode(&rec->latency, r->latency, err) < 0 ||
+	    hist_decode(&rec->service, r->service, err) < 0) {
+		error_prefix(err, "interval %u: ", r->interval);
+		return -1;
+	}
+	if (rec->reads > rec->ops) {
+		error_set(err, "interval %u: %llu reads of %llu ops", r->interval,
+		          (unsigned long long)rec->reads, (unsigned long long)rec->ops);
+		return -1;
+	}
+	if (rec->latency.count != rec->ops) {
+		error_set(err, "interval %u: %llu ops but %llu latencies", r->interval,
+		          (unsigned long long)rec->ops, (unsigned long long)rec->latency.count);
+		return -1;
+	}
+	return 0;
 }

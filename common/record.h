@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "error.h"
 #include "hist.h"
 
 /*
@@ -28,7 +29,18 @@ struct record {
 	struct hist service; /* completion minus submission: what the storage took */
 };
 
+struct Iocurve__IntervalReport;
+
 void record_reset(struct record *r);
+/*
+ * The record's part of an IntervalReport, both ways, in one place: a new field
+ * is added here once. record_encode allocates the histograms' bins inside r
+ * (free with record_encoded_free). record_decode validates what it reads
+ * (histograms, reads <= ops, one latency per op) and names the interval in err.
+ */
+void record_encode(const struct record *rec, struct Iocurve__IntervalReport *r);
+void record_encoded_free(struct Iocurve__IntervalReport *r);
+int record_decode(struct record *rec, const struct Iocurve__IntervalReport *r, struct error *err);
 void record_merge(struct record *dst, const struct record *src);
 
 #endif

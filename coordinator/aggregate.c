@@ -81,42 +81,12 @@ int agg_record_from_report(struct agg_record *rec, const Iocurve__IntervalReport
                            struct error *err)
 {
 	agg_record_init(rec);
-	rec->rec.ops = r->ops;
-	rec->rec.reads = r->reads;
-	rec->rec.lag_sum_ns = r->lag_sum_ns;
-	rec->rec.lag_max_ns = r->lag_max_ns;
-	rec->rec.qd_full_ns = r->qd_full_ns;
-	rec->rec.missed = r->missed;
-	rec->rec.bytes = r->bytes;
-	rec->rec.errors = r->errors;
-	rec->rec.cpu_user_ns = r->cpu_user_ns;
-	rec->rec.cpu_sys_ns = r->cpu_sys_ns;
 	rec->duration_ns = r->duration_ns;
 	rec->workers = r->workers;
 	rec->agents = 1;
 	rec->warmup = r->warmup;
 	rec->host_cpu_pct = r->host_cpu_pct;
-	if (r->latency == NULL || r->service == NULL) {
-		error_set(err, "interval %u: report without histograms", r->interval);
-		return -1;
-	}
-	if (hist_decode(&rec->rec.latency, r->latency, err) < 0 ||
-	    hist_decode(&rec->rec.service, r->service, err) < 0) {
-		error_prefix(err, "interval %u: ", r->interval);
-		return -1;
-	}
-	if (rec->rec.reads > rec->rec.ops) {
-		error_set(err, "interval %u: %llu reads of %llu ops", r->interval,
-		          (unsigned long long)rec->rec.reads, (unsigned long long)rec->rec.ops);
-		return -1;
-	}
-	if (rec->rec.latency.count != rec->rec.ops) {
-		error_set(err, "interval %u: %llu ops but %llu latencies", r->interval,
-		          (unsigned long long)rec->rec.ops,
-		          (unsigned long long)rec->rec.latency.count);
-		return -1;
-	}
-	return 0;
+	return record_decode(&rec->rec, r, err);
 }
 
 static void agg_merge(struct agg_record *dst, const struct agg_record *src)

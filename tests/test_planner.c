@@ -12,6 +12,7 @@
 #include "events.h"
 #include "jsonline.h"
 #include "planner.h"
+#include "verdict.h"
 #include "testlib.h"
 
 /* A device of `cap` ops/s: below it the latency is 500us, above it the backlog grows. */
@@ -113,17 +114,17 @@ static void test_saturation_rules(void **state)
 	struct step_point p = {.offered_ops = 1000, .achieved_ops = 950, .mean_ns = 2e6};
 	char why[128];
 
-	assert_false(planner_saturated(c, &p, why, sizeof(why)));
+	assert_false(verdict_saturated(c, &p, why, sizeof(why)));
 	p.achieved_ops = 850;
-	assert_true(planner_saturated(c, &p, why, sizeof(why)));
+	assert_true(verdict_saturated(c, &p, why, sizeof(why)));
 	assert_string_equal(why, "achieved 85% of the offered rate");
 	p.achieved_ops = 1000;
 	p.mean_ns = 20e6;
-	assert_true(planner_saturated(c, &p, why, sizeof(why)));
+	assert_true(verdict_saturated(c, &p, why, sizeof(why)));
 	assert_non_null(strstr(why, "over the 10.0ms ceiling"));
 	p.mean_ns = 1e6;
 	p.errors = 3;
-	assert_true(planner_saturated(c, &p, why, sizeof(why)));
+	assert_true(verdict_saturated(c, &p, why, sizeof(why)));
 	assert_string_equal(why, "3 I/O errors");
 	campaign_free(c);
 }

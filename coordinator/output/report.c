@@ -5,15 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "planner.h"
+#include "verdict.h"
 #include "markup.h"
 #include "plot.h"
 #include "report.h"
 #include "table.h"
 #include "units.h"
 #include "xalloc.h"
-
-static const char *const report_metric_names[] = {"mean", "p50", "p90", "p99", "p99.9"};
 
 /* Everything the page needs is here: it must read the same offline and years later. */
 static const char report_css[] =
@@ -59,13 +57,6 @@ static void report_num(double v, char *buf, size_t len)
 static void report_dur(double ns, char *buf, size_t len)
 {
 	units_format_duration(isfinite(ns) && ns > 0 ? (uint64_t)llround(ns) : 0, buf, len);
-}
-
-static const char *report_metric(enum slo_metric m)
-{
-	return (unsigned)m < sizeof(report_metric_names) / sizeof(report_metric_names[0])
-	           ? report_metric_names[m]
-	           : "mean";
 }
 
 /* Trim a markdown cell in place and return its start. */
@@ -164,7 +155,7 @@ static void report_meta(FILE *f, const struct campaign *c, const struct step_poi
 
 	units_format_duration(c->slo_latency_ns, slo, sizeof(slo));
 	fputs("<dl class=\"meta\">\n<dt>SLO</dt><dd>", f);
-	fprintf(f, "%s latency &le; %s</dd>\n", report_metric(c->slo_metric), slo);
+	fprintf(f, "%s latency &le; %s</dd>\n", campaign_slo_metric_name(c->slo_metric), slo);
 
 	/* The agents that took part, named as the per-agent tables name them. */
 	for (size_t i = 0; i < c->nworkloads; i++)
@@ -251,7 +242,7 @@ static void report_steps(FILE *f, const struct campaign *c, const struct workloa
 		double lat = step_metric(p, c->slo_metric);
 		/* Rows over the SLO are shaded: the knee is where the shading starts. */
 		bool over =
-		    p->ops == 0 || planner_short(c, p) || !(lat <= (double)c->slo_latency_ns);
+		    p->ops == 0 || verdict_short(c, p) || !(lat <= (double)c->slo_latency_ns);
 		char offered[48], achieved[48], d[6][16];
 
 		shaded |= over;
@@ -282,7 +273,7 @@ static void report_steps(FILE *f, const struct campaign *c, const struct workloa
 		    f,
 		    "<p class=\"note\">Shaded steps did not meet the SLO: %s latency over it, or "
 		    "achieved short of offered.</p>\n",
-		    report_metric(c->slo_metric));
+		    campaign_slo_metric_name(c->slo_metric));
 }
 
 /* Each agent's share of each step: an uneven split points at one client or its path. */

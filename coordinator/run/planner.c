@@ -5,12 +5,11 @@
 #include <string.h>
 
 #include "planner.h"
+#include "verdict.h"
 #include "units.h"
 
 /* Refinement stops when the knee's bracket is this narrow, relative to its throughput. */
 #define PLANNER_KNEE_PRECISION 0.02
-
-static const char *const planner_metric_names[] = {"mean", "p50", "p90", "p99", "p99.9"};
 
 void planner_init(struct planner *p, const struct campaign *c, const struct workload *w)
 {
@@ -22,42 +21,6 @@ void planner_init(struct planner *p, const struct campaign *c, const struct work
 const char *planner_why(const struct planner *p)
 {
 	return p->why;
-}
-
-bool planner_short(const struct campaign *c, const struct step_point *pt)
-{
-	return pt->offered_ops > 0 &&
-	       pt->achieved_ops < pt->offered_ops * c->stop.min_achieved_pct / 100.0;
-}
-
-bool planner_saturated(const struct campaign *c, const struct step_point *pt, char *why, size_t len)
-{
-	double lat = step_metric(pt, c->slo_metric);
-	char a[32], b[32];
-
-	if (why == NULL)
-		len = 0;
-	if (planner_short(c, pt)) {
-		if (len)
-			snprintf(why, len, "achieved %.0f%% of the offered rate",
-			         100.0 * pt->achieved_ops / pt->offered_ops);
-		return true;
-	}
-	if (c->stop.ceiling_ns && lat > (double)c->stop.ceiling_ns) {
-		if (len) {
-			units_format_duration((uint64_t)lat, a, sizeof(a));
-			units_format_duration(c->stop.ceiling_ns, b, sizeof(b));
-			snprintf(why, len, "%s latency %s over the %s ceiling",
-			         planner_metric_names[c->slo_metric], a, b);
-		}
-		return true;
-	}
-	if (c->stop.on_errors && pt->errors > 0) {
-		if (len)
-			snprintf(why, len, "%llu I/O errors", (unsigned long long)pt->errors);
-		return true;
-	}
-	return false;
 }
 
 /* Whether any planned step needs the peak (a % of it) before it can run. */
@@ -89,7 +52,7 @@ static bool planner_pass(struct planner *p, const struct step_point *pts, size_t
 			*rate = w->ramp_start;
 			return true;
 		}
-		if (planner_saturated(p->c, last, p->why, sizeof(p->why)))
+		if (verdict_saturated(p->c, last, p->why, sizeof(p->why)))
 			return false;
 		if (n >= w->ramp_max_steps) {
 			snprintf(p->why, sizeof(p->why),
@@ -132,7 +95,7 @@ static bool planner_refine(struct planner *p, const struct step_point *pts, size
 
 		if (pt->offered_ops <= 0)
 			continue;
-		under = !planner_short(p->c, pt) && step_metric(pt, p->c->slo_metric) <= slo;
+		under = !verdict_short(p->c, pt) && step_metric(pt, p->c->slo_metric) <= slo;
 		if (under && (lo == NULL || pt->offered_ops > lo->offered_ops))
 			lo = pt;
 	}
@@ -142,7 +105,7 @@ static bool planner_refine(struct planner *p, const struct step_point *pts, size
 
 		if (pt->offered_ops <= 0 || lo == NULL || pt->offered_ops <= lo->offered_ops)
 			continue;
-		under = !planner_short(p->c, pt) && step_metric(pt, p->c->slo_metric) <= slo;
+		under = !verdict_short(p->c, pt) && step_metric(pt, p->c->slo_metric) <= slo;
 		if (!under && (hi == NULL || pt->offered_ops < hi->offered_ops))
 			hi = pt;
 	}

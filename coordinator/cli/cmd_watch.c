@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "client.h"
+#include "watch.h"
 #include "cmd.h"
 
 static int watch_exec(int argc, char **argv)
@@ -24,7 +25,7 @@ static int watch_exec(int argc, char **argv)
 			return 2;
 		}
 	}
-	rc = client_watch(sock, id, json, &err);
+	rc = watch_campaign(sock, id, json, &err);
 	if (rc < 0) {
 		fprintf(stderr, "iocurve watch: %s\n", err.msg);
 		return 1;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The control socket: a Unix socket (0600) between the iocurve CLI and the daemon, framed Envelopes. */
+/* The control socket: a Unix socket (0600) between the iocurve CLI and the daemon, framed
+ * Envelopes. */
 #ifndef IOCURVE_CONTROL_H
 #define IOCURVE_CONTROL_H
 
@@ -10,7 +11,7 @@
 #include "error.h"
 #include "iocurve.pb-c.h"
 
-struct control;	     /* a listening socket */
+struct control;      /* a listening socket */
 struct control_conn; /* one client connection */
 
 struct control_cbs {
@@ -32,8 +33,7 @@ struct control *control_listen(struct event_base *base, const char *path,
 /* Stop listening, close every connection, remove the socket file. */
 void control_free(struct control *ctl);
 struct control_conn *control_connect(struct event_base *base, const char *path,
-                                     const struct control_cbs *cbs, void *arg,
-                                     struct error *err);
+                                     const struct control_cbs *cbs, void *arg, struct error *err);
 int control_send(struct control_conn *c, const Iocurve__Envelope *env);
 /* Bytes queued for the peer: a watcher that stops reading shows here. */
 size_t control_pending(const struct control_conn *c);

@@ -15,6 +15,7 @@
 
 #include "campaign.h"
 #include "client.h"
+#include "watch.h"
 #include "control.h"
 #include "frame.h"
 #include "dashboard.h"
@@ -204,7 +205,7 @@ static int run_submit(const char *sock, const char *path, int no_wait, int json)
 		       reply->submitted->queued ? ": queued behind the running campaign" : "");
 	fflush(stdout);
 	frame_free(reply);
-	rc = client_watch(sock, id, json, &err);
+	rc = watch_campaign(sock, id, json, &err);
 	if (rc < 0) {
 		fprintf(stderr, "iocurve: %s\n", err.msg);
 		return 1;

@@ -13,6 +13,7 @@
 #include "log.h"
 #include "runner.h"
 #include "planner.h"
+#include "verdict.h"
 #include "table.h"
 #include "units.h"
 #include "xalloc.h"
@@ -310,7 +311,7 @@ static void runner_step_done(struct runner *r)
 		runner_fail(r, "%s", err.msg);
 		return;
 	}
-	planner_saturated(r->c, pt, sat, sizeof(sat));
+	verdict_saturated(r->c, pt, sat, sizeof(sat));
 	events_emit(r->ev, "point",
 	            ",\"workload\":%zu,\"step\":%u,\"offered_ops\":%.1f,\"achieved_ops\":%.1f,"
 	            "\"mib_s\":%.3f,\"mean_us\":%.1f,\"p50_us\":%.1f,\"p99_us\":%.1f,"

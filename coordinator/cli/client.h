@@ -28,12 +28,4 @@ const char *client_socket(const char *given, char *buf, unsigned long len);
 /* Send req, wait for one reply (free with frame_free). */
 int client_request(const char *path, const Iocurve__Envelope *req, Iocurve__Envelope **reply,
                    struct error *err);
-/*
- * Stream campaign id's events until its done event (or q on the dashboard):
- * the dashboard on a terminal, plain lines otherwise, JSON lines with json.
- * Returns the campaign's status (0 complete, 1 failed or cancelled), 0 when
- * detached, or -1 with err.
- */
-int client_watch(const char *path, uint32_t id, bool json, struct error *err);
-
 #endif

@@ -42,8 +42,6 @@ static const char *const plot_colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7
                                           "#9467bd", "#8c564b", "#e377c2", "#17becf"};
 #define PLOT_NCOLORS (sizeof(plot_colors) / sizeof(plot_colors[0]))
 
-static const char *const plot_metric_names[] = {"mean", "p50", "p90", "p99", "p99.9"};
-
 /* One axis: data runs from 0 to top, ticks every step, printed as value / div + suffix. */
 struct plot_axis {
 	double top;
@@ -242,13 +240,6 @@ static double plot_py(const struct plot_ctx *p, double ns)
 	return PLOT_Y1 - fmin(ns, p->y.top) / p->y.top * (PLOT_Y1 - PLOT_Y0);
 }
 
-static const char *plot_metric_name(enum slo_metric m)
-{
-	return (unsigned)m < sizeof(plot_metric_names) / sizeof(plot_metric_names[0])
-	           ? plot_metric_names[m]
-	           : "mean";
-}
-
 /* Axis ranges from every series: both start at 0 so distances compare honestly. */
 static void plot_ranges(struct plot_ctx *p, const struct plot_series *series, size_t nseries)
 {
@@ -376,7 +367,7 @@ static void plot_axes(struct plot_ctx *p)
 	fprintf(f,
 	        "<text transform=\"translate(22 %.1f) rotate(-90)\" text-anchor=\"middle\" "
 	        "font-size=\"13\">%s latency (%s)</text>\n",
-	        (PLOT_Y0 + PLOT_Y1) / 2, plot_metric_name(p->metric), p->yunit);
+	        (PLOT_Y0 + PLOT_Y1) / 2, campaign_slo_metric_name(p->metric), p->yunit);
 	fputs("</g>\n", f);
 }
 
@@ -399,7 +390,7 @@ static void plot_slo(struct plot_ctx *p, double legend_bottom)
 		return;
 	y = plot_py(p, p->slo);
 	plot_fmt_dur(p->slo, dur, sizeof(dur));
-	snprintf(text, sizeof(text), "SLO %s (%s)", dur, plot_metric_name(p->metric));
+	snprintf(text, sizeof(text), "SLO %s (%s)", dur, campaign_slo_metric_name(p->metric));
 	fprintf(p->f,
 	        "<line class=\"slo\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 	        "stroke=\"" PLOT_MUTED "\" stroke-width=\"1.5\" stroke-dasharray=\"7 5\"/>\n",
@@ -450,7 +441,7 @@ static void plot_tooltip(struct plot_ctx *p, const struct plot_series *ps, size_
 	        offered, achieved, pt->mib_s);
 	if (isfinite(plot_lat(p, pt))) {
 		plot_fmt_dur(plot_lat(p, pt), lat, sizeof(lat));
-		fprintf(p->f, "%s %s", plot_metric_name(p->metric), lat);
+		fprintf(p->f, "%s %s", campaign_slo_metric_name(p->metric), lat);
 	} else {
 		fputs("nothing completed", p->f);
 	}

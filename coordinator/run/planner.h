@@ -35,15 +35,4 @@ void planner_init(struct planner *p, const struct campaign *c, const struct work
 bool planner_next(struct planner *p, const struct step_point *pts, size_t n, double *rate);
 const char *planner_why(const struct planner *p);
 
-/*
- * Whether a step saturated the target by the campaign's stop rules; *why (may
- * be NULL) says which rule ("achieved 81% of offered", "mean latency 62ms over the
- * 50ms ceiling", "12 errors").
- */
-bool planner_saturated(const struct campaign *c, const struct step_point *pt, char *why,
-                       size_t len);
-
-/* A step that fell short of its offered rate never counts as meeting the SLO. */
-bool planner_short(const struct campaign *c, const struct step_point *pt);
-
 #endif

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "planner.h"
+#include "verdict.h"
 #include "table.h"
 #include "units.h"
 #include "xalloc.h"
@@ -14,8 +14,6 @@
 #define TABLE_CLIENT_BUSY_PCT 90.0
 /* Queues full this much of the time: the client's queue depth set the pace. */
 #define TABLE_QD_FULL_PCT 50.0
-
-static const char *const table_metric_names[] = {"mean", "p50", "p90", "p99", "p99.9"};
 
 bool table_uses_mib(const struct workload *w)
 {
@@ -57,7 +55,7 @@ struct knee table_knee(const struct campaign *c, const struct workload *w,
 	for (size_t i = 0; i < n; i++) {
 		kp[i].throughput = table_throughput(w, &sorted[i]);
 		/* Short of its rate, or nothing completed: not a point under the SLO. */
-		kp[i].latency = sorted[i].ops == 0 || planner_short(c, &sorted[i])
+		kp[i].latency = sorted[i].ops == 0 || verdict_short(c, &sorted[i])
 		                    ? INFINITY
 		                    : step_metric(&sorted[i], c->slo_metric);
 	}
@@ -115,24 +113,24 @@ void table_knee_text(const struct campaign *c, const struct workload *w,
 		snprintf(
 		    buf, len,
 		    "Performance @ %s (%s): %s (interpolated between steps %u and %u; peak %s)",
-		    slo, table_metric_names[c->slo_metric], tp, s[k.below].step + 1,
+		    slo, campaign_slo_metric_name(c->slo_metric), tp, s[k.below].step + 1,
 		    s[k.above].step + 1, pk);
 		break;
 	case KNEE_AT_STEP:
 		snprintf(buf, len, "Performance @ %s (%s): %s (measured at step %u; peak %s)", slo,
-		         table_metric_names[c->slo_metric], tp, s[k.below].step + 1, pk);
+		         campaign_slo_metric_name(c->slo_metric), tp, s[k.below].step + 1, pk);
 		break;
 	case KNEE_ALL_UNDER:
 		snprintf(buf, len,
 		         "Performance @ %s (%s): > %s: every step met the SLO, the knee lies above "
 		         "the peak (%s); raise the load to find it",
-		         slo, table_metric_names[c->slo_metric], tp, pk);
+		         slo, campaign_slo_metric_name(c->slo_metric), tp, pk);
 		break;
 	case KNEE_ALL_OVER:
 		snprintf(buf, len,
 		         "Performance @ %s (%s): none: the first step already exceeds the SLO "
 		         "(peak %s); start lower",
-		         slo, table_metric_names[c->slo_metric], pk);
+		         slo, campaign_slo_metric_name(c->slo_metric), pk);
 		break;
 	default:
 		snprintf(buf, len, "Performance @ %s: no measured steps", slo);
@@ -165,7 +163,7 @@ void table_limit(const struct campaign *c, const struct workload *w, const struc
 		snprintf(buf, len, "client CPU (an agent host %.0f%% busy)", cpu);
 	else if (errors)
 		snprintf(buf, len, "I/O errors (%llu)", (unsigned long long)errors);
-	else if (planner_saturated(c, &pts[n - 1], why, sizeof(why)))
+	else if (verdict_saturated(c, &pts[n - 1], why, sizeof(why)))
 		snprintf(buf, len, "storage saturated: %s", why);
 	else if (qd >= TABLE_QD_FULL_PCT)
 		snprintf(buf, len, "queue depth (%u per worker, full %.0f%% of the time at peak)",
@@ -239,7 +237,7 @@ void table_print_summary(FILE *f, const struct campaign *c, const struct step_po
 		/* Page-cache numbers are not the storage's: say so where the figure stands. */
 		fprintf(f, "| %s%s | %s | %s | %s %s | %s |\n", w->name,
 		        w->access.direct ? "" : " (buffered)", knee, peak, lat,
-		        table_metric_names[c->slo_metric], limit);
+		        campaign_slo_metric_name(c->slo_metric), limit);
 		free(s);
 	}
 }

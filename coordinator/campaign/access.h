@@ -6,9 +6,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "yamlnode.h"
+#include <stddef.h>
 
+/* No libyaml here: campaign.h includes this, and the analysis layer campaign.h. */
 struct workload;
+struct yamlnode_doc;
+struct yaml_node_s;
 
 /* The keys access_parse reads; a workload or the top level (as defaults) takes them. */
 #define ACCESS_KEYS                                                                                \
@@ -42,9 +45,9 @@ struct access {
  * Read whichever ACCESS_KEYS map holds into a (keys that are absent keep a's
  * values). A list under read_pct is left alone: it makes a workload matrix.
  */
-int access_parse(struct yamlnode_doc *y, const yaml_node_t *map, struct access *a);
+int access_parse(struct yamlnode_doc *y, const struct yaml_node_s *map, struct access *a);
 /* One read_pct value (0..100): the matrix reads its list entries one by one. */
-int access_read_pct(struct yamlnode_doc *y, const yaml_node_t *n, struct access *a);
+int access_read_pct(struct yamlnode_doc *y, const struct yaml_node_s *n, struct access *a);
 /* "uniform", "zipf:1.1", "hotspot:10/90". */
 void access_dist_text(const struct access *a, char *buf, size_t len);
 

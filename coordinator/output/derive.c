@@ -14,8 +14,6 @@
 #include "units.h"
 #include "xalloc.h"
 
-static const char *const derive_metric_names[] = {"mean", "p50", "p90", "p99", "p99.9"};
-
 /* Write a file aside and rename it over the old one: readers never see half a file. */
 typedef void (*derive_writer)(FILE *f, const void *arg);
 
@@ -123,7 +121,7 @@ static void derive_curve_json(FILE *f, const void *arg)
 	        "\"metric\":\"%s\",\"knee_kind\":\"%s\",\"knee_ops\":%.1f,\"knee_mibps\":%.3f,"
 	        "\"steps\":[",
 	        rw_mode_name(w->rw), w->block_size, table_uses_mib(w) ? "MiB/s" : "ops/s",
-	        (double)x->c->slo_latency_ns / 1e3, derive_metric_names[x->c->slo_metric],
+	        (double)x->c->slo_latency_ns / 1e3, campaign_slo_metric_name(x->c->slo_metric),
 	        table_knee_kind(&k), kops, kmib);
 	for (size_t i = 0; i < n; i++) {
 		const struct step_point *p = &s[i];
@@ -165,7 +163,7 @@ static void derive_summary_json(FILE *f, const void *arg)
 	fprintf(f, "{\"campaign\":");
 	derive_json_str(f, c->name);
 	fprintf(f, ",\"slo_us\":%.1f,\"metric\":\"%s\",\"workloads\":[",
-	        (double)c->slo_latency_ns / 1e3, derive_metric_names[c->slo_metric]);
+	        (double)c->slo_latency_ns / 1e3, campaign_slo_metric_name(c->slo_metric));
 	for (size_t i = 0; i < c->nworkloads; i++) {
 		const struct workload *w = &c->workloads[i];
 		size_t n = x->npts[i];

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "loadspec.h"
 #include "units.h"
 #include "workloads.h"
@@ -14,8 +15,6 @@
 #define WORKLOADS_MAX_BLOCK       (16u << 20)
 #define WORKLOADS_MIN_INTERVAL_NS 100000000ULL
 #define WORKLOADS_MAX_EXTEND      1000
-
-#define NS_PER_SEC 1000000000ULL
 
 #define WORKLOADS_RW_EXPECTED "read, write, randread, randwrite, rw or randrw"
 
@@ -573,9 +572,9 @@ int workloads_parse(struct yamlnode_doc *y, const yaml_node_t *root, const yaml_
 	            .block_size = 4096,
 	            .workers = 1,
 	            .queue_depth = 16,
-	            .interval_ns = NS_PER_SEC,
-	            .warmup_ns = NS_PER_SEC,
-	            .measure_ns = 5 * NS_PER_SEC,
+	            .interval_ns = NSEC_PER_SEC,
+	            .warmup_ns = NSEC_PER_SEC,
+	            .measure_ns = 5 * NSEC_PER_SEC,
 	            .access = {.read_pct = ACCESS_READ_PCT_UNSET, .direct = c->target_direct},
 	            .ramp_max_steps = 20,
 	        },

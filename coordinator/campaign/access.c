@@ -7,6 +7,7 @@
 
 #include "access.h"
 #include "units.h"
+#include "yamlnode.h"
 
 static const char *const access_data_keys[] = {"compress", "dedupe", NULL};
 

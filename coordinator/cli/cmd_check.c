@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "campaign.h"
+#include "clock.h"
 #include "cmd.h"
 #include "error.h"
 #include "loadspec.h"
@@ -11,8 +12,6 @@
 
 /* Between steps: the step command round trip, the last interval's reports, the point's fsync. */
 #define CMD_CHECK_STEP_OVERHEAD_NS 500000000ULL
-
-#define NS_PER_SEC 1000000000ULL
 
 static void cmd_check_usage(FILE *f)
 {
@@ -26,7 +25,7 @@ static void cmd_check_usage(FILE *f)
 /* "45s", "3m 05s", "1h 02m 03s": a plan's length is read in minutes, not in 1.23e3s. */
 static void cmd_check_duration(uint64_t ns, char *buf, size_t len)
 {
-	uint64_t s = (ns + NS_PER_SEC / 2) / NS_PER_SEC;
+	uint64_t s = (ns + NSEC_PER_SEC / 2) / NSEC_PER_SEC;
 
 	if (s >= 3600)
 		snprintf(buf, len, "%lluh %02llum %02llus", (unsigned long long)(s / 3600),

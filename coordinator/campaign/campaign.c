@@ -11,6 +11,7 @@
 #include <yaml.h>
 
 #include "campaign.h"
+#include "clock.h"
 #include "units.h"
 #include "workloads.h"
 #include "xalloc.h"
@@ -21,8 +22,6 @@
 #define CAMPAIGN_MAX_SELECT   4096
 #define CAMPAIGN_MAX_LABELS   64
 #define CAMPAIGN_TARGET_ALIGN 4096u
-
-#define NS_PER_SEC 1000000000ULL
 
 static const char *const campaign_keys[] = {
     "campaign", "agents", "target", "slo", "stop", "workloads", WORKLOADS_SETTING_KEYS, NULL,
@@ -138,7 +137,7 @@ static int campaign_agents(struct yamlnode_doc *y, const yaml_node_t *map, struc
 		                     &c->agents_count);
 	}
 	c->agents_mode = CAMPAIGN_AGENTS_SELECT;
-	c->agents_wait_ns = 60 * NS_PER_SEC;
+	c->agents_wait_ns = 60 * NSEC_PER_SEC;
 	if (yamlnode_check_mapping(y, select, "agents.select", "agents.select",
 	                           campaign_select_keys) < 0 ||
 	    yamlnode_require(y, select, "count", "agents.select", &count) < 0 ||

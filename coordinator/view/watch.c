@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: MIT */
+/* Following a campaign in the daemon: its events on the dashboard, as plain lines or as JSON. */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "control.h"
+#include "dashboard.h"
+#include "jsonline.h"
+#include "view_plain.h"
+#include "watch.h"
+
+/* One watch: the connection, what shows it, and how it ended. */
+struct watch {
+	struct event_base *base;
+	struct control_conn *conn;
+	struct dashboard *dash;
+	bool json;
+	uint32_t id;
+	int status; /* -2: no done event yet */
+	char message[1024];
+};
+
+static void watch_send_cancel(struct watch *w)
+{
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__Cancel c = IOCURVE__CANCEL__INIT;
+
+	c.id = w->id;
+	env.body_case = IOCURVE__ENVELOPE__BODY_CANCEL;
+	env.cancel = &c;
+	control_send(w->conn, &env);
+}
+
+static void watch_on_message(struct control_conn *c, Iocurve__Envelope *env, void *arg)
+{
+	struct watch *w = arg;
+	struct jsonline j;
+	const char *ev;
+
+	if (env->body_case == IOCURVE__ENVELOPE__BODY_CONTROL_REPLY) {
+		if (!env->control_reply->ok) {
+			snprintf(w->message, sizeof(w->message), "%s", env->control_reply->message);
+			w->status = 1;
+			event_base_loopexit(w->base, NULL);
+		}
+		return;
+	}
+	if (env->body_case != IOCURVE__ENVELOPE__BODY_EVENT)
+		return;
+	w->id = env->event->id;
+	if (w->dash != NULL)
+		dashboard_event(w->dash, env->event->line);
+	else if (w->json)
+		view_json(stdout, env->event->line);
+	else
+		view_plain(stdout, env->event->line);
+	if (jsonline_parse(&j, env->event->line) == 0 && (ev = jsonline_str(&j, "event")) != NULL &&
+	    strcmp(ev, "done") == 0) {
+		w->status = (int)jsonline_num(&j, "status", 1);
+		snprintf(w->message, sizeof(w->message), "%s", jsonline_str(&j, "message"));
+		/* On the dashboard, leave the final screen up a moment. */
+		event_base_loopexit(w->base, w->dash ? &(struct timeval){1, 0} : NULL);
+	}
+}
+
+static void watch_on_close(struct control_conn *c, void *arg)
+{
+	struct watch *w = arg;
+
+	w->conn = NULL;
+	if (w->status == -2)
+		snprintf(w->message, sizeof(w->message), "the daemon closed the connection");
+	event_base_loopexit(w->base, NULL);
+}
+
+static const struct control_cbs watch_cbs = {
+    .on_message = watch_on_message,
+    .on_close = watch_on_close,
+};
+
+static void watch_detach(void *arg)
+{
+	struct watch *w = arg;
+
+	w->status = 0;
+	snprintf(w->message, sizeof(w->message), "detached; campaign %u goes on in the daemon",
+	         w->id);
+	event_base_loopexit(w->base, NULL);
+}
+
+static void watch_cancel(void *arg)
+{
+	watch_send_cancel(arg);
+}
+
+static const struct dashboard_cbs watch_dash_cbs = {
+    .on_detach = watch_detach,
+    .on_cancel = watch_cancel,
+};
+
+int watch_campaign(const char *path, uint32_t id, bool json, struct error *err)
+{
+	struct watch w = {.json = json, .id = id, .status = -2};
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__Watch req = IOCURVE__WATCH__INIT;
+
+	w.base = event_base_new();
+	w.conn = control_connect(w.base, path, &watch_cbs, &w, err);
+	if (w.conn == NULL) {
+		event_base_free(w.base);
+		return -1;
+	}
+	req.id = id;
+	env.body_case = IOCURVE__ENVELOPE__BODY_WATCH;
+	env.watch = &req;
+	control_send(w.conn, &env);
+	if (!json && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO))
+		w.dash = dashboard_new(w.base, &watch_dash_cbs, &w);
+	event_base_dispatch(w.base);
+	dashboard_free(w.dash);
+	if (w.conn != NULL)
+		control_close(w.conn);
+	event_base_loop(w.base, EVLOOP_NONBLOCK);
+	event_base_free(w.base);
+	if (w.status == -2) {
+		error_set(err, "%s", w.message[0] ? w.message : "the watch ended early");
+		return -1;
+	}
+	if (w.message[0] && (w.status != 0 || w.dash != NULL))
+		fprintf(w.status ? stderr : stdout, "%s%s\n", w.status ? "iocurve: " : "",
+		        w.message);
+	return w.status;
+}

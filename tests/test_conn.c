@@ -11,10 +11,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+
 #include <cmocka.h>
 
+#include "certs.h"
 #include "conn.h"
 #include "frame.h"
+#include "tls.h"
+#include "xalloc.h"
 
 /* One end of a socket pair, and what happened to it. */
 struct end {
@@ -26,7 +33,17 @@ struct end {
 	bool close_on_first; /* conn_close from inside on_message */
 	int closes, frees;
 	char reason[256];
+	char peer[128]; /* TLS: the peer's CN once connected */
 };
+
+static void end_on_connected(struct conn *c, void *arg)
+{
+	struct end *e = arg;
+
+	snprintf(e->peer, sizeof(e->peer), "%s", conn_peer_name(c));
+	if (e->want == 0)
+		event_base_loopbreak(e->base);
+}
 
 static void end_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 {
@@ -62,6 +79,7 @@ static void end_on_free(struct conn *c, void *arg)
 }
 
 static const struct conn_cbs end_cbs = {
+    .on_connected = end_on_connected,
     .on_message = end_on_message,
     .on_close = end_on_close,
     .on_free = end_on_free,
@@ -237,6 +255,70 @@ static void test_idle_timeout_closes_with_reason(void **state)
 	pair_close(&p);
 }
 
+/* The same core over mutual TLS on loopback TCP: names, frames, a clean close. */
+static void test_tls_transport(void **state)
+{
+	char dir[] = "/tmp/iocurve-conn-XXXXXX";
+	struct sockaddr_in sin = {.sin_family = AF_INET};
+	socklen_t len = sizeof(sin);
+	SSL_CTX *sctx, *cctx;
+	struct error err;
+	struct pair p;
+	int lfd, fd;
+
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(certs_init(dir, &err), 0);
+	assert_int_equal(certs_issue_agent(dir, "agent1", &err), 0);
+	sctx = tls_ctx_new(dir, "coordinator", true, &err);
+	cctx = tls_ctx_new(dir, "agent1", false, &err);
+	assert_non_null(sctx);
+	assert_non_null(cctx);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	assert_int_equal(bind(lfd, (struct sockaddr *)&sin, sizeof(sin)), 0);
+	assert_int_equal(listen(lfd, 1), 0);
+	assert_int_equal(getsockname(lfd, (struct sockaddr *)&sin, &len), 0);
+
+	memset(&p, 0, sizeof(p));
+	p.base = event_base_new();
+	p.a.base = p.b.base = p.base;
+	p.a.c = conn_connect(p.base, cctx, (struct sockaddr *)&sin, (int)len, "coordinator",
+	                     &end_cbs, &p.a);
+	assert_non_null(p.a.c);
+	fd = accept(lfd, NULL, NULL); /* the kernel has the connection in its backlog */
+	assert_true(fd >= 0);
+	evutil_make_socket_nonblocking(fd);
+	p.b.c = conn_accept(p.base, sctx, fd, "agent", &end_cbs, &p.b);
+	assert_non_null(p.b.c);
+	while (p.a.peer[0] == '\0' || p.b.peer[0] == '\0')
+		pair_run(&p);
+	assert_string_equal(p.a.peer, "coordinator");
+	assert_string_equal(p.b.peer, "agent1");
+
+	send_hello(p.a.c, "over tls");
+	p.b.want = 1;
+	pair_run(&p);
+	assert_int_equal(p.b.ngot, 1);
+	assert_string_equal(p.b.got[0], "over tls");
+	conn_close(p.a.c); /* close_notify, then the socket goes */
+	p.a.c = NULL;
+	pair_run(&p);
+	assert_int_equal(p.b.closes, 1);
+	assert_string_equal(p.b.reason, "peer closed the connection");
+	assert_int_equal(p.a.closes, 0);
+	assert_int_equal(p.a.frees, 1);
+	pair_close(&p);
+	close(lfd);
+	SSL_CTX_free(sctx);
+	SSL_CTX_free(cctx);
+	{
+		char *cmd = xasprintf("rm -rf %s", dir);
+
+		assert_int_equal(system(cmd), 0);
+		free(cmd);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -246,6 +328,7 @@ int main(void)
 	    cmocka_unit_test(test_send_over_limit_is_refused),
 	    cmocka_unit_test(test_close_from_inside_a_callback),
 	    cmocka_unit_test(test_idle_timeout_closes_with_reason),
+	    cmocka_unit_test(test_tls_transport),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -360,9 +360,7 @@ static void daemon_agents(struct daemon *d, struct conn *conn)
 		iocurve__agent_status__init(&as[i]);
 		as[i].name = (char *)ag[i].name;
 		as[i].host = (char *)ag[i].host;
-		as[i].state = ag[i].s == NULL                  ? "lost"
-		              : session_owner(ag[i].s) != NULL ? "busy"
-		                                               : "idle";
+		as[i].state = ag[i].s == NULL ? "lost" : session_owner(ag[i].s) ? "busy" : "idle";
 		as[i].version = (char *)ag[i].version;
 		as[i].rtt_ms = ag[i].rtt_ms;
 		as[i].offset_ms = ag[i].offset_ms;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* One agent-protocol connection: mutual TLS over bufferevent_openssl, framed Envelopes. */
+/* One framed connection: the frame codec over a bufferevent, on a TLS or Unix transport. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -19,35 +19,58 @@
 
 /* A handshake must finish in this time: a silent plain-TCP client is dropped. */
 #define CONN_HANDSHAKE_SECONDS 10
+/* A closing connection gets this long to flush what is queued. */
+#define CONN_FLUSH_SECONDS 2
+
+/* What differs between carrying frames over TLS and over a plain stream. */
+struct conn_transport {
+	/* The stream is up: 0, or -1 with why the peer may not stay. */
+	int (*connected)(struct conn *c, char *why, size_t len);
+	/* Why the stream ended (what: BEV_EVENT_* flags), for on_close. */
+	void (*reason)(struct conn *c, short what, int saved_errno, char *buf, size_t len);
+	/* Last words once the output has drained (TLS: close_notify); may be NULL. */
+	void (*finish)(struct conn *c);
+};
 
 struct conn {
+	const struct conn_transport *tp;
 	struct bufferevent *bev;
-	SSL *ssl;
+	SSL *ssl; /* TLS only */
 	const struct conn_cbs *cbs;
 	void *arg;
 	size_t max_frame;
 	unsigned idle_seconds;
 	bool connected;
 	bool in_callback; /* freeing is deferred while a callback runs */
-	bool closing;     /* owner closed: flush, close_notify, free */
+	bool closing;     /* owner closed: flush, finish, free */
 	bool dead;        /* on_close delivered or owner closed: no more callbacks */
 	char peer_name[128];
-	char peer_addr[64];
+	char peer_addr[112];
 };
 
 static void conn_event_cb(struct bufferevent *bev, short what, void *arg);
 
 static void conn_free(struct conn *c)
 {
+	if (c->cbs->on_free != NULL)
+		c->cbs->on_free(c, c->arg);
 	/* The SSL belongs to the bufferevent (BEV_OPT_CLOSE_ON_FREE frees it). */
 	bufferevent_free(c->bev);
 	free(c);
 }
 
-/* Send close_notify and free once the output has drained. */
+void conn_abort(struct conn *c)
+{
+	if (c == NULL)
+		return;
+	bufferevent_free(c->bev);
+	free(c);
+}
+
 static void conn_finish_close(struct conn *c)
 {
-	SSL_shutdown(c->ssl);
+	if (c->tp->finish != NULL)
+		c->tp->finish(c);
 	conn_free(c);
 }
 
@@ -62,7 +85,7 @@ static void conn_drained_cb(struct bufferevent *bev, void *arg)
 /* The owner's close, run outside any callback of this conn. */
 static void conn_do_close(struct conn *c)
 {
-	if (!c->connected || evbuffer_get_length(bufferevent_get_output(c->bev)) == 0) {
+	if (!c->connected || conn_pending(c) == 0) {
 		if (c->connected)
 			conn_finish_close(c);
 		else
@@ -71,7 +94,7 @@ static void conn_do_close(struct conn *c)
 	}
 	bufferevent_disable(c->bev, EV_READ);
 	bufferevent_setcb(c->bev, NULL, conn_drained_cb, conn_event_cb, c);
-	bufferevent_set_timeouts(c->bev, NULL, &(struct timeval){2, 0});
+	bufferevent_set_timeouts(c->bev, NULL, &(struct timeval){CONN_FLUSH_SECONDS, 0});
 }
 
 void conn_close(struct conn *c)
@@ -90,10 +113,110 @@ static void conn_fail(struct conn *c, const char *reason)
 	if (!c->dead) {
 		c->dead = true;
 		c->in_callback = true;
-		c->cbs->on_close(c, reason, c->arg);
+		if (c->cbs->on_close != NULL)
+			c->cbs->on_close(c, reason, c->arg);
 		c->in_callback = false;
 	}
 	conn_free(c);
+}
+
+static void conn_up(struct conn *c)
+{
+	char why[256];
+
+	c->connected = true;
+	if (c->tp->connected(c, why, sizeof(why)) < 0) {
+		conn_fail(c, why);
+		return;
+	}
+	bufferevent_set_timeouts(c->bev, NULL, NULL);
+	if (c->idle_seconds)
+		bufferevent_set_timeouts(c->bev, &(struct timeval){c->idle_seconds, 0}, NULL);
+	c->in_callback = true;
+	if (c->cbs->on_connected)
+		c->cbs->on_connected(c, c->arg);
+	c->in_callback = false;
+	if (c->closing)
+		conn_do_close(c);
+}
+
+static void conn_event_cb(struct bufferevent *bev, short what, void *arg)
+{
+	struct conn *c = arg;
+	int saved_errno = EVUTIL_SOCKET_ERROR();
+	char reason[400];
+
+	/* Left over from a non-blocking call, not the cause of this event. */
+	if (saved_errno == EAGAIN || saved_errno == EWOULDBLOCK || saved_errno == EINTR ||
+	    saved_errno == EINPROGRESS)
+		saved_errno = 0;
+	if (what & BEV_EVENT_CONNECTED) {
+		conn_up(c);
+		return;
+	}
+	if (c->closing) {
+		conn_free(c);
+		return;
+	}
+	if ((what & BEV_EVENT_TIMEOUT) && c->connected)
+		snprintf(reason, sizeof(reason), "peer silent past the idle timeout");
+	else
+		c->tp->reason(c, what, saved_errno, reason, sizeof(reason));
+	conn_fail(c, reason);
+}
+
+static void conn_read_cb(struct bufferevent *bev, void *arg)
+{
+	struct conn *c = arg;
+	struct evbuffer *in = bufferevent_get_input(bev);
+	Iocurve__Envelope *env;
+	struct error err;
+	int rc;
+
+	c->in_callback = true;
+	while (!c->dead && (rc = frame_read(in, c->max_frame, &env, &err)) != 0) {
+		if (rc < 0) {
+			char reason[sizeof(err.msg) + 32];
+
+			snprintf(reason, sizeof(reason), "bad frame: %s", err.msg);
+			log_warn("%s%s%s%s: %s; closing", c->peer_addr, c->peer_name[0] ? " (" : "",
+			         c->peer_name, c->peer_name[0] ? ")" : "", reason);
+			c->in_callback = false;
+			conn_fail(c, reason);
+			return;
+		}
+		c->cbs->on_message(c, env, c->arg);
+		frame_free(env);
+	}
+	c->in_callback = false;
+	if (c->closing)
+		conn_do_close(c);
+}
+
+/* Take over bev: callbacks, limits, reading. */
+static struct conn *conn_start(struct conn *c, const struct conn_transport *tp,
+                               const char *peer_addr, const struct conn_cbs *cbs, void *arg)
+{
+	c->tp = tp;
+	c->cbs = cbs;
+	c->arg = arg;
+	c->max_frame = FRAME_MAX_DEFAULT;
+	snprintf(c->peer_addr, sizeof(c->peer_addr), "%s", peer_addr);
+	bufferevent_setwatermark(c->bev, EV_READ, 0, FRAME_HEADER + c->max_frame);
+	bufferevent_setcb(c->bev, conn_read_cb, NULL, conn_event_cb, c);
+	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+	return c;
+}
+
+/* --- TLS: mutual TLS 1.3 over a TCP socket (bufferevent_openssl) --- */
+
+static int conn_tls_connected(struct conn *c, char *why, size_t len)
+{
+	if (tls_peer_name(c->ssl, c->peer_name, sizeof(c->peer_name)) < 0) {
+		snprintf(why, len, "peer presented no verified certificate");
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -101,7 +224,7 @@ static void conn_fail(struct conn *c, const char *reason)
  * errors. libevent queues SSL_get_error() codes (SSL_ERROR_SYSCALL = 5) among
  * the packed ERR codes; those only say "look at errno".
  */
-static void conn_tls_reason(struct conn *c, int saved_errno, char *buf, size_t len)
+static void conn_tls_error(struct conn *c, int saved_errno, char *buf, size_t len)
 {
 	bool syscall = false;
 	unsigned long e;
@@ -123,89 +246,41 @@ static void conn_tls_reason(struct conn *c, int saved_errno, char *buf, size_t l
 		snprintf(buf, len, "%s", strerror(saved_errno));
 }
 
-static void conn_event_cb(struct bufferevent *bev, short what, void *arg)
+static void conn_tls_reason(struct conn *c, short what, int saved_errno, char *buf, size_t len)
 {
-	struct conn *c = arg;
-	int saved_errno = EVUTIL_SOCKET_ERROR();
-	char tlsr[256], reason[400];
+	const char *pre = c->connected ? "" : "TLS handshake failed: ";
+	char tlsr[256];
 
-	/* Left over from a non-blocking call, not the cause of this event. */
-	if (saved_errno == EAGAIN || saved_errno == EWOULDBLOCK || saved_errno == EINTR ||
-	    saved_errno == EINPROGRESS)
-		saved_errno = 0;
-
-	if (what & BEV_EVENT_CONNECTED) {
-		c->connected = true;
-		if (tls_peer_name(c->ssl, c->peer_name, sizeof(c->peer_name)) < 0) {
-			conn_fail(c, "peer presented no verified certificate");
-			return;
-		}
-		bufferevent_set_timeouts(bev, NULL, NULL);
-		if (c->idle_seconds)
-			bufferevent_set_timeouts(bev, &(struct timeval){c->idle_seconds, 0}, NULL);
-		c->in_callback = true;
-		if (c->cbs->on_connected)
-			c->cbs->on_connected(c, c->arg);
-		c->in_callback = false;
-		if (c->closing)
-			conn_do_close(c);
-		return;
-	}
-	if (c->closing) {
-		conn_free(c);
-		return;
-	}
-	conn_tls_reason(c, saved_errno, tlsr, sizeof(tlsr));
+	conn_tls_error(c, saved_errno, tlsr, sizeof(tlsr));
 	if (what & BEV_EVENT_TIMEOUT)
-		snprintf(reason, sizeof(reason), "%s",
-		         c->connected ? "peer silent past the idle timeout"
-		                      : "TLS handshake timed out");
+		snprintf(buf, len, "TLS handshake timed out");
 	else if (tlsr[0] != '\0')
-		snprintf(reason, sizeof(reason), "%s%s",
-		         c->connected ? "TLS: " : "TLS handshake failed: ", tlsr);
+		snprintf(buf, len, "%s%s", c->connected ? "TLS: " : pre, tlsr);
 	else if (what & BEV_EVENT_EOF)
-		snprintf(reason, sizeof(reason), "%s",
+		snprintf(buf, len, "%s",
 		         c->connected ? "peer closed the connection"
 		                      : "TLS handshake failed: connection closed by peer");
 	else if (saved_errno != 0)
-		snprintf(reason, sizeof(reason), "%s%s",
-		         c->connected ? "" : "TLS handshake failed: ", strerror(saved_errno));
+		snprintf(buf, len, "%s%s", pre, strerror(saved_errno));
 	else
-		snprintf(reason, sizeof(reason), "%s",
+		snprintf(buf, len, "%s",
 		         c->connected ? "connection closed without TLS close_notify"
 		                      : "TLS handshake failed: connection closed by peer");
-	conn_fail(c, reason);
 }
 
-static void conn_read_cb(struct bufferevent *bev, void *arg)
+static void conn_tls_finish(struct conn *c)
 {
-	struct conn *c = arg;
-	struct evbuffer *in = bufferevent_get_input(bev);
-	Iocurve__Envelope *env;
-	struct error err;
-	int rc;
-
-	c->in_callback = true;
-	while (!c->dead && (rc = frame_read(in, c->max_frame, &env, &err)) != 0) {
-		if (rc < 0) {
-			char reason[sizeof(err.msg) + 32];
-
-			snprintf(reason, sizeof(reason), "bad frame: %s", err.msg);
-			log_warn("%s (%s): %s; closing", c->peer_addr, c->peer_name, reason);
-			c->in_callback = false;
-			conn_fail(c, reason);
-			return;
-		}
-		c->cbs->on_message(c, env, c->arg);
-		frame_free(env);
-	}
-	c->in_callback = false;
-	if (c->closing)
-		conn_do_close(c);
+	SSL_shutdown(c->ssl);
 }
 
-static struct conn *conn_new(struct event_base *base, SSL_CTX *ctx, int fd, bool server,
-                             const char *peer_addr, const struct conn_cbs *cbs, void *arg)
+static const struct conn_transport conn_tls = {
+    .connected = conn_tls_connected,
+    .reason = conn_tls_reason,
+    .finish = conn_tls_finish,
+};
+
+static struct conn *conn_tls_new(struct event_base *base, SSL_CTX *ctx, int fd, bool server,
+                                 const char *peer_addr, const struct conn_cbs *cbs, void *arg)
 {
 	struct conn *c = xcalloc(1, sizeof(*c));
 
@@ -224,36 +299,70 @@ static struct conn *conn_new(struct event_base *base, SSL_CTX *ctx, int fd, bool
 	}
 	/* A peer that vanishes without close_notify is an error, not a clean EOF. */
 	bufferevent_openssl_set_allow_dirty_shutdown(c->bev, 0);
-	c->cbs = cbs;
-	c->arg = arg;
-	c->max_frame = FRAME_MAX_DEFAULT;
-	snprintf(c->peer_addr, sizeof(c->peer_addr), "%s", peer_addr);
-	bufferevent_setwatermark(c->bev, EV_READ, 0, FRAME_HEADER + c->max_frame);
-	bufferevent_setcb(c->bev, conn_read_cb, NULL, conn_event_cb, c);
 	bufferevent_set_timeouts(c->bev, &(struct timeval){CONN_HANDSHAKE_SECONDS, 0}, NULL);
-	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
-	return c;
+	return conn_start(c, &conn_tls, peer_addr, cbs, arg);
 }
 
 struct conn *conn_accept(struct event_base *base, SSL_CTX *ctx, int fd, const char *peer_addr,
                          const struct conn_cbs *cbs, void *arg)
 {
-	return conn_new(base, ctx, fd, true, peer_addr, cbs, arg);
+	return conn_tls_new(base, ctx, fd, true, peer_addr, cbs, arg);
 }
 
 struct conn *conn_connect(struct event_base *base, SSL_CTX *ctx, const struct sockaddr *sa,
                           int salen, const char *peer_addr, const struct conn_cbs *cbs, void *arg)
 {
-	struct conn *c = conn_new(base, ctx, -1, false, peer_addr, cbs, arg);
+	struct conn *c = conn_tls_new(base, ctx, -1, false, peer_addr, cbs, arg);
 
 	if (c == NULL)
 		return NULL;
 	if (bufferevent_socket_connect(c->bev, sa, salen) < 0) {
-		conn_free(c);
+		conn_abort(c);
 		return NULL;
 	}
 	return c;
 }
+
+/* --- Unix: a plain stream socket, connected when it is wrapped --- */
+
+static int conn_unix_connected(struct conn *c, char *why, size_t len)
+{
+	return 0;
+}
+
+static void conn_unix_reason(struct conn *c, short what, int saved_errno, char *buf, size_t len)
+{
+	const char *op = what & BEV_EVENT_WRITING ? "cannot write: " : "";
+
+	if (what & BEV_EVENT_EOF)
+		snprintf(buf, len, "peer closed the connection");
+	else if (saved_errno != 0)
+		snprintf(buf, len, "%s%s", op, strerror(saved_errno));
+	else
+		snprintf(buf, len, "%sconnection error", op);
+}
+
+static const struct conn_transport conn_unix_transport = {
+    .connected = conn_unix_connected,
+    .reason = conn_unix_reason,
+};
+
+struct conn *conn_unix(struct event_base *base, int fd, const char *peer_addr,
+                       const struct conn_cbs *cbs, void *arg)
+{
+	struct conn *c = xcalloc(1, sizeof(*c));
+
+	evutil_make_socket_nonblocking(fd);
+	c->bev = bufferevent_socket_new(base, fd, BEV_OPT_CLOSE_ON_FREE | BEV_OPT_DEFER_CALLBACKS);
+	if (c->bev == NULL) {
+		free(c);
+		return NULL;
+	}
+	c->connected = true;
+	return conn_start(c, &conn_unix_transport, peer_addr, cbs, arg);
+}
+
+/* --- Both --- */
 
 int conn_send(struct conn *c, const Iocurve__Envelope *env)
 {
@@ -265,6 +374,11 @@ int conn_send(struct conn *c, const Iocurve__Envelope *env)
 		return -1;
 	}
 	return 0;
+}
+
+size_t conn_pending(const struct conn *c)
+{
+	return evbuffer_get_length(bufferevent_get_output(c->bev));
 }
 
 void conn_set_idle_timeout(struct conn *c, unsigned seconds)
@@ -284,9 +398,4 @@ void conn_set_max_frame(struct conn *c, size_t max)
 const char *conn_peer_name(const struct conn *c)
 {
 	return c->peer_name;
-}
-
-const char *conn_peer_addr(const struct conn *c)
-{
-	return c->peer_addr;
 }

@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* One agent-protocol connection: mutual TLS over libevent, framed Envelopes. */
+/*
+ * One framed connection over libevent: Envelopes in frames (frame.h), a frame size
+ * limit, an idle timeout, close callbacks with a reason, and a free that waits while a
+ * callback of the connection runs. Two transports carry the bytes: mutual TLS over TCP
+ * (the agent protocol) and a plain Unix stream (the control socket).
+ */
 #ifndef IOCURVE_CONN_H
 #define IOCURVE_CONN_H
 
@@ -14,37 +19,45 @@ struct conn;
 
 /*
  * Callbacks run on the event loop. on_message's env is freed when it returns.
- * on_close is the last call for a connection (handshake failure, peer close,
- * bad frame, timeout): the conn is freed right after it returns. conn_close
- * from the owner's side makes no callback.
+ * on_close is the last callback for a connection (handshake failure, peer close,
+ * bad frame, timeout), with why in words; conn_close from the owner's side makes no
+ * on_close. on_free, when set, runs as the connection's memory goes, however it
+ * ended (not after conn_abort).
  */
 struct conn_cbs {
-	void (*on_connected)(struct conn *c, void *arg);
+	void (*on_connected)(struct conn *c, void *arg); /* TLS: handshake done */
 	void (*on_message)(struct conn *c, Iocurve__Envelope *env, void *arg);
 	void (*on_close)(struct conn *c, const char *reason, void *arg);
+	void (*on_free)(struct conn *c, void *arg);
 };
 
-/* Server side, for an accepted socket (the conn owns fd). */
+/* TLS, server side, for an accepted socket (the conn owns fd). */
 struct conn *conn_accept(struct event_base *base, SSL_CTX *ctx, int fd, const char *peer_addr,
                          const struct conn_cbs *cbs, void *arg);
-/* Client side: connects and handshakes; on_connected or on_close follows. */
+/* TLS, client side: connects and handshakes; on_connected or on_close follows. */
 struct conn *conn_connect(struct event_base *base, SSL_CTX *ctx, const struct sockaddr *sa,
                           int salen, const char *peer_addr, const struct conn_cbs *cbs, void *arg);
+/* A connected Unix stream socket, either side (the conn owns fd; no on_connected). */
+struct conn *conn_unix(struct event_base *base, int fd, const char *peer_addr,
+                       const struct conn_cbs *cbs, void *arg);
 
-/* Queue one Envelope; -1 when it packs over the frame limit (logged). */
+/* Queue one Envelope; -1 when it packs over the frame limit (logged) or c is closing. */
 int conn_send(struct conn *c, const Iocurve__Envelope *env);
+/* Bytes queued for the peer and not yet written: a peer that stops reading shows here. */
+size_t conn_pending(const struct conn *c);
 /*
- * Close cleanly: flush what is queued, send TLS close_notify, free. No
- * callback follows. Safe to call from inside a callback of this conn.
+ * Close cleanly: flush what is queued, end the transport (TLS close_notify), free.
+ * No on_close follows. Safe to call from inside a callback of this conn.
  */
 void conn_close(struct conn *c);
+/* Free now, dropping what is queued; no callback follows. Not from c's own callbacks. */
+void conn_abort(struct conn *c);
 
 /* Seconds without any frame from the peer before on_close ("peer silent"); 0: none. */
 void conn_set_idle_timeout(struct conn *c, unsigned seconds);
+/* Frames over max bytes, either way, are refused (default FRAME_MAX_DEFAULT). */
 void conn_set_max_frame(struct conn *c, size_t max);
-/* The CN of the peer's verified certificate ("" before on_connected). */
+/* TLS: the CN of the peer's verified certificate ("" before on_connected, or Unix). */
 const char *conn_peer_name(const struct conn *c);
-/* "127.0.0.1:40312". */
-const char *conn_peer_addr(const struct conn *c);
 
 #endif

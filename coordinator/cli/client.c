@@ -1,19 +1,18 @@
 /* SPDX-License-Identifier: MIT */
-/* The CLI's side of the control socket: one request and its reply. */
-#include <errno.h>
+/* The CLI's side of the control socket: one request and its reply, in bounded time. */
 #include <getopt.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
-#include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
-#include <unistd.h>
+#include <stdlib.h>
 
-#include <event2/buffer.h>
+#include <event2/event.h>
 
 #include "client.h"
 #include "cmd.h"
 #include "control.h"
 #include "frame.h"
+#include "xalloc.h"
 
 const char *client_socket(const char *given, char *buf, unsigned long len)
 {
@@ -55,7 +54,7 @@ int client_call(const char *verb, const char *sock, const Iocurve__Envelope *req
 {
 	struct error err;
 
-	if (client_request(sock, req, reply, &err) < 0) {
+	if (client_request(sock, req, CONTROL_TIMEOUT_SECONDS, reply, &err) < 0) {
 		fprintf(stderr, "iocurve %s: %s\n", verb, err.msg);
 		return 1;
 	}
@@ -71,51 +70,112 @@ int client_call(const char *verb, const char *sock, const Iocurve__Envelope *req
 	return 0;
 }
 
-int client_request(const char *path, const Iocurve__Envelope *req, Iocurve__Envelope **reply,
-                   struct error *err)
+/* One request in flight: what came back, or why nothing did. */
+struct client_wait {
+	struct event_base *base;
+	struct conn *conn; /* NULL once the core has freed it */
+	const char *path;
+	unsigned timeout_s;
+	Iocurve__Envelope *reply;
+	struct error err;
+};
+
+/* The reply outlives the callback: keep a copy of it. */
+static Iocurve__Envelope *client_copy(const Iocurve__Envelope *env)
 {
-	struct evbuffer *out = evbuffer_new(), *in = evbuffer_new();
-	struct sockaddr_un sun = {.sun_family = AF_UNIX};
-	int fd = -1, rc = -1;
+	size_t len = iocurve__envelope__get_packed_size(env);
+	uint8_t *buf = xmalloc(len ? len : 1);
+	Iocurve__Envelope *copy;
+
+	iocurve__envelope__pack(env, buf);
+	copy = iocurve__envelope__unpack(NULL, len, buf);
+	free(buf);
+	return copy;
+}
+
+static void client_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
+{
+	struct client_wait *w = arg;
+
+	w->reply = client_copy(env);
+	if (w->reply == NULL)
+		error_set(&w->err, "%s: cannot copy the daemon's reply", w->path);
+	conn_close(c);
+	event_base_loopbreak(w->base);
+}
+
+static void client_on_close(struct conn *c, const char *reason, void *arg)
+{
+	struct client_wait *w = arg;
+
+	if (conn_pending(c) > 0)
+		error_set(&w->err, "cannot send the request to the daemon at %s: %s", w->path,
+		          reason);
+	else
+		error_set(&w->err, "the daemon at %s closed the connection without a reply (%s)",
+		          w->path, reason);
+	event_base_loopbreak(w->base);
+}
+
+static void client_timeout_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct client_wait *w = arg;
+
+	error_set(&w->err, "the daemon at %s did not answer within %u s", w->path, w->timeout_s);
+	event_base_loopbreak(w->base);
+}
+
+static void client_on_free(struct conn *c, void *arg)
+{
+	struct client_wait *w = arg;
+
+	w->conn = NULL;
+}
+
+static const struct conn_cbs client_cbs = {
+    .on_message = client_on_message,
+    .on_close = client_on_close,
+    .on_free = client_on_free,
+};
+
+int client_request(const char *path, const Iocurve__Envelope *req, unsigned timeout_s,
+                   Iocurve__Envelope **reply, struct error *err)
+{
+	struct client_wait w = {.path = path, .timeout_s = timeout_s};
+	size_t len = iocurve__envelope__get_packed_size(req);
+	struct event *timer = NULL;
 
 	*reply = NULL;
-	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", path);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
-		error_set(err, "cannot reach the daemon at %s: %s (is `iocurve serve` running?)",
-		          path, strerror(errno));
-		goto out;
+	if (len > FRAME_MAX_DEFAULT) {
+		error_set(err,
+		          "the request (%s, %zu bytes) is over the frame limit of %u bytes; not "
+		          "sent to the daemon at %s",
+		          frame_body_name(req), len, FRAME_MAX_DEFAULT, path);
+		return -1;
 	}
-	frame_write(out, req, FRAME_MAX_DEFAULT);
-	while (evbuffer_get_length(out) > 0)
-		if (evbuffer_write(out, fd) < 0 && errno != EINTR) {
-			error_set(err, "%s: %s", path, strerror(errno));
-			goto out;
-		}
-	for (;;) {
-		int n = frame_read(in, FRAME_MAX_DEFAULT + (1u << 20), reply, err);
-
-		if (n > 0) {
-			rc = 0;
-			break;
-		}
-		if (n < 0)
-			break;
-		n = evbuffer_read(in, fd, 65536);
-		if (n == 0) {
-			error_set(err, "%s: the daemon closed the connection without a reply",
-			          path);
-			break;
-		}
-		if (n < 0 && errno != EINTR) {
-			error_set(err, "%s: %s", path, strerror(errno));
-			break;
-		}
+	/* A daemon that hangs up is an error to report, not a signal that ends the CLI. */
+	signal(SIGPIPE, SIG_IGN);
+	w.base = event_base_new();
+	w.conn = control_connect(w.base, path, timeout_s, &client_cbs, &w, err);
+	if (w.conn == NULL) {
+		event_base_free(w.base);
+		return -1;
 	}
-out:
-	if (fd >= 0)
-		close(fd);
-	evbuffer_free(out);
-	evbuffer_free(in);
-	return rc;
+	conn_send(w.conn, req);
+	if (timeout_s) {
+		timer = evtimer_new(w.base, client_timeout_cb, &w);
+		event_add(timer, &(struct timeval){timeout_s, 0});
+	}
+	event_base_dispatch(w.base);
+	/* Still open after a timeout, or flushing after the reply: let it go. */
+	conn_abort(w.conn);
+	if (timer != NULL)
+		event_free(timer);
+	event_base_free(w.base);
+	if (w.reply == NULL) {
+		*err = w.err;
+		return -1;
+	}
+	*reply = w.reply;
+	return 0;
 }

@@ -18,14 +18,20 @@ struct cmd_entry;
 int client_parse(int argc, char **argv, const struct cmd_entry *e, const char **sock, char *buf,
                  unsigned long len, int *json);
 /*
- * One request to the daemon and its reply, which must be of body case want.
+ * One request to the daemon and its reply, which must be of body case want, each
+ * within CONTROL_TIMEOUT_SECONDS.
  * Errors are printed as "iocurve VERB: ..."; returns 0, or 1 on any error.
  */
 int client_call(const char *verb, const char *sock, const Iocurve__Envelope *req, int want,
                 Iocurve__Envelope **reply);
 /* --coordinator PATH, or the default socket path. */
 const char *client_socket(const char *given, char *buf, unsigned long len);
-/* Send req, wait for one reply (free with frame_free). */
-int client_request(const char *path, const Iocurve__Envelope *req, Iocurve__Envelope **reply,
-                   struct error *err);
+/*
+ * Send req to the daemon at path and wait for one reply (free with frame_free), at most
+ * timeout_s seconds to connect and as long again for the reply (0: no limit). -1 with
+ * err: nobody listens, the daemon did not answer in time, req is over the frame limit,
+ * the request could not be sent, or the daemon hung up without a reply.
+ */
+int client_request(const char *path, const Iocurve__Envelope *req, unsigned timeout_s,
+                   Iocurve__Envelope **reply, struct error *err);
 #endif

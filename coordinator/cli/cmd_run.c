@@ -185,7 +185,7 @@ static int run_submit(const char *sock, const char *path, int no_wait, int json)
 	sub.no_wait = no_wait;
 	env.body_case = IOCURVE__ENVELOPE__BODY_SUBMIT;
 	env.submit = &sub;
-	rc = client_request(sock, &env, &reply, &err);
+	rc = client_request(sock, &env, CONTROL_TIMEOUT_SECONDS, &reply, &err);
 	campaign_free(c);
 	if (rc < 0) {
 		fprintf(stderr, "iocurve: %s\n", err.msg);

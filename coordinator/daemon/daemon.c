@@ -51,7 +51,7 @@ struct daemon_campaign {
 
 /* A control connection that watches a campaign's events. */
 struct daemon_watcher {
-	struct control_conn *conn;
+	struct conn *conn;
 	uint32_t id;
 };
 
@@ -81,7 +81,7 @@ static struct daemon_campaign *daemon_find(struct daemon *d, uint32_t id)
 	return id == 0 && d->ncamps ? d->camps[d->ncamps - 1] : NULL;
 }
 
-static void daemon_send_event(struct control_conn *c, uint32_t id, const char *line)
+static void daemon_send_event(struct conn *c, uint32_t id, const char *line)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__Event e = IOCURVE__EVENT__INIT;
@@ -90,13 +90,13 @@ static void daemon_send_event(struct control_conn *c, uint32_t id, const char *l
 	e.line = (char *)line;
 	env.body_case = IOCURVE__ENVELOPE__BODY_EVENT;
 	env.event = &e;
-	control_send(c, &env);
+	conn_send(c, &env);
 }
 
-static void daemon_reply(struct control_conn *c, bool ok, const char *fmt, ...)
+static void daemon_reply(struct conn *c, bool ok, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-static void daemon_reply(struct control_conn *c, bool ok, const char *fmt, ...)
+static void daemon_reply(struct conn *c, bool ok, const char *fmt, ...)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__ControlReply r = IOCURVE__CONTROL_REPLY__INIT;
@@ -110,7 +110,7 @@ static void daemon_reply(struct control_conn *c, bool ok, const char *fmt, ...)
 	r.message = msg;
 	env.body_case = IOCURVE__ENVELOPE__BODY_CONTROL_REPLY;
 	env.control_reply = &r;
-	control_send(c, &env);
+	conn_send(c, &env);
 }
 
 static void daemon_drop_watcher(struct daemon *d, size_t i)
@@ -155,9 +155,9 @@ static void daemon_campaign_event(void *arg, const char *line)
 			i++;
 			continue;
 		}
-		if (control_pending(w->conn) > DAEMON_WATCHER_BACKLOG) {
+		if (conn_pending(w->conn) > DAEMON_WATCHER_BACKLOG) {
 			log_warn("campaign %u: a watcher stopped reading; dropping it", dc->id);
-			control_close(w->conn);
+			conn_close(w->conn);
 			daemon_drop_watcher(d, i);
 			continue;
 		}
@@ -189,7 +189,7 @@ static void daemon_after_done(evutil_socket_t fd, short what, void *arg)
 	/* Watchers of a finished campaign have had its done event: let them go. */
 	for (size_t i = 0; i < d->nwatchers;) {
 		if (d->watchers[i].id == dc->id) {
-			control_close(d->watchers[i].conn);
+			conn_close(d->watchers[i].conn);
 			daemon_drop_watcher(d, i);
 		} else {
 			i++;
@@ -260,7 +260,7 @@ static void daemon_start_next(struct daemon *d)
 		}
 }
 
-static void daemon_submit(struct daemon *d, struct control_conn *conn, const Iocurve__Submit *s)
+static void daemon_submit(struct daemon *d, struct conn *conn, const Iocurve__Submit *s)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__Submitted r = IOCURVE__SUBMITTED__INIT;
@@ -295,7 +295,7 @@ static void daemon_submit(struct daemon *d, struct control_conn *conn, const Ioc
 	}
 	if (r.error[0] != '\0') {
 		campaign_free(c);
-		control_send(conn, &env);
+		conn_send(conn, &env);
 		return;
 	}
 	dc = xcalloc(1, sizeof(*dc));
@@ -313,10 +313,10 @@ static void daemon_submit(struct daemon *d, struct control_conn *conn, const Ioc
 	log_info("campaign %u (%s) submitted%s", dc->id, dc->name, busy ? ", queued" : "");
 	daemon_start_next(d);
 	r.results = dc->results;
-	control_send(conn, &env);
+	conn_send(conn, &env);
 }
 
-static void daemon_status(struct daemon *d, struct control_conn *conn)
+static void daemon_status(struct daemon *d, struct conn *conn)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__StatusReply r = IOCURVE__STATUS_REPLY__INIT;
@@ -339,12 +339,12 @@ static void daemon_status(struct daemon *d, struct control_conn *conn)
 	r.campaigns = pcs;
 	env.body_case = IOCURVE__ENVELOPE__BODY_STATUS_REPLY;
 	env.status_reply = &r;
-	control_send(conn, &env);
+	conn_send(conn, &env);
 	free(cs);
 	free(pcs);
 }
 
-static void daemon_agents(struct daemon *d, struct control_conn *conn)
+static void daemon_agents(struct daemon *d, struct conn *conn)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__AgentsReply r = IOCURVE__AGENTS_REPLY__INIT;
@@ -360,7 +360,7 @@ static void daemon_agents(struct daemon *d, struct control_conn *conn)
 		iocurve__agent_status__init(&as[i]);
 		as[i].name = (char *)ag[i].name;
 		as[i].host = (char *)ag[i].host;
-		as[i].state = ag[i].s == NULL ? "lost" : ag[i].s->owner != NULL ? "busy" : "idle";
+		as[i].state = ag[i].s == NULL ? "lost" : session_owner(ag[i].s) ? "busy" : "idle";
 		as[i].version = (char *)ag[i].version;
 		as[i].rtt_ms = ag[i].rtt_ms;
 		as[i].offset_ms = ag[i].offset_ms;
@@ -381,7 +381,7 @@ static void daemon_agents(struct daemon *d, struct control_conn *conn)
 	r.agents = pas;
 	env.body_case = IOCURVE__ENVELOPE__BODY_AGENTS_REPLY;
 	env.agents_reply = &r;
-	control_send(conn, &env);
+	conn_send(conn, &env);
 	for (size_t i = 0; i < n; i++) {
 		free(lab[i]);
 		free(plab[i]);
@@ -392,7 +392,7 @@ static void daemon_agents(struct daemon *d, struct control_conn *conn)
 	free(plab);
 }
 
-static void daemon_cancel(struct daemon *d, struct control_conn *conn, uint32_t id)
+static void daemon_cancel(struct daemon *d, struct conn *conn, uint32_t id)
 {
 	struct daemon_campaign *dc = daemon_find(d, id);
 
@@ -421,7 +421,7 @@ static void daemon_cancel(struct daemon *d, struct control_conn *conn, uint32_t 
 	runner_cancel(dc->runner, dc->why);
 }
 
-static void daemon_watch(struct daemon *d, struct control_conn *conn, uint32_t id)
+static void daemon_watch(struct daemon *d, struct conn *conn, uint32_t id)
 {
 	struct daemon_campaign *dc = daemon_find(d, id);
 
@@ -429,21 +429,21 @@ static void daemon_watch(struct daemon *d, struct control_conn *conn, uint32_t i
 		daemon_reply(
 		    conn, false,
 		    id ? "no campaign %u (see iocurve status)" : "no campaign to watch%.0u", id);
-		control_close(conn);
+		conn_close(conn);
 		return;
 	}
 	/* What happened so far, then live: a late watcher sees the whole curve. */
 	for (size_t i = 0; i < dc->nhist; i++)
 		daemon_send_event(conn, dc->id, dc->history[i]);
 	if (dc->state > DAEMON_RUNNING && dc->runner == NULL) {
-		control_close(conn);
+		conn_close(conn);
 		return;
 	}
 	d->watchers = xreallocarray(d->watchers, d->nwatchers + 1, sizeof(*d->watchers));
 	d->watchers[d->nwatchers++] = (struct daemon_watcher){conn, dc->id};
 }
 
-static void daemon_on_message(struct control_conn *c, Iocurve__Envelope *env, void *arg)
+static void daemon_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 {
 	struct daemon *d = arg;
 
@@ -465,12 +465,12 @@ static void daemon_on_message(struct control_conn *c, Iocurve__Envelope *env, vo
 		break;
 	default:
 		daemon_reply(c, false, "not a control request");
-		control_close(c);
+		conn_close(c);
 		break;
 	}
 }
 
-static void daemon_on_close(struct control_conn *c, void *arg)
+static void daemon_on_close(struct conn *c, const char *reason, void *arg)
 {
 	struct daemon *d = arg;
 
@@ -481,7 +481,7 @@ static void daemon_on_close(struct control_conn *c, void *arg)
 		}
 }
 
-static const struct control_cbs daemon_control_cbs = {
+static const struct conn_cbs daemon_control_cbs = {
     .on_message = daemon_on_message,
     .on_close = daemon_on_close,
 };

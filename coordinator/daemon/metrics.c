@@ -73,7 +73,7 @@ static void metrics_cb(struct evhttp_request *req, void *arg)
 
 	for (size_t i = 0; i < n; i++) {
 		connected += ag[i].s != NULL;
-		busy += ag[i].s != NULL && ag[i].s->owner != NULL;
+		busy += ag[i].s != NULL && session_owner(ag[i].s) != NULL;
 	}
 	evbuffer_add_printf(b,
 	                    "# HELP iocurve_agents_connected Agents connected to the coordinator.\n"

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The control socket: Unix-domain, mode 0600, the same frames as the agent protocol. */
+/* The control socket: Unix-domain, mode 0600, framed Envelopes over the connection core. */
 #include <errno.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,35 +9,20 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include <event2/buffer.h>
-#include <event2/bufferevent.h>
 #include <event2/listener.h>
 
 #include "control.h"
-#include "frame.h"
 #include "log.h"
 #include "xalloc.h"
-
-/* Control messages are small; a plan is the largest (the campaign file is at most 16 MiB). */
-#define CONTROL_MAX_FRAME (17u << 20)
-
-struct control_conn {
-	struct control *ctl; /* NULL on the client side */
-	struct bufferevent *bev;
-	const struct control_cbs *cbs;
-	void *arg;
-	void *data;
-	bool in_callback, closing, dead;
-	struct control_conn *next;
-};
 
 struct control {
 	struct event_base *base;
 	struct evconnlistener *listener;
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
-	const struct control_cbs *cbs;
+	const struct conn_cbs *cbs;
 	void *arg;
-	struct control_conn *conns;
+	struct conn **conns; /* live accepted connections, for control_free */
+	size_t nconns;
 };
 
 const char *control_default_path(char *buf, size_t len)
@@ -52,127 +36,74 @@ const char *control_default_path(char *buf, size_t len)
 	return buf;
 }
 
-static void control_unlink(struct control_conn *c)
+/* The owner's callbacks, with the listener's bookkeeping around them. */
+static void control_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 {
-	struct control_conn **p;
+	struct control *ctl = arg;
 
-	if (c->ctl == NULL)
-		return;
-	for (p = &c->ctl->conns; *p != NULL; p = &(*p)->next)
-		if (*p == c) {
-			*p = c->next;
-			return;
+	ctl->cbs->on_message(c, env, ctl->arg);
+}
+
+static void control_on_close(struct conn *c, const char *reason, void *arg)
+{
+	struct control *ctl = arg;
+
+	if (ctl->cbs->on_close != NULL)
+		ctl->cbs->on_close(c, reason, ctl->arg);
+}
+
+static void control_on_free(struct conn *c, void *arg)
+{
+	struct control *ctl = arg;
+
+	for (size_t i = 0; i < ctl->nconns; i++)
+		if (ctl->conns[i] == c) {
+			ctl->conns[i] = ctl->conns[--ctl->nconns];
+			break;
 		}
+	if (ctl->cbs->on_free != NULL)
+		ctl->cbs->on_free(c, ctl->arg);
 }
 
-static void control_destroy(struct control_conn *c)
-{
-	control_unlink(c);
-	bufferevent_free(c->bev);
-	free(c);
-}
+static const struct conn_cbs control_conn_cbs = {
+    .on_message = control_on_message,
+    .on_close = control_on_close,
+    .on_free = control_on_free,
+};
 
-static void control_drained_cb(struct bufferevent *bev, void *arg)
+/* The socket is 0600 already; a peer of another user (through root's help) is refused. */
+static int control_peer_ok(int fd)
 {
-	if (evbuffer_get_length(bufferevent_get_output(bev)) == 0)
-		control_destroy(arg);
-}
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
 
-static void control_event_cb(struct bufferevent *bev, short what, void *arg);
-
-static void control_finish_close(struct control_conn *c)
-{
-	if (evbuffer_get_length(bufferevent_get_output(c->bev)) == 0) {
-		control_destroy(c);
-		return;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
+		return 0;
+	if (cred.uid != geteuid() && cred.uid != 0) {
+		log_warn("control socket: refusing a connection from uid %u (pid %d)",
+		         (unsigned)cred.uid, (int)cred.pid);
+		return 0;
 	}
-	bufferevent_disable(c->bev, EV_READ);
-	bufferevent_setcb(c->bev, NULL, control_drained_cb, control_event_cb, c);
-	bufferevent_set_timeouts(c->bev, NULL, &(struct timeval){2, 0});
-}
-
-void control_close(struct control_conn *c)
-{
-	if (c == NULL || c->closing)
-		return;
-	c->closing = c->dead = true;
-	if (!c->in_callback)
-		control_finish_close(c);
-}
-
-static void control_gone(struct control_conn *c)
-{
-	if (!c->dead) {
-		c->dead = true;
-		c->in_callback = true;
-		if (c->cbs->on_close)
-			c->cbs->on_close(c, c->arg);
-		c->in_callback = false;
-	}
-	control_destroy(c);
-}
-
-static void control_event_cb(struct bufferevent *bev, short what, void *arg)
-{
-	struct control_conn *c = arg;
-
-	if (c->closing) {
-		control_destroy(c);
-		return;
-	}
-	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR | BEV_EVENT_TIMEOUT))
-		control_gone(c);
-}
-
-static void control_read_cb(struct bufferevent *bev, void *arg)
-{
-	struct control_conn *c = arg;
-	Iocurve__Envelope *env;
-	struct error err;
-	int rc;
-
-	c->in_callback = true;
-	while (!c->dead &&
-	       (rc = frame_read(bufferevent_get_input(bev), CONTROL_MAX_FRAME, &env, &err)) != 0) {
-		if (rc < 0) {
-			log_warn("control socket: %s; closing", err.msg);
-			c->in_callback = false;
-			control_gone(c);
-			return;
-		}
-		c->cbs->on_message(c, env, c->arg);
-		frame_free(env);
-	}
-	c->in_callback = false;
-	if (c->closing)
-		control_finish_close(c);
-}
-
-static struct control_conn *control_wrap(struct event_base *base, int fd, struct control *ctl,
-                                         const struct control_cbs *cbs, void *arg)
-{
-	struct control_conn *c = xcalloc(1, sizeof(*c));
-
-	c->ctl = ctl;
-	c->cbs = cbs;
-	c->arg = arg;
-	c->bev = bufferevent_socket_new(base, fd, BEV_OPT_CLOSE_ON_FREE | BEV_OPT_DEFER_CALLBACKS);
-	bufferevent_setwatermark(c->bev, EV_READ, 0, CONTROL_MAX_FRAME + FRAME_HEADER);
-	bufferevent_setcb(c->bev, control_read_cb, NULL, control_event_cb, c);
-	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
-	if (ctl != NULL) {
-		c->next = ctl->conns;
-		ctl->conns = c;
-	}
-	return c;
+	return 1;
 }
 
 static void control_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
                               int salen, void *arg)
 {
 	struct control *ctl = arg;
+	struct conn *c;
 
-	control_wrap(ctl->base, fd, ctl, ctl->cbs, ctl->arg);
+	if (!control_peer_ok(fd)) {
+		close(fd);
+		return;
+	}
+	c = conn_unix(ctl->base, fd, "control socket", &control_conn_cbs, ctl);
+	if (c == NULL) {
+		close(fd);
+		return;
+	}
+	ctl->conns = xreallocarray(ctl->conns, ctl->nconns + 1, sizeof(*ctl->conns));
+	ctl->conns[ctl->nconns++] = c;
 }
 
 static int control_addr(const char *path, struct sockaddr_un *sun, struct error *err)
@@ -188,7 +119,7 @@ static int control_addr(const char *path, struct sockaddr_un *sun, struct error 
 }
 
 struct control *control_listen(struct event_base *base, const char *path,
-                               const struct control_cbs *cbs, void *arg, struct error *err)
+                               const struct conn_cbs *cbs, void *arg, struct error *err)
 {
 	struct control *ctl;
 	struct sockaddr_un sun;
@@ -230,57 +161,46 @@ void control_free(struct control *ctl)
 {
 	if (ctl == NULL)
 		return;
-	while (ctl->conns != NULL) {
-		struct control_conn *c = ctl->conns;
-
-		ctl->conns = c->next;
-		c->ctl = NULL;
-		bufferevent_free(c->bev);
-		free(c);
-	}
+	for (size_t i = 0; i < ctl->nconns; i++)
+		conn_abort(ctl->conns[i]);
+	free(ctl->conns);
 	evconnlistener_free(ctl->listener);
 	unlink(ctl->path);
 	free(ctl);
 }
 
-struct control_conn *control_connect(struct event_base *base, const char *path,
-                                     const struct control_cbs *cbs, void *arg, struct error *err)
+struct conn *control_connect(struct event_base *base, const char *path, unsigned timeout_s,
+                             const struct conn_cbs *cbs, void *arg, struct error *err)
 {
+	struct timeval tv = {timeout_s, 0};
 	struct sockaddr_un sun;
+	struct conn *c;
 	int fd;
 
 	if (control_addr(path, &sun, err) < 0)
 		return NULL;
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
-		error_set(err, "cannot reach the daemon at %s: %s (is `iocurve serve` running?)",
-		          path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	if (fd < 0) {
+		error_set(err, "cannot reach the daemon at %s: %s", path, strerror(errno));
 		return NULL;
 	}
-	evutil_make_socket_nonblocking(fd);
-	return control_wrap(base, fd, NULL, cbs, arg);
-}
-
-int control_send(struct control_conn *c, const Iocurve__Envelope *env)
-{
-	if (c->dead)
-		return -1;
-	return frame_write(bufferevent_get_output(c->bev), env, CONTROL_MAX_FRAME);
-}
-
-size_t control_pending(const struct control_conn *c)
-{
-	return evbuffer_get_length(bufferevent_get_output(c->bev));
-}
-
-void control_set_data(struct control_conn *c, void *data)
-{
-	c->data = data;
-}
-
-void *control_data(const struct control_conn *c)
-{
-	return c->data;
+	/* A Unix connect waits while the daemon's backlog is full: bound that wait. */
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
+		if (errno == EAGAIN || errno == EINPROGRESS)
+			error_set(err, "the daemon at %s did not accept a connection within %u s",
+			          path, timeout_s);
+		else
+			error_set(err,
+			          "cannot reach the daemon at %s: %s (is `iocurve serve` running?)",
+			          path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	c = conn_unix(base, fd, path, cbs, arg);
+	if (c == NULL) {
+		error_set(err, "%s: cannot set up the connection", path);
+		close(fd);
+	}
+	return c;
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/queue.h>
 
 #include <event2/listener.h>
 
@@ -19,6 +20,27 @@
 #define SERVER_HEARTBEAT_MS 1000
 #define SERVER_IDLE_SECONDS 10
 #define SERVER_DEADMAN_MS   10000
+
+/* One connected agent. */
+struct session {
+	struct server *srv;
+	struct conn *conn;
+	char name[128]; /* the CN of its certificate */
+	char host[256];
+	char addr[64];
+	uint32_t cpus;
+	char **allowed;
+	size_t nallowed;
+	char **label_keys; /* from Hello: --label k=v on the agent */
+	char **label_values;
+	size_t nlabels;
+	bool welcomed;
+	bool synced;
+	struct clocksync clock; /* offset: agent clock minus coordinator clock */
+	void *owner;            /* the campaign using this agent; NULL when idle */
+	TAILQ_ENTRY(session) entry;
+};
+TAILQ_HEAD(session_list, session);
 
 struct server {
 	struct event_base *base;
@@ -360,9 +382,56 @@ const char *server_address(const struct server *srv)
 	return srv->address;
 }
 
-struct session_list *server_sessions(struct server *srv)
+struct session *server_first_session(struct server *srv)
 {
-	return &srv->sessions;
+	return TAILQ_FIRST(&srv->sessions);
+}
+
+struct session *session_next(const struct session *s)
+{
+	return TAILQ_NEXT(s, entry);
+}
+
+const char *session_name(const struct session *s)
+{
+	return s->name;
+}
+
+bool session_ready(const struct session *s)
+{
+	return s->welcomed && s->synced;
+}
+
+const struct clocksync *session_clock(const struct session *s)
+{
+	return &s->clock;
+}
+
+bool session_has_label(const struct session *s, const char *key, const char *value)
+{
+	for (size_t i = 0; i < s->nlabels; i++)
+		if (strcmp(s->label_keys[i], key) == 0 && strcmp(s->label_values[i], value) == 0)
+			return true;
+	return false;
+}
+
+int session_claim(struct session *s, void *owner)
+{
+	if (s->owner != NULL && s->owner != owner)
+		return -1;
+	s->owner = owner;
+	return 0;
+}
+
+void session_release(struct session *s, const void *owner)
+{
+	if (s->owner == owner)
+		s->owner = NULL;
+}
+
+void *session_owner(const struct session *s)
+{
+	return s->owner;
 }
 
 void server_free(struct server *srv)

@@ -5,7 +5,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <sys/queue.h>
 
 #include <event2/event.h>
 #include <openssl/ssl.h>
@@ -20,26 +19,8 @@ struct conn;
 /* Clock sync: pings per agent; the sample with the smallest round trip wins. */
 #define SERVER_CLOCK_SAMPLES 8
 
-/* One connected agent. */
-struct session {
-	struct server *srv;
-	struct conn *conn;
-	char name[128]; /* the CN of its certificate */
-	char host[256];
-	char addr[64];
-	uint32_t cpus;
-	char **allowed;
-	size_t nallowed;
-	char **label_keys; /* from Hello: --label k=v on the agent */
-	char **label_values;
-	size_t nlabels;
-	bool welcomed;
-	bool synced;
-	struct clocksync clock; /* offset: agent clock minus coordinator clock */
-	void *owner;            /* the campaign using this agent; NULL when idle */
-	TAILQ_ENTRY(session) entry;
-};
-TAILQ_HEAD(session_list, session);
+/* One connected agent: its session, seen through the functions below. */
+struct session;
 
 /* Every agent that ever joined, kept after it is lost: what `iocurve agents` lists. */
 struct server_agent {
@@ -68,14 +49,31 @@ struct server_cbs {
 struct server *server_new(struct event_base *base, SSL_CTX *ctx, const char *listen,
                           struct error *err);
 void server_set_cbs(struct server *srv, const struct server_cbs *cbs, void *arg);
-/* Frames from agents above this many bytes close their connection (default 16 MiB). */
+/* Frames from agents above this many bytes close their connection (FRAME_MAX_DEFAULT). */
 void server_set_max_frame(struct server *srv, size_t max);
 /* "127.0.0.1:41234": where agents should dial. */
 const char *server_address(const struct server *srv);
-struct session_list *server_sessions(struct server *srv);
+/* The connected agents, in the order they came: first, then next until NULL. */
+struct session *server_first_session(struct server *srv);
+struct session *session_next(const struct session *s);
 /* The registry: agents[0..n) (valid until the next event loop turn). */
 const struct server_agent *server_agents(const struct server *srv, size_t *n);
 int server_send(struct session *s, const Iocurve__Envelope *env);
+
+/* The CN of its certificate. */
+const char *session_name(const struct session *s);
+/* Welcomed and clock-synced: usable for a campaign. */
+bool session_ready(const struct session *s);
+/* Its clock against the coordinator's (offset: agent clock minus coordinator clock). */
+const struct clocksync *session_clock(const struct session *s);
+/* Whether it came with the label key=value (--label on the agent). */
+bool session_has_label(const struct session *s, const char *key, const char *value);
+/* Take s for owner (a campaign): -1 when another owner holds it. */
+int session_claim(struct session *s, void *owner);
+/* Give s back if owner holds it. */
+void session_release(struct session *s, const void *owner);
+/* Who holds s; NULL when idle. */
+void *session_owner(const struct session *s);
 /* Close every session cleanly (close_notify) and stop listening. */
 void server_free(struct server *srv);
 

@@ -97,7 +97,7 @@ static void runner_finish(struct runner *r, int status)
 	r->state = status == 0 ? RUNNER_DONE : RUNNER_FAILED;
 	for (uint32_t i = 0; i < r->nagents; i++)
 		if (r->agents[i].s != NULL)
-			r->agents[i].s->owner = NULL;
+			session_release(r->agents[i].s, r);
 	if (results_sync(r->res, &err) < 0)
 		log_error("%s", err.msg);
 	if (derive_all(results_dir(r->res), r->c, (const struct step_point *const *)r->points,
@@ -213,8 +213,8 @@ static void runner_start_step(struct runner *r)
 	free(names);
 	for (uint32_t i = 0; i < r->nagents; i++) {
 		r->agents[i].step_done = false;
-		if (r->agents[i].s->clock.rtt_ns > max_rtt)
-			max_rtt = r->agents[i].s->clock.rtt_ns;
+		if (session_clock(r->agents[i].s)->rtt_ns > max_rtt)
+			max_rtt = session_clock(r->agents[i].s)->rtt_ns;
 	}
 	for (uint32_t k = 0; k < w->workers; k++)
 		rates[k] = per_worker;
@@ -231,7 +231,7 @@ static void runner_start_step(struct runner *r)
 	env.body_case = IOCURVE__ENVELOPE__BODY_START_STEP;
 	env.start_step = &ss;
 	for (uint32_t i = 0; i < r->nagents; i++) {
-		ss.clock_offset = r->agents[i].s->clock.offset_ns;
+		ss.clock_offset = session_clock(r->agents[i].s)->offset_ns;
 		server_send(r->agents[i].s, &env);
 	}
 	free(rates);
@@ -476,10 +476,10 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 		runner_layout_progress(r, (uint32_t)ai, env->layout_progress);
 		break;
 	case IOCURVE__ENVELOPE__BODY_ERROR:
-		runner_fail(r, "agent %s: %s", s->name, env->error->message);
+		runner_fail(r, "agent %s: %s", session_name(s), env->error->message);
 		break;
 	default:
-		log_warn("agent %s: unexpected %s", s->name,
+		log_warn("agent %s: unexpected %s", session_name(s),
 		         env->body_case == IOCURVE__ENVELOPE__BODY_ABORT ? "Abort" : "message");
 		break;
 	}
@@ -493,34 +493,29 @@ static uint32_t runner_agents_wanted(const struct runner *r)
 /* An agent matches when its labels include every one the campaign selects on. */
 static bool runner_labels_match(const struct runner *r, const struct session *s)
 {
-	for (size_t i = 0; i < r->c->nlabels; i++) {
-		size_t j;
-
-		for (j = 0; j < s->nlabels; j++)
-			if (strcmp(s->label_keys[j], r->c->labels[i].key) == 0 &&
-			    strcmp(s->label_values[j], r->c->labels[i].value) == 0)
-				break;
-		if (j == s->nlabels)
+	for (size_t i = 0; i < r->c->nlabels; i++)
+		if (!session_has_label(s, r->c->labels[i].key, r->c->labels[i].value))
 			return false;
-	}
 	return true;
 }
 
 /* Claim an idle, synced agent while the campaign still needs one. */
 static void runner_claim(struct runner *r, struct session *s)
 {
-	if (r->state != RUNNER_WAITING || s->owner != NULL || !s->synced)
+	if (r->state != RUNNER_WAITING || session_owner(s) != NULL || !session_ready(s))
 		return;
 	if (!runner_labels_match(r, s)) {
-		log_info("agent %s does not carry the campaign's labels: not taken", s->name);
+		log_info("agent %s does not carry the campaign's labels: not taken",
+		         session_name(s));
 		return;
 	}
-	s->owner = r;
+	session_claim(s, r);
 	r->agents[r->nagents].s = s;
-	snprintf(r->agents[r->nagents].name, sizeof(r->agents[r->nagents].name), "%s", s->name);
+	snprintf(r->agents[r->nagents].name, sizeof(r->agents[r->nagents].name), "%s",
+	         session_name(s));
 	r->nagents++;
 	events_emit(r->ev, "agent", ",\"name\":\"%s\",\"state\":\"ready\",\"n\":%u,\"of\":%u",
-	            s->name, r->nagents, runner_agents_wanted(r));
+	            session_name(s), r->nagents, runner_agents_wanted(r));
 	if (r->nagents == runner_agents_wanted(r))
 		runner_prepare(r);
 }
@@ -573,11 +568,11 @@ static void runner_timer_cb(evutil_socket_t fd, short what, void *arg)
 
 	switch (r->state) {
 	case RUNNER_WAITING:
-		TAILQ_FOREACH(s, server_sessions(r->srv), entry)
-		runner_list_add(names, sizeof(names), s->name,
-		                s->owner && s->owner != r    ? " (busy)"
-		                : !runner_labels_match(r, s) ? " (labels do not match)"
-		                                             : "");
+		for (s = server_first_session(r->srv); s != NULL; s = session_next(s))
+			runner_list_add(names, sizeof(names), session_name(s),
+			                session_owner(s) && session_owner(s) != r ? " (busy)"
+			                : !runner_labels_match(r, s) ? " (labels do not match)"
+			                                             : "");
 		runner_fail(r, "waited for %u agent(s), %u ready; connected: %s",
 		            runner_agents_wanted(r), r->nagents, names[0] ? names : "none");
 		break;
@@ -628,8 +623,8 @@ void runner_start(struct runner *r)
 	r->state = RUNNER_WAITING;
 	runner_arm(r, r->c->agents_mode == CAMPAIGN_AGENTS_LOCAL ? RUNNER_LOCAL_WAIT_NS
 	                                                         : r->c->agents_wait_ns);
-	for (s = TAILQ_FIRST(server_sessions(r->srv)); s != NULL; s = next) {
-		next = TAILQ_NEXT(s, entry);
+	for (s = server_first_session(r->srv); s != NULL; s = next) {
+		next = session_next(s);
 		runner_claim(r, s);
 	}
 }
@@ -664,8 +659,8 @@ void runner_free(struct runner *r)
 	if (r == NULL)
 		return;
 	for (uint32_t i = 0; i < r->nagents; i++)
-		if (r->agents[i].s != NULL && r->agents[i].s->owner == r)
-			r->agents[i].s->owner = NULL;
+		if (r->agents[i].s != NULL)
+			session_release(r->agents[i].s, r);
 	server_set_cbs(r->srv, NULL, NULL);
 	event_free(r->timer);
 	agg_step_free(r->agg);

@@ -15,7 +15,7 @@
 /* One watch: the connection, what shows it, and how it ended. */
 struct watch {
 	struct event_base *base;
-	struct control_conn *conn;
+	struct conn *conn;
 	struct dashboard *dash;
 	bool json;
 	uint32_t id;
@@ -31,10 +31,10 @@ static void watch_send_cancel(struct watch *w)
 	c.id = w->id;
 	env.body_case = IOCURVE__ENVELOPE__BODY_CANCEL;
 	env.cancel = &c;
-	control_send(w->conn, &env);
+	conn_send(w->conn, &env);
 }
 
-static void watch_on_message(struct control_conn *c, Iocurve__Envelope *env, void *arg)
+static void watch_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 {
 	struct watch *w = arg;
 	struct jsonline j;
@@ -66,7 +66,7 @@ static void watch_on_message(struct control_conn *c, Iocurve__Envelope *env, voi
 	}
 }
 
-static void watch_on_close(struct control_conn *c, void *arg)
+static void watch_on_close(struct conn *c, const char *reason, void *arg)
 {
 	struct watch *w = arg;
 
@@ -76,7 +76,7 @@ static void watch_on_close(struct control_conn *c, void *arg)
 	event_base_loopexit(w->base, NULL);
 }
 
-static const struct control_cbs watch_cbs = {
+static const struct conn_cbs watch_cbs = {
     .on_message = watch_on_message,
     .on_close = watch_on_close,
 };
@@ -108,7 +108,7 @@ int watch_campaign(const char *path, uint32_t id, bool json, struct error *err)
 	Iocurve__Watch req = IOCURVE__WATCH__INIT;
 
 	w.base = event_base_new();
-	w.conn = control_connect(w.base, path, &watch_cbs, &w, err);
+	w.conn = control_connect(w.base, path, CONTROL_TIMEOUT_SECONDS, &watch_cbs, &w, err);
 	if (w.conn == NULL) {
 		event_base_free(w.base);
 		return -1;
@@ -116,13 +116,13 @@ int watch_campaign(const char *path, uint32_t id, bool json, struct error *err)
 	req.id = id;
 	env.body_case = IOCURVE__ENVELOPE__BODY_WATCH;
 	env.watch = &req;
-	control_send(w.conn, &env);
+	conn_send(w.conn, &env);
 	if (!json && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO))
 		w.dash = dashboard_new(w.base, &watch_dash_cbs, &w);
 	event_base_dispatch(w.base);
 	dashboard_free(w.dash);
 	if (w.conn != NULL)
-		control_close(w.conn);
+		conn_close(w.conn);
 	event_base_loop(w.base, EVLOOP_NONBLOCK);
 	event_base_free(w.base);
 	if (w.status == -2) {

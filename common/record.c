@@ -84,14 +84,23 @@ int record_decode(struct record *rec, const Iocurve__IntervalReport *r, struct e
 		error_prefix(err, "interval %u: ", r->interval);
 		return -1;
 	}
+	if (record_check(rec, err) < 0) {
+		error_prefix(err, "interval %u: ", r->interval);
+		return -1;
+	}
+	return 0;
+}
+
+int record_check(const struct record *rec, struct error *err)
+{
 	if (rec->reads > rec->ops) {
-		error_set(err, "interval %u: %llu reads of %llu ops", r->interval,
-		          (unsigned long long)rec->reads, (unsigned long long)rec->ops);
+		error_set(err, "%llu reads of %llu ops", (unsigned long long)rec->reads,
+		          (unsigned long long)rec->ops);
 		return -1;
 	}
 	if (rec->latency.count != rec->ops) {
-		error_set(err, "interval %u: %llu ops but %llu latencies", r->interval,
-		          (unsigned long long)rec->ops, (unsigned long long)rec->latency.count);
+		error_set(err, "%llu ops but %llu latencies", (unsigned long long)rec->ops,
+		          (unsigned long long)rec->latency.count);
 		return -1;
 	}
 	return 0;

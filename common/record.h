@@ -41,6 +41,8 @@ void record_reset(struct record *r);
 void record_encode(const struct record *rec, struct Iocurve__IntervalReport *r);
 void record_encoded_free(struct Iocurve__IntervalReport *r);
 int record_decode(struct record *rec, const struct Iocurve__IntervalReport *r, struct error *err);
+/* What any whole record holds to: reads <= ops, one latency per op (also record_decode). */
+int record_check(const struct record *rec, struct error *err);
 void record_merge(struct record *dst, const struct record *src);
 
 #endif

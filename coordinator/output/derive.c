@@ -2,6 +2,8 @@
 /* Derived results: curves (CSV, JSON, SVG), summaries (JSON, text, markdown), report.html. */
 #include <errno.h>
 #include <fcntl.h>
+#include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,21 +55,41 @@ struct derive_ctx {
 	size_t w; /* the workload a per-workload writer is for */
 };
 
-/* JSON string: our names are plain, but limit texts and plans need escaping. */
-static void derive_json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
+/*
+ * summary.json and curve-*.json: indented, keys in the order built. Reals are
+ * rounded to the decimals they mean (derive_num) and printed with 15
+ * significant digits, which shows a value so rounded as it reads: 0.3, not
+ * 0.30000000000000004.
+ */
+#define DERIVE_JSON_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15))
 
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
+/* jansson returns NULL only when out of memory: die like xmalloc does. */
+static json_t *derive_need(json_t *v)
+{
+	if (v == NULL) {
+		fputs("iocurve: out of memory building JSON\n", stderr);
+		abort();
 	}
-	fputc('"', f);
+	return v;
+}
+
+/* v rounded to 1/scale (10: one decimal); null when it is not a number. */
+static json_t *derive_num(double v, double scale)
+{
+	return isfinite(v) ? json_real(round(v * scale) / scale) : json_null();
+}
+
+/* Nanoseconds as microseconds with one decimal. */
+static json_t *derive_us(double ns)
+{
+	return derive_num(ns / 1e3, 10);
+}
+
+static void derive_json(FILE *f, json_t *root)
+{
+	json_dumpf(derive_need(root), f, DERIVE_JSON_FLAGS);
+	fputc('\n', f);
+	json_decref(root);
 }
 
 static void derive_curve_csv(FILE *f, const void *arg)
@@ -104,6 +126,20 @@ static void derive_knee_units(const struct workload *w, const struct knee *k, do
 	}
 }
 
+static json_t *derive_step_json(const struct step_point *p)
+{
+	return derive_need(json_pack(
+	    "{s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:I,s:I,s:o,s:o,s:I}", "step",
+	    (json_int_t)p->step + 1, "offered_ops", derive_num(p->offered_ops, 10), "achieved_ops",
+	    derive_num(p->achieved_ops, 10), "achieved_mibps", derive_num(p->mib_s, 1000),
+	    "mean_us", derive_us(p->mean_ns), "p50_us", derive_us((double)p->p50_ns), "p90_us",
+	    derive_us((double)p->p90_ns), "p99_us", derive_us((double)p->p99_ns), "p999_us",
+	    derive_us((double)p->p999_ns), "max_us", derive_us((double)p->max_ns), "steady",
+	    (int)p->steady, "errors", (json_int_t)p->errors, "agents", (json_int_t)p->nagents,
+	    "client_cpu_pct", derive_num(p->host_cpu_pct, 10), "qd_full_pct",
+	    derive_num(p->qd_full_pct, 10), "missed", (json_int_t)p->missed));
+}
+
 static void derive_curve_json(FILE *f, const void *arg)
 {
 	const struct derive_ctx *x = arg;
@@ -111,34 +147,19 @@ static void derive_curve_json(FILE *f, const void *arg)
 	size_t n = x->npts[x->w];
 	struct step_point *s = table_sorted(x->pts[x->w], n);
 	struct knee k = table_knee(x->c, w, s, n);
+	json_t *steps = derive_need(json_array());
 	double kops, kmib;
 
 	derive_knee_units(w, &k, &kops, &kmib);
-	fprintf(f, "{\"workload\":");
-	derive_json_str(f, w->name);
-	fprintf(f,
-	        ",\"rw\":\"%s\",\"block_size\":%u,\"unit\":\"%s\",\"slo_us\":%.1f,"
-	        "\"metric\":\"%s\",\"knee_kind\":\"%s\",\"knee_ops\":%.1f,\"knee_mibps\":%.3f,"
-	        "\"steps\":[",
-	        rw_mode_name(w->rw), w->block_size, table_uses_mib(w) ? "MiB/s" : "ops/s",
-	        (double)x->c->slo_latency_ns / 1e3, campaign_slo_metric_name(x->c->slo_metric),
-	        table_knee_kind(&k), kops, kmib);
-	for (size_t i = 0; i < n; i++) {
-		const struct step_point *p = &s[i];
-
-		fprintf(f,
-		        "%s{\"step\":%u,\"offered_ops\":%.1f,\"achieved_ops\":%.1f,"
-		        "\"achieved_mibps\":%.3f,\"mean_us\":%.1f,\"p50_us\":%.1f,\"p90_us\":%.1f,"
-		        "\"p99_us\":%.1f,\"p999_us\":%.1f,\"max_us\":%.1f,\"steady\":%s,"
-		        "\"errors\":%llu,\"agents\":%u,\"client_cpu_pct\":%.1f,"
-		        "\"qd_full_pct\":%.1f,\"missed\":%llu}",
-		        i ? "," : "", p->step + 1, p->offered_ops, p->achieved_ops, p->mib_s,
-		        p->mean_ns / 1e3, (double)p->p50_ns / 1e3, (double)p->p90_ns / 1e3,
-		        (double)p->p99_ns / 1e3, (double)p->p999_ns / 1e3, (double)p->max_ns / 1e3,
-		        p->steady ? "true" : "false", (unsigned long long)p->errors, p->nagents,
-		        p->host_cpu_pct, p->qd_full_pct, (unsigned long long)p->missed);
-	}
-	fprintf(f, "]}\n");
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(steps, derive_step_json(&s[i]));
+	derive_json(f, json_pack("{s:s,s:s,s:I,s:s,s:o,s:s,s:s,s:o,s:o,s:o}", "workload", w->name,
+	                         "rw", rw_mode_name(w->rw), "block_size", (json_int_t)w->block_size,
+	                         "unit", table_uses_mib(w) ? "MiB/s" : "ops/s", "slo_us",
+	                         derive_us((double)x->c->slo_latency_ns), "metric",
+	                         campaign_slo_metric_name(x->c->slo_metric), "knee_kind",
+	                         table_knee_kind(&k), "knee_ops", derive_num(kops, 10),
+	                         "knee_mibps", derive_num(kmib, 1000), "steps", steps));
 	free(s);
 }
 
@@ -155,41 +176,42 @@ static void derive_curve_svg(FILE *f, const void *arg)
 	free(s);
 }
 
+static json_t *derive_workload_json(const struct campaign *c, const struct workload *w,
+                                    const struct step_point *pts, size_t n)
+{
+	struct step_point *s = table_sorted(pts, n);
+	struct knee k = table_knee(c, w, s, n);
+	const struct step_point *peak = table_peak(w, s, n);
+	char limit[160];
+	double kops, kmib;
+	json_t *o;
+
+	derive_knee_units(w, &k, &kops, &kmib);
+	table_limit(c, w, s, n, limit, sizeof(limit));
+	o = json_pack("{s:s,s:s,s:I,s:b,s:I,s:o,s:o,s:s,s:o,s:o,s:o,s:s}", "name", w->name, "rw",
+	              rw_mode_name(w->rw), "block_size", (json_int_t)w->block_size, "direct",
+	              (int)w->access.direct, "steps", (json_int_t)n, "knee_ops",
+	              derive_num(kops, 10), "knee_mibps", derive_num(kmib, 1000), "knee_kind",
+	              table_knee_kind(&k), "peak_ops",
+	              derive_num(peak ? peak->achieved_ops : 0, 10), "peak_mibps",
+	              derive_num(peak ? peak->mib_s : 0, 1000), "latency_at_peak_us",
+	              derive_us(peak ? step_metric(peak, c->slo_metric) : 0), "limit", limit);
+	free(s);
+	return derive_need(o);
+}
+
 static void derive_summary_json(FILE *f, const void *arg)
 {
 	const struct derive_ctx *x = arg;
 	const struct campaign *c = x->c;
+	json_t *ws = derive_need(json_array());
 
-	fprintf(f, "{\"campaign\":");
-	derive_json_str(f, c->name);
-	fprintf(f, ",\"slo_us\":%.1f,\"metric\":\"%s\",\"workloads\":[",
-	        (double)c->slo_latency_ns / 1e3, campaign_slo_metric_name(c->slo_metric));
-	for (size_t i = 0; i < c->nworkloads; i++) {
-		const struct workload *w = &c->workloads[i];
-		size_t n = x->npts[i];
-		struct step_point *s = table_sorted(x->pts[i], n);
-		struct knee k = table_knee(c, w, s, n);
-		const struct step_point *peak = table_peak(w, s, n);
-		char limit[160];
-		double kops, kmib;
-
-		derive_knee_units(w, &k, &kops, &kmib);
-		table_limit(c, w, s, n, limit, sizeof(limit));
-		fprintf(f, "%s{\"name\":", i ? "," : "");
-		derive_json_str(f, w->name);
-		fprintf(
-		    f,
-		    ",\"rw\":\"%s\",\"block_size\":%u,\"direct\":%s,\"steps\":%zu,"
-		    "\"knee_ops\":%.1f,\"knee_mibps\":%.3f,\"knee_kind\":\"%s\","
-		    "\"peak_ops\":%.1f,\"peak_mibps\":%.3f,\"latency_at_peak_us\":%.1f,\"limit\":",
-		    rw_mode_name(w->rw), w->block_size, w->access.direct ? "true" : "false", n,
-		    kops, kmib, table_knee_kind(&k), peak ? peak->achieved_ops : 0,
-		    peak ? peak->mib_s : 0, peak ? step_metric(peak, c->slo_metric) / 1e3 : 0);
-		derive_json_str(f, limit);
-		fputc('}', f);
-		free(s);
-	}
-	fprintf(f, "]}\n");
+	for (size_t i = 0; i < c->nworkloads; i++)
+		json_array_append_new(
+		    ws, derive_workload_json(c, &c->workloads[i], x->pts[i], x->npts[i]));
+	derive_json(f, json_pack("{s:s,s:o,s:s,s:o}", "campaign", c->name, "slo_us",
+	                         derive_us((double)c->slo_latency_ns), "metric",
+	                         campaign_slo_metric_name(c->slo_metric), "workloads", ws));
 }
 
 static void derive_summary_txt(FILE *f, const void *arg)

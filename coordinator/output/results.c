@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "intervals.h"
 #include "results.h"
 #include "table.h"
 #include "xalloc.h"
@@ -108,64 +109,16 @@ const char *results_dir(const struct results *r)
 	return r->dir;
 }
 
-/* Non-empty bins as [index, count, index, count, ...]: enough to rebuild the histogram. */
-static void results_hist(FILE *f, const char *key, const struct hist *h)
-{
-	bool first = true;
-
-	fprintf(f,
-	        ",\"%s\":{\"count\":%llu,\"sum_ns\":%llu,\"min_ns\":%llu,\"max_ns\":%llu,"
-	        "\"sub_bits\":%u,\"bins\":[",
-	        key, (unsigned long long)h->count, (unsigned long long)h->sum,
-	        (unsigned long long)(h->count ? h->min : 0), (unsigned long long)h->max,
-	        HIST_SUB_BITS);
-	for (unsigned i = 0; i < HIST_BINS; i++) {
-		if (h->bins[i] == 0)
-			continue;
-		fprintf(f, "%s%u,%llu", first ? "" : ",", i, (unsigned long long)h->bins[i]);
-		first = false;
-	}
-	fputs("]}", f);
-}
-
 void results_interval(struct results *r, const struct workload *w, uint32_t step, double offered,
                       uint32_t interval, const char *agent, const struct agg_record *rec)
 {
-	FILE *f = r->intervals;
-
-	/* Workload and agent names are restricted to [A-Za-z0-9._-]: no JSON escaping needed. */
-	fprintf(f,
-	        "{\"workload\":\"%s\",\"step\":%u,\"offered_ops\":%.17g,\"interval\":%u,"
-	        "\"agent\":\"%s\",",
-	        w->name, step, offered, interval, agent ? agent : "*");
-	fprintf(f,
-	        "\"warmup\":%s,\"agents\":%u,\"workers\":%u,\"duration_ns\":%llu,"
-	        "\"ops\":%llu,\"reads\":%llu,\"bytes\":%llu,\"errors\":%llu,\"cpu_user_ns\":%llu,"
-	        "\"cpu_sys_ns\":%llu,\"lag_sum_ns\":%llu,\"lag_max_ns\":%llu,\"qd_full_ns\":%llu,"
-	        "\"missed\":%llu,"
-	        "\"host_cpu_pct\":%.17g,"
-	        "\"mean_ns\":%.0f,\"p99_ns\":%llu",
-	        rec->warmup ? "true" : "false", rec->agents, rec->workers,
-	        (unsigned long long)rec->duration_ns, (unsigned long long)rec->rec.ops,
-	        (unsigned long long)rec->rec.reads, (unsigned long long)rec->rec.bytes,
-	        (unsigned long long)rec->rec.errors, (unsigned long long)rec->rec.cpu_user_ns,
-	        (unsigned long long)rec->rec.cpu_sys_ns, (unsigned long long)rec->rec.lag_sum_ns,
-	        (unsigned long long)rec->rec.lag_max_ns, (unsigned long long)rec->rec.qd_full_ns,
-	        (unsigned long long)rec->rec.missed, rec->host_cpu_pct,
-	        hist_mean(&rec->rec.latency),
-	        (unsigned long long)hist_quantile(&rec->rec.latency, 99));
-	results_hist(f, "latency", &rec->rec.latency);
-	results_hist(f, "service", &rec->rec.service);
-	fputs("}\n", f);
+	intervals_write_record(r->intervals, w->name, step, offered, interval, agent, rec);
 }
 
 void results_window(struct results *r, const struct workload *w, uint32_t step, uint32_t from,
                     uint32_t to)
 {
-	fprintf(r->intervals,
-	        "{\"workload\":\"%s\",\"step\":%u,\"window_from\":%u,"
-	        "\"window_to\":%u}\n",
-	        w->name, step, from, to);
+	intervals_write_window(r->intervals, w->name, step, from, to);
 }
 
 void results_point(struct results *r, const struct workload *w, const struct step_point *p)
@@ -185,7 +138,8 @@ void results_point(struct results *r, const struct workload *w, const struct ste
 
 static int results_sync_file(FILE *f, const char *dir, const char *name, struct error *err)
 {
-	if (fflush(f) != 0 || fsync(fileno(f)) != 0) {
+	/* A failed write earlier (disk full) stays on f: ferror reports it here. */
+	if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0) {
 		error_set(err, "%s/%s: cannot write: %s", dir, name, strerror(errno));
 		return -1;
 	}

@@ -1,0 +1,418 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * intervals.jsonl, both ways: the writer and the reader of its lines side by
+ * side, on jansson, so that a field is added to both at once.
+ *
+ * Every line carries "format", not only the first: each line is a whole record
+ * that tools read on its own (a JSON parse per line, grep, tail -f during a
+ * run); a header line would be a second kind of line every such reader must
+ * skip, and a file cut short or pieced together would lose it. It costs
+ * twelve bytes a line.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "intervals.h"
+#include "iocurve.pb-c.h"
+#include "xalloc.h"
+
+/*
+ * One line each, keys in the order written, doubles with 17 significant
+ * digits: offered_ops and host_cpu_pct read back to the same bits, so
+ * `iocurve report` derives exactly what the run did.
+ */
+#define INTERVALS_DUMP_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
+
+/*
+ * The record's counters, in the order written. The writer and the reader both
+ * walk this table: a new counter in struct record is one row here (and its
+ * wire mapping in record.c), nothing else.
+ */
+static const struct {
+	const char *key;
+	size_t off;
+} intervals_counters[] = {
+    {"ops", offsetof(struct record, ops)},
+    {"reads", offsetof(struct record, reads)},
+    {"bytes", offsetof(struct record, bytes)},
+    {"errors", offsetof(struct record, errors)},
+    {"cpu_user_ns", offsetof(struct record, cpu_user_ns)},
+    {"cpu_sys_ns", offsetof(struct record, cpu_sys_ns)},
+    {"lag_sum_ns", offsetof(struct record, lag_sum_ns)},
+    {"lag_max_ns", offsetof(struct record, lag_max_ns)},
+    {"qd_full_ns", offsetof(struct record, qd_full_ns)},
+    {"missed", offsetof(struct record, missed)},
+};
+#define INTERVALS_NCOUNTERS (sizeof(intervals_counters) / sizeof(intervals_counters[0]))
+
+/* ---- writing ---- */
+
+/* jansson fails only when out of memory here: die like xmalloc does. */
+static void intervals_must(int rc)
+{
+	if (rc < 0) {
+		fputs("iocurve: out of memory writing intervals.jsonl\n", stderr);
+		abort();
+	}
+}
+
+/* Counters stay far below 2^63 (an interval's nanoseconds, operations, bytes). */
+static json_t *intervals_uint(uint64_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
+/* A value that is not a number (none should be) is written null and read as NaN. */
+static json_t *intervals_double(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static void intervals_set(json_t *o, const char *key, json_t *v)
+{
+	intervals_must(o != NULL && v != NULL ? json_object_set_new(o, key, v) : -1);
+}
+
+/* Non-empty bins as [index, count, index, count, ...]: enough to rebuild the histogram. */
+static json_t *intervals_hist_json(const struct hist *h)
+{
+	json_t *bins = json_array();
+
+	for (unsigned i = 0; i < HIST_BINS && bins != NULL; i++) {
+		if (h->bins[i] == 0)
+			continue;
+		intervals_must(json_array_append_new(bins, json_integer(i)));
+		intervals_must(json_array_append_new(bins, intervals_uint(h->bins[i])));
+	}
+	/* An empty histogram's min is UINT64_MAX in memory, 0 on file (as on the wire). */
+	return json_pack("{s:o,s:o,s:o,s:o,s:i,s:o}", "count", intervals_uint(h->count), "sum_ns",
+	                 intervals_uint(h->sum), "min_ns", intervals_uint(h->count ? h->min : 0),
+	                 "max_ns", intervals_uint(h->max), "sub_bits", HIST_SUB_BITS, "bins", bins);
+}
+
+static void intervals_emit(FILE *f, json_t *o)
+{
+	char *s = o != NULL ? json_dumps(o, INTERVALS_DUMP_FLAGS) : NULL;
+
+	intervals_must(s != NULL ? 0 : -1);
+	fputs(s, f);
+	fputc('\n', f);
+	free(s);
+	json_decref(o);
+}
+
+void intervals_write_record(FILE *f, const char *workload, uint32_t step, double offered_ops,
+                            uint32_t interval, const char *agent, const struct agg_record *rec)
+{
+	const struct record *r = &rec->rec;
+	json_t *o = json_pack(
+	    "{s:i,s:s,s:I,s:o,s:I,s:s,s:b,s:I,s:I,s:o}", "format", INTERVALS_FORMAT, "workload",
+	    workload, "step", (json_int_t)step, "offered_ops", intervals_double(offered_ops),
+	    "interval", (json_int_t)interval, "agent", agent ? agent : INTERVALS_MERGED, "warmup",
+	    (int)rec->warmup, "agents", (json_int_t)rec->agents, "workers",
+	    (json_int_t)rec->workers, "duration_ns", intervals_uint(rec->duration_ns));
+
+	for (size_t i = 0; i < INTERVALS_NCOUNTERS; i++)
+		intervals_set(o, intervals_counters[i].key,
+		              intervals_uint(*(const uint64_t *)((const char *)r +
+		                                                 intervals_counters[i].off)));
+	intervals_set(o, "host_cpu_pct", intervals_double(rec->host_cpu_pct));
+	/* For people and scripts reading the file; the reader recomputes them. */
+	intervals_set(o, "mean_ns", json_integer((json_int_t)llround(hist_mean(&r->latency))));
+	intervals_set(o, "p99_ns", intervals_uint(hist_quantile(&r->latency, 99)));
+	intervals_set(o, "latency", intervals_hist_json(&r->latency));
+	intervals_set(o, "service", intervals_hist_json(&r->service));
+	intervals_emit(f, o);
+}
+
+void intervals_write_window(FILE *f, const char *workload, uint32_t step, uint32_t from,
+                            uint32_t to)
+{
+	intervals_emit(f, json_pack("{s:i,s:s,s:I,s:I,s:I}", "format", INTERVALS_FORMAT, "workload",
+	                            workload, "step", (json_int_t)step, "window_from",
+	                            (json_int_t)from, "window_to", (json_int_t)to));
+}
+
+/* ---- reading ---- */
+
+struct intervals_reader {
+	FILE *f;
+	char *path;
+	char *buf;
+	size_t cap;
+	size_t lineno;
+	uint64_t pairs[2 * HIST_BINS]; /* one histogram's bins as the wire has them */
+};
+
+/* The helpers below say what is wrong; intervals_next says where. */
+static json_t *intervals_field(json_t *o, const char *key, struct error *err)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (v == NULL)
+		error_set(err, "no \"%s\"", key);
+	return v;
+}
+
+static int intervals_get_uint(json_t *o, const char *key, uint64_t max, uint64_t *out,
+                              struct error *err)
+{
+	json_t *v = intervals_field(o, key, err);
+
+	if (v == NULL)
+		return -1;
+	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+	    (uint64_t)json_integer_value(v) > max) {
+		error_set(err, "\"%s\" is not an integer in [0, %llu]", key,
+		          (unsigned long long)max);
+		return -1;
+	}
+	*out = (uint64_t)json_integer_value(v);
+	return 0;
+}
+
+static int intervals_get_u32(json_t *o, const char *key, uint32_t *out, struct error *err)
+{
+	uint64_t v;
+
+	if (intervals_get_uint(o, key, UINT32_MAX, &v, err) < 0)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int intervals_get_double(json_t *o, const char *key, double *out, struct error *err)
+{
+	json_t *v = intervals_field(o, key, err);
+
+	if (v == NULL)
+		return -1;
+	if (!json_is_number(v) && !json_is_null(v)) {
+		error_set(err, "\"%s\" is not a number", key);
+		return -1;
+	}
+	*out = json_is_null(v) ? NAN : json_number_value(v);
+	return 0;
+}
+
+static int intervals_get_name(json_t *o, const char *key, char *buf, struct error *err)
+{
+	json_t *v = intervals_field(o, key, err);
+
+	if (v == NULL)
+		return -1;
+	if (!json_is_string(v) || json_string_length(v) == 0 ||
+	    json_string_length(v) >= INTERVALS_NAME_MAX) {
+		error_set(err, "\"%s\" is not a name (a string of 1 to %d bytes)", key,
+		          INTERVALS_NAME_MAX - 1);
+		return -1;
+	}
+	memcpy(buf, json_string_value(v), json_string_length(v) + 1);
+	return 0;
+}
+
+/* [index, count, ...] to the wire's (gap, count) pairs, then hist_decode checks it all. */
+static int intervals_get_hist(struct intervals_reader *r, json_t *o, const char *key,
+                              struct hist *h, struct error *err)
+{
+	Iocurve__Histogram in = IOCURVE__HISTOGRAM__INIT;
+	json_t *v = intervals_field(o, key, err), *bins;
+	uint64_t sub_bits, idx, next = 0;
+
+	if (v == NULL)
+		return -1;
+	bins = json_is_object(v) ? json_object_get(v, "bins") : NULL;
+	if (!json_is_array(bins) || json_array_size(bins) > 2 * HIST_BINS) {
+		error_set(err, "\"%s\" is not a histogram (an object with up to %u bins)", key,
+		          HIST_BINS);
+		return -1;
+	}
+	if (intervals_get_uint(v, "count", UINT64_MAX, &in.count, err) < 0 ||
+	    intervals_get_uint(v, "sum_ns", UINT64_MAX, &in.sum, err) < 0 ||
+	    intervals_get_uint(v, "min_ns", UINT64_MAX, &in.min, err) < 0 ||
+	    intervals_get_uint(v, "max_ns", UINT64_MAX, &in.max, err) < 0 ||
+	    intervals_get_uint(v, "sub_bits", UINT32_MAX, &sub_bits, err) < 0)
+		goto bad;
+	in.sub_bucket_bits = (uint32_t)sub_bits;
+	in.n_bins = json_array_size(bins);
+	in.bins = r->pairs;
+	for (size_t i = 0; i < in.n_bins; i++) {
+		json_t *e = json_array_get(bins, i);
+
+		if (!json_is_integer(e) || json_integer_value(e) < 0) {
+			error_set(err, "bins[%zu] is not an integer >= 0", i);
+			goto bad;
+		}
+		r->pairs[i] = (uint64_t)json_integer_value(e);
+		if (i % 2 == 1)
+			continue;
+		idx = r->pairs[i];
+		if (idx < next) {
+			error_set(err, "bins[%zu]: bin %llu after bin %llu (indexes must rise)", i,
+			          (unsigned long long)idx, (unsigned long long)next - 1);
+			goto bad;
+		}
+		r->pairs[i] = idx - next;
+		next = idx + 1;
+	}
+	if (hist_decode(h, &in, err) == 0)
+		return 0;
+bad:
+	error_prefix(err, "\"%s\": ", key);
+	return -1;
+}
+
+static int intervals_get_record(struct intervals_reader *r, json_t *o, struct intervals_line *l,
+                                struct error *err)
+{
+	struct agg_record *a = &l->rec;
+	int warmup;
+
+	if (intervals_get_name(o, "agent", l->agent, err) < 0 ||
+	    intervals_get_double(o, "offered_ops", &l->offered_ops, err) < 0 ||
+	    intervals_get_u32(o, "interval", &l->interval, err) < 0 ||
+	    intervals_get_u32(o, "agents", &a->agents, err) < 0 ||
+	    intervals_get_u32(o, "workers", &a->workers, err) < 0 ||
+	    intervals_get_uint(o, "duration_ns", UINT64_MAX, &a->duration_ns, err) < 0 ||
+	    intervals_get_double(o, "host_cpu_pct", &a->host_cpu_pct, err) < 0)
+		return -1;
+	if (json_unpack(o, "{s:b}", "warmup", &warmup) < 0) {
+		error_set(err, "\"warmup\" is missing or not true/false");
+		return -1;
+	}
+	a->warmup = warmup;
+	for (size_t i = 0; i < INTERVALS_NCOUNTERS; i++)
+		if (intervals_get_uint(o, intervals_counters[i].key, UINT64_MAX,
+		                       (uint64_t *)((char *)&a->rec + intervals_counters[i].off),
+		                       err) < 0)
+			return -1;
+	if (intervals_get_hist(r, o, "latency", &a->rec.latency, err) < 0 ||
+	    intervals_get_hist(r, o, "service", &a->rec.service, err) < 0)
+		return -1;
+	return record_check(&a->rec, err);
+}
+
+static int intervals_get_format(json_t *o, struct error *err)
+{
+	json_t *v = json_object_get(o, "format");
+
+	if (v == NULL || (json_is_integer(v) && json_integer_value(v) == INTERVALS_FORMAT))
+		return 0; /* no "format": written before the field existed, in format 1 */
+	if (json_is_integer(v))
+		error_set(err,
+		          "format %lld is not one this iocurve reads (it reads format %d; a newer "
+		          "iocurve wrote this file?)",
+		          (long long)json_integer_value(v), INTERVALS_FORMAT);
+	else
+		error_set(err, "\"format\" is not an integer");
+	return -1;
+}
+
+static const char *intervals_type_name(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_ARRAY:
+		return "an array";
+	case JSON_STRING:
+		return "a string";
+	case JSON_INTEGER:
+	case JSON_REAL:
+		return "a number";
+	default:
+		return "true, false or null";
+	}
+}
+
+/* One line, already parsed: what it is, field by field. */
+static int intervals_get_line(struct intervals_reader *r, json_t *o, struct intervals_line *l,
+                              struct error *err)
+{
+	if (!json_is_object(o)) {
+		error_set(err, "expected a JSON object, found %s", intervals_type_name(o));
+		return -1;
+	}
+	if (intervals_get_format(o, err) < 0 ||
+	    intervals_get_name(o, "workload", l->workload, err) < 0 ||
+	    intervals_get_u32(o, "step", &l->step, err) < 0)
+		return -1;
+	l->window = json_object_get(o, "window_from") != NULL;
+	if (!l->window)
+		return intervals_get_record(r, o, l, err);
+	if (intervals_get_u32(o, "window_from", &l->window_from, err) < 0 ||
+	    intervals_get_u32(o, "window_to", &l->window_to, err) < 0)
+		return -1;
+	if (l->window_from > l->window_to) {
+		error_set(err, "window [%u, %u) ends before it starts", l->window_from,
+		          l->window_to);
+		return -1;
+	}
+	return 0;
+}
+
+struct intervals_reader *intervals_open(const char *path, struct error *err)
+{
+	struct intervals_reader *r;
+	FILE *f = fopen(path, "r");
+
+	if (f == NULL) {
+		error_set(err, "%s: cannot read: %s", path, strerror(errno));
+		return NULL;
+	}
+	r = xcalloc(1, sizeof(*r));
+	r->f = f;
+	r->path = xstrdup(path);
+	return r;
+}
+
+int intervals_next(struct intervals_reader *r, struct intervals_line *l, struct error *err)
+{
+	ssize_t n;
+	json_error_t jerr;
+	json_t *o;
+	int rc;
+
+	errno = 0;
+	n = getline(&r->buf, &r->cap, r->f);
+	if (n < 0) {
+		if (errno == 0)
+			return 0;
+		error_set(err, "%s: cannot read: %s", r->path, strerror(errno));
+		return -1;
+	}
+	r->lineno++;
+	memset(l, 0, sizeof(*l));
+	record_reset(&l->rec.rec);
+	o = json_loadb(r->buf, (size_t)n, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &jerr);
+	if (o == NULL && r->buf[n - 1] != '\n')
+		error_set(err,
+		          "the last line is cut short (no newline, not whole JSON): the writer "
+		          "stopped mid-line; remove the line to read the rest");
+	else if (o == NULL)
+		error_set(err, "not JSON: %s (column %d)", jerr.text, jerr.column);
+	rc = o != NULL ? intervals_get_line(r, o, l, err) : -1;
+	json_decref(o);
+	if (rc < 0) {
+		error_prefix(err, "%s:%zu: ", r->path, r->lineno);
+		return -1;
+	}
+	return 1;
+}
+
+size_t intervals_lineno(const struct intervals_reader *r)
+{
+	return r->lineno;
+}
+
+void intervals_close(struct intervals_reader *r)
+{
+	if (r == NULL)
+		return;
+	fclose(r->f);
+	free(r->buf);
+	free(r->path);
+	free(r);
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/* intervals.jsonl: the one place that writes its lines and reads them back. */
+#ifndef IOCURVE_INTERVALS_H
+#define IOCURVE_INTERVALS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "aggregate.h"
+#include "error.h"
+
+/*
+ * The layout of a line. Every line carries it as "format"; a reader refuses a
+ * line of any other format. Lines without the field were written before it
+ * existed, in the layout of format 1, and read as format 1. A change a reader
+ * of format N could misread (a renamed or re-meant field) takes format N + 1;
+ * a new field a reader may ignore does not.
+ */
+#define INTERVALS_FORMAT   1
+#define INTERVALS_MERGED   "*" /* the agent of the merged (fleet) line */
+#define INTERVALS_NAME_MAX 128
+
+/*
+ * One line, typed. A record line is one agent's interval (or the merge of
+ * every agent's, agent "*"); a window line is the measured window the runner
+ * chose for an extended step, written when it cut the step short.
+ */
+struct intervals_line {
+	bool window;
+	char workload[INTERVALS_NAME_MAX];
+	uint32_t step;
+	/* record lines */
+	char agent[INTERVALS_NAME_MAX];
+	double offered_ops;
+	uint32_t interval;
+	struct agg_record rec;
+	/* window lines: intervals [window_from, window_to) */
+	uint32_t window_from, window_to;
+};
+
+/*
+ * Writers: one line each, newline included. Write errors stay on f (ferror)
+ * for the caller's flush to report, as with any stdio output. agent is NULL
+ * for the merged line. Names are [A-Za-z0-9._-] (campaign_name_ok).
+ */
+void intervals_write_record(FILE *f, const char *workload, uint32_t step, double offered_ops,
+                            uint32_t interval, const char *agent, const struct agg_record *rec);
+void intervals_write_window(FILE *f, const char *workload, uint32_t step, uint32_t from,
+                            uint32_t to);
+
+/*
+ * Reader: the lines of one file, in order. Each line is checked whole: its
+ * format, every field present with its type, histograms and the record
+ * consistent (hist_decode, record_check). Errors name the file and line
+ * ("DIR/intervals.jsonl:96: ..."). A last line cut short (no newline, not
+ * JSON: the writer was killed mid-line) is an error of its own.
+ */
+struct intervals_reader;
+
+struct intervals_reader *intervals_open(const char *path, struct error *err);
+/* 1 with *line filled, 0 at the end of the file, -1 with err set. */
+int intervals_next(struct intervals_reader *r, struct intervals_line *line, struct error *err);
+/* The line intervals_next last read, from 1: for the caller's own complaints. */
+size_t intervals_lineno(const struct intervals_reader *r);
+void intervals_close(struct intervals_reader *r);
+
+#endif

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests for the derived JSON files: summary.json and curve-<workload>.json, read back. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "derive.h"
+#include "table.h"
+#include "testlib.h"
+#include "xalloc.h"
+
+#define DERIVE_TEST_N 3
+
+/*
+ * Three steps at 1000, 2000, 3000 ops/s with mean latencies 300us (as a sum
+ * that is not exactly 0.3 ms), 600us and 1.5ms: the 1ms SLO falls between
+ * steps 2 and 3, at 2000 + (1000 - 600) / (1500 - 600) * 1000 = 2444.4 ops/s.
+ */
+static void derive_test_points(struct step_point *pts)
+{
+	static const double mean_ns[DERIVE_TEST_N] = {(0.1 + 0.2) * 1e6, 600e3, 1500e3};
+
+	memset(pts, 0, DERIVE_TEST_N * sizeof(*pts));
+	for (uint32_t i = 0; i < DERIVE_TEST_N; i++) {
+		struct step_point *p = &pts[i];
+
+		p->step = i;
+		p->offered_ops = 1000.0 * (i + 1);
+		p->achieved_ops = p->offered_ops - 0.04;
+		p->mib_s = p->achieved_ops * 4096 / (1 << 20);
+		p->mean_ns = mean_ns[i];
+		p->p50_ns = (uint64_t)mean_ns[i];
+		p->p90_ns = p->p99_ns = p->p999_ns = p->max_ns = 2 * (uint64_t)mean_ns[i];
+		p->ops = 2000 * (i + 1);
+		p->missed = i;
+		p->measured_s = 2;
+		p->steady = i < 2;
+		p->host_cpu_pct = 100.0 / 3.0;
+		p->nagents = 1;
+	}
+}
+
+static char *derive_test_slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = xcalloc(1, 1 << 16);
+
+	assert_non_null(f);
+	assert_true(fread(buf, 1, (1 << 16) - 1, f) > 0);
+	fclose(f);
+	return buf;
+}
+
+static json_t *derive_test_load(const char *dir, const char *name, char **text)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	json_error_t jerr;
+	json_t *root = json_load_file(path, 0, &jerr);
+
+	if (root == NULL)
+		fail_msg("%s: %s (line %d)", path, jerr.text, jerr.line);
+	*text = derive_test_slurp(path);
+	unlink(path);
+	free(path);
+	return root;
+}
+
+static double derive_test_real(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!json_is_real(v))
+		fail_msg("\"%s\" is not a real", key);
+	return json_real_value(v);
+}
+
+static void test_derive_json(void **state)
+{
+	struct campaign *c = testlib_campaign_ok(
+	    TEST_HEAD "slo: {latency: 1ms}\n"
+	              "workloads: [{name: rr, rw: randread, load: {steps: [1000, 2000, 3000]}}]\n");
+	struct step_point pts[DERIVE_TEST_N];
+	const struct step_point *all[1] = {pts};
+	size_t npts[1] = {DERIVE_TEST_N};
+	char dir[] = "/tmp/iocurve-derive.XXXXXX", limit[160];
+	struct error err;
+	json_t *sum, *curve, *w, *steps, *s0;
+	char *sum_text, *curve_text;
+
+	assert_non_null(mkdtemp(dir));
+	derive_test_points(pts);
+	if (derive_all(dir, c, all, npts, &err) < 0)
+		fail_msg("%s", err.msg);
+	sum = derive_test_load(dir, "summary.json", &sum_text);
+	curve = derive_test_load(dir, "curve-rr.json", &curve_text);
+
+	assert_string_equal(json_string_value(json_object_get(sum, "campaign")), "t");
+	assert_true(derive_test_real(sum, "slo_us") == 1000.0);
+	assert_string_equal(json_string_value(json_object_get(sum, "metric")), "mean");
+	w = json_array_get(json_object_get(sum, "workloads"), 0);
+	assert_int_equal(json_array_size(json_object_get(sum, "workloads")), 1);
+	assert_string_equal(json_string_value(json_object_get(w, "name")), "rr");
+	assert_int_equal(json_integer_value(json_object_get(w, "steps")), DERIVE_TEST_N);
+	assert_string_equal(json_string_value(json_object_get(w, "knee_kind")), "interpolated");
+	assert_true(derive_test_real(w, "knee_ops") == 2444.4);
+	assert_true(derive_test_real(w, "knee_mibps") == 9.548); /* 2444.4 * 4096 / 2^20 */
+	assert_true(derive_test_real(w, "peak_ops") == 3000.0);
+	assert_true(derive_test_real(w, "latency_at_peak_us") == 1500.0);
+	table_limit(c, &c->workloads[0], pts, DERIVE_TEST_N, limit, sizeof(limit));
+	assert_string_equal(json_string_value(json_object_get(w, "limit")), limit);
+
+	assert_string_equal(json_string_value(json_object_get(curve, "unit")), "ops/s");
+	assert_true(derive_test_real(curve, "knee_ops") == 2444.4);
+	steps = json_object_get(curve, "steps");
+	assert_int_equal(json_array_size(steps), DERIVE_TEST_N);
+	s0 = json_array_get(steps, 0);
+	assert_int_equal(json_integer_value(json_object_get(s0, "step")), 1);
+	assert_true(derive_test_real(s0, "offered_ops") == 1000.0);
+	assert_true(derive_test_real(s0, "achieved_ops") == 1000.0); /* 999.96, one decimal */
+	assert_true(derive_test_real(s0, "achieved_mibps") == 3.906);
+	assert_true(derive_test_real(s0, "mean_us") == 300.0);
+	assert_true(derive_test_real(s0, "p99_us") == 600.0);
+	assert_true(derive_test_real(s0, "client_cpu_pct") == 33.3);
+	assert_true(json_is_true(json_object_get(s0, "steady")));
+	assert_true(json_is_false(json_object_get(json_array_get(steps, 2), "steady")));
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(steps, 2), "missed")),
+	                 2);
+
+	/* Rounded values print as they read: no 0.30000000000000004 or 33.333333333333336. */
+	assert_non_null(strstr(sum_text, "\"knee_ops\": 2444.4,"));
+	assert_non_null(strstr(curve_text, "\"mean_us\": 300.0,"));
+	assert_non_null(strstr(curve_text, "\"client_cpu_pct\": 33.3,"));
+	assert_null(strstr(sum_text, "0000"));
+	assert_null(strstr(curve_text, "3333"));
+
+	json_decref(sum);
+	json_decref(curve);
+	free(curve_text);
+	campaign_free(c);
+	free(sum_text);
+	sum_text = xasprintf("rm -r %s", dir);
+	assert_int_equal(system(sum_text), 0);
+	free(sum_text);
+	(void)state;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_derive_json),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,341 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests for intervals.jsonl: write then read back, and the reader's refusals with file:line.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "intervals.h"
+#include "xalloc.h"
+
+/* A scratch file per test, removed after. */
+struct intervals_test {
+	char dir[64];
+	char *path;
+};
+
+static int intervals_test_setup(void **state)
+{
+	struct intervals_test *t = xcalloc(1, sizeof(*t));
+
+	snprintf(t->dir, sizeof(t->dir), "/tmp/iocurve-intervals.XXXXXX");
+	assert_non_null(mkdtemp(t->dir));
+	t->path = xasprintf("%s/intervals.jsonl", t->dir);
+	*state = t;
+	return 0;
+}
+
+static int intervals_test_teardown(void **state)
+{
+	struct intervals_test *t = *state;
+
+	unlink(t->path);
+	rmdir(t->dir);
+	free(t->path);
+	free(t);
+	return 0;
+}
+
+/*
+ * A record with every counter set to its own value: the counters are the
+ * uint64_t fields before the histograms, so a counter added to struct record
+ * without its row in intervals.c does not come back and fails the round trip.
+ */
+static void intervals_test_record(struct agg_record *a, uint64_t seed, unsigned nops)
+{
+	uint64_t *c = (uint64_t *)&a->rec;
+
+	memset(a, 0, sizeof(*a));
+	record_reset(&a->rec);
+	for (size_t i = 0; i < offsetof(struct record, latency) / sizeof(uint64_t); i++)
+		c[i] = seed * 1000 + i + 1;
+	for (unsigned i = 0; i < nops; i++) {
+		hist_record(&a->rec.latency, 1000 + seed * 7919 * i);
+		if (i % 3 != 0)
+			hist_record(&a->rec.service, 500 + seed * 131 * i * i);
+	}
+	hist_record(&a->rec.latency, 1ull << 50); /* past the last bin: counted in it */
+	a->rec.ops = a->rec.latency.count;
+	a->rec.reads = a->rec.ops / 2;
+	a->duration_ns = 500000000 + seed;
+	a->workers = 4 + (uint32_t)seed;
+	a->agents = 1 + (uint32_t)seed;
+	a->warmup = seed % 2 == 0;
+	a->host_cpu_pct = 100.0 / 3.0 + (double)seed;
+}
+
+static void intervals_test_same(const struct agg_record *want, const struct agg_record *got)
+{
+	assert_memory_equal(&want->rec, &got->rec, sizeof(want->rec));
+	assert_int_equal(want->duration_ns, got->duration_ns);
+	assert_int_equal(want->workers, got->workers);
+	assert_int_equal(want->agents, got->agents);
+	assert_int_equal(want->warmup, got->warmup);
+	assert_true(want->host_cpu_pct == got->host_cpu_pct); /* to the bit */
+}
+
+static void intervals_test_write(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Read path to its end; returns the number of lines read, err set when one failed. */
+static int intervals_test_read(const char *path, struct error *err)
+{
+	struct intervals_reader *r = intervals_open(path, err);
+	struct intervals_line *l = xmalloc(sizeof(*l));
+	int n = 0, rc;
+
+	assert_non_null(r);
+	while ((rc = intervals_next(r, l, err)) == 1)
+		n++;
+	intervals_close(r);
+	free(l);
+	return rc < 0 ? -1 : n;
+}
+
+/* The file must be refused with the message "PATH:LINE: " + want (a prefix of the rest). */
+static void intervals_test_refused(struct intervals_test *t, const char *text, size_t line,
+                                   const char *want)
+{
+	struct error err = {{0}};
+	char *head = xasprintf("%s:%zu: %s", t->path, line, want);
+
+	intervals_test_write(t->path, text);
+	assert_int_equal(intervals_test_read(t->path, &err), -1);
+	if (strncmp(err.msg, head, strlen(head)) != 0)
+		fail_msg("got   \"%s\"\nwanted \"%s...\"", err.msg, head);
+	free(head);
+}
+
+/* One valid record line as the writer makes it, to break in the tests below. */
+static char *intervals_test_line(void)
+{
+	struct agg_record *a = xmalloc(sizeof(*a));
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	intervals_test_record(a, 1, 20);
+	intervals_write_record(f, "rr", 0, 1000, 0, "local-0", a);
+	fclose(f);
+	free(a);
+	return buf;
+}
+
+/* Replace the first `from` in s by `to`. */
+static char *intervals_test_edit(const char *s, const char *from, const char *to)
+{
+	const char *p = strstr(s, from);
+
+	assert_non_null(p);
+	return xasprintf("%.*s%s%s", (int)(p - s), s, to, p + strlen(from));
+}
+
+static void test_intervals_round_trip(void **state)
+{
+	struct intervals_test *t = *state;
+	struct agg_record *want = xcalloc(3, sizeof(*want));
+	struct intervals_line *l = xmalloc(sizeof(*l));
+	struct intervals_reader *r;
+	struct error err;
+	FILE *f = fopen(t->path, "w");
+
+	assert_non_null(f);
+	intervals_test_record(&want[0], 1, 50);
+	intervals_test_record(&want[1], 2, 200);
+	want[2] = want[0];
+	record_merge(&want[2].rec, &want[1].rec);
+	intervals_write_record(f, "randread-4k", 3, 0.1 + 0.2, 7, "local-0", &want[0]);
+	intervals_write_record(f, "randread-4k", 3, 0.1 + 0.2, 7, "local-1", &want[1]);
+	intervals_write_record(f, "randread-4k", 3, 0.1 + 0.2, 7, NULL, &want[2]);
+	intervals_write_window(f, "randread-4k", 3, 2, 5);
+	fclose(f);
+
+	r = intervals_open(t->path, &err);
+	assert_non_null(r);
+	for (int i = 0; i < 3; i++) {
+		static const char *const agents[] = {"local-0", "local-1", INTERVALS_MERGED};
+
+		assert_int_equal(intervals_next(r, l, &err), 1);
+		assert_int_equal(intervals_lineno(r), i + 1);
+		assert_false(l->window);
+		assert_string_equal(l->workload, "randread-4k");
+		assert_string_equal(l->agent, agents[i]);
+		assert_int_equal(l->step, 3);
+		assert_int_equal(l->interval, 7);
+		assert_true(l->offered_ops == 0.1 + 0.2);
+		intervals_test_same(&want[i], &l->rec);
+	}
+	assert_int_equal(intervals_next(r, l, &err), 1);
+	assert_true(l->window);
+	assert_string_equal(l->workload, "randread-4k");
+	assert_int_equal(l->step, 3);
+	assert_int_equal(l->window_from, 2);
+	assert_int_equal(l->window_to, 5);
+	assert_int_equal(intervals_next(r, l, &err), 0);
+	intervals_close(r);
+	free(l);
+	free(want);
+}
+
+/* An interval where nothing completed: empty histograms (min UINT64_MAX) come back empty. */
+static void test_intervals_empty_record(void **state)
+{
+	struct intervals_test *t = *state;
+	struct agg_record *want = xcalloc(1, sizeof(*want));
+	struct intervals_line *l = xmalloc(sizeof(*l));
+	struct intervals_reader *r;
+	struct error err;
+	FILE *f = fopen(t->path, "w");
+
+	assert_non_null(f);
+	record_reset(&want->rec);
+	want->rec.missed = 12;
+	intervals_write_record(f, "w", 0, 5000, 1, "a", want);
+	fclose(f);
+	r = intervals_open(t->path, &err);
+	assert_non_null(r);
+	assert_int_equal(intervals_next(r, l, &err), 1);
+	assert_int_equal(l->rec.rec.latency.min, UINT64_MAX);
+	assert_int_equal(l->rec.rec.service.min, UINT64_MAX);
+	intervals_test_same(want, &l->rec);
+	intervals_close(r);
+	free(l);
+	free(want);
+}
+
+/* Every line says its format; a line without one is the layout from before it, format 1. */
+static void test_intervals_format_field(void **state)
+{
+	struct intervals_test *t = *state;
+	char *line = intervals_test_line(), *old = intervals_test_edit(line, "\"format\":1,", "");
+	struct error err;
+
+	assert_memory_equal(line, "{\"format\":1,\"workload\":\"rr\",", 28);
+	intervals_test_write(t->path, old);
+	assert_int_equal(intervals_test_read(t->path, &err), 1);
+	free(old);
+	free(line);
+}
+
+static void test_intervals_torn_line(void **state)
+{
+	struct intervals_test *t = *state;
+	char *line = intervals_test_line();
+	char *text = xasprintf("%s%s%.*s", line, line, (int)strlen(line) / 2, line);
+
+	intervals_test_refused(t, text, 3, "the last line is cut short");
+	free(text);
+	free(line);
+}
+
+static void test_intervals_wrong_format(void **state)
+{
+	struct intervals_test *t = *state;
+	char *line = intervals_test_line();
+	char *two = intervals_test_edit(line, "\"format\":1", "\"format\":2");
+	char *text = xasprintf("%s%s", line, two);
+
+	intervals_test_refused(t, text, 2, "format 2 is not one this iocurve reads");
+	free(text);
+	free(two);
+	two = intervals_test_edit(line, "\"format\":1", "\"format\":\"1\"");
+	intervals_test_refused(t, two, 1, "\"format\" is not an integer");
+	free(two);
+	free(line);
+}
+
+static void test_intervals_not_an_object(void **state)
+{
+	struct intervals_test *t = *state;
+	char *line = intervals_test_line();
+	char *text = xasprintf("%s[1, 2]\n", line);
+
+	intervals_test_refused(t, text, 2, "expected a JSON object, found an array");
+	intervals_test_refused(t, "42\n", 1, "expected a JSON object, found a number");
+	intervals_test_refused(t, "\n", 1, "not JSON: ");
+	intervals_test_refused(t, "{\"a\":1,\"a\":2}\n", 1, "not JSON: duplicate object key");
+	free(text);
+	free(line);
+}
+
+/* jansson stops at its depth limit (2048): an error, not a stack overflow. */
+static void test_intervals_deep_nesting(void **state)
+{
+	struct intervals_test *t = *state;
+	size_t n = 30000;
+	char *text = xmalloc(5 * n + 2);
+
+	for (size_t i = 0; i < n; i++)
+		memcpy(text + 5 * i, "{\"a\":", 5);
+	memcpy(text + 5 * n, "\n", 2);
+	intervals_test_refused(t, text, 1, "not JSON: maximum parsing depth reached");
+	free(text);
+}
+
+/* Fields are checked one by one, histograms by hist_decode, the record by record_check. */
+static void test_intervals_bad_fields(void **state)
+{
+	struct intervals_test *t = *state;
+	char *line = intervals_test_line(), *bad;
+
+	bad = intervals_test_edit(line, "\"missed\":", "\"nissed\":");
+	intervals_test_refused(t, bad, 1, "no \"missed\"");
+	free(bad);
+	bad = intervals_test_edit(line, "\"ops\":", "\"ops\":-");
+	intervals_test_refused(t, bad, 1, "\"ops\" is not an integer in [0, ");
+	free(bad);
+	bad = intervals_test_edit(line, "\"step\":0", "\"step\":4294967296");
+	intervals_test_refused(t, bad, 1, "\"step\" is not an integer in [0, 4294967295]");
+	free(bad);
+	bad = intervals_test_edit(line, "\"workload\":\"rr\"", "\"workload\":7");
+	intervals_test_refused(t, bad, 1, "\"workload\" is not a name");
+	free(bad);
+	bad = intervals_test_edit(line, "\"warmup\":false", "\"warmup\":0");
+	intervals_test_refused(t, bad, 1, "\"warmup\" is missing or not true/false");
+	free(bad);
+	bad = intervals_test_edit(line, "\"sub_bits\":7", "\"sub_bits\":6");
+	intervals_test_refused(t, bad, 1, "\"latency\": histogram: sub_bucket_bits is 6");
+	free(bad);
+	bad = intervals_test_edit(line, "\"bins\":[", "\"bins\":[4000,1,");
+	intervals_test_refused(t, bad, 1, "\"latency\": bins[2]: bin ");
+	free(bad);
+	bad = intervals_test_edit(line, "\"count\":21", "\"count\":22");
+	intervals_test_refused(t, bad, 1, "\"latency\": histogram: ");
+	free(bad);
+	bad = intervals_test_edit(line, "\"reads\":10", "\"reads\":99");
+	intervals_test_refused(t, bad, 1, "99 reads of 21 ops");
+	free(bad);
+	free(line);
+}
+
+#define INTERVALS_TEST(f)                                                                          \
+	cmocka_unit_test_setup_teardown(f, intervals_test_setup, intervals_test_teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    INTERVALS_TEST(test_intervals_round_trip),
+	    INTERVALS_TEST(test_intervals_empty_record),
+	    INTERVALS_TEST(test_intervals_format_field),
+	    INTERVALS_TEST(test_intervals_torn_line),
+	    INTERVALS_TEST(test_intervals_wrong_format),
+	    INTERVALS_TEST(test_intervals_not_an_object),
+	    INTERVALS_TEST(test_intervals_deep_nesting),
+	    INTERVALS_TEST(test_intervals_bad_fields),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

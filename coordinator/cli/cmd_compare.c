@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "cmd.h"
+#include "fsutil.h"
 #include "markup.h"
 #include "plot.h"
 #include "replay.h"
@@ -118,10 +119,9 @@ static int compare_exec(const struct args *a)
 		gmtime_r(&now, &tm);
 		strftime(outbuf, sizeof(outbuf), "iocurve-results/compare-%Y%m%dT%H%M%SZ", &tm);
 		out = outbuf;
-		mkdir("iocurve-results", 0755);
 	}
-	if (mkdir(out, 0755) < 0 && errno != EEXIST) {
-		fprintf(stderr, "iocurve compare: %s: cannot create: %s\n", out, strerror(errno));
+	if (fs_mkdir_p(out, 0755, &err) < 0) {
+		fprintf(stderr, "iocurve compare: %s\n", err.msg);
 		goto done;
 	}
 	{

@@ -17,6 +17,7 @@
 #include "watch.h"
 #include "control.h"
 #include "frame.h"
+#include "fsutil.h"
 #include "dashboard.h"
 #include "events.h"
 #include "view_plain.h"
@@ -131,22 +132,6 @@ static void run_rm_certs(struct run_ctx *ctx)
 	rmdir(ctx->certs_tmp);
 }
 
-static int run_mkdirs(const char *path)
-{
-	char buf[PATH_MAX];
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(buf, 0755) < 0 && errno != EEXIST ? -1 : 0;
-}
-
 /* A socket file left by a daemon that is gone must not stop a plain `iocurve run`. */
 static bool run_daemon_answers(const char *sock)
 {
@@ -230,9 +215,8 @@ static int run_setup(struct run_ctx *ctx, const char *listen, const char *tls_di
 		tls_dir = ctx->certs_tmp;
 		if (listen == NULL)
 			listen = "127.0.0.1:0";
-		if (c->target_path != NULL && run_mkdirs(c->target_path) < 0) {
-			error_set(err, "target %s: cannot create: %s", c->target_path,
-			          strerror(errno));
+		if (c->target_path != NULL && fs_mkdir_p(c->target_path, 0755, err) < 0) {
+			error_prefix(err, "target %s: ", c->target_path);
 			return -1;
 		}
 	} else if (listen == NULL || tls_dir == NULL) {

@@ -9,6 +9,7 @@
 #include "cmd.h"
 #include "control.h"
 #include "daemon.h"
+#include "fsutil.h"
 #include "log.h"
 #include "metrics.h"
 #include "server.h"
@@ -74,7 +75,7 @@ static int serve_exec(const struct args *a)
 		slash = strrchr(dir, '/');
 		if (slash != NULL && slash != dir) {
 			*slash = '\0';
-			mkdir(dir, 0700);
+			fs_mkdir_p(dir, 0700, &err); /* if it fails, listening says why */
 		}
 	}
 	log_init("iocurve-serve", verbose ? LOG_LEVEL_DEBUG : LOG_LEVEL_INFO);

@@ -35,7 +35,7 @@ static void cmd_check_rate(double ops, const struct workload *w, char *buf, size
 
 static void cmd_check_campaign(const struct campaign *c)
 {
-	char a[32], b[32];
+	char a[32], b[32], labels[1024];
 
 	printf("campaign %s (%s)\n", c->name, c->path);
 	if (c->agents_mode == CAMPAIGN_AGENTS_LOCAL) {
@@ -43,9 +43,8 @@ static void cmd_check_campaign(const struct campaign *c)
 	} else {
 		units_format_duration(c->agents_wait_ns, a, sizeof(a));
 		printf("  agents   %u that dial in", c->agents_count);
-		for (size_t i = 0; i < c->nlabels; i++)
-			printf("%s%s=%s", i ? ", " : " with labels ", c->labels[i].key,
-			       c->labels[i].value);
+		label_format(c->labels, c->nlabels, ", ", labels, sizeof(labels));
+		printf("%s%s", c->nlabels ? " with labels " : "", labels);
 		printf("; wait up to %s for them\n", a);
 	}
 	units_format_size(c->target_size, a, sizeof(a));

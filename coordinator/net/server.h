@@ -13,6 +13,7 @@
 #include "clocksync.h"
 #include "error.h"
 #include "iocurve.pb-c.h"
+#include "label.h"
 
 struct server;
 struct conn;
@@ -30,8 +31,7 @@ struct session {
 	uint32_t cpus;
 	char **allowed;
 	size_t nallowed;
-	char **label_keys; /* from Hello: --label k=v on the agent */
-	char **label_values;
+	struct label *labels; /* from Hello: --label k=v on the agent */
 	size_t nlabels;
 	bool welcomed;
 	bool synced;
@@ -46,8 +46,7 @@ struct server_agent {
 	char name[128];
 	char host[256];
 	char version[32];
-	char **label_keys; /* its --label k=v, kept after it is lost */
-	char **label_values;
+	struct label *labels; /* its --label k=v, kept after it is lost */
 	size_t nlabels;
 	struct session *s;     /* NULL once lost */
 	uint64_t last_seen_ns; /* CLOCK_MONOTONIC of its last frame */

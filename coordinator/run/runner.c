@@ -466,17 +466,7 @@ static uint32_t runner_agents_wanted(const struct runner *r)
 /* An agent matches when its labels include every one the campaign selects on. */
 static bool runner_labels_match(const struct runner *r, const struct session *s)
 {
-	for (size_t i = 0; i < r->c->nlabels; i++) {
-		size_t j;
-
-		for (j = 0; j < s->nlabels; j++)
-			if (strcmp(s->label_keys[j], r->c->labels[i].key) == 0 &&
-			    strcmp(s->label_values[j], r->c->labels[i].value) == 0)
-				break;
-		if (j == s->nlabels)
-			return false;
-	}
-	return true;
+	return label_include(s->labels, s->nlabels, r->c->labels, r->c->nlabels);
 }
 
 /* Claim an idle, synced agent while the campaign still needs one. */

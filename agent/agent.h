@@ -13,15 +13,11 @@
 #include "allow.h"
 #include "engine.h"
 #include "hostcpu.h"
+#include "label.h"
 #include "iocurve.pb-c.h"
 
 struct conn;
 struct pool;
-
-struct agent_label {
-	char *key;
-	char *value;
-};
 
 struct agent {
 	struct event_base *base;
@@ -30,7 +26,7 @@ struct agent {
 	char host[256];
 	struct allow allow;
 	bool allow_device_writes; /* --allow-device-writes: block devices may be written */
-	struct agent_label *labels;
+	struct label *labels;     /* --label KEY=VALUE */
 	size_t nlabels;
 	bool stopping;
 	int exit_status;

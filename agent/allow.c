@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "allow.h"
+#include "fsutil.h"
 #include "xalloc.h"
 
 int allow_add(struct allow *a, const char *path, struct error *err)
@@ -146,23 +147,11 @@ int allow_check(const struct allow *a, const char *path, char *resolved, size_t 
 
 int allow_mkdirs(const struct allow *a, const char *resolved, struct error *err)
 {
-	char buf[PATH_MAX], again[PATH_MAX];
+	char again[PATH_MAX];
 
-	snprintf(buf, sizeof(buf), "%s", resolved);
-	for (char *p = buf + 1;; p++) {
-		if (*p == '/' || *p == '\0') {
-			char c = *p;
-
-			*p = '\0';
-			if (mkdir(buf, 0755) < 0 && errno != EEXIST) {
-				error_set(err, "target %s: cannot create %s: %s", resolved, buf,
-				          strerror(errno));
-				return -1;
-			}
-			*p = c;
-			if (c == '\0')
-				break;
-		}
+	if (fs_mkdir_p(resolved, 0755, err) < 0) {
+		error_prefix(err, "target %s: ", resolved);
+		return -1;
 	}
 	/* A symlink planted between check and create must not win. */
 	return allow_check(a, resolved, again, sizeof(again), err);

@@ -40,20 +40,13 @@ static void link_send_hello(struct agent *a)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__Hello hello = IOCURVE__HELLO__INIT;
-	Iocurve__Label *labels = xcalloc(a->nlabels, sizeof(*labels));
-	Iocurve__Label **lp = xcalloc(a->nlabels, sizeof(*lp));
+	Iocurve__Label **lp = label_to_wire(a->labels, a->nlabels);
 
 	hello.protocol_version = IOCURVE__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT;
 	hello.name = a->name;
 	hello.host = a->host;
 	hello.cpus = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
 	hello.software_version = IOCURVE_VERSION;
-	for (size_t i = 0; i < a->nlabels; i++) {
-		iocurve__label__init(&labels[i]);
-		labels[i].key = a->labels[i].key;
-		labels[i].value = a->labels[i].value;
-		lp[i] = &labels[i];
-	}
 	hello.n_labels = a->nlabels;
 	hello.labels = lp;
 	hello.n_allowed_paths = a->allow.n;
@@ -61,7 +54,6 @@ static void link_send_hello(struct agent *a)
 	env.body_case = IOCURVE__ENVELOPE__BODY_HELLO;
 	env.hello = &hello;
 	link_send(a, &env);
-	free(labels);
 	free(lp);
 }
 

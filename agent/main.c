@@ -55,16 +55,12 @@ static void agent_sigchld_cb(evutil_socket_t sig, short what, void *arg)
 
 static int agent_add_label(struct agent *a, const char *text)
 {
-	const char *eq = strchr(text, '=');
+	struct error err;
 
-	if (eq == NULL || eq == text) {
-		fprintf(stderr, "iocurve-agent: --label %s: expected KEY=VALUE\n", text);
+	if (label_parse(text, &a->labels, &a->nlabels, &err) < 0) {
+		fprintf(stderr, "iocurve-agent: --%s\n", err.msg);
 		return -1;
 	}
-	a->labels = xreallocarray(a->labels, a->nlabels + 1, sizeof(*a->labels));
-	a->labels[a->nlabels].key = xstrndup(text, (size_t)(eq - text));
-	a->labels[a->nlabels].value = xstrdup(eq + 1);
-	a->nlabels++;
 	return 0;
 }
 
@@ -205,11 +201,7 @@ int main(int argc, char **argv)
 	event_base_free(a.base);
 	SSL_CTX_free(a.ssl_ctx);
 	allow_free(&a.allow);
-	for (size_t i = 0; i < a.nlabels; i++) {
-		free(a.labels[i].key);
-		free(a.labels[i].value);
-	}
-	free(a.labels);
+	label_free(a.labels, a.nlabels);
 	log_info("stopped");
 	return a.exit_status;
 }

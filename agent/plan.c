@@ -16,6 +16,7 @@
 #include "frame.h"
 #include "hist.h"
 #include "log.h"
+#include "params.h"
 #include "pool.h"
 #include "xalloc.h"
 
@@ -166,41 +167,9 @@ static void plan_prepare(struct agent *a, const Iocurve__Prepare *p)
 
 	plan_stop(a, "new workload");
 	a->workload_index = p->workload_index;
-	if (p->workers == 0 || p->block_size == 0 || p->queue_depth == 0 ||
-	    (unsigned)p->rw >= RW_MODE_COUNT || p->read_pct > 100 ||
-	    p->random > IOCURVE__RANDOM_DIST__RANDOM_DIST_HOTSPOT) {
-		snprintf(msg, sizeof(msg),
-		         "workload %s: invalid Prepare (rw %d, workers %u, block %u, qd %u)",
-		         p->workload, (int)p->rw, p->workers, p->block_size, p->queue_depth);
-		plan_send_error(a, p->workload_index, p->target_dir, msg);
+	if (params_from_prepare(p, a->name, &params, &a->sim, &err) < 0) {
+		plan_send_error(a, p->workload_index, p->target_dir, err.msg);
 		return;
-	}
-	params.workload_index = p->workload_index;
-	params.file_prefix = a->name;
-	params.file_size = p->file_size;
-	params.working_set = p->working_set;
-	params.direct = p->direct;
-	params.rw = (enum rw_mode)p->rw;
-	params.block_size = p->block_size;
-	params.workers = p->workers;
-	params.queue_depth = p->queue_depth;
-	params.pattern.read_pct = p->read_pct;
-	params.pattern.align = p->align;
-	params.pattern.dist = (enum pattern_dist)p->random;
-	params.pattern.zipf_theta = p->zipf_theta;
-	params.pattern.hot_set_pct = p->hot_set_pct;
-	params.pattern.hot_ops_pct = p->hot_ops_pct;
-	params.poisson = p->poisson;
-	params.wake_slack_ns = p->wake_slack_ns;
-	params.data.compress_pct = p->compress_pct;
-	params.data.dedupe_pct = p->dedupe_pct;
-	if (p->sim != NULL) {
-		a->sim.servers = p->sim->servers;
-		a->sim.service_ns = p->sim->service_ns;
-		a->sim.jitter_pct = p->sim->jitter_pct;
-		a->sim.stall_after_ops = p->sim->stall_after_ops;
-		a->sim.stall_ns = p->sim->stall_ns;
-		params.sim = &a->sim;
 	}
 	if (plan_target(a, p, &params, resolved, sizeof(resolved), &err) < 0) {
 		plan_send_error(a, p->workload_index, p->target_dir, err.msg);

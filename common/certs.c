@@ -17,6 +17,7 @@
 #include <openssl/x509v3.h>
 
 #include "certs.h"
+#include "fsutil.h"
 #include "xalloc.h"
 
 #define CERTS_CA_NAME     "ca"
@@ -80,21 +81,6 @@ static int certs_check_absent(const char *path, const char *what, struct error *
 		return -1;
 	}
 	return 0;
-}
-
-static int certs_mkdir(const char *dir, struct error *err)
-{
-	struct stat st;
-
-	/* 0700: the directory holds the CA key until a copy without it is made. */
-	if (mkdir(dir, 0700) == 0)
-		return 0;
-	if (errno == EEXIST && stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
-		return 0;
-	if (errno == EEXIST)
-		errno = ENOTDIR;
-	error_set(err, "%s: cannot create directory: %s", dir, strerror(errno));
-	return -1;
 }
 
 static EVP_PKEY *certs_keygen(struct error *err)
@@ -336,7 +322,8 @@ int certs_init(const char *dir, struct error *err)
 	if (certs_check_absent(ca_key_path, ca_what, err) < 0 ||
 	    certs_check_absent(ca_crt_path, ca_what, err) < 0)
 		goto out;
-	if (certs_mkdir(dir, err) < 0)
+	/* 0700: the directory holds the CA key until a copy without it is made. */
+	if (fs_mkdir_p(dir, 0700, err) < 0)
 		goto out;
 	if ((ca_key = certs_keygen(err)) == NULL || (co_key = certs_keygen(err)) == NULL)
 		goto out;

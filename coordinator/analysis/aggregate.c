@@ -153,16 +153,6 @@ bool agg_complete(const struct agg_step *st)
 	return true;
 }
 
-uint64_t agg_agent_ops(const struct agg_step *st, uint32_t agent)
-{
-	uint64_t ops = 0;
-
-	if (agent < st->nagents && st->agents[agent].iv != NULL)
-		for (uint32_t i = st->win_from; i < st->win_to; i++)
-			ops += st->agents[agent].iv[i].ops;
-	return ops;
-}
-
 void agg_set_window(struct agg_step *st, uint32_t from, uint32_t to)
 {
 	st->win_from = from < st->nintervals ? from : st->nintervals;

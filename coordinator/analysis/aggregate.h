@@ -90,8 +90,6 @@ bool agg_window_steady(const struct agg_step *st, uint32_t from, uint32_t to,
                        enum slo_metric metric);
 /* True when every agent has reported every interval of the window. */
 bool agg_complete(const struct agg_step *st);
-/* Ops this agent completed in the measured intervals (for per-agent shares). */
-uint64_t agg_agent_ops(const struct agg_step *st, uint32_t agent);
 /*
  * The step's point from its measured intervals, judged on metric for steadiness:
  * steady when neither throughput nor the metric trends over the window.

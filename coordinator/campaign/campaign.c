@@ -73,7 +73,6 @@ static int campaign_labels(struct yamlnode_doc *y, const yaml_node_t *map, struc
 		               CAMPAIGN_MAX_LABELS);
 		return -1;
 	}
-	c->labels = xcalloc(n ? n : 1, sizeof(*c->labels));
 	for (size_t i = 0; i < n; i++) {
 		const yaml_node_pair_t *p = &map->data.mapping.pairs.start[i];
 		const yaml_node_t *k = yamlnode_get(y, p->key), *v = yamlnode_get(y, p->value);
@@ -99,9 +98,7 @@ static int campaign_labels(struct yamlnode_doc *y, const yaml_node_t *map, struc
 		snprintf(label, sizeof(label), "agents.select.labels.%s", key);
 		if (yamlnode_string(y, v, label, &value) < 0)
 			return -1;
-		c->labels[c->nlabels].key = xstrdup(key);
-		c->labels[c->nlabels].value = xstrdup(value);
-		c->nlabels++;
+		label_add(&c->labels, &c->nlabels, key, value);
 	}
 	return 0;
 }
@@ -576,11 +573,7 @@ void campaign_free(struct campaign *c)
 		free(c->workloads[i].steps);
 	}
 	free(c->workloads);
-	for (size_t i = 0; i < c->nlabels; i++) {
-		free(c->labels[i].key);
-		free(c->labels[i].value);
-	}
-	free(c->labels);
+	label_free(c->labels, c->nlabels);
 	free(c->target_path);
 	free(c->name);
 	free(c->path);

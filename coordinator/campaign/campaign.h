@@ -9,6 +9,7 @@
 
 #include "access.h"
 #include "error.h"
+#include "label.h"
 #include "rw.h"
 
 enum campaign_agents_mode {
@@ -66,11 +67,6 @@ struct campaign_stop {
 	bool on_errors;          /* any I/O error [true] */
 };
 
-struct campaign_label {
-	char *key;
-	char *value;
-};
-
 /* target: {sim: {...}}: a simulated device per worker, no real I/O (see agent/engine.h). */
 struct campaign_sim {
 	bool enabled;
@@ -99,7 +95,7 @@ struct campaign {
 	uint64_t slo_latency_ns; /* default 1ms */
 	enum slo_metric slo_metric;
 	struct campaign_stop stop;
-	struct campaign_label *labels; /* agents: {select: {labels: {k: v}}} */
+	struct label *labels; /* agents: {select: {labels: {k: v}}} */
 	size_t nlabels;
 
 	struct workload *workloads;

@@ -311,15 +311,3 @@ int yamlnode_duration(struct yamlnode_doc *y, const yaml_node_t *node, const cha
 		return yamlnode_units_failed(y, node, label, &uerr);
 	return 0;
 }
-
-int yamlnode_rate(struct yamlnode_doc *y, const yaml_node_t *node, const char *label, double *out)
-{
-	const char *s = yamlnode_scalar(y, node, label, "a rate in ops/s such as 20000 or 20k");
-	struct error uerr;
-
-	if (s == NULL)
-		return -1;
-	if (units_parse_rate(s, out, &uerr) < 0)
-		return yamlnode_units_failed(y, node, label, &uerr);
-	return 0;
-}

@@ -57,6 +57,5 @@ int yamlnode_size(struct yamlnode_doc *y, const yaml_node_t *node, const char *l
                   uint64_t *out);
 int yamlnode_duration(struct yamlnode_doc *y, const yaml_node_t *node, const char *label,
                       uint64_t *out);
-int yamlnode_rate(struct yamlnode_doc *y, const yaml_node_t *node, const char *label, double *out);
 
 #endif

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* The CLI's side of the control socket: one request and its reply, in bounded time. */
-#include <getopt.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -9,7 +8,6 @@
 #include <event2/event.h>
 
 #include "client.h"
-#include "cmd.h"
 #include "control.h"
 #include "frame.h"
 #include "xalloc.h"
@@ -19,34 +17,6 @@ const char *client_socket(const char *given, char *buf, unsigned long len)
 	if (given != NULL)
 		return given;
 	return control_default_path(buf, len);
-}
-
-int client_parse(int argc, char **argv, const struct cmd_entry *e, const char **sock, char *buf,
-                 unsigned long len, int *json)
-{
-	static const struct option opts[] = {
-	    {"coordinator", required_argument, NULL, 'C'},
-	    {"json", no_argument, NULL, 'j'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	const char *given = NULL;
-	int c;
-
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "C:jh", opts, NULL)) != -1) {
-		if (c == 'C') {
-			given = optarg;
-		} else if (c == 'j' && json != NULL) {
-			*json = 1;
-		} else {
-			fprintf(c == 'h' ? stdout : stderr, "usage: iocurve %s %s\n%s\n", e->name,
-			        e->usage, e->help);
-			return c == 'h' ? 0 : 2;
-		}
-	}
-	*sock = client_socket(given, buf, len);
-	return -1;
 }
 
 int client_call(const char *verb, const char *sock, const Iocurve__Envelope *req, int want,

@@ -9,14 +9,12 @@
 #include "error.h"
 #include "iocurve.pb-c.h"
 
-struct cmd_entry;
-
-/*
- * A control verb's options: [--coordinator SOCKET] [--json when json != NULL] [-h].
- * Returns -1 to go on (optind at the first operand, *sock set), else an exit status.
- */
-int client_parse(int argc, char **argv, const struct cmd_entry *e, const char **sock, char *buf,
-                 unsigned long len, int *json);
+/* The option of every verb that talks to the daemon, for its table of options. */
+#define CLIENT_OPTION_COORDINATOR                                                                  \
+	{                                                                                          \
+		"coordinator", 'C', "SOCKET",                                                      \
+		    "the daemon's control socket (default: its usual path)", false                 \
+	}
 /*
  * One request to the daemon and its reply, which must be of body case want, each
  * within CONTROL_TIMEOUT_SECONDS.

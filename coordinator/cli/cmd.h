@@ -3,12 +3,13 @@
 #ifndef IOCURVE_CMD_H
 #define IOCURVE_CMD_H
 
+#include "args.h"
+
 struct cmd_entry {
-	const char *name;  /* "run" */
-	const char *usage; /* "FILE.yaml [--out DIR] ..." */
-	const char *help;  /* one line */
-	/* argv[0] is the verb; returns the process exit status. */
-	int (*exec)(int argc, char **argv);
+	/* Name, operands, options and help: main.c parses argv against it. */
+	struct args_spec args;
+	/* Runs with the parsed arguments; returns the process exit status. */
+	int (*exec)(const struct args *a);
 };
 
 extern const struct cmd_entry cmd_certs_entry;
@@ -21,5 +22,8 @@ extern const struct cmd_entry cmd_status_entry;
 extern const struct cmd_entry cmd_agents_entry;
 extern const struct cmd_entry cmd_cancel_entry;
 extern const struct cmd_entry cmd_watch_entry;
+
+/* A verb's usage error: "iocurve VERB: MSG" and a pointer to --help on stderr; returns 2. */
+int cmd_usage_error(const struct cmd_entry *e, const char *msg);
 
 #endif

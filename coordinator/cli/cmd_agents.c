@@ -6,16 +6,13 @@
 #include "cmd.h"
 #include "frame.h"
 
-static int agents_exec(int argc, char **argv)
+static int agents_exec(const struct args *args)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT, *reply;
 	Iocurve__AgentsRequest req = IOCURVE__AGENTS_REQUEST__INIT;
-	const char *sock;
 	char buf[256];
-	int rc;
+	const char *sock = client_socket(args_get(args, "coordinator"), buf, sizeof(buf));
 
-	if ((rc = client_parse(argc, argv, &cmd_agents_entry, &sock, buf, sizeof(buf), NULL)) >= 0)
-		return rc;
 	env.body_case = IOCURVE__ENVELOPE__BODY_AGENTS_REQUEST;
 	env.agents_request = &req;
 	if (client_call("agents", sock, &env, IOCURVE__ENVELOPE__BODY_AGENTS_REPLY, &reply) != 0)
@@ -37,9 +34,16 @@ static int agents_exec(int argc, char **argv)
 	return 0;
 }
 
+static const struct args_option agents_options[] = {
+    CLIENT_OPTION_COORDINATOR,
+    {NULL},
+};
+
 const struct cmd_entry cmd_agents_entry = {
-    .name = "agents",
-    .usage = "[--coordinator SOCKET]",
-    .help = "list the daemon's agents: name, host, state (idle/busy/lost), version, RTT, labels",
+    .args =
+        {.name = "agents",
+         .help =
+             "list the daemon's agents: name, host, state (idle/busy/lost), version, RTT, labels",
+         .options = agents_options},
     .exec = agents_exec,
 };

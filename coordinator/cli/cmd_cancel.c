@@ -1,28 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /* iocurve cancel ID: stop a campaign's I/O on every agent; finished steps stay in its results. */
-#include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "client.h"
 #include "cmd.h"
 #include "frame.h"
 
-static int cancel_exec(int argc, char **argv)
+static int cancel_exec(const struct args *a)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT, *reply;
 	Iocurve__Cancel req = IOCURVE__CANCEL__INIT;
-	const char *sock;
-	char buf[256], *end;
+	char buf[256];
+	const char *sock = client_socket(args_get(a, "coordinator"), buf, sizeof(buf));
+	struct error err;
+	uint64_t id;
 	int rc;
 
-	if ((rc = client_parse(argc, argv, &cmd_cancel_entry, &sock, buf, sizeof(buf), NULL)) >= 0)
-		return rc;
-	if (optind + 1 != argc || (req.id = (uint32_t)strtoul(argv[optind], &end, 10)) == 0 ||
-	    *end != '\0') {
-		fprintf(stderr, "usage: iocurve cancel %s\n", cmd_cancel_entry.usage);
-		return 2;
-	}
+	if (args_operand_uint(a, 0, "ID", 1, UINT32_MAX, &id, &err) < 0)
+		return cmd_usage_error(&cmd_cancel_entry, err.msg);
+	req.id = (uint32_t)id;
 	env.body_case = IOCURVE__ENVELOPE__BODY_CANCEL;
 	env.cancel = &req;
 	if (client_call("cancel", sock, &env, IOCURVE__ENVELOPE__BODY_CONTROL_REPLY, &reply) != 0)
@@ -34,9 +30,21 @@ static int cancel_exec(int argc, char **argv)
 	return rc;
 }
 
+static const struct args_option cancel_options[] = {
+    CLIENT_OPTION_COORDINATOR,
+    {NULL},
+};
+
 const struct cmd_entry cmd_cancel_entry = {
-    .name = "cancel",
-    .usage = "ID [--coordinator SOCKET]",
-    .help = "cancel a campaign: I/O stops on every agent; finished steps stay in its results",
+    .args =
+        {
+            .name = "cancel",
+            .operands = "ID",
+            .help = "cancel a campaign: I/O stops on every agent; finished steps stay in its "
+                    "results",
+            .options = cancel_options,
+            .min_operands = 1,
+            .max_operands = 1,
+        },
     .exec = cancel_exec,
 };

@@ -7,18 +7,6 @@
 #include "cmd.h"
 #include "error.h"
 
-#define CMD_CERTS_USAGE "init DIR | agent DIR NAME [NAME...]"
-
-static void cmd_certs_usage(FILE *f)
-{
-	fprintf(f, "usage: iocurve certs init DIR\n"
-	           "       iocurve certs agent DIR NAME [NAME...]\n"
-	           "\n"
-	           "init   creates DIR/ca.{crt,key} and DIR/coordinator.{crt,key}\n"
-	           "agent  issues DIR/NAME.{crt,key} for each agent, signed by DIR/ca.key\n"
-	           "An agent's machine needs ca.crt, NAME.crt and NAME.key; never copy ca.key.\n");
-}
-
 static int cmd_certs_init(const char *dir)
 {
 	struct error err;
@@ -64,23 +52,34 @@ static int cmd_certs_agent(const char *dir, int n, char **names)
 	return 0;
 }
 
-static int cmd_certs_exec(int argc, char **argv)
+static int cmd_certs_exec(const struct args *a)
 {
-	if (argc == 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
-		cmd_certs_usage(stdout);
-		return 0;
-	}
-	if (argc == 3 && strcmp(argv[1], "init") == 0)
-		return cmd_certs_init(argv[2]);
-	if (argc >= 4 && strcmp(argv[1], "agent") == 0)
-		return cmd_certs_agent(argv[2], argc - 3, argv + 3);
-	cmd_certs_usage(stderr);
-	return 2;
+	const char *sub = a->operands[0];
+
+	if (strcmp(sub, "init") == 0 && a->noperands == 2)
+		return cmd_certs_init(a->operands[1]);
+	if (strcmp(sub, "agent") == 0 && a->noperands >= 3)
+		return cmd_certs_agent(a->operands[1], a->noperands - 2, a->operands + 2);
+	if (strcmp(sub, "init") == 0 || strcmp(sub, "agent") == 0)
+		return cmd_usage_error(&cmd_certs_entry,
+		                       strcmp(sub, "init") == 0
+		                           ? "init takes one DIR"
+		                           : "agent needs DIR and at least one NAME");
+	return cmd_usage_error(&cmd_certs_entry, "expected init or agent");
 }
 
 const struct cmd_entry cmd_certs_entry = {
-    .name = "certs",
-    .usage = CMD_CERTS_USAGE,
-    .help = "create the campaign CA and the coordinator's and agents' certificates",
+    .args =
+        {
+            .name = "certs",
+            .operands = "init DIR | agent DIR NAME [NAME...]",
+            .help = "create the campaign CA and the coordinator's and agents' certificates",
+            .more = "init   creates DIR/ca.{crt,key} and DIR/coordinator.{crt,key}\n"
+                    "agent  issues DIR/NAME.{crt,key} for each agent, signed by DIR/ca.key\n"
+                    "An agent's machine needs ca.crt, NAME.crt and NAME.key; never copy "
+                    "ca.key.\n",
+            .min_operands = 2,
+            .max_operands = -1,
+        },
     .exec = cmd_certs_exec,
 };

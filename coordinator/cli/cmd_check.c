@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* `iocurve check`: validate a campaign and print the plan it expands to, without running it. */
 #include <stdio.h>
-#include <string.h>
 
 #include "campaign.h"
 #include "clock.h"
@@ -12,15 +11,6 @@
 
 /* Between steps: the step command round trip, the last interval's reports, the point's fsync. */
 #define CMD_CHECK_STEP_OVERHEAD_NS 500000000ULL
-
-static void cmd_check_usage(FILE *f)
-{
-	fprintf(f, "usage: iocurve check FILE.yaml\n"
-	           "\n"
-	           "Loads the campaign, reports the first error as FILE:LINE:COLUMN (exit 2),\n"
-	           "else prints every workload (matrices expanded), its load plan, and an\n"
-	           "estimate of the steps and time the campaign takes (exit 0).\n");
-}
 
 /* "45s", "3m 05s", "1h 02m 03s": a plan's length is read in minutes, not in 1.23e3s. */
 static void cmd_check_duration(uint64_t ns, char *buf, size_t len)
@@ -45,7 +35,7 @@ static void cmd_check_rate(double ops, const struct workload *w, char *buf, size
 
 static void cmd_check_campaign(const struct campaign *c)
 {
-	char a[32], b[32];
+	char a[32], b[32], labels[1024];
 
 	printf("campaign %s (%s)\n", c->name, c->path);
 	if (c->agents_mode == CAMPAIGN_AGENTS_LOCAL) {
@@ -53,9 +43,8 @@ static void cmd_check_campaign(const struct campaign *c)
 	} else {
 		units_format_duration(c->agents_wait_ns, a, sizeof(a));
 		printf("  agents   %u that dial in", c->agents_count);
-		for (size_t i = 0; i < c->nlabels; i++)
-			printf("%s%s=%s", i ? ", " : " with labels ", c->labels[i].key,
-			       c->labels[i].value);
+		label_format(c->labels, c->nlabels, ", ", labels, sizeof(labels));
+		printf("%s%s", c->nlabels ? " with labels " : "", labels);
 		printf("; wait up to %s for them\n", a);
 	}
 	units_format_size(c->target_size, a, sizeof(a));
@@ -189,7 +178,7 @@ static uint64_t cmd_check_workload(size_t i, size_t n, const struct workload *w,
 	return steps * step_ns;
 }
 
-static int cmd_check_exec(int argc, char **argv)
+static int cmd_check_exec(const struct args *a)
 {
 	struct campaign *c;
 	struct error err;
@@ -198,15 +187,7 @@ static int cmd_check_exec(int argc, char **argv)
 	bool upper = false;
 	char d[32];
 
-	if (argc == 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
-		cmd_check_usage(stdout);
-		return 0;
-	}
-	if (argc != 2 || argv[1][0] == '-') {
-		cmd_check_usage(stderr);
-		return 2;
-	}
-	if (campaign_load(argv[1], &c, &err) < 0) {
+	if (campaign_load(a->operands[0], &c, &err) < 0) {
 		fprintf(stderr, "iocurve: %s\n", err.msg);
 		return 2;
 	}
@@ -225,8 +206,16 @@ static int cmd_check_exec(int argc, char **argv)
 }
 
 const struct cmd_entry cmd_check_entry = {
-    .name = "check",
-    .usage = "FILE.yaml",
-    .help = "validate a campaign and print its expanded plan and estimated duration",
+    .args =
+        {
+            .name = "check",
+            .operands = "FILE.yaml",
+            .help = "validate a campaign and print its expanded plan and estimated duration",
+            .more = "Loads the campaign, reports the first error as FILE:LINE:COLUMN (exit 2),\n"
+                    "else prints every workload (matrices expanded), its load plan, and an\n"
+                    "estimate of the steps and time the campaign takes (exit 0).\n",
+            .min_operands = 1,
+            .max_operands = 1,
+        },
     .exec = cmd_check_exec,
 };

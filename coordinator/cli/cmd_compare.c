@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* iocurve compare DIR DIR...: overlay the curves of several runs and say how the knee moved. */
 #include <errno.h>
-#include <getopt.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +9,7 @@
 #include <time.h>
 
 #include "cmd.h"
+#include "fsutil.h"
 #include "markup.h"
 #include "plot.h"
 #include "replay.h"
@@ -85,47 +85,20 @@ static void compare_write(FILE *html, const char *out, struct compare_run *runs,
 	fputs("</body></html>\n", html);
 }
 
-static void compare_usage(FILE *f)
+static int compare_exec(const struct args *a)
 {
-	fprintf(f, "usage: iocurve compare %s\n%s\n", cmd_compare_entry.usage,
-	        cmd_compare_entry.help);
-}
-
-static int compare_exec(int argc, char **argv)
-{
-	static const struct option opts[] = {
-	    {"out", required_argument, NULL, 'o'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
 	struct compare_run *runs;
-	const char *out = NULL;
+	const char *out = args_get(a, "out");
 	char outbuf[64];
 	struct error err;
 	size_t nruns;
-	int c, rc = 1;
+	int rc = 1;
 	FILE *html;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
-		if (c == 'o') {
-			out = optarg;
-		} else if (c == 'h') {
-			compare_usage(stdout);
-			return 0;
-		} else {
-			compare_usage(stderr);
-			return 2;
-		}
-	}
-	if (argc - optind < 2) {
-		compare_usage(stderr);
-		return 2;
-	}
-	nruns = (size_t)(argc - optind);
+	nruns = (size_t)a->noperands;
 	runs = xcalloc(nruns, sizeof(*runs));
 	for (size_t r = 0; r < nruns; r++) {
-		runs[r].dir = argv[optind + (int)r];
+		runs[r].dir = a->operands[r];
 		if (replay_load(runs[r].dir, &runs[r].rp, &err) < 0) {
 			fprintf(stderr, "iocurve compare: %s\n", err.msg);
 			goto done;
@@ -146,10 +119,9 @@ static int compare_exec(int argc, char **argv)
 		gmtime_r(&now, &tm);
 		strftime(outbuf, sizeof(outbuf), "iocurve-results/compare-%Y%m%dT%H%M%SZ", &tm);
 		out = outbuf;
-		mkdir("iocurve-results", 0755);
 	}
-	if (mkdir(out, 0755) < 0 && errno != EEXIST) {
-		fprintf(stderr, "iocurve compare: %s: cannot create: %s\n", out, strerror(errno));
+	if (fs_mkdir_p(out, 0755, &err) < 0) {
+		fprintf(stderr, "iocurve compare: %s\n", err.msg);
 		goto done;
 	}
 	{
@@ -208,10 +180,22 @@ done:
 	return rc;
 }
 
+static const struct args_option compare_options[] = {
+    {"out", 'o', "DIR",
+     "where compare.html and the SVGs go (default: iocurve-results/compare-TIME)", false},
+    {NULL},
+};
+
 const struct cmd_entry cmd_compare_entry = {
-    .name = "compare",
-    .usage = "DIR DIR [DIR...] [--out DIR]",
-    .help =
-        "overlay the curves of several runs (the first is the base) and print each knee's change",
+    .args =
+        {
+            .name = "compare",
+            .operands = "DIR DIR [DIR...]",
+            .help = "overlay the curves of several runs (the first is the base) and print each "
+                    "knee's change",
+            .options = compare_options,
+            .min_operands = 2,
+            .max_operands = -1,
+        },
     .exec = compare_exec,
 };

@@ -2,7 +2,6 @@
 /* iocurve run: run one campaign in-process, on local agents or agents that dial in. */
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -18,6 +17,7 @@
 #include "watch.h"
 #include "control.h"
 #include "frame.h"
+#include "fsutil.h"
 #include "dashboard.h"
 #include "events.h"
 #include "view_plain.h"
@@ -132,22 +132,6 @@ static void run_rm_certs(struct run_ctx *ctx)
 	rmdir(ctx->certs_tmp);
 }
 
-static int run_mkdirs(const char *path)
-{
-	char buf[PATH_MAX];
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(buf, 0755) < 0 && errno != EEXIST ? -1 : 0;
-}
-
 /* A socket file left by a daemon that is gone must not stop a plain `iocurve run`. */
 static bool run_daemon_answers(const char *sock)
 {
@@ -213,11 +197,6 @@ static int run_submit(const char *sock, const char *path, int no_wait, int json)
 	return rc;
 }
 
-static void run_usage(FILE *f)
-{
-	fprintf(f, "usage: iocurve run %s\n", cmd_run_entry.usage);
-}
-
 /* Set up TLS and the listener: throw-away certificates for local agents. */
 static int run_setup(struct run_ctx *ctx, const char *listen, const char *tls_dir,
                      struct error *err)
@@ -236,9 +215,8 @@ static int run_setup(struct run_ctx *ctx, const char *listen, const char *tls_di
 		tls_dir = ctx->certs_tmp;
 		if (listen == NULL)
 			listen = "127.0.0.1:0";
-		if (c->target_path != NULL && run_mkdirs(c->target_path) < 0) {
-			error_set(err, "target %s: cannot create: %s", c->target_path,
-			          strerror(errno));
+		if (c->target_path != NULL && fs_mkdir_p(c->target_path, 0755, err) < 0) {
+			error_prefix(err, "target %s: ", c->target_path);
 			return -1;
 		}
 	} else if (listen == NULL || tls_dir == NULL) {
@@ -255,64 +233,17 @@ static int run_setup(struct run_ctx *ctx, const char *listen, const char *tls_di
 	return ctx->srv == NULL ? -1 : 0;
 }
 
-static int run_exec(int argc, char **argv)
+static int run_exec(const struct args *a)
 {
-	static const struct option opts[] = {
-	    {"out", required_argument, NULL, 'o'},
-	    {"coordinator-listen", required_argument, NULL, 'l'},
-	    {"tls", required_argument, NULL, 't'},
-	    {"verbose", no_argument, NULL, 'v'},
-	    {"json", no_argument, NULL, 'j'},
-	    {"coordinator", required_argument, NULL, 'C'},
-	    {"no-wait", no_argument, NULL, 'W'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	const char *out = NULL, *listen = NULL, *tls_dir = NULL;
+	const char *out = args_get(a, "out"), *listen = args_get(a, "coordinator-listen");
+	const char *tls_dir = args_get(a, "tls"), *coordinator = args_get(a, "coordinator");
+	bool verbose = args_has(a, "verbose"), json = args_has(a, "json");
 	struct run_ctx ctx = {.status = 1};
 	struct event *sigs[3] = {NULL, NULL, NULL};
 	struct error err;
-	int c, verbose = 0, json = 0, no_wait = 0;
-	const char *coordinator = NULL;
 	char defsock[256];
 	struct stat st;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:l:t:vjC:Wh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'l':
-			listen = optarg;
-			break;
-		case 't':
-			tls_dir = optarg;
-			break;
-		case 'v':
-			verbose = 1;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		case 'C':
-			coordinator = optarg;
-			break;
-		case 'W':
-			no_wait = 1;
-			break;
-		case 'h':
-			run_usage(stdout);
-			return 0;
-		default:
-			run_usage(stderr);
-			return 2;
-		}
-	}
-	if (optind + 1 != argc) {
-		run_usage(stderr);
-		return 2;
-	}
 	log_init("iocurve", verbose ? LOG_LEVEL_INFO : LOG_LEVEL_WARN);
 	/* A daemon is the default home of campaigns when its socket is there. */
 	if (coordinator == NULL && listen == NULL &&
@@ -320,8 +251,8 @@ static int run_exec(int argc, char **argv)
 	    S_ISSOCK(st.st_mode) && run_daemon_answers(defsock))
 		coordinator = defsock;
 	if (coordinator != NULL)
-		return run_submit(coordinator, argv[optind], no_wait, json);
-	if (campaign_load(argv[optind], &ctx.campaign, &err) < 0) {
+		return run_submit(coordinator, a->operands[0], args_has(a, "no-wait"), json);
+	if (campaign_load(a->operands[0], &ctx.campaign, &err) < 0) {
 		fprintf(stderr, "iocurve: %s\n", err.msg);
 		return 2;
 	}
@@ -404,10 +335,30 @@ out:
 	return ctx.status;
 }
 
+static const struct args_option run_options[] = {
+    {"out", 'o', "DIR", "the results directory (default: a new one under iocurve-results/)", false},
+    {"coordinator-listen", 'l', "HOST:PORT", "the address agents dial (agents: select)", false},
+    {"tls", 't', "DIR", "ca.crt and coordinator.{crt,key} for agents that dial in", false},
+    {"verbose", 'v', NULL, "log what the coordinator does", false},
+    {"json", 'j', NULL, "print the raw event stream, one JSON object a line", false},
+    CLIENT_OPTION_COORDINATOR,
+    {"no-wait", 'W', NULL, "with --coordinator: fail rather than queue behind a campaign", false},
+    {NULL},
+};
+
 const struct cmd_entry cmd_run_entry = {
-    .name = "run",
-    .usage = "FILE.yaml [--out DIR] [--coordinator-listen HOST:PORT --tls DIR] [--json] "
-             "[--verbose]\n          | FILE.yaml --coordinator SOCKET [--no-wait] [--json]",
-    .help = "run a campaign: local agents for agents: {local: N}, else agents that dial in",
+    .args =
+        {
+            .name = "run",
+            .operands = "FILE.yaml",
+            .help = "run a campaign: local agents for agents: {local: N}, else agents that "
+                    "dial in",
+            .more = "In process: --out, --coordinator-listen and --tls (agents: select), or\n"
+                    "through a daemon: --coordinator SOCKET [--no-wait]; a daemon listening\n"
+                    "on the usual control socket is used when neither is given.\n",
+            .options = run_options,
+            .min_operands = 1,
+            .max_operands = 1,
+        },
     .exec = run_exec,
 };

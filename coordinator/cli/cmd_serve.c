@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* iocurve serve: the coordinator daemon: agent port, control socket, campaign queue, /metrics. */
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,11 +9,11 @@
 #include "cmd.h"
 #include "control.h"
 #include "daemon.h"
+#include "fsutil.h"
 #include "log.h"
 #include "metrics.h"
 #include "server.h"
 #include "tls.h"
-#include "units.h"
 
 /* How long a shutdown waits for the running campaign to abort and flush. */
 #define SERVE_DRAIN_TICKS 100 /* x 100 ms */
@@ -52,76 +51,21 @@ static void serve_signal_cb(evutil_socket_t sig, short what, void *arg)
 	event_add(ctx->drain_ev, &(struct timeval){0, 100 * 1000});
 }
 
-static void serve_usage(FILE *f)
+static int serve_exec(const struct args *a)
 {
-	fprintf(f, "usage: iocurve serve %s\n", cmd_serve_entry.usage);
-}
-
-static int serve_exec(int argc, char **argv)
-{
-	static const struct option opts[] = {
-	    {"listen", required_argument, NULL, 'l'},
-	    {"tls", required_argument, NULL, 't'},
-	    {"control", required_argument, NULL, 'c'},
-	    {"results", required_argument, NULL, 'r'},
-	    {"metrics", required_argument, NULL, 'm'},
-	    {"max-frame", required_argument, NULL, 'F'},
-	    {"verbose", no_argument, NULL, 'v'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	const char *listen = NULL, *tls_dir = NULL, *control = NULL, *results = "iocurve-results";
-	const char *metrics = NULL;
+	const char *listen = args_get(a, "listen"), *tls_dir = args_get(a, "tls");
+	const char *control = args_get(a, "control"), *metrics = args_get(a, "metrics");
+	const char *results = args_has(a, "results") ? args_get(a, "results") : "iocurve-results";
+	bool verbose = args_has(a, "verbose");
 	struct serve_ctx ctx = {0};
 	struct event *sigs[2];
 	char defpath[256];
 	struct error err;
-	int c, rc = 1, verbose = 0;
 	uint64_t max_frame = 0;
+	int rc = 1;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "l:t:c:r:m:F:vh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'l':
-			listen = optarg;
-			break;
-		case 't':
-			tls_dir = optarg;
-			break;
-		case 'c':
-			control = optarg;
-			break;
-		case 'r':
-			results = optarg;
-			break;
-		case 'm':
-			metrics = optarg;
-			break;
-		case 'F':
-			if (units_parse_size(optarg, &max_frame, &err) < 0 || max_frame < 1024 ||
-			    max_frame > (1u << 30)) {
-				fprintf(stderr,
-				        "iocurve serve: --max-frame %s: expected a size from "
-				        "1KiB to 1GiB\n",
-				        optarg);
-				return 2;
-			}
-			break;
-		case 'v':
-			verbose = 1;
-			break;
-		case 'h':
-			serve_usage(stdout);
-			return 0;
-		default:
-			serve_usage(stderr);
-			return 2;
-		}
-	}
-	if (optind != argc || listen == NULL || tls_dir == NULL) {
-		serve_usage(stderr);
-		return 2;
-	}
+	if (args_get_size(a, "max-frame", 1024, 1u << 30, &max_frame, &err) < 0)
+		return cmd_usage_error(&cmd_serve_entry, err.msg);
 	if (control == NULL) {
 		char dir[sizeof(defpath)], *slash;
 
@@ -131,7 +75,7 @@ static int serve_exec(int argc, char **argv)
 		slash = strrchr(dir, '/');
 		if (slash != NULL && slash != dir) {
 			*slash = '\0';
-			mkdir(dir, 0700);
+			fs_mkdir_p(dir, 0700, &err); /* if it fails, listening says why */
 		}
 	}
 	log_init("iocurve-serve", verbose ? LOG_LEVEL_DEBUG : LOG_LEVEL_INFO);
@@ -182,10 +126,24 @@ out:
 	return rc;
 }
 
+static const struct args_option serve_options[] = {
+    {"listen", 'l', "HOST:PORT", "the address agents dial", true},
+    {"tls", 't', "DIR", "ca.crt and coordinator.{crt,key} (iocurve certs init DIR)", true},
+    {"control", 'c', "PATH", "the control socket (default: its usual path)", false},
+    {"results", 'r', "DIR", "where campaigns' results go (default: iocurve-results)", false},
+    {"metrics", 'm', "HOST:PORT", "serve Prometheus /metrics on this address", false},
+    {"max-frame", 'F', "SIZE", "the largest frame an agent may send (1KiB to 1GiB)", false},
+    {"verbose", 'v', NULL, "log debug messages", false},
+    {NULL},
+};
+
 const struct cmd_entry cmd_serve_entry = {
-    .name = "serve",
-    .usage = "--listen HOST:PORT --tls DIR [--control PATH] [--results DIR] [--metrics "
-             "HOST:PORT] [--max-frame SIZE] [--verbose]",
-    .help = "the coordinator daemon: agents dial in, campaigns come through the control socket",
+    .args =
+        {
+            .name = "serve",
+            .help = "the coordinator daemon: agents dial in, campaigns come through the "
+                    "control socket",
+            .options = serve_options,
+        },
     .exec = serve_exec,
 };

@@ -6,16 +6,13 @@
 #include "cmd.h"
 #include "frame.h"
 
-static int status_exec(int argc, char **argv)
+static int status_exec(const struct args *a)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT, *reply;
 	Iocurve__StatusRequest req = IOCURVE__STATUS_REQUEST__INIT;
-	const char *sock;
 	char buf[256];
-	int rc;
+	const char *sock = client_socket(args_get(a, "coordinator"), buf, sizeof(buf));
 
-	if ((rc = client_parse(argc, argv, &cmd_status_entry, &sock, buf, sizeof(buf), NULL)) >= 0)
-		return rc;
 	env.body_case = IOCURVE__ENVELOPE__BODY_STATUS_REQUEST;
 	env.status_request = &req;
 	if (client_call("status", sock, &env, IOCURVE__ENVELOPE__BODY_STATUS_REPLY, &reply) != 0)
@@ -34,9 +31,14 @@ static int status_exec(int argc, char **argv)
 	return 0;
 }
 
+static const struct args_option status_options[] = {
+    CLIENT_OPTION_COORDINATOR,
+    {NULL},
+};
+
 const struct cmd_entry cmd_status_entry = {
-    .name = "status",
-    .usage = "[--coordinator SOCKET]",
-    .help = "list the daemon's campaigns: id, name, state, progress, started, results",
+    .args = {.name = "status",
+             .help = "list the daemon's campaigns: id, name, state, progress, started, results",
+             .options = status_options},
     .exec = status_exec,
 };

@@ -1,31 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /* iocurve watch [ID]: follow a campaign live (dashboard on a terminal, lines otherwise). */
-#include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "client.h"
 #include "watch.h"
 #include "cmd.h"
 
-static int watch_exec(int argc, char **argv)
+static int watch_exec(const struct args *a)
 {
-	const char *sock;
-	char buf[256], *end;
+	char buf[256];
+	const char *sock = client_socket(args_get(a, "coordinator"), buf, sizeof(buf));
 	struct error err;
-	uint32_t id = 0;
-	int json = 0, rc;
+	uint64_t id = 0;
+	int rc;
 
-	if ((rc = client_parse(argc, argv, &cmd_watch_entry, &sock, buf, sizeof(buf), &json)) >= 0)
-		return rc;
-	if (optind < argc) {
-		id = (uint32_t)strtoul(argv[optind], &end, 10);
-		if (*end != '\0' || optind + 1 != argc) {
-			fprintf(stderr, "usage: iocurve watch %s\n", cmd_watch_entry.usage);
-			return 2;
-		}
-	}
-	rc = watch_campaign(sock, id, json, &err);
+	if (a->noperands > 0 && args_operand_uint(a, 0, "ID", 0, UINT32_MAX, &id, &err) < 0)
+		return cmd_usage_error(&cmd_watch_entry, err.msg);
+	rc = watch_campaign(sock, (uint32_t)id, args_has(a, "json"), &err);
 	if (rc < 0) {
 		fprintf(stderr, "iocurve watch: %s\n", err.msg);
 		return 1;
@@ -33,9 +24,21 @@ static int watch_exec(int argc, char **argv)
 	return rc;
 }
 
+static const struct args_option watch_options[] = {
+    CLIENT_OPTION_COORDINATOR,
+    {"json", 'j', NULL, "print the raw event stream, one JSON object a line", false},
+    {NULL},
+};
+
 const struct cmd_entry cmd_watch_entry = {
-    .name = "watch",
-    .usage = "[ID] [--coordinator SOCKET] [--json]",
-    .help = "follow a campaign live: the dashboard (q detaches, c cancels), or event lines",
+    .args =
+        {
+            .name = "watch",
+            .operands = "[ID]",
+            .help = "follow a campaign live: the dashboard (q detaches, c cancels), or event "
+                    "lines",
+            .options = watch_options,
+            .max_operands = 1,
+        },
     .exec = watch_exec,
 };

@@ -14,9 +14,39 @@ static const struct cmd_entry *const main_cmds[] = {
 static void main_usage(FILE *f)
 {
 	fprintf(f, "usage: iocurve COMMAND [ARGS]\n\ncommands:\n");
-	for (size_t i = 0; i < MAIN_NCMDS; i++)
-		fprintf(f, "  %-7s %s\n          %s\n", main_cmds[i]->name, main_cmds[i]->usage,
-		        main_cmds[i]->help);
+	for (size_t i = 0; i < MAIN_NCMDS; i++) {
+		fprintf(f, "  ");
+		args_synopsis(f, &main_cmds[i]->args);
+		fprintf(f, "\n          %s\n", main_cmds[i]->args.help);
+	}
+	fprintf(f, "\n`iocurve COMMAND --help` lists a command's options.\n");
+}
+
+int cmd_usage_error(const struct cmd_entry *e, const char *msg)
+{
+	fprintf(stderr, "iocurve %s: %s\nusage: iocurve ", e->args.name, msg);
+	args_synopsis(stderr, &e->args);
+	fprintf(stderr, "\n(iocurve %s --help lists the options)\n", e->args.name);
+	return 2;
+}
+
+/* Parse the verb's arguments against its table, then run it. */
+static int main_exec(const struct cmd_entry *e, int argc, char **argv)
+{
+	struct error err;
+	struct args a;
+	int rc;
+
+	if (args_parse(&e->args, argc, argv, &a, &err) < 0) {
+		rc = cmd_usage_error(e, err.msg);
+	} else if (a.help) {
+		args_usage(stdout, &e->args);
+		rc = 0;
+	} else {
+		rc = e->exec(&a);
+	}
+	args_free(&a);
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -31,8 +61,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	for (size_t i = 0; i < MAIN_NCMDS; i++)
-		if (strcmp(argv[1], main_cmds[i]->name) == 0)
-			return main_cmds[i]->exec(argc - 1, argv + 1);
+		if (strcmp(argv[1], main_cmds[i]->args.name) == 0)
+			return main_exec(main_cmds[i], argc - 1, argv + 1);
 	fprintf(stderr, "iocurve: unknown command '%s'\n\n", argv[1]);
 	main_usage(stderr);
 	return 2;

@@ -352,7 +352,6 @@ static void daemon_agents(struct daemon *d, struct conn *conn)
 	const struct server_agent *ag = server_agents(d->srv, &n);
 	Iocurve__AgentStatus *as = xcalloc(n, sizeof(*as));
 	Iocurve__AgentStatus **pas = xcalloc(n, sizeof(*pas));
-	Iocurve__Label **lab = xcalloc(n, sizeof(*lab));
 	Iocurve__Label ***plab = xcalloc(n, sizeof(*plab));
 	uint64_t now = clock_now_ns();
 
@@ -365,14 +364,7 @@ static void daemon_agents(struct daemon *d, struct conn *conn)
 		as[i].rtt_ms = ag[i].rtt_ms;
 		as[i].offset_ms = ag[i].offset_ms;
 		as[i].last_seen_s = (double)(now - ag[i].last_seen_ns) / 1e9;
-		lab[i] = xcalloc(ag[i].nlabels, sizeof(**lab));
-		plab[i] = xcalloc(ag[i].nlabels, sizeof(**plab));
-		for (size_t k = 0; k < ag[i].nlabels; k++) {
-			iocurve__label__init(&lab[i][k]);
-			lab[i][k].key = ag[i].label_keys[k];
-			lab[i][k].value = ag[i].label_values[k];
-			plab[i][k] = &lab[i][k];
-		}
+		plab[i] = label_to_wire(ag[i].labels, ag[i].nlabels);
 		as[i].n_labels = ag[i].nlabels;
 		as[i].labels = plab[i];
 		pas[i] = &as[i];
@@ -382,13 +374,10 @@ static void daemon_agents(struct daemon *d, struct conn *conn)
 	env.body_case = IOCURVE__ENVELOPE__BODY_AGENTS_REPLY;
 	env.agents_reply = &r;
 	conn_send(conn, &env);
-	for (size_t i = 0; i < n; i++) {
-		free(lab[i]);
+	for (size_t i = 0; i < n; i++)
 		free(plab[i]);
-	}
 	free(as);
 	free(pas);
-	free(lab);
 	free(plab);
 }
 

@@ -31,8 +31,7 @@ struct session {
 	uint32_t cpus;
 	char **allowed;
 	size_t nallowed;
-	char **label_keys; /* from Hello: --label k=v on the agent */
-	char **label_values;
+	struct label *labels; /* from Hello: --label k=v on the agent */
 	size_t nlabels;
 	bool welcomed;
 	bool synced;
@@ -58,13 +57,8 @@ struct server {
 
 static void server_agent_clear_labels(struct server_agent *a)
 {
-	for (size_t i = 0; i < a->nlabels; i++) {
-		free(a->label_keys[i]);
-		free(a->label_values[i]);
-	}
-	free(a->label_keys);
-	free(a->label_values);
-	a->label_keys = a->label_values = NULL;
+	label_free(a->labels, a->nlabels);
+	a->labels = NULL;
 	a->nlabels = 0;
 }
 
@@ -98,12 +92,7 @@ static void server_session_free(struct session *s)
 	for (size_t i = 0; i < s->nallowed; i++)
 		free(s->allowed[i]);
 	free(s->allowed);
-	for (size_t i = 0; i < s->nlabels; i++) {
-		free(s->label_keys[i]);
-		free(s->label_values[i]);
-	}
-	free(s->label_keys);
-	free(s->label_values);
+	label_free(s->labels, s->nlabels);
 	free(s);
 }
 
@@ -180,13 +169,8 @@ static void server_hello(struct session *s, const Iocurve__Hello *h)
 	s->allowed = xcalloc(h->n_allowed_paths, sizeof(*s->allowed));
 	for (size_t i = 0; i < h->n_allowed_paths; i++)
 		s->allowed[i] = xstrdup(h->allowed_paths[i]);
+	s->labels = label_from_wire(h->labels, h->n_labels);
 	s->nlabels = h->n_labels;
-	s->label_keys = xcalloc(h->n_labels, sizeof(*s->label_keys));
-	s->label_values = xcalloc(h->n_labels, sizeof(*s->label_values));
-	for (size_t i = 0; i < h->n_labels; i++) {
-		s->label_keys[i] = xstrdup(h->labels[i]->key);
-		s->label_values[i] = xstrdup(h->labels[i]->value);
-	}
 	s->welcomed = true;
 	{
 		struct server_agent *a = server_agent_of(s->srv, s->name);
@@ -195,13 +179,8 @@ static void server_hello(struct session *s, const Iocurve__Hello *h)
 		snprintf(a->host, sizeof(a->host), "%s", s->host);
 		snprintf(a->version, sizeof(a->version), "%s", h->software_version);
 		server_agent_clear_labels(a);
+		a->labels = label_copy(s->labels, s->nlabels);
 		a->nlabels = s->nlabels;
-		a->label_keys = xcalloc(s->nlabels, sizeof(*a->label_keys));
-		a->label_values = xcalloc(s->nlabels, sizeof(*a->label_values));
-		for (size_t i = 0; i < s->nlabels; i++) {
-			a->label_keys[i] = xstrdup(s->label_keys[i]);
-			a->label_values[i] = xstrdup(s->label_values[i]);
-		}
 		a->last_seen_ns = clock_now_ns();
 	}
 	w.protocol_version = IOCURVE__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT;
@@ -407,12 +386,10 @@ const struct clocksync *session_clock(const struct session *s)
 	return &s->clock;
 }
 
-bool session_has_label(const struct session *s, const char *key, const char *value)
+const struct label *session_labels(const struct session *s, size_t *n)
 {
-	for (size_t i = 0; i < s->nlabels; i++)
-		if (strcmp(s->label_keys[i], key) == 0 && strcmp(s->label_values[i], value) == 0)
-			return true;
-	return false;
+	*n = s->nlabels;
+	return s->labels;
 }
 
 int session_claim(struct session *s, void *owner)

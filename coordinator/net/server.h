@@ -12,6 +12,7 @@
 #include "clocksync.h"
 #include "error.h"
 #include "iocurve.pb-c.h"
+#include "label.h"
 
 struct server;
 struct conn;
@@ -27,8 +28,7 @@ struct server_agent {
 	char name[128];
 	char host[256];
 	char version[32];
-	char **label_keys; /* its --label k=v, kept after it is lost */
-	char **label_values;
+	struct label *labels; /* its --label k=v, kept after it is lost */
 	size_t nlabels;
 	struct session *s;     /* NULL once lost */
 	uint64_t last_seen_ns; /* CLOCK_MONOTONIC of its last frame */
@@ -66,8 +66,8 @@ const char *session_name(const struct session *s);
 bool session_ready(const struct session *s);
 /* Its clock against the coordinator's (offset: agent clock minus coordinator clock). */
 const struct clocksync *session_clock(const struct session *s);
-/* Whether it came with the label key=value (--label on the agent). */
-bool session_has_label(const struct session *s, const char *key, const char *value);
+/* The labels of its Hello (--label k=v on the agent). */
+const struct label *session_labels(const struct session *s, size_t *n);
 /* Take s for owner (a campaign): -1 when another owner holds it. */
 int session_claim(struct session *s, void *owner);
 /* Give s back if owner holds it. */

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "intervals.h"
 #include "results.h"
 #include "table.h"
@@ -19,28 +20,6 @@ struct results {
 	FILE *intervals;
 	FILE *curve;
 };
-
-static int results_mkdirs(const char *path, struct error *err)
-{
-	char buf[4096];
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1;; p++) {
-		if (*p == '/' || *p == '\0') {
-			char c = *p;
-
-			*p = '\0';
-			if (mkdir(buf, 0755) < 0 && errno != EEXIST) {
-				error_set(err, "results directory %s: cannot create %s: %s", path,
-				          buf, strerror(errno));
-				return -1;
-			}
-			*p = c;
-			if (c == '\0')
-				return 0;
-		}
-	}
-}
 
 static FILE *results_create(struct results *r, const char *name, struct error *err)
 {
@@ -76,8 +55,10 @@ struct results *results_open(const char *dir, const struct campaign *c, struct e
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 	r->dir = dir ? xstrdup(dir) : xasprintf("iocurve-results/%s-%s", c->name, stamp);
-	if (results_mkdirs(r->dir, err) < 0)
+	if (fs_mkdir_p(r->dir, 0755, err) < 0) {
+		error_prefix(err, "results directory %s: ", r->dir);
 		goto err;
+	}
 	plan = results_create(r, "plan.yaml", err);
 	if (plan == NULL)
 		goto err;

@@ -13,6 +13,7 @@
 #include "log.h"
 #include "runner.h"
 #include "planner.h"
+#include "prepare.h"
 #include "verdict.h"
 #include "table.h"
 #include "units.h"
@@ -142,8 +143,7 @@ static void runner_prepare(struct runner *r)
 {
 	const struct workload *w = runner_workload(r);
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
-	Iocurve__Prepare p = IOCURVE__PREPARE__INIT;
-	Iocurve__SimTarget sim = IOCURVE__SIM_TARGET__INIT;
+	struct prepare_msg m;
 
 	r->state = RUNNER_PREPARING;
 	r->step = 0;
@@ -154,39 +154,12 @@ static void runner_prepare(struct runner *r)
 	            r->w, r->c->nworkloads, w->name, rw_mode_name(w->rw), w->block_size, w->workers,
 	            w->queue_depth, r->nagents, table_uses_mib(w) ? "MiB/s" : "ops/s",
 	            loadspec_max_steps(w));
-	p.workload_index = (uint32_t)r->w;
-	p.workload = w->name;
-	p.target_dir = r->c->target_path ? r->c->target_path : "";
-	p.file_size = r->c->target_size;
-	p.direct = w->access.direct;
-	p.read_pct = w->access.read_pct;
-	p.align = w->access.align;
-	p.working_set = w->access.working_set;
-	p.random = (Iocurve__RandomDist)w->access.dist;
-	p.zipf_theta = w->access.zipf_theta;
-	p.hot_set_pct = w->access.hot_set_pct;
-	p.hot_ops_pct = w->access.hot_ops_pct;
-	p.poisson = w->access.poisson;
-	p.wake_slack_ns = w->access.wake_slack_ns;
-	p.compress_pct = w->access.compress_pct;
-	p.dedupe_pct = w->access.dedupe_pct;
-	if (r->c->sim.enabled) {
-		sim.servers = r->c->sim.servers;
-		sim.service_ns = r->c->sim.service_ns;
-		sim.jitter_pct = r->c->sim.jitter_pct;
-		sim.stall_after_ops = r->c->sim.stall_after_ops;
-		sim.stall_ns = r->c->sim.stall_ns;
-		p.sim = &sim;
-	}
-	p.rw = (Iocurve__RwMode)w->rw;
-	p.block_size = w->block_size;
-	p.workers = w->workers;
-	p.queue_depth = w->queue_depth;
+	prepare_build(&m, r->c, r->w);
 	env.body_case = IOCURVE__ENVELOPE__BODY_PREPARE;
-	env.prepare = &p;
+	env.prepare = &m.p;
 	for (uint32_t i = 0; i < r->nagents; i++) {
 		r->agents[i].ready = false;
-		p.agent_index = i;
+		m.p.agent_index = i;
 		server_send(r->agents[i].s, &env);
 	}
 	runner_arm(r, RUNNER_PREPARE_NS);
@@ -493,10 +466,10 @@ static uint32_t runner_agents_wanted(const struct runner *r)
 /* An agent matches when its labels include every one the campaign selects on. */
 static bool runner_labels_match(const struct runner *r, const struct session *s)
 {
-	for (size_t i = 0; i < r->c->nlabels; i++)
-		if (!session_has_label(s, r->c->labels[i].key, r->c->labels[i].value))
-			return false;
-	return true;
+	size_t n;
+	const struct label *l = session_labels(s, &n);
+
+	return label_include(l, n, r->c->labels, r->c->nlabels);
 }
 
 /* Claim an idle, synced agent while the campaign still needs one. */

@@ -97,4 +97,28 @@ status=0
 check "missing file exits 2" test "$status" -eq 2
 check "missing file says so" grep -q "missing.yaml: cannot read: No such file or directory" "$T/missing.err"
 check "--help exits 0" sh -c '"$IOCURVE" check --help | grep -q "usage: iocurve check FILE.yaml"'
+
+# Every verb parses its arguments the same way: the same errors, exit 2, help from its table.
+usage_err() { # usage_err "expected message" iocurve-args...
+	want=$1
+	shift
+	status=0
+	"$IOCURVE" "$@" > /dev/null 2> "$T/usage.err" || status=$?
+	[ "$status" -eq 2 ] && grep -qF "$want" "$T/usage.err"
+}
+check "unknown option names the known ones" usage_err \
+	"iocurve run: unknown option '--foo' (known: --out, --coordinator-listen, --tls, --verbose, --json, --coordinator, --no-wait, --help)" \
+	run x.yaml --foo
+check "an option without its value" usage_err "iocurve run: --out needs a value" run x.yaml --out
+check "too many operands" usage_err "iocurve watch: too many operands" watch 1 2
+check "an operand out of range" usage_err "iocurve cancel: ID 0: expected an integer from 1" cancel 0
+check "a required option" usage_err "iocurve serve: --listen is required" serve --tls x
+check "a size option out of range" usage_err \
+	"iocurve serve: --max-frame 1: expected a size from 1KiB to 1GiB" \
+	serve --listen 127.0.0.1:1 --tls x --max-frame 1
+check "check takes no option" usage_err "iocurve check: unknown option '--out'" check --out x a.yaml
+check "serve --help lists every option" sh -c '"$IOCURVE" serve --help > "$1" &&
+	for o in listen tls control results metrics max-frame verbose help; do
+		grep -q -- "--$o" "$1" || exit 1
+	done' sh "$T/serve.help"
 echo "# check: all passed"

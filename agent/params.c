@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/* The coordinator's Prepare as the worker pool's parameters: the one place it is read. */
+#include <string.h>
+
+#include "params.h"
+
+/* The access distribution arrives as the protocol's RandomDist number. */
+_Static_assert((int)PATTERN_UNIFORM == (int)IOCURVE__RANDOM_DIST__RANDOM_DIST_UNIFORM,
+               "pattern_dist");
+_Static_assert((int)PATTERN_ZIPF == (int)IOCURVE__RANDOM_DIST__RANDOM_DIST_ZIPF, "pattern_dist");
+_Static_assert((int)PATTERN_HOTSPOT == (int)IOCURVE__RANDOM_DIST__RANDOM_DIST_HOTSPOT,
+               "pattern_dist");
+
+int params_from_prepare(const Iocurve__Prepare *p, const char *file_prefix, struct pool_params *pp,
+                        struct engine_sim_params *sim, struct error *err)
+{
+	if (p->workers == 0 || p->block_size == 0 || p->queue_depth == 0 ||
+	    (unsigned)p->rw >= RW_MODE_COUNT || p->read_pct > 100 ||
+	    (unsigned)p->random > IOCURVE__RANDOM_DIST__RANDOM_DIST_HOTSPOT) {
+		error_set(err, "workload %s: invalid Prepare (rw %d, workers %u, block %u, qd %u)",
+		          p->workload, (int)p->rw, p->workers, p->block_size, p->queue_depth);
+		return -1;
+	}
+	memset(pp, 0, sizeof(*pp));
+	pp->workload_index = p->workload_index;
+	pp->file_prefix = file_prefix;
+	pp->file_size = p->file_size;
+	pp->working_set = p->working_set;
+	pp->direct = p->direct;
+	pp->rw = (enum rw_mode)p->rw;
+	pp->block_size = p->block_size;
+	pp->workers = p->workers;
+	pp->queue_depth = p->queue_depth;
+	pp->pattern.read_pct = p->read_pct;
+	pp->pattern.align = p->align;
+	pp->pattern.dist = (enum pattern_dist)p->random;
+	pp->pattern.zipf_theta = p->zipf_theta;
+	pp->pattern.hot_set_pct = p->hot_set_pct;
+	pp->pattern.hot_ops_pct = p->hot_ops_pct;
+	pp->poisson = p->poisson;
+	pp->wake_slack_ns = p->wake_slack_ns;
+	pp->data.compress_pct = p->compress_pct;
+	pp->data.dedupe_pct = p->dedupe_pct;
+	if (p->sim != NULL) {
+		sim->servers = p->sim->servers;
+		sim->service_ns = p->sim->service_ns;
+		sim->jitter_pct = p->sim->jitter_pct;
+		sim->stall_after_ops = p->sim->stall_after_ops;
+		sim->stall_ns = p->sim->stall_ns;
+		pp->sim = sim;
+	}
+	return 0;
+}

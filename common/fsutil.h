@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/* Small file-system helpers both programs use. */
+#ifndef IOCURVE_FSUTIL_H
+#define IOCURVE_FSUTIL_H
+
+#include <sys/types.h>
+
+#include "error.h"
+
+/*
+ * mkdir -p: create path and any missing parents with mode (an existing directory is
+ * fine). Returns 0, or -1 with err naming the part that could not be made and why:
+ * "cannot create a/b: Not a directory".
+ */
+int fs_mkdir_p(const char *path, mode_t mode, struct error *err);
+
+#endif

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/* A campaign's workload as the Prepare message the agents receive: the one place it is built. */
+#include "prepare.h"
+
+/* The campaign's enums travel as their numbers: they must stay the protocol's. */
+_Static_assert((int)ACCESS_UNIFORM == (int)IOCURVE__RANDOM_DIST__RANDOM_DIST_UNIFORM,
+               "access_dist");
+_Static_assert((int)ACCESS_ZIPF == (int)IOCURVE__RANDOM_DIST__RANDOM_DIST_ZIPF, "access_dist");
+_Static_assert((int)ACCESS_HOTSPOT == (int)IOCURVE__RANDOM_DIST__RANDOM_DIST_HOTSPOT,
+               "access_dist");
+
+void prepare_build(struct prepare_msg *m, const struct campaign *c, size_t wi)
+{
+	const struct workload *w = &c->workloads[wi];
+	Iocurve__Prepare *p = &m->p;
+
+	iocurve__prepare__init(p);
+	iocurve__sim_target__init(&m->sim);
+	p->workload_index = (uint32_t)wi;
+	p->workload = w->name;
+	p->target_dir = c->target_path ? c->target_path : "";
+	p->file_size = c->target_size;
+	p->rw = (Iocurve__RwMode)w->rw;
+	p->block_size = w->block_size;
+	p->workers = w->workers;
+	p->queue_depth = w->queue_depth;
+	p->direct = w->access.direct;
+	p->read_pct = w->access.read_pct;
+	p->align = w->access.align;
+	p->working_set = w->access.working_set;
+	p->random = (Iocurve__RandomDist)w->access.dist;
+	p->zipf_theta = w->access.zipf_theta;
+	p->hot_set_pct = w->access.hot_set_pct;
+	p->hot_ops_pct = w->access.hot_ops_pct;
+	p->poisson = w->access.poisson;
+	p->wake_slack_ns = w->access.wake_slack_ns;
+	p->compress_pct = w->access.compress_pct;
+	p->dedupe_pct = w->access.dedupe_pct;
+	if (c->sim.enabled) {
+		m->sim.servers = c->sim.servers;
+		m->sim.service_ns = c->sim.service_ns;
+		m->sim.jitter_pct = c->sim.jitter_pct;
+		m->sim.stall_after_ops = c->sim.stall_after_ops;
+		m->sim.stall_ns = c->sim.stall_ns;
+		p->sim = &m->sim;
+	}
+}

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: MIT */
+/* A campaign's workload through the wire to the worker pool: what the YAML says, the pool gets. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "frame.h"
+#include "params.h"
+#include "prepare.h"
+#include "testlib.h"
+
+/* Build the Prepare, send it through the wire encoding, read it back as pool parameters. */
+static void test_prepare_roundtrip(const struct campaign *c, size_t w, struct pool_params *pp,
+                                   struct engine_sim_params *sim)
+{
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT, *back;
+	struct prepare_msg m;
+	struct error err;
+	size_t len;
+	uint8_t *buf;
+
+	prepare_build(&m, c, w);
+	m.p.agent_index = 3;
+	env.body_case = IOCURVE__ENVELOPE__BODY_PREPARE;
+	env.prepare = &m.p;
+	len = iocurve__envelope__get_packed_size(&env);
+	buf = malloc(len);
+	iocurve__envelope__pack(&env, buf);
+	back = iocurve__envelope__unpack(NULL, len, buf);
+	assert_non_null(back);
+	assert_int_equal(back->prepare->agent_index, 3);
+	assert_string_equal(back->prepare->workload, c->workloads[w].name);
+	if (params_from_prepare(back->prepare, "agent1", pp, sim, &err) < 0)
+		fail_msg("refused: %s", err.msg);
+	/* The pool keeps no pointer into the message but file_prefix and sim. */
+	iocurve__envelope__free_unpacked(back, NULL);
+	free(buf);
+}
+
+static void test_prepare_real_target(void **state)
+{
+	struct campaign *c = testlib_campaign_ok(
+	    "campaign: t\n"
+	    "agents: {local: 1}\n"
+	    "target: {path: /tmp/x, size: 64MiB}\n"
+	    "workloads:\n"
+	    "  - {name: a, rw: randrw, read_pct: 70, block_size: 8KiB, workers: 3, queue_depth: "
+	    "5,\n"
+	    "     random: zipf:1.1, arrivals: poisson, data: {compress: 50, dedupe: 20},\n"
+	    "     align: 4KiB, working_set: 16MiB, wake_slack: 100us, direct: false,\n"
+	    "     load: {steps: [1k]}}\n"
+	    "  - {name: b, rw: write, block_size: 1MiB, random: hotspot:10/90, load: {steps: "
+	    "[1k]}}\n");
+	struct engine_sim_params sim = {0};
+	struct pool_params pp;
+
+	test_prepare_roundtrip(c, 0, &pp, &sim);
+	assert_int_equal(pp.workload_index, 0);
+	assert_string_equal(pp.file_prefix, "agent1");
+	assert_int_equal(pp.rw, RW_RANDRW);
+	assert_int_equal(pp.block_size, 8192);
+	assert_int_equal(pp.workers, 3);
+	assert_int_equal(pp.queue_depth, 5);
+	assert_int_equal(pp.file_size, 64u << 20);
+	assert_int_equal(pp.working_set, 16u << 20);
+	assert_false(pp.direct);
+	assert_int_equal(pp.pattern.read_pct, 70);
+	assert_int_equal(pp.pattern.align, 4096);
+	assert_int_equal(pp.pattern.dist, PATTERN_ZIPF);
+	assert_true(pp.pattern.zipf_theta > 1.09 && pp.pattern.zipf_theta < 1.11);
+	assert_true(pp.poisson);
+	assert_int_equal(pp.wake_slack_ns, 100000);
+	assert_int_equal(pp.data.compress_pct, 50);
+	assert_int_equal(pp.data.dedupe_pct, 20);
+	assert_null(pp.sim);
+
+	test_prepare_roundtrip(c, 1, &pp, &sim);
+	assert_int_equal(pp.workload_index, 1);
+	assert_int_equal(pp.rw, RW_WRITE);
+	assert_int_equal(pp.pattern.dist, PATTERN_HOTSPOT);
+	assert_true(pp.pattern.hot_set_pct == 10 && pp.pattern.hot_ops_pct == 90);
+	assert_false(pp.poisson);
+	campaign_free(c);
+}
+
+static void test_prepare_sim_target(void **state)
+{
+	struct campaign *c =
+	    testlib_campaign_ok("campaign: t\n"
+	                        "agents: {local: 1}\n"
+	                        "target: {sim: {servers: 4, service_time: 200us, jitter: 10%, "
+	                        "stall: {after: 1000, for: 100ms}}}\n"
+	                        "workloads: [{name: a, rw: randread, load: {steps: [1k]}}]\n");
+	struct engine_sim_params sim = {0};
+	struct pool_params pp;
+
+	test_prepare_roundtrip(c, 0, &pp, &sim);
+	assert_ptr_equal(pp.sim, &sim);
+	assert_int_equal(sim.servers, 4);
+	assert_int_equal(sim.service_ns, 200000);
+	assert_int_equal(sim.jitter_pct, 10);
+	assert_int_equal(sim.stall_after_ops, 1000);
+	assert_int_equal(sim.stall_ns, 100000000);
+	assert_int_equal(pp.pattern.dist, PATTERN_UNIFORM);
+	campaign_free(c);
+}
+
+static void test_prepare_invalid(void **state)
+{
+	Iocurve__Prepare p = IOCURVE__PREPARE__INIT;
+	struct engine_sim_params sim;
+	struct pool_params pp;
+	struct error err;
+
+	p.workload = "w";
+	p.workers = 1;
+	p.block_size = 4096;
+	p.queue_depth = 1;
+	p.rw = (Iocurve__RwMode)RW_MODE_COUNT;
+	assert_int_equal(params_from_prepare(&p, "a", &pp, &sim, &err), -1);
+	assert_string_equal(err.msg,
+	                    "workload w: invalid Prepare (rw 6, workers 1, block 4096, qd 1)");
+	p.rw = IOCURVE__RW_MODE__RW_MODE_READ;
+	p.random = (Iocurve__RandomDist)3;
+	assert_int_equal(params_from_prepare(&p, "a", &pp, &sim, &err), -1);
+	p.random = IOCURVE__RANDOM_DIST__RANDOM_DIST_UNIFORM;
+	p.read_pct = 101;
+	assert_int_equal(params_from_prepare(&p, "a", &pp, &sim, &err), -1);
+	p.read_pct = 100;
+	assert_int_equal(params_from_prepare(&p, "a", &pp, &sim, &err), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_prepare_real_target),
+	    cmocka_unit_test(test_prepare_sim_target),
+	    cmocka_unit_test(test_prepare_invalid),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -69,45 +69,36 @@ static uint64_t sim_service_ns(struct engine *e)
 	return (uint64_t)((double)e->service_ns * (1.0 + u * e->jitter) + 0.5);
 }
 
-static void sim_server_sift_down(uint64_t *h, uint32_t n, uint32_t i)
+static bool sim_u64_before(const void *a, const void *b)
 {
-	for (;;) {
-		uint32_t l = 2 * i + 1, m = i;
-		uint64_t t;
-
-		if (l < n && h[l] < h[m])
-			m = l;
-		if (l + 1 < n && h[l + 1] < h[m])
-			m = l + 1;
-		if (m == i)
-			return;
-		t = h[i];
-		h[i] = h[m];
-		h[m] = t;
-		i = m;
-	}
+	return *(const uint64_t *)a < *(const uint64_t *)b;
 }
 
-static bool sim_op_before(const struct sim_op *a, const struct sim_op *b)
+static bool sim_op_before(const void *pa, const void *pb)
 {
+	const struct sim_op *a = pa, *b = pb;
+
 	return a->done_ns < b->done_ns || (a->done_ns == b->done_ns && a->seq < b->seq);
 }
 
-static void sim_op_sift_down(struct sim_op *h, uint32_t n, uint32_t i)
+/* Restore a min-heap of n elements of size bytes (at most sizeof(struct sim_op)) below i. */
+static void sim_sift_down(void *heap, size_t size, uint32_t n, uint32_t i,
+                          bool (*before)(const void *, const void *))
 {
+	char *h = heap, t[sizeof(struct sim_op)];
+
 	for (;;) {
 		uint32_t l = 2 * i + 1, m = i;
-		struct sim_op t;
 
-		if (l < n && sim_op_before(&h[l], &h[m]))
+		if (l < n && before(h + l * size, h + m * size))
 			m = l;
-		if (l + 1 < n && sim_op_before(&h[l + 1], &h[m]))
+		if (l + 1 < n && before(h + (l + 1) * size, h + m * size))
 			m = l + 1;
 		if (m == i)
 			return;
-		t = h[i];
-		h[i] = h[m];
-		h[m] = t;
+		memcpy(t, h + i * size, size);
+		memcpy(h + i * size, h + m * size, size);
+		memcpy(h + m * size, t, size);
 		i = m;
 	}
 }
@@ -127,7 +118,7 @@ static void sim_op_push(struct engine *e, const struct sim_op *op)
 static void sim_op_pop(struct engine *e)
 {
 	e->inflight[0] = e->inflight[--e->ninflight];
-	sim_op_sift_down(e->inflight, e->ninflight, 0);
+	sim_sift_down(e->inflight, sizeof(*e->inflight), e->ninflight, 0, sim_op_before);
 }
 
 /*
@@ -146,7 +137,7 @@ static void sim_stall(struct engine *e, uint64_t now, uint64_t until_ns)
 		if (e->inflight[i].done_ns > now && e->inflight[i].done_ns < until_ns)
 			e->inflight[i].done_ns = until_ns;
 	for (uint32_t i = e->ninflight / 2; i-- > 0;)
-		sim_op_sift_down(e->inflight, e->ninflight, i);
+		sim_sift_down(e->inflight, sizeof(*e->inflight), e->ninflight, i, sim_op_before);
 }
 
 /* FIFO onto the earliest free server: that is all the queueing the model has. */
@@ -162,7 +153,8 @@ static void sim_submit(struct engine *e, uint64_t now)
 		start = e->server_free[0] > now ? e->server_free[0] : now;
 		op.done_ns = start + sim_service_ns(e);
 		e->server_free[0] = op.done_ns;
-		sim_server_sift_down(e->server_free, e->nservers, 0);
+		sim_sift_down(e->server_free, sizeof(*e->server_free), e->nservers, 0,
+		              sim_u64_before);
 		op.slot = e->pending[i].slot;
 		op.res = (int32_t)e->pending[i].len; /* reads and writes always succeed */
 		sim_op_push(e, &op);

@@ -15,6 +15,12 @@ static const char *const events_agent_states[] = {"ready", "lost"};
 static const char *const events_units[] = {"ops/s", "MiB/s"};
 static const char *const events_knee_kinds[] = {"none", "measured", "interpolated", "above_peak"};
 
+/* The table reads and writes enum members as int. */
+_Static_assert(sizeof(enum event_unit) == sizeof(int) &&
+                   sizeof(enum event_knee_kind) == sizeof(int) &&
+                   sizeof(enum event_agent_state) == sizeof(int),
+               "enum members are ints");
+
 #define EVENTS_NAMES(a) a, sizeof(a) / sizeof(a[0])
 /* A member of struct event: kind.member under key. */
 #define EF(key, type, member)                                                                      \

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* dashboard-feed: plays a file of event lines into the dashboard, to see it without a campaign. */
+/* dashboard-feed: plays a file of JSON events into the dashboard, to see it without a campaign. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +8,7 @@
 #include <event2/event.h>
 
 #include "dashboard.h"
+#include "event_json.h"
 
 struct feed {
 	struct event_base *base;
@@ -15,7 +16,9 @@ struct feed {
 	FILE *f;
 	struct event *ev_line, *ev_exit;
 	struct timeval delay;
-	long exit_after; /* seconds after the last line; 0: stay until q */
+	long exit_after;  /* seconds after the last line; 0: stay until q */
+	long lineno, bad; /* lines that are not events, and why the last one is not */
+	char why[1100];
 	bool cancelled;
 };
 
@@ -38,19 +41,28 @@ static void feed_line_cb(evutil_socket_t sock, short what, void *arg)
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
+	struct error err;
+	struct event e;
 
 	(void)sock;
 	(void)what;
 	while ((n = getline(&line, &cap, feed->f)) >= 0) {
+		feed->lineno++;
 		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
 			line[--n] = '\0';
-		if (n > 0)
+		if (n == 0)
+			continue;
+		if (event_json_decode(&e, line, &err) == 0)
 			break;
+		/* Shown once the terminal is back (stderr is the dashboard's too). */
+		feed->bad++;
+		snprintf(feed->why, sizeof(feed->why), "line %ld: %s", feed->lineno, err.msg);
 	}
 	if (n <= 0) {
 		feed_end(feed);
 	} else {
-		dashboard_event(feed->dash, line);
+		dashboard_event(feed->dash, &e);
+		event_clear(&e);
 		evtimer_add(feed->ev_line, &feed->delay);
 	}
 	free(line);
@@ -73,10 +85,14 @@ static void feed_cancel(void *arg)
 {
 	struct feed *feed = arg;
 
+	struct event e = {.kind = EVENT_DONE,
+	                  .done = {.status = 1,
+	                           .message = "cancelled from the dashboard",
+	                           .results = "(dashboard-feed)"}};
+
 	feed->cancelled = true;
 	evtimer_del(feed->ev_line);
-	dashboard_event(feed->dash, "{\"event\":\"done\",\"status\":1,\"message\":\"cancelled from "
-	                            "the dashboard\",\"results\":\"(dashboard-feed)\"}");
+	dashboard_event(feed->dash, &e);
 	feed_end(feed);
 }
 
@@ -93,7 +109,8 @@ int main(int argc, char **argv)
 	                   (feed.exit_after = strtol(argv[4], NULL, 10)) <= 0))) {
 		fprintf(stderr,
 		        "usage: dashboard-feed EVENTS.jsonl [DELAY_MS] [--exit-after SECONDS]\n"
-		        "  plays the event lines into the dashboard, one per DELAY_MS "
+		        "  plays the events (iocurve run --json lines) into the dashboard, one per "
+		        "DELAY_MS "
 		        "(default 50);\n  then stays until q, or SECONDS more\n");
 		return 2;
 	}
@@ -120,6 +137,9 @@ int main(int argc, char **argv)
 	dashboard_free(feed.dash);
 	if (feed.cancelled)
 		printf("dashboard-feed: the campaign was cancelled from the dashboard\n");
+	if (feed.bad > 0)
+		fprintf(stderr, "dashboard-feed: %ld line(s) skipped, not events; %s\n", feed.bad,
+		        feed.why);
 	if (feed.f != NULL)
 		fclose(feed.f);
 	event_free(feed.ev_line);

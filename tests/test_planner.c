@@ -9,8 +9,6 @@
 
 #include <cmocka.h>
 
-#include "events.h"
-#include "jsonline.h"
 #include "planner.h"
 #include "verdict.h"
 #include "testlib.h"
@@ -129,33 +127,6 @@ static void test_saturation_rules(void **state)
 	campaign_free(c);
 }
 
-static void planner_keep(void *arg, const char *line)
-{
-	snprintf(arg, 512, "%s", line);
-}
-
-/* The event lines the runner writes are what jsonline reads back. */
-static void test_events_round_trip(void **state)
-{
-	struct events *ev = events_new();
-	struct jsonline j;
-	char got[512] = "", q[128];
-
-	events_subscribe(ev, planner_keep, got);
-	events_emit(ev, "point", ",\"step\":%u,\"mean_us\":%.1f,\"steady\":%s,\"why\":%s", 3, 512.5,
-	            "true", events_json_str("a \"quoted\" reason\n", q, sizeof(q)));
-	assert_int_equal(jsonline_parse(&j, got), 0);
-	assert_string_equal(jsonline_str(&j, "event"), "point");
-	assert_true(jsonline_num(&j, "step", -1) == 3);
-	assert_true(jsonline_num(&j, "mean_us", -1) == 512.5);
-	assert_true(jsonline_bool(&j, "steady"));
-	assert_string_equal(jsonline_str(&j, "why"), "a \"quoted\" reason\n");
-	assert_null(jsonline_str(&j, "absent"));
-	assert_int_equal(jsonline_parse(&j, "{\"a\":{\"nested\":1}}"), -1);
-	assert_int_equal(jsonline_parse(&j, "not json"), -1);
-	events_free(ev);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -164,7 +135,6 @@ int main(void)
 	    cmocka_unit_test(test_refine_brackets_the_knee),
 	    cmocka_unit_test(test_curve_runs_the_peak_first),
 	    cmocka_unit_test(test_saturation_rules),
-	    cmocka_unit_test(test_events_round_trip),
 	};
 
 	return cmocka_run_group_tests_name("planner", tests, NULL, NULL);

@@ -95,12 +95,12 @@ static const struct dashboard_cbs run_dash_cbs = {
     .on_cancel = run_dash_cancel,
 };
 
-static void run_dash_event(void *arg, const char *line)
+static void run_dash_event(void *arg, const struct event *e)
 {
-	dashboard_event(arg, line);
+	dashboard_event(arg, e);
 }
 
-/* The dashboard on a terminal, plain lines otherwise, or the raw event stream with --json. */
+/* The dashboard on a terminal, plain lines otherwise, or the event stream as JSON with --json. */
 static void run_view(struct run_ctx *ctx, int json)
 {
 	if (json) {
@@ -283,18 +283,7 @@ static int run_exec(const struct args *a)
 	run_view(&ctx, json);
 	ctx.runner =
 	    runner_new(ctx.base, ctx.srv, ctx.campaign, ctx.res, ctx.ev, run_done_cb, &ctx);
-	{
-		char name[160];
-
-		events_emit(ctx.ev, "campaign",
-		            ",\"name\":%s,\"id\":0,\"workloads\":%zu,\"results\":\"%s\","
-		            "\"slo_us\":%.1f,\"metric\":\"%s\",\"agents_wanted\":%u",
-		            events_json_str(ctx.campaign->name, name, sizeof(name)),
-		            ctx.campaign->nworkloads, results_dir(ctx.res),
-		            (double)ctx.campaign->slo_latency_ns / 1e3,
-		            campaign_slo_metric_name(ctx.campaign->slo_metric),
-		            ctx.campaign->agents_count);
-	}
+	events_emit_campaign(ctx.ev, ctx.campaign, 0, results_dir(ctx.res));
 	sigs[0] = evsignal_new(ctx.base, SIGINT, run_signal_cb, &ctx);
 	sigs[1] = evsignal_new(ctx.base, SIGTERM, run_signal_cb, &ctx);
 	sigs[2] = evsignal_new(ctx.base, SIGCHLD, run_sigchld_cb, &ctx);

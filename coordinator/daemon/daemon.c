@@ -10,7 +10,7 @@
 #include "clock.h"
 #include "control.h"
 #include "daemon.h"
-#include "jsonline.h"
+#include "event_pb.h"
 #include "log.h"
 #include "results.h"
 #include "runner.h"
@@ -18,7 +18,7 @@
 
 /* A watcher this far behind has stopped reading: drop it rather than hold the daemon. */
 #define DAEMON_WATCHER_BACKLOG (8u << 20)
-/* Event lines kept per campaign for watchers that attach late. */
+/* Events kept per campaign for watchers that attach late. */
 #define DAEMON_HISTORY_MAX 200000
 
 enum daemon_state {
@@ -45,7 +45,7 @@ struct daemon_campaign {
 	struct results *res;
 	struct runner *runner;
 	struct events *ev;
-	char **history;
+	struct event *history; /* copies: they own their strings */
 	size_t nhist;
 };
 
@@ -81,16 +81,14 @@ static struct daemon_campaign *daemon_find(struct daemon *d, uint32_t id)
 	return id == 0 && d->ncamps ? d->camps[d->ncamps - 1] : NULL;
 }
 
-static void daemon_send_event(struct conn *c, uint32_t id, const char *line)
+static void daemon_send_event(struct conn *c, uint32_t id, const struct event *e)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
-	Iocurve__Event e = IOCURVE__EVENT__INIT;
 
-	e.id = id;
-	e.line = (char *)line;
 	env.body_case = IOCURVE__ENVELOPE__BODY_EVENT;
-	env.event = &e;
+	env.event = event_pb_new(e, id);
 	conn_send(c, &env);
+	event_pb_free(env.event);
 }
 
 static void daemon_reply(struct conn *c, bool ok, const char *fmt, ...)
@@ -119,34 +117,28 @@ static void daemon_drop_watcher(struct daemon *d, size_t i)
 }
 
 /* Every event of a campaign: history, progress, its watchers, the observer. */
-static void daemon_campaign_event(void *arg, const char *line)
+static void daemon_campaign_event(void *arg, const struct event *e)
 {
 	struct daemon_campaign *dc = arg;
 	struct daemon *d = dc->d;
-	struct jsonline j;
-	const char *ev;
 
 	if (dc->nhist < DAEMON_HISTORY_MAX) {
 		if ((dc->nhist & (dc->nhist - 1)) == 0)
 			dc->history = xreallocarray(dc->history, dc->nhist ? 2 * dc->nhist : 1,
 			                            sizeof(*dc->history));
-		dc->history[dc->nhist++] = xstrdup(line);
+		event_copy(&dc->history[dc->nhist++], e);
 	}
-	if (jsonline_parse(&j, line) == 0 && (ev = jsonline_str(&j, "event")) != NULL) {
-		if (strcmp(ev, "workload") == 0) {
-			snprintf(dc->progress, sizeof(dc->progress), "workload %.0f/%.0f %s",
-			         jsonline_num(&j, "workload", 0) + 1, jsonline_num(&j, "of", 0),
-			         jsonline_str(&j, "name"));
-		} else if (strcmp(ev, "step") == 0) {
-			char *s = strstr(dc->progress, " step ");
-			size_t n;
+	if (e->kind == EVENT_WORKLOAD) {
+		snprintf(dc->progress, sizeof(dc->progress), "workload %u/%u %s",
+		         e->workload.workload + 1, e->workload.of, e->workload.name);
+	} else if (e->kind == EVENT_STEP) {
+		char *s = strstr(dc->progress, " step ");
+		size_t n;
 
-			if (s != NULL)
-				*s = '\0';
-			n = strlen(dc->progress);
-			snprintf(dc->progress + n, sizeof(dc->progress) - n, " step %.0f",
-			         jsonline_num(&j, "step", 0) + 1);
-		}
+		if (s != NULL)
+			*s = '\0';
+		n = strlen(dc->progress);
+		snprintf(dc->progress + n, sizeof(dc->progress) - n, " step %u", e->step.step + 1);
 	}
 	for (size_t i = 0; i < d->nwatchers;) {
 		struct daemon_watcher *w = &d->watchers[i];
@@ -161,11 +153,11 @@ static void daemon_campaign_event(void *arg, const char *line)
 			daemon_drop_watcher(d, i);
 			continue;
 		}
-		daemon_send_event(w->conn, dc->id, line);
+		daemon_send_event(w->conn, dc->id, e);
 		i++;
 	}
 	if (d->observer != NULL)
-		d->observer(d->observer_arg, dc->id, line);
+		d->observer(d->observer_arg, dc->id, e);
 }
 
 static void daemon_campaign_release(struct daemon_campaign *dc)
@@ -214,7 +206,7 @@ static void daemon_done_cb(void *arg, int status)
 static void daemon_start(struct daemon_campaign *dc)
 {
 	struct daemon *d = dc->d;
-	char *dir, stamp[32], jn[200];
+	char *dir, stamp[32];
 	time_t now = time(NULL);
 	struct error err;
 	struct tm tm;
@@ -227,8 +219,7 @@ static void daemon_start(struct daemon_campaign *dc)
 	free(dir);
 	if (dc->res == NULL) {
 		log_error("campaign %u: %s", dc->id, err.msg);
-		events_emit(dc->ev, "done", ",\"status\":1,\"message\":%s,\"results\":\"\"",
-		            events_json_str(err.msg, jn, sizeof(jn)));
+		events_emit_done(dc->ev, 1, err.msg, "");
 		dc->state = DAEMON_FAILED;
 		event_base_once(d->base, -1, EV_TIMEOUT, daemon_after_done, dc,
 		                &(struct timeval){0, 0});
@@ -237,12 +228,7 @@ static void daemon_start(struct daemon_campaign *dc)
 	snprintf(dc->results, sizeof(dc->results), "%s", results_dir(dc->res));
 	dc->state = DAEMON_RUNNING;
 	dc->runner = runner_new(d->base, d->srv, dc->c, dc->res, dc->ev, daemon_done_cb, dc);
-	events_emit(dc->ev, "campaign",
-	            ",\"name\":%s,\"id\":%u,\"workloads\":%zu,\"results\":\"%s\",\"slo_us\":%.1f,"
-	            "\"metric\":\"%s\",\"agents_wanted\":%u",
-	            events_json_str(dc->name, jn, sizeof(jn)), dc->id, dc->c->nworkloads,
-	            dc->results, (double)dc->c->slo_latency_ns / 1e3,
-	            campaign_slo_metric_name(dc->c->slo_metric), dc->c->agents_count);
+	events_emit_campaign(dc->ev, dc->c, dc->id, dc->results);
 	log_info("campaign %u (%s) started; results in %s", dc->id, dc->name, dc->results);
 	runner_start(dc->runner);
 }
@@ -392,9 +378,7 @@ static void daemon_cancel(struct daemon *d, struct conn *conn, uint32_t id)
 	if (dc->state == DAEMON_QUEUED) {
 		dc->state = DAEMON_CANCELLED;
 		snprintf(dc->why, sizeof(dc->why), "cancelled while queued");
-		events_emit(
-		    dc->ev, "done",
-		    ",\"status\":1,\"message\":\"cancelled while queued\",\"results\":\"\"");
+		events_emit_done(dc->ev, 1, "cancelled while queued", "");
 		daemon_reply(conn, true, "campaign %u cancelled before it started", dc->id);
 		event_base_once(d->base, -1, EV_TIMEOUT, daemon_after_done, dc,
 		                &(struct timeval){0, 0});
@@ -423,7 +407,7 @@ static void daemon_watch(struct daemon *d, struct conn *conn, uint32_t id)
 	}
 	/* What happened so far, then live: a late watcher sees the whole curve. */
 	for (size_t i = 0; i < dc->nhist; i++)
-		daemon_send_event(conn, dc->id, dc->history[i]);
+		daemon_send_event(conn, dc->id, &dc->history[i]);
 	if (dc->state > DAEMON_RUNNING && dc->runner == NULL) {
 		conn_close(conn);
 		return;
@@ -539,7 +523,7 @@ void daemon_free(struct daemon *d)
 
 		daemon_campaign_release(dc);
 		for (size_t k = 0; k < dc->nhist; k++)
-			free(dc->history[k]);
+			event_clear(&dc->history[k]);
 		free(dc->history);
 		free(dc);
 	}

@@ -15,7 +15,7 @@ struct daemon;
 struct daemon *daemon_new(struct event_base *base, struct server *srv, const char *results_root);
 int daemon_listen(struct daemon *d, const char *control_path, struct error *err);
 /* Every campaign's events as they happen, with the campaign's id (for /metrics). */
-typedef void (*daemon_observer)(void *arg, uint32_t id, const char *line);
+typedef void (*daemon_observer)(void *arg, uint32_t id, const struct event *e);
 void daemon_observe(struct daemon *d, daemon_observer fn, void *arg);
 /* Campaigns queued or running, for /metrics. */
 unsigned daemon_active(const struct daemon *d);

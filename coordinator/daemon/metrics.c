@@ -7,7 +7,6 @@
 #include <event2/buffer.h>
 #include <event2/http.h>
 
-#include "jsonline.h"
 #include "metrics.h"
 #include "netaddr.h"
 #include "xalloc.h"
@@ -31,36 +30,39 @@ struct metrics {
 	size_t nknees;
 };
 
-void metrics_event(void *arg, uint32_t id, const char *line)
+void metrics_event(void *arg, uint32_t id, const struct event *e)
 {
 	struct metrics *m = arg;
-	struct jsonline j;
-	const char *ev, *agent;
+	struct metrics_knee *k;
 
-	if (jsonline_parse(&j, line) < 0 || (ev = jsonline_str(&j, "event")) == NULL)
-		return;
-	if (strcmp(ev, "step") == 0) {
+	switch (e->kind) {
+	case EVENT_STEP:
 		m->id = id;
-		m->offered = jsonline_num(&j, "offered_ops", 0);
-	} else if (strcmp(ev, "interval") == 0 && (agent = jsonline_str(&j, "agent")) != NULL &&
-	           strcmp(agent, "*") == 0) {
+		m->offered = e->step.offered_ops;
+		break;
+	case EVENT_INTERVAL:
+		if (strcmp(e->interval.agent, EVENT_FLEET) != 0)
+			break;
 		m->id = id;
-		m->ops_s = jsonline_num(&j, "ops_s", 0);
-		m->mib_s = jsonline_num(&j, "mib_s", 0);
-		m->mean_us = jsonline_num(&j, "mean_us", 0);
-		m->p99_us = jsonline_num(&j, "p99_us", 0);
-	} else if (strcmp(ev, "point") == 0) {
+		m->ops_s = e->interval.ops_s;
+		m->mib_s = e->interval.mib_s;
+		m->mean_us = e->interval.mean_us;
+		m->p99_us = e->interval.p99_us;
+		break;
+	case EVENT_POINT:
 		m->steps_done++;
-	} else if (strcmp(ev, "workload_done") == 0) {
-		struct metrics_knee *k;
-
+		break;
+	case EVENT_WORKLOAD_DONE:
 		m->knees = xreallocarray(m->knees, m->nknees + 1, sizeof(*m->knees));
 		k = &m->knees[m->nknees++];
 		k->id = id;
-		snprintf(k->workload, sizeof(k->workload), "%s", jsonline_str(&j, "name"));
-		snprintf(k->unit, sizeof(k->unit), "%s", jsonline_str(&j, "unit"));
-		k->knee = jsonline_num(&j, "knee_tp", 0);
-		k->peak = jsonline_num(&j, "peak_tp", 0);
+		snprintf(k->workload, sizeof(k->workload), "%s", e->workload_done.name);
+		snprintf(k->unit, sizeof(k->unit), "%s", event_unit_name(e->workload_done.unit));
+		k->knee = e->workload_done.knee.tp;
+		k->peak = e->workload_done.peak_tp;
+		break;
+	default:
+		break;
 	}
 }
 

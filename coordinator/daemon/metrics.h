@@ -17,7 +17,7 @@ struct metrics;
 struct metrics *metrics_new(struct event_base *base, const char *listen, struct server *srv,
                             struct daemon *d, struct error *err);
 /* A daemon_observer: feed it every campaign event. */
-void metrics_event(void *arg, uint32_t id, const char *line);
+void metrics_event(void *arg, uint32_t id, const struct event *e);
 void metrics_free(struct metrics *m);
 
 #endif

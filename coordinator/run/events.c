@@ -1,12 +1,229 @@
 /* SPDX-License-Identifier: MIT */
-/* A campaign's live event stream: JSON lines fanned out to subscribers. */
-#include <stdarg.h>
-#include <stdio.h>
+/* A campaign's live event stream: typed events fanned out to subscribers; their field table. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "campaign.h"
 #include "events.h"
+#include "table.h"
 #include "xalloc.h"
+
+static const char *const events_kinds[EVENT_KIND_N] = {
+    "campaign", "agent", "workload", "layout", "step", "interval", "point", "workload_done", "done",
+};
+static const char *const events_agent_states[] = {"ready", "lost"};
+static const char *const events_units[] = {"ops/s", "MiB/s"};
+static const char *const events_knee_kinds[] = {"none", "measured", "interpolated", "above_peak"};
+
+/* The table reads and writes enum members as int. */
+_Static_assert(sizeof(enum event_unit) == sizeof(int) &&
+                   sizeof(enum event_knee_kind) == sizeof(int) &&
+                   sizeof(enum event_agent_state) == sizeof(int),
+               "enum members are ints");
+
+#define EVENTS_NAMES(a) a, sizeof(a) / sizeof(a[0])
+/* A member of struct event: kind.member under key. */
+#define EF(key, type, member)                                                                      \
+	{                                                                                          \
+		key, type, offsetof(struct event, member), NULL, 0                                 \
+	}
+#define EF_ENUM(key, member, names)                                                                \
+	{                                                                                          \
+		key, EVENT_T_ENUM, offsetof(struct event, member), EVENTS_NAMES(names)             \
+	}
+#define EF_KNEE(of)                                                                                \
+	EF_ENUM("knee_kind", of.knee.kind, events_knee_kinds),                                     \
+	    EF("knee_tp", EVENT_T_DOUBLE, of.knee.tp), EF("knee_lo", EVENT_T_DOUBLE, of.knee.lo),  \
+	    EF("knee_hi", EVENT_T_DOUBLE, of.knee.hi)
+
+static const struct event_field events_campaign[] = {
+    EF("name", EVENT_T_STR, campaign.name),
+    EF("id", EVENT_T_U32, campaign.id),
+    EF("workloads", EVENT_T_U32, campaign.workloads),
+    EF("results", EVENT_T_STR, campaign.results),
+    EF("slo_us", EVENT_T_DOUBLE, campaign.slo_us),
+    EF("metric", EVENT_T_STR, campaign.metric),
+    EF("agents_wanted", EVENT_T_U32, campaign.agents_wanted),
+};
+
+static const struct event_field events_agent[] = {
+    EF("name", EVENT_T_STR, agent.name),     EF_ENUM("state", agent.state, events_agent_states),
+    EF("n", EVENT_T_U32, agent.n),           EF("of", EVENT_T_U32, agent.of),
+    EF("reason", EVENT_T_STR, agent.reason),
+};
+
+static const struct event_field events_workload[] = {
+    EF("workload", EVENT_T_U32, workload.workload),
+    EF("of", EVENT_T_U32, workload.of),
+    EF("name", EVENT_T_STR, workload.name),
+    EF("rw", EVENT_T_STR, workload.rw),
+    EF("block_size", EVENT_T_U32, workload.block_size),
+    EF("workers", EVENT_T_U32, workload.workers),
+    EF("qd", EVENT_T_U32, workload.qd),
+    EF("agents", EVENT_T_U32, workload.agents),
+    EF_ENUM("unit", workload.unit, events_units),
+    EF("max_steps", EVENT_T_U32, workload.max_steps),
+};
+
+static const struct event_field events_layout[] = {
+    EF("workload", EVENT_T_U32, layout.workload),
+    EF("agent", EVENT_T_STR, layout.agent),
+    EF("done", EVENT_T_U64, layout.done),
+    EF("total", EVENT_T_U64, layout.total),
+};
+
+static const struct event_field events_step[] = {
+    EF("workload", EVENT_T_U32, step.workload),
+    EF("step", EVENT_T_U32, step.step),
+    EF("offered_ops", EVENT_T_DOUBLE, step.offered_ops),
+    EF("per_worker", EVENT_T_DOUBLE, step.per_worker),
+    EF("qd", EVENT_T_U32, step.qd),
+    EF("seconds", EVENT_T_DOUBLE, step.seconds),
+};
+
+static const struct event_field events_interval[] = {
+    EF("workload", EVENT_T_U32, interval.workload), EF("step", EVENT_T_U32, interval.step),
+    EF("interval", EVENT_T_U32, interval.interval), EF("warmup", EVENT_T_BOOL, interval.warmup),
+    EF("agent", EVENT_T_STR, interval.agent),       EF("ops_s", EVENT_T_DOUBLE, interval.ops_s),
+    EF("mib_s", EVENT_T_DOUBLE, interval.mib_s),    EF("mean_us", EVENT_T_DOUBLE, interval.mean_us),
+    EF("p99_us", EVENT_T_DOUBLE, interval.p99_us),  EF("cpu_pct", EVENT_T_DOUBLE, interval.cpu_pct),
+    EF("errors", EVENT_T_U64, interval.errors),
+};
+
+static const struct event_field events_point[] = {
+    EF("workload", EVENT_T_U32, point.workload),
+    EF("step", EVENT_T_U32, point.step),
+    EF("offered_ops", EVENT_T_DOUBLE, point.offered_ops),
+    EF("achieved_ops", EVENT_T_DOUBLE, point.achieved_ops),
+    EF("mib_s", EVENT_T_DOUBLE, point.mib_s),
+    EF("mean_us", EVENT_T_DOUBLE, point.mean_us),
+    EF("p50_us", EVENT_T_DOUBLE, point.p50_us),
+    EF("p99_us", EVENT_T_DOUBLE, point.p99_us),
+    EF("metric_us", EVENT_T_DOUBLE, point.metric_us),
+    EF("steady", EVENT_T_BOOL, point.steady),
+    EF("errors", EVENT_T_U64, point.errors),
+    EF("client_cpu_pct", EVENT_T_DOUBLE, point.client_cpu_pct),
+    EF("saturated", EVENT_T_STR, point.saturated),
+    EF_KNEE(point),
+};
+
+static const struct event_field events_workload_done[] = {
+    EF("workload", EVENT_T_U32, workload_done.workload),
+    EF("name", EVENT_T_STR, workload_done.name),
+    EF("knee", EVENT_T_STR, workload_done.knee_text),
+    EF_KNEE(workload_done),
+    EF("peak_tp", EVENT_T_DOUBLE, workload_done.peak_tp),
+    EF_ENUM("unit", workload_done.unit, events_units),
+    EF("why", EVENT_T_STR, workload_done.why),
+};
+
+static const struct event_field events_done[] = {
+    EF("status", EVENT_T_I32, done.status),
+    EF("message", EVENT_T_STR, done.message),
+    EF("results", EVENT_T_STR, done.results),
+};
+
+static const struct {
+	const struct event_field *f;
+	size_t n;
+} events_table[EVENT_KIND_N] = {
+    {EVENTS_NAMES(events_campaign)}, {EVENTS_NAMES(events_agent)},
+    {EVENTS_NAMES(events_workload)}, {EVENTS_NAMES(events_layout)},
+    {EVENTS_NAMES(events_step)},     {EVENTS_NAMES(events_interval)},
+    {EVENTS_NAMES(events_point)},    {EVENTS_NAMES(events_workload_done)},
+    {EVENTS_NAMES(events_done)},
+};
+
+const char *event_kind_name(enum event_kind k)
+{
+	return (unsigned)k < EVENT_KIND_N ? events_kinds[k] : NULL;
+}
+
+int event_kind_of(const char *name)
+{
+	for (int k = 0; name != NULL && k < EVENT_KIND_N; k++)
+		if (strcmp(events_kinds[k], name) == 0)
+			return k;
+	return -1;
+}
+
+const struct event_field *event_fields(enum event_kind k, size_t *n)
+{
+	*n = (unsigned)k < EVENT_KIND_N ? events_table[k].n : 0;
+	return *n ? events_table[k].f : NULL;
+}
+
+const char *event_unit_name(enum event_unit u)
+{
+	return events_units[u == EVENT_UNIT_MIB];
+}
+
+const char *event_knee_kind_name(enum event_knee_kind k)
+{
+	return (unsigned)k < 4 ? events_knee_kinds[k] : "none";
+}
+
+enum event_unit event_unit_of(const struct workload *w)
+{
+	return table_uses_mib(w) ? EVENT_UNIT_MIB : EVENT_UNIT_OPS;
+}
+
+struct event_knee event_knee_of(const struct campaign *c, const struct workload *w,
+                                const struct step_point *pts, size_t n, double *peak)
+{
+	struct step_point *s = table_sorted(pts, n);
+	struct knee k = table_knee(c, w, s, n);
+	const struct step_point *pk = table_peak(w, s, n);
+	struct event_knee ek = {.kind = EVENT_KNEE_NONE, .tp = k.throughput};
+
+	switch (k.kind) {
+	case KNEE_INTERPOLATED:
+		ek.kind = EVENT_KNEE_INTERPOLATED;
+		ek.lo = table_throughput(w, &s[k.below]);
+		ek.hi = table_throughput(w, &s[k.above]);
+		break;
+	case KNEE_AT_STEP:
+		ek.kind = EVENT_KNEE_MEASURED;
+		break;
+	case KNEE_ALL_UNDER:
+		ek.kind = EVENT_KNEE_ABOVE_PEAK;
+		break;
+	default:
+		ek.tp = 0;
+		break;
+	}
+	*peak = pk != NULL ? table_throughput(w, pk) : 0;
+	free(s);
+	return ek;
+}
+
+void event_copy(struct event *dst, const struct event *src)
+{
+	size_t n;
+	const struct event_field *f = event_fields(src->kind, &n);
+
+	*dst = *src;
+	for (size_t i = 0; i < n; i++)
+		if (f[i].type == EVENT_T_STR) {
+			const char **s = (const char **)((char *)dst + f[i].off);
+
+			*s = xstrdup(*s != NULL ? *s : "");
+		}
+}
+
+void event_clear(struct event *e)
+{
+	size_t n;
+	const struct event_field *f = event_fields(e->kind, &n);
+
+	for (size_t i = 0; i < n; i++)
+		if (f[i].type == EVENT_T_STR) {
+			const char **s = (const char **)((char *)e + f[i].off);
+
+			free((char *)*s);
+			*s = NULL;
+		}
+}
 
 struct events_sub {
 	events_fn fn;
@@ -55,26 +272,14 @@ void events_unsubscribe(struct events *ev, events_fn fn, void *arg)
 	}
 }
 
-void events_emit(struct events *ev, const char *kind, const char *fmt, ...)
+void events_emit(struct events *ev, const struct event *e)
 {
-	char line[4096];
-	va_list ap;
-	int n;
-
 	if (ev == NULL || ev->n == 0)
 		return;
-	n = snprintf(line, sizeof(line), "{\"event\":\"%s\"", kind);
-	va_start(ap, fmt);
-	n += vsnprintf(line + n, sizeof(line) - (size_t)n - 2, fmt, ap);
-	va_end(ap);
-	if ((size_t)n >= sizeof(line) - 2)
-		n = (int)sizeof(line) - 3;
-	line[n] = '}';
-	line[n + 1] = '\0';
 	ev->emitting++;
 	for (size_t i = 0; i < ev->n; i++)
 		if (ev->subs[i].fn != NULL)
-			ev->subs[i].fn(ev->subs[i].arg, line);
+			ev->subs[i].fn(ev->subs[i].arg, e);
 	ev->emitting--;
 	if (ev->emitting == 0) {
 		size_t k = 0;
@@ -86,26 +291,27 @@ void events_emit(struct events *ev, const char *kind, const char *fmt, ...)
 	}
 }
 
-const char *events_json_str(const char *text, char *buf, unsigned long len)
+void events_emit_done(struct events *ev, int status, const char *message, const char *results)
 {
-	size_t o = 0;
+	struct event e = {.kind = EVENT_DONE};
 
-	if (len < 3)
-		return "\"\"";
-	buf[o++] = '"';
-	for (; text != NULL && *text && o + 8 < len; text++) {
-		unsigned char c = (unsigned char)*text;
+	e.done.status = status;
+	e.done.message = message;
+	e.done.results = results;
+	events_emit(ev, &e);
+}
 
-		if (c == '"' || c == '\\') {
-			buf[o++] = '\\';
-			buf[o++] = (char)c;
-		} else if (c < 0x20) {
-			o += (size_t)snprintf(buf + o, len - o, "\\u%04x", c);
-		} else {
-			buf[o++] = (char)c;
-		}
-	}
-	buf[o++] = '"';
-	buf[o] = '\0';
-	return buf;
+void events_emit_campaign(struct events *ev, const struct campaign *c, uint32_t id,
+                          const char *results)
+{
+	struct event e = {.kind = EVENT_CAMPAIGN};
+
+	e.campaign.name = c->name;
+	e.campaign.id = id;
+	e.campaign.workloads = (uint32_t)c->nworkloads;
+	e.campaign.results = results;
+	e.campaign.slo_us = (double)c->slo_latency_ns / 1e3;
+	e.campaign.metric = campaign_slo_metric_name(c->slo_metric);
+	e.campaign.agents_wanted = c->agents_count;
+	events_emit(ev, &e);
 }

@@ -92,7 +92,6 @@ static void runner_send_all(struct runner *r, const Iocurve__Envelope *env)
 static void runner_finish(struct runner *r, int status)
 {
 	struct error err;
-	char msg[1100];
 
 	event_del(r->timer);
 	r->state = status == 0 ? RUNNER_DONE : RUNNER_FAILED;
@@ -104,9 +103,8 @@ static void runner_finish(struct runner *r, int status)
 	if (derive_all(results_dir(r->res), r->c, (const struct step_point *const *)r->points,
 	               r->npoints, &err) < 0)
 		log_error("%s", err.msg);
-	events_emit(r->ev, "done", ",\"status\":%d,\"message\":%s,\"results\":\"%s\"", status,
-	            events_json_str(status ? r->error : "campaign complete", msg, sizeof(msg)),
-	            results_dir(r->res));
+	events_emit_done(r->ev, status, status ? r->error : "campaign complete",
+	                 results_dir(r->res));
 	r->done(r->done_arg, status);
 }
 
@@ -148,12 +146,18 @@ static void runner_prepare(struct runner *r)
 	r->state = RUNNER_PREPARING;
 	r->step = 0;
 	planner_init(&r->plan, r->c, w);
-	events_emit(r->ev, "workload",
-	            ",\"workload\":%zu,\"of\":%zu,\"name\":\"%s\",\"rw\":\"%s\",\"block_size\":%u,"
-	            "\"workers\":%u,\"qd\":%u,\"agents\":%u,\"unit\":\"%s\",\"max_steps\":%zu",
-	            r->w, r->c->nworkloads, w->name, rw_mode_name(w->rw), w->block_size, w->workers,
-	            w->queue_depth, r->nagents, table_uses_mib(w) ? "MiB/s" : "ops/s",
-	            loadspec_max_steps(w));
+	events_emit(r->ev,
+	            &(struct event){.kind = EVENT_WORKLOAD,
+	                            .workload = {.workload = (uint32_t)r->w,
+	                                         .of = (uint32_t)r->c->nworkloads,
+	                                         .name = w->name,
+	                                         .rw = rw_mode_name(w->rw),
+	                                         .block_size = w->block_size,
+	                                         .workers = w->workers,
+	                                         .qd = w->queue_depth,
+	                                         .agents = r->nagents,
+	                                         .unit = event_unit_of(w),
+	                                         .max_steps = (uint32_t)loadspec_max_steps(w)}});
 	prepare_build(&m, r->c, r->w);
 	env.body_case = IOCURVE__ENVELOPE__BODY_PREPARE;
 	env.prepare = &m.p;
@@ -208,11 +212,15 @@ static void runner_start_step(struct runner *r)
 		server_send(r->agents[i].s, &env);
 	}
 	free(rates);
-	events_emit(r->ev, "step",
-	            ",\"workload\":%zu,\"step\":%u,\"offered_ops\":%.1f,\"per_worker\":%.1f,"
-	            "\"qd\":%u,\"seconds\":%.1f",
-	            r->w, r->step, r->rate, per_worker, w->queue_depth,
-	            (double)(w->warmup_ns + w->measure_ns) / 1e9 + 0.5);
+	events_emit(r->ev,
+	            &(struct event){
+	                .kind = EVENT_STEP,
+	                .step = {.workload = (uint32_t)r->w,
+	                         .step = r->step,
+	                         .offered_ops = r->rate,
+	                         .per_worker = per_worker,
+	                         .qd = w->queue_depth,
+	                         .seconds = (double)(w->warmup_ns + w->measure_ns) / 1e9 + 0.5}});
 	/* The watchdog allows for a steady extension running to its end. */
 	runner_arm(r,
 	           RUNNER_LEAD_NS + 4 * max_rtt + w->warmup_ns + ss.measure_ns + RUNNER_SLACK_NS);
@@ -223,30 +231,25 @@ static void runner_next_workload(struct runner *r)
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__EndWorkload ew = IOCURVE__END_WORKLOAD__INIT;
 	const struct workload *w = runner_workload(r);
-	char knee[256];
+	char knee[256], why[320];
+	double peak;
+	struct event_knee k = event_knee_of(r->c, w, r->points[r->w], r->npoints[r->w], &peak);
 
 	ew.workload_index = (uint32_t)r->w;
 	env.body_case = IOCURVE__ENVELOPE__BODY_END_WORKLOAD;
 	env.end_workload = &ew;
 	runner_send_all(r, &env);
 	table_knee_text(r->c, w, r->points[r->w], r->npoints[r->w], knee, sizeof(knee));
-	{
-		struct step_point *s = table_sorted(r->points[r->w], r->npoints[r->w]);
-		struct knee k = table_knee(r->c, w, s, r->npoints[r->w]);
-		const struct step_point *peak = table_peak(w, s, r->npoints[r->w]);
-		char jk[512], why[320], jw[400];
-
-		snprintf(why, sizeof(why), "%s%s%s", planner_why(&r->plan),
-		         r->plan.refine_why[0] ? "; " : "", r->plan.refine_why);
-		events_emit(r->ev, "workload_done",
-		            ",\"workload\":%zu,\"name\":\"%s\",\"knee\":%s,\"knee_kind\":\"%s\","
-		            "\"knee_tp\":%.1f,\"peak_tp\":%.1f,\"unit\":\"%s\",\"why\":%s",
-		            r->w, w->name, events_json_str(knee, jk, sizeof(jk)),
-		            table_knee_kind(&k), k.throughput, peak ? table_throughput(w, peak) : 0,
-		            table_uses_mib(w) ? "MiB/s" : "ops/s",
-		            events_json_str(why, jw, sizeof(jw)));
-		free(s);
-	}
+	snprintf(why, sizeof(why), "%s%s%s", planner_why(&r->plan),
+	         r->plan.refine_why[0] ? "; " : "", r->plan.refine_why);
+	events_emit(r->ev, &(struct event){.kind = EVENT_WORKLOAD_DONE,
+	                                   .workload_done = {.workload = (uint32_t)r->w,
+	                                                     .name = w->name,
+	                                                     .knee_text = knee,
+	                                                     .knee = k,
+	                                                     .peak_tp = peak,
+	                                                     .unit = event_unit_of(w),
+	                                                     .why = why}});
 	if (++r->w == r->c->nworkloads) {
 		runner_finish(r, 0);
 		return;
@@ -268,8 +271,9 @@ static void runner_step_done(struct runner *r)
 {
 	const struct workload *w = runner_workload(r);
 	struct step_point *pt;
-	char sat[128] = "", jsat[160];
+	char sat[128] = "";
 	struct error err;
+	double peak;
 
 	if (r->npoints[r->w] == r->cap[r->w]) {
 		r->cap[r->w] = r->cap[r->w] ? 2 * r->cap[r->w] : 8;
@@ -285,16 +289,23 @@ static void runner_step_done(struct runner *r)
 		return;
 	}
 	verdict_saturated(r->c, pt, sat, sizeof(sat));
-	events_emit(r->ev, "point",
-	            ",\"workload\":%zu,\"step\":%u,\"offered_ops\":%.1f,\"achieved_ops\":%.1f,"
-	            "\"mib_s\":%.3f,\"mean_us\":%.1f,\"p50_us\":%.1f,\"p99_us\":%.1f,"
-	            "\"metric_us\":%.1f,\"steady\":%s,\"errors\":%llu,\"client_cpu_pct\":%.1f,"
-	            "\"saturated\":%s",
-	            r->w, r->step, pt->offered_ops, pt->achieved_ops, pt->mib_s, pt->mean_ns / 1e3,
-	            (double)pt->p50_ns / 1e3, (double)pt->p99_ns / 1e3,
-	            step_metric(pt, r->c->slo_metric) / 1e3, pt->steady ? "true" : "false",
-	            (unsigned long long)pt->errors, pt->host_cpu_pct,
-	            events_json_str(sat, jsat, sizeof(jsat)));
+	events_emit(r->ev,
+	            &(struct event){.kind = EVENT_POINT,
+	                            .point = {.workload = (uint32_t)r->w,
+	                                      .step = r->step,
+	                                      .offered_ops = pt->offered_ops,
+	                                      .achieved_ops = pt->achieved_ops,
+	                                      .mib_s = pt->mib_s,
+	                                      .mean_us = pt->mean_ns / 1e3,
+	                                      .p50_us = (double)pt->p50_ns / 1e3,
+	                                      .p99_us = (double)pt->p99_ns / 1e3,
+	                                      .metric_us = step_metric(pt, r->c->slo_metric) / 1e3,
+	                                      .steady = pt->steady,
+	                                      .errors = pt->errors,
+	                                      .client_cpu_pct = pt->host_cpu_pct,
+	                                      .saturated = sat,
+	                                      .knee = event_knee_of(r->c, w, r->points[r->w],
+	                                                            r->npoints[r->w], &peak)}});
 	r->step++;
 	runner_next_step(r);
 }
@@ -351,16 +362,21 @@ static void runner_emit_interval(struct runner *r, uint32_t interval, const char
 {
 	double secs = (double)m->duration_ns / 1e9;
 
-	events_emit(r->ev, "interval",
-	            ",\"workload\":%zu,\"step\":%u,\"interval\":%u,\"warmup\":%s,\"agent\":\"%s\","
-	            "\"ops_s\":%.1f,\"mib_s\":%.3f,\"mean_us\":%.1f,\"p99_us\":%.1f,"
-	            "\"cpu_pct\":%.1f,\"errors\":%llu",
-	            r->w, r->step, interval, m->warmup ? "true" : "false", agent,
-	            secs > 0 ? (double)m->rec.ops / secs : 0,
-	            secs > 0 ? (double)m->rec.bytes / secs / (1024.0 * 1024.0) : 0,
-	            hist_mean(&m->rec.latency) / 1e3,
-	            (double)hist_quantile(&m->rec.latency, 99) / 1e3, m->host_cpu_pct,
-	            (unsigned long long)m->rec.errors);
+	events_emit(r->ev,
+	            &(struct event){
+	                .kind = EVENT_INTERVAL,
+	                .interval = {
+	                    .workload = (uint32_t)r->w,
+	                    .step = r->step,
+	                    .interval = interval,
+	                    .warmup = m->warmup,
+	                    .agent = agent,
+	                    .ops_s = secs > 0 ? (double)m->rec.ops / secs : 0,
+	                    .mib_s = secs > 0 ? (double)m->rec.bytes / secs / (1024.0 * 1024.0) : 0,
+	                    .mean_us = hist_mean(&m->rec.latency) / 1e3,
+	                    .p99_us = (double)hist_quantile(&m->rec.latency, 99) / 1e3,
+	                    .cpu_pct = m->host_cpu_pct,
+	                    .errors = m->rec.errors}});
 }
 
 static void runner_report_interval(struct runner *r, uint32_t ai, const Iocurve__IntervalReport *ir)
@@ -389,7 +405,7 @@ static void runner_report_interval(struct runner *r, uint32_t ai, const Iocurve_
 	if (rc == 1) {
 		runner_maybe_cut(r, ir->interval);
 		results_interval(r->res, w, r->step, r->rate, ir->interval, NULL, merged);
-		runner_emit_interval(r, ir->interval, "*", merged);
+		runner_emit_interval(r, ir->interval, EVENT_FLEET, merged);
 	}
 }
 
@@ -398,10 +414,11 @@ static void runner_layout_progress(struct runner *r, uint32_t ai, const Iocurve_
 {
 	if (r->state != RUNNER_PREPARING || lp->workload_index != r->w || lp->bytes_total == 0)
 		return;
-	events_emit(r->ev, "layout",
-	            ",\"workload\":%zu,\"agent\":\"%s\",\"done\":%llu,\"total\":%llu", r->w,
-	            r->agents[ai].name, (unsigned long long)lp->bytes_done,
-	            (unsigned long long)lp->bytes_total);
+	events_emit(r->ev, &(struct event){.kind = EVENT_LAYOUT,
+	                                   .layout = {.workload = (uint32_t)r->w,
+	                                              .agent = r->agents[ai].name,
+	                                              .done = lp->bytes_done,
+	                                              .total = lp->bytes_total}});
 	/* Progress means the agent is alive: give it the full preparation time again. */
 	runner_arm(r, RUNNER_PREPARE_NS);
 }
@@ -487,8 +504,11 @@ static void runner_claim(struct runner *r, struct session *s)
 	snprintf(r->agents[r->nagents].name, sizeof(r->agents[r->nagents].name), "%s",
 	         session_name(s));
 	r->nagents++;
-	events_emit(r->ev, "agent", ",\"name\":\"%s\",\"state\":\"ready\",\"n\":%u,\"of\":%u",
-	            session_name(s), r->nagents, runner_agents_wanted(r));
+	events_emit(r->ev, &(struct event){.kind = EVENT_AGENT,
+	                                   .agent = {.name = session_name(s),
+	                                             .state = EVENT_AGENT_READY,
+	                                             .n = r->nagents,
+	                                             .of = runner_agents_wanted(r)}});
 	if (r->nagents == runner_agents_wanted(r))
 		runner_prepare(r);
 }
@@ -502,13 +522,14 @@ static void runner_on_lost(struct session *s, const char *reason, void *arg)
 {
 	struct runner *r = arg;
 	int ai = runner_agent_index(r, s);
-	char jr[300];
 
 	if (ai < 0)
 		return;
 	r->agents[ai].s = NULL;
-	events_emit(r->ev, "agent", ",\"name\":\"%s\",\"state\":\"lost\",\"reason\":%s",
-	            r->agents[ai].name, events_json_str(reason, jr, sizeof(jr)));
+	events_emit(r->ev, &(struct event){.kind = EVENT_AGENT,
+	                                   .agent = {.name = r->agents[ai].name,
+	                                             .state = EVENT_AGENT_LOST,
+	                                             .reason = reason}});
 	if (r->state == RUNNER_WAITING) {
 		/* Not started yet: forget it, wait for another. */
 		r->agents[ai] = r->agents[--r->nagents];

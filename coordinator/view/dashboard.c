@@ -48,10 +48,10 @@ struct dashboard {
 	long drawn_sec;
 };
 
-void dashboard_event(struct dashboard *d, const char *line)
+void dashboard_event(struct dashboard *d, const struct event *e)
 {
 	/* Only record here: drawing waits for the timer, so a burst of events costs one redraw. */
-	if (d == NULL || !dashstate_event(&d->st, line))
+	if (d == NULL || !dashstate_event(&d->st, e))
 		return;
 	d->dirty = true;
 	if (d->st.finished)
@@ -280,12 +280,12 @@ static bool dashboard_fmt_knee(const struct dashstate_workload *w, char *buf, si
 {
 	char tp[48];
 
-	dashboard_fmt_tp(w->knee_tp, w->unit, tp, sizeof(tp));
-	if (strcmp(w->knee_kind, "above_peak") == 0) {
+	dashboard_fmt_tp(w->knee.tp, w->unit, tp, sizeof(tp));
+	if (w->knee.kind == EVENT_KNEE_ABOVE_PEAK) {
 		snprintf(buf, len, "> %s", tp);
 		return false;
 	}
-	if (strcmp(w->knee_kind, "none") == 0 || !(w->knee_tp > 0)) {
+	if (w->knee.kind == EVENT_KNEE_NONE || !(w->knee.tp > 0)) {
 		snprintf(buf, len, "none");
 		return false;
 	}
@@ -319,28 +319,28 @@ static void dashboard_draw_finished(const struct dashboard *d, int y, int x, int
 }
 
 /*
- * The plot of wl's points, w x h at (y, x), its marks coloured. Returns the
- * knee so far of a running workload (its bracket is marked).
+ * The plot of wl's points, w x h at (y, x), its marks coloured: the knee of a
+ * finished workload, the bracket of a running one's knee so far.
  */
-static struct knee dashboard_draw_plot(const struct dashboard *d,
-                                       const struct dashstate_workload *wl, int y, int x, int w,
-                                       int h)
+static void dashboard_draw_plot(const struct dashboard *d, const struct dashstate_workload *wl,
+                                int y, int x, int w, int h)
 {
 	struct termplot_pt *pts = xcalloc(wl->npts + 1, sizeof(*pts));
 	char *grid = xmalloc((size_t)h * (size_t)(w + 1)), ytitle[64], knee[64];
 	struct termplot tp = {.pts = pts, .n = wl->npts, .slo = d->st.slo_us, .y_title = ytitle};
 	struct termplot_area area;
-	struct knee k = {0};
 
 	for (size_t i = 0; i < wl->npts; i++)
 		pts[i] = (struct termplot_pt){wl->pts[i].x, wl->pts[i].y};
 	tp.x_unit = strcmp(wl->unit, "MiB/s") == 0 ? "MiB/s" : "ops/s";
 	snprintf(ytitle, sizeof(ytitle), "%s latency",
 	         d->st.metric[0] ? d->st.metric : "SLO metric");
-	if (wl->done && dashboard_fmt_knee(wl, knee, sizeof(knee)))
-		tp.knee_x = wl->knee_tp;
-	else if (d->st.slo_us > 0 && wl->npts > 0)
-		k = dashstate_bracket(&d->st, wl, &tp.bracket_lo, &tp.bracket_hi);
+	if (wl->done && dashboard_fmt_knee(wl, knee, sizeof(knee))) {
+		tp.knee_x = wl->knee.tp;
+	} else if (!wl->done && wl->knee.kind == EVENT_KNEE_INTERPOLATED) {
+		tp.bracket_lo = wl->knee.lo;
+		tp.bracket_hi = wl->knee.hi;
+	}
 	if (termplot_render(&tp, w, h, grid, &area) == 0) {
 		for (int r = 0; r < h; r++) {
 			move(y + r, x);
@@ -360,7 +360,6 @@ static struct knee dashboard_draw_plot(const struct dashboard *d,
 	}
 	free(grid);
 	free(pts);
-	return k;
 }
 
 /*
@@ -374,17 +373,16 @@ static void dashboard_draw_curve(const struct dashboard *d, int y, int x, int w,
 	char what[128], size[32], legend[256], tps[64];
 	const char *state = "";
 	int words = 0, brk = 0; /* rows for the knee in words; where its first one ends */
-	struct knee k;
 
 	if (shown < 0 || (size_t)shown >= d->st.nwl || h < 8)
 		return;
 	wl = &d->st.wl[shown];
 	/* The sentence takes two rows when it must, broken at a space. */
-	if (wl->done && wl->knee[0] != '\0' && h >= 10) {
-		brk = (int)strlen(wl->knee);
+	if (wl->done && wl->knee_text[0] != '\0' && h >= 10) {
+		brk = (int)strlen(wl->knee_text);
 		words = 1;
 		if (brk > w && h >= 12) {
-			for (brk = w; brk > 0 && wl->knee[brk] != ' '; brk--)
+			for (brk = w; brk > 0 && wl->knee_text[brk] != ' '; brk--)
 				;
 			brk = brk > 0 ? brk : w;
 			words = 2;
@@ -397,7 +395,7 @@ static void dashboard_draw_curve(const struct dashboard *d, int y, int x, int w,
 	dashboard_put(y, x, w, A_BOLD, "Curve  %s", wl->name);
 	dashboard_put(y, x + 7 + (int)strlen(wl->name), w - 7 - (int)strlen(wl->name), 0,
 	              "  (workload %d/%.0f%s)", shown + 1, fmax(d->st.nwl_total, d->st.nwl), state);
-	k = dashboard_draw_plot(d, wl, y + 1, x, w, h - 2 - words);
+	dashboard_draw_plot(d, wl, y + 1, x, w, h - 2 - words);
 	/* What ran, right-aligned on the y title's line: the plot's subject at a glance. */
 	units_format_size((uint64_t)wl->block_size, size, sizeof(size));
 	n = snprintf(what, sizeof(what), "%s %s, qd %.0f x %.0f workers", wl->rw, size, wl->qd,
@@ -411,15 +409,16 @@ static void dashboard_draw_curve(const struct dashboard *d, int y, int x, int w,
 
 		snprintf(legend + n, sizeof(legend) - (size_t)n, "  %sknee %s", marked ? "K " : "",
 		         tps);
-	} else if (k.kind == KNEE_INTERPOLATED) {
-		dashboard_fmt_tp(k.throughput, wl->unit, tps, sizeof(tps));
+	} else if (wl->knee.kind == EVENT_KNEE_INTERPOLATED) {
+		dashboard_fmt_tp(wl->knee.tp, wl->unit, tps, sizeof(tps));
 		snprintf(legend + n, sizeof(legend) - (size_t)n, "  [ ] knee ~%s", tps);
 	}
 	dashboard_put(y + h - 1 - words, x, w, A_DIM, "%s", legend);
 	if (words > 0)
-		dashboard_put(y + h - words, x, w, 0, "%.*s", brk, wl->knee);
+		dashboard_put(y + h - words, x, w, 0, "%.*s", brk, wl->knee_text);
 	if (words > 1)
-		dashboard_put(y + h - 1, x, w, 0, "  %s", wl->knee + brk + (wl->knee[brk] == ' '));
+		dashboard_put(y + h - 1, x, w, 0, "  %s",
+		              wl->knee_text + brk + (wl->knee_text[brk] == ' '));
 }
 
 static void dashboard_draw_status(const struct dashboard *d)

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* The live terminal dashboard (ncurses) of a running campaign, fed by its event lines. */
+/* The live terminal dashboard (ncurses) of a running campaign, fed by its events. */
 #ifndef IOCURVE_DASHBOARD_H
 #define IOCURVE_DASHBOARD_H
 
 #include <stdbool.h>
 
 #include <event2/event.h>
+
+#include "events.h"
 
 struct dashboard;
 
@@ -18,13 +20,12 @@ struct dashboard_cbs {
 
 /*
  * Take over the terminal (stdin keys through the event loop, SIGWINCH for
- * resize) and draw from the events given to dashboard_event (see events.h for
- * their kinds and keys). Redraws at most a few times a second: never slows
- * the campaign. NULL when the terminal cannot be set up.
+ * resize) and draw from the events given to dashboard_event (events.h). Redraws at most a few times
+ * a second: never slows the campaign. NULL when the terminal cannot be set up.
  */
 struct dashboard *dashboard_new(struct event_base *base, const struct dashboard_cbs *cbs,
                                 void *arg);
-void dashboard_event(struct dashboard *d, const char *line);
+void dashboard_event(struct dashboard *d, const struct event *e);
 /* Restore the terminal. */
 void dashboard_free(struct dashboard *d);
 

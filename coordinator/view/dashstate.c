@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* What the dashboard knows about a running campaign, from its event lines alone. */
+/* What the dashboard knows about a running campaign, from its events alone. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "dashstate.h"
-#include "jsonline.h"
 #include "xalloc.h"
 
 #define DASHSTATE_MAX_WORKLOADS 4096 /* a bad index must not allocate gigabytes */
@@ -26,11 +25,11 @@ static void dashstate_copy(char *dst, size_t len, const char *src)
 }
 
 /* The workload of index idx (grown on demand), or NULL for an index no campaign has. */
-static struct dashstate_workload *dashstate_wl(struct dashstate *s, double idx)
+static struct dashstate_workload *dashstate_wl(struct dashstate *s, uint32_t idx)
 {
 	size_t i;
 
-	if (!(idx >= 0 && idx < DASHSTATE_MAX_WORKLOADS))
+	if (idx >= DASHSTATE_MAX_WORKLOADS)
 		return NULL;
 	i = (size_t)idx;
 	if (i >= s->nwl) {
@@ -58,33 +57,33 @@ static struct dashstate_agent *dashstate_agent(struct dashstate *s, const char *
 	return a;
 }
 
-static void dashstate_on_campaign(struct dashstate *s, const struct jsonline *j)
+static void dashstate_on_campaign(struct dashstate *s, const struct event_campaign *c)
 {
-	dashstate_copy(s->campaign, sizeof(s->campaign), jsonline_str(j, "name"));
-	dashstate_copy(s->results, sizeof(s->results), jsonline_str(j, "results"));
-	dashstate_copy(s->metric, sizeof(s->metric), jsonline_str(j, "metric"));
-	s->slo_us = jsonline_num(j, "slo_us", 0);
-	s->agents_wanted = jsonline_num(j, "agents_wanted", 0);
-	s->nwl_total = jsonline_num(j, "workloads", 0);
+	dashstate_copy(s->campaign, sizeof(s->campaign), c->name);
+	dashstate_copy(s->results, sizeof(s->results), c->results);
+	dashstate_copy(s->metric, sizeof(s->metric), c->metric);
+	s->slo_us = c->slo_us;
+	s->agents_wanted = c->agents_wanted;
+	s->nwl_total = c->workloads;
 	s->started = true;
 	clock_gettime(CLOCK_MONOTONIC, &s->t0);
 }
 
-static void dashstate_on_workload(struct dashstate *s, const struct jsonline *j)
+static void dashstate_on_workload(struct dashstate *s, const struct event_workload *e)
 {
-	struct dashstate_workload *w = dashstate_wl(s, jsonline_num(j, "workload", -1));
+	struct dashstate_workload *w = dashstate_wl(s, e->workload);
 
 	if (w == NULL)
 		return;
 	w->seen = true;
-	dashstate_copy(w->name, sizeof(w->name), jsonline_str(j, "name"));
-	dashstate_copy(w->rw, sizeof(w->rw), jsonline_str(j, "rw"));
-	dashstate_copy(w->unit, sizeof(w->unit), jsonline_str(j, "unit"));
-	w->block_size = jsonline_num(j, "block_size", 0);
-	w->workers = jsonline_num(j, "workers", 0);
-	w->qd = jsonline_num(j, "qd", 0);
-	w->max_steps = jsonline_num(j, "max_steps", 0);
-	s->nwl_total = fmax(s->nwl_total, jsonline_num(j, "of", 0));
+	dashstate_copy(w->name, sizeof(w->name), e->name);
+	dashstate_copy(w->rw, sizeof(w->rw), e->rw);
+	dashstate_copy(w->unit, sizeof(w->unit), event_unit_name(e->unit));
+	w->block_size = e->block_size;
+	w->workers = e->workers;
+	w->qd = e->qd;
+	w->max_steps = e->max_steps;
+	s->nwl_total = fmax(s->nwl_total, e->of);
 	s->cur_wl = (int)(w - s->wl);
 	s->cur_step = -1;
 	s->step_seconds = 0;
@@ -92,98 +91,74 @@ static void dashstate_on_workload(struct dashstate *s, const struct jsonline *j)
 	s->nfleet = 0;
 }
 
-static void dashstate_on_step(struct dashstate *s, const struct jsonline *j)
+static void dashstate_on_step(struct dashstate *s, const struct event_step *e)
 {
-	if (dashstate_wl(s, jsonline_num(j, "workload", -1)) == NULL)
+	if (dashstate_wl(s, e->workload) == NULL)
 		return;
-	s->cur_wl = (int)jsonline_num(j, "workload", 0);
-	s->cur_step = (int)jsonline_num(j, "step", 0);
-	s->offered = jsonline_num(j, "offered_ops", 0);
-	s->step_seconds = jsonline_num(j, "seconds", 0);
+	s->cur_wl = (int)e->workload;
+	s->cur_step = (int)e->step;
+	s->offered = e->offered_ops;
+	s->step_seconds = e->seconds;
 	clock_gettime(CLOCK_MONOTONIC, &s->t_step);
 }
 
-static void dashstate_on_interval(struct dashstate *s, const struct jsonline *j)
+static void dashstate_on_interval(struct dashstate *s, const struct event_interval *e)
 {
-	const char *agent = jsonline_str(j, "agent");
 	struct dashstate_agent *a;
 
-	if (agent != NULL && strcmp(agent, "*") == 0) {
-		struct dashstate_interval *f = &s->fleet[s->nfleet++ % DASHSTATE_FLEET_LINES];
-
-		f->step = (int)jsonline_num(j, "step", 0);
-		f->interval = (int)jsonline_num(j, "interval", 0);
-		f->warmup = jsonline_bool(j, "warmup");
-		f->ops_s = jsonline_num(j, "ops_s", NAN);
-		f->mib_s = jsonline_num(j, "mib_s", NAN);
-		f->mean_us = jsonline_num(j, "mean_us", NAN);
-		f->p99_us = jsonline_num(j, "p99_us", NAN);
+	if (strcmp(e->agent, EVENT_FLEET) == 0) {
+		s->fleet[s->nfleet++ % DASHSTATE_FLEET_LINES] = (struct dashstate_interval){
+		    .step = (int)e->step,
+		    .interval = (int)e->interval,
+		    .warmup = e->warmup,
+		    .ops_s = e->ops_s,
+		    .mib_s = e->mib_s,
+		    .mean_us = e->mean_us,
+		    .p99_us = e->p99_us,
+		};
 		return;
 	}
-	if ((a = dashstate_agent(s, agent)) == NULL)
+	if ((a = dashstate_agent(s, e->agent)) == NULL)
 		return;
 	a->have = true;
-	a->ops_s = jsonline_num(j, "ops_s", NAN);
-	a->mib_s = jsonline_num(j, "mib_s", NAN);
-	a->mean_us = jsonline_num(j, "mean_us", NAN);
-	a->p99_us = jsonline_num(j, "p99_us", NAN);
-	a->cpu_pct = jsonline_num(j, "cpu_pct", NAN);
-	a->errors = jsonline_num(j, "errors", 0);
+	a->ops_s = e->ops_s;
+	a->mib_s = e->mib_s;
+	a->mean_us = e->mean_us;
+	a->p99_us = e->p99_us;
+	a->cpu_pct = e->cpu_pct;
+	a->errors = (double)e->errors;
 }
 
-static void dashstate_on_point(struct dashstate *s, const struct jsonline *j)
+static void dashstate_on_point(struct dashstate *s, const struct event_point *e)
 {
-	struct dashstate_workload *w = dashstate_wl(s, jsonline_num(j, "workload", -1));
-	bool mib;
+	struct dashstate_workload *w = dashstate_wl(s, e->workload);
 
 	if (w == NULL)
 		return;
-	mib = strcmp(w->unit, "MiB/s") == 0;
 	w->pts = xreallocarray(w->pts, w->npts + 1, sizeof(*w->pts));
 	w->pts[w->npts++] = (struct dashstate_point){
-	    .offered = jsonline_num(j, "offered_ops", 0),
-	    .x = jsonline_num(j, mib ? "mib_s" : "achieved_ops", NAN),
-	    .y = jsonline_num(j, "metric_us", NAN),
-	    .step = (int)jsonline_num(j, "step", 0),
+	    .offered = e->offered_ops,
+	    .x = strcmp(w->unit, "MiB/s") == 0 ? e->mib_s : e->achieved_ops,
+	    .y = e->metric_us,
+	    .step = (int)e->step,
 	};
+	w->knee = e->knee;
 }
 
-static void dashstate_on_other(struct dashstate *s, const char *kind, const struct jsonline *j)
+static void dashstate_on_workload_done(struct dashstate *s, const struct event_workload_done *e)
 {
-	struct dashstate_workload *w;
-	struct dashstate_agent *a;
+	struct dashstate_workload *w = dashstate_wl(s, e->workload);
 
-	if (strcmp(kind, "agent") == 0 &&
-	    (a = dashstate_agent(s, jsonline_str(j, "name"))) != NULL) {
-		const char *state = jsonline_str(j, "state");
-
-		a->lost = state != NULL && strcmp(state, "lost") == 0;
-		dashstate_copy(a->reason, sizeof(a->reason), jsonline_str(j, "reason"));
-	} else if (strcmp(kind, "layout") == 0 &&
-	           (a = dashstate_agent(s, jsonline_str(j, "agent"))) != NULL) {
-		a->layout_wl = (int)jsonline_num(j, "workload", -1);
-		a->layout_done = jsonline_num(j, "done", 0);
-		a->layout_total = jsonline_num(j, "total", 0);
-	} else if (strcmp(kind, "workload_done") == 0 &&
-	           (w = dashstate_wl(s, jsonline_num(j, "workload", -1))) != NULL) {
-		w->done = true;
-		if (!w->seen)
-			dashstate_copy(w->name, sizeof(w->name), jsonline_str(j, "name"));
-		if (jsonline_str(j, "unit") != NULL)
-			dashstate_copy(w->unit, sizeof(w->unit), jsonline_str(j, "unit"));
-		dashstate_copy(w->knee, sizeof(w->knee), jsonline_str(j, "knee"));
-		dashstate_copy(w->knee_kind, sizeof(w->knee_kind), jsonline_str(j, "knee_kind"));
-		dashstate_copy(w->why, sizeof(w->why), jsonline_str(j, "why"));
-		w->knee_tp = jsonline_num(j, "knee_tp", 0);
-		w->peak_tp = jsonline_num(j, "peak_tp", 0);
-	} else if (strcmp(kind, "done") == 0) {
-		s->finished = true;
-		s->status = (int)jsonline_num(j, "status", 0);
-		dashstate_copy(s->message, sizeof(s->message), jsonline_str(j, "message"));
-		if (jsonline_str(j, "results") != NULL)
-			dashstate_copy(s->results, sizeof(s->results), jsonline_str(j, "results"));
-		clock_gettime(CLOCK_MONOTONIC, &s->t_end);
-	}
+	if (w == NULL)
+		return;
+	w->done = true;
+	if (!w->seen)
+		dashstate_copy(w->name, sizeof(w->name), e->name);
+	dashstate_copy(w->unit, sizeof(w->unit), event_unit_name(e->unit));
+	dashstate_copy(w->knee_text, sizeof(w->knee_text), e->knee_text);
+	dashstate_copy(w->why, sizeof(w->why), e->why);
+	w->knee = e->knee;
+	w->peak_tp = e->peak_tp;
 }
 
 void dashstate_init(struct dashstate *s)
@@ -201,26 +176,53 @@ void dashstate_free(struct dashstate *s)
 	dashstate_init(s);
 }
 
-bool dashstate_event(struct dashstate *s, const char *line)
+bool dashstate_event(struct dashstate *s, const struct event *e)
 {
-	struct jsonline j;
-	const char *kind;
+	struct dashstate_agent *a;
 
-	if (line == NULL || jsonline_parse(&j, line) != 0 ||
-	    (kind = jsonline_str(&j, "event")) == NULL)
+	switch (e->kind) {
+	case EVENT_CAMPAIGN:
+		dashstate_on_campaign(s, &e->campaign);
+		break;
+	case EVENT_AGENT:
+		if ((a = dashstate_agent(s, e->agent.name)) == NULL)
+			return false;
+		a->lost = e->agent.state == EVENT_AGENT_LOST;
+		dashstate_copy(a->reason, sizeof(a->reason), e->agent.reason);
+		break;
+	case EVENT_WORKLOAD:
+		dashstate_on_workload(s, &e->workload);
+		break;
+	case EVENT_LAYOUT:
+		if ((a = dashstate_agent(s, e->layout.agent)) == NULL)
+			return false;
+		a->layout_wl = (int)e->layout.workload;
+		a->layout_done = (double)e->layout.done;
+		a->layout_total = (double)e->layout.total;
+		break;
+	case EVENT_STEP:
+		dashstate_on_step(s, &e->step);
+		break;
+	case EVENT_INTERVAL:
+		dashstate_on_interval(s, &e->interval);
+		break;
+	case EVENT_POINT:
+		dashstate_on_point(s, &e->point);
+		break;
+	case EVENT_WORKLOAD_DONE:
+		dashstate_on_workload_done(s, &e->workload_done);
+		break;
+	case EVENT_DONE:
+		s->finished = true;
+		s->status = e->done.status;
+		dashstate_copy(s->message, sizeof(s->message), e->done.message);
+		if (e->done.results != NULL && e->done.results[0] != '\0')
+			dashstate_copy(s->results, sizeof(s->results), e->done.results);
+		clock_gettime(CLOCK_MONOTONIC, &s->t_end);
+		break;
+	default:
 		return false;
-	if (strcmp(kind, "campaign") == 0)
-		dashstate_on_campaign(s, &j);
-	else if (strcmp(kind, "workload") == 0)
-		dashstate_on_workload(s, &j);
-	else if (strcmp(kind, "step") == 0)
-		dashstate_on_step(s, &j);
-	else if (strcmp(kind, "interval") == 0)
-		dashstate_on_interval(s, &j);
-	else if (strcmp(kind, "point") == 0)
-		dashstate_on_point(s, &j);
-	else
-		dashstate_on_other(s, kind, &j);
+	}
 	return true;
 }
 
@@ -316,16 +318,6 @@ static int dashstate_sort_p99(const void *pa, const void *pb)
 	return dashstate_sort_cmp(a->p99_us, b->p99_us, pa, pb);
 }
 
-static int dashstate_cmp_offered(const void *pa, const void *pb)
-{
-	const struct dashstate_point *a = pa, *b = pb;
-	/* Offered 0 is "max": the highest load there is. */
-	double oa = a->offered > 0 ? a->offered : INFINITY,
-	       ob = b->offered > 0 ? b->offered : INFINITY;
-
-	return oa < ob ? -1 : oa > ob ? 1 : a->step - b->step;
-}
-
 void dashstate_sort_agents(struct dashstate *s, enum dashstate_sort by)
 {
 	static int (*const cmp[DASHSTATE_SORT_N])(const void *, const void *) = {
@@ -333,31 +325,4 @@ void dashstate_sort_agents(struct dashstate *s, enum dashstate_sort by)
 
 	if (by < DASHSTATE_SORT_N && s->nagents > 1)
 		qsort(s->agents, s->nagents, sizeof(*s->agents), cmp[by]);
-}
-
-/*
- * While a workload runs its knee is not known yet, but once a step over the
- * SLO follows one under it (in offered order, as knee_find reads them) the
- * crossing is bracketed: find it the same way the final answer will.
- */
-struct knee dashstate_bracket(const struct dashstate *s, const struct dashstate_workload *w,
-                              double *lo, double *hi)
-{
-	struct dashstate_point *pts = xcalloc(w->npts + 1, sizeof(*pts));
-	struct knee_point *kp = xcalloc(w->npts + 1, sizeof(*kp));
-	struct knee k;
-
-	memcpy(pts, w->pts, w->npts * sizeof(*pts));
-	qsort(pts, w->npts, sizeof(*pts), dashstate_cmp_offered);
-	for (size_t i = 0; i < w->npts; i++)
-		kp[i] = (struct knee_point){pts[i].x, pts[i].y};
-	k = knee_find(kp, w->npts, s->slo_us);
-	*lo = *hi = 0;
-	if (k.kind == KNEE_INTERPOLATED) {
-		*lo = pts[k.below].x;
-		*hi = pts[k.above].x;
-	}
-	free(kp);
-	free(pts);
-	return k;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* What the dashboard knows about a running campaign, from its event lines alone. */
+/* What the dashboard knows about a running campaign, from its events alone. */
 #ifndef IOCURVE_DASHSTATE_H
 #define IOCURVE_DASHSTATE_H
 
@@ -7,14 +7,15 @@
 #include <stddef.h>
 #include <time.h>
 
-#include "knee.h"
+#include "events.h"
 
 #define DASHSTATE_FLEET_LINES 5
 
 /*
  * The dashboard's model, kept apart from its curses view: the events
  * (events.h) update it, the view only reads it. Times are CLOCK_MONOTONIC at
- * the event's arrival; figures missing from an event are NaN.
+ * the event's arrival. The knee is the runner's (table_knee), as the events
+ * carry it: the dashboard never finds one of its own.
  */
 struct dashstate_agent {
 	char name[64];
@@ -38,10 +39,11 @@ struct dashstate_workload {
 	double block_size, workers, qd, max_steps;
 	struct dashstate_point *pts;
 	size_t npts;
-	/* From workload_done: knee is the sentence the report prints, knee_kind (not in every
-	 * stream) "interpolated", "measured", "above_peak" or "none". */
-	char knee[256], knee_kind[16], why[160];
-	double knee_tp, peak_tp;
+	/* The knee so far (each point's), then the final one (workload_done). */
+	struct event_knee knee;
+	/* From workload_done: the sentence the report prints, the peak, why the pass ended. */
+	char knee_text[256], why[160];
+	double peak_tp;
 };
 
 struct dashstate_interval {
@@ -77,8 +79,8 @@ struct dashstate {
 
 void dashstate_init(struct dashstate *s);
 void dashstate_free(struct dashstate *s);
-/* Take one event line in. False when it is not an event (nothing changed). */
-bool dashstate_event(struct dashstate *s, const char *line);
+/* Take one event in. False when nothing changed. */
+bool dashstate_event(struct dashstate *s, const struct event *e);
 
 /* Seconds since the campaign event; stops at the done event. */
 double dashstate_elapsed(const struct dashstate *s);
@@ -91,12 +93,5 @@ size_t dashstate_nfleet(const struct dashstate *s);
 const struct dashstate_interval *dashstate_fleet(const struct dashstate *s, size_t i);
 /* Reorder s->agents: name ascending, or the figure descending (no figure last). */
 void dashstate_sort_agents(struct dashstate *s, enum dashstate_sort by);
-/*
- * The knee so far of a running workload (knee_find over its points in offered
- * order); *lo and *hi are the throughputs of the steps bracketing the SLO
- * crossing when the kind is KNEE_INTERPOLATED, else 0.
- */
-struct knee dashstate_bracket(const struct dashstate *s, const struct dashstate_workload *w,
-                              double *lo, double *hi);
 
 #endif

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Campaign events as plain lines, for pipes and CI logs. */
+#include <stdlib.h>
 #include <string.h>
 
-#include "jsonline.h"
+#include "event_json.h"
 #include "units.h"
 #include "view_plain.h"
 
@@ -12,79 +13,91 @@ static const char *view_us(double us, char *buf, size_t len)
 	return buf;
 }
 
-void view_json(void *arg, const char *line)
+void view_json(void *arg, const struct event *e)
 {
 	FILE *f = arg;
+	char *text = event_json_encode(e);
 
-	fputs(line, f);
-	fputc('\n', f);
-	fflush(f);
+	if (text != NULL) {
+		fputs(text, f);
+		fputc('\n', f);
+		fflush(f);
+	}
+	free(text);
 }
 
-void view_plain(void *arg, const char *line)
+static void view_plain_layout(FILE *f, const struct event_layout *l)
 {
-	FILE *f = arg;
-	struct jsonline j;
-	const char *ev, *s;
 	char a[32], b[32];
 
-	if (jsonline_parse(&j, line) < 0 || (ev = jsonline_str(&j, "event")) == NULL)
+	units_format_size(l->done, a, sizeof(a));
+	units_format_size(l->total, b, sizeof(b));
+	fprintf(f, "  agent %s: laying out targets, %s of %s (%.0f%%)\n", l->agent, a, b,
+	        l->total > 0 ? 100.0 * (double)l->done / (double)l->total : 0);
+}
+
+static void view_plain_point(FILE *f, const struct event_point *p)
+{
+	char a[32], b[32];
+
+	fprintf(f,
+	        "  step %u: achieved %.0f ops/s (%.1f MiB/s), mean %s, p99 %s, errors %llu, "
+	        "client CPU %.0f%%%s%s%s\n",
+	        p->step + 1, p->achieved_ops, p->mib_s, view_us(p->mean_us, a, sizeof(a)),
+	        view_us(p->p99_us, b, sizeof(b)), (unsigned long long)p->errors, p->client_cpu_pct,
+	        p->steady ? "" : ", NOT steady",
+	        p->saturated && *p->saturated ? "; saturated: " : "",
+	        p->saturated ? p->saturated : "");
+}
+
+void view_plain(void *arg, const struct event *e)
+{
+	FILE *f = arg;
+	char a[32], b[32];
+
+	switch (e->kind) {
+	case EVENT_AGENT:
+		if (e->agent.state == EVENT_AGENT_READY)
+			fprintf(f, "agent %s ready (%u/%u)\n", e->agent.name, e->agent.n,
+			        e->agent.of);
+		else
+			fprintf(f, "agent %s lost\n", e->agent.name);
+		break;
+	case EVENT_WORKLOAD:
+		fprintf(f, "workload %u/%u %s: %s %u B, %u agent(s) x %u worker(s) x qd %u\n",
+		        e->workload.workload + 1, e->workload.of, e->workload.name, e->workload.rw,
+		        e->workload.block_size, e->workload.agents, e->workload.workers,
+		        e->workload.qd);
+		break;
+	case EVENT_LAYOUT:
+		view_plain_layout(f, &e->layout);
+		break;
+	case EVENT_STEP:
+		if (e->step.offered_ops > 0)
+			fprintf(f, "  step %u: %.0f ops/s offered (%.1f per worker)\n",
+			        e->step.step + 1, e->step.offered_ops, e->step.per_worker);
+		else
+			fprintf(f, "  step %u: max, closed loop at queue depth %u per worker\n",
+			        e->step.step + 1, e->step.qd);
+		break;
+	case EVENT_INTERVAL:
+		if (strcmp(e->interval.agent, EVENT_FLEET) != 0)
+			return;
+		fprintf(f, "    interval %u%s: %.0f ops/s, %.1f MiB/s, mean %s, p99 %s\n",
+		        e->interval.interval + 1, e->interval.warmup ? " (warm-up)" : "",
+		        e->interval.ops_s, e->interval.mib_s,
+		        view_us(e->interval.mean_us, a, sizeof(a)),
+		        view_us(e->interval.p99_us, b, sizeof(b)));
+		break;
+	case EVENT_POINT:
+		view_plain_point(f, &e->point);
+		break;
+	case EVENT_WORKLOAD_DONE:
+		fprintf(f, "workload %s: %s\n  (%s)\n", e->workload_done.name,
+		        e->workload_done.knee_text, e->workload_done.why);
+		break;
+	default:
 		return;
-	if (strcmp(ev, "agent") == 0 && (s = jsonline_str(&j, "state")) != NULL) {
-		if (strcmp(s, "ready") == 0)
-			fprintf(f, "agent %s ready (%.0f/%.0f)\n", jsonline_str(&j, "name"),
-			        jsonline_num(&j, "n", 0), jsonline_num(&j, "of", 0));
-		else
-			fprintf(f, "agent %s %s\n", jsonline_str(&j, "name"), s);
-	} else if (strcmp(ev, "workload") == 0) {
-		fprintf(
-		    f,
-		    "workload %.0f/%.0f %s: %s %.0f B, %.0f agent(s) x %.0f worker(s) x qd %.0f\n",
-		    jsonline_num(&j, "workload", 0) + 1, jsonline_num(&j, "of", 0),
-		    jsonline_str(&j, "name"), jsonline_str(&j, "rw"),
-		    jsonline_num(&j, "block_size", 0), jsonline_num(&j, "agents", 0),
-		    jsonline_num(&j, "workers", 0), jsonline_num(&j, "qd", 0));
-	} else if (strcmp(ev, "layout") == 0) {
-		double done = jsonline_num(&j, "done", 0), total = jsonline_num(&j, "total", 1);
-
-		units_format_size((uint64_t)done, a, sizeof(a));
-		units_format_size((uint64_t)total, b, sizeof(b));
-		fprintf(f, "  agent %s: laying out targets, %s of %s (%.0f%%)\n",
-		        jsonline_str(&j, "agent"), a, b, total > 0 ? 100.0 * done / total : 0);
-	} else if (strcmp(ev, "step") == 0) {
-		double rate = jsonline_num(&j, "offered_ops", 0);
-
-		if (rate > 0)
-			fprintf(f, "  step %.0f: %.0f ops/s offered (%.1f per worker)\n",
-			        jsonline_num(&j, "step", 0) + 1, rate,
-			        jsonline_num(&j, "per_worker", 0));
-		else
-			fprintf(f, "  step %.0f: max, closed loop at queue depth %.0f per worker\n",
-			        jsonline_num(&j, "step", 0) + 1, jsonline_num(&j, "qd", 0));
-	} else if (strcmp(ev, "interval") == 0 && (s = jsonline_str(&j, "agent")) != NULL &&
-	           strcmp(s, "*") == 0) {
-		fprintf(f, "    interval %.0f%s: %.0f ops/s, %.1f MiB/s, mean %s, p99 %s\n",
-		        jsonline_num(&j, "interval", 0) + 1,
-		        jsonline_bool(&j, "warmup") ? " (warm-up)" : "",
-		        jsonline_num(&j, "ops_s", 0), jsonline_num(&j, "mib_s", 0),
-		        view_us(jsonline_num(&j, "mean_us", 0), a, sizeof(a)),
-		        view_us(jsonline_num(&j, "p99_us", 0), b, sizeof(b)));
-	} else if (strcmp(ev, "point") == 0) {
-		s = jsonline_str(&j, "saturated");
-		fprintf(
-		    f,
-		    "  step %.0f: achieved %.0f ops/s (%.1f MiB/s), mean %s, p99 %s, errors %.0f, "
-		    "client CPU %.0f%%%s%s%s\n",
-		    jsonline_num(&j, "step", 0) + 1, jsonline_num(&j, "achieved_ops", 0),
-		    jsonline_num(&j, "mib_s", 0),
-		    view_us(jsonline_num(&j, "mean_us", 0), a, sizeof(a)),
-		    view_us(jsonline_num(&j, "p99_us", 0), b, sizeof(b)),
-		    jsonline_num(&j, "errors", 0), jsonline_num(&j, "client_cpu_pct", 0),
-		    jsonline_bool(&j, "steady") ? "" : ", NOT steady",
-		    s && *s ? "; saturated: " : "", s ? s : "");
-	} else if (strcmp(ev, "workload_done") == 0) {
-		fprintf(f, "workload %s: %s\n  (%s)\n", jsonline_str(&j, "name"),
-		        jsonline_str(&j, "knee"), jsonline_str(&j, "why"));
 	}
 	fflush(f);
 }

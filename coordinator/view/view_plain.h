@@ -5,9 +5,11 @@
 
 #include <stdio.h>
 
+#include "events.h"
+
 /* An events_fn: arg is the FILE * to print to. */
-void view_plain(void *arg, const char *line);
-/* An events_fn printing each event line as it is (--json): arg is the FILE *. */
-void view_json(void *arg, const char *line);
+void view_plain(void *arg, const struct event *e);
+/* An events_fn printing each event as a JSON line (--json, event_json.h): arg is the FILE *. */
+void view_json(void *arg, const struct event *e);
 
 #endif

@@ -8,7 +8,8 @@
 
 #include "control.h"
 #include "dashboard.h"
-#include "jsonline.h"
+#include "event_pb.h"
+#include "log.h"
 #include "view_plain.h"
 #include "watch.h"
 
@@ -37,8 +38,8 @@ static void watch_send_cancel(struct watch *w)
 static void watch_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 {
 	struct watch *w = arg;
-	struct jsonline j;
-	const char *ev;
+	struct error err;
+	struct event e;
 
 	if (env->body_case == IOCURVE__ENVELOPE__BODY_CONTROL_REPLY) {
 		if (!env->control_reply->ok) {
@@ -51,19 +52,23 @@ static void watch_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 	if (env->body_case != IOCURVE__ENVELOPE__BODY_EVENT)
 		return;
 	w->id = env->event->id;
+	if (event_from_pb(&e, env->event, &err) < 0) {
+		log_warn("%s: skipped", err.msg);
+		return;
+	}
 	if (w->dash != NULL)
-		dashboard_event(w->dash, env->event->line);
+		dashboard_event(w->dash, &e);
 	else if (w->json)
-		view_json(stdout, env->event->line);
+		view_json(stdout, &e);
 	else
-		view_plain(stdout, env->event->line);
-	if (jsonline_parse(&j, env->event->line) == 0 && (ev = jsonline_str(&j, "event")) != NULL &&
-	    strcmp(ev, "done") == 0) {
-		w->status = (int)jsonline_num(&j, "status", 1);
-		snprintf(w->message, sizeof(w->message), "%s", jsonline_str(&j, "message"));
+		view_plain(stdout, &e);
+	if (e.kind == EVENT_DONE) {
+		w->status = e.done.status;
+		snprintf(w->message, sizeof(w->message), "%s", e.done.message);
 		/* On the dashboard, leave the final screen up a moment. */
 		event_base_loopexit(w->base, w->dash ? &(struct timeval){1, 0} : NULL);
 	}
+	event_clear(&e);
 }
 
 static void watch_on_close(struct conn *c, const char *reason, void *arg)

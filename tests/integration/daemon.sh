@@ -81,6 +81,23 @@ wait_exit "$THIRD" 60 || { cat "$T/third.out"; fail "a killed watcher does not s
 ok "a killed watcher does not stall the campaign"
 check "the watcher had seen the campaign's history" grep -q '"event":"campaign"' "$T/watch.out"
 check "--json gives the event stream" grep -q '"event":"done","status":0' "$T/third.out"
+# Over the control socket events travel as protobuf messages; the knee the runner found
+# arrives intact in every point (the knee so far) and in workload_done.
+check "the events from the daemon carry the knee of summary.json" python3 - "$T" <<'PY'
+import glob, json, sys
+t = sys.argv[1]
+ev = [json.loads(l) for l in open(t + "/third.out") if l.startswith("{")]
+w = json.load(open(glob.glob(t + "/results/third-*/summary.json")[0]))["workloads"][0]
+kinds = [e["event"] for e in ev]
+assert kinds[0] == "campaign" and kinds[-1] == "done", kinds
+assert [e["step"] for e in ev if e["event"] == "point"] == [0, 1], ev
+assert all(e["qd"] > 0 and e["per_worker"] > 0 for e in ev if e["event"] == "step"), ev
+done = [e for e in ev if e["event"] == "workload_done"][0]
+print("# workload_done:", done["knee_kind"], done["knee_tp"], "summary.json:", w["knee_kind"], w["knee_ops"])
+assert done["knee_kind"] == w["knee_kind"] and abs(done["knee_tp"] - w["knee_ops"]) <= 0.05, done
+last = [e for e in ev if e["event"] == "point"][-1]
+assert (last["knee_kind"], last["knee_tp"]) == (done["knee_kind"], done["knee_tp"]), last
+PY
 
 # cancel: I/O stops on every agent within 2 seconds; finished steps stay.
 campaign fourth "1000, 1000, 1000, 1000, 1000, 1000" > "$T/fourth.yaml"

@@ -103,10 +103,13 @@ sleep 0.5
 if tx has-session -t "$S" 2> /dev/null; then fail "q ends the small dashboard"; fi
 ok "q ends the small dashboard"
 # The real thing: `iocurve run` on a terminal shows the dashboard as the campaign runs.
+# Two agents of 4 servers at 1ms: 8000 ops/s in all. The 9000 step falls short of its
+# rate, so it never meets the SLO: the knee is at 7000, where the runner's analysis puts it.
 cat > "$T/live.yaml" <<YAML
 campaign: live
 agents: {local: 2}
 target: {sim: {servers: 4, service_time: 1ms}}
+slo: {latency: 2ms}
 queue_depth: 32
 interval: 500ms
 warmup: 500ms
@@ -121,4 +124,43 @@ check "and a curve point once a step is measured" wait_screen '^ +[0-9.]* *\|.*\
 check "then the campaign completes on screen" wait_screen 'campaign complete' 40
 tx kill-session -t "$S" 2> /dev/null || true
 check "the run wrote its results meanwhile" test -s "$T/live/curve-rr.csv"
+
+# same_knee SUMMARY FIGURE...: each figure ("6999 ops/s", "> 9000 ops/s", "none") is the
+# knee of summary.json's first workload, as the dashboard rounds it.
+same_knee() {
+	python3 - "$@" <<'PY'
+import json, sys
+w = json.load(open(sys.argv[1]))["workloads"][0]
+for shown in sys.argv[2:]:
+    print(f"# dashboard: {shown!r}; summary.json: {w['knee_kind']} {w['knee_ops']}")
+    if w["knee_kind"] == "none":
+        assert shown == "none", shown
+        continue
+    assert shown.startswith("> ") == (w["knee_kind"] == "above_peak"), shown
+    assert abs(float(shown.lstrip("> ").split()[0]) - w["knee_ops"]) <= 0.55, shown
+PY
+}
+finished=$(grep -oE 'rr +(none|(> )?[0-9]+ ops/s) +[0-9]+ ops/s' "$T/screen" | sed -E 's/^rr +//; s/ +[0-9]+ ops\/s$//')
+legend=$(grep -oE 'knee (none|(> )?[0-9]+ ops/s)' "$T/screen" | sed 's/^knee //')
+check "the dashboard's knee (finished workloads) is the knee in summary.json" \
+	same_knee "$T/live/summary.json" "$finished"
+check "and so is its knee in the curve's legend" same_knee "$T/live/summary.json" "$legend"
+
+# The events carry that knee: each point the knee so far, the last one and workload_done
+# the final one; the dashboard only shows it.
+"$IOCURVE" run "$T/live.yaml" --out "$T/json" --json > "$T/json.out" 2> "$T/json.err" ||
+	{ cat "$T/json.err"; fail "iocurve run --json runs the campaign"; }
+check "--json: the last point's knee and workload_done's are summary.json's" python3 - "$T" <<'PY'
+import json, sys
+# (The run's own lines before the stream are not events.)
+ev = [json.loads(l) for l in open(sys.argv[1] + "/json.out") if l.startswith("{")]
+w = json.load(open(sys.argv[1] + "/json/summary.json"))["workloads"][0]
+points = [e for e in ev if e["event"] == "point"]
+done = [e for e in ev if e["event"] == "workload_done"][0]
+print("# knee so far:", [(p["knee_kind"], p["knee_tp"]) for p in points], "summary:", w["knee_kind"], w["knee_ops"])
+for e in (points[-1], done):
+    assert e["knee_kind"] == w["knee_kind"], e
+    assert abs(e["knee_tp"] - w["knee_ops"]) <= 0.05, e
+assert ev[-1]["event"] == "done" and ev[-1]["status"] == 0, ev[-1]
+PY
 echo "# dashboard: all passed"

@@ -255,23 +255,6 @@ void events_subscribe(struct events *ev, events_fn fn, void *arg)
 	ev->subs[ev->n++] = (struct events_sub){fn, arg};
 }
 
-void events_unsubscribe(struct events *ev, events_fn fn, void *arg)
-{
-	for (size_t i = 0; i < ev->n; i++) {
-		if (ev->subs[i].fn == fn && ev->subs[i].arg == arg) {
-			/* Mark while emitting (the loop is walking the array), remove otherwise. */
-			if (ev->emitting) {
-				ev->subs[i].fn = NULL;
-			} else {
-				memmove(&ev->subs[i], &ev->subs[i + 1],
-				        (ev->n - i - 1) * sizeof(*ev->subs));
-				ev->n--;
-			}
-			return;
-		}
-	}
-}
-
 void events_emit(struct events *ev, const struct event *e)
 {
 	if (ev == NULL || ev->n == 0)

@@ -192,7 +192,6 @@ struct events;
 struct events *events_new(void);
 void events_free(struct events *ev);
 void events_subscribe(struct events *ev, events_fn fn, void *arg);
-void events_unsubscribe(struct events *ev, events_fn fn, void *arg);
 /* Hand e to every subscriber. */
 void events_emit(struct events *ev, const struct event *e);
 /* The campaign event, first of a campaign's stream: id 0 in-process, else the daemon's. */

@@ -114,7 +114,7 @@ static void test_derive_json(void **state)
 	assert_true(derive_test_real(w, "knee_mibps") == 9.548); /* 2444.4 * 4096 / 2^20 */
 	assert_true(derive_test_real(w, "peak_ops") == 3000.0);
 	assert_true(derive_test_real(w, "latency_at_peak_us") == 1500.0);
-	table_limit(c, &c->workloads[0], pts, DERIVE_TEST_N, limit, sizeof(limit));
+	curve_limit(c, &c->workloads[0], pts, DERIVE_TEST_N, limit, sizeof(limit));
 	assert_string_equal(json_string_value(json_object_get(w, "limit")), limit);
 
 	assert_string_equal(json_string_value(json_object_get(curve, "unit")), "ops/s");

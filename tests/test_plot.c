@@ -145,7 +145,7 @@ static void test_plot_one_series(void **state)
 
 	(void)state;
 	plot_test_points(pts, 1);
-	k = table_knee(&c, &w, pts, PLOT_TEST_N);
+	k = curve_knee(&c, &w, pts, PLOT_TEST_N);
 	assert_int_equal(k.kind, KNEE_INTERPOLATED);
 	s = (struct plot_series){.pts = pts, .n = PLOT_TEST_N, .knee = &k};
 	svg = plot_test_svg(&w, &s, 1);
@@ -180,7 +180,7 @@ static void test_plot_deterministic(void **state)
 
 	(void)state;
 	plot_test_points(pts, 1);
-	k = table_knee(&c, &w, pts, PLOT_TEST_N);
+	k = curve_knee(&c, &w, pts, PLOT_TEST_N);
 	s = (struct plot_series){.label = "run 1", .pts = pts, .n = PLOT_TEST_N, .knee = &k};
 	a = plot_test_svg(&w, &s, 1);
 	b = plot_test_svg(&w, &s, 1);
@@ -201,8 +201,8 @@ static void test_plot_two_series(void **state)
 	(void)state;
 	plot_test_points(p1, 1);
 	plot_test_points(p2, 1.5);
-	k1 = table_knee(&c, &w, p1, PLOT_TEST_N);
-	k2 = table_knee(&c, &w, p2, PLOT_TEST_N);
+	k1 = curve_knee(&c, &w, p1, PLOT_TEST_N);
+	k2 = curve_knee(&c, &w, p2, PLOT_TEST_N);
 	s[0] = (struct plot_series){.label = "before", .pts = p1, .n = PLOT_TEST_N, .knee = &k1};
 	s[1] = (struct plot_series){.label = "after", .pts = p2, .n = PLOT_TEST_N, .knee = &k2};
 	svg = plot_test_svg(&w, s, 2);
@@ -257,7 +257,7 @@ static void test_plot_mib_all_under(void **state)
 		pts[i].offered_ops = pts[i].achieved_ops;
 		pts[i].mean_ns = 100e3 * (double)(i + 1);
 	}
-	k = table_knee(&c, &w, pts, PLOT_TEST_N);
+	k = curve_knee(&c, &w, pts, PLOT_TEST_N);
 	assert_int_equal(k.kind, KNEE_ALL_UNDER);
 	pts[0].ops = 0; /* nothing completed: after the knee, so the knee stays as found */
 	pts[0].achieved_ops = pts[0].mib_s = 0;

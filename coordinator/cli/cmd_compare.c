@@ -106,9 +106,9 @@ static int compare_exec(const struct args *a)
 		runs[r].sorted = xcalloc(runs[r].rp.campaign->nworkloads, sizeof(*runs[r].sorted));
 		runs[r].knees = xcalloc(runs[r].rp.campaign->nworkloads, sizeof(*runs[r].knees));
 		for (size_t w = 0; w < runs[r].rp.campaign->nworkloads; w++) {
-			runs[r].sorted[w] = table_sorted(runs[r].rp.pts[w], runs[r].rp.npts[w]);
+			runs[r].sorted[w] = curve_sorted(runs[r].rp.pts[w], runs[r].rp.npts[w]);
 			runs[r].knees[w] =
-			    table_knee(runs[r].rp.campaign, &runs[r].rp.campaign->workloads[w],
+			    curve_knee(runs[r].rp.campaign, &runs[r].rp.campaign->workloads[w],
 			               runs[r].sorted[w], runs[r].rp.npts[w]);
 		}
 	}

@@ -95,7 +95,7 @@ static void derive_json(FILE *f, json_t *root)
 static void derive_curve_csv(FILE *f, const void *arg)
 {
 	const struct derive_ctx *x = arg;
-	struct step_point *s = table_sorted(x->pts[x->w], x->npts[x->w]);
+	struct step_point *s = curve_sorted(x->pts[x->w], x->npts[x->w]);
 
 	fprintf(f, "step,offered_ops,achieved_ops,achieved_mibps,mean_us,p50_us,p90_us,p99_us,"
 	           "p999_us,max_us,steady,errors,agents\n");
@@ -117,7 +117,7 @@ static void derive_knee_units(const struct workload *w, const struct knee *k, do
 {
 	double per_op = (double)w->block_size / (1024.0 * 1024.0);
 
-	if (table_uses_mib(w)) {
+	if (curve_uses_mib(w)) {
 		*mibps = k->throughput;
 		*ops = k->throughput / per_op;
 	} else {
@@ -145,8 +145,8 @@ static void derive_curve_json(FILE *f, const void *arg)
 	const struct derive_ctx *x = arg;
 	const struct workload *w = &x->c->workloads[x->w];
 	size_t n = x->npts[x->w];
-	struct step_point *s = table_sorted(x->pts[x->w], n);
-	struct knee k = table_knee(x->c, w, s, n);
+	struct step_point *s = curve_sorted(x->pts[x->w], n);
+	struct knee k = curve_knee(x->c, w, s, n);
 	json_t *steps = derive_need(json_array());
 	double kops, kmib;
 
@@ -155,10 +155,10 @@ static void derive_curve_json(FILE *f, const void *arg)
 		json_array_append_new(steps, derive_step_json(&s[i]));
 	derive_json(f, json_pack("{s:s,s:s,s:I,s:s,s:o,s:s,s:s,s:o,s:o,s:o}", "workload", w->name,
 	                         "rw", rw_mode_name(w->rw), "block_size", (json_int_t)w->block_size,
-	                         "unit", table_uses_mib(w) ? "MiB/s" : "ops/s", "slo_us",
+	                         "unit", curve_uses_mib(w) ? "MiB/s" : "ops/s", "slo_us",
 	                         derive_us((double)x->c->slo_latency_ns), "metric",
 	                         campaign_slo_metric_name(x->c->slo_metric), "knee_kind",
-	                         table_knee_kind(&k), "knee_ops", derive_num(kops, 10),
+	                         curve_knee_kind(&k), "knee_ops", derive_num(kops, 10),
 	                         "knee_mibps", derive_num(kmib, 1000), "steps", steps));
 	free(s);
 }
@@ -168,8 +168,8 @@ static void derive_curve_svg(FILE *f, const void *arg)
 	const struct derive_ctx *x = arg;
 	const struct workload *w = &x->c->workloads[x->w];
 	size_t n = x->npts[x->w];
-	struct step_point *s = table_sorted(x->pts[x->w], n);
-	struct knee k = table_knee(x->c, w, s, n);
+	struct step_point *s = curve_sorted(x->pts[x->w], n);
+	struct knee k = curve_knee(x->c, w, s, n);
 	struct plot_series ser = {.label = NULL, .pts = s, .n = n, .knee = &k};
 
 	plot_curve_svg(f, w, &ser, 1, x->c->slo_metric, x->c->slo_latency_ns);
@@ -179,20 +179,20 @@ static void derive_curve_svg(FILE *f, const void *arg)
 static json_t *derive_workload_json(const struct campaign *c, const struct workload *w,
                                     const struct step_point *pts, size_t n)
 {
-	struct step_point *s = table_sorted(pts, n);
-	struct knee k = table_knee(c, w, s, n);
-	const struct step_point *peak = table_peak(w, s, n);
+	struct step_point *s = curve_sorted(pts, n);
+	struct knee k = curve_knee(c, w, s, n);
+	const struct step_point *peak = curve_peak(w, s, n);
 	char limit[160];
 	double kops, kmib;
 	json_t *o;
 
 	derive_knee_units(w, &k, &kops, &kmib);
-	table_limit(c, w, s, n, limit, sizeof(limit));
+	curve_limit(c, w, s, n, limit, sizeof(limit));
 	o = json_pack("{s:s,s:s,s:I,s:b,s:I,s:o,s:o,s:s,s:o,s:o,s:o,s:s}", "name", w->name, "rw",
 	              rw_mode_name(w->rw), "block_size", (json_int_t)w->block_size, "direct",
 	              (int)w->access.direct, "steps", (json_int_t)n, "knee_ops",
 	              derive_num(kops, 10), "knee_mibps", derive_num(kmib, 1000), "knee_kind",
-	              table_knee_kind(&k), "peak_ops",
+	              curve_knee_kind(&k), "peak_ops",
 	              derive_num(peak ? peak->achieved_ops : 0, 10), "peak_mibps",
 	              derive_num(peak ? peak->mib_s : 0, 1000), "latency_at_peak_us",
 	              derive_us(peak ? step_metric(peak, c->slo_metric) : 0), "limit", limit);

@@ -612,7 +612,7 @@ void plot_curve_svg(FILE *f, const struct workload *w, const struct plot_series 
 	struct plot_ctx p = {
 	    .f = f,
 	    .w = w,
-	    .mib = table_uses_mib(w),
+	    .mib = curve_uses_mib(w),
 	    .metric = metric,
 	    .slo = (double)slo_ns,
 	};

@@ -20,7 +20,7 @@ struct plot_series {
 
 /*
  * Write a standalone SVG document: x = achieved throughput (MiB/s for
- * sequential workloads, ops/s for random, as table_uses_mib says), y = the SLO
+ * sequential workloads, ops/s for random, as curve_uses_mib says), y = the SLO
  * metric's latency (axis labelled with its unit, e.g. "mean latency (ms)"), one
  * marker per step joined in step order (leftmost = lowest load), the SLO as a
  * horizontal line with its value, each series' knee marked and labelled, axis

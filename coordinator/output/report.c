@@ -342,8 +342,8 @@ static void report_workload(FILE *f, const struct campaign *c, size_t wi,
 		return;
 	}
 	/* Curve order (refine steps fall between the ones they bisect): the knee's indices too. */
-	sorted = table_sorted(pts, n);
-	k = table_knee(c, w, sorted, n);
+	sorted = curve_sorted(pts, n);
+	k = curve_knee(c, w, sorted, n);
 	s = (struct plot_series){.label = NULL, .pts = sorted, .n = n, .knee = &k};
 	fputs("<figure>\n", f);
 	plot_curve_svg(f, w, &s, 1, c->slo_metric, c->slo_latency_ns);

@@ -5,7 +5,7 @@
 
 #include "campaign.h"
 #include "events.h"
-#include "table.h"
+#include "curve.h"
 #include "xalloc.h"
 
 static const char *const events_kinds[EVENT_KIND_N] = {
@@ -165,22 +165,22 @@ const char *event_knee_kind_name(enum event_knee_kind k)
 
 enum event_unit event_unit_of(const struct workload *w)
 {
-	return table_uses_mib(w) ? EVENT_UNIT_MIB : EVENT_UNIT_OPS;
+	return curve_uses_mib(w) ? EVENT_UNIT_MIB : EVENT_UNIT_OPS;
 }
 
 struct event_knee event_knee_of(const struct campaign *c, const struct workload *w,
                                 const struct step_point *pts, size_t n, double *peak)
 {
-	struct step_point *s = table_sorted(pts, n);
-	struct knee k = table_knee(c, w, s, n);
-	const struct step_point *pk = table_peak(w, s, n);
+	struct step_point *s = curve_sorted(pts, n);
+	struct knee k = curve_knee(c, w, s, n);
+	const struct step_point *pk = curve_peak(w, s, n);
 	struct event_knee ek = {.kind = EVENT_KNEE_NONE, .tp = k.throughput};
 
 	switch (k.kind) {
 	case KNEE_INTERPOLATED:
 		ek.kind = EVENT_KNEE_INTERPOLATED;
-		ek.lo = table_throughput(w, &s[k.below]);
-		ek.hi = table_throughput(w, &s[k.above]);
+		ek.lo = curve_throughput(w, &s[k.below]);
+		ek.hi = curve_throughput(w, &s[k.above]);
 		break;
 	case KNEE_AT_STEP:
 		ek.kind = EVENT_KNEE_MEASURED;
@@ -192,7 +192,7 @@ struct event_knee event_knee_of(const struct campaign *c, const struct workload 
 		ek.tp = 0;
 		break;
 	}
-	*peak = pk != NULL ? table_throughput(w, pk) : 0;
+	*peak = pk != NULL ? curve_throughput(w, pk) : 0;
 	free(s);
 	return ek;
 }

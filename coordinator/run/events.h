@@ -38,7 +38,7 @@ enum event_kind {
 enum event_agent_state { EVENT_AGENT_READY, EVENT_AGENT_LOST };
 /* The unit a workload's throughput is judged in: random I/O in ops/s, sequential in MiB/s. */
 enum event_unit { EVENT_UNIT_OPS, EVENT_UNIT_MIB };
-/* As summary.json words it (table_knee_kind). */
+/* As summary.json words it (curve_knee_kind). */
 enum event_knee_kind {
 	EVENT_KNEE_NONE,
 	EVENT_KNEE_MEASURED,
@@ -46,7 +46,7 @@ enum event_knee_kind {
 	EVENT_KNEE_ABOVE_PEAK,
 };
 
-/* A knee as the analysis found it (table_knee): the workload's unit. */
+/* A knee as the analysis found it (curve_knee): the workload's unit. */
 struct event_knee {
 	enum event_knee_kind kind;
 	double tp;     /* 0 for none */
@@ -170,11 +170,11 @@ const char *event_knee_kind_name(enum event_knee_kind k);
 struct campaign;
 struct workload;
 struct step_point;
-/* The unit workload w is judged in (table_uses_mib). */
+/* The unit workload w is judged in (curve_uses_mib). */
 enum event_unit event_unit_of(const struct workload *w);
 /*
  * The knee of a workload's points so far (any order), found as the report
- * finds it (table_knee: a step short of its rate never meets the SLO), and
+ * finds it (curve_knee: a step short of its rate never meets the SLO), and
  * *peak, the highest throughput. Events carry it: no view finds its own.
  */
 struct event_knee event_knee_of(const struct campaign *c, const struct workload *w,

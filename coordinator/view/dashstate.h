@@ -14,7 +14,7 @@
 /*
  * The dashboard's model, kept apart from its curses view: the events
  * (events.h) update it, the view only reads it. Times are CLOCK_MONOTONIC at
- * the event's arrival. The knee is the runner's (table_knee), as the events
+ * the event's arrival. The knee is the runner's (curve_knee), as the events
  * carry it: the dashboard never finds one of its own.
  */
 struct dashstate_agent {

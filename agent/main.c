@@ -13,6 +13,7 @@
 
 #include "agent.h"
 #include "certs.h"
+#include "frame.h"
 #include "log.h"
 #include "netaddr.h"
 #include "tls.h"
@@ -112,7 +113,8 @@ static int agent_parse(struct agent *a, int argc, char **argv, const char **tls_
 		case 'F': {
 			uint64_t v;
 
-			if (units_parse_size(optarg, &v, &err) < 0 || v < 1024 || v > (1u << 30)) {
+			if (units_parse_size(optarg, &v, &err) < 0 || v < FRAME_MAX_LOWEST ||
+			    v > FRAME_MAX_HIGHEST) {
 				fprintf(stderr,
 				        "iocurve-agent: --max-frame %s: expected a size from 1KiB "
 				        "to 1GiB\n",

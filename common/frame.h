@@ -12,6 +12,9 @@
 
 #define FRAME_HEADER      4u
 #define FRAME_MAX_DEFAULT (16u << 20)
+/* The range --max-frame takes, on the agent and on serve. */
+#define FRAME_MAX_LOWEST  1024u
+#define FRAME_MAX_HIGHEST (1u << 30)
 
 /* Append one frame holding env to out. Returns 0, or -1 when env packs larger than max. */
 int frame_write(struct evbuffer *out, const Iocurve__Envelope *env, size_t max);

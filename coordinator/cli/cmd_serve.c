@@ -9,6 +9,7 @@
 #include "cmd.h"
 #include "control.h"
 #include "daemon.h"
+#include "frame.h"
 #include "fsutil.h"
 #include "log.h"
 #include "metrics.h"
@@ -64,7 +65,8 @@ static int serve_exec(const struct args *a)
 	uint64_t max_frame = 0;
 	int rc = 1;
 
-	if (args_get_size(a, "max-frame", 1024, 1u << 30, &max_frame, &err) < 0)
+	if (args_get_size(a, "max-frame", FRAME_MAX_LOWEST, FRAME_MAX_HIGHEST, &max_frame, &err) <
+	    0)
 		return cmd_usage_error(&cmd_serve_entry, err.msg);
 	if (control == NULL) {
 		char dir[sizeof(defpath)], *slash;

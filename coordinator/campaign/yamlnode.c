@@ -277,37 +277,34 @@ int yamlnode_bool(struct yamlnode_doc *y, const yaml_node_t *node, const char *l
 }
 
 /*
- * The units parsers already write "'X' is not a size (expected ...)"; put
- * the field name and position in front so it reads like every other error.
+ * A scalar read with one of the units parsers (units.h). They already write
+ * "'X' is not a size (expected ...)"; the field name and position go in front
+ * so it reads like every other error.
  */
-static int yamlnode_units_failed(struct yamlnode_doc *y, const yaml_node_t *node, const char *label,
-                                 struct error *uerr)
+static int yamlnode_units(struct yamlnode_doc *y, const yaml_node_t *node, const char *label,
+                          const char *expected,
+                          int (*parse)(const char *, uint64_t *, struct error *), uint64_t *out)
 {
-	yamlnode_error(y, node, "%s: %s", label, uerr->msg);
-	return -1;
-}
-
-int yamlnode_size(struct yamlnode_doc *y, const yaml_node_t *node, const char *label, uint64_t *out)
-{
-	const char *s = yamlnode_scalar(y, node, label, "a size such as 64KiB");
+	const char *s = yamlnode_scalar(y, node, label, expected);
 	struct error uerr;
 
 	if (s == NULL)
 		return -1;
-	if (units_parse_size(s, out, &uerr) < 0)
-		return yamlnode_units_failed(y, node, label, &uerr);
+	if (parse(s, out, &uerr) < 0) {
+		yamlnode_error(y, node, "%s: %s", label, uerr.msg);
+		return -1;
+	}
 	return 0;
+}
+
+int yamlnode_size(struct yamlnode_doc *y, const yaml_node_t *node, const char *label, uint64_t *out)
+{
+	return yamlnode_units(y, node, label, "a size such as 64KiB", units_parse_size, out);
 }
 
 int yamlnode_duration(struct yamlnode_doc *y, const yaml_node_t *node, const char *label,
                       uint64_t *out)
 {
-	const char *s = yamlnode_scalar(y, node, label, "a duration such as 1s or 500ms");
-	struct error uerr;
-
-	if (s == NULL)
-		return -1;
-	if (units_parse_duration(s, out, &uerr) < 0)
-		return yamlnode_units_failed(y, node, label, &uerr);
-	return 0;
+	return yamlnode_units(y, node, label, "a duration such as 1s or 500ms",
+	                      units_parse_duration, out);
 }

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests for intervals.jsonl: write then read back, and the reader's refusals with file:line.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -119,17 +121,21 @@ static void intervals_test_refused(struct intervals_test *t, const char *text, s
 	free(head);
 }
 
+/* Write one line made by the writer, and free it. */
+static void intervals_test_put(FILE *f, char *line)
+{
+	fputs(line, f);
+	free(line);
+}
+
 /* One valid record line as the writer makes it, to break in the tests below. */
 static char *intervals_test_line(void)
 {
 	struct agg_record *a = xmalloc(sizeof(*a));
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	char *buf;
 
 	intervals_test_record(a, 1, 20);
-	intervals_write_record(f, "rr", 0, 1000, 0, "local-0", a);
-	fclose(f);
+	buf = intervals_record_line("rr", 0, 1000, 0, "local-0", a);
 	free(a);
 	return buf;
 }
@@ -157,10 +163,13 @@ static void test_intervals_round_trip(void **state)
 	intervals_test_record(&want[1], 2, 200);
 	want[2] = want[0];
 	record_merge(&want[2].rec, &want[1].rec);
-	intervals_write_record(f, "randread-4k", 3, 0.1 + 0.2, 7, "local-0", &want[0]);
-	intervals_write_record(f, "randread-4k", 3, 0.1 + 0.2, 7, "local-1", &want[1]);
-	intervals_write_record(f, "randread-4k", 3, 0.1 + 0.2, 7, NULL, &want[2]);
-	intervals_write_window(f, "randread-4k", 3, 2, 5);
+	intervals_test_put(
+	    f, intervals_record_line("randread-4k", 3, 0.1 + 0.2, 7, "local-0", &want[0]));
+	intervals_test_put(
+	    f, intervals_record_line("randread-4k", 3, 0.1 + 0.2, 7, "local-1", &want[1]));
+	intervals_test_put(f,
+	                   intervals_record_line("randread-4k", 3, 0.1 + 0.2, 7, NULL, &want[2]));
+	intervals_test_put(f, intervals_window_line("randread-4k", 3, 2, 5));
 	fclose(f);
 
 	r = intervals_open(t->path, &err);
@@ -203,7 +212,7 @@ static void test_intervals_empty_record(void **state)
 	assert_non_null(f);
 	record_reset(&want->rec);
 	want->rec.missed = 12;
-	intervals_write_record(f, "w", 0, 5000, 1, "a", want);
+	intervals_test_put(f, intervals_record_line("w", 0, 5000, 1, "a", want));
 	fclose(f);
 	r = intervals_open(t->path, &err);
 	assert_non_null(r);
@@ -235,9 +244,50 @@ static void test_intervals_torn_line(void **state)
 	struct intervals_test *t = *state;
 	char *line = intervals_test_line();
 	char *text = xasprintf("%s%s%.*s", line, line, (int)strlen(line) / 2, line);
+	char *want = xasprintf("%s:3: the last line is cut short (%d bytes, no newline): ignored",
+	                       t->path, (int)strlen(line) / 2);
+	struct intervals_line *l = xmalloc(sizeof(*l));
+	struct intervals_reader *r;
+	struct error err;
 
-	intervals_test_refused(t, text, 3, "the last line is cut short");
+	/* The writer killed mid-line: the whole lines before it read, the torn one is said. */
+	intervals_test_write(t->path, text);
+	r = intervals_open(t->path, &err);
+	assert_non_null(r);
+	assert_int_equal(intervals_next(r, l, &err), 1);
+	assert_int_equal(intervals_offset(r), strlen(line));
+	assert_int_equal(intervals_next(r, l, &err), 1);
+	assert_string_equal(intervals_warning(r), "");
+	assert_int_equal(intervals_next(r, l, &err), 0);
+	assert_string_equal(intervals_warning(r), want);
+	assert_int_equal(intervals_offset(r), 2 * strlen(line));
+	intervals_close(r);
+	/* A line cut short in the middle of the file is still refused. */
 	free(text);
+	text = xasprintf("%.*s\n%s", (int)strlen(line) / 2, line, line);
+	intervals_test_refused(t, text, 1, "not JSON");
+	free(want);
+	free(text);
+	free(line);
+	free(l);
+}
+
+/* write(2) of whole lines: appended in order, read back; a bad descriptor fails with errno. */
+static void test_intervals_write_fd(void **state)
+{
+	struct intervals_test *t = *state;
+	char *line = intervals_test_line();
+	struct error err;
+	int fd = open(t->path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
+
+	assert_true(fd >= 0);
+	assert_int_equal(intervals_write(fd, line), 0);
+	assert_int_equal(intervals_write(fd, line), 0);
+	close(fd);
+	assert_int_equal(intervals_test_read(t->path, &err), 2);
+	errno = 0;
+	assert_int_equal(intervals_write(fd, line), -1);
+	assert_int_equal(errno, EBADF);
 	free(line);
 }
 
@@ -331,6 +381,7 @@ int main(void)
 	    INTERVALS_TEST(test_intervals_empty_record),
 	    INTERVALS_TEST(test_intervals_format_field),
 	    INTERVALS_TEST(test_intervals_torn_line),
+	    INTERVALS_TEST(test_intervals_write_fd),
 	    INTERVALS_TEST(test_intervals_wrong_format),
 	    INTERVALS_TEST(test_intervals_not_an_object),
 	    INTERVALS_TEST(test_intervals_deep_nesting),

@@ -19,6 +19,8 @@ static int report_exec(const struct args *a)
 		replay_free(&rp);
 		return 1;
 	}
+	if (rp.warning[0] != '\0')
+		fprintf(stderr, "iocurve report: warning: %s\n", rp.warning);
 	if (derive_all(dir, rp.campaign, (const struct step_point *const *)rp.pts, rp.npts, &err) <
 	    0) {
 		fprintf(stderr, "iocurve report: %s\n", err.msg);

@@ -25,6 +25,7 @@
 #include "cmd.h"
 #include "local.h"
 #include "log.h"
+#include "replay.h"
 #include "results.h"
 #include "runner.h"
 #include "server.h"
@@ -34,6 +35,7 @@
 struct run_ctx {
 	struct event_base *base;
 	struct campaign *campaign;
+	struct replay resumed; /* --resume: what the results directory holds */
 	SSL_CTX *ssl;
 	struct server *srv;
 	struct results *res;
@@ -233,10 +235,29 @@ static int run_setup(struct run_ctx *ctx, const char *listen, const char *tls_di
 	return ctx->srv == NULL ? -1 : 0;
 }
 
+/* --resume DIR: the plan and the steps finished, from the results directory. */
+static int run_load_resumed(struct run_ctx *ctx, const char *dir, struct error *err)
+{
+	size_t steps = 0;
+
+	if (replay_load(dir, &ctx->resumed, err) < 0) {
+		replay_free(&ctx->resumed);
+		return -1;
+	}
+	if (ctx->resumed.warning[0] != '\0')
+		fprintf(stderr, "iocurve: warning: %s\n", ctx->resumed.warning);
+	ctx->campaign = ctx->resumed.campaign;
+	for (size_t i = 0; i < ctx->campaign->nworkloads; i++)
+		steps += ctx->resumed.npts[i];
+	printf("resuming %s: %zu step(s) on disk; what follows them is dropped\n", dir, steps);
+	return 0;
+}
+
 static int run_exec(const struct args *a)
 {
 	const char *out = args_get(a, "out"), *listen = args_get(a, "coordinator-listen");
 	const char *tls_dir = args_get(a, "tls"), *coordinator = args_get(a, "coordinator");
+	const char *resume = args_get(a, "resume");
 	bool verbose = args_has(a, "verbose"), json = args_has(a, "json");
 	struct run_ctx ctx = {.status = 1};
 	struct event *sigs[3] = {NULL, NULL, NULL};
@@ -246,13 +267,18 @@ static int run_exec(const struct args *a)
 
 	log_init("iocurve", verbose ? LOG_LEVEL_INFO : LOG_LEVEL_WARN);
 	/* A daemon is the default home of campaigns when its socket is there. */
-	if (coordinator == NULL && listen == NULL &&
+	if (coordinator == NULL && listen == NULL && resume == NULL &&
 	    stat(control_default_path(defsock, sizeof(defsock)), &st) == 0 &&
 	    S_ISSOCK(st.st_mode) && run_daemon_answers(defsock))
 		coordinator = defsock;
-	if (coordinator != NULL)
+	if ((resume != NULL) == (a->noperands == 1)) {
+		fprintf(stderr, "iocurve run: give a campaign FILE.yaml or --resume DIR\n");
+		return 2;
+	}
+	if (coordinator != NULL && resume == NULL)
 		return run_submit(coordinator, a->operands[0], args_has(a, "no-wait"), json);
-	if (campaign_load(a->operands[0], &ctx.campaign, &err) < 0) {
+	if (resume != NULL ? run_load_resumed(&ctx, resume, &err) < 0
+	                   : campaign_load(a->operands[0], &ctx.campaign, &err) < 0) {
 		fprintf(stderr, "iocurve: %s\n", err.msg);
 		return 2;
 	}
@@ -260,7 +286,10 @@ static int run_exec(const struct args *a)
 	ctx.base = event_base_new();
 	if (run_setup(&ctx, listen, tls_dir, &err) < 0)
 		goto fail;
-	ctx.res = results_open(out, ctx.campaign, &err);
+	ctx.res = resume == NULL ? results_open(out, ctx.campaign, &err)
+	                         : results_resume(resume, ctx.campaign,
+	                                          (const struct step_point *const *)ctx.resumed.pts,
+	                                          ctx.resumed.npts, ctx.resumed.keep, &err);
 	if (ctx.res == NULL)
 		goto fail;
 	printf("campaign %s: %zu workload(s), results in %s\n", ctx.campaign->name,
@@ -283,6 +312,9 @@ static int run_exec(const struct args *a)
 	run_view(&ctx, json);
 	ctx.runner =
 	    runner_new(ctx.base, ctx.srv, ctx.campaign, ctx.res, ctx.ev, run_done_cb, &ctx);
+	if (resume != NULL)
+		runner_resume_from(ctx.runner, (const struct step_point *const *)ctx.resumed.pts,
+		                   ctx.resumed.npts);
 	events_emit_campaign(ctx.ev, ctx.campaign, 0, results_dir(ctx.res));
 	sigs[0] = evsignal_new(ctx.base, SIGINT, run_signal_cb, &ctx);
 	sigs[1] = evsignal_new(ctx.base, SIGTERM, run_signal_cb, &ctx);
@@ -320,7 +352,10 @@ out:
 	if (ctx.base != NULL)
 		event_base_free(ctx.base);
 	run_rm_certs(&ctx);
-	campaign_free(ctx.campaign);
+	if (ctx.resumed.campaign != NULL)
+		replay_free(&ctx.resumed); /* ctx.campaign is its campaign */
+	else
+		campaign_free(ctx.campaign);
 	return ctx.status;
 }
 
@@ -332,6 +367,8 @@ static const struct args_option run_options[] = {
     {"json", 'j', NULL, "print the raw event stream, one JSON object a line", false},
     CLIENT_OPTION_COORDINATOR,
     {"no-wait", 'W', NULL, "with --coordinator: fail rather than queue behind a campaign", false},
+    {"resume", 'r', "DIR", "carry on the campaign of results DIR from its first unfinished step",
+     false},
     {NULL},
 };
 
@@ -339,14 +376,14 @@ const struct cmd_entry cmd_run_entry = {
     .args =
         {
             .name = "run",
-            .operands = "FILE.yaml",
+            .operands = "FILE.yaml | --resume DIR",
             .help = "run a campaign: local agents for agents: {local: N}, else agents that "
                     "dial in",
             .more = "In process: --out, --coordinator-listen and --tls (agents: select), or\n"
                     "through a daemon: --coordinator SOCKET [--no-wait]; a daemon listening\n"
                     "on the usual control socket is used when neither is given.\n",
             .options = run_options,
-            .min_operands = 1,
+            .min_operands = 0,
             .max_operands = 1,
         },
     .exec = run_exec,

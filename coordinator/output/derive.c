@@ -30,15 +30,19 @@ static int derive_file(const char *dir, const char *name, derive_writer fn, cons
 		error_set(err, "%s: cannot create: %s", tmp, strerror(errno));
 		goto out;
 	}
+	errno = 0;
 	fn(f, arg);
-	if (fflush(f) != 0 || fsync(fileno(f)) != 0) {
-		error_set(err, "%s: cannot write: %s", tmp, strerror(errno));
+	/* A write that failed in fn (disk full) leaves the stream's error flag set. */
+	if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0) {
+		error_set(err, "%s: cannot write: %s", path, strerror(errno ? errno : EIO));
 		fclose(f);
+		unlink(tmp); /* the previous version stays; no temp file is left */
 		goto out;
 	}
 	fclose(f);
 	if (rename(tmp, path) < 0) {
 		error_set(err, "%s: cannot replace: %s", path, strerror(errno));
+		unlink(tmp);
 		goto out;
 	}
 	rc = 0;

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "intervals.h"
 #include "iocurve.pb-c.h"
@@ -94,18 +95,43 @@ static json_t *intervals_hist_json(const struct hist *h)
 	                 "max_ns", intervals_uint(h->max), "sub_bits", HIST_SUB_BITS, "bins", bins);
 }
 
-static void intervals_emit(FILE *f, json_t *o)
+/* The object as one line, newline included. */
+static char *intervals_line_of(json_t *o)
 {
-	char *s = o != NULL ? json_dumps(o, INTERVALS_DUMP_FLAGS) : NULL;
+	char *s = o != NULL ? json_dumps(o, INTERVALS_DUMP_FLAGS) : NULL, *line;
 
 	intervals_must(s != NULL ? 0 : -1);
-	fputs(s, f);
-	fputc('\n', f);
+	line = xasprintf("%s\n", s);
 	free(s);
 	json_decref(o);
+	return line;
 }
 
-void intervals_write_record(FILE *f, const char *workload, uint32_t step, double offered_ops,
+int intervals_write(int fd, const char *line)
+{
+	size_t len = strlen(line), off = 0;
+	off_t end = lseek(fd, 0, SEEK_END);
+	ssize_t n;
+	int saved;
+
+	while (off < len) {
+		n = write(fd, line + off, len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			saved = n < 0 ? errno : ENOSPC;
+			/* Take back a part written: the file ends with a whole line. */
+			if (off > 0 && end >= 0 && ftruncate(fd, end) < 0)
+				saved = errno;
+			errno = saved;
+			return -1;
+		}
+		off += (size_t)n;
+	}
+	return 0;
+}
+
+char *intervals_record_line(const char *workload, uint32_t step, double offered_ops,
                             uint32_t interval, const char *agent, const struct agg_record *rec)
 {
 	const struct record *r = &rec->rec;
@@ -126,15 +152,14 @@ void intervals_write_record(FILE *f, const char *workload, uint32_t step, double
 	intervals_set(o, "p99_ns", intervals_uint(hist_quantile(&r->latency, 99)));
 	intervals_set(o, "latency", intervals_hist_json(&r->latency));
 	intervals_set(o, "service", intervals_hist_json(&r->service));
-	intervals_emit(f, o);
+	return intervals_line_of(o);
 }
 
-void intervals_write_window(FILE *f, const char *workload, uint32_t step, uint32_t from,
-                            uint32_t to)
+char *intervals_window_line(const char *workload, uint32_t step, uint32_t from, uint32_t to)
 {
-	intervals_emit(f, json_pack("{s:i,s:s,s:I,s:I,s:I}", "format", INTERVALS_FORMAT, "workload",
-	                            workload, "step", (json_int_t)step, "window_from",
-	                            (json_int_t)from, "window_to", (json_int_t)to));
+	return intervals_line_of(json_pack(
+	    "{s:i,s:s,s:I,s:I,s:I}", "format", INTERVALS_FORMAT, "workload", workload, "step",
+	    (json_int_t)step, "window_from", (json_int_t)from, "window_to", (json_int_t)to));
 }
 
 /* ---- reading ---- */
@@ -145,6 +170,8 @@ struct intervals_reader {
 	char *buf;
 	size_t cap;
 	size_t lineno;
+	long end;                      /* offset after the last line read */
+	char warning[256];             /* a torn last line ignored, or "" */
 	uint64_t pairs[2 * HIST_BINS]; /* one histogram's bins as the wire has them */
 };
 
@@ -387,11 +414,15 @@ int intervals_next(struct intervals_reader *r, struct intervals_line *l, struct 
 	memset(l, 0, sizeof(*l));
 	record_reset(&l->rec.rec);
 	o = json_loadb(r->buf, (size_t)n, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &jerr);
-	if (o == NULL && r->buf[n - 1] != '\n')
-		error_set(err,
-		          "the last line is cut short (no newline, not whole JSON): the writer "
-		          "stopped mid-line; remove the line to read the rest");
-	else if (o == NULL)
+	if (o == NULL && r->buf[n - 1] != '\n') {
+		/* Only the last line lacks a newline: the writer was killed writing it. */
+		snprintf(r->warning, sizeof(r->warning),
+		         "%s:%zu: the last line is cut short (%zd bytes, no newline): ignored",
+		         r->path, r->lineno, n);
+		return 0;
+	}
+	r->end = ftell(r->f);
+	if (o == NULL)
 		error_set(err, "not JSON: %s (column %d)", jerr.text, jerr.column);
 	rc = o != NULL ? intervals_get_line(r, o, l, err) : -1;
 	json_decref(o);
@@ -400,6 +431,16 @@ int intervals_next(struct intervals_reader *r, struct intervals_line *l, struct 
 		return -1;
 	}
 	return 1;
+}
+
+const char *intervals_warning(const struct intervals_reader *r)
+{
+	return r->warning;
+}
+
+long intervals_offset(const struct intervals_reader *r)
+{
+	return r->end;
 }
 
 size_t intervals_lineno(const struct intervals_reader *r)

@@ -40,21 +40,26 @@ struct intervals_line {
 };
 
 /*
- * Writers: one line each, newline included. Write errors stay on f (ferror)
- * for the caller's flush to report, as with any stdio output. agent is NULL
- * for the merged line. Names are [A-Za-z0-9._-] (campaign_name_ok).
+ * Lines: one each, newline included, malloc'd. agent is NULL for the merged
+ * line. Names are [A-Za-z0-9._-] (campaign_name_ok).
  */
-void intervals_write_record(FILE *f, const char *workload, uint32_t step, double offered_ops,
+char *intervals_record_line(const char *workload, uint32_t step, double offered_ops,
                             uint32_t interval, const char *agent, const struct agg_record *rec);
-void intervals_write_window(FILE *f, const char *workload, uint32_t step, uint32_t from,
-                            uint32_t to);
+char *intervals_window_line(const char *workload, uint32_t step, uint32_t from, uint32_t to);
+/*
+ * Append one whole line to fd with write(2), no stdio buffer between: a line
+ * is on the file whole or not at all (a part written before a failure, such
+ * as a full disk, is truncated away). 0, or -1 with errno set.
+ */
+int intervals_write(int fd, const char *line);
 
 /*
  * Reader: the lines of one file, in order. Each line is checked whole: its
  * format, every field present with its type, histograms and the record
  * consistent (hist_decode, record_check). Errors name the file and line
  * ("DIR/intervals.jsonl:96: ..."). A last line cut short (no newline, not
- * JSON: the writer was killed mid-line) is an error of its own.
+ * JSON: the writer was killed mid-line) ends the file: intervals_next returns
+ * 0 and intervals_warning says so.
  */
 struct intervals_reader;
 
@@ -63,6 +68,10 @@ struct intervals_reader *intervals_open(const char *path, struct error *err);
 int intervals_next(struct intervals_reader *r, struct intervals_line *line, struct error *err);
 /* The line intervals_next last read, from 1: for the caller's own complaints. */
 size_t intervals_lineno(const struct intervals_reader *r);
+/* "" or why the file ended early (a torn last line ignored), with file and line. */
+const char *intervals_warning(const struct intervals_reader *r);
+/* The byte offset just after the last whole line read. */
+long intervals_offset(const struct intervals_reader *r);
 void intervals_close(struct intervals_reader *r);
 
 #endif

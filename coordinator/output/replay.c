@@ -20,7 +20,7 @@ struct replay_step {
 	size_t n, cap;
 };
 
-static void replay_finish(struct replay *out, struct replay_step *st)
+static bool replay_finish(struct replay *out, struct replay_step *st)
 {
 	const struct workload *w = &out->campaign->workloads[st->w];
 	uint32_t nint =
@@ -65,6 +65,7 @@ static void replay_finish(struct replay *out, struct replay_step *st)
 	free(names);
 	st->n = 0;
 	st->has_window = false;
+	return complete;
 }
 
 int replay_load(const char *dir, struct replay *out, struct error *err)
@@ -83,6 +84,7 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 	if (in == NULL)
 		goto done;
 	for (;;) {
+		long before = intervals_offset(in); /* where the line about to be read starts */
 		struct intervals_line *l;
 		size_t w;
 
@@ -119,7 +121,8 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 		if (st.w != SIZE_MAX && (st.w != w || st.step != l->step)) {
 			struct intervals_line keep = *l; /* the first line of the next step */
 
-			replay_finish(out, &st);
+			if (replay_finish(out, &st))
+				out->keep = before;
 			st.lines[0] = keep;
 		}
 		st.w = w;
@@ -127,8 +130,9 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 		st.offered = l->offered_ops;
 		st.n++;
 	}
-	if (st.n > 0)
-		replay_finish(out, &st);
+	if (st.n > 0 && replay_finish(out, &st))
+		out->keep = intervals_offset(in);
+	snprintf(out->warning, sizeof(out->warning), "%s", intervals_warning(in));
 	rc = 0;
 done:
 	intervals_close(in);

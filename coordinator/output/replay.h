@@ -13,6 +13,8 @@ struct replay {
 	struct campaign *campaign;
 	struct step_point **pts; /* per workload, in run order */
 	size_t *npts;
+	long keep;         /* intervals.jsonl's bytes up to the end of its last complete step */
+	char warning[256]; /* "" or what was ignored: a torn last line */
 };
 
 /*
@@ -20,6 +22,7 @@ struct replay {
  * lines again, step by step, exactly as the runner did (the merged "*" lines are
  * not trusted, only read). A step counts only when every agent reported every
  * one of its intervals, as the runner requires. Errors name the file and line.
+ * A torn last line (the writer was killed) is ignored and said in warning.
  */
 int replay_load(const char *dir, struct replay *out, struct error *err);
 void replay_free(struct replay *r);

@@ -2,7 +2,6 @@
 /* The results directory: plan.yaml, intervals.jsonl, curve.csv, summary.md. */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -17,19 +16,24 @@
 
 struct results {
 	char *dir;
-	FILE *intervals;
-	FILE *curve;
+	int intervals; /* intervals.jsonl, appended by whole lines */
+	int curve;     /* curve.csv, likewise */
 };
 
-static FILE *results_create(struct results *r, const char *name, struct error *err)
+#define RESULTS_CURVE_HEADER                                                                       \
+	"workload,rw,block_size,direct,step,load,offered_ops,achieved_ops,mib_s,"                  \
+	"mean_us,p50_us,p90_us,p99_us,p999_us,max_us,service_mean_us,ops,reads,errors,"            \
+	"measured_s,cpu_pct,host_cpu_pct,lag_mean_us,lag_max_us,missed\n"
+
+static int results_create(struct results *r, const char *name, int flags, struct error *err)
 {
 	char *path = xasprintf("%s/%s", r->dir, name);
-	FILE *f = fopen(path, "wx");
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | flags, 0644);
 
-	if (f == NULL)
+	if (fd < 0)
 		error_set(err, "%s: cannot create: %s", path, strerror(errno));
 	free(path);
-	return f;
+	return fd;
 }
 
 static int results_fsync_dir(const char *dir)
@@ -44,39 +48,101 @@ static int results_fsync_dir(const char *dir)
 	return rc;
 }
 
-struct results *results_open(const char *dir, const struct campaign *c, struct error *err)
+/* One whole line to one of the two files; the error names the file and errno. */
+static int results_put(struct results *r, int fd, const char *name, const char *line,
+                       struct error *err)
+{
+	if (intervals_write(fd, line) == 0)
+		return 0;
+	error_set(err, "%s/%s: cannot write: %s", r->dir, name, strerror(errno));
+	return -1;
+}
+
+static struct results *results_new(const char *dir, const struct campaign *c)
 {
 	struct results *r = xcalloc(1, sizeof(*r));
 	char stamp[32];
 	time_t now = time(NULL);
 	struct tm tm;
-	FILE *plan;
 
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 	r->dir = dir ? xstrdup(dir) : xasprintf("iocurve-results/%s-%s", c->name, stamp);
+	r->intervals = r->curve = -1;
+	return r;
+}
+
+struct results *results_open(const char *dir, const struct campaign *c, struct error *err)
+{
+	struct results *r = results_new(dir, c);
+	int plan;
+
 	if (fs_mkdir_p(r->dir, 0755, err) < 0) {
 		error_prefix(err, "results directory %s: ", r->dir);
 		goto err;
 	}
-	plan = results_create(r, "plan.yaml", err);
-	if (plan == NULL)
+	plan = results_create(r, "plan.yaml", O_EXCL, err);
+	if (plan < 0)
 		goto err;
-	if (fwrite(c->text, 1, c->text_len, plan) != c->text_len || fflush(plan) != 0 ||
-	    fsync(fileno(plan)) != 0) {
-		error_set(err, "%s/plan.yaml: cannot write: %s", r->dir, strerror(errno));
-		fclose(plan);
+	if (write(plan, c->text, c->text_len) != (ssize_t)c->text_len || fsync(plan) != 0) {
+		error_set(err, "%s/plan.yaml: cannot write: %s", r->dir,
+		          errno ? strerror(errno) : "short write");
+		close(plan);
 		goto err;
 	}
-	fclose(plan);
-	r->intervals = results_create(r, "intervals.jsonl", err);
-	r->curve = r->intervals ? results_create(r, "curve.csv", err) : NULL;
-	if (r->curve == NULL)
+	close(plan);
+	r->intervals = results_create(r, "intervals.jsonl", O_EXCL, err);
+	r->curve = r->intervals >= 0 ? results_create(r, "curve.csv", O_EXCL, err) : -1;
+	if (r->curve < 0 || results_put(r, r->curve, "curve.csv", RESULTS_CURVE_HEADER, err) < 0 ||
+	    results_sync(r, err) < 0)
 		goto err;
-	fprintf(r->curve,
-	        "workload,rw,block_size,direct,step,load,offered_ops,achieved_ops,mib_s,"
-	        "mean_us,p50_us,p90_us,p99_us,p999_us,max_us,service_mean_us,ops,reads,errors,"
-	        "measured_s,cpu_pct,host_cpu_pct,lag_mean_us,lag_max_us,missed\n");
+	return r;
+err:
+	results_close(r);
+	return NULL;
+}
+
+static char *results_point_line(const struct workload *w, const struct step_point *p)
+{
+	return xasprintf(
+	    "%s,%s,%u,%s,%u,%s,%.1f,%.1f,%.3f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%llu,%llu,%llu,"
+	    "%.3f,%.1f,%.1f,%.1f,%.1f,%llu\n",
+	    w->name, rw_mode_name(w->rw), w->block_size, w->access.direct ? "true" : "false",
+	    p->step + 1, p->offered_ops > 0 ? "rate" : "max", p->offered_ops, p->achieved_ops,
+	    p->mib_s, p->mean_ns / 1e3, (double)p->p50_ns / 1e3, (double)p->p90_ns / 1e3,
+	    (double)p->p99_ns / 1e3, (double)p->p999_ns / 1e3, (double)p->max_ns / 1e3,
+	    p->svc_mean_ns / 1e3, (unsigned long long)p->ops, (unsigned long long)p->reads,
+	    (unsigned long long)p->errors, p->measured_s, p->cpu_pct, p->host_cpu_pct,
+	    p->lag_mean_ns / 1e3, (double)p->lag_max_ns / 1e3, (unsigned long long)p->missed);
+}
+
+struct results *results_resume(const char *dir, const struct campaign *c,
+                               const struct step_point *const *pts, const size_t *npts, long keep,
+                               struct error *err)
+{
+	struct results *r = results_new(dir, c);
+	char *line;
+	int rc;
+
+	r->intervals = results_create(r, "intervals.jsonl", 0, err);
+	if (r->intervals < 0)
+		goto err;
+	/* What follows the last complete step (a step cut short, a torn line) goes. */
+	if (ftruncate(r->intervals, keep) < 0) {
+		error_set(err, "%s/intervals.jsonl: cannot truncate: %s", r->dir, strerror(errno));
+		goto err;
+	}
+	/* curve.csv again from the steps kept, then appended to as before. */
+	line = xasprintf("%s/curve.csv", r->dir);
+	rc = unlink(line) < 0 && errno != ENOENT ? -1 : 0;
+	free(line);
+	r->curve = rc == 0 ? results_create(r, "curve.csv", O_EXCL, err) : -1;
+	if (r->curve < 0 || results_put(r, r->curve, "curve.csv", RESULTS_CURVE_HEADER, err) < 0)
+		goto err;
+	for (size_t i = 0; i < c->nworkloads; i++)
+		for (size_t k = 0; k < npts[i]; k++)
+			if (results_point(r, &c->workloads[i], &pts[i][k], err) < 0)
+				goto err;
 	if (results_sync(r, err) < 0)
 		goto err;
 	return r;
@@ -90,37 +156,40 @@ const char *results_dir(const struct results *r)
 	return r->dir;
 }
 
-void results_interval(struct results *r, const struct workload *w, uint32_t step, double offered,
-                      uint32_t interval, const char *agent, const struct agg_record *rec)
+int results_interval(struct results *r, const struct workload *w, uint32_t step, double offered,
+                     uint32_t interval, const char *agent, const struct agg_record *rec,
+                     struct error *err)
 {
-	intervals_write_record(r->intervals, w->name, step, offered, interval, agent, rec);
+	char *line = intervals_record_line(w->name, step, offered, interval, agent, rec);
+	int rc = results_put(r, r->intervals, "intervals.jsonl", line, err);
+
+	free(line);
+	return rc;
 }
 
-void results_window(struct results *r, const struct workload *w, uint32_t step, uint32_t from,
-                    uint32_t to)
+int results_window(struct results *r, const struct workload *w, uint32_t step, uint32_t from,
+                   uint32_t to, struct error *err)
 {
-	intervals_write_window(r->intervals, w->name, step, from, to);
+	char *line = intervals_window_line(w->name, step, from, to);
+	int rc = results_put(r, r->intervals, "intervals.jsonl", line, err);
+
+	free(line);
+	return rc;
 }
 
-void results_point(struct results *r, const struct workload *w, const struct step_point *p)
+int results_point(struct results *r, const struct workload *w, const struct step_point *p,
+                  struct error *err)
 {
-	fprintf(
-	    r->curve,
-	    "%s,%s,%u,%s,%u,%s,%.1f,%.1f,%.3f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%llu,%llu,%llu,"
-	    "%.3f,%.1f,%.1f,%.1f,%.1f,%llu\n",
-	    w->name, rw_mode_name(w->rw), w->block_size, w->access.direct ? "true" : "false",
-	    p->step + 1, p->offered_ops > 0 ? "rate" : "max", p->offered_ops, p->achieved_ops,
-	    p->mib_s, p->mean_ns / 1e3, (double)p->p50_ns / 1e3, (double)p->p90_ns / 1e3,
-	    (double)p->p99_ns / 1e3, (double)p->p999_ns / 1e3, (double)p->max_ns / 1e3,
-	    p->svc_mean_ns / 1e3, (unsigned long long)p->ops, (unsigned long long)p->reads,
-	    (unsigned long long)p->errors, p->measured_s, p->cpu_pct, p->host_cpu_pct,
-	    p->lag_mean_ns / 1e3, (double)p->lag_max_ns / 1e3, (unsigned long long)p->missed);
+	char *line = results_point_line(w, p);
+	int rc = results_put(r, r->curve, "curve.csv", line, err);
+
+	free(line);
+	return rc;
 }
 
-static int results_sync_file(FILE *f, const char *dir, const char *name, struct error *err)
+static int results_sync_file(int fd, const char *dir, const char *name, struct error *err)
 {
-	/* A failed write earlier (disk full) stays on f: ferror reports it here. */
-	if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0) {
+	if (fsync(fd) != 0) {
 		error_set(err, "%s/%s: cannot write: %s", dir, name, strerror(errno));
 		return -1;
 	}
@@ -140,10 +209,10 @@ void results_close(struct results *r)
 {
 	if (r == NULL)
 		return;
-	if (r->intervals)
-		fclose(r->intervals);
-	if (r->curve)
-		fclose(r->curve);
+	if (r->intervals >= 0)
+		close(r->intervals);
+	if (r->curve >= 0)
+		close(r->curve);
 	free(r->dir);
 	free(r);
 }

@@ -16,17 +16,32 @@ struct results;
  * curve.csv start empty (curve.csv with its header).
  */
 struct results *results_open(const char *dir, const struct campaign *c, struct error *err);
+/*
+ * An existing DIR, to carry on a campaign (`run --resume`): intervals.jsonl is
+ * cut to its first `keep` bytes (the end of its last complete step, as
+ * replay_load found it), curve.csv is rewritten from the points kept, and
+ * both are appended to from there.
+ */
+struct results *results_resume(const char *dir, const struct campaign *c,
+                               const struct step_point *const *pts, const size_t *npts, long keep,
+                               struct error *err);
 const char *results_dir(const struct results *r);
 
+/*
+ * The writers append whole lines with write(2) and return 0, or -1 with err
+ * naming the file and errno (a full disk): the caller then stops the campaign.
+ */
 /* One line of intervals.jsonl; agent is NULL for the merged (fleet) line. */
-void results_interval(struct results *r, const struct workload *w, uint32_t step, double offered,
-                      uint32_t interval, const char *agent, const struct agg_record *rec);
+int results_interval(struct results *r, const struct workload *w, uint32_t step, double offered,
+                     uint32_t interval, const char *agent, const struct agg_record *rec,
+                     struct error *err);
 /* The measured window of an extended step, so `iocurve report` judges it the same way. */
-void results_window(struct results *r, const struct workload *w, uint32_t step, uint32_t from,
-                    uint32_t to);
+int results_window(struct results *r, const struct workload *w, uint32_t step, uint32_t from,
+                   uint32_t to, struct error *err);
 /* One row of curve.csv. */
-void results_point(struct results *r, const struct workload *w, const struct step_point *pt);
-/* Flush and fsync both files: the step is on disk before the next one starts. */
+int results_point(struct results *r, const struct workload *w, const struct step_point *pt,
+                  struct error *err);
+/* fsync both files: the step is on disk before the next one starts. */
 int results_sync(struct results *r, struct error *err);
 void results_close(struct results *r);
 

@@ -66,6 +66,8 @@ struct runner {
 	uint32_t planned;    /* warm-up plus measured intervals, before extension */
 	uint32_t cut;        /* the measured window ends here (0: not decided) */
 	struct agg_step *agg;
+	bool have_next; /* resumed: the planner already chose the next rate */
+	double next_rate;
 	struct step_point **points; /* per workload, in run order */
 	size_t *npoints;
 	size_t *cap;
@@ -137,15 +139,64 @@ static void runner_fail(struct runner *r, const char *fmt, ...)
 	runner_finish(r, 1);
 }
 
-static void runner_prepare(struct runner *r)
+static void runner_emit_workload_done(struct runner *r)
 {
 	const struct workload *w = runner_workload(r);
+	char knee[256], why[320];
+	double peak;
+	struct event_knee k = event_knee_of(r->c, w, r->points[r->w], r->npoints[r->w], &peak);
+
+	table_knee_text(r->c, w, r->points[r->w], r->npoints[r->w], knee, sizeof(knee));
+	snprintf(why, sizeof(why), "%s%s%s", planner_why(&r->plan),
+	         r->plan.refine_why[0] ? "; " : "", r->plan.refine_why);
+	events_emit(r->ev, &(struct event){.kind = EVENT_WORKLOAD_DONE,
+	                                   .workload_done = {.workload = (uint32_t)r->w,
+	                                                     .name = w->name,
+	                                                     .knee_text = knee,
+	                                                     .knee = k,
+	                                                     .peak_tp = peak,
+	                                                     .unit = event_unit_of(w),
+	                                                     .why = why}});
+}
+
+/*
+ * A resumed campaign: feed the planner the points already on disk, in run
+ * order, as the first run did. false when the workload needs no further step.
+ */
+static bool runner_replan(struct runner *r)
+{
+	const struct step_point *pts = r->points[r->w];
+	size_t n = r->npoints[r->w];
+	double rate;
+
+	planner_init(&r->plan, r->c, runner_workload(r));
+	r->step = (uint32_t)n;
+	r->have_next = false;
+	if (n == 0)
+		return true;
+	for (size_t k = 0; k < n; k++)
+		if (!planner_next(&r->plan, pts, k, &rate))
+			break;
+	r->have_next = planner_next(&r->plan, pts, n, &r->next_rate);
+	return r->have_next;
+}
+
+static void runner_prepare(struct runner *r)
+{
+	const struct workload *w;
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	struct prepare_msg m;
 
+	/* Workloads a resumed campaign finished before are done again, without I/O. */
+	while (!runner_replan(r)) {
+		runner_emit_workload_done(r);
+		if (++r->w == r->c->nworkloads) {
+			runner_finish(r, 0);
+			return;
+		}
+	}
+	w = runner_workload(r);
 	r->state = RUNNER_PREPARING;
-	r->step = 0;
-	planner_init(&r->plan, r->c, w);
 	events_emit(r->ev,
 	            &(struct event){.kind = EVENT_WORKLOAD,
 	                            .workload = {.workload = (uint32_t)r->w,
@@ -230,26 +281,12 @@ static void runner_next_workload(struct runner *r)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__EndWorkload ew = IOCURVE__END_WORKLOAD__INIT;
-	const struct workload *w = runner_workload(r);
-	char knee[256], why[320];
-	double peak;
-	struct event_knee k = event_knee_of(r->c, w, r->points[r->w], r->npoints[r->w], &peak);
 
 	ew.workload_index = (uint32_t)r->w;
 	env.body_case = IOCURVE__ENVELOPE__BODY_END_WORKLOAD;
 	env.end_workload = &ew;
 	runner_send_all(r, &env);
-	table_knee_text(r->c, w, r->points[r->w], r->npoints[r->w], knee, sizeof(knee));
-	snprintf(why, sizeof(why), "%s%s%s", planner_why(&r->plan),
-	         r->plan.refine_why[0] ? "; " : "", r->plan.refine_why);
-	events_emit(r->ev, &(struct event){.kind = EVENT_WORKLOAD_DONE,
-	                                   .workload_done = {.workload = (uint32_t)r->w,
-	                                                     .name = w->name,
-	                                                     .knee_text = knee,
-	                                                     .knee = k,
-	                                                     .peak_tp = peak,
-	                                                     .unit = event_unit_of(w),
-	                                                     .why = why}});
+	runner_emit_workload_done(r);
 	if (++r->w == r->c->nworkloads) {
 		runner_finish(r, 0);
 		return;
@@ -260,6 +297,12 @@ static void runner_next_workload(struct runner *r)
 /* Ask the planner for the next step, or end the workload. */
 static void runner_next_step(struct runner *r)
 {
+	if (r->have_next) {
+		r->have_next = false;
+		r->rate = r->next_rate;
+		runner_start_step(r);
+		return;
+	}
 	if (planner_next(&r->plan, r->points[r->w], r->npoints[r->w], &r->rate)) {
 		runner_start_step(r);
 		return;
@@ -279,11 +322,15 @@ static void runner_step_done(struct runner *r)
 		r->cap[r->w] = r->cap[r->w] ? 2 * r->cap[r->w] : 8;
 		r->points[r->w] = xreallocarray(r->points[r->w], r->cap[r->w], sizeof(**r->points));
 	}
-	pt = &r->points[r->w][r->npoints[r->w]++];
+	pt = &r->points[r->w][r->npoints[r->w]];
 	agg_point(r->agg, r->step, r->rate, r->c->slo_metric, pt);
-	results_point(r->res, w, pt);
-	if (results_sync(r->res, &err) < 0 ||
-	    derive_all(results_dir(r->res), r->c, (const struct step_point *const *)r->points,
+	/* A point counts once its intervals and its row are on disk, not before. */
+	if (results_point(r->res, w, pt, &err) < 0 || results_sync(r->res, &err) < 0) {
+		runner_fail(r, "%s", err.msg);
+		return;
+	}
+	r->npoints[r->w]++;
+	if (derive_all(results_dir(r->res), r->c, (const struct step_point *const *)r->points,
 	               r->npoints, &err) < 0) {
 		runner_fail(r, "%s", err.msg);
 		return;
@@ -324,10 +371,12 @@ static void runner_set_window(struct runner *r, uint32_t to)
 	const struct workload *w = runner_workload(r);
 	uint32_t measure = (uint32_t)(w->measure_ns / w->interval_ns);
 
+	struct error err;
+
 	r->cut = to;
 	agg_set_window(r->agg, to - measure, to);
-	if (w->steady_extend > 0)
-		results_window(r->res, w, r->step, to - measure, to);
+	if (w->steady_extend > 0 && results_window(r->res, w, r->step, to - measure, to, &err) < 0)
+		runner_fail(r, "%s", err.msg);
 }
 
 /*
@@ -399,12 +448,23 @@ static void runner_report_interval(struct runner *r, uint32_t ai, const Iocurve_
 		runner_fail(r, "agent %s: bad interval report: %s", r->agents[ai].name, err.msg);
 		return;
 	}
-	results_interval(r->res, w, r->step, r->rate, ir->interval, r->agents[ai].name, rec);
+	if (results_interval(r->res, w, r->step, r->rate, ir->interval, r->agents[ai].name, rec,
+	                     &err) < 0) {
+		free(rec);
+		runner_fail(r, "%s", err.msg);
+		return;
+	}
 	runner_emit_interval(r, ir->interval, r->agents[ai].name, rec);
 	free(rec);
 	if (rc == 1) {
 		runner_maybe_cut(r, ir->interval);
-		results_interval(r->res, w, r->step, r->rate, ir->interval, NULL, merged);
+		if (r->state != RUNNER_STEPPING)
+			return;
+		if (results_interval(r->res, w, r->step, r->rate, ir->interval, NULL, merged,
+		                     &err) < 0) {
+			runner_fail(r, "%s", err.msg);
+			return;
+		}
 		runner_emit_interval(r, ir->interval, EVENT_FLEET, merged);
 	}
 }
@@ -607,6 +667,20 @@ struct runner *runner_new(struct event_base *base, struct server *srv, const str
 	r->cap = xcalloc(c->nworkloads, sizeof(*r->cap));
 	r->timer = evtimer_new(base, runner_timer_cb, r);
 	return r;
+}
+
+void runner_resume_from(struct runner *r, const struct step_point *const *pts, const size_t *npts)
+{
+	for (size_t i = 0; i < r->c->nworkloads; i++) {
+		free(r->points[i]);
+		r->npoints[i] = r->cap[i] = npts[i];
+		r->points[i] = NULL;
+		if (npts[i] == 0)
+			continue;
+		r->points[i] = xreallocarray(NULL, npts[i], sizeof(*pts[i]));
+		memcpy(r->points[i], pts[i], npts[i] * sizeof(*pts[i]));
+	}
+	/* runner_prepare passes over the workloads these points finish. */
 }
 
 void runner_start(struct runner *r)

@@ -21,6 +21,13 @@ struct runner *runner_new(struct event_base *base, struct server *srv, const str
                           struct results *res, struct events *ev, runner_done_fn done, void *arg);
 /* Why the campaign failed ("" when it did not). */
 const char *runner_error(const struct runner *r);
+/*
+ * Carry on a campaign (`run --resume`): the points of the steps already run
+ * (replay_load), per workload in run order. Before runner_start; the runner
+ * then starts at the first workload with a step left, at the step the planner
+ * chooses next from those points.
+ */
+void runner_resume_from(struct runner *r, const struct step_point *const *pts, const size_t *npts);
 /* Start: claim agents as they become ready (or those already are). */
 void runner_start(struct runner *r);
 /* Stop every agent's I/O now; finished steps stay in the results. */

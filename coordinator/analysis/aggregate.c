@@ -26,6 +26,7 @@ struct agg_agent_iv {
 
 struct agg_agent {
 	char name[64];
+	uint32_t gone_from; /* lost: it reports no interval from this one (UINT32_MAX: present) */
 	struct agg_agent_iv *iv; /* per interval; NULL until the first measured one */
 };
 
@@ -37,6 +38,17 @@ struct agg_step {
 	struct agg_agent *agents;
 	uint32_t win_from, win_to; /* the measured window */
 };
+
+/* The agents an interval waits for: all but those lost before it. */
+static uint32_t agg_expected(const struct agg_step *st, uint32_t interval)
+{
+	uint32_t n = st->nagents;
+
+	for (uint32_t a = 0; a < st->nagents; a++)
+		if (st->agents[a].gone_from <= interval)
+			n--;
+	return n;
+}
 
 static void agg_record_init(struct agg_record *r)
 {
@@ -60,8 +72,10 @@ struct agg_step *agg_step_new(uint32_t nagents, const char *const *names, uint32
 	st->seen = xcalloc((size_t)nagents * nintervals, sizeof(*st->seen));
 	st->agents = xcalloc(nagents, sizeof(*st->agents));
 	st->win_to = nintervals;
-	for (uint32_t a = 0; a < nagents; a++)
+	for (uint32_t a = 0; a < nagents; a++) {
 		snprintf(st->agents[a].name, sizeof(st->agents[a].name), "%s", names[a]);
+		st->agents[a].gone_from = UINT32_MAX;
+	}
 	return st;
 }
 
@@ -130,10 +144,29 @@ int agg_add_record(struct agg_step *st, uint32_t agent, uint32_t interval,
 		a->iv[interval].duration_ns = rec->duration_ns;
 		a->iv[interval].host_cpu_pct = rec->host_cpu_pct;
 	}
-	if (m->agents < st->nagents)
+	if (m->agents < agg_expected(st, interval))
 		return 0;
 	*merged = m;
 	return 1;
+}
+
+uint32_t agg_drop_agent(struct agg_step *st, uint32_t agent)
+{
+	uint32_t from = 0;
+
+	while (from < st->nintervals && st->seen[(size_t)agent * st->nintervals + from])
+		from++;
+	st->agents[agent].gone_from = from;
+	return from;
+}
+
+const struct agg_record *agg_merged(const struct agg_step *st, uint32_t interval)
+{
+	const struct agg_record *m = &st->merged[interval];
+
+	return interval < st->nintervals && m->agents > 0 && m->agents == agg_expected(st, interval)
+	           ? m
+	           : NULL;
 }
 
 int agg_add(struct agg_step *st, uint32_t agent, const Iocurve__IntervalReport *r,
@@ -148,7 +181,7 @@ int agg_add(struct agg_step *st, uint32_t agent, const Iocurve__IntervalReport *
 bool agg_complete(const struct agg_step *st)
 {
 	for (uint32_t i = 0; i < st->win_to; i++)
-		if (st->merged[i].agents < st->nagents)
+		if (st->merged[i].agents < agg_expected(st, i) || st->merged[i].agents == 0)
 			return false;
 	return true;
 }
@@ -245,6 +278,13 @@ void agg_point(struct agg_step *st, uint32_t step, double offered, enum slo_metr
 	pt->intervals = (uint32_t)nm;
 	pt->steady = agg_window_steady(st, st->win_from, st->win_to, metric);
 	pt->nagents = st->nagents;
+	pt->lost_at = UINT32_MAX;
+	for (uint32_t a = 0; a < st->nagents; a++)
+		if (st->agents[a].gone_from != UINT32_MAX) {
+			pt->agents_lost++;
+			if (st->agents[a].gone_from < pt->lost_at)
+				pt->lost_at = st->agents[a].gone_from;
+		}
 	/* By name, so the breakdown reads the same whatever order agents reported in. */
 	qsort(st->agents, st->nagents, sizeof(*st->agents), agg_agent_cmp);
 	for (uint32_t a = 0; a < st->nagents && a < STEP_MAX_AGENTS; a++) {

@@ -46,12 +46,14 @@ struct step_point {
 	uint64_t missed; /* due but never issued: the client fell behind its offered rate */
 	uint64_t errors;
 	double measured_s;
-	double cpu_pct;      /* workers' CPU time over measured time, in % of one core */
-	double host_cpu_pct; /* busiest agent host in any measured interval, % of its CPUs */
-	double qd_full_pct;  /* share of the time the workers' queues were full */
-	bool steady;         /* throughput without a trend and latency stable over the window */
-	uint32_t intervals;  /* measured intervals (more than planned when extended) */
-	uint32_t nagents;    /* agents[] holds the first STEP_MAX_AGENTS */
+	double cpu_pct;       /* workers' CPU time over measured time, in % of one core */
+	double host_cpu_pct;  /* busiest agent host in any measured interval, % of its CPUs */
+	double qd_full_pct;   /* share of the time the workers' queues were full */
+	bool steady;          /* throughput without a trend and latency stable over the window */
+	uint32_t intervals;   /* measured intervals (more than planned when extended) */
+	uint32_t nagents;     /* agents[] holds the first STEP_MAX_AGENTS */
+	uint32_t agents_lost; /* of nagents, lost during the step (the rest ran to its end) */
+	uint32_t lost_at;     /* the first interval without the lost agent(s); UINT32_MAX: none */
 	struct agent_share agents[STEP_MAX_AGENTS];
 };
 
@@ -88,7 +90,15 @@ void agg_set_window(struct agg_step *st, uint32_t from, uint32_t to);
 /* Whether intervals [from, to) are steady: no trend in throughput or the metric. */
 bool agg_window_steady(const struct agg_step *st, uint32_t from, uint32_t to,
                        enum slo_metric metric);
-/* True when every agent has reported every interval of the window. */
+/*
+ * Agent `agent` is gone (on_agent_loss: continue): intervals from the first it
+ * has not reported wait only for the others. Returns that interval; intervals
+ * the others had already completed are then complete: see agg_merged.
+ */
+uint32_t agg_drop_agent(struct agg_step *st, uint32_t agent);
+/* The merged record of an interval every expected agent reported, else NULL. */
+const struct agg_record *agg_merged(const struct agg_step *st, uint32_t interval);
+/* True when every agent has reported every interval of the window (lost ones: until lost). */
 bool agg_complete(const struct agg_step *st);
 /*
  * The step's point from its measured intervals, judged on metric for steadiness:

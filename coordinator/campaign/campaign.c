@@ -26,7 +26,8 @@
 static const char *const campaign_keys[] = {
     "campaign", "agents", "target", "slo", "stop", "workloads", WORKLOADS_SETTING_KEYS, NULL,
 };
-static const char *const campaign_agents_keys[] = {"local", "select", "wait", NULL};
+static const char *const campaign_agents_keys[] = {"local", "select", "wait", "on_agent_loss",
+                                                   NULL};
 static const char *const campaign_select_keys[] = {"count", "labels", NULL};
 static const char *const campaign_target_keys[] = {"path", "size", "direct", "sim", NULL};
 static const char *const campaign_sim_keys[] = {"servers", "service_time", "jitter", "stall", NULL};
@@ -105,13 +106,25 @@ static int campaign_labels(struct yamlnode_doc *y, const yaml_node_t *map, struc
 
 static int campaign_agents(struct yamlnode_doc *y, const yaml_node_t *map, struct campaign *c)
 {
-	yaml_node_t *local, *select, *wait, *count, *labels;
+	yaml_node_t *local, *select, *wait, *count, *labels, *loss;
 
 	if (yamlnode_check_mapping(y, map, "agents", "agents", campaign_agents_keys) < 0)
 		return -1;
 	local = yamlnode_lookup(y, map, "local");
 	select = yamlnode_lookup(y, map, "select");
 	wait = yamlnode_lookup(y, map, "wait");
+	if ((loss = yamlnode_lookup(y, map, "on_agent_loss")) != NULL) {
+		const char *s;
+
+		if (yamlnode_string(y, loss, "agents.on_agent_loss", &s) < 0)
+			return -1;
+		if (strcmp(s, "continue") != 0 && strcmp(s, "abort") != 0) {
+			yamlnode_error(y, loss,
+			               "agents.on_agent_loss: '%s' is not continue or abort", s);
+			return -1;
+		}
+		c->abort_on_agent_loss = strcmp(s, "abort") == 0;
+	}
 	if (local != NULL && select != NULL) {
 		yamlnode_error(y, map, "agents: use either 'local' or 'select', not both");
 		return -1;

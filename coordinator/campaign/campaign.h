@@ -86,6 +86,8 @@ struct campaign {
 	enum campaign_agents_mode agents_mode;
 	uint32_t agents_count;
 	uint64_t agents_wait_ns; /* select mode; default 60s */
+	/* agents.on_agent_loss: abort (true) or continue with the others (false, default) */
+	bool abort_on_agent_loss;
 
 	char *target_path;    /* a directory (one file per agent and worker) or a block device */
 	uint64_t target_size; /* bytes per file; for a device, 0 means all of it */

@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /* The coordinator daemon: a queue of campaigns on the registered agents, watchers, control. */
+#include <errno.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "campaign.h"
 #include "clock.h"
 #include "control.h"
 #include "daemon.h"
+#include "event_json.h"
 #include "event_pb.h"
 #include "log.h"
 #include "results.h"
@@ -47,6 +51,7 @@ struct daemon_campaign {
 	struct events *ev;
 	struct event *history; /* copies: they own their strings */
 	size_t nhist;
+	bool hist_on_file; /* finished: the history is in results/events.jsonl, not here */
 };
 
 /* A control connection that watches a campaign's events. */
@@ -160,8 +165,82 @@ static void daemon_campaign_event(void *arg, const struct event *e)
 		d->observer(d->observer_arg, dc->id, e);
 }
 
+static void daemon_history_free(struct daemon_campaign *dc)
+{
+	for (size_t k = 0; k < dc->nhist; k++)
+		event_clear(&dc->history[k]);
+	free(dc->history);
+	dc->history = NULL;
+	dc->nhist = 0;
+}
+
+/*
+ * A finished campaign's events go to its results directory, one JSON object a
+ * line, and leave memory: a daemon that runs campaigns for months stays its
+ * size. Kept in memory when there is no directory or it cannot be written.
+ */
+static void daemon_history_save(struct daemon_campaign *dc)
+{
+	char *path, *tmp;
+	FILE *f;
+	bool ok;
+
+	if (dc->results[0] == '\0' || dc->nhist == 0)
+		return;
+	path = xasprintf("%s/events.jsonl", dc->results);
+	tmp = xasprintf("%s/.events.jsonl.tmp", dc->results);
+	f = fopen(tmp, "wx");
+	ok = f != NULL;
+	for (size_t i = 0; ok && i < dc->nhist; i++) {
+		char *line = event_json_encode(&dc->history[i]);
+
+		ok = fprintf(f, "%s\n", line) > 0;
+		free(line);
+	}
+	ok = f != NULL && fflush(f) == 0 && !ferror(f) && fsync(fileno(f)) == 0 && ok;
+	if (f != NULL && fclose(f) != 0)
+		ok = false;
+	if (ok && rename(tmp, path) == 0) {
+		daemon_history_free(dc);
+		dc->hist_on_file = true;
+		malloc_trim(0); /* give the pages back, not only to malloc */
+	} else {
+		log_warn("campaign %u: %s: cannot write: %s; its events stay in memory", dc->id,
+		         path, strerror(errno));
+		unlink(tmp);
+	}
+	free(path);
+	free(tmp);
+}
+
+/* A watcher of a finished campaign: its events from the results directory. */
+static void daemon_history_replay(struct daemon_campaign *dc, struct conn *conn)
+{
+	char *path = xasprintf("%s/events.jsonl", dc->results), *line = NULL;
+	FILE *f = fopen(path, "r");
+	size_t cap = 0;
+	struct event e;
+	struct error err;
+
+	if (f == NULL)
+		log_warn("campaign %u: %s: %s", dc->id, path, strerror(errno));
+	while (f != NULL && getline(&line, &cap, f) > 0) {
+		if (event_json_decode(&e, line, &err) < 0) {
+			log_warn("campaign %u: %s: %s", dc->id, path, err.msg);
+			break;
+		}
+		daemon_send_event(conn, dc->id, &e);
+		event_clear(&e);
+	}
+	if (f != NULL)
+		fclose(f);
+	free(line);
+	free(path);
+}
+
 static void daemon_campaign_release(struct daemon_campaign *dc)
 {
+	daemon_history_save(dc);
 	runner_free(dc->runner);
 	dc->runner = NULL;
 	results_close(dc->res);
@@ -406,6 +485,8 @@ static void daemon_watch(struct daemon *d, struct conn *conn, uint32_t id)
 		return;
 	}
 	/* What happened so far, then live: a late watcher sees the whole curve. */
+	if (dc->hist_on_file)
+		daemon_history_replay(dc, conn);
 	for (size_t i = 0; i < dc->nhist; i++)
 		daemon_send_event(conn, dc->id, &dc->history[i]);
 	if (dc->state > DAEMON_RUNNING && dc->runner == NULL) {
@@ -522,9 +603,7 @@ void daemon_free(struct daemon *d)
 		struct daemon_campaign *dc = d->camps[i];
 
 		daemon_campaign_release(dc);
-		for (size_t k = 0; k < dc->nhist; k++)
-			event_clear(&dc->history[k]);
-		free(dc->history);
+		daemon_history_free(dc);
 		free(dc);
 	}
 	free(d->camps);

@@ -102,15 +102,20 @@ static void derive_curve_csv(FILE *f, const void *arg)
 	struct step_point *s = curve_sorted(x->pts[x->w], x->npts[x->w]);
 
 	fprintf(f, "step,offered_ops,achieved_ops,achieved_mibps,mean_us,p50_us,p90_us,p99_us,"
-	           "p999_us,max_us,steady,errors,agents\n");
+	           "p999_us,max_us,steady,errors,agents,agents_lost,lost_at_interval\n");
 	for (size_t i = 0; i < x->npts[x->w]; i++) {
 		const struct step_point *p = &s[i];
 
-		fprintf(f, "%u,%.1f,%.1f,%.3f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%s,%llu,%u\n",
+		fprintf(f, "%u,%.1f,%.1f,%.3f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%s,%llu,%u,%u,",
 		        p->step + 1, p->offered_ops, p->achieved_ops, p->mib_s, p->mean_ns / 1e3,
 		        (double)p->p50_ns / 1e3, (double)p->p90_ns / 1e3, (double)p->p99_ns / 1e3,
 		        (double)p->p999_ns / 1e3, (double)p->max_ns / 1e3,
-		        p->steady ? "true" : "false", (unsigned long long)p->errors, p->nagents);
+		        p->steady ? "true" : "false", (unsigned long long)p->errors, p->nagents,
+		        p->agents_lost);
+		/* Where the first lost agent left the step (from 1), empty when none was. */
+		if (p->agents_lost > 0)
+			fprintf(f, "%u", p->lost_at + 1);
+		fputc('\n', f);
 	}
 	free(s);
 }

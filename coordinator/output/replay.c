@@ -20,6 +20,22 @@ struct replay_step {
 	size_t n, cap;
 };
 
+/* An agent whose lines stop before the others' was lost mid-step (on_agent_loss: continue). */
+static void replay_lost(struct agg_step *agg, const struct replay_step *st, const char **names,
+                        uint32_t nagents)
+{
+	uint32_t *count = xcalloc(nagents, sizeof(*count)), most = 0;
+
+	for (size_t i = 0; i < st->n; i++)
+		for (uint32_t a = 0; a < nagents; a++)
+			if (strcmp(names[a], st->lines[i].agent) == 0 && ++count[a] > most)
+				most = count[a];
+	for (uint32_t a = 0; a < nagents; a++)
+		if (count[a] < most)
+			agg_drop_agent(agg, a);
+	free(count);
+}
+
 static bool replay_finish(struct replay *out, struct replay_step *st)
 {
 	const struct workload *w = &out->campaign->workloads[st->w];
@@ -51,6 +67,7 @@ static bool replay_finish(struct replay *out, struct replay_step *st)
 		st->lines[i].rec.agents = 1;
 		agg_add_record(agg, a, st->lines[i].interval, &st->lines[i].rec, &merged, &err);
 	}
+	replay_lost(agg, st, names, nagents);
 	if (st->has_window)
 		agg_set_window(agg, st->win_from, st->win_to);
 	complete = nagents > 0 && agg_complete(agg);

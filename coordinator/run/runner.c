@@ -52,6 +52,7 @@ struct runner {
 	void *done_arg;
 	struct events *ev;
 	char error[1024]; /* why it failed */
+	char losses[512]; /* agents lost on the way (on_agent_loss: continue), for the done event */
 
 	enum runner_state state;
 	struct event *timer;
@@ -93,6 +94,7 @@ static void runner_send_all(struct runner *r, const Iocurve__Envelope *env)
 
 static void runner_finish(struct runner *r, int status)
 {
+	char msg[sizeof(r->error) + sizeof(r->losses) + 4];
 	struct error err;
 
 	event_del(r->timer);
@@ -105,8 +107,9 @@ static void runner_finish(struct runner *r, int status)
 	if (derive_all(results_dir(r->res), r->c, (const struct step_point *const *)r->points,
 	               r->npoints, &err) < 0)
 		log_error("%s", err.msg);
-	events_emit_done(r->ev, status, status ? r->error : "campaign complete",
-	                 results_dir(r->res));
+	snprintf(msg, sizeof(msg), "%s%s%s", status ? r->error : "campaign complete",
+	         r->losses[0] ? "; " : "", r->losses);
+	events_emit_done(r->ev, status, msg, results_dir(r->res));
 	r->done(r->done_arg, status);
 }
 
@@ -137,6 +140,17 @@ static void runner_fail(struct runner *r, const char *fmt, ...)
 	env.abort = &ab;
 	runner_send_all(r, &env);
 	runner_finish(r, 1);
+}
+
+/* Agents lost before now take no further part: the split is over those present. */
+static void runner_compact(struct runner *r)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < r->nagents; i++)
+		if (r->agents[i].s != NULL)
+			r->agents[n++] = r->agents[i];
+	r->nagents = n;
 }
 
 static void runner_emit_workload_done(struct runner *r)
@@ -196,6 +210,7 @@ static void runner_prepare(struct runner *r)
 		}
 	}
 	w = runner_workload(r);
+	runner_compact(r);
 	r->state = RUNNER_PREPARING;
 	events_emit(r->ev,
 	            &(struct event){.kind = EVENT_WORKLOAD,
@@ -225,11 +240,14 @@ static void runner_start_step(struct runner *r)
 	const struct workload *w = runner_workload(r);
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__StartStep ss = IOCURVE__START_STEP__INIT;
-	double per_worker = r->rate / ((double)r->nagents * w->workers);
-	const char **names = xcalloc(r->nagents, sizeof(*names));
+	double per_worker;
+	const char **names;
 	double *rates = xcalloc(w->workers, sizeof(*rates));
 	uint64_t max_rtt = 0, start;
 
+	runner_compact(r);
+	per_worker = r->rate / ((double)r->nagents * w->workers);
+	names = xcalloc(r->nagents, sizeof(*names));
 	r->state = RUNNER_STEPPING;
 	r->planned = (uint32_t)((w->warmup_ns + w->measure_ns) / w->interval_ns);
 	r->nintervals = r->planned + w->steady_extend;
@@ -483,11 +501,37 @@ static void runner_layout_progress(struct runner *r, uint32_t ai, const Iocurve_
 	runner_arm(r, RUNNER_PREPARE_NS);
 }
 
+/* Every agent (lost ones count) is done with the step: its point. */
+static void runner_check_step_done(struct runner *r)
+{
+	for (uint32_t i = 0; i < r->nagents; i++)
+		if (!r->agents[i].step_done)
+			return;
+	if (r->cut == 0)
+		runner_set_window(r, r->nintervals);
+	if (r->state != RUNNER_STEPPING)
+		return;
+	if (!agg_complete(r->agg)) {
+		runner_fail(r, "step %u: agents finished without reporting every interval",
+		            r->step + 1);
+		return;
+	}
+	runner_step_done(r);
+}
+
+/* Every agent (lost ones count) is ready for the workload: its first step. */
+static void runner_check_ready(struct runner *r)
+{
+	for (uint32_t i = 0; i < r->nagents; i++)
+		if (!r->agents[i].ready)
+			return;
+	runner_next_step(r);
+}
+
 static void runner_on_message(struct session *s, const Iocurve__Envelope *env, void *arg)
 {
 	struct runner *r = arg;
 	int ai = runner_agent_index(r, s);
-	bool all = true;
 
 	if (ai < 0 || r->state == RUNNER_DONE || r->state == RUNNER_FAILED)
 		return;
@@ -496,10 +540,7 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 		if (r->state != RUNNER_PREPARING || env->ready->workload_index != r->w)
 			return;
 		r->agents[ai].ready = true;
-		for (uint32_t i = 0; i < r->nagents; i++)
-			all = all && r->agents[i].ready;
-		if (all)
-			runner_next_step(r);
+		runner_check_ready(r);
 		break;
 	case IOCURVE__ENVELOPE__BODY_INTERVAL_REPORT:
 		runner_report_interval(r, (uint32_t)ai, env->interval_report);
@@ -509,18 +550,7 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 		    env->step_done->step != r->step)
 			return;
 		r->agents[ai].step_done = true;
-		for (uint32_t i = 0; i < r->nagents; i++)
-			all = all && r->agents[i].step_done;
-		if (!all)
-			return;
-		if (r->cut == 0)
-			runner_set_window(r, r->nintervals);
-		if (!agg_complete(r->agg)) {
-			runner_fail(r, "step %u: agents finished without reporting every interval",
-			            r->step + 1);
-			return;
-		}
-		runner_step_done(r);
+		runner_check_step_done(r);
 		break;
 	case IOCURVE__ENVELOPE__BODY_LAYOUT_PROGRESS:
 		runner_layout_progress(r, (uint32_t)ai, env->layout_progress);
@@ -578,6 +608,56 @@ static void runner_on_ready(struct session *s, void *arg)
 	runner_claim(arg, s);
 }
 
+/*
+ * on_agent_loss: continue. The step in progress runs on with the others (its
+ * intervals from where the agent left wait only for them, and its point says
+ * so); the next step splits the load over the agents present.
+ */
+static void runner_carry_on(struct runner *r, uint32_t ai, const char *reason)
+{
+	uint32_t present = 0, left = 0;
+	size_t off = strlen(r->losses);
+
+	for (uint32_t i = 0; i < r->nagents; i++)
+		present += r->agents[i].s != NULL;
+	if (present == 0) {
+		runner_fail(r, "agent %s lost: %s; no agent is left", r->agents[ai].name, reason);
+		return;
+	}
+	if (r->state == RUNNER_STEPPING)
+		left = agg_drop_agent(r->agg, ai);
+	snprintf(r->losses + off, sizeof(r->losses) - off,
+	         "%sagent %s lost in workload %s step %u interval %u (%s): continued with %u of "
+	         "%u agents",
+	         off ? "; " : "", r->agents[ai].name, runner_workload(r)->name, r->step + 1,
+	         left + 1, reason, present, r->nagents);
+	log_warn("%s", r->losses + off + (off ? 2 : 0));
+	r->agents[ai].ready = r->agents[ai].step_done = true;
+	if (r->state == RUNNER_PREPARING) {
+		runner_check_ready(r);
+		return;
+	}
+	if (r->state != RUNNER_STEPPING)
+		return;
+	/* Intervals the others had all reported are complete now. */
+	for (uint32_t i = left; i < r->nintervals && r->state == RUNNER_STEPPING; i++) {
+		const struct agg_record *m = agg_merged(r->agg, i);
+		struct error err;
+
+		if (m == NULL)
+			continue;
+		runner_maybe_cut(r, i);
+		if (results_interval(r->res, runner_workload(r), r->step, r->rate, i, NULL, m,
+		                     &err) < 0) {
+			runner_fail(r, "%s", err.msg);
+			return;
+		}
+		runner_emit_interval(r, i, EVENT_FLEET, m);
+	}
+	if (r->state == RUNNER_STEPPING)
+		runner_check_step_done(r);
+}
+
 static void runner_on_lost(struct session *s, const char *reason, void *arg)
 {
 	struct runner *r = arg;
@@ -595,7 +675,12 @@ static void runner_on_lost(struct session *s, const char *reason, void *arg)
 		r->agents[ai] = r->agents[--r->nagents];
 		return;
 	}
-	runner_fail(r, "agent %s lost: %s", r->agents[ai].name, reason);
+	if (r->c->abort_on_agent_loss) {
+		runner_fail(r, "agent %s lost: %s (on_agent_loss: abort)", r->agents[ai].name,
+		            reason);
+		return;
+	}
+	runner_carry_on(r, (uint32_t)ai, reason);
 }
 
 static const struct server_cbs runner_server_cbs = {

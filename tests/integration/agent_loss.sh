@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# An agent SIGKILLed mid-step. on_agent_loss: continue (the default) runs the step on
+# with the others, marks its point (agents lost, the interval where it left) and splits
+# the next steps over the agents present; abort ends the campaign cleanly.
+. "$(dirname "$0")/lib.sh"
+
+"$IOCURVE" certs init "$T/ca" > /dev/null
+"$IOCURVE" certs agent "$T/ca" a1 a2 a3 > /dev/null
+
+loss_run() { # loss_run NAME POLICY-LINE: runs, kills a3 in step 2; sets RC
+	PORT=$(free_port)
+	cat > "$T/$1.yaml" <<YAML
+campaign: $1
+agents: {select: {count: 3}, wait: 20s$2}
+target: {sim: {servers: 4, service_time: 500us}}
+interval: 200ms
+warmup: 200ms
+measure: 1s
+workloads:
+  - {name: rr, rw: randread, load: {steps: [600, 1200, 1800]}}
+YAML
+	"$IOCURVE" run "$T/$1.yaml" --coordinator-listen "127.0.0.1:$PORT" --tls "$T/ca" \
+		--out "$T/$1" --json > "$T/$1.out" 2> "$T/$1.err" &
+	RUN=$!
+	AP=""
+	for a in a1 a2 a3; do
+		"$IOCURVE_AGENT" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --name $a \
+			--allow "$T" 2> "$T/$1-$a.log" &
+		AP="$AP $!"
+		[ $a = a3 ] && A3=$!
+	done
+	PIDS="$PIDS $RUN $AP"
+	wait_for "$T/$1/intervals.jsonl" '"step":1,"offered_ops":1200.0,"interval":2,"agent":"a3"' 30 ||
+		{ cat "$T/$1.out" "$T/$1.err"; fail "$1: step 2 runs on three agents"; }
+	T0=$(date +%s.%N)
+	kill -KILL "$A3"
+	set +e
+	wait_exit "$RUN" 60
+	RC=$?
+	set -e
+	T1=$(date +%s.%N)
+	for p in $AP; do kill "$p" 2>/dev/null || true; done
+	echo "# $1: exit $RC, $(echo "$T1 - $T0" | bc) s from the kill to the end"
+}
+
+loss_run cont ""
+[ "$RC" -eq 0 ] || { cat "$T/cont.out" "$T/cont.err"; fail "continue: the campaign completes"; }
+ok "continue: the campaign completes with the other agents"
+check "continue: the done event says who was lost, where, and with how many it went on" \
+	grep -q '"event":"done","status":0,"message":"campaign complete; agent a3 lost in workload rr step 2 interval [0-9]* (.*): continued with 2 of 3 agents"' "$T/cont.out"
+python3 - "$T/cont" <<'PY' || { cat "$T/cont/curve-rr.csv"; fail "continue: the point of step 2 is marked, step 3 runs on two agents"; }
+import csv, sys
+rows = {r["step"]: r for r in csv.DictReader(open(sys.argv[1] + "/curve-rr.csv"))}
+assert set(rows) == {"1", "2", "3"}, rows.keys()
+assert rows["1"]["agents"] == "3" and rows["1"]["agents_lost"] == "0" and rows["1"]["lost_at_interval"] == ""
+assert rows["2"]["agents"] == "3" and rows["2"]["agents_lost"] == "1", rows["2"]
+assert 3 <= int(rows["2"]["lost_at_interval"]) <= 7, rows["2"]
+assert rows["3"]["agents"] == "2" and rows["3"]["agents_lost"] == "0", rows["3"]
+# the next step's load is split over the two present: the whole rate is still offered
+assert abs(float(rows["3"]["achieved_ops"]) - 1800) / 1800 < 0.05, rows["3"]
+PY
+ok "continue: the point of step 2 is marked, step 3 runs on two agents"
+cp "$T/cont/curve-rr.csv" "$T/curve-run.csv"
+"$IOCURVE" report "$T/cont" > "$T/rep.out" 2>&1 || { cat "$T/rep.out"; fail "report reads a campaign with a lost agent"; }
+check "report rebuilds the same curve, loss included" cmp "$T/curve-run.csv" "$T/cont/curve-rr.csv"
+
+loss_run abrt ", on_agent_loss: abort"
+[ "$RC" -eq 1 ] || { cat "$T/abrt.out" "$T/abrt.err"; fail "abort: the campaign fails"; }
+ok "abort: the campaign fails"
+check "abort: it says which agent and the policy" \
+	grep -q "campaign abrt failed: agent a3 lost: .*(on_agent_loss: abort)" "$T/abrt.err"
+check "abort: only step 1 is a point" test "$(wc -l < "$T/abrt/curve-rr.csv")" -eq 2

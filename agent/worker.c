@@ -13,6 +13,7 @@
 #include "clock.h"
 #include "engine.h"
 #include "layout.h"
+#include "log.h"
 #include "worker.h"
 #include "xalloc.h"
 
@@ -448,6 +449,7 @@ int worker_run(const struct worker_config *cfg)
 	error_set(&err,
 	          "%s: dead-man: the agent had not heard its coordinator for %.1f s; I/O stopped",
 	          cfg->sim ? "sim" : cfg->path, (double)w.silent_ns / 1e9);
+	log_warn("%s", err.msg);
 	return worker_fail(cfg, err.msg);
 err:
 	error_set(&err, "%s: I/O engine %s: %s", cfg->sim ? "sim" : cfg->path, w.ops->name,

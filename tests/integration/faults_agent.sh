@@ -105,11 +105,13 @@ PIDS="$PIDS $OLD"
 wait_for "$T/serve.log" "agent a2: clock offset" 15 || fail "a2 joins"
 kill -STOP "$OLD"
 "$IOCURVE_AGENT" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --name a2 --allow "$T/data" \
-	2> "$T/new.log" &
+	--dead-man 3s --heartbeat-misses 5 2> "$T/new.log" &
 NEW=$!
 PIDS="$PIDS $NEW"
 wait_for "$T/new.log" "welcomed by the coordinator" 10 || { cat "$T/new.log"; fail "the new a2 is welcomed"; }
 ok "the new a2 is welcomed while the old session is still open"
+check "the agent's own --dead-man and --heartbeat-misses win over Welcome's" \
+	grep -q "heartbeat every 1000 ms, coordinator lost after 5 missed, dead-man 3000 ms" "$T/new.log"
 check "the coordinator says the old session was replaced" \
 	grep -q "agent a2 (.*) lost: replaced by a new session" "$T/serve.log"
 kill -KILL "$OLD"
@@ -117,4 +119,7 @@ sleep 2
 check "the new a2 still runs" kill -0 "$NEW"
 "$IOCURVE" agents --coordinator "$SOCK" > "$T/agents.out" || fail "iocurve agents"
 check "agents lists a2 once, idle" test "$(grep -c '^a2 .* idle' "$T/agents.out")" -eq 1
+"$IOCURVE_AGENT" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --name a2 --allow "$T/data" \
+	--dead-man 50ms 2> "$T/bad.log" && fail "--dead-man 50ms is refused"
+check "--dead-man out of range is refused with its range" grep -q "from 100ms to 1h" "$T/bad.log"
 echo "# faults-agent: all passed"

@@ -114,7 +114,7 @@ static void test_args_unknown(void **state)
 {
 	test_args_fails(&test_args_spec, WORDS("f.yaml", "--foo"),
 	                "unknown option '--foo' (known: --out, --verbose, --json, --steps, "
-	                "--max-frame, --help)");
+	                "--max-frame, --dead-man, --help)");
 	test_args_fails(&test_args_spec, WORDS("f.yaml", "--foo=1"), "unknown option '--foo=1'");
 	test_args_fails(&test_args_spec, WORDS("-vx", "f.yaml"),
 	                "unknown option '-x' (known: --out");

@@ -39,7 +39,13 @@ struct agent {
 	bool welcomed;
 	unsigned backoff_ms;
 	size_t max_frame; /* --max-frame; 0: the default */
+	/* Liveness given on the command line (0: the coordinator's, from Welcome). */
+	uint64_t opt_heartbeat_ms; /* send at least this often */
+	uint32_t opt_misses;       /* the coordinator is lost after this many silent intervals */
+	uint64_t opt_deadman_ms;   /* workers stop this long after the coordinator was heard */
+	/* In effect for the session (link_apply_welcome). */
 	uint64_t heartbeat_ms;
+	uint64_t deadman_ms;
 	struct event *reconnect_ev;
 	struct event *heartbeat_ev;
 
@@ -62,6 +68,8 @@ void link_send(struct agent *a, const Iocurve__Envelope *env);
 /* plan.c: messages that drive I/O; all I/O stops when the link is lost. */
 void plan_handle(struct agent *a, const Iocurve__Envelope *env);
 void plan_stop(struct agent *a, const char *why);
+/* The coordinator was heard at now_ns: the workers' dead-man starts again from there. */
+void plan_alive(struct agent *a, uint64_t now_ns);
 void plan_child_exited(struct agent *a, pid_t pid, int status);
 
 #endif

@@ -13,8 +13,10 @@
 
 #define LINK_BACKOFF_MIN_MS 100
 #define LINK_BACKOFF_MAX_MS 10000
-/* Missing this many heartbeats in a row means the coordinator is gone. */
-#define LINK_IDLE_SECONDS 10
+/* Defaults until the coordinator's Welcome says otherwise (agent.h: opt_*). */
+#define LINK_HEARTBEAT_MS 1000
+#define LINK_MISSES       3
+#define LINK_DEADMAN_MS   2000
 
 static void link_dial(struct agent *a);
 
@@ -100,31 +102,71 @@ static void link_pong(struct agent *a, const Iocurve__Ping *ping, uint64_t t2)
 	link_send(a, &env);
 }
 
+/*
+ * The session's liveness: the coordinator's heartbeat interval and misses, unless
+ * this agent was given its own. The agent sends at least as often as the
+ * coordinator does; the coordinator is lost after its interval x misses of silence;
+ * workers stop when it has not been heard for the dead-man, which must outlast one
+ * heartbeat interval.
+ */
+static void link_apply_welcome(struct agent *a, struct conn *c, const Iocurve__Welcome *w)
+{
+	uint64_t peer_ms = w->heartbeat_ms ? w->heartbeat_ms : LINK_HEARTBEAT_MS;
+	uint32_t misses = a->opt_misses         ? a->opt_misses
+	                  : w->heartbeat_misses ? w->heartbeat_misses
+	                                        : LINK_MISSES;
+
+	a->heartbeat_ms =
+	    a->opt_heartbeat_ms && a->opt_heartbeat_ms < peer_ms ? a->opt_heartbeat_ms : peer_ms;
+	a->deadman_ms = a->opt_deadman_ms ? a->opt_deadman_ms
+	                : w->deadman_ms   ? w->deadman_ms
+	                                  : LINK_DEADMAN_MS;
+	if (a->deadman_ms <= peer_ms) {
+		log_warn("dead-man %llu ms does not outlast the coordinator's heartbeat (%llu ms): "
+		         "using %llu ms",
+		         (unsigned long long)a->deadman_ms, (unsigned long long)peer_ms,
+		         (unsigned long long)(2 * peer_ms));
+		a->deadman_ms = 2 * peer_ms;
+	}
+	log_info("heartbeat every %llu ms, coordinator lost after %u missed, dead-man %llu ms",
+	         (unsigned long long)a->heartbeat_ms, misses, (unsigned long long)a->deadman_ms);
+	conn_set_idle_timeout_ms(c, (unsigned)(peer_ms * misses));
+	event_add(a->heartbeat_ev, &(struct timeval){(time_t)(a->heartbeat_ms / 1000),
+	                                             (suseconds_t)(a->heartbeat_ms % 1000) * 1000});
+}
+
+/* A refusal that can clear by itself (a name still held by a stale session...) is retried. */
+static void link_refused(struct agent *a, struct conn *c, const Iocurve__Refuse *r)
+{
+	conn_close(c);
+	a->conn = NULL;
+	if (!r->permanent) {
+		log_error("the coordinator refused this agent: %s; trying again", r->reason);
+		link_schedule_reconnect(a);
+		return;
+	}
+	log_error("the coordinator refused this agent: %s", r->reason);
+	a->exit_status = 1;
+	a->stopping = true;
+	event_base_loopexit(a->base, NULL);
+}
+
 static void link_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 {
 	struct agent *a = arg;
 	uint64_t now = clock_now_ns();
 
+	/* Every frame says the coordinator is there: the workers may go on. */
+	plan_alive(a, now);
 	switch (env->body_case) {
 	case IOCURVE__ENVELOPE__BODY_WELCOME:
 		a->welcomed = true;
 		a->backoff_ms = 0;
-		a->heartbeat_ms = env->welcome->heartbeat_ms ? env->welcome->heartbeat_ms : 1000;
 		log_info("welcomed by the coordinator as '%s'", env->welcome->agent_name);
-		/* Dead-man: a coordinator silent this long is gone, and so is its I/O. */
-		if (env->welcome->deadman_ms >= 1000)
-			conn_set_idle_timeout(c, (unsigned)(env->welcome->deadman_ms / 1000));
-		event_add(a->heartbeat_ev,
-		          &(struct timeval){(time_t)(a->heartbeat_ms / 1000),
-		                            (suseconds_t)(a->heartbeat_ms % 1000) * 1000});
+		link_apply_welcome(a, c, env->welcome);
 		break;
 	case IOCURVE__ENVELOPE__BODY_REFUSE:
-		log_error("the coordinator refused this agent: %s", env->refuse->reason);
-		a->exit_status = 1;
-		a->stopping = true;
-		conn_close(c);
-		a->conn = NULL;
-		event_base_loopexit(a->base, NULL);
+		link_refused(a, c, env->refuse);
 		break;
 	case IOCURVE__ENVELOPE__BODY_PING:
 		link_pong(a, env->ping, now);
@@ -172,7 +214,9 @@ static void link_dial(struct agent *a)
 		link_schedule_reconnect(a);
 		return;
 	}
-	conn_set_idle_timeout(a->conn, LINK_IDLE_SECONDS);
+	conn_set_idle_timeout_ms(
+	    a->conn, (unsigned)((a->opt_heartbeat_ms ? a->opt_heartbeat_ms : LINK_HEARTBEAT_MS) *
+	                        (a->opt_misses ? a->opt_misses : LINK_MISSES)));
 	if (a->max_frame)
 		conn_set_max_frame(a->conn, a->max_frame);
 }

@@ -13,6 +13,7 @@
 
 #include "agent.h"
 #include "certs.h"
+#include "clock.h"
 #include "frame.h"
 #include "log.h"
 #include "netaddr.h"
@@ -26,9 +27,15 @@ static void agent_usage(FILE *f)
 	        "usage: iocurve-agent --coordinator HOST:PORT --tls DIR [--name NAME]\n"
 	        "                     --allow PATH [--allow PATH...] [--label KEY=VALUE...]\n"
 	        "                     [--allow-device-writes] [--max-frame SIZE] [--verbose]\n"
+	        "                     [--heartbeat DURATION] [--heartbeat-misses N]\n"
+	        "                     [--dead-man DURATION]\n"
 	        "Runs the I/O a coordinator asks for, only on files under the --allow paths\n"
 	        "(or on block devices given as --allow paths; writing to a device also needs\n"
 	        "--allow-device-writes).\n"
+	        "Liveness (default: the coordinator's, else 1s, 3 and 2s): send heartbeats at\n"
+	        "least every --heartbeat; the coordinator is lost after --heartbeat-misses of\n"
+	        "its intervals in silence; workers stop their I/O once the coordinator has not\n"
+	        "been heard for --dead-man (whether this agent is stopped, dead or cut off).\n"
 	        "TLS: DIR/NAME.crt, DIR/NAME.key and DIR/ca.crt (from `iocurve certs agent`).\n");
 }
 
@@ -65,6 +72,37 @@ static int agent_add_label(struct agent *a, const char *text)
 	return 0;
 }
 
+/* --heartbeat and --dead-man: 100ms to 1h; --heartbeat-misses: 1 to 100. */
+static int agent_parse_liveness(struct agent *a, int opt, const char *arg)
+{
+	struct error err;
+	uint64_t ns;
+	char *end;
+
+	if (opt == 'M') {
+		unsigned long n = strtoul(arg, &end, 10);
+
+		if (*arg < '0' || *arg > '9' || *end != '\0' || n < 1 || n > 100) {
+			fprintf(stderr, "iocurve-agent: --heartbeat-misses %s: expected 1 to 100\n",
+			        arg);
+			return -1;
+		}
+		a->opt_misses = (uint32_t)n;
+		return 0;
+	}
+	if (units_parse_duration(arg, &ns, &err) < 0 || ns < 100 * NSEC_PER_MSEC ||
+	    ns > 3600 * NSEC_PER_SEC) {
+		fprintf(stderr, "iocurve-agent: --%s %s: expected a duration from 100ms to 1h\n",
+		        opt == 'H' ? "heartbeat" : "dead-man", arg);
+		return -1;
+	}
+	if (opt == 'H')
+		a->opt_heartbeat_ms = ns / NSEC_PER_MSEC;
+	else
+		a->opt_deadman_ms = ns / NSEC_PER_MSEC;
+	return 0;
+}
+
 static int agent_parse(struct agent *a, int argc, char **argv, const char **tls_dir, int *verbose)
 {
 	static const struct option opts[] = {
@@ -75,6 +113,9 @@ static int agent_parse(struct agent *a, int argc, char **argv, const char **tls_
 	    {"label", required_argument, NULL, 'l'},
 	    {"allow-device-writes", no_argument, NULL, 'W'},
 	    {"max-frame", required_argument, NULL, 'F'},
+	    {"heartbeat", required_argument, NULL, 'H'},
+	    {"heartbeat-misses", required_argument, NULL, 'M'},
+	    {"dead-man", required_argument, NULL, 'D'},
 	    {"verbose", no_argument, NULL, 'v'},
 	    {"version", no_argument, NULL, 'V'},
 	    {"help", no_argument, NULL, 'h'},
@@ -124,6 +165,12 @@ static int agent_parse(struct agent *a, int argc, char **argv, const char **tls_
 			a->max_frame = (size_t)v;
 			break;
 		}
+		case 'H':
+		case 'D':
+		case 'M':
+			if (agent_parse_liveness(a, c, optarg) < 0)
+				return -1;
+			break;
 		case 'V':
 			printf("iocurve-agent %s\n", IOCURVE_VERSION);
 			exit(0);

@@ -100,7 +100,23 @@ static void plan_on_step_done(void *arg, uint32_t step, uint32_t intervals)
 	link_send(a, &env);
 }
 
+/* Laying out targets: keeps the coordinator's preparation alive and shows how far. */
+static void plan_on_progress(void *arg, uint64_t done, uint64_t total)
+{
+	struct agent *a = arg;
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__LayoutProgress lp = IOCURVE__LAYOUT_PROGRESS__INIT;
+
+	lp.workload_index = a->workload_index;
+	lp.bytes_done = done;
+	lp.bytes_total = total;
+	env.body_case = IOCURVE__ENVELOPE__BODY_LAYOUT_PROGRESS;
+	env.layout_progress = &lp;
+	link_send(a, &env);
+}
+
 static const struct pool_cbs plan_pool_cbs = {
+    .on_progress = plan_on_progress,
     .on_ready = plan_on_ready,
     .on_failed = plan_on_failed,
     .on_interval = plan_on_interval,
@@ -182,6 +198,7 @@ static void plan_prepare(struct agent *a, const Iocurve__Prepare *p)
 		return;
 	}
 	a->nworkers = p->workers;
+	params.deadman_ns = a->deadman_ms * NSEC_PER_MSEC;
 	log_info("workload %u '%s': %s %uB x qd %u x %u workers on %s%s", p->workload_index,
 	         p->workload, rw_mode_name(params.rw), p->block_size, p->queue_depth, p->workers,
 	         params.dir, params.device ? " (block device)" : "");
@@ -252,6 +269,12 @@ void plan_stop(struct agent *a, const char *why)
 	log_info("workload %u: stopping workers (%s)", a->workload_index, why);
 	pool_free(a->pool);
 	a->pool = NULL;
+}
+
+void plan_alive(struct agent *a, uint64_t now_ns)
+{
+	if (a->pool != NULL)
+		pool_alive(a->pool, now_ns);
 }
 
 void plan_child_exited(struct agent *a, pid_t pid, int status)

@@ -303,6 +303,8 @@ struct pool *pool_start(struct event_base *base, const struct pool_params *param
 		goto err;
 	}
 	p->step = p->shm;
+	p->step->deadman_ns = params->deadman_ns;
+	shm_alive(p->step, clock_now_ns());
 	p->slots = (struct shm_worker *)((char *)p->shm + pool_step_size(n));
 	p->notify_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (p->notify_fd < 0)
@@ -393,6 +395,12 @@ void pool_end_step(struct pool *p, uint32_t step)
 	p->merged = NULL;
 	p->contrib = NULL;
 	p->cbs->on_step_done(p->arg, p->step_no, done);
+}
+
+void pool_alive(struct pool *p, uint64_t now_ns)
+{
+	if (p->step != NULL)
+		shm_alive(p->step, now_ns);
 }
 
 bool pool_child_exited(struct pool *p, pid_t pid, int status)

@@ -35,6 +35,7 @@ struct pool_params {
 	uint64_t wake_slack_ns;
 	struct datagen_config data;
 	const struct engine_sim_params *sim; /* set: simulated devices, no files */
+	uint64_t deadman_ns; /* workers stop when pool_alive is this old (0: never) */
 };
 
 struct pool_cbs {
@@ -65,6 +66,8 @@ int pool_start_step(struct pool *p, uint32_t step, const double *rates, uint64_t
  * already complete are delivered, then on_step_done with their count.
  */
 void pool_end_step(struct pool *p, uint32_t step);
+/* The agent heard the coordinator at now_ns: workers may go on (their dead-man). */
+void pool_alive(struct pool *p, uint64_t now_ns);
 /* A child exited (from the agent's SIGCHLD handler); true when it was one of ours. */
 bool pool_child_exited(struct pool *p, pid_t pid, int status);
 /* Tell workers to stop, reap them (SIGKILL after a grace period) and free. */

@@ -20,6 +20,11 @@
  *    release store and the worker writes 1 to the agent's eventfd. The agent
  *    reads published with an acquire load and consumes slots in order; the ring
  *    gives it SHM_SLOTS intervals of slack.
+ *  - alive_ns in struct shm_step is outside the seqlock: the agent stores its
+ *    CLOCK_MONOTONIC each time it hears the coordinator (shm_alive); a worker in
+ *    a step that finds it older than deadman_ns (set before fork) stops issuing,
+ *    drains and exits: the worker's dead-man, for an agent that is dead, stopped
+ *    or cut off from its coordinator.
  */
 #define SHM_SLOTS 16
 
@@ -35,9 +40,11 @@ struct shm_step {
 	uint32_t step;
 	uint64_t start_ns; /* agent CLOCK_MONOTONIC */
 	uint64_t interval_ns;
-	uint32_t nintervals; /* warm-up plus measured intervals */
-	uint32_t stop;       /* 1: finish in-flight I/O and exit */
-	double rate[];       /* per-worker offered ops/s, indexed by worker */
+	uint32_t nintervals;       /* warm-up plus measured intervals */
+	uint32_t stop;             /* 1: finish in-flight I/O and exit */
+	_Atomic uint64_t alive_ns; /* the agent last heard the coordinator (agent clock) */
+	uint64_t deadman_ns;       /* 0: no dead-man */
+	double rate[];             /* per-worker offered ops/s, indexed by worker */
 };
 
 /* Agent side of the seqlock: gen turns odd, the fields are rewritten... */
@@ -51,6 +58,22 @@ static inline void shm_step_write_begin(struct shm_step *st)
 static inline uint64_t shm_step_write_end(struct shm_step *st)
 {
 	return atomic_fetch_add_explicit(&st->gen, 1, memory_order_release) + 1;
+}
+
+/* Agent side of the dead-man: the supervision chain was alive at now_ns. */
+static inline void shm_alive(struct shm_step *st, uint64_t now_ns)
+{
+	atomic_store_explicit(&st->alive_ns, now_ns, memory_order_relaxed);
+}
+
+/* Worker side: nanoseconds the agent has been silent past the dead-man, or 0. */
+static inline uint64_t shm_deadman_overdue(const struct shm_step *st, uint64_t now_ns)
+{
+	uint64_t alive = atomic_load_explicit(&st->alive_ns, memory_order_relaxed);
+
+	if (st->deadman_ns == 0 || now_ns < alive || now_ns - alive <= st->deadman_ns)
+		return 0;
+	return now_ns - alive;
 }
 
 struct shm_interval {

@@ -13,6 +13,7 @@
 #include "clock.h"
 #include "engine.h"
 #include "layout.h"
+#include "log.h"
 #include "worker.h"
 #include "xalloc.h"
 
@@ -44,6 +45,7 @@ struct worker {
 	uint64_t cpu_user_ns;     /* process CPU at the start of the current interval */
 	uint64_t cpu_sys_ns;
 	uint64_t gen_seen;
+	uint64_t silent_ns; /* the dead-man tripped: the agent was silent this long */
 	bool stop;
 };
 
@@ -104,6 +106,27 @@ static bool worker_step_changed(struct worker *w, uint64_t gen)
 	if (s.stop)
 		w->stop = true;
 	return s.stop || s.gen != gen;
+}
+
+/*
+ * The dead-man: an agent that has not heard its coordinator for deadman_ns (dead,
+ * stopped or cut off) supervises nothing, so the step ends before another operation
+ * goes out and the worker leaves once its in-flight I/O is drained.
+ */
+static bool worker_deadman(struct worker *w, uint64_t now)
+{
+	w->silent_ns = shm_deadman_overdue(w->cfg->step, now);
+	if (w->silent_ns)
+		w->stop = true;
+	return w->silent_ns != 0;
+}
+
+/* A sleep in a step never outlasts a quarter of the dead-man, so it is checked in time. */
+static uint64_t worker_deadman_wait(const struct worker *w, uint64_t wait_ns)
+{
+	uint64_t quarter = w->cfg->step->deadman_ns / 4;
+
+	return quarter && wait_ns > quarter ? quarter : wait_ns;
 }
 
 static void worker_cpu(uint64_t *user_ns, uint64_t *sys_ns)
@@ -221,6 +244,8 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 		bool woken, crossed = false;
 		int n;
 
+		if (!over && worker_deadman(w, now))
+			break; /* closing the ring drains what is in flight */
 		if (!over) {
 			uint64_t until = boundary;
 
@@ -250,6 +275,8 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 			break; /* closing the ring reaps what is left */
 		}
 		full_since = inflight == qd && !over ? now : 0;
+		if (!over)
+			wait_ns = worker_deadman_wait(w, wait_ns);
 		n = w->ops->submit_and_wait(w->eng, wait_ns, w->done, (int)qd, &woken);
 		if (n < 0)
 			return n;
@@ -417,7 +444,13 @@ int worker_run(const struct worker_config *cfg)
 		worker_reap(&w, ret, 0, false);
 	}
 	worker_teardown(&w);
-	return 0;
+	if (w.silent_ns == 0)
+		return 0;
+	error_set(&err,
+	          "%s: dead-man: the agent had not heard its coordinator for %.1f s; I/O stopped",
+	          cfg->sim ? "sim" : cfg->path, (double)w.silent_ns / 1e9);
+	log_warn("%s", err.msg);
+	return worker_fail(cfg, err.msg);
 err:
 	error_set(&err, "%s: I/O engine %s: %s", cfg->sim ? "sim" : cfg->path, w.ops->name,
 	          strerror(-ret));

@@ -21,6 +21,8 @@
 #define CONN_HANDSHAKE_SECONDS 10
 /* A closing connection gets this long to flush what is queued. */
 #define CONN_FLUSH_SECONDS 2
+/* A struct timeval's two fields for a count of milliseconds. */
+#define CONN_TV_MS(ms) (time_t)((ms) / 1000), (suseconds_t)((ms) % 1000) * 1000
 
 /* What differs between carrying frames over TLS and over a plain stream. */
 struct conn_transport {
@@ -39,7 +41,7 @@ struct conn {
 	const struct conn_cbs *cbs;
 	void *arg;
 	size_t max_frame;
-	unsigned idle_seconds;
+	unsigned idle_ms;
 	bool connected;
 	bool in_callback; /* freeing is deferred while a callback runs */
 	bool closing;     /* owner closed: flush, finish, free */
@@ -130,8 +132,8 @@ static void conn_up(struct conn *c)
 		return;
 	}
 	bufferevent_set_timeouts(c->bev, NULL, NULL);
-	if (c->idle_seconds)
-		bufferevent_set_timeouts(c->bev, &(struct timeval){c->idle_seconds, 0}, NULL);
+	if (c->idle_ms)
+		bufferevent_set_timeouts(c->bev, &(struct timeval){CONN_TV_MS(c->idle_ms)}, NULL);
 	c->in_callback = true;
 	if (c->cbs->on_connected)
 		c->cbs->on_connected(c, c->arg);
@@ -381,12 +383,17 @@ size_t conn_pending(const struct conn *c)
 	return evbuffer_get_length(bufferevent_get_output(c->bev));
 }
 
+void conn_set_idle_timeout_ms(struct conn *c, unsigned ms)
+{
+	c->idle_ms = ms;
+	if (c->connected)
+		bufferevent_set_timeouts(c->bev, ms ? &(struct timeval){CONN_TV_MS(ms)} : NULL,
+		                         NULL);
+}
+
 void conn_set_idle_timeout(struct conn *c, unsigned seconds)
 {
-	c->idle_seconds = seconds;
-	if (c->connected)
-		bufferevent_set_timeouts(c->bev, seconds ? &(struct timeval){seconds, 0} : NULL,
-		                         NULL);
+	conn_set_idle_timeout_ms(c, seconds * 1000);
 }
 
 void conn_set_max_frame(struct conn *c, size_t max)

@@ -55,6 +55,8 @@ void conn_abort(struct conn *c);
 
 /* Seconds without any frame from the peer before on_close ("peer silent"); 0: none. */
 void conn_set_idle_timeout(struct conn *c, unsigned seconds);
+/* The same in milliseconds: heartbeat interval x misses. */
+void conn_set_idle_timeout_ms(struct conn *c, unsigned ms);
 /* Frames over max bytes, either way, are refused (default FRAME_MAX_DEFAULT). */
 void conn_set_max_frame(struct conn *c, size_t max);
 /* TLS: the CN of the peer's verified certificate ("" before on_connected, or Unix). */

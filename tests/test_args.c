@@ -17,6 +17,7 @@ static const struct args_option test_args_options[] = {
     {"json", 'j', NULL, "print JSON", false},
     {"steps", 0, "N", "how many steps", false},
     {"max-frame", 'F', "SIZE", "the largest frame", false},
+    {"dead-man", 'D', "DURATION", "how long unsupervised I/O may last", false},
     {NULL},
 };
 
@@ -113,7 +114,7 @@ static void test_args_unknown(void **state)
 {
 	test_args_fails(&test_args_spec, WORDS("f.yaml", "--foo"),
 	                "unknown option '--foo' (known: --out, --verbose, --json, --steps, "
-	                "--max-frame, --help)");
+	                "--max-frame, --dead-man, --help)");
 	test_args_fails(&test_args_spec, WORDS("f.yaml", "--foo=1"), "unknown option '--foo=1'");
 	test_args_fails(&test_args_spec, WORDS("-vx", "f.yaml"),
 	                "unknown option '-x' (known: --out");
@@ -214,6 +215,27 @@ static void test_args_uint(void **state)
 	}
 }
 
+static void test_args_duration(void **state)
+{
+	struct error err = {{0}};
+	struct args a;
+	uint64_t v = 7;
+
+	test_args_ok(&test_args_spec, &a, WORDS("f", "--dead-man", "1500ms"));
+	assert_int_equal(args_get_duration(&a, "dead-man", 200000000, 3600000000000ull, &v, &err),
+	                 0);
+	assert_int_equal(v, 1500000000ull);
+	assert_int_equal(args_get_duration(&a, "dead-man", 2000000000ull, 3000000000ull, &v, &err),
+	                 -1);
+	test_args_contains(err.msg, "--dead-man 1500ms: expected a duration from 2");
+	args_free(&a);
+	test_args_ok(&test_args_spec, &a, WORDS("f", "--dead-man", "soon"));
+	assert_int_equal(args_get_duration(&a, "dead-man", 1, 10, &v, &err), -1);
+	test_args_contains(err.msg, "--dead-man soon");
+	assert_int_equal(v, 1500000000ull);
+	args_free(&a);
+}
+
 static void test_args_help_text(void **state)
 {
 	char *text = NULL;
@@ -245,6 +267,7 @@ int main(void)
 	    cmocka_unit_test(test_args_operand_counts),
 	    cmocka_unit_test(test_args_required),
 	    cmocka_unit_test(test_args_uint),
+	    cmocka_unit_test(test_args_duration),
 	    cmocka_unit_test(test_args_help_text),
 	};
 

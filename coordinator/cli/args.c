@@ -243,6 +243,25 @@ int args_get_size(const struct args *a, const char *name, uint64_t min, uint64_t
 	return 0;
 }
 
+int args_get_duration(const struct args *a, const char *name, uint64_t min, uint64_t max,
+                      uint64_t *out, struct error *err)
+{
+	const char *s = args_get(a, name);
+	char lo[32], hi[32];
+	uint64_t v;
+
+	if (s == NULL)
+		return 0;
+	if (units_parse_duration(s, &v, err) < 0 || v < min || v > max) {
+		units_format_duration(min, lo, sizeof(lo));
+		units_format_duration(max, hi, sizeof(hi));
+		error_set(err, "--%s %s: expected a duration from %s to %s", name, s, lo, hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
 int args_operand_uint(const struct args *a, int i, const char *what, uint64_t min, uint64_t max,
                       uint64_t *out, struct error *err)
 {

@@ -70,6 +70,9 @@ int args_get_uint(const struct args *a, const char *name, uint64_t min, uint64_t
 /* The same for a size ("64KiB"); the range is printed as sizes. */
 int args_get_size(const struct args *a, const char *name, uint64_t min, uint64_t max, uint64_t *out,
                   struct error *err);
+/* The same for a duration in nanoseconds ("500ms"); the range is printed as durations. */
+int args_get_duration(const struct args *a, const char *name, uint64_t min, uint64_t max,
+                      uint64_t *out, struct error *err);
 /* Operand i as an integer in [min, max]; what names it in the error ("ID"). */
 int args_operand_uint(const struct args *a, int i, const char *what, uint64_t min, uint64_t max,
                       uint64_t *out, struct error *err);

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* iocurve run: run one campaign in-process, on local agents or agents that dial in. */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -43,7 +42,7 @@ struct run_ctx {
 	struct local_agents *local;
 	struct events *ev;
 	struct dashboard *dash;
-	char certs_tmp[64]; /* throw-away CA for local agents; removed at exit */
+	char certs_tmp[64]; /* throw-away CA for local agents (local_certs_dir) */
 	int status;
 	bool finished;
 };
@@ -102,6 +101,17 @@ static void run_dash_event(void *arg, const struct event *e)
 	dashboard_event(arg, e);
 }
 
+/*
+ * Every local agent has read its certificate and joined: the private directory (with
+ * the throw-away CA's key) is not needed any more, so a run killed later leaves none.
+ */
+static void run_certs_done(void *arg, const struct event *e)
+{
+	if (e->kind == EVENT_AGENT && e->agent.state == EVENT_AGENT_READY &&
+	    e->agent.n == e->agent.of)
+		local_certs_remove();
+}
+
 /* The dashboard on a terminal, plain lines otherwise, or the event stream as JSON with --json. */
 static void run_view(struct run_ctx *ctx, int json)
 {
@@ -115,23 +125,6 @@ static void run_view(struct run_ctx *ctx, int json)
 		return;
 	}
 	events_subscribe(ctx->ev, view_plain, stdout);
-}
-
-static void run_rm_certs(struct run_ctx *ctx)
-{
-	struct dirent *de;
-	DIR *d;
-
-	if (ctx->certs_tmp[0] == '\0')
-		return;
-	d = opendir(ctx->certs_tmp);
-	if (d != NULL) {
-		while ((de = readdir(d)) != NULL)
-			if (de->d_name[0] != '.')
-				unlinkat(dirfd(d), de->d_name, 0);
-		closedir(d);
-	}
-	rmdir(ctx->certs_tmp);
 }
 
 /* A socket file left by a daemon that is gone must not stop a plain `iocurve run`. */
@@ -206,12 +199,8 @@ static int run_setup(struct run_ctx *ctx, const char *listen, const char *tls_di
 	const struct campaign *c = ctx->campaign;
 
 	if (c->agents_mode == CAMPAIGN_AGENTS_LOCAL) {
-		snprintf(ctx->certs_tmp, sizeof(ctx->certs_tmp), "/tmp/iocurve-certs-XXXXXX");
-		if (mkdtemp(ctx->certs_tmp) == NULL) {
-			error_set(err, "cannot make a temporary directory: %s", strerror(errno));
-			ctx->certs_tmp[0] = '\0';
+		if (local_certs_dir(ctx->certs_tmp, sizeof(ctx->certs_tmp), err) < 0)
 			return -1;
-		}
 		if (certs_init(ctx->certs_tmp, err) < 0)
 			return -1;
 		tls_dir = ctx->certs_tmp;
@@ -260,7 +249,7 @@ static int run_exec(const struct args *a)
 	const char *resume = args_get(a, "resume");
 	bool verbose = args_has(a, "verbose"), json = args_has(a, "json");
 	struct run_ctx ctx = {.status = 1};
-	struct event *sigs[3] = {NULL, NULL, NULL};
+	struct event *sigs[4] = {NULL, NULL, NULL, NULL};
 	struct error err;
 	char defsock[256];
 	struct stat st;
@@ -310,6 +299,8 @@ static int run_exec(const struct args *a)
 	fflush(stdout);
 	ctx.ev = events_new();
 	run_view(&ctx, json);
+	if (ctx.local != NULL)
+		events_subscribe(ctx.ev, run_certs_done, NULL);
 	ctx.runner =
 	    runner_new(ctx.base, ctx.srv, ctx.campaign, ctx.res, ctx.ev, run_done_cb, &ctx);
 	if (resume != NULL)
@@ -319,7 +310,8 @@ static int run_exec(const struct args *a)
 	sigs[0] = evsignal_new(ctx.base, SIGINT, run_signal_cb, &ctx);
 	sigs[1] = evsignal_new(ctx.base, SIGTERM, run_signal_cb, &ctx);
 	sigs[2] = evsignal_new(ctx.base, SIGCHLD, run_sigchld_cb, &ctx);
-	for (int i = 0; i < 3; i++)
+	sigs[3] = evsignal_new(ctx.base, SIGHUP, run_signal_cb, &ctx);
+	for (int i = 0; i < 4; i++)
 		event_add(sigs[i], NULL);
 	runner_start(ctx.runner);
 	event_base_dispatch(ctx.base);
@@ -343,7 +335,7 @@ out:
 	/* One more turn of the loop so close_notify reaches the agents. */
 	if (ctx.base != NULL)
 		event_base_loop(ctx.base, EVLOOP_NONBLOCK);
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 4; i++)
 		if (sigs[i] != NULL)
 			event_free(sigs[i]);
 	results_close(ctx.res);
@@ -351,7 +343,7 @@ out:
 	SSL_CTX_free(ctx.ssl);
 	if (ctx.base != NULL)
 		event_base_free(ctx.base);
-	run_rm_certs(&ctx);
+	local_certs_remove();
 	if (ctx.resumed.campaign != NULL)
 		replay_free(&ctx.resumed); /* ctx.campaign is its campaign */
 	else

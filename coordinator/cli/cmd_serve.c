@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "certs.h"
+#include "clock.h"
 #include "cmd.h"
 #include "control.h"
 #include "daemon.h"
@@ -52,6 +53,29 @@ static void serve_signal_cb(evutil_socket_t sig, short what, void *arg)
 	event_add(ctx->drain_ev, &(struct timeval){0, 100 * 1000});
 }
 
+/* --heartbeat, --heartbeat-misses and --dead-man, told to agents in Welcome. */
+static int serve_liveness(const struct args *a, struct server_liveness *live, struct error *err)
+{
+	uint64_t hb = SERVER_HEARTBEAT_MS * NSEC_PER_MSEC, dm = SERVER_DEADMAN_MS * NSEC_PER_MSEC;
+	uint64_t misses = SERVER_MISSES;
+
+	if (args_get_duration(a, "heartbeat", 100 * NSEC_PER_MSEC, 60 * NSEC_PER_SEC, &hb, err) <
+	        0 ||
+	    args_get_uint(a, "heartbeat-misses", 1, 100, &misses, err) < 0 ||
+	    args_get_duration(a, "dead-man", 200 * NSEC_PER_MSEC, 3600 * NSEC_PER_SEC, &dm, err) <
+	        0)
+		return -1;
+	if (dm <= hb) {
+		error_set(err, "--dead-man must outlast --heartbeat: workers would stop between "
+		               "two heartbeats");
+		return -1;
+	}
+	live->heartbeat_ms = hb / NSEC_PER_MSEC;
+	live->misses = (uint32_t)misses;
+	live->deadman_ms = dm / NSEC_PER_MSEC;
+	return 0;
+}
+
 static int serve_exec(const struct args *a)
 {
 	const char *listen = args_get(a, "listen"), *tls_dir = args_get(a, "tls");
@@ -63,10 +87,13 @@ static int serve_exec(const struct args *a)
 	char defpath[256];
 	struct error err;
 	uint64_t max_frame = 0;
+	struct server_liveness live;
 	int rc = 1;
 
 	if (args_get_size(a, "max-frame", FRAME_MAX_LOWEST, FRAME_MAX_HIGHEST, &max_frame, &err) <
 	    0)
+		return cmd_usage_error(&cmd_serve_entry, err.msg);
+	if (serve_liveness(a, &live, &err) < 0)
 		return cmd_usage_error(&cmd_serve_entry, err.msg);
 	if (control == NULL) {
 		char dir[sizeof(defpath)], *slash;
@@ -93,6 +120,7 @@ static int serve_exec(const struct args *a)
 		goto fail;
 	if (max_frame)
 		server_set_max_frame(ctx.srv, (size_t)max_frame);
+	server_set_liveness(ctx.srv, &live);
 	ctx.daemon = daemon_new(ctx.base, ctx.srv, results);
 	if (daemon_listen(ctx.daemon, control, &err) < 0)
 		goto fail;
@@ -135,6 +163,11 @@ static const struct args_option serve_options[] = {
     {"results", 'r', "DIR", "where campaigns' results go (default: iocurve-results)", false},
     {"metrics", 'm', "HOST:PORT", "serve Prometheus /metrics on this address", false},
     {"max-frame", 'F', "SIZE", "the largest frame an agent may send (1KiB to 1GiB)", false},
+    {"heartbeat", 'H', "DURATION", "heartbeat interval, both ways (default 1s)", false},
+    {"heartbeat-misses", 'M', "N", "an agent silent this many intervals is lost (default 3)",
+     false},
+    {"dead-man", 'D', "DURATION",
+     "agents' workers stop when the coordinator is silent this long (default 2s)", false},
     {"verbose", 'v', NULL, "log debug messages", false},
     {NULL},
 };

@@ -17,10 +17,6 @@
 #include "server.h"
 #include "xalloc.h"
 
-#define SERVER_HEARTBEAT_MS 1000
-#define SERVER_IDLE_SECONDS 10
-#define SERVER_DEADMAN_MS   10000
-
 /* One connected agent. */
 struct session {
 	struct server *srv;
@@ -53,6 +49,7 @@ struct server {
 	void *arg;
 	char address[64];
 	size_t max_frame;
+	struct server_liveness live;
 };
 
 static void server_agent_clear_labels(struct server_agent *a)
@@ -103,10 +100,11 @@ int server_send(struct session *s, const Iocurve__Envelope *env)
 	return conn_send(s->conn, env);
 }
 
-static void server_refuse(struct session *s, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+static void server_refuse(struct session *s, bool permanent, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
-static void server_refuse(struct session *s, const char *fmt, ...)
+/* permanent: the agent cannot be accepted as it is (it stays down); else it dials again. */
+static void server_refuse(struct session *s, bool permanent, const char *fmt, ...)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__Refuse r = IOCURVE__REFUSE__INIT;
@@ -118,6 +116,7 @@ static void server_refuse(struct session *s, const char *fmt, ...)
 	va_end(ap);
 	log_warn("refusing agent %s at %s: %s", s->name, s->addr, reason);
 	r.reason = reason;
+	r.permanent = permanent;
 	env.body_case = IOCURVE__ENVELOPE__BODY_REFUSE;
 	env.refuse = &r;
 	server_send(s, &env);
@@ -125,6 +124,8 @@ static void server_refuse(struct session *s, const char *fmt, ...)
 	s->conn = NULL;
 	server_session_free(s);
 }
+
+static void server_session_lost(struct session *s, const char *reason);
 
 static void server_ping(struct session *s)
 {
@@ -145,19 +146,27 @@ static void server_hello(struct session *s, const Iocurve__Hello *h)
 	struct session *o;
 
 	if (h->protocol_version != IOCURVE__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT) {
-		server_refuse(s,
+		server_refuse(s, true,
 		              "agent speaks protocol version %u, this coordinator speaks %u; "
 		              "run the same iocurve version on both",
 		              h->protocol_version,
 		              IOCURVE__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT);
 		return;
 	}
+	/*
+	 * The same certificate again: its host vanished without a FIN and the agent came
+	 * back, or it was restarted. The newer authenticated session wins.
+	 */
 	TAILQ_FOREACH(o, &s->srv->sessions, entry)
 	{
 		if (o != s && o->welcomed && strcmp(o->name, s->name) == 0) {
-			server_refuse(s, "an agent named '%s' is already connected (from %s)",
-			              s->name, o->addr);
-			return;
+			char why[256];
+
+			snprintf(why, sizeof(why), "replaced by a new session from %s", s->addr);
+			conn_close(o->conn);
+			o->conn = NULL;
+			server_session_lost(o, why);
+			break;
 		}
 	}
 	if (strcmp(h->name, s->name) != 0)
@@ -185,8 +194,9 @@ static void server_hello(struct session *s, const Iocurve__Hello *h)
 	}
 	w.protocol_version = IOCURVE__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT;
 	w.agent_name = s->name;
-	w.heartbeat_ms = SERVER_HEARTBEAT_MS;
-	w.deadman_ms = SERVER_DEADMAN_MS;
+	w.heartbeat_ms = s->srv->live.heartbeat_ms;
+	w.heartbeat_misses = s->srv->live.misses;
+	w.deadman_ms = s->srv->live.deadman_ms;
 	env.body_case = IOCURVE__ENVELOPE__BODY_WELCOME;
 	env.welcome = &w;
 	server_send(s, &env);
@@ -237,7 +247,8 @@ static void server_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 		if (env->body_case == IOCURVE__ENVELOPE__BODY_HELLO)
 			server_hello(s, env->hello);
 		else
-			server_refuse(s, "expected Hello first, got %s", frame_body_name(env));
+			server_refuse(s, true, "expected Hello first, got %s",
+			              frame_body_name(env));
 		return;
 	}
 	switch (env->body_case) {
@@ -256,11 +267,9 @@ static void server_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 	}
 }
 
-static void server_on_close(struct conn *c, const char *reason, void *arg)
+/* The session is over (its conn closed or gone): tell the owner, then free it. */
+static void server_session_lost(struct session *s, const char *reason)
 {
-	struct session *s = arg;
-
-	s->conn = NULL;
 	if (!s->welcomed) {
 		log_warn("connection from %s refused: %s", s->addr, reason);
 	} else {
@@ -269,6 +278,14 @@ static void server_on_close(struct conn *c, const char *reason, void *arg)
 			s->srv->cbs->on_agent_lost(s, reason, s->srv->arg);
 	}
 	server_session_free(s);
+}
+
+static void server_on_close(struct conn *c, const char *reason, void *arg)
+{
+	struct session *s = arg;
+
+	s->conn = NULL;
+	server_session_lost(s, reason);
 }
 
 static const struct conn_cbs server_conn_cbs = {
@@ -293,7 +310,7 @@ static void server_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struc
 		server_session_free(s);
 		return;
 	}
-	conn_set_idle_timeout(s->conn, SERVER_IDLE_SECONDS);
+	conn_set_idle_timeout_ms(s->conn, (unsigned)(srv->live.heartbeat_ms * srv->live.misses));
 	if (srv->max_frame)
 		conn_set_max_frame(s->conn, srv->max_frame);
 }
@@ -340,7 +357,8 @@ struct server *server_new(struct event_base *base, SSL_CTX *ctx, const char *lis
 	getsockname(evconnlistener_get_fd(srv->listener), (struct sockaddr *)&ss, &len);
 	netaddr_format((struct sockaddr *)&ss, srv->address, sizeof(srv->address));
 	srv->heartbeat_ev = event_new(base, -1, EV_PERSIST, server_heartbeat_cb, srv);
-	event_add(srv->heartbeat_ev, &(struct timeval){SERVER_HEARTBEAT_MS / 1000, 0});
+	server_set_liveness(
+	    srv, &(struct server_liveness){SERVER_HEARTBEAT_MS, SERVER_MISSES, SERVER_DEADMAN_MS});
 	log_info("listening for agents on %s (mutual TLS 1.3)", srv->address);
 	return srv;
 }
@@ -349,6 +367,14 @@ void server_set_cbs(struct server *srv, const struct server_cbs *cbs, void *arg)
 {
 	srv->cbs = cbs;
 	srv->arg = arg;
+}
+
+void server_set_liveness(struct server *srv, const struct server_liveness *live)
+{
+	srv->live = *live;
+	event_add(srv->heartbeat_ev,
+	          &(struct timeval){(time_t)(live->heartbeat_ms / 1000),
+	                            (suseconds_t)(live->heartbeat_ms % 1000) * 1000});
 }
 
 void server_set_max_frame(struct server *srv, size_t max)

@@ -45,10 +45,22 @@ struct server_cbs {
 	void (*on_agent_lost)(struct session *s, const char *reason, void *arg);
 };
 
+/* Liveness, told to agents in Welcome: defaults, and what serve's options may set. */
+#define SERVER_HEARTBEAT_MS 1000
+#define SERVER_MISSES       3
+#define SERVER_DEADMAN_MS   2000
+struct server_liveness {
+	uint64_t heartbeat_ms; /* both sides send a Heartbeat this often */
+	uint32_t misses;       /* a peer silent for heartbeat_ms x misses is lost */
+	uint64_t deadman_ms;   /* workers stop when their agent has not heard us this long */
+};
+
 /* Listen on HOST:PORT ("127.0.0.1:0" picks a free port). */
 struct server *server_new(struct event_base *base, SSL_CTX *ctx, const char *listen,
                           struct error *err);
 void server_set_cbs(struct server *srv, const struct server_cbs *cbs, void *arg);
+/* For sessions that start from now on (server_new sets the defaults above). */
+void server_set_liveness(struct server *srv, const struct server_liveness *live);
 /* Frames from agents above this many bytes close their connection (FRAME_MAX_DEFAULT). */
 void server_set_max_frame(struct server *srv, size_t max);
 /* "127.0.0.1:41234": where agents should dial. */

@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /* Local agents for `iocurve run`: real iocurve-agent processes over loopback TLS. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <libgen.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -19,6 +24,12 @@
 #include "xalloc.h"
 
 #define LOCAL_STOP_GRACE_NS (5 * NSEC_PER_SEC)
+/* The private certificate directories: /tmp/iocurve-run.PID.XXXXXX. */
+#define LOCAL_CERTS_PARENT "/tmp"
+#define LOCAL_CERTS_PREFIX "iocurve-run."
+
+/* The directory to remove at exit or on a fatal signal ("" when none). */
+static char local_certs_path[64];
 
 struct local_agents {
 	pid_t *pids;
@@ -75,6 +86,7 @@ struct local_agents *local_spawn(const char *certs_dir, const char *coordinator,
 			goto err;
 		}
 		if (la->pids[i] == 0) {
+			pid_t parent = getppid();
 			char *argv[] = {bin,       "--coordinator",   (char *)coordinator,
 			                "--tls",   (char *)certs_dir, "--name",
 			                name,      "--allow",         (char *)allow_path,
@@ -89,6 +101,9 @@ struct local_agents *local_spawn(const char *certs_dir, const char *coordinator,
 			}
 			/* Ctrl-C reaches iocurve, which stops the agents in order. */
 			signal(SIGINT, SIG_IGN);
+			/* A run that dies (SIGKILL, out of memory) takes its agents with it. */
+			if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+				_exit(127);
 			execv(bin, argv);
 			fprintf(stderr, "iocurve: cannot run %s: %s\n", bin, strerror(errno));
 			_exit(127);
@@ -168,4 +183,111 @@ int local_reap(struct local_agents *la, char *msg, size_t len)
 			         i, WEXITSTATUS(status), la->log_dir, i);
 	}
 	return found > 0;
+}
+
+/*
+ * Remove dir and the files in it with system calls only: this runs from a fatal
+ * signal's handler too. Unlinking while reading may skip names: read again until
+ * a pass removes nothing.
+ */
+static void local_rm_tree(const char *dir)
+{
+	struct dirent64_raw {
+		uint64_t ino;
+		int64_t off;
+		unsigned short reclen;
+		unsigned char type;
+		char name[];
+	};
+	char buf[4096] __attribute__((aligned(8)));
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+	int removed;
+	long n;
+
+	if (fd < 0)
+		return;
+	do {
+		removed = 0;
+		lseek(fd, 0, SEEK_SET);
+		while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+			for (long off = 0; off < n;) {
+				const struct dirent64_raw *de = (const void *)(buf + off);
+
+				if (de->name[0] != '.' && unlinkat(fd, de->name, 0) == 0)
+					removed++;
+				off += de->reclen;
+			}
+		}
+	} while (removed > 0);
+	close(fd);
+	rmdir(dir);
+}
+
+void local_certs_remove(void)
+{
+	if (local_certs_path[0] == '\0')
+		return;
+	local_rm_tree(local_certs_path);
+	local_certs_path[0] = '\0';
+}
+
+static void local_certs_fatal(int sig)
+{
+	local_certs_remove();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void local_certs_atexit(void)
+{
+	local_certs_remove();
+}
+
+/* Directories of runs whose process is gone (killed, so nothing removed them). */
+static void local_certs_clean_stale(void)
+{
+	DIR *d = opendir(LOCAL_CERTS_PARENT);
+	struct dirent *de;
+
+	if (d == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		char path[sizeof(LOCAL_CERTS_PARENT) + 256], *end;
+		struct stat st;
+		long pid;
+
+		if (strncmp(de->d_name, LOCAL_CERTS_PREFIX, strlen(LOCAL_CERTS_PREFIX)) != 0)
+			continue;
+		pid = strtol(de->d_name + strlen(LOCAL_CERTS_PREFIX), &end, 10);
+		if (*end != '.' || pid <= 0 || (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", LOCAL_CERTS_PARENT, de->d_name);
+		if (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid())
+			continue;
+		log_info("removing %s, left by run %ld that is gone", path, pid);
+		local_rm_tree(path);
+	}
+	closedir(d);
+}
+
+int local_certs_dir(char *buf, size_t len, struct error *err)
+{
+	static const int fatal[] = {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGQUIT};
+	static bool hooked;
+
+	local_certs_clean_stale();
+	snprintf(buf, len, "%s/%s%d.XXXXXX", LOCAL_CERTS_PARENT, LOCAL_CERTS_PREFIX, (int)getpid());
+	if (len <= sizeof(local_certs_path) && mkdtemp(buf) != NULL) {
+		snprintf(local_certs_path, sizeof(local_certs_path), "%s", buf);
+		if (!hooked) {
+			hooked = true;
+			atexit(local_certs_atexit);
+			for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+				signal(fatal[i], local_certs_fatal);
+		}
+		return 0;
+	}
+	error_set(err, "cannot make a private directory %s: %s", buf, strerror(errno));
+	buf[0] = '\0';
+	return -1;
 }

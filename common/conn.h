@@ -55,6 +55,12 @@ void conn_abort(struct conn *c);
 
 /* Seconds without any frame from the peer before on_close ("peer silent"); 0: none. */
 void conn_set_idle_timeout(struct conn *c, unsigned seconds);
+/*
+ * Close with on_close(reason) unless cleared (seconds 0) within seconds from now;
+ * traffic does not restart it. A TLS connection starts with a handshake deadline
+ * that ends once the handshake is done; setting another replaces it.
+ */
+void conn_set_deadline(struct conn *c, unsigned seconds, const char *reason);
 /* Frames over max bytes, either way, are refused (default FRAME_MAX_DEFAULT). */
 void conn_set_max_frame(struct conn *c, size_t max);
 /* TLS: the CN of the peer's verified certificate ("" before on_connected, or Unix). */

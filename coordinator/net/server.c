@@ -12,6 +12,7 @@
 #include "clock.h"
 #include "conn.h"
 #include "frame.h"
+#include "listenpause.h"
 #include "log.h"
 #include "netaddr.h"
 #include "server.h"
@@ -20,6 +21,16 @@
 #define SERVER_HEARTBEAT_MS 1000
 #define SERVER_IDLE_SECONDS 10
 #define SERVER_DEADMAN_MS   10000
+/* From accept to an accepted Hello, however slowly the bytes come. */
+#define SERVER_HELLO_SECONDS 5
+/* Connections not yet welcomed: in all, and from one address. */
+#define SERVER_MAX_PENDING          128
+#define SERVER_MAX_PENDING_PER_HOST 32
+/* Out of descriptors: stop accepting this long, then try again. */
+#define SERVER_ACCEPT_PAUSE_MS 1000
+/* Lines about connections refused before Hello, per window. */
+#define SERVER_REFUSED_LOG_LINES     20
+#define SERVER_REFUSED_LOG_WINDOW_NS 10000000000ull
 
 /* One connected agent. */
 struct session {
@@ -53,6 +64,10 @@ struct server {
 	void *arg;
 	char address[64];
 	size_t max_frame;
+	struct listenpause *pause; /* out of fds: stop accepting a while */
+	uint64_t pending_refused;
+	uint64_t refused_window_ns; /* rate limit of "refused" lines */
+	uint64_t refused_logged, refused_unlogged;
 };
 
 static void server_agent_clear_labels(struct server_agent *a)
@@ -234,9 +249,11 @@ static void server_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 	if (s->welcomed)
 		server_agent_of(s->srv, s->name)->last_seen_ns = now;
 	if (!s->welcomed) {
-		if (env->body_case == IOCURVE__ENVELOPE__BODY_HELLO)
+		if (env->body_case == IOCURVE__ENVELOPE__BODY_HELLO) {
 			server_hello(s, env->hello);
-		else
+			if (s->welcomed)
+				conn_set_deadline(c, 0, NULL);
+		} else
 			server_refuse(s, "expected Hello first, got %s", frame_body_name(env));
 		return;
 	}
@@ -256,13 +273,33 @@ static void server_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 	}
 }
 
+/* Unauthenticated peers decide how often this happens: at most a few lines per 10 s. */
+static void server_log_refused(struct server *srv, const char *addr, const char *reason)
+{
+	uint64_t now = clock_now_ns();
+
+	if (now - srv->refused_window_ns >= SERVER_REFUSED_LOG_WINDOW_NS) {
+		if (srv->refused_unlogged)
+			log_warn(
+			    "%llu more connections refused before Hello, not logged one by one",
+			    (unsigned long long)srv->refused_unlogged);
+		srv->refused_window_ns = now;
+		srv->refused_logged = 0;
+		srv->refused_unlogged = 0;
+	}
+	if (srv->refused_logged++ < SERVER_REFUSED_LOG_LINES)
+		log_warn("connection from %s refused: %s", addr, reason);
+	else
+		srv->refused_unlogged++;
+}
+
 static void server_on_close(struct conn *c, const char *reason, void *arg)
 {
 	struct session *s = arg;
 
 	s->conn = NULL;
 	if (!s->welcomed) {
-		log_warn("connection from %s refused: %s", s->addr, reason);
+		server_log_refused(s->srv, s->addr, reason);
 	} else {
 		log_warn("agent %s (%s) lost: %s", s->name, s->addr, reason);
 		if (s->srv->cbs && s->srv->cbs->on_agent_lost)
@@ -277,14 +314,51 @@ static const struct conn_cbs server_conn_cbs = {
     .on_close = server_on_close,
 };
 
+/* The address part of "host:port" or "[host]:port". */
+static size_t server_host_len(const char *addr)
+{
+	const char *colon = strrchr(addr, ':');
+
+	return colon != NULL ? (size_t)(colon - addr) : strlen(addr);
+}
+
+/* Too many connections still to say Hello, in all or from this address? */
+static bool server_too_many_pending(const struct server *srv, const char *addr)
+{
+	size_t all = 0, here = 0, n = server_host_len(addr);
+	const struct session *s;
+
+	TAILQ_FOREACH(s, &srv->sessions, entry)
+	{
+		if (s->welcomed)
+			continue;
+		all++;
+		if (server_host_len(s->addr) == n && strncmp(s->addr, addr, n) == 0)
+			here++;
+	}
+	return all >= SERVER_MAX_PENDING || here >= SERVER_MAX_PENDING_PER_HOST;
+}
+
 static void server_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
                              int salen, void *arg)
 {
 	struct server *srv = arg;
-	struct session *s = xcalloc(1, sizeof(*s));
+	struct session *s;
+	char addr[64];
 
+	netaddr_format(sa, addr, sizeof(addr));
+	if (server_too_many_pending(srv, addr)) {
+		if (srv->pending_refused++ % 1000 == 0)
+			log_warn(
+			    "connection from %s refused: too many connections still to say Hello "
+			    "(%llu refused so far)",
+			    addr, (unsigned long long)srv->pending_refused);
+		evutil_closesocket(fd);
+		return;
+	}
+	s = xcalloc(1, sizeof(*s));
 	s->srv = srv;
-	netaddr_format(sa, s->addr, sizeof(s->addr));
+	snprintf(s->addr, sizeof(s->addr), "%s", addr);
 	TAILQ_INSERT_TAIL(&srv->sessions, s, entry);
 	s->conn = conn_accept(srv->base, srv->ctx, fd, s->addr, &server_conn_cbs, s);
 	if (s->conn == NULL) {
@@ -293,6 +367,7 @@ static void server_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struc
 		server_session_free(s);
 		return;
 	}
+	conn_set_deadline(s->conn, SERVER_HELLO_SECONDS, "no Hello");
 	conn_set_idle_timeout(s->conn, SERVER_IDLE_SECONDS);
 	if (srv->max_frame)
 		conn_set_max_frame(s->conn, srv->max_frame);
@@ -336,6 +411,7 @@ struct server *server_new(struct event_base *base, SSL_CTX *ctx, const char *lis
 		free(srv);
 		return NULL;
 	}
+	srv->pause = listenpause_new(base, srv->listener, "agent port", SERVER_ACCEPT_PAUSE_MS);
 	len = sizeof(ss);
 	getsockname(evconnlistener_get_fd(srv->listener), (struct sockaddr *)&ss, &len);
 	netaddr_format((struct sockaddr *)&ss, srv->address, sizeof(srv->address));
@@ -423,6 +499,7 @@ void server_free(struct server *srv)
 	}
 	event_free(srv->heartbeat_ev);
 	evconnlistener_free(srv->listener);
+	listenpause_free(srv->pause);
 	for (size_t i = 0; i < srv->nagents; i++)
 		server_agent_clear_labels(&srv->agents[i]);
 	free(srv->agents);

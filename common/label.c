@@ -99,3 +99,23 @@ Iocurve__Label **label_to_wire(const struct label *v, size_t n)
 	}
 	return p;
 }
+
+int label_check_wire(Iocurve__Label *const *w, size_t n, struct error *err)
+{
+	if (n > LABEL_MAX) {
+		error_set(err, "%zu labels, at most %d", n, LABEL_MAX);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t k = w[i]->key ? strlen(w[i]->key) : 0,
+		       v = w[i]->value ? strlen(w[i]->value) : 0;
+
+		if (k == 0 || k > LABEL_MAX_KEY || v > LABEL_MAX_VALUE) {
+			error_set(
+			    err, "label %zu: key of %zu bytes (1 to %d), value of %zu (at most %d)",
+			    i, k, LABEL_MAX_KEY, v, LABEL_MAX_VALUE);
+			return -1;
+		}
+	}
+	return 0;
+}

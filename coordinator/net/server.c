@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The coordinator's agent port: TLS listener, sessions, Hello, clock sync, heartbeats. */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,9 @@
 #define SERVER_MAX_PENDING_PER_HOST 32
 /* Out of descriptors: stop accepting this long, then try again. */
 #define SERVER_ACCEPT_PAUSE_MS 1000
+/* Before Hello is accepted, frames are small: a Hello needs little, unpacking costs more. */
+#define SERVER_HELLO_MAX_FRAME (64u << 10)
+#define SERVER_MAX_ALLOWED     64
 /* Lines about connections refused before Hello, per window. */
 #define SERVER_REFUSED_LOG_LINES     20
 #define SERVER_REFUSED_LOG_WINDOW_NS 10000000000ull
@@ -153,11 +157,30 @@ static void server_ping(struct session *s)
 	server_send(s, &env);
 }
 
+/* What a Hello may declare, checked before anything of it is kept. */
+static int server_hello_bounded(const Iocurve__Hello *h, struct error *err)
+{
+	if (label_check_wire(h->labels, h->n_labels, err) < 0)
+		return -1;
+	if (h->n_allowed_paths > SERVER_MAX_ALLOWED) {
+		error_set(err, "%zu allowed paths, at most %d", h->n_allowed_paths,
+		          SERVER_MAX_ALLOWED);
+		return -1;
+	}
+	for (size_t i = 0; i < h->n_allowed_paths; i++)
+		if (strlen(h->allowed_paths[i]) >= PATH_MAX) {
+			error_set(err, "allowed path %zu is longer than %d bytes", i, PATH_MAX);
+			return -1;
+		}
+	return 0;
+}
+
 static void server_hello(struct session *s, const Iocurve__Hello *h)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__Welcome w = IOCURVE__WELCOME__INIT;
 	struct session *o;
+	struct error err;
 
 	if (h->protocol_version != IOCURVE__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT) {
 		server_refuse(s,
@@ -174,6 +197,10 @@ static void server_hello(struct session *s, const Iocurve__Hello *h)
 			              s->name, o->addr);
 			return;
 		}
+	}
+	if (server_hello_bounded(h, &err) < 0) {
+		server_refuse(s, "Hello out of bounds: %s", err.msg);
+		return;
 	}
 	if (strcmp(h->name, s->name) != 0)
 		log_warn("agent at %s says it is '%s'; its certificate says '%s', which wins",
@@ -251,8 +278,11 @@ static void server_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 	if (!s->welcomed) {
 		if (env->body_case == IOCURVE__ENVELOPE__BODY_HELLO) {
 			server_hello(s, env->hello);
-			if (s->welcomed)
+			if (s->welcomed) {
 				conn_set_deadline(c, 0, NULL);
+				conn_set_max_frame(c, s->srv->max_frame ? s->srv->max_frame
+				                                        : FRAME_MAX_DEFAULT);
+			}
 		} else
 			server_refuse(s, "expected Hello first, got %s", frame_body_name(env));
 		return;
@@ -369,8 +399,9 @@ static void server_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struc
 	}
 	conn_set_deadline(s->conn, SERVER_HELLO_SECONDS, "no Hello");
 	conn_set_idle_timeout(s->conn, SERVER_IDLE_SECONDS);
-	if (srv->max_frame)
-		conn_set_max_frame(s->conn, srv->max_frame);
+	conn_set_max_frame(s->conn, srv->max_frame && srv->max_frame < SERVER_HELLO_MAX_FRAME
+	                                ? srv->max_frame
+	                                : SERVER_HELLO_MAX_FRAME);
 }
 
 static void server_heartbeat_cb(evutil_socket_t fd, short what, void *arg)

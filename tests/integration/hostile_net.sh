@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 "$IOCURVE" certs init "$T/ca" > /dev/null
-"$IOCURVE" certs agent "$T/ca" a1 > /dev/null
+"$IOCURVE" certs agent "$T/ca" a1 evil > /dev/null
 mkdir -p "$T/data"
 
 # start_serve NOFILE: a daemon under that fd limit; sets SERVE, PORT, MPORT, SOCK.
@@ -91,6 +91,100 @@ check "the deadline is logged" grep -q "refused: no Hello (5 s deadline)\|TLS ha
 check "the pending cap is logged" grep -q "too many connections still to say Hello" "$T/serve-256.log"
 "$IOCURVE" agents --coordinator "$SOCK" > "$T/agents.out"
 check "the agent is still there" grep -q "^a1 " "$T/agents.out"
+
+# Two Watch requests on one control connection, then a disconnect: one watch per
+# connection, and no watcher entry outlives its connection (the daemon keeps serving).
+cat > "$T/watched.yaml" <<YAML
+campaign: watched
+agents: {select: {count: 1}, wait: 10s}
+target: {sim: {servers: 4, service_time: 500us}}
+interval: 500ms
+warmup: 500ms
+measure: 1s
+workloads:
+  - {name: rr, rw: randread, load: {steps: [500, 1000, 1500]}}
+YAML
+"$IOCURVE" run "$T/watched.yaml" --coordinator "$SOCK" > "$T/watched.out" 2>&1 &
+RUN=$!
+wait_for "$T/watched.out" "submitted" 10 || fail "the campaign is submitted"
+python3 - "$SOCK" <<'PY' || fail "a second Watch on one connection is refused"
+import socket, struct, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+watch = bytes([0xFA, 0x02, 0x02, 0x08, 0x01])  # Envelope{watch (47): Watch{id: 1}}
+s.sendall(struct.pack(">I", len(watch)) + watch)
+s.sendall(struct.pack(">I", len(watch)) + watch)
+data, t = b"", time.monotonic()
+s.settimeout(0.5)
+while b"watches a campaign already" not in data and time.monotonic() - t < 5:
+    try:
+        data += s.recv(65536)
+    except socket.timeout:
+        pass
+s.close()
+assert b"watches a campaign already" in data, data[-200:]
+print("ok - a second Watch on one connection is refused")
+PY
+wait_exit "$RUN" 60 || { cat "$T/watched.out"; fail "the watched campaign completes"; }
+ok "the watched campaign completes after its watcher left"
+check "the daemon is still serving" kill -0 "$SERVE"
+"$IOCURVE" status --coordinator "$SOCK" > "$T/status.out" || fail "status after the watcher left"
+check "status shows the campaign done" grep -q "^1 .*watched .*complete" "$T/status.out"
+
+# Oversized Hellos from an agent with a good certificate: refused, memory not kept.
+python3 - "$PORT" "$T/ca" "$SERVE" <<'PY' || fail "oversized Hellos are refused"
+import socket, ssl, struct, sys, time
+port, ca, pid = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+def rss():
+    return int([l for l in open(f"/proc/{pid}/status") if l.startswith("VmRSS:")][0].split()[1])
+def field(num, payload):  # a length-delimited protobuf field
+    def varint(v):
+        out = b""
+        while True:
+            b, v = v & 0x7F, v >> 7
+            out += bytes([b | (0x80 if v else 0)])
+            if not v:
+                return out
+    return varint(num << 3 | 2) + varint(len(payload)) + payload
+def hello_frame(labels):
+    hello = b"\x08\x02" + field(2, b"evil") + b"".join(labels)
+    env = field(1, hello)
+    return struct.pack(">I", len(env)) + env
+def send(frame):
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    ctx.check_hostname = False
+    ctx.load_verify_locations(ca + "/ca.crt")
+    ctx.load_cert_chain(ca + "/evil.crt", ca + "/evil.key")
+    s = ctx.wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=10))
+    try:
+        s.sendall(frame)
+        data = b""
+        while True:
+            d = s.recv(65536)
+            if not d:
+                break
+            data += d
+    except (OSError, ssl.SSLError):
+        data = b""
+    s.close()
+    return data
+before = rss()
+big = hello_frame([field(5, b"")] * (8 << 20))  # 16 MiB, 8M empty labels
+send(big)
+time.sleep(0.5)
+grown = rss() - before
+print(f"# a 16 MiB Hello of 8M empty labels: RSS grew {grown} KiB")
+assert grown < 32 << 10, f"RSS grew {grown} KiB"
+many = hello_frame([field(5, field(1, b"k%d" % i) + field(2, b"v")) for i in range(100)])
+reply = send(many)
+assert b"100 labels, at most 32" in reply, reply[:200]
+long = hello_frame([field(5, field(1, b"k" * 100) + field(2, b"v"))])
+assert b"key of 100 bytes" in send(long)
+print("ok - oversized Hellos are refused with a reason")
+PY
+check "the big Hello is cut off at the frame header" grep -q "frame of 16777216 bytes\|over the limit\|bad frame" "$T/serve-256.log"
+"$IOCURVE" agents --coordinator "$SOCK" > "$T/agents2.out"
+check "no agent 'evil' was registered" sh -c "! grep -q '^evil ' '$T/agents2.out'"
 
 # /metrics: ":PORT" is loopback only; an endless header is cut off; a silent client is dropped.
 check "--metrics :PORT listens on 127.0.0.1 only" \

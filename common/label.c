@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "label.h"
+#include "text.h"
 #include "xalloc.h"
 
 int label_parse(const char *text, struct label **v, size_t *n, struct error *err)
@@ -80,8 +81,13 @@ struct label *label_from_wire(Iocurve__Label *const *w, size_t n)
 	struct label *c = NULL;
 	size_t m = 0;
 
-	for (size_t i = 0; i < n; i++)
-		label_add(&c, &m, w[i]->key, w[i]->value);
+	/* Shown by `agents` and in logs: control characters arrive escaped. */
+	for (size_t i = 0; i < n; i++) {
+		char k[4 * LABEL_MAX_KEY + 1], v[4 * LABEL_MAX_VALUE + 1];
+
+		label_add(&c, &m, text_clean(w[i]->key, k, sizeof(k), false),
+		          text_clean(w[i]->value, v, sizeof(v), false));
+	}
 	return c;
 }
 

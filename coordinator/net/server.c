@@ -17,6 +17,7 @@
 #include "log.h"
 #include "netaddr.h"
 #include "server.h"
+#include "text.h"
 #include "xalloc.h"
 
 #define SERVER_HEARTBEAT_MS 1000
@@ -179,6 +180,7 @@ static void server_hello(struct session *s, const Iocurve__Hello *h)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__Welcome w = IOCURVE__WELCOME__INIT;
+	static char path[4 * PATH_MAX];
 	struct session *o;
 	struct error err;
 
@@ -205,12 +207,12 @@ static void server_hello(struct session *s, const Iocurve__Hello *h)
 	if (strcmp(h->name, s->name) != 0)
 		log_warn("agent at %s says it is '%s'; its certificate says '%s', which wins",
 		         s->addr, h->name, s->name);
-	snprintf(s->host, sizeof(s->host), "%s", h->host);
+	text_clean(h->host, s->host, sizeof(s->host), false);
 	s->cpus = h->cpus;
 	s->nallowed = h->n_allowed_paths;
 	s->allowed = xcalloc(h->n_allowed_paths, sizeof(*s->allowed));
 	for (size_t i = 0; i < h->n_allowed_paths; i++)
-		s->allowed[i] = xstrdup(h->allowed_paths[i]);
+		s->allowed[i] = xstrdup(text_clean(h->allowed_paths[i], path, sizeof(path), false));
 	s->labels = label_from_wire(h->labels, h->n_labels);
 	s->nlabels = h->n_labels;
 	s->welcomed = true;
@@ -219,7 +221,7 @@ static void server_hello(struct session *s, const Iocurve__Hello *h)
 
 		a->s = s;
 		snprintf(a->host, sizeof(a->host), "%s", s->host);
-		snprintf(a->version, sizeof(a->version), "%s", h->software_version);
+		text_clean(h->software_version, a->version, sizeof(a->version), false);
 		server_agent_clear_labels(a);
 		a->labels = label_copy(s->labels, s->nlabels);
 		a->nlabels = s->nlabels;

@@ -77,4 +77,24 @@ if [ "$(id -u)" -eq 0 ] && command -v losetup > /dev/null; then
 		check "the device was not written" test -z "$(tr -d '\0' < "$T/disk.img" | head -c 1)"
 	fi
 fi
+# An agent's Error carrying terminal escapes (here in a target's name) is shown escaped.
+ESC=$(printf '\033')
+BEL=$(printf '\007')
+EVIL="$T/evil${ESC}]0;pwned${BEL}${ESC}[2J"
+mkdir -p "$EVIL"
+ln -s "$T/victim" "$EVIL/local-0-w0.dat"
+cat > "$T/esc.yaml" <<YAML
+campaign: esc
+agents: {local: 1}
+target: {path: "$T/evil\\e]0;pwned\\a\\e[2J", size: 4MiB}
+workloads:
+  - {name: w, rw: randread, block_size: 4KiB, load: {steps: [100]}}
+YAML
+if "$IOCURVE" run "$T/esc.yaml" --out "$T/esc-results" > "$T/esc.out" 2> "$T/esc.err"; then
+	fail "a run on a target that is a plain file fails"
+fi
+check "the agent's Error reaches the operator" grep -q "refusing to follow a symbolic link" "$T/esc.err"
+check "its escape sequences are shown escaped" grep -q 'evil\\x1b\]0;pwned\\x07\\x1b\[2J' "$T/esc.err"
+check "no escape byte reaches the terminal" sh -c "! grep -q '$ESC' '$T/esc.err' '$T/esc.out'"
+check "no escape byte reaches the agent's log" sh -c "! grep -rq '$ESC' '$T/esc-results'"
 echo "# hostile-agent: all passed"

@@ -8,6 +8,8 @@
  * coordinator holds per step and `check` accepts.
  */
 #define CAMPAIGN_MAX_STEP_INTERVALS 100000u
+/* Nesting of mappings and sequences a campaign file may use (it needs about 6). */
+#define CAMPAIGN_MAX_DEPTH 64
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -42,6 +42,15 @@ check "the refusal names the symlink" \
 check "the planted symlinks' target is untouched" test "$(cat "$T/victim")" = precious
 check "report.html is a regular file, rewritten" test -f "$T/planted/report.html" -a ! -L "$T/planted/report.html"
 check "no temp file is left behind" test -z "$(find "$T/planted" -name '.*.tmp' ! -type l)"
+# 30,000 nested objects in intervals.jsonl: an error naming file and line, no stack overflow.
+cp -r "$R" "$T/deep"
+python3 -c "print('{\"a\":' * 30000)" >> "$T/deep/intervals.jsonl"
+lines=$(wc -l < "$T/deep/intervals.jsonl")
+rc=0
+"$IOCURVE" report "$T/deep" > /dev/null 2> "$T/deep.err" || rc=$?
+check "deep JSON nesting is an error, not a crash" test "$rc" -eq 1
+check "the error names file and line" \
+	grep -q "intervals.jsonl:$lines: not JSON: maximum parsing depth reached" "$T/deep.err"
 if [ "$(id -u)" -eq 0 ]; then
 	cp -r "$R" "$T/theirs"
 	chown -R nobody "$T/theirs"

@@ -216,6 +216,9 @@ static void server_hello(struct session *s, const Iocurve__Hello *h)
 	s->labels = label_from_wire(h->labels, h->n_labels);
 	s->nlabels = h->n_labels;
 	s->welcomed = true;
+	/* Welcomed: no Hello deadline any more, and frames up to the port's limit. */
+	conn_set_deadline(s->conn, 0, NULL);
+	conn_set_max_frame(s->conn, s->srv->max_frame ? s->srv->max_frame : FRAME_MAX_DEFAULT);
 	{
 		struct server_agent *a = server_agent_of(s->srv, s->name);
 
@@ -278,14 +281,9 @@ static void server_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 	if (s->welcomed)
 		server_agent_of(s->srv, s->name)->last_seen_ns = now;
 	if (!s->welcomed) {
-		if (env->body_case == IOCURVE__ENVELOPE__BODY_HELLO) {
-			server_hello(s, env->hello);
-			if (s->welcomed) {
-				conn_set_deadline(c, 0, NULL);
-				conn_set_max_frame(c, s->srv->max_frame ? s->srv->max_frame
-				                                        : FRAME_MAX_DEFAULT);
-			}
-		} else
+		if (env->body_case == IOCURVE__ENVELOPE__BODY_HELLO)
+			server_hello(s, env->hello); /* may free s (Refuse) */
+		else
 			server_refuse(s, "expected Hello first, got %s", frame_body_name(env));
 		return;
 	}

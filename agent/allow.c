@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* The agent's allow-list: realpath-resolved prefixes, no symlink escapes. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "allow.h"
 #include "fsutil.h"
@@ -155,4 +157,48 @@ int allow_mkdirs(const struct allow *a, const char *resolved, struct error *err)
 	}
 	/* A symlink planted between check and create must not win. */
 	return allow_check(a, resolved, again, sizeof(again), err);
+}
+
+/* Why a directory others could plant files in is refused, or NULL. */
+static const char *allow_dir_unsafe(const struct stat *st)
+{
+	if (st->st_uid != geteuid() && st->st_uid != 0)
+		return "it belongs to another user";
+	if ((st->st_mode & S_IWOTH) && !(st->st_mode & S_ISVTX))
+		return "other users may write to it and it has no sticky bit";
+	return NULL;
+}
+
+int allow_open_target(const struct allow *a, const char *path, const char *resolved, bool *device,
+                      struct error *err)
+{
+	int fd = fs_open_nofollow(AT_FDCWD, resolved, O_PATH | O_CLOEXEC, 0);
+	const char *why;
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		error_set(err, "target %s: %s", path,
+		          errno == ELOOP ? "a symbolic link appeared while opening it"
+		                         : strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	*device = S_ISBLK(st.st_mode);
+	if (*device) {
+		for (size_t i = 0; i < a->n; i++)
+			if (strcmp(a->paths[i], resolved) == 0)
+				return fd;
+		error_set(err, "target %s is a block device not named exactly by an --allow path",
+		          path);
+	} else if (!S_ISDIR(st.st_mode)) {
+		error_set(err, "target %s is neither a directory nor a block device", path);
+	} else if ((why = allow_dir_unsafe(&st)) != NULL) {
+		error_set(err, "target directory %s (uid %u, mode %04o) is refused: %s", path,
+		          (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777), why);
+	} else {
+		return fd;
+	}
+	close(fd);
+	return -1;
 }

@@ -3,6 +3,7 @@
 #ifndef IOCURVE_ALLOW_H
 #define IOCURVE_ALLOW_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "error.h"
@@ -27,5 +28,15 @@ int allow_check(const struct allow *a, const char *path, char *resolved, size_t 
 
 /* mkdir -p for a directory allow_check accepted; re-checks the result. */
 int allow_mkdirs(const struct allow *a, const char *resolved, struct error *err);
+
+/*
+ * Open a target allow_check accepted (resolved), following no symbolic link:
+ * an O_PATH fd of a directory or a block device (*device says which). A block
+ * device must be named exactly by an --allow path; a directory must belong to
+ * this user (or root) and, when others may write to it, carry the sticky bit.
+ * Returns the fd or -1 with err saying why (naming path, as the plan gave it).
+ */
+int allow_open_target(const struct allow *a, const char *path, const char *resolved,
+                      bool *device, struct error *err);
 
 #endif

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "fsutil.h"
 #include "layout.h"
 
 #define LAYOUT_XATTR "user.iocurve.layout"
@@ -141,8 +142,33 @@ static int layout_blockdev(int fd, const char *path, uint64_t size, struct error
 	return 0;
 }
 
-int layout_open(const char *path, uint64_t size, bool direct, const struct datagen_config *data,
-                uint64_t *progress, uint64_t *written, struct error *err)
+/*
+ * The worker file as found: a regular file of ours with one link, never a symlink,
+ * device or hard link to someone else's file.
+ */
+static int layout_check_file(int fd, const char *path, struct stat *st, struct error *err)
+{
+	if (fstat(fd, st) < 0) {
+		error_set(err, "%s: fstat: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		error_set(err, "%s: refusing a target file that is not a regular file", path);
+		return -1;
+	}
+	if (st->st_uid != geteuid() || st->st_nlink != 1) {
+		error_set(err,
+		          "%s: refusing a target file owned by uid %u with %u links (the agent "
+		          "runs as uid %u and needs a file of its own with one link)",
+		          path, (unsigned)st->st_uid, (unsigned)st->st_nlink, (unsigned)geteuid());
+		return -1;
+	}
+	return 0;
+}
+
+int layout_open_at(int dirfd, const char *name, const char *path, uint64_t size, bool direct,
+                   const struct datagen_config *data, uint64_t *progress, uint64_t *written,
+                   struct error *err)
 {
 	int flags = O_RDWR | O_CREAT | O_CLOEXEC | (direct ? O_DIRECT : 0);
 	char text[96];
@@ -150,7 +176,7 @@ int layout_open(const char *path, uint64_t size, bool direct, const struct datag
 	int fd;
 
 	*written = 0;
-	fd = open(path, flags, 0644);
+	fd = fs_open_nofollow(dirfd, name, flags, 0600);
 	if (fd < 0 && errno == EINVAL && direct) {
 		error_set(err,
 		          "%s: O_DIRECT is not supported on this file system; set target direct: "
@@ -158,23 +184,16 @@ int layout_open(const char *path, uint64_t size, bool direct, const struct datag
 		          path);
 		return -1;
 	}
+	if (fd < 0 && errno == ELOOP) {
+		error_set(err, "%s: refusing to follow a symbolic link at the target file", path);
+		return -1;
+	}
 	if (fd < 0) {
 		error_set(err, "%s: open: %s", path, strerror(errno));
 		return -1;
 	}
-	if (fstat(fd, &st) < 0) {
-		error_set(err, "%s: fstat: %s", path, strerror(errno));
+	if (layout_check_file(fd, path, &st, err) < 0)
 		goto err;
-	}
-	if (S_ISBLK(st.st_mode)) {
-		if (layout_blockdev(fd, path, size, err) < 0)
-			goto err;
-		return fd;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		error_set(err, "%s: not a regular file or block device", path);
-		goto err;
-	}
 	if ((uint64_t)st.st_size == size && layout_is_done(fd, size, data))
 		return fd;
 
@@ -206,11 +225,39 @@ err:
 	return -1;
 }
 
-int layout_open_device(const char *path, uint64_t size, bool direct, bool writes, struct error *err)
+int layout_open(const char *path, uint64_t size, bool direct, const struct datagen_config *data,
+                uint64_t *progress, uint64_t *written, struct error *err)
 {
-	int fd = open(path, (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC | (direct ? O_DIRECT : 0));
-	struct stat st;
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+	int dirfd, fd;
 
+	if (slash == NULL || (size_t)(slash - path) >= sizeof(dir)) {
+		error_set(err, "%s: not an absolute path", path);
+		return -1;
+	}
+	snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0) {
+		error_set(err, "%s: open: %s", path, strerror(errno));
+		return -1;
+	}
+	fd = layout_open_at(dirfd, slash + 1, path, size, direct, data, progress, written, err);
+	close(dirfd);
+	return fd;
+}
+
+int layout_open_device(int pathfd, const char *path, uint64_t size, bool direct, bool writes,
+                       struct error *err)
+{
+	int flags = (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC | (direct ? O_DIRECT : 0);
+	char proc[64];
+	struct stat st;
+	int fd;
+
+	/* The agent opened and checked the device; reopen that very inode, not the name. */
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pathfd);
+	fd = pathfd >= 0 ? open(proc, flags) : fs_open_nofollow(AT_FDCWD, path, flags, 0);
 	if (fd < 0) {
 		error_set(err, "%s: open: %s", path, strerror(errno));
 		return -1;

@@ -24,10 +24,21 @@ int layout_open(const char *path, uint64_t size, bool direct, const struct datag
                 uint64_t *progress, uint64_t *written, struct error *err);
 
 /*
- * A block device the agent was allowed: opened read-write only when the
- * workload writes, never laid out; it must hold size bytes.
+ * layout_open for the file NAME in the directory DIRFD (path: how messages name
+ * it). No symbolic link is followed; the file must be a regular file owned by
+ * this user with one link, else the error says why and nothing is written.
  */
-int layout_open_device(const char *path, uint64_t size, bool direct, bool writes,
+int layout_open_at(int dirfd, const char *name, const char *path, uint64_t size, bool direct,
+                   const struct datagen_config *data, uint64_t *progress, uint64_t *written,
+                   struct error *err);
+
+/*
+ * A block device the agent was allowed: opened read-write only when the
+ * workload writes, never laid out; it must hold size bytes. pathfd >= 0: the
+ * agent's O_PATH fd of it, reopened through /proc/self/fd (path names it in
+ * messages); else path, no symlink followed.
+ */
+int layout_open_device(int pathfd, const char *path, uint64_t size, bool direct, bool writes,
                        struct error *err);
 
 #endif

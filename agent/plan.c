@@ -140,37 +140,39 @@ static int plan_target(struct agent *a, const Iocurve__Prepare *p, struct pool_p
 	}
 	if (allow_check(&a->allow, p->target_dir, resolved, len, err) < 0)
 		return -1;
-	if (stat(resolved, &st) == 0 && S_ISBLK(st.st_mode)) {
-		if (rw_writes(pp->rw) && !a->allow_device_writes) {
-			error_set(err,
-			          "target %s is a block device: writing to it needs the agent flag "
-			          "--allow-device-writes",
-			          p->target_dir);
-			return -1;
-		}
-		pp->device = true;
-		if (pp->file_size == 0) {
-			fd = open(resolved, O_RDONLY | O_CLOEXEC);
-			if (fd < 0 || ioctl(fd, BLKGETSIZE64, &pp->file_size) < 0) {
-				error_set(err, "target %s: reading the device size: %s",
-				          p->target_dir, strerror(errno));
-				if (fd >= 0)
-					close(fd);
-				return -1;
-			}
-			close(fd);
-		}
-		pp->dir = resolved;
-		return 0;
-	}
-	if (allow_mkdirs(&a->allow, resolved, err) < 0)
+	if (!(stat(resolved, &st) == 0 && S_ISBLK(st.st_mode)) &&
+	    allow_mkdirs(&a->allow, resolved, err) < 0)
 		return -1;
-	if (stat(resolved, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		error_set(err, "target %s is neither a directory nor a block device",
+	/* From here on the target is the inode opened now: workers never go by its name. */
+	fd = allow_open_target(&a->allow, p->target_dir, resolved, &pp->device, err);
+	if (fd < 0)
+		return -1;
+	pp->target_fd = fd;
+	pp->dir = resolved;
+	if (!pp->device)
+		return 0;
+	if (rw_writes(pp->rw) && !a->allow_device_writes) {
+		error_set(err,
+		          "target %s is a block device: writing to it needs the agent flag "
+		          "--allow-device-writes",
 		          p->target_dir);
 		return -1;
 	}
-	pp->dir = resolved;
+	if (pp->file_size == 0) {
+		char proc[64];
+		int dev;
+
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+		dev = open(proc, O_RDONLY | O_CLOEXEC);
+		if (dev < 0 || ioctl(dev, BLKGETSIZE64, &pp->file_size) < 0) {
+			error_set(err, "target %s: reading the device size: %s", p->target_dir,
+			          strerror(errno));
+			if (dev >= 0)
+				close(dev);
+			return -1;
+		}
+		close(dev);
+	}
 	return 0;
 }
 
@@ -187,15 +189,16 @@ static void plan_prepare(struct agent *a, const Iocurve__Prepare *p)
 		plan_send_error(a, p->workload_index, p->target_dir, err.msg);
 		return;
 	}
+	params.target_fd = -1;
 	if (plan_target(a, p, &params, resolved, sizeof(resolved), &err) < 0) {
 		plan_send_error(a, p->workload_index, p->target_dir, err.msg);
-		return;
+		goto out;
 	}
 	if (params.file_size < params.block_size) {
 		snprintf(msg, sizeof(msg), "target %s: %llu bytes cannot hold one %u-byte block",
 		         p->target_dir, (unsigned long long)params.file_size, params.block_size);
 		plan_send_error(a, p->workload_index, p->target_dir, msg);
-		return;
+		goto out;
 	}
 	a->nworkers = p->workers;
 	params.deadman_ns = a->deadman_ms * NSEC_PER_MSEC;
@@ -205,6 +208,9 @@ static void plan_prepare(struct agent *a, const Iocurve__Prepare *p)
 	a->pool = pool_start(a->base, &params, &plan_pool_cbs, a, &err);
 	if (a->pool == NULL)
 		plan_send_error(a, p->workload_index, p->target_dir, err.msg);
+out:
+	if (params.target_fd > 0)
+		close(params.target_fd);
 }
 
 static void plan_start_step(struct agent *a, const Iocurve__StartStep *s)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The agent's worker pool: fork workers, hand them steps, merge their intervals. */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -27,6 +28,7 @@ struct pool {
 	struct pool_params params;
 	struct engine_sim_params sim;
 	char *dir, *prefix;
+	int target_fd; /* the target directory or device (O_PATH), inherited by workers */
 	struct event *progress_ev;
 	const struct pool_cbs *cbs;
 	void *arg;
@@ -181,6 +183,11 @@ static void pool_wake_all(struct pool *p)
 			log_warn("waking worker %u: %s", w, strerror(errno));
 }
 
+static int pool_int_cmp(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
 /* Close every descriptor above stderr except the ones in keep (sorted). */
 static void pool_close_inherited(const int *keep, int nkeep)
 {
@@ -216,6 +223,7 @@ static void pool_worker_config(const struct pool *p, uint32_t w, struct worker_c
 	cfg->path = path;
 	cfg->file_size = pp->file_size;
 	cfg->device = pp->device;
+	cfg->target_fd = p->target_fd;
 	cfg->direct = pp->direct;
 	cfg->rw = pp->rw;
 	cfg->block_size = pp->block_size;
@@ -247,7 +255,7 @@ static void pool_child(struct pool *p, uint32_t w, pid_t parent)
 	struct worker_config cfg = {0};
 	sigset_t all;
 	char path[4096], tag[64];
-	int keep[2];
+	int keep[3], nkeep = 2;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
@@ -261,7 +269,10 @@ static void pool_child(struct pool *p, uint32_t w, pid_t parent)
 	/* The TLS socket, libevent's fds and other workers' eventfds are not ours. */
 	keep[0] = p->wake_fds[w] < p->notify_fd ? p->wake_fds[w] : p->notify_fd;
 	keep[1] = p->wake_fds[w] < p->notify_fd ? p->notify_fd : p->wake_fds[w];
-	pool_close_inherited(keep, 2);
+	if (p->target_fd > 0) /* the target's directory or device, opened by the agent */
+		keep[nkeep++] = p->target_fd;
+	qsort(keep, (size_t)nkeep, sizeof(keep[0]), pool_int_cmp);
+	pool_close_inherited(keep, nkeep);
 	snprintf(tag, sizeof(tag), "iocurve-worker[%u]", w);
 	log_set_tag(tag);
 
@@ -294,6 +305,7 @@ struct pool *pool_start(struct event_base *base, const struct pool_params *param
 	p->wake_fds = xcalloc(n, sizeof(*p->wake_fds));
 	p->consumed = xcalloc(n, sizeof(*p->consumed));
 	p->notify_fd = -1;
+	p->target_fd = params->target_fd > 0 ? fcntl(params->target_fd, F_DUPFD_CLOEXEC, 3) : -1;
 	for (uint32_t w = 0; w < n; w++)
 		p->wake_fds[w] = -1;
 	if (p->shm == MAP_FAILED) {
@@ -473,6 +485,8 @@ void pool_free(struct pool *p)
 			close(p->wake_fds[w]);
 	if (p->notify_fd >= 0)
 		close(p->notify_fd);
+	if (p->target_fd > 0)
+		close(p->target_fd);
 	if (p->shm != NULL)
 		munmap(p->shm, p->shm_len);
 	free(p->merged);

@@ -22,6 +22,7 @@ struct pool_params {
 	uint32_t workload_index;
 	const char *dir;         /* resolved target directory or block device (allow-checked) */
 	const char *file_prefix; /* worker w uses DIR/PREFIX-wW.dat */
+	int target_fd;           /* O_PATH fd of dir (or the device), checked; the pool dups it */
 	bool device;             /* dir is a block device the workers share */
 	uint64_t file_size;      /* per file; for a device, the bytes of it to use */
 	uint64_t working_set;    /* bytes of each target touched; 0: all */

@@ -323,12 +323,17 @@ static int worker_open_target(struct worker *w, const struct worker_config *cfg,
 		return 0;
 	}
 	if (cfg->device) {
-		w->fd = layout_open_device(cfg->path, cfg->file_size, cfg->direct,
-		                           rw_writes(cfg->rw), err);
+		w->fd = layout_open_device(cfg->target_fd > 0 ? cfg->target_fd : -1, cfg->path,
+		                           cfg->file_size, cfg->direct, rw_writes(cfg->rw), err);
 		return w->fd < 0 ? -1 : 0;
 	}
-	w->fd = layout_open(cfg->path, cfg->file_size, cfg->direct, &cfg->data,
-	                    &cfg->slot->bytes_laid_out, &written, err);
+	if (cfg->target_fd > 0)
+		w->fd = layout_open_at(cfg->target_fd, strrchr(cfg->path, '/') + 1, cfg->path,
+		                       cfg->file_size, cfg->direct, &cfg->data,
+		                       &cfg->slot->bytes_laid_out, &written, err);
+	else
+		w->fd = layout_open(cfg->path, cfg->file_size, cfg->direct, &cfg->data,
+		                    &cfg->slot->bytes_laid_out, &written, err);
 	if (w->fd < 0)
 		return -1;
 	cfg->slot->bytes_laid_out = written;

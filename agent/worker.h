@@ -21,6 +21,8 @@ struct worker_config {
 	const char *path;   /* target file or block device, allow-checked; unused with sim */
 	uint64_t file_size; /* file: bytes laid out; device: bytes of it to use */
 	bool device;        /* path is a block device: opened as it is, never laid out */
+	int target_fd;      /* > 0: the agent's O_PATH fd of path's directory (files) or of the
+	                       device; opened through it, never by path */
 	bool direct;        /* O_DIRECT */
 	enum rw_mode rw;
 	uint32_t block_size;

@@ -9,6 +9,7 @@
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
 #include <event2/bufferevent_ssl.h>
+#include <event2/event.h>
 #include <openssl/err.h>
 
 #include "conn.h"
@@ -17,8 +18,11 @@
 #include "tls.h"
 #include "xalloc.h"
 
-/* A handshake must finish in this time: a silent plain-TCP client is dropped. */
-#define CONN_HANDSHAKE_SECONDS 10
+/*
+ * A handshake must finish in this time from the first byte, however the peer trickles
+ * its bytes: a silent or slow plain-TCP client is dropped.
+ */
+#define CONN_HANDSHAKE_SECONDS 5
 /* A closing connection gets this long to flush what is queued. */
 #define CONN_FLUSH_SECONDS 2
 /* A struct timeval's two fields for a count of milliseconds. */
@@ -42,6 +46,9 @@ struct conn {
 	void *arg;
 	size_t max_frame;
 	unsigned idle_ms;
+	struct event *deadline_ev; /* absolute: not restarted by traffic */
+	char deadline_reason[96];
+	bool deadline_until_up; /* the handshake's own deadline: cleared once up */
 	bool connected;
 	bool in_callback; /* freeing is deferred while a callback runs */
 	bool closing;     /* owner closed: flush, finish, free */
@@ -56,6 +63,8 @@ static void conn_free(struct conn *c)
 {
 	if (c->cbs->on_free != NULL)
 		c->cbs->on_free(c, c->arg);
+	if (c->deadline_ev != NULL)
+		event_free(c->deadline_ev);
 	/* The SSL belongs to the bufferevent (BEV_OPT_CLOSE_ON_FREE frees it). */
 	bufferevent_free(c->bev);
 	free(c);
@@ -131,6 +140,8 @@ static void conn_up(struct conn *c)
 		conn_fail(c, why);
 		return;
 	}
+	if (c->deadline_until_up)
+		conn_set_deadline(c, 0, NULL);
 	bufferevent_set_timeouts(c->bev, NULL, NULL);
 	if (c->idle_ms)
 		bufferevent_set_timeouts(c->bev, &(struct timeval){CONN_TV_MS(c->idle_ms)}, NULL);
@@ -301,8 +312,12 @@ static struct conn *conn_tls_new(struct event_base *base, SSL_CTX *ctx, int fd, 
 	}
 	/* A peer that vanishes without close_notify is an error, not a clean EOF. */
 	bufferevent_openssl_set_allow_dirty_shutdown(c->bev, 0);
-	bufferevent_set_timeouts(c->bev, &(struct timeval){CONN_HANDSHAKE_SECONDS, 0}, NULL);
-	return conn_start(c, &conn_tls, peer_addr, cbs, arg);
+	c = conn_start(c, &conn_tls, peer_addr, cbs, arg);
+	if (c != NULL) {
+		conn_set_deadline(c, CONN_HANDSHAKE_SECONDS, "TLS handshake not done in time");
+		c->deadline_until_up = true;
+	}
+	return c;
 }
 
 struct conn *conn_accept(struct event_base *base, SSL_CTX *ctx, int fd, const char *peer_addr,
@@ -405,4 +420,31 @@ void conn_set_max_frame(struct conn *c, size_t max)
 const char *conn_peer_name(const struct conn *c)
 {
 	return c->peer_name;
+}
+
+static void conn_deadline_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct conn *c = arg;
+
+	if (!c->closing)
+		conn_fail(c, c->deadline_reason);
+}
+
+void conn_set_deadline(struct conn *c, unsigned seconds, const char *reason)
+{
+	c->deadline_until_up = false;
+	if (seconds == 0) {
+		if (c->deadline_ev != NULL)
+			event_del(c->deadline_ev);
+		return;
+	}
+	if (c->deadline_ev == NULL)
+		c->deadline_ev = evtimer_new(bufferevent_get_base(c->bev), conn_deadline_cb, c);
+	snprintf(c->deadline_reason, sizeof(c->deadline_reason), "%s (%u s deadline)", reason,
+	         seconds);
+	{
+		struct timeval tv = {seconds, 0};
+
+		evtimer_add(c->deadline_ev, &tv);
+	}
 }

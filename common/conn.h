@@ -57,6 +57,12 @@ void conn_abort(struct conn *c);
 void conn_set_idle_timeout(struct conn *c, unsigned seconds);
 /* The same in milliseconds: heartbeat interval x misses. */
 void conn_set_idle_timeout_ms(struct conn *c, unsigned ms);
+/*
+ * Close with on_close(reason) unless cleared (seconds 0) within seconds from now;
+ * traffic does not restart it. A TLS connection starts with a handshake deadline
+ * that ends once the handshake is done; setting another replaces it.
+ */
+void conn_set_deadline(struct conn *c, unsigned seconds, const char *reason);
 /* Frames over max bytes, either way, are refused (default FRAME_MAX_DEFAULT). */
 void conn_set_max_frame(struct conn *c, size_t max);
 /* TLS: the CN of the peer's verified certificate ("" before on_connected, or Unix). */

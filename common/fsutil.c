@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* Small file-system helpers both programs use. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <linux/openat2.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "fsutil.h"
 
@@ -49,4 +54,23 @@ int fs_mkdir_p(const char *path, mode_t mode, struct error *err)
 		if (c == '\0')
 			return 0;
 	}
+}
+
+int fs_open_nofollow(int dirfd, const char *path, int flags, mode_t mode)
+{
+	struct open_how how = {
+	    .flags = (uint64_t)(flags | O_NOFOLLOW),
+	    .mode = (flags & (O_CREAT | O_TMPFILE)) ? mode : 0,
+	    .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS |
+	               (dirfd == AT_FDCWD ? 0 : RESOLVE_BENEATH),
+	};
+	long fd = syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+
+	if (fd >= 0 || errno != ENOSYS)
+		return (int)fd;
+	if (dirfd != AT_FDCWD && strchr(path, '/') != NULL) {
+		errno = EXDEV;
+		return -1;
+	}
+	return openat(dirfd, path, flags | O_NOFOLLOW, mode);
 }

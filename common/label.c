@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "label.h"
+#include "text.h"
 #include "xalloc.h"
 
 int label_parse(const char *text, struct label **v, size_t *n, struct error *err)
@@ -80,8 +81,13 @@ struct label *label_from_wire(Iocurve__Label *const *w, size_t n)
 	struct label *c = NULL;
 	size_t m = 0;
 
-	for (size_t i = 0; i < n; i++)
-		label_add(&c, &m, w[i]->key, w[i]->value);
+	/* Shown by `agents` and in logs: control characters arrive escaped. */
+	for (size_t i = 0; i < n; i++) {
+		char k[4 * LABEL_MAX_KEY + 1], v[4 * LABEL_MAX_VALUE + 1];
+
+		label_add(&c, &m, text_clean(w[i]->key, k, sizeof(k), false),
+		          text_clean(w[i]->value, v, sizeof(v), false));
+	}
 	return c;
 }
 
@@ -98,4 +104,24 @@ Iocurve__Label **label_to_wire(const struct label *v, size_t n)
 		p[i] = &msgs[i];
 	}
 	return p;
+}
+
+int label_check_wire(Iocurve__Label *const *w, size_t n, struct error *err)
+{
+	if (n > LABEL_MAX) {
+		error_set(err, "%zu labels, at most %d", n, LABEL_MAX);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t k = w[i]->key ? strlen(w[i]->key) : 0,
+		       v = w[i]->value ? strlen(w[i]->value) : 0;
+
+		if (k == 0 || k > LABEL_MAX_KEY || v > LABEL_MAX_VALUE) {
+			error_set(
+			    err, "label %zu: key of %zu bytes (1 to %d), value of %zu (at most %d)",
+			    i, k, LABEL_MAX_KEY, v, LABEL_MAX_VALUE);
+			return -1;
+		}
+	}
+	return 0;
 }

@@ -31,6 +31,12 @@ struct label *label_copy(const struct label *v, size_t n);
 void label_free(struct label *v, size_t n);
 
 /* From the wire: a deep copy of the message's labels. */
+/* What an agent may declare: labels, each key and value. */
+#define LABEL_MAX       32
+#define LABEL_MAX_KEY   63
+#define LABEL_MAX_VALUE 255
+/* 0 when the wire's labels are within the limits above (keys not empty), else -1 and why. */
+int label_check_wire(Iocurve__Label *const *w, size_t n, struct error *err);
 struct label *label_from_wire(Iocurve__Label *const *w, size_t n);
 /*
  * To the wire: n Label messages pointing into v, and their pointer array, in one

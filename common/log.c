@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "log.h"
+#include "text.h"
 
 /* The process's logging settings; written once at start-up. */
 static struct {
@@ -27,7 +28,7 @@ void log_set_tag(const char *tag)
 void log_msg(enum log_level level, const char *fmt, ...)
 {
 	static const char *names[] = {"error", "warn", "info", "debug"};
-	char line[2048], stamp[32];
+	char line[2048], clean[2048], stamp[32];
 	struct timespec ts;
 	struct tm tm;
 	va_list ap;
@@ -40,6 +41,7 @@ void log_msg(enum log_level level, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
+	/* Messages quote peers' text: no escape sequence gets through to a terminal. */
 	fprintf(stderr, "%s.%03ld %s %s: %s\n", stamp, ts.tv_nsec / 1000000, log_state.tag,
-	        names[level], line);
+	        names[level], text_clean(line, clean, sizeof(clean), false));
 }

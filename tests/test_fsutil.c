@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests for fs_mkdir_p: nested paths, existing directories, a file in the way. */
+#include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -59,10 +61,56 @@ static void test_fsutil_mkdir_p(void **state)
 	assert_int_equal(system(path), 0);
 }
 
+/* No symlink is followed, at the last component or one above it; a plain file opens. */
+static void test_fsutil_open_nofollow(void **state)
+{
+	char dir[] = "/tmp/iocurve-fsutil-XXXXXX", path[128];
+	int dirfd, fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/victim", dir);
+	fd = open(path, O_WRONLY | O_CREAT, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "x", 1), 1);
+	close(fd);
+	snprintf(path, sizeof(path), "%s/link", dir);
+	assert_int_equal(symlink("victim", path), 0);
+	snprintf(path, sizeof(path), "%s/sub", dir);
+	assert_int_equal(symlink(".", path), 0);
+	dirfd = open(dir, O_PATH | O_DIRECTORY);
+	assert_true(dirfd >= 0);
+
+	errno = 0;
+	assert_int_equal(fs_open_nofollow(dirfd, "link", O_RDWR | O_CREAT | O_TRUNC, 0600), -1);
+	assert_int_equal(errno, ELOOP);
+	snprintf(path, sizeof(path), "%s/link", dir);
+	assert_int_equal(fs_open_nofollow(AT_FDCWD, path, O_RDWR | O_TRUNC, 0), -1);
+	snprintf(path, sizeof(path), "%s/sub/victim", dir);
+	assert_int_equal(fs_open_nofollow(AT_FDCWD, path, O_RDWR | O_TRUNC, 0), -1);
+	assert_int_equal(fs_open_nofollow(dirfd, "../victim", O_RDONLY, 0), -1);
+	fd = fs_open_nofollow(dirfd, "victim", O_RDONLY, 0);
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(path, sizeof(path), "%s/victim", dir);
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_size, 1); /* untouched by the refused O_TRUNC opens */
+
+	close(dirfd);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/link", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/sub", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_fsutil_mkdir_p),
+	    cmocka_unit_test(test_fsutil_open_nofollow),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -33,8 +33,8 @@ struct agg_agent {
 struct agg_step {
 	uint32_t nagents;
 	uint32_t nintervals;
-	struct agg_record *merged; /* per interval */
-	bool *seen;                /* nagents * nintervals */
+	struct agg_record **merged; /* per interval, made when its first record arrives */
+	bool *seen;                 /* nagents * nintervals */
 	struct agg_agent *agents;
 	uint32_t win_from, win_to; /* the measured window */
 };
@@ -67,8 +67,6 @@ struct agg_step *agg_step_new(uint32_t nagents, const char *const *names, uint32
 	st->nagents = nagents;
 	st->nintervals = nintervals;
 	st->merged = xcalloc(nintervals, sizeof(*st->merged));
-	for (uint32_t i = 0; i < nintervals; i++)
-		agg_record_init(&st->merged[i]);
 	st->seen = xcalloc((size_t)nagents * nintervals, sizeof(*st->seen));
 	st->agents = xcalloc(nagents, sizeof(*st->agents));
 	st->win_to = nintervals;
@@ -83,6 +81,8 @@ void agg_step_free(struct agg_step *st)
 {
 	if (st == NULL)
 		return;
+	for (uint32_t i = 0; i < st->nintervals; i++)
+		free(st->merged[i]);
 	free(st->merged);
 	free(st->seen);
 	for (uint32_t a = 0; a < st->nagents; a++)
@@ -133,7 +133,11 @@ int agg_add_record(struct agg_step *st, uint32_t agent, uint32_t interval,
 		return -1;
 	}
 	*seen = true;
-	m = &st->merged[interval];
+	if (st->merged[interval] == NULL) {
+		st->merged[interval] = xmalloc(sizeof(*m));
+		agg_record_init(st->merged[interval]);
+	}
+	m = st->merged[interval];
 	agg_merge(m, rec);
 	if (!rec->warmup) {
 		struct agg_agent *a = &st->agents[agent];
@@ -162,11 +166,9 @@ uint32_t agg_drop_agent(struct agg_step *st, uint32_t agent)
 
 const struct agg_record *agg_merged(const struct agg_step *st, uint32_t interval)
 {
-	const struct agg_record *m = &st->merged[interval];
+	const struct agg_record *m = interval < st->nintervals ? st->merged[interval] : NULL;
 
-	return interval < st->nintervals && m->agents > 0 && m->agents == agg_expected(st, interval)
-	           ? m
-	           : NULL;
+	return m != NULL && m->agents > 0 && m->agents == agg_expected(st, interval) ? m : NULL;
 }
 
 int agg_add(struct agg_step *st, uint32_t agent, const Iocurve__IntervalReport *r,
@@ -181,7 +183,7 @@ int agg_add(struct agg_step *st, uint32_t agent, const Iocurve__IntervalReport *
 bool agg_complete(const struct agg_step *st)
 {
 	for (uint32_t i = 0; i < st->win_to; i++)
-		if (st->merged[i].agents < agg_expected(st, i) || st->merged[i].agents == 0)
+		if (st->merged[i] == NULL || st->merged[i]->agents < agg_expected(st, i))
 			return false;
 	return true;
 }
@@ -233,9 +235,9 @@ static size_t agg_series(const struct agg_step *st, uint32_t from, uint32_t to,
 	size_t nm = 0;
 
 	for (uint32_t i = from; i < to && i < st->nintervals; i++) {
-		const struct agg_record *m = &st->merged[i];
+		const struct agg_record *m = st->merged[i];
 
-		if (m->warmup || m->agents == 0)
+		if (m == NULL || m->warmup || m->agents == 0)
 			continue;
 		ops[nm] = (double)m->rec.ops;
 		lat[nm++] = agg_interval_metric(m, metric);
@@ -266,9 +268,9 @@ void agg_point(struct agg_step *st, uint32_t step, double offered, enum slo_metr
 
 	agg_record_init(all);
 	for (uint32_t i = st->win_from; i < st->win_to; i++) {
-		const struct agg_record *m = &st->merged[i];
+		const struct agg_record *m = st->merged[i];
 
-		if (m->warmup || m->agents == 0)
+		if (m == NULL || m->warmup || m->agents == 0)
 			continue;
 		agg_merge(all, m);
 		measured_ns += m->duration_ns;

@@ -426,6 +426,46 @@ static void campaign_yaml_error(const yaml_parser_t *p, const char *file, struct
 	}
 }
 
+/*
+ * libyaml builds a document in time that grows faster than its nesting: 40,000
+ * levels take seconds. Walk the events first and stop at the first level past the
+ * limit; a campaign needs a handful.
+ */
+static int campaign_check_depth(const char *text, size_t len, const char *name, struct error *err)
+{
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	int depth = 0, rc = 0;
+
+	if (!yaml_parser_initialize(&parser)) {
+		error_set(err, "%s: out of memory while reading YAML", name);
+		return -1;
+	}
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	for (;;) {
+		yaml_event_type_t type;
+
+		if (!yaml_parser_parse(&parser, &ev))
+			break; /* the loader reports syntax errors with their place */
+		type = ev.type;
+		if (type == YAML_SEQUENCE_START_EVENT || type == YAML_MAPPING_START_EVENT)
+			depth++;
+		else if (type == YAML_SEQUENCE_END_EVENT || type == YAML_MAPPING_END_EVENT)
+			depth--;
+		if (depth > CAMPAIGN_MAX_DEPTH) {
+			error_set(err, "%s:%zu:%zu: nested deeper than %d levels", name,
+			          ev.start_mark.line + 1, ev.start_mark.column + 1,
+			          CAMPAIGN_MAX_DEPTH);
+			rc = -1;
+		}
+		yaml_event_delete(&ev);
+		if (rc < 0 || type == YAML_STREAM_END_EVENT)
+			break;
+	}
+	yaml_parser_delete(&parser);
+	return rc;
+}
+
 /* Load the one document of the file; a second document would be silently ignored otherwise. */
 static int campaign_load_document(const char *text, size_t len, const char *name,
                                   yaml_document_t *doc, struct error *err)
@@ -435,6 +475,8 @@ static int campaign_load_document(const char *text, size_t len, const char *name
 	yaml_node_t *root;
 	int rc = -1;
 
+	if (campaign_check_depth(text, len, name, err) < 0)
+		return -1;
 	if (!yaml_parser_initialize(&parser)) {
 		error_set(err, "%s: out of memory while reading YAML", name);
 		return -1;

@@ -3,6 +3,14 @@
 #ifndef IOCURVE_CAMPAIGN_H
 #define IOCURVE_CAMPAIGN_H
 
+/*
+ * Intervals in one step (warm-up, measurement and steady extension): what the
+ * coordinator holds per step and `check` accepts.
+ */
+#define CAMPAIGN_MAX_STEP_INTERVALS 100000u
+/* Nesting of mappings and sequences a campaign file may use (it needs about 6). */
+#define CAMPAIGN_MAX_DEPTH 64
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -278,6 +278,26 @@ static int workloads_check_multiple(struct yamlnode_doc *y, const yaml_node_t *w
 	return -1;
 }
 
+/* A step is held interval by interval: bound how many there are. */
+static int workloads_check_count(struct yamlnode_doc *y, const yaml_node_t *wnode,
+                                 const struct workload *w, const yaml_node_t *own,
+                                 const yaml_node_t *top)
+{
+	uint64_t n = (w->warmup_ns + w->measure_ns) / w->interval_ns + w->steady_extend;
+	const yaml_node_t *at = own ? own : top ? top : wnode;
+	char vbuf[32];
+
+	if (n <= CAMPAIGN_MAX_STEP_INTERVALS)
+		return 0;
+	yamlnode_error(y, at,
+	               "measure: %s makes %llu intervals per step in workload '%s' (warm-up and "
+	               "steady extension included); at most %u: lengthen interval or shorten "
+	               "measure",
+	               workloads_duration_text(own ? own : top, w->measure_ns, vbuf, sizeof(vbuf)),
+	               (unsigned long long)n, w->name, CAMPAIGN_MAX_STEP_INTERVALS);
+	return -1;
+}
+
 /* Where a setting was given: the workload's own key, else the top-level default. */
 static const yaml_node_t *workloads_where(struct yamlnode_doc *y, const yaml_node_t *root,
                                           const yaml_node_t *node, const char *key)
@@ -410,7 +430,8 @@ static int workloads_add(struct yamlnode_doc *y, const yaml_node_t *root,
 	                             top->origin.interval) < 0 ||
 	    workloads_check_multiple(y, e->node, w, "measure", w->measure_ns, e->own.measure,
 	                             e->own.interval, top->origin.measure,
-	                             top->origin.interval) < 0)
+	                             top->origin.interval) < 0 ||
+	    workloads_check_count(y, e->node, w, e->own.measure, top->origin.measure) < 0)
 		return -1;
 	/* the common mixed test is 75/25 random; a sequential mix defaults to half */
 	if (w->access.read_pct == ACCESS_READ_PCT_UNSET)

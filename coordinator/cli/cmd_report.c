@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* iocurve report DIR: rebuild every derived file of a results directory from its intervals. */
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "derive.h"
@@ -13,7 +17,20 @@ static int report_exec(const struct args *a)
 	struct replay rp;
 	struct error err;
 	size_t steps = 0;
+	struct stat st;
 
+	/* Files are rewritten in DIR: another user's directory could hold anything. */
+	if (stat(dir, &st) < 0) {
+		fprintf(stderr, "iocurve report: %s: %s\n", dir, strerror(errno));
+		return 1;
+	}
+	if (st.st_uid != geteuid()) {
+		fprintf(stderr,
+		        "iocurve report: %s belongs to uid %u; report rewrites files in it: run it "
+		        "as that user\n",
+		        dir, (unsigned)st.st_uid);
+		return 1;
+	}
 	if (replay_load(dir, &rp, &err) < 0) {
 		fprintf(stderr, "iocurve report: %s\n", err.msg);
 		replay_free(&rp);

@@ -2,6 +2,7 @@
 /* iocurve serve: the coordinator daemon: agent port, control socket, campaign queue, /metrics. */
 #include <signal.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -76,6 +77,17 @@ static int serve_liveness(const struct args *a, struct server_liveness *live, st
 	return 0;
 }
 
+/* Every agent and watcher holds a descriptor: take all the hard limit allows. */
+static void serve_raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
 static int serve_exec(const struct args *a)
 {
 	const char *listen = args_get(a, "listen"), *tls_dir = args_get(a, "tls");
@@ -109,6 +121,7 @@ static int serve_exec(const struct args *a)
 	}
 	log_init("iocurve-serve", verbose ? LOG_LEVEL_DEBUG : LOG_LEVEL_INFO);
 	signal(SIGPIPE, SIG_IGN);
+	serve_raise_nofile();
 	ctx.ssl = tls_ctx_new(tls_dir, CERTS_COORDINATOR_NAME, true, &err);
 	if (ctx.ssl == NULL) {
 		log_error("%s", err.msg);
@@ -161,7 +174,8 @@ static const struct args_option serve_options[] = {
     {"tls", 't', "DIR", "ca.crt and coordinator.{crt,key} (iocurve certs init DIR)", true},
     {"control", 'c', "PATH", "the control socket (default: its usual path)", false},
     {"results", 'r', "DIR", "where campaigns' results go (default: iocurve-results)", false},
-    {"metrics", 'm', "HOST:PORT", "serve Prometheus /metrics on this address", false},
+    {"metrics", 'm', "HOST:PORT",
+     "serve Prometheus /metrics on this address (:PORT: 127.0.0.1 only)", false},
     {"max-frame", 'F', "SIZE", "the largest frame an agent may send (1KiB to 1GiB)", false},
     {"heartbeat", 'H', "DURATION", "heartbeat interval, both ways (default 1s)", false},
     {"heartbeat-misses", 'M', "N", "an agent silent this many intervals is lost (default 3)",

@@ -497,6 +497,15 @@ static void daemon_watch(struct daemon *d, struct conn *conn, uint32_t id)
 	d->watchers[d->nwatchers++] = (struct daemon_watcher){conn, dc->id};
 }
 
+/* A connection watches at most one campaign. */
+static bool daemon_is_watcher(const struct daemon *d, const struct conn *c)
+{
+	for (size_t i = 0; i < d->nwatchers; i++)
+		if (d->watchers[i].conn == c)
+			return true;
+	return false;
+}
+
 static void daemon_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 {
 	struct daemon *d = arg;
@@ -515,6 +524,10 @@ static void daemon_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 		daemon_cancel(d, c, env->cancel->id);
 		break;
 	case IOCURVE__ENVELOPE__BODY_WATCH:
+		if (daemon_is_watcher(d, c)) {
+			daemon_reply(c, false, "this connection watches a campaign already");
+			break;
+		}
 		daemon_watch(d, c, env->watch->id);
 		break;
 	default:
@@ -524,20 +537,21 @@ static void daemon_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 	}
 }
 
-static void daemon_on_close(struct conn *c, const char *reason, void *arg)
+/* The connection is freed, however it ended: no watcher entry may outlive it. */
+static void daemon_on_free(struct conn *c, void *arg)
 {
 	struct daemon *d = arg;
 
-	for (size_t i = 0; i < d->nwatchers; i++)
-		if (d->watchers[i].conn == c) {
+	for (size_t i = 0; i < d->nwatchers;)
+		if (d->watchers[i].conn == c)
 			daemon_drop_watcher(d, i);
-			return;
-		}
+		else
+			i++;
 }
 
 static const struct conn_cbs daemon_control_cbs = {
     .on_message = daemon_on_message,
-    .on_close = daemon_on_close,
+    .on_free = daemon_on_free,
 };
 
 struct daemon *daemon_new(struct event_base *base, struct server *srv, const char *results_root)

@@ -7,9 +7,13 @@
 #include <event2/buffer.h>
 #include <event2/http.h>
 
+#include "listenpause.h"
 #include "metrics.h"
 #include "netaddr.h"
 #include "xalloc.h"
+
+#define METRICS_MAX_HEADERS 8192 /* request line and headers together */
+#define METRICS_TIMEOUT_S   5    /* to read a request, or write the answer */
 
 struct metrics_knee {
 	uint32_t id;
@@ -21,6 +25,7 @@ struct metrics_knee {
 
 struct metrics {
 	struct evhttp *http;
+	struct listenpause *pause;
 	struct server *srv;
 	struct daemon *d;
 	uint32_t id; /* campaign of the figures below */
@@ -131,6 +136,7 @@ struct metrics *metrics_new(struct event_base *base, const char *listen, struct 
                             struct daemon *d, struct error *err)
 {
 	struct metrics *m = xcalloc(1, sizeof(*m));
+	struct evhttp_bound_socket *bound;
 	char host[256];
 	const char *colon = strrchr(listen, ':');
 	long port = colon ? strtol(colon + 1, NULL, 10) : -1;
@@ -144,12 +150,20 @@ struct metrics *metrics_new(struct event_base *base, const char *listen, struct 
 	m->srv = srv;
 	m->d = d;
 	m->http = evhttp_new(base);
-	if (evhttp_bind_socket(m->http, host[0] ? host : "0.0.0.0", (ev_uint16_t)port) < 0) {
+	/* ":PORT" is this host only: exposing the figures to a network is said explicitly. */
+	bound = evhttp_bind_socket_with_handle(m->http, host[0] ? host : "127.0.0.1",
+	                                       (ev_uint16_t)port);
+	if (bound == NULL) {
 		error_set(err, "--metrics %s: cannot listen", listen);
 		evhttp_free(m->http);
 		free(m);
 		return NULL;
 	}
+	m->pause = listenpause_new(base, evhttp_bound_socket_get_listener(bound), "metrics", 1000);
+	/* A scrape is one short GET: no endless headers, no body, no slow senders. */
+	evhttp_set_max_headers_size(m->http, METRICS_MAX_HEADERS);
+	evhttp_set_max_body_size(m->http, 0);
+	evhttp_set_timeout(m->http, METRICS_TIMEOUT_S);
 	evhttp_set_allowed_methods(m->http, EVHTTP_REQ_GET);
 	evhttp_set_cb(m->http, "/metrics", metrics_cb, m);
 	return m;
@@ -160,6 +174,7 @@ void metrics_free(struct metrics *m)
 	if (m == NULL)
 		return;
 	evhttp_free(m->http);
+	listenpause_free(m->pause);
 	free(m->knees);
 	free(m);
 }

@@ -12,6 +12,7 @@
 #include <event2/listener.h>
 
 #include "control.h"
+#include "listenpause.h"
 #include "log.h"
 #include "xalloc.h"
 
@@ -23,6 +24,7 @@ struct control {
 	void *arg;
 	struct conn **conns; /* live accepted connections, for control_free */
 	size_t nconns;
+	struct listenpause *pause; /* out of fds: stop accepting a while */
 };
 
 const char *control_default_path(char *buf, size_t len)
@@ -123,6 +125,7 @@ struct control *control_listen(struct event_base *base, const char *path,
 {
 	struct control *ctl;
 	struct sockaddr_un sun;
+	struct stat st;
 	mode_t old;
 	int probe;
 
@@ -137,6 +140,13 @@ struct control *control_listen(struct event_base *base, const char *path,
 	}
 	if (probe >= 0)
 		close(probe);
+	if (lstat(path, &st) == 0 && !S_ISSOCK(st.st_mode)) {
+		error_set(err,
+		          "control socket %s: something that is not a socket is there; not "
+		          "removing it",
+		          path);
+		return NULL;
+	}
 	unlink(path);
 	ctl = xcalloc(1, sizeof(*ctl));
 	ctl->base = base;
@@ -154,6 +164,7 @@ struct control *control_listen(struct event_base *base, const char *path,
 		return NULL;
 	}
 	chmod(path, 0600);
+	ctl->pause = listenpause_new(base, ctl->listener, "control socket", 1000);
 	return ctl;
 }
 
@@ -165,6 +176,7 @@ void control_free(struct control *ctl)
 		conn_abort(ctl->conns[i]);
 	free(ctl->conns);
 	evconnlistener_free(ctl->listener);
+	listenpause_free(ctl->pause);
 	unlink(ctl->path);
 	free(ctl);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The coordinator's agent port: TLS listener, sessions, Hello, clock sync, heartbeats. */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,10 +13,26 @@
 #include "clock.h"
 #include "conn.h"
 #include "frame.h"
+#include "listenpause.h"
 #include "log.h"
 #include "netaddr.h"
 #include "server.h"
+#include "text.h"
 #include "xalloc.h"
+
+/* From accept to an accepted Hello, however slowly the bytes come. */
+#define SERVER_HELLO_SECONDS 5
+/* Connections not yet welcomed: in all, and from one address. */
+#define SERVER_MAX_PENDING          128
+#define SERVER_MAX_PENDING_PER_HOST 32
+/* Out of descriptors: stop accepting this long, then try again. */
+#define SERVER_ACCEPT_PAUSE_MS 1000
+/* Before Hello is accepted, frames are small: a Hello needs little, unpacking costs more. */
+#define SERVER_HELLO_MAX_FRAME (64u << 10)
+#define SERVER_MAX_ALLOWED     64
+/* Lines about connections refused before Hello, per window. */
+#define SERVER_REFUSED_LOG_LINES     20
+#define SERVER_REFUSED_LOG_WINDOW_NS 10000000000ull
 
 /* One connected agent. */
 struct session {
@@ -50,6 +67,10 @@ struct server {
 	char address[64];
 	size_t max_frame;
 	struct server_liveness live;
+	struct listenpause *pause; /* out of fds: stop accepting a while */
+	uint64_t pending_refused;
+	uint64_t refused_window_ns; /* rate limit of "refused" lines */
+	uint64_t refused_logged, refused_unlogged;
 };
 
 static void server_agent_clear_labels(struct server_agent *a)
@@ -139,11 +160,31 @@ static void server_ping(struct session *s)
 	server_send(s, &env);
 }
 
+/* What a Hello may declare, checked before anything of it is kept. */
+static int server_hello_bounded(const Iocurve__Hello *h, struct error *err)
+{
+	if (label_check_wire(h->labels, h->n_labels, err) < 0)
+		return -1;
+	if (h->n_allowed_paths > SERVER_MAX_ALLOWED) {
+		error_set(err, "%zu allowed paths, at most %d", h->n_allowed_paths,
+		          SERVER_MAX_ALLOWED);
+		return -1;
+	}
+	for (size_t i = 0; i < h->n_allowed_paths; i++)
+		if (strlen(h->allowed_paths[i]) >= PATH_MAX) {
+			error_set(err, "allowed path %zu is longer than %d bytes", i, PATH_MAX);
+			return -1;
+		}
+	return 0;
+}
+
 static void server_hello(struct session *s, const Iocurve__Hello *h)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__Welcome w = IOCURVE__WELCOME__INIT;
+	static char path[4 * PATH_MAX];
 	struct session *o;
+	struct error err;
 
 	if (h->protocol_version != IOCURVE__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT) {
 		server_refuse(s, true,
@@ -151,6 +192,10 @@ static void server_hello(struct session *s, const Iocurve__Hello *h)
 		              "run the same iocurve version on both",
 		              h->protocol_version,
 		              IOCURVE__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT);
+		return;
+	}
+	if (server_hello_bounded(h, &err) < 0) {
+		server_refuse(s, true, "Hello out of bounds: %s", err.msg);
 		return;
 	}
 	/*
@@ -172,21 +217,24 @@ static void server_hello(struct session *s, const Iocurve__Hello *h)
 	if (strcmp(h->name, s->name) != 0)
 		log_warn("agent at %s says it is '%s'; its certificate says '%s', which wins",
 		         s->addr, h->name, s->name);
-	snprintf(s->host, sizeof(s->host), "%s", h->host);
+	text_clean(h->host, s->host, sizeof(s->host), false);
 	s->cpus = h->cpus;
 	s->nallowed = h->n_allowed_paths;
 	s->allowed = xcalloc(h->n_allowed_paths, sizeof(*s->allowed));
 	for (size_t i = 0; i < h->n_allowed_paths; i++)
-		s->allowed[i] = xstrdup(h->allowed_paths[i]);
+		s->allowed[i] = xstrdup(text_clean(h->allowed_paths[i], path, sizeof(path), false));
 	s->labels = label_from_wire(h->labels, h->n_labels);
 	s->nlabels = h->n_labels;
 	s->welcomed = true;
+	/* Welcomed: no Hello deadline any more, and frames up to the port's limit. */
+	conn_set_deadline(s->conn, 0, NULL);
+	conn_set_max_frame(s->conn, s->srv->max_frame ? s->srv->max_frame : FRAME_MAX_DEFAULT);
 	{
 		struct server_agent *a = server_agent_of(s->srv, s->name);
 
 		a->s = s;
 		snprintf(a->host, sizeof(a->host), "%s", s->host);
-		snprintf(a->version, sizeof(a->version), "%s", h->software_version);
+		text_clean(h->software_version, a->version, sizeof(a->version), false);
 		server_agent_clear_labels(a);
 		a->labels = label_copy(s->labels, s->nlabels);
 		a->nlabels = s->nlabels;
@@ -245,7 +293,7 @@ static void server_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 		server_agent_of(s->srv, s->name)->last_seen_ns = now;
 	if (!s->welcomed) {
 		if (env->body_case == IOCURVE__ENVELOPE__BODY_HELLO)
-			server_hello(s, env->hello);
+			server_hello(s, env->hello); /* may free s (Refuse) */
 		else
 			server_refuse(s, true, "expected Hello first, got %s",
 			              frame_body_name(env));
@@ -267,11 +315,31 @@ static void server_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 	}
 }
 
+/* Unauthenticated peers decide how often this happens: at most a few lines per 10 s. */
+static void server_log_refused(struct server *srv, const char *addr, const char *reason)
+{
+	uint64_t now = clock_now_ns();
+
+	if (now - srv->refused_window_ns >= SERVER_REFUSED_LOG_WINDOW_NS) {
+		if (srv->refused_unlogged)
+			log_warn(
+			    "%llu more connections refused before Hello, not logged one by one",
+			    (unsigned long long)srv->refused_unlogged);
+		srv->refused_window_ns = now;
+		srv->refused_logged = 0;
+		srv->refused_unlogged = 0;
+	}
+	if (srv->refused_logged++ < SERVER_REFUSED_LOG_LINES)
+		log_warn("connection from %s refused: %s", addr, reason);
+	else
+		srv->refused_unlogged++;
+}
+
 /* The session is over (its conn closed or gone): tell the owner, then free it. */
 static void server_session_lost(struct session *s, const char *reason)
 {
 	if (!s->welcomed) {
-		log_warn("connection from %s refused: %s", s->addr, reason);
+		server_log_refused(s->srv, s->addr, reason);
 	} else {
 		log_warn("agent %s (%s) lost: %s", s->name, s->addr, reason);
 		if (s->srv->cbs && s->srv->cbs->on_agent_lost)
@@ -294,14 +362,51 @@ static const struct conn_cbs server_conn_cbs = {
     .on_close = server_on_close,
 };
 
+/* The address part of "host:port" or "[host]:port". */
+static size_t server_host_len(const char *addr)
+{
+	const char *colon = strrchr(addr, ':');
+
+	return colon != NULL ? (size_t)(colon - addr) : strlen(addr);
+}
+
+/* Too many connections still to say Hello, in all or from this address? */
+static bool server_too_many_pending(const struct server *srv, const char *addr)
+{
+	size_t all = 0, here = 0, n = server_host_len(addr);
+	const struct session *s;
+
+	TAILQ_FOREACH(s, &srv->sessions, entry)
+	{
+		if (s->welcomed)
+			continue;
+		all++;
+		if (server_host_len(s->addr) == n && strncmp(s->addr, addr, n) == 0)
+			here++;
+	}
+	return all >= SERVER_MAX_PENDING || here >= SERVER_MAX_PENDING_PER_HOST;
+}
+
 static void server_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
                              int salen, void *arg)
 {
 	struct server *srv = arg;
-	struct session *s = xcalloc(1, sizeof(*s));
+	struct session *s;
+	char addr[64];
 
+	netaddr_format(sa, addr, sizeof(addr));
+	if (server_too_many_pending(srv, addr)) {
+		if (srv->pending_refused++ % 1000 == 0)
+			log_warn(
+			    "connection from %s refused: too many connections still to say Hello "
+			    "(%llu refused so far)",
+			    addr, (unsigned long long)srv->pending_refused);
+		evutil_closesocket(fd);
+		return;
+	}
+	s = xcalloc(1, sizeof(*s));
 	s->srv = srv;
-	netaddr_format(sa, s->addr, sizeof(s->addr));
+	snprintf(s->addr, sizeof(s->addr), "%s", addr);
 	TAILQ_INSERT_TAIL(&srv->sessions, s, entry);
 	s->conn = conn_accept(srv->base, srv->ctx, fd, s->addr, &server_conn_cbs, s);
 	if (s->conn == NULL) {
@@ -310,9 +415,11 @@ static void server_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struc
 		server_session_free(s);
 		return;
 	}
+	conn_set_deadline(s->conn, SERVER_HELLO_SECONDS, "no Hello");
 	conn_set_idle_timeout_ms(s->conn, (unsigned)(srv->live.heartbeat_ms * srv->live.misses));
-	if (srv->max_frame)
-		conn_set_max_frame(s->conn, srv->max_frame);
+	conn_set_max_frame(s->conn, srv->max_frame && srv->max_frame < SERVER_HELLO_MAX_FRAME
+	                                ? srv->max_frame
+	                                : SERVER_HELLO_MAX_FRAME);
 }
 
 static void server_heartbeat_cb(evutil_socket_t fd, short what, void *arg)
@@ -353,6 +460,7 @@ struct server *server_new(struct event_base *base, SSL_CTX *ctx, const char *lis
 		free(srv);
 		return NULL;
 	}
+	srv->pause = listenpause_new(base, srv->listener, "agent port", SERVER_ACCEPT_PAUSE_MS);
 	len = sizeof(ss);
 	getsockname(evconnlistener_get_fd(srv->listener), (struct sockaddr *)&ss, &len);
 	netaddr_format((struct sockaddr *)&ss, srv->address, sizeof(srv->address));
@@ -449,6 +557,7 @@ void server_free(struct server *srv)
 	}
 	event_free(srv->heartbeat_ev);
 	evconnlistener_free(srv->listener);
+	listenpause_free(srv->pause);
 	for (size_t i = 0; i < srv->nagents; i++)
 		server_agent_clear_labels(&srv->agents[i]);
 	free(srv->agents);

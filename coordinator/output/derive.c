@@ -2,11 +2,14 @@
 /* Derived results: curves (CSV, JSON, SVG), summaries (JSON, text, markdown), report.html. */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "derive.h"
@@ -16,39 +19,66 @@
 #include "units.h"
 #include "xalloc.h"
 
-/* Write a file aside and rename it over the old one: readers never see half a file. */
+/*
+ * Write a file aside and rename it over the old one: readers never see half a file.
+ * The temp file is new (O_EXCL, a random name, no symlink followed) and the final
+ * name must not be a symlink, so nothing planted in the directory is written through.
+ */
 typedef void (*derive_writer)(FILE *f, const void *arg);
 
 static int derive_file(const char *dir, const char *name, derive_writer fn, const void *arg,
                        struct error *err)
 {
-	char *path = xasprintf("%s/%s", dir, name), *tmp = xasprintf("%s/.%s.tmp", dir, name);
-	FILE *f = fopen(tmp, "w");
+	int dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC), fd = -1;
+	char tmp[256];
+	struct stat st;
+	FILE *f = NULL;
 	int rc = -1;
 
-	if (f == NULL) {
-		error_set(err, "%s: cannot create: %s", tmp, strerror(errno));
+	if (dirfd < 0) {
+		error_set(err, "%s: cannot open: %s", dir, strerror(errno));
+		return -1;
+	}
+	for (int tries = 0; fd < 0 && tries < 8; tries++) {
+		uint64_t r = 0;
+
+		if (getrandom(&r, sizeof(r), 0) != sizeof(r))
+			r = (uint64_t)getpid() << 32 ^ (uint64_t)tries;
+		snprintf(tmp, sizeof(tmp), ".%.200s.%016" PRIx64 ".tmp", name, r);
+		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	if (fd < 0 || (f = fdopen(fd, "w")) == NULL) {
+		error_set(err, "%s/%s: cannot create: %s", dir, tmp, strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		goto out;
 	}
 	errno = 0;
 	fn(f, arg);
 	/* A write that failed in fn (disk full) leaves the stream's error flag set. */
 	if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0) {
-		error_set(err, "%s: cannot write: %s", path, strerror(errno ? errno : EIO));
+		error_set(err, "%s/%s: cannot write: %s", dir, name, strerror(errno ? errno : EIO));
 		fclose(f);
-		unlink(tmp); /* the previous version stays; no temp file is left */
-		goto out;
+		goto out_unlink; /* the previous version stays; no temp file is left */
 	}
 	fclose(f);
-	if (rename(tmp, path) < 0) {
-		error_set(err, "%s: cannot replace: %s", path, strerror(errno));
-		unlink(tmp);
-		goto out;
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode)) {
+		error_set(err, "%s/%s: refusing to replace %s", dir, name,
+		          S_ISLNK(st.st_mode) ? "a symbolic link" : "something not a regular file");
+		goto out_unlink;
+	}
+	if (renameat(dirfd, tmp, dirfd, name) < 0) {
+		error_set(err, "%s/%s: cannot replace: %s", dir, name, strerror(errno));
+		goto out_unlink;
 	}
 	rc = 0;
+	goto out;
+out_unlink:
+	unlinkat(dirfd, tmp, 0);
 out:
-	free(path);
-	free(tmp);
+	close(dirfd);
 	return rc;
 }
 

@@ -16,6 +16,7 @@
 #include "prepare.h"
 #include "verdict.h"
 #include "table.h"
+#include "text.h"
 #include "units.h"
 #include "xalloc.h"
 
@@ -532,6 +533,7 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 {
 	struct runner *r = arg;
 	int ai = runner_agent_index(r, s);
+	char text[1024];
 
 	if (ai < 0 || r->state == RUNNER_DONE || r->state == RUNNER_FAILED)
 		return;
@@ -556,7 +558,8 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 		runner_layout_progress(r, (uint32_t)ai, env->layout_progress);
 		break;
 	case IOCURVE__ENVELOPE__BODY_ERROR:
-		runner_fail(r, "agent %s: %s", session_name(s), env->error->message);
+		runner_fail(r, "agent %s: %s", session_name(s),
+		            text_clean(env->error->message, text, sizeof(text), false));
 		break;
 	default:
 		log_warn("agent %s: unexpected %s", session_name(s),

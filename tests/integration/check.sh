@@ -121,4 +121,20 @@ check "serve --help lists every option" sh -c '"$IOCURVE" serve --help > "$1" &&
 	for o in listen tls control results metrics max-frame verbose help; do
 		grep -q -- "--$o" "$1" || exit 1
 	done' sh "$T/serve.help"
+check "serve --help says :PORT of --metrics is loopback" sh -c \
+	'"$IOCURVE" serve --help | grep -q "(:PORT: 127.0.0.1 only)"'
+
+# 40,000 levels of flow nesting: refused at the first level too deep, at once.
+python3 -c "print('campaign: x\nworkloads: ' + '[' * 40000 + ']' * 40000)" > "$T/deep.yaml"
+python3 - "$IOCURVE" "$T/deep.yaml" <<'PY' || fail "deep nesting is refused fast"
+import subprocess, sys, time
+t = time.monotonic()
+p = subprocess.run([sys.argv[1], "check", sys.argv[2]], capture_output=True, text=True, timeout=30)
+took = time.monotonic() - t
+print(f"# 40,000 nested levels: check took {took:.3f} s: {p.stderr.strip()}")
+assert p.returncode == 2, p.returncode
+assert p.stderr.strip().endswith("deep.yaml:2:75: nested deeper than 64 levels"), p.stderr
+assert took < 1, took
+PY
+ok "deep nesting is refused fast, with file:line:column"
 echo "# check: all passed"

@@ -27,6 +27,40 @@ ok "iocurve run exits 0"
 R=$T/results
 check "results has report.html" test -s "$R/report.html"
 
+# Symlinks planted in a results directory: report writes through none of them.
+cp -r "$R" "$T/planted"
+printf 'precious\n' > "$T/victim"
+rm -f "$T/planted/summary.txt"
+ln -s "$T/victim" "$T/planted/summary.txt"
+ln -s "$T/victim" "$T/planted/.report.html.tmp"
+ln -s "$T/victim" "$T/planted/.summary.txt.tmp"
+if "$IOCURVE" report "$T/planted" > "$T/planted.out" 2> "$T/planted.err"; then
+	fail "report refuses to replace a symlinked summary.txt"
+fi
+check "the refusal names the symlink" \
+	grep -q "$T/planted/summary.txt: refusing to replace a symbolic link" "$T/planted.err"
+check "the planted symlinks' target is untouched" test "$(cat "$T/victim")" = precious
+check "report.html is a regular file, rewritten" test -f "$T/planted/report.html" -a ! -L "$T/planted/report.html"
+check "no temp file is left behind" test -z "$(find "$T/planted" -name '.*.tmp' ! -type l)"
+# 30,000 nested objects in intervals.jsonl: an error naming file and line, no stack overflow.
+cp -r "$R" "$T/deep"
+python3 -c "print('{\"a\":' * 30000)" >> "$T/deep/intervals.jsonl"
+lines=$(wc -l < "$T/deep/intervals.jsonl")
+rc=0
+"$IOCURVE" report "$T/deep" > /dev/null 2> "$T/deep.err" || rc=$?
+check "deep JSON nesting is an error, not a crash" test "$rc" -eq 1
+check "the error names file and line" \
+	grep -q "intervals.jsonl:$lines: not JSON: maximum parsing depth reached" "$T/deep.err"
+if [ "$(id -u)" -eq 0 ]; then
+	cp -r "$R" "$T/theirs"
+	chown -R nobody "$T/theirs"
+	if "$IOCURVE" report "$T/theirs" > /dev/null 2> "$T/theirs.err"; then
+		fail "report refuses another user's directory"
+	fi
+	check "report refuses another user's directory, and says why" \
+		grep -q "$T/theirs belongs to uid [0-9]*; report rewrites files in it" "$T/theirs.err"
+fi
+
 python3 - "$R" <<'PY' || fail "report.html parses, one curve per workload"
 import glob, sys, xml.dom.minidom
 from html.parser import HTMLParser

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/* Text from the wire made safe for a terminal or a log: control characters escaped. */
+#ifndef IOCURVE_TEXT_H
+#define IOCURVE_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Copy in to out (len bytes, always terminated; a long text is cut) with
+ * every control character written as \xNN: C0 (below 0x20), DEL and the C1
+ * controls (U+0080..U+009F, as UTF-8 or as raw bytes), so no escape sequence
+ * reaches a terminal. multiline keeps newline and tab. Returns out.
+ */
+char *text_clean(const char *in, char *out, size_t len, bool multiline);
+
+#endif

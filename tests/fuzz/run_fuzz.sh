@@ -1,0 +1,24 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# run_fuzz.sh TARGET SECONDS SEED_DIR...: fuzz for SECONDS from the seeds (read only; new
+# inputs go to a scratch corpus), print executions and the crash input if any.
+set -eu
+exe=$1
+secs=$2
+shift 2
+work=$(mktemp -d /tmp/iocurve-fuzz.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/corpus"
+rc=0
+"$exe" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+	-artifact_prefix="$work/" -print_final_stats=1 "$work/corpus" "$@" > "$work/log" 2>&1 || rc=$?
+grep -E "^stat::number_of_executed_units|^#[0-9]+ *DONE" "$work/log" || true
+if [ "$rc" -ne 0 ]; then
+	tail -60 "$work/log"
+	for a in "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-*; do
+		[ -e "$a" ] || continue
+		echo "# input that failed ($a), base64: keep it in tests/fuzz/corpus as a regression"
+		base64 "$a" | head -40
+	done
+	exit 1
+fi

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests for text_clean: control characters escaped, text and UTF-8 kept, cut safely. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "text.h"
+
+static void test_text_escapes(void **state)
+{
+	char out[256];
+
+	(void)state;
+	/* A window title, a clear screen, a bell: what an agent's Error tried. */
+	assert_string_equal(text_clean("a\x1b]0;pwned\a\x1b[2Jb", out, sizeof(out), false),
+	                    "a\\x1b]0;pwned\\x07\\x1b[2Jb");
+	assert_string_equal(text_clean("x\ny\tz\r", out, sizeof(out), false),
+	                    "x\\x0ay\\x09z\\x0d");
+	assert_string_equal(text_clean("x\ny\tz\r", out, sizeof(out), true), "x\ny\tz\\x0d");
+	/* DEL, C1 CSI as UTF-8 and as a raw byte; other UTF-8 stays. */
+	assert_string_equal(text_clean("\x7f\xc2\x9b\x9b\xc3\xa9", out, sizeof(out), false),
+	                    "\\x7f\\xc2\\x9b\\x9b\xc3\xa9");
+	assert_string_equal(text_clean(NULL, out, sizeof(out), false), "");
+}
+
+static void test_text_cut(void **state)
+{
+	char out[8];
+
+	(void)state;
+	assert_string_equal(text_clean("abcdefghij", out, sizeof(out), false), "abcdefg");
+	/* An escape is never cut in half. */
+	assert_string_equal(text_clean("abcd\x1b", out, sizeof(out), false), "abcd");
+	assert_string_equal(text_clean("ab\x1b", out, sizeof(out), false), "ab\\x1b");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_text_escapes),
+	    cmocka_unit_test(test_text_cut),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -11,6 +11,7 @@
 #include <event2/bufferevent_ssl.h>
 #include <openssl/err.h>
 
+#include "clock.h"
 #include "conn.h"
 #include "frame.h"
 #include "log.h"
@@ -44,6 +45,9 @@ struct conn {
 	bool in_callback; /* freeing is deferred while a callback runs */
 	bool closing;     /* owner closed: flush, finish, free */
 	bool dead;        /* on_close delivered or owner closed: no more callbacks */
+	bool timing;      /* conn_output_cb is on the output buffer */
+	size_t stamp_left; /* bytes to write before the timed frame has started; 0: none */
+	uint64_t sent_ns;  /* when the timed frame's first byte went to the kernel */
 	char peer_name[128];
 	char peer_addr[112];
 };
@@ -374,6 +378,47 @@ int conn_send(struct conn *c, const Iocurve__Envelope *env)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * Called as the output buffer changes; bytes are drained from it right after the
+ * transport wrote them (SSL_write, or write, returned): the stamp is taken then.
+ */
+static void conn_output_cb(struct evbuffer *buf, const struct evbuffer_cb_info *info, void *arg)
+{
+	struct conn *c = arg;
+
+	if (c->stamp_left == 0 || info->n_deleted == 0)
+		return;
+	if (info->n_deleted >= c->stamp_left) {
+		c->sent_ns = clock_now_ns();
+		c->stamp_left = 0;
+	} else {
+		c->stamp_left -= info->n_deleted;
+	}
+}
+
+int conn_send_timed(struct conn *c, const Iocurve__Envelope *env)
+{
+	size_t ahead;
+
+	if (c->dead)
+		return -1;
+	ahead = conn_pending(c);
+	if (conn_send(c, env) < 0)
+		return -1;
+	if (!c->timing) {
+		evbuffer_add_cb(bufferevent_get_output(c->bev), conn_output_cb, c);
+		c->timing = true;
+	}
+	c->stamp_left = ahead + 1;
+	c->sent_ns = 0;
+	return 0;
+}
+
+uint64_t conn_sent_ns(const struct conn *c)
+{
+	return c->sent_ns;
 }
 
 size_t conn_pending(const struct conn *c)

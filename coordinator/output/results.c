@@ -96,6 +96,12 @@ void results_interval(struct results *r, const struct workload *w, uint32_t step
 	intervals_write_record(r->intervals, w->name, step, offered, interval, agent, rec);
 }
 
+void results_clock(struct results *r, const struct workload *w, uint32_t step, const char *agent,
+                   const struct intervals_clock *k)
+{
+	intervals_write_clock(r->intervals, w->name, step, agent, k);
+}
+
 void results_window(struct results *r, const struct workload *w, uint32_t step, uint32_t from,
                     uint32_t to)
 {

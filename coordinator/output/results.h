@@ -6,6 +6,7 @@
 #include "aggregate.h"
 #include "campaign.h"
 #include "error.h"
+#include "intervals.h"
 #include "knee.h"
 
 struct results;
@@ -22,6 +23,9 @@ const char *results_dir(const struct results *r);
 void results_interval(struct results *r, const struct workload *w, uint32_t step, double offered,
                       uint32_t interval, const char *agent, const struct agg_record *rec);
 /* The measured window of an extended step, so `iocurve report` judges it the same way. */
+/* One agent's step start on both clocks, with the clock model's uncertainty. */
+void results_clock(struct results *r, const struct workload *w, uint32_t step, const char *agent,
+                   const struct intervals_clock *k);
 void results_window(struct results *r, const struct workload *w, uint32_t step, uint32_t from,
                     uint32_t to);
 /* One row of curve.csv. */

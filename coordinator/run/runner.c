@@ -41,6 +41,7 @@ struct runner_agent {
 	char name[128];
 	bool ready;
 	bool step_done;
+	struct intervals_clock clock; /* the step in progress: its start as sent */
 };
 
 struct runner {
@@ -208,7 +209,17 @@ static void runner_start_step(struct runner *r)
 	env.body_case = IOCURVE__ENVELOPE__BODY_START_STEP;
 	env.start_step = &ss;
 	for (uint32_t i = 0; i < r->nagents; i++) {
-		ss.clock_offset = session_clock(r->agents[i].s)->offset_ns;
+		const struct clocksync *cs = session_clock(r->agents[i].s);
+
+		/* The offset the clock model gives at the start: drift included. */
+		ss.clock_offset = clocksync_offset_at(cs, start);
+		r->agents[i].clock = (struct intervals_clock){
+		    .planned_ns = start,
+		    .offset_ns = ss.clock_offset,
+		    .uncertainty_ns = clocksync_uncertainty_at(cs, start),
+		    .drift_ppm = cs->drift_ppm,
+		    .rtt_ns = cs->rtt_ns,
+		};
 		server_send(r->agents[i].s, &env);
 	}
 	free(rates);
@@ -423,6 +434,24 @@ static void runner_layout_progress(struct runner *r, uint32_t ai, const Iocurve_
 	runner_arm(r, RUNNER_PREPARE_NS);
 }
 
+/*
+ * The agent's step start on its own clock, brought back onto the coordinator's
+ * with the clock model as it stands now (later rounds included), next to the
+ * offset and uncertainty the start was sent with: intervals.jsonl keeps both.
+ */
+static void runner_step_clock(struct runner *r, uint32_t ai, uint64_t agent_start)
+{
+	struct intervals_clock *k = &r->agents[ai].clock;
+	const struct clocksync *cs = session_clock(r->agents[ai].s);
+	uint64_t t = (uint64_t)((int64_t)agent_start - k->offset_ns);
+
+	k->start_agent_ns = agent_start;
+	/* Two passes: the offset is evaluated at the time it converts. */
+	t = (uint64_t)((int64_t)agent_start - clocksync_offset_at(cs, t));
+	k->start_ns = (uint64_t)((int64_t)agent_start - clocksync_offset_at(cs, t));
+	results_clock(r->res, runner_workload(r), r->step, r->agents[ai].name, k);
+}
+
 static void runner_on_message(struct session *s, const Iocurve__Envelope *env, void *arg)
 {
 	struct runner *r = arg;
@@ -449,6 +478,7 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 		    env->step_done->step != r->step)
 			return;
 		r->agents[ai].step_done = true;
+		runner_step_clock(r, (uint32_t)ai, env->step_done->start_time);
 		for (uint32_t i = 0; i < r->nagents; i++)
 			all = all && r->agents[i].step_done;
 		if (!all)

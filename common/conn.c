@@ -42,12 +42,14 @@ struct conn {
 	size_t max_frame;
 	unsigned idle_seconds;
 	bool connected;
-	bool in_callback; /* freeing is deferred while a callback runs */
-	bool closing;     /* owner closed: flush, finish, free */
-	bool dead;        /* on_close delivered or owner closed: no more callbacks */
-	bool timing;      /* conn_output_cb is on the output buffer */
+	bool in_callback;  /* freeing is deferred while a callback runs */
+	bool closing;      /* owner closed: flush, finish, free */
+	bool dead;         /* on_close delivered or owner closed: no more callbacks */
+	bool timing;       /* conn_output_cb is on the output buffer (and TLS: conn_bio_cb) */
 	size_t stamp_left; /* bytes to write before the timed frame has started; 0: none */
-	uint64_t sent_ns;  /* when the timed frame's first byte went to the kernel */
+	uint64_t sent_ns;  /* the timed frame's send time (conn_send_timed) */
+	bool write_armed;  /* TLS: write_ns holds the first write since the last drain */
+	uint64_t write_ns;
 	char peer_name[128];
 	char peer_addr[112];
 };
@@ -381,17 +383,43 @@ int conn_send(struct conn *c, const Iocurve__Envelope *env)
 }
 
 /*
- * Called as the output buffer changes; bytes are drained from it right after the
- * transport wrote them (SSL_write, or write, returned): the stamp is taken then.
+ * TLS: called by OpenSSL around every write to the socket. The time before the
+ * first write since the output buffer was last drained is kept: the bytes that
+ * drain next went out in that write or in one right after it.
+ */
+static long conn_bio_cb(BIO *b, int oper, const char *argp, size_t len, int argi, long argl,
+                        int ret, size_t *processed)
+{
+	struct conn *c = (struct conn *)BIO_get_callback_arg(b);
+
+	if (oper == BIO_CB_WRITE && c != NULL && !c->write_armed) {
+		c->write_ns = clock_now_ns();
+		c->write_armed = true;
+	}
+	return ret;
+}
+
+/*
+ * Called as the output buffer changes; bytes are drained from it once the
+ * transport wrote them. The timed frame's send time is the time taken before that
+ * write (TLS), never after it: a stamp late by a preemption would shorten the
+ * round trip and win the min-RTT filter with a wrong offset, while an early one
+ * lengthens it and loses. The Unix transport has no hook before its write: there
+ * the time is taken at the drain.
  */
 static void conn_output_cb(struct evbuffer *buf, const struct evbuffer_cb_info *info, void *arg)
 {
 	struct conn *c = arg;
+	uint64_t at;
 
-	if (c->stamp_left == 0 || info->n_deleted == 0)
+	if (info->n_deleted == 0)
+		return;
+	at = c->write_armed ? c->write_ns : clock_now_ns();
+	c->write_armed = false;
+	if (c->stamp_left == 0)
 		return;
 	if (info->n_deleted >= c->stamp_left) {
-		c->sent_ns = clock_now_ns();
+		c->sent_ns = at;
 		c->stamp_left = 0;
 	} else {
 		c->stamp_left -= info->n_deleted;
@@ -408,6 +436,12 @@ int conn_send_timed(struct conn *c, const Iocurve__Envelope *env)
 	if (conn_send(c, env) < 0)
 		return -1;
 	if (!c->timing) {
+		BIO *wbio = c->ssl != NULL ? SSL_get_wbio(c->ssl) : NULL;
+
+		if (wbio != NULL) {
+			BIO_set_callback_arg(wbio, (char *)c);
+			BIO_set_callback_ex(wbio, conn_bio_cb);
+		}
 		evbuffer_add_cb(bufferevent_get_output(c->bev), conn_output_cb, c);
 		c->timing = true;
 	}

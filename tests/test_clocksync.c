@@ -13,8 +13,8 @@
 #include "clocksync.h"
 
 /* An agent whose clock reads `offset` ahead, legs of `up` and `down` ns, `busy` ns inside. */
-static enum clocksync_verdict sample(struct clocksync *cs, uint64_t t1, int64_t offset,
-                                     uint64_t up, uint64_t down, uint64_t busy)
+static enum clocksync_verdict sample(struct clocksync *cs, uint64_t t1, int64_t offset, uint64_t up,
+                                     uint64_t down, uint64_t busy)
 {
 	uint64_t t2 = (uint64_t)((int64_t)(t1 + up) + offset);
 	uint64_t t3 = t2 + busy;
@@ -121,8 +121,9 @@ static void test_drift_from_rounds(void **state)
 	assert_true(llabs(clocksync_offset_at(&cs, later) - skewed(offset, 100.0, later)) < 100000);
 	assert_true(clocksync_uncertainty_at(&cs, later) >= cs.rtt_ns / 2);
 	/* and the uncertainty covers the actual error */
-	assert_true((uint64_t)llabs(clocksync_offset_at(&cs, later) - skewed(offset, 100.0, later)) <=
-	            clocksync_uncertainty_at(&cs, later));
+	assert_true(
+	    (uint64_t)llabs(clocksync_offset_at(&cs, later) - skewed(offset, 100.0, later)) <=
+	    clocksync_uncertainty_at(&cs, later));
 }
 
 static void test_negative_drift_and_window(void **state)
@@ -133,8 +134,14 @@ static void test_negative_drift_and_window(void **state)
 	run_drift(-40.0, 7000000, CLOCKSYNC_ROUNDS + 5, 2, &cs);
 	assert_int_equal(cs.nwindow, CLOCKSYNC_ROUNDS);
 	assert_true(cs.drift_ppm > -50.0 && cs.drift_ppm < -30.0);
-	/* The drift's error stays within what the uncertainty allows for: RTT over span. */
-	assert_true(fabs(cs.drift_ppm + 40.0) * 1e-6 * (double)cs.span_ns <= (double)cs.rtt_ns);
+	/* The uncertainty bounds the error, at the window and a minute past it. */
+	for (uint64_t t = cs.window[0].t; t < cs.t_ref + 60000000000ull; t += 1000000000ull)
+		assert_true(
+		    (uint64_t)llabs(clocksync_offset_at(&cs, t) - skewed(7000000, -40.0, t)) <=
+		    clocksync_uncertainty_at(&cs, t));
+	/* and grows with the distance from the points: the drift's error */
+	assert_true(clocksync_uncertainty_at(&cs, cs.t_ref + 60000000000ull) >
+	            clocksync_uncertainty_at(&cs, cs.t_ref));
 }
 
 static void test_congested_round_left_out(void **state)
@@ -166,6 +173,11 @@ static void test_impossible_samples_refused(void **state)
 	                 CLOCKSYNC_REJECTED);
 	assert_non_null(why);
 	assert_non_null(strstr(why, "t3 < t2"));
+	/* The same lie from a clock below 2^61: t3 wraps past 2^64, the round trip is < 0. */
+	assert_int_equal(
+	    clocksync_add(&cs, 2000000, 3000000, 3000000 - (1ull << 61), 2030000, &why),
+	    CLOCKSYNC_REJECTED);
+	assert_non_null(strstr(why, "zero or less"));
 	/* A round trip over 1 s. */
 	assert_int_equal(clocksync_add(&cs, 0, 100, 200, 1100000000ull, &why), CLOCKSYNC_REJECTED);
 	assert_non_null(strstr(why, "over 1 s"));
@@ -176,7 +188,7 @@ static void test_impossible_samples_refused(void **state)
 	assert_int_equal(clocksync_add(&cs, 0, UINT64_MAX - 10, UINT64_MAX - 5, 1000, &why),
 	                 CLOCKSYNC_REJECTED);
 	assert_non_null(strstr(why, "64 bits"));
-	assert_int_equal(cs.rejected, 5);
+	assert_int_equal(cs.rejected, 6);
 	assert_int_equal(cs.samples, 1);
 	/* The round with only refused samples changes nothing. */
 	assert_false(clocksync_round_end(&cs));

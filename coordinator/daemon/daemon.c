@@ -352,7 +352,8 @@ static void daemon_agents(struct daemon *d, struct conn *conn)
 		if (ag[i].clock.rounds > 0) {
 			/* Now, by the clock model: drift since the last round included. */
 			as[i].offset_ms = (double)clocksync_offset_at(&ag[i].clock, now) / 1e6;
-			as[i].uncertainty_ms = (double)clocksync_uncertainty_at(&ag[i].clock, now) / 1e6;
+			as[i].uncertainty_ms =
+			    (double)clocksync_uncertainty_at(&ag[i].clock, now) / 1e6;
 			as[i].drift_ppm = ag[i].clock.drift_ppm;
 		}
 		as[i].clock_refused = ag[i].clock.rejected;

@@ -43,25 +43,30 @@ enum clocksync_verdict clocksync_add(struct clocksync *cs, uint64_t t1, uint64_t
 	return CLOCKSYNC_BEST;
 }
 
+/* Whether window point i goes into the line: not much slower than the quickest. */
+static bool clocksync_used(const struct clocksync *cs, unsigned i)
+{
+	return cs->window[i].rtt_ns <= 2 * cs->rtt_ns + CLOCKSYNC_RTT_SLACK_NS;
+}
+
 /* Least squares through the window's quick points, relative to the newest one. */
 static void clocksync_fit(struct clocksync *cs)
 {
 	const struct clocksync_point *last = &cs->window[cs->nwindow - 1];
-	uint64_t min_rtt = UINT64_MAX, first_t = 0;
+	uint64_t min_rtt = UINT64_MAX;
 	double sx = 0, sy = 0, sxx = 0, sxy = 0, n = 0, a, b = 0;
 
 	for (unsigned i = 0; i < cs->nwindow; i++)
 		if (cs->window[i].rtt_ns < min_rtt)
 			min_rtt = cs->window[i].rtt_ns;
+	cs->rtt_ns = min_rtt;
 	for (unsigned i = 0; i < cs->nwindow; i++) {
 		const struct clocksync_point *p = &cs->window[i];
 		double x = -(double)(last->t - p->t);
 		double y = (double)(__int128)((__int128)p->offset_ns - last->offset_ns);
 
-		if (p->rtt_ns > 2 * min_rtt + CLOCKSYNC_RTT_SLACK_NS)
+		if (!clocksync_used(cs, i))
 			continue;
-		if (n == 0)
-			first_t = p->t;
 		sx += x;
 		sy += y;
 		sxx += x * x;
@@ -80,8 +85,6 @@ static void clocksync_fit(struct clocksync *cs)
 	cs->t_ref = last->t;
 	cs->offset_ns = (int64_t)((__int128)last->offset_ns + (__int128)llround(a));
 	cs->drift_ppm = b * 1e6;
-	cs->rtt_ns = min_rtt;
-	cs->span_ns = last->t - first_t;
 	cs->fit_points = (unsigned)n;
 }
 
@@ -115,12 +118,39 @@ int64_t clocksync_offset_at(const struct clocksync *cs, uint64_t t)
 	return o > INT64_MAX ? INT64_MAX : o < INT64_MIN ? INT64_MIN : (int64_t)o;
 }
 
+/*
+ * Each point's offset is within half its round trip of the truth; the line is a
+ * weighted sum of the points' offsets, so its error at t is at most the sum of
+ * those half round trips, each times the magnitude of its weight at t:
+ * |1/n + (x_i - mean x)(t - mean x) / Sxx|. With one point, the drift is not
+ * known: CLOCKSYNC_DRIFT_PRIOR from the point on.
+ */
 uint64_t clocksync_uncertainty_at(const struct clocksync *cs, uint64_t t)
 {
-	double since = fabs(clocksync_since_ref(cs, t));
-	double drift_err = cs->fit_points >= 2 && cs->span_ns > 0
-	                       ? (double)cs->rtt_ns / (double)cs->span_ns
-	                       : CLOCKSYNC_DRIFT_PRIOR * 1e-6;
+	double n = 0, mx = 0, sxx = 0, xt = clocksync_since_ref(cs, t), u = 0;
 
-	return cs->rtt_ns / 2 + (uint64_t)llround(drift_err * since);
+	for (unsigned i = 0; i < cs->nwindow; i++)
+		if (clocksync_used(cs, i)) {
+			mx += clocksync_since_ref(cs, cs->window[i].t);
+			n++;
+		}
+	if (n == 0)
+		return 0;
+	mx /= n;
+	for (unsigned i = 0; i < cs->nwindow; i++)
+		if (clocksync_used(cs, i))
+			sxx += pow(clocksync_since_ref(cs, cs->window[i].t) - mx, 2);
+	for (unsigned i = 0; i < cs->nwindow; i++) {
+		double w;
+
+		if (!clocksync_used(cs, i))
+			continue;
+		w = sxx > 0
+		        ? 1 / n + (clocksync_since_ref(cs, cs->window[i].t) - mx) * (xt - mx) / sxx
+		        : 1 / n;
+		u += (double)cs->window[i].rtt_ns / 2 * fabs(w);
+	}
+	if (!(sxx > 0))
+		u += CLOCKSYNC_DRIFT_PRIOR * 1e-6 * fabs(xt - mx);
+	return (uint64_t)llround(u);
 }

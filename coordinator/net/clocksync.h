@@ -22,7 +22,7 @@
  */
 #define CLOCKSYNC_ROUNDS       8
 #define CLOCKSYNC_RTT_MAX_NS   1000000000ull /* a sample with a longer round trip is refused */
-#define CLOCKSYNC_RTT_SLACK_NS 20000ull
+#define CLOCKSYNC_RTT_SLACK_NS 100000ull
 #define CLOCKSYNC_DRIFT_MAX    500.0 /* ppm; a fit beyond it is clamped (no real clock drifts so) */
 /* Before the drift is measured, it is assumed to be up to this (ppm) in the uncertainty. */
 #define CLOCKSYNC_DRIFT_PRIOR 100.0
@@ -38,16 +38,15 @@ struct clocksync {
 	unsigned rejected; /* refused as impossible */
 	unsigned rounds;   /* rounds closed */
 	bool have_best;
-	struct clocksync_point best;                    /* quickest of the round in progress */
+	struct clocksync_point best;                     /* quickest of the round in progress */
 	struct clocksync_point window[CLOCKSYNC_ROUNDS]; /* one per round, oldest first */
 	unsigned nwindow;
 	/* The model, valid once rounds > 0. */
 	uint64_t t_ref;
 	int64_t offset_ns; /* at t_ref */
 	double drift_ppm;
-	uint64_t rtt_ns;      /* smallest round trip in the window */
-	uint64_t span_ns;     /* time between the window's first and last points used */
-	unsigned fit_points;  /* points the line went through */
+	uint64_t rtt_ns;     /* smallest round trip in the window */
+	unsigned fit_points; /* points the line went through */
 };
 
 enum clocksync_verdict {
@@ -69,9 +68,11 @@ bool clocksync_round_end(struct clocksync *cs);
 /* Agent clock minus coordinator clock at coordinator time t (rounds > 0). */
 int64_t clocksync_offset_at(const struct clocksync *cs, uint64_t t);
 /*
- * How far the true offset at t may be from clocksync_offset_at: half the smallest
- * round trip, plus the drift's error carried from t_ref to t (the window's round
- * trip over its span; CLOCKSYNC_DRIFT_PRIOR while only one point is in).
+ * How far the true offset at t may be from clocksync_offset_at, at worst: each
+ * point of the line is within half its round trip of the truth; the bound carries
+ * those through the least-squares weights to t (so it grows away from the points,
+ * which is the drift's error); with a single point, half its round trip plus
+ * CLOCKSYNC_DRIFT_PRIOR times the time since.
  */
 uint64_t clocksync_uncertainty_at(const struct clocksync *cs, uint64_t t);
 

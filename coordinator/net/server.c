@@ -41,7 +41,7 @@ struct session {
 	uint64_t round_start_ns;
 	uint64_t next_sync_ns; /* the next round starts at this time */
 	uint64_t sync_every_ns;
-	void *owner;            /* the campaign using this agent; NULL when idle */
+	void *owner; /* the campaign using this agent; NULL when idle */
 	TAILQ_ENTRY(session) entry;
 };
 TAILQ_HEAD(session_list, session);
@@ -239,6 +239,7 @@ static void server_sync_end(struct session *s, uint64_t now)
 		s->sync_every_ns = period;
 	s->next_sync_ns = now + s->sync_every_ns;
 	if (!clocksync_round_end(&s->clock)) {
+		a->clock.rejected = s->clock.rejected;
 		log_warn("agent %s: no usable clock sample in this round (%u refused so far)",
 		         s->name, s->clock.rejected);
 		return;
@@ -381,7 +382,8 @@ static void server_heartbeat_cb(evutil_socket_t fd, short what, void *arg)
 			         (unsigned long long)(SERVER_CLOCK_ROUND_NS / NSEC_PER_SEC));
 			s->round_start_ns = 0;
 			server_sync_end(s, now);
-		} else if (s->round_start_ns == 0 && s->next_sync_ns != 0 && now >= s->next_sync_ns) {
+		} else if (s->round_start_ns == 0 && s->next_sync_ns != 0 &&
+		           now >= s->next_sync_ns) {
 			server_sync_start(s, now);
 		}
 	}

@@ -25,9 +25,9 @@ struct conn;
  * Tests only may set the period with IOCURVE_TEST_CLOCK_RESYNC_S (whole seconds).
  * A round still waiting for a Pong after SERVER_CLOCK_ROUND_NS is closed.
  */
-#define SERVER_CLOCK_SAMPLES   8
-#define SERVER_CLOCK_RESYNC_S  30
-#define SERVER_CLOCK_ROUND_NS  (3 * NSEC_PER_SEC)
+#define SERVER_CLOCK_SAMPLES  8
+#define SERVER_CLOCK_RESYNC_S 30
+#define SERVER_CLOCK_ROUND_NS (3 * NSEC_PER_SEC)
 
 /* One connected agent: its session, seen through the functions below. */
 struct session;
@@ -39,10 +39,10 @@ struct server_agent {
 	char version[32];
 	struct label *labels; /* its --label k=v, kept after it is lost */
 	size_t nlabels;
-	struct session *s;     /* NULL once lost */
-	uint64_t last_seen_ns; /* CLOCK_MONOTONIC of its last frame */
-	double rtt_ms;         /* smallest round trip of the last clock window */
-	double offset_ms;      /* at the last round */
+	struct session *s;      /* NULL once lost */
+	uint64_t last_seen_ns;  /* CLOCK_MONOTONIC of its last frame */
+	double rtt_ms;          /* smallest round trip of the last clock window */
+	double offset_ms;       /* at the last round */
 	struct clocksync clock; /* as of the last round, kept after it is lost */
 };
 

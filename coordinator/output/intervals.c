@@ -140,16 +140,16 @@ void intervals_write_window(FILE *f, const char *workload, uint32_t step, uint32
 void intervals_write_clock(FILE *f, const char *workload, uint32_t step, const char *agent,
                            const struct intervals_clock *k)
 {
-	json_t *c = json_pack("{s:o,s:o,s:o,s:I,s:o,s:o,s:o}", "planned_ns",
-	                      intervals_uint(k->planned_ns), "start_agent_ns",
-	                      intervals_uint(k->start_agent_ns), "start_ns",
-	                      intervals_uint(k->start_ns), "offset_ns", (json_int_t)k->offset_ns,
-	                      "uncertainty_ns", intervals_uint(k->uncertainty_ns), "drift_ppm",
-	                      intervals_double(k->drift_ppm), "rtt_ns", intervals_uint(k->rtt_ns));
+	json_t *c =
+	    json_pack("{s:o,s:o,s:o,s:I,s:o,s:o,s:o}", "planned_ns", intervals_uint(k->planned_ns),
+	              "start_agent_ns", intervals_uint(k->start_agent_ns), "start_ns",
+	              intervals_uint(k->start_ns), "offset_ns", (json_int_t)k->offset_ns,
+	              "uncertainty_ns", intervals_uint(k->uncertainty_ns), "drift_ppm",
+	              intervals_double(k->drift_ppm), "rtt_ns", intervals_uint(k->rtt_ns));
 
-	intervals_emit(f, json_pack("{s:i,s:s,s:I,s:s,s:o}", "format", INTERVALS_FORMAT,
-	                            "workload", workload, "step", (json_int_t)step, "agent", agent,
-	                            "clock", c));
+	intervals_emit(f,
+	               json_pack("{s:i,s:s,s:I,s:s,s:o}", "format", INTERVALS_FORMAT, "workload",
+	                         workload, "step", (json_int_t)step, "agent", agent, "clock", c));
 }
 
 /* ---- reading ---- */

@@ -14,6 +14,7 @@
 #include "engine.h"
 #include "hostcpu.h"
 #include "label.h"
+#include "skew.h"
 #include "iocurve.pb-c.h"
 
 struct conn;
@@ -30,6 +31,7 @@ struct agent {
 	size_t nlabels;
 	bool stopping;
 	int exit_status;
+	struct skew skew; /* tests only: IOCURVE_TEST_CLOCK_SKEW (skew.h) */
 
 	/* link.c: the connection to the coordinator. */
 	char coordinator[256];
@@ -57,6 +59,7 @@ struct agent {
 	struct engine_sim_params sim; /* the simulated device of the workload, if any */
 	struct hostcpu cpu;           /* host CPU use between interval reports */
 	uint64_t interval_ns;
+	uint64_t step_start_ns; /* the step in progress starts here (this host's clock) */
 };
 
 /* link.c */

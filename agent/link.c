@@ -95,8 +95,8 @@ static void link_pong(struct agent *a, const Iocurve__Ping *ping, uint64_t t2)
 
 	pong.seq = ping->seq;
 	pong.t1 = ping->t1;
-	pong.t2 = t2;
-	pong.t3 = clock_now_ns();
+	pong.t2 = skew_to_wire(&a->skew, t2);
+	pong.t3 = skew_to_wire(&a->skew, clock_now_ns());
 	env.body_case = IOCURVE__ENVELOPE__BODY_PONG;
 	env.pong = &pong;
 	link_send(a, &env);

@@ -223,6 +223,13 @@ int main(int argc, char **argv)
 		log_error("--coordinator %s", err.msg);
 		return 2;
 	}
+	if (skew_parse(&a.skew, getenv(SKEW_ENV), &err) < 0) {
+		log_error("%s", err.msg);
+		return 2;
+	}
+	if (a.skew.on)
+		log_warn("test clock skew on: %+lld ns, %+.3f ppm", (long long)a.skew.offset_ns,
+		         a.skew.ppm);
 	a.ssl_ctx = tls_ctx_new(tls_dir, a.name, false, &err);
 	if (a.ssl_ctx == NULL) {
 		log_error("%s", err.msg);

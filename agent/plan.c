@@ -95,6 +95,7 @@ static void plan_on_step_done(void *arg, uint32_t step, uint32_t intervals)
 	d.workload_index = a->workload_index;
 	d.step = step;
 	d.intervals = intervals;
+	d.start_time = skew_to_wire(&a->skew, a->step_start_ns);
 	env.body_case = IOCURVE__ENVELOPE__BODY_STEP_DONE;
 	env.step_done = &d;
 	link_send(a, &env);
@@ -231,7 +232,8 @@ static void plan_start_step(struct agent *a, const Iocurve__StartStep *s)
 		return;
 	}
 	/* The coordinator's time, moved onto this host's clock with the measured offset. */
-	start = (uint64_t)((int64_t)s->start_time + s->clock_offset);
+	start = skew_from_wire(&a->skew, (uint64_t)((int64_t)s->start_time + s->clock_offset));
+	a->step_start_ns = start;
 	a->interval_ns = s->interval_ns;
 	hostcpu_sample(&a->cpu);
 	a->warmup_intervals = (uint32_t)(s->warmup_ns / s->interval_ns);

@@ -12,6 +12,7 @@
 #include <event2/event.h>
 #include <openssl/err.h>
 
+#include "clock.h"
 #include "conn.h"
 #include "frame.h"
 #include "log.h"
@@ -50,9 +51,14 @@ struct conn {
 	char deadline_reason[96];
 	bool deadline_until_up; /* the handshake's own deadline: cleared once up */
 	bool connected;
-	bool in_callback; /* freeing is deferred while a callback runs */
-	bool closing;     /* owner closed: flush, finish, free */
-	bool dead;        /* on_close delivered or owner closed: no more callbacks */
+	bool in_callback;  /* freeing is deferred while a callback runs */
+	bool closing;      /* owner closed: flush, finish, free */
+	bool dead;         /* on_close delivered or owner closed: no more callbacks */
+	bool timing;       /* conn_output_cb is on the output buffer (and TLS: conn_bio_cb) */
+	size_t stamp_left; /* bytes to write before the timed frame has started; 0: none */
+	uint64_t sent_ns;  /* the timed frame's send time (conn_send_timed) */
+	bool write_armed;  /* TLS: write_ns holds the first write since the last drain */
+	uint64_t write_ns;
 	char peer_name[128];
 	char peer_addr[112];
 };
@@ -391,6 +397,79 @@ int conn_send(struct conn *c, const Iocurve__Envelope *env)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * TLS: called by OpenSSL around every write to the socket. The time before the
+ * first write since the output buffer was last drained is kept: the bytes that
+ * drain next went out in that write or in one right after it.
+ */
+static long conn_bio_cb(BIO *b, int oper, const char *argp, size_t len, int argi, long argl,
+                        int ret, size_t *processed)
+{
+	struct conn *c = (struct conn *)BIO_get_callback_arg(b);
+
+	if (oper == BIO_CB_WRITE && c != NULL && !c->write_armed) {
+		c->write_ns = clock_now_ns();
+		c->write_armed = true;
+	}
+	return ret;
+}
+
+/*
+ * Called as the output buffer changes; bytes are drained from it once the
+ * transport wrote them. The timed frame's send time is the time taken before that
+ * write (TLS), never after it: a stamp late by a preemption would shorten the
+ * round trip and win the min-RTT filter with a wrong offset, while an early one
+ * lengthens it and loses. The Unix transport has no hook before its write: there
+ * the time is taken at the drain.
+ */
+static void conn_output_cb(struct evbuffer *buf, const struct evbuffer_cb_info *info, void *arg)
+{
+	struct conn *c = arg;
+	uint64_t at;
+
+	if (info->n_deleted == 0)
+		return;
+	at = c->write_armed ? c->write_ns : clock_now_ns();
+	c->write_armed = false;
+	if (c->stamp_left == 0)
+		return;
+	if (info->n_deleted >= c->stamp_left) {
+		c->sent_ns = at;
+		c->stamp_left = 0;
+	} else {
+		c->stamp_left -= info->n_deleted;
+	}
+}
+
+int conn_send_timed(struct conn *c, const Iocurve__Envelope *env)
+{
+	size_t ahead;
+
+	if (c->dead)
+		return -1;
+	ahead = conn_pending(c);
+	if (conn_send(c, env) < 0)
+		return -1;
+	if (!c->timing) {
+		BIO *wbio = c->ssl != NULL ? SSL_get_wbio(c->ssl) : NULL;
+
+		if (wbio != NULL) {
+			BIO_set_callback_arg(wbio, (char *)c);
+			BIO_set_callback_ex(wbio, conn_bio_cb);
+		}
+		evbuffer_add_cb(bufferevent_get_output(c->bev), conn_output_cb, c);
+		c->timing = true;
+	}
+	c->stamp_left = ahead + 1;
+	c->sent_ns = 0;
+	return 0;
+}
+
+uint64_t conn_sent_ns(const struct conn *c)
+{
+	return c->sent_ns;
 }
 
 size_t conn_pending(const struct conn *c)

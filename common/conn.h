@@ -9,6 +9,7 @@
 #define IOCURVE_CONN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <event2/event.h>
 #include <openssl/ssl.h>
@@ -43,6 +44,14 @@ struct conn *conn_unix(struct event_base *base, int fd, const char *peer_addr,
 
 /* Queue one Envelope; -1 when it packs over the frame limit (logged) or c is closing. */
 int conn_send(struct conn *c, const Iocurve__Envelope *env);
+/*
+ * conn_send, and note when the frame leaves: conn_sent_ns() is 0 until the
+ * transport has written its first byte, then the CLOCK_MONOTONIC time taken just
+ * before the socket write that carried it (TLS; never later than the send). One
+ * frame at a time: a second call forgets the first.
+ */
+int conn_send_timed(struct conn *c, const Iocurve__Envelope *env);
+uint64_t conn_sent_ns(const struct conn *c);
 /* Bytes queued for the peer and not yet written: a peer that stops reading shows here. */
 size_t conn_pending(const struct conn *c);
 /*

@@ -17,13 +17,15 @@ static int agents_exec(const struct args *args)
 	env.agents_request = &req;
 	if (client_call("agents", sock, &env, IOCURVE__ENVELOPE__BODY_AGENTS_REPLY, &reply) != 0)
 		return 1;
-	printf("%-16s %-20s %-6s %-8s %9s %10s %10s  %s\n", "NAME", "HOST", "STATE", "VERSION",
-	       "RTT(ms)", "OFFSET(ms)", "SEEN(s)", "LABELS");
+	printf("%-16s %-20s %-6s %-8s %9s %10s %9s %10s %7s %10s  %s\n", "NAME", "HOST", "STATE",
+	       "VERSION", "RTT(ms)", "OFFSET(ms)", "+-(ms)", "DRIFT(ppm)", "REFUSED", "SEEN(s)",
+	       "LABELS");
 	for (size_t i = 0; i < reply->agents_reply->n_agents; i++) {
 		const Iocurve__AgentStatus *a = reply->agents_reply->agents[i];
 
-		printf("%-16s %-20s %-6s %-8s %9.3f %10.3f %10.1f  ", a->name, a->host, a->state,
-		       a->version, a->rtt_ms, a->offset_ms, a->last_seen_s);
+		printf("%-16s %-20s %-6s %-8s %9.3f %10.3f %9.3f %10.2f %7u %10.1f  ", a->name,
+		       a->host, a->state, a->version, a->rtt_ms, a->offset_ms, a->uncertainty_ms,
+		       a->drift_ppm, a->clock_refused, a->last_seen_s);
 		for (size_t k = 0; k < a->n_labels; k++)
 			printf("%s%s=%s", k ? "," : "", a->labels[k]->key, a->labels[k]->value);
 		printf("%s\n", a->n_labels ? "" : "-");
@@ -43,7 +45,8 @@ const struct cmd_entry cmd_agents_entry = {
     .args =
         {.name = "agents",
          .help =
-             "list the daemon's agents: name, host, state (idle/busy/lost), version, RTT, labels",
+             "list the daemon's agents: name, host, state (idle/busy/lost), version, RTT, clock "
+             "offset with its uncertainty and drift, refused clock samples, labels",
          .options = agents_options},
     .exec = agents_exec,
 };

@@ -428,6 +428,14 @@ static void daemon_agents(struct daemon *d, struct conn *conn)
 		as[i].version = (char *)ag[i].version;
 		as[i].rtt_ms = ag[i].rtt_ms;
 		as[i].offset_ms = ag[i].offset_ms;
+		if (ag[i].clock.rounds > 0) {
+			/* Now, by the clock model: drift since the last round included. */
+			as[i].offset_ms = (double)clocksync_offset_at(&ag[i].clock, now) / 1e6;
+			as[i].uncertainty_ms =
+			    (double)clocksync_uncertainty_at(&ag[i].clock, now) / 1e6;
+			as[i].drift_ppm = ag[i].clock.drift_ppm;
+		}
+		as[i].clock_refused = ag[i].clock.rejected;
 		as[i].last_seen_s = (double)(now - ag[i].last_seen_ns) / 1e9;
 		plab[i] = label_to_wire(ag[i].labels, ag[i].nlabels);
 		as[i].n_labels = ag[i].nlabels;

@@ -1,20 +1,156 @@
 /* SPDX-License-Identifier: MIT */
-/* Clock sync with an agent, NTP style: keep the sample with the smallest round trip. */
+/* Clock sync with an agent: min-RTT filter per round, a least-squares line over rounds. */
+#include <math.h>
+#include <stddef.h>
+
 #include "clocksync.h"
 
-bool clocksync_add(struct clocksync *cs, uint64_t t1, uint64_t t2, uint64_t t3, uint64_t t4)
+enum clocksync_verdict clocksync_add(struct clocksync *cs, uint64_t t1, uint64_t t2, uint64_t t3,
+                                     uint64_t t4, const char **why)
 {
-	/* Differences of unsigned times, taken as signed: the clocks may be far apart. */
-	int64_t there = (int64_t)(t2 - t1), back = (int64_t)(t3 - t4);
-	int64_t rtt = (int64_t)(t4 - t1) - (int64_t)(t3 - t2);
-	int64_t offset = there / 2 + back / 2 + (there % 2 + back % 2) / 2;
+	/* Exact arithmetic: the agent's numbers are not trusted to keep differences small. */
+	__int128 there = (__int128)t2 - t1, back = (__int128)t3 - t4;
+	__int128 rtt = ((__int128)t4 - t1) - ((__int128)t3 - t2);
+	__int128 offset = (there + back) / 2;
+	struct clocksync_point p;
+	const char *dummy;
 
-	if (rtt < 0)
-		rtt = 0;
+	if (why == NULL)
+		why = &dummy;
+	*why = NULL;
+	if (t3 < t2)
+		*why = "the agent sent its reply before it received the ping (t3 < t2)";
+	else if (t4 < t1)
+		*why = "the reply came before the ping was sent (t4 < t1)";
+	else if (rtt <= 0)
+		*why = "a round trip of zero or less";
+	else if (rtt > (__int128)CLOCKSYNC_RTT_MAX_NS)
+		*why = "a round trip over 1 s";
+	else if (offset > INT64_MAX || offset < INT64_MIN)
+		*why = "an offset beyond 64 bits";
+	if (*why != NULL) {
+		cs->rejected++;
+		return CLOCKSYNC_REJECTED;
+	}
 	cs->samples++;
-	if (cs->samples > 1 && (uint64_t)rtt >= cs->rtt_ns)
+	p.t = t1 + (uint64_t)((t4 - t1) / 2);
+	p.offset_ns = (int64_t)offset;
+	p.rtt_ns = (uint64_t)rtt;
+	if (cs->have_best && p.rtt_ns >= cs->best.rtt_ns)
+		return CLOCKSYNC_KEPT;
+	cs->best = p;
+	cs->have_best = true;
+	return CLOCKSYNC_BEST;
+}
+
+/* Whether window point i goes into the line: not much slower than the quickest. */
+static bool clocksync_used(const struct clocksync *cs, unsigned i)
+{
+	return cs->window[i].rtt_ns <= 2 * cs->rtt_ns + CLOCKSYNC_RTT_SLACK_NS;
+}
+
+/* Least squares through the window's quick points, relative to the newest one. */
+static void clocksync_fit(struct clocksync *cs)
+{
+	const struct clocksync_point *last = &cs->window[cs->nwindow - 1];
+	uint64_t min_rtt = UINT64_MAX;
+	double sx = 0, sy = 0, sxx = 0, sxy = 0, n = 0, a, b = 0;
+
+	for (unsigned i = 0; i < cs->nwindow; i++)
+		if (cs->window[i].rtt_ns < min_rtt)
+			min_rtt = cs->window[i].rtt_ns;
+	cs->rtt_ns = min_rtt;
+	for (unsigned i = 0; i < cs->nwindow; i++) {
+		const struct clocksync_point *p = &cs->window[i];
+		double x = -(double)(last->t - p->t);
+		double y = (double)(__int128)((__int128)p->offset_ns - last->offset_ns);
+
+		if (!clocksync_used(cs, i))
+			continue;
+		sx += x;
+		sy += y;
+		sxx += x * x;
+		sxy += x * y;
+		n++;
+	}
+	a = sy / n;
+	if (n >= 2 && n * sxx - sx * sx > 0) {
+		b = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+		if (b > CLOCKSYNC_DRIFT_MAX * 1e-6)
+			b = CLOCKSYNC_DRIFT_MAX * 1e-6;
+		if (b < -CLOCKSYNC_DRIFT_MAX * 1e-6)
+			b = -CLOCKSYNC_DRIFT_MAX * 1e-6;
+		a = (sy - b * sx) / n;
+	}
+	cs->t_ref = last->t;
+	cs->offset_ns = (int64_t)((__int128)last->offset_ns + (__int128)llround(a));
+	cs->drift_ppm = b * 1e6;
+	cs->fit_points = (unsigned)n;
+}
+
+bool clocksync_round_end(struct clocksync *cs)
+{
+	if (!cs->have_best)
 		return false;
-	cs->rtt_ns = (uint64_t)rtt;
-	cs->offset_ns = offset;
+	if (cs->nwindow == CLOCKSYNC_ROUNDS) {
+		for (unsigned i = 1; i < CLOCKSYNC_ROUNDS; i++)
+			cs->window[i - 1] = cs->window[i];
+		cs->nwindow--;
+	}
+	cs->window[cs->nwindow++] = cs->best;
+	cs->have_best = false;
+	cs->rounds++;
+	clocksync_fit(cs);
 	return true;
+}
+
+/* Signed coordinator time from t_ref to t. */
+static double clocksync_since_ref(const struct clocksync *cs, uint64_t t)
+{
+	return t >= cs->t_ref ? (double)(t - cs->t_ref) : -(double)(cs->t_ref - t);
+}
+
+int64_t clocksync_offset_at(const struct clocksync *cs, uint64_t t)
+{
+	__int128 o = (__int128)cs->offset_ns +
+	             (__int128)llround(cs->drift_ppm * 1e-6 * clocksync_since_ref(cs, t));
+
+	return o > INT64_MAX ? INT64_MAX : o < INT64_MIN ? INT64_MIN : (int64_t)o;
+}
+
+/*
+ * Each point's offset is within half its round trip of the truth; the line is a
+ * weighted sum of the points' offsets, so its error at t is at most the sum of
+ * those half round trips, each times the magnitude of its weight at t:
+ * |1/n + (x_i - mean x)(t - mean x) / Sxx|. With one point, the drift is not
+ * known: CLOCKSYNC_DRIFT_PRIOR from the point on.
+ */
+uint64_t clocksync_uncertainty_at(const struct clocksync *cs, uint64_t t)
+{
+	double n = 0, mx = 0, sxx = 0, xt = clocksync_since_ref(cs, t), u = 0;
+
+	for (unsigned i = 0; i < cs->nwindow; i++)
+		if (clocksync_used(cs, i)) {
+			mx += clocksync_since_ref(cs, cs->window[i].t);
+			n++;
+		}
+	if (n == 0)
+		return 0;
+	mx /= n;
+	for (unsigned i = 0; i < cs->nwindow; i++)
+		if (clocksync_used(cs, i))
+			sxx += pow(clocksync_since_ref(cs, cs->window[i].t) - mx, 2);
+	for (unsigned i = 0; i < cs->nwindow; i++) {
+		double w;
+
+		if (!clocksync_used(cs, i))
+			continue;
+		w = sxx > 0
+		        ? 1 / n + (clocksync_since_ref(cs, cs->window[i].t) - mx) * (xt - mx) / sxx
+		        : 1 / n;
+		u += (double)cs->window[i].rtt_ns / 2 * fabs(w);
+	}
+	if (!(sxx > 0))
+		u += CLOCKSYNC_DRIFT_PRIOR * 1e-6 * fabs(xt - mx);
+	return (uint64_t)llround(u);
 }

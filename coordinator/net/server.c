@@ -49,7 +49,12 @@ struct session {
 	bool welcomed;
 	bool synced;
 	struct clocksync clock; /* offset: agent clock minus coordinator clock */
-	void *owner;            /* the campaign using this agent; NULL when idle */
+	uint64_t ping_seq;      /* of the ping in flight */
+	unsigned round_left;    /* pings still to send in the round in progress; 0: none */
+	uint64_t round_start_ns;
+	uint64_t next_sync_ns; /* the next round starts at this time */
+	uint64_t sync_every_ns;
+	void *owner; /* the campaign using this agent; NULL when idle */
 	TAILQ_ENTRY(session) entry;
 };
 TAILQ_HEAD(session_list, session);
@@ -148,16 +153,31 @@ static void server_refuse(struct session *s, bool permanent, const char *fmt, ..
 
 static void server_session_lost(struct session *s, const char *reason);
 
+/*
+ * t1 is the coordinator's own stamp, taken as the Ping's first byte is written
+ * (conn_send_timed), not the queueing time the Ping carries: the Pong's echo of
+ * it is not used, so neither what is queued ahead nor the agent can move it.
+ */
 static void server_ping(struct session *s)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__Ping p = IOCURVE__PING__INIT;
 
-	p.seq = s->clock.samples;
+	p.seq = ++s->ping_seq;
 	p.t1 = clock_now_ns();
 	env.body_case = IOCURVE__ENVELOPE__BODY_PING;
 	env.ping = &p;
-	server_send(s, &env);
+	s->round_left--;
+	if (s->conn != NULL)
+		conn_send_timed(s->conn, &env);
+}
+
+/* A round of SERVER_CLOCK_SAMPLES pings, one after the other's Pong. */
+static void server_sync_start(struct session *s, uint64_t now)
+{
+	s->round_left = SERVER_CLOCK_SAMPLES;
+	s->round_start_ns = now;
+	server_ping(s);
 }
 
 /* What a Hello may declare, checked before anything of it is kept. */
@@ -250,30 +270,71 @@ static void server_hello(struct session *s, const Iocurve__Hello *h)
 	server_send(s, &env);
 	log_info("agent %s joined from %s (host %s, %u CPUs, %zu allowed path(s))", s->name,
 	         s->addr, s->host, s->cpus, s->nallowed);
-	server_ping(s);
+	server_sync_start(s, clock_now_ns());
 }
 
-/* NTP-style: keep the offset of the sample with the smallest round trip. */
-static void server_pong(struct session *s, const Iocurve__Pong *p, uint64_t t4)
+/* How long between rounds: 1 s after joining, doubling up to the resync period. */
+static uint64_t server_sync_period(void)
 {
-	if (s->synced || p->seq != s->clock.samples)
+	const char *e = getenv("IOCURVE_TEST_CLOCK_RESYNC_S");
+
+	/* Tests only: a shorter (or longer) period than SERVER_CLOCK_RESYNC_S. */
+	if (e != NULL && atoi(e) > 0)
+		return (uint64_t)atoi(e) * NSEC_PER_SEC;
+	return SERVER_CLOCK_RESYNC_S * NSEC_PER_SEC;
+}
+
+/* The round is over: its quickest sample joins the window, the model is refitted. */
+static void server_sync_end(struct session *s, uint64_t now)
+{
+	struct server_agent *a = server_agent_of(s->srv, s->name);
+	uint64_t period = server_sync_period();
+	bool first = !s->synced;
+
+	s->round_left = 0;
+	s->sync_every_ns = s->sync_every_ns ? 2 * s->sync_every_ns : NSEC_PER_SEC;
+	if (s->sync_every_ns > period)
+		s->sync_every_ns = period;
+	s->next_sync_ns = now + s->sync_every_ns;
+	if (!clocksync_round_end(&s->clock)) {
+		a->clock.rejected = s->clock.rejected;
+		log_warn("agent %s: no usable clock sample in this round (%u refused so far)",
+		         s->name, s->clock.rejected);
 		return;
-	clocksync_add(&s->clock, p->t1, p->t2, p->t3, t4);
-	if (s->clock.samples < SERVER_CLOCK_SAMPLES) {
-		server_ping(s);
+	}
+	a->clock = s->clock;
+	a->rtt_ms = (double)s->clock.rtt_ns / 1e6;
+	a->offset_ms = (double)clocksync_offset_at(&s->clock, now) / 1e6;
+	if (!first) {
+		log_debug("agent %s: clock offset %+.3f ms, drift %+.2f ppm, round trip %.3f ms",
+		          s->name, a->offset_ms, s->clock.drift_ppm, a->rtt_ms);
 		return;
 	}
 	s->synced = true;
-	{
-		struct server_agent *a = server_agent_of(s->srv, s->name);
-
-		a->rtt_ms = (double)s->clock.rtt_ns / 1e6;
-		a->offset_ms = (double)s->clock.offset_ns / 1e6;
-	}
-	log_info("agent %s: clock offset %+.3f ms, round trip %.3f ms", s->name,
-	         (double)s->clock.offset_ns / 1e6, (double)s->clock.rtt_ns / 1e6);
+	log_info("agent %s: clock offset %+.3f ms, round trip %.3f ms", s->name, a->offset_ms,
+	         a->rtt_ms);
 	if (s->srv->cbs && s->srv->cbs->on_agent_ready)
 		s->srv->cbs->on_agent_ready(s, s->srv->arg);
+}
+
+/* One sample: t1 is our own stamp of the Ping's send; an impossible one is dropped. */
+static void server_pong(struct session *s, const Iocurve__Pong *p, uint64_t t4)
+{
+	uint64_t t1 = s->conn != NULL ? conn_sent_ns(s->conn) : 0;
+	const char *why;
+
+	if (s->round_start_ns == 0 || p->seq != s->ping_seq || t1 == 0)
+		return; /* not the ping in flight (late, or from a round given up) */
+	if (clocksync_add(&s->clock, t1, p->t2, p->t3, t4, &why) == CLOCKSYNC_REJECTED)
+		log_warn("agent %s: clock sample refused: %s (t1 %llu t2 %llu t3 %llu t4 %llu)",
+		         s->name, why, (unsigned long long)t1, (unsigned long long)p->t2,
+		         (unsigned long long)p->t3, (unsigned long long)t4);
+	if (s->round_left > 0) {
+		server_ping(s); /* a new seq: a second Pong for this ping is stale */
+		return;
+	}
+	s->round_start_ns = 0;
+	server_sync_end(s, t4);
 }
 
 static void server_on_connected(struct conn *c, void *arg)
@@ -429,12 +490,27 @@ static void server_heartbeat_cb(evutil_socket_t fd, short what, void *arg)
 	Iocurve__Heartbeat hb = IOCURVE__HEARTBEAT__INIT;
 	struct session *s;
 
-	hb.agent_time = clock_now_ns();
+	uint64_t now = clock_now_ns();
+
+	hb.agent_time = now;
 	env.body_case = IOCURVE__ENVELOPE__BODY_HEARTBEAT;
 	env.heartbeat = &hb;
 	TAILQ_FOREACH(s, &srv->sessions, entry)
-	if (s->welcomed)
+	{
+		if (!s->welcomed)
+			continue;
 		server_send(s, &env);
+		/* Clock rounds: the next one when due; one whose Pong never came is closed. */
+		if (s->round_start_ns != 0 && now - s->round_start_ns > SERVER_CLOCK_ROUND_NS) {
+			log_warn("agent %s: no Pong within %llu s: clock round closed", s->name,
+			         (unsigned long long)(SERVER_CLOCK_ROUND_NS / NSEC_PER_SEC));
+			s->round_start_ns = 0;
+			server_sync_end(s, now);
+		} else if (s->round_start_ns == 0 && s->next_sync_ns != 0 &&
+		           now >= s->next_sync_ns) {
+			server_sync_start(s, now);
+		}
+	}
 }
 
 struct server *server_new(struct event_base *base, SSL_CTX *ctx, const char *listen,

@@ -9,6 +9,7 @@
 #include <event2/event.h>
 #include <openssl/ssl.h>
 
+#include "clock.h"
 #include "clocksync.h"
 #include "error.h"
 #include "iocurve.pb-c.h"
@@ -17,8 +18,16 @@
 struct server;
 struct conn;
 
-/* Clock sync: pings per agent; the sample with the smallest round trip wins. */
-#define SERVER_CLOCK_SAMPLES 8
+/*
+ * Clock sync: rounds of SERVER_CLOCK_SAMPLES pings per agent, the first at Hello,
+ * then 1 s later and at doubling gaps up to SERVER_CLOCK_RESYNC_S, for as long as
+ * the session lives (clocksync.h: min-RTT filter per round, drift over rounds).
+ * Tests only may set the period with IOCURVE_TEST_CLOCK_RESYNC_S (whole seconds).
+ * A round still waiting for a Pong after SERVER_CLOCK_ROUND_NS is closed.
+ */
+#define SERVER_CLOCK_SAMPLES  8
+#define SERVER_CLOCK_RESYNC_S 30
+#define SERVER_CLOCK_ROUND_NS (3 * NSEC_PER_SEC)
 
 /* One connected agent: its session, seen through the functions below. */
 struct session;
@@ -30,10 +39,11 @@ struct server_agent {
 	char version[32];
 	struct label *labels; /* its --label k=v, kept after it is lost */
 	size_t nlabels;
-	struct session *s;     /* NULL once lost */
-	uint64_t last_seen_ns; /* CLOCK_MONOTONIC of its last frame */
-	double rtt_ms;
-	double offset_ms;
+	struct session *s;      /* NULL once lost */
+	uint64_t last_seen_ns;  /* CLOCK_MONOTONIC of its last frame */
+	double rtt_ms;          /* smallest round trip of the last clock window */
+	double offset_ms;       /* at the last round */
+	struct clocksync clock; /* as of the last round, kept after it is lost */
 };
 
 struct server_cbs {

@@ -162,6 +162,21 @@ char *intervals_window_line(const char *workload, uint32_t step, uint32_t from, 
 	    (json_int_t)step, "window_from", (json_int_t)from, "window_to", (json_int_t)to));
 }
 
+char *intervals_clock_line(const char *workload, uint32_t step, const char *agent,
+                           const struct intervals_clock *k)
+{
+	json_t *c =
+	    json_pack("{s:o,s:o,s:o,s:I,s:o,s:o,s:o}", "planned_ns", intervals_uint(k->planned_ns),
+	              "start_agent_ns", intervals_uint(k->start_agent_ns), "start_ns",
+	              intervals_uint(k->start_ns), "offset_ns", (json_int_t)k->offset_ns,
+	              "uncertainty_ns", intervals_uint(k->uncertainty_ns), "drift_ppm",
+	              intervals_double(k->drift_ppm), "rtt_ns", intervals_uint(k->rtt_ns));
+
+	return intervals_line_of(json_pack("{s:i,s:s,s:I,s:s,s:o}", "format", INTERVALS_FORMAT,
+	                                   "workload", workload, "step", (json_int_t)step, "agent",
+	                                   agent, "clock", c));
+}
+
 /* ---- reading ---- */
 
 struct intervals_reader {
@@ -323,6 +338,38 @@ static int intervals_get_record(struct intervals_reader *r, json_t *o, struct in
 	return record_check(&a->rec, err);
 }
 
+static int intervals_get_clock(json_t *o, struct intervals_line *l, struct error *err)
+{
+	json_t *c = json_object_get(o, "clock"), *off;
+	struct intervals_clock *k = &l->clk;
+
+	if (intervals_get_name(o, "agent", l->agent, err) < 0)
+		return -1;
+	if (!json_is_object(c)) {
+		error_set(err, "\"clock\" is not an object");
+		return -1;
+	}
+	if (intervals_get_uint(c, "planned_ns", UINT64_MAX, &k->planned_ns, err) < 0 ||
+	    intervals_get_uint(c, "start_agent_ns", UINT64_MAX, &k->start_agent_ns, err) < 0 ||
+	    intervals_get_uint(c, "start_ns", UINT64_MAX, &k->start_ns, err) < 0 ||
+	    intervals_get_uint(c, "uncertainty_ns", UINT64_MAX, &k->uncertainty_ns, err) < 0 ||
+	    intervals_get_uint(c, "rtt_ns", UINT64_MAX, &k->rtt_ns, err) < 0 ||
+	    intervals_get_double(c, "drift_ppm", &k->drift_ppm, err) < 0)
+		goto bad;
+	off = intervals_field(c, "offset_ns", err);
+	if (off == NULL)
+		goto bad;
+	if (!json_is_integer(off)) {
+		error_set(err, "\"offset_ns\" is not an integer");
+		goto bad;
+	}
+	k->offset_ns = (int64_t)json_integer_value(off);
+	return 0;
+bad:
+	error_prefix(err, "\"clock\": ");
+	return -1;
+}
+
 static int intervals_get_format(json_t *o, struct error *err)
 {
 	json_t *v = json_object_get(o, "format");
@@ -366,6 +413,9 @@ static int intervals_get_line(struct intervals_reader *r, json_t *o, struct inte
 	    intervals_get_name(o, "workload", l->workload, err) < 0 ||
 	    intervals_get_u32(o, "step", &l->step, err) < 0)
 		return -1;
+	l->clock = json_object_get(o, "clock") != NULL;
+	if (l->clock)
+		return intervals_get_clock(o, l, err);
 	l->window = json_object_get(o, "window_from") != NULL;
 	if (!l->window)
 		return intervals_get_record(r, o, l, err);

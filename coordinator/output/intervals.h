@@ -22,12 +22,31 @@
 #define INTERVALS_NAME_MAX 128
 
 /*
+ * A clock line: one agent's step start. The coordinator planned planned_ns (its
+ * clock) and sent offset_ns (agent minus coordinator, drift included) with it;
+ * the agent reports the start it ran from on its clock (start_agent_ns), which
+ * the coordinator brings back with its clock model as of the step's end
+ * (start_ns). uncertainty_ns: how far the true offset at the start may be from
+ * offset_ns (half the smallest round trip plus the drift's error).
+ */
+struct intervals_clock {
+	uint64_t planned_ns;
+	uint64_t start_agent_ns;
+	uint64_t start_ns;
+	int64_t offset_ns;
+	uint64_t uncertainty_ns;
+	double drift_ppm;
+	uint64_t rtt_ns;
+};
+
+/*
  * One line, typed. A record line is one agent's interval (or the merge of
  * every agent's, agent "*"); a window line is the measured window the runner
  * chose for an extended step, written when it cut the step short.
  */
 struct intervals_line {
 	bool window;
+	bool clock; /* a clock line: agent and clock are set */
 	char workload[INTERVALS_NAME_MAX];
 	uint32_t step;
 	/* record lines */
@@ -37,6 +56,8 @@ struct intervals_line {
 	struct agg_record rec;
 	/* window lines: intervals [window_from, window_to) */
 	uint32_t window_from, window_to;
+	/* clock lines */
+	struct intervals_clock clk;
 };
 
 /*
@@ -46,6 +67,8 @@ struct intervals_line {
 char *intervals_record_line(const char *workload, uint32_t step, double offered_ops,
                             uint32_t interval, const char *agent, const struct agg_record *rec);
 char *intervals_window_line(const char *workload, uint32_t step, uint32_t from, uint32_t to);
+char *intervals_clock_line(const char *workload, uint32_t step, const char *agent,
+                           const struct intervals_clock *k);
 /*
  * Append one whole line to fd with write(2), no stdio buffer between: a line
  * is on the file whole or not at all (a part written before a failure, such

@@ -123,6 +123,9 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 			          intervals_lineno(in), l->workload);
 			goto done;
 		}
+		if (l->clock)
+			continue; /* clock lines say when agents started; the figures do not use
+			             them */
 		if (l->window) {
 			/* Written when the runner cut the step: it belongs to the step in progress.
 			 */

@@ -167,6 +167,16 @@ int results_interval(struct results *r, const struct workload *w, uint32_t step,
 	return rc;
 }
 
+int results_clock(struct results *r, const struct workload *w, uint32_t step, const char *agent,
+                  const struct intervals_clock *k, struct error *err)
+{
+	char *line = intervals_clock_line(w->name, step, agent, k);
+	int rc = results_put(r, r->intervals, "intervals.jsonl", line, err);
+
+	free(line);
+	return rc;
+}
+
 int results_window(struct results *r, const struct workload *w, uint32_t step, uint32_t from,
                    uint32_t to, struct error *err)
 {

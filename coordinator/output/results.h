@@ -6,6 +6,7 @@
 #include "aggregate.h"
 #include "campaign.h"
 #include "error.h"
+#include "intervals.h"
 #include "knee.h"
 
 struct results;
@@ -36,6 +37,9 @@ int results_interval(struct results *r, const struct workload *w, uint32_t step,
                      uint32_t interval, const char *agent, const struct agg_record *rec,
                      struct error *err);
 /* The measured window of an extended step, so `iocurve report` judges it the same way. */
+/* One agent's step start on both clocks, with the clock model's uncertainty. */
+int results_clock(struct results *r, const struct workload *w, uint32_t step, const char *agent,
+                  const struct intervals_clock *k, struct error *err);
 int results_window(struct results *r, const struct workload *w, uint32_t step, uint32_t from,
                    uint32_t to, struct error *err);
 /* One row of curve.csv. */

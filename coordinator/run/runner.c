@@ -42,6 +42,7 @@ struct runner_agent {
 	char name[128];
 	bool ready;
 	bool step_done;
+	struct intervals_clock clock; /* the step in progress: its start as sent */
 };
 
 struct runner {
@@ -278,7 +279,17 @@ static void runner_start_step(struct runner *r)
 	env.body_case = IOCURVE__ENVELOPE__BODY_START_STEP;
 	env.start_step = &ss;
 	for (uint32_t i = 0; i < r->nagents; i++) {
-		ss.clock_offset = session_clock(r->agents[i].s)->offset_ns;
+		const struct clocksync *cs = session_clock(r->agents[i].s);
+
+		/* The offset the clock model gives at the start: drift included. */
+		ss.clock_offset = clocksync_offset_at(cs, start);
+		r->agents[i].clock = (struct intervals_clock){
+		    .planned_ns = start,
+		    .offset_ns = ss.clock_offset,
+		    .uncertainty_ns = clocksync_uncertainty_at(cs, start),
+		    .drift_ppm = cs->drift_ppm,
+		    .rtt_ns = cs->rtt_ns,
+		};
 		server_send(r->agents[i].s, &env);
 	}
 	free(rates);
@@ -502,6 +513,26 @@ static void runner_layout_progress(struct runner *r, uint32_t ai, const Iocurve_
 	runner_arm(r, RUNNER_PREPARE_NS);
 }
 
+/*
+ * The agent's step start on its own clock, brought back onto the coordinator's
+ * with the clock model as it stands now (later rounds included), next to the
+ * offset and uncertainty the start was sent with: intervals.jsonl keeps both.
+ */
+static void runner_step_clock(struct runner *r, uint32_t ai, uint64_t agent_start)
+{
+	struct intervals_clock *k = &r->agents[ai].clock;
+	const struct clocksync *cs = session_clock(r->agents[ai].s);
+	uint64_t t = (uint64_t)((int64_t)agent_start - k->offset_ns);
+	struct error err;
+
+	k->start_agent_ns = agent_start;
+	/* Two passes: the offset is evaluated at the time it converts. */
+	t = (uint64_t)((int64_t)agent_start - clocksync_offset_at(cs, t));
+	k->start_ns = (uint64_t)((int64_t)agent_start - clocksync_offset_at(cs, t));
+	if (results_clock(r->res, runner_workload(r), r->step, r->agents[ai].name, k, &err) < 0)
+		runner_fail(r, "%s", err.msg);
+}
+
 /* Every agent (lost ones count) is done with the step: its point. */
 static void runner_check_step_done(struct runner *r)
 {
@@ -552,7 +583,9 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 		    env->step_done->step != r->step)
 			return;
 		r->agents[ai].step_done = true;
-		runner_check_step_done(r);
+		runner_step_clock(r, (uint32_t)ai, env->step_done->start_time);
+		if (r->state == RUNNER_STEPPING)
+			runner_check_step_done(r);
 		break;
 	case IOCURVE__ENVELOPE__BODY_LAYOUT_PROGRESS:
 		runner_layout_progress(r, (uint32_t)ai, env->layout_progress);

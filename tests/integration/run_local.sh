@@ -43,7 +43,10 @@ r = sys.argv[1]
 lines = [json.loads(l) for l in open(r + "/intervals.jsonl")]
 by = collections.defaultdict(dict)
 for l in lines:
+    if "interval" not in l:
+        continue  # window and clock lines
     by[(l["workload"], l["step"], l["interval"])][l["agent"]] = l
+assert sum("clock" in l for l in lines) == 2 * 3, "one clock line per agent and step"
 expect = {("randread-4k", 0), ("randread-4k", 1), ("write-64k", 0)}
 steps = {(w, s) for (w, s, i) in by}
 assert steps == expect, f"steps {steps} != {expect}"

@@ -44,7 +44,7 @@ r = sys.argv[1]
 raw = open(r + "/intervals.jsonl", "rb").read()
 assert raw.endswith(b"\n"), "intervals.jsonl ends in a whole line"
 lines = [json.loads(l) for l in raw.decode().splitlines()]
-per = collections.Counter(l["step"] for l in lines if l.get("agent") == "local-0")
+per = collections.Counter(l["step"] for l in lines if l.get("agent") == "local-0" and "interval" in l)
 rows = list(csv.DictReader(open(r + "/curve.csv")))
 assert rows, "some steps completed before the disk filled"
 for x in rows:

@@ -59,8 +59,8 @@ void pacer_woke(struct pacer *p, uint64_t now, bool timed_out)
 	p->nsamples = 0;
 	memcpy(sorted, p->samples, sizeof(sorted));
 	qsort(sorted, PACER_SAMPLES, sizeof(sorted[0]), pacer_cmp);
-	/* p99, and a quarter of it again: the lateness moves with the host's load. */
-	m = sorted[PACER_SAMPLES * 99 / 100];
+	/* The quantile, and a quarter of it again: the lateness moves with the host's load. */
+	m = sorted[PACER_SAMPLES * PACER_QUANTILE / 100];
 	m += m / 4 + PACER_MARGIN_MIN_NS;
 	p->margin_ns = m > PACER_MARGIN_MAX_NS ? PACER_MARGIN_MAX_NS : m;
 }

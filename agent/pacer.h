@@ -11,7 +11,13 @@
 /* Margin before calibration, and its bounds. */
 #define PACER_MARGIN_START_NS 100000u
 #define PACER_MARGIN_MIN_NS   5000u
-#define PACER_MARGIN_MAX_NS   1000000u
+#define PACER_MARGIN_MAX_NS   250000u
+/*
+ * The margin covers this quantile of the measured lateness. Not the p99: on a
+ * shared VM the tail is preemption, which spinning cannot beat (a spinning
+ * worker is preempted all the more), and covering it would spin most of a core.
+ */
+#define PACER_QUANTILE 90
 /* A sleep shorter than this costs about as much CPU as spinning through it (a VM's timer). */
 #define PACER_MIN_SLEEP_NS 50000u
 
@@ -24,8 +30,8 @@ enum pacer_mode {
  * A timed sleep on a VM ends tens of microseconds late, and that lateness would
  * count in every operation's latency. In precise mode the worker sleeps until
  * `margin` before an operation's due time and spins through the rest. The margin
- * is the p99 of the lateness the pacer measures on its own timed sleeps (plus a
- * little headroom), recomputed every PACER_SAMPLES sleeps.
+ * is the PACER_QUANTILE of the lateness the pacer measures on its own timed
+ * sleeps (plus a little headroom), recomputed every PACER_SAMPLES sleeps.
  */
 struct pacer {
 	enum pacer_mode mode;

@@ -48,7 +48,7 @@ struct worker {
 	uint64_t cpu_sys_ns;
 	uint64_t gen_seen;
 	bool stop;
-	int dump_fd;        /* test hook (WORKER_TEST_INTENDED_ENV): intended times; -1: off */
+	int dump_fd; /* test hook (WORKER_TEST_INTENDED_ENV): intended times; -1: off */
 	char dump_buf[4096];
 	size_t dump_len;
 };
@@ -68,8 +68,8 @@ static void worker_dump(struct worker *w, uint64_t intended)
 {
 	if (w->dump_len + 24 > sizeof(w->dump_buf))
 		worker_dump_flush(w);
-	w->dump_len += (size_t)snprintf(w->dump_buf + w->dump_len, 24, "%llu\n",
-	                                (unsigned long long)intended);
+	w->dump_len +=
+	    (size_t)snprintf(w->dump_buf + w->dump_len, 24, "%llu\n", (unsigned long long)intended);
 }
 
 static void worker_notify(const struct worker_config *cfg)
@@ -285,8 +285,8 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 		arrivals_init(&w->arr, w->cfg->poisson ? ARRIVALS_POISSON : ARRIVALS_UNIFORM,
 		              s->rate, s->start_ns, w->cfg->seed ^ s->gen);
 		if (w->cfg->phase_total > 1)
-			arrivals_set_phase(&w->arr,
-			                   (double)w->cfg->phase_index / (double)w->cfg->phase_total);
+			arrivals_set_phase(&w->arr, (double)w->cfg->phase_index /
+			                                (double)w->cfg->phase_total);
 		next = arrivals_next(&w->arr);
 	}
 	worker_cpu(&w->cpu_user_ns, &w->cpu_sys_ns);
@@ -353,6 +353,7 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 		inflight -= (uint32_t)n;
 		if (draining && (inflight == 0 || now >= drain_until || w->stop)) {
 			worker_end_inflight(w, now);
+			worker_dump_flush(w); /* before the last interval: a reader may look then */
 			worker_publish(w);
 			draining = false;
 			over = true;

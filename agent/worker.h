@@ -32,11 +32,11 @@ struct worker_config {
 	 * are taken from the fields above.
 	 */
 	struct pattern_config pattern;
-	bool poisson;            /* arrivals: exponential gaps (else uniform) */
-	enum pacer_mode timing;  /* precise (sleep, then spin to the due time) or efficient */
-	uint64_t wake_slack_ns;  /* efficient: sleep at least this long between timed wakes */
-	uint32_t phase_index;    /* this worker's number in the whole fleet, 0..phase_total-1 */
-	uint32_t phase_total;    /* workers in the fleet; uniform arrivals start at index/total */
+	bool poisson;           /* arrivals: exponential gaps (else uniform) */
+	enum pacer_mode timing; /* precise (sleep, then spin to the due time) or efficient */
+	uint64_t wake_slack_ns; /* efficient: sleep at least this long between timed wakes */
+	uint32_t phase_index;   /* this worker's number in the whole fleet, 0..phase_total-1 */
+	uint32_t phase_total;   /* workers in the fleet; uniform arrivals start at index/total */
 	struct datagen_config data;          /* compress_pct, dedupe_pct of written data */
 	const struct engine_sim_params *sim; /* set: simulated device, no real I/O */
 	uint64_t seed;                       /* for random offsets and data */

@@ -24,12 +24,12 @@ struct record {
 	uint64_t lag_sum_ns; /* submission minus intended start: how late the client issued */
 	uint64_t lag_max_ns;
 	uint64_t qd_full_ns; /* time a worker had queue_depth operations in flight */
-	uint64_t missed; /* backlog at the interval's end: due, not yet issued (at the step's
-	                    end: never issued); the client fell behind */
+	uint64_t missed;     /* backlog at the interval's end: due, not yet issued (at the step's
+	                        end: never issued); the client fell behind */
 	uint64_t missed_charged; /* operations that never completed in the step, in latency at a
 	                            lower bound (step end minus due time) */
 	struct hist latency;     /* completion minus intended start (plus missed_charged bounds) */
-	struct hist service; /* completion minus submission: what the storage took */
+	struct hist service;     /* completion minus submission: what the storage took */
 };
 
 struct Iocurve__IntervalReport;

@@ -183,7 +183,8 @@ static void bench_parse(int argc, char **argv, struct bench_opts *o)
 		case 'T':
 			if (strcmp(optarg, "precise") != 0 && strcmp(optarg, "efficient") != 0)
 				bench_die("--timing: '%s' is not precise or efficient", optarg);
-			o->timing = strcmp(optarg, "efficient") == 0 ? PACER_EFFICIENT : PACER_PRECISE;
+			o->timing =
+			    strcmp(optarg, "efficient") == 0 ? PACER_EFFICIENT : PACER_PRECISE;
 			break;
 		case 'h':
 			bench_usage(stdout);
@@ -509,8 +510,9 @@ static int bench_run(const struct bench_opts *o)
 	       rw_mode_name(o->rw), o->block_size, o->queue_depth, o->direct ? 1 : 0, offered, secs,
 	       ops, achieved, ratio, errors, hist_mean(lat) / 1e3,
 	       (double)hist_quantile(lat, 50) / 1e3, (double)hist_quantile(lat, 99) / 1e3,
-	       hist_mean(svc) / 1e3, ops ? (double)lag / (double)ops / 1e3 : 0.0, cpu_pct, (double)user / 1e9 / secs * 100,
-	       (double)sys / 1e9 / secs * 100, ops ? (double)(user + sys) / (double)ops : 0.0,
+	       hist_mean(svc) / 1e3, ops ? (double)lag / (double)ops / 1e3 : 0.0, cpu_pct,
+	       (double)user / 1e9 / secs * 100, (double)sys / 1e9 / secs * 100,
+	       ops ? (double)(user + sys) / (double)ops : 0.0,
 	       (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
 	           (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
 	munmap(r.step, r.step_len);

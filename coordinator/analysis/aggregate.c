@@ -296,7 +296,8 @@ void agg_point(struct agg_step *st, uint32_t step, double offered, enum slo_metr
 	pt->max_ns = all->rec.latency.count ? all->rec.latency.max : 0;
 	pt->svc_mean_ns = hist_mean(&all->rec.service);
 	pt->lag_share = pt->mean_ns > 0 ? pt->lag_mean_ns / pt->mean_ns : 0;
-	pt->client_bound = pt->ops > 0 && pt->lag_mean_ns > AGG_CLIENT_BOUND * step_metric(pt, metric);
+	pt->client_bound =
+	    pt->ops > 0 && pt->lag_mean_ns > AGG_CLIENT_BOUND * step_metric(pt, metric);
 	pt->host_cpu_pct = all->host_cpu_pct;
 	if (measured_ns > 0 && all->workers > 0)
 		/* workers were summed per interval: divide by the intervals to get a head count */

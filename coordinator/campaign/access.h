@@ -15,7 +15,7 @@ struct yaml_node_s;
 
 /* The keys access_parse reads; a workload or the top level (as defaults) takes them. */
 #define ACCESS_KEYS                                                                                \
-	"read_pct", "align", "working_set", "random", "arrivals", "data", "direct", "wake_slack",     \
+	"read_pct", "align", "working_set", "random", "arrivals", "data", "direct", "wake_slack",  \
 	    "timing"
 
 /* read_pct not given yet: the mix's own default applies (75 randrw, 50 rw). */

@@ -29,8 +29,8 @@ static const char *const campaign_keys[] = {
 static const char *const campaign_agents_keys[] = {"local", "select", "wait", NULL};
 static const char *const campaign_select_keys[] = {"count", "labels", NULL};
 static const char *const campaign_target_keys[] = {"path", "size", "direct", "sim", NULL};
-static const char *const campaign_sim_keys[] = {"servers", "service_time", "service", "jitter",
-                                                "stall",   NULL};
+static const char *const campaign_sim_keys[] = {"servers", "service_time", "service",
+                                                "jitter",  "stall",        NULL};
 static const char *const campaign_stall_keys[] = {"after", "for", NULL};
 static const char *const campaign_slo_keys[] = {"latency", "metric", NULL};
 static const char *const campaign_stop_keys[] = {"achieved", "ceiling", "errors", NULL};

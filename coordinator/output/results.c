@@ -73,11 +73,12 @@ struct results *results_open(const char *dir, const struct campaign *c, struct e
 	r->curve = r->intervals ? results_create(r, "curve.csv", err) : NULL;
 	if (r->curve == NULL)
 		goto err;
-	fprintf(r->curve,
-	        "workload,rw,block_size,direct,step,load,offered_ops,achieved_ops,mib_s,"
-	        "mean_us,p50_us,p90_us,p99_us,p999_us,max_us,service_mean_us,ops,reads,errors,"
-	        "measured_s,cpu_pct,host_cpu_pct,lag_mean_us,lag_max_us,missed,lag_share,client_bound,"
-	        "missed_charged\n");
+	fprintf(
+	    r->curve,
+	    "workload,rw,block_size,direct,step,load,offered_ops,achieved_ops,mib_s,"
+	    "mean_us,p50_us,p90_us,p99_us,p999_us,max_us,service_mean_us,ops,reads,errors,"
+	    "measured_s,cpu_pct,host_cpu_pct,lag_mean_us,lag_max_us,missed,lag_share,client_bound,"
+	    "missed_charged\n");
 	if (results_sync(r, err) < 0)
 		goto err;
 	return r;
@@ -116,7 +117,8 @@ void results_point(struct results *r, const struct workload *w, const struct ste
 	    p->svc_mean_ns / 1e3, (unsigned long long)p->ops, (unsigned long long)p->reads,
 	    (unsigned long long)p->errors, p->measured_s, p->cpu_pct, p->host_cpu_pct,
 	    p->lag_mean_ns / 1e3, (double)p->lag_max_ns / 1e3, (unsigned long long)p->missed,
-	    p->lag_share, p->client_bound ? "true" : "false", (unsigned long long)p->missed_charged);
+	    p->lag_share, p->client_bound ? "true" : "false",
+	    (unsigned long long)p->missed_charged);
 }
 
 static int results_sync_file(FILE *f, const char *dir, const char *name, struct error *err)

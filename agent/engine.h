@@ -25,7 +25,8 @@ struct engine_io {
 
 struct engine_completion {
 	uint16_t slot;
-	int32_t res; /* bytes moved, or -errno */
+	int32_t res;      /* bytes moved, or -errno */
+	uint64_t done_ns; /* when the device finished, if the engine knows (sim); 0: now */
 };
 
 /* submit_and_wait timeouts: do not sleep at all, or sleep until a completion or a wake. */
@@ -34,8 +35,11 @@ struct engine_completion {
 
 /*
  * A simulated device (the sim engine): `servers` operations are served in
- * parallel, each for service_ns +- jitter_pct% (uniform); the rest queue. Its
- * capacity is servers / service time, so tests and demos know the knee. A stall
+ * parallel, each for service_ns +- jitter_pct% (uniform), or, when exponential,
+ * for an exponential time of mean service_ns (an M/M/c queue under Poisson
+ * arrivals); the rest queue FIFO. Its capacity is servers / service time, so
+ * tests and demos know the knee. A completion carries its simulated finish time,
+ * so the worker's own wake-up lateness does not count as device time. A stall
  * of stall_ns starts when operation number stall_after_ops is submitted (0: none):
  * no operation completes during it.
  */
@@ -43,6 +47,7 @@ struct engine_sim_params {
 	uint32_t servers;
 	uint64_t service_ns;
 	uint32_t jitter_pct;
+	bool exponential; /* service times exponential with mean service_ns; jitter unused */
 	uint64_t stall_after_ops;
 	uint64_t stall_ns;
 };

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The sim engine: a simulated device of parallel servers on the real clock, no real I/O. */
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,7 @@ struct engine {
 	uint32_t ninflight;
 	uint64_t service_ns;
 	double jitter; /* fraction of service_ns, in [0, 1] */
+	bool exponential;
 	uint64_t stall_after_ops;
 	uint64_t stall_ns;
 	uint64_t submitted; /* operations submitted so far; the last one's 1-based number */
@@ -62,6 +64,11 @@ static uint64_t sim_service_ns(struct engine *e)
 {
 	double u;
 
+	if (e->exponential) {
+		/* Inversion with 53 random bits: u < 1, so log1p(-u) stays finite. */
+		u = (double)(sim_rand(&e->rng) >> 11) * 0x1p-53;
+		return (uint64_t)(-log1p(-u) * (double)e->service_ns + 0.5);
+	}
 	/* Without jitter the service time is exact: no rounding through a double. */
 	if (e->jitter == 0)
 		return e->service_ns;
@@ -170,6 +177,7 @@ static int sim_reap(struct engine *e, uint64_t now, struct engine_completion *do
 	while (n < max && e->ninflight > 0 && e->inflight[0].done_ns <= now) {
 		done[n].slot = e->inflight[0].slot;
 		done[n].res = e->inflight[0].res;
+		done[n].done_ns = e->inflight[0].done_ns;
 		n++;
 		sim_op_pop(e);
 	}
@@ -252,6 +260,7 @@ static struct engine *sim_open(const struct engine_params *p, struct error *err)
 	e->inflight = xcalloc(p->queue_depth, sizeof(*e->inflight));
 	e->service_ns = s->service_ns;
 	e->jitter = s->jitter_pct / 100.0;
+	e->exponential = s->exponential;
 	e->stall_after_ops = s->stall_after_ops;
 	e->stall_ns = s->stall_ns;
 	e->rng = p->seed;

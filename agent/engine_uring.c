@@ -205,6 +205,7 @@ static int uring_submit_and_wait(struct engine *e, uint64_t wait_ns, struct engi
 		} else {
 			done[n].slot = (uint16_t)cqe->user_data;
 			done[n].res = cqe->res;
+			done[n].done_ns = 0;
 			n++;
 		}
 		seen++;

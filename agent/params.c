@@ -39,12 +39,19 @@ int params_from_prepare(const Iocurve__Prepare *p, const char *file_prefix, stru
 	pp->pattern.hot_ops_pct = p->hot_ops_pct;
 	pp->poisson = p->poisson;
 	pp->wake_slack_ns = p->wake_slack_ns;
+	pp->timing =
+	    p->timing == IOCURVE__TIMING__TIMING_EFFICIENT ? PACER_EFFICIENT : PACER_PRECISE;
+	if (p->fleet_workers > 0 && p->worker_base + p->workers <= p->fleet_workers) {
+		pp->phase_base = p->worker_base;
+		pp->phase_total = p->fleet_workers;
+	}
 	pp->data.compress_pct = p->compress_pct;
 	pp->data.dedupe_pct = p->dedupe_pct;
 	if (p->sim != NULL) {
 		sim->servers = p->sim->servers;
 		sim->service_ns = p->sim->service_ns;
 		sim->jitter_pct = p->sim->jitter_pct;
+		sim->exponential = p->sim->exponential;
 		sim->stall_after_ops = p->sim->stall_after_ops;
 		sim->stall_ns = p->sim->stall_ns;
 		pp->sim = sim;

@@ -349,6 +349,11 @@ void arrivals_init(struct arrivals *a, enum arrivals_kind kind, double rate, uin
 	};
 }
 
+static uint64_t arrivals_uniform_at(const struct arrivals *a, uint64_t k)
+{
+	return a->start_ns + (uint64_t)(((double)k + a->phase) * a->period_ns + 0.5);
+}
+
 uint64_t arrivals_next(struct arrivals *a)
 {
 	uint64_t at;
@@ -360,7 +365,34 @@ uint64_t arrivals_next(struct arrivals *a)
 		return at;
 	}
 	/* Fresh from k each time: operation 10^9 is as exact as operation 1. */
-	at = a->start_ns + (uint64_t)((double)a->k * a->period_ns + 0.5);
+	at = arrivals_uniform_at(a, a->k);
 	a->k++;
 	return at;
+}
+
+void arrivals_set_phase(struct arrivals *a, double phase)
+{
+	a->phase = phase > 0 && phase < 1 ? phase : 0;
+}
+
+uint64_t arrivals_due_before(const struct arrivals *a, uint64_t t)
+{
+	struct arrivals c = *a;
+	uint64_t n = 0, j;
+
+	/* Unpaced (closed loop) arrivals are never behind: nothing is due. */
+	if (t <= a->start_ns || !(a->period_ns > 0))
+		return 0;
+	if (a->kind == ARRIVALS_POISSON) {
+		while (arrivals_next(&c) < t)
+			n++;
+		return n;
+	}
+	/* The first index due at or after t: estimated, then corrected for rounding. */
+	j = (uint64_t)fmax(0, (double)(t - a->start_ns) / a->period_ns - a->phase);
+	while (j > 0 && arrivals_uniform_at(a, j - 1) >= t)
+		j--;
+	while (arrivals_uniform_at(a, j) < t)
+		j++;
+	return j > a->k ? j - a->k : 0;
 }

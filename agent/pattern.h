@@ -78,7 +78,7 @@ int pattern_init(struct pattern *p, const struct pattern_config *cfg, struct err
 void pattern_next(struct pattern *p, struct pattern_op *op);
 
 enum arrivals_kind {
-	ARRIVALS_UNIFORM = 0, /* operation k at start + k/rate */
+	ARRIVALS_UNIFORM = 0, /* operation k at start + (k + phase)/rate */
 	ARRIVALS_POISSON,     /* exponential gaps with mean 1/rate; the first at start */
 };
 
@@ -87,14 +87,25 @@ struct arrivals {
 	uint64_t start_ns;
 	double period_ns;
 	uint64_t k;
-	double t; /* poisson: ns since start of the next arrival */
+	double phase; /* uniform: offset of every arrival, in periods, [0, 1) */
+	double t;     /* poisson: ns since start of the next arrival */
 	uint64_t rng;
 };
 
 /* rate in operations per second; rate <= 0 puts every arrival at start_ns (no pacing). */
 void arrivals_init(struct arrivals *a, enum arrivals_kind kind, double rate, uint64_t start_ns,
                    uint64_t seed);
+/*
+ * Uniform arrivals only: shift every arrival by phase (0..1) of a period. A fleet
+ * of G workers at one rate, worker g at phase g/G, merges into an even stream.
+ */
+void arrivals_set_phase(struct arrivals *a, double phase);
 /* Intended start of the next operation (absolute ns); never drifts (no accumulated rounding). */
 uint64_t arrivals_next(struct arrivals *a);
+/*
+ * How many of the arrivals not yet returned by arrivals_next fall before t; a
+ * stays as it is. Uniform: computed; Poisson: drawn on a copy; unpaced: 0.
+ */
+uint64_t arrivals_due_before(const struct arrivals *a, uint64_t t);
 
 #endif

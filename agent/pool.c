@@ -238,7 +238,10 @@ static void pool_worker_config(const struct pool *p, uint32_t w, struct worker_c
 		cfg->pattern.region_len = share;
 	}
 	cfg->poisson = pp->poisson;
+	cfg->timing = pp->timing;
 	cfg->wake_slack_ns = pp->wake_slack_ns;
+	cfg->phase_index = pp->phase_base + w;
+	cfg->phase_total = pp->phase_total;
 	cfg->data = pp->data;
 	cfg->sim = pp->sim != NULL ? &p->sim : NULL;
 	cfg->seed =

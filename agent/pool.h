@@ -12,6 +12,7 @@
 #include "datagen.h"
 #include "engine.h"
 #include "error.h"
+#include "pacer.h"
 #include "pattern.h"
 #include "rw.h"
 #include "shm.h"
@@ -33,7 +34,10 @@ struct pool_params {
 	uint32_t queue_depth;
 	struct pattern_config pattern; /* read_pct, align, distribution; regions are set here */
 	bool poisson;
+	enum pacer_mode timing;
 	uint64_t wake_slack_ns;
+	uint32_t phase_base;  /* fleet index of worker 0 (uniform arrivals' phase) */
+	uint32_t phase_total; /* workers in the fleet; 0: no phase */
 	struct datagen_config data;
 	const struct engine_sim_params *sim; /* set: simulated devices, no files */
 	uint64_t deadman_ns; /* workers stop when pool_alive is this old (0: never) */

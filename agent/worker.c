@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A worker: open-loop I/O on one target through one engine, published per interval. */
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -35,19 +36,43 @@ struct worker {
 	uint64_t *intended;  /* per slot: when the schedule wanted it to start */
 	uint64_t *submitted; /* per slot: when it went to the kernel */
 	bool *writing;       /* per slot: the operation writes */
+	bool *busy;          /* per slot: in flight */
 	uint16_t *free_slots;
 	uint32_t nfree;
 	struct engine_completion *done;
 	struct pattern pat;   /* offsets and read/write; a sequential walk carries across steps */
 	struct datagen *data; /* written data; NULL when the workload never writes */
 	struct arrivals arr;  /* intended start times of the step in progress */
+	struct pacer pace;    /* when to sleep and when to spin */
 	struct shm_interval *cur; /* the interval being recorded, copied out when it ends */
 	uint64_t cpu_user_ns;     /* process CPU at the start of the current interval */
 	uint64_t cpu_sys_ns;
 	uint64_t gen_seen;
 	uint64_t silent_ns; /* the dead-man tripped: the agent was silent this long */
 	bool stop;
+	int dump_fd; /* test hook (WORKER_TEST_INTENDED_ENV): intended times; -1: off */
+	char dump_buf[4096];
+	size_t dump_len;
 };
+
+/* A step's last operations may take this long to complete before they are charged as missing. */
+#define WORKER_DRAIN_MAX_NS NSEC_PER_SEC
+
+static void worker_dump_flush(struct worker *w)
+{
+	if (w->dump_fd >= 0 && w->dump_len > 0 &&
+	    write(w->dump_fd, w->dump_buf, w->dump_len) != (ssize_t)w->dump_len)
+		w->dump_fd = -1; /* a test hook gives up quietly; the test sees the gap */
+	w->dump_len = 0;
+}
+
+static void worker_dump(struct worker *w, uint64_t intended)
+{
+	if (w->dump_len + 24 > sizeof(w->dump_buf))
+		worker_dump_flush(w);
+	w->dump_len +=
+	    (size_t)snprintf(w->dump_buf + w->dump_len, 24, "%llu\n", (unsigned long long)intended);
+}
 
 static void worker_notify(const struct worker_config *cfg)
 {
@@ -182,7 +207,27 @@ static void worker_issue(struct worker *w, uint64_t intended, uint64_t now)
 	w->intended[io.slot] = intended;
 	w->submitted[io.slot] = now;
 	w->writing[io.slot] = op.write;
+	w->busy[io.slot] = true;
 	w->ops->queue(w->eng, &io);
+	if (w->dump_fd >= 0)
+		worker_dump(w, intended);
+}
+
+/*
+ * An operation that did not complete in its step (never issued, or still in
+ * flight when the wait for it ended) waited at least lower_ns: that goes into
+ * the latency histogram as a lower bound, and the record says how many did.
+ */
+static void worker_charge(struct worker *w, uint64_t lower_ns)
+{
+	hist_record(&w->cur->rec.latency, lower_ns);
+	w->cur->rec.missed_charged++;
+}
+
+/* Operations due before t that have not been issued: the client is this far behind. */
+static uint64_t worker_backlog(const struct worker *w, uint64_t next, uint64_t t)
+{
+	return next < t ? 1 + arrivals_due_before(&w->arr, t) : 0;
 }
 
 /* Count a reaped batch, all completed at now, into the current interval. */
@@ -193,9 +238,11 @@ static void worker_reap(struct worker *w, int n, uint64_t now, bool count)
 
 	for (int i = 0; i < n; i++) {
 		uint16_t slot = w->done[i].slot;
-		uint64_t lag;
+		/* The device's own finish time when it knows it (sim), else this batch's. */
+		uint64_t at = w->done[i].done_ns ? w->done[i].done_ns : now, lag;
 
 		w->free_slots[w->nfree++] = slot;
+		w->busy[slot] = false;
 		if (!count)
 			continue;
 		if (w->done[i].res != (int32_t)bs) {
@@ -209,31 +256,60 @@ static void worker_reap(struct worker *w, int n, uint64_t now, bool count)
 		if (lag > iv->rec.lag_max_ns)
 			iv->rec.lag_max_ns = lag;
 		iv->rec.bytes += bs;
-		hist_record(&iv->rec.latency, now - w->intended[slot]);
-		hist_record(&iv->rec.service, now - w->submitted[slot]);
+		hist_record(&iv->rec.latency, at - w->intended[slot]);
+		hist_record(&iv->rec.service, at - w->submitted[slot]);
 	}
+}
+
+/*
+ * The step is over: what was due and never issued is missed and charged at
+ * (end - due); returns the backlog so counted.
+ */
+static uint64_t worker_end_missed(struct worker *w, uint64_t next, uint64_t end)
+{
+	uint64_t missed = 0;
+
+	for (; next < end; next = arrivals_next(&w->arr)) {
+		worker_charge(w, end - next);
+		missed++;
+	}
+	return missed;
+}
+
+/* The wait for the step's last operations ended at now: what is still in flight is charged. */
+static void worker_end_inflight(struct worker *w, uint64_t now)
+{
+	for (uint32_t slot = 0; slot < w->cfg->queue_depth; slot++)
+		if (w->busy[slot] && now > w->intended[slot])
+			worker_charge(w, now - w->intended[slot]);
 }
 
 /*
  * One step. Operation k is due at start + k/rate; when the queue is full it waits
  * for a slot and keeps its intended time, so the wait shows in its latency. The
- * worker sleeps in the ring until the next due operation, the next interval
- * boundary, a completion or a wake: never a busy loop. One clock read per wake
- * stamps both the batch reaped and the batch submitted next.
+ * worker sleeps in the ring until the next due operation (precise timing: until
+ * shortly before it, then spins), the next interval boundary, a completion or a
+ * wake. One clock read per wake stamps both the batch reaped and the batch
+ * submitted next. Each interval's `missed` is the backlog at its end (due, not
+ * issued). At the step's end the backlog is charged, and the operations in flight
+ * are waited for (up to WORKER_DRAIN_MAX_NS) and counted in the last interval.
  */
 static int worker_step_run(struct worker *w, const struct worker_step *s)
 {
 	const uint32_t qd = w->cfg->queue_depth;
 	const bool closed = !(s->rate > 0);
 	const uint64_t end = s->start_ns + (uint64_t)s->nintervals * s->interval_ns;
-	uint64_t boundary = s->start_ns + s->interval_ns;
+	uint64_t boundary = s->start_ns + s->interval_ns, drain_until = 0;
 	uint64_t next = s->start_ns, now, full_since;
 	uint32_t index = 0, inflight = 0;
-	bool over = s->nintervals == 0;
+	bool over = s->nintervals == 0, draining = false;
 
 	if (!closed) {
 		arrivals_init(&w->arr, w->cfg->poisson ? ARRIVALS_POISSON : ARRIVALS_UNIFORM,
 		              s->rate, s->start_ns, w->cfg->seed ^ s->gen);
+		if (w->cfg->phase_total > 1)
+			arrivals_set_phase(&w->arr, (double)w->cfg->phase_index /
+			                                (double)w->cfg->phase_total);
 		next = arrivals_next(&w->arr);
 	}
 	worker_cpu(&w->cpu_user_ns, &w->cpu_sys_ns);
@@ -244,10 +320,14 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 		bool woken, crossed = false;
 		int n;
 
-		if (!over && worker_deadman(w, now))
+		if (!over && !draining && worker_deadman(w, now))
 			break; /* closing the ring drains what is in flight */
-		if (!over) {
+		if (draining) {
+			w->pace.target_ns = 0;
+			wait_ns = drain_until > now ? drain_until - now : ENGINE_NO_WAIT;
+		} else if (!over) {
 			uint64_t until = boundary;
+			bool issue = false;
 
 			while (inflight < qd) {
 				if (closed && (now < s->start_ns || now >= end))
@@ -261,55 +341,56 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 			}
 			if (inflight < qd && closed && now < s->start_ns && s->start_ns < until)
 				until = s->start_ns;
-			if (inflight < qd && !closed && next < end && next < until)
+			if (inflight < qd && !closed && next < end && next < until) {
 				until = next;
-			/*
-			 * Every timed sleep costs CPU (tens of microseconds on a VM); a wake
-			 * slack trades issue precision for it: what falls due meanwhile goes
-			 * out together, late, and its lateness counts in latency and lag.
-			 */
-			if (!closed && until > now && until - now < w->cfg->wake_slack_ns)
-				until = now + w->cfg->wake_slack_ns;
-			wait_ns = until > now ? until - now : ENGINE_NO_WAIT;
+				issue = true;
+			}
+			wait_ns = pacer_wait(&w->pace, now, until, issue);
 		} else if (w->stop) {
 			break; /* closing the ring reaps what is left */
 		}
-		full_since = inflight == qd && !over ? now : 0;
+		full_since = inflight == qd && !over && !draining ? now : 0;
 		if (!over)
 			wait_ns = worker_deadman_wait(w, wait_ns);
 		n = w->ops->submit_and_wait(w->eng, wait_ns, w->done, (int)qd, &woken);
 		if (n < 0)
 			return n;
 		now = clock_now_ns();
+		pacer_woke(&w->pace, now, n == 0 && !woken);
 		/* Time spent with the queue full: the client, not the storage, set the pace. */
 		if (full_since)
 			w->cur->rec.qd_full_ns += now - full_since;
 		/* Close the intervals that ended first: a completion counts where it landed. */
-		while (!over && now >= boundary) {
-			/*
-			 * Operations due before the step's end that never went out (the queue
-			 * was full) are counted, not forgotten: in overload they are the point.
-			 */
-			if (index + 1 == s->nintervals && !closed)
-				for (; next < end; next = arrivals_next(&w->arr))
-					w->cur->rec.missed++;
-			worker_publish(w);
-			crossed = true;
-			if (++index == s->nintervals) {
-				over = true;
+		while (!over && !draining && now >= boundary) {
+			if (index + 1 == s->nintervals) {
+				if (!closed)
+					w->cur->rec.missed = worker_end_missed(w, next, end);
+				draining = true;
+				drain_until = now + WORKER_DRAIN_MAX_NS;
 				break;
 			}
-			worker_interval_begin(w, s->gen, index);
+			if (!closed)
+				w->cur->rec.missed = worker_backlog(w, next, boundary);
+			worker_publish(w);
+			crossed = true;
+			worker_interval_begin(w, s->gen, ++index);
 			boundary += s->interval_ns;
 		}
-		/* Operations still in flight at the step end are waited for, not counted. */
 		worker_reap(w, n, now, !over);
 		inflight -= (uint32_t)n;
-		if ((woken || crossed) && !over && worker_step_changed(w, s->gen))
+		if (draining && (inflight == 0 || now >= drain_until || w->stop)) {
+			worker_end_inflight(w, now);
+			worker_dump_flush(w); /* before the last interval: a reader may look then */
+			worker_publish(w);
+			draining = false;
 			over = true;
-		else if (woken && over && !w->stop)
+		}
+		if ((woken || crossed) && !over && !draining && worker_step_changed(w, s->gen))
+			over = true;
+		else if (woken && (over || draining) && !w->stop)
 			worker_step_changed(w, s->gen);
 	}
+	worker_dump_flush(w);
 	return 0;
 }
 
@@ -387,6 +468,7 @@ static int worker_setup(struct worker *w, const struct worker_config *cfg, struc
 	w->intended = xcalloc(cfg->queue_depth, sizeof(*w->intended));
 	w->submitted = xcalloc(cfg->queue_depth, sizeof(*w->submitted));
 	w->writing = xcalloc(cfg->queue_depth, sizeof(*w->writing));
+	w->busy = xcalloc(cfg->queue_depth, sizeof(*w->busy));
 	w->free_slots = xcalloc(cfg->queue_depth, sizeof(*w->free_slots));
 	w->done = xcalloc(cfg->queue_depth, sizeof(*w->done));
 	w->cur = xcalloc(1, sizeof(*w->cur));
@@ -404,23 +486,34 @@ static void worker_teardown(struct worker *w)
 	free(w->intended);
 	free(w->submitted);
 	free(w->writing);
+	free(w->busy);
 	free(w->free_slots);
 	free(w->done);
 	free(w->cur);
 	datagen_free(w->data);
+	if (w->dump_fd >= 0)
+		close(w->dump_fd);
 }
 
 int worker_run(const struct worker_config *cfg)
 {
-	struct worker w = {.cfg = cfg, .ops = &engine_uring_ops, .fd = -1};
+	struct worker w = {.cfg = cfg, .ops = &engine_uring_ops, .fd = -1, .dump_fd = -1};
 	struct error err = {{0}};
 	struct worker_step s;
+	const char *dump = getenv(WORKER_TEST_INTENDED_ENV);
 	int ret;
 
 	/* Dies with the agent rather than keep loading a target nobody measures. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	/* Timer slack would make every open-loop start late by up to 50 us. */
 	prctl(PR_SET_TIMERSLACK, 1UL);
+	pacer_init(&w.pace, cfg->timing, cfg->wake_slack_ns);
+	if (dump != NULL && *dump != '\0') {
+		char path[4096];
+
+		snprintf(path, sizeof(path), "%s.%d", dump, (int)getpid());
+		w.dump_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	}
 	if (worker_setup(&w, cfg, &err) < 0) {
 		worker_teardown(&w);
 		return worker_fail(cfg, err.msg);

@@ -8,6 +8,7 @@
 
 #include "datagen.h"
 #include "engine.h"
+#include "pacer.h"
 #include "pattern.h"
 #include "rw.h"
 #include "shm.h"
@@ -33,10 +34,11 @@ struct worker_config {
 	 * are taken from the fields above.
 	 */
 	struct pattern_config pattern;
-	bool poisson;
-	uint64_t wake_slack_ns;
-	/* sleep at least this long between timed wakes (0: exact) */ /* arrivals: exponential
-	                                                                 gaps (else uniform) */
+	bool poisson;           /* arrivals: exponential gaps (else uniform) */
+	enum pacer_mode timing; /* precise (sleep, then spin to the due time) or efficient */
+	uint64_t wake_slack_ns; /* efficient: sleep at least this long between timed wakes */
+	uint32_t phase_index;   /* this worker's number in the whole fleet, 0..phase_total-1 */
+	uint32_t phase_total;   /* workers in the fleet; uniform arrivals start at index/total */
 	struct datagen_config data;          /* compress_pct, dedupe_pct of written data */
 	const struct engine_sim_params *sim; /* set: simulated device, no real I/O */
 	uint64_t seed;                       /* for random offsets and data */
@@ -53,5 +55,14 @@ struct worker_config {
  * then runs every step it is given. Returns the process exit status.
  */
 int worker_run(const struct worker_config *cfg);
+
+/*
+ * Test hook, not for production: when the environment names a file prefix in
+ * WORKER_TEST_INTENDED_ENV, every worker appends the intended start time (this
+ * host's CLOCK_MONOTONIC, ns, one decimal per line) of each operation it issues
+ * to PREFIX.<pid>, written at each step's end. tests/integration/phase.sh reads
+ * them to check that a fleet's merged arrivals are even.
+ */
+#define WORKER_TEST_INTENDED_ENV "IOCURVE_TEST_INTENDED"
 
 #endif

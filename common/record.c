@@ -26,6 +26,7 @@ void record_merge(struct record *dst, const struct record *src)
 	dst->lag_sum_ns += src->lag_sum_ns;
 	dst->qd_full_ns += src->qd_full_ns;
 	dst->missed += src->missed;
+	dst->missed_charged += src->missed_charged;
 	if (src->lag_max_ns > dst->lag_max_ns)
 		dst->lag_max_ns = src->lag_max_ns;
 	hist_merge(&dst->latency, &src->latency);
@@ -46,6 +47,7 @@ void record_encode(const struct record *rec, Iocurve__IntervalReport *r)
 	r->lag_max_ns = rec->lag_max_ns;
 	r->qd_full_ns = rec->qd_full_ns;
 	r->missed = rec->missed;
+	r->missed_charged = rec->missed_charged;
 	iocurve__histogram__init(&h[0]);
 	iocurve__histogram__init(&h[1]);
 	hist_encode(&rec->latency, &h[0]);
@@ -75,6 +77,7 @@ int record_decode(struct record *rec, const Iocurve__IntervalReport *r, struct e
 	rec->lag_max_ns = r->lag_max_ns;
 	rec->qd_full_ns = r->qd_full_ns;
 	rec->missed = r->missed;
+	rec->missed_charged = r->missed_charged;
 	if (r->latency == NULL || r->service == NULL) {
 		error_set(err, "interval %u: report without histograms", r->interval);
 		return -1;
@@ -98,8 +101,9 @@ int record_check(const struct record *rec, struct error *err)
 		          (unsigned long long)rec->ops);
 		return -1;
 	}
-	if (rec->latency.count != rec->ops) {
-		error_set(err, "%llu ops but %llu latencies", (unsigned long long)rec->ops,
+	if (rec->latency.count != rec->ops + rec->missed_charged) {
+		error_set(err, "%llu ops and %llu charged but %llu latencies",
+		          (unsigned long long)rec->ops, (unsigned long long)rec->missed_charged,
 		          (unsigned long long)rec->latency.count);
 		return -1;
 	}

@@ -24,9 +24,12 @@ struct record {
 	uint64_t lag_sum_ns; /* submission minus intended start: how late the client issued */
 	uint64_t lag_max_ns;
 	uint64_t qd_full_ns; /* time a worker had queue_depth operations in flight */
-	uint64_t missed;     /* due in the step but never issued: the client fell behind */
-	struct hist latency; /* completion minus intended start: what a user waits */
-	struct hist service; /* completion minus submission: what the storage took */
+	uint64_t missed;     /* backlog at the interval's end: due, not yet issued (at the step's
+	                        end: never issued); the client fell behind */
+	uint64_t missed_charged; /* operations that never completed in the step, in latency at a
+	                            lower bound (step end minus due time) */
+	struct hist latency;     /* completion minus intended start (plus missed_charged bounds) */
+	struct hist service;     /* completion minus submission: what the storage took */
 };
 
 struct Iocurve__IntervalReport;
@@ -36,12 +39,15 @@ void record_reset(struct record *r);
  * The record's part of an IntervalReport, both ways, in one place: a new field
  * is added here once. record_encode allocates the histograms' bins inside r
  * (free with record_encoded_free). record_decode validates what it reads
- * (histograms, reads <= ops, one latency per op) and names the interval in err.
+ * (histograms, reads <= ops, one latency per op or charge) and names the interval in err.
  */
 void record_encode(const struct record *rec, struct Iocurve__IntervalReport *r);
 void record_encoded_free(struct Iocurve__IntervalReport *r);
 int record_decode(struct record *rec, const struct Iocurve__IntervalReport *r, struct error *err);
-/* What any whole record holds to: reads <= ops, one latency per op (also record_decode). */
+/*
+ * What any whole record holds to: reads <= ops, one latency per op and per
+ * missed_charged (also record_decode).
+ */
 int record_check(const struct record *rec, struct error *err);
 void record_merge(struct record *dst, const struct record *src);
 

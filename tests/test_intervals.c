@@ -64,7 +64,9 @@ static void intervals_test_record(struct agg_record *a, uint64_t seed, unsigned 
 			hist_record(&a->rec.service, 500 + seed * 131 * i * i);
 	}
 	hist_record(&a->rec.latency, 1ull << 50); /* past the last bin: counted in it */
-	a->rec.ops = a->rec.latency.count;
+	/* Latencies are the completed operations' and the missed ones' lower bounds. */
+	a->rec.missed_charged = seed - 1;
+	a->rec.ops = a->rec.latency.count - a->rec.missed_charged;
 	a->rec.reads = a->rec.ops / 2;
 	a->duration_ns = 500000000 + seed;
 	a->workers = 4 + (uint32_t)seed;

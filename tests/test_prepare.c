@@ -25,7 +25,7 @@ static void test_prepare_roundtrip(const struct campaign *c, size_t w, struct po
 	uint8_t *buf;
 
 	prepare_build(&m, c, w);
-	m.p.agent_index = 3;
+	prepare_for_agent(&m, 3, 5); /* the fourth of five agents */
 	env.body_case = IOCURVE__ENVELOPE__BODY_PREPARE;
 	env.prepare = &m.p;
 	len = iocurve__envelope__get_packed_size(&env);
@@ -53,6 +53,7 @@ static void test_prepare_real_target(void **state)
 	    "5,\n"
 	    "     random: zipf:1.1, arrivals: poisson, data: {compress: 50, dedupe: 20},\n"
 	    "     align: 4KiB, working_set: 16MiB, wake_slack: 100us, direct: false,\n"
+	    "     timing: efficient,\n"
 	    "     load: {steps: [1k]}}\n"
 	    "  - {name: b, rw: write, block_size: 1MiB, random: hotspot:10/90, load: {steps: "
 	    "[1k]}}\n");
@@ -75,6 +76,10 @@ static void test_prepare_real_target(void **state)
 	assert_true(pp.pattern.zipf_theta > 1.09 && pp.pattern.zipf_theta < 1.11);
 	assert_true(pp.poisson);
 	assert_int_equal(pp.wake_slack_ns, 100000);
+	assert_int_equal(pp.timing, PACER_EFFICIENT);
+	/* Workers 9..11 of the fleet's 15: their uniform arrivals start 9/15.. of a period in. */
+	assert_int_equal(pp.phase_base, 9);
+	assert_int_equal(pp.phase_total, 15);
 	assert_int_equal(pp.data.compress_pct, 50);
 	assert_int_equal(pp.data.dedupe_pct, 20);
 	assert_null(pp.sim);
@@ -85,6 +90,7 @@ static void test_prepare_real_target(void **state)
 	assert_int_equal(pp.pattern.dist, PATTERN_HOTSPOT);
 	assert_true(pp.pattern.hot_set_pct == 10 && pp.pattern.hot_ops_pct == 90);
 	assert_false(pp.poisson);
+	assert_int_equal(pp.timing, PACER_PRECISE);
 	campaign_free(c);
 }
 
@@ -94,6 +100,7 @@ static void test_prepare_sim_target(void **state)
 	    testlib_campaign_ok("campaign: t\n"
 	                        "agents: {local: 1}\n"
 	                        "target: {sim: {servers: 4, service_time: 200us, jitter: 10%, "
+	                        "service: exponential, "
 	                        "stall: {after: 1000, for: 100ms}}}\n"
 	                        "workloads: [{name: a, rw: randread, load: {steps: [1k]}}]\n");
 	struct engine_sim_params sim = {0};
@@ -104,6 +111,7 @@ static void test_prepare_sim_target(void **state)
 	assert_int_equal(sim.servers, 4);
 	assert_int_equal(sim.service_ns, 200000);
 	assert_int_equal(sim.jitter_pct, 10);
+	assert_true(sim.exponential);
 	assert_int_equal(sim.stall_after_ops, 1000);
 	assert_int_equal(sim.stall_ns, 100000000);
 	assert_int_equal(pp.pattern.dist, PATTERN_UNIFORM);

@@ -43,6 +43,7 @@ struct bench_opts {
 	bool sleep_cost;     /* time one timed sleep instead of running a worker */
 	uint64_t iterations; /* of the --overhead loop */
 	uint64_t wake_slack_ns;
+	enum pacer_mode timing;
 };
 
 /* What the harness holds, the way the agent's pool holds it for one worker. */
@@ -60,6 +61,7 @@ static void bench_usage(FILE *f)
 	fprintf(f, "usage: iocurve-bench-worker --file PATH [--size 256MiB] [--rw randread]\n"
 	           "         [--bs 4096] [--qd 32] [--direct 0|1] [--rate N|max] [--seconds 5]\n"
 	           "         [--interval 1s] [--warmup 1] [--wake-slack 100us]\n"
+	           "         [--timing precise|efficient]\n"
 	           "       iocurve-bench-worker --overhead [--iterations 10000000]\n"
 	           "       iocurve-bench-worker --sleep-cost [--interval 100us] [--seconds 5]\n"
 	           "Runs one worker on PATH (laid out first when needed) and prints one line of\n"
@@ -109,6 +111,7 @@ static void bench_parse(int argc, char **argv, struct bench_opts *o)
 	    {"iterations", required_argument, NULL, 'n'},
 	    {"sleep-cost", no_argument, NULL, 'c'},
 	    {"wake-slack", required_argument, NULL, 'k'},
+	    {"timing", required_argument, NULL, 'T'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -176,6 +179,12 @@ static void bench_parse(int argc, char **argv, struct bench_opts *o)
 			o->iterations = bench_parse_uint("--iterations", optarg, UINT64_MAX / 2);
 			if (o->iterations == 0)
 				bench_die("--iterations: give at least one");
+			break;
+		case 'T':
+			if (strcmp(optarg, "precise") != 0 && strcmp(optarg, "efficient") != 0)
+				bench_die("--timing: '%s' is not precise or efficient", optarg);
+			o->timing =
+			    strcmp(optarg, "efficient") == 0 ? PACER_EFFICIENT : PACER_PRECISE;
 			break;
 		case 'h':
 			bench_usage(stdout);
@@ -348,6 +357,7 @@ static void bench_fork(struct bench_rig *r, const struct bench_opts *o)
 	    .queue_depth = o->queue_depth,
 	    .seed = 0x5eed,
 	    .wake_slack_ns = o->wake_slack_ns,
+	    .timing = o->timing,
 	    .step = r->step,
 	    .slot = r->slot,
 	    .wake_fd = r->wake_fd,
@@ -457,7 +467,7 @@ static int bench_run(const struct bench_opts *o)
 	struct shm_interval *iv = xcalloc(n, sizeof(*iv));
 	struct hist *lat = xmalloc(sizeof(*lat)), *svc = xmalloc(sizeof(*svc));
 	struct bench_rig r = {0};
-	uint64_t ops = 0, errors = 0, user = 0, sys = 0, gen;
+	uint64_t ops = 0, errors = 0, user = 0, sys = 0, lag = 0, gen;
 	double secs, achieved, cpu_pct;
 	struct rusage ru;
 	char offered[32], ratio[32];
@@ -479,6 +489,7 @@ static int bench_run(const struct bench_opts *o)
 		errors += iv[k].rec.errors;
 		user += iv[k].rec.cpu_user_ns;
 		sys += iv[k].rec.cpu_sys_ns;
+		lag += iv[k].rec.lag_sum_ns;
 		hist_merge(lat, &iv[k].rec.latency);
 		hist_merge(svc, &iv[k].rec.service);
 	}
@@ -494,13 +505,14 @@ static int bench_run(const struct bench_opts *o)
 	}
 	printf("rw=%s bs=%u qd=%u direct=%d offered=%s seconds=%.1f ops=%" PRIu64
 	       " ops_s=%.0f ratio=%s errors=%" PRIu64 " lat_mean_us=%.2f lat_p50_us=%.2f"
-	       " lat_p99_us=%.2f svc_mean_us=%.2f cpu_pct=%.2f cpu_user_pct=%.2f"
+	       " lat_p99_us=%.2f svc_mean_us=%.2f lag_mean_us=%.2f cpu_pct=%.2f cpu_user_pct=%.2f"
 	       " cpu_sys_pct=%.2f cpu_ns_per_op=%.0f child_cpu_s=%.3f\n",
 	       rw_mode_name(o->rw), o->block_size, o->queue_depth, o->direct ? 1 : 0, offered, secs,
 	       ops, achieved, ratio, errors, hist_mean(lat) / 1e3,
 	       (double)hist_quantile(lat, 50) / 1e3, (double)hist_quantile(lat, 99) / 1e3,
-	       hist_mean(svc) / 1e3, cpu_pct, (double)user / 1e9 / secs * 100,
-	       (double)sys / 1e9 / secs * 100, ops ? (double)(user + sys) / (double)ops : 0.0,
+	       hist_mean(svc) / 1e3, ops ? (double)lag / (double)ops / 1e3 : 0.0, cpu_pct,
+	       (double)user / 1e9 / secs * 100, (double)sys / 1e9 / secs * 100,
+	       ops ? (double)(user + sys) / (double)ops : 0.0,
 	       (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
 	           (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
 	munmap(r.step, r.step_len);

@@ -311,7 +311,13 @@ void agg_point(struct agg_step *st, uint32_t step, double offered, enum slo_metr
 	pt->offered_ops = offered;
 	pt->ops = all->rec.ops;
 	pt->reads = all->rec.reads;
-	pt->missed = all->rec.missed;
+	/* missed is a level (the backlog at an interval's end): the window's last one counts. */
+	for (uint32_t i = st->win_to; i-- > st->win_from;)
+		if (st->merged[i] != NULL && !st->merged[i]->warmup && st->merged[i]->agents > 0) {
+			pt->missed = st->merged[i]->rec.missed;
+			break;
+		}
+	pt->missed_charged = all->rec.missed_charged;
 	pt->lag_mean_ns = all->rec.ops ? (double)all->rec.lag_sum_ns / (double)all->rec.ops : 0;
 	pt->lag_max_ns = all->rec.lag_max_ns;
 	pt->errors = all->rec.errors;
@@ -331,6 +337,9 @@ void agg_point(struct agg_step *st, uint32_t step, double offered, enum slo_metr
 	pt->p999_ns = hist_quantile(&all->rec.latency, 99.9);
 	pt->max_ns = all->rec.latency.count ? all->rec.latency.max : 0;
 	pt->svc_mean_ns = hist_mean(&all->rec.service);
+	pt->lag_share = pt->mean_ns > 0 ? pt->lag_mean_ns / pt->mean_ns : 0;
+	pt->client_bound =
+	    pt->ops > 0 && pt->lag_mean_ns > AGG_CLIENT_BOUND * step_metric(pt, metric);
 	pt->host_cpu_pct = all->host_cpu_pct;
 	if (measured_ns > 0 && all->workers > 0)
 		/* workers were summed per interval: divide by the intervals to get a head count */

@@ -43,7 +43,10 @@ struct step_point {
 	uint64_t lag_max_ns;
 	uint64_t ops;
 	uint64_t reads;
-	uint64_t missed; /* due but never issued: the client fell behind its offered rate */
+	uint64_t missed; /* backlog at the window's end: due, not issued; the client fell behind */
+	uint64_t missed_charged; /* never completed: in the latencies at a lower bound (marked) */
+	double lag_share;        /* lag_mean_ns over mean_ns: the client's part of the latency */
+	bool client_bound; /* client lag over AGG_CLIENT_BOUND of the SLO metric: the client */
 	uint64_t errors;
 	double measured_s;
 	double cpu_pct;       /* workers' CPU time over measured time, in % of one core */
@@ -58,6 +61,9 @@ struct step_point {
 };
 
 struct agg_step;
+
+/* A step whose mean client lag exceeds this share of its SLO metric is client-bound. */
+#define AGG_CLIENT_BOUND 0.10
 
 /* names[a] is agent a's name (copied), for the per-agent shares. */
 struct agg_step *agg_step_new(uint32_t nagents, const char *const *names, uint32_t nintervals);

@@ -117,6 +117,15 @@ int access_parse(struct yamlnode_doc *y, const yaml_node_t *map, struct access *
 		}
 		a->poisson = strcmp(s, "poisson") == 0;
 	}
+	if ((n = yamlnode_lookup(y, map, "timing")) != NULL) {
+		if (yamlnode_string(y, n, "timing", &s) < 0)
+			return -1;
+		if (strcmp(s, "precise") != 0 && strcmp(s, "efficient") != 0) {
+			yamlnode_expected(y, n, "timing", "precise or efficient");
+			return -1;
+		}
+		a->efficient = strcmp(s, "efficient") == 0;
+	}
 	if ((n = yamlnode_lookup(y, map, "data")) != NULL && access_data(y, n, a) < 0)
 		return -1;
 	if ((n = yamlnode_lookup(y, map, "direct")) != NULL &&

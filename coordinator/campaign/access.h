@@ -15,7 +15,8 @@ struct yaml_node_s;
 
 /* The keys access_parse reads; a workload or the top level (as defaults) takes them. */
 #define ACCESS_KEYS                                                                                \
-	"read_pct", "align", "working_set", "random", "arrivals", "data", "direct", "wake_slack"
+	"read_pct", "align", "working_set", "random", "arrivals", "data", "direct", "wake_slack",  \
+	    "timing"
 
 /* read_pct not given yet: the mix's own default applies (75 randrw, 50 rw). */
 #define ACCESS_READ_PCT_UNSET UINT32_MAX
@@ -39,6 +40,7 @@ struct access {
 	uint32_t dedupe_pct;
 	bool direct;
 	uint64_t wake_slack_ns; /* workers sleep at least this long between timed wakes */
+	bool efficient;         /* timing: efficient (sleep to the due time) or precise [precise] */
 };
 
 /*

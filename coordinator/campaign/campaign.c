@@ -30,7 +30,8 @@ static const char *const campaign_agents_keys[] = {"local", "select", "wait", "o
                                                    NULL};
 static const char *const campaign_select_keys[] = {"count", "labels", NULL};
 static const char *const campaign_target_keys[] = {"path", "size", "direct", "sim", NULL};
-static const char *const campaign_sim_keys[] = {"servers", "service_time", "jitter", "stall", NULL};
+static const char *const campaign_sim_keys[] = {"servers", "service_time", "service",
+                                                "jitter",  "stall",        NULL};
 static const char *const campaign_stall_keys[] = {"after", "for", NULL};
 static const char *const campaign_slo_keys[] = {"latency", "metric", NULL};
 static const char *const campaign_stop_keys[] = {"achieved", "ceiling", "errors", NULL};
@@ -203,6 +204,17 @@ static int campaign_sim(struct yamlnode_doc *y, const yaml_node_t *map, struct c
 	if ((n = yamlnode_lookup(y, map, "jitter")) != NULL &&
 	    campaign_percent(y, n, "target.sim.jitter", &sim->jitter_pct) < 0)
 		return -1;
+	if ((n = yamlnode_lookup(y, map, "service")) != NULL) {
+		const char *s;
+
+		if (yamlnode_string(y, n, "target.sim.service", &s) < 0)
+			return -1;
+		if (strcmp(s, "fixed") != 0 && strcmp(s, "exponential") != 0) {
+			yamlnode_expected(y, n, "target.sim.service", "fixed or exponential");
+			return -1;
+		}
+		sim->exponential = strcmp(s, "exponential") == 0;
+	}
 	if ((stall = yamlnode_lookup(y, map, "stall")) == NULL)
 		return 0;
 	if (yamlnode_check_mapping(y, stall, "target.sim.stall", "target.sim.stall",

@@ -81,6 +81,7 @@ struct campaign_sim {
 	uint32_t servers;
 	uint64_t service_ns;
 	uint32_t jitter_pct;
+	bool exponential;         /* service: exponential (mean service_ns) or fixed [fixed] */
 	uint64_t stall_after_ops; /* 0: no stall */
 	uint64_t stall_ns;
 };

@@ -165,7 +165,7 @@ static void derive_knee_units(const struct workload *w, const struct knee *k, do
 	}
 }
 
-static json_t *derive_step_json(const struct step_point *p)
+static json_t *derive_step_json_base(const struct step_point *p)
 {
 	return derive_need(json_pack(
 	    "{s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:I,s:I,s:o,s:o,s:I}", "step",
@@ -177,6 +177,18 @@ static json_t *derive_step_json(const struct step_point *p)
 	    (int)p->steady, "errors", (json_int_t)p->errors, "agents", (json_int_t)p->nagents,
 	    "client_cpu_pct", derive_num(p->host_cpu_pct, 10), "qd_full_pct",
 	    derive_num(p->qd_full_pct, 10), "missed", (json_int_t)p->missed));
+}
+
+static json_t *derive_step_json(const struct step_point *p)
+{
+	json_t *o = derive_step_json_base(p);
+
+	/* The client's part of the latency, and whether it was large enough to be the limit. */
+	json_object_set_new(o, "lag_mean_us", derive_us(p->lag_mean_ns));
+	json_object_set_new(o, "lag_share", derive_num(p->lag_share, 1000));
+	json_object_set_new(o, "client_bound", json_boolean(p->client_bound));
+	json_object_set_new(o, "missed_charged", json_integer((json_int_t)p->missed_charged));
+	return o;
 }
 
 static void derive_curve_json(FILE *f, const void *arg)

@@ -47,6 +47,7 @@ static const struct {
     {"lag_max_ns", offsetof(struct record, lag_max_ns)},
     {"qd_full_ns", offsetof(struct record, qd_full_ns)},
     {"missed", offsetof(struct record, missed)},
+    {"missed_charged", offsetof(struct record, missed_charged)},
 };
 #define INTERVALS_NCOUNTERS (sizeof(intervals_counters) / sizeof(intervals_counters[0]))
 

@@ -23,7 +23,8 @@ struct results {
 #define RESULTS_CURVE_HEADER                                                                       \
 	"workload,rw,block_size,direct,step,load,offered_ops,achieved_ops,mib_s,"                  \
 	"mean_us,p50_us,p90_us,p99_us,p999_us,max_us,service_mean_us,ops,reads,errors,"            \
-	"measured_s,cpu_pct,host_cpu_pct,lag_mean_us,lag_max_us,missed\n"
+	"measured_s,cpu_pct,host_cpu_pct,lag_mean_us,lag_max_us,missed,lag_share,client_bound,"    \
+	"missed_charged\n"
 
 static int results_create(struct results *r, const char *name, int flags, struct error *err)
 {
@@ -106,14 +107,16 @@ static char *results_point_line(const struct workload *w, const struct step_poin
 {
 	return xasprintf(
 	    "%s,%s,%u,%s,%u,%s,%.1f,%.1f,%.3f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%llu,%llu,%llu,"
-	    "%.3f,%.1f,%.1f,%.1f,%.1f,%llu\n",
+	    "%.3f,%.1f,%.1f,%.1f,%.1f,%llu,%.3f,%s,%llu\n",
 	    w->name, rw_mode_name(w->rw), w->block_size, w->access.direct ? "true" : "false",
 	    p->step + 1, p->offered_ops > 0 ? "rate" : "max", p->offered_ops, p->achieved_ops,
 	    p->mib_s, p->mean_ns / 1e3, (double)p->p50_ns / 1e3, (double)p->p90_ns / 1e3,
 	    (double)p->p99_ns / 1e3, (double)p->p999_ns / 1e3, (double)p->max_ns / 1e3,
 	    p->svc_mean_ns / 1e3, (unsigned long long)p->ops, (unsigned long long)p->reads,
 	    (unsigned long long)p->errors, p->measured_s, p->cpu_pct, p->host_cpu_pct,
-	    p->lag_mean_ns / 1e3, (double)p->lag_max_ns / 1e3, (unsigned long long)p->missed);
+	    p->lag_mean_ns / 1e3, (double)p->lag_max_ns / 1e3, (unsigned long long)p->missed,
+	    p->lag_share, p->client_bound ? "true" : "false",
+	    (unsigned long long)p->missed_charged);
 }
 
 struct results *results_resume(const char *dir, const struct campaign *c,

@@ -9,6 +9,14 @@ _Static_assert((int)ACCESS_ZIPF == (int)IOCURVE__RANDOM_DIST__RANDOM_DIST_ZIPF, 
 _Static_assert((int)ACCESS_HOTSPOT == (int)IOCURVE__RANDOM_DIST__RANDOM_DIST_HOTSPOT,
                "access_dist");
 
+void prepare_for_agent(struct prepare_msg *m, uint32_t agent_index, uint32_t nagents)
+{
+	/* Every agent runs the workload's worker count: agent i's are i*W .. i*W+W-1. */
+	m->p.agent_index = agent_index;
+	m->p.worker_base = agent_index * m->p.workers;
+	m->p.fleet_workers = nagents * m->p.workers;
+}
+
 void prepare_build(struct prepare_msg *m, const struct campaign *c, size_t wi)
 {
 	const struct workload *w = &c->workloads[wi];
@@ -34,12 +42,15 @@ void prepare_build(struct prepare_msg *m, const struct campaign *c, size_t wi)
 	p->hot_ops_pct = w->access.hot_ops_pct;
 	p->poisson = w->access.poisson;
 	p->wake_slack_ns = w->access.wake_slack_ns;
+	p->timing = w->access.efficient ? IOCURVE__TIMING__TIMING_EFFICIENT
+	                                : IOCURVE__TIMING__TIMING_PRECISE;
 	p->compress_pct = w->access.compress_pct;
 	p->dedupe_pct = w->access.dedupe_pct;
 	if (c->sim.enabled) {
 		m->sim.servers = c->sim.servers;
 		m->sim.service_ns = c->sim.service_ns;
 		m->sim.jitter_pct = c->sim.jitter_pct;
+		m->sim.exponential = c->sim.exponential;
 		m->sim.stall_after_ops = c->sim.stall_after_ops;
 		m->sim.stall_ns = c->sim.stall_ns;
 		p->sim = &m->sim;

@@ -14,7 +14,13 @@ struct prepare_msg {
 	Iocurve__SimTarget sim;
 };
 
-/* Workload w of c as a Prepare; agent_index is 0 for the caller to set per agent. */
+/* Workload w of c as a Prepare; the agent's part is left for prepare_for_agent. */
 void prepare_build(struct prepare_msg *m, const struct campaign *c, size_t w);
+/*
+ * The part of the Prepare that differs per agent: its index, and where its
+ * workers sit in the fleet (worker_base of fleet_workers), which sets the phase
+ * of their uniform arrivals so the fleet's merged stream is even.
+ */
+void prepare_for_agent(struct prepare_msg *m, uint32_t agent_index, uint32_t nagents);
 
 #endif

@@ -231,7 +231,7 @@ static void runner_prepare(struct runner *r)
 	env.prepare = &m.p;
 	for (uint32_t i = 0; i < r->nagents; i++) {
 		r->agents[i].ready = false;
-		m.p.agent_index = i;
+		prepare_for_agent(&m, i, r->nagents);
 		server_send(r->agents[i].s, &env);
 	}
 	runner_arm(r, RUNNER_PREPARE_NS);

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/* When a worker sleeps and when it spins, so operations go out at their due time. */
+#ifndef IOCURVE_PACER_H
+#define IOCURVE_PACER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Lateness samples per recalibration of the margin. */
+#define PACER_SAMPLES 128
+/* Margin before calibration, and its bounds. */
+#define PACER_MARGIN_START_NS 100000u
+#define PACER_MARGIN_MIN_NS   5000u
+#define PACER_MARGIN_MAX_NS   250000u
+/*
+ * The margin covers this quantile of the measured lateness. Not the p99: on a
+ * shared VM the tail is preemption, which spinning cannot beat (a spinning
+ * worker is preempted all the more), and covering it would spin most of a core.
+ */
+#define PACER_QUANTILE 90
+/* A sleep shorter than this costs about as much CPU as spinning through it (a VM's timer). */
+#define PACER_MIN_SLEEP_NS 50000u
+
+enum pacer_mode {
+	PACER_PRECISE = 0, /* sleep to margin before the due time, then spin on the clock */
+	PACER_EFFICIENT,   /* sleep to the due time (at least wake_slack): late by the wake-up */
+};
+
+/*
+ * A timed sleep on a VM ends tens of microseconds late, and that lateness would
+ * count in every operation's latency. In precise mode the worker sleeps until
+ * `margin` before an operation's due time and spins through the rest. The margin
+ * is the PACER_QUANTILE of the lateness the pacer measures on its own timed
+ * sleeps (plus a little headroom), recomputed every PACER_SAMPLES sleeps.
+ */
+struct pacer {
+	enum pacer_mode mode;
+	uint64_t slack_ns;  /* efficient: shortest timed sleep */
+	uint64_t margin_ns; /* precise: wake this long before the due time */
+	uint64_t target_ns; /* the sleep in progress should end here; 0: not a timed sleep */
+	uint32_t nsamples;
+	uint64_t samples[PACER_SAMPLES]; /* wake-up lateness, ns */
+};
+
+void pacer_init(struct pacer *p, enum pacer_mode mode, uint64_t slack_ns);
+/*
+ * How long to wait from now for the deadline until (ENGINE_NO_WAIT: go on at
+ * once, i.e. spin one more pass). issue: until is an operation's due time.
+ */
+uint64_t pacer_wait(struct pacer *p, uint64_t now, uint64_t until, bool issue);
+/* The wait ended at now; timed_out: by its timeout (no completion, no wake). */
+void pacer_woke(struct pacer *p, uint64_t now, bool timed_out);
+
+#endif

@@ -21,7 +21,11 @@ static struct step_point planner_device(double offered, double cap, uint32_t ste
 	p.step = step;
 	p.offered_ops = offered;
 	p.achieved_ops = offered > 0 && offered < cap ? offered : cap;
-	p.ops = (uint64_t)p.achieved_ops;
+	p.measured_s = 5;
+	p.intervals = 5;
+	p.steady = offered <= cap;
+	p.ops = (uint64_t)(p.achieved_ops * 5);
+	p.missed = offered > cap ? (uint64_t)((offered - cap) * 5) : 0;
 	p.mean_ns = offered > 0 && offered <= cap ? 500e3 : 80e6;
 	return p;
 }
@@ -109,13 +113,19 @@ static void test_saturation_rules(void **state)
 	struct campaign *c =
 	    testlib_campaign_ok(TEST_HEAD "stop: {achieved: 90%, ceiling: 10ms, errors: true}\n"
 	                                  "workloads: [{name: a, load: {steps: [1]}}]\n");
-	struct step_point p = {.offered_ops = 1000, .achieved_ops = 950, .mean_ns = 2e6};
+	struct step_point p = {
+	    .offered_ops = 1000, .achieved_ops = 950, .ops = 950, .missed = 50, .mean_ns = 2e6};
 	char why[128];
 
 	assert_false(verdict_saturated(c, &p, why, sizeof(why)));
-	p.achieved_ops = 850;
+	p.ops = 850;
+	p.missed = 150;
 	assert_true(verdict_saturated(c, &p, why, sizeof(why)));
-	assert_string_equal(why, "achieved 85% of the offered rate");
+	assert_string_equal(why, "achieved 85% of the operations due");
+	/* Poisson count noise: 90% of offered, but every due operation completed. */
+	p.ops = 900;
+	p.missed = 0;
+	assert_false(verdict_saturated(c, &p, why, sizeof(why)));
 	p.achieved_ops = 1000;
 	p.mean_ns = 20e6;
 	assert_true(verdict_saturated(c, &p, why, sizeof(why)));

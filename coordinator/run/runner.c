@@ -231,7 +231,7 @@ static void runner_next_workload(struct runner *r)
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__EndWorkload ew = IOCURVE__END_WORKLOAD__INIT;
 	const struct workload *w = runner_workload(r);
-	char knee[256], why[320];
+	char knee[512], why[400];
 	double peak;
 	struct event_knee k = event_knee_of(r->c, w, r->points[r->w], r->npoints[r->w], &peak);
 
@@ -630,7 +630,7 @@ void runner_cancel(struct runner *r, const char *why)
 
 void runner_report(struct runner *r, FILE *f)
 {
-	char knee[256];
+	char knee[512];
 
 	fprintf(f, "\n");
 	for (size_t i = 0; i < r->c->nworkloads; i++) {

@@ -121,8 +121,10 @@ static void test_derive_json(void **state)
 	assert_true(derive_test_real(w, "sustained_latency_us") == 1500.0);
 	assert_true(json_is_false(json_object_get(w, "knee_confirmed")));
 	assert_true(json_is_false(json_object_get(w, "non_monotonic")));
-	assert_true(json_real_value(json_array_get(json_object_get(w, "knee_bracket"), 0)) == 2000.0);
-	assert_true(json_real_value(json_array_get(json_object_get(w, "knee_bracket"), 1)) == 3000.0);
+	assert_true(json_real_value(json_array_get(json_object_get(w, "knee_bracket"), 0)) ==
+	            2000.0);
+	assert_true(json_real_value(json_array_get(json_object_get(w, "knee_bracket"), 1)) ==
+	            3000.0);
 	assert_int_equal(json_integer_value(json_object_get(w, "knee_digits")), 2);
 	curve_limit(c, &c->workloads[0], pts, DERIVE_TEST_N, limit, sizeof(limit));
 	assert_string_equal(json_string_value(json_object_get(w, "limit")), limit);

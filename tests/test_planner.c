@@ -187,7 +187,8 @@ static void test_confirm_meets(void **state)
 	campaign_free(c);
 }
 
-/* On a concave curve the interpolated knee is too high: confirmation fails, the knee stays below. */
+/* On a concave curve the interpolated knee is too high: confirmation fails, the knee stays below.
+ */
 static void test_confirm_fails(void **state)
 {
 	struct campaign *c = testlib_campaign_ok(PLANNER_RAMP_REFINE);

@@ -173,7 +173,8 @@ void curve_knee_precision(const struct workload *w, const struct knee *k,
 	double width = 100 * curve_bracket_width(k);
 
 	if (k->kind == KNEE_ALL_UNDER)
-		snprintf(buf, len, "no step violated the SLO: the knee lies above the load offered");
+		snprintf(buf, len,
+		         "no step violated the SLO: the knee lies above the load offered");
 	else if (k->kind == KNEE_ALL_OVER || k->kind == KNEE_NONE)
 		snprintf(buf, len, "no valid step met the SLO");
 	else if (width <= 100 * CURVE_PRECISION)

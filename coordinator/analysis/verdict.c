@@ -69,7 +69,8 @@ void verdict_words(const struct step_point *pt, unsigned reasons, char *buf, siz
 			snprintf(word, sizeof(word), "unsteady");
 			break;
 		case VERDICT_FEW_INTERVALS:
-			snprintf(word, sizeof(word), "%u intervals, too few to judge", pt->intervals);
+			snprintf(word, sizeof(word), "%u intervals, too few to judge",
+			         pt->intervals);
 			break;
 		case VERDICT_ERRORS:
 			snprintf(word, sizeof(word), "%llu errors", (unsigned long long)pt->errors);

@@ -16,9 +16,9 @@
 
 /* Why a point does not count: a bitmask, 0 for a valid point. */
 enum verdict_reason {
-	VERDICT_CLOSED_LOOP = 1 << 0, /* max step: no offered rate, latency from submission */
-	VERDICT_BEHIND = 1 << 1,      /* completed < 97% of the operations due in the window */
-	VERDICT_UNSTEADY = 1 << 2,    /* throughput or latency moved over the window */
+	VERDICT_CLOSED_LOOP = 1 << 0,   /* max step: no offered rate, latency from submission */
+	VERDICT_BEHIND = 1 << 1,        /* completed < 97% of the operations due in the window */
+	VERDICT_UNSTEADY = 1 << 2,      /* throughput or latency moved over the window */
 	VERDICT_FEW_INTERVALS = 1 << 3, /* too few intervals to judge steadiness */
 	VERDICT_ERRORS = 1 << 4,        /* I/O errors */
 	VERDICT_EMPTY = 1 << 5,         /* nothing completed */
@@ -59,7 +59,8 @@ bool verdict_meets(const struct campaign *c, const struct step_point *pt);
 bool verdict_saturated(const struct campaign *c, const struct step_point *pt, char *why,
                        size_t len);
 
-/* A step that completed under stop.achieved of the operations due never counts as meeting the SLO. */
+/* A step that completed under stop.achieved of the operations due never counts as meeting the SLO.
+ */
 bool verdict_short(const struct campaign *c, const struct step_point *pt);
 
 #endif

@@ -12,7 +12,8 @@
 #define LOADSPEC_MAX_FACTOR 100.0
 #define LOADSPEC_FACTOR     "a number above 1 and at most 100, such as 1.5 or 2"
 
-static const char *const loadspec_keys[] = {"steps", "curve", "ramp", "max", "refine", "confirm", NULL};
+static const char *const loadspec_keys[] = {"steps",  "curve",   "ramp", "max",
+                                            "refine", "confirm", NULL};
 static const char *const loadspec_ramp_keys[] = {"start", "factor", "increment", "max_steps", NULL};
 
 static bool loadspec_ends_with(const char *s, const char *suffix)

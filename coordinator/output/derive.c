@@ -192,10 +192,9 @@ static void derive_knee_json(json_t *o, const struct workload *w, const struct k
 
 	curve_knee_precision(w, k, s, n, prec, sizeof(prec));
 	json_object_set_new(o, "knee_bracket",
-	                    k->bracket_hi > 0
-	                        ? json_pack("[o,o]", derive_num(k->bracket_lo, 10),
-	                                    derive_num(k->bracket_hi, 10))
-	                        : json_null());
+	                    k->bracket_hi > 0 ? json_pack("[o,o]", derive_num(k->bracket_lo, 10),
+	                                                  derive_num(k->bracket_hi, 10))
+	                                      : json_null());
 	json_object_set_new(o, "knee_confirmed", json_boolean(k->confirmed));
 	json_object_set_new(o, "knee_digits", json_integer(curve_knee_digits(k)));
 	json_object_set_new(o, "knee_precision", json_string(prec));

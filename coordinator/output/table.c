@@ -41,8 +41,9 @@ void table_knee_text(const struct campaign *c, const struct workload *w,
 		         s[k.above].step + 1, prec, pk);
 		break;
 	case KNEE_AT_STEP:
-		snprintf(buf, len, "Performance @ %s (%s): %s (measured at step %u, %s: %s; peak %s)",
-		         slo, campaign_slo_metric_name(c->slo_metric), tp, s[k.below].step + 1,
+		snprintf(buf, len,
+		         "Performance @ %s (%s): %s (measured at step %u, %s: %s; peak %s)", slo,
+		         campaign_slo_metric_name(c->slo_metric), tp, s[k.below].step + 1,
 		         k.confirmed ? "confirmed" : "not confirmed", prec, pk);
 		break;
 	case KNEE_ALL_UNDER:
@@ -102,7 +103,8 @@ void table_peak_text(const struct campaign *c, const struct workload *w,
                      const struct step_point *sorted, size_t n, char *peak, size_t plen,
                      char *sustained, size_t slen)
 {
-	const struct step_point *best = curve_peak(w, sorted, n), *sus = curve_sustained(w, sorted, n);
+	const struct step_point *best = curve_peak(w, sorted, n),
+	                        *sus = curve_sustained(w, sorted, n);
 	char tp[48], svc[16], lat[16];
 
 	snprintf(peak, plen, "none");

@@ -22,10 +22,10 @@
 struct planner {
 	const struct campaign *c;
 	const struct workload *w;
-	size_t next;         /* steps/curve: next entry of w->steps */
-	bool peak_known;     /* a max step has run */
-	double peak_ops;     /* its achieved ops/s */
-	bool pass_done;      /* the planned pass (steps, curve or ramp) is over */
+	size_t next;          /* steps/curve: next entry of w->steps */
+	bool peak_known;      /* a max step has run */
+	double peak_ops;      /* its achieved ops/s */
+	bool pass_done;       /* the planned pass (steps, curve or ramp) is over */
 	uint32_t refined;     /* refinement steps run */
 	bool confirmed;       /* the confirmation step has run */
 	char why[160];        /* why the pass ended (saturation rule, max steps), for the report */

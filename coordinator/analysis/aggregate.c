@@ -15,8 +15,11 @@
  * of a Poisson count)...
  */
 #define AGG_STEADY_OPS_TOL 0.05
-/* ...in the latency metric by less than 25% plus its sampling noise... */
-#define AGG_STEADY_LAT_TOL 0.25
+/*
+ * ...in the latency metric by less than 15% plus its sampling noise (a backlog
+ * growing linearly by 25% of its mean across the window moves the halves ~15%)...
+ */
+#define AGG_STEADY_LAT_TOL 0.15
 /* ...and no interval's metric exceeds twice the window's median (plus noise): no spike. */
 #define AGG_STEADY_SPIKE 2.0
 /* Standard deviations of noise a difference may span and still be noise. */

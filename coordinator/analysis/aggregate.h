@@ -92,7 +92,7 @@ void agg_set_window(struct agg_step *st, uint32_t from, uint32_t to);
 /*
  * Whether intervals [from, to) are steady: at least AGG_MIN_INTERVALS measured
  * ones; the halves of the window agree in throughput within 5% plus 3 sd of
- * their Poisson count noise and in the metric within 25% plus 3 sd of its
+ * their Poisson count noise and in the metric within 15% plus 3 sd of its
  * sampling noise; no interval's metric spikes over twice the median (plus
  * noise). The same rule ends an extended step early and judges its point.
  */

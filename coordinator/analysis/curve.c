@@ -15,6 +15,8 @@
 #define CURVE_QD_FULL_PCT 50.0
 /* ...and the peak within 5% of slots / service time (Little's law). */
 #define CURVE_LITTLE_TOL 0.05
+/* A service time grown past this multiple of the least seen: the storage is queueing. */
+#define CURVE_SVC_GROWTH 2.0
 
 bool curve_uses_mib(const struct workload *w)
 {
@@ -239,7 +241,7 @@ void curve_limit(const struct campaign *c, const struct workload *w, const struc
 	const struct step_point *peak = curve_peak(w, pts, n);
 	uint64_t errors = 0;
 	char why[128];
-	double cpu = 0, qd, slots, inflight;
+	double cpu = 0, qd, slots, inflight, svc_min = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		errors += pts[i].errors;
@@ -252,14 +254,22 @@ void curve_limit(const struct campaign *c, const struct workload *w, const struc
 	}
 	qd = peak->qd_full_pct;
 	slots = (double)peak->workers * w->queue_depth;
+	/* The least service time of a valid step: the storage unqueued. */
+	for (size_t i = 0; i < n; i++)
+		if (verdict_valid(&pts[i]) && pts[i].svc_mean_ns > 0 &&
+		    (svc_min == 0 || pts[i].svc_mean_ns < svc_min))
+			svc_min = pts[i].svc_mean_ns;
 	inflight = curve_in_flight(peak);
 	/*
 	 * The client first: its queues full most of the time and, by Little's law,
-	 * the peak equal to its slots over the service time. Then its CPU. Only
-	 * then is anything in the row the storage's.
+	 * the peak equal to its slots over the service time, and that service time
+	 * not grown past CURVE_SVC_GROWTH x the least seen (else the storage queued
+	 * the operations itself: full queues then only mirror its saturation).
+	 * Then its CPU. Only then is anything in the row the storage's.
 	 */
 	if (qd >= CURVE_QD_FULL_PCT && slots > 0 &&
-	    fabs(inflight - slots) <= CURVE_LITTLE_TOL * slots)
+	    fabs(inflight - slots) <= CURVE_LITTLE_TOL * slots &&
+	    (svc_min == 0 || peak->svc_mean_ns <= CURVE_SVC_GROWTH * svc_min))
 		snprintf(buf, len,
 		         "client queue depth (%.0f slots, %.1f in flight at the peak, full %.0f%% "
 		         "of the time)",

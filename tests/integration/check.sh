@@ -53,7 +53,7 @@ check "curve starts with the peak" grep -q "curve: a max step for the peak, then
 check "steady extension" grep -q "up to 3 more intervals until steady" "$T/matrix.out"
 check "shares of the peak need a max step first" grep -q "steps, offered in total across agents (a max step first, for the peak):" "$T/matrix.out"
 check "max step" grep -q "3  max (closed loop at queue depth 16)" "$T/matrix.out"
-check "totals" grep -q "^total: 6 workloads, up to 35 steps, at most " "$T/matrix.out"
+check "totals" grep -q "^total: 6 workloads, up to 39 steps, at most " "$T/matrix.out"
 
 # A bad campaign: the message names file:line:column, the exit status is 2.
 cat > "$T/bad.yaml" <<YAML

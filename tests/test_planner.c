@@ -211,6 +211,30 @@ static void test_confirm_fails(void **state)
 	campaign_free(c);
 }
 
+/* Unsteady steps under the SLO between the bracket's ends: never offered twice. */
+static void test_refine_past_unsteady(void **state)
+{
+	struct campaign *c = testlib_campaign_ok(PLANNER_RAMP_REFINE);
+	struct step_point pts[32];
+	struct planner p;
+	size_t n = 0;
+	double rate;
+
+	(void)state;
+	planner_lat = planner_lat_linear;
+	planner_init(&p, c, &c->workloads[0]);
+	while (n < 32 && planner_next(&p, pts, n, &rate)) {
+		for (size_t i = 0; i < n; i++)
+			assert_true(fabs(pts[i].offered_ops - rate) > 1e-6);
+		pts[n] = planner_curve_device(rate, (uint32_t)n);
+		if (rate > 2000 && rate < 4100)
+			pts[n].steady = false;
+		n++;
+	}
+	assert_true(n < 20);
+	campaign_free(c);
+}
+
 /* A valid point: 5 steady intervals, every due operation completed. */
 static struct step_point planner_pt(uint32_t step, double offered, double mean_us)
 {
@@ -397,6 +421,7 @@ int main(void)
 	    cmocka_unit_test(test_refine_never_offers_above_achieved),
 	    cmocka_unit_test(test_confirm_meets),
 	    cmocka_unit_test(test_confirm_fails),
+	    cmocka_unit_test(test_refine_past_unsteady),
 	    cmocka_unit_test(test_knee_valid_points_only),
 	    cmocka_unit_test(test_verdict_words),
 	    cmocka_unit_test(test_steady_spikes_and_noise),

@@ -103,7 +103,7 @@ static bool planner_refine_sorted(struct planner *p, const struct step_point *s,
                                   const struct knee *k, double *rate)
 {
 	const struct step_point *lo, *hi;
-	double cap = curve_max_achieved(s, n), r;
+	double cap = curve_max_achieved(s, n), r, from;
 	char prec[160];
 
 	if (!(k->bracket_hi > 0)) {
@@ -113,12 +113,23 @@ static bool planner_refine_sorted(struct planner *p, const struct step_point *s,
 	}
 	lo = &s[k->below];
 	hi = &s[k->over];
-	if (curve_bracket_width(k) > CURVE_PRECISION && p->refined < p->w->refine) {
-		r = (lo->offered_ops + hi->offered_ops) / 2;
+	/*
+	 * Bisect from the highest rate below the violation that did not violate,
+	 * valid or not: an unsteady step under the SLO is no knee, but offering it
+	 * again would only repeat it.
+	 */
+	from = lo->offered_ops;
+	for (size_t i = 0; i < n; i++)
+		if (s[i].offered_ops > from && s[i].offered_ops < hi->offered_ops &&
+		    !verdict_violates(p->c, &s[i]))
+			from = s[i].offered_ops;
+	if (curve_bracket_width(k) > CURVE_PRECISION && p->refined < p->w->refine &&
+	    hi->offered_ops - from > CURVE_PRECISION * from) {
+		r = (from + hi->offered_ops) / 2;
 		/* Offering more than was ever achieved measures the backlog, not the storage. */
 		if (r > cap)
 			r = cap;
-		if (r > lo->offered_ops * (1 + 1e-3)) {
+		if (r > from * (1 + 1e-3)) {
 			p->refined++;
 			*rate = r;
 			return true;

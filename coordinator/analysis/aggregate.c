@@ -191,15 +191,41 @@ static double agg_metric_q(enum slo_metric metric)
 	return metric == SLO_MEAN ? 0 : q[metric];
 }
 
+/* Coefficient of variation of a latency histogram (from its bins' midpoints); 1 when empty. */
+static double agg_hist_cv(const struct hist *h)
+{
+	double n = 0, sum = 0, sq = 0, mean, var;
+
+	for (unsigned i = 0; i < HIST_BINS; i++) {
+		double c = (double)h->bins[i], v;
+
+		if (c == 0)
+			continue;
+		v = (double)hist_bin_mid(i);
+		n += c;
+		sum += c * v;
+		sq += c * v * v;
+	}
+	if (n < 2 || sum <= 0)
+		return 1;
+	mean = sum / n;
+	var = sq / n - mean * mean;
+	return var > 0 ? sqrt(var) / mean : 0;
+}
+
 /*
  * Relative sampling noise (one standard deviation) of a metric measured over n
- * operations: the count of operations in its tail is Poisson, sd sqrt(count).
+ * operations: for the mean, the latencies' coefficient of variation over
+ * sqrt(n); for a quantile, the count of operations in its tail is Poisson,
+ * sd sqrt(count).
  */
-static double agg_metric_noise(double n, enum slo_metric metric)
+static double agg_metric_noise(const struct hist *h, double n, enum slo_metric metric)
 {
 	double tail = n * (1.0 - agg_metric_q(metric));
 
-	return tail >= 1 ? 1.0 / sqrt(tail) : INFINITY;
+	if (tail < 1)
+		return INFINITY;
+	return (metric == SLO_MEAN ? agg_hist_cv(h) : 1.0) / sqrt(tail);
 }
 
 static int agg_double_cmp(const void *a, const void *b)
@@ -244,7 +270,8 @@ static bool agg_halves_agree(const struct agg_step *st, const uint32_t *idx, siz
 	if (ok) {
 		la = agg_interval_metric(a, metric);
 		lb = agg_interval_metric(b, metric);
-		noise = agg_metric_noise(ca < cb ? ca : cb, metric);
+		noise = agg_metric_noise(ca < cb ? &a->rec.latency : &b->rec.latency,
+		                         ca < cb ? ca : cb, metric);
 		ok = fabs(la - lb) <= (AGG_STEADY_LAT_TOL + AGG_NOISE_Z * noise) * (la + lb) / 2;
 	}
 	free(a);
@@ -264,7 +291,8 @@ static bool agg_spiky(const struct agg_step *st, const uint32_t *idx, size_t n,
 	qsort(sorted, n, sizeof(*sorted), agg_double_cmp);
 	median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 	for (size_t i = 0; i < n && !spike; i++) {
-		double noise = agg_metric_noise((double)st->merged[idx[i]].rec.ops, metric);
+		const struct agg_record *m = &st->merged[idx[i]];
+		double noise = agg_metric_noise(&m->rec.latency, (double)m->rec.ops, metric);
 
 		spike = lat[i] > median * (AGG_STEADY_SPIKE + AGG_NOISE_Z * noise);
 	}

@@ -137,6 +137,9 @@ static bool planner_refine_sorted(struct planner *p, const struct step_point *s,
 	}
 	if (p->w->refine > 0 && !p->w->skip_confirm && !p->confirmed) {
 		r = planner_confirm_rate(p, lo, hi);
+		/* not again at a rate already run (unsteady there): above it */
+		if (r <= from * (1 + 1e-3))
+			r = (from + hi->offered_ops) / 2;
 		if (r > cap)
 			r = cap;
 		if (r > lo->offered_ops * (1 + 1e-3) && r < hi->offered_ops) {

@@ -230,7 +230,7 @@ static void test_steps(void **state)
 	assert_true(w[1].steps[1].ops == 0 && w[1].steps[1].peak_pct == 0);
 	assert_int_equal(w[1].refine, 3);
 	assert_false(loadspec_needs_peak(&w[1]));
-	assert_int_equal(loadspec_max_steps(&w[1]), 5);
+	assert_int_equal(loadspec_max_steps(&w[1]), 6); /* + the confirmation step */
 	assert_int_equal(w[2].nsteps, 1);
 	assert_int_equal(w[2].refine, 0);
 	campaign_free(c);
@@ -268,7 +268,7 @@ static void test_steps(void **state)
 	testlib_campaign_fails(
 	    TEST_HEAD "workloads: [{name: a, load: [1k]}]\n",
 	    "test.yaml:4:29: load: expected a mapping with steps, curve, ramp, max, "
-	    "refine, got a list");
+	    "refine, confirm, got a list");
 }
 
 static void test_steps_limit(void **state)
@@ -301,7 +301,7 @@ static void test_curve(void **state)
 	assert_true(w[0].steps[5].peak_pct == 100);
 	assert_int_equal(w[0].refine, 2);
 	assert_true(loadspec_needs_peak(&w[0]));
-	assert_int_equal(loadspec_max_steps(&w[0]), 1 + 6 + 2);
+	assert_int_equal(loadspec_max_steps(&w[0]), 1 + 6 + 2 + 1);
 	assert_true(w[1].steps[0].peak_pct == 33.3);
 	campaign_free(c);
 
@@ -347,7 +347,7 @@ static void test_ramp(void **state)
 	assert_null(w[0].steps);
 	assert_int_equal(w[0].nsteps, 0);
 	assert_false(loadspec_needs_peak(&w[0]));
-	assert_int_equal(loadspec_max_steps(&w[0]), 24);
+	assert_int_equal(loadspec_max_steps(&w[0]), 25); /* + the confirmation step */
 	assert_true(w[1].ramp_start == 1600);
 	assert_true(w[1].ramp_factor == 0);
 	assert_true(w[1].ramp_increment == 800);
@@ -424,7 +424,7 @@ static void test_top_level_load(void **state)
 	    TEST_HEAD "load: {stpes: [1]}\n"
 	              "workloads: [{name: a, load: {max: true}}]\n",
 	    "test.yaml:4:8: unknown key 'stpes' in load (known: steps, curve, ramp, "
-	    "max, refine); did you mean 'steps'?");
+	    "max, refine, confirm); did you mean 'steps'?");
 	testlib_campaign_fails(
 	    TEST_HEAD "steady: {extend: 1001}\n"
 	              "workloads: [{name: a, load: {max: true}}]\n",

@@ -42,7 +42,8 @@ static void derive_test_points(struct step_point *pts)
 		p->ops = 2000 * (i + 1);
 		p->missed = i;
 		p->measured_s = 2;
-		p->steady = i < 2;
+		p->intervals = 5;
+		p->steady = true;
 		p->host_cpu_pct = 100.0 / 3.0;
 		p->nagents = 1;
 	}
@@ -113,7 +114,18 @@ static void test_derive_json(void **state)
 	assert_true(derive_test_real(w, "knee_ops") == 2444.4);
 	assert_true(derive_test_real(w, "knee_mibps") == 9.548); /* 2444.4 * 4096 / 2^20 */
 	assert_true(derive_test_real(w, "peak_ops") == 3000.0);
-	assert_true(derive_test_real(w, "latency_at_peak_us") == 1500.0);
+	/* No latency beside the peak: its service time and what was in flight. */
+	assert_null(json_object_get(w, "latency_at_peak_us"));
+	assert_non_null(json_object_get(w, "peak_service_us"));
+	assert_true(derive_test_real(w, "sustained_ops") == 3000.0);
+	assert_true(derive_test_real(w, "sustained_latency_us") == 1500.0);
+	assert_true(json_is_false(json_object_get(w, "knee_confirmed")));
+	assert_true(json_is_false(json_object_get(w, "non_monotonic")));
+	assert_true(json_real_value(json_array_get(json_object_get(w, "knee_bracket"), 0)) ==
+	            2000.0);
+	assert_true(json_real_value(json_array_get(json_object_get(w, "knee_bracket"), 1)) ==
+	            3000.0);
+	assert_int_equal(json_integer_value(json_object_get(w, "knee_digits")), 2);
 	curve_limit(c, &c->workloads[0], pts, DERIVE_TEST_N, limit, sizeof(limit));
 	assert_string_equal(json_string_value(json_object_get(w, "limit")), limit);
 
@@ -130,7 +142,9 @@ static void test_derive_json(void **state)
 	assert_true(derive_test_real(s0, "p99_us") == 600.0);
 	assert_true(derive_test_real(s0, "client_cpu_pct") == 33.3);
 	assert_true(json_is_true(json_object_get(s0, "steady")));
-	assert_true(json_is_false(json_object_get(json_array_get(steps, 2), "steady")));
+	assert_true(json_is_true(json_object_get(json_array_get(steps, 2), "valid")));
+	assert_string_equal(json_string_value(json_object_get(json_array_get(steps, 2), "verdict")),
+	                    "valid");
 	assert_int_equal(json_integer_value(json_object_get(json_array_get(steps, 2), "missed")),
 	                 2);
 

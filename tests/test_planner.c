@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* Step control without a fleet: ramp, curve, refine and the stop rules on made-up points. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "curve.h"
 #include "planner.h"
 #include "verdict.h"
 #include "testlib.h"
@@ -21,7 +24,11 @@ static struct step_point planner_device(double offered, double cap, uint32_t ste
 	p.step = step;
 	p.offered_ops = offered;
 	p.achieved_ops = offered > 0 && offered < cap ? offered : cap;
-	p.ops = (uint64_t)p.achieved_ops;
+	p.measured_s = 5;
+	p.intervals = 5;
+	p.steady = offered <= cap;
+	p.ops = (uint64_t)(p.achieved_ops * 5);
+	p.missed = offered > cap ? (uint64_t)((offered - cap) * 5) : 0;
 	p.mean_ns = offered > 0 && offered <= cap ? 500e3 : 80e6;
 	return p;
 }
@@ -69,26 +76,253 @@ static void test_ramp_increment_and_max_steps(void **state)
 	campaign_free(c);
 }
 
-static void test_refine_brackets_the_knee(void **state)
+/*
+ * A wall at 5000 ops/s: overloaded steps achieve 5000. Refinement never offers
+ * more than the highest achieved rate, so it stops at the wall and says why.
+ */
+static void test_refine_never_offers_above_achieved(void **state)
 {
 	struct campaign *c = testlib_campaign_ok(
 	    TEST_HEAD
 	    "slo: {latency: 1ms}\n"
 	    "workloads: [{name: a, load: {ramp: {start: 1000, factor: 2}, refine: 10}}]\n");
-	double r[32], lo = 0, hi = 1e18;
-	size_t n = planner_drive(c, 5000, r, 32);
+	struct step_point pts[32];
+	struct planner p;
+	double rate, best = 0;
+	size_t n = 0;
 
-	/* The pass (4 steps), then bisection until the bracket is within 2%. */
-	assert_true(n > 4 && n <= 14);
-	for (size_t i = 0; i < n; i++) {
-		if (r[i] <= 5000 && r[i] > lo)
-			lo = r[i];
-		if (r[i] > 5000 && r[i] < hi)
-			hi = r[i];
+	(void)state;
+	planner_init(&p, c, &c->workloads[0]);
+	while (n < 32 && planner_next(&p, pts, n, &rate)) {
+		/* after the pass (1000, 2000, 4000, 8000): never above what was achieved */
+		if (n >= 4)
+			assert_true(rate <= best);
+		pts[n] = planner_device(rate, 5000, (uint32_t)n);
+		if (pts[n].achieved_ops > best)
+			best = pts[n].achieved_ops;
+		n++;
 	}
-	assert_true(hi - lo <= 0.02 * lo);
-	assert_true(lo > 4900);
+	assert_int_equal(n, 5); /* 1000, 2000, 4000, 8000, then 5000 (the bisection 6000, capped) */
+	assert_true(pts[4].offered_ops == 5000);
+	assert_non_null(strstr(p.refine_why, "no step achieved more than its low end"));
 	campaign_free(c);
+}
+
+/* A device whose latency rises as lat(offered) until 10000 ops/s, where it saturates. */
+static double (*planner_lat)(double);
+
+static double planner_lat_linear(double o)
+{
+	return 180e3 + o * 200; /* 1ms at 4100 */
+}
+
+static double planner_lat_concave(double o)
+{
+	return 1e6 * sqrt(o / 4100); /* 1ms at 4100; chords lie under the curve */
+}
+
+static struct step_point planner_curve_device(double offered, uint32_t step)
+{
+	struct step_point p = planner_device(offered, 10000, step);
+
+	if (offered <= 10000)
+		p.mean_ns = planner_lat(offered);
+	return p;
+}
+
+static size_t planner_drive_curve(const struct campaign *c, struct step_point *pts, size_t max,
+                                  struct planner *p)
+{
+	size_t n = 0;
+	double rate;
+
+	planner_init(p, c, &c->workloads[0]);
+	while (n < max && planner_next(p, pts, n, &rate)) {
+		pts[n] = planner_curve_device(rate, (uint32_t)n);
+		n++;
+	}
+	return n;
+}
+
+#define PLANNER_RAMP_REFINE                                                                        \
+	TEST_HEAD "slo: {latency: 1ms}\n"                                                          \
+	          "workloads: [{name: a, load: {ramp: {start: 1000, factor: 2}, refine: 10}}]\n"
+
+/* Bisect to 2%, then confirm at the interpolated knee: it meets, so it is the measured knee. */
+static void test_confirm_meets(void **state)
+{
+	struct campaign *c = testlib_campaign_ok(PLANNER_RAMP_REFINE);
+	const struct workload *w = &c->workloads[0];
+	struct step_point pts[32], *s;
+	struct planner p;
+	size_t n;
+	struct knee k;
+
+	(void)state;
+	planner_lat = planner_lat_linear;
+	n = planner_drive_curve(c, pts, 32, &p);
+	assert_true(fabs(pts[n - 1].offered_ops - 4100) < 1); /* the confirmation step */
+	s = curve_sorted(pts, n);
+	k = curve_knee(c, w, s, n);
+	assert_int_equal(k.kind, KNEE_AT_STEP);
+	assert_true(k.confirmed);
+	assert_true(fabs(k.throughput - 4100) < 1);
+	assert_true(curve_bracket_width(&k) <= 0.02);
+	assert_int_equal(curve_knee_digits(&k), 4); /* bracket 4100..4125: 0.6% */
+	assert_non_null(strstr(p.refine_why, "after a confirmation step"));
+	k.bracket_lo = 67000;
+	k.bracket_hi = 68340; /* 2% wide: 3 significant digits */
+	assert_int_equal(curve_knee_digits(&k), 3);
+	assert_true(curve_round(67867, 3) == 67900);
+	k.bracket_hi = 67000 * 1.125; /* 12.5%: 2 */
+	assert_true(curve_round(67867, curve_knee_digits(&k)) == 68000);
+	free(s);
+	/* confirm: false: no step at the interpolated knee */
+	campaign_free(c);
+	c = testlib_campaign_ok(TEST_HEAD
+	                        "slo: {latency: 1ms}\n"
+	                        "workloads: [{name: a, load: {ramp: {start: 1000, factor: 2}, "
+	                        "refine: 10, confirm: false}}]\n");
+	assert_int_equal(planner_drive_curve(c, pts, 32, &p), n - 1);
+	campaign_free(c);
+}
+
+/* On a concave curve the interpolated knee is too high: confirmation fails, the knee stays below.
+ */
+static void test_confirm_fails(void **state)
+{
+	struct campaign *c = testlib_campaign_ok(PLANNER_RAMP_REFINE);
+	struct step_point pts[32], *s;
+	struct planner p;
+	size_t n;
+	struct knee k;
+
+	(void)state;
+	planner_lat = planner_lat_concave;
+	n = planner_drive_curve(c, pts, 32, &p);
+	assert_true(pts[n - 1].mean_ns > 1e6); /* the confirmation step violated */
+	s = curve_sorted(pts, n);
+	k = curve_knee(c, &c->workloads[0], s, n);
+	assert_int_equal(k.kind, KNEE_AT_STEP);
+	assert_true(k.throughput <= 4100 && k.throughput >= 4100 * 0.98);
+	assert_true(k.throughput < pts[n - 1].offered_ops);
+	assert_true(k.confirmed);
+	free(s);
+	campaign_free(c);
+}
+
+/* Unsteady steps under the SLO between the bracket's ends: never offered twice. */
+static void test_refine_past_unsteady(void **state)
+{
+	struct campaign *c = testlib_campaign_ok(PLANNER_RAMP_REFINE);
+	struct step_point pts[32];
+	struct planner p;
+	size_t n = 0;
+	double rate;
+
+	(void)state;
+	planner_lat = planner_lat_linear;
+	planner_init(&p, c, &c->workloads[0]);
+	while (n < 32 && planner_next(&p, pts, n, &rate)) {
+		for (size_t i = 0; i < n; i++)
+			assert_true(fabs(pts[i].offered_ops - rate) > 1e-6);
+		pts[n] = planner_curve_device(rate, (uint32_t)n);
+		if (rate > 2000 && rate < 4100)
+			pts[n].steady = false;
+		n++;
+	}
+	assert_true(n < 20);
+	campaign_free(c);
+}
+
+/* A valid point: 5 steady intervals, every due operation completed. */
+static struct step_point planner_pt(uint32_t step, double offered, double mean_us)
+{
+	struct step_point p = planner_device(offered, 1e9, step);
+
+	p.mean_ns = mean_us * 1e3;
+	return p;
+}
+
+/*
+ * The knee from valid points only, never above the lowest violation: an
+ * under/over/under curve is non_monotonic; unsteady, behind, erroring and
+ * closed-loop points never carry it.
+ */
+static void test_knee_valid_points_only(void **state)
+{
+	struct campaign *c = testlib_campaign_ok(
+	    TEST_HEAD "slo: {latency: 1ms}\nworkloads: [{name: a, load: {steps: [1]}}]\n");
+	const struct workload *w = &c->workloads[0];
+	struct step_point pts[6], *s;
+	struct knee k;
+
+	(void)state;
+	pts[0] = planner_pt(0, 1000, 300);
+	pts[1] = planner_pt(1, 2000, 500);
+	pts[2] = planner_pt(2, 3000, 1500); /* a stall: violated */
+	pts[3] = planner_pt(3, 4000, 700);  /* under again */
+	pts[4] = planner_pt(4, 0, 200);     /* max: closed loop, fast */
+	pts[4].achieved_ops = 9000;
+	pts[5] = planner_pt(5, 2500, 600); /* unsteady: does not count */
+	pts[5].steady = false;
+	s = curve_sorted(pts, 6);
+	k = curve_knee(c, w, s, 6);
+	assert_true(k.non_monotonic);
+	assert_int_equal(k.kind, KNEE_INTERPOLATED); /* between 2000 and 3000 */
+	assert_true(k.throughput >= 2000 && k.throughput <= 3000);
+	assert_true(fabs(k.throughput - (2000 + 0.5 * 1000)) < 1e-6);
+	assert_true(k.bracket_lo == 2000 && k.bracket_hi == 3000);
+	assert_false(k.confirmed);
+	free(s);
+
+	/* The violating step behind its rate (81% of due): its latency is not interpolated to. */
+	pts[2].missed = pts[2].ops / 4;
+	pts[2].mean_ns = 800e3;
+	s = curve_sorted(pts, 6);
+	k = curve_knee(c, w, s, 6);
+	assert_int_equal(k.kind, KNEE_AT_STEP);
+	assert_true(k.throughput == 2000 && !k.confirmed && k.non_monotonic);
+	free(s);
+
+	/* Errors, too few intervals: invalid. Nothing valid under: none. */
+	pts[0].errors = 1;
+	pts[1].intervals = 3;
+	s = curve_sorted(pts, 3);
+	k = curve_knee(c, w, s, 3);
+	assert_int_equal(k.kind, KNEE_ALL_OVER);
+	free(s);
+	campaign_free(c);
+}
+
+static void test_verdict_words(void **state)
+{
+	struct step_point p = planner_pt(0, 1000, 300);
+	char buf[160];
+
+	(void)state;
+	assert_int_equal(verdict_point(&p), 0);
+	verdict_words(&p, verdict_point(&p), buf, sizeof(buf));
+	assert_string_equal(buf, "valid");
+	p.missed = p.ops / 9; /* 90% of due */
+	p.steady = false;
+	p.errors = 2;
+	assert_int_equal(verdict_point(&p), VERDICT_BEHIND | VERDICT_UNSTEADY | VERDICT_ERRORS);
+	verdict_words(&p, verdict_point(&p), buf, sizeof(buf));
+	assert_string_equal(buf, "behind (90% of due), unsteady, 2 errors");
+	p = planner_pt(0, 0, 300);
+	p.intervals = 4;
+	verdict_words(&p, verdict_point(&p), buf, sizeof(buf));
+	assert_string_equal(buf, "closed loop, 4 intervals, too few to judge");
+	/* 96.9% of due is behind, 97% is not: the count, not offered x time */
+	p = planner_pt(0, 1000, 300);
+	p.ops = 969;
+	p.missed = 31;
+	assert_true(verdict_point(&p) & VERDICT_BEHIND);
+	p.ops = 970;
+	p.missed = 30;
+	p.achieved_ops = 900; /* Poisson arrivals fell short of offered x time: not a verdict */
+	assert_int_equal(verdict_point(&p), 0);
 }
 
 static void test_curve_runs_the_peak_first(void **state)
@@ -109,13 +343,19 @@ static void test_saturation_rules(void **state)
 	struct campaign *c =
 	    testlib_campaign_ok(TEST_HEAD "stop: {achieved: 90%, ceiling: 10ms, errors: true}\n"
 	                                  "workloads: [{name: a, load: {steps: [1]}}]\n");
-	struct step_point p = {.offered_ops = 1000, .achieved_ops = 950, .mean_ns = 2e6};
+	struct step_point p = {
+	    .offered_ops = 1000, .achieved_ops = 950, .ops = 950, .missed = 50, .mean_ns = 2e6};
 	char why[128];
 
 	assert_false(verdict_saturated(c, &p, why, sizeof(why)));
-	p.achieved_ops = 850;
+	p.ops = 850;
+	p.missed = 150;
 	assert_true(verdict_saturated(c, &p, why, sizeof(why)));
-	assert_string_equal(why, "achieved 85% of the offered rate");
+	assert_string_equal(why, "achieved 85% of the operations due");
+	/* Poisson count noise: 90% of offered, but every due operation completed. */
+	p.ops = 900;
+	p.missed = 0;
+	assert_false(verdict_saturated(c, &p, why, sizeof(why)));
 	p.achieved_ops = 1000;
 	p.mean_ns = 20e6;
 	assert_true(verdict_saturated(c, &p, why, sizeof(why)));
@@ -127,12 +367,64 @@ static void test_saturation_rules(void **state)
 	campaign_free(c);
 }
 
+/* Steadiness of a window of intervals with these op counts and mean latencies (us). */
+static bool planner_steady(const uint64_t *ops, const double *lat_us, uint32_t n)
+{
+	const char *names[1] = {"a"};
+	struct agg_step *st = agg_step_new(1, names, n);
+	struct agg_record *rec = calloc(1, sizeof(*rec));
+	const struct agg_record *merged;
+	struct error err;
+	bool steady;
+
+	for (uint32_t i = 0; i < n; i++) {
+		record_reset(&rec->rec);
+		rec->duration_ns = 1000000000;
+		rec->agents = 1;
+		rec->workers = 1;
+		rec->rec.ops = ops[i];
+		for (uint64_t k = 0; k < ops[i]; k++)
+			hist_record(&rec->rec.latency, (uint64_t)(lat_us[i] * 1e3));
+		assert_int_equal(agg_add_record(st, 0, i, rec, &merged, &err), 1);
+	}
+	steady = agg_window_steady(st, 0, n, SLO_MEAN);
+	free(rec);
+	agg_step_free(st);
+	return steady;
+}
+
+static void test_steady_spikes_and_noise(void **state)
+{
+	const uint64_t busy[5] = {72000, 72000, 72000, 72000, 72000};
+	const double spike[5] = {294, 300, 1033, 217, 290};
+	const double flat[5] = {300, 310, 295, 305, 300};
+	const double backlog[5] = {197e3, 600e3, 985e3, 1372e3, 1700e3};
+	/* 25 then 16 a second: within the count noise of so few operations... */
+	const uint64_t few[5] = {26, 24, 20, 17, 15};
+	/* ...but the same fall over 1000 times the operations is a trend */
+	const uint64_t many[5] = {26000, 24000, 20000, 17000, 15000};
+
+	(void)state;
+	assert_false(planner_steady(busy, spike, 5)); /* 1033us among ~290us */
+	assert_true(planner_steady(busy, flat, 5));
+	assert_false(planner_steady(busy, backlog, 5));
+	assert_true(planner_steady(few, flat, 5));
+	assert_false(planner_steady(many, flat, 5));
+	assert_false(planner_steady(busy, flat, 4)); /* too few intervals to judge */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_ramp_stops_at_saturation),
 	    cmocka_unit_test(test_ramp_increment_and_max_steps),
-	    cmocka_unit_test(test_refine_brackets_the_knee),
+	    cmocka_unit_test(test_refine_never_offers_above_achieved),
+	    cmocka_unit_test(test_confirm_meets),
+	    cmocka_unit_test(test_confirm_fails),
+	    cmocka_unit_test(test_refine_past_unsteady),
+	    cmocka_unit_test(test_knee_valid_points_only),
+	    cmocka_unit_test(test_verdict_words),
+	    cmocka_unit_test(test_steady_spikes_and_noise),
 	    cmocka_unit_test(test_curve_runs_the_peak_first),
 	    cmocka_unit_test(test_saturation_rules),
 	};

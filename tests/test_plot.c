@@ -40,7 +40,9 @@ static void plot_test_points(struct step_point *pts, double scale)
 		p->p999_ns = (uint64_t)(p->mean_ns * 5);
 		p->max_ns = (uint64_t)(p->mean_ns * 9);
 		p->ops = (uint64_t)(p->achieved_ops * 2);
+		p->missed = (uint64_t)((p->offered_ops - p->achieved_ops) * 2);
 		p->measured_s = 2;
+		p->intervals = 5;
 		p->steady = i < 5;
 		p->host_cpu_pct = 10 + 5.0 * (double)i;
 		p->nagents = 2;
@@ -255,6 +257,7 @@ static void test_plot_mib_all_under(void **state)
 	for (size_t i = 0; i < PLOT_TEST_N; i++) {
 		pts[i].mib_s = pts[i].achieved_ops * 65536 / (1 << 20);
 		pts[i].offered_ops = pts[i].achieved_ops;
+		pts[i].missed = 0;
 		pts[i].mean_ns = 100e3 * (double)(i + 1);
 	}
 	k = curve_knee(&c, &w, pts, PLOT_TEST_N);
@@ -265,7 +268,7 @@ static void test_plot_mib_all_under(void **state)
 	svg = plot_test_svg(&w, &s, 1);
 	assert_int_equal(plot_test_count(svg, "<circle class=\"step\""), PLOT_TEST_N);
 	assert_non_null(strstr(svg, "achieved throughput (MiB/s)"));
-	assert_non_null(strstr(svg, ">knee &gt; 3,062 MiB/s<"));
+	assert_non_null(strstr(svg, ">knee &gt; 3,031 MiB/s<"));
 	assert_non_null(strstr(svg, "nothing completed"));
 	assert_non_null(strstr(svg, "mean latency (ms)"));
 	plot_test_xml_ok(svg);
@@ -307,7 +310,8 @@ static void test_report_html(void **state)
 	assert_non_null(strstr(a, "<title>iocurve: demo &amp; &lt;friends&gt;</title>"));
 	assert_non_null(strstr(a, "<table class=\"summary\">"));
 	assert_non_null(strstr(a, "<th>Workload</th><th>Performance @ 1.00ms</th>"));
-	assert_non_null(strstr(a, "<tr><td>randread-4k</td><td class=\"n\">43778 ops/s</td>"));
+	/* 25% bracket: two significant digits */
+	assert_non_null(strstr(a, "<tr><td>randread-4k</td><td class=\"n\">44000 ops/s</td>"));
 	assert_non_null(strstr(a, "<tr><td>never</td><td class=\"n\">not run</td>"));
 	/* One curve per workload that ran. */
 	assert_int_equal(plot_test_count(a, "<svg"), 2);
@@ -318,7 +322,8 @@ static void test_report_html(void **state)
 	assert_non_null(strstr(a, "<th colspan=\"2\">local-1</th>"));
 	assert_non_null(strstr(a, "# load: a &lt; b &amp; c &gt; &quot;d&quot;"));
 	assert_null(strstr(a, "a < b"));
-	assert_non_null(strstr(a, "Performance @ 1.00ms (mean): 43778 ops/s"));
+	assert_non_null(strstr(a, "Performance @ 1.00ms (mean): 44000 ops/s (interpolated"));
+	assert_non_null(strstr(a, "behind (82% of due)"));
 	/* Self-contained: nothing to fetch (the SVG namespace is a name, not a request). */
 	assert_null(strstr(a, "src="));
 	assert_null(strstr(a, "href="));

@@ -9,12 +9,21 @@
 #include "aggregate.h"
 #include "xalloc.h"
 
-/* Steady: throughput moves less than this across the window, relative to its mean... */
-#define AGG_STEADY_OPS_TREND 0.05
-/* ...and so does the latency metric (noisier, so a wider band)... */
-#define AGG_STEADY_LAT_TREND 0.25
-/* ...and the step keeps up with its offered rate: a backlog that grows is never steady. */
-#define AGG_STEADY_RATE 0.97
+/*
+ * Steady: the two halves of the window differ in throughput by less than 5% of
+ * its mean plus the count noise of the halves (AGG_NOISE_Z standard deviations
+ * of a Poisson count)...
+ */
+#define AGG_STEADY_OPS_TOL 0.05
+/*
+ * ...in the latency metric by less than 15% plus its sampling noise (a backlog
+ * growing linearly by 25% of its mean across the window moves the halves ~15%)...
+ */
+#define AGG_STEADY_LAT_TOL 0.15
+/* ...and no interval's metric exceeds twice the window's median (plus noise): no spike. */
+#define AGG_STEADY_SPIKE 2.0
+/* Standard deviations of noise a difference may span and still be noise. */
+#define AGG_NOISE_Z 3.0
 
 /* One agent's measured intervals of a step, for its share of the window. */
 struct agg_agent_iv {
@@ -194,25 +203,6 @@ void agg_set_window(struct agg_step *st, uint32_t from, uint32_t to)
 	st->win_to = to < st->nintervals ? to : st->nintervals;
 }
 
-double agg_trend(const double *v, size_t n)
-{
-	double sx = 0, sy = 0, sxx = 0, sxy = 0, mean, slope;
-
-	if (n < 2)
-		return 0;
-	for (size_t i = 0; i < n; i++) {
-		sx += (double)i;
-		sy += v[i];
-		sxx += (double)i * (double)i;
-		sxy += (double)i * v[i];
-	}
-	mean = sy / (double)n;
-	if (mean == 0)
-		return 0;
-	slope = ((double)n * sxy - sx * sy) / ((double)n * sxx - sx * sx);
-	return slope * (double)(n - 1) / mean;
-}
-
 /* The metric of one interval, as step_metric would give it for a whole step. */
 static double agg_interval_metric(const struct agg_record *m, enum slo_metric metric)
 {
@@ -228,34 +218,137 @@ static int agg_agent_cmp(const void *a, const void *b)
 	return strcmp(((const struct agg_agent *)a)->name, ((const struct agg_agent *)b)->name);
 }
 
-/* Throughput and metric per measured interval of [from, to); returns how many. */
-static size_t agg_series(const struct agg_step *st, uint32_t from, uint32_t to,
-                         enum slo_metric metric, double *ops, double *lat)
+/* The quantile a metric is (0 for the mean): its tail holds (1 - q) of the operations. */
+static double agg_metric_q(enum slo_metric metric)
 {
-	size_t nm = 0;
+	static const double q[] = {0, 0.50, 0.90, 0.99, 0.999};
 
-	for (uint32_t i = from; i < to && i < st->nintervals; i++) {
-		const struct agg_record *m = st->merged[i];
+	return metric == SLO_MEAN ? 0 : q[metric];
+}
 
-		if (m == NULL || m->warmup || m->agents == 0)
+/* Coefficient of variation of a latency histogram (from its bins' midpoints); 1 when empty. */
+static double agg_hist_cv(const struct hist *h)
+{
+	double n = 0, sum = 0, sq = 0, mean, var;
+
+	for (unsigned i = 0; i < HIST_BINS; i++) {
+		double c = (double)h->bins[i], v;
+
+		if (c == 0)
 			continue;
-		ops[nm] = (double)m->rec.ops;
-		lat[nm++] = agg_interval_metric(m, metric);
+		v = (double)hist_bin_mid(i);
+		n += c;
+		sum += c * v;
+		sq += c * v * v;
 	}
-	return nm;
+	if (n < 2 || sum <= 0)
+		return 1;
+	mean = sum / n;
+	var = sq / n - mean * mean;
+	return var > 0 ? sqrt(var) / mean : 0;
+}
+
+/*
+ * Relative sampling noise (one standard deviation) of a metric measured over n
+ * operations: for the mean, the latencies' coefficient of variation over
+ * sqrt(n); for a quantile, the count of operations in its tail is Poisson,
+ * sd sqrt(count).
+ */
+static double agg_metric_noise(const struct hist *h, double n, enum slo_metric metric)
+{
+	double tail = n * (1.0 - agg_metric_q(metric));
+
+	if (tail < 1)
+		return INFINITY;
+	return (metric == SLO_MEAN ? agg_hist_cv(h) : 1.0) / sqrt(tail);
+}
+
+static int agg_double_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Merge measured intervals [from, to) of the window into *h; returns their duration. */
+static uint64_t agg_half(const struct agg_step *st, const uint32_t *idx, size_t from, size_t to,
+                         struct agg_record *h)
+{
+	uint64_t ns = 0;
+
+	agg_record_init(h);
+	for (size_t i = from; i < to; i++) {
+		agg_merge(h, st->merged[idx[i]]);
+		ns += st->merged[idx[i]]->duration_ns;
+	}
+	return ns;
+}
+
+/* Whether the halves [0, half) and [n - half, n) agree within tolerance plus noise. */
+static bool agg_halves_agree(const struct agg_step *st, const uint32_t *idx, size_t n,
+                             enum slo_metric metric)
+{
+	struct agg_record *a = xmalloc(sizeof(*a)), *b = xmalloc(sizeof(*b));
+	size_t half = n / 2;
+	double da = (double)agg_half(st, idx, 0, half, a) / 1e9;
+	double db = (double)agg_half(st, idx, n - half, n, b) / 1e9;
+	double ca = (double)a->rec.ops, cb = (double)b->rec.ops, ra, rb, la, lb, noise;
+	bool ok = da > 0 && db > 0;
+
+	if (ok) {
+		ra = ca / da;
+		rb = cb / db;
+		/* sd of ra - rb when both counts are Poisson */
+		noise = sqrt(ca / (da * da) + cb / (db * db));
+		ok = fabs(ra - rb) <= AGG_STEADY_OPS_TOL * (ra + rb) / 2 + AGG_NOISE_Z * noise;
+	}
+	if (ok) {
+		la = agg_interval_metric(a, metric);
+		lb = agg_interval_metric(b, metric);
+		noise = agg_metric_noise(ca < cb ? &a->rec.latency : &b->rec.latency,
+		                         ca < cb ? ca : cb, metric);
+		ok = fabs(la - lb) <= (AGG_STEADY_LAT_TOL + AGG_NOISE_Z * noise) * (la + lb) / 2;
+	}
+	free(a);
+	free(b);
+	return ok;
+}
+
+/* Whether any interval's metric spikes over AGG_STEADY_SPIKE x the median, beyond its noise. */
+static bool agg_spiky(const struct agg_step *st, const uint32_t *idx, size_t n,
+                      enum slo_metric metric)
+{
+	double *lat = xcalloc(n, sizeof(*lat)), *sorted = xcalloc(n, sizeof(*sorted)), median;
+	bool spike = false;
+
+	for (size_t i = 0; i < n; i++)
+		sorted[i] = lat[i] = agg_interval_metric(st->merged[idx[i]], metric);
+	qsort(sorted, n, sizeof(*sorted), agg_double_cmp);
+	median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+	for (size_t i = 0; i < n && !spike; i++) {
+		const struct agg_record *m = st->merged[idx[i]];
+		double noise = agg_metric_noise(&m->rec.latency, (double)m->rec.ops, metric);
+
+		spike = lat[i] > median * (AGG_STEADY_SPIKE + AGG_NOISE_Z * noise);
+	}
+	free(lat);
+	free(sorted);
+	return spike;
 }
 
 bool agg_window_steady(const struct agg_step *st, uint32_t from, uint32_t to,
                        enum slo_metric metric)
 {
-	double *ops = xcalloc(st->nintervals, sizeof(*ops));
-	double *lat = xcalloc(st->nintervals, sizeof(*lat));
-	size_t nm = agg_series(st, from, to, metric, ops, lat);
-	bool steady = nm > 0 && fabs(agg_trend(ops, nm)) < AGG_STEADY_OPS_TREND &&
-	              fabs(agg_trend(lat, nm)) < AGG_STEADY_LAT_TREND;
+	uint32_t *idx = xcalloc(st->nintervals + 1, sizeof(*idx));
+	size_t n = 0;
+	bool steady;
 
-	free(ops);
-	free(lat);
+	for (uint32_t i = from; i < to && i < st->nintervals; i++)
+		if (st->merged[i] != NULL && !st->merged[i]->warmup && st->merged[i]->agents > 0)
+			idx[n++] = i;
+	steady = n >= AGG_MIN_INTERVALS && agg_halves_agree(st, idx, n, metric) &&
+	         !agg_spiky(st, idx, n, metric);
+	free(idx);
 	return steady;
 }
 
@@ -328,8 +421,6 @@ void agg_point(struct agg_step *st, uint32_t step, double offered, enum slo_metr
 		pt->cpu_pct = 100.0 * (double)(all->rec.cpu_user_ns + all->rec.cpu_sys_ns) /
 		              (double)measured_ns;
 	}
-	if (offered > 0 && pt->achieved_ops < AGG_STEADY_RATE * offered)
-		pt->steady = false;
 	pt->mean_ns = hist_mean(&all->rec.latency);
 	pt->p50_ns = hist_quantile(&all->rec.latency, 50);
 	pt->p90_ns = hist_quantile(&all->rec.latency, 90);
@@ -341,6 +432,7 @@ void agg_point(struct agg_step *st, uint32_t step, double offered, enum slo_metr
 	pt->client_bound =
 	    pt->ops > 0 && pt->lag_mean_ns > AGG_CLIENT_BOUND * step_metric(pt, metric);
 	pt->host_cpu_pct = all->host_cpu_pct;
+	pt->workers = nm ? (uint32_t)(all->workers / nm) : 0;
 	if (measured_ns > 0 && all->workers > 0)
 		/* workers were summed per interval: divide by the intervals to get a head count */
 		pt->qd_full_pct = 100.0 * (double)all->rec.qd_full_ns /

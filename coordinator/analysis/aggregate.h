@@ -11,6 +11,9 @@
 #include "record.h"
 #include "iocurve.pb-c.h"
 
+/* A window of fewer measured intervals cannot be judged steady. */
+#define AGG_MIN_INTERVALS 5
+
 /* One interval: one agent's record, or the merge of every agent's. */
 struct agg_record {
 	struct record rec;
@@ -52,7 +55,8 @@ struct step_point {
 	double cpu_pct;       /* workers' CPU time over measured time, in % of one core */
 	double host_cpu_pct;  /* busiest agent host in any measured interval, % of its CPUs */
 	double qd_full_pct;   /* share of the time the workers' queues were full */
-	bool steady;          /* throughput without a trend and latency stable over the window */
+	uint32_t workers;     /* workers that ran the step, all agents */
+	bool steady;          /* halves agree within tolerance + count noise, no latency spike */
 	uint32_t intervals;   /* measured intervals (more than planned when extended) */
 	uint32_t nagents;     /* agents[] holds the first STEP_MAX_AGENTS */
 	uint32_t agents_lost; /* of nagents, lost during the step (the rest ran to its end) */
@@ -93,7 +97,13 @@ int agg_record_from_report(struct agg_record *rec, const Iocurve__IntervalReport
  * out): a step extended to become steady is judged on its last measured window.
  */
 void agg_set_window(struct agg_step *st, uint32_t from, uint32_t to);
-/* Whether intervals [from, to) are steady: no trend in throughput or the metric. */
+/*
+ * Whether intervals [from, to) are steady: at least AGG_MIN_INTERVALS measured
+ * ones; the halves of the window agree in throughput within 5% plus 3 sd of
+ * their Poisson count noise and in the metric within 15% plus 3 sd of its
+ * sampling noise; no interval's metric spikes over twice the median (plus
+ * noise). The same rule ends an extended step early and judges its point.
+ */
 bool agg_window_steady(const struct agg_step *st, uint32_t from, uint32_t to,
                        enum slo_metric metric);
 /*
@@ -107,17 +117,11 @@ const struct agg_record *agg_merged(const struct agg_step *st, uint32_t interval
 /* True when every agent has reported every interval of the window (lost ones: until lost). */
 bool agg_complete(const struct agg_step *st);
 /*
- * The step's point from its measured intervals, judged on metric for steadiness:
- * steady when neither throughput nor the metric trends over the window.
+ * The step's point from its measured intervals, judged on metric for
+ * steadiness (agg_window_steady over the measured window).
  */
 void agg_point(struct agg_step *st, uint32_t step, double offered, enum slo_metric metric,
                struct step_point *pt);
-/*
- * Trend over a series: the least-squares slope times the window, relative to
- * the mean (0.1: rises 10% of the mean across the window). 0 for < 2 values.
- */
-double agg_trend(const double *v, size_t n);
-
 /* The latency a step is judged on, in ns. */
 static inline double step_metric(const struct step_point *p, enum slo_metric m)
 {

@@ -13,6 +13,10 @@
 #define CURVE_CLIENT_BUSY_PCT 90.0
 /* Queues full this much of the time: the client's queue depth set the pace. */
 #define CURVE_QD_FULL_PCT 50.0
+/* ...and the peak within 5% of slots / service time (Little's law). */
+#define CURVE_LITTLE_TOL 0.05
+/* A service time grown past this multiple of the least seen: the storage is queueing. */
+#define CURVE_SVC_GROWTH 2.0
 
 bool curve_uses_mib(const struct workload *w)
 {
@@ -45,22 +49,148 @@ struct step_point *curve_sorted(const struct step_point *pts, size_t n)
 	return s;
 }
 
+double curve_offered_tp(const struct workload *w, const struct step_point *p)
+{
+	if (!curve_uses_mib(w))
+		return p->offered_ops;
+	if (p->achieved_ops > 0)
+		return p->offered_ops * p->mib_s / p->achieved_ops;
+	return p->offered_ops * (double)w->block_size / (1024.0 * 1024.0);
+}
+
+/* The knee from the bracket's two steps: interpolated when the upper one is valid. */
+static void curve_knee_between(const struct campaign *c, const struct workload *w,
+                               const struct step_point *sorted, struct knee *k)
+{
+	const struct step_point *lo = &sorted[k->below], *hi = &sorted[k->over];
+	struct knee_point kp[2] = {{curve_throughput(w, lo), step_metric(lo, c->slo_metric)},
+	                           {curve_throughput(w, hi), step_metric(hi, c->slo_metric)}};
+	struct knee two;
+
+	k->kind = KNEE_AT_STEP;
+	if (k->bracket_hi - k->bracket_lo <= CURVE_PRECISION * k->bracket_lo) {
+		k->confirmed = true; /* the crossing is within 2% above a measured step */
+		return;
+	}
+	/* An overloaded step's latency measures its length, not the storage: no line to it. */
+	if (!verdict_valid(hi))
+		return;
+	two = knee_find(kp, 2, (double)c->slo_latency_ns);
+	if (two.kind == KNEE_INTERPOLATED) {
+		k->kind = KNEE_INTERPOLATED;
+		k->throughput = two.throughput;
+		k->above = k->over;
+	}
+}
+
 struct knee curve_knee(const struct campaign *c, const struct workload *w,
                        const struct step_point *sorted, size_t n)
 {
-	struct knee_point *kp = xcalloc(n, sizeof(*kp));
-	struct knee k;
+	struct knee k = {.kind = KNEE_NONE};
+	size_t cap = n, lo = n;
+	bool open = false;
 
+	/* sorted by offered rate: the first violation is the lowest offered rate that violated */
 	for (size_t i = 0; i < n; i++) {
-		kp[i].throughput = curve_throughput(w, &sorted[i]);
-		/* Short of its rate, or nothing completed: not a point under the SLO. */
-		kp[i].latency = sorted[i].ops == 0 || verdict_short(c, &sorted[i])
-		                    ? INFINITY
-		                    : step_metric(&sorted[i], c->slo_metric);
+		open |= sorted[i].offered_ops > 0;
+		if (cap == n && verdict_violates(c, &sorted[i]))
+			cap = i;
 	}
-	k = knee_find(kp, n, (double)c->slo_latency_ns);
-	free(kp);
+	if (!open)
+		return k;
+	for (size_t i = 0; i < n; i++) {
+		if (sorted[i].offered_ops <= 0 || !verdict_meets(c, &sorted[i]))
+			continue;
+		if (cap == n || sorted[i].offered_ops < sorted[cap].offered_ops)
+			lo = i;
+		else
+			k.non_monotonic = true; /* under, over, under again */
+	}
+	if (lo == n) {
+		k.kind = KNEE_ALL_OVER;
+		return k;
+	}
+	k.below = k.above = lo;
+	k.throughput = curve_throughput(w, &sorted[lo]);
+	if (cap == n) {
+		k.kind = KNEE_ALL_UNDER;
+		return k;
+	}
+	k.over = cap;
+	k.bracket_lo = k.throughput;
+	k.bracket_hi = curve_offered_tp(w, &sorted[cap]);
+	curve_knee_between(c, w, sorted, &k);
 	return k;
+}
+
+double curve_bracket_width(const struct knee *k)
+{
+	if (!(k->bracket_lo > 0) || !(k->bracket_hi > 0))
+		return NAN;
+	return (k->bracket_hi - k->bracket_lo) / k->bracket_lo;
+}
+
+int curve_knee_digits(const struct knee *k)
+{
+	double width = curve_bracket_width(k);
+	int d;
+
+	if (isnan(width))
+		return 0;
+	if (width <= 1e-6)
+		return 6;
+	d = (int)ceil(-log10(width)) + 1;
+	return d < 1 ? 1 : d > 6 ? 6 : d;
+}
+
+double curve_round(double v, int digits)
+{
+	double scale;
+
+	if (digits <= 0 || !(v > 0))
+		return v;
+	scale = pow(10, floor(log10(v)) - digits + 1);
+	return round(v / scale) * scale;
+}
+
+double curve_max_achieved(const struct step_point *pts, size_t n)
+{
+	double best = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (pts[i].achieved_ops > best)
+			best = pts[i].achieved_ops;
+	return best;
+}
+
+bool curve_capped(const struct knee *k, const struct step_point *sorted, size_t n)
+{
+	return k->bracket_hi > 0 &&
+	       curve_max_achieved(sorted, n) <= sorted[k->below].offered_ops * (1 + 1e-3);
+}
+
+void curve_knee_precision(const struct workload *w, const struct knee *k,
+                          const struct step_point *sorted, size_t n, char *buf, size_t len)
+{
+	double width = 100 * curve_bracket_width(k);
+
+	if (k->kind == KNEE_ALL_UNDER)
+		snprintf(buf, len,
+		         "no step violated the SLO: the knee lies above the load offered");
+	else if (k->kind == KNEE_ALL_OVER || k->kind == KNEE_NONE)
+		snprintf(buf, len, "no valid step met the SLO");
+	else if (width <= 100 * CURVE_PRECISION)
+		snprintf(buf, len, "bracket %.1f%% wide", width);
+	else if (curve_capped(k, sorted, n))
+		snprintf(buf, len,
+		         "bracket %.1f%% wide: no step achieved more than its low end, so "
+		         "refinement cannot offer more",
+		         width);
+	else if (w->refine == 0)
+		snprintf(buf, len, "bracket %.1f%% wide: no refinement asked (load.refine)", width);
+	else
+		snprintf(buf, len, "bracket %.1f%% wide: the refine budget (%u steps) is spent",
+		         width, w->refine);
 }
 
 const char *curve_knee_kind(const struct knee *k)
@@ -88,13 +218,30 @@ const struct step_point *curve_peak(const struct workload *w, const struct step_
 	return best;
 }
 
+const struct step_point *curve_sustained(const struct workload *w, const struct step_point *pts,
+                                         size_t n)
+{
+	const struct step_point *best = NULL;
+
+	for (size_t i = 0; i < n; i++)
+		if (verdict_valid(&pts[i]) &&
+		    (best == NULL || curve_throughput(w, &pts[i]) > curve_throughput(w, best)))
+			best = &pts[i];
+	return best;
+}
+
+double curve_in_flight(const struct step_point *p)
+{
+	return p->achieved_ops * p->svc_mean_ns / 1e9;
+}
+
 void curve_limit(const struct campaign *c, const struct workload *w, const struct step_point *pts,
                  size_t n, char *buf, size_t len)
 {
 	const struct step_point *peak = curve_peak(w, pts, n);
 	uint64_t errors = 0;
 	char why[128];
-	double cpu = 0, qd = 0;
+	double cpu = 0, qd, slots, inflight, svc_min = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		errors += pts[i].errors;
@@ -106,9 +253,28 @@ void curve_limit(const struct campaign *c, const struct workload *w, const struc
 		return;
 	}
 	qd = peak->qd_full_pct;
-	/* The client measuring itself comes first: then nothing else in the row is the storage's.
+	slots = (double)peak->workers * w->queue_depth;
+	/* The least service time of a valid step: the storage unqueued. */
+	for (size_t i = 0; i < n; i++)
+		if (verdict_valid(&pts[i]) && pts[i].svc_mean_ns > 0 &&
+		    (svc_min == 0 || pts[i].svc_mean_ns < svc_min))
+			svc_min = pts[i].svc_mean_ns;
+	inflight = curve_in_flight(peak);
+	/*
+	 * The client first: its queues full most of the time and, by Little's law,
+	 * the peak equal to its slots over the service time, and that service time
+	 * not grown past CURVE_SVC_GROWTH x the least seen (else the storage queued
+	 * the operations itself: full queues then only mirror its saturation).
+	 * Then its CPU. Only then is anything in the row the storage's.
 	 */
-	if (cpu >= CURVE_CLIENT_BUSY_PCT)
+	if (qd >= CURVE_QD_FULL_PCT && slots > 0 &&
+	    fabs(inflight - slots) <= CURVE_LITTLE_TOL * slots &&
+	    (svc_min == 0 || peak->svc_mean_ns <= CURVE_SVC_GROWTH * svc_min))
+		snprintf(buf, len,
+		         "client queue depth (%.0f slots, %.1f in flight at the peak, full %.0f%% "
+		         "of the time)",
+		         slots, inflight, qd);
+	else if (cpu >= CURVE_CLIENT_BUSY_PCT)
 		snprintf(buf, len, "client CPU (an agent host %.0f%% busy)", cpu);
 	else if (errors)
 		snprintf(buf, len, "I/O errors (%llu)", (unsigned long long)errors);

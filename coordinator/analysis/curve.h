@@ -19,18 +19,51 @@ double curve_throughput(const struct workload *w, const struct step_point *p);
  * then by run order. Returns a copy the caller frees.
  */
 struct step_point *curve_sorted(const struct step_point *pts, size_t n);
+/* The knee's bracket is narrow enough when within this share of its low end. */
+#define CURVE_PRECISION 0.02
+
+/* A point's offered rate in the workload's unit. */
+double curve_offered_tp(const struct workload *w, const struct step_point *p);
 /*
  * The knee of sorted points (curve_sorted) against the campaign's SLO and
- * metric. A step that fell short of its offered rate never counts as under the SLO.
+ * metric, from valid open-loop points only (verdict.h). It never lies above
+ * the lowest offered rate whose point violated the SLO (verdict_violates):
+ * the best valid step under the SLO below that rate is the knee's low end;
+ * the violating step its high end (the bracket). Within 2% the knee is that
+ * step, measured and confirmed; wider, it is interpolated in latency towards
+ * the violating step when that step is valid (else it stays at the step).
+ * A valid step under the SLO above the violation sets non_monotonic.
  */
 struct knee curve_knee(const struct campaign *c, const struct workload *w,
                        const struct step_point *sorted, size_t n);
+/* (high - low) / low of the knee's bracket; NaN without one. */
+double curve_bracket_width(const struct knee *k);
+/* Significant digits the bracket supports (2% wide: 3); 0 without a bracket. */
+int curve_knee_digits(const struct knee *k);
+/* v to that many significant digits (0: as is). */
+double curve_round(double v, int digits);
+/* The highest achieved ops/s of any point. */
+double curve_max_achieved(const struct step_point *pts, size_t n);
+/* Whether no point achieved more than the bracket's low end offered: refinement cannot go up. */
+bool curve_capped(const struct knee *k, const struct step_point *sorted, size_t n);
+/* How precise the knee is and, when its bracket is wider than 2%, why. */
+void curve_knee_precision(const struct workload *w, const struct knee *k,
+                          const struct step_point *sorted, size_t n, char *buf, size_t len);
 /* "measured", "interpolated", "above_peak", "none": for summary.json. */
 const char *curve_knee_kind(const struct knee *k);
-/* The highest-throughput point (NULL when n is 0). */
+/* The highest-throughput point, the capacity, valid or not (NULL when n is 0). */
 const struct step_point *curve_peak(const struct workload *w, const struct step_point *pts,
                                     size_t n);
-/* What limited the workload, plainly: client CPU, queue depth, rate shortfall, errors, SLO. */
+/* The highest-throughput valid point (NULL when none): its latency can be published. */
+const struct step_point *curve_sustained(const struct workload *w, const struct step_point *pts,
+                                         size_t n);
+/* Operations in the storage on average, by Little's law: achieved x service time. */
+double curve_in_flight(const struct step_point *p);
+/*
+ * What limited the workload, plainly: the client's queue depth (full most of
+ * the time and the peak within 5% of slots / service time), client CPU,
+ * errors, the storage saturated, the SLO.
+ */
 void curve_limit(const struct campaign *c, const struct workload *w, const struct step_point *pts,
                  size_t n, char *buf, size_t len);
 #endif

@@ -34,6 +34,16 @@ struct knee {
 	 * KNEE_NONE, KNEE_ALL_OVER: both 0.
 	 */
 	size_t below, above;
+	/*
+	 * Set by curve_knee only (knee_find leaves them 0). The bracket: the knee
+	 * lies between the best valid step that met the SLO (bracket_lo, its
+	 * achieved throughput) and the offered rate of the lowest step above it
+	 * that violated the SLO (bracket_hi, index over); 0 and 0 without one.
+	 */
+	double bracket_lo, bracket_hi;
+	size_t over;
+	bool confirmed;     /* the knee is a measured valid step within 2% of the violation above */
+	bool non_monotonic; /* a step met the SLO above a lower step that violated it */
 };
 
 /*

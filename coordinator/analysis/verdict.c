@@ -1,14 +1,102 @@
 /* SPDX-License-Identifier: MIT */
-/* What a step's point says about the target: short of its rate, saturated by the stop rules. */
+/* What a step's point says about the target: valid or not and why, short, saturated. */
 #include <stdio.h>
+#include <string.h>
 
 #include "units.h"
 #include "verdict.h"
 
+double verdict_due(const struct step_point *pt)
+{
+	return (double)pt->ops + (double)pt->missed;
+}
+
+double verdict_achieved_pct(const struct step_point *pt)
+{
+	double due = verdict_due(pt);
+
+	return due > 0 ? 100.0 * (double)pt->ops / due : 100.0;
+}
+
 bool verdict_short(const struct campaign *c, const struct step_point *pt)
 {
-	return pt->offered_ops > 0 &&
-	       pt->achieved_ops < pt->offered_ops * c->stop.min_achieved_pct / 100.0;
+	return pt->offered_ops > 0 && verdict_achieved_pct(pt) < c->stop.min_achieved_pct;
+}
+
+unsigned verdict_point(const struct step_point *pt)
+{
+	unsigned r = 0;
+
+	if (pt->offered_ops <= 0)
+		r |= VERDICT_CLOSED_LOOP;
+	if (pt->ops == 0)
+		r |= VERDICT_EMPTY;
+	else if (pt->offered_ops > 0 && verdict_achieved_pct(pt) < 100.0 * VERDICT_KEEP_UP)
+		r |= VERDICT_BEHIND;
+	if (pt->intervals < VERDICT_MIN_INTERVALS)
+		r |= VERDICT_FEW_INTERVALS;
+	else if (!pt->steady)
+		r |= VERDICT_UNSTEADY;
+	if (pt->errors > 0)
+		r |= VERDICT_ERRORS;
+	return r;
+}
+
+void verdict_words(const struct step_point *pt, unsigned reasons, char *buf, size_t len)
+{
+	size_t used = 0;
+	char word[64];
+
+	if (len == 0)
+		return;
+	buf[0] = '\0';
+	if (reasons == 0) {
+		snprintf(buf, len, "valid");
+		return;
+	}
+	for (unsigned bit = 1; bit <= VERDICT_EMPTY; bit <<= 1) {
+		if (!(reasons & bit))
+			continue;
+		switch (bit) {
+		case VERDICT_CLOSED_LOOP:
+			snprintf(word, sizeof(word), "closed loop");
+			break;
+		case VERDICT_BEHIND:
+			snprintf(word, sizeof(word), "behind (%.0f%% of due)",
+			         verdict_achieved_pct(pt));
+			break;
+		case VERDICT_UNSTEADY:
+			snprintf(word, sizeof(word), "unsteady");
+			break;
+		case VERDICT_FEW_INTERVALS:
+			snprintf(word, sizeof(word), "%u intervals, too few to judge",
+			         pt->intervals);
+			break;
+		case VERDICT_ERRORS:
+			snprintf(word, sizeof(word), "%llu errors", (unsigned long long)pt->errors);
+			break;
+		default:
+			snprintf(word, sizeof(word), "nothing completed");
+			break;
+		}
+		used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s",
+		                         used ? ", " : "", word);
+		if (used >= len)
+			break;
+	}
+}
+
+bool verdict_violates(const struct campaign *c, const struct step_point *pt)
+{
+	if (pt->offered_ops <= 0)
+		return false;
+	return pt->ops == 0 || verdict_point(pt) & VERDICT_BEHIND ||
+	       step_metric(pt, c->slo_metric) > (double)c->slo_latency_ns;
+}
+
+bool verdict_meets(const struct campaign *c, const struct step_point *pt)
+{
+	return verdict_valid(pt) && step_metric(pt, c->slo_metric) <= (double)c->slo_latency_ns;
 }
 
 bool verdict_saturated(const struct campaign *c, const struct step_point *pt, char *why, size_t len)
@@ -20,8 +108,8 @@ bool verdict_saturated(const struct campaign *c, const struct step_point *pt, ch
 		len = 0;
 	if (verdict_short(c, pt)) {
 		if (len)
-			snprintf(why, len, "achieved %.0f%% of the offered rate",
-			         100.0 * pt->achieved_ops / pt->offered_ops);
+			snprintf(why, len, "achieved %.0f%% of the operations due",
+			         verdict_achieved_pct(pt));
 		return true;
 	}
 	if (c->stop.ceiling_ns && lat > (double)c->stop.ceiling_ns) {

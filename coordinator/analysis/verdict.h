@@ -9,15 +9,58 @@
 #include "aggregate.h"
 #include "campaign.h"
 
+/* A valid point keeps up with this share of the operations due in its window. */
+#define VERDICT_KEEP_UP 0.97
+/* Fewer measured intervals than this cannot be judged steady. */
+#define VERDICT_MIN_INTERVALS 5
+
+/* Why a point does not count: a bitmask, 0 for a valid point. */
+enum verdict_reason {
+	VERDICT_CLOSED_LOOP = 1 << 0,   /* max step: no offered rate, latency from submission */
+	VERDICT_BEHIND = 1 << 1,        /* completed < 97% of the operations due in the window */
+	VERDICT_UNSTEADY = 1 << 2,      /* throughput or latency moved over the window */
+	VERDICT_FEW_INTERVALS = 1 << 3, /* too few intervals to judge steadiness */
+	VERDICT_ERRORS = 1 << 4,        /* I/O errors */
+	VERDICT_EMPTY = 1 << 5,         /* nothing completed */
+};
+
+/*
+ * The operations due in the point's window: completed plus missed (due but
+ * never issued; the worker counts them). Not offered x time, so the count
+ * noise of Poisson arrivals does not make a step look short.
+ */
+double verdict_due(const struct step_point *pt);
+/* Completed over due, in % (100 when nothing was due). */
+double verdict_achieved_pct(const struct step_point *pt);
+/*
+ * The point's reasons for not counting (0: valid): open loop, achieved >= 97%
+ * of due, steady over at least 5 intervals, no errors.
+ */
+unsigned verdict_point(const struct step_point *pt);
+static inline bool verdict_valid(const struct step_point *pt)
+{
+	return verdict_point(pt) == 0;
+}
+/* The reasons in words ("closed loop, behind (81% of due), unsteady"); "valid" for 0. */
+void verdict_words(const struct step_point *pt, unsigned reasons, char *buf, size_t len);
+/*
+ * Whether an open-loop point violated the SLO: its metric over the SLO, behind
+ * its rate, or nothing completed. The knee never lies above such a point.
+ */
+bool verdict_violates(const struct campaign *c, const struct step_point *pt);
+/* Whether a valid point met the SLO. */
+bool verdict_meets(const struct campaign *c, const struct step_point *pt);
+
 /*
  * Whether a step saturated the target by the campaign's stop rules; *why (may
- * be NULL) says which rule ("achieved 81% of offered", "mean latency 62ms over the
- * 50ms ceiling", "12 errors").
+ * be NULL) says which rule ("achieved 81% of the operations due", "mean latency
+ * 62ms over the 50ms ceiling", "12 errors").
  */
 bool verdict_saturated(const struct campaign *c, const struct step_point *pt, char *why,
                        size_t len);
 
-/* A step that fell short of its offered rate never counts as meeting the SLO. */
+/* A step that completed under stop.achieved of the operations due never counts as meeting the SLO.
+ */
 bool verdict_short(const struct campaign *c, const struct step_point *pt);
 
 #endif

@@ -17,6 +17,7 @@
 #include "report.h"
 #include "table.h"
 #include "units.h"
+#include "verdict.h"
 #include "xalloc.h"
 
 /*
@@ -167,7 +168,7 @@ static void derive_knee_units(const struct workload *w, const struct knee *k, do
 
 static json_t *derive_step_json_base(const struct step_point *p)
 {
-	return derive_need(json_pack(
+	json_t *o = derive_need(json_pack(
 	    "{s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:I,s:I,s:o,s:o,s:I}", "step",
 	    (json_int_t)p->step + 1, "offered_ops", derive_num(p->offered_ops, 10), "achieved_ops",
 	    derive_num(p->achieved_ops, 10), "achieved_mibps", derive_num(p->mib_s, 1000),
@@ -177,6 +178,13 @@ static json_t *derive_step_json_base(const struct step_point *p)
 	    (int)p->steady, "errors", (json_int_t)p->errors, "agents", (json_int_t)p->nagents,
 	    "client_cpu_pct", derive_num(p->host_cpu_pct, 10), "qd_full_pct",
 	    derive_num(p->qd_full_pct, 10), "missed", (json_int_t)p->missed));
+	char words[160];
+
+	verdict_words(p, verdict_point(p), words, sizeof(words));
+	json_object_set_new(o, "valid", json_boolean(verdict_valid(p)));
+	json_object_set_new(o, "verdict", json_string(words));
+	json_object_set_new(o, "service_mean_us", derive_us(p->svc_mean_ns));
+	return o;
 }
 
 static json_t *derive_step_json(const struct step_point *p)
@@ -227,28 +235,61 @@ static void derive_curve_svg(FILE *f, const void *arg)
 	free(s);
 }
 
+/* The knee's bracket, confirmation and precision, and the curve's shape, for summary.json. */
+static void derive_knee_json(json_t *o, const struct workload *w, const struct knee *k,
+                             const struct step_point *s, size_t n)
+{
+	char prec[160];
+
+	curve_knee_precision(w, k, s, n, prec, sizeof(prec));
+	json_object_set_new(o, "knee_bracket",
+	                    k->bracket_hi > 0 ? json_pack("[o,o]", derive_num(k->bracket_lo, 10),
+	                                                  derive_num(k->bracket_hi, 10))
+	                                      : json_null());
+	json_object_set_new(o, "knee_confirmed", json_boolean(k->confirmed));
+	json_object_set_new(o, "knee_digits", json_integer(curve_knee_digits(k)));
+	json_object_set_new(o, "knee_precision", json_string(prec));
+	json_object_set_new(o, "non_monotonic", json_boolean(k->non_monotonic));
+}
+
+/* The peak (capacity, no latency) and the sustained figure (valid, with its latency). */
+static void derive_peak_json(json_t *o, const struct campaign *c, const struct workload *w,
+                             const struct step_point *s, size_t n)
+{
+	const struct step_point *peak = curve_peak(w, s, n), *sus = curve_sustained(w, s, n);
+
+	json_object_set_new(o, "peak_ops", derive_num(peak ? peak->achieved_ops : 0, 10));
+	json_object_set_new(o, "peak_mibps", derive_num(peak ? peak->mib_s : 0, 1000));
+	json_object_set_new(o, "peak_service_us", derive_us(peak ? peak->svc_mean_ns : 0));
+	json_object_set_new(o, "peak_in_flight", derive_num(peak ? curve_in_flight(peak) : 0, 10));
+	json_object_set_new(o, "peak_valid", json_boolean(peak && verdict_valid(peak)));
+	json_object_set_new(o, "sustained_ops", derive_num(sus ? sus->achieved_ops : 0, 10));
+	json_object_set_new(o, "sustained_mibps", derive_num(sus ? sus->mib_s : 0, 1000));
+	json_object_set_new(o, "sustained_latency_us",
+	                    sus ? derive_us(step_metric(sus, c->slo_metric)) : json_null());
+}
+
 static json_t *derive_workload_json(const struct campaign *c, const struct workload *w,
                                     const struct step_point *pts, size_t n)
 {
 	struct step_point *s = curve_sorted(pts, n);
 	struct knee k = curve_knee(c, w, s, n);
-	const struct step_point *peak = curve_peak(w, s, n);
 	char limit[160];
 	double kops, kmib;
 	json_t *o;
 
 	derive_knee_units(w, &k, &kops, &kmib);
 	curve_limit(c, w, s, n, limit, sizeof(limit));
-	o = json_pack("{s:s,s:s,s:I,s:b,s:I,s:o,s:o,s:s,s:o,s:o,s:o,s:s}", "name", w->name, "rw",
-	              rw_mode_name(w->rw), "block_size", (json_int_t)w->block_size, "direct",
-	              (int)w->access.direct, "steps", (json_int_t)n, "knee_ops",
-	              derive_num(kops, 10), "knee_mibps", derive_num(kmib, 1000), "knee_kind",
-	              curve_knee_kind(&k), "peak_ops",
-	              derive_num(peak ? peak->achieved_ops : 0, 10), "peak_mibps",
-	              derive_num(peak ? peak->mib_s : 0, 1000), "latency_at_peak_us",
-	              derive_us(peak ? step_metric(peak, c->slo_metric) : 0), "limit", limit);
+	o = derive_need(json_pack("{s:s,s:s,s:I,s:b,s:I,s:o,s:o,s:s}", "name", w->name, "rw",
+	                          rw_mode_name(w->rw), "block_size", (json_int_t)w->block_size,
+	                          "direct", (int)w->access.direct, "steps", (json_int_t)n,
+	                          "knee_ops", derive_num(kops, 10), "knee_mibps",
+	                          derive_num(kmib, 1000), "knee_kind", curve_knee_kind(&k)));
+	derive_knee_json(o, w, &k, s, n);
+	derive_peak_json(o, c, w, s, n);
+	json_object_set_new(o, "limit", json_string(limit));
 	free(s);
-	return derive_need(o);
+	return o;
 }
 
 static void derive_summary_json(FILE *f, const void *arg)
@@ -269,17 +310,23 @@ static void derive_summary_txt(FILE *f, const void *arg)
 {
 	const struct derive_ctx *x = arg;
 
+	char quick[256];
+
 	table_print_summary(f, x->c, x->pts, x->npts);
+	if (table_quick_note(x->c, quick, sizeof(quick)))
+		fprintf(f, "\n%s\n", quick);
 }
 
 static void derive_summary_md(FILE *f, const void *arg)
 {
 	const struct derive_ctx *x = arg;
 	const struct campaign *c = x->c;
-	char knee[320], dist[48];
+	char knee[512], dist[48], quick[256];
 
 	fprintf(f, "# %s\n\n", c->name);
 	table_print_summary(f, c, x->pts, x->npts);
+	if (table_quick_note(c, quick, sizeof(quick)))
+		fprintf(f, "\n%s\n", quick);
 	for (size_t i = 0; i < c->nworkloads; i++) {
 		const struct workload *w = &c->workloads[i];
 

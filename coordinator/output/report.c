@@ -236,14 +236,14 @@ static void report_steps(FILE *f, const struct campaign *c, const struct workloa
 	fprintf(f, "<h3>Steps</h3>\n<div class=\"scroll\"><table class=\"steps\">\n<thead><tr>"
 	           "<th>Step</th><th>Offered ops/s</th><th>Achieved ops/s</th><th>MiB/s</th>"
 	           "<th>Mean</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>Max</th>"
-	           "<th>Steady</th><th>Errors</th><th>Client CPU</th></tr></thead>\n<tbody>\n");
+	           "<th>Verdict</th><th>Errors</th><th>Client CPU</th></tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct step_point *p = &pts[i];
 		double lat = step_metric(p, c->slo_metric);
 		/* Rows over the SLO are shaded: the knee is where the shading starts. */
 		bool over =
 		    p->ops == 0 || verdict_short(c, p) || !(lat <= (double)c->slo_latency_ns);
-		char offered[48], achieved[48], d[6][16];
+		char offered[48], achieved[48], d[6][16], verdict[160];
 
 		shaded |= over;
 		if (p->offered_ops > 0)
@@ -264,8 +264,10 @@ static void report_steps(FILE *f, const struct campaign *c, const struct workloa
 		    over ? " class=\"over\"" : "", p->step + 1, offered, achieved, p->mib_s);
 		for (size_t k = 0; k < 6; k++)
 			fprintf(f, "<td class=\"n\">%s</td>", d[k]);
+		/* An invalid step's latency is labelled by its verdict, on the same row. */
+		verdict_words(p, verdict_point(p), verdict, sizeof(verdict));
 		fprintf(f, "<td>%s</td><td class=\"n\">%llu</td><td class=\"n\">%.0f%%</td></tr>\n",
-		        p->steady ? "yes" : "no", (unsigned long long)p->errors, p->host_cpu_pct);
+		        verdict, (unsigned long long)p->errors, p->host_cpu_pct);
 	}
 	fputs("</tbody>\n</table></div>\n", f);
 	if (shaded)
@@ -331,7 +333,7 @@ static void report_workload(FILE *f, const struct campaign *c, size_t wi,
 	struct step_point *sorted;
 	struct knee k;
 	struct plot_series s;
-	char knee[256];
+	char knee[512];
 
 	fprintf(f, "<section id=\"workload-%zu\">\n<h2>", wi + 1);
 	markup_escape(f, w->name);
@@ -361,6 +363,8 @@ static void report_workload(FILE *f, const struct campaign *c, size_t wi,
 void report_html(FILE *f, const struct campaign *c, const struct step_point *const *pts,
                  const size_t *npts)
 {
+	char quick[256];
+
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	      "<title>iocurve: ",
@@ -373,6 +377,11 @@ void report_html(FILE *f, const struct campaign *c, const struct step_point *con
 
 	fputs("<h2>Summary</h2>\n", f);
 	report_summary(f, c, pts, npts);
+	if (table_quick_note(c, quick, sizeof(quick))) {
+		fputs("<p class=\"note\">", f);
+		markup_escape(f, quick);
+		fputs("</p>\n", f);
+	}
 	for (size_t i = 0; i < c->nworkloads; i++)
 		report_workload(f, c, i, pts[i], npts[i]);
 

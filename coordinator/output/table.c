@@ -2,9 +2,14 @@
 /* A workload's curve in words and tables: the knee sentence, the step and summary tables. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "table.h"
 #include "units.h"
+#include "verdict.h"
+
+/* Steps measured for less than this make a quick run, not figures to publish. */
+#define TABLE_QUICK_NS (10ull * 1000000000ull)
 
 static void table_fmt_tp(const struct workload *w, double v, char *buf, size_t len)
 {
@@ -20,22 +25,26 @@ void table_knee_text(const struct campaign *c, const struct workload *w,
 	struct step_point *s = curve_sorted(pts, n);
 	struct knee k = curve_knee(c, w, s, n);
 	const struct step_point *peak = curve_peak(w, s, n);
-	char slo[32], tp[48], pk[48];
+	char slo[32], tp[48], pk[48], prec[160];
+	size_t used;
 
 	units_format_duration(c->slo_latency_ns, slo, sizeof(slo));
-	table_fmt_tp(w, k.throughput, tp, sizeof(tp));
+	table_fmt_tp(w, curve_round(k.throughput, curve_knee_digits(&k)), tp, sizeof(tp));
 	table_fmt_tp(w, peak ? curve_throughput(w, peak) : 0, pk, sizeof(pk));
+	curve_knee_precision(w, &k, s, n, prec, sizeof(prec));
 	switch (k.kind) {
 	case KNEE_INTERPOLATED:
-		snprintf(
-		    buf, len,
-		    "Performance @ %s (%s): %s (interpolated between steps %u and %u; peak %s)",
-		    slo, campaign_slo_metric_name(c->slo_metric), tp, s[k.below].step + 1,
-		    s[k.above].step + 1, pk);
+		snprintf(buf, len,
+		         "Performance @ %s (%s): %s (interpolated between steps %u and %u, not "
+		         "confirmed: %s; peak %s)",
+		         slo, campaign_slo_metric_name(c->slo_metric), tp, s[k.below].step + 1,
+		         s[k.above].step + 1, prec, pk);
 		break;
 	case KNEE_AT_STEP:
-		snprintf(buf, len, "Performance @ %s (%s): %s (measured at step %u; peak %s)", slo,
-		         campaign_slo_metric_name(c->slo_metric), tp, s[k.below].step + 1, pk);
+		snprintf(buf, len,
+		         "Performance @ %s (%s): %s (measured at step %u, %s: %s; peak %s)", slo,
+		         campaign_slo_metric_name(c->slo_metric), tp, s[k.below].step + 1,
+		         k.confirmed ? "confirmed" : "not confirmed", prec, pk);
 		break;
 	case KNEE_ALL_UNDER:
 		snprintf(buf, len,
@@ -45,25 +54,30 @@ void table_knee_text(const struct campaign *c, const struct workload *w,
 		break;
 	case KNEE_ALL_OVER:
 		snprintf(buf, len,
-		         "Performance @ %s (%s): none: the first step already exceeds the SLO "
-		         "(peak %s); start lower",
+		         "Performance @ %s (%s): none: no valid step met the SLO below the first "
+		         "that violated it (peak %s); start lower",
 		         slo, campaign_slo_metric_name(c->slo_metric), pk);
 		break;
 	default:
-		snprintf(buf, len, "Performance @ %s: no measured steps", slo);
+		snprintf(buf, len, "Performance @ %s: no measured open-loop steps", slo);
 		break;
 	}
+	used = strlen(buf);
+	if (k.non_monotonic && used < len)
+		snprintf(buf + used, len - used,
+		         ". NON-MONOTONIC: a step met the SLO above one that violated it; the knee "
+		         "stays below the violation");
 	free(s);
 }
 
 void table_print_steps(FILE *f, const struct workload *w, const struct step_point *pts, size_t n)
 {
 	struct step_point *s = curve_sorted(pts, n);
-	char mean[16], p50[16], p99[16], p999[16], max[16], offered[32];
+	char mean[16], p50[16], p99[16], p999[16], max[16], offered[32], verdict[160];
 
 	fprintf(f, "| Step | Offered ops/s | Achieved ops/s | MiB/s | Mean | p50 | p99 | p99.9 | "
-	           "Max | Steady | Errors | Client CPU |\n");
-	fprintf(f, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---:|---:|---:|\n");
+	           "Max | Verdict | Errors | Client CPU |\n");
+	fprintf(f, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct step_point *p = &s[i];
 
@@ -76,28 +90,56 @@ void table_print_steps(FILE *f, const struct workload *w, const struct step_poin
 			snprintf(offered, sizeof(offered), "%.0f", p->offered_ops);
 		else
 			snprintf(offered, sizeof(offered), "max (qd %u)", w->queue_depth);
+		verdict_words(p, verdict_point(p), verdict, sizeof(verdict));
 		fprintf(f,
 		        "| %u | %s | %.0f | %.1f | %s | %s | %s | %s | %s | %s | %llu | %.0f%% |\n",
 		        p->step + 1, offered, p->achieved_ops, p->mib_s, mean, p50, p99, p999, max,
-		        p->steady ? "yes" : "NO", (unsigned long long)p->errors, p->host_cpu_pct);
+		        verdict, (unsigned long long)p->errors, p->host_cpu_pct);
 	}
 	free(s);
+}
+
+void table_peak_text(const struct campaign *c, const struct workload *w,
+                     const struct step_point *sorted, size_t n, char *peak, size_t plen,
+                     char *sustained, size_t slen)
+{
+	const struct step_point *best = curve_peak(w, sorted, n),
+	                        *sus = curve_sustained(w, sorted, n);
+	char tp[48], svc[16], lat[16];
+
+	snprintf(peak, plen, "none");
+	snprintf(sustained, slen, "no valid step");
+	if (best != NULL) {
+		/* The capacity: its service time and what was in flight, never its latency. */
+		table_fmt_tp(w, curve_throughput(w, best), tp, sizeof(tp));
+		units_format_duration((uint64_t)best->svc_mean_ns, svc, sizeof(svc));
+		snprintf(peak, plen, "%s (service %s, %.1f in flight)", tp, svc,
+		         curve_in_flight(best));
+	}
+	if (sus != NULL) {
+		table_fmt_tp(w, curve_throughput(w, sus), tp, sizeof(tp));
+		units_format_duration((uint64_t)step_metric(sus, c->slo_metric), lat, sizeof(lat));
+		snprintf(sustained, slen, "%s at %s %s", tp, lat,
+		         campaign_slo_metric_name(c->slo_metric));
+	}
 }
 
 void table_print_summary(FILE *f, const struct campaign *c, const struct step_point *const *pts,
                          const size_t *npts)
 {
-	char slo[32], knee[48], peak[48], lat[16], limit[160];
+	char slo[32], knee[64], peak[96], sus[96], limit[160];
 
 	units_format_duration(c->slo_latency_ns, slo, sizeof(slo));
-	fprintf(f, "| Workload | Performance @ %s | Peak | Latency at peak | Limiting factor |\n",
+	fprintf(f,
+	        "| Workload | Performance @ %s | Peak (capacity) | Sustained (valid) | Limiting "
+	        "factor |\n",
 	        slo);
 	fprintf(f, "|---|---:|---:|---:|---|\n");
 	for (size_t i = 0; i < c->nworkloads; i++) {
 		const struct workload *w = &c->workloads[i];
-		const struct step_point *best;
 		struct step_point *s;
 		struct knee k;
+		size_t used;
 
 		if (npts[i] == 0) {
 			fprintf(f, "| %s | not run | | | |\n", w->name);
@@ -105,21 +147,38 @@ void table_print_summary(FILE *f, const struct campaign *c, const struct step_po
 		}
 		s = curve_sorted(pts[i], npts[i]);
 		k = curve_knee(c, w, s, npts[i]);
-		best = curve_peak(w, s, npts[i]);
 		if (k.kind == KNEE_ALL_OVER || k.kind == KNEE_NONE)
 			snprintf(knee, sizeof(knee), "none");
 		else if (k.kind == KNEE_ALL_UNDER)
 			snprintf(knee, sizeof(knee), "> %.*f %s", curve_uses_mib(w) ? 1 : 0,
 			         k.throughput, curve_uses_mib(w) ? "MiB/s" : "ops/s");
 		else
-			table_fmt_tp(w, k.throughput, knee, sizeof(knee));
-		table_fmt_tp(w, curve_throughput(w, best), peak, sizeof(peak));
-		units_format_duration((uint64_t)step_metric(best, c->slo_metric), lat, sizeof(lat));
+			table_fmt_tp(w, curve_round(k.throughput, curve_knee_digits(&k)), knee,
+			             sizeof(knee));
+		used = strlen(knee);
+		if (k.non_monotonic)
+			snprintf(knee + used, sizeof(knee) - used, " (non-monotonic)");
+		table_peak_text(c, w, s, npts[i], peak, sizeof(peak), sus, sizeof(sus));
 		curve_limit(c, w, s, npts[i], limit, sizeof(limit));
 		/* Page-cache numbers are not the storage's: say so where the figure stands. */
-		fprintf(f, "| %s%s | %s | %s | %s %s | %s |\n", w->name,
-		        w->access.direct ? "" : " (buffered)", knee, peak, lat,
-		        campaign_slo_metric_name(c->slo_metric), limit);
+		fprintf(f, "| %s%s | %s | %s | %s | %s |\n", w->name,
+		        w->access.direct ? "" : " (buffered)", knee, peak, sus, limit);
 		free(s);
 	}
+}
+
+bool table_quick_note(const struct campaign *c, char *buf, size_t len)
+{
+	uint64_t shortest = 0;
+
+	for (size_t i = 0; i < c->nworkloads; i++)
+		if (shortest == 0 || c->workloads[i].measure_ns < shortest)
+			shortest = c->workloads[i].measure_ns;
+	if (shortest == 0 || shortest >= TABLE_QUICK_NS)
+		return false;
+	snprintf(buf, len,
+	         "Quick run: steps measure as little as %.1f s, too short for figures to "
+	         "publish; docs/methodology.md gives the lengths a reviewer accepts.",
+	         (double)shortest / 1e9);
+	return true;
 }

@@ -2,14 +2,13 @@
 /* Step control: steps, curve (fractions of a measured peak), ramp until saturation, refine. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "curve.h"
 #include "planner.h"
 #include "verdict.h"
 #include "units.h"
-
-/* Refinement stops when the knee's bracket is this narrow, relative to its throughput. */
-#define PLANNER_KNEE_PRECISION 0.02
 
 void planner_init(struct planner *p, const struct campaign *c, const struct workload *w)
 {
@@ -79,49 +78,90 @@ static bool planner_pass(struct planner *p, const struct step_point *pts, size_t
 }
 
 /*
- * Refinement: bisect between the highest rated step meeting the SLO and the
- * lowest rated step above it (in offered rate), until the bracket is narrow.
+ * The confirmation rate: the knee interpolated in latency between the
+ * bracket's offered rates when its upper step is valid, else the midpoint.
  */
-static bool planner_refine(struct planner *p, const struct step_point *pts, size_t n, double *rate)
+static double planner_confirm_rate(const struct planner *p, const struct step_point *lo,
+                                   const struct step_point *hi)
 {
-	const struct step_point *lo = NULL, *hi = NULL;
-	double slo = (double)p->c->slo_latency_ns;
+	double slo = (double)p->c->slo_latency_ns, t = 0.5;
+	double llo = step_metric(lo, p->c->slo_metric), lhi = step_metric(hi, p->c->slo_metric);
 
-	if (p->refined >= p->w->refine)
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		const struct step_point *pt = &pts[i];
-		bool under;
-
-		if (pt->offered_ops <= 0)
-			continue;
-		under = !verdict_short(p->c, pt) && step_metric(pt, p->c->slo_metric) <= slo;
-		if (under && (lo == NULL || pt->offered_ops > lo->offered_ops))
-			lo = pt;
+	if (verdict_valid(hi) && lhi > llo) {
+		t = (slo - llo) / (lhi - llo);
+		t = t < 0 ? 0 : t > 1 ? 1 : t;
 	}
-	for (size_t i = 0; i < n; i++) {
-		const struct step_point *pt = &pts[i];
-		bool under;
+	return lo->offered_ops + t * (hi->offered_ops - lo->offered_ops);
+}
 
-		if (pt->offered_ops <= 0 || lo == NULL || pt->offered_ops <= lo->offered_ops)
-			continue;
-		under = !verdict_short(p->c, pt) && step_metric(pt, p->c->slo_metric) <= slo;
-		if (!under && (hi == NULL || pt->offered_ops < hi->offered_ops))
-			hi = pt;
-	}
-	if (lo == NULL || hi == NULL) {
+/*
+ * Refinement on sorted points with their knee: bisect the bracket's offered
+ * rates, never above the highest achieved rate seen, until the bracket is
+ * within 2% or the budget is spent; then one confirmation step at the knee.
+ */
+static bool planner_refine_sorted(struct planner *p, const struct step_point *s, size_t n,
+                                  const struct knee *k, double *rate)
+{
+	const struct step_point *lo, *hi;
+	double cap = curve_max_achieved(s, n), r, from;
+	char prec[160];
+
+	if (!(k->bracket_hi > 0)) {
 		snprintf(p->refine_why, sizeof(p->refine_why),
 		         "no bracket around the knee to refine");
 		return false;
 	}
-	if (hi->offered_ops - lo->offered_ops <= PLANNER_KNEE_PRECISION * lo->offered_ops) {
-		snprintf(p->refine_why, sizeof(p->refine_why), "knee bracketed within %.0f%%",
-		         100 * PLANNER_KNEE_PRECISION);
-		return false;
+	lo = &s[k->below];
+	hi = &s[k->over];
+	/*
+	 * Bisect from the highest rate below the violation that did not violate,
+	 * valid or not: an unsteady step under the SLO is no knee, but offering it
+	 * again would only repeat it.
+	 */
+	from = lo->offered_ops;
+	for (size_t i = 0; i < n; i++)
+		if (s[i].offered_ops > from && s[i].offered_ops < hi->offered_ops &&
+		    !verdict_violates(p->c, &s[i]))
+			from = s[i].offered_ops;
+	if (curve_bracket_width(k) > CURVE_PRECISION && p->refined < p->w->refine &&
+	    hi->offered_ops - from > CURVE_PRECISION * from) {
+		r = (from + hi->offered_ops) / 2;
+		/* Offering more than was ever achieved measures the backlog, not the storage. */
+		if (r > cap)
+			r = cap;
+		if (r > from * (1 + 1e-3)) {
+			p->refined++;
+			*rate = r;
+			return true;
+		}
 	}
-	*rate = (lo->offered_ops + hi->offered_ops) / 2;
-	p->refined++;
-	return true;
+	if (p->w->refine > 0 && !p->w->skip_confirm && !p->confirmed) {
+		r = planner_confirm_rate(p, lo, hi);
+		/* not again at a rate already run (unsteady there): above it */
+		if (r <= from * (1 + 1e-3))
+			r = (from + hi->offered_ops) / 2;
+		if (r > cap)
+			r = cap;
+		if (r > lo->offered_ops * (1 + 1e-3) && r < hi->offered_ops) {
+			p->confirmed = true;
+			*rate = r;
+			return true;
+		}
+	}
+	curve_knee_precision(p->w, k, s, n, prec, sizeof(prec));
+	snprintf(p->refine_why, sizeof(p->refine_why), "knee %s%s", prec,
+	         p->confirmed ? " after a confirmation step" : "");
+	return false;
+}
+
+static bool planner_refine(struct planner *p, const struct step_point *pts, size_t n, double *rate)
+{
+	struct step_point *s = curve_sorted(pts, n);
+	struct knee k = curve_knee(p->c, p->w, s, n);
+	bool more = planner_refine_sorted(p, s, n, &k, rate);
+
+	free(s);
+	return more;
 }
 
 bool planner_next(struct planner *p, const struct step_point *pts, size_t n, double *rate)

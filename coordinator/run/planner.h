@@ -12,18 +12,24 @@
 /*
  * The plan is not fixed in advance: a curve needs the peak first, a ramp stops
  * at saturation, refinement bisects the bracket around the knee. The planner
- * sees every finished step's point and answers with the next rate.
+ * sees every finished step's point and answers with the next rate. Refinement
+ * bisects the knee's bracket (curve_knee: valid points only, below the lowest
+ * violation), never offering more than the highest achieved rate, until the
+ * bracket is within 2% or load.refine steps are spent; then, unless
+ * confirm: false, one step at the knee interpolated between the bracket's
+ * ends: if it meets the SLO, it is the measured knee.
  */
 struct planner {
 	const struct campaign *c;
 	const struct workload *w;
-	size_t next;         /* steps/curve: next entry of w->steps */
-	bool peak_known;     /* a max step has run */
-	double peak_ops;     /* its achieved ops/s */
-	bool pass_done;      /* the planned pass (steps, curve or ramp) is over */
-	uint32_t refined;    /* refinement steps run */
-	char why[160];       /* why the pass ended (saturation rule, max steps), for the report */
-	char refine_why[96]; /* why refinement ended */
+	size_t next;          /* steps/curve: next entry of w->steps */
+	bool peak_known;      /* a max step has run */
+	double peak_ops;      /* its achieved ops/s */
+	bool pass_done;       /* the planned pass (steps, curve or ramp) is over */
+	uint32_t refined;     /* refinement steps run */
+	bool confirmed;       /* the confirmation step has run */
+	char why[160];        /* why the pass ended (saturation rule, max steps), for the report */
+	char refine_why[200]; /* why refinement ended: the knee's precision and why */
 };
 
 void planner_init(struct planner *p, const struct campaign *c, const struct workload *w);

@@ -158,7 +158,7 @@ static void runner_compact(struct runner *r)
 static void runner_emit_workload_done(struct runner *r)
 {
 	const struct workload *w = runner_workload(r);
-	char knee[256], why[320];
+	char knee[512], why[400];
 	double peak;
 	struct event_knee k = event_knee_of(r->c, w, r->points[r->w], r->npoints[r->w], &peak);
 
@@ -825,7 +825,7 @@ void runner_cancel(struct runner *r, const char *why)
 
 void runner_report(struct runner *r, FILE *f)
 {
-	char knee[256];
+	char knee[512];
 
 	fprintf(f, "\n");
 	for (size_t i = 0; i < r->c->nworkloads; i++) {

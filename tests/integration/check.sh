@@ -12,7 +12,7 @@ ok "check of configs/demo.yaml exits 0"
 check "demo: prints each workload" grep -q "^workload 2/2: randwrite-8k$" "$T/demo.out"
 check "demo: rates in ops/s and MiB/s" grep -q "ramp from 4000 ops/s (31.2 MiB/s) in total, x2 each step" "$T/demo.out"
 check "demo: totals and estimate" \
-	grep -q "^total: 2 workloads, up to 19 steps, at most 1m 26s" "$T/demo.out"
+	grep -q "^total: 2 workloads, up to 27 steps, at most 1m 48s" "$T/demo.out"
 check "demo: nothing on stderr" test ! -s "$T/demo.err"
 
 for f in "$IOCURVE_SOURCE"/configs/*.yaml; do
@@ -48,12 +48,12 @@ check "agents with labels" grep -q "2 that dial in with labels zone=a; wait up t
 check "slo metric" grep -q "slo      p99 latency <= 2.00ms" "$T/matrix.out"
 check "stop rules" grep -q "below 90% of its offered rate, with p99 latency over 20.0ms$" "$T/matrix.out"
 check "ramp from a bandwidth" grep -q "ramp from 10240 ops/s (40.0 MiB/s) in total, x2 each step, up to 5 steps" "$T/matrix.out"
-check "ramp plan is an upper bound" grep -q "plan     up to 7 steps, at most 25s" "$T/matrix.out"
+check "ramp plan is an upper bound" grep -q "plan     up to 8 steps, at most 28s" "$T/matrix.out"
 check "curve starts with the peak" grep -q "curve: a max step for the peak, then 50%, 100% of it" "$T/matrix.out"
 check "steady extension" grep -q "up to 3 more intervals until steady" "$T/matrix.out"
 check "shares of the peak need a max step first" grep -q "steps, offered in total across agents (a max step first, for the peak):" "$T/matrix.out"
 check "max step" grep -q "3  max (closed loop at queue depth 16)" "$T/matrix.out"
-check "totals" grep -q "^total: 6 workloads, up to 35 steps, at most " "$T/matrix.out"
+check "totals" grep -q "^total: 6 workloads, up to 39 steps, at most " "$T/matrix.out"
 
 # A bad campaign: the message names file:line:column, the exit status is 2.
 cat > "$T/bad.yaml" <<YAML

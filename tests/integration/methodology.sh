@@ -10,8 +10,8 @@ campaign: ramp
 agents: {local: 1}
 target: {sim: {servers: 4, service_time: 1ms}}  # no jitter: no queueing below capacity
 queue_depth: 64
-interval: 500ms
-warmup: 500ms
+interval: 200ms
+warmup: 400ms
 measure: 1s
 slo: {latency: 2ms}
 workloads:
@@ -39,8 +39,26 @@ assert len(run) > 5, "refinement ran"
 s = json.load(open(d + "/summary.json"))
 rr = [w for w in s["workloads"] if w["name"] == "rr"][0]
 print(f"# knee {rr['knee_ops']:.0f} ops/s ({rr['knee_kind']}), limit: {rr['limit']}")
-assert abs(rr["knee_ops"] - cap) / cap <= 0.02, f"knee {rr['knee_ops']} not within 2% of {cap}"
+# Never above capacity; below it by as much as a busy client's lag pushes a step near
+# capacity over the SLO (the knee never lies above a step that violated it).
+assert 0.9 * cap <= rr["knee_ops"] <= 1.02 * cap, f"knee {rr['knee_ops']} not within 90..102% of {cap}"
 assert rr["knee_kind"] in ("interpolated", "measured")
+# The knee's precision: confirmed within 2%, or the summary says why not.
+lo, hi = rr["knee_bracket"]
+print(f"# bracket {lo}..{hi}, confirmed {rr['knee_confirmed']}: {rr['knee_precision']}")
+assert (rr["knee_confirmed"] and (hi - lo) <= 0.02 * lo) or ": " in rr["knee_precision"], rr
+# Refinement never offered more than the highest rate achieved before it.
+best = 0
+for r in run:
+    if r is not run[0] and int(r["step"]) > 5:
+        assert float(r["offered_ops"]) <= best + 0.5, (r["offered_ops"], best)
+    best = max(best, float(r["achieved_ops"]))
+# No latency beside the peak; the sustained figure is a valid step's, with its latency.
+assert "latency_at_peak_us" not in rr and "peak_service_us" in rr, rr
+assert rr["sustained_ops"] <= rr["peak_ops"] and rr["sustained_latency_us"] > 0, rr
+# 4 servers saturated: the service time grew at the peak, so not the client's queue
+# (the client's CPU may come first on a busy machine).
+assert not rr["limit"].startswith("client queue depth"), rr["limit"]
 # The curve: a max step, then 25/50/75% of what it achieved.
 rows = sorted(csv.DictReader(open(d + "/curve-shares.csv")), key=lambda r: int(r["step"]))
 peak = float(rows[0]["achieved_ops"])
@@ -77,10 +95,10 @@ campaign: steady
 agents: {local: 1}
 target: {sim: {servers: 4, service_time: 1ms}}
 queue_depth: 64
-interval: 500ms
-warmup: 500ms
+interval: 200ms
+warmup: 400ms
 measure: 1s
-steady: {extend: 3}
+steady: {extend: 5}
 workloads:
   - {name: st, rw: randread, load: {steps: [2000, 6000]}}
 YAML
@@ -93,8 +111,8 @@ lines = [json.loads(l) for l in open(d + "/intervals.jsonl")]
 windows = {l["step"]: (l["window_from"], l["window_to"]) for l in lines if "window_from" in l}
 last = max(l["interval"] for l in lines if l.get("step") == 0 and "interval" in l)
 print(f"# windows {windows}; step 1 ran to interval {last}")
-assert windows[0] == (1, 3), "the steady step is measured over its planned window"
-assert last <= 3, "and ended without its extension"
+assert windows[0] == (2, 7), "the steady step is measured over its planned window"
+assert last <= 7, "and ended without its extension"
 rows = {r["step"]: r for r in csv.DictReader(open(d + "/curve-st.csv"))}
 assert rows["1"]["steady"] == "true"
 assert rows["2"]["steady"] == "false", "an overloaded step (backlog growing) is not steady"

@@ -368,7 +368,8 @@ static void test_saturation_rules(void **state)
 }
 
 /* Steadiness of a window of intervals with these op counts and mean latencies (us). */
-static bool planner_steady(const uint64_t *ops, const double *lat_us, uint32_t n)
+static bool planner_steady_backlog(const uint64_t *ops, const double *lat_us,
+                                   const uint64_t *missed, uint32_t n)
 {
 	const char *names[1] = {"a"};
 	struct agg_step *st = agg_step_new(1, names, n);
@@ -383,6 +384,7 @@ static bool planner_steady(const uint64_t *ops, const double *lat_us, uint32_t n
 		rec->agents = 1;
 		rec->workers = 1;
 		rec->rec.ops = ops[i];
+		rec->rec.missed = missed != NULL ? missed[i] : 0;
 		for (uint64_t k = 0; k < ops[i]; k++)
 			hist_record(&rec->rec.latency, (uint64_t)(lat_us[i] * 1e3));
 		assert_int_equal(agg_add_record(st, 0, i, rec, &merged, &err), 1);
@@ -391,6 +393,29 @@ static bool planner_steady(const uint64_t *ops, const double *lat_us, uint32_t n
 	free(rec);
 	agg_step_free(st);
 	return steady;
+}
+
+static bool planner_steady(const uint64_t *ops, const double *lat_us, uint32_t n)
+{
+	return planner_steady_backlog(ops, lat_us, NULL, n);
+}
+
+/*
+ * A long overloaded step late in its life: latency climbs 500 -> 700 ms, which the
+ * halves (within 15%) let through, but the backlog grows by 800 operations an
+ * interval on 800 completed: not steady. The same latencies with a flat backlog
+ * (a slow device, not falling behind) are.
+ */
+static void test_steady_backlog_grows(void **state)
+{
+	const uint64_t ops[5] = {800, 800, 800, 800, 800};
+	const double lat[5] = {500e3, 567e3, 633e3, 560e3, 540e3};
+	const uint64_t growing[5] = {1940, 2340, 2740, 3140, 3540};
+	const uint64_t flat[5] = {64, 60, 66, 62, 64};
+
+	(void)state;
+	assert_false(planner_steady_backlog(ops, lat, growing, 5));
+	assert_true(planner_steady_backlog(ops, lat, flat, 5));
 }
 
 static void test_steady_spikes_and_noise(void **state)
@@ -425,6 +450,7 @@ int main(void)
 	    cmocka_unit_test(test_knee_valid_points_only),
 	    cmocka_unit_test(test_verdict_words),
 	    cmocka_unit_test(test_steady_spikes_and_noise),
+	    cmocka_unit_test(test_steady_backlog_grows),
 	    cmocka_unit_test(test_curve_runs_the_peak_first),
 	    cmocka_unit_test(test_saturation_rules),
 	};

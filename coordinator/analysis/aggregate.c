@@ -336,6 +336,23 @@ static bool agg_spiky(const struct agg_step *st, const uint32_t *idx, size_t n,
 	return spike;
 }
 
+/*
+ * Whether the backlog (due, not yet issued, at an interval's end) grows across the
+ * window by more than the throughput tolerance of its operations plus their count
+ * noise: the step falls behind, however slowly its latency climbs against what it
+ * had already built up (a long step's halves can agree within 15%).
+ */
+static bool agg_backlog_grows(const struct agg_step *st, const uint32_t *idx, size_t n)
+{
+	uint64_t first = st->merged[idx[0]]->rec.missed, last = st->merged[idx[n - 1]]->rec.missed;
+	double ops = 0;
+
+	for (size_t i = 0; i < n; i++)
+		ops += (double)st->merged[idx[i]]->rec.ops;
+	return last > first &&
+	       (double)(last - first) > AGG_STEADY_OPS_TOL * ops + AGG_NOISE_Z * sqrt(ops);
+}
+
 bool agg_window_steady(const struct agg_step *st, uint32_t from, uint32_t to,
                        enum slo_metric metric)
 {
@@ -347,7 +364,7 @@ bool agg_window_steady(const struct agg_step *st, uint32_t from, uint32_t to,
 		if (st->merged[i] != NULL && !st->merged[i]->warmup && st->merged[i]->agents > 0)
 			idx[n++] = i;
 	steady = n >= AGG_MIN_INTERVALS && agg_halves_agree(st, idx, n, metric) &&
-	         !agg_spiky(st, idx, n, metric);
+	         !agg_spiky(st, idx, n, metric) && !agg_backlog_grows(st, idx, n);
 	free(idx);
 	return steady;
 }

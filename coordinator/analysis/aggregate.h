@@ -102,7 +102,9 @@ void agg_set_window(struct agg_step *st, uint32_t from, uint32_t to);
  * ones; the halves of the window agree in throughput within 5% plus 3 sd of
  * their Poisson count noise and in the metric within 15% plus 3 sd of its
  * sampling noise; no interval's metric spikes over twice the median (plus
- * noise). The same rule ends an extended step early and judges its point.
+ * noise); the backlog (missed, a level) does not grow by more than 5% of the
+ * window's operations plus their count noise. The same rule ends an extended
+ * step early and judges its point.
  */
 bool agg_window_steady(const struct agg_step *st, uint32_t from, uint32_t to,
                        enum slo_metric metric);

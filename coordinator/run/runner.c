@@ -11,7 +11,7 @@
 #include "events.h"
 #include "loadspec.h"
 #include "log.h"
-#include "runner.h"
+#include "runner_int.h"
 #include "planner.h"
 #include "prepare.h"
 #include "verdict.h"
@@ -19,73 +19,6 @@
 #include "text.h"
 #include "units.h"
 #include "xalloc.h"
-
-/* A step starts this long after StartStep is sent, plus a few round trips. */
-#define RUNNER_LEAD_NS (300 * NSEC_PER_MSEC)
-/* Slack past a step's planned end before agents are declared stuck. */
-#define RUNNER_SLACK_NS (15 * NSEC_PER_SEC)
-/* Preparing (laying out targets) may take this long. */
-#define RUNNER_PREPARE_NS (600 * NSEC_PER_SEC)
-/* Local agents must dial in within this time. */
-#define RUNNER_LOCAL_WAIT_NS (30 * NSEC_PER_SEC)
-
-enum runner_state {
-	RUNNER_WAITING,
-	RUNNER_PREPARING,
-	RUNNER_STEPPING,
-	RUNNER_DONE,
-	RUNNER_FAILED,
-};
-
-struct runner_agent {
-	struct session *s; /* NULL once lost */
-	char name[128];
-	bool ready;
-	bool step_done;
-	struct intervals_clock clock; /* the step in progress: its start as sent */
-};
-
-struct runner {
-	struct event_base *base;
-	struct server *srv;
-	const struct campaign *c;
-	struct results *res;
-	runner_done_fn done;
-	void *done_arg;
-	struct events *ev;
-	char error[1024]; /* why it failed */
-	char losses[512]; /* agents lost on the way (on_agent_loss: continue), for the done event */
-
-	enum runner_state state;
-	struct event *timer;
-	struct runner_agent *agents;
-	uint32_t nagents;
-
-	size_t w;            /* workload in progress */
-	struct planner plan; /* its step control */
-	uint32_t step;       /* step in progress, in run order */
-	double rate;         /* the step in progress offers this (0: max) */
-	uint32_t nintervals; /* planned, with any steady extension */
-	uint32_t planned;    /* warm-up plus measured intervals, before extension */
-	uint32_t cut;        /* the measured window ends here (0: not decided) */
-	struct agg_step *agg;
-	bool have_next; /* resumed: the planner already chose the next rate */
-	double next_rate;
-	struct step_point **points; /* per workload, in run order */
-	size_t *npoints;
-	size_t *cap;
-};
-
-static void runner_arm(struct runner *r, uint64_t ns)
-{
-	event_add(r->timer, &(struct timeval){(time_t)(ns / NSEC_PER_SEC),
-	                                      (suseconds_t)(ns % NSEC_PER_SEC / 1000)});
-}
-
-static const struct workload *runner_workload(const struct runner *r)
-{
-	return &r->c->workloads[r->w];
-}
 
 static void runner_send_all(struct runner *r, const Iocurve__Envelope *env)
 {
@@ -120,11 +53,8 @@ const char *runner_error(const struct runner *r)
 	return r->error;
 }
 
-static void runner_fail(struct runner *r, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
 /* Stop I/O everywhere, keep what is on disk, report once. */
-static void runner_fail(struct runner *r, const char *fmt, ...)
+void runner_fail(struct runner *r, const char *fmt, ...)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__Abort ab = IOCURVE__ABORT__INIT;
@@ -142,17 +72,6 @@ static void runner_fail(struct runner *r, const char *fmt, ...)
 	env.abort = &ab;
 	runner_send_all(r, &env);
 	runner_finish(r, 1);
-}
-
-/* Agents lost before now take no further part: the split is over those present. */
-static void runner_compact(struct runner *r)
-{
-	uint32_t n = 0;
-
-	for (uint32_t i = 0; i < r->nagents; i++)
-		if (r->agents[i].s != NULL)
-			r->agents[n++] = r->agents[i];
-	r->nagents = n;
 }
 
 static void runner_emit_workload_done(struct runner *r)
@@ -197,7 +116,7 @@ static bool runner_replan(struct runner *r)
 	return r->have_next;
 }
 
-static void runner_prepare(struct runner *r)
+void runner_prepare(struct runner *r)
 {
 	const struct workload *w;
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
@@ -387,14 +306,6 @@ static void runner_step_done(struct runner *r)
 	runner_next_step(r);
 }
 
-static int runner_agent_index(const struct runner *r, const struct session *s)
-{
-	for (uint32_t i = 0; i < r->nagents; i++)
-		if (r->agents[i].s == s)
-			return (int)i;
-	return -1;
-}
-
 /* The measured window of the step in progress ends at `to`: the last measure's worth. */
 static void runner_set_window(struct runner *r, uint32_t to)
 {
@@ -413,7 +324,7 @@ static void runner_set_window(struct runner *r, uint32_t to)
  * steady: {extend: N}: once the planned intervals are in, the step ends as soon
  * as its last measure's worth of intervals is steady (or the extension runs out).
  */
-static void runner_maybe_cut(struct runner *r, uint32_t interval)
+void runner_maybe_cut(struct runner *r, uint32_t interval)
 {
 	const struct workload *w = runner_workload(r);
 	uint32_t measure = (uint32_t)(w->measure_ns / w->interval_ns), to = interval + 1;
@@ -436,8 +347,8 @@ static void runner_maybe_cut(struct runner *r, uint32_t interval)
 	runner_send_all(r, &env);
 }
 
-static void runner_emit_interval(struct runner *r, uint32_t interval, const char *agent,
-                                 const struct agg_record *m)
+void runner_emit_interval(struct runner *r, uint32_t interval, const char *agent,
+                          const struct agg_record *m)
 {
 	double secs = (double)m->duration_ns / 1e9;
 
@@ -499,42 +410,8 @@ static void runner_report_interval(struct runner *r, uint32_t ai, const Iocurve_
 	}
 }
 
-/* Laying out big targets takes a while: say how far along each agent is. */
-static void runner_layout_progress(struct runner *r, uint32_t ai, const Iocurve__LayoutProgress *lp)
-{
-	if (r->state != RUNNER_PREPARING || lp->workload_index != r->w || lp->bytes_total == 0)
-		return;
-	events_emit(r->ev, &(struct event){.kind = EVENT_LAYOUT,
-	                                   .layout = {.workload = (uint32_t)r->w,
-	                                              .agent = r->agents[ai].name,
-	                                              .done = lp->bytes_done,
-	                                              .total = lp->bytes_total}});
-	/* Progress means the agent is alive: give it the full preparation time again. */
-	runner_arm(r, RUNNER_PREPARE_NS);
-}
-
-/*
- * The agent's step start on its own clock, brought back onto the coordinator's
- * with the clock model as it stands now (later rounds included), next to the
- * offset and uncertainty the start was sent with: intervals.jsonl keeps both.
- */
-static void runner_step_clock(struct runner *r, uint32_t ai, uint64_t agent_start)
-{
-	struct intervals_clock *k = &r->agents[ai].clock;
-	const struct clocksync *cs = session_clock(r->agents[ai].s);
-	uint64_t t = (uint64_t)((int64_t)agent_start - k->offset_ns);
-	struct error err;
-
-	k->start_agent_ns = agent_start;
-	/* Two passes: the offset is evaluated at the time it converts. */
-	t = (uint64_t)((int64_t)agent_start - clocksync_offset_at(cs, t));
-	k->start_ns = (uint64_t)((int64_t)agent_start - clocksync_offset_at(cs, t));
-	if (results_clock(r->res, runner_workload(r), r->step, r->agents[ai].name, k, &err) < 0)
-		runner_fail(r, "%s", err.msg);
-}
-
 /* Every agent (lost ones count) is done with the step: its point. */
-static void runner_check_step_done(struct runner *r)
+void runner_check_step_done(struct runner *r)
 {
 	for (uint32_t i = 0; i < r->nagents; i++)
 		if (!r->agents[i].step_done)
@@ -552,7 +429,7 @@ static void runner_check_step_done(struct runner *r)
 }
 
 /* Every agent (lost ones count) is ready for the workload: its first step. */
-static void runner_check_ready(struct runner *r)
+void runner_check_ready(struct runner *r)
 {
 	for (uint32_t i = 0; i < r->nagents; i++)
 		if (!r->agents[i].ready)
@@ -560,7 +437,7 @@ static void runner_check_ready(struct runner *r)
 	runner_next_step(r);
 }
 
-static void runner_on_message(struct session *s, const Iocurve__Envelope *env, void *arg)
+void runner_on_message(struct session *s, const Iocurve__Envelope *env, void *arg)
 {
 	struct runner *r = arg;
 	int ai = runner_agent_index(r, s);
@@ -600,130 +477,6 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 		break;
 	}
 }
-
-static uint32_t runner_agents_wanted(const struct runner *r)
-{
-	return r->c->agents_count;
-}
-
-/* An agent matches when its labels include every one the campaign selects on. */
-static bool runner_labels_match(const struct runner *r, const struct session *s)
-{
-	size_t n;
-	const struct label *l = session_labels(s, &n);
-
-	return label_include(l, n, r->c->labels, r->c->nlabels);
-}
-
-/* Claim an idle, synced agent while the campaign still needs one. */
-static void runner_claim(struct runner *r, struct session *s)
-{
-	if (r->state != RUNNER_WAITING || session_owner(s) != NULL || !session_ready(s))
-		return;
-	if (!runner_labels_match(r, s)) {
-		log_info("agent %s does not carry the campaign's labels: not taken",
-		         session_name(s));
-		return;
-	}
-	session_claim(s, r);
-	r->agents[r->nagents].s = s;
-	snprintf(r->agents[r->nagents].name, sizeof(r->agents[r->nagents].name), "%s",
-	         session_name(s));
-	r->nagents++;
-	events_emit(r->ev, &(struct event){.kind = EVENT_AGENT,
-	                                   .agent = {.name = session_name(s),
-	                                             .state = EVENT_AGENT_READY,
-	                                             .n = r->nagents,
-	                                             .of = runner_agents_wanted(r)}});
-	if (r->nagents == runner_agents_wanted(r))
-		runner_prepare(r);
-}
-
-static void runner_on_ready(struct session *s, void *arg)
-{
-	runner_claim(arg, s);
-}
-
-/*
- * on_agent_loss: continue. The step in progress runs on with the others (its
- * intervals from where the agent left wait only for them, and its point says
- * so); the next step splits the load over the agents present.
- */
-static void runner_carry_on(struct runner *r, uint32_t ai, const char *reason)
-{
-	uint32_t present = 0, left = 0;
-	size_t off = strlen(r->losses);
-
-	for (uint32_t i = 0; i < r->nagents; i++)
-		present += r->agents[i].s != NULL;
-	if (present == 0) {
-		runner_fail(r, "agent %s lost: %s; no agent is left", r->agents[ai].name, reason);
-		return;
-	}
-	if (r->state == RUNNER_STEPPING)
-		left = agg_drop_agent(r->agg, ai);
-	snprintf(r->losses + off, sizeof(r->losses) - off,
-	         "%sagent %s lost in workload %s step %u interval %u (%s): continued with %u of "
-	         "%u agents",
-	         off ? "; " : "", r->agents[ai].name, runner_workload(r)->name, r->step + 1,
-	         left + 1, reason, present, r->nagents);
-	log_warn("%s", r->losses + off + (off ? 2 : 0));
-	r->agents[ai].ready = r->agents[ai].step_done = true;
-	if (r->state == RUNNER_PREPARING) {
-		runner_check_ready(r);
-		return;
-	}
-	if (r->state != RUNNER_STEPPING)
-		return;
-	/* Intervals the others had all reported are complete now. */
-	for (uint32_t i = left; i < r->nintervals && r->state == RUNNER_STEPPING; i++) {
-		const struct agg_record *m = agg_merged(r->agg, i);
-		struct error err;
-
-		if (m == NULL)
-			continue;
-		runner_maybe_cut(r, i);
-		if (results_interval(r->res, runner_workload(r), r->step, r->rate, i, NULL, m,
-		                     &err) < 0) {
-			runner_fail(r, "%s", err.msg);
-			return;
-		}
-		runner_emit_interval(r, i, EVENT_FLEET, m);
-	}
-	if (r->state == RUNNER_STEPPING)
-		runner_check_step_done(r);
-}
-
-static void runner_on_lost(struct session *s, const char *reason, void *arg)
-{
-	struct runner *r = arg;
-	int ai = runner_agent_index(r, s);
-
-	if (ai < 0)
-		return;
-	r->agents[ai].s = NULL;
-	events_emit(r->ev, &(struct event){.kind = EVENT_AGENT,
-	                                   .agent = {.name = r->agents[ai].name,
-	                                             .state = EVENT_AGENT_LOST,
-	                                             .reason = reason}});
-	if (r->state == RUNNER_WAITING) {
-		/* Not started yet: forget it, wait for another. */
-		r->agents[ai] = r->agents[--r->nagents];
-		return;
-	}
-	if (r->c->abort_on_agent_loss) {
-		runner_fail(r, "agent %s lost: %s (on_agent_loss: abort)", r->agents[ai].name,
-		            reason);
-		return;
-	}
-	runner_carry_on(r, (uint32_t)ai, reason);
-}
-
-static const struct server_cbs runner_server_cbs = {
-    .on_agent_ready = runner_on_ready,
-    .on_agent_message = runner_on_message,
-    .on_agent_lost = runner_on_lost,
-};
 
 /* Append NAME (and a note) to a comma-separated list, dropping what does not fit. */
 static void runner_list_add(char *buf, size_t len, const char *name, const char *note)

@@ -119,19 +119,29 @@ static void test_mmc(void **state)
 		double rate = cases[i].rho * sim.servers * mu, want, got;
 		uint32_t n = 2 * cases[i].seconds + 1; /* half-second intervals, one of warm-up */
 		struct hist *lat = xmalloc(sizeof(*lat));
-		uint64_t gen;
+		uint64_t gen, lag = 0, ops = 0;
+		double lag_mean;
 
 		hist_reset(lat);
 		gen = wt_step(r, 500 * NSEC_PER_MSEC, n, &rate);
 		wt_collect(r, 0, gen, n, iv);
-		for (uint32_t k = 1; k < n; k++)
+		for (uint32_t k = 1; k < n; k++) {
 			hist_merge(lat, &iv[k].rec.latency);
+			lag += iv[k].rec.lag_sum_ns;
+			ops += iv[k].rec.ops;
+		}
 		want = tt_erlang_c(sim.servers, rate, mu) * 1e9;
-		got = hist_mean(lat);
-		print_message("M/M/%u at %.0f%%: %.0f ops/s, mean %.1f us, Erlang C %.1f us "
-		              "(%+.2f%%)\n",
-		              sim.servers, cases[i].rho * 100, rate, got / 1e3, want / 1e3,
-		              (got / want - 1) * 100);
+		/*
+		 * The model is the device: latency less the client's own lateness (on a
+		 * busy host a worker wakes late, and that is the client's, reported as lag).
+		 */
+		lag_mean = ops ? (double)lag / (double)ops : 0;
+		got = hist_mean(lat) - lag_mean;
+		print_message(
+		    "M/M/%u at %.0f%%: %.0f ops/s, mean %.1f us less lag %.1f us = %.1f us, "
+		    "Erlang C %.1f us (%+.2f%%)\n",
+		    sim.servers, cases[i].rho * 100, rate, hist_mean(lat) / 1e3, lag_mean / 1e3,
+		    got / 1e3, want / 1e3, (got / want - 1) * 100);
 		if (fabs(got / want - 1) > 0.05)
 			fail_msg("M/M/%u at %.0f%%: mean %.1f us is not within 5%% of %.1f us",
 			         sim.servers, cases[i].rho * 100, got / 1e3, want / 1e3);

@@ -91,17 +91,18 @@ PY
 ok "operations queued behind a 100ms stall carry its wait in their latency"
 # A stall in the middle step of an otherwise easy curve: that step violates the SLO,
 # the ones above it meet it again. The curve is flagged non_monotonic and the knee
-# stays at or below the stalled step. One worker: 1000 ops/s for 1.4 s (1400 ops),
-# then 2000 ops/s: the stall starts 0.6 s into step 2's measured second.
+# stays at or below the stalled step. One worker: 1000 ops/s for 3.5 s (3500 ops),
+# then 2000 ops/s: the stall starts 0.75 s into step 2's measured 2.5 s. Half-second
+# intervals hold enough operations that a busy client's jitter is not a spike.
 cat > "$T/nonmono.yaml" <<YAML
 campaign: simnonmono
 agents: {local: 1}
-target: {sim: {servers: 4, service_time: 200us, stall: {after: 3400, for: 300ms}}}
+target: {sim: {servers: 4, service_time: 200us, stall: {after: 7000, for: 300ms}}}
 workers: 1
 queue_depth: 16
-interval: 200ms
-warmup: 400ms
-measure: 1s
+interval: 500ms
+warmup: 1s
+measure: 2500ms
 slo: {latency: 1ms}
 workloads:
   - {name: rr, rw: randread, load: {steps: [1000, 2000, 3000, 4000]}}

@@ -14,6 +14,7 @@
 #include "engine.h"
 #include "hostcpu.h"
 #include "label.h"
+#include "params.h"
 #include "skew.h"
 #include "iocurve.pb-c.h"
 
@@ -27,6 +28,7 @@ struct agent {
 	char host[256];
 	struct allow allow;
 	bool allow_device_writes; /* --allow-device-writes: block devices may be written */
+	struct params_caps caps;  /* --max-workers and the others: what any plan may ask */
 	struct label *labels;     /* --label KEY=VALUE */
 	size_t nlabels;
 	bool stopping;

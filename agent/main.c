@@ -28,7 +28,9 @@ static void agent_usage(FILE *f)
 	        "                     --allow PATH [--allow PATH...] [--label KEY=VALUE...]\n"
 	        "                     [--allow-device-writes] [--max-frame SIZE] [--verbose]\n"
 	        "                     [--heartbeat DURATION] [--heartbeat-misses N]\n"
-	        "                     [--dead-man DURATION]\n"
+	        "                     [--dead-man DURATION] [--max-workers N]\n"
+	        "                     [--max-queue-depth N] [--max-block-size SIZE]\n"
+	        "                     [--max-file-size SIZE]\n"
 	        "Runs the I/O a coordinator asks for, only on files under the --allow paths\n"
 	        "(or on block devices given as --allow paths; writing to a device also needs\n"
 	        "--allow-device-writes).\n"
@@ -36,6 +38,9 @@ static void agent_usage(FILE *f)
 	        "least every --heartbeat; the coordinator is lost after --heartbeat-misses of\n"
 	        "its intervals in silence; workers stop their I/O once the coordinator has not\n"
 	        "been heard for --dead-man (whether this agent is stopped, dead or cut off).\n"
+	        "Caps on any plan (a Prepare over one is refused): --max-workers (default 4\n"
+	        "per CPU), --max-queue-depth (1024), --max-block-size (16MiB), --max-file-size\n"
+	        "(per worker file, 1TiB).\n"
 	        "TLS: DIR/NAME.crt, DIR/NAME.key and DIR/ca.crt (from `iocurve certs agent`).\n");
 }
 
@@ -103,6 +108,39 @@ static int agent_parse_liveness(struct agent *a, int opt, const char *arg)
 	return 0;
 }
 
+/* --max-workers N, --max-queue-depth N (1 to 2^31), --max-block-size, --max-file-size SIZE. */
+static int agent_parse_cap(struct agent *a, int opt, const char *arg)
+{
+	static const char *const names[] = {"max-workers", "max-queue-depth", "max-block-size",
+	                                    "max-file-size"};
+	int i = opt - 'w';
+	uint64_t v = 0, hi = i == 3 ? UINT64_MAX : 1u << 31;
+	struct error err;
+	char *end;
+
+	if (i < 2) {
+		v = strtoull(arg, &end, 10);
+		if (*arg < '0' || *arg > '9' || *end != '\0')
+			v = 0;
+	} else if (units_parse_size(arg, &v, &err) < 0) {
+		v = 0;
+	}
+	if (v < 1 || v > hi) {
+		fprintf(stderr, "iocurve-agent: --%s %s: expected %s from 1 to %llu\n", names[i],
+		        arg, i < 2 ? "a count" : "a size", (unsigned long long)hi);
+		return -1;
+	}
+	if (i == 0)
+		a->caps.workers = (uint32_t)v;
+	else if (i == 1)
+		a->caps.queue_depth = (uint32_t)v;
+	else if (i == 2)
+		a->caps.block_size = (uint32_t)v;
+	else
+		a->caps.file_size = v;
+	return 0;
+}
+
 static int agent_parse(struct agent *a, int argc, char **argv, const char **tls_dir, int *verbose)
 {
 	static const struct option opts[] = {
@@ -116,6 +154,10 @@ static int agent_parse(struct agent *a, int argc, char **argv, const char **tls_
 	    {"heartbeat", required_argument, NULL, 'H'},
 	    {"heartbeat-misses", required_argument, NULL, 'M'},
 	    {"dead-man", required_argument, NULL, 'D'},
+	    {"max-workers", required_argument, NULL, 'w'},
+	    {"max-queue-depth", required_argument, NULL, 'x'},
+	    {"max-block-size", required_argument, NULL, 'y'},
+	    {"max-file-size", required_argument, NULL, 'z'},
 	    {"verbose", no_argument, NULL, 'v'},
 	    {"version", no_argument, NULL, 'V'},
 	    {"help", no_argument, NULL, 'h'},
@@ -171,6 +213,13 @@ static int agent_parse(struct agent *a, int argc, char **argv, const char **tls_
 			if (agent_parse_liveness(a, c, optarg) < 0)
 				return -1;
 			break;
+		case 'w':
+		case 'x':
+		case 'y':
+		case 'z':
+			if (agent_parse_cap(a, c, optarg) < 0)
+				return -1;
+			break;
 		case 'V':
 			printf("iocurve-agent %s\n", IOCURVE_VERSION);
 			exit(0);
@@ -204,6 +253,7 @@ int main(int argc, char **argv)
 	int verbose = 0;
 	char tag[160];
 
+	params_caps_default(&a.caps);
 	if (gethostname(a.host, sizeof(a.host)) < 0)
 		snprintf(a.host, sizeof(a.host), "unknown");
 	if (agent_parse(&a, argc, argv, &tls_dir, &verbose) < 0)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The coordinator's Prepare as the worker pool's parameters: the one place it is read. */
 #include <string.h>
+#include <unistd.h>
 
 #include "params.h"
 
@@ -11,7 +12,29 @@ _Static_assert((int)PATTERN_ZIPF == (int)IOCURVE__RANDOM_DIST__RANDOM_DIST_ZIPF,
 _Static_assert((int)PATTERN_HOTSPOT == (int)IOCURVE__RANDOM_DIST__RANDOM_DIST_HOTSPOT,
                "pattern_dist");
 
-int params_from_prepare(const Iocurve__Prepare *p, const char *file_prefix, struct pool_params *pp,
+void params_caps_default(struct params_caps *caps)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	caps->workers = cpus > 0 && cpus < 1 << 20 ? 4 * (uint32_t)cpus : 64;
+	caps->queue_depth = 1024;
+	caps->block_size = 16u << 20;
+	caps->file_size = 1ull << 40;
+}
+
+/* One field against its cap: "workers 100 is over this agent's cap of 64 (--max-workers)". */
+static int params_cap(const Iocurve__Prepare *p, const char *field, uint64_t value, uint64_t cap,
+                      const char *flag, struct error *err)
+{
+	if (value <= cap)
+		return 0;
+	error_set(err, "workload %s: %s %llu is over this agent's cap of %llu (--%s)", p->workload,
+	          field, (unsigned long long)value, (unsigned long long)cap, flag);
+	return -1;
+}
+
+int params_from_prepare(const Iocurve__Prepare *p, const char *file_prefix,
+                        const struct params_caps *caps, struct pool_params *pp,
                         struct engine_sim_params *sim, struct error *err)
 {
 	if (p->workers == 0 || p->block_size == 0 || p->queue_depth == 0 ||
@@ -21,6 +44,13 @@ int params_from_prepare(const Iocurve__Prepare *p, const char *file_prefix, stru
 		          p->workload, (int)p->rw, p->workers, p->block_size, p->queue_depth);
 		return -1;
 	}
+	if (params_cap(p, "workers", p->workers, caps->workers, "max-workers", err) < 0 ||
+	    params_cap(p, "queue_depth", p->queue_depth, caps->queue_depth, "max-queue-depth",
+	               err) < 0 ||
+	    params_cap(p, "block_size", p->block_size, caps->block_size, "max-block-size", err) <
+	        0 ||
+	    params_cap(p, "file_size", p->file_size, caps->file_size, "max-file-size", err) < 0)
+		return -1;
 	memset(pp, 0, sizeof(*pp));
 	pp->workload_index = p->workload_index;
 	pp->file_prefix = file_prefix;

@@ -186,7 +186,7 @@ static void plan_prepare(struct agent *a, const Iocurve__Prepare *p)
 
 	plan_stop(a, "new workload");
 	a->workload_index = p->workload_index;
-	if (params_from_prepare(p, a->name, &params, &a->sim, &err) < 0) {
+	if (params_from_prepare(p, a->name, &a->caps, &params, &a->sim, &err) < 0) {
 		plan_send_error(a, p->workload_index, p->target_dir, err.msg);
 		return;
 	}

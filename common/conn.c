@@ -60,6 +60,7 @@ struct conn {
 	bool write_armed;  /* TLS: write_ns holds the first write since the last drain */
 	uint64_t write_ns;
 	char peer_name[128];
+	char peer_serial[80]; /* of its certificate, upper-case hex */
 	char peer_addr[112];
 };
 
@@ -233,6 +234,10 @@ static int conn_tls_connected(struct conn *c, char *why, size_t len)
 {
 	if (tls_peer_name(c->ssl, c->peer_name, sizeof(c->peer_name)) < 0) {
 		snprintf(why, len, "peer presented no verified certificate");
+		return -1;
+	}
+	if (tls_peer_serial(c->ssl, c->peer_serial, sizeof(c->peer_serial)) < 0) {
+		snprintf(why, len, "peer certificate has no usable serial number");
 		return -1;
 	}
 	return 0;
@@ -499,6 +504,11 @@ void conn_set_max_frame(struct conn *c, size_t max)
 const char *conn_peer_name(const struct conn *c)
 {
 	return c->peer_name;
+}
+
+const char *conn_peer_serial(const struct conn *c)
+{
+	return c->peer_serial;
 }
 
 static void conn_deadline_cb(evutil_socket_t fd, short what, void *arg)

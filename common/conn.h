@@ -76,5 +76,7 @@ void conn_set_deadline(struct conn *c, unsigned seconds, const char *reason);
 void conn_set_max_frame(struct conn *c, size_t max);
 /* TLS: the CN of the peer's verified certificate ("" before on_connected, or Unix). */
 const char *conn_peer_name(const struct conn *c);
+/* The serial of the peer's certificate, upper-case hex ("" over a Unix socket). */
+const char *conn_peer_serial(const struct conn *c);
 
 #endif

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <linux/openat2.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -54,6 +55,70 @@ int fs_mkdir_p(const char *path, mode_t mode, struct error *err)
 		if (c == '\0')
 			return 0;
 	}
+}
+
+/* The fd of a directory we may write in: not a symlink, ours. */
+static int fs_dir_fd(const char *path, struct error *err)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0) {
+		/* O_DIRECTORY|O_NOFOLLOW on a symlink fails with ENOTDIR (ELOOP elsewhere). */
+		bool link = (errno == ELOOP || errno == ENOTDIR) && lstat(path, &st) == 0 &&
+		            S_ISLNK(st.st_mode);
+
+		error_set(err, "%s: %s", path,
+		          link ? "is a symbolic link: refusing to write through it"
+		               : strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || st.st_uid != geteuid()) {
+		error_set(err, "%s belongs to uid %u, not to us (uid %u): refusing to write in it",
+		          path, (unsigned)st.st_uid, (unsigned)geteuid());
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int fs_mkdir_new(const char *path, mode_t mode, struct error *err)
+{
+	char buf[PATH_MAX];
+	size_t len = strlen(path);
+	char *slash;
+
+	if (len == 0 || len >= sizeof(buf)) {
+		error_set(err, "cannot create '%s': %s", path,
+		          len ? "path too long" : "empty path");
+		return -1;
+	}
+	memcpy(buf, path, len + 1);
+	while (len > 1 && buf[len - 1] == '/')
+		buf[--len] = '\0';
+	slash = strrchr(buf, '/');
+	if (slash != NULL && slash != buf) {
+		*slash = '\0';
+		if (fs_mkdir_p(buf, mode, err) < 0)
+			return -1;
+		*slash = '/';
+	}
+	if (mkdir(buf, mode) < 0) {
+		if (errno == EEXIST)
+			error_set(err,
+			          "%s already exists: refusing to write into a directory we did "
+			          "not create",
+			          path);
+		else
+			error_set(err, "cannot create %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return fs_dir_fd(buf, err);
+}
+
+int fs_open_own_dir(const char *path, struct error *err)
+{
+	return fs_dir_fd(path, err);
 }
 
 int fs_open_nofollow(int dirfd, const char *path, int flags, mode_t mode)

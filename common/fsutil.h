@@ -15,6 +15,20 @@
 int fs_mkdir_p(const char *path, mode_t mode, struct error *err);
 
 /*
+ * A new directory at path, made by us: missing parents are made as by fs_mkdir_p, but
+ * the last component must not exist (not as a directory, a file nor a symbolic link).
+ * Returns an O_DIRECTORY fd on it, or -1 with err: "PATH already exists: ..." when it
+ * was there.
+ */
+int fs_mkdir_new(const char *path, mode_t mode, struct error *err);
+
+/*
+ * An existing directory to write in again: not a symbolic link, and owned by the
+ * effective user. Returns an O_DIRECTORY fd on it, or -1 with err saying why.
+ */
+int fs_open_own_dir(const char *path, struct error *err);
+
+/*
  * openat(dirfd, path, flags, mode) following no symbolic link at any component
  * (openat2 RESOLVE_NO_SYMLINKS, and RESOLVE_BENEATH when dirfd is a directory
  * fd); where openat2 is missing, path must be one name and is opened with

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <openssl/bn.h>
 #include <openssl/err.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
@@ -181,6 +182,29 @@ int tls_peer_name(SSL *ssl, char *buf, size_t len)
 	ret = 0;
 out:
 	OPENSSL_free(utf8);
+	X509_free(peer);
+	return ret;
+}
+
+int tls_peer_serial(SSL *ssl, char *buf, size_t len)
+{
+	X509 *peer;
+	BIGNUM *bn;
+	char *hex = NULL;
+	int ret = -1;
+
+	if (len == 0 || SSL_get_verify_result(ssl) != X509_V_OK)
+		return -1;
+	peer = SSL_get1_peer_certificate(ssl);
+	if (peer == NULL)
+		return -1;
+	bn = ASN1_INTEGER_to_BN(X509_get0_serialNumber(peer), NULL);
+	if (bn != NULL && (hex = BN_bn2hex(bn)) != NULL && strlen(hex) < len) {
+		snprintf(buf, len, "%s", hex);
+		ret = 0;
+	}
+	OPENSSL_free(hex);
+	BN_free(bn);
 	X509_free(peer);
 	return ret;
 }

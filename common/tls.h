@@ -22,6 +22,8 @@ SSL_CTX *tls_ctx_new(const char *dir, const char *name, bool server, struct erro
 
 /* The CN of the verified peer certificate; -1 when there is none. */
 int tls_peer_name(SSL *ssl, char *buf, size_t len);
+/* The serial of the verified peer certificate in upper-case hex, no leading zeros. */
+int tls_peer_serial(SSL *ssl, char *buf, size_t len);
 
 /*
  * Why a handshake failed, for the log: the verify result when a certificate was

@@ -106,11 +106,56 @@ static void test_fsutil_open_nofollow(void **state)
 	rmdir(dir);
 }
 
+/* A new directory must be made by us: an existing one, a symlink to one, a dangling link fail. */
+static void test_fsutil_mkdir_new(void **state)
+{
+	char dir[] = "/tmp/iocurve-fsutil-XXXXXX", path[160], cmd[200];
+	struct error err;
+	int fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/a/b/new/", dir);
+	fd = fs_mkdir_new(path, 0755, &err);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_true(test_fsutil_is_dir(path, 0755));
+	assert_int_equal(fs_mkdir_new(path, 0755, &err), -1);
+	assert_non_null(strstr(err.msg, "new/ already exists: refusing"));
+	snprintf(path, sizeof(path), "%s/link", dir);
+	assert_int_equal(symlink("a", path), 0);
+	assert_int_equal(fs_mkdir_new(path, 0755, &err), -1);
+	assert_non_null(strstr(err.msg, "link already exists"));
+	snprintf(path, sizeof(path), "%s/dangling", dir);
+	assert_int_equal(symlink("nowhere", path), 0);
+	assert_int_equal(fs_mkdir_new(path, 0755, &err), -1);
+	snprintf(path, sizeof(path), "%s/nowhere", dir);
+	assert_int_equal(access(path, F_OK), -1);
+
+	/* An existing directory again: ours and not a link. */
+	snprintf(path, sizeof(path), "%s/a", dir);
+	fd = fs_open_own_dir(path, &err);
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(path, sizeof(path), "%s/link", dir);
+	assert_int_equal(fs_open_own_dir(path, &err), -1);
+	assert_non_null(strstr(err.msg, "link: is a symbolic link: refusing to write through it"));
+	if (geteuid() == 0) {
+		snprintf(path, sizeof(path), "%s/a", dir);
+		assert_int_equal(chown(path, 65534, 65534), 0);
+		assert_int_equal(fs_open_own_dir(path, &err), -1);
+		assert_non_null(strstr(err.msg, "a belongs to uid 65534, not to us (uid 0)"));
+	}
+	snprintf(cmd, sizeof(cmd), "rm -r '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_fsutil_mkdir_p),
 	    cmocka_unit_test(test_fsutil_open_nofollow),
+	    cmocka_unit_test(test_fsutil_mkdir_new),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

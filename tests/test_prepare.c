@@ -14,6 +14,8 @@
 #include "prepare.h"
 #include "testlib.h"
 
+static struct params_caps test_caps = {1024, 1024, 1u << 30, UINT64_MAX};
+
 /* Build the Prepare, send it through the wire encoding, read it back as pool parameters. */
 static void test_prepare_roundtrip(const struct campaign *c, size_t w, struct pool_params *pp,
                                    struct engine_sim_params *sim)
@@ -35,7 +37,7 @@ static void test_prepare_roundtrip(const struct campaign *c, size_t w, struct po
 	assert_non_null(back);
 	assert_int_equal(back->prepare->agent_index, 3);
 	assert_string_equal(back->prepare->workload, c->workloads[w].name);
-	if (params_from_prepare(back->prepare, "agent1", pp, sim, &err) < 0)
+	if (params_from_prepare(back->prepare, "agent1", &test_caps, pp, sim, &err) < 0)
 		fail_msg("refused: %s", err.msg);
 	/* The pool keeps no pointer into the message but file_prefix and sim. */
 	iocurve__envelope__free_unpacked(back, NULL);
@@ -130,17 +132,60 @@ static void test_prepare_invalid(void **state)
 	p.block_size = 4096;
 	p.queue_depth = 1;
 	p.rw = (Iocurve__RwMode)RW_MODE_COUNT;
-	assert_int_equal(params_from_prepare(&p, "a", &pp, &sim, &err), -1);
+	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), -1);
 	assert_string_equal(err.msg,
 	                    "workload w: invalid Prepare (rw 6, workers 1, block 4096, qd 1)");
 	p.rw = IOCURVE__RW_MODE__RW_MODE_READ;
 	p.random = (Iocurve__RandomDist)3;
-	assert_int_equal(params_from_prepare(&p, "a", &pp, &sim, &err), -1);
+	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), -1);
 	p.random = IOCURVE__RANDOM_DIST__RANDOM_DIST_UNIFORM;
 	p.read_pct = 101;
-	assert_int_equal(params_from_prepare(&p, "a", &pp, &sim, &err), -1);
+	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), -1);
 	p.read_pct = 100;
-	assert_int_equal(params_from_prepare(&p, "a", &pp, &sim, &err), 0);
+	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), 0);
+}
+
+/* The agent's own caps hold whatever the plan says, and the refusal names field, value, cap. */
+static void test_prepare_caps(void **state)
+{
+	Iocurve__Prepare p = IOCURVE__PREPARE__INIT;
+	struct params_caps caps;
+	struct engine_sim_params sim = {0};
+	struct pool_params pp;
+	struct error err;
+
+	(void)state;
+	params_caps_default(&caps);
+	assert_true(caps.workers >= 4 && caps.workers % 4 == 0);
+	assert_int_equal(caps.queue_depth, 1024);
+	assert_int_equal(caps.block_size, 16u << 20);
+	assert_true(caps.file_size == 1ull << 40);
+	caps.workers = 8;
+	p.workload = "w";
+	p.workers = 8;
+	p.block_size = 16u << 20;
+	p.queue_depth = 1024;
+	p.file_size = 1ull << 40;
+	assert_int_equal(params_from_prepare(&p, "a", &caps, &pp, &sim, &err), 0);
+	p.workers = 9;
+	assert_int_equal(params_from_prepare(&p, "a", &caps, &pp, &sim, &err), -1);
+	assert_string_equal(err.msg, "workload w: workers 9 is over this agent's cap of 8 "
+	                             "(--max-workers)");
+	p.workers = 8;
+	p.queue_depth = 1025;
+	assert_int_equal(params_from_prepare(&p, "a", &caps, &pp, &sim, &err), -1);
+	assert_string_equal(err.msg, "workload w: queue_depth 1025 is over this agent's cap of "
+	                             "1024 (--max-queue-depth)");
+	p.queue_depth = 1;
+	p.block_size = (16u << 20) + 512;
+	assert_int_equal(params_from_prepare(&p, "a", &caps, &pp, &sim, &err), -1);
+	assert_string_equal(err.msg, "workload w: block_size 16777728 is over this agent's cap of "
+	                             "16777216 (--max-block-size)");
+	p.block_size = 4096;
+	p.file_size = (1ull << 40) + 1;
+	assert_int_equal(params_from_prepare(&p, "a", &caps, &pp, &sim, &err), -1);
+	assert_string_equal(err.msg, "workload w: file_size 1099511627777 is over this agent's cap "
+	                             "of 1099511627776 (--max-file-size)");
 }
 
 int main(void)
@@ -149,6 +194,7 @@ int main(void)
 	    cmocka_unit_test(test_prepare_real_target),
 	    cmocka_unit_test(test_prepare_sim_target),
 	    cmocka_unit_test(test_prepare_invalid),
+	    cmocka_unit_test(test_prepare_caps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -221,6 +221,12 @@ static int run_setup(struct run_ctx *ctx, const char *listen, const char *tls_di
 	if (ctx->ssl == NULL)
 		return -1;
 	ctx->srv = server_new(ctx->base, ctx->ssl, listen, err);
+	if (ctx->srv != NULL && c->agents_mode != CAMPAIGN_AGENTS_LOCAL) {
+		char path[4096];
+
+		snprintf(path, sizeof(path), "%s/revoked", tls_dir);
+		return server_load_revoked(ctx->srv, path, err) < 0 ? -1 : 0;
+	}
 	return ctx->srv == NULL ? -1 : 0;
 }
 

@@ -29,6 +29,7 @@ struct serve_ctx {
 	struct metrics *metrics;
 	struct event *drain_ev;
 	int ticks;
+	char revoked[4096]; /* DIR/revoked, read at start and on SIGHUP */
 };
 
 static void serve_drain_cb(evutil_socket_t fd, short what, void *arg)
@@ -52,6 +53,16 @@ static void serve_signal_cb(evutil_socket_t sig, short what, void *arg)
 	/* Give the campaign a moment to tell its agents and flush its results. */
 	ctx->drain_ev = event_new(ctx->base, -1, EV_PERSIST, serve_drain_cb, ctx);
 	event_add(ctx->drain_ev, &(struct timeval){0, 100 * 1000});
+}
+
+/* SIGHUP: read the revocation list again; a bad one leaves the old one in force. */
+static void serve_hup_cb(evutil_socket_t sig, short what, void *arg)
+{
+	struct serve_ctx *ctx = arg;
+	struct error err;
+
+	if (server_load_revoked(ctx->srv, ctx->revoked, &err) < 0)
+		log_error("%s; the previous revocation list stays in force", err.msg);
 }
 
 /* --heartbeat, --heartbeat-misses and --dead-man, told to agents in Welcome. */
@@ -95,7 +106,7 @@ static int serve_exec(const struct args *a)
 	const char *results = args_has(a, "results") ? args_get(a, "results") : "iocurve-results";
 	bool verbose = args_has(a, "verbose");
 	struct serve_ctx ctx = {0};
-	struct event *sigs[2];
+	struct event *sigs[3];
 	char defpath[256];
 	struct error err;
 	uint64_t max_frame = 0;
@@ -134,6 +145,9 @@ static int serve_exec(const struct args *a)
 	if (max_frame)
 		server_set_max_frame(ctx.srv, (size_t)max_frame);
 	server_set_liveness(ctx.srv, &live);
+	snprintf(ctx.revoked, sizeof(ctx.revoked), "%s/revoked", tls_dir);
+	if (server_load_revoked(ctx.srv, ctx.revoked, &err) < 0)
+		goto fail;
 	ctx.daemon = daemon_new(ctx.base, ctx.srv, results);
 	if (daemon_listen(ctx.daemon, control, &err) < 0)
 		goto fail;
@@ -147,11 +161,12 @@ static int serve_exec(const struct args *a)
 	}
 	sigs[0] = evsignal_new(ctx.base, SIGINT, serve_signal_cb, &ctx);
 	sigs[1] = evsignal_new(ctx.base, SIGTERM, serve_signal_cb, &ctx);
-	event_add(sigs[0], NULL);
-	event_add(sigs[1], NULL);
+	sigs[2] = evsignal_new(ctx.base, SIGHUP, serve_hup_cb, &ctx);
+	for (int i = 0; i < 3; i++)
+		event_add(sigs[i], NULL);
 	event_base_dispatch(ctx.base);
-	event_free(sigs[0]);
-	event_free(sigs[1]);
+	for (int i = 0; i < 3; i++)
+		event_free(sigs[i]);
 	rc = 0;
 	goto out;
 fail:
@@ -171,7 +186,10 @@ out:
 
 static const struct args_option serve_options[] = {
     {"listen", 'l', "HOST:PORT", "the address agents dial", true},
-    {"tls", 't', "DIR", "ca.crt and coordinator.{crt,key} (iocurve certs init DIR)", true},
+    {"tls", 't', "DIR",
+     "ca.crt and coordinator.{crt,key} (iocurve certs init DIR); DIR/revoked: agent names "
+     "or hex serials refused (re-read on SIGHUP)",
+     true},
     {"control", 'c', "PATH", "the control socket (default: its usual path)", false},
     {"results", 'r', "DIR", "where campaigns' results go (default: iocurve-results)", false},
     {"metrics", 'm', "HOST:PORT",

@@ -10,12 +10,14 @@
 
 #include <event2/listener.h>
 
+#include "certs.h"
 #include "clock.h"
 #include "conn.h"
 #include "frame.h"
 #include "listenpause.h"
 #include "log.h"
 #include "netaddr.h"
+#include "revoke.h"
 #include "server.h"
 #include "text.h"
 #include "xalloc.h"
@@ -38,7 +40,8 @@
 struct session {
 	struct server *srv;
 	struct conn *conn;
-	char name[128]; /* the CN of its certificate */
+	char name[128];  /* the CN of its certificate */
+	char serial[80]; /* and its serial, upper-case hex */
 	char host[256];
 	char addr[64];
 	uint32_t cpus;
@@ -73,6 +76,7 @@ struct server {
 	size_t max_frame;
 	struct server_liveness live;
 	struct listenpause *pause; /* out of fds: stop accepting a while */
+	struct revoke *revoked;    /* DIR/revoked: names and serials refused */
 	uint64_t pending_refused;
 	uint64_t refused_window_ns; /* rate limit of "refused" lines */
 	uint64_t refused_logged, refused_unlogged;
@@ -126,6 +130,8 @@ int server_send(struct session *s, const Iocurve__Envelope *env)
 	return conn_send(s->conn, env);
 }
 
+static void server_session_lost(struct session *s, const char *reason);
+
 static void server_refuse(struct session *s, bool permanent, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -148,10 +154,11 @@ static void server_refuse(struct session *s, bool permanent, const char *fmt, ..
 	server_send(s, &env);
 	conn_close(s->conn);
 	s->conn = NULL;
-	server_session_free(s);
+	if (s->welcomed)
+		server_session_lost(s, reason);
+	else
+		server_session_free(s);
 }
-
-static void server_session_lost(struct session *s, const char *reason);
 
 /*
  * t1 is the coordinator's own stamp, taken as the Ping's first byte is written
@@ -212,6 +219,16 @@ static void server_hello(struct session *s, const Iocurve__Hello *h)
 		              "run the same iocurve version on both",
 		              h->protocol_version,
 		              IOCURVE__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT);
+		return;
+	}
+	/* The same rule as `iocurve certs agent`, whoever signed the certificate. */
+	if (!certs_name_valid(s->name)) {
+		server_refuse(s, true, "certificate name '%s' is not a valid agent name",
+		              text_clean(s->name, path, sizeof(path), false));
+		return;
+	}
+	if (revoke_match(s->srv->revoked, s->name, s->serial)) {
+		server_refuse(s, true, "certificate revoked (serial %s)", s->serial);
 		return;
 	}
 	if (server_hello_bounded(h, &err) < 0) {
@@ -342,7 +359,9 @@ static void server_on_connected(struct conn *c, void *arg)
 	struct session *s = arg;
 
 	snprintf(s->name, sizeof(s->name), "%s", conn_peer_name(c));
-	log_info("TLS session from %s, certificate CN '%s'", s->addr, s->name);
+	snprintf(s->serial, sizeof(s->serial), "%s", conn_peer_serial(c));
+	log_info("TLS session from %s, certificate CN '%s', serial %s", s->addr, s->name,
+	         s->serial);
 }
 
 static void server_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
@@ -566,6 +585,26 @@ void server_set_max_frame(struct server *srv, size_t max)
 	srv->max_frame = max;
 }
 
+int server_load_revoked(struct server *srv, const char *path, struct error *err)
+{
+	struct revoke *rv = revoke_load(path, err);
+	struct session *s, *next;
+
+	if (rv == NULL)
+		return -1;
+	revoke_free(srv->revoked);
+	srv->revoked = rv;
+	log_info("revocation list %s: %zu entr%s", path, revoke_count(rv),
+	         revoke_count(rv) == 1 ? "y" : "ies");
+	/* Connected agents on the list go now; they are refused when they dial again. */
+	for (s = TAILQ_FIRST(&srv->sessions); s != NULL; s = next) {
+		next = TAILQ_NEXT(s, entry);
+		if (s->conn != NULL && s->name[0] != '\0' && revoke_match(rv, s->name, s->serial))
+			server_refuse(s, true, "certificate revoked (serial %s)", s->serial);
+	}
+	return (int)revoke_count(rv);
+}
+
 const char *server_address(const struct server *srv)
 {
 	return srv->address;
@@ -634,6 +673,7 @@ void server_free(struct server *srv)
 	event_free(srv->heartbeat_ev);
 	evconnlistener_free(srv->listener);
 	listenpause_free(srv->pause);
+	revoke_free(srv->revoked);
 	for (size_t i = 0; i < srv->nagents; i++)
 		server_agent_clear_labels(&srv->agents[i]);
 	free(srv->agents);

@@ -74,6 +74,13 @@ void server_set_liveness(struct server *srv, const struct server_liveness *live)
 /* Frames from agents above this many bytes close their connection (FRAME_MAX_DEFAULT). */
 void server_set_max_frame(struct server *srv, size_t max);
 /* "127.0.0.1:41234": where agents should dial. */
+/*
+ * Read the revocation list at path (revoke.h; a missing file is an empty list) in
+ * place of the one in force; agents connected with a revoked certificate are refused
+ * (permanently) at once. Returns the number of entries, or -1 with err (the old list
+ * stays).
+ */
+int server_load_revoked(struct server *srv, const char *path, struct error *err);
 const char *server_address(const struct server *srv);
 /* The connected agents, in the order they came: first, then next until NULL. */
 struct session *server_first_session(struct server *srv);

@@ -2,6 +2,7 @@
 /* The results directory: plan.yaml, intervals.jsonl, curve.csv, summary.md. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -16,6 +17,7 @@
 
 struct results {
 	char *dir;
+	int dirfd;     /* the directory, made by us (or, resuming, ours and no symlink) */
 	int intervals; /* intervals.jsonl, appended by whole lines */
 	int curve;     /* curve.csv, likewise */
 };
@@ -28,25 +30,12 @@ struct results {
 
 static int results_create(struct results *r, const char *name, int flags, struct error *err)
 {
-	char *path = xasprintf("%s/%s", r->dir, name);
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | flags, 0644);
+	int fd = openat(r->dirfd, name,
+	                O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | flags, 0644);
 
 	if (fd < 0)
-		error_set(err, "%s: cannot create: %s", path, strerror(errno));
-	free(path);
+		error_set(err, "%s/%s: cannot create: %s", r->dir, name, strerror(errno));
 	return fd;
-}
-
-static int results_fsync_dir(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY);
-	int rc;
-
-	if (fd < 0)
-		return -1;
-	rc = fsync(fd);
-	close(fd);
-	return rc;
 }
 
 /* One whole line to one of the two files; the error names the file and errno. */
@@ -69,7 +58,7 @@ static struct results *results_new(const char *dir, const struct campaign *c)
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 	r->dir = dir ? xstrdup(dir) : xasprintf("iocurve-results/%s-%s", c->name, stamp);
-	r->intervals = r->curve = -1;
+	r->dirfd = r->intervals = r->curve = -1;
 	return r;
 }
 
@@ -78,8 +67,17 @@ struct results *results_open(const char *dir, const struct campaign *c, struct e
 	struct results *r = results_new(dir, c);
 	int plan;
 
-	if (fs_mkdir_p(r->dir, 0755, err) < 0) {
-		error_prefix(err, "results directory %s: ", r->dir);
+	/* Made here, never an existing one: what is already there could lead anywhere. */
+	r->dirfd = fs_mkdir_new(r->dir, 0755, err);
+	if (r->dirfd < 0) {
+		char msg[sizeof(err->msg)];
+
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+		if (strstr(msg, "already exists") != NULL)
+			error_set(err, "results directory %s (name a new one, or --resume it)",
+			          msg);
+		else
+			error_set(err, "results directory: %s", msg);
 		goto err;
 	}
 	plan = results_create(r, "plan.yaml", O_EXCL, err);
@@ -124,9 +122,11 @@ struct results *results_resume(const char *dir, const struct campaign *c,
                                struct error *err)
 {
 	struct results *r = results_new(dir, c);
-	char *line;
-	int rc;
-
+	r->dirfd = fs_open_own_dir(r->dir, err);
+	if (r->dirfd < 0) {
+		error_prefix(err, "cannot resume: ");
+		goto err;
+	}
 	r->intervals = results_create(r, "intervals.jsonl", 0, err);
 	if (r->intervals < 0)
 		goto err;
@@ -136,10 +136,11 @@ struct results *results_resume(const char *dir, const struct campaign *c,
 		goto err;
 	}
 	/* curve.csv again from the steps kept, then appended to as before. */
-	line = xasprintf("%s/curve.csv", r->dir);
-	rc = unlink(line) < 0 && errno != ENOENT ? -1 : 0;
-	free(line);
-	r->curve = rc == 0 ? results_create(r, "curve.csv", O_EXCL, err) : -1;
+	if (unlinkat(r->dirfd, "curve.csv", 0) < 0 && errno != ENOENT) {
+		error_set(err, "%s/curve.csv: cannot remove: %s", r->dir, strerror(errno));
+		goto err;
+	}
+	r->curve = results_create(r, "curve.csv", O_EXCL, err);
 	if (r->curve < 0 || results_put(r, r->curve, "curve.csv", RESULTS_CURVE_HEADER, err) < 0)
 		goto err;
 	for (size_t i = 0; i < c->nworkloads; i++)
@@ -214,7 +215,7 @@ int results_sync(struct results *r, struct error *err)
 	if (results_sync_file(r->intervals, r->dir, "intervals.jsonl", err) < 0 ||
 	    results_sync_file(r->curve, r->dir, "curve.csv", err) < 0)
 		return -1;
-	results_fsync_dir(r->dir);
+	fsync(r->dirfd);
 	return 0;
 }
 
@@ -226,6 +227,8 @@ void results_close(struct results *r)
 		close(r->intervals);
 	if (r->curve >= 0)
 		close(r->curve);
+	if (r->dirfd >= 0)
+		close(r->dirfd);
 	free(r->dir);
 	free(r);
 }

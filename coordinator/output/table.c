@@ -25,11 +25,19 @@ void table_knee_text(const struct campaign *c, const struct workload *w,
 	struct step_point *s = curve_sorted(pts, n);
 	struct knee k = curve_knee(c, w, s, n);
 	const struct step_point *peak = curve_peak(w, s, n);
-	char slo[32], tp[48], pk[48], prec[160];
+	char slo[32], tp[96], pk[48], prec[160];
+	struct curve_repeats r;
 	size_t used;
 
 	units_format_duration(c->slo_latency_ns, slo, sizeof(slo));
-	table_fmt_tp(w, curve_round(k.throughput, curve_knee_digits(&k)), tp, sizeof(tp));
+	curve_repeats(c, w, pts, n, &r);
+	table_fmt_tp(w, curve_round(r.n ? r.mean : k.throughput, curve_knee_digits(&k)), tp,
+	             sizeof(tp));
+	if (r.n) {
+		used = strlen(tp);
+		snprintf(tp + used, sizeof(tp) - used, " \xc2\xb1 %.1f%% (%zu repeats)",
+		         curve_spread_pct(&r), r.n);
+	}
 	table_fmt_tp(w, peak ? curve_throughput(w, peak) : 0, pk, sizeof(pk));
 	curve_knee_precision(w, &k, s, n, prec, sizeof(prec));
 	switch (k.kind) {

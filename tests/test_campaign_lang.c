@@ -238,8 +238,9 @@ static void test_steps(void **state)
 	assert_int_equal(w[3].repeat, 3);
 	assert_int_equal(loadspec_max_steps(&w[3]), 7); /* + three confirmation steps */
 	campaign_free(c);
-	testlib_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {steps: [1k], repeat: 0}}]\n",
-	                       "test.yaml:4:51: load.repeat: expected a whole number 1..20, got '0'");
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads: [{name: a, load: {steps: [1k], repeat: 0}}]\n",
+	    "test.yaml:4:51: load.repeat: expected a whole number 1..20, got '0'");
 
 	testlib_campaign_fails(
 	    TEST_HEAD "workloads: [{name: a, load: {steps: [0%]}}]\n",

@@ -229,7 +229,8 @@ static void test_repeats_scheduled(void **state)
 	(void)state;
 	planner_lat = planner_lat_linear;
 	n = planner_drive_curve(c, pts, 32, &p);
-	/* the same steps as test_confirm_meets, the confirmation step (4100) three times at the end */
+	/* the same steps as test_confirm_meets, the confirmation step (4100) three times at the end
+	 */
 	for (size_t i = 1; i <= 3; i++)
 		assert_true(fabs(pts[n - i].offered_ops - 4100) < 1);
 	assert_true(pts[n - 4].offered_ops < 4099);
@@ -283,6 +284,12 @@ static void test_repeats_noise(void **state)
 	assert_int_equal(curve_compare_noise(&a, &none), CURVE_NOISE_UNKNOWN);
 	assert_int_equal(curve_compare_noise(&none, &b), CURVE_NOISE_UNKNOWN);
 	assert_true(isnan(curve_spread_pct(&none)));
+	/* no spread, but each knee only known within its 66-wide bracket: 2 x 26.9 = 53.9 */
+	a = (struct curve_repeats){.n = 3, .mean = 3300, .bracket = 66};
+	b = (struct curve_repeats){.n = 3, .mean = 3330, .bracket = 66};
+	assert_int_equal(curve_compare_noise(&a, &b), CURVE_NOISE_WITHIN);
+	b.mean = 3360;
+	assert_int_equal(curve_compare_noise(&a, &b), CURVE_NOISE_BEYOND);
 }
 
 /* Unsteady steps under the SLO between the bracket's ends: never offered twice. */

@@ -302,8 +302,8 @@ static size_t curve_same_rate(const struct step_point *pts, size_t n, double rat
 	return m;
 }
 
-void curve_repeats(const struct campaign *c, const struct workload *w,
-                   const struct step_point *pts, size_t n, struct curve_repeats *r)
+void curve_repeats(const struct campaign *c, const struct workload *w, const struct step_point *pts,
+                   size_t n, struct curve_repeats *r)
 {
 	size_t idx[CURVE_MAX_REPEATS], m = 0;
 	uint32_t last = 0;
@@ -346,6 +346,13 @@ void curve_repeats(const struct campaign *c, const struct workload *w,
 		free(s);
 		free(one);
 	}
+	{
+		struct step_point *s = curve_sorted(pts, n);
+		struct knee all = curve_knee(c, w, s, n);
+
+		r->bracket = all.bracket_hi > 0 ? all.bracket_hi - all.bracket_lo : 0;
+		free(s);
+	}
 	r->n = m;
 	r->mean = sum / (double)m;
 	for (size_t j = 0; j < m; j++)
@@ -360,9 +367,13 @@ double curve_spread_pct(const struct curve_repeats *r)
 
 enum curve_noise curve_compare_noise(const struct curve_repeats *a, const struct curve_repeats *b)
 {
+	/* each knee also lies anywhere in its bracket: a uniform error of width W, sd W / sqrt(12)
+	 */
+	double va = a->sd * a->sd + a->bracket * a->bracket / 12;
+	double vb = b->sd * b->sd + b->bracket * b->bracket / 12;
+
 	if (a->n < 2 || b->n < 2)
 		return CURVE_NOISE_UNKNOWN;
-	return fabs(b->mean - a->mean) > CURVE_NOISE_SDS * sqrt(a->sd * a->sd + b->sd * b->sd)
-	           ? CURVE_NOISE_BEYOND
-	           : CURVE_NOISE_WITHIN;
+	return fabs(b->mean - a->mean) > CURVE_NOISE_SDS * sqrt(va + vb) ? CURVE_NOISE_BEYOND
+	                                                                 : CURVE_NOISE_WITHIN;
 }

@@ -315,5 +315,6 @@ size_t loadspec_max_steps(const struct workload *w)
 	    w->mode == LOAD_RAMP ? w->ramp_max_steps : w->nsteps + (loadspec_needs_peak(w) ? 1 : 0);
 
 	/* the confirmation step comes with refinement, repeat times */
-	return pass + w->refine + (w->refine > 0 && !w->skip_confirm ? (w->repeat ? w->repeat : 1) : 0);
+	return pass + w->refine +
+	       (w->refine > 0 && !w->skip_confirm ? (w->repeat ? w->repeat : 1) : 0);
 }

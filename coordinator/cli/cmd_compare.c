@@ -213,7 +213,8 @@ static int compare_exec(const struct args *a)
 		printf("\n");
 	}
 	printf("\nknees in %s (with repeats: their mean \xc2\xb1 standard deviation); a change is "
-	       "beyond noise when it exceeds %.0fx the two runs' combined standard deviation; "
+	       "beyond noise when it exceeds %.0fx the two runs' combined standard deviation "
+	       "(spread and bracket, docs/methodology.md); "
 	       "curves overlaid in %s/compare.html\n",
 	       "ops/s (random) or MiB/s (sequential)", CURVE_NOISE_SDS, out);
 	rc = 0;

@@ -211,7 +211,8 @@ static void test_steps(void **state)
 	              "    block_size: 8KiB\n"
 	              "    load: {steps: [20000, 20k, 800MiB/s, 1.5GiB/s, 50%, 12.5%, max, 100%]}\n"
 	              "  - {name: b, load: {steps: [1k], max: true, refine: 3}}\n"
-	              "  - {name: c, load: {max: true}}\n");
+	              "  - {name: c, load: {max: true}}\n"
+	              "  - {name: d, load: {steps: [1k], refine: 3, repeat: 3}}\n");
 	const struct workload *w = c->workloads;
 
 	assert_int_equal(w[0].mode, LOAD_STEPS);
@@ -233,7 +234,13 @@ static void test_steps(void **state)
 	assert_int_equal(loadspec_max_steps(&w[1]), 6); /* + the confirmation step */
 	assert_int_equal(w[2].nsteps, 1);
 	assert_int_equal(w[2].refine, 0);
+	assert_int_equal(w[2].repeat, 1); /* the default */
+	assert_int_equal(w[3].repeat, 3);
+	assert_int_equal(loadspec_max_steps(&w[3]), 7); /* + three confirmation steps */
 	campaign_free(c);
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads: [{name: a, load: {steps: [1k], repeat: 0}}]\n",
+	    "test.yaml:4:51: load.repeat: expected a whole number 1..20, got '0'");
 
 	testlib_campaign_fails(
 	    TEST_HEAD "workloads: [{name: a, load: {steps: [0%]}}]\n",
@@ -268,7 +275,7 @@ static void test_steps(void **state)
 	testlib_campaign_fails(
 	    TEST_HEAD "workloads: [{name: a, load: [1k]}]\n",
 	    "test.yaml:4:29: load: expected a mapping with steps, curve, ramp, max, "
-	    "refine, confirm, got a list");
+	    "refine, confirm, repeat, got a list");
 }
 
 static void test_steps_limit(void **state)
@@ -424,7 +431,7 @@ static void test_top_level_load(void **state)
 	    TEST_HEAD "load: {stpes: [1]}\n"
 	              "workloads: [{name: a, load: {max: true}}]\n",
 	    "test.yaml:4:8: unknown key 'stpes' in load (known: steps, curve, ramp, "
-	    "max, refine, confirm); did you mean 'steps'?");
+	    "max, refine, confirm, repeat); did you mean 'steps'?");
 	testlib_campaign_fails(
 	    TEST_HEAD "steady: {extend: 1001}\n"
 	              "workloads: [{name: a, load: {max: true}}]\n",

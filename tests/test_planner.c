@@ -211,6 +211,87 @@ static void test_confirm_fails(void **state)
 	campaign_free(c);
 }
 
+/* repeat: 3: the confirmation step runs three times at one rate, then the workload is done. */
+static void test_repeats_scheduled(void **state)
+{
+	struct campaign *c = testlib_campaign_ok(
+	    TEST_HEAD "slo: {latency: 1ms}\n"
+	              "workloads: [{name: a, load: {ramp: {start: 1000, factor: 2}, refine: 10, "
+	              "repeat: 3}}]\n");
+	const struct workload *w = &c->workloads[0];
+	struct step_point pts[32], *s;
+	struct planner p;
+	struct curve_repeats r;
+	struct knee k;
+	double below = 0, want[3], mean, sd = 0;
+	size_t n;
+
+	(void)state;
+	planner_lat = planner_lat_linear;
+	n = planner_drive_curve(c, pts, 32, &p);
+	/* the same steps as test_confirm_meets, the confirmation step (4100) three times at the end
+	 */
+	for (size_t i = 1; i <= 3; i++)
+		assert_true(fabs(pts[n - i].offered_ops - 4100) < 1);
+	assert_true(pts[n - 4].offered_ops < 4099);
+	assert_non_null(strstr(p.refine_why, "after a confirmation step run 3 times"));
+	assert_false(planner_next(&p, pts, n, &(double){0})); /* done, and stays done */
+	/* identical repeats: no spread */
+	curve_repeats(c, w, pts, n, &r);
+	assert_int_equal(r.n, 3);
+	assert_true(fabs(r.mean - 4100) < 1 && r.sd == 0);
+	/* noise: the second achieved 4080, the third violated (1.2 ms) */
+	pts[n - 2].achieved_ops = 4080;
+	pts[n - 1].mean_ns = 1.2e6;
+	for (size_t i = 0; i + 3 < n; i++)
+		if (pts[i].offered_ops < 4099 && pts[i].offered_ops > below)
+			below = pts[i].offered_ops;
+	want[0] = 4100; /* met: the measured knee */
+	want[1] = 4080;
+	want[2] = below; /* violated: the knee stays at the step below it */
+	mean = (want[0] + want[1] + want[2]) / 3;
+	for (size_t i = 0; i < 3; i++)
+		sd += (want[i] - mean) * (want[i] - mean);
+	sd = sqrt(sd / 2);
+	curve_repeats(c, w, pts, n, &r);
+	assert_int_equal(r.n, 3);
+	for (size_t i = 0; i < 3; i++)
+		assert_true(fabs(r.knee[i] - want[i]) < 0.01);
+	assert_true(fabs(r.mean - mean) < 0.01 && fabs(r.sd - sd) < 0.01);
+	assert_true(fabs(curve_spread_pct(&r) - 100 * sd / mean) < 1e-9);
+	/* all points together: a repeat meeting at the rate another violated is no non-monotony */
+	s = curve_sorted(pts, n);
+	k = curve_knee(c, w, s, n);
+	assert_false(k.non_monotonic);
+	assert_true(fabs(k.throughput - below) < 0.01);
+	free(s);
+	campaign_free(c);
+}
+
+/* Two runs' knees: beyond noise past 2 combined standard deviations; unknown without repeats. */
+static void test_repeats_noise(void **state)
+{
+	struct curve_repeats a = {.n = 3, .mean = 1000, .sd = 30};
+	struct curve_repeats b = {.n = 3, .mean = 1080, .sd = 40}; /* 2 x 50 = 100 > 80 */
+	struct curve_repeats none = {0};
+
+	(void)state;
+	assert_int_equal(curve_compare_noise(&a, &b), CURVE_NOISE_WITHIN);
+	b.mean = 1101;
+	assert_int_equal(curve_compare_noise(&a, &b), CURVE_NOISE_BEYOND);
+	b.mean = 899;
+	assert_int_equal(curve_compare_noise(&a, &b), CURVE_NOISE_BEYOND);
+	assert_int_equal(curve_compare_noise(&a, &none), CURVE_NOISE_UNKNOWN);
+	assert_int_equal(curve_compare_noise(&none, &b), CURVE_NOISE_UNKNOWN);
+	assert_true(isnan(curve_spread_pct(&none)));
+	/* no spread, but each knee only known within its 66-wide bracket: 2 x 26.9 = 53.9 */
+	a = (struct curve_repeats){.n = 3, .mean = 3300, .bracket = 66};
+	b = (struct curve_repeats){.n = 3, .mean = 3330, .bracket = 66};
+	assert_int_equal(curve_compare_noise(&a, &b), CURVE_NOISE_WITHIN);
+	b.mean = 3360;
+	assert_int_equal(curve_compare_noise(&a, &b), CURVE_NOISE_BEYOND);
+}
+
 /* Unsteady steps under the SLO between the bracket's ends: never offered twice. */
 static void test_refine_past_unsteady(void **state)
 {
@@ -446,6 +527,8 @@ int main(void)
 	    cmocka_unit_test(test_refine_never_offers_above_achieved),
 	    cmocka_unit_test(test_confirm_meets),
 	    cmocka_unit_test(test_confirm_fails),
+	    cmocka_unit_test(test_repeats_scheduled),
+	    cmocka_unit_test(test_repeats_noise),
 	    cmocka_unit_test(test_refine_past_unsteady),
 	    cmocka_unit_test(test_knee_valid_points_only),
 	    cmocka_unit_test(test_verdict_words),

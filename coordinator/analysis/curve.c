@@ -103,8 +103,9 @@ struct knee curve_knee(const struct campaign *c, const struct workload *w,
 			continue;
 		if (cap == n || sorted[i].offered_ops < sorted[cap].offered_ops)
 			lo = i;
-		else
+		else if (sorted[i].offered_ops > sorted[cap].offered_ops)
 			k.non_monotonic = true; /* under, over, under again */
+		/* at the violation's own rate (a repeat): noise, neither knee nor non-monotonic */
 	}
 	if (lo == n) {
 		k.kind = KNEE_ALL_OVER;
@@ -287,4 +288,92 @@ void curve_limit(const struct campaign *c, const struct workload *w, const struc
 		snprintf(buf, len, "SLO latency");
 	else
 		snprintf(buf, len, "none reached: raise the load");
+}
+
+/* The points offered this rate (repeats of one step). */
+static size_t curve_same_rate(const struct step_point *pts, size_t n, double rate, size_t *idx,
+                              size_t max)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < n && m < max; i++)
+		if (pts[i].offered_ops > 0 && pts[i].offered_ops == rate)
+			idx[m++] = i;
+	return m;
+}
+
+void curve_repeats(const struct campaign *c, const struct workload *w, const struct step_point *pts,
+                   size_t n, struct curve_repeats *r)
+{
+	size_t idx[CURVE_MAX_REPEATS], m = 0;
+	uint32_t last = 0;
+	double sum = 0, ss = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (w->repeat < 2)
+		return;
+	/* the rate offered more than once that was run last: the repeated confirmation step */
+	for (size_t i = 0; i < n; i++) {
+		size_t got[CURVE_MAX_REPEATS], k;
+
+		if (pts[i].offered_ops <= 0 || (m > 0 && pts[i].step <= last))
+			continue;
+		k = curve_same_rate(pts, n, pts[i].offered_ops, got, CURVE_MAX_REPEATS);
+		if (k >= 2) {
+			m = k;
+			memcpy(idx, got, k * sizeof(*idx));
+			last = pts[i].step;
+		}
+	}
+	if (m < 2)
+		return;
+	/* each repeat's knee: the curve with that repeat as its only confirmation step */
+	for (size_t j = 0; j < m; j++) {
+		struct step_point *one = xcalloc(n, sizeof(*one)), *s;
+		size_t k = 0, q = 0;
+		struct knee kn;
+
+		for (size_t i = 0; i < n; i++) {
+			while (q < m && idx[q] < i)
+				q++;
+			if (i == idx[j] || q >= m || idx[q] != i)
+				one[k++] = pts[i];
+		}
+		s = curve_sorted(one, k);
+		kn = curve_knee(c, w, s, k);
+		r->knee[j] = kn.throughput;
+		sum += kn.throughput;
+		free(s);
+		free(one);
+	}
+	{
+		struct step_point *s = curve_sorted(pts, n);
+		struct knee all = curve_knee(c, w, s, n);
+
+		r->bracket = all.bracket_hi > 0 ? all.bracket_hi - all.bracket_lo : 0;
+		free(s);
+	}
+	r->n = m;
+	r->mean = sum / (double)m;
+	for (size_t j = 0; j < m; j++)
+		ss += (r->knee[j] - r->mean) * (r->knee[j] - r->mean);
+	r->sd = sqrt(ss / (double)(m - 1));
+}
+
+double curve_spread_pct(const struct curve_repeats *r)
+{
+	return r->n >= 2 && r->mean > 0 ? 100 * r->sd / r->mean : NAN;
+}
+
+enum curve_noise curve_compare_noise(const struct curve_repeats *a, const struct curve_repeats *b)
+{
+	/* each knee also lies anywhere in its bracket: a uniform error of width W, sd W / sqrt(12)
+	 */
+	double va = a->sd * a->sd + a->bracket * a->bracket / 12;
+	double vb = b->sd * b->sd + b->bracket * b->bracket / 12;
+
+	if (a->n < 2 || b->n < 2)
+		return CURVE_NOISE_UNKNOWN;
+	return fabs(b->mean - a->mean) > CURVE_NOISE_SDS * sqrt(va + vb) ? CURVE_NOISE_BEYOND
+	                                                                 : CURVE_NOISE_WITHIN;
 }

@@ -66,4 +66,32 @@ double curve_in_flight(const struct step_point *p);
  */
 void curve_limit(const struct campaign *c, const struct workload *w, const struct step_point *pts,
                  size_t n, char *buf, size_t len);
+
+/* load.repeat: the confirmation step run N times; the knee as their mean and spread. */
+#define CURVE_MAX_REPEATS 20
+struct curve_repeats {
+	size_t n;                       /* repeats found: 0 when fewer than 2 */
+	double knee[CURVE_MAX_REPEATS]; /* each one's knee, in the workload's unit, in run order */
+	double mean;
+	double sd;      /* the sample standard deviation (n - 1) of knee[] */
+	double bracket; /* the width of the knee's bracket (all points), 0 without one */
+};
+/*
+ * With w->repeat >= 2: the points offered the same rate (the last such rate
+ * run), and for each the knee curve_knee finds with it as the only one of
+ * them (the others left out): that knee's noise from one run of the step.
+ */
+void curve_repeats(const struct campaign *c, const struct workload *w, const struct step_point *pts,
+                   size_t n, struct curve_repeats *r);
+/* sd / mean in %; NaN without repeats. */
+double curve_spread_pct(const struct curve_repeats *r);
+/*
+ * Two runs' knees differ beyond noise when their means differ by more than this many
+ * combined standard deviations, sqrt(sd_a^2 + W_a^2/12 + sd_b^2 + W_b^2/12): each
+ * repeat's knee snaps to a step of its bracket (width W), so W counts as a uniform error.
+ */
+#define CURVE_NOISE_SDS 2.0
+enum curve_noise { CURVE_NOISE_UNKNOWN, CURVE_NOISE_WITHIN, CURVE_NOISE_BEYOND };
+/* Whether b's knee differs from a's beyond their spread; unknown unless both have repeats. */
+enum curve_noise curve_compare_noise(const struct curve_repeats *a, const struct curve_repeats *b);
 #endif

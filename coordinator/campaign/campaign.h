@@ -66,6 +66,7 @@ struct workload {
 	uint32_t ramp_max_steps; /* ramp: at most this many steps [20] */
 	uint32_t refine;        /* after the pass, up to N steps bisecting the knee's bracket [0] */
 	bool skip_confirm;      /* confirm: false: no step at the knee after refining [confirm] */
+	uint32_t repeat;        /* repeat: N: the confirmation step run N times, knee as mean [1] */
 	uint32_t steady_extend; /* steady: {extend: N}: up to N more intervals to settle [0] */
 };
 

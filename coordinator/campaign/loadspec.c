@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Reading load: (steps, curve, ramp, max, refine, confirm) with file:line:column errors. */
+/* Reading load: (steps, curve, ramp, max, refine, confirm, repeat) with file:line:column errors. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +12,8 @@
 #define LOADSPEC_MAX_FACTOR 100.0
 #define LOADSPEC_FACTOR     "a number above 1 and at most 100, such as 1.5 or 2"
 
-static const char *const loadspec_keys[] = {"steps",  "curve",   "ramp", "max",
-                                            "refine", "confirm", NULL};
+static const char *const loadspec_keys[] = {"steps",  "curve",   "ramp",   "max",
+                                            "refine", "confirm", "repeat", NULL};
 static const char *const loadspec_ramp_keys[] = {"start", "factor", "increment", "max_steps", NULL};
 
 static bool loadspec_ends_with(const char *s, const char *suffix)
@@ -272,6 +272,10 @@ int loadspec_parse(struct yamlnode_doc *y, const yaml_node_t *load, const char *
 			return -1;
 		w->skip_confirm = !confirm;
 	}
+	w->repeat = 1;
+	if ((n = yamlnode_lookup(y, load, "repeat")) != NULL &&
+	    yamlnode_uint(y, n, "load.repeat", 1, LOADSPEC_MAX_REPEAT, &w->repeat) < 0)
+		return -1;
 	if (given[2] != NULL) {
 		w->mode = LOAD_RAMP;
 		return loadspec_ramp(y, given[2], w);
@@ -310,6 +314,7 @@ size_t loadspec_max_steps(const struct workload *w)
 	size_t pass =
 	    w->mode == LOAD_RAMP ? w->ramp_max_steps : w->nsteps + (loadspec_needs_peak(w) ? 1 : 0);
 
-	/* the confirmation step comes with refinement */
-	return pass + w->refine + (w->refine > 0 && !w->skip_confirm ? 1 : 0);
+	/* the confirmation step comes with refinement, repeat times */
+	return pass + w->refine +
+	       (w->refine > 0 && !w->skip_confirm ? (w->repeat ? w->repeat : 1) : 0);
 }

@@ -12,6 +12,8 @@
 #define LOADSPEC_MAX_STEPS      1000 /* entries in steps: or curve: */
 #define LOADSPEC_MAX_RAMP_STEPS 1000
 #define LOADSPEC_MAX_REFINE     20
+/* The confirmation step run at most this many times (load.repeat). */
+#define LOADSPEC_MAX_REPEAT 20
 
 /*
  * Read load: into w's mode, steps and ramp fields. w->block_size must be

@@ -85,6 +85,47 @@ static void compare_write(FILE *html, const char *out, struct compare_run *runs,
 	fputs("</body></html>\n", html);
 }
 
+/* A run's knee for workload w: the mean of its repeats when it has them (r->n > 0). */
+static void compare_knee(const struct compare_run *run, size_t w, struct curve_repeats *r,
+                         double *knee)
+{
+	curve_repeats(run->rp.campaign, &run->rp.campaign->workloads[w], run->rp.pts[w],
+	              run->rp.npts[w], r);
+	*knee = r->n ? r->mean : run->knees[w].throughput;
+}
+
+struct compare_text {
+	char s[64];
+};
+
+/* "45200.0" or, with repeats, "45200.0 ± 1.3% (3 repeats)". */
+static struct compare_text compare_fmt(const struct curve_repeats *r, double knee)
+{
+	struct compare_text t;
+
+	if (r->n)
+		snprintf(t.s, sizeof(t.s), "%.1f \xc2\xb1 %.1f%% (%zu repeats)", knee,
+		         curve_spread_pct(r), r->n);
+	else
+		snprintf(t.s, sizeof(t.s), "%.1f", knee);
+	return t;
+}
+
+static const char *compare_noise_text(const struct curve_repeats *a, const struct curve_repeats *b)
+{
+	switch (curve_compare_noise(a, b)) {
+	case CURVE_NOISE_WITHIN:
+		return "within noise";
+	case CURVE_NOISE_BEYOND:
+		return "beyond noise";
+	default:
+		break;
+	}
+	if (a->n || b->n)
+		return "spread unknown: only one run has repeats (load.repeat)";
+	return "spread unknown: no repeats (load.repeat)";
+}
+
 static int compare_exec(const struct args *a)
 {
 	struct compare_run *runs;
@@ -138,34 +179,44 @@ static int compare_exec(const struct args *a)
 		fclose(html);
 		free(path);
 	}
-	/* The knee of each later run against the first, in %. */
+	/* The knee of each later run against the first, in %, and whether beyond the noise. */
 	printf("| Workload | %s |", runs[0].dir);
 	for (size_t r = 1; r < nruns; r++)
-		printf(" %s | change |", runs[r].dir);
+		printf(" %s | change | noise |", runs[r].dir);
 	printf("\n|---|---:|");
 	for (size_t r = 1; r < nruns; r++)
-		printf("---:|---:|");
+		printf("---:|---:|---|");
 	printf("\n");
 	for (size_t w = 0; w < runs[0].rp.campaign->nworkloads; w++) {
 		const struct workload *wl = &runs[0].rp.campaign->workloads[w];
-		double k0 = runs[0].knees[w].throughput;
+		struct curve_repeats r0, rr;
+		double k0;
 
-		printf("| %s | %.1f |", wl->name, k0);
+		compare_knee(&runs[0], w, &r0, &k0);
+		printf("| %s | %s |", wl->name, compare_fmt(&r0, k0).s);
 		for (size_t r = 1; r < nruns; r++) {
 			ssize_t i = compare_find(runs[r].rp.campaign, wl->name);
-			double k = i < 0 ? 0 : runs[r].knees[i].throughput;
+			double k;
 
-			if (i < 0)
-				printf(" - | - |");
-			else if (k0 > 0)
-				printf(" %.1f | %+.1f%% |", k, 100.0 * (k - k0) / k0);
+			if (i < 0) {
+				printf(" - | - | - |");
+				continue;
+			}
+			compare_knee(&runs[r], (size_t)i, &rr, &k);
+			printf(" %s |", compare_fmt(&rr, k).s);
+			if (k0 > 0)
+				printf(" %+.1f%% |", 100.0 * (k - k0) / k0);
 			else
-				printf(" %.1f | n/a |", k);
+				printf(" n/a |");
+			printf(" %s |", compare_noise_text(&r0, &rr));
 		}
 		printf("\n");
 	}
-	printf("\nknees in %s; curves overlaid in %s/compare.html\n",
-	       "ops/s (random) or MiB/s (sequential)", out);
+	printf("\nknees in %s (with repeats: their mean \xc2\xb1 standard deviation); a change is "
+	       "beyond noise when it exceeds %.0fx the two runs' combined standard deviation "
+	       "(spread and bracket, docs/methodology.md); "
+	       "curves overlaid in %s/compare.html\n",
+	       "ops/s (random) or MiB/s (sequential)", CURVE_NOISE_SDS, out);
 	rc = 0;
 done:
 	for (size_t r = 0; r < nruns; r++) {

@@ -252,6 +252,24 @@ static void derive_knee_json(json_t *o, const struct workload *w, const struct k
 	json_object_set_new(o, "non_monotonic", json_boolean(k->non_monotonic));
 }
 
+/* load.repeat: each repeat's knee, their mean and standard deviation (also in % of the mean). */
+static void derive_repeats_json(json_t *o, const struct campaign *c, const struct workload *w,
+                                const struct step_point *s, size_t n)
+{
+	struct curve_repeats r;
+	json_t *vals = derive_need(json_array());
+	bool on = w->repeat >= 2;
+
+	curve_repeats(c, w, s, n, &r);
+	for (size_t i = 0; i < r.n; i++)
+		json_array_append_new(vals, derive_num(r.knee[i], 10));
+	json_object_set_new(o, "knee_repeats", vals);
+	json_object_set_new(o, "knee_mean", on && r.n ? derive_num(r.mean, 10) : json_null());
+	json_object_set_new(o, "knee_spread", on && r.n ? derive_num(r.sd, 10) : json_null());
+	json_object_set_new(o, "knee_spread_pct",
+	                    on && r.n ? derive_num(curve_spread_pct(&r), 100) : json_null());
+}
+
 /* The peak (capacity, no latency) and the sustained figure (valid, with its latency). */
 static void derive_peak_json(json_t *o, const struct campaign *c, const struct workload *w,
                              const struct step_point *s, size_t n)
@@ -286,6 +304,7 @@ static json_t *derive_workload_json(const struct campaign *c, const struct workl
 	                          "knee_ops", derive_num(kops, 10), "knee_mibps",
 	                          derive_num(kmib, 1000), "knee_kind", curve_knee_kind(&k)));
 	derive_knee_json(o, w, &k, s, n);
+	derive_repeats_json(o, c, w, s, n);
 	derive_peak_json(o, c, w, s, n);
 	json_object_set_new(o, "limit", json_string(limit));
 	free(s);

@@ -19,17 +19,33 @@ static void table_fmt_tp(const struct workload *w, double v, char *buf, size_t l
 		snprintf(buf, len, "%.0f ops/s", v);
 }
 
+/* The knee to its bracket's digits; with repeats, their mean "± sd% (N repeats)". */
+static void table_knee_value(const struct campaign *c, const struct workload *w,
+                             const struct knee *k, const struct step_point *pts, size_t n,
+                             char *buf, size_t len)
+{
+	struct curve_repeats r;
+	size_t used;
+
+	curve_repeats(c, w, pts, n, &r);
+	table_fmt_tp(w, curve_round(r.n ? r.mean : k->throughput, curve_knee_digits(k)), buf, len);
+	used = strlen(buf);
+	if (r.n && used < len)
+		snprintf(buf + used, len - used, " \xc2\xb1 %.1f%% (%zu repeats)",
+		         curve_spread_pct(&r), r.n);
+}
+
 void table_knee_text(const struct campaign *c, const struct workload *w,
                      const struct step_point *pts, size_t n, char *buf, size_t len)
 {
 	struct step_point *s = curve_sorted(pts, n);
 	struct knee k = curve_knee(c, w, s, n);
 	const struct step_point *peak = curve_peak(w, s, n);
-	char slo[32], tp[48], pk[48], prec[160];
+	char slo[32], tp[96], pk[48], prec[160];
 	size_t used;
 
 	units_format_duration(c->slo_latency_ns, slo, sizeof(slo));
-	table_fmt_tp(w, curve_round(k.throughput, curve_knee_digits(&k)), tp, sizeof(tp));
+	table_knee_value(c, w, &k, pts, n, tp, sizeof(tp));
 	table_fmt_tp(w, peak ? curve_throughput(w, peak) : 0, pk, sizeof(pk));
 	curve_knee_precision(w, &k, s, n, prec, sizeof(prec));
 	switch (k.kind) {
@@ -127,7 +143,7 @@ void table_peak_text(const struct campaign *c, const struct workload *w,
 void table_print_summary(FILE *f, const struct campaign *c, const struct step_point *const *pts,
                          const size_t *npts)
 {
-	char slo[32], knee[64], peak[96], sus[96], limit[160];
+	char slo[32], knee[128], peak[96], sus[96], limit[160];
 
 	units_format_duration(c->slo_latency_ns, slo, sizeof(slo));
 	fprintf(f,
@@ -153,8 +169,7 @@ void table_print_summary(FILE *f, const struct campaign *c, const struct step_po
 			snprintf(knee, sizeof(knee), "> %.*f %s", curve_uses_mib(w) ? 1 : 0,
 			         k.throughput, curve_uses_mib(w) ? "MiB/s" : "ops/s");
 		else
-			table_fmt_tp(w, curve_round(k.throughput, curve_knee_digits(&k)), knee,
-			             sizeof(knee));
+			table_knee_value(c, w, &k, s, npts[i], knee, sizeof(knee));
 		used = strlen(knee);
 		if (k.non_monotonic)
 			snprintf(knee + used, sizeof(knee) - used, " (non-monotonic)");

@@ -113,6 +113,12 @@ static bool planner_refine_sorted(struct planner *p, const struct step_point *s,
 	}
 	lo = &s[k->below];
 	hi = &s[k->over];
+	/* repeat: N: the confirmation step again at its rate, right after it */
+	if (p->confirmed && p->repeats + 1 < (p->w->repeat ? p->w->repeat : 1)) {
+		p->repeats++;
+		*rate = p->confirm_rate;
+		return true;
+	}
 	/*
 	 * Bisect from the highest rate below the violation that did not violate,
 	 * valid or not: an unsteady step under the SLO is no knee, but offering it
@@ -144,13 +150,18 @@ static bool planner_refine_sorted(struct planner *p, const struct step_point *s,
 			r = cap;
 		if (r > lo->offered_ops * (1 + 1e-3) && r < hi->offered_ops) {
 			p->confirmed = true;
+			p->confirm_rate = r;
 			*rate = r;
 			return true;
 		}
 	}
 	curve_knee_precision(p->w, k, s, n, prec, sizeof(prec));
-	snprintf(p->refine_why, sizeof(p->refine_why), "knee %s%s", prec,
-	         p->confirmed ? " after a confirmation step" : "");
+	if (p->repeats > 0)
+		snprintf(p->refine_why, sizeof(p->refine_why),
+		         "knee %s after a confirmation step run %u times", prec, p->repeats + 1);
+	else
+		snprintf(p->refine_why, sizeof(p->refine_why), "knee %s%s", prec,
+		         p->confirmed ? " after a confirmation step" : "");
 	return false;
 }
 

@@ -17,7 +17,8 @@
  * violation), never offering more than the highest achieved rate, until the
  * bracket is within 2% or load.refine steps are spent; then, unless
  * confirm: false, one step at the knee interpolated between the bracket's
- * ends: if it meets the SLO, it is the measured knee.
+ * ends: if it meets the SLO, it is the measured knee. With repeat: N it runs
+ * N - 1 more times at the same rate, straight after (curve_repeats).
  */
 struct planner {
 	const struct campaign *c;
@@ -28,8 +29,10 @@ struct planner {
 	bool pass_done;       /* the planned pass (steps, curve or ramp) is over */
 	uint32_t refined;     /* refinement steps run */
 	bool confirmed;       /* the confirmation step has run */
+	double confirm_rate;  /* its offered rate */
+	uint32_t repeats;     /* repeat: N: times it ran again at that rate (up to N - 1) */
 	char why[160];        /* why the pass ended (saturation rule, max steps), for the report */
-	char refine_why[200]; /* why refinement ended: the knee's precision and why */
+	char refine_why[240]; /* why refinement ended: the knee's precision and why */
 };
 
 void planner_init(struct planner *p, const struct campaign *c, const struct workload *w);

@@ -60,10 +60,16 @@ const struct step_point *curve_sustained(const struct workload *w, const struct 
 /* Operations in the storage on average, by Little's law: achieved x service time. */
 double curve_in_flight(const struct step_point *p);
 /*
- * What limited the workload, plainly: the client's queue depth (full most of
+ * What limited the workload, plainly: I/O errors ("I/O errors (EIO on /dev/sdb)"),
+ * the client's queue depth (full most of
  * the time and the peak within 5% of slots / service time), client CPU,
- * errors, the storage saturated, the SLO.
+ * the storage saturated, the SLO.
  */
 void curve_limit(const struct campaign *c, const struct workload *w, const struct step_point *pts,
                  size_t n, char *buf, size_t len);
+/* Failed operations of pts[0..n), and the first point whose window has an errno (or NULL). */
+uint64_t curve_errors(const struct step_point *pts, size_t n, const struct step_point **first);
+/* "EIO on /dev/loop0", or "N failed operations" when no errno is known (p NULL). */
+void curve_error_words(const struct step_point *p, uint64_t errors, char *buf, size_t len);
+
 #endif

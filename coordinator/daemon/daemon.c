@@ -13,7 +13,7 @@
 #include "clock.h"
 #include "control.h"
 #include "daemon.h"
-#include "event_json.h"
+#include "evfile.h"
 #include "event_pb.h"
 #include "log.h"
 #include "replay.h"
@@ -185,61 +185,29 @@ static void daemon_history_free(struct daemon_campaign *dc)
  */
 static void daemon_history_save(struct daemon_campaign *dc)
 {
-	char *path, *tmp;
-	FILE *f;
-	bool ok;
+	struct error err;
 
 	if (dc->results[0] == '\0' || dc->nhist == 0)
 		return;
-	path = xasprintf("%s/events.jsonl", dc->results);
-	tmp = xasprintf("%s/.events.jsonl.tmp", dc->results);
-	f = fopen(tmp, "wx");
-	ok = f != NULL;
-	for (size_t i = 0; ok && i < dc->nhist; i++) {
-		char *line = event_json_encode(&dc->history[i]);
-
-		ok = fprintf(f, "%s\n", line) > 0;
-		free(line);
+	if (evfile_save(dc->results, dc->history, dc->nhist, &err) < 0) {
+		log_warn("campaign %u: %s; its events stay in memory", dc->id, err.msg);
+		return;
 	}
-	ok = f != NULL && fflush(f) == 0 && !ferror(f) && fsync(fileno(f)) == 0 && ok;
-	if (f != NULL && fclose(f) != 0)
-		ok = false;
-	if (ok && rename(tmp, path) == 0) {
-		daemon_history_free(dc);
-		dc->hist_on_file = true;
-		malloc_trim(0); /* give the pages back, not only to malloc */
-	} else {
-		log_warn("campaign %u: %s: cannot write: %s; its events stay in memory", dc->id,
-		         path, strerror(errno));
-		unlink(tmp);
-	}
-	free(path);
-	free(tmp);
+	daemon_history_free(dc);
+	dc->hist_on_file = true;
+	malloc_trim(0); /* give the pages back, not only to malloc */
 }
 
-/* A watcher of a finished campaign: its events from the results directory. */
-static void daemon_history_replay(struct daemon_campaign *dc, struct conn *conn)
-{
-	char *path = xasprintf("%s/events.jsonl", dc->results), *line = NULL;
-	FILE *f = fopen(path, "r");
-	size_t cap = 0;
-	struct event e;
-	struct error err;
+struct daemon_replay {
+	struct conn *conn;
+	uint32_t id;
+};
 
-	if (f == NULL)
-		log_warn("campaign %u: %s: %s", dc->id, path, strerror(errno));
-	while (f != NULL && getline(&line, &cap, f) > 0) {
-		if (event_json_decode(&e, line, &err) < 0) {
-			log_warn("campaign %u: %s: %s", dc->id, path, err.msg);
-			break;
-		}
-		daemon_send_event(conn, dc->id, &e);
-		event_clear(&e);
-	}
-	if (f != NULL)
-		fclose(f);
-	free(line);
-	free(path);
+static void daemon_replay_send(void *arg, const struct event *e)
+{
+	struct daemon_replay *r = arg;
+
+	daemon_send_event(r->conn, r->id, e);
 }
 
 static void daemon_campaign_release(struct daemon_campaign *dc)
@@ -600,7 +568,8 @@ static void daemon_watch(struct daemon *d, struct conn *conn, uint32_t id)
 	}
 	/* What happened so far, then live: a late watcher sees the whole curve. */
 	if (dc->hist_on_file)
-		daemon_history_replay(dc, conn);
+		evfile_replay(dc->results, dc->id, daemon_replay_send,
+		              &(struct daemon_replay){conn, dc->id});
 	for (size_t i = 0; i < dc->nhist; i++)
 		daemon_send_event(conn, dc->id, &dc->history[i]);
 	if (dc->state > DAEMON_RUNNING && dc->runner == NULL) {

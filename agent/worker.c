@@ -36,6 +36,7 @@ struct worker {
 	uint64_t *intended;  /* per slot: when the schedule wanted it to start */
 	uint64_t *submitted; /* per slot: when it went to the kernel */
 	bool *writing;       /* per slot: the operation writes */
+	uint64_t *offset;    /* per slot: where, for an error's report */
 	bool *busy;          /* per slot: in flight */
 	uint16_t *free_slots;
 	uint32_t nfree;
@@ -207,6 +208,7 @@ static void worker_issue(struct worker *w, uint64_t intended, uint64_t now)
 	w->intended[io.slot] = intended;
 	w->submitted[io.slot] = now;
 	w->writing[io.slot] = op.write;
+	w->offset[io.slot] = op.offset;
 	w->busy[io.slot] = true;
 	w->ops->queue(w->eng, &io);
 	if (w->dump_fd >= 0)
@@ -246,7 +248,9 @@ static void worker_reap(struct worker *w, int n, uint64_t now, bool count)
 		if (!count)
 			continue;
 		if (w->done[i].res != (int32_t)bs) {
-			iv->rec.errors++;
+			/* A short transfer counts without an errno. */
+			record_error(&iv->rec, w->done[i].res < 0 ? -w->done[i].res : 0,
+			             w->offset[slot], w->cfg->path);
 			continue;
 		}
 		iv->rec.ops++;
@@ -468,6 +472,7 @@ static int worker_setup(struct worker *w, const struct worker_config *cfg, struc
 	w->intended = xcalloc(cfg->queue_depth, sizeof(*w->intended));
 	w->submitted = xcalloc(cfg->queue_depth, sizeof(*w->submitted));
 	w->writing = xcalloc(cfg->queue_depth, sizeof(*w->writing));
+	w->offset = xcalloc(cfg->queue_depth, sizeof(*w->offset));
 	w->busy = xcalloc(cfg->queue_depth, sizeof(*w->busy));
 	w->free_slots = xcalloc(cfg->queue_depth, sizeof(*w->free_slots));
 	w->done = xcalloc(cfg->queue_depth, sizeof(*w->done));
@@ -486,6 +491,7 @@ static void worker_teardown(struct worker *w)
 	free(w->intended);
 	free(w->submitted);
 	free(w->writing);
+	free(w->offset);
 	free(w->busy);
 	free(w->free_slots);
 	free(w->done);

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Interval records: reset and merge. */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "iocurve.pb-c.h"
 #include "record.h"
+#include "text.h"
 #include "xalloc.h"
 
 void record_reset(struct record *r)
@@ -31,6 +33,21 @@ void record_merge(struct record *dst, const struct record *src)
 		dst->lag_max_ns = src->lag_max_ns;
 	hist_merge(&dst->latency, &src->latency);
 	hist_merge(&dst->service, &src->service);
+	if (dst->err_errno == 0 && src->err_errno != 0) {
+		dst->err_errno = src->err_errno;
+		dst->err_offset = src->err_offset;
+		memcpy(dst->err_path, src->err_path, sizeof(dst->err_path));
+	}
+}
+
+void record_error(struct record *r, int errnum, uint64_t offset, const char *path)
+{
+	r->errors++;
+	if (r->err_errno != 0 || errnum <= 0)
+		return;
+	r->err_errno = errnum;
+	r->err_offset = offset;
+	snprintf(r->err_path, sizeof(r->err_path), "%s", path ? path : "");
 }
 
 void record_encode(const struct record *rec, Iocurve__IntervalReport *r)
@@ -48,6 +65,9 @@ void record_encode(const struct record *rec, Iocurve__IntervalReport *r)
 	r->qd_full_ns = rec->qd_full_ns;
 	r->missed = rec->missed;
 	r->missed_charged = rec->missed_charged;
+	r->err_errno = rec->err_errno;
+	r->err_offset = rec->err_offset;
+	r->err_path = (char *)rec->err_path;
 	iocurve__histogram__init(&h[0]);
 	iocurve__histogram__init(&h[1]);
 	hist_encode(&rec->latency, &h[0]);
@@ -78,6 +98,14 @@ int record_decode(struct record *rec, const Iocurve__IntervalReport *r, struct e
 	rec->qd_full_ns = r->qd_full_ns;
 	rec->missed = r->missed;
 	rec->missed_charged = r->missed_charged;
+	if (r->err_errno < 0) {
+		error_set(err, "interval %u: errno %d", r->interval, r->err_errno);
+		return -1;
+	}
+	rec->err_errno = r->err_errno;
+	rec->err_offset = r->err_offset;
+	if (r->err_path != NULL)
+		text_clean(r->err_path, rec->err_path, sizeof(rec->err_path), false);
 	if (r->latency == NULL || r->service == NULL) {
 		error_set(err, "interval %u: report without histograms", r->interval);
 		return -1;

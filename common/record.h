@@ -9,6 +9,9 @@
 #include "error.h"
 #include "hist.h"
 
+/* A target's path as an interval record keeps it (longer ones are cut). */
+#define RECORD_PATH_MAX 128
+
 /*
  * The same record at every level: a worker fills one per interval, an agent
  * merges its workers' into one, the coordinator merges its agents'. Merging is
@@ -28,8 +31,13 @@ struct record {
 	                        end: never issued); the client fell behind */
 	uint64_t missed_charged; /* operations that never completed in the step, in latency at a
 	                            lower bound (step end minus due time) */
-	struct hist latency;     /* completion minus intended start (plus missed_charged bounds) */
-	struct hist service;     /* completion minus submission: what the storage took */
+	/* The interval's first failed operation (merging keeps the first one's): 0: none */
+	int32_t err_errno;
+	uint32_t err_pad;
+	uint64_t err_offset;            /* its offset in the target */
+	char err_path[RECORD_PATH_MAX]; /* its target */
+	struct hist latency; /* completion minus intended start (plus missed_charged bounds) */
+	struct hist service; /* completion minus submission: what the storage took */
 };
 
 struct Iocurve__IntervalReport;
@@ -50,5 +58,10 @@ int record_decode(struct record *rec, const struct Iocurve__IntervalReport *r, s
  */
 int record_check(const struct record *rec, struct error *err);
 void record_merge(struct record *dst, const struct record *src);
+/*
+ * Note a failed operation: counted, and the first with an errno (> 0) kept with
+ * its offset and target (path may be NULL).
+ */
+void record_error(struct record *r, int errnum, uint64_t offset, const char *path);
 
 #endif

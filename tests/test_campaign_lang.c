@@ -453,7 +453,8 @@ static void test_stop_and_slo(void **state)
 
 	assert_true(c->stop.min_achieved_pct == 95);
 	assert_int_equal(c->stop.ceiling_ns, 50 * MS);
-	assert_true(c->stop.on_errors);
+	assert_true(c->stop.errors_pct == 1);
+	assert_false(c->stop.allow_errors);
 	assert_int_equal(c->slo_metric, SLO_MEAN);
 	assert_string_equal(campaign_slo_metric_name(c->slo_metric), "mean");
 	campaign_free(c);
@@ -466,7 +467,23 @@ static void test_stop_and_slo(void **state)
 	assert_string_equal(campaign_slo_metric_name(c->slo_metric), "p99.9");
 	assert_true(c->stop.min_achieved_pct == 90);
 	assert_int_equal(c->stop.ceiling_ns, 1 * S);
-	assert_false(c->stop.on_errors);
+	assert_true(c->stop.errors_pct < 0);
+	assert_false(c->stop.allow_errors);
+	campaign_free(c);
+
+	/* errors: a share, true (any), allow (never stops, may end complete) */
+	c = testlib_campaign_ok(TEST_HEAD "stop: {errors: 5%}\n"
+	                                  "workloads: [{name: a, load: {max: true}}]\n");
+	assert_true(c->stop.errors_pct == 5);
+	campaign_free(c);
+	c = testlib_campaign_ok(TEST_HEAD "stop: {errors: true}\n"
+	                                  "workloads: [{name: a, load: {max: true}}]\n");
+	assert_true(c->stop.errors_pct == 0);
+	campaign_free(c);
+	c = testlib_campaign_ok(TEST_HEAD "stop: {errors: allow}\n"
+	                                  "workloads: [{name: a, load: {max: true}}]\n");
+	assert_true(c->stop.errors_pct < 0);
+	assert_true(c->stop.allow_errors);
 	campaign_free(c);
 
 	static const struct {

@@ -56,8 +56,15 @@ static void intervals_test_record(struct agg_record *a, uint64_t seed, unsigned 
 
 	memset(a, 0, sizeof(*a));
 	record_reset(&a->rec);
-	for (size_t i = 0; i < offsetof(struct record, latency) / sizeof(uint64_t); i++)
+	for (size_t i = 0; i < offsetof(struct record, err_errno) / sizeof(uint64_t); i++)
 		c[i] = seed * 1000 + i + 1;
+	/* Every other record has a first error: errno, offset, path (and on a merged one, agent). */
+	if (seed % 2 == 1) {
+		a->rec.err_errno = 5 + (int32_t)seed;
+		a->rec.err_offset = seed * 65536;
+		snprintf(a->rec.err_path, sizeof(a->rec.err_path), "/dev/loop%u", (unsigned)seed);
+		snprintf(a->err_agent, sizeof(a->err_agent), "a%u", (unsigned)seed);
+	}
 	for (unsigned i = 0; i < nops; i++) {
 		hist_record(&a->rec.latency, 1000 + seed * 7919 * i);
 		if (i % 3 != 0)
@@ -81,6 +88,7 @@ static void intervals_test_same(const struct agg_record *want, const struct agg_
 	assert_int_equal(want->duration_ns, got->duration_ns);
 	assert_int_equal(want->workers, got->workers);
 	assert_int_equal(want->agents, got->agents);
+	assert_string_equal(want->err_agent, got->err_agent);
 	assert_int_equal(want->warmup, got->warmup);
 	assert_true(want->host_cpu_pct == got->host_cpu_pct); /* to the bit */
 }

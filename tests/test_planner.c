@@ -444,7 +444,20 @@ static void test_saturation_rules(void **state)
 	p.mean_ns = 1e6;
 	p.errors = 3;
 	assert_true(verdict_saturated(c, &p, why, sizeof(why)));
-	assert_string_equal(why, "3 I/O errors");
+	assert_string_equal(why, "3 I/O errors (0.33% of operations, over 0%)");
+	campaign_free(c);
+
+	/* The default: errors over 1% of the operations; false: never; allow: never. */
+	c = testlib_campaign_ok(TEST_HEAD "workloads: [{name: a, load: {steps: [1]}}]\n");
+	assert_false(verdict_saturated(c, &p, why, sizeof(why)));
+	p.errors = 10; /* 1.1% of 910 */
+	assert_true(verdict_saturated(c, &p, why, sizeof(why)));
+	assert_string_equal(why, "10 I/O errors (1.1% of operations, over 1%)");
+	campaign_free(c);
+	c = testlib_campaign_ok(TEST_HEAD "stop: {errors: false}\n"
+	                                  "workloads: [{name: a, load: {steps: [1]}}]\n");
+	p.errors = 900;
+	assert_false(verdict_saturated(c, &p, why, sizeof(why)));
 	campaign_free(c);
 }
 

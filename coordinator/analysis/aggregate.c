@@ -67,6 +67,7 @@ static void agg_record_init(struct agg_record *r)
 	r->agents = 0;
 	r->warmup = false;
 	r->host_cpu_pct = 0;
+	r->err_agent[0] = '\0';
 }
 
 struct agg_step *agg_step_new(uint32_t nagents, const char *const *names, uint32_t nintervals)
@@ -114,6 +115,8 @@ int agg_record_from_report(struct agg_record *rec, const Iocurve__IntervalReport
 
 static void agg_merge(struct agg_record *dst, const struct agg_record *src)
 {
+	if (dst->rec.err_errno == 0 && src->rec.err_errno != 0)
+		memcpy(dst->err_agent, src->err_agent, sizeof(dst->err_agent));
 	record_merge(&dst->rec, &src->rec);
 	dst->workers += src->workers;
 	dst->agents += src->agents;
@@ -148,6 +151,8 @@ int agg_add_record(struct agg_step *st, uint32_t agent, uint32_t interval,
 	}
 	m = st->merged[interval];
 	agg_merge(m, rec);
+	if (m->rec.err_errno != 0 && m->err_agent[0] == '\0')
+		snprintf(m->err_agent, sizeof(m->err_agent), "%s", st->agents[agent].name);
 	if (!rec->warmup) {
 		struct agg_agent *a = &st->agents[agent];
 
@@ -431,6 +436,10 @@ void agg_point(struct agg_step *st, uint32_t step, double offered, enum slo_metr
 	pt->lag_mean_ns = all->rec.ops ? (double)all->rec.lag_sum_ns / (double)all->rec.ops : 0;
 	pt->lag_max_ns = all->rec.lag_max_ns;
 	pt->errors = all->rec.errors;
+	pt->err_errno = all->rec.err_errno;
+	pt->err_offset = all->rec.err_offset;
+	memcpy(pt->err_path, all->rec.err_path, sizeof(pt->err_path));
+	memcpy(pt->err_agent, all->err_agent, sizeof(pt->err_agent));
 	pt->measured_s = (double)measured_ns / 1e9;
 	if (measured_ns > 0) {
 		pt->achieved_ops = (double)all->rec.ops / pt->measured_s;

@@ -22,6 +22,7 @@ struct agg_record {
 	uint32_t agents;
 	bool warmup;
 	double host_cpu_pct; /* busiest agent host, % of all its CPUs */
+	char err_agent[64];  /* the agent of rec's first error ("" on an agent's own record) */
 };
 
 /* Per-agent figures of a step, for the report's breakdown. */
@@ -49,8 +50,12 @@ struct step_point {
 	uint64_t missed; /* backlog at the window's end: due, not issued; the client fell behind */
 	uint64_t missed_charged; /* never completed: in the latencies at a lower bound (marked) */
 	double lag_share;        /* lag_mean_ns over mean_ns: the client's part of the latency */
-	bool client_bound; /* client lag over AGG_CLIENT_BOUND of the SLO metric: the client */
-	uint64_t errors;
+	bool client_bound;   /* client lag over AGG_CLIENT_BOUND of the SLO metric: the client */
+	uint64_t errors;     /* failed operations */
+	int32_t err_errno;   /* the window's first failure with an errno (0: none)... */
+	uint64_t err_offset; /* ...its offset, */
+	char err_path[RECORD_PATH_MAX]; /* target */
+	char err_agent[64];             /* and agent */
 	double measured_s;
 	double cpu_pct;       /* workers' CPU time over measured time, in % of one core */
 	double host_cpu_pct;  /* busiest agent host in any measured interval, % of its CPUs */

@@ -236,18 +236,45 @@ double curve_in_flight(const struct step_point *p)
 	return p->achieved_ops * p->svc_mean_ns / 1e9;
 }
 
+uint64_t curve_errors(const struct step_point *pts, size_t n, const struct step_point **first)
+{
+	uint64_t errors = 0;
+
+	*first = NULL;
+	for (size_t i = 0; i < n; i++) {
+		errors += pts[i].errors;
+		if (*first == NULL && pts[i].err_errno != 0)
+			*first = &pts[i];
+	}
+	return errors;
+}
+
+void curve_error_words(const struct step_point *p, uint64_t errors, char *buf, size_t len)
+{
+	const char *name = p != NULL ? strerrorname_np(p->err_errno) : NULL;
+
+	if (p == NULL)
+		snprintf(buf, len, "%llu failed operations", (unsigned long long)errors);
+	else
+		snprintf(buf, len, "%s on %s", name ? name : "error", p->err_path);
+}
+
 void curve_limit(const struct campaign *c, const struct workload *w, const struct step_point *pts,
                  size_t n, char *buf, size_t len)
 {
-	const struct step_point *peak = curve_peak(w, pts, n);
-	uint64_t errors = 0;
-	char why[128];
+	const struct step_point *peak = curve_peak(w, pts, n), *first;
+	uint64_t errors = curve_errors(pts, n, &first);
+	char why[192];
 	double cpu = 0, qd, slots, inflight, svc_min = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		errors += pts[i].errors;
+	for (size_t i = 0; i < n; i++)
 		if (pts[i].host_cpu_pct > cpu)
 			cpu = pts[i].host_cpu_pct;
+	/* Failed operations first: they leave the client idle and the rate short. */
+	if (errors) {
+		curve_error_words(first, errors, why, sizeof(why));
+		snprintf(buf, len, "I/O errors (%s)", why);
+		return;
 	}
 	if (peak == NULL) {
 		snprintf(buf, len, "not run");
@@ -277,8 +304,6 @@ void curve_limit(const struct campaign *c, const struct workload *w, const struc
 		         slots, inflight, qd);
 	else if (cpu >= CURVE_CLIENT_BUSY_PCT)
 		snprintf(buf, len, "client CPU (an agent host %.0f%% busy)", cpu);
-	else if (errors)
-		snprintf(buf, len, "I/O errors (%llu)", (unsigned long long)errors);
 	else if (verdict_saturated(c, &pts[n - 1], why, sizeof(why)))
 		snprintf(buf, len, "storage saturated: %s", why);
 	else if (qd >= CURVE_QD_FULL_PCT)

@@ -60,9 +60,10 @@ const struct step_point *curve_sustained(const struct workload *w, const struct 
 /* Operations in the storage on average, by Little's law: achieved x service time. */
 double curve_in_flight(const struct step_point *p);
 /*
- * What limited the workload, plainly: the client's queue depth (full most of
+ * What limited the workload, plainly: I/O errors ("I/O errors (EIO on /dev/sdb)"),
+ * the client's queue depth (full most of
  * the time and the peak within 5% of slots / service time), client CPU,
- * errors, the storage saturated, the SLO.
+ * the storage saturated, the SLO.
  */
 void curve_limit(const struct campaign *c, const struct workload *w, const struct step_point *pts,
                  size_t n, char *buf, size_t len);
@@ -94,4 +95,9 @@ double curve_spread_pct(const struct curve_repeats *r);
 enum curve_noise { CURVE_NOISE_UNKNOWN, CURVE_NOISE_WITHIN, CURVE_NOISE_BEYOND };
 /* Whether b's knee differs from a's beyond their spread; unknown unless both have repeats. */
 enum curve_noise curve_compare_noise(const struct curve_repeats *a, const struct curve_repeats *b);
+/* Failed operations of pts[0..n), and the first point whose window has an errno (or NULL). */
+uint64_t curve_errors(const struct step_point *pts, size_t n, const struct step_point **first);
+/* "EIO on /dev/loop0", or "N failed operations" when no errno is known (p NULL). */
+void curve_error_words(const struct step_point *p, uint64_t errors, char *buf, size_t len);
+
 #endif

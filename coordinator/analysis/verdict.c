@@ -45,7 +45,7 @@ unsigned verdict_point(const struct step_point *pt)
 void verdict_words(const struct step_point *pt, unsigned reasons, char *buf, size_t len)
 {
 	size_t used = 0;
-	char word[64];
+	char word[64 + RECORD_PATH_MAX];
 
 	if (len == 0)
 		return;
@@ -73,7 +73,16 @@ void verdict_words(const struct step_point *pt, unsigned reasons, char *buf, siz
 			         pt->intervals);
 			break;
 		case VERDICT_ERRORS:
-			snprintf(word, sizeof(word), "%llu errors", (unsigned long long)pt->errors);
+			if (pt->err_errno != 0)
+				snprintf(word, sizeof(word), "%llu errors (%s on %s)",
+				         (unsigned long long)pt->errors,
+				         strerrorname_np(pt->err_errno)
+				             ? strerrorname_np(pt->err_errno)
+				             : "error",
+				         pt->err_path);
+			else
+				snprintf(word, sizeof(word), "%llu errors",
+				         (unsigned long long)pt->errors);
 			break;
 		default:
 			snprintf(word, sizeof(word), "nothing completed");
@@ -84,6 +93,13 @@ void verdict_words(const struct step_point *pt, unsigned reasons, char *buf, siz
 		if (used >= len)
 			break;
 	}
+}
+
+double verdict_errors_pct(const struct step_point *pt)
+{
+	uint64_t all = pt->ops + pt->errors;
+
+	return all ? 100.0 * (double)pt->errors / (double)all : 0;
 }
 
 bool verdict_violates(const struct campaign *c, const struct step_point *pt)
@@ -106,6 +122,15 @@ bool verdict_saturated(const struct campaign *c, const struct step_point *pt, ch
 
 	if (why == NULL)
 		len = 0;
+	/* First: failed operations also leave the achieved rate short. */
+	if (c->stop.errors_pct >= 0 && pt->errors > 0 &&
+	    verdict_errors_pct(pt) > c->stop.errors_pct) {
+		if (len)
+			snprintf(why, len, "%llu I/O errors (%.2g%% of operations, over %g%%)",
+			         (unsigned long long)pt->errors, verdict_errors_pct(pt),
+			         c->stop.errors_pct);
+		return true;
+	}
 	if (verdict_short(c, pt)) {
 		if (len)
 			snprintf(why, len, "achieved %.0f%% of the operations due",
@@ -119,11 +144,6 @@ bool verdict_saturated(const struct campaign *c, const struct step_point *pt, ch
 			snprintf(why, len, "%s latency %s over the %s ceiling",
 			         campaign_slo_metric_name(c->slo_metric), a, b);
 		}
-		return true;
-	}
-	if (c->stop.on_errors && pt->errors > 0) {
-		if (len)
-			snprintf(why, len, "%llu I/O errors", (unsigned long long)pt->errors);
 		return true;
 	}
 	return false;

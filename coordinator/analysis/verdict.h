@@ -51,10 +51,13 @@ bool verdict_violates(const struct campaign *c, const struct step_point *pt);
 /* Whether a valid point met the SLO. */
 bool verdict_meets(const struct campaign *c, const struct step_point *pt);
 
+/* Failed operations in % of all the step's operations (completed and failed). */
+double verdict_errors_pct(const struct step_point *pt);
 /*
  * Whether a step saturated the target by the campaign's stop rules; *why (may
- * be NULL) says which rule ("achieved 81% of the operations due", "mean latency
- * 62ms over the 50ms ceiling", "12 errors").
+ * be NULL) says which rule ("12 I/O errors (1.5% of operations, over 1%)",
+ * "achieved 81% of the operations due", "mean latency 62ms over the 50ms ceiling").
+ * Errors over stop.errors come first.
  */
 bool verdict_saturated(const struct campaign *c, const struct step_point *pt, char *why,
                        size_t len);

@@ -340,7 +340,32 @@ static int campaign_slo(struct yamlnode_doc *y, const yaml_node_t *map, struct c
 	return 0;
 }
 
-/* stop: {achieved: 95%, ceiling: 50ms, errors: true}: when a step saturates the target. */
+/* stop.errors: a share such as 1%, true (any error), false (never stops) or allow. */
+static int campaign_stop_errors(struct yamlnode_doc *y, const yaml_node_t *n, struct campaign *c)
+{
+	struct error uerr;
+	const char *s;
+
+	if (n->type != YAML_SCALAR_NODE || yamlnode_string(y, n, "stop.errors", &s) < 0)
+		goto bad;
+	if (strcmp(s, "true") == 0)
+		c->stop.errors_pct = 0;
+	else if (strcmp(s, "false") == 0)
+		c->stop.errors_pct = -1;
+	else if (strcmp(s, "allow") == 0) {
+		c->stop.errors_pct = -1;
+		c->stop.allow_errors = true;
+	} else if (units_parse_percent(s, &c->stop.errors_pct, &uerr) < 0 ||
+	           !(c->stop.errors_pct >= 0 && c->stop.errors_pct <= 100))
+		goto bad;
+	return 0;
+bad:
+	yamlnode_expected(y, n, "stop.errors",
+	                  "true, false, allow or a share of the operations 0%..100% such as 1%");
+	return -1;
+}
+
+/* stop: {achieved: 95%, ceiling: 50ms, errors: 1%}: when a step saturates the target. */
 static int campaign_stop(struct yamlnode_doc *y, const yaml_node_t *map, struct campaign *c)
 {
 	struct error uerr;
@@ -370,9 +395,8 @@ static int campaign_stop(struct yamlnode_doc *y, const yaml_node_t *map, struct 
 			return -1;
 		}
 	}
-	if ((n = yamlnode_lookup(y, map, "errors")) != NULL &&
-	    yamlnode_bool(y, n, "stop.errors", &c->stop.on_errors) < 0)
-		return -1;
+	if ((n = yamlnode_lookup(y, map, "errors")) != NULL)
+		return campaign_stop_errors(y, n, c);
 	return 0;
 }
 
@@ -400,8 +424,8 @@ static int campaign_root(struct yamlnode_doc *y, const yaml_node_t *root, struct
 		return -1;
 	c->slo_latency_ns = 1000000;
 	c->slo_metric = SLO_MEAN;
-	c->stop = (struct campaign_stop){
-	    .min_achieved_pct = 95, .ceiling_ns = 50000000, .on_errors = true};
+	c->stop =
+	    (struct campaign_stop){.min_achieved_pct = 95, .ceiling_ns = 50000000, .errors_pct = 1};
 	slo = yamlnode_lookup(y, root, "slo");
 	if (slo != NULL && campaign_slo(y, slo, c) < 0)
 		return -1;

@@ -74,7 +74,13 @@ struct workload {
 struct campaign_stop {
 	double min_achieved_pct; /* achieved under this % of offered [95] */
 	uint64_t ceiling_ns;     /* the SLO metric over this [50ms] */
-	bool on_errors;          /* any I/O error [true] */
+	/*
+	 * Failed operations over this % of a step's operations (0: any error; < 0:
+	 * never) [1%]. allow_errors: a campaign with errors may end complete (else it
+	 * ends failed) [false].
+	 */
+	double errors_pct;
+	bool allow_errors;
 };
 
 /* target: {sim: {...}}: a simulated device per worker, no real I/O (see agent/engine.h). */

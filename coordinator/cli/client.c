@@ -149,3 +149,19 @@ int client_request(const char *path, const Iocurve__Envelope *req, unsigned time
 	*reply = w.reply;
 	return 0;
 }
+
+int client_control(const char *verb, const char *sock, const Iocurve__Envelope *req)
+{
+	Iocurve__Envelope *reply;
+	int rc;
+
+	if (client_call(verb, sock, req, IOCURVE__ENVELOPE__BODY_CONTROL_REPLY, &reply) != 0)
+		return 1;
+	rc = reply->control_reply->ok ? 0 : 1;
+	if (rc)
+		fprintf(stderr, "iocurve %s: %s\n", verb, reply->control_reply->message);
+	else
+		printf("%s\n", reply->control_reply->message);
+	frame_free(reply);
+	return rc;
+}

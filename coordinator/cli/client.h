@@ -22,6 +22,11 @@
  */
 int client_call(const char *verb, const char *sock, const Iocurve__Envelope *req, int want,
                 Iocurve__Envelope **reply);
+/*
+ * A request answered by a ControlReply (cancel, resume): its message is printed,
+ * on stdout when ok, else on stderr as "iocurve VERB: ...". Returns 0 when ok, else 1.
+ */
+int client_control(const char *verb, const char *sock, const Iocurve__Envelope *req);
 /* --coordinator PATH, or the default socket path. */
 const char *client_socket(const char *given, char *buf, unsigned long len);
 /*

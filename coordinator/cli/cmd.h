@@ -21,6 +21,7 @@ extern const struct cmd_entry cmd_compare_entry;
 extern const struct cmd_entry cmd_status_entry;
 extern const struct cmd_entry cmd_agents_entry;
 extern const struct cmd_entry cmd_cancel_entry;
+extern const struct cmd_entry cmd_resume_entry;
 extern const struct cmd_entry cmd_watch_entry;
 
 /* A verb's usage error: "iocurve VERB: MSG" and a pointer to --help on stderr; returns 2. */

@@ -4,30 +4,22 @@
 
 #include "client.h"
 #include "cmd.h"
-#include "frame.h"
 
 static int cancel_exec(const struct args *a)
 {
-	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT, *reply;
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__Cancel req = IOCURVE__CANCEL__INIT;
 	char buf[256];
 	const char *sock = client_socket(args_get(a, "coordinator"), buf, sizeof(buf));
 	struct error err;
 	uint64_t id;
-	int rc;
 
 	if (args_operand_uint(a, 0, "ID", 1, UINT32_MAX, &id, &err) < 0)
 		return cmd_usage_error(&cmd_cancel_entry, err.msg);
 	req.id = (uint32_t)id;
 	env.body_case = IOCURVE__ENVELOPE__BODY_CANCEL;
 	env.cancel = &req;
-	if (client_call("cancel", sock, &env, IOCURVE__ENVELOPE__BODY_CONTROL_REPLY, &reply) != 0)
-		return 1;
-	rc = reply->control_reply->ok ? 0 : 1;
-	fprintf(rc ? stderr : stdout, "%s%s\n", rc ? "iocurve cancel: " : "",
-	        reply->control_reply->message);
-	frame_free(reply);
-	return rc;
+	return client_control("cancel", sock, &env);
 }
 
 static const struct args_option cancel_options[] = {

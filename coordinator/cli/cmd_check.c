@@ -69,9 +69,15 @@ static void cmd_check_campaign(const struct campaign *c)
 	printf("  slo      %s latency <= %s\n", campaign_slo_metric_name(c->slo_metric), a);
 	units_format_duration(c->stop.ceiling_ns, b, sizeof(b));
 	printf("  stop     a step saturates below %g%% of its offered rate, with %s latency over "
-	       "%s%s\n",
-	       c->stop.min_achieved_pct, campaign_slo_metric_name(c->slo_metric), b,
-	       c->stop.on_errors ? ", or on any I/O error" : "");
+	       "%s",
+	       c->stop.min_achieved_pct, campaign_slo_metric_name(c->slo_metric), b);
+	if (c->stop.errors_pct == 0)
+		printf(", or on any I/O error");
+	else if (c->stop.errors_pct > 0)
+		printf(", or with I/O errors over %g%% of its operations", c->stop.errors_pct);
+	printf("\n  errors   %s\n", c->stop.allow_errors
+	                                ? "allowed: a campaign with I/O errors may end complete"
+	                                : "a campaign with any I/O error ends failed");
 }
 
 static void cmd_check_access(const struct workload *w)

@@ -13,11 +13,13 @@
 #include "clock.h"
 #include "control.h"
 #include "daemon.h"
-#include "event_json.h"
+#include "evfile.h"
 #include "event_pb.h"
 #include "log.h"
+#include "replay.h"
 #include "results.h"
 #include "runner.h"
+#include "running.h"
 #include "xalloc.h"
 
 /* A watcher this far behind has stopped reading: drop it rather than hold the daemon. */
@@ -31,10 +33,11 @@ enum daemon_state {
 	DAEMON_COMPLETE,
 	DAEMON_FAILED,
 	DAEMON_CANCELLED,
+	DAEMON_INTERRUPTED, /* a killed daemon was running it: `iocurve resume ID` */
 };
 
-static const char *const daemon_state_names[] = {"queued", "running", "complete", "failed",
-                                                 "cancelled"};
+static const char *const daemon_state_names[] = {"queued", "running",   "complete",
+                                                 "failed", "cancelled", "interrupted"};
 
 struct daemon_campaign {
 	struct daemon *d;
@@ -52,6 +55,7 @@ struct daemon_campaign {
 	struct event *history; /* copies: they own their strings */
 	size_t nhist;
 	bool hist_on_file; /* finished: the history is in results/events.jsonl, not here */
+	bool resume;       /* start from its results directory (`iocurve resume`) */
 };
 
 /* A control connection that watches a campaign's events. */
@@ -181,61 +185,29 @@ static void daemon_history_free(struct daemon_campaign *dc)
  */
 static void daemon_history_save(struct daemon_campaign *dc)
 {
-	char *path, *tmp;
-	FILE *f;
-	bool ok;
+	struct error err;
 
 	if (dc->results[0] == '\0' || dc->nhist == 0)
 		return;
-	path = xasprintf("%s/events.jsonl", dc->results);
-	tmp = xasprintf("%s/.events.jsonl.tmp", dc->results);
-	f = fopen(tmp, "wx");
-	ok = f != NULL;
-	for (size_t i = 0; ok && i < dc->nhist; i++) {
-		char *line = event_json_encode(&dc->history[i]);
-
-		ok = fprintf(f, "%s\n", line) > 0;
-		free(line);
+	if (evfile_save(dc->results, dc->history, dc->nhist, &err) < 0) {
+		log_warn("campaign %u: %s; its events stay in memory", dc->id, err.msg);
+		return;
 	}
-	ok = f != NULL && fflush(f) == 0 && !ferror(f) && fsync(fileno(f)) == 0 && ok;
-	if (f != NULL && fclose(f) != 0)
-		ok = false;
-	if (ok && rename(tmp, path) == 0) {
-		daemon_history_free(dc);
-		dc->hist_on_file = true;
-		malloc_trim(0); /* give the pages back, not only to malloc */
-	} else {
-		log_warn("campaign %u: %s: cannot write: %s; its events stay in memory", dc->id,
-		         path, strerror(errno));
-		unlink(tmp);
-	}
-	free(path);
-	free(tmp);
+	daemon_history_free(dc);
+	dc->hist_on_file = true;
+	malloc_trim(0); /* give the pages back, not only to malloc */
 }
 
-/* A watcher of a finished campaign: its events from the results directory. */
-static void daemon_history_replay(struct daemon_campaign *dc, struct conn *conn)
-{
-	char *path = xasprintf("%s/events.jsonl", dc->results), *line = NULL;
-	FILE *f = fopen(path, "r");
-	size_t cap = 0;
-	struct event e;
-	struct error err;
+struct daemon_replay {
+	struct conn *conn;
+	uint32_t id;
+};
 
-	if (f == NULL)
-		log_warn("campaign %u: %s: %s", dc->id, path, strerror(errno));
-	while (f != NULL && getline(&line, &cap, f) > 0) {
-		if (event_json_decode(&e, line, &err) < 0) {
-			log_warn("campaign %u: %s: %s", dc->id, path, err.msg);
-			break;
-		}
-		daemon_send_event(conn, dc->id, &e);
-		event_clear(&e);
-	}
-	if (f != NULL)
-		fclose(f);
-	free(line);
-	free(path);
+static void daemon_replay_send(void *arg, const struct event *e)
+{
+	struct daemon_replay *r = arg;
+
+	daemon_send_event(r->conn, r->id, e);
 }
 
 static void daemon_campaign_release(struct daemon_campaign *dc)
@@ -276,10 +248,50 @@ static void daemon_done_cb(void *arg, int status)
 	struct daemon_campaign *dc = arg;
 
 	dc->state = status == 0 ? DAEMON_COMPLETE : dc->why[0] ? DAEMON_CANCELLED : DAEMON_FAILED;
+	running_clear(dc->results);
 	log_info("campaign %u (%s) %s; results in %s", dc->id, dc->name,
 	         daemon_state_names[dc->state], dc->results);
 	event_base_once(dc->d->base, -1, EV_TIMEOUT, daemon_after_done, dc,
 	                &(struct timeval){0, 0});
+}
+
+/* A campaign whose results directory could not be opened: failed. */
+static void daemon_start_failed(struct daemon_campaign *dc, const char *why)
+{
+	log_error("campaign %u: %s", dc->id, why);
+	events_emit_done(dc->ev, 1, why, "");
+	dc->state = DAEMON_FAILED;
+	event_base_once(dc->d->base, -1, EV_TIMEOUT, daemon_after_done, dc,
+	                &(struct timeval){0, 0});
+}
+
+/*
+ * `iocurve resume`: the plan and the finished steps from the results directory,
+ * as `run --resume` reads them; what follows the last complete step is dropped.
+ */
+static int daemon_open_resumed(struct daemon_campaign *dc, struct error *err)
+{
+	struct replay rp;
+
+	if (replay_load(dc->results, &rp, err) < 0) {
+		replay_free(&rp);
+		return -1;
+	}
+	if (rp.warning[0] != '\0')
+		log_warn("campaign %u: %s", dc->id, rp.warning);
+	dc->c = rp.campaign;
+	dc->res = results_resume(dc->results, dc->c, (const struct step_point *const *)rp.pts,
+	                         rp.npts, rp.keep, err);
+	if (dc->res != NULL) {
+		dc->runner =
+		    runner_new(dc->d->base, dc->d->srv, dc->c, dc->res, dc->ev, daemon_done_cb, dc);
+		runner_resume_from(dc->runner, (const struct step_point *const *)rp.pts, rp.npts);
+	}
+	for (size_t i = 0; i < dc->c->nworkloads; i++)
+		free(rp.pts[i]);
+	free(rp.pts);
+	free(rp.npts);
+	return dc->res != NULL ? 0 : -1;
 }
 
 static void daemon_start(struct daemon_campaign *dc)
@@ -290,25 +302,34 @@ static void daemon_start(struct daemon_campaign *dc)
 	struct error err;
 	struct tm tm;
 
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-	strftime(dc->started, sizeof(dc->started), "%Y-%m-%d %H:%M:%SZ", &tm);
-	dir = xasprintf("%s/%s-%s-%u", d->results_root, dc->name, stamp, dc->id);
-	dc->res = results_open(dir, dc->c, &err);
-	free(dir);
-	if (dc->res == NULL) {
-		log_error("campaign %u: %s", dc->id, err.msg);
-		events_emit_done(dc->ev, 1, err.msg, "");
-		dc->state = DAEMON_FAILED;
-		event_base_once(d->base, -1, EV_TIMEOUT, daemon_after_done, dc,
-		                &(struct timeval){0, 0});
-		return;
+	if (dc->resume) {
+		if (daemon_open_resumed(dc, &err) < 0) {
+			daemon_start_failed(dc, err.msg);
+			return;
+		}
+	} else {
+		gmtime_r(&now, &tm);
+		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+		strftime(dc->started, sizeof(dc->started), "%Y-%m-%d %H:%M:%SZ", &tm);
+		dir = xasprintf("%s/%s-%s-%u", d->results_root, dc->name, stamp, dc->id);
+		dc->res = results_open(dir, dc->c, &err);
+		free(dir);
+		if (dc->res == NULL) {
+			daemon_start_failed(dc, err.msg);
+			return;
+		}
+		snprintf(dc->results, sizeof(dc->results), "%s", results_dir(dc->res));
+		dc->runner =
+		    runner_new(d->base, d->srv, dc->c, dc->res, dc->ev, daemon_done_cb, dc);
 	}
-	snprintf(dc->results, sizeof(dc->results), "%s", results_dir(dc->res));
+	/* Removed at the end however it ends; still there after a crash: interrupted. */
+	if (running_mark(dc->results, dc->id, dc->name, dc->started, &err) < 0)
+		log_warn("campaign %u: %s; a restarted daemon will not offer to resume it", dc->id,
+		         err.msg);
 	dc->state = DAEMON_RUNNING;
-	dc->runner = runner_new(d->base, d->srv, dc->c, dc->res, dc->ev, daemon_done_cb, dc);
 	events_emit_campaign(dc->ev, dc->c, dc->id, dc->results);
-	log_info("campaign %u (%s) started; results in %s", dc->id, dc->name, dc->results);
+	log_info("campaign %u (%s) %s; results in %s", dc->id, dc->name,
+	         dc->resume ? "resumed" : "started", dc->results);
 	runner_start(dc->runner);
 }
 
@@ -323,6 +344,67 @@ static void daemon_start_next(struct daemon *d)
 			daemon_start(d->camps[i]);
 			return;
 		}
+}
+
+static struct daemon_campaign *daemon_campaign_new(struct daemon *d, uint32_t id, const char *name)
+{
+	struct daemon_campaign *dc = xcalloc(1, sizeof(*dc));
+
+	dc->d = d;
+	dc->id = id;
+	snprintf(dc->name, sizeof(dc->name), "%s", name);
+	snprintf(dc->progress, sizeof(dc->progress), "waiting");
+	dc->ev = events_new();
+	events_subscribe(dc->ev, daemon_campaign_event, dc);
+	d->camps = xreallocarray(d->camps, d->ncamps + 1, sizeof(*d->camps));
+	d->camps[d->ncamps++] = dc;
+	return dc;
+}
+
+/* A campaign a killed daemon was running: listed as interrupted until resumed. */
+static void daemon_found_running(void *arg, const char *dir, uint32_t id, const char *name,
+                                 const char *started)
+{
+	struct daemon *d = arg;
+	struct daemon_campaign *dc;
+
+	if (daemon_find(d, id) != NULL) {
+		log_warn("%s: campaign %u is marked running, but that id is taken; not offered",
+		         dir, id);
+		return;
+	}
+	dc = daemon_campaign_new(d, id, name);
+	dc->state = DAEMON_INTERRUPTED;
+	snprintf(dc->results, sizeof(dc->results), "%s", dir);
+	snprintf(dc->started, sizeof(dc->started), "%s", started);
+	snprintf(dc->progress, sizeof(dc->progress), "interrupted: iocurve resume %u", id);
+	if (id > d->next_id)
+		d->next_id = id;
+	log_warn("campaign %u (%s) was interrupted (its daemon stopped without ending it); "
+	         "iocurve resume %u carries it on; results in %s",
+	         id, name, id, dir);
+}
+
+static void daemon_resume(struct daemon *d, struct conn *conn, uint32_t id)
+{
+	struct daemon_campaign *dc = daemon_find(d, id);
+	bool busy = false;
+
+	if (dc == NULL || dc->state != DAEMON_INTERRUPTED) {
+		daemon_reply(conn, false,
+		             dc ? "campaign %u is %s, not interrupted" : "no campaign %u%s", id,
+		             dc ? daemon_state_names[dc->state] : " (see iocurve status)");
+		return;
+	}
+	for (size_t i = 0; i < d->ncamps; i++)
+		busy = busy || d->camps[i]->state <= DAEMON_RUNNING;
+	dc->resume = true;
+	dc->state = DAEMON_QUEUED;
+	snprintf(dc->progress, sizeof(dc->progress), "waiting");
+	daemon_start_next(d);
+	daemon_reply(conn, true,
+	             "campaign %u (%s): %s from its first unfinished step; results in %s", id,
+	             dc->name, busy ? "queued to resume" : "resumed", dc->results);
 }
 
 static void daemon_submit(struct daemon *d, struct conn *conn, const Iocurve__Submit *s)
@@ -363,16 +445,8 @@ static void daemon_submit(struct daemon *d, struct conn *conn, const Iocurve__Su
 		conn_send(conn, &env);
 		return;
 	}
-	dc = xcalloc(1, sizeof(*dc));
-	dc->d = d;
-	dc->id = ++d->next_id;
+	dc = daemon_campaign_new(d, ++d->next_id, c->name);
 	dc->c = c;
-	snprintf(dc->name, sizeof(dc->name), "%s", c->name);
-	snprintf(dc->progress, sizeof(dc->progress), "waiting");
-	dc->ev = events_new();
-	events_subscribe(dc->ev, daemon_campaign_event, dc);
-	d->camps = xreallocarray(d->camps, d->ncamps + 1, sizeof(*d->camps));
-	d->camps[d->ncamps++] = dc;
 	r.id = dc->id;
 	r.queued = busy;
 	log_info("campaign %u (%s) submitted%s", dc->id, dc->name, busy ? ", queued" : "");
@@ -494,7 +568,8 @@ static void daemon_watch(struct daemon *d, struct conn *conn, uint32_t id)
 	}
 	/* What happened so far, then live: a late watcher sees the whole curve. */
 	if (dc->hist_on_file)
-		daemon_history_replay(dc, conn);
+		evfile_replay(dc->results, dc->id, daemon_replay_send,
+		              &(struct daemon_replay){conn, dc->id});
 	for (size_t i = 0; i < dc->nhist; i++)
 		daemon_send_event(conn, dc->id, &dc->history[i]);
 	if (dc->state > DAEMON_RUNNING && dc->runner == NULL) {
@@ -530,6 +605,9 @@ static void daemon_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 		break;
 	case IOCURVE__ENVELOPE__BODY_CANCEL:
 		daemon_cancel(d, c, env->cancel->id);
+		break;
+	case IOCURVE__ENVELOPE__BODY_RESUME:
+		daemon_resume(d, c, env->resume->id);
 		break;
 	case IOCURVE__ENVELOPE__BODY_WATCH:
 		if (daemon_is_watcher(d, c)) {
@@ -569,6 +647,7 @@ struct daemon *daemon_new(struct event_base *base, struct server *srv, const cha
 	d->base = base;
 	d->srv = srv;
 	d->results_root = xstrdup(results_root);
+	running_scan(results_root, daemon_found_running, d);
 	return d;
 }
 

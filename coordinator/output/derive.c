@@ -178,9 +178,18 @@ static json_t *derive_step_json_base(const struct step_point *p)
 	    (int)p->steady, "errors", (json_int_t)p->errors, "agents", (json_int_t)p->nagents,
 	    "client_cpu_pct", derive_num(p->host_cpu_pct, 10), "qd_full_pct",
 	    derive_num(p->qd_full_pct, 10), "missed", (json_int_t)p->missed));
-	char words[160];
+	char words[160 + RECORD_PATH_MAX];
 
 	verdict_words(p, verdict_point(p), words, sizeof(words));
+	if (p->err_errno != 0) {
+		const char *name = strerrorname_np(p->err_errno);
+
+		json_object_set_new(o, "first_error",
+		                    json_pack("{s:i,s:s,s:s,s:s,s:I}", "errno", (int)p->err_errno,
+		                              "name", name ? name : "?", "path", p->err_path,
+		                              "agent", p->err_agent, "offset",
+		                              (json_int_t)p->err_offset));
+	}
 	json_object_set_new(o, "valid", json_boolean(verdict_valid(p)));
 	json_object_set_new(o, "verdict", json_string(words));
 	json_object_set_new(o, "service_mean_us", derive_us(p->svc_mean_ns));
@@ -292,7 +301,7 @@ static json_t *derive_workload_json(const struct campaign *c, const struct workl
 {
 	struct step_point *s = curve_sorted(pts, n);
 	struct knee k = curve_knee(c, w, s, n);
-	char limit[160];
+	char limit[160 + RECORD_PATH_MAX];
 	double kops, kmib;
 	json_t *o;
 

@@ -96,6 +96,20 @@ static json_t *intervals_hist_json(const struct hist *h)
 	                 "max_ns", intervals_uint(h->max), "sub_bits", HIST_SUB_BITS, "bins", bins);
 }
 
+/* The interval's first failed operation: errno (number and name), target, offset, agent. */
+static json_t *intervals_error_json(const struct agg_record *rec)
+{
+	const struct record *r = &rec->rec;
+	const char *name = strerrorname_np(r->err_errno);
+	json_t *e =
+	    json_pack("{s:i,s:s,s:s,s:o}", "errno", (int)r->err_errno, "name", name ? name : "?",
+	              "path", r->err_path, "offset", intervals_uint(r->err_offset));
+
+	if (e != NULL && rec->err_agent[0] != '\0')
+		intervals_set(e, "agent", json_string(rec->err_agent));
+	return e;
+}
+
 /* The object as one line, newline included. */
 static char *intervals_line_of(json_t *o)
 {
@@ -148,6 +162,8 @@ char *intervals_record_line(const char *workload, uint32_t step, double offered_
 		              intervals_uint(*(const uint64_t *)((const char *)r +
 		                                                 intervals_counters[i].off)));
 	intervals_set(o, "host_cpu_pct", intervals_double(rec->host_cpu_pct));
+	if (r->err_errno != 0)
+		intervals_set(o, "error", intervals_error_json(rec));
 	/* For people and scripts reading the file; the reader recomputes them. */
 	intervals_set(o, "mean_ns", json_integer((json_int_t)llround(hist_mean(&r->latency))));
 	intervals_set(o, "p99_ns", intervals_uint(hist_quantile(&r->latency, 99)));
@@ -309,6 +325,28 @@ bad:
 	return -1;
 }
 
+/* "error", when there is one: what intervals_error_json wrote. */
+static int intervals_get_error(json_t *o, struct agg_record *a, struct error *err)
+{
+	json_t *e = json_object_get(o, "error");
+	const char *path = NULL, *agent = "";
+	json_int_t no = 0, off = -1;
+
+	if (e == NULL)
+		return 0;
+	if (json_unpack(e, "{s:I,s:s,s:I,s?:s}", "errno", &no, "path", &path, "offset", &off,
+	                "agent", &agent) < 0 ||
+	    no <= 0 || no > 4095 || off < 0) {
+		error_set(err, "\"error\" is not {errno (1..4095), path, offset (>= 0)}");
+		return -1;
+	}
+	a->rec.err_errno = (int32_t)no;
+	a->rec.err_offset = (uint64_t)off;
+	snprintf(a->rec.err_path, sizeof(a->rec.err_path), "%s", path);
+	snprintf(a->err_agent, sizeof(a->err_agent), "%s", agent);
+	return 0;
+}
+
 static int intervals_get_record(struct intervals_reader *r, json_t *o, struct intervals_line *l,
                                 struct error *err)
 {
@@ -334,7 +372,8 @@ static int intervals_get_record(struct intervals_reader *r, json_t *o, struct in
 		                       err) < 0)
 			return -1;
 	if (intervals_get_hist(r, o, "latency", &a->rec.latency, err) < 0 ||
-	    intervals_get_hist(r, o, "service", &a->rec.service, err) < 0)
+	    intervals_get_hist(r, o, "service", &a->rec.service, err) < 0 ||
+	    intervals_get_error(o, a, err) < 0)
 		return -1;
 	return record_check(&a->rec, err);
 }

@@ -243,7 +243,7 @@ static void report_steps(FILE *f, const struct campaign *c, const struct workloa
 		/* Rows over the SLO are shaded: the knee is where the shading starts. */
 		bool over =
 		    p->ops == 0 || verdict_short(c, p) || !(lat <= (double)c->slo_latency_ns);
-		char offered[48], achieved[48], d[6][16], verdict[160];
+		char offered[48], achieved[48], d[6][16], verdict[160 + RECORD_PATH_MAX];
 
 		shaded |= over;
 		if (p->offered_ops > 0)

@@ -89,7 +89,8 @@ void table_knee_text(const struct campaign *c, const struct workload *w,
 void table_print_steps(FILE *f, const struct workload *w, const struct step_point *pts, size_t n)
 {
 	struct step_point *s = curve_sorted(pts, n);
-	char mean[16], p50[16], p99[16], p999[16], max[16], offered[32], verdict[160];
+	char mean[16], p50[16], p99[16], p999[16], max[16], offered[32],
+	    verdict[160 + RECORD_PATH_MAX];
 
 	fprintf(f, "| Step | Offered ops/s | Achieved ops/s | MiB/s | Mean | p50 | p99 | p99.9 | "
 	           "Max | Verdict | Errors | Client CPU |\n");
@@ -143,7 +144,7 @@ void table_peak_text(const struct campaign *c, const struct workload *w,
 void table_print_summary(FILE *f, const struct campaign *c, const struct step_point *const *pts,
                          const size_t *npts)
 {
-	char slo[32], knee[128], peak[96], sus[96], limit[160];
+	char slo[32], knee[128], peak[96], sus[96], limit[160 + RECORD_PATH_MAX];
 
 	units_format_duration(c->slo_latency_ns, slo, sizeof(slo));
 	fprintf(f,

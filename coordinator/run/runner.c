@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "curve.h"
 #include "derive.h"
 #include "events.h"
 #include "loadspec.h"
@@ -27,12 +28,46 @@ static void runner_send_all(struct runner *r, const Iocurve__Envelope *env)
 			server_send(r->agents[i].s, env);
 }
 
+/*
+ * A campaign whose steps had failed operations does not end complete unless its
+ * plan allows errors (stop: {errors: allow}): its error says how many and the first.
+ */
+static int runner_check_errors(struct runner *r)
+{
+	const struct step_point *first = NULL, *f;
+	uint64_t errors = 0;
+	char words[192];
+
+	for (size_t w = 0; w < r->c->nworkloads; w++) {
+		errors += curve_errors(r->points[w], r->npoints[w], &f);
+		first = first ? first : f;
+	}
+	if (errors == 0 || r->c->stop.allow_errors)
+		return 0;
+	curve_error_words(first, errors, words, sizeof(words));
+	if (first != NULL)
+		snprintf(
+		    r->error, sizeof(r->error),
+		    "I/O errors: %llu failed operations, the first %s (agent %s, offset %llu); "
+		    "stop: {errors: allow} lets a campaign with errors end complete",
+		    (unsigned long long)errors, words, first->err_agent,
+		    (unsigned long long)first->err_offset);
+	else
+		snprintf(r->error, sizeof(r->error),
+		         "I/O errors: %s; stop: {errors: allow} lets a campaign with errors end "
+		         "complete",
+		         words);
+	return 1;
+}
+
 static void runner_finish(struct runner *r, int status)
 {
 	char msg[sizeof(r->error) + sizeof(r->losses) + 4];
 	struct error err;
 
 	event_del(r->timer);
+	if (status == 0)
+		status = runner_check_errors(r);
 	r->state = status == 0 ? RUNNER_DONE : RUNNER_FAILED;
 	for (uint32_t i = 0; i < r->nagents; i++)
 		if (r->agents[i].s != NULL)

@@ -11,7 +11,7 @@
 /* Margin before calibration, and its bounds. */
 #define PACER_MARGIN_START_NS 100000u
 #define PACER_MARGIN_MIN_NS   5000u
-#define PACER_MARGIN_MAX_NS   250000u
+#define PACER_MARGIN_MAX_NS   100000u
 /*
  * The margin covers this quantile of the measured lateness. Not the p99: on a
  * shared VM the tail is preemption, which spinning cannot beat (a spinning
@@ -19,7 +19,7 @@
  */
 #define PACER_QUANTILE 90
 /* A sleep shorter than this costs about as much CPU as spinning through it (a VM's timer). */
-#define PACER_MIN_SLEEP_NS 50000u
+#define PACER_MIN_SLEEP_NS 20000u
 
 enum pacer_mode {
 	PACER_PRECISE = 0, /* sleep to margin before the due time, then spin on the clock */

@@ -221,6 +221,12 @@ static void daemon_campaign_release(struct daemon_campaign *dc)
 	dc->c = NULL;
 	events_free(dc->ev);
 	dc->ev = NULL;
+	/*
+	 * A campaign's intervals and history are many blocks under the mmap
+	 * threshold: give the freed heap back, so a daemon running campaigns for
+	 * weeks stays the size of its idle self.
+	 */
+	malloc_trim(0);
 }
 
 /* After the runner's done callback has returned: free it, start what waits. */

@@ -30,8 +30,13 @@ def share(w):
     r = rows[(w, "1")]
     return 100.0 * int(r["reads"]) / int(r["ops"])
 print(f"# randrw reads {share('randrw'):.1f}%, seqmix reads {share('seqmix'):.1f}%")
-assert abs(share("randrw") - 75) <= 2, "randrw defaults to 75% reads"
-assert abs(share("seqmix") - 30) <= 2, "rw with read_pct 30"
+# Each operation is a read with probability p: the share of n is binomial, sd sqrt(p(1-p)/n).
+# 4 sd: a wrong mix (50% for 30%) fails, chance alone (1 run in 15,000) does not.
+def within(w, pct):
+    n, p = int(rows[(w, "1")]["ops"]), pct / 100
+    return abs(share(w) - pct) <= 400 * (p * (1 - p) / n) ** 0.5
+assert within("randrw", 75), "randrw defaults to 75% reads"
+assert within("seqmix", 30), "rw with read_pct 30"
 assert int(rows[("poisson", "1")]["reads"]) == int(rows[("poisson", "1")]["ops"])
 assert int(rows[("hot", "1")]["reads"]) == 0
 for key, r in rows.items():

@@ -37,7 +37,6 @@ struct worker {
 	uint64_t *submitted; /* per slot: when it went to the kernel */
 	bool *writing;       /* per slot: the operation writes */
 	uint64_t *offset;    /* per slot: where, for an error's report */
-	bool *busy;          /* per slot: in flight */
 	uint16_t *free_slots;
 	uint32_t nfree;
 	struct engine_completion *done;
@@ -209,7 +208,6 @@ static void worker_issue(struct worker *w, uint64_t intended, uint64_t now)
 	w->submitted[io.slot] = now;
 	w->writing[io.slot] = op.write;
 	w->offset[io.slot] = op.offset;
-	w->busy[io.slot] = true;
 	w->ops->queue(w->eng, &io);
 	if (w->dump_fd >= 0)
 		worker_dump(w, intended);
@@ -244,7 +242,6 @@ static void worker_reap(struct worker *w, int n, uint64_t now, bool count)
 		uint64_t at = w->done[i].done_ns ? w->done[i].done_ns : now, lag;
 
 		w->free_slots[w->nfree++] = slot;
-		w->busy[slot] = false;
 		if (!count)
 			continue;
 		if (w->done[i].res != (int32_t)bs) {
@@ -283,9 +280,15 @@ static uint64_t worker_end_missed(struct worker *w, uint64_t next, uint64_t end)
 /* The wait for the step's last operations ended at now: what is still in flight is charged. */
 static void worker_end_inflight(struct worker *w, uint64_t now)
 {
+	/* In flight: every slot not on the free list (found once here, not kept per operation). */
+	bool *free_slot = xcalloc(w->cfg->queue_depth, sizeof(*free_slot));
+
+	for (uint32_t i = 0; i < w->nfree; i++)
+		free_slot[w->free_slots[i]] = true;
 	for (uint32_t slot = 0; slot < w->cfg->queue_depth; slot++)
-		if (w->busy[slot] && now > w->intended[slot])
+		if (!free_slot[slot] && now > w->intended[slot])
 			worker_charge(w, now - w->intended[slot]);
+	free(free_slot);
 }
 
 /*
@@ -473,7 +476,6 @@ static int worker_setup(struct worker *w, const struct worker_config *cfg, struc
 	w->submitted = xcalloc(cfg->queue_depth, sizeof(*w->submitted));
 	w->writing = xcalloc(cfg->queue_depth, sizeof(*w->writing));
 	w->offset = xcalloc(cfg->queue_depth, sizeof(*w->offset));
-	w->busy = xcalloc(cfg->queue_depth, sizeof(*w->busy));
 	w->free_slots = xcalloc(cfg->queue_depth, sizeof(*w->free_slots));
 	w->done = xcalloc(cfg->queue_depth, sizeof(*w->done));
 	w->cur = xcalloc(1, sizeof(*w->cur));
@@ -492,7 +494,6 @@ static void worker_teardown(struct worker *w)
 	free(w->submitted);
 	free(w->writing);
 	free(w->offset);
-	free(w->busy);
 	free(w->free_slots);
 	free(w->done);
 	free(w->cur);

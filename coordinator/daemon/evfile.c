@@ -1,42 +1,36 @@
 /* SPDX-License-Identifier: MIT */
 /* A finished campaign's events in its results directory: events.jsonl, written and replayed. */
 #include <errno.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "derive.h"
 #include "event_json.h"
 #include "evfile.h"
 #include "log.h"
 #include "xalloc.h"
 
-int evfile_save(const char *dir, const struct event *ev, size_t n, struct error *err)
+struct evfile_events {
+	const struct event *ev;
+	size_t n;
+};
+
+static void evfile_write(FILE *f, const void *arg)
 {
-	char *path = xasprintf("%s/events.jsonl", dir);
-	char *tmp = xasprintf("%s/.events.jsonl.tmp", dir);
-	FILE *f = fopen(tmp, "w");
-	bool ok = f != NULL;
+	const struct evfile_events *x = arg;
 
-	for (size_t i = 0; ok && i < n; i++) {
-		char *line = event_json_encode(&ev[i]);
+	for (size_t i = 0; i < x->n; i++) {
+		char *line = event_json_encode(&x->ev[i]);
 
-		ok = fprintf(f, "%s\n", line) > 0;
+		fprintf(f, "%s\n", line);
 		free(line);
 	}
-	ok = f != NULL && fflush(f) == 0 && !ferror(f) && fsync(fileno(f)) == 0 && ok;
-	if (f != NULL && fclose(f) != 0)
-		ok = false;
-	if (ok && rename(tmp, path) < 0)
-		ok = false;
-	if (!ok) {
-		error_set(err, "%s: cannot write: %s", path, strerror(errno));
-		unlink(tmp);
-	}
-	free(path);
-	free(tmp);
-	return ok ? 0 : -1;
+}
+
+int evfile_save(const char *dir, const struct event *ev, size_t n, struct error *err)
+{
+	return derive_file(dir, "events.jsonl", evfile_write, &(struct evfile_events){ev, n}, err);
 }
 
 void evfile_replay(const char *dir, uint32_t id, evfile_send send, void *arg)

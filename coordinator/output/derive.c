@@ -20,15 +20,8 @@
 #include "verdict.h"
 #include "xalloc.h"
 
-/*
- * Write a file aside and rename it over the old one: readers never see half a file.
- * The temp file is new (O_EXCL, a random name, no symlink followed) and the final
- * name must not be a symlink, so nothing planted in the directory is written through.
- */
-typedef void (*derive_writer)(FILE *f, const void *arg);
-
-static int derive_file(const char *dir, const char *name, derive_writer fn, const void *arg,
-                       struct error *err)
+int derive_file(const char *dir, const char *name, derive_writer fn, const void *arg,
+                struct error *err)
 {
 	int dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC), fd = -1;
 	char tmp[256];

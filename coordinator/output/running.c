@@ -7,31 +7,27 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "derive.h"
 #include "running.h"
 #include "xalloc.h"
+
+struct running_mark {
+	uint32_t id;
+	const char *name, *started;
+};
+
+static void running_write(FILE *f, const void *arg)
+{
+	const struct running_mark *m = arg;
+
+	fprintf(f, "%u\n%s\n%s\n", m->id, m->name, m->started);
+}
 
 int running_mark(const char *dir, uint32_t id, const char *name, const char *started,
                  struct error *err)
 {
-	char *path = xasprintf("%s/%s", dir, RUNNING_FILE);
-	char *tmp = xasprintf("%s/.%s.tmp", dir, RUNNING_FILE);
-	FILE *f = fopen(tmp, "w");
-	int rc = -1;
-
-	if (f != NULL) {
-		fprintf(f, "%u\n%s\n%s\n", id, name, started);
-		rc = fflush(f) == 0 && fsync(fileno(f)) == 0 ? 0 : -1;
-		rc = fclose(f) == 0 ? rc : -1;
-	}
-	if (rc == 0 && rename(tmp, path) < 0)
-		rc = -1;
-	if (rc < 0) {
-		error_set(err, "%s: cannot write: %s", path, strerror(errno));
-		unlink(tmp);
-	}
-	free(path);
-	free(tmp);
-	return rc;
+	return derive_file(dir, RUNNING_FILE, running_write,
+	                   &(struct running_mark){id, name, started}, err);
 }
 
 void running_clear(const char *dir)

@@ -366,6 +366,19 @@ static void test_knee_valid_points_only(void **state)
 	assert_true(k.throughput == 2000 && !k.confirmed && k.non_monotonic);
 	free(s);
 
+	/* The step above the stall unsteady (a spike on a busy client), its mean under the
+	 * SLO: the curve still came back under. Behind its rate there, it did not. */
+	pts[3].steady = false;
+	s = curve_sorted(pts, 6);
+	k = curve_knee(c, w, s, 6);
+	assert_true(k.non_monotonic && k.throughput == 2000);
+	free(s);
+	pts[3].missed = pts[3].ops / 4;
+	s = curve_sorted(pts, 6);
+	k = curve_knee(c, w, s, 6);
+	assert_false(k.non_monotonic);
+	free(s);
+
 	/* Errors, too few intervals: invalid. Nothing valid under: none. */
 	pts[0].errors = 1;
 	pts[1].intervals = 3;

@@ -99,12 +99,17 @@ struct knee curve_knee(const struct campaign *c, const struct workload *w,
 	if (!open)
 		return k;
 	for (size_t i = 0; i < n; i++) {
-		if (sorted[i].offered_ops <= 0 || !verdict_meets(c, &sorted[i]))
+		if (sorted[i].offered_ops <= 0)
+			continue;
+		/* under, over, under again: a step above the violation that kept up under the
+		 * SLO shows it, steady or not (a spike elsewhere in it does not undo its mean) */
+		if (cap < n && sorted[i].offered_ops > sorted[cap].offered_ops &&
+		    verdict_recovers(c, &sorted[i]))
+			k.non_monotonic = true;
+		if (!verdict_meets(c, &sorted[i]))
 			continue;
 		if (cap == n || sorted[i].offered_ops < sorted[cap].offered_ops)
 			lo = i;
-		else if (sorted[i].offered_ops > sorted[cap].offered_ops)
-			k.non_monotonic = true; /* under, over, under again */
 		/* at the violation's own rate (a repeat): noise, neither knee nor non-monotonic */
 	}
 	if (lo == n) {

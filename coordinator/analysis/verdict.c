@@ -115,6 +115,13 @@ bool verdict_meets(const struct campaign *c, const struct step_point *pt)
 	return verdict_valid(pt) && step_metric(pt, c->slo_metric) <= (double)c->slo_latency_ns;
 }
 
+bool verdict_recovers(const struct campaign *c, const struct step_point *pt)
+{
+	unsigned r = verdict_point(pt) & ~(VERDICT_UNSTEADY | VERDICT_FEW_INTERVALS);
+
+	return r == 0 && step_metric(pt, c->slo_metric) <= (double)c->slo_latency_ns;
+}
+
 bool verdict_saturated(const struct campaign *c, const struct step_point *pt, char *why, size_t len)
 {
 	double lat = step_metric(pt, c->slo_metric);

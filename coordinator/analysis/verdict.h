@@ -50,6 +50,9 @@ void verdict_words(const struct step_point *pt, unsigned reasons, char *buf, siz
 bool verdict_violates(const struct campaign *c, const struct step_point *pt);
 /* Whether a valid point met the SLO. */
 bool verdict_meets(const struct campaign *c, const struct step_point *pt);
+/* Kept up with no errors and met the SLO, steady or not: enough to show the curve
+ * came back under a violation (non_monotonic), not enough to place the knee. */
+bool verdict_recovers(const struct campaign *c, const struct step_point *pt);
 
 /* Failed operations in % of all the step's operations (completed and failed). */
 double verdict_errors_pct(const struct step_point *pt);

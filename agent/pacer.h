@@ -20,6 +20,18 @@
 #define PACER_QUANTILE 90
 /* A sleep shorter than this costs about as much CPU as spinning through it (a VM's timer). */
 #define PACER_MIN_SLEEP_NS 20000u
+/*
+ * Spinning is only worth it on a core nobody else wants. Judged over windows of
+ * PACER_WINDOW_NS: when the worker spun for more than PACER_SPIN_SIGNIFICANT_PCT
+ * of a window and was preempted at least PACER_PREEMPTIONS times in it (other
+ * tasks wanted its core: agents, the coordinator, more workers than cores), the
+ * margin's cap shrinks by a quarter (to zero) and the worker sleeps more, its
+ * lateness then showing as client lag; a window without that lets the cap grow
+ * back by an eighth of the maximum. A worker alone on its core spins as needed.
+ */
+#define PACER_SPIN_SIGNIFICANT_PCT 5u
+#define PACER_PREEMPTIONS          3u
+#define PACER_WINDOW_NS            100000000u
 
 enum pacer_mode {
 	PACER_PRECISE = 0, /* sleep to margin before the due time, then spin on the clock */
@@ -38,6 +50,11 @@ struct pacer {
 	uint64_t slack_ns;  /* efficient: shortest timed sleep */
 	uint64_t margin_ns; /* precise: wake this long before the due time */
 	uint64_t target_ns; /* the sleep in progress should end here; 0: not a timed sleep */
+	uint64_t cap_ns;    /* precise: the margin's bound from the spin budget */
+	uint64_t spin_at;   /* a spin pass started here; 0: none */
+	uint64_t spun_ns;   /* spinning in the current window */
+	uint64_t window_ns; /* the current window started here; 0: not yet */
+	uint64_t preempted; /* involuntary context switches at the window's start */
 	uint32_t nsamples;
 	uint64_t samples[PACER_SAMPLES]; /* wake-up lateness, ns */
 };
@@ -48,6 +65,10 @@ void pacer_init(struct pacer *p, enum pacer_mode mode, uint64_t slack_ns);
  * once, i.e. spin one more pass). issue: until is an operation's due time.
  */
 uint64_t pacer_wait(struct pacer *p, uint64_t now, uint64_t until, bool issue);
+/* The margin in use: the measured one, within the spin budget's cap. */
+uint64_t pacer_margin(const struct pacer *p);
+/* A window ended: it lasted elapsed_ns, the worker spun for spun_ns and was preempted n times. */
+void pacer_window(struct pacer *p, uint64_t elapsed_ns, uint64_t spun_ns, uint64_t preempted);
 /* The wait ended at now; timed_out: by its timeout (no completion, no wake). */
 void pacer_woke(struct pacer *p, uint64_t now, bool timed_out);
 

@@ -389,6 +389,34 @@ static void test_knee_valid_points_only(void **state)
 	campaign_free(c);
 }
 
+/*
+ * Poisson arrivals: the confirmation step at 7359 ops/s completed 7429.5 a second,
+ * and 7380 just above it violated. The knee is what was offered, not the count
+ * noise above it, and the bracket [7359, 7380] is not negative.
+ */
+static void test_knee_not_above_offered(void **state)
+{
+	struct campaign *c = testlib_campaign_ok(
+	    TEST_HEAD "slo: {latency: 9ms}\nworkloads: [{name: a, load: {steps: [1]}}]\n");
+	const struct workload *w = &c->workloads[0];
+	struct step_point pts[3], *s;
+	struct knee k;
+
+	(void)state;
+	pts[0] = planner_pt(0, 7290, 8835);
+	pts[1] = planner_pt(1, 7380, 9051);
+	pts[2] = planner_pt(2, 7359, 8646);
+	pts[2].achieved_ops = 7429.5;
+	s = curve_sorted(pts, 3);
+	k = curve_knee(c, w, s, 3);
+	assert_int_equal(k.kind, KNEE_AT_STEP);
+	assert_true(k.throughput == 7359);
+	assert_true(k.bracket_lo == 7359 && k.bracket_hi == 7380);
+	assert_true(curve_bracket_width(&k) > 0 && k.confirmed);
+	free(s);
+	campaign_free(c);
+}
+
 static void test_verdict_words(void **state)
 {
 	struct step_point p = planner_pt(0, 1000, 300);
@@ -557,6 +585,7 @@ int main(void)
 	    cmocka_unit_test(test_repeats_noise),
 	    cmocka_unit_test(test_refine_past_unsteady),
 	    cmocka_unit_test(test_knee_valid_points_only),
+	    cmocka_unit_test(test_knee_not_above_offered),
 	    cmocka_unit_test(test_verdict_words),
 	    cmocka_unit_test(test_steady_spikes_and_noise),
 	    cmocka_unit_test(test_steady_backlog_grows),

@@ -117,7 +117,12 @@ struct knee curve_knee(const struct campaign *c, const struct workload *w,
 		return k;
 	}
 	k.below = k.above = lo;
-	k.throughput = curve_throughput(w, &sorted[lo]);
+	/*
+	 * What the step sustained, but never more than was offered: with Poisson arrivals
+	 * a window can complete a little more than its rate (count noise), and the knee
+	 * would then sit above the offered rate of the violation just over it.
+	 */
+	k.throughput = fmin(curve_throughput(w, &sorted[lo]), curve_offered_tp(w, &sorted[lo]));
 	if (cap == n) {
 		k.kind = KNEE_ALL_UNDER;
 		return k;

@@ -417,6 +417,48 @@ static void test_knee_not_above_offered(void **state)
 	campaign_free(c);
 }
 
+/*
+ * The demo's randwrite (8KiB, 2 agents): 104k valid, 108k under the SLO but
+ * unsteady, 109k violated. The next refine step goes between 104k and 108k, where
+ * a valid step can raise the knee, not to 108.5k above the unsteady step, which
+ * spent the budget there and left the knee at 104k with a 4.8% bracket.
+ */
+static void test_refine_below_unsteady(void **state)
+{
+	struct campaign *c = testlib_campaign_ok(
+	    TEST_HEAD "slo: {latency: 1ms}\nworkloads: [{name: a, load: {ramp: {start: 8000, "
+	              "factor: 2, max_steps: 6}, refine: 6}}]\n");
+	static const struct {
+		double offered, mean_us;
+		bool steady;
+	} demo[] = {
+	    {8000, 86, true},       {16000, 94, true},      {32000, 117, true},
+	    {64000, 343, true},     {128000, 55500, true},  {96000, 223, true},
+	    {112000, 1230, false},  {104000, 189, true},    {108000, 720, false},
+	    {110000, 25900, false}, {109000, 11000, false},
+	};
+	struct step_point pts[16];
+	struct planner p;
+	double rate = 0;
+	size_t n = sizeof(demo) / sizeof(demo[0]);
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		pts[i] = planner_pt((uint32_t)i, demo[i].offered, demo[i].mean_us);
+		pts[i].steady = demo[i].steady;
+	}
+	pts[4].achieved_ops = 127447;
+	planner_init(&p, c, &c->workloads[0]);
+	assert_true(planner_next(&p, pts, n, &rate));
+	assert_true(fabs(rate - 106000) < 1);
+	/* 106k valid: the next goes between it and 108k, the confirmation at 107k */
+	pts[n] = planner_pt((uint32_t)n, 106000, 400);
+	n++;
+	assert_true(planner_next(&p, pts, n, &rate));
+	assert_true(fabs(rate - 107000) < 1);
+	campaign_free(c);
+}
+
 static void test_verdict_words(void **state)
 {
 	struct step_point p = planner_pt(0, 1000, 300);
@@ -586,6 +628,7 @@ int main(void)
 	    cmocka_unit_test(test_refine_past_unsteady),
 	    cmocka_unit_test(test_knee_valid_points_only),
 	    cmocka_unit_test(test_knee_not_above_offered),
+	    cmocka_unit_test(test_refine_below_unsteady),
 	    cmocka_unit_test(test_verdict_words),
 	    cmocka_unit_test(test_steady_spikes_and_noise),
 	    cmocka_unit_test(test_steady_backlog_grows),

@@ -103,7 +103,7 @@ static bool planner_refine_sorted(struct planner *p, const struct step_point *s,
                                   const struct knee *k, double *rate)
 {
 	const struct step_point *lo, *hi;
-	double cap = curve_max_achieved(s, n), r, from;
+	double cap = curve_max_achieved(s, n), r, from, top, ulo, uhi;
 	char prec[160];
 
 	if (!(k->bracket_hi > 0)) {
@@ -120,32 +120,43 @@ static bool planner_refine_sorted(struct planner *p, const struct step_point *s,
 		return true;
 	}
 	/*
-	 * Bisect from the highest rate below the violation that did not violate,
-	 * valid or not: an unsteady step under the SLO is no knee, but offering it
-	 * again would only repeat it.
+	 * Steps inside the bracket met the SLO without being valid (unsteady, behind):
+	 * they span [ulo, uhi]. First bisect between the highest of them and the
+	 * violation (offering one of them again would only repeat it); once that is
+	 * within 2%, bisect between the knee's valid low end and the lowest of them,
+	 * where only a valid step can raise the knee (before the confirmation step:
+	 * after it the repeats follow). Without such steps both are the plain
+	 * bisection of the bracket.
 	 */
 	from = lo->offered_ops;
+	top = hi->offered_ops;
+	ulo = top;
+	uhi = from;
 	for (size_t i = 0; i < n; i++)
-		if (s[i].offered_ops > from && s[i].offered_ops < hi->offered_ops &&
-		    !verdict_violates(p->c, &s[i]))
-			from = s[i].offered_ops;
-	if (curve_bracket_width(k) > CURVE_PRECISION && p->refined < p->w->refine &&
-	    hi->offered_ops - from > CURVE_PRECISION * from) {
-		r = (from + hi->offered_ops) / 2;
-		/* Offering more than was ever achieved measures the backlog, not the storage. */
-		if (r > cap)
-			r = cap;
-		if (r > from * (1 + 1e-3)) {
-			p->refined++;
-			*rate = r;
-			return true;
+		if (s[i].offered_ops > from && s[i].offered_ops < top) {
+			ulo = fmin(ulo, s[i].offered_ops);
+			uhi = fmax(uhi, s[i].offered_ops);
 		}
+	r = 0;
+	if (curve_bracket_width(k) > CURVE_PRECISION && p->refined < p->w->refine) {
+		if (top - uhi > CURVE_PRECISION * uhi)
+			r = (uhi + top) / 2;
+		else if (!p->confirmed && ulo < top && ulo - from > CURVE_PRECISION * from)
+			r = (from + ulo) / 2;
+	}
+	/* Offering more than was ever achieved measures the backlog, not the storage. */
+	if (r > cap)
+		r = cap;
+	if (r > from * (1 + 1e-3)) {
+		p->refined++;
+		*rate = r;
+		return true;
 	}
 	if (p->w->refine > 0 && !p->w->skip_confirm && !p->confirmed) {
 		r = planner_confirm_rate(p, lo, hi);
-		/* not again at a rate already run (unsteady there): above it */
-		if (r <= from * (1 + 1e-3))
-			r = (from + hi->offered_ops) / 2;
+		/* well below the steps that were not valid: halfway to the lowest of them */
+		if (ulo < top && r > (from + ulo) / 2)
+			r = (from + ulo) / 2;
 		if (r > cap)
 			r = cap;
 		if (r > lo->offered_ops * (1 + 1e-3) && r < hi->offered_ops) {

@@ -63,10 +63,10 @@ void pacer_window(struct pacer *p, uint64_t elapsed_ns, uint64_t spun_ns, uint64
 
 	if (spinning && preempted >= PACER_PREEMPTIONS)
 		p->cap_ns = p->cap_ns < PACER_MARGIN_MIN_NS ? 0 : p->cap_ns - p->cap_ns / 4;
-	else if (p->cap_ns < PACER_MARGIN_MAX_NS)
-		p->cap_ns += PACER_MARGIN_MAX_NS / 8;
-	if (p->cap_ns > PACER_MARGIN_MAX_NS)
-		p->cap_ns = PACER_MARGIN_MAX_NS;
+	else
+		p->cap_ns = p->cap_ns + PACER_MARGIN_MAX_NS / 8 < PACER_MARGIN_MAX_NS
+		                ? p->cap_ns + PACER_MARGIN_MAX_NS / 8
+		                : PACER_MARGIN_MAX_NS;
 }
 
 static uint64_t pacer_preemptions(void)

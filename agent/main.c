@@ -41,7 +41,9 @@ static void agent_usage(FILE *f)
 	        "Caps on any plan (a Prepare over one is refused): --max-workers (default 4\n"
 	        "per CPU), --max-queue-depth (1024), --max-block-size (16MiB), --max-file-size\n"
 	        "(per worker file, 1TiB).\n"
-	        "TLS: DIR/NAME.crt, DIR/NAME.key and DIR/ca.crt (from `iocurve certs agent`).\n");
+	        "TLS: DIR/NAME.crt, DIR/NAME.key and DIR/ca.crt (from `iocurve certs agent`).\n"
+	        "--coordinator and --tls default to $IOCURVE_AGENT_COORDINATOR and $IOCURVE_TLS\n"
+	        "when those are set.\n");
 }
 
 static void agent_signal_cb(evutil_socket_t sig, short what, void *arg)
@@ -231,6 +233,11 @@ static int agent_parse(struct agent *a, int argc, char **argv, const char **tls_
 			return -1;
 		}
 	}
+	if (a->coordinator[0] == '\0' && getenv("IOCURVE_AGENT_COORDINATOR") != NULL)
+		snprintf(a->coordinator, sizeof(a->coordinator), "%s",
+		         getenv("IOCURVE_AGENT_COORDINATOR"));
+	if (*tls_dir == NULL && getenv("IOCURVE_TLS") != NULL && getenv("IOCURVE_TLS")[0] != '\0')
+		*tls_dir = getenv("IOCURVE_TLS");
 	if (optind != argc || a->coordinator[0] == '\0' || *tls_dir == NULL) {
 		agent_usage(stderr);
 		return -1;

@@ -258,6 +258,51 @@ static void test_args_help_text(void **state)
 	free(text);
 }
 
+/* An option's environment variable stands in when it is not given; the command line wins. */
+static void test_args_env_and_alias(void **state)
+{
+	static const struct args_option opts[] = {
+	    {"coordinator", 'C', "SOCKET", "the socket", false, "IOCURVE_TEST_SOCK"},
+	    {"tls", 't', "DIR", "certificates", true, "IOCURVE_TEST_TLS"},
+	    {"no-queue", 'W', NULL, "refuse to queue", false, NULL, "no-wait"},
+	    {NULL},
+	};
+	static const struct args_spec spec = {.name = "serve", .help = "h", .options = opts};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	struct args a;
+
+	unsetenv("IOCURVE_TEST_SOCK");
+	unsetenv("IOCURVE_TEST_TLS");
+	test_args_fails(&spec, WORDS("-v"), "unknown option '-v'");
+	test_args_fails(&spec, WORDS("--no-queue"), "--tls is required (or set IOCURVE_TEST_TLS)");
+	setenv("IOCURVE_TEST_TLS", "", 1); /* empty: as if unset */
+	test_args_fails(&spec, WORDS("--no-queue"), "--tls is required");
+	setenv("IOCURVE_TEST_TLS", "/etc/iocurve", 1);
+	setenv("IOCURVE_TEST_SOCK", "/run/a.sock", 1);
+	test_args_ok(&spec, &a, WORDS("--no-wait"));
+	assert_true(args_has(&a, "no-queue"));
+	assert_string_equal(args_get(&a, "tls"), "/etc/iocurve");
+	assert_string_equal(args_get(&a, "coordinator"), "/run/a.sock");
+	assert_true(a.from_env[0]);
+	args_free(&a);
+	test_args_ok(&spec, &a, WORDS("--coordinator", "/tmp/b.sock"));
+	assert_string_equal(args_get(&a, "coordinator"), "/tmp/b.sock");
+	assert_false(a.from_env[0]);
+	assert_false(args_has(&a, "no-queue"));
+	args_free(&a);
+	unsetenv("IOCURVE_TEST_SOCK");
+	unsetenv("IOCURVE_TEST_TLS");
+
+	f = open_memstream(&text, &len);
+	args_usage(f, &spec);
+	fclose(f);
+	test_args_contains(text, "(default: $IOCURVE_TEST_SOCK when set)");
+	test_args_contains(text, "(also --no-wait, its older name)");
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -269,6 +314,7 @@ int main(void)
 	    cmocka_unit_test(test_args_uint),
 	    cmocka_unit_test(test_args_duration),
 	    cmocka_unit_test(test_args_help_text),
+	    cmocka_unit_test(test_args_env_and_alias),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

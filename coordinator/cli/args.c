@@ -22,10 +22,15 @@ static size_t args_noptions(const struct args_spec *spec)
 /* The index of the option with this long name (len bytes of it), or -1. */
 static int args_find_long(const struct args_spec *spec, const char *name, size_t len)
 {
-	for (size_t i = 0; i < args_noptions(spec); i++)
+	for (size_t i = 0; i < args_noptions(spec); i++) {
+		const char *alias = spec->options[i].alias;
+
 		if (strlen(spec->options[i].name) == len &&
 		    strncmp(spec->options[i].name, name, len) == 0)
 			return (int)i;
+		if (alias != NULL && strlen(alias) == len && strncmp(alias, name, len) == 0)
+			return (int)i;
+	}
 	return -1;
 }
 
@@ -137,10 +142,28 @@ static int args_check(const struct args *a, struct error *err)
 	}
 	for (size_t i = 0; i < args_noptions(s); i++)
 		if (s->options[i].required && a->count[i] == 0) {
-			error_set(err, "--%s is required", s->options[i].name);
+			if (s->options[i].env != NULL)
+				error_set(err, "--%s is required (or set %s)", s->options[i].name,
+				          s->options[i].env);
+			else
+				error_set(err, "--%s is required", s->options[i].name);
 			return -1;
 		}
 	return 0;
+}
+
+/* Options not given on the command line, from their environment variables. */
+static void args_env(struct args *a)
+{
+	for (size_t i = 0; i < args_noptions(a->spec); i++) {
+		const struct args_option *o = &a->spec->options[i];
+		const char *v = o->env != NULL ? getenv(o->env) : NULL;
+
+		if (a->count[i] == 0 && o->value != NULL && v != NULL && v[0] != '\0') {
+			args_set(a, (int)i, v);
+			a->from_env[i] = true;
+		}
+	}
 }
 
 int args_parse(const struct args_spec *spec, int argc, char **argv, struct args *a,
@@ -166,6 +189,7 @@ int args_parse(const struct args_spec *spec, int argc, char **argv, struct args 
 		if (rc < 0)
 			return -1;
 	}
+	args_env(a);
 	return a->help ? 0 : args_check(a, err);
 }
 
@@ -311,6 +335,10 @@ void args_usage(FILE *f, const struct args_spec *spec)
 		args_flag(o, flag, sizeof(flag));
 		fprintf(f, "  %-*s  %s%s\n", width, flag, o->help,
 		        o->required ? " (required)" : "");
+		if (o->env != NULL)
+			fprintf(f, "  %-*s  (default: $%s when set)\n", width, "", o->env);
+		if (o->alias != NULL)
+			fprintf(f, "  %-*s  (also --%s, its older name)\n", width, "", o->alias);
 	}
 	fprintf(f, "  %-*s  %s\n", width, "-h, --help", "print this help");
 	if (spec->more != NULL)

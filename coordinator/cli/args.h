@@ -22,6 +22,8 @@ struct args_option {
 	const char *value; /* placeholder of its value ("DIR"); NULL: a flag */
 	const char *help;  /* one line */
 	bool required;     /* the verb cannot run without it */
+	const char *env;   /* an environment variable that gives it when absent, or NULL */
+	const char *alias; /* an older long name still accepted, or NULL */
 };
 
 struct args_spec {
@@ -40,6 +42,7 @@ struct args {
 	const struct args_spec *spec;
 	const char *values[ARGS_MAX_OPTIONS]; /* per option: its last value */
 	unsigned count[ARGS_MAX_OPTIONS];     /* per option: how often it was given */
+	bool from_env[ARGS_MAX_OPTIONS];      /* per option: its value came from o->env */
 	char **operands;                      /* in order; NULL-terminated */
 	int noperands;
 	bool help; /* -h or --help: print args_usage and do nothing else */
@@ -51,7 +54,8 @@ struct args {
  * ones "-o value" or "-ovalue"; flags may be grouped ("-vj"). Returns 0, or -1 with
  * err saying what was wrong ("unknown option '--foo' (known: ...)", "--out needs a
  * value", "too many operands"); with help set, operands and required options are not
- * checked. Free with args_free either way.
+ * checked. An option with an env variable that was not given takes the variable's
+ * value when it is set and not empty. Free with args_free either way.
  */
 int args_parse(const struct args_spec *spec, int argc, char **argv, struct args *a,
                struct error *err);

@@ -13,7 +13,8 @@
 #define CLIENT_OPTION_COORDINATOR                                                                  \
 	{                                                                                          \
 		"coordinator", 'C', "SOCKET",                                                      \
-		    "the daemon's control socket (default: its usual path)", false                 \
+		    "the daemon's control socket (default: its usual path)", false,                \
+		    "IOCURVE_COORDINATOR"                                                          \
 	}
 /*
  * One request to the daemon and its reply, which must be of body case want, each

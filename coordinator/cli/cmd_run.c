@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* iocurve run: run one campaign in-process, on local agents or agents that dial in. */
 #include <errno.h>
+#include <jansson.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -144,8 +145,30 @@ static bool run_daemon_answers(const char *sock)
 	return ok;
 }
 
-/* Hand the campaign to a daemon, then follow it as `iocurve watch` would. */
-static int run_submit(const char *sock, const char *path, int no_wait, int json)
+/* What --detach prints: the campaign's id, for `iocurve watch ID` or `status ID`. */
+static void run_detached(uint32_t id, const char *sock, bool queued, bool json)
+{
+	if (json) {
+		json_t *o = json_pack("{s:s, s:i, s:s, s:b}", "event", "submitted", "id",
+		                      (json_int_t)id, "coordinator", sock, "queued", queued);
+		char *line = o != NULL ? json_dumps(o, JSON_COMPACT) : NULL;
+
+		if (line != NULL)
+			printf("%s\n", line);
+		free(line);
+		json_decref(o);
+		return;
+	}
+	printf("%u\n", id);
+	fprintf(stderr, "campaign %u submitted to %s%s; follow it with `iocurve watch %u`\n", id,
+	        sock, queued ? ", queued behind the running campaign" : "", id);
+}
+
+/*
+ * Hand the campaign to a daemon, then follow it as `iocurve watch` would, or with
+ * detach return at once.
+ */
+static int run_submit(const char *sock, const char *path, bool no_queue, bool detach, bool json)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT, *reply;
 	Iocurve__Submit sub = IOCURVE__SUBMIT__INIT;
@@ -161,7 +184,7 @@ static int run_submit(const char *sock, const char *path, int no_wait, int json)
 	}
 	sub.plan = c->text;
 	sub.name = (char *)path;
-	sub.no_wait = no_wait;
+	sub.no_wait = no_queue;
 	env.body_case = IOCURVE__ENVELOPE__BODY_SUBMIT;
 	env.submit = &sub;
 	rc = client_request(sock, &env, CONTROL_TIMEOUT_SECONDS, &reply, &err);
@@ -179,9 +202,14 @@ static int run_submit(const char *sock, const char *path, int no_wait, int json)
 		return 1;
 	}
 	id = reply->submitted->id;
-	if (!json)
-		printf("campaign %u submitted to %s%s\n", id, sock,
-		       reply->submitted->queued ? ": queued behind the running campaign" : "");
+	if (detach) {
+		run_detached(id, sock, reply->submitted->queued, json);
+		frame_free(reply);
+		return 0;
+	}
+	/* --json: stdout carries only JSON lines; what a person reads goes to stderr. */
+	fprintf(json ? stderr : stdout, "campaign %u submitted to %s%s\n", id, sock,
+	        reply->submitted->queued ? ": queued behind the running campaign" : "");
 	fflush(stdout);
 	frame_free(reply);
 	rc = watch_campaign(sock, id, json, &err);
@@ -231,7 +259,7 @@ static int run_setup(struct run_ctx *ctx, const char *listen, const char *tls_di
 }
 
 /* --resume DIR: the plan and the steps finished, from the results directory. */
-static int run_load_resumed(struct run_ctx *ctx, const char *dir, struct error *err)
+static int run_load_resumed(struct run_ctx *ctx, const char *dir, FILE *human, struct error *err)
 {
 	size_t steps = 0;
 
@@ -244,7 +272,8 @@ static int run_load_resumed(struct run_ctx *ctx, const char *dir, struct error *
 	ctx->campaign = ctx->resumed.campaign;
 	for (size_t i = 0; i < ctx->campaign->nworkloads; i++)
 		steps += ctx->resumed.npts[i];
-	printf("resuming %s: %zu step(s) on disk; what follows them is dropped\n", dir, steps);
+	fprintf(human, "resuming %s: %zu step(s) on disk; what follows them is dropped\n", dir,
+	        steps);
 	return 0;
 }
 
@@ -254,6 +283,7 @@ static int run_exec(const struct args *a)
 	const char *tls_dir = args_get(a, "tls"), *coordinator = args_get(a, "coordinator");
 	const char *resume = args_get(a, "resume");
 	bool verbose = args_has(a, "verbose"), json = args_has(a, "json");
+	FILE *human = json ? stderr : stdout; /* --json: only JSON lines on stdout */
 	struct run_ctx ctx = {.status = 1};
 	struct event *sigs[4] = {NULL, NULL, NULL, NULL};
 	struct error err;
@@ -271,8 +301,15 @@ static int run_exec(const struct args *a)
 		return 2;
 	}
 	if (coordinator != NULL && resume == NULL)
-		return run_submit(coordinator, a->operands[0], args_has(a, "no-wait"), json);
-	if (resume != NULL ? run_load_resumed(&ctx, resume, &err) < 0
+		return run_submit(coordinator, a->operands[0], args_has(a, "no-queue"),
+		                  args_has(a, "detach"), json);
+	if (args_has(a, "detach")) {
+		fprintf(stderr, "iocurve run: --detach needs a daemon to hand the campaign to "
+		                "(--coordinator SOCKET, $IOCURVE_COORDINATOR, or `iocurve serve` "
+		                "on its usual socket)\n");
+		return 2;
+	}
+	if (resume != NULL ? run_load_resumed(&ctx, resume, human, &err) < 0
 	                   : campaign_load(a->operands[0], &ctx.campaign, &err) < 0) {
 		fprintf(stderr, "iocurve: %s\n", err.msg);
 		return 2;
@@ -287,8 +324,8 @@ static int run_exec(const struct args *a)
 	                                          ctx.resumed.npts, ctx.resumed.keep, &err);
 	if (ctx.res == NULL)
 		goto fail;
-	printf("campaign %s: %zu workload(s), results in %s\n", ctx.campaign->name,
-	       ctx.campaign->nworkloads, results_dir(ctx.res));
+	fprintf(human, "campaign %s: %zu workload(s), results in %s\n", ctx.campaign->name,
+	        ctx.campaign->nworkloads, results_dir(ctx.res));
 	if (ctx.campaign->agents_mode == CAMPAIGN_AGENTS_LOCAL) {
 		ctx.local =
 		    /* A simulated target touches no file: allow only the private certs dir. */
@@ -299,10 +336,10 @@ static int run_exec(const struct args *a)
 		if (ctx.local == NULL)
 			goto fail;
 	} else {
-		printf("waiting for %u agent(s) to dial %s\n", ctx.campaign->agents_count,
-		       server_address(ctx.srv));
+		fprintf(human, "waiting for %u agent(s) to dial %s\n", ctx.campaign->agents_count,
+		        server_address(ctx.srv));
 	}
-	fflush(stdout);
+	fflush(human);
 	ctx.ev = events_new();
 	run_view(&ctx, json);
 	if (ctx.local != NULL)
@@ -360,11 +397,14 @@ out:
 static const struct args_option run_options[] = {
     {"out", 'o', "DIR", "the results directory (default: a new one under iocurve-results/)", false},
     {"coordinator-listen", 'l', "HOST:PORT", "the address agents dial (agents: select)", false},
-    {"tls", 't', "DIR", "ca.crt and coordinator.{crt,key} for agents that dial in", false},
+    {"tls", 't', "DIR", "ca.crt and coordinator.{crt,key} for agents that dial in", false,
+     "IOCURVE_TLS"},
     {"verbose", 'v', NULL, "log what the coordinator does", false},
     {"json", 'j', NULL, "print the raw event stream, one JSON object a line", false},
     CLIENT_OPTION_COORDINATOR,
-    {"no-wait", 'W', NULL, "with --coordinator: fail rather than queue behind a campaign", false},
+    {"no-queue", 'W', NULL, "with a daemon: fail rather than queue behind a campaign", false, NULL,
+     "no-wait"},
+    {"detach", 'd', NULL, "with a daemon: submit, print the campaign's id and return", false},
     {"resume", 'r', "DIR", "carry on the campaign of results DIR from its first unfinished step",
      false},
     {NULL},
@@ -378,8 +418,10 @@ const struct cmd_entry cmd_run_entry = {
             .help = "run a campaign: local agents for agents: {local: N}, else agents that "
                     "dial in",
             .more = "In process: --out, --coordinator-listen and --tls (agents: select), or\n"
-                    "through a daemon: --coordinator SOCKET [--no-wait]; a daemon listening\n"
-                    "on the usual control socket is used when neither is given.\n",
+                    "through a daemon: --coordinator SOCKET [--no-queue] [--detach]; a daemon\n"
+                    "listening on the usual control socket is used when neither is given.\n"
+                    "--json prints only JSON lines on stdout (one event a line); what a person\n"
+                    "reads goes to stderr.\n",
             .options = run_options,
             .min_operands = 0,
             .max_operands = 1,

@@ -189,8 +189,9 @@ static const struct args_option serve_options[] = {
     {"tls", 't', "DIR",
      "ca.crt and coordinator.{crt,key} (iocurve certs init DIR); DIR/revoked: agent names "
      "or hex serials refused (re-read on SIGHUP)",
-     true},
-    {"control", 'c', "PATH", "the control socket (default: its usual path)", false},
+     true, "IOCURVE_TLS"},
+    {"control", 'c', "PATH", "the control socket (default: its usual path)", false,
+     "IOCURVE_COORDINATOR"},
     {"results", 'r', "DIR", "where campaigns' results go (default: iocurve-results)", false},
     {"metrics", 'm', "HOST:PORT",
      "serve Prometheus /metrics on this address (:PORT: 127.0.0.1 only)", false},

@@ -1,0 +1,87 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# What a practitioner types: `run --json | json.tool`, `run --detach`, IOCURVE_COORDINATOR,
+# --no-queue (and its old name --no-wait), the end summary and `status` of a daemon run.
+. "$(dirname "$0")/lib.sh"
+
+# An embedded run with --json: stdout is JSON lines only, from the first line on.
+cat > "$T/local.yaml" <<YAML
+campaign: local
+agents: {local: 1}
+target: {sim: {servers: 4, service_time: 200us}}
+interval: 250ms
+warmup: 250ms
+measure: 1250ms
+workloads:
+  - {name: rr, rw: randread, load: {steps: [500]}}
+YAML
+"$IOCURVE" run "$T/local.yaml" --out "$T/local" --json > "$T/local.json" 2> "$T/local.err" ||
+	{ cat "$T/local.err"; fail "run --json exits 0"; }
+check "run --json | python3 -m json.tool --json-lines" \
+	sh -c "python3 -m json.tool --json-lines < '$T/local.json' > /dev/null"
+check "its first line is the campaign event" sh -c "head -1 '$T/local.json' | grep -q '\"event\":\"campaign\"'"
+check "the human line went to stderr" grep -q "campaign local: 1 workload(s), results in" "$T/local.err"
+"$IOCURVE" run "$T/local.yaml" --detach > "$T/nodaemon.out" 2>&1 &&
+	fail "--detach without a daemon is refused"
+check "--detach without a daemon says what it needs" grep -q -- "--detach needs a daemon" "$T/nodaemon.out"
+
+"$IOCURVE" certs init "$T/ca" > /dev/null
+"$IOCURVE" certs agent "$T/ca" a1 > /dev/null
+PORT=$(free_port)
+SOCK=$T/ctl.sock
+# The daemon takes its control socket and certificates from the environment too.
+IOCURVE_COORDINATOR=$SOCK IOCURVE_TLS=$T/ca "$IOCURVE" serve --listen "127.0.0.1:$PORT" \
+	--results "$T/results" 2> "$T/serve.log" &
+PIDS="$PIDS $!"
+wait_for "$T/serve.log" "control socket" 10 || { cat "$T/serve.log"; fail "serve starts from the environment"; }
+check "serve found --control and --tls in the environment" test -S "$SOCK"
+mkdir -p "$T/data"
+IOCURVE_AGENT_COORDINATOR=127.0.0.1:$PORT IOCURVE_TLS=$T/ca "$IOCURVE_AGENT" --name a1 \
+	--allow "$T/data" 2> "$T/a1.log" &
+PIDS="$PIDS $!"
+wait_for "$T/serve.log" "agent a1: clock offset" 15 || { cat "$T/a1.log"; fail "the agent dials from the environment"; }
+ok "the agent takes its coordinator and certificates from the environment"
+
+campaign() { # campaign NAME STEPS
+	cat <<YAML
+campaign: $1
+agents: {select: {count: 1}, wait: 20s}
+target: {sim: {servers: 4, service_time: 200us}}
+interval: 250ms
+warmup: 250ms
+measure: 1250ms
+slo: {latency: 1ms}
+workloads:
+  - {name: rr, rw: randread, load: {steps: [$2]}}
+YAML
+}
+campaign long "1000, 1000, 1000, 1000, 1000, 1000" > "$T/long.yaml"
+campaign short "1000, 2000" > "$T/short.yaml"
+
+export IOCURVE_COORDINATOR="$SOCK"
+start=$(date +%s.%N)
+"$IOCURVE" run "$T/long.yaml" --detach > "$T/detach.out" 2> "$T/detach.err" ||
+	{ cat "$T/detach.err"; fail "run --detach exits 0"; }
+took=$(python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.3f}')" "$start" "$(date +%s.%N)")
+echo "# run --detach returned after $took s"
+check "run --detach returns within 1 s" python3 -c "import sys; assert float(sys.argv[1]) < 1.0" "$took"
+check "run --detach prints the campaign's id alone on stdout" test "$(cat "$T/detach.out")" = 1
+check "and says how to follow it on stderr" grep -q "iocurve watch 1" "$T/detach.err"
+"$IOCURVE" run "$T/short.yaml" --no-queue > "$T/noqueue.out" 2>&1 &&
+	fail "--no-queue is refused while the fleet is busy"
+check "--no-queue is refused while the fleet is busy" grep -q "busy" "$T/noqueue.out"
+"$IOCURVE" run "$T/short.yaml" --no-wait > "$T/nowait.out" 2>&1 &&
+	fail "--no-wait (the old name) is refused too"
+check "--no-wait, the old name, still works" grep -q "busy" "$T/nowait.out"
+"$IOCURVE" run "$T/short.yaml" --detach --json > "$T/detach2.json" 2>&1 ||
+	fail "run --detach --json exits 0"
+check "run --detach --json prints one JSON line with the id and queued" python3 - "$T/detach2.json" <<'PY'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert len(lines) == 1, lines
+e = json.loads(lines[0])
+assert e["event"] == "submitted" and e["id"] == 2 and e["queued"] is True, e
+PY
+"$IOCURVE" watch 2 > "$T/watch2.out" 2>&1 || { cat "$T/watch2.out"; fail "watch 2 follows the queued campaign to its end"; }
+ok "watch 2 follows the queued campaign to its end"
+echo "# cli-habits: all passed"

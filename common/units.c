@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "units.h"
 #include "xalloc.h"
@@ -159,6 +160,26 @@ static const char *units_skip_spaces(const char *p)
 	return p;
 }
 
+/*
+ * The binary unit a suffix in another case most likely meant ("kb", "kib", "Kb",
+ * "mib": fio's and most tools' kilo is 1024), or NULL.
+ */
+static const char *units_size_binary(const char *suffix)
+{
+	static const char *const names[][4] = {
+	    {"k", "kb", "kib", "KiB"},
+	    {"m", "mb", "mib", "MiB"},
+	    {"g", "gb", "gib", "GiB"},
+	    {"t", "tb", "tib", "TiB"},
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		for (size_t j = 0; j < 3; j++)
+			if (strcasecmp(suffix, names[i][j]) == 0)
+				return names[i][3];
+	return NULL;
+}
+
 int units_parse_size(const char *s, uint64_t *bytes, struct error *err)
 {
 	const struct units_suffix *suffix;
@@ -172,7 +193,15 @@ int units_parse_size(const char *s, uint64_t *bytes, struct error *err)
 	rc = units_number_scan(s, &n);
 	if (rc < 0 ||
 	    (suffix = units_suffix_find(units_size_suffixes, units_skip_spaces(n.end))) == NULL) {
-		error_set(err, "'%s' is not a size (" UNITS_SIZE_EXPECTED ")", s);
+		const char *binary = rc < 0 ? NULL : units_size_binary(units_skip_spaces(n.end));
+
+		if (binary != NULL)
+			error_set(err,
+			          "'%s' is not a size; did you mean '%.*s%s'? (KiB is 1024 bytes, "
+			          "KB 1000)",
+			          s, (int)(n.end - s), s, binary);
+		else
+			error_set(err, "'%s' is not a size (" UNITS_SIZE_EXPECTED ")", s);
 		return -1;
 	}
 	if (rc == 0)

@@ -679,6 +679,55 @@ static void test_did_you_mean(void **state)
 	assert_null(strstr(err.msg, "did you mean"));
 }
 
+/* The campaign is refused and the message ends with the hint. */
+static void test_fio_hint(const char *text, const char *hint)
+{
+	struct error err = {{0}};
+	struct campaign *c = NULL;
+	size_t n, h = strlen(hint);
+
+	assert_int_equal(campaign_parse(text, strlen(text), "test.yaml", &c, &err), -1);
+	n = strlen(err.msg);
+	if (n < h || strcmp(err.msg + n - h, hint) != 0)
+		fail_msg("\"%s\" does not end with \"%s\"", err.msg, hint);
+}
+
+/* fio's job options are named with their iocurve keys, at the top and in a workload. */
+static void test_fio_vocabulary(void **state)
+{
+	static const char *const cases[][2] = {
+	    {"bs: 8KiB", "'bs' is fio's name: iocurve calls it 'block_size'"},
+	    {"iodepth: 4", "'iodepth' is fio's name: iocurve calls it 'queue_depth'"},
+	    {"numjobs: 2", "'numjobs' is fio's name: iocurve calls it 'workers'"},
+	    {"runtime: 30s", "'runtime' is fio's name: iocurve calls it 'measure'"},
+	    {"ramp_time: 5s", "'ramp_time' is fio's name: iocurve calls it 'warmup'"},
+	    {"rwmixread: 75", "'rwmixread' is fio's name: iocurve calls it 'read_pct'"},
+	    {"ioengine: libaio", "'ioengine' is fio's: leave it out, iocurve always drives io_uring"},
+	    {"rate_iops: 500", "'rate_iops' is fio's: give the rates as load: {steps: [OPS, ...]}"},
+	};
+	char text[512], want[256];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(text, sizeof(text),
+		         TEST_HEAD "workloads: [{name: a, %s, load: {steps: [1]}}]\n", cases[i][0]);
+		snprintf(want, sizeof(want), "test.yaml:4:23: unknown key '%.*s' in workload 'a'",
+		         (int)strcspn(cases[i][0], ":"), cases[i][0]);
+		testlib_campaign_fails(text, want);
+		test_fio_hint(text, cases[i][1]);
+		/* the same at the top, where settings for every workload go */
+		snprintf(text, sizeof(text),
+		         TEST_HEAD "%s\nworkloads: [{name: a, load: {steps: [1]}}]\n", cases[i][0]);
+		test_fio_hint(text, cases[i][1]);
+	}
+	/* fio's sizes: kilo is 1024 there, so "8kb" is offered as 8KiB */
+	testlib_campaign_fails(TEST_HEAD "workloads: [{name: a, block_size: 8kb, load: {steps: "
+	                                 "[1]}}]\n",
+	                       "test.yaml:4:35: block_size: '8kb' is not a size; did you mean '8KiB'? (KiB is 1024 "
+	                       "bytes, KB 1000)");
+	test_fio_hint(TEST_HEAD "workloads: [{name: a, block_size: 64kib, load: {steps: [1]}}]\n",
+	              "did you mean '64KiB'? (KiB is 1024 bytes, KB 1000)");
+}
+
 static void test_sim_target(void **state)
 {
 	struct campaign *c =
@@ -736,6 +785,7 @@ int main(void)
 	    cmocka_unit_test(test_access_keys),
 	    cmocka_unit_test(test_sim_target),
 	    cmocka_unit_test(test_did_you_mean),
+	    cmocka_unit_test(test_fio_vocabulary),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

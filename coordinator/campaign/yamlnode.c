@@ -141,6 +141,57 @@ static const char *yamlnode_nearest(const char *name, const char *const *known)
 	return best;
 }
 
+static bool yamlnode_known(const char *const *known, const char *name)
+{
+	for (size_t i = 0; known[i] != NULL; i++)
+		if (strcmp(known[i], name) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * fio's job options, for people who think in them: where a mapping that holds
+ * workload settings (it knows "rw") meets one, the hint names iocurve's key or
+ * where the setting lives.
+ */
+static bool yamlnode_fio_hint(const char *name, const char *const *known, char *out, size_t len)
+{
+	static const struct {
+		const char *fio, *ours, *where;
+	} map[] = {
+	    {"bs", "block_size", NULL},
+	    {"blocksize", "block_size", NULL},
+	    {"iodepth", "queue_depth", NULL},
+	    {"numjobs", "workers", NULL},
+	    {"runtime", "measure", NULL},
+	    {"ramp_time", "warmup", NULL},
+	    {"rwmixread", "read_pct", NULL},
+	    {"readwrite", "rw", NULL},
+	    {"log_avg_msec", "interval", NULL},
+	    {"rate_iops", NULL, "give the rates as load: {steps: [OPS, ...]}"},
+	    {"rate", NULL, "give the rates as load: {steps: [RATE, ...]}"},
+	    {"filename", NULL, "name a directory as the campaign's target: {path: DIR}"},
+	    {"directory", NULL, "name it as the campaign's target: {path: DIR}"},
+	    {"size", NULL, "set it in the campaign's target: {size: SIZE}"},
+	    {"ioengine", NULL, "leave it out, iocurve always drives io_uring"},
+	    {"time_based", NULL, "leave it out, warmup and measure time every step"},
+	};
+
+	if (!yamlnode_known(known, "rw"))
+		return false;
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+		if (strcmp(map[i].fio, name) != 0)
+			continue;
+		if (map[i].ours != NULL)
+			snprintf(out, len, "'%s' is fio's name: iocurve calls it '%s'", name,
+			         map[i].ours);
+		else
+			snprintf(out, len, "'%s' is fio's: %s", name, map[i].where);
+		return true;
+	}
+	return false;
+}
+
 int yamlnode_check_mapping(struct yamlnode_doc *y, const yaml_node_t *node, const char *label,
                            const char *what, const char *const *known)
 {
@@ -171,10 +222,15 @@ int yamlnode_check_mapping(struct yamlnode_doc *y, const yaml_node_t *node, cons
 				break;
 		if (known[i] == NULL) {
 			const char *near = yamlnode_nearest(name, known);
+			char fio[160];
 
-			yamlnode_error(y, key, "unknown key '%s' in %s (known: %s)%s%s%s", name,
-			               what, list, near ? "; did you mean '" : "", near ? near : "",
-			               near ? "'?" : "");
+			if (yamlnode_fio_hint(name, known, fio, sizeof(fio)))
+				yamlnode_error(y, key, "unknown key '%s' in %s (known: %s); %s", name,
+				               what, list, fio);
+			else
+				yamlnode_error(y, key, "unknown key '%s' in %s (known: %s)%s%s%s",
+				               name, what, list, near ? "; did you mean '" : "",
+				               near ? near : "", near ? "'?" : "");
 			return -1;
 		}
 		/* mappings are small: the quadratic scan costs nothing */

@@ -41,8 +41,11 @@ struct agent {
 	socklen_t addrlen;
 	struct conn *conn;
 	bool welcomed;
+	bool handshaken; /* this connection's TLS handshake finished (link.c) */
 	unsigned backoff_ms;
-	size_t max_frame; /* --max-frame; 0: the default */
+	unsigned tls_failures; /* in a row, of a kind retrying does not mend (link.c) */
+	const char *tls_dir;   /* for the advice in those failures */
+	size_t max_frame;      /* --max-frame; 0: the default */
 	/* Liveness given on the command line (0: the coordinator's, from Welcome). */
 	uint64_t opt_heartbeat_ms; /* send at least this often */
 	uint32_t opt_misses;       /* the coordinator is lost after this many silent intervals */

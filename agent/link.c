@@ -17,6 +17,8 @@
 #define LINK_HEARTBEAT_MS 1000
 #define LINK_MISSES       3
 #define LINK_DEADMAN_MS   2000
+/* Certificate failures in a row before the agent gives up (agent_usage says so). */
+#define LINK_TLS_GIVE_UP 5
 
 static void link_dial(struct agent *a);
 
@@ -85,6 +87,7 @@ static void link_on_connected(struct conn *c, void *arg)
 		return;
 	}
 	log_info("connected to coordinator at %s (TLS 1.3, mutual)", a->coordinator);
+	a->handshaken = true;
 	link_send_hello(a);
 }
 
@@ -162,6 +165,7 @@ static void link_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 	case IOCURVE__ENVELOPE__BODY_WELCOME:
 		a->welcomed = true;
 		a->backoff_ms = 0;
+		a->tls_failures = 0;
 		log_info("welcomed by the coordinator as '%s'", env->welcome->agent_name);
 		link_apply_welcome(a, c, env->welcome);
 		break;
@@ -183,13 +187,76 @@ static void link_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 	}
 }
 
+/*
+ * What to do about a connection that never came up, in words: the failure and
+ * its fix. Returns whether retrying can mend it (a coordinator not started yet
+ * can; a certificate from another CA cannot, until someone changes the files).
+ */
+static bool link_advice(const struct agent *a, struct conn *c, const char *reason, char *buf,
+                        size_t len)
+{
+	enum conn_failure f = conn_failure(c);
+
+	/*
+	 * In TLS 1.3 the client's handshake ends before the server has checked the
+	 * client's certificate; the server's alert often arrives as a reset instead.
+	 * Closed after the handshake, before any Welcome or Refuse: that is the
+	 * coordinator refusing the certificate (its log says so).
+	 */
+	if (f == CONN_FAILURE_CLOSED && a->handshaken && !a->welcomed)
+		f = CONN_FAILURE_OUR_CERT;
+	switch (f) {
+	case CONN_FAILURE_REFUSED:
+		snprintf(buf, len,
+		         "nothing listens at %s (%s): start `iocurve serve --listen` there, or "
+		         "check --coordinator",
+		         a->coordinator, reason);
+		return true;
+	case CONN_FAILURE_UNREACHABLE:
+		snprintf(buf, len, "%s is unreachable (%s): check the address and the network",
+		         a->coordinator, reason);
+		return true;
+	case CONN_FAILURE_PEER_CERT:
+		snprintf(buf, len,
+		         "the coordinator at %s has a certificate this agent does not trust "
+		         "(%s): %s/ca.crt is not the CA that signed it; copy ca.crt from the "
+		         "coordinator's certificate directory (`iocurve certs init DIR`)",
+		         a->coordinator, reason, a->tls_dir);
+		return false;
+	case CONN_FAILURE_OUR_CERT:
+		snprintf(buf, len,
+		         "the coordinator at %s does not accept this agent's certificate (%s; its "
+		         "log says why): "
+		         "make it in the coordinator's directory with `iocurve certs agent DIR %s` "
+		         "and copy %s.crt, %s.key and ca.crt to %s",
+		         a->coordinator, reason, a->name, a->name, a->name, a->tls_dir);
+		return false;
+	default:
+		snprintf(buf, len, "connection to coordinator %s lost: %s", a->coordinator, reason);
+		return true;
+	}
+}
+
 static void link_on_close(struct conn *c, const char *reason, void *arg)
 {
 	struct agent *a = arg;
+	char advice[1024];
+	bool mendable = link_advice(a, c, reason, advice, sizeof(advice));
 
-	log_warn("connection to coordinator %s lost: %s", a->coordinator, reason);
+	if (mendable) {
+		a->tls_failures = 0;
+		log_warn("%s", advice);
+	} else if (++a->tls_failures >= LINK_TLS_GIVE_UP) {
+		log_error("%s; giving up after %u attempts", advice, a->tls_failures);
+		a->exit_status = 1;
+		a->stopping = true;
+		event_base_loopexit(a->base, NULL);
+	} else {
+		log_error("%s (attempt %u of %u)", advice, a->tls_failures, LINK_TLS_GIVE_UP);
+	}
 	a->conn = NULL;
 	a->welcomed = false;
+	a->handshaken = false;
 	event_del(a->heartbeat_ev);
 	/* Dead-man: no coordinator, no I/O. */
 	plan_stop(a, "lost the coordinator");

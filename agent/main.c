@@ -42,6 +42,9 @@ static void agent_usage(FILE *f)
 	        "per CPU), --max-queue-depth (1024), --max-block-size (16MiB), --max-file-size\n"
 	        "(per worker file, 1TiB).\n"
 	        "TLS: DIR/NAME.crt, DIR/NAME.key and DIR/ca.crt (from `iocurve certs agent`).\n"
+	        "Certificate failures no retry can mend (the coordinator's certificate is not\n"
+	        "from DIR/ca.crt, or the coordinator refuses this agent's) end the agent with\n"
+	        "status 1 after 5 attempts in a row; an unreachable coordinator is retried.\n"
 	        "--coordinator and --tls default to $IOCURVE_AGENT_COORDINATOR and $IOCURVE_TLS\n"
 	        "when those are set.\n");
 }
@@ -287,9 +290,24 @@ int main(int argc, char **argv)
 	if (a.skew.on)
 		log_warn("test clock skew on: %+lld ns, %+.3f ppm", (long long)a.skew.offset_ns,
 		         a.skew.ppm);
+	a.tls_dir = tls_dir;
 	a.ssl_ctx = tls_ctx_new(tls_dir, a.name, false, &err);
 	if (a.ssl_ctx == NULL) {
 		log_error("%s", err.msg);
+		return 1;
+	}
+	/*
+	 * The coordinator knows an agent by its certificate's name: one copied under
+	 * another agent's file name would join as that other agent.
+	 */
+	if (tls_ctx_name(a.ssl_ctx, tag, sizeof(tag)) < 0 || strcmp(tag, a.name) != 0) {
+		log_error("%s/%s.crt: is the certificate of '%s', not of '%s' (--name); make %s's "
+		          "with `iocurve certs agent DIR %s` in the coordinator's directory and "
+		          "copy it here",
+		          tls_dir, a.name,
+		          tls_ctx_name(a.ssl_ctx, tag, sizeof(tag)) < 0 ? "nobody" : tag, a.name,
+		          a.name, a.name);
+		SSL_CTX_free(a.ssl_ctx);
 		return 1;
 	}
 	if (RAND_bytes((unsigned char *)&seed, sizeof(seed)) != 1)

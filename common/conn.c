@@ -59,6 +59,7 @@ struct conn {
 	uint64_t sent_ns;  /* the timed frame's send time (conn_send_timed) */
 	bool write_armed;  /* TLS: write_ns holds the first write since the last drain */
 	uint64_t write_ns;
+	enum conn_failure failure; /* set with the reason, before on_close */
 	char peer_name[128];
 	char peer_serial[80]; /* of its certificate, upper-case hex */
 	char peer_addr[112];
@@ -255,6 +256,7 @@ static void conn_tls_error(struct conn *c, int saved_errno, char *buf, size_t le
 
 	buf[0] = '\0';
 	if (SSL_get_verify_result(c->ssl) != X509_V_OK) {
+		c->failure = CONN_FAILURE_PEER_CERT;
 		tls_failure_reason(c->ssl, buf, len);
 		return;
 	}
@@ -263,6 +265,8 @@ static void conn_tls_error(struct conn *c, int saved_errno, char *buf, size_t le
 
 		if (r != NULL && buf[0] == '\0')
 			snprintf(buf, len, "%s", r);
+		if (e > 255 && tls_alert_about_us(e))
+			c->failure = CONN_FAILURE_OUR_CERT;
 		if (e == SSL_ERROR_SYSCALL)
 			syscall = true;
 	}
@@ -275,7 +279,17 @@ static void conn_tls_reason(struct conn *c, short what, int saved_errno, char *b
 	const char *pre = c->connected ? "" : "TLS handshake failed: ";
 	char tlsr[256];
 
+	if (!c->connected && saved_errno == ECONNREFUSED)
+		c->failure = CONN_FAILURE_REFUSED;
+	else if (!c->connected && (saved_errno == EHOSTUNREACH || saved_errno == ENETUNREACH ||
+	                           saved_errno == ETIMEDOUT))
+		c->failure = CONN_FAILURE_UNREACHABLE;
 	conn_tls_error(c, saved_errno, tlsr, sizeof(tlsr));
+	if (c->failure == CONN_FAILURE_OTHER && !(what & BEV_EVENT_TIMEOUT) &&
+	    (saved_errno == ECONNRESET || (what & BEV_EVENT_EOF)))
+		c->failure = CONN_FAILURE_CLOSED;
+	if (c->failure == CONN_FAILURE_REFUSED || c->failure == CONN_FAILURE_UNREACHABLE)
+		pre = ""; /* no TLS was spoken: it was the TCP connect */
 	if (what & BEV_EVENT_TIMEOUT)
 		snprintf(buf, len, "TLS handshake timed out");
 	else if (tlsr[0] != '\0')
@@ -499,6 +513,11 @@ void conn_set_max_frame(struct conn *c, size_t max)
 {
 	c->max_frame = max;
 	bufferevent_setwatermark(c->bev, EV_READ, 0, FRAME_HEADER + max);
+}
+
+enum conn_failure conn_failure(const struct conn *c)
+{
+	return c->failure;
 }
 
 const char *conn_peer_name(const struct conn *c)

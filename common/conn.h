@@ -79,4 +79,15 @@ const char *conn_peer_name(const struct conn *c);
 /* The serial of the peer's certificate, upper-case hex ("" over a Unix socket). */
 const char *conn_peer_serial(const struct conn *c);
 
+/* What ended a connection, as far as the transport can tell (read it in on_close). */
+enum conn_failure {
+	CONN_FAILURE_OTHER,
+	CONN_FAILURE_REFUSED,     /* nothing listens at the address (ECONNREFUSED) */
+	CONN_FAILURE_UNREACHABLE, /* no route, or no answer to the connect */
+	CONN_FAILURE_PEER_CERT,   /* we rejected the peer's certificate (not from our CA) */
+	CONN_FAILURE_OUR_CERT,    /* the peer rejected ours (an alert: unknown CA, bad, revoked) */
+	CONN_FAILURE_CLOSED,      /* the peer closed or reset the connection, without a word */
+};
+enum conn_failure conn_failure(const struct conn *c);
+
 #endif

@@ -40,14 +40,25 @@ static bool tls_key_mismatch(unsigned long e)
  * OpenSSL's own reason for a missing or unreadable file is "system lib" at best;
  * opening the file first gives the user errno's words.
  */
-static int tls_check_readable(const char *path, const char *what, struct error *err)
+static int tls_check_readable(const char *path, const char *what, bool server, struct error *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0) {
+	if (fd < 0 && errno == ENOENT && server)
+		error_set(err,
+		          "%s: cannot load %s: %s (make the directory with `iocurve certs init "
+		          "DIR`)",
+		          path, what, strerror(errno));
+	else if (fd < 0 && errno == ENOENT)
+		error_set(err,
+		          "%s: cannot load %s: %s (make the agent's certificate with `iocurve "
+		          "certs agent DIR NAME` in the coordinator's directory and copy NAME.crt, "
+		          "NAME.key and ca.crt here)",
+		          path, what, strerror(errno));
+	else if (fd < 0)
 		error_set(err, "%s: cannot load %s: %s", path, what, strerror(errno));
+	if (fd < 0)
 		return -1;
-	}
 	close(fd);
 	return 0;
 }
@@ -60,14 +71,14 @@ static int tls_ctx_load(SSL_CTX *ctx, const char *crt, const char *key, const ch
 
 	/* Errors left by earlier calls would be blamed on these files. */
 	ERR_clear_error();
-	if (tls_check_readable(crt, "certificate", err) < 0)
+	if (tls_check_readable(crt, "certificate", server, err) < 0)
 		return -1;
 	if (SSL_CTX_use_certificate_chain_file(ctx, crt) != 1) {
 		tls_ssl_reason(reason, sizeof(reason));
 		error_set(err, "%s: cannot load certificate: %s", crt, reason);
 		return -1;
 	}
-	if (tls_check_readable(key, "private key", err) < 0)
+	if (tls_check_readable(key, "private key", server, err) < 0)
 		return -1;
 	/* OpenSSL checks the key against the certificate as it loads it, and again here. */
 	if (SSL_CTX_use_PrivateKey_file(ctx, key, SSL_FILETYPE_PEM) != 1) {
@@ -84,7 +95,7 @@ static int tls_ctx_load(SSL_CTX *ctx, const char *crt, const char *key, const ch
 		          key, crt);
 		return -1;
 	}
-	if (tls_check_readable(ca, "CA certificate", err) < 0)
+	if (tls_check_readable(ca, "CA certificate", server, err) < 0)
 		return -1;
 	if (SSL_CTX_load_verify_locations(ctx, ca, NULL) != 1) {
 		tls_ssl_reason(reason, sizeof(reason));
@@ -103,6 +114,28 @@ static int tls_ctx_load(SSL_CTX *ctx, const char *crt, const char *key, const ch
 		SSL_CTX_set_client_CA_list(ctx, names);
 	}
 	return 0;
+}
+
+/* The certificate's CN into buf; -1 when it has none, or one that does not fit or holds a NUL. */
+static int tls_cert_cn(X509 *cert, char *buf, size_t len)
+{
+	X509_NAME *subject = X509_get_subject_name(cert);
+	X509_NAME_ENTRY *entry;
+	unsigned char *utf8 = NULL;
+	int idx, n, ret = -1;
+
+	idx = X509_NAME_get_index_by_NID(subject, NID_commonName, -1);
+	if (idx < 0 || (entry = X509_NAME_get_entry(subject, idx)) == NULL)
+		return -1;
+	n = ASN1_STRING_to_UTF8(&utf8, X509_NAME_ENTRY_get_data(entry));
+	/* A truncated or NUL-embedded name would identify the wrong agent: refuse it. */
+	if (n >= 0 && (size_t)n < len && memchr(utf8, '\0', (size_t)n) == NULL) {
+		memcpy(buf, utf8, (size_t)n);
+		buf[n] = '\0';
+		ret = 0;
+	}
+	OPENSSL_free(utf8);
+	return ret;
 }
 
 SSL_CTX *tls_ctx_new(const char *dir, const char *name, bool server, struct error *err)
@@ -156,32 +189,24 @@ out:
 	return ctx;
 }
 
+int tls_ctx_name(SSL_CTX *ctx, char *buf, size_t len)
+{
+	X509 *cert = SSL_CTX_get0_certificate(ctx);
+
+	return cert != NULL && len > 0 ? tls_cert_cn(cert, buf, len) : -1;
+}
+
 int tls_peer_name(SSL *ssl, char *buf, size_t len)
 {
 	X509 *peer;
-	X509_NAME *subject;
-	X509_NAME_ENTRY *entry;
-	unsigned char *utf8 = NULL;
-	int idx, n, ret = -1;
+	int ret;
 
 	if (len == 0 || SSL_get_verify_result(ssl) != X509_V_OK)
 		return -1;
 	peer = SSL_get1_peer_certificate(ssl);
 	if (peer == NULL)
 		return -1;
-	subject = X509_get_subject_name(peer);
-	idx = X509_NAME_get_index_by_NID(subject, NID_commonName, -1);
-	if (idx < 0 || (entry = X509_NAME_get_entry(subject, idx)) == NULL)
-		goto out;
-	n = ASN1_STRING_to_UTF8(&utf8, X509_NAME_ENTRY_get_data(entry));
-	/* A truncated or NUL-embedded name would identify the wrong agent: refuse it. */
-	if (n < 0 || (size_t)n >= len || memchr(utf8, '\0', (size_t)n) != NULL)
-		goto out;
-	memcpy(buf, utf8, (size_t)n);
-	buf[n] = '\0';
-	ret = 0;
-out:
-	OPENSSL_free(utf8);
+	ret = tls_cert_cn(peer, buf, len);
 	X509_free(peer);
 	return ret;
 }
@@ -207,6 +232,24 @@ int tls_peer_serial(SSL *ssl, char *buf, size_t len)
 	BN_free(bn);
 	X509_free(peer);
 	return ret;
+}
+
+bool tls_alert_about_us(unsigned long e)
+{
+	if (ERR_GET_LIB(e) != ERR_LIB_SSL)
+		return false;
+	switch (ERR_GET_REASON(e)) {
+	case SSL_R_TLSV1_ALERT_UNKNOWN_CA:
+	case SSL_R_SSLV3_ALERT_BAD_CERTIFICATE:
+	case SSL_R_SSLV3_ALERT_CERTIFICATE_UNKNOWN:
+	case SSL_R_SSLV3_ALERT_CERTIFICATE_REVOKED:
+	case SSL_R_SSLV3_ALERT_CERTIFICATE_EXPIRED:
+	case SSL_R_SSLV3_ALERT_UNSUPPORTED_CERTIFICATE:
+	case SSL_R_TLSV13_ALERT_CERTIFICATE_REQUIRED:
+		return true;
+	default:
+		return false;
+	}
 }
 
 void tls_failure_reason(SSL *ssl, char *buf, size_t len)

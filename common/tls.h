@@ -32,5 +32,9 @@ int tls_peer_serial(SSL *ssl, char *buf, size_t len);
  * Drains the thread's OpenSSL error queue.
  */
 void tls_failure_reason(SSL *ssl, char *buf, size_t len);
+/* The CN of the context's own certificate; -1 when it has none that fits len. */
+int tls_ctx_name(SSL_CTX *ctx, char *buf, size_t len);
+/* Whether a queued OpenSSL error is the peer's alert about our certificate. */
+bool tls_alert_about_us(unsigned long e);
 
 #endif

@@ -702,7 +702,8 @@ static void test_fio_vocabulary(void **state)
 	    {"runtime: 30s", "'runtime' is fio's name: iocurve calls it 'measure'"},
 	    {"ramp_time: 5s", "'ramp_time' is fio's name: iocurve calls it 'warmup'"},
 	    {"rwmixread: 75", "'rwmixread' is fio's name: iocurve calls it 'read_pct'"},
-	    {"ioengine: libaio", "'ioengine' is fio's: leave it out, iocurve always drives io_uring"},
+	    {"ioengine: libaio",
+	     "'ioengine' is fio's: leave it out, iocurve always drives io_uring"},
 	    {"rate_iops: 500", "'rate_iops' is fio's: give the rates as load: {steps: [OPS, ...]}"},
 	};
 	char text[512], want[256];
@@ -720,10 +721,11 @@ static void test_fio_vocabulary(void **state)
 		test_fio_hint(text, cases[i][1]);
 	}
 	/* fio's sizes: kilo is 1024 there, so "8kb" is offered as 8KiB */
-	testlib_campaign_fails(TEST_HEAD "workloads: [{name: a, block_size: 8kb, load: {steps: "
-	                                 "[1]}}]\n",
-	                       "test.yaml:4:35: block_size: '8kb' is not a size; did you mean '8KiB'? (KiB is 1024 "
-	                       "bytes, KB 1000)");
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads: [{name: a, block_size: 8kb, load: {steps: "
+	              "[1]}}]\n",
+	    "test.yaml:4:35: block_size: '8kb' is not a size; did you mean '8KiB'? (KiB is 1024 "
+	    "bytes, KB 1000)");
 	test_fio_hint(TEST_HEAD "workloads: [{name: a, block_size: 64kib, load: {steps: [1]}}]\n",
 	              "did you mean '64KiB'? (KiB is 1024 bytes, KB 1000)");
 }

@@ -555,10 +555,15 @@ static void test_ctx_missing_files(void **state)
 	char *want;
 
 	assert_null(tls_ctx_new(fx->dir, "nobody", false, &err));
-	want =
-	    xasprintf("%s/nobody.crt: cannot load certificate: No such file or directory", fx->dir);
+	want = xasprintf("%s/nobody.crt: cannot load certificate: No such file or directory "
+	                 "(make the agent's certificate with `iocurve certs agent DIR NAME` in the "
+	                 "coordinator's directory and copy NAME.crt, NAME.key and ca.crt here)",
+	                 fx->dir);
 	assert_string_equal(err.msg, want);
 	free(want);
+	/* The coordinator's missing pair points at `certs init`. */
+	assert_null(tls_ctx_new("/nonexistent-iocurve-certs", "coordinator", true, &err));
+	assert_non_null(strstr(err.msg, "(make the directory with `iocurve certs init DIR`)"));
 
 	/* A machine given the agent's pair but not ca.crt. */
 	assert_non_null(mkdtemp(tmp));
@@ -566,7 +571,25 @@ static void test_ctx_missing_files(void **state)
 	test_copy(fx->dir, "agent1.key", tmp, "agent1.key");
 	assert_null(tls_ctx_new(tmp, "agent1", false, &err));
 	want = xasprintf("%s/ca.crt: cannot load CA certificate: No such file or directory", tmp);
-	assert_string_equal(err.msg, want);
+	assert_non_null(strstr(err.msg, want));
+	free(want);
+
+	/* An agent's context knows its own name (the agent checks it against --name). */
+	test_copy(fx->dir, "ca.crt", tmp, "ca.crt");
+	test_copy(fx->dir, "agent1.crt", tmp, "agent9.crt");
+	test_copy(fx->dir, "agent1.key", tmp, "agent9.key");
+	{
+		SSL_CTX *ctx = tls_ctx_new(tmp, "agent9", false, &err);
+		char cn[64];
+
+		assert_non_null(ctx);
+		assert_int_equal(tls_ctx_name(ctx, cn, sizeof(cn)), 0);
+		assert_string_equal(cn, "agent1");
+		assert_int_equal(tls_ctx_name(ctx, cn, 3), -1); /* does not fit */
+		SSL_CTX_free(ctx);
+	}
+	want = test_path(tmp, "ca.crt");
+	assert_int_equal(unlink(want), 0);
 	free(want);
 
 	/* The key of another agent: the pair does not match. */

@@ -225,8 +225,8 @@ int yamlnode_check_mapping(struct yamlnode_doc *y, const yaml_node_t *node, cons
 			char fio[160];
 
 			if (yamlnode_fio_hint(name, known, fio, sizeof(fio)))
-				yamlnode_error(y, key, "unknown key '%s' in %s (known: %s); %s", name,
-				               what, list, fio);
+				yamlnode_error(y, key, "unknown key '%s' in %s (known: %s); %s",
+				               name, what, list, fio);
 			else
 				yamlnode_error(y, key, "unknown key '%s' in %s (known: %s)%s%s%s",
 				               name, what, list, near ? "; did you mean '" : "",

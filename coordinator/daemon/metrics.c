@@ -19,6 +19,7 @@ struct metrics_knee {
 	uint32_t id;
 	char workload[128];
 	char unit[16];
+	enum event_knee_kind kind;
 	double knee;
 	double peak;
 };
@@ -63,12 +64,68 @@ void metrics_event(void *arg, uint32_t id, const struct event *e)
 		k->id = id;
 		snprintf(k->workload, sizeof(k->workload), "%s", e->workload_done.name);
 		snprintf(k->unit, sizeof(k->unit), "%s", event_unit_name(e->workload_done.unit));
+		k->kind = e->workload_done.knee.kind;
 		k->knee = e->workload_done.knee.tp;
 		k->peak = e->workload_done.peak_tp;
 		break;
 	default:
 		break;
 	}
+}
+
+/* A label value as the exposition format wants it: \\, \" and \n escaped. */
+static const char *metrics_label(const char *v, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	for (; *v != '\0' && o + 3 < len; v++) {
+		if (*v == '\\' || *v == '"' || *v == '\n')
+			buf[o++] = '\\';
+		buf[o++] = *v == '\n' ? 'n' : *v;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+/* One family's header: every family has its HELP and TYPE, once, before its samples. */
+static void metrics_family(struct evbuffer *b, const char *name, const char *type, const char *help)
+{
+	evbuffer_add_printf(b, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/*
+ * The knees and peaks of finished workloads, one family each. A knee above the
+ * highest step (every valid step met the SLO) is a lower bound: bound="lower"
+ * says so; a workload with no knee has no knee sample.
+ */
+static void metrics_knees(const struct metrics *m, struct evbuffer *b)
+{
+	char w[300];
+
+	if (m->nknees == 0)
+		return;
+	metrics_family(b, "iocurve_knee", "gauge",
+	               "Throughput at the latency SLO of a finished workload, in its unit "
+	               "(ops/s or MiB/s); bound=\"lower\" when every valid step met the SLO.");
+	for (size_t i = 0; i < m->nknees; i++) {
+		const struct metrics_knee *k = &m->knees[i];
+
+		if (k->kind == EVENT_KNEE_NONE)
+			continue;
+		evbuffer_add_printf(b,
+		                    "iocurve_knee{campaign=\"%u\",workload=\"%s\",unit=\"%s\","
+		                    "kind=\"%s\",bound=\"%s\"} %.1f\n",
+		                    k->id, metrics_label(k->workload, w, sizeof(w)), k->unit,
+		                    event_knee_kind_name(k->kind),
+		                    k->kind == EVENT_KNEE_ABOVE_PEAK ? "lower" : "exact", k->knee);
+	}
+	metrics_family(b, "iocurve_peak", "gauge",
+	               "Highest throughput any step of a finished workload achieved, in its unit.");
+	for (size_t i = 0; i < m->nknees; i++)
+		evbuffer_add_printf(
+		    b, "iocurve_peak{campaign=\"%u\",workload=\"%s\",unit=\"%s\"} %.1f\n",
+		    m->knees[i].id, metrics_label(m->knees[i].workload, w, sizeof(w)),
+		    m->knees[i].unit, m->knees[i].peak);
 }
 
 static void metrics_cb(struct evhttp_request *req, void *arg)
@@ -82,50 +139,44 @@ static void metrics_cb(struct evhttp_request *req, void *arg)
 		connected += ag[i].s != NULL;
 		busy += ag[i].s != NULL && session_owner(ag[i].s) != NULL;
 	}
-	evbuffer_add_printf(b,
-	                    "# HELP iocurve_agents_connected Agents connected to the coordinator.\n"
-	                    "# TYPE iocurve_agents_connected gauge\n"
-	                    "iocurve_agents_connected %zu\n"
-	                    "# HELP iocurve_agents_busy Agents running a campaign.\n"
-	                    "# TYPE iocurve_agents_busy gauge\n"
-	                    "iocurve_agents_busy %zu\n"
-	                    "# HELP iocurve_campaigns_active Campaigns running or queued.\n"
-	                    "# TYPE iocurve_campaigns_active gauge\n"
-	                    "iocurve_campaigns_active %u\n"
-	                    "# HELP iocurve_steps_completed_total Steps measured since start.\n"
-	                    "# TYPE iocurve_steps_completed_total counter\n"
-	                    "iocurve_steps_completed_total %.0f\n",
-	                    connected, busy, daemon_active(m->d), m->steps_done);
+	metrics_family(b, "iocurve_agents_connected", "gauge",
+	               "Agents connected to the coordinator.");
+	evbuffer_add_printf(b, "iocurve_agents_connected %zu\n", connected);
+	metrics_family(b, "iocurve_agents_busy", "gauge", "Agents running a campaign.");
+	evbuffer_add_printf(b, "iocurve_agents_busy %zu\n", busy);
+	metrics_family(b, "iocurve_campaigns_active", "gauge", "Campaigns running or queued.");
+	evbuffer_add_printf(b, "iocurve_campaigns_active %u\n", daemon_active(m->d));
+	metrics_family(b, "iocurve_steps_completed_total", "counter",
+	               "Steps measured since start.");
+	evbuffer_add_printf(b, "iocurve_steps_completed_total %.0f\n", m->steps_done);
 	if (m->id != 0) {
+		metrics_family(
+		    b, "iocurve_step_offered_ops", "gauge",
+		    "Offered rate of the current step in ops/s (0: as fast as it goes).");
+		evbuffer_add_printf(b, "iocurve_step_offered_ops{campaign=\"%u\"} %.1f\n", m->id,
+		                    m->offered);
+		metrics_family(b, "iocurve_step_achieved_ops", "gauge",
+		               "Achieved ops/s of the fleet in the last interval.");
+		evbuffer_add_printf(b, "iocurve_step_achieved_ops{campaign=\"%u\"} %.1f\n", m->id,
+		                    m->ops_s);
+		metrics_family(b, "iocurve_step_mibps", "gauge",
+		               "Achieved MiB/s of the fleet in the last interval.");
+		evbuffer_add_printf(b, "iocurve_step_mibps{campaign=\"%u\"} %.3f\n", m->id,
+		                    m->mib_s);
+		metrics_family(b, "iocurve_step_latency_seconds", "gauge",
+		               "Latency quantile of the fleet in the last interval, from each "
+		               "operation's intended start.");
 		evbuffer_add_printf(
 		    b,
-		    "# HELP iocurve_step_offered_ops Offered rate of the current step (0: max).\n"
-		    "# TYPE iocurve_step_offered_ops gauge\n"
-		    "iocurve_step_offered_ops{campaign=\"%u\"} %.1f\n"
-		    "# HELP iocurve_step_achieved_ops Achieved ops/s in the last interval.\n"
-		    "# TYPE iocurve_step_achieved_ops gauge\n"
-		    "iocurve_step_achieved_ops{campaign=\"%u\"} %.1f\n"
-		    "# HELP iocurve_step_mibps Achieved MiB/s in the last interval.\n"
-		    "# TYPE iocurve_step_mibps gauge\n"
-		    "iocurve_step_mibps{campaign=\"%u\"} %.3f\n"
-		    "# HELP iocurve_step_latency_seconds Latency in the last interval.\n"
-		    "# TYPE iocurve_step_latency_seconds gauge\n"
-		    "iocurve_step_latency_seconds{campaign=\"%u\",quantile=\"mean\"} %.9f\n"
-		    "iocurve_step_latency_seconds{campaign=\"%u\",quantile=\"0.99\"} %.9f\n",
-		    m->id, m->offered, m->id, m->ops_s, m->id, m->mib_s, m->id, m->mean_us / 1e6,
+		    "iocurve_step_latency_seconds{campaign=\"%u\",quantile=\"0.99\"} "
+		    "%.9f\n",
 		    m->id, m->p99_us / 1e6);
+		metrics_family(b, "iocurve_step_latency_mean_seconds", "gauge",
+		               "Mean latency of the fleet in the last interval.");
+		evbuffer_add_printf(b, "iocurve_step_latency_mean_seconds{campaign=\"%u\"} %.9f\n",
+		                    m->id, m->mean_us / 1e6);
 	}
-	if (m->nknees)
-		evbuffer_add_printf(
-		    b, "# HELP iocurve_knee Throughput at the latency SLO of finished "
-		       "workloads (unit: ops/s or MiB/s).\n# TYPE iocurve_knee gauge\n");
-	for (size_t i = 0; i < m->nknees; i++)
-		evbuffer_add_printf(
-		    b,
-		    "iocurve_knee{campaign=\"%u\",workload=\"%s\",unit=\"%s\"} %.1f\n"
-		    "iocurve_peak{campaign=\"%u\",workload=\"%s\",unit=\"%s\"} %.1f\n",
-		    m->knees[i].id, m->knees[i].workload, m->knees[i].unit, m->knees[i].knee,
-		    m->knees[i].id, m->knees[i].workload, m->knees[i].unit, m->knees[i].peak);
+	metrics_knees(m, b);
 	evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type",
 	                  "text/plain; version=0.0.4");
 	evhttp_send_reply(req, HTTP_OK, "OK", b);

@@ -28,10 +28,11 @@ check "--detach without a daemon says what it needs" grep -q -- "--detach needs 
 "$IOCURVE" certs init "$T/ca" > /dev/null
 "$IOCURVE" certs agent "$T/ca" a1 > /dev/null
 PORT=$(free_port)
+MPORT=$(free_port)
 SOCK=$T/ctl.sock
 # The daemon takes its control socket and certificates from the environment too.
 IOCURVE_COORDINATOR=$SOCK IOCURVE_TLS=$T/ca "$IOCURVE" serve --listen "127.0.0.1:$PORT" \
-	--results "$T/results" 2> "$T/serve.log" &
+	--results "$T/results" --metrics "127.0.0.1:$MPORT" 2> "$T/serve.log" &
 PIDS="$PIDS $!"
 wait_for "$T/serve.log" "control socket" 10 || { cat "$T/serve.log"; fail "serve starts from the environment"; }
 check "serve found --control and --tls in the environment" test -S "$SOCK"
@@ -84,4 +85,25 @@ assert e["event"] == "submitted" and e["id"] == 2 and e["queued"] is True, e
 PY
 "$IOCURVE" watch 2 > "$T/watch2.out" 2>&1 || { cat "$T/watch2.out"; fail "watch 2 follows the queued campaign to its end"; }
 ok "watch 2 follows the queued campaign to its end"
+
+# /metrics as Prometheus' conventions have it, read by a strict parser.
+python3 - "$MPORT" "$(dirname "$0")" <<'PY' || fail "/metrics: families, bounds and the mean"
+import sys, urllib.request
+sys.path.insert(0, sys.argv[2])
+import promtext
+body = urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/metrics", timeout=5).read().decode()
+try:
+    fam = promtext.parse(body)
+except ValueError as e:
+    sys.exit(f"not Prometheus text as its conventions have it: {e}\n{body}")
+knees = {l["campaign"]: (l, v) for _, l, v in fam["iocurve_knee"]["samples"]}
+peaks = {l["campaign"]: v for _, l, v in fam["iocurve_peak"]["samples"]}
+# Campaign 2 met the SLO at every step (2,000 ops/s on a 20,000 ops/s device): a lower bound.
+l, v = knees["2"]
+print(f"# knee of campaign 2: {v:.1f} {l['unit']}, kind {l['kind']}, bound {l['bound']}")
+assert l["kind"] == "above_peak" and l["bound"] == "lower" and l["unit"] == "ops/s", l
+assert 1900 < v <= peaks["2"] + 0.05, (v, peaks)
+assert "iocurve_step_latency_mean_seconds" in fam, body
+PY
+ok "/metrics: families grouped with HELP and TYPE, a lower-bound knee labelled, the mean a gauge"
 echo "# cli-habits: all passed"

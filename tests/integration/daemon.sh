@@ -130,12 +130,26 @@ check "finished steps of the cancelled campaign are kept" \
 "$IOCURVE" status --coordinator "$SOCK" > "$T/status3.out"
 check "status says cancelled" grep -q '^4 .*fourth .*cancelled' "$T/status3.out"
 
-python3 - "$MPORT" <<'PY' || fail "/metrics serves Prometheus text"
+python3 - "$MPORT" "$(dirname "$0")" <<'PY' || fail "/metrics serves Prometheus text"
 import sys, urllib.request
+sys.path.insert(0, sys.argv[2])
+import promtext
 body = urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/metrics", timeout=5).read().decode()
-assert "iocurve_agents_connected 3" in body, body
-assert 'iocurve_knee{campaign="1",workload="rr",unit="ops/s"}' in body, body
-assert "iocurve_step_latency_seconds" in body, body
+try:
+    fam = promtext.parse(body)
+except ValueError as e:
+    sys.exit(f"not Prometheus text as its conventions have it: {e}\n{body}")
+assert fam["iocurve_agents_connected"]["samples"][0][2] == 3, body
+assert fam["iocurve_steps_completed_total"]["type"] == "counter", body
+peaks = {(l["campaign"], l["workload"]): (l, v) for _, l, v in fam["iocurve_peak"]["samples"]}
+l, v = peaks[("1", "rr")]
+assert l["unit"] == "ops/s" and 1900 < v < 2100, (l, v)
+# Steps of 2 intervals are too few to judge: no valid point, no knee sample.
+assert not fam["iocurve_knee"]["samples"], body
+# The mean is a gauge of its own, not a quantile.
+assert all(l.get("quantile") != "mean" for _, l, _ in fam["iocurve_step_latency_seconds"]["samples"]), body
+assert fam["iocurve_step_latency_mean_seconds"]["samples"][0][2] > 0, body
+print(f"# /metrics: {len(fam)} families, peak of campaign 1 {v:.1f} ops/s")
 PY
 ok "/metrics serves agents, the current step and the knees"
 

@@ -342,7 +342,7 @@ static void derive_summary_md(FILE *f, const void *arg)
 {
 	const struct derive_ctx *x = arg;
 	const struct campaign *c = x->c;
-	char knee[512], dist[48], quick[256];
+	char knee[512], dist[48], quick[256], bs[32];
 
 	fprintf(f, "# %s\n\n", c->name);
 	table_print_summary(f, c, x->pts, x->npts);
@@ -352,8 +352,9 @@ static void derive_summary_md(FILE *f, const void *arg)
 		const struct workload *w = &c->workloads[i];
 
 		access_dist_text(&w->access, dist, sizeof(dist));
-		fprintf(f, "\n## %s (%s, %u B blocks, %u workers x qd %u per agent, %s, %s%s)\n\n",
-		        w->name, rw_mode_name(w->rw), w->block_size, w->workers, w->queue_depth,
+		units_format_size(w->block_size, bs, sizeof(bs));
+		fprintf(f, "\n## %s (%s, %s blocks, %u workers x qd %u per agent, %s, %s%s)\n\n",
+		        w->name, rw_mode_name(w->rw), bs, w->workers, w->queue_depth,
 		        rw_is_random(w->rw) ? dist : "sequential",
 		        w->access.direct ? "O_DIRECT" : "buffered",
 		        w->access.poisson ? ", poisson arrivals" : "");

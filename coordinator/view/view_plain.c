@@ -63,12 +63,15 @@ void view_plain(void *arg, const struct event *e)
 		else
 			fprintf(f, "agent %s lost\n", e->agent.name);
 		break;
-	case EVENT_WORKLOAD:
-		fprintf(f, "workload %u/%u %s: %s %u B, %u agent(s) x %u worker(s) x qd %u\n",
-		        e->workload.workload + 1, e->workload.of, e->workload.name, e->workload.rw,
-		        e->workload.block_size, e->workload.agents, e->workload.workers,
-		        e->workload.qd);
+	case EVENT_WORKLOAD: {
+		char bs[32];
+
+		units_format_size(e->workload.block_size, bs, sizeof(bs));
+		fprintf(f, "workload %u/%u %s: %s %s, %u agent(s) x %u worker(s) x qd %u\n",
+		        e->workload.workload + 1, e->workload.of, e->workload.name, e->workload.rw, bs,
+		        e->workload.agents, e->workload.workers, e->workload.qd);
 		break;
+	}
 	case EVENT_LAYOUT:
 		view_plain_layout(f, &e->layout);
 		break;

@@ -474,7 +474,12 @@ void dashboard_draw(struct dashboard *d)
 	rem = end - y;
 	agents_h = d->st.nagents + 1 < 2 ? 2 : (int)d->st.nagents + 1;
 	agents_h = agents_h > rem ? rem : agents_h;
-	top_h = rem - agents_h - 1 > DASHBOARD_CURVE_H ? DASHBOARD_CURVE_H : rem - agents_h - 1;
+	/*
+	 * The curve takes the rows the agents leave: a tall terminal gets a taller
+	 * plot (finer latency steps), up to twice the usual height.
+	 */
+	top_h =
+	    rem - agents_h - 1 > 2 * DASHBOARD_CURVE_H ? 2 * DASHBOARD_CURVE_H : rem - agents_h - 1;
 	curve_w = side ? COLS - DASHBOARD_SIDE_W - 2 : COLS;
 	curve_w = curve_w > DASHBOARD_CURVE_W ? DASHBOARD_CURVE_W : curve_w;
 	if (top_h >= 8) {

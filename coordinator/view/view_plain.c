@@ -68,8 +68,8 @@ void view_plain(void *arg, const struct event *e)
 
 		units_format_size(e->workload.block_size, bs, sizeof(bs));
 		fprintf(f, "workload %u/%u %s: %s %s, %u agent(s) x %u worker(s) x qd %u\n",
-		        e->workload.workload + 1, e->workload.of, e->workload.name, e->workload.rw, bs,
-		        e->workload.agents, e->workload.workers, e->workload.qd);
+		        e->workload.workload + 1, e->workload.of, e->workload.name, e->workload.rw,
+		        bs, e->workload.agents, e->workload.workers, e->workload.qd);
 		break;
 	}
 	case EVENT_LAYOUT:

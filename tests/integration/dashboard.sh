@@ -93,6 +93,18 @@ while tx has-session -t "$S" 2> /dev/null; do
 done
 ok "q ends the dashboard within 3 s"
 
+# A tall terminal: the curve takes the rows the agents leave, nothing sits empty.
+tx new-session -d -s "$S" -x 160 -y 48 "$DASHBOARD_FEED $IOCURVE_SOURCE/tests/dashboard-events.txt 5 --exit-after 20"
+check "160x48: the events are consumed" wait_screen ' 2 +1 +4004 +500\.5 .* 725us *$' 10
+screen
+gap=$(awk '/[^ ]/ { run = 0; next } { run++; if (run > max) max = run } END { print max + 0 }' "$T/screen")
+echo "# 160x48: the longest run of blank rows is $gap"
+check "160x48: no more than 3 blank rows in a row (a quarter of the screen stood empty)" \
+	test "$gap" -le 3
+tx send-keys -t "$S" q
+sleep 0.5
+tx kill-session -t "$S" 2> /dev/null || true
+
 # A small terminal: sections are left out, nothing breaks.
 tx new-session -d -s "$S" -x 20 -y 5 "$DASHBOARD_FEED $IOCURVE_SOURCE/tests/dashboard-events.txt 1 --exit-after 20"
 check "a 20x5 terminal still shows the header" wait_screen 'iocurve' 5

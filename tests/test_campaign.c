@@ -173,7 +173,7 @@ static void test_unknown_key(void **state)
 	    "test.yaml:6:5: unknown key 'queue_dept' in workload 'randread-8k' "
 	    "(known: name, rw, block_size, workers, queue_depth, interval, warmup, "
 	    "measure, read_pct, align, working_set, random, arrivals, data, direct, "
-	    "wake_slack, timing, steady, load); did you mean 'queue_depth'?");
+	    "wake_slack, timing, steady, load, zip); did you mean 'queue_depth'?");
 	testlib_campaign_fails(TEST_HEAD "worker: 2\n"
 	                                 "workloads: [{name: a, load: {steps: [1]}}]\n",
 	                       "test.yaml:4:1: unknown key 'worker' in campaign (known: campaign, "
@@ -730,6 +730,61 @@ static void test_fio_vocabulary(void **state)
 	              "did you mean '64KiB'? (KiB is 1024 bytes, KB 1000)");
 }
 
+/* zip pairs lists by position: the four corners are four workloads, not eight. */
+static void test_zip(void **state)
+{
+	struct campaign *c =
+	    testlib_campaign_ok(TEST_HEAD "workloads:\n"
+	                                  "  - name: 4c\n"
+	                                  "    rw: [read, write, randread, randwrite]\n"
+	                                  "    block_size: [64KiB, 64KiB, 8KiB, 8KiB]\n"
+	                                  "    zip: [rw, block_size]\n"
+	                                  "    queue_depth: [8, 32]\n"
+	                                  "    load: {steps: [100MiB/s]}\n");
+	static const char *const names[] = {
+	    "4c-read-64k-qd8",     "4c-read-64k-qd32",     "4c-write-64k-qd8",
+	    "4c-write-64k-qd32",   "4c-randread-8k-qd8",   "4c-randread-8k-qd32",
+	    "4c-randwrite-8k-qd8", "4c-randwrite-8k-qd32",
+	};
+
+	assert_int_equal(c->nworkloads, 8); /* 4 pairs x 2 queue depths */
+	for (size_t i = 0; i < 8; i++)
+		assert_string_equal(c->workloads[i].name, names[i]);
+	assert_int_equal(c->workloads[4].block_size, 8192);
+	assert_int_equal(c->workloads[1].queue_depth, 32);
+	campaign_free(c);
+	c = testlib_campaign_ok(TEST_HEAD "workloads:\n"
+	                                  "  - rw: [read, write, randread, randwrite]\n"
+	                                  "    block_size: [64KiB, 64KiB, 8KiB, 8KiB]\n"
+	                                  "    zip: [block_size, rw]\n"
+	                                  "    load: {steps: [100MiB/s]}\n");
+	assert_int_equal(c->nworkloads, 4);
+	assert_string_equal(c->workloads[3].name, "randwrite-8k");
+	campaign_free(c);
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads:\n"
+	              "  - name: a\n"
+	              "    rw: [read, write]\n"
+	              "    block_size: [64KiB, 8KiB, 4KiB]\n"
+	              "    zip: [rw, block_size]\n"
+	              "    load: {steps: [1]}\n",
+	    "test.yaml:8:15: zip: block_size has 3 values and rw 2; zipped lists "
+	    "pair by position and must be as long");
+	testlib_campaign_fails(TEST_HEAD "workloads:\n"
+	                                 "  - name: a\n"
+	                                 "    rw: [read, write]\n"
+	                                 "    block_size: 8KiB\n"
+	                                 "    zip: [rw, block_size]\n"
+	                                 "    load: {steps: [1]}\n",
+	                       "test.yaml:8:15: zip: block_size is not a list in workload 'a'");
+	testlib_campaign_fails(TEST_HEAD "workloads:\n"
+	                                 "  - name: a\n"
+	                                 "    rw: [read, write]\n"
+	                                 "    zip: [rw]\n"
+	                                 "    load: {steps: [1]}\n",
+	                       "test.yaml:7:10: zip: expected a list of two or more");
+}
+
 static void test_sim_target(void **state)
 {
 	struct campaign *c =
@@ -788,6 +843,7 @@ int main(void)
 	    cmocka_unit_test(test_sim_target),
 	    cmocka_unit_test(test_did_you_mean),
 	    cmocka_unit_test(test_fio_vocabulary),
+	    cmocka_unit_test(test_zip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -98,7 +98,7 @@ static void test_derive_json(void **state)
 
 	assert_non_null(mkdtemp(dir));
 	derive_test_points(pts);
-	if (derive_all(dir, c, all, npts, &err) < 0)
+	if (derive_all(dir, c, all, npts, NULL, &err) < 0)
 		fail_msg("%s", err.msg);
 	sum = derive_test_load(dir, "summary.json", &sum_text);
 	curve = derive_test_load(dir, "curve-rr.json", &curve_text);

@@ -136,13 +136,16 @@ static void test_pb_round_trip(void **state)
 static void test_json_text(void **state)
 {
 	struct event e = {.kind = EVENT_DONE,
-	                  .done = {.status = 0, .message = "campaign complete", .results = "r/x"}};
+	                  .done = {.status = 0,
+	                           .message = "campaign complete",
+	                           .results = "r/x",
+	                           .summary = "rr: 2 steps\n"}};
 	struct event a = {.kind = EVENT_AGENT,
 	                  .agent = {.name = "n1", .state = EVENT_AGENT_LOST, .reason = "gone é"}};
 	char *t = event_json_encode(&e);
 
 	assert_string_equal(t, "{\"event\":\"done\",\"status\":0,\"message\":\"campaign "
-	                       "complete\",\"results\":\"r/x\"}");
+	                       "complete\",\"results\":\"r/x\",\"summary\":\"rr: 2 steps\\n\"}");
 	free(t);
 	t = event_json_encode(&a);
 	assert_string_equal(t, "{\"event\":\"agent\",\"name\":\"n1\",\"state\":\"lost\",\"n\":0,"

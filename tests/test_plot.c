@@ -283,7 +283,7 @@ static char *plot_test_report(const struct campaign *c, const struct step_point 
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	report_html(f, c, pts, npts);
+	report_html(f, c, pts, npts, NULL);
 	assert_int_equal(fclose(f), 0);
 	return buf;
 }

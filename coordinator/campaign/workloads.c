@@ -18,7 +18,7 @@
 
 #define WORKLOADS_RW_EXPECTED "read, write, randread, randwrite, rw or randrw"
 
-static const char *const workloads_keys[] = {"name", WORKLOADS_SETTING_KEYS, NULL};
+static const char *const workloads_keys[] = {"name", WORKLOADS_SETTING_KEYS, "zip", NULL};
 static const char *const workloads_steady_keys[] = {"extend", NULL};
 
 /* The keys a list turns into a matrix, in the order they nest and appear in names. */
@@ -68,6 +68,9 @@ struct workloads_entry {
 	const struct workloads_axis *axes[WORKLOADS_NAXES]; /* NULL: not a list */
 	const yaml_node_t *load;
 	bool matrix;
+	/* zip: the axis whose position each axis takes (itself unless zipped behind another) */
+	int lead[WORKLOADS_NAXES];
+	bool zipped[WORKLOADS_NAXES];
 };
 
 /* One value of a key a matrix can vary; a list is read entry by entry through here. */
@@ -182,7 +185,7 @@ static int workloads_settings(struct yamlnode_doc *y, const yaml_node_t *map, st
 
 /* A key given as a list: check every value, and that none repeats, before any combination. */
 static int workloads_axis_read(struct yamlnode_doc *y, int axis, const yaml_node_t *list,
-                               const struct workload *w, struct workloads_axis *ax)
+                               const struct workload *w, bool repeats_ok, struct workloads_axis *ax)
 {
 	const char *key = workloads_axis_keys[axis];
 	size_t n = (size_t)(list->data.sequence.items.top - list->data.sequence.items.start);
@@ -209,7 +212,7 @@ static int workloads_axis_read(struct yamlnode_doc *y, int axis, const yaml_node
 		if (workloads_set(y, axis, e, &scratch) < 0)
 			return -1;
 		v = workloads_value(axis, &scratch);
-		for (size_t j = 0; j < ax->n; j++) {
+		for (size_t j = 0; j < ax->n && !repeats_ok; j++) {
 			if (ax->values[j] == v) {
 				yamlnode_error(
 				    y, e,
@@ -224,6 +227,24 @@ static int workloads_axis_read(struct yamlnode_doc *y, int axis, const yaml_node
 	return 0;
 }
 
+/* Whether map's zip: names key (a zipped list may repeat a value: 64KiB, 64KiB, 8KiB). */
+static bool workloads_zips(struct yamlnode_doc *y, const yaml_node_t *map, const char *key)
+{
+	yaml_node_t *z = yamlnode_lookup(y, map, "zip");
+
+	if (z == NULL || z->type != YAML_SEQUENCE_NODE)
+		return false;
+	for (yaml_node_item_t *it = z->data.sequence.items.start; it < z->data.sequence.items.top;
+	     it++) {
+		yaml_node_t *k = yamlnode_get(y, *it);
+
+		if (k->type == YAML_SCALAR_NODE &&
+		    strcmp((const char *)k->data.scalar.value, key) == 0)
+			return true;
+	}
+	return false;
+}
+
 /* The lists of map (the top level or one workload), read into axes; others keep list NULL. */
 static int workloads_axes(struct yamlnode_doc *y, const yaml_node_t *map, const struct workload *w,
                           struct workloads_axis *axes)
@@ -233,7 +254,8 @@ static int workloads_axes(struct yamlnode_doc *y, const yaml_node_t *map, const 
 
 		axes[a].list = NULL;
 		if (n != NULL && n->type == YAML_SEQUENCE_NODE &&
-		    workloads_axis_read(y, a, n, w, &axes[a]) < 0)
+		    workloads_axis_read(y, a, n, w, workloads_zips(y, map, workloads_axis_keys[a]),
+		                        &axes[a]) < 0)
 			return -1;
 	}
 	return 0;
@@ -378,25 +400,46 @@ static size_t workloads_axis_len(const struct workloads_entry *e, int axis, enum
 {
 	if (e->axes[axis] == NULL)
 		return 1;
-	if (axis == WORKLOADS_PCT && !rw_is_mix(rw))
+	/* zipped, read_pct pairs by position whatever the rw; alone it only varies mixes */
+	if (axis == WORKLOADS_PCT && !rw_is_mix(rw) && !e->zipped[axis])
 		return 1;
 	return e->axes[axis]->n;
 }
 
-/* How many workloads the entry expands to: the product of its lists. */
+/* The rw of the combination at idx. */
+static enum rw_mode workloads_rw_at(const struct workloads_entry *e, const size_t *idx)
+{
+	return e->axes[WORKLOADS_RW]
+	           ? (enum rw_mode)e->axes[WORKLOADS_RW]->values[idx[e->lead[WORKLOADS_RW]]]
+	           : e->base.rw;
+}
+
+/*
+ * The next combination: the last list turns fastest; a zipped list moves with
+ * the first list of its zip. False after the last one.
+ */
+static bool workloads_next(const struct workloads_entry *e, size_t *idx)
+{
+	enum rw_mode rw = workloads_rw_at(e, idx);
+
+	for (int a = WORKLOADS_NAXES - 1; a >= 0; a--) {
+		if (e->lead[a] != a)
+			continue;
+		if (++idx[a] < workloads_axis_len(e, a, rw))
+			return true;
+		idx[a] = 0;
+	}
+	return false;
+}
+
+/* How many workloads the entry expands to: its combinations, counted. */
 static size_t workloads_count(const struct workloads_entry *e)
 {
-	size_t n = 0;
+	size_t idx[WORKLOADS_NAXES] = {0}, n = 1;
 
-	for (size_t r = 0; r < workloads_axis_len(e, WORKLOADS_RW, RW_RW); r++) {
-		enum rw_mode rw = e->axes[WORKLOADS_RW]
-		                      ? (enum rw_mode)e->axes[WORKLOADS_RW]->values[r]
-		                      : e->base.rw;
-
-		n += workloads_axis_len(e, WORKLOADS_PCT, rw);
-	}
-	return n * workloads_axis_len(e, WORKLOADS_BS, RW_RW) *
-	       workloads_axis_len(e, WORKLOADS_QD, RW_RW);
+	while (workloads_next(e, idx))
+		n++;
+	return n;
 }
 
 /* Whether any combination is a mix, the only kind read_pct changes. */
@@ -463,29 +506,85 @@ static int workloads_expand(struct yamlnode_doc *y, const yaml_node_t *root,
 {
 	size_t idx[WORKLOADS_NAXES] = {0};
 
-	for (;;) {
+	do {
 		struct workload w = e->base;
-		int a;
+		size_t at[WORKLOADS_NAXES];
 
+		for (int a = 0; a < WORKLOADS_NAXES; a++)
+			at[a] = idx[e->lead[a]];
 		if (e->axes[WORKLOADS_RW] != NULL)
-			w.rw = (enum rw_mode)e->axes[WORKLOADS_RW]->values[idx[WORKLOADS_RW]];
+			w.rw = (enum rw_mode)e->axes[WORKLOADS_RW]->values[at[WORKLOADS_RW]];
 		if (e->axes[WORKLOADS_BS] != NULL)
-			w.block_size = e->axes[WORKLOADS_BS]->values[idx[WORKLOADS_BS]];
+			w.block_size = e->axes[WORKLOADS_BS]->values[at[WORKLOADS_BS]];
 		if (e->axes[WORKLOADS_PCT] != NULL && rw_is_mix(w.rw))
-			w.access.read_pct = e->axes[WORKLOADS_PCT]->values[idx[WORKLOADS_PCT]];
+			w.access.read_pct = e->axes[WORKLOADS_PCT]->values[at[WORKLOADS_PCT]];
 		if (e->axes[WORKLOADS_QD] != NULL)
-			w.queue_depth = e->axes[WORKLOADS_QD]->values[idx[WORKLOADS_QD]];
+			w.queue_depth = e->axes[WORKLOADS_QD]->values[at[WORKLOADS_QD]];
 		if (workloads_add(y, root, e, top, &w, c) < 0)
 			return -1;
-		/* the next combination: the last list turns fastest */
-		for (a = WORKLOADS_NAXES - 1; a >= 0; a--) {
-			if (++idx[a] < workloads_axis_len(e, a, w.rw))
-				break;
-			idx[a] = 0;
-		}
-		if (a < 0)
-			return 0;
+	} while (workloads_next(e, idx));
+	return 0;
+}
+
+/*
+ * zip: [rw, block_size]: those lists pair up by position (all as long as the
+ * first) instead of making every combination; other lists still cross them.
+ */
+static int workloads_zip(struct yamlnode_doc *y, struct workloads_entry *e)
+{
+	yaml_node_t *z = yamlnode_lookup(y, e->node, "zip");
+	int lead = -1;
+
+	for (int a = 0; a < WORKLOADS_NAXES; a++)
+		e->lead[a] = a;
+	if (z == NULL)
+		return 0;
+	if (z->type != YAML_SEQUENCE_NODE ||
+	    z->data.sequence.items.top - z->data.sequence.items.start < 2) {
+		yamlnode_expected(y, z, "zip",
+		                  "a list of two or more of rw, block_size, read_pct, "
+		                  "queue_depth");
+		return -1;
 	}
+	for (yaml_node_item_t *it = z->data.sequence.items.start; it < z->data.sequence.items.top;
+	     it++) {
+		yaml_node_t *k = yamlnode_get(y, *it);
+		const char *name =
+		    k->type == YAML_SCALAR_NODE ? (const char *)k->data.scalar.value : "";
+		int a;
+
+		for (a = 0; a < WORKLOADS_NAXES; a++)
+			if (strcmp(name, workloads_axis_keys[a]) == 0)
+				break;
+		if (a == WORKLOADS_NAXES) {
+			yamlnode_expected(y, k, "zip", "rw, block_size, read_pct or queue_depth");
+			return -1;
+		}
+		if (e->zipped[a]) {
+			yamlnode_error(y, k, "zip: %s is named twice", name);
+			return -1;
+		}
+		if (e->axes[a] == NULL) {
+			yamlnode_error(y, k, "zip: %s is not a list in %s (zip pairs lists)", name,
+			               e->what);
+			return -1;
+		}
+		if (lead >= 0 && e->axes[a]->n != e->axes[lead]->n) {
+			yamlnode_error(y, k,
+			               "zip: %s has %zu values and %s %zu; zipped lists pair by "
+			               "position and must be as long",
+			               name, e->axes[a]->n, workloads_axis_keys[lead],
+			               e->axes[lead]->n);
+			return -1;
+		}
+		if (lead < 0 || a < lead)
+			lead = a;
+		e->zipped[a] = true;
+	}
+	for (int a = 0; a < WORKLOADS_NAXES; a++)
+		if (e->zipped[a])
+			e->lead[a] = lead;
+	return 0;
 }
 
 /* The entry's name: required, unless a matrix generates it from its lists. */
@@ -541,7 +640,7 @@ static int workloads_entry(struct yamlnode_doc *y, const yaml_node_t *root, cons
 			e.axes[a] = &top->axes[a];
 		e.matrix |= e.axes[a] != NULL;
 	}
-	if (workloads_name(y, &e) < 0)
+	if (workloads_name(y, &e) < 0 || workloads_zip(y, &e) < 0)
 		return -1;
 	/* a top-level list of read_pct simply does not apply to a workload that is no mix */
 	if (own[WORKLOADS_PCT].list != NULL && !workloads_any_mix(&e)) {

@@ -38,7 +38,8 @@ static int report_exec(const struct args *a)
 	}
 	if (rp.warning[0] != '\0')
 		fprintf(stderr, "iocurve report: warning: %s\n", rp.warning);
-	if (derive_all(dir, rp.campaign, (const struct step_point *const *)rp.pts, rp.npts, &err) <
+	if (derive_all(dir, rp.campaign, (const struct step_point *const *)rp.pts, rp.npts, &rp.end,
+	               &err) <
 	    0) {
 		fprintf(stderr, "iocurve report: %s\n", err.msg);
 		replay_free(&rp);

@@ -358,14 +358,18 @@ static int run_exec(const struct args *a)
 		event_add(sigs[i], NULL);
 	runner_start(ctx.runner);
 	event_base_dispatch(ctx.base);
-	/* The terminal is ours again before the tables and any failure are printed. */
-	dashboard_free(ctx.dash);
-	ctx.dash = NULL;
+	/*
+	 * The terminal is ours again before the tables and any failure are printed
+	 * (plain lines printed the tables with the done event).
+	 */
+	if (ctx.dash != NULL) {
+		dashboard_free(ctx.dash);
+		ctx.dash = NULL;
+		runner_report(ctx.runner, stdout);
+	}
 	if (ctx.status != 0 && runner_error(ctx.runner)[0] != '\0')
 		fprintf(stderr, "iocurve: campaign %s failed: %s\n", ctx.campaign->name,
 		        runner_error(ctx.runner));
-	if (!json)
-		runner_report(ctx.runner, stdout);
 	goto out;
 fail:
 	fprintf(stderr, "iocurve: %s\n", err.msg);

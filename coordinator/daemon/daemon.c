@@ -26,6 +26,8 @@
 #define DAEMON_WATCHER_BACKLOG (8u << 20)
 /* Events kept per campaign for watchers that attach late. */
 #define DAEMON_HISTORY_MAX 200000
+/* Knees kept per campaign for `status` (a campaign has at most WORKLOADS_MAX). */
+#define DAEMON_KNEES 64
 
 enum daemon_state {
 	DAEMON_QUEUED,
@@ -48,6 +50,10 @@ struct daemon_campaign {
 	char results[512];
 	char progress[96];
 	char why[160]; /* a cancel's reason */
+	char ended[32];
+	char reason[256];          /* the done event's message when it did not complete */
+	char *knees[DAEMON_KNEES]; /* "NAME: KNEE" per finished workload (status) */
+	size_t nknees;
 	struct campaign *c;
 	struct results *res;
 	struct runner *runner;
@@ -136,6 +142,26 @@ static void daemon_campaign_event(void *arg, const struct event *e)
 			dc->history = xreallocarray(dc->history, dc->nhist ? 2 * dc->nhist : 1,
 			                            sizeof(*dc->history));
 		event_copy(&dc->history[dc->nhist++], e);
+	}
+	if (e->kind == EVENT_WORKLOAD_DONE && dc->nknees < DAEMON_KNEES) {
+		const struct event_knee *k = &e->workload_done.knee;
+		const char *unit = event_unit_name(e->workload_done.unit);
+
+		if (k->kind == EVENT_KNEE_NONE)
+			dc->knees[dc->nknees++] = xasprintf("%s: none", e->workload_done.name);
+		else
+			dc->knees[dc->nknees++] =
+			    xasprintf("%s: %s%.0f %s (%s)", e->workload_done.name,
+			              k->kind == EVENT_KNEE_ABOVE_PEAK ? "> " : "", k->tp, unit,
+			              event_knee_kind_name(k->kind));
+	} else if (e->kind == EVENT_DONE) {
+		time_t now = time(NULL);
+		struct tm tm;
+
+		gmtime_r(&now, &tm);
+		strftime(dc->ended, sizeof(dc->ended), "%Y-%m-%d %H:%M:%SZ", &tm);
+		if (e->done.status != 0)
+			snprintf(dc->reason, sizeof(dc->reason), "%s", e->done.message);
 	}
 	if (e->kind == EVENT_WORKLOAD) {
 		snprintf(dc->progress, sizeof(dc->progress), "workload %u/%u %s",
@@ -265,7 +291,7 @@ static void daemon_done_cb(void *arg, int status)
 static void daemon_start_failed(struct daemon_campaign *dc, const char *why)
 {
 	log_error("campaign %u: %s", dc->id, why);
-	events_emit_done(dc->ev, 1, why, "");
+	events_emit_done(dc->ev, 1, why, "", NULL);
 	dc->state = DAEMON_FAILED;
 	event_base_once(dc->d->base, -1, EV_TIMEOUT, daemon_after_done, dc,
 	                &(struct timeval){0, 0});
@@ -478,6 +504,10 @@ static void daemon_status(struct daemon *d, struct conn *conn)
 		cs[i].progress = dc->progress;
 		cs[i].started = dc->started;
 		cs[i].results = dc->results;
+		cs[i].ended = dc->ended;
+		cs[i].reason = dc->reason;
+		cs[i].n_knees = dc->nknees;
+		cs[i].knees = dc->knees;
 		pcs[i] = &cs[i];
 	}
 	r.n_campaigns = d->ncamps;
@@ -545,7 +575,7 @@ static void daemon_cancel(struct daemon *d, struct conn *conn, uint32_t id)
 	if (dc->state == DAEMON_QUEUED) {
 		dc->state = DAEMON_CANCELLED;
 		snprintf(dc->why, sizeof(dc->why), "cancelled while queued");
-		events_emit_done(dc->ev, 1, "cancelled while queued", "");
+		events_emit_done(dc->ev, 1, "cancelled while queued", "", NULL);
 		daemon_reply(conn, true, "campaign %u cancelled before it started", dc->id);
 		event_base_once(d->base, -1, EV_TIMEOUT, daemon_after_done, dc,
 		                &(struct timeval){0, 0});
@@ -711,6 +741,8 @@ void daemon_free(struct daemon *d)
 
 		daemon_campaign_release(dc);
 		daemon_history_free(dc);
+		for (size_t k = 0; k < dc->nknees; k++)
+			free(dc->knees[k]);
 		free(dc);
 	}
 	free(d->camps);

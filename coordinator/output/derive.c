@@ -81,7 +81,21 @@ struct derive_ctx {
 	const struct step_point *const *pts;
 	const size_t *npts;
 	size_t w; /* the workload a per-workload writer is for */
+	const struct derive_end *end;
 };
+
+bool derive_end_note(const struct derive_end *end, char *buf, size_t len)
+{
+	if (end == NULL || end->state[0] == '\0') {
+		buf[0] = '\0';
+		return false;
+	}
+	snprintf(buf, len,
+	         "%s: %s. The figures are from the steps measured before it ended: a knee "
+	         "search (refine, confirmation) cut short leaves its bracket as it was.",
+	         strcmp(end->state, "cancelled") == 0 ? "CANCELLED" : "FAILED", end->reason);
+	return true;
+}
 
 /*
  * summary.json and curve-*.json: indented, keys in the order built. Reals are
@@ -322,7 +336,9 @@ static void derive_summary_json(FILE *f, const void *arg)
 	for (size_t i = 0; i < c->nworkloads; i++)
 		json_array_append_new(
 		    ws, derive_workload_json(c, &c->workloads[i], x->pts[i], x->npts[i]));
-	derive_json(f, json_pack("{s:s,s:o,s:s,s:o}", "campaign", c->name, "slo_us",
+	derive_json(f, json_pack("{s:s,s:s,s:s,s:o,s:s,s:o}", "campaign", c->name, "status",
+	                         x->end && x->end->state[0] ? x->end->state : "complete",
+	                         "status_reason", x->end ? x->end->reason : "", "slo_us",
 	                         derive_us((double)c->slo_latency_ns), "metric",
 	                         campaign_slo_metric_name(c->slo_metric), "workloads", ws));
 }
@@ -331,8 +347,10 @@ static void derive_summary_txt(FILE *f, const void *arg)
 {
 	const struct derive_ctx *x = arg;
 
-	char quick[256];
+	char quick[256], end[700];
 
+	if (derive_end_note(x->end, end, sizeof(end)))
+		fprintf(f, "%s\n\n", end);
 	table_print_summary(f, x->c, x->pts, x->npts);
 	if (table_quick_note(x->c, quick, sizeof(quick)))
 		fprintf(f, "\n%s\n", quick);
@@ -342,9 +360,11 @@ static void derive_summary_md(FILE *f, const void *arg)
 {
 	const struct derive_ctx *x = arg;
 	const struct campaign *c = x->c;
-	char knee[512], dist[48], quick[256], bs[32];
+	char knee[512], dist[48], quick[256], bs[32], end[700];
 
 	fprintf(f, "# %s\n\n", c->name);
+	if (derive_end_note(x->end, end, sizeof(end)))
+		fprintf(f, "**%s**\n\n", end);
 	table_print_summary(f, c, x->pts, x->npts);
 	if (table_quick_note(c, quick, sizeof(quick)))
 		fprintf(f, "\n%s\n", quick);
@@ -368,13 +388,13 @@ static void derive_report(FILE *f, const void *arg)
 {
 	const struct derive_ctx *x = arg;
 
-	report_html(f, x->c, x->pts, x->npts);
+	report_html(f, x->c, x->pts, x->npts, x->end);
 }
 
 int derive_all(const char *dir, const struct campaign *c, const struct step_point *const *pts,
-               const size_t *npts, struct error *err)
+               const size_t *npts, const struct derive_end *end, struct error *err)
 {
-	struct derive_ctx x = {.c = c, .pts = pts, .npts = npts};
+	struct derive_ctx x = {.c = c, .pts = pts, .npts = npts, .end = end};
 	char name[256];
 
 	for (x.w = 0; x.w < c->nworkloads; x.w++) {

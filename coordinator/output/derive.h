@@ -3,12 +3,19 @@
 #ifndef IOCURVE_DERIVE_H
 #define IOCURVE_DERIVE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
 #include "aggregate.h"
 #include "campaign.h"
 #include "error.h"
+
+/* How a campaign ended, when it did not complete: state "" means complete (or running). */
+struct derive_end {
+	char state[16]; /* "failed", "cancelled" */
+	char reason[512];
+};
 
 /*
  * (Re)write in dir: curve-<workload>.csv and .json, curve-<workload>.svg,
@@ -18,7 +25,12 @@
  * `iocurve report` with points rebuilt from intervals.jsonl, for the same bytes.
  */
 int derive_all(const char *dir, const struct campaign *c, const struct step_point *const *pts,
-               const size_t *npts, struct error *err);
+               const size_t *npts, const struct derive_end *end, struct error *err);
+/*
+ * The note at the top of every summary of a campaign that failed or was
+ * cancelled; false (and buf "") for a complete one.
+ */
+bool derive_end_note(const struct derive_end *end, char *buf, size_t len);
 
 /*
  * Write DIR/NAME aside with fn and rename it over the old one: readers never see

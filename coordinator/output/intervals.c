@@ -194,6 +194,12 @@ char *intervals_clock_line(const char *workload, uint32_t step, const char *agen
 	                                   agent, "clock", c));
 }
 
+char *intervals_end_line(const char *state, const char *reason)
+{
+	return intervals_line_of(
+	    json_pack("{s:i,s:s,s:s}", "format", INTERVALS_FORMAT, "end", state, "reason", reason));
+}
+
 /* ---- reading ---- */
 
 struct intervals_reader {
@@ -441,6 +447,25 @@ static const char *intervals_type_name(const json_t *v)
 	}
 }
 
+static int intervals_get_end(json_t *o, struct intervals_line *l, struct error *err)
+{
+	const char *state = json_string_value(json_object_get(o, "end"));
+	const char *reason = json_string_value(json_object_get(o, "reason"));
+
+	if (state == NULL || (strcmp(state, "failed") != 0 && strcmp(state, "cancelled") != 0)) {
+		error_set(err, "\"end\": expected \"failed\" or \"cancelled\"");
+		return -1;
+	}
+	if (reason == NULL) {
+		error_set(err, "\"reason\" is missing or not a string");
+		return -1;
+	}
+	l->end = true;
+	snprintf(l->end_state, sizeof(l->end_state), "%s", state);
+	snprintf(l->end_reason, sizeof(l->end_reason), "%s", reason);
+	return 0;
+}
+
 /* One line, already parsed: what it is, field by field. */
 static int intervals_get_line(struct intervals_reader *r, json_t *o, struct intervals_line *l,
                               struct error *err)
@@ -449,8 +474,11 @@ static int intervals_get_line(struct intervals_reader *r, json_t *o, struct inte
 		error_set(err, "expected a JSON object, found %s", intervals_type_name(o));
 		return -1;
 	}
-	if (intervals_get_format(o, err) < 0 ||
-	    intervals_get_name(o, "workload", l->workload, err) < 0 ||
+	if (intervals_get_format(o, err) < 0)
+		return -1;
+	if (json_object_get(o, "end") != NULL)
+		return intervals_get_end(o, l, err);
+	if (intervals_get_name(o, "workload", l->workload, err) < 0 ||
 	    intervals_get_u32(o, "step", &l->step, err) < 0)
 		return -1;
 	l->clock = json_object_get(o, "clock") != NULL;

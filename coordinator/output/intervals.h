@@ -58,6 +58,10 @@ struct intervals_line {
 	uint32_t window_from, window_to;
 	/* clock lines */
 	struct intervals_clock clk;
+	/* the end line: how the campaign ended, when it did not complete */
+	bool end;
+	char end_state[16]; /* "failed" or "cancelled" */
+	char end_reason[512];
 };
 
 /*
@@ -69,6 +73,11 @@ char *intervals_record_line(const char *workload, uint32_t step, double offered_
 char *intervals_window_line(const char *workload, uint32_t step, uint32_t from, uint32_t to);
 char *intervals_clock_line(const char *workload, uint32_t step, const char *agent,
                            const struct intervals_clock *k);
+/*
+ * The last line of a campaign that did not complete: its state ("failed",
+ * "cancelled") and why. Records after it (a resumed campaign) supersede it.
+ */
+char *intervals_end_line(const char *state, const char *reason);
 /*
  * Append one whole line to fd with write(2), no stdio buffer between: a line
  * is on the file whole or not at all (a part written before a failure, such

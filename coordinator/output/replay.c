@@ -115,6 +115,13 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 			goto done;
 		if (got == 0)
 			break;
+		if (l->end) {
+			snprintf(out->end.state, sizeof(out->end.state), "%s", l->end_state);
+			snprintf(out->end.reason, sizeof(out->end.reason), "%s", l->end_reason);
+			continue;
+		}
+		out->end.state[0] = '\0'; /* a record after an end line: the campaign went on */
+		out->end.reason[0] = '\0';
 		for (w = 0; w < out->campaign->nworkloads; w++)
 			if (strcmp(out->campaign->workloads[w].name, l->workload) == 0)
 				break;

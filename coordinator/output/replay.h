@@ -3,6 +3,7 @@
 #ifndef IOCURVE_REPLAY_H
 #define IOCURVE_REPLAY_H
 
+#include "derive.h"
 #include <stddef.h>
 
 #include "aggregate.h"
@@ -13,8 +14,9 @@ struct replay {
 	struct campaign *campaign;
 	struct step_point **pts; /* per workload, in run order */
 	size_t *npts;
-	long keep;         /* intervals.jsonl's bytes up to the end of its last complete step */
-	char warning[256]; /* "" or what was ignored: a torn last line */
+	long keep;             /* intervals.jsonl's bytes up to the end of its last complete step */
+	char warning[256];     /* "" or what was ignored: a torn last line */
+	struct derive_end end; /* how the campaign ended, from its end line */
 };
 
 /*

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "derive.h"
 #include "verdict.h"
 #include "markup.h"
 #include "plot.h"
@@ -34,6 +35,7 @@ static const char report_css[] =
     "figure svg{max-width:100%;height:auto;border:1px solid #e3e3e3}\n"
     "p.knee{font-weight:600}\n"
     "p.params,p.note{color:#555}\n"
+    "p.ended{background:#fdecea;border:1px solid #e0a19a;padding:8px 12px;font-weight:600}\n"
     "pre{background:#f6f6f6;border:1px solid #e3e3e3;padding:10px;overflow-x:auto}\n";
 
 /* A count with thousands separators, as the eye groups digits: "46,312". */
@@ -361,9 +363,9 @@ static void report_workload(FILE *f, const struct campaign *c, size_t wi,
 }
 
 void report_html(FILE *f, const struct campaign *c, const struct step_point *const *pts,
-                 const size_t *npts)
+                 const size_t *npts, const struct derive_end *end)
 {
-	char quick[256];
+	char quick[256], endnote[700];
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -373,6 +375,11 @@ void report_html(FILE *f, const struct campaign *c, const struct step_point *con
 	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>iocurve: ", report_css);
 	markup_escape(f, c->name);
 	fputs("</h1>\n", f);
+	if (derive_end_note(end, endnote, sizeof(endnote))) {
+		fputs("<p class=\"ended\" id=\"ended\">", f);
+		markup_escape(f, endnote);
+		fputs("</p>\n", f);
+	}
 	report_meta(f, c, pts, npts);
 
 	fputs("<h2>Summary</h2>\n", f);

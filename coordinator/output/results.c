@@ -191,6 +191,15 @@ int results_window(struct results *r, const struct workload *w, uint32_t step, u
 	return rc;
 }
 
+int results_end(struct results *r, const char *state, const char *reason, struct error *err)
+{
+	char *line = intervals_end_line(state, reason);
+	int rc = results_put(r, r->intervals, "intervals.jsonl", line, err);
+
+	free(line);
+	return rc;
+}
+
 int results_point(struct results *r, const struct workload *w, const struct step_point *p,
                   struct error *err)
 {

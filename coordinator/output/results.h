@@ -42,6 +42,8 @@ int results_clock(struct results *r, const struct workload *w, uint32_t step, co
                   const struct intervals_clock *k, struct error *err);
 int results_window(struct results *r, const struct workload *w, uint32_t step, uint32_t from,
                    uint32_t to, struct error *err);
+/* The end line of a campaign that failed or was cancelled (intervals_end_line). */
+int results_end(struct results *r, const char *state, const char *reason, struct error *err);
 /* One row of curve.csv. */
 int results_point(struct results *r, const struct workload *w, const struct step_point *pt,
                   struct error *err);

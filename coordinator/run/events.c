@@ -121,6 +121,7 @@ static const struct event_field events_done[] = {
     EF("status", EVENT_T_I32, done.status),
     EF("message", EVENT_T_STR, done.message),
     EF("results", EVENT_T_STR, done.results),
+    EF("summary", EVENT_T_STR, done.summary),
 };
 
 static const struct {
@@ -274,13 +275,15 @@ void events_emit(struct events *ev, const struct event *e)
 	}
 }
 
-void events_emit_done(struct events *ev, int status, const char *message, const char *results)
+void events_emit_done(struct events *ev, int status, const char *message, const char *results,
+                      const char *summary)
 {
 	struct event e = {.kind = EVENT_DONE};
 
 	e.done.status = status;
 	e.done.message = message;
 	e.done.results = results;
+	e.done.summary = summary;
 	events_emit(ev, &e);
 }
 

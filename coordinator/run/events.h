@@ -120,6 +120,7 @@ struct event_workload_done {
 struct event_done {
 	int32_t status; /* 0 complete */
 	const char *message, *results;
+	const char *summary; /* the end report (runner_report): every client prints it */
 };
 
 struct event {
@@ -198,6 +199,7 @@ void events_emit(struct events *ev, const struct event *e);
 void events_emit_campaign(struct events *ev, const struct campaign *c, uint32_t id,
                           const char *results);
 /* The done event: status 0 complete. */
-void events_emit_done(struct events *ev, int status, const char *message, const char *results);
+void events_emit_done(struct events *ev, int status, const char *message, const char *results,
+                      const char *summary);
 
 #endif

@@ -63,7 +63,11 @@ static int runner_check_errors(struct runner *r)
 static void runner_finish(struct runner *r, int status)
 {
 	char msg[sizeof(r->error) + sizeof(r->losses) + 4];
+	char *summary = NULL;
+	size_t len = 0;
+	struct derive_end end = {{0}};
 	struct error err;
+	FILE *f;
 
 	event_del(r->timer);
 	if (status == 0)
@@ -72,14 +76,28 @@ static void runner_finish(struct runner *r, int status)
 	for (uint32_t i = 0; i < r->nagents; i++)
 		if (r->agents[i].s != NULL)
 			session_release(r->agents[i].s, r);
+	snprintf(msg, sizeof(msg), "%s%s%s", status ? r->error : "campaign complete",
+	         r->losses[0] ? "; " : "", r->losses);
+	/* Not complete: said in intervals.jsonl, so `iocurve report` says it too. */
+	if (status != 0) {
+		snprintf(end.state, sizeof(end.state), "%s", r->cancelled ? "cancelled" : "failed");
+		snprintf(end.reason, sizeof(end.reason), "%.500s", msg);
+		if (results_end(r->res, end.state, end.reason, &err) < 0)
+			log_error("%s", err.msg);
+	}
 	if (results_sync(r->res, &err) < 0)
 		log_error("%s", err.msg);
 	if (derive_all(results_dir(r->res), r->c, (const struct step_point *const *)r->points,
-	               r->npoints, &err) < 0)
+	               r->npoints, &end, &err) < 0)
 		log_error("%s", err.msg);
-	snprintf(msg, sizeof(msg), "%s%s%s", status ? r->error : "campaign complete",
-	         r->losses[0] ? "; " : "", r->losses);
-	events_emit_done(r->ev, status, msg, results_dir(r->res));
+	/* The end report travels in the event: a daemon's clients print what `run` prints. */
+	f = open_memstream(&summary, &len);
+	if (f != NULL) {
+		runner_report(r, f);
+		fclose(f);
+	}
+	events_emit_done(r->ev, status, msg, results_dir(r->res), summary);
+	free(summary);
 	r->done(r->done_arg, status);
 }
 
@@ -315,7 +333,7 @@ static void runner_step_done(struct runner *r)
 	}
 	r->npoints[r->w]++;
 	if (derive_all(results_dir(r->res), r->c, (const struct step_point *const *)r->points,
-	               r->npoints, &err) < 0) {
+	               r->npoints, NULL, &err) < 0) {
 		runner_fail(r, "%s", err.msg);
 		return;
 	}
@@ -608,12 +626,14 @@ void runner_start(struct runner *r)
 
 void runner_cancel(struct runner *r, const char *why)
 {
+	if (r->state != RUNNER_DONE && r->state != RUNNER_FAILED)
+		r->cancelled = true;
 	runner_fail(r, "%s", why);
 }
 
 void runner_report(struct runner *r, FILE *f)
 {
-	char knee[512];
+	char knee[512], bs[32];
 
 	fprintf(f, "\n");
 	for (size_t i = 0; i < r->c->nworkloads; i++) {
@@ -621,7 +641,8 @@ void runner_report(struct runner *r, FILE *f)
 
 		if (r->npoints[i] == 0)
 			continue;
-		fprintf(f, "%s (%s, %u B%s):\n", w->name, rw_mode_name(w->rw), w->block_size,
+		units_format_size(w->block_size, bs, sizeof(bs));
+		fprintf(f, "%s (%s, %s%s):\n", w->name, rw_mode_name(w->rw), bs,
 		        w->access.direct ? "" : ", buffered");
 		table_print_steps(f, w, r->points[i], r->npoints[i]);
 		table_knee_text(r->c, w, r->points[i], r->npoints[i], knee, sizeof(knee));

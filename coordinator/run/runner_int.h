@@ -50,6 +50,7 @@ struct runner {
 	void *done_arg;
 	struct events *ev;
 	char error[1024]; /* why it failed */
+	bool cancelled; /* runner_cancel: the end line says "cancelled", not "failed" */
 	char losses[512]; /* agents lost on the way (on_agent_loss: continue), for the done event */
 
 	enum runner_state state;

@@ -99,6 +99,11 @@ void view_plain(void *arg, const struct event *e)
 		fprintf(f, "workload %s: %s\n  (%s)\n", e->workload_done.name,
 		        e->workload_done.knee_text, e->workload_done.why);
 		break;
+	case EVENT_DONE:
+		/* The end report: in-process and from a daemon alike. */
+		if (e->done.summary != NULL)
+			fputs(e->done.summary, f);
+		break;
 	default:
 		return;
 	}

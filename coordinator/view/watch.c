@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Following a campaign in the daemon: its events on the dashboard, as plain lines or as JSON. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include "log.h"
 #include "view_plain.h"
 #include "watch.h"
+#include "xalloc.h"
 
 /* One watch: the connection, what shows it, and how it ended. */
 struct watch {
@@ -22,6 +24,7 @@ struct watch {
 	uint32_t id;
 	int status; /* -2: no done event yet */
 	char message[1024];
+	char *summary; /* the done event's end report, printed once the dashboard is gone */
 };
 
 static void watch_send_cancel(struct watch *w)
@@ -64,6 +67,8 @@ static void watch_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 		view_plain(stdout, &e);
 	if (e.kind == EVENT_DONE) {
 		w->status = e.done.status;
+		free(w->summary);
+		w->summary = w->dash != NULL && e.done.summary ? xstrdup(e.done.summary) : NULL;
 		snprintf(w->message, sizeof(w->message), "%s", e.done.message);
 		/* On the dashboard, leave the final screen up a moment. */
 		event_base_loopexit(w->base, w->dash ? &(struct timeval){1, 0} : NULL);
@@ -126,6 +131,9 @@ int watch_campaign(const char *path, uint32_t id, bool json, struct error *err)
 		w.dash = dashboard_new(w.base, &watch_dash_cbs, &w);
 	event_base_dispatch(w.base);
 	dashboard_free(w.dash);
+	if (w.summary != NULL)
+		fputs(w.summary, stdout);
+	free(w.summary);
 	if (w.conn != NULL)
 		conn_close(w.conn);
 	event_base_loop(w.base, EVLOOP_NONBLOCK);

@@ -86,6 +86,51 @@ PY
 "$IOCURVE" watch 2 > "$T/watch2.out" 2>&1 || { cat "$T/watch2.out"; fail "watch 2 follows the queued campaign to its end"; }
 ok "watch 2 follows the queued campaign to its end"
 
+# A daemon's client prints the same end report as an embedded run.
+"$IOCURVE" run "$T/short.yaml" > "$T/third.out" 2>&1 || { cat "$T/third.out"; fail "campaign 3 runs"; }
+check "a daemon run ends with the step table and the knee" grep -q "^Performance @ 1.00ms" "$T/third.out"
+check "and the summary table" grep -q "^| rr " "$T/third.out"
+check "and where the results are" grep -q "^results: $T/results/short-" "$T/third.out"
+
+# Cancelled: status says when and why, with the knees so far; the results say so at the top.
+"$IOCURVE" run "$T/long.yaml" --detach > /dev/null 2>&1 || fail "campaign 4 is submitted"
+n=0
+until "$IOCURVE" status | grep -q '^4 .*running .*step 3'; do
+	n=$((n + 1))
+	[ "$n" -gt 200 ] && { "$IOCURVE" status; fail "campaign 4 reaches step 3"; }
+	sleep 0.1
+done
+"$IOCURVE" cancel 4 > /dev/null || fail "iocurve cancel 4"
+n=0
+until "$IOCURVE" status | grep -q '^4 .*cancelled'; do
+	n=$((n + 1))
+	[ "$n" -gt 100 ] && fail "campaign 4 ends cancelled"
+	sleep 0.1
+done
+"$IOCURVE" status > "$T/status.out"
+sed 's/^/# /' "$T/status.out"
+check "status: the cancelled campaign's end time" grep -Eq '^4 +long +cancelled .* [0-9-]+ [0-9:]+Z +[0-9-]+ [0-9:]+Z ' "$T/status.out"
+check "status: the reason under it" grep -q '^     cancelled: cancelled by iocurve cancel' "$T/status.out"
+check "status: each finished workload's knee, under its campaign" \
+	sh -c "grep -A1 '^2 ' '$T/status.out' | grep -q '^     knee rr: > 2000 ops/s (above_peak)'"
+R4=$(ls -d "$T"/results/long-*-4)
+check "summary.md of the cancelled campaign says so at the top" \
+	sh -c "sed -n 3p '$R4/summary.md' | grep -q '^\*\*CANCELLED: cancelled by iocurve cancel'"
+check "summary.txt too" sh -c "head -1 '$R4/summary.txt' | grep -q '^CANCELLED: '"
+check "report.html shows it under the title" grep -q '<p class="ended" id="ended">CANCELLED: ' "$R4/report.html"
+check "summary.json has the status and reason" python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s['status'] == 'cancelled' and s['status_reason'].startswith('cancelled by iocurve cancel'), s
+" "$R4/summary.json"
+mkdir "$T/copy"
+cp "$R4/summary.md" "$R4/summary.json" "$R4/report.html" "$T/copy/"
+rm "$R4/summary.md" "$R4/summary.json" "$R4/report.html"
+"$IOCURVE" report "$R4" > /dev/null || fail "iocurve report of the cancelled campaign"
+for f in summary.md summary.json report.html; do
+	check "iocurve report rewrites $f of the cancelled campaign byte for byte" cmp "$R4/$f" "$T/copy/$f"
+done
+
 # /metrics as Prometheus' conventions have it, read by a strict parser.
 python3 - "$MPORT" "$(dirname "$0")" <<'PY' || fail "/metrics: families, bounds and the mean"
 import sys, urllib.request

@@ -70,12 +70,15 @@ import json, sys, collections
 d = sys.argv[1]
 rows = open(d + "/curve.csv").read().splitlines()[1:]
 steps = collections.Counter()
-for l in open(d + "/intervals.jsonl"):
-    r = json.loads(l)
-    if r["agent"] == "*":
+lines = [json.loads(l) for l in open(d + "/intervals.jsonl")]
+for r in lines:
+    if r.get("agent") == "*":
         steps[r["step"]] += 1
 for i in range(len(rows)):
     assert steps[i] == 3, f"step {i}: {steps[i]} merged intervals"
+# The last line says how the campaign ended, for `iocurve report` to say it too.
+assert lines[-1].get("end") == "cancelled", lines[-1]
+assert lines[-1]["reason"].startswith("interrupted by Terminated"), lines[-1]
 PY
 ok "every finished step has complete interval records"
 check "no agent or worker is left running" test -z "$(agents_of "$T/t1")"

@@ -785,6 +785,34 @@ static void test_zip(void **state)
 	                       "test.yaml:7:10: zip: expected a list of two or more");
 }
 
+/* A top-level rate in ops/s is not silently a bandwidth for a sequential workload. */
+static void test_inherited_rate_unit(void **state)
+{
+	struct campaign *c;
+
+	testlib_campaign_fails(
+	    TEST_HEAD "load: {ramp: {start: 2000, factor: 1.5}}\n"
+	              "workloads:\n"
+	              "  - {name: rr, rw: randread, block_size: 8KiB}\n"
+	              "  - {name: sr, rw: read, block_size: 64KiB}\n",
+	    "test.yaml:4:22: load.ramp.start: 2000 is a rate in ops/s, but "
+	    "workload 'sr' is sequential and judged in MiB/s, where it would mean "
+	    "125MiB/s (2000 ops of 64KiB); give that workload its own load, or "
+	    "write the rate as a bandwidth");
+	/* a bandwidth says what it means for both; its own load wins */
+	c = testlib_campaign_ok(TEST_HEAD
+	                        "load: {ramp: {start: 100MiB/s, factor: 1.5}}\n"
+	                        "workloads:\n"
+	                        "  - {name: rr, rw: randread, block_size: 8KiB}\n"
+	                        "  - {name: sr, rw: read, block_size: 64KiB}\n"
+	                        "  - {name: sw, rw: write, block_size: 64KiB, load: {steps: "
+	                        "[200]}}\n");
+	assert_true(c->workloads[0].ramp_start == 12800);
+	assert_true(c->workloads[1].ramp_start == 1600);
+	assert_int_equal(c->nworkloads, 3);
+	campaign_free(c);
+}
+
 static void test_sim_target(void **state)
 {
 	struct campaign *c =
@@ -844,6 +872,7 @@ int main(void)
 	    cmocka_unit_test(test_did_you_mean),
 	    cmocka_unit_test(test_fio_vocabulary),
 	    cmocka_unit_test(test_zip),
+	    cmocka_unit_test(test_inherited_rate_unit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

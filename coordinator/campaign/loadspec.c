@@ -45,12 +45,16 @@ static int loadspec_text(struct yamlnode_doc *y, const yaml_node_t *n, const cha
  * (a bandwidth only means operations once the size of one is known).
  * expected is everything the key takes, for the message on a typo.
  */
+/* Set while the top level's load: is read for one workload (loadspec_parse_inherited). */
+static const char *loadspec_inherited_by;
+
 static int loadspec_ops(struct yamlnode_doc *y, const yaml_node_t *n, const char *label,
                         const struct workload *w, const char *expected, double *ops)
 {
 	struct error uerr;
 	const char *s;
 	double bps;
+	char bs[32], bw[32];
 
 	if (loadspec_text(y, n, label, expected, &s) < 0)
 		return -1;
@@ -68,6 +72,16 @@ static int loadspec_ops(struct yamlnode_doc *y, const yaml_node_t *n, const char
 			yamlnode_expected(y, n, label, expected);
 		else
 			yamlnode_error(y, n, "%s: %s", label, uerr.msg);
+		return -1;
+	}
+	if (loadspec_inherited_by != NULL && !rw_is_random(w->rw)) {
+		units_format_size(w->block_size, bs, sizeof(bs));
+		units_format_size((uint64_t)(*ops * w->block_size), bw, sizeof(bw));
+		yamlnode_error(y, n,
+		               "%s: %s is a rate in ops/s, but %s is sequential and judged in "
+		               "MiB/s, where it would mean %s/s (%s ops of %s); give that workload "
+		               "its own load, or write the rate as a bandwidth",
+		               label, s, loadspec_inherited_by, bw, s, bs);
 		return -1;
 	}
 	return 0;
@@ -295,6 +309,17 @@ int loadspec_parse(struct yamlnode_doc *y, const yaml_node_t *load, const char *
 	w->nsteps = 1;
 	w->steps = xcalloc(1, sizeof(*w->steps));
 	return 0;
+}
+
+int loadspec_parse_inherited(struct yamlnode_doc *y, const yaml_node_t *load, const char *what,
+                             const char *workload, struct workload *w)
+{
+	int rc;
+
+	loadspec_inherited_by = workload;
+	rc = loadspec_parse(y, load, what, w);
+	loadspec_inherited_by = NULL;
+	return rc;
 }
 
 bool loadspec_needs_peak(const struct workload *w)

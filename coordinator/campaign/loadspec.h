@@ -23,6 +23,14 @@
  */
 int loadspec_parse(struct yamlnode_doc *y, const yaml_node_t *load, const char *what,
                    struct workload *w);
+/*
+ * The same for a load: given at the top level: a plain rate there is ops/s,
+ * which a sequential workload (judged in MiB/s) would silently turn into a
+ * bandwidth of its own block size, so it is refused for one, naming the
+ * workload and the bandwidth it would have meant.
+ */
+int loadspec_parse_inherited(struct yamlnode_doc *y, const yaml_node_t *load, const char *what,
+                             const char *workload, struct workload *w);
 
 /* A max step runs first: a curve, or steps with a share of the peak among them. */
 bool loadspec_needs_peak(const struct workload *w);

@@ -466,8 +466,16 @@ static int workloads_add(struct yamlnode_doc *y, const yaml_node_t *root,
 	*w = *combo;
 	w->name = e->matrix ? workloads_matrix_name(e, w) : xstrdup(e->name);
 	snprintf(lwhat, sizeof(lwhat), "load of %s", e->what);
-	if (loadspec_parse(y, e->load, lwhat, w) < 0)
+	if (e->load == top->load) {
+		/* the top level's load: a plain rate must mean what it says for this one */
+		char wname[160];
+
+		snprintf(wname, sizeof(wname), "workload '%s'", w->name);
+		if (loadspec_parse_inherited(y, e->load, lwhat, wname, w) < 0)
+			return -1;
+	} else if (loadspec_parse(y, e->load, lwhat, w) < 0) {
 		return -1;
+	}
 	if (workloads_check_multiple(y, e->node, w, "warmup", w->warmup_ns, e->own.warmup,
 	                             e->own.interval, top->origin.warmup,
 	                             top->origin.interval) < 0 ||

@@ -89,6 +89,19 @@ done
 ok "$n bad campaigns exit 2 with their documented message"
 cd - > /dev/null
 
+# The full example of docs/campaign.md, as a user would copy it: its zip makes the four
+# corners four workloads, and its top-level ramp is a bandwidth every workload can take.
+awk '/^## A full example/ { on = 1 } on && /^```yaml/ { inside = 1; next } inside && /^```/ { exit } inside' \
+	"$IOCURVE_SOURCE/docs/campaign.md" > "$T/full-example.yaml"
+"$IOCURVE" check "$T/full-example.yaml" > "$T/full-example.out" 2>&1 ||
+	{ cat "$T/full-example.out"; fail "the docs' full example passes check"; }
+ok "the docs' full example passes check"
+check "its zip makes the four corners four workloads" \
+	test "$(grep -c '^workload [0-9]*/[0-9]*: 4c-' "$T/full-example.out")" -eq 4
+for w in 4c-read-64k 4c-write-64k 4c-randread-8k 4c-randwrite-8k; do
+	check "  $w among them" grep -q "^workload [0-9]*/[0-9]*: $w\$" "$T/full-example.out"
+done
+
 status=0
 "$IOCURVE" check > /dev/null 2>&1 || status=$?
 check "no file: usage, exit 2" test "$status" -eq 2

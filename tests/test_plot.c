@@ -44,6 +44,16 @@ static void plot_test_points(struct step_point *pts, double scale)
 		p->measured_s = 2;
 		p->intervals = 5;
 		p->steady = i < 5;
+		/* one warm-up interval, then the measured ones, as the point averages them */
+		p->nticks = 3;
+		for (uint32_t k = 0; k < 3; k++)
+			p->ticks[k] = (struct step_tick){.seconds = 1,
+			                                 .ops_s = p->achieved_ops * (k ? 1 : 0.9),
+			                                 .mean_ns = p->mean_ns,
+			                                 .p50_ns = p->p50_ns,
+			                                 .p99_ns = p->p99_ns,
+			                                 .warmup = k == 0,
+			                                 .measured = k > 0};
 		p->host_cpu_pct = 10 + 5.0 * (double)i;
 		p->nagents = 2;
 		for (uint32_t a = 0; a < 2; a++) {
@@ -313,8 +323,17 @@ static void test_report_html(void **state)
 	/* 25% bracket: two significant digits */
 	assert_non_null(strstr(a, "<tr><td>randread-4k</td><td class=\"n\">44000 ops/s</td>"));
 	assert_non_null(strstr(a, "<tr><td>never</td><td class=\"n\">not run</td>"));
-	/* One curve per workload that ran. */
-	assert_int_equal(plot_test_count(a, "<svg"), 2);
+	/* One curve and one plot over time per workload that ran. */
+	assert_int_equal(plot_test_count(a, "<svg"), 4);
+	assert_int_equal(
+	    plot_test_count(a, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeplot\""), 2);
+	/* over time: a line each for throughput, mean and p99, a band per interval, steps shaded */
+	assert_int_equal(plot_test_count(a, "<polyline class=\"tput\""), 2);
+	assert_int_equal(plot_test_count(a, "<polyline class=\"p99\""), 2);
+	assert_int_equal(plot_test_count(a, "<rect class=\"warmup\""), 2 * PLOT_TEST_N);
+	assert_int_equal(plot_test_count(a, "<rect class=\"measured\""), 2 * 2 * PLOT_TEST_N);
+	assert_int_equal(plot_test_count(a, "<line class=\"offered\""), 2 * PLOT_TEST_N);
+	assert_non_null(strstr(a, "<figure id=\"time-1\">"));
 	assert_int_equal(plot_test_count(a, "<circle class=\"step\""), 2 * PLOT_TEST_N);
 	/* Per workload: steps, per-agent shares; the plan at the end, escaped. */
 	assert_int_equal(plot_test_count(a, "<table class=\"steps\">"), 2);

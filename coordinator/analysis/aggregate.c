@@ -422,6 +422,21 @@ void agg_point(struct agg_step *st, uint32_t step, double offered, enum slo_metr
 		sh->mean_ns = sum.ops ? (double)sum.lat_sum_ns / (double)sum.ops : 0;
 		sh->host_cpu_pct = sum.host_cpu_pct;
 	}
+	for (uint32_t i = 0; i < st->nintervals && pt->nticks < STEP_MAX_TICKS; i++) {
+		const struct agg_record *m = st->merged[i];
+		struct step_tick *t = &pt->ticks[pt->nticks];
+
+		if (m == NULL || m->agents == 0 || m->duration_ns == 0)
+			continue;
+		t->seconds = (double)m->duration_ns / 1e9;
+		t->ops_s = (double)m->rec.ops / t->seconds;
+		t->mean_ns = hist_mean(&m->rec.latency);
+		t->p50_ns = hist_quantile(&m->rec.latency, 50);
+		t->p99_ns = hist_quantile(&m->rec.latency, 99);
+		t->warmup = m->warmup;
+		t->measured = !m->warmup && i >= st->win_from && i < st->win_to;
+		pt->nticks++;
+	}
 	pt->step = step;
 	pt->offered_ops = offered;
 	pt->ops = all->rec.ops;

@@ -34,6 +34,17 @@ struct agent_share {
 	double host_cpu_pct;
 };
 
+/* One interval of a step as the fleet ran it, for the report's plot over time. */
+#define STEP_MAX_TICKS 128
+struct step_tick {
+	double seconds; /* its length */
+	double ops_s;
+	double mean_ns;
+	uint64_t p50_ns, p99_ns;
+	bool warmup;
+	bool measured; /* inside the step's measured window */
+};
+
 /* A step's point: the merge of its measured (non warm-up) intervals. */
 struct step_point {
 	uint32_t step;
@@ -67,6 +78,8 @@ struct step_point {
 	uint32_t agents_lost; /* of nagents, lost during the step (the rest ran to its end) */
 	uint32_t lost_at;     /* the first interval without the lost agent(s); UINT32_MAX: none */
 	struct agent_share agents[STEP_MAX_AGENTS];
+	uint32_t nticks; /* the step's first STEP_MAX_TICKS intervals, warm-up included */
+	struct step_tick ticks[STEP_MAX_TICKS];
 };
 
 struct agg_step;

@@ -11,6 +11,7 @@
 #include "plot.h"
 #include "report.h"
 #include "table.h"
+#include "timeplot.h"
 #include "units.h"
 #include "xalloc.h"
 
@@ -357,6 +358,10 @@ static void report_workload(FILE *f, const struct campaign *c, size_t wi,
 	markup_escape(f, knee);
 	fputs("</p>\n", f);
 	report_steps(f, c, w, sorted, n);
+	/* In run order, interval by interval: what the point of each step averages away. */
+	fprintf(f, "<h3>Over time</h3>\n<figure id=\"time-%zu\">\n", wi + 1);
+	timeplot_svg(f, w, pts, n, c->slo_latency_ns);
+	fputs("</figure>\n", f);
 	report_agents(f, sorted, n);
 	fputs("</section>\n", f);
 	free(sorted);

@@ -2,6 +2,7 @@
 /* The agent's link to the coordinator: dial, Hello, heartbeats, clock pings, reconnect. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "agent.h"
@@ -9,6 +10,7 @@
 #include "conn.h"
 #include "frame.h"
 #include "log.h"
+#include "mounts.h"
 #include "xalloc.h"
 
 #define LINK_BACKOFF_MIN_MS 100
@@ -45,6 +47,9 @@ static void link_send_hello(struct agent *a)
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__Hello hello = IOCURVE__HELLO__INIT;
 	Iocurve__Label **lp = label_to_wire(a->labels, a->nlabels);
+	char **mounts = xcalloc(a->allow.n ? a->allow.n : 1, sizeof(*mounts));
+	char kernel[160];
+	struct utsname u;
 
 	hello.protocol_version = IOCURVE__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT;
 	hello.name = a->name;
@@ -55,10 +60,26 @@ static void link_send_hello(struct agent *a)
 	hello.labels = lp;
 	hello.n_allowed_paths = a->allow.n;
 	hello.allowed_paths = a->allow.paths;
+	/* What the report says the target lives on, and the kernel that ran the I/O. */
+	kernel[0] = '\0';
+	if (uname(&u) == 0)
+		snprintf(kernel, sizeof(kernel), "%s %s", u.sysname, u.release);
+	hello.kernel = kernel;
+	for (size_t i = 0; i < a->allow.n; i++) {
+		char buf[512];
+
+		mounts_of(a->allow.paths[i], buf, sizeof(buf));
+		mounts[i] = xstrdup(buf);
+	}
+	hello.n_allowed_mounts = a->allow.n;
+	hello.allowed_mounts = mounts;
 	env.body_case = IOCURVE__ENVELOPE__BODY_HELLO;
 	env.hello = &hello;
 	link_send(a, &env);
 	free(lp);
+	for (size_t i = 0; i < a->allow.n; i++)
+		free(mounts[i]);
+	free(mounts);
 }
 
 static void link_heartbeat_cb(evutil_socket_t fd, short what, void *arg)

@@ -173,6 +173,8 @@ int args_parse(const struct args_spec *spec, int argc, char **argv, struct args 
 
 	memset(a, 0, sizeof(*a));
 	a->spec = spec;
+	a->argc = argc;
+	a->argv = argv;
 	a->operands = xcalloc((size_t)(argc > 0 ? argc : 1), sizeof(*a->operands));
 	for (int k = 1; k < argc; k++) {
 		const char *arg = argv[k];

@@ -44,6 +44,8 @@ struct args {
 	unsigned count[ARGS_MAX_OPTIONS];     /* per option: how often it was given */
 	bool from_env[ARGS_MAX_OPTIONS];      /* per option: its value came from o->env */
 	char **operands;                      /* in order; NULL-terminated */
+	int argc;                             /* the verb's words as given (argv[0] the verb) */
+	char **argv;
 	int noperands;
 	bool help; /* -h or --help: print args_usage and do nothing else */
 };

@@ -145,6 +145,31 @@ static bool run_daemon_answers(const char *sock)
 	return ok;
 }
 
+/* "iocurve run demo.yaml --out r1", words quoted where a shell would need it: for meta.json. */
+static char *run_command_line(const struct args *a)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	fputs("iocurve", f);
+	for (int i = 0; i < a->argc; i++) {
+		const char *w = a->argv[i];
+
+		if (w[0] != '\0' && strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		                              "0123456789-_./=:,@%+") == strlen(w)) {
+			fprintf(f, " %s", w);
+			continue;
+		}
+		fputs(" '", f);
+		for (; *w; w++)
+			fputs(*w == '\'' ? "'\\''" : (char[2]){*w, 0}, f);
+		fputc('\'', f);
+	}
+	fclose(f);
+	return out;
+}
+
 /* What --detach prints: the campaign's id, for `iocurve watch ID` or `status ID`. */
 static void run_detached(uint32_t id, const char *sock, bool queued, bool json)
 {
@@ -168,7 +193,8 @@ static void run_detached(uint32_t id, const char *sock, bool queued, bool json)
  * Hand the campaign to a daemon, then follow it as `iocurve watch` would, or with
  * detach return at once.
  */
-static int run_submit(const char *sock, const char *path, bool no_queue, bool detach, bool json)
+static int run_submit(const char *sock, const char *path, bool no_queue, bool detach, bool json,
+                      const char *command)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT, *reply;
 	Iocurve__Submit sub = IOCURVE__SUBMIT__INIT;
@@ -185,6 +211,7 @@ static int run_submit(const char *sock, const char *path, bool no_queue, bool de
 	sub.plan = c->text;
 	sub.name = (char *)path;
 	sub.no_wait = no_queue;
+	sub.command = (char *)command;
 	env.body_case = IOCURVE__ENVELOPE__BODY_SUBMIT;
 	env.submit = &sub;
 	rc = client_request(sock, &env, CONTROL_TIMEOUT_SECONDS, &reply, &err);
@@ -300,9 +327,14 @@ static int run_exec(const struct args *a)
 		fprintf(stderr, "iocurve run: give a campaign FILE.yaml or --resume DIR\n");
 		return 2;
 	}
-	if (coordinator != NULL && resume == NULL)
-		return run_submit(coordinator, a->operands[0], args_has(a, "no-queue"),
-		                  args_has(a, "detach"), json);
+	if (coordinator != NULL && resume == NULL) {
+		char *command = run_command_line(a);
+		int rc = run_submit(coordinator, a->operands[0], args_has(a, "no-queue"),
+		                    args_has(a, "detach"), json, command);
+
+		free(command);
+		return rc;
+	}
 	if (args_has(a, "detach")) {
 		fprintf(stderr, "iocurve run: --detach needs a daemon to hand the campaign to "
 		                "(--coordinator SOCKET, $IOCURVE_COORDINATOR, or `iocurve serve` "
@@ -346,6 +378,12 @@ static int run_exec(const struct args *a)
 		events_subscribe(ctx.ev, run_certs_done, NULL);
 	ctx.runner =
 	    runner_new(ctx.base, ctx.srv, ctx.campaign, ctx.res, ctx.ev, run_done_cb, &ctx);
+	{
+		char *command = run_command_line(a);
+
+		runner_set_command(ctx.runner, command);
+		free(command);
+	}
 	if (resume != NULL)
 		runner_resume_from(ctx.runner, (const struct step_point *const *)ctx.resumed.pts,
 		                   ctx.resumed.npts);

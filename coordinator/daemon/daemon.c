@@ -49,7 +49,8 @@ struct daemon_campaign {
 	char started[32];
 	char results[512];
 	char progress[96];
-	char why[160]; /* a cancel's reason */
+	char why[160];      /* a cancel's reason */
+	char command[1024]; /* the submitting client's command line, for meta.json */
 	char ended[32];
 	char reason[256];          /* the done event's message when it did not complete */
 	char *knees[DAEMON_KNEES]; /* "NAME: KNEE" per finished workload (status) */
@@ -353,6 +354,7 @@ static void daemon_start(struct daemon_campaign *dc)
 		snprintf(dc->results, sizeof(dc->results), "%s", results_dir(dc->res));
 		dc->runner =
 		    runner_new(d->base, d->srv, dc->c, dc->res, dc->ev, daemon_done_cb, dc);
+		runner_set_command(dc->runner, dc->command);
 	}
 	/* Removed at the end however it ends; still there after a crash: interrupted. */
 	if (running_mark(dc->results, dc->id, dc->name, dc->started, &err) < 0)
@@ -469,7 +471,7 @@ static void daemon_submit(struct daemon *d, struct conn *conn, const Iocurve__Su
 	} else if (busy && s->no_wait) {
 		snprintf(err.msg, sizeof(err.msg),
 		         "the fleet is busy with another campaign (see iocurve status); not queued "
-		         "(--no-wait)");
+		         "(--no-queue)");
 		r.error = err.msg;
 	}
 	if (r.error[0] != '\0') {
@@ -478,6 +480,8 @@ static void daemon_submit(struct daemon *d, struct conn *conn, const Iocurve__Su
 		return;
 	}
 	dc = daemon_campaign_new(d, ++d->next_id, c->name);
+	snprintf(dc->command, sizeof(dc->command), "%s (submitted to iocurve serve as campaign %u)",
+	         s->command[0] ? s->command : "iocurve run", dc->id);
 	dc->c = c;
 	r.id = dc->id;
 	r.queued = busy;

@@ -47,6 +47,9 @@ struct session {
 	uint32_t cpus;
 	char **allowed;
 	size_t nallowed;
+	char **mounts;    /* per allowed path: "SOURCE FSTYPE OPTIONS" ("" unknown) */
+	char kernel[160]; /* uname -sr of its host */
+	char version[32];
 	struct label *labels; /* from Hello: --label k=v on the agent */
 	size_t nlabels;
 	bool welcomed;
@@ -116,9 +119,12 @@ static void server_session_free(struct session *s)
 			a->s = NULL;
 	}
 	TAILQ_REMOVE(&s->srv->sessions, s, entry);
-	for (size_t i = 0; i < s->nallowed; i++)
+	for (size_t i = 0; i < s->nallowed; i++) {
 		free(s->allowed[i]);
+		free(s->mounts ? s->mounts[i] : NULL);
+	}
 	free(s->allowed);
+	free(s->mounts);
 	label_free(s->labels, s->nlabels);
 	free(s);
 }
@@ -197,6 +203,16 @@ static int server_hello_bounded(const Iocurve__Hello *h, struct error *err)
 		          SERVER_MAX_ALLOWED);
 		return -1;
 	}
+	if (h->n_allowed_mounts != 0 && h->n_allowed_mounts != h->n_allowed_paths) {
+		error_set(err, "%zu allowed mounts for %zu allowed paths", h->n_allowed_mounts,
+		          h->n_allowed_paths);
+		return -1;
+	}
+	for (size_t i = 0; i < h->n_allowed_mounts; i++)
+		if (strlen(h->allowed_mounts[i]) >= PATH_MAX) {
+			error_set(err, "allowed mount %zu is longer than %d bytes", i, PATH_MAX);
+			return -1;
+		}
 	for (size_t i = 0; i < h->n_allowed_paths; i++)
 		if (strlen(h->allowed_paths[i]) >= PATH_MAX) {
 			error_set(err, "allowed path %zu is longer than %d bytes", i, PATH_MAX);
@@ -258,8 +274,16 @@ static void server_hello(struct session *s, const Iocurve__Hello *h)
 	s->cpus = h->cpus;
 	s->nallowed = h->n_allowed_paths;
 	s->allowed = xcalloc(h->n_allowed_paths, sizeof(*s->allowed));
-	for (size_t i = 0; i < h->n_allowed_paths; i++)
+	s->mounts = xcalloc(h->n_allowed_paths, sizeof(*s->mounts));
+	for (size_t i = 0; i < h->n_allowed_paths; i++) {
 		s->allowed[i] = xstrdup(text_clean(h->allowed_paths[i], path, sizeof(path), false));
+		s->mounts[i] =
+		    xstrdup(i < h->n_allowed_mounts
+		                ? text_clean(h->allowed_mounts[i], path, sizeof(path), false)
+		                : "");
+	}
+	text_clean(h->kernel, s->kernel, sizeof(s->kernel), false);
+	text_clean(h->software_version, s->version, sizeof(s->version), false);
 	s->labels = label_from_wire(h->labels, h->n_labels);
 	s->nlabels = h->n_labels;
 	s->welcomed = true;
@@ -623,6 +647,38 @@ struct session *session_next(const struct session *s)
 const char *session_name(const struct session *s)
 {
 	return s->name;
+}
+
+const char *session_host(const struct session *s)
+{
+	return s->host;
+}
+
+const char *session_kernel(const struct session *s)
+{
+	return s->kernel;
+}
+
+const char *session_version(const struct session *s)
+{
+	return s->version;
+}
+
+const char *session_mount_of(const struct session *s, const char *path)
+{
+	const char *best = "";
+	size_t bestlen = 0;
+
+	for (size_t i = 0; path != NULL && i < s->nallowed; i++) {
+		size_t n = strlen(s->allowed[i]);
+
+		if (strncmp(s->allowed[i], path, n) == 0 && (path[n] == '\0' || path[n] == '/') &&
+		    n >= bestlen) {
+			best = s->mounts[i];
+			bestlen = n;
+		}
+	}
+	return best;
 }
 
 bool session_ready(const struct session *s)

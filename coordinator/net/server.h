@@ -91,6 +91,12 @@ int server_send(struct session *s, const Iocurve__Envelope *env);
 
 /* The CN of its certificate. */
 const char *session_name(const struct session *s);
+/* What its Hello said: host name, kernel (uname -sr), iocurve version. */
+const char *session_host(const struct session *s);
+const char *session_kernel(const struct session *s);
+const char *session_version(const struct session *s);
+/* "SOURCE FSTYPE OPTIONS" of the allowed path holding path ("" when unknown). */
+const char *session_mount_of(const struct session *s, const char *path);
 /* Welcomed and clock-synced: usable for a campaign. */
 bool session_ready(const struct session *s);
 /* Its clock against the coordinator's (offset: agent clock minus coordinator clock). */

@@ -81,10 +81,40 @@ struct derive_ctx {
 	const struct step_point *const *pts;
 	const size_t *npts;
 	size_t w; /* the workload a per-workload writer is for */
-	const struct derive_end *end;
+	const struct derive_run *end;
 };
 
-bool derive_end_note(const struct derive_end *end, char *buf, size_t len)
+char *derive_meta_read(const char *dir)
+{
+	char *path = xasprintf("%s/meta.json", dir), *text = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	size_t cap = 0, len = 0;
+	ssize_t n;
+
+	free(path);
+	if (fd < 0)
+		return NULL;
+	do {
+		if (len + 4096 + 1 > cap) {
+			cap = cap ? 2 * cap : 8192;
+			text = xreallocarray(text, cap, 1);
+		}
+		n = read(fd, text + len, cap - len - 1);
+		if (n > 0)
+			len += (size_t)n;
+	} while (n > 0 && len < (1u << 20));
+	close(fd);
+	if (n < 0 || len == 0) {
+		free(text);
+		return NULL;
+	}
+	if (text[len - 1] == '\n')
+		len--;
+	text[len] = '\0';
+	return text;
+}
+
+bool derive_run_note(const struct derive_run *end, char *buf, size_t len)
 {
 	if (end == NULL || end->state[0] == '\0') {
 		buf[0] = '\0';
@@ -349,7 +379,7 @@ static void derive_summary_txt(FILE *f, const void *arg)
 
 	char quick[256], end[700];
 
-	if (derive_end_note(x->end, end, sizeof(end)))
+	if (derive_run_note(x->end, end, sizeof(end)))
 		fprintf(f, "%s\n\n", end);
 	table_print_summary(f, x->c, x->pts, x->npts);
 	if (table_quick_note(x->c, quick, sizeof(quick)))
@@ -363,7 +393,7 @@ static void derive_summary_md(FILE *f, const void *arg)
 	char knee[512], dist[48], quick[256], bs[32], end[700];
 
 	fprintf(f, "# %s\n\n", c->name);
-	if (derive_end_note(x->end, end, sizeof(end)))
+	if (derive_run_note(x->end, end, sizeof(end)))
 		fprintf(f, "**%s**\n\n", end);
 	table_print_summary(f, c, x->pts, x->npts);
 	if (table_quick_note(c, quick, sizeof(quick)))
@@ -392,7 +422,7 @@ static void derive_report(FILE *f, const void *arg)
 }
 
 int derive_all(const char *dir, const struct campaign *c, const struct step_point *const *pts,
-               const size_t *npts, const struct derive_end *end, struct error *err)
+               const size_t *npts, const struct derive_run *end, struct error *err)
 {
 	struct derive_ctx x = {.c = c, .pts = pts, .npts = npts, .end = end};
 	char name[256];

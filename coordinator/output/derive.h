@@ -11,10 +11,16 @@
 #include "campaign.h"
 #include "error.h"
 
-/* How a campaign ended, when it did not complete: state "" means complete (or running). */
-struct derive_end {
+/* What the run says of itself beyond its points. */
+struct derive_run {
+	/* How it ended, when it did not complete: state "" means complete (or running). */
 	char state[16]; /* "failed", "cancelled" */
 	char reason[512];
+	/*
+	 * meta.json as written at the start (runner_meta): date, version, command,
+	 * coordinator and agent hosts, kernels, the target's mount; NULL: none.
+	 */
+	const char *meta;
 };
 
 /*
@@ -25,12 +31,17 @@ struct derive_end {
  * `iocurve report` with points rebuilt from intervals.jsonl, for the same bytes.
  */
 int derive_all(const char *dir, const struct campaign *c, const struct step_point *const *pts,
-               const size_t *npts, const struct derive_end *end, struct error *err);
+               const size_t *npts, const struct derive_run *end, struct error *err);
 /*
  * The note at the top of every summary of a campaign that failed or was
  * cancelled; false (and buf "") for a complete one.
  */
-bool derive_end_note(const struct derive_end *end, char *buf, size_t len);
+bool derive_run_note(const struct derive_run *end, char *buf, size_t len);
+/*
+ * DIR/meta.json as the runner wrote it (its last newline off, so the text is
+ * the one it passed to derive_all), malloc'd; NULL when there is none.
+ */
+char *derive_meta_read(const char *dir);
 
 /*
  * Write DIR/NAME aside with fn and rename it over the old one: readers never see

@@ -159,6 +159,8 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 	}
 	if (st.n > 0 && replay_finish(out, &st))
 		out->keep = intervals_offset(in);
+	out->meta = derive_meta_read(dir);
+	out->end.meta = out->meta;
 	snprintf(out->warning, sizeof(out->warning), "%s", intervals_warning(in));
 	rc = 0;
 done:
@@ -176,6 +178,7 @@ void replay_free(struct replay *r)
 			free(r->pts[i]);
 	free(r->pts);
 	free(r->npts);
+	free(r->meta);
 	campaign_free(r->campaign);
 	memset(r, 0, sizeof(*r));
 }

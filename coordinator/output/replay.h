@@ -16,7 +16,8 @@ struct replay {
 	size_t *npts;
 	long keep;             /* intervals.jsonl's bytes up to the end of its last complete step */
 	char warning[256];     /* "" or what was ignored: a torn last line */
-	struct derive_end end; /* how the campaign ended, from its end line */
+	struct derive_run end; /* how the campaign ended (its end line) and meta.json */
+	char *meta;            /* meta.json's text (end.meta points here) */
 };
 
 /*

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "derive.h"
 #include "verdict.h"
 #include "markup.h"
@@ -150,8 +152,77 @@ static void report_summary(FILE *f, const struct campaign *c, const struct step_
 	free(md);
 }
 
+/* A string member of a meta.json object, "" when missing. */
+static const char *report_jstr(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? s : "";
+}
+
+static void report_dd(FILE *f, const char *dt, const char *dd)
+{
+	fprintf(f, "<dt>%s</dt><dd>", dt);
+	markup_escape(f, dd);
+	fputs("</dd>\n", f);
+}
+
+/*
+ * What meta.json says of the run: when, which iocurve, how it was started, on
+ * which hosts and kernels, and what the target lives on (per agent's mount).
+ */
+static void report_provenance(FILE *f, const char *meta)
+{
+	json_t *m = meta ? json_loads(meta, 0, NULL) : NULL, *ag, *co;
+	const char *s;
+	size_t i;
+	json_t *a;
+
+	if (!json_is_object(m)) {
+		json_decref(m);
+		return;
+	}
+	ag = json_object_get(m, "agents");
+	co = json_object_get(m, "coordinator");
+	fputs("<dt>Mounts</dt><dd id=\"mounts\">", f);
+	json_array_foreach(ag, i, a)
+	{
+		s = report_jstr(a, "target");
+		fputs(i ? "<br>" : "", f);
+		markup_escape(f, report_jstr(a, "name"));
+		fputs(": ", f);
+		markup_escape(f, s && *s ? s : "- (simulated, or not known)");
+	}
+	fputs("</dd>\n", f);
+	report_dd(f, "Date", report_jstr(m, "started"));
+	report_dd(f, "iocurve", report_jstr(m, "iocurve"));
+	if (*(s = report_jstr(m, "command")) != '\0') {
+		fputs("<dt>Command</dt><dd><code id=\"command\">", f);
+		markup_escape(f, s);
+		fputs("</code></dd>\n", f);
+	}
+	fputs("<dt>Coordinator</dt><dd id=\"coordinator\">", f);
+	markup_escape(f, report_jstr(co, "host"));
+	fputs(", ", f);
+	markup_escape(f, report_jstr(co, "kernel"));
+	fputs("</dd>\n<dt>Agent hosts</dt><dd id=\"hosts\">", f);
+	json_array_foreach(ag, i, a)
+	{
+		fputs(i ? "<br>" : "", f);
+		markup_escape(f, report_jstr(a, "name"));
+		fputs(" on ", f);
+		markup_escape(f, report_jstr(a, "host"));
+		fputs(", ", f);
+		markup_escape(f, report_jstr(a, "kernel"));
+		fputs(", iocurve ", f);
+		markup_escape(f, report_jstr(a, "version"));
+	}
+	fputs("</dd>\n", f);
+	json_decref(m);
+}
+
 static void report_meta(FILE *f, const struct campaign *c, const struct step_point *const *pts,
-                        const size_t *npts)
+                        const size_t *npts, const char *meta)
 {
 	char slo[32], size[32], svc[32];
 	const struct step_point *names = NULL;
@@ -204,7 +275,9 @@ static void report_meta(FILE *f, const struct campaign *c, const struct step_poi
 		}
 		fputs(c->target_direct ? ", O_DIRECT" : ", buffered", f);
 	}
-	fputs("</dd>\n</dl>\n", f);
+	fputs("</dd>\n", f);
+	report_provenance(f, meta);
+	fputs("</dl>\n", f);
 }
 
 static void report_workload_params(FILE *f, const struct workload *w)
@@ -368,7 +441,7 @@ static void report_workload(FILE *f, const struct campaign *c, size_t wi,
 }
 
 void report_html(FILE *f, const struct campaign *c, const struct step_point *const *pts,
-                 const size_t *npts, const struct derive_end *end)
+                 const size_t *npts, const struct derive_run *end)
 {
 	char quick[256], endnote[700];
 
@@ -380,12 +453,12 @@ void report_html(FILE *f, const struct campaign *c, const struct step_point *con
 	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>iocurve: ", report_css);
 	markup_escape(f, c->name);
 	fputs("</h1>\n", f);
-	if (derive_end_note(end, endnote, sizeof(endnote))) {
+	if (derive_run_note(end, endnote, sizeof(endnote))) {
 		fputs("<p class=\"ended\" id=\"ended\">", f);
 		markup_escape(f, endnote);
 		fputs("</p>\n", f);
 	}
-	report_meta(f, c, pts, npts);
+	report_meta(f, c, pts, npts, end ? end->meta : NULL);
 
 	fputs("<h2>Summary</h2>\n", f);
 	report_summary(f, c, pts, npts);

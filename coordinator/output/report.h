@@ -18,9 +18,9 @@
  * (campaign->text, HTML-escaped). No external resource: readable offline.
  * Deterministic: the same input gives the same bytes.
  */
-struct derive_end;
+struct derive_run;
 /* end: how the campaign ended when it did not complete (a banner at the top), or NULL. */
 void report_html(FILE *f, const struct campaign *c, const struct step_point *const *pts,
-                 const size_t *npts, const struct derive_end *end);
+                 const size_t *npts, const struct derive_run *end);
 
 #endif

@@ -15,6 +15,7 @@
 #include "runner_int.h"
 #include "planner.h"
 #include "prepare.h"
+#include "runmeta.h"
 #include "verdict.h"
 #include "table.h"
 #include "text.h"
@@ -65,7 +66,7 @@ static void runner_finish(struct runner *r, int status)
 	char msg[sizeof(r->error) + sizeof(r->losses) + 4];
 	char *summary = NULL;
 	size_t len = 0;
-	struct derive_end end = {{0}};
+	struct derive_run end = {.meta = r->meta};
 	struct error err;
 	FILE *f;
 
@@ -333,7 +334,7 @@ static void runner_step_done(struct runner *r)
 	}
 	r->npoints[r->w]++;
 	if (derive_all(results_dir(r->res), r->c, (const struct step_point *const *)r->points,
-	               r->npoints, NULL, &err) < 0) {
+	               r->npoints, &(struct derive_run){.meta = r->meta}, &err) < 0) {
 		runner_fail(r, "%s", err.msg);
 		return;
 	}
@@ -668,5 +669,38 @@ void runner_free(struct runner *r)
 	free(r->npoints);
 	free(r->cap);
 	free(r->agents);
+	free(r->command);
+	free(r->meta);
 	free(r);
+}
+
+void runner_set_command(struct runner *r, const char *command)
+{
+	free(r->command);
+	r->command = xstrdup(command);
+}
+
+static void runner_meta_write(FILE *f, const void *arg)
+{
+	fputs(arg, f);
+	fputc('\n', f);
+}
+
+void runner_write_meta(struct runner *r)
+{
+	struct session **s = xcalloc(r->nagents ? r->nagents : 1, sizeof(*s));
+	struct error err;
+
+	for (uint32_t i = 0; i < r->nagents; i++)
+		s[i] = r->agents[i].s;
+	free(r->meta);
+	/* A resumed run keeps the first run's description: its date and hosts are the record. */
+	r->meta = derive_meta_read(results_dir(r->res));
+	if (r->meta == NULL) {
+		r->meta = runmeta_json(r->c, s, r->nagents, r->command);
+		if (r->meta != NULL && derive_file(results_dir(r->res), "meta.json",
+		                                   runner_meta_write, r->meta, &err) < 0)
+			log_warn("%s", err.msg);
+	}
+	free(s);
 }

@@ -94,8 +94,10 @@ void runner_claim(struct runner *r, struct session *s)
 	                                             .state = EVENT_AGENT_READY,
 	                                             .n = r->nagents,
 	                                             .of = runner_agents_wanted(r)}});
-	if (r->nagents == runner_agents_wanted(r))
+	if (r->nagents == runner_agents_wanted(r)) {
+		runner_write_meta(r);
 		runner_prepare(r);
+	}
 }
 
 static void runner_on_ready(struct session *s, void *arg)

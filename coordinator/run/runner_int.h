@@ -52,6 +52,8 @@ struct runner {
 	char error[1024]; /* why it failed */
 	bool cancelled; /* runner_cancel: the end line says "cancelled", not "failed" */
 	char losses[512]; /* agents lost on the way (on_agent_loss: continue), for the done event */
+	char *command;    /* how the run was started, for meta.json (runner_set_command) */
+	char *meta;       /* meta.json's text, once every agent joined (runmeta.c) */
 
 	enum runner_state state;
 	struct event *timer;
@@ -88,6 +90,8 @@ static inline const struct workload *runner_workload(const struct runner *r)
 void runner_check_ready(struct runner *r);
 void runner_prepare(struct runner *r);
 void runner_fail(struct runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Every agent joined: describe the run in meta.json (runmeta.c). */
+void runner_write_meta(struct runner *r);
 void runner_emit_interval(struct runner *r, uint32_t interval, const char *agent,
                           const struct agg_record *m);
 void runner_check_step_done(struct runner *r);

@@ -91,6 +91,12 @@ ok "watch 2 follows the queued campaign to its end"
 check "a daemon run ends with the step table and the knee" grep -q "^Performance @ 1.00ms" "$T/third.out"
 check "and the summary table" grep -q "^| rr " "$T/third.out"
 check "and where the results are" grep -q "^results: $T/results/short-" "$T/third.out"
+check "its meta.json records the client's command and the daemon" python3 -c "
+import glob, json, sys
+m = json.load(open(glob.glob(sys.argv[1] + '/results/short-*-3/meta.json')[0]))
+assert m['command'] == 'iocurve run ' + sys.argv[1] + '/short.yaml (submitted to iocurve serve as campaign 3)', m['command']
+assert [a['name'] for a in m['agents']] == ['a1'], m
+" "$T"
 
 # Cancelled: status says when and why, with the knees so far; the results say so at the top.
 "$IOCURVE" run "$T/long.yaml" --detach > /dev/null 2>&1 || fail "campaign 4 is submitted"

@@ -66,12 +66,19 @@ import glob, sys, xml.dom.minidom
 from html.parser import HTMLParser
 
 class Count(HTMLParser):
+    def handle_data(self, data):
+        if self.in_dt:
+            self.dts.append(data)
+            self.in_dt = False
     def __init__(self):
         super().__init__()
         self.tags, self.circles, self.external = {}, 0, []
+        self.timeplots, self.dts, self.in_dt = 0, [], False
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         self.tags[tag] = self.tags.get(tag, 0) + 1
+        self.timeplots += tag == "svg" and a.get("class") == "timeplot"
+        self.in_dt = tag == "dt"
         if tag == "circle" and a.get("class") == "step":
             self.circles += 1
         for k in ("src", "href"):
@@ -82,11 +89,14 @@ r = sys.argv[1]
 p = Count()
 p.feed(open(r + "/report.html", encoding="utf-8").read())
 p.close()
-assert p.tags.get("svg") == 2, f"{p.tags.get('svg')} <svg>, expected one per workload (2)"
+assert p.tags.get("svg") == 4, f"{p.tags.get('svg')} <svg>, expected a curve and a plot over time per workload (4)"
+assert p.timeplots == 2, f"{p.timeplots} plots over time, expected 2"
+for want in ("Date", "iocurve", "Command", "Coordinator", "Agent hosts", "Mounts"):
+    assert want in p.dts, f"no {want} in the header: {p.dts}"
 assert p.circles == 6, f"{p.circles} step markers, expected 4 + 2"
 assert p.tags.get("table", 0) >= 1 + 2 * 2, f"{p.tags.get('table')} tables"
 assert not p.external, f"external resources: {p.external}"
-print("ok - report.html parses: 2 curves, 6 step markers, summary and step tables, nothing external")
+print("ok - report.html parses: 2 curves, 2 plots over time, the run's header, 6 step markers, summary and step tables, nothing external")
 for svg in sorted(glob.glob(r + "/curve-*.svg")):
     xml.dom.minidom.parse(svg)
     print("ok - " + svg.rsplit("/", 1)[1] + " is well-formed XML")
@@ -111,6 +121,14 @@ timeout 120 "$BROWSER" --headless --no-sandbox --disable-gpu --disable-quic --no
 	"file://$R/report.html" > "$T/browser.out" 2>&1 ||
 	{ cat "$T/browser.out"; fail "$BROWSER takes a screenshot"; }
 check "$BROWSER takes a screenshot" test -s "$T/shot.png"
+timeout 120 "$BROWSER" --headless --no-sandbox --disable-gpu --no-first-run \
+	--disable-background-networking --disable-component-update --disable-sync \
+	--user-data-dir="$T/profile" --dump-dom "file://$R/report.html" > "$T/dom.html" 2> /dev/null ||
+	fail "$BROWSER dumps the DOM"
+check "the browser's DOM has both plots over time" \
+	test "$(grep -o 'class="timeplot"' "$T/dom.html" | wc -l)" -eq 2
+check "the browser's DOM has the run's header" \
+	sh -c "grep -q '<code id=\"command\">iocurve run ' '$T/dom.html' && grep -q '<dd id=\"hosts\">' '$T/dom.html'"
 
 # Decode the PNG (8-bit RGB/RGBA, the only kind chromium writes) and look at its pixels.
 python3 - "$T/shot.png" <<'PY' || fail "the rendered page is not blank"

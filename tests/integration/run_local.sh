@@ -40,6 +40,26 @@ check "progress lines give block sizes in KiB, as the rest does" \
 	grep -q "workload 1/2 randread-4k: randread 4KiB, 2 agent(s) x 2 worker(s) x qd 8" "$T/run.out"
 check "summary.md too" grep -q "## write-64k (write, 64KiB blocks" "$R/summary.md"
 
+# What a published result must say of itself: meta.json, and report.html's header from it.
+FSTYPE=$(findmnt -n -o FSTYPE --target "$T/target" 2> /dev/null || echo unknown)
+check "meta.json and report.html say when, what, how, where and on what" env T="$T" python3 - "$R" "$FSTYPE" <<'PY'
+import json, os, sys
+r, fstype = sys.argv[1], sys.argv[2]
+m = json.load(open(r + "/meta.json"))
+assert m["command"] == f"iocurve run {os.environ['T']}/small.yaml --out {r}", m["command"]
+assert m["iocurve"] and m["started"].endswith("Z"), m
+assert m["coordinator"]["kernel"].startswith("Linux "), m
+assert [a["name"] for a in m["agents"]] == ["local-0", "local-1"], m
+for a in m["agents"]:
+    assert a["kernel"] == m["coordinator"]["kernel"] and a["host"], a
+    assert fstype == "unknown" or a["target"].split()[1] == fstype, (a, fstype)
+h = open(r + "/report.html").read()
+for want in ("<dt>Date</dt><dd>" + m["started"], '<code id="command">iocurve run ',
+             '<dd id="coordinator">', '<dd id="hosts">local-0 on ', '<dd id="mounts">local-0: ',
+             '<figure id="time-1">', 'class="timeplot"'):
+    assert want in h, want
+PY
+
 python3 - "$R" <<'PY' || fail "interval records add up"
 import csv, json, sys, collections
 r = sys.argv[1]

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/* meta.json: what a published result must say of its run (date, version, hosts, command). */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runmeta.h"
+#include "server.h"
+
+char *runmeta_json(const struct campaign *c, struct session *const *agents, size_t nagents,
+                   const char *command)
+{
+	json_t *o = json_object(), *ag = json_array(), *co;
+	char started[32], host[256] = "", kernel[160] = "";
+	time_t now = time(NULL);
+	struct utsname u;
+	struct tm tm;
+	char *text;
+
+	gmtime_r(&now, &tm);
+	strftime(started, sizeof(started), "%Y-%m-%d %H:%M:%SZ", &tm);
+	if (gethostname(host, sizeof(host) - 1) < 0)
+		host[0] = '\0';
+	if (uname(&u) == 0)
+		snprintf(kernel, sizeof(kernel), "%s %s", u.sysname, u.release);
+	co = json_pack("{s:s,s:s}", "host", host, "kernel", kernel);
+	for (size_t i = 0; i < nagents; i++) {
+		const struct session *s = agents[i];
+
+		if (s == NULL)
+			continue;
+		json_array_append_new(
+		    ag, json_pack("{s:s,s:s,s:s,s:s,s:s}", "name", session_name(s), "host",
+		                  session_host(s), "kernel", session_kernel(s), "version",
+		                  session_version(s), "target",
+		                  c->sim.enabled ? "" : session_mount_of(s, c->target_path)));
+	}
+	json_object_set_new(o, "started", json_string(started));
+	json_object_set_new(o, "iocurve", json_string(IOCURVE_VERSION));
+	json_object_set_new(o, "command", json_string(command ? command : ""));
+	json_object_set_new(o, "coordinator", co);
+	json_object_set_new(o, "agents", ag);
+	text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(o);
+	return text;
+}

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/* meta.json: what a published result must say of its run (date, version, hosts, command). */
+#ifndef IOCURVE_RUNMETA_H
+#define IOCURVE_RUNMETA_H
+
+#include <stddef.h>
+
+#include "campaign.h"
+
+struct session;
+
+/*
+ * The run's description as JSON text (malloc'd): "started" (UTC), "iocurve"
+ * (version), "command" (how it was started, or ""), "coordinator" {host,
+ * kernel}, "agents" [{name, host, kernel, version, target}] where target is
+ * "SOURCE FSTYPE OPTIONS" of the mount holding the campaign's target (""
+ * for a simulated target or an unknown mount).
+ */
+char *runmeta_json(const struct campaign *c, struct session *const *agents, size_t nagents,
+                   const char *command);
+
+#endif

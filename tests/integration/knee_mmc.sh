@@ -43,7 +43,7 @@ want = lo
 for s in sorted(json.load(open(d + "/curve-rr.json"))["steps"], key=lambda p: p["step"]):
     print(f"# step {s['step']}: offered {s['offered_ops']:.0f} mean {s['mean_us']:.0f}us "
           f"(Erlang C {1e6 * erlang_c_mean(64, min(s['offered_ops'], 7999), 125.0):.0f}us) "
-          f"{s['verdict']}")
+          f"lag {s.get('lag_mean_us', 0):.0f}us {s['verdict']}")
 w = json.load(open(d + "/summary.json"))["workloads"][0]
 print(f"# knee {w['knee_ops']} ({w['knee_kind']}, confirmed {w['knee_confirmed']}, "
       f"{w['knee_precision']}); Erlang C crossing {want:.0f} ({100 * (w['knee_ops'] / want - 1):+.2f}%)")

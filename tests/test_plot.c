@@ -39,6 +39,7 @@ static void plot_test_points(struct step_point *pts, double scale)
 		p->p99_ns = (uint64_t)(p->mean_ns * 3);
 		p->p999_ns = (uint64_t)(p->mean_ns * 5);
 		p->max_ns = (uint64_t)(p->mean_ns * 9);
+		p->svc_mean_ns = p->mean_ns * 0.5;
 		p->ops = (uint64_t)(p->achieved_ops * 2);
 		p->missed = (uint64_t)((p->offered_ops - p->achieved_ops) * 2);
 		p->measured_s = 2;
@@ -334,6 +335,10 @@ static void test_report_html(void **state)
 	assert_int_equal(plot_test_count(a, "<rect class=\"measured\""), 2 * 2 * PLOT_TEST_N);
 	assert_int_equal(plot_test_count(a, "<line class=\"offered\""), 2 * PLOT_TEST_N);
 	assert_non_null(strstr(a, "<figure id=\"time-1\">"));
+	/* the curve's companions: p99 beside the mean SLO, and the service time */
+	assert_int_equal(plot_test_count(a, "<polyline class=\"companion-stat\""), 2);
+	assert_int_equal(plot_test_count(a, "<polyline class=\"companion-svc\""), 2);
+	assert_int_equal(plot_test_count(a, "dashed: p99 latency; dotted: service time"), 2);
 	assert_int_equal(plot_test_count(a, "<circle class=\"step\""), 2 * PLOT_TEST_N);
 	/* Per workload: steps, per-agent shares; the plan at the end, escaped. */
 	assert_int_equal(plot_test_count(a, "<table class=\"steps\">"), 2);

@@ -41,28 +41,29 @@ static void setupdiff_u64(struct setupdiff_out *o, const char *w, const char *wh
 		              a, b);
 }
 
-static void setupdiff_size(struct setupdiff_out *o, const char *w, const char *what, uint64_t a,
-                           uint64_t b)
+/* Two quantities in their unit (units_format_size, units_format_duration). */
+static void setupdiff_units(struct setupdiff_out *o, const char *w, const char *what, uint64_t a,
+                            uint64_t b, void (*format)(uint64_t, char *, size_t))
 {
 	char x[32], y[32];
 
 	if (a == b)
 		return;
-	units_format_size(a, x, sizeof(x));
-	units_format_size(b, y, sizeof(y));
+	format(a, x, sizeof(x));
+	format(b, y, sizeof(y));
 	setupdiff_add(o, "%s%s%s %s vs %s", w ? w : "", w ? ": " : "", what, x, y);
+}
+
+static void setupdiff_size(struct setupdiff_out *o, const char *w, const char *what, uint64_t a,
+                           uint64_t b)
+{
+	setupdiff_units(o, w, what, a, b, units_format_size);
 }
 
 static void setupdiff_time(struct setupdiff_out *o, const char *w, const char *what, uint64_t a,
                            uint64_t b)
 {
-	char x[32], y[32];
-
-	if (a == b)
-		return;
-	units_format_duration(a, x, sizeof(x));
-	units_format_duration(b, y, sizeof(y));
-	setupdiff_add(o, "%s%s%s %s vs %s", w ? w : "", w ? ": " : "", what, x, y);
+	setupdiff_units(o, w, what, a, b, units_format_duration);
 }
 
 static void setupdiff_str(struct setupdiff_out *o, const char *w, const char *what, const char *a,

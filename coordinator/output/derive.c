@@ -275,7 +275,7 @@ static void derive_curve_svg(FILE *f, const void *arg)
 	size_t n = x->npts[x->w];
 	struct step_point *s = curve_sorted(x->pts[x->w], n);
 	struct knee k = curve_knee(x->c, w, s, n);
-	struct plot_series ser = {.label = NULL, .pts = s, .n = n, .knee = &k};
+	struct plot_series ser = {.label = NULL, .pts = s, .n = n, .knee = &k, .companions = true};
 
 	plot_curve_svg(f, w, &ser, 1, x->c->slo_metric, x->c->slo_latency_ns);
 	free(s);

@@ -499,6 +499,66 @@ static void plot_series_draw(struct plot_ctx *p, const struct plot_series *ps, c
 	fputs("</g>\n", f);
 }
 
+/*
+ * A companion line: value(pt) per step, dashed. A point above the axis breaks
+ * the line (joining its neighbours would draw a low value where it was high).
+ */
+static void plot_companion(struct plot_ctx *p, const struct plot_series *ps, const char *cls,
+                           const char *dash, double (*value)(const struct step_point *))
+{
+	bool open = false;
+
+	for (size_t i = 0; i < ps->n; i++) {
+		double v = value(&ps->pts[i]);
+
+		if (ps->pts[i].ops == 0 || !isfinite(v) || v <= 0 || v > p->y.top) {
+			if (open)
+				fputs("\"/>\n", p->f);
+			open = false;
+			continue;
+		}
+		if (!open)
+			fprintf(p->f,
+			        "<polyline class=\"%s\" fill=\"none\" stroke=\"" PLOT_MUTED
+			        "\" stroke-width=\"1.3\" stroke-dasharray=\"%s\" points=\"",
+			        cls, dash);
+		fprintf(p->f, "%s%.1f,%.1f", open ? " " : "", plot_px(p, plot_thr(p, &ps->pts[i])),
+		        plot_py(p, v));
+		open = true;
+	}
+	if (open)
+		fputs("\"/>\n", p->f);
+}
+
+static double plot_mean_of(const struct step_point *pt)
+{
+	return pt->mean_ns;
+}
+
+static double plot_p99_of(const struct step_point *pt)
+{
+	return (double)pt->p99_ns;
+}
+
+static double plot_svc_of(const struct step_point *pt)
+{
+	return pt->svc_mean_ns;
+}
+
+/* The other statistic and the service time, with a key under the plot. */
+static void plot_companions(struct plot_ctx *p, const struct plot_series *ps)
+{
+	bool mean_slo = p->metric == SLO_MEAN;
+
+	plot_companion(p, ps, "companion-stat", "6 3", mean_slo ? plot_p99_of : plot_mean_of);
+	plot_companion(p, ps, "companion-svc", "2 3", plot_svc_of);
+	fprintf(p->f,
+	        "<text class=\"companions\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"start\" "
+	        "font-size=\"11\" fill=\"" PLOT_MUTED "\">dashed: %s; dotted: service time "
+	        "(submission to completion)</text>\n",
+	        10.0, PLOT_H - 4.0, mean_slo ? "p99 latency" : "mean latency");
+}
+
 /* Clipped values go in rows under the top edge; each takes the first row where it fits. */
 static void plot_labels_draw(struct plot_ctx *p)
 {
@@ -637,6 +697,9 @@ void plot_curve_svg(FILE *f, const struct workload *w, const struct plot_series 
 
 	plot_axes(&p);
 	plot_slo(&p, plot_legend_bottom(series, nseries));
+	for (size_t s = 0; s < nseries; s++)
+		if (series[s].companions)
+			plot_companions(&p, &series[s]);
 	for (size_t s = 0; s < nseries; s++)
 		plot_series_draw(&p, &series[s], plot_colors[s % PLOT_NCOLORS]);
 	for (size_t s = 0; s < nseries; s++)

@@ -16,6 +16,12 @@ struct plot_series {
 	const struct step_point *pts;
 	size_t n;
 	const struct knee *knee; /* marked when not NULL and found */
+	/*
+	 * Also draw, thin and dashed, the latency statistic the SLO does not use
+	 * (p99 beside a mean SLO, the mean beside a percentile) and the service time
+	 * (submission to completion, fio's clat), for one run's curve.
+	 */
+	bool companions;
 };
 
 /*

@@ -422,7 +422,8 @@ static void report_workload(FILE *f, const struct campaign *c, size_t wi,
 	/* Curve order (refine steps fall between the ones they bisect): the knee's indices too. */
 	sorted = curve_sorted(pts, n);
 	k = curve_knee(c, w, sorted, n);
-	s = (struct plot_series){.label = NULL, .pts = sorted, .n = n, .knee = &k};
+	s = (struct plot_series){
+	    .label = NULL, .pts = sorted, .n = n, .knee = &k, .companions = true};
 	fputs("<figure>\n", f);
 	plot_curve_svg(f, w, &s, 1, c->slo_metric, c->slo_latency_ns);
 	fputs("</figure>\n", f);

@@ -169,14 +169,10 @@ check "compare.html has the change table and the warning" \
 
 # /metrics as Prometheus' conventions have it, read by a strict parser.
 python3 - "$MPORT" "$(dirname "$0")" <<'PY' || fail "/metrics: families, bounds and the mean"
-import sys, urllib.request
+import sys
 sys.path.insert(0, sys.argv[2])
 import promtext
-body = urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/metrics", timeout=5).read().decode()
-try:
-    fam = promtext.parse(body)
-except ValueError as e:
-    sys.exit(f"not Prometheus text as its conventions have it: {e}\n{body}")
+fam, body = promtext.scrape(sys.argv[1])
 knees = {l["campaign"]: (l, v) for _, l, v in fam["iocurve_knee"]["samples"]}
 peaks = {l["campaign"]: v for _, l, v in fam["iocurve_peak"]["samples"]}
 # Campaign 2 met the SLO at every step (2,000 ops/s on a 20,000 ops/s device): a lower bound.

@@ -131,14 +131,10 @@ check "finished steps of the cancelled campaign are kept" \
 check "status says cancelled" grep -q '^4 .*fourth .*cancelled' "$T/status3.out"
 
 python3 - "$MPORT" "$(dirname "$0")" <<'PY' || fail "/metrics serves Prometheus text"
-import sys, urllib.request
+import sys
 sys.path.insert(0, sys.argv[2])
 import promtext
-body = urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/metrics", timeout=5).read().decode()
-try:
-    fam = promtext.parse(body)
-except ValueError as e:
-    sys.exit(f"not Prometheus text as its conventions have it: {e}\n{body}")
+fam, body = promtext.scrape(sys.argv[1])
 assert fam["iocurve_agents_connected"]["samples"][0][2] == 3, body
 assert fam["iocurve_steps_completed_total"]["type"] == "counter", body
 peaks = {(l["campaign"], l["workload"]): (l, v) for _, l, v in fam["iocurve_peak"]["samples"]}

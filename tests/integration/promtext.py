@@ -43,6 +43,17 @@ def _family_of(name, families):
     return None
 
 
+def scrape(port):
+    """GET /metrics on 127.0.0.1:port and parse it; exits naming the broken rule."""
+    import sys
+    import urllib.request
+    body = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read().decode()
+    try:
+        return parse(body), body
+    except ValueError as e:
+        sys.exit(f"not Prometheus text as its conventions have it: {e}\n{body}")
+
+
 def parse(text):
     families, series, closed, current = {}, set(), set(), None
     for n, line in enumerate(text.splitlines(), 1):

@@ -174,10 +174,11 @@ static void test_unknown_key(void **state)
 	    "(known: name, rw, block_size, workers, queue_depth, interval, warmup, "
 	    "measure, read_pct, align, working_set, random, arrivals, data, direct, "
 	    "wake_slack, timing, steady, load, zip); did you mean 'queue_depth'?");
-	testlib_campaign_fails(TEST_HEAD "worker: 2\n"
-	                                 "workloads: [{name: a, load: {steps: [1]}}]\n",
-	                       "test.yaml:4:1: unknown key 'worker' in campaign (known: campaign, "
-	                       "agents, target, slo, stop, workloads, rw, block_size, workers,");
+	testlib_campaign_fails(
+	    TEST_HEAD "worker: 2\n"
+	              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	    "test.yaml:4:1: unknown key 'worker' in campaign (known: campaign, "
+	    "agents, target, slo, stop, workloads, percentiles, rw, block_size, workers,");
 	testlib_campaign_fails(
 	    "campaign: t\n"
 	    "agents: {local: 1}\n"
@@ -813,6 +814,33 @@ static void test_inherited_rate_unit(void **state)
 	campaign_free(c);
 }
 
+/* percentiles: the tables' latency columns, ascending, inside (0, 100). */
+static void test_percentiles(void **state)
+{
+	struct campaign *c = testlib_campaign_ok(TEST_HEAD "percentiles: [50, 99, 99.9, 99.99]\n"
+	                                                   "workloads: [{name: a, load: {steps: "
+	                                                   "[1]}}]\n");
+
+	assert_int_equal(c->npercentiles, 4);
+	assert_true(c->percentiles[3] == 99.99);
+	campaign_free(c);
+	c = testlib_campaign_ok(TEST_HEAD "workloads: [{name: a, load: {steps: [1]}}]\n");
+	assert_int_equal(c->npercentiles, 4); /* p50, p90, p99, p99.9 */
+	assert_true(c->percentiles[1] == 90 && c->percentiles[3] == 99.9);
+	campaign_free(c);
+	testlib_campaign_fails(
+	    TEST_HEAD "percentiles: [99, 50]\n"
+	              "workloads: [{name: a, load: {steps: [1]}}]\n",
+	    "test.yaml:4:19: percentiles: expected a list of percentiles such as "
+	    "[50, 90, 99, 99.9, 99.99], ascending");
+	testlib_campaign_fails(TEST_HEAD "percentiles: [50, 100]\n"
+	                                 "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                       "test.yaml:4:19: percentiles: expected");
+	testlib_campaign_fails(TEST_HEAD "percentiles: 99\n"
+	                                 "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                       "test.yaml:4:14: percentiles: expected");
+}
+
 static void test_sim_target(void **state)
 {
 	struct campaign *c =
@@ -873,6 +901,7 @@ int main(void)
 	    cmocka_unit_test(test_fio_vocabulary),
 	    cmocka_unit_test(test_zip),
 	    cmocka_unit_test(test_inherited_rate_unit),
+	    cmocka_unit_test(test_percentiles),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

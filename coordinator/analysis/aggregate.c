@@ -374,9 +374,10 @@ bool agg_window_steady(const struct agg_step *st, uint32_t from, uint32_t to,
 	return steady;
 }
 
-void agg_point(struct agg_step *st, uint32_t step, double offered, enum slo_metric metric,
+void agg_point(struct agg_step *st, uint32_t step, double offered, const struct campaign *c,
                struct step_point *pt)
 {
+	enum slo_metric metric = c->slo_metric;
 	struct agg_record *all = xmalloc(sizeof(*all));
 	uint64_t measured_ns = 0;
 	size_t nm = 0;
@@ -468,6 +469,11 @@ void agg_point(struct agg_step *st, uint32_t step, double offered, enum slo_metr
 	pt->p99_ns = hist_quantile(&all->rec.latency, 99);
 	pt->p999_ns = hist_quantile(&all->rec.latency, 99.9);
 	pt->max_ns = all->rec.latency.count ? all->rec.latency.max : 0;
+	pt->npct = (uint32_t)c->npercentiles;
+	for (uint32_t k = 0; k < pt->npct; k++) {
+		pt->pct[k] = c->percentiles[k];
+		pt->pct_ns[k] = hist_quantile(&all->rec.latency, c->percentiles[k]);
+	}
 	pt->svc_mean_ns = hist_mean(&all->rec.service);
 	pt->lag_share = pt->mean_ns > 0 ? pt->lag_mean_ns / pt->mean_ns : 0;
 	pt->client_bound =

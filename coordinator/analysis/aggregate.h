@@ -78,6 +78,9 @@ struct step_point {
 	uint32_t agents_lost; /* of nagents, lost during the step (the rest ran to its end) */
 	uint32_t lost_at;     /* the first interval without the lost agent(s); UINT32_MAX: none */
 	struct agent_share agents[STEP_MAX_AGENTS];
+	uint32_t npct; /* the campaign's percentiles: pct[k] of the latency is pct_ns[k] */
+	double pct[CAMPAIGN_MAX_PERCENTILES];
+	uint64_t pct_ns[CAMPAIGN_MAX_PERCENTILES];
 	uint32_t nticks; /* the step's first STEP_MAX_TICKS intervals, warm-up included */
 	struct step_tick ticks[STEP_MAX_TICKS];
 };
@@ -137,11 +140,34 @@ const struct agg_record *agg_merged(const struct agg_step *st, uint32_t interval
 /* True when every agent has reported every interval of the window (lost ones: until lost). */
 bool agg_complete(const struct agg_step *st);
 /*
- * The step's point from its measured intervals, judged on metric for
- * steadiness (agg_window_steady over the measured window).
+ * The step's point from its measured intervals, judged on c's SLO metric for
+ * steadiness (agg_window_steady over the measured window), with c's percentiles.
  */
-void agg_point(struct agg_step *st, uint32_t step, double offered, enum slo_metric metric,
+void agg_point(struct agg_step *st, uint32_t step, double offered, const struct campaign *c,
                struct step_point *pt);
+/*
+ * The step's k-th table percentile (of step_npct): the campaign's percentiles,
+ * or p50, p90, p99, p99.9 for a point made without them.
+ */
+static inline uint32_t step_npct(const struct step_point *p)
+{
+	return p->npct ? p->npct : 4;
+}
+
+static inline double step_pct(const struct step_point *p, uint32_t k)
+{
+	static const double fixed[4] = {50, 90, 99, 99.9};
+
+	return p->npct ? p->pct[k] : fixed[k];
+}
+
+static inline uint64_t step_pct_ns(const struct step_point *p, uint32_t k)
+{
+	const uint64_t fixed[4] = {p->p50_ns, p->p90_ns, p->p99_ns, p->p999_ns};
+
+	return p->npct ? p->pct_ns[k] : fixed[k];
+}
+
 /* The latency a step is judged on, in ns. */
 static inline double step_metric(const struct step_point *p, enum slo_metric m)
 {

@@ -24,7 +24,9 @@
 #define CAMPAIGN_TARGET_ALIGN 4096u
 
 static const char *const campaign_keys[] = {
-    "campaign", "agents", "target", "slo", "stop", "workloads", WORKLOADS_SETTING_KEYS, NULL,
+    "campaign", "agents",    "target",      "slo",
+    "stop",     "workloads", "percentiles", WORKLOADS_SETTING_KEYS,
+    NULL,
 };
 static const char *const campaign_agents_keys[] = {"local", "select", "wait", "on_agent_loss",
                                                    NULL};
@@ -340,6 +342,38 @@ static int campaign_slo(struct yamlnode_doc *y, const yaml_node_t *map, struct c
 	return 0;
 }
 
+/* percentiles: [50, 90, 99, 99.9, 99.99]: ascending, each above 0 and under 100. */
+static int campaign_percentiles(struct yamlnode_doc *y, const yaml_node_t *n, struct campaign *c)
+{
+	const char *expected =
+	    "a list of percentiles such as [50, 90, 99, 99.9, 99.99], ascending, "
+	    "each above 0 and under 100, at most 8";
+	size_t count;
+
+	if (n->type != YAML_SEQUENCE_NODE ||
+	    (count = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start)) == 0 ||
+	    count > CAMPAIGN_MAX_PERCENTILES) {
+		yamlnode_expected(y, n, "percentiles", expected);
+		return -1;
+	}
+	for (size_t i = 0; i < count; i++) {
+		const yaml_node_t *e = yamlnode_get(y, n->data.sequence.items.start[i]);
+		const char *s =
+		    e->type == YAML_SCALAR_NODE ? (const char *)e->data.scalar.value : "";
+		char *end;
+		double v = strtod(s, &end);
+
+		if (*s == '\0' || *end != '\0' || !(v > 0 && v < 100) ||
+		    (i > 0 && v <= c->percentiles[i - 1])) {
+			yamlnode_expected(y, e, "percentiles", expected);
+			return -1;
+		}
+		c->percentiles[i] = v;
+	}
+	c->npercentiles = count;
+	return 0;
+}
+
 /* stop.errors: a share such as 1%, true (any error), false (never stops) or allow. */
 static int campaign_stop_errors(struct yamlnode_doc *y, const yaml_node_t *n, struct campaign *c)
 {
@@ -428,6 +462,11 @@ static int campaign_root(struct yamlnode_doc *y, const yaml_node_t *root, struct
 	    (struct campaign_stop){.min_achieved_pct = 95, .ceiling_ns = 50000000, .errors_pct = 1};
 	slo = yamlnode_lookup(y, root, "slo");
 	if (slo != NULL && campaign_slo(y, slo, c) < 0)
+		return -1;
+	c->npercentiles = 4;
+	memcpy(c->percentiles, (const double[]){50, 90, 99, 99.9}, 4 * sizeof(double));
+	if ((slo = yamlnode_lookup(y, root, "percentiles")) != NULL &&
+	    campaign_percentiles(y, slo, c) < 0)
 		return -1;
 	stop = yamlnode_lookup(y, root, "stop");
 	if (stop != NULL && campaign_stop(y, stop, c) < 0)

@@ -94,6 +94,9 @@ struct campaign_sim {
 	uint64_t stall_ns;
 };
 
+/* At most this many latency percentiles in the tables (percentiles:). */
+#define CAMPAIGN_MAX_PERCENTILES 8
+
 struct campaign {
 	char *name;
 	char *path; /* the file it came from, for messages */
@@ -112,6 +115,9 @@ struct campaign {
 	struct campaign_sim sim;
 
 	uint64_t slo_latency_ns; /* default 1ms */
+	/* percentiles: the latency columns of every step table, ascending [50, 90, 99, 99.9] */
+	double percentiles[CAMPAIGN_MAX_PERCENTILES];
+	size_t npercentiles;
 	enum slo_metric slo_metric;
 	struct campaign_stop stop;
 	struct label *labels; /* agents: {select: {labels: {k: v}}} */

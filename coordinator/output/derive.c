@@ -216,7 +216,16 @@ static json_t *derive_step_json_base(const struct step_point *p)
 	    "client_cpu_pct", derive_num(p->host_cpu_pct, 10), "qd_full_pct",
 	    derive_num(p->qd_full_pct, 10), "missed", (json_int_t)p->missed));
 	char words[160 + RECORD_PATH_MAX];
+	json_t *pct = derive_need(json_object());
 
+	/* the campaign's percentiles (percentiles:), keyed as the tables head them: "p99.99" */
+	for (uint32_t k = 0; k < step_npct(p); k++) {
+		char key[32];
+
+		snprintf(key, sizeof(key), "p%g", step_pct(p, k));
+		json_object_set_new(pct, key, derive_us((double)step_pct_ns(p, k)));
+	}
+	json_object_set_new(o, "percentiles_us", pct);
 	verdict_words(p, verdict_point(p), words, sizeof(words));
 	if (p->err_errno != 0) {
 		const char *name = strerrorname_np(p->err_errno);

@@ -309,17 +309,22 @@ static void report_steps(FILE *f, const struct campaign *c, const struct workloa
 {
 	bool shaded = false;
 
+	uint32_t np = n ? step_npct(&pts[0]) : 0;
+
 	fprintf(f, "<h3>Steps</h3>\n<div class=\"scroll\"><table class=\"steps\">\n<thead><tr>"
 	           "<th>Step</th><th>Offered ops/s</th><th>Achieved ops/s</th><th>MiB/s</th>"
-	           "<th>Mean</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>Max</th>"
-	           "<th>Verdict</th><th>Errors</th><th>Client CPU</th></tr></thead>\n<tbody>\n");
+	           "<th>Mean</th><th>Service</th>");
+	for (uint32_t k = 0; k < np; k++)
+		fprintf(f, "<th>p%g</th>", step_pct(&pts[0], k));
+	fprintf(f, "<th>Max</th><th>Verdict</th><th>Errors</th><th>Client CPU</th></tr></thead>\n"
+	           "<tbody>\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct step_point *p = &pts[i];
 		double lat = step_metric(p, c->slo_metric);
 		/* Rows over the SLO are shaded: the knee is where the shading starts. */
 		bool over =
 		    p->ops == 0 || verdict_short(c, p) || !(lat <= (double)c->slo_latency_ns);
-		char offered[48], achieved[48], d[6][16], verdict[160 + RECORD_PATH_MAX];
+		char offered[48], achieved[48], d[16], verdict[160 + RECORD_PATH_MAX];
 
 		shaded |= over;
 		if (p->offered_ops > 0)
@@ -327,19 +332,22 @@ static void report_steps(FILE *f, const struct campaign *c, const struct workloa
 		else
 			snprintf(offered, sizeof(offered), "max (qd %u)", w->queue_depth);
 		report_num(p->achieved_ops, achieved, sizeof(achieved));
-		report_dur(p->mean_ns, d[0], sizeof(d[0]));
-		report_dur((double)p->p50_ns, d[1], sizeof(d[1]));
-		report_dur((double)p->p90_ns, d[2], sizeof(d[2]));
-		report_dur((double)p->p99_ns, d[3], sizeof(d[3]));
-		report_dur((double)p->p999_ns, d[4], sizeof(d[4]));
-		report_dur((double)p->max_ns, d[5], sizeof(d[5]));
 		fprintf(
 		    f,
 		    "<tr%s><td class=\"n\">%u</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
 		    "<td class=\"n\">%.1f</td>",
 		    over ? " class=\"over\"" : "", p->step + 1, offered, achieved, p->mib_s);
-		for (size_t k = 0; k < 6; k++)
-			fprintf(f, "<td class=\"n\">%s</td>", d[k]);
+		/* mean and service time (fio's clat) side by side, then the percentiles, the max */
+		report_dur(p->mean_ns, d, sizeof(d));
+		fprintf(f, "<td class=\"n\">%s</td>", d);
+		report_dur(p->svc_mean_ns, d, sizeof(d));
+		fprintf(f, "<td class=\"n\">%s</td>", d);
+		for (uint32_t k = 0; k < np && k < step_npct(p); k++) {
+			report_dur((double)step_pct_ns(p, k), d, sizeof(d));
+			fprintf(f, "<td class=\"n\">%s</td>", d);
+		}
+		report_dur((double)p->max_ns, d, sizeof(d));
+		fprintf(f, "<td class=\"n\">%s</td>", d);
 		/* An invalid step's latency is labelled by its verdict, on the same row. */
 		verdict_words(p, verdict_point(p), verdict, sizeof(verdict));
 		fprintf(f, "<td>%s</td><td class=\"n\">%llu</td><td class=\"n\">%.0f%%</td></tr>\n",

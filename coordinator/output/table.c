@@ -89,29 +89,35 @@ void table_knee_text(const struct campaign *c, const struct workload *w,
 void table_print_steps(FILE *f, const struct workload *w, const struct step_point *pts, size_t n)
 {
 	struct step_point *s = curve_sorted(pts, n);
-	char mean[16], p50[16], p99[16], p999[16], max[16], offered[32],
-	    verdict[160 + RECORD_PATH_MAX];
+	char mean[16], pct[16], max[16], offered[32], verdict[160 + RECORD_PATH_MAX];
+	uint32_t np = n ? step_npct(&s[0]) : 0;
 
-	fprintf(f, "| Step | Offered ops/s | Achieved ops/s | MiB/s | Mean | p50 | p99 | p99.9 | "
-	           "Max | Verdict | Errors | Client CPU |\n");
-	fprintf(f, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|\n");
+	/* The latency columns: the mean, the campaign's percentiles (percentiles:), the max. */
+	fprintf(f, "| Step | Offered ops/s | Achieved ops/s | MiB/s | Mean |");
+	for (uint32_t k = 0; k < np; k++)
+		fprintf(f, " p%g |", step_pct(&s[0], k));
+	fprintf(f, " Max | Verdict | Errors | Client CPU |\n|---:|---:|---:|---:|---:|");
+	for (uint32_t k = 0; k < np; k++)
+		fprintf(f, "---:|");
+	fprintf(f, "---:|---|---:|---:|\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct step_point *p = &s[i];
 
 		units_format_duration((uint64_t)p->mean_ns, mean, sizeof(mean));
-		units_format_duration(p->p50_ns, p50, sizeof(p50));
-		units_format_duration(p->p99_ns, p99, sizeof(p99));
-		units_format_duration(p->p999_ns, p999, sizeof(p999));
 		units_format_duration(p->max_ns, max, sizeof(max));
 		if (p->offered_ops > 0)
 			snprintf(offered, sizeof(offered), "%.0f", p->offered_ops);
 		else
 			snprintf(offered, sizeof(offered), "max (qd %u)", w->queue_depth);
 		verdict_words(p, verdict_point(p), verdict, sizeof(verdict));
-		fprintf(f,
-		        "| %u | %s | %.0f | %.1f | %s | %s | %s | %s | %s | %s | %llu | %.0f%% |\n",
-		        p->step + 1, offered, p->achieved_ops, p->mib_s, mean, p50, p99, p999, max,
-		        verdict, (unsigned long long)p->errors, p->host_cpu_pct);
+		fprintf(f, "| %u | %s | %.0f | %.1f | %s |", p->step + 1, offered, p->achieved_ops,
+		        p->mib_s, mean);
+		for (uint32_t k = 0; k < np && k < step_npct(p); k++) {
+			units_format_duration(step_pct_ns(p, k), pct, sizeof(pct));
+			fprintf(f, " %s |", pct);
+		}
+		fprintf(f, " %s | %s | %llu | %.0f%% |\n", max, verdict,
+		        (unsigned long long)p->errors, p->host_cpu_pct);
 	}
 	free(s);
 }

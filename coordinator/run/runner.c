@@ -326,7 +326,7 @@ static void runner_step_done(struct runner *r)
 		r->points[r->w] = xreallocarray(r->points[r->w], r->cap[r->w], sizeof(**r->points));
 	}
 	pt = &r->points[r->w][r->npoints[r->w]];
-	agg_point(r->agg, r->step, r->rate, r->c->slo_metric, pt);
+	agg_point(r->agg, r->step, r->rate, r->c, pt);
 	/* A point counts once its intervals and its row are on disk, not before. */
 	if (results_point(r->res, w, pt, &err) < 0 || results_sync(r->res, &err) < 0) {
 		runner_fail(r, "%s", err.msg);

@@ -13,6 +13,7 @@ interval: 1s
 warmup: 1s
 measure: 2s
 slo: {latency: 1ms}
+percentiles: [50, 99, 99.99]
 workloads:
   - {name: randread-4k, rw: randread, block_size: 4KiB, load: {steps: [400, 2000]}}
   - {name: write-64k, rw: write, block_size: 64KiB, load: {steps: [200]}}
@@ -39,6 +40,14 @@ check "run prints the summary table" grep -q "| randread-4k |" "$T/run.out"
 check "progress lines give block sizes in KiB, as the rest does" \
 	grep -q "workload 1/2 randread-4k: randread 4KiB, 2 agent(s) x 2 worker(s) x qd 8" "$T/run.out"
 check "summary.md too" grep -q "## write-64k (write, 64KiB blocks" "$R/summary.md"
+check "percentiles: heads every step table" \
+	sh -c "grep -q '| Mean | p50 | p99 | p99.99 | Max |' '$R/summary.md' && grep -q '<th>Mean</th><th>Service</th><th>p50</th><th>p99</th><th>p99.99</th><th>Max</th>' '$R/report.html'"
+check "and each curve's steps" python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))['steps'][0]
+assert sorted(s['percentiles_us']) == ['p50', 'p99', 'p99.99'], s['percentiles_us']
+assert s['percentiles_us']['p50'] <= s['percentiles_us']['p99'] <= s['percentiles_us']['p99.99'], s
+" "$R/curve-randread-4k.json"
 
 # What a published result must say of itself: meta.json, and report.html's header from it.
 FSTYPE=$(findmnt -n -o FSTYPE --target "$T/target" 2> /dev/null || echo unknown)

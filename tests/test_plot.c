@@ -40,6 +40,8 @@ static void plot_test_points(struct step_point *pts, double scale)
 		p->p999_ns = (uint64_t)(p->mean_ns * 5);
 		p->max_ns = (uint64_t)(p->mean_ns * 9);
 		p->svc_mean_ns = p->mean_ns * 0.5;
+		p->hist[8 + i] = 300; /* 10 us and up, a bin further each step */
+		p->hist[12 + i] = 100;
 		p->ops = (uint64_t)(p->achieved_ops * 2);
 		p->missed = (uint64_t)((p->offered_ops - p->achieved_ops) * 2);
 		p->measured_s = 2;
@@ -325,7 +327,12 @@ static void test_report_html(void **state)
 	assert_non_null(strstr(a, "<tr><td>randread-4k</td><td class=\"n\">44000 ops/s</td>"));
 	assert_non_null(strstr(a, "<tr><td>never</td><td class=\"n\">not run</td>"));
 	/* One curve and one plot over time per workload that ran. */
-	assert_int_equal(plot_test_count(a, "<svg"), 4);
+	assert_int_equal(plot_test_count(a, "<svg"), 4 + 2 * PLOT_TEST_N);
+	/* a latency histogram per step, folded: two bars each, 75% and 25% */
+	assert_int_equal(plot_test_count(a, "<details class=\"hist\"><summary>show</summary><svg"),
+	                 2 * PLOT_TEST_N);
+	assert_int_equal(plot_test_count(a, "<rect class=\"bin\""), 2 * 2 * PLOT_TEST_N);
+	assert_int_equal(plot_test_count(a, "<title>75.00% of operations</title>"), 2 * PLOT_TEST_N);
 	assert_int_equal(
 	    plot_test_count(a, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeplot\""), 2);
 	/* over time: a line each for throughput, mean and p99, a band per interval, steps shaded */

@@ -469,6 +469,16 @@ void agg_point(struct agg_step *st, uint32_t step, double offered, const struct 
 	pt->p99_ns = hist_quantile(&all->rec.latency, 99);
 	pt->p999_ns = hist_quantile(&all->rec.latency, 99.9);
 	pt->max_ns = all->rec.latency.count ? all->rec.latency.max : 0;
+	for (unsigned b = 0; b < HIST_BINS; b++) {
+		double ns = (double)hist_bin_mid(b);
+		int k;
+
+		if (all->rec.latency.bins[b] == 0)
+			continue;
+		k = ns <= 1e3 ? 0 : (int)floor((log10(ns) - 3) * STEP_HIST_PER_DECADE);
+		k = k < 0 ? 0 : k >= STEP_HIST_BINS ? STEP_HIST_BINS - 1 : k;
+		pt->hist[k] += all->rec.latency.bins[b];
+	}
 	pt->npct = (uint32_t)c->npercentiles;
 	for (uint32_t k = 0; k < pt->npct; k++) {
 		pt->pct[k] = c->percentiles[k];

@@ -45,6 +45,14 @@ struct step_tick {
 	bool measured; /* inside the step's measured window */
 };
 
+/*
+ * A step's latency distribution for the report, on a log scale: 8 bins a
+ * decade from 1 us to 10 s (bin k holds [10^(3 + k/8), 10^(3 + (k+1)/8)) ns;
+ * the first also holds what is faster, the last what is slower).
+ */
+#define STEP_HIST_PER_DECADE 8
+#define STEP_HIST_BINS       (7 * STEP_HIST_PER_DECADE)
+
 /* A step's point: the merge of its measured (non warm-up) intervals. */
 struct step_point {
 	uint32_t step;
@@ -81,6 +89,7 @@ struct step_point {
 	uint32_t npct; /* the campaign's percentiles: pct[k] of the latency is pct_ns[k] */
 	double pct[CAMPAIGN_MAX_PERCENTILES];
 	uint64_t pct_ns[CAMPAIGN_MAX_PERCENTILES];
+	uint64_t hist[STEP_HIST_BINS]; /* measured operations by latency (STEP_HIST_BINS) */
 	uint32_t nticks; /* the step's first STEP_MAX_TICKS intervals, warm-up included */
 	struct step_tick ticks[STEP_MAX_TICKS];
 };

@@ -13,6 +13,7 @@
 #include "plot.h"
 #include "report.h"
 #include "table.h"
+#include "histplot.h"
 #include "timeplot.h"
 #include "units.h"
 #include "xalloc.h"
@@ -316,8 +317,8 @@ static void report_steps(FILE *f, const struct campaign *c, const struct workloa
 	           "<th>Mean</th><th>Service</th>");
 	for (uint32_t k = 0; k < np; k++)
 		fprintf(f, "<th>p%g</th>", step_pct(&pts[0], k));
-	fprintf(f, "<th>Max</th><th>Verdict</th><th>Errors</th><th>Client CPU</th></tr></thead>\n"
-	           "<tbody>\n");
+	fprintf(f, "<th>Max</th><th>Verdict</th><th>Errors</th><th>Client CPU</th>"
+	           "<th>Latency histogram</th></tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct step_point *p = &pts[i];
 		double lat = step_metric(p, c->slo_metric);
@@ -350,8 +351,12 @@ static void report_steps(FILE *f, const struct campaign *c, const struct workloa
 		fprintf(f, "<td class=\"n\">%s</td>", d);
 		/* An invalid step's latency is labelled by its verdict, on the same row. */
 		verdict_words(p, verdict_point(p), verdict, sizeof(verdict));
-		fprintf(f, "<td>%s</td><td class=\"n\">%llu</td><td class=\"n\">%.0f%%</td></tr>\n",
+		fprintf(f, "<td>%s</td><td class=\"n\">%llu</td><td class=\"n\">%.0f%%</td>",
 		        verdict, (unsigned long long)p->errors, p->host_cpu_pct);
+		/* The step's latency distribution, folded until asked for. */
+		fputs("<td><details class=\"hist\"><summary>show</summary>", f);
+		histplot_svg(f, p, c->slo_latency_ns);
+		fputs("</details></td></tr>\n", f);
 	}
 	fputs("</tbody>\n</table></div>\n", f);
 	if (shaded)

@@ -73,11 +73,12 @@ class Count(HTMLParser):
     def __init__(self):
         super().__init__()
         self.tags, self.circles, self.external = {}, 0, []
-        self.timeplots, self.dts, self.in_dt = 0, [], False
+        self.timeplots, self.dts, self.in_dt, self.hists = 0, [], False, 0
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         self.tags[tag] = self.tags.get(tag, 0) + 1
         self.timeplots += tag == "svg" and a.get("class") == "timeplot"
+        self.hists += tag == "svg" and a.get("class") == "hist"
         self.in_dt = tag == "dt"
         if tag == "circle" and a.get("class") == "step":
             self.circles += 1
@@ -89,7 +90,8 @@ r = sys.argv[1]
 p = Count()
 p.feed(open(r + "/report.html", encoding="utf-8").read())
 p.close()
-assert p.tags.get("svg") == 4, f"{p.tags.get('svg')} <svg>, expected a curve and a plot over time per workload (4)"
+assert p.tags.get("svg") == 4 + p.hists, f"{p.tags.get('svg')} <svg>, expected a curve and a plot over time per workload (4) and {p.hists} histograms"
+assert p.hists == 6, f"{p.hists} latency histograms, expected one per step (6)"
 assert p.timeplots == 2, f"{p.timeplots} plots over time, expected 2"
 for want in ("Date", "iocurve", "Command", "Coordinator", "Agent hosts", "Mounts"):
     assert want in p.dts, f"no {want} in the header: {p.dts}"

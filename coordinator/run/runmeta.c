@@ -3,12 +3,23 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "runmeta.h"
+#include "xalloc.h"
 #include "server.h"
+
+static int runmeta_cmp(const void *a, const void *b)
+{
+	const struct session *x = *(struct session *const *)a, *y = *(struct session *const *)b;
+
+	if (x == NULL || y == NULL)
+		return (x == NULL) - (y == NULL);
+	return strcmp(session_name(x), session_name(y));
+}
 
 char *runmeta_json(const struct campaign *c, struct session *const *agents, size_t nagents,
                    const char *command)
@@ -27,8 +38,13 @@ char *runmeta_json(const struct campaign *c, struct session *const *agents, size
 	if (uname(&u) == 0)
 		snprintf(kernel, sizeof(kernel), "%s %s", u.sysname, u.release);
 	co = json_pack("{s:s,s:s}", "host", host, "kernel", kernel);
+	/* By name, as the per-agent tables list them, whatever order they joined in. */
+	struct session **sorted = xcalloc(nagents ? nagents : 1, sizeof(*sorted));
+
+	memcpy(sorted, agents, nagents * sizeof(*sorted));
+	qsort(sorted, nagents, sizeof(*sorted), runmeta_cmp);
 	for (size_t i = 0; i < nagents; i++) {
-		const struct session *s = agents[i];
+		const struct session *s = sorted[i];
 
 		if (s == NULL)
 			continue;
@@ -38,6 +54,7 @@ char *runmeta_json(const struct campaign *c, struct session *const *agents, size
 		                  session_version(s), "target",
 		                  c->sim.enabled ? "" : session_mount_of(s, c->target_path)));
 	}
+	free(sorted);
 	json_object_set_new(o, "started", json_string(started));
 	json_object_set_new(o, "iocurve", json_string(IOCURVE_VERSION));
 	json_object_set_new(o, "command", json_string(command ? command : ""));

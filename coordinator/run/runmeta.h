@@ -12,7 +12,7 @@ struct session;
 /*
  * The run's description as JSON text (malloc'd): "started" (UTC), "iocurve"
  * (version), "command" (how it was started, or ""), "coordinator" {host,
- * kernel}, "agents" [{name, host, kernel, version, target}] where target is
+ * kernel}, "agents" [{name, host, kernel, version, target}] by name, where target is
  * "SOURCE FSTYPE OPTIONS" of the mount holding the campaign's target (""
  * for a simulated target or an unknown mount).
  */

@@ -1,0 +1,112 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Deployment files: `meson install --destdir` puts binaries, man pages, example
+# campaigns, units, the sysusers file, the Kubernetes manifests and fleet-ssh in place;
+# the units pass `systemd-analyze verify` without a word; the manifests hold together
+# (selectors, the Service the agents dial, options the programs take); fleet-ssh refuses
+# what it must and reports a host it could not reach.
+. "$(dirname "$0")/lib.sh"
+
+: "${IOCURVE_BUILD:?set by meson test}"
+: "${IOCURVE_SOURCE:?set by meson test}"
+D=$T/root
+meson install -C "$IOCURVE_BUILD" --destdir "$D" --no-rebuild > "$T/install.log" 2>&1 ||
+	{ cat "$T/install.log"; fail "meson install --destdir"; }
+ok "meson install --destdir"
+for f in bin/iocurve bin/iocurve-agent share/man/man1/iocurve.1 share/man/man8/iocurve-agent.8 \
+	share/man/man5/iocurve-campaign.5 share/iocurve/configs/demo.yaml \
+	share/iocurve/configs/4corners.yaml lib/systemd/system/iocurve-serve.service \
+	"lib/systemd/system/iocurve-agent@.service" lib/sysusers.d/iocurve.conf \
+	share/iocurve/deploy/k8s/coordinator.yaml share/iocurve/deploy/k8s/agents.yaml \
+	share/iocurve/deploy/fleet-ssh; do
+	found=$(find "$D" -path "*/$f" | head -1)
+	[ -n "$found" ] || fail "installed: $f"
+done
+ok "installed: binaries, man pages, campaigns, units, sysusers, manifests, fleet-ssh"
+UNITS=$(dirname "$(find "$D" -name iocurve-serve.service)")
+BINDIR=$(dirname "$(find "$D" -path '*/bin/iocurve')")
+PREFIX_BIN=${BINDIR#"$D"}
+check "the units start the installed programs" \
+	grep -q "^ExecStart=$PREFIX_BIN/iocurve serve " "$UNITS/iocurve-serve.service"
+check "the example campaigns installed pass check" \
+	"$BINDIR/iocurve" check "$(find "$D" -path '*/configs/4corners.yaml')"
+
+if command -v systemd-analyze > /dev/null 2>&1; then
+	# verify looks for the ExecStart programs: point them at the installed copies.
+	mkdir "$T/units"
+	sed "s|$PREFIX_BIN/|$BINDIR/|" "$UNITS/iocurve-serve.service" > "$T/units/iocurve-serve.service"
+	sed "s|$PREFIX_BIN/|$BINDIR/|" "$UNITS/iocurve-agent@.service" > "$T/units/iocurve-agent@c1.service"
+	systemd-analyze verify --man=no "$T/units/iocurve-serve.service" \
+		"$T/units/iocurve-agent@c1.service" > "$T/verify.out" 2>&1 || true
+	sed 's/^/# /' "$T/verify.out"
+	check "systemd-analyze verify: both units, not a word" sh -c "! test -s '$T/verify.out'"
+	for u in iocurve-serve.service iocurve-agent@c1.service; do
+		for k in User=iocurve ProtectSystem=strict NoNewPrivileges=yes CapabilityBoundingSet=; do
+			grep -q "^$k\$" "$T/units/$u" || fail "$u: $k"
+		done
+	done
+	ok "both units: a dedicated user, ProtectSystem=strict, no new privileges, no capabilities"
+else
+	echo "# no systemd-analyze: the units' check is skipped"
+fi
+
+# The manifests: YAML that Kubernetes would take, and options the programs accept.
+"$BINDIR/iocurve" serve --help > "$T/serve.help"
+"$BINDIR/iocurve-agent" --help > "$T/agent.help" 2>&1 || true
+PY=python3
+$PY -c 'import yaml' 2> /dev/null || PY=/usr/bin/python3
+if $PY -c 'import yaml' 2> /dev/null; then
+	check "the manifests hold together" $PY - "$(find "$D" -path '*/deploy/k8s' -type d)" "$T" <<'PY'
+import sys, yaml
+k8s, t = sys.argv[1], sys.argv[2]
+docs = [d for f in ("coordinator.yaml", "agents.yaml") for d in yaml.safe_load_all(open(f"{k8s}/{f}"))]
+by = {d["kind"]: d for d in docs}
+assert set(by) == {"Deployment", "Service", "PersistentVolumeClaim", "DaemonSet"}, set(by)
+for d in docs:
+    assert d["apiVersion"] and d["metadata"]["name"], d
+dep, svc, ds = by["Deployment"], by["Service"], by["DaemonSet"]
+for w in (dep, ds):
+    spec = w["spec"]
+    sel, lab = spec["selector"]["matchLabels"], spec["template"]["metadata"]["labels"]
+    assert all(lab.get(k) == v for k, v in sel.items()), (sel, lab)
+    c = spec["template"]["spec"]["containers"][0]
+    assert c["image"] and c["securityContext"]["allowPrivilegeEscalation"] is False, c
+    mounts = {m["name"] for m in c["volumeMounts"]}
+    assert mounts <= {v["name"] for v in spec["template"]["spec"]["volumes"]}, mounts
+assert dep["spec"]["replicas"] == 1, "one coordinator: the queue lives in one process"
+lab = dep["spec"]["template"]["metadata"]["labels"]
+assert all(lab.get(k) == v for k, v in svc["spec"]["selector"].items()), svc
+ports = {p["name"]: p["port"] for p in svc["spec"]["ports"]}
+env = {e["name"]: e.get("value") for e in ds["spec"]["template"]["spec"]["containers"][0]["env"]}
+assert env["IOCURVE_AGENT_COORDINATOR"] == f"{svc['metadata']['name']}:{ports['agents']}", env
+# Every option the containers pass is one the programs list.
+for w, help_file in ((dep, "serve.help"), (ds, "agent.help")):
+    known = open(f"{t}/{help_file}").read()
+    for a in w["spec"]["template"]["spec"]["containers"][0]["command"]:
+        if str(a).startswith("--"):
+            assert a in known, f"{a} is not an option of {help_file}"
+print(f"# manifests: {len(docs)} objects; agents dial {env['IOCURVE_AGENT_COORDINATOR']}")
+PY
+else
+	echo "# no PyYAML: the manifests' check is skipped"
+fi
+
+# fleet-ssh: a host it cannot reach fails that host, not silently; odd names are refused.
+FLEET=$(find "$D" -name fleet-ssh)
+"$BINDIR/iocurve" certs init "$T/ca" > /dev/null
+printf '# lab\nclient-7.lab\nbad;name\n' > "$T/hosts"
+status=0
+PATH="$BINDIR:$PATH" FLEET_SSH=false FLEET_SCP=false IOCURVE_AGENT_BIN="$BINDIR/iocurve-agent" \
+	IOCURVE_AGENT_UNIT="$UNITS/iocurve-agent@.service" \
+	"$FLEET" "$T/ca" coord.lab:7070 "$T/hosts" > "$T/fleet.out" 2>&1 || status=$?
+sed 's/^/# /' "$T/fleet.out"
+check "fleet-ssh exits 1 when hosts failed" test "$status" -eq 1
+check "fleet-ssh names the host it could not reach" grep -q "^client-7.lab: FAILED" "$T/fleet.out"
+check "fleet-ssh refuses a name that would reach a shell" grep -q "^bad;name: FAILED (not a plain host name)" "$T/fleet.out"
+check "fleet-ssh made the agent's certificate, named after the host" test -s "$T/ca/client-7.crt"
+status=0
+IOCURVE_AGENT_BIN="$BINDIR/iocurve-agent" "$FLEET" "$T/ca" 'x;reboot' "$T/hosts" > "$T/odd.out" 2>&1 ||
+	status=$?
+check "fleet-ssh refuses an odd coordinator address" \
+	sh -c "test $status -eq 2 && grep -q 'unusual characters' '$T/odd.out'"
+echo "# deploy: all passed"

@@ -40,14 +40,15 @@ for r in over:
     assert float(r["achieved_ops"]) < 17000, f"over capacity, achieved {r['achieved_ops']}"
     assert float(r["mean_us"]) > 3000, "over capacity, latency grows"
 for r in rows:
-    # Operations the client owed but never issued: many above capacity; below it none,
-    # but for a client hiccup at the window's end (at most 0.1% of the operations).
+    # Operations the client owed but never issued: many above capacity (over 1%); below
+    # it none, but for a client hiccup at the window's end (a dry CI run caught 26 of
+    # 11,961, 2 ms of backlog at 12k ops/s, on this 2-core VM): at most 0.5%.
     over_cap = r["load"] == "rate" and float(r["offered_ops"]) > 16000
     missed, ops = int(r["missed"]), int(r["ops"])
     if over_cap:
         assert missed > 0.01 * ops, f"step {r['step']}: missed {missed} of {ops}"
     else:
-        assert missed <= 0.001 * ops, f"step {r['step']}: missed {missed} of {ops}"
+        assert missed <= 0.005 * ops, f"step {r['step']}: missed {missed} of {ops}"
 peak = [r for r in rows if r["load"] == "max"][0]
 # Closed loop at qd 64 on 4 servers: the full capacity, latency 16 ops deep.
 assert 14500 < float(peak["achieved_ops"]) < 16500, f"max step achieved {peak['achieved_ops']}"

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <event2/buffer.h>
@@ -405,6 +406,15 @@ struct conn *conn_unix(struct event_base *base, int fd, const char *peer_addr,
 }
 
 /* --- Both --- */
+
+void conn_stop_reading(struct conn *c)
+{
+	int fd = (int)bufferevent_getfd(c->bev), small = 1;
+
+	bufferevent_disable(c->bev, EV_READ);
+	if (fd >= 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
+}
 
 int conn_send(struct conn *c, const Iocurve__Envelope *env)
 {

@@ -62,6 +62,12 @@ void conn_close(struct conn *c);
 /* Free now, dropping what is queued; no callback follows. Not from c's own callbacks. */
 void conn_abort(struct conn *c);
 
+/*
+ * Read nothing more from the peer, and let the socket's receive buffer fill:
+ * a peer that stops reading, for tests of the other side's output cap.
+ */
+void conn_stop_reading(struct conn *c);
+
 /* Seconds without any frame from the peer before on_close ("peer silent"); 0: none. */
 void conn_set_idle_timeout(struct conn *c, unsigned seconds);
 /* The same in milliseconds: heartbeat interval x misses. */

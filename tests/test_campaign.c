@@ -515,7 +515,7 @@ static void test_invalid_agents(void **state)
 	     "test.yaml:2:26: agents.wait: only applies to 'select'"},
 	    {"agents: {select: {}}\n", "test.yaml:2:18: agents.select is missing 'count'"},
 	    {"agents: {select: {count: x}}\n",
-	     "test.yaml:2:26: agents.select.count: expected a whole number 1..4096, got 'x'"},
+	     "test.yaml:2:26: agents.select.count: expected a whole number 1..16384, got 'x'"},
 	    {"agents: {select: 3}\n",
 	     "test.yaml:2:18: agents.select: expected a mapping with count, labels, got '3'"},
 	    {"agents: {select: {count: 1}, wait: soon}\n",

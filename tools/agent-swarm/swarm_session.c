@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: MIT */
+/* One swarm agent session: the agent's side of the protocol, without workers. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "conn.h"
+#include "log.h"
+#include "swarm.h"
+#include "xalloc.h"
+
+static void swarm_send(struct swarm_session *ss, Iocurve__Envelope *env)
+{
+	if (ss->conn != NULL)
+		conn_send(ss->conn, env);
+}
+
+static void swarm_hello(struct swarm_session *ss)
+{
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__Hello h = IOCURVE__HELLO__INIT;
+	char host[80];
+	char *allowed[1] = {"/swarm"}, *mounts[1] = {"swarm tmpfs rw"};
+
+	snprintf(host, sizeof(host), "swarm-host-%u", ss->index / 16);
+	h.protocol_version = IOCURVE__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT;
+	h.name = ss->name;
+	h.host = host;
+	h.cpus = 2;
+	h.software_version = "swarm";
+	h.kernel = "Linux swarm";
+	h.n_allowed_paths = 1;
+	h.allowed_paths = allowed;
+	h.n_allowed_mounts = 1;
+	h.allowed_mounts = mounts;
+	env.body_case = IOCURVE__ENVELOPE__BODY_HELLO;
+	env.hello = &h;
+	swarm_send(ss, &env);
+}
+
+void swarm_session_heartbeat(struct swarm_session *ss)
+{
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__Heartbeat hb = IOCURVE__HEARTBEAT__INIT;
+
+	if (!ss->welcomed)
+		return;
+	hb.agent_time = clock_now_ns();
+	hb.workers_running = ss->workers;
+	env.body_case = IOCURVE__ENVELOPE__BODY_HEARTBEAT;
+	env.heartbeat = &hb;
+	swarm_send(ss, &env);
+}
+
+static void swarm_pong(struct swarm_session *ss, const Iocurve__Ping *p, uint64_t t2)
+{
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__Pong pong = IOCURVE__PONG__INIT;
+
+	pong.seq = p->seq;
+	pong.t1 = p->t1;
+	pong.t2 = t2;
+	pong.t3 = clock_now_ns();
+	env.body_case = IOCURVE__ENVELOPE__BODY_PONG;
+	env.pong = &pong;
+	swarm_send(ss, &env);
+}
+
+static void swarm_ready(struct swarm_session *ss, const Iocurve__Prepare *p)
+{
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__Ready r = IOCURVE__READY__INIT;
+
+	ss->workload = p->workload_index;
+	ss->workers = p->workers ? p->workers : 1;
+	ss->rw = p->rw;
+	ss->read_pct = p->read_pct;
+	ss->block_size = p->block_size ? p->block_size : 4096;
+	snprintf(ss->sw->workload_name, sizeof(ss->sw->workload_name), "%s",
+	         p->workload ? p->workload : "");
+	r.workload_index = p->workload_index;
+	r.workers = ss->workers;
+	env.body_case = IOCURVE__ENVELOPE__BODY_READY;
+	env.ready = &r;
+	swarm_send(ss, &env);
+}
+
+static void swarm_step_done(struct swarm_session *ss)
+{
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__StepDone d = IOCURVE__STEP_DONE__INIT;
+
+	d.workload_index = ss->workload;
+	d.step = ss->step;
+	d.intervals = ss->sent;
+	d.start_time = ss->start_ns;
+	env.body_case = IOCURVE__ENVELOPE__BODY_STEP_DONE;
+	env.step_done = &d;
+	swarm_send(ss, &env);
+	ss->stepping = false;
+	ss->sw->st.steps_done++;
+	if (ss->tick != NULL)
+		event_del(ss->tick);
+}
+
+/* Interval ss->sent is over: its report, from one of the step's templates. */
+static void swarm_report(struct swarm_session *ss)
+{
+	struct swarm *sw = ss->sw;
+	const struct swarm_template *t =
+	    &sw->tmpl[(ss->index + ss->sent * 7u + ss->step * 3u) % SWARM_TEMPLATES];
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__IntervalReport r = IOCURVE__INTERVAL_REPORT__INIT;
+	const struct record *rec = &t->rec;
+
+	r.workload_index = ss->workload;
+	r.step = ss->step;
+	r.interval = ss->sent;
+	r.warmup = ss->sent < ss->warmup;
+	r.ops = rec->ops;
+	r.reads = rec->reads;
+	r.bytes = rec->bytes;
+	r.cpu_user_ns = rec->cpu_user_ns;
+	r.cpu_sys_ns = rec->cpu_sys_ns;
+	r.lag_sum_ns = rec->lag_sum_ns;
+	r.lag_max_ns = rec->lag_max_ns;
+	r.workers = ss->workers;
+	r.duration_ns = ss->interval_ns;
+	r.host_cpu_pct = 20.0 + (double)(ss->index % 10);
+	r.latency = (Iocurve__Histogram *)&t->latency;
+	r.service = (Iocurve__Histogram *)&t->service;
+	r.err_path = "";
+	env.body_case = IOCURVE__ENVELOPE__BODY_INTERVAL_REPORT;
+	env.interval_report = &r;
+	swarm_send(ss, &env);
+	sw->st.reports++;
+	sw->st.report_bytes += 4 + protobuf_c_message_get_packed_size(&env.base);
+	if (sw->watch != NULL)
+		swarm_watch_sent(sw->watch, sw->workload_name, ss->step, ss->sent, clock_now_ns());
+	ss->sent++;
+}
+
+static void swarm_arm(struct swarm_session *ss)
+{
+	uint64_t due = ss->start_ns + (uint64_t)(ss->sent + 1) * ss->interval_ns;
+	uint64_t now = clock_now_ns(), wait = due > now ? due - now : 0;
+
+	event_add(ss->tick, &(struct timeval){(time_t)(wait / NSEC_PER_SEC),
+	                                      (suseconds_t)(wait % NSEC_PER_SEC / 1000)});
+}
+
+static void swarm_tick_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct swarm_session *ss = arg;
+
+	(void)fd;
+	(void)what;
+	if (!ss->stepping)
+		return;
+	swarm_report(ss);
+	if (ss->sent == ss->intervals)
+		swarm_step_done(ss);
+	else
+		swarm_arm(ss);
+}
+
+static void swarm_start_step(struct swarm_session *ss, const Iocurve__StartStep *s)
+{
+	struct swarm *sw = ss->sw;
+	uint64_t total = s->warmup_ns + s->measure_ns;
+	double rate = 0;
+
+	if (s->interval_ns == 0 || total == 0)
+		return;
+	for (size_t i = 0; i < s->n_worker_rate; i++)
+		rate += s->worker_rate[i];
+	if (rate <= 0)
+		rate = 1000.0 * ss->workers; /* closed loop: what a small device would do */
+	ss->step = s->step;
+	ss->interval_ns = s->interval_ns;
+	ss->intervals = (uint32_t)(total / s->interval_ns);
+	ss->warmup = (uint32_t)(s->warmup_ns / s->interval_ns);
+	ss->sent = 0;
+	ss->start_ns = (uint64_t)((int64_t)s->start_time + s->clock_offset);
+	ss->ops_per_interval = rate * (double)s->interval_ns / 1e9;
+	if (sw->tmpl_ops != ss->ops_per_interval || sw->tmpl_rw != ss->rw ||
+	    sw->tmpl_read_pct != ss->read_pct || sw->tmpl_bs != ss->block_size)
+		swarm_record_templates(sw, ss->ops_per_interval, ss->rw, ss->read_pct,
+		                       ss->block_size);
+	if (ss->tick == NULL)
+		ss->tick = event_new(sw->base, -1, 0, swarm_tick_cb, ss);
+	ss->stepping = true;
+	swarm_arm(ss);
+}
+
+static void swarm_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
+{
+	struct swarm_session *ss = arg;
+	uint64_t now = clock_now_ns();
+
+	(void)c;
+	switch (env->body_case) {
+	case IOCURVE__ENVELOPE__BODY_WELCOME:
+		ss->welcomed = true;
+		ss->sw->st.welcomed++;
+		ss->sw->dialing--;
+		conn_set_idle_timeout_ms(ss->conn, 10000);
+		if (ss->stall)
+			conn_stop_reading(ss->conn);
+		break;
+	case IOCURVE__ENVELOPE__BODY_REFUSE:
+		log_error("%s refused: %s", ss->name, env->refuse->reason);
+		ss->sw->st.refused++;
+		break;
+	case IOCURVE__ENVELOPE__BODY_PING:
+		swarm_pong(ss, env->ping, now);
+		break;
+	case IOCURVE__ENVELOPE__BODY_PREPARE:
+		swarm_ready(ss, env->prepare);
+		break;
+	case IOCURVE__ENVELOPE__BODY_START_STEP:
+		swarm_start_step(ss, env->start_step);
+		break;
+	case IOCURVE__ENVELOPE__BODY_END_STEP:
+		if (ss->stepping && env->end_step->step == ss->step)
+			swarm_step_done(ss);
+		break;
+	case IOCURVE__ENVELOPE__BODY_END_WORKLOAD:
+	case IOCURVE__ENVELOPE__BODY_ABORT:
+		if (ss->stepping) {
+			ss->stepping = false;
+			event_del(ss->tick);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+static void swarm_on_connected(struct conn *c, void *arg)
+{
+	(void)c;
+	swarm_hello(arg);
+}
+
+static void swarm_on_close(struct conn *c, const char *reason, void *arg)
+{
+	struct swarm_session *ss = arg;
+
+	(void)c;
+	ss->conn = NULL;
+	if (!ss->welcomed) {
+		ss->sw->dialing--;
+		log_error("%s: closed before Welcome: %s", ss->name, reason);
+	} else {
+		log_warn("%s: closed: %s", ss->name, reason);
+	}
+	ss->sw->st.lost++;
+	ss->dropped = true;
+	ss->stepping = false;
+	if (ss->tick != NULL)
+		event_del(ss->tick);
+}
+
+static const struct conn_cbs swarm_conn_cbs = {
+    .on_connected = swarm_on_connected,
+    .on_message = swarm_on_message,
+    .on_close = swarm_on_close,
+};
+
+void swarm_session_dial(struct swarm_session *ss)
+{
+	struct swarm *sw = ss->sw;
+
+	ss->conn = conn_connect(sw->base, ss->ctx, (struct sockaddr *)&sw->addr, (int)sw->addrlen,
+	                        sw->o.coordinator, &swarm_conn_cbs, ss);
+	if (ss->conn == NULL) {
+		log_error("%s: cannot dial %s", ss->name, sw->o.coordinator);
+		ss->dropped = true;
+		return;
+	}
+	sw->dialing++;
+}
+
+void swarm_session_free(struct swarm_session *ss)
+{
+	if (ss->conn != NULL)
+		conn_abort(ss->conn);
+	if (ss->tick != NULL)
+		event_free(ss->tick);
+	SSL_CTX_free(ss->ctx);
+}

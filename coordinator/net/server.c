@@ -60,7 +60,9 @@ struct session {
 	uint64_t round_start_ns;
 	uint64_t next_sync_ns; /* the next round starts at this time */
 	uint64_t sync_every_ns;
-	void *owner; /* the campaign using this agent; NULL when idle */
+	void *owner;         /* the campaign using this agent; NULL when idle */
+	uint32_t owner_slot; /* the owner's index for it (session_set_slot) */
+	size_t agent;        /* its registry entry, once welcomed (the registry only grows) */
 	TAILQ_ENTRY(session) entry;
 };
 TAILQ_HEAD(session_list, session);
@@ -110,10 +112,16 @@ const struct server_agent *server_agents(const struct server *srv, size_t *n)
 	return srv->agents;
 }
 
+/* A welcomed session's registry entry: by index, not by name (every frame asks). */
+static struct server_agent *server_agent_at(const struct session *s)
+{
+	return &s->srv->agents[s->agent];
+}
+
 static void server_session_free(struct session *s)
 {
 	if (s->welcomed) {
-		struct server_agent *a = server_agent_of(s->srv, s->name);
+		struct server_agent *a = server_agent_at(s);
 
 		if (a->s == s)
 			a->s = NULL;
@@ -293,6 +301,7 @@ static void server_hello(struct session *s, const Iocurve__Hello *h)
 	{
 		struct server_agent *a = server_agent_of(s->srv, s->name);
 
+		s->agent = (size_t)(a - s->srv->agents);
 		a->s = s;
 		snprintf(a->host, sizeof(a->host), "%s", s->host);
 		text_clean(h->software_version, a->version, sizeof(a->version), false);
@@ -328,7 +337,7 @@ static uint64_t server_sync_period(void)
 /* The round is over: its quickest sample joins the window, the model is refitted. */
 static void server_sync_end(struct session *s, uint64_t now)
 {
-	struct server_agent *a = server_agent_of(s->srv, s->name);
+	struct server_agent *a = server_agent_at(s);
 	uint64_t period = server_sync_period();
 	bool first = !s->synced;
 
@@ -394,7 +403,7 @@ static void server_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 	uint64_t now = clock_now_ns();
 
 	if (s->welcomed)
-		server_agent_of(s->srv, s->name)->last_seen_ns = now;
+		server_agent_at(s)->last_seen_ns = now;
 	if (!s->welcomed) {
 		if (env->body_case == IOCURVE__ENVELOPE__BODY_HELLO)
 			server_hello(s, env->hello); /* may free s (Refuse) */
@@ -709,6 +718,16 @@ void session_release(struct session *s, const void *owner)
 {
 	if (s->owner == owner)
 		s->owner = NULL;
+}
+
+void session_set_slot(struct session *s, uint32_t slot)
+{
+	s->owner_slot = slot;
+}
+
+uint32_t session_slot(const struct session *s)
+{
+	return s->owner_slot;
 }
 
 void *session_owner(const struct session *s)

@@ -107,6 +107,9 @@ const struct label *session_labels(const struct session *s, size_t *n);
 int session_claim(struct session *s, void *owner);
 /* Give s back if owner holds it. */
 void session_release(struct session *s, const void *owner);
+/* The owner's own index for s, kept for it: finding a session's slot is O(1). */
+void session_set_slot(struct session *s, uint32_t slot);
+uint32_t session_slot(const struct session *s);
 /* Who holds s; NULL when idle. */
 void *session_owner(const struct session *s);
 /* Close every session cleanly (close_notify) and stop listening. */

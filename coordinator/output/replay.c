@@ -75,8 +75,7 @@ static bool replay_finish(struct replay *out, struct replay_step *st)
 		size_t k = out->npts[st->w]++;
 
 		out->pts[st->w] = xreallocarray(out->pts[st->w], k + 1, sizeof(**out->pts));
-		agg_point(agg, st->step, st->offered, out->campaign,
-		          &out->pts[st->w][k]);
+		agg_point(agg, st->step, st->offered, out->campaign, &out->pts[st->w][k]);
 	}
 	agg_step_free(agg);
 	free(names);

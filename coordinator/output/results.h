@@ -32,14 +32,19 @@ const char *results_dir(const struct results *r);
  * The writers append whole lines with write(2) and return 0, or -1 with err
  * naming the file and errno (a full disk): the caller then stops the campaign.
  */
-/* One line of intervals.jsonl; agent is NULL for the merged (fleet) line. */
+/*
+ * One line of intervals.jsonl; agent is NULL for the merged (fleet) line. An
+ * agent's line is held and written with the next other line (its interval's
+ * merged line, a clock, window or end line, results_sync or results_close), in
+ * one write; a merged line is never on disk before its agents' lines.
+ */
 int results_interval(struct results *r, const struct workload *w, uint32_t step, double offered,
                      uint32_t interval, const char *agent, const struct agg_record *rec,
                      struct error *err);
-/* The measured window of an extended step, so `iocurve report` judges it the same way. */
 /* One agent's step start on both clocks, with the clock model's uncertainty. */
 int results_clock(struct results *r, const struct workload *w, uint32_t step, const char *agent,
                   const struct intervals_clock *k, struct error *err);
+/* The measured window of an extended step, so `iocurve report` judges it the same way. */
 int results_window(struct results *r, const struct workload *w, uint32_t step, uint32_t from,
                    uint32_t to, struct error *err);
 /* The end line of a campaign that failed or was cancelled (intervals_end_line). */
@@ -47,7 +52,7 @@ int results_end(struct results *r, const char *state, const char *reason, struct
 /* One row of curve.csv. */
 int results_point(struct results *r, const struct workload *w, const struct step_point *pt,
                   struct error *err);
-/* fsync both files: the step is on disk before the next one starts. */
+/* Write what is held, fsync both files: the step is on disk before the next one starts. */
 int results_sync(struct results *r, struct error *err);
 void results_close(struct results *r);
 

@@ -20,6 +20,10 @@ void runner_compact(struct runner *r)
 
 int runner_agent_index(const struct runner *r, const struct session *s)
 {
+	uint32_t slot = session_slot(s);
+
+	if (slot < r->nagents && r->agents[slot].s == s)
+		return (int)slot;
 	for (uint32_t i = 0; i < r->nagents; i++)
 		if (r->agents[i].s == s)
 			return (int)i;
@@ -86,6 +90,7 @@ void runner_claim(struct runner *r, struct session *s)
 	}
 	session_claim(s, r);
 	r->agents[r->nagents].s = s;
+	session_set_slot(s, r->nagents);
 	snprintf(r->agents[r->nagents].name, sizeof(r->agents[r->nagents].name), "%s",
 	         session_name(s));
 	r->nagents++;

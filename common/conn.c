@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -504,6 +506,15 @@ uint64_t conn_sent_ns(const struct conn *c)
 size_t conn_pending(const struct conn *c)
 {
 	return evbuffer_get_length(bufferevent_get_output(c->bev));
+}
+
+size_t conn_backlog(const struct conn *c)
+{
+	int fd = (int)bufferevent_getfd(c->bev), queued = 0;
+
+	if (fd < 0 || ioctl(fd, SIOCOUTQ, &queued) < 0 || queued < 0)
+		queued = 0;
+	return conn_pending(c) + (size_t)queued;
 }
 
 void conn_set_idle_timeout_ms(struct conn *c, unsigned ms)

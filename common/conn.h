@@ -55,6 +55,12 @@ uint64_t conn_sent_ns(const struct conn *c);
 /* Bytes queued for the peer and not yet written: a peer that stops reading shows here. */
 size_t conn_pending(const struct conn *c);
 /*
+ * conn_pending plus what the kernel holds for the peer, sent or not, until it
+ * acknowledges it (SIOCOUTQ): a peer that stops reading shows here even while
+ * the kernel's buffers still take our writes.
+ */
+size_t conn_backlog(const struct conn *c);
+/*
  * Close cleanly: flush what is queued, end the transport (TLS close_notify), free.
  * No on_close follows. Safe to call from inside a callback of this conn.
  */

@@ -35,6 +35,13 @@
 /* Lines about connections refused before Hello, per window. */
 #define SERVER_REFUSED_LOG_LINES     20
 #define SERVER_REFUSED_LOG_WINDOW_NS 10000000000ull
+/*
+ * An agent with more than this queued for it and not acknowledged (ours and the
+ * kernel's) has stopped reading: nothing more is queued for it, and it is dropped
+ * at the next heartbeat tick. Everything the coordinator sends an agent is small;
+ * a healthy one holds a few KiB at most. Tests only: IOCURVE_TEST_SESSION_BACKLOG.
+ */
+#define SERVER_SESSION_BACKLOG (1u << 20)
 
 /* One connected agent. */
 struct session {
@@ -85,6 +92,7 @@ struct server {
 	uint64_t pending_refused;
 	uint64_t refused_window_ns; /* rate limit of "refused" lines */
 	uint64_t refused_logged, refused_unlogged;
+	size_t backlog_max; /* SERVER_SESSION_BACKLOG */
 };
 
 static void server_agent_clear_labels(struct server_agent *a)
@@ -139,9 +147,28 @@ static void server_session_free(struct session *s)
 
 int server_send(struct session *s, const Iocurve__Envelope *env)
 {
-	if (s->conn == NULL)
+	if (s->conn == NULL || conn_backlog(s->conn) > s->srv->backlog_max)
 		return -1;
 	return conn_send(s->conn, env);
+}
+
+/* Drop a session that stopped reading; true when it was dropped (s is freed). */
+static void server_session_lost(struct session *s, const char *reason);
+static bool server_drop_if_stuck(struct session *s)
+{
+	size_t queued = s->conn != NULL ? conn_backlog(s->conn) : 0;
+	char reason[160];
+
+	if (queued <= s->srv->backlog_max)
+		return false;
+	snprintf(reason, sizeof(reason),
+	         "not reading what the coordinator sends: %zu bytes queued for it (limit %zu); "
+	         "dropped so that it holds no memory",
+	         queued, s->srv->backlog_max);
+	conn_abort(s->conn);
+	s->conn = NULL;
+	server_session_lost(s, reason);
+	return true;
 }
 
 static void server_session_lost(struct session *s, const char *reason);
@@ -540,16 +567,16 @@ static void server_heartbeat_cb(evutil_socket_t fd, short what, void *arg)
 	struct server *srv = arg;
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__Heartbeat hb = IOCURVE__HEARTBEAT__INIT;
-	struct session *s;
+	struct session *s, *next;
 
 	uint64_t now = clock_now_ns();
 
 	hb.agent_time = now;
 	env.body_case = IOCURVE__ENVELOPE__BODY_HEARTBEAT;
 	env.heartbeat = &hb;
-	TAILQ_FOREACH(s, &srv->sessions, entry)
-	{
-		if (!s->welcomed)
+	for (s = TAILQ_FIRST(&srv->sessions); s != NULL; s = next) {
+		next = TAILQ_NEXT(s, entry);
+		if (!s->welcomed || server_drop_if_stuck(s))
 			continue;
 		server_send(s, &env);
 		/* Clock rounds: the next one when due; one whose Pong never came is closed. */
@@ -578,6 +605,9 @@ struct server *server_new(struct event_base *base, SSL_CTX *ctx, const char *lis
 	}
 	srv->base = base;
 	srv->ctx = ctx;
+	srv->backlog_max = SERVER_SESSION_BACKLOG;
+	if (getenv("IOCURVE_TEST_SESSION_BACKLOG") != NULL)
+		srv->backlog_max = strtoul(getenv("IOCURVE_TEST_SESSION_BACKLOG"), NULL, 10);
 	TAILQ_INIT(&srv->sessions);
 	srv->listener = evconnlistener_new_bind(base, server_accept_cb, srv,
 	                                        LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE |

@@ -206,6 +206,7 @@ static void swarm_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 		ss->sw->st.welcomed++;
 		ss->sw->dialing--;
 		conn_set_idle_timeout_ms(ss->conn, 10000);
+		swarm_heartbeat_every(ss->sw, env->welcome->heartbeat_ms);
 		if (ss->stall)
 			conn_stop_reading(ss->conn);
 		break;

@@ -82,6 +82,8 @@ struct server {
 	struct session_list sessions;
 	struct server_agent *agents;
 	size_t nagents;
+	uint32_t *by_name;  /* open addressing: agent index + 1 per slot (0: empty) */
+	size_t by_name_cap; /* a power of two, over twice nagents */
 	const struct server_cbs *cbs;
 	void *arg;
 	char address[64];
@@ -102,16 +104,58 @@ static void server_agent_clear_labels(struct server_agent *a)
 	a->nlabels = 0;
 }
 
+static size_t server_name_hash(const char *name)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+
+	for (; *name != '\0'; name++)
+		h = (h ^ (unsigned char)*name) * 1099511628211ull;
+	return (size_t)h;
+}
+
+/* The registry entry for a name, or NULL: a hash lookup (every Hello asks). */
+static struct server_agent *server_agent_find(struct server *srv, const char *name)
+{
+	size_t mask = srv->by_name_cap - 1;
+
+	if (srv->by_name_cap == 0)
+		return NULL;
+	for (size_t i = server_name_hash(name) & mask; srv->by_name[i] != 0; i = (i + 1) & mask)
+		if (strcmp(srv->agents[srv->by_name[i] - 1].name, name) == 0)
+			return &srv->agents[srv->by_name[i] - 1];
+	return NULL;
+}
+
+static void server_name_insert(struct server *srv, size_t index)
+{
+	size_t mask = srv->by_name_cap - 1, i = server_name_hash(srv->agents[index].name) & mask;
+
+	while (srv->by_name[i] != 0)
+		i = (i + 1) & mask;
+	srv->by_name[i] = (uint32_t)(index + 1);
+}
+
 /* The registry entry for a name, made on first sight. */
 static struct server_agent *server_agent_of(struct server *srv, const char *name)
 {
-	for (size_t i = 0; i < srv->nagents; i++)
-		if (strcmp(srv->agents[i].name, name) == 0)
-			return &srv->agents[i];
+	struct server_agent *a = server_agent_find(srv, name);
+
+	if (a != NULL)
+		return a;
 	srv->agents = xreallocarray(srv->agents, srv->nagents + 1, sizeof(*srv->agents));
 	memset(&srv->agents[srv->nagents], 0, sizeof(*srv->agents));
 	snprintf(srv->agents[srv->nagents].name, sizeof(srv->agents[0].name), "%s", name);
-	return &srv->agents[srv->nagents++];
+	srv->nagents++;
+	if (2 * srv->nagents >= srv->by_name_cap) {
+		free(srv->by_name);
+		srv->by_name_cap = srv->by_name_cap ? 2 * srv->by_name_cap : 64;
+		srv->by_name = xcalloc(srv->by_name_cap, sizeof(*srv->by_name));
+		for (size_t i = 0; i < srv->nagents; i++)
+			server_name_insert(srv, i);
+	} else {
+		server_name_insert(srv, srv->nagents - 1);
+	}
+	return &srv->agents[srv->nagents - 1];
 }
 
 const struct server_agent *server_agents(const struct server *srv, size_t *n)
@@ -290,17 +334,14 @@ static void server_hello(struct session *s, const Iocurve__Hello *h)
 	 * The same certificate again: its host vanished without a FIN and the agent came
 	 * back, or it was restarted. The newer authenticated session wins.
 	 */
-	TAILQ_FOREACH(o, &s->srv->sessions, entry)
-	{
-		if (o != s && o->welcomed && strcmp(o->name, s->name) == 0) {
-			char why[256];
+	o = server_agent_find(s->srv, s->name) ? server_agent_find(s->srv, s->name)->s : NULL;
+	if (o != NULL && o != s && o->welcomed) {
+		char why[256];
 
-			snprintf(why, sizeof(why), "replaced by a new session from %s", s->addr);
-			conn_close(o->conn);
-			o->conn = NULL;
-			server_session_lost(o, why);
-			break;
-		}
+		snprintf(why, sizeof(why), "replaced by a new session from %s", s->addr);
+		conn_close(o->conn);
+		o->conn = NULL;
+		server_session_lost(o, why);
 	}
 	if (strcmp(h->name, s->name) != 0)
 		log_warn("agent at %s says it is '%s'; its certificate says '%s', which wins",
@@ -322,6 +363,9 @@ static void server_hello(struct session *s, const Iocurve__Hello *h)
 	s->labels = label_from_wire(h->labels, h->n_labels);
 	s->nlabels = h->n_labels;
 	s->welcomed = true;
+	/* Sessions still to say Hello stay at the head of the list, the welcomed follow. */
+	TAILQ_REMOVE(&s->srv->sessions, s, entry);
+	TAILQ_INSERT_TAIL(&s->srv->sessions, s, entry);
 	/* Welcomed: no Hello deadline any more, and frames up to the port's limit. */
 	conn_set_deadline(s->conn, 0, NULL);
 	conn_set_max_frame(s->conn, s->srv->max_frame ? s->srv->max_frame : FRAME_MAX_DEFAULT);
@@ -516,10 +560,11 @@ static bool server_too_many_pending(const struct server *srv, const char *addr)
 	size_t all = 0, here = 0, n = server_host_len(addr);
 	const struct session *s;
 
+	/* Those still to say Hello are at the head of the list. */
 	TAILQ_FOREACH(s, &srv->sessions, entry)
 	{
 		if (s->welcomed)
-			continue;
+			break;
 		all++;
 		if (server_host_len(s->addr) == n && strncmp(s->addr, addr, n) == 0)
 			here++;
@@ -547,7 +592,7 @@ static void server_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struc
 	s = xcalloc(1, sizeof(*s));
 	s->srv = srv;
 	snprintf(s->addr, sizeof(s->addr), "%s", addr);
-	TAILQ_INSERT_TAIL(&srv->sessions, s, entry);
+	TAILQ_INSERT_HEAD(&srv->sessions, s, entry);
 	s->conn = conn_accept(srv->base, srv->ctx, fd, s->addr, &server_conn_cbs, s);
 	if (s->conn == NULL) {
 		log_error("cannot set up TLS for %s", s->addr);
@@ -782,5 +827,6 @@ void server_free(struct server *srv)
 	for (size_t i = 0; i < srv->nagents; i++)
 		server_agent_clear_labels(&srv->agents[i]);
 	free(srv->agents);
+	free(srv->by_name);
 	free(srv);
 }

@@ -171,7 +171,8 @@ void swarm_heartbeat_every(struct swarm *sw, uint64_t ms)
 	if (ms == 0 || ms >= sw->heartbeat_ms)
 		return;
 	sw->heartbeat_ms = ms;
-	event_add(sw->hb_ev, &(struct timeval){(time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000});
+	event_add(sw->hb_ev,
+	          &(struct timeval){(time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000});
 }
 
 static void swarm_report_cb(evutil_socket_t fd, short what, void *arg)
@@ -218,6 +219,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "iocurve-agent-swarm: %s\n", err.msg);
 		return 1;
 	}
+	fprintf(stderr, "swarm: %u certificates ready; dialing\n", sw.o.agents);
 	sw.base = event_base_new();
 	if (sw.o.watch != NULL && (sw.watch = swarm_watch_new(sw.base, sw.o.watch)) == NULL)
 		return 1;

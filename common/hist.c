@@ -52,11 +52,22 @@ uint64_t hist_bin_mid(unsigned idx)
 	return hist_bin_low(idx) + ((UINT64_C(1) << hist_bin_shift(idx)) >> 1);
 }
 
+void hist_span(const struct hist *h, unsigned *lo, unsigned *hi)
+{
+	*lo = 0;
+	*hi = 0;
+	if (h->count > 0 && h->min <= h->max) {
+		*lo = hist_index(h->min);
+		*hi = hist_index(h->max) + 1;
+	}
+}
+
 void hist_merge(struct hist *dst, const struct hist *src)
 {
-	unsigned i;
+	unsigned i, lo, hi;
 
-	for (i = 0; i < HIST_BINS; i++)
+	hist_span(src, &lo, &hi);
+	for (i = lo; i < hi; i++)
 		dst->bins[i] += src->bins[i];
 	dst->count += src->count;
 	dst->sum += src->sum;
@@ -101,12 +112,13 @@ static uint64_t hist_rank(uint64_t count, double q)
 uint64_t hist_quantile(const struct hist *h, double q)
 {
 	uint64_t rank, seen = 0, v;
-	unsigned i;
+	unsigned i, lo, hi;
 
 	if (h->count == 0)
 		return 0;
 	rank = hist_rank(h->count, q);
-	for (i = 0; i < HIST_BINS; i++) {
+	hist_span(h, &lo, &hi);
+	for (i = lo; i < HIST_BINS; i++) {
 		seen += h->bins[i];
 		if (seen >= rank)
 			break;

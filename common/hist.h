@@ -61,6 +61,12 @@ void hist_reset(struct hist *h);
 /* Lowest value that falls in bin idx, and the bin's representative (midpoint). */
 uint64_t hist_bin_low(unsigned idx);
 uint64_t hist_bin_mid(unsigned idx);
+/*
+ * The bins [*lo, *hi) that can be non-empty: min's to max's (none when empty).
+ * Every way a histogram is made (hist_record, hist_merge, hist_decode's checks)
+ * keeps the bins outside empty, so loops over bins need only these.
+ */
+void hist_span(const struct hist *h, unsigned *lo, unsigned *hi);
 void hist_merge(struct hist *dst, const struct hist *src);
 /* Mean in ns (exact, from sum/count); 0 when empty. */
 double hist_mean(const struct hist *h);

@@ -109,22 +109,11 @@ static char *intervals_put(char *p, const char *s)
  * second, and one json_t per number was most of the coordinator's time.
  * p has room for intervals_hist_room(h) bytes.
  */
-/* The bins that can be non-empty: those of min to max (every bin when in doubt). */
-static void intervals_hist_span(const struct hist *h, unsigned *lo, unsigned *hi)
-{
-	*lo = 0;
-	*hi = HIST_BINS;
-	if (h->count > 0 && h->min <= h->max) {
-		*lo = hist_index(h->min);
-		*hi = hist_index(h->max) + 1;
-	}
-}
-
 static size_t intervals_hist_room(const struct hist *h)
 {
 	unsigned lo, hi;
 
-	intervals_hist_span(h, &lo, &hi);
+	hist_span(h, &lo, &hi);
 	return 160 + (size_t)(hi - lo) * 2 * 21;
 }
 
@@ -133,7 +122,7 @@ static char *intervals_put_hist(char *p, const char *key, const struct hist *h)
 	bool first = true;
 	unsigned lo, hi;
 
-	intervals_hist_span(h, &lo, &hi);
+	hist_span(h, &lo, &hi);
 	*p++ = '"';
 	p = intervals_put(p, key);
 	p = intervals_put(p, "\":{\"count\":");

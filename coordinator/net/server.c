@@ -18,6 +18,7 @@
 #include "log.h"
 #include "netaddr.h"
 #include "revoke.h"
+#include "strindex.h"
 #include "server.h"
 #include "text.h"
 #include "xalloc.h"
@@ -82,8 +83,7 @@ struct server {
 	struct session_list sessions;
 	struct server_agent *agents;
 	size_t nagents;
-	uint32_t *by_name;  /* open addressing: agent index + 1 per slot (0: empty) */
-	size_t by_name_cap; /* a power of two, over twice nagents */
+	struct strindex by_name; /* agents[] by name */
 	const struct server_cbs *cbs;
 	void *arg;
 	char address[64];
@@ -104,35 +104,17 @@ static void server_agent_clear_labels(struct server_agent *a)
 	a->nlabels = 0;
 }
 
-static size_t server_name_hash(const char *name)
+static const char *server_agent_name(const void *srv, size_t i)
 {
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-
-	for (; *name != '\0'; name++)
-		h = (h ^ (unsigned char)*name) * 1099511628211ull;
-	return (size_t)h;
+	return ((const struct server *)srv)->agents[i].name;
 }
 
-/* The registry entry for a name, or NULL: a hash lookup (every Hello asks). */
+/* The registry entry for a name, or NULL (every Hello asks). */
 static struct server_agent *server_agent_find(struct server *srv, const char *name)
 {
-	size_t mask = srv->by_name_cap - 1;
+	long i = strindex_find(&srv->by_name, name);
 
-	if (srv->by_name_cap == 0)
-		return NULL;
-	for (size_t i = server_name_hash(name) & mask; srv->by_name[i] != 0; i = (i + 1) & mask)
-		if (strcmp(srv->agents[srv->by_name[i] - 1].name, name) == 0)
-			return &srv->agents[srv->by_name[i] - 1];
-	return NULL;
-}
-
-static void server_name_insert(struct server *srv, size_t index)
-{
-	size_t mask = srv->by_name_cap - 1, i = server_name_hash(srv->agents[index].name) & mask;
-
-	while (srv->by_name[i] != 0)
-		i = (i + 1) & mask;
-	srv->by_name[i] = (uint32_t)(index + 1);
+	return i >= 0 ? &srv->agents[i] : NULL;
 }
 
 /* The registry entry for a name, made on first sight. */
@@ -145,16 +127,7 @@ static struct server_agent *server_agent_of(struct server *srv, const char *name
 	srv->agents = xreallocarray(srv->agents, srv->nagents + 1, sizeof(*srv->agents));
 	memset(&srv->agents[srv->nagents], 0, sizeof(*srv->agents));
 	snprintf(srv->agents[srv->nagents].name, sizeof(srv->agents[0].name), "%s", name);
-	srv->nagents++;
-	if (2 * srv->nagents >= srv->by_name_cap) {
-		free(srv->by_name);
-		srv->by_name_cap = srv->by_name_cap ? 2 * srv->by_name_cap : 64;
-		srv->by_name = xcalloc(srv->by_name_cap, sizeof(*srv->by_name));
-		for (size_t i = 0; i < srv->nagents; i++)
-			server_name_insert(srv, i);
-	} else {
-		server_name_insert(srv, srv->nagents - 1);
-	}
+	strindex_add(&srv->by_name, srv->nagents++);
 	return &srv->agents[srv->nagents - 1];
 }
 
@@ -654,6 +627,7 @@ struct server *server_new(struct event_base *base, SSL_CTX *ctx, const char *lis
 	if (getenv("IOCURVE_TEST_SESSION_BACKLOG") != NULL)
 		srv->backlog_max = strtoul(getenv("IOCURVE_TEST_SESSION_BACKLOG"), NULL, 10);
 	TAILQ_INIT(&srv->sessions);
+	strindex_init(&srv->by_name, server_agent_name, srv);
 	srv->listener = evconnlistener_new_bind(base, server_accept_cb, srv,
 	                                        LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE |
 	                                            LEV_OPT_CLOSE_ON_EXEC,
@@ -827,6 +801,6 @@ void server_free(struct server *srv)
 	for (size_t i = 0; i < srv->nagents; i++)
 		server_agent_clear_labels(&srv->agents[i]);
 	free(srv->agents);
-	free(srv->by_name);
+	strindex_free(&srv->by_name);
 	free(srv);
 }

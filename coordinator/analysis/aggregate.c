@@ -40,23 +40,19 @@ struct agg_agent {
 };
 
 struct agg_step {
-	uint32_t nagents;
+	uint32_t nagents, agents_cap;
 	uint32_t nintervals;
 	struct agg_record **merged; /* per interval, made when its first record arrives */
-	bool *seen;                 /* nagents * nintervals */
+	bool *seen;                 /* agent-major: agents_cap * nintervals */
 	struct agg_agent *agents;
+	uint32_t *gone;            /* per interval: agents lost at or before it */
 	uint32_t win_from, win_to; /* the measured window */
 };
 
-/* The agents an interval waits for: all but those lost before it. */
+/* The agents an interval waits for: all but those lost before it (every report asks). */
 static uint32_t agg_expected(const struct agg_step *st, uint32_t interval)
 {
-	uint32_t n = st->nagents;
-
-	for (uint32_t a = 0; a < st->nagents; a++)
-		if (st->agents[a].gone_from <= interval)
-			n--;
-	return n;
+	return st->nagents - st->gone[interval];
 }
 
 static void agg_record_init(struct agg_record *r)
@@ -74,17 +70,42 @@ struct agg_step *agg_step_new(uint32_t nagents, const char *const *names, uint32
 {
 	struct agg_step *st = xcalloc(1, sizeof(*st));
 
-	st->nagents = nagents;
 	st->nintervals = nintervals;
 	st->merged = xcalloc(nintervals, sizeof(*st->merged));
-	st->seen = xcalloc((size_t)nagents * nintervals, sizeof(*st->seen));
-	st->agents = xcalloc(nagents, sizeof(*st->agents));
+	st->gone = xcalloc(nintervals, sizeof(*st->gone));
 	st->win_to = nintervals;
-	for (uint32_t a = 0; a < nagents; a++) {
-		snprintf(st->agents[a].name, sizeof(st->agents[a].name), "%s", names[a]);
-		st->agents[a].gone_from = UINT32_MAX;
-	}
+	for (uint32_t a = 0; a < nagents; a++)
+		agg_step_add_agent(st, names[a]);
 	return st;
+}
+
+uint32_t agg_step_add_agent(struct agg_step *st, const char *name)
+{
+	uint32_t a = st->nagents;
+
+	if (a == st->agents_cap) {
+		uint32_t cap = st->agents_cap ? 2 * st->agents_cap : 8;
+		size_t was = (size_t)st->agents_cap * st->nintervals;
+
+		st->agents = xreallocarray(st->agents, cap, sizeof(*st->agents));
+		st->seen = xreallocarray(st->seen, (size_t)cap * st->nintervals, sizeof(*st->seen));
+		memset(st->seen + was, 0, ((size_t)cap * st->nintervals - was) * sizeof(*st->seen));
+		st->agents_cap = cap;
+	}
+	memset(&st->agents[a], 0, sizeof(st->agents[a]));
+	snprintf(st->agents[a].name, sizeof(st->agents[a].name), "%s", name);
+	st->agents[a].gone_from = UINT32_MAX;
+	st->nagents++;
+	return a;
+}
+
+uint32_t agg_agent_reported(const struct agg_step *st, uint32_t agent)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < st->nintervals; i++)
+		n += st->seen[(size_t)agent * st->nintervals + i];
+	return n;
 }
 
 void agg_step_free(struct agg_step *st)
@@ -94,6 +115,7 @@ void agg_step_free(struct agg_step *st)
 	for (uint32_t i = 0; i < st->nintervals; i++)
 		free(st->merged[i]);
 	free(st->merged);
+	free(st->gone);
 	free(st->seen);
 	for (uint32_t a = 0; a < st->nagents; a++)
 		free(st->agents[a].iv);
@@ -172,9 +194,13 @@ uint32_t agg_drop_agent(struct agg_step *st, uint32_t agent)
 {
 	uint32_t from = 0;
 
+	if (st->agents[agent].gone_from != UINT32_MAX)
+		return st->agents[agent].gone_from; /* lost once already */
 	while (from < st->nintervals && st->seen[(size_t)agent * st->nintervals + from])
 		from++;
 	st->agents[agent].gone_from = from;
+	for (uint32_t i = from; i < st->nintervals; i++)
+		st->gone[i]++;
 	return from;
 }
 

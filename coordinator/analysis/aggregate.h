@@ -102,6 +102,10 @@ struct agg_step;
 /* names[a] is agent a's name (copied), for the per-agent shares. */
 struct agg_step *agg_step_new(uint32_t nagents, const char *const *names, uint32_t nintervals);
 void agg_step_free(struct agg_step *st);
+/* One more agent, named (copied), as `report` meets it in intervals.jsonl: its index. */
+uint32_t agg_step_add_agent(struct agg_step *st, const char *name);
+/* The intervals agent has reported so far. */
+uint32_t agg_agent_reported(const struct agg_step *st, uint32_t agent);
 
 /*
  * Take agent `agent`'s report. Fills *rec with the decoded record (for the

@@ -7,79 +7,91 @@
 
 #include "intervals.h"
 #include "replay.h"
+#include "strindex.h"
 #include "xalloc.h"
 
-/* One step being rebuilt: its lines, kept until the step is known complete. */
+/*
+ * One step being rebuilt. Its lines go into the step's merge as they are read and
+ * are not kept: a fleet's step is thousands of agents' lines, each record tens of KiB
+ * in memory.
+ */
 struct replay_step {
 	size_t w;
 	uint32_t step;
 	double offered;
 	bool has_window;
 	uint32_t win_from, win_to;
-	struct intervals_line *lines;
-	size_t n, cap;
+	struct agg_step *agg; /* NULL before the step's first line */
+	char (*names)[INTERVALS_NAME_MAX];
+	uint32_t nagents;
+	struct strindex by_name; /* names[] */
 };
 
-/* An agent whose lines stop before the others' was lost mid-step (on_agent_loss: continue). */
-static void replay_lost(struct agg_step *agg, const struct replay_step *st, const char **names,
-                        uint32_t nagents)
+static const char *replay_name(const void *st, size_t i)
 {
-	uint32_t *count = xcalloc(nagents, sizeof(*count)), most = 0;
-
-	for (size_t i = 0; i < st->n; i++)
-		for (uint32_t a = 0; a < nagents; a++)
-			if (strcmp(names[a], st->lines[i].agent) == 0 && ++count[a] > most)
-				most = count[a];
-	for (uint32_t a = 0; a < nagents; a++)
-		if (count[a] < most)
-			agg_drop_agent(agg, a);
-	free(count);
+	return ((const struct replay_step *)st)->names[i];
 }
 
+/* The step's index for an agent, added on first sight. */
+static uint32_t replay_agent(struct replay_step *st, const char *name)
+{
+	long i = strindex_find(&st->by_name, name);
+
+	if (i >= 0)
+		return (uint32_t)i;
+	st->names = xreallocarray(st->names, st->nagents + 1, sizeof(*st->names));
+	snprintf(st->names[st->nagents], sizeof(st->names[0]), "%s", name);
+	strindex_add(&st->by_name, st->nagents);
+	agg_step_add_agent(st->agg, name);
+	return st->nagents++;
+}
+
+/* An agent whose lines stop before the others' was lost mid-step (on_agent_loss: continue). */
+static void replay_lost(struct replay_step *st)
+{
+	uint32_t most = 0;
+
+	for (uint32_t a = 0; a < st->nagents; a++)
+		if (agg_agent_reported(st->agg, a) > most)
+			most = agg_agent_reported(st->agg, a);
+	for (uint32_t a = 0; a < st->nagents; a++)
+		if (agg_agent_reported(st->agg, a) < most)
+			agg_drop_agent(st->agg, a);
+}
+
+static void replay_begin(struct replay *out, struct replay_step *st, size_t w,
+                         const struct intervals_line *l)
+{
+	const struct workload *wl = &out->campaign->workloads[w];
+
+	st->w = w;
+	st->step = l->step;
+	st->offered = l->offered_ops;
+	st->agg = agg_step_new(0, NULL,
+	                       (uint32_t)((wl->warmup_ns + wl->measure_ns) / wl->interval_ns) +
+	                           wl->steady_extend);
+	st->nagents = 0;
+	strindex_free(&st->by_name);
+	strindex_init(&st->by_name, replay_name, st);
+}
+
+/* The step's lines are all in: its point, when every interval is. */
 static bool replay_finish(struct replay *out, struct replay_step *st)
 {
-	const struct workload *w = &out->campaign->workloads[st->w];
-	uint32_t nint =
-	    (uint32_t)((w->warmup_ns + w->measure_ns) / w->interval_ns) + w->steady_extend;
-	const char **names = NULL;
-	uint32_t nagents = 0;
-	struct agg_step *agg;
-	struct error err;
 	bool complete;
 
-	for (size_t i = 0; i < st->n; i++) {
-		uint32_t a;
-
-		for (a = 0; a < nagents && strcmp(names[a], st->lines[i].agent) != 0; a++)
-			;
-		if (a == nagents) {
-			names = xreallocarray(names, nagents + 1, sizeof(*names));
-			names[nagents++] = st->lines[i].agent;
-		}
-	}
-	agg = agg_step_new(nagents, names, nint);
-	for (size_t i = 0; i < st->n; i++) {
-		const struct agg_record *merged;
-		uint32_t a;
-
-		for (a = 0; strcmp(names[a], st->lines[i].agent) != 0; a++)
-			;
-		st->lines[i].rec.agents = 1;
-		agg_add_record(agg, a, st->lines[i].interval, &st->lines[i].rec, &merged, &err);
-	}
-	replay_lost(agg, st, names, nagents);
+	replay_lost(st);
 	if (st->has_window)
-		agg_set_window(agg, st->win_from, st->win_to);
-	complete = nagents > 0 && agg_complete(agg);
+		agg_set_window(st->agg, st->win_from, st->win_to);
+	complete = st->nagents > 0 && agg_complete(st->agg);
 	if (complete) {
 		size_t k = out->npts[st->w]++;
 
 		out->pts[st->w] = xreallocarray(out->pts[st->w], k + 1, sizeof(**out->pts));
-		agg_point(agg, st->step, st->offered, out->campaign, &out->pts[st->w][k]);
+		agg_point(st->agg, st->step, st->offered, out->campaign, &out->pts[st->w][k]);
 	}
-	agg_step_free(agg);
-	free(names);
-	st->n = 0;
+	agg_step_free(st->agg);
+	st->agg = NULL;
 	st->has_window = false;
 	return complete;
 }
@@ -89,6 +101,7 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 	char *plan = xasprintf("%s/plan.yaml", dir), *path = xasprintf("%s/intervals.jsonl", dir);
 	struct replay_step st = {.w = SIZE_MAX};
 	struct intervals_reader *in = NULL;
+	struct intervals_line *l = xmalloc(sizeof(*l));
 	int rc = -1, got;
 
 	memset(out, 0, sizeof(*out));
@@ -101,14 +114,10 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 		goto done;
 	for (;;) {
 		long before = intervals_offset(in); /* where the line about to be read starts */
-		struct intervals_line *l;
+		const struct agg_record *merged;
+		struct error ignored;
 		size_t w;
 
-		if (st.n == st.cap) {
-			st.cap = st.cap ? 2 * st.cap : 64;
-			st.lines = xreallocarray(st.lines, st.cap, sizeof(*st.lines));
-		}
-		l = &st.lines[st.n];
 		got = intervals_next(in, l, err);
 		if (got < 0)
 			goto done;
@@ -144,19 +153,16 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 		}
 		if (strcmp(l->agent, INTERVALS_MERGED) == 0)
 			continue; /* merged lines are rebuilt, not read */
-		if (st.w != SIZE_MAX && (st.w != w || st.step != l->step)) {
-			struct intervals_line keep = *l; /* the first line of the next step */
-
-			if (replay_finish(out, &st))
-				out->keep = before;
-			st.lines[0] = keep;
-		}
-		st.w = w;
-		st.step = l->step;
-		st.offered = l->offered_ops;
-		st.n++;
+		if (st.agg != NULL && (st.w != w || st.step != l->step) && replay_finish(out, &st))
+			out->keep = before; /* l is the first line of the next step */
+		if (st.agg == NULL)
+			replay_begin(out, &st, w, l);
+		l->rec.agents = 1;
+		/* A line out of the step or twice is left out, as the run left it out. */
+		agg_add_record(st.agg, replay_agent(&st, l->agent), l->interval, &l->rec, &merged,
+		               &ignored);
 	}
-	if (st.n > 0 && replay_finish(out, &st))
+	if (st.agg != NULL && replay_finish(out, &st))
 		out->keep = intervals_offset(in);
 	out->meta = derive_meta_read(dir);
 	out->end.meta = out->meta;
@@ -164,7 +170,10 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 	rc = 0;
 done:
 	intervals_close(in);
-	free(st.lines);
+	agg_step_free(st.agg);
+	strindex_free(&st.by_name);
+	free(st.names);
+	free(l);
 	free(plan);
 	free(path);
 	return rc;

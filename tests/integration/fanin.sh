@@ -87,3 +87,18 @@ w = json.load(open('$D/summary.json'))['workloads'][0]
 assert w['steps'] == 2 and abs(w['peak_ops'] / ($READY * 400) - 1) < 0.01, (w['steps'], w['peak_ops'])"
 check "the swarm timed every merged interval" grep -q "^merged_lines: 10$" "$T/swarm.out"
 echo "# $(grep merge_delay_ms "$T/swarm.out") (last report of an interval sent -> merged line on disk)"
+
+# `report` (and `resume`) rebuild the points from intervals.jsonl: the same files, with
+# memory for one step's merge, not for every agent's line of it (200 agents x 5
+# intervals of ~75 KiB records held at once was 75 MB).
+cp -r "$D" "$T/again"
+python3 - "$IOCURVE" "$T/again" <<'PY' || fail "report rebuilds the run's files in little memory"
+import resource, subprocess, sys
+subprocess.run([sys.argv[1], "report", sys.argv[2]], check=True, capture_output=True)
+rss_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+assert rss_mib < 40, f"report took {rss_mib:.0f} MiB"
+print(f"ok - report rebuilt the results in {rss_mib:.1f} MiB (peak RSS)")
+PY
+for f in summary.json curve-rr.csv report.html; do
+	check "report rebuilds $f byte for byte" cmp "$D/$f" "$T/again/$f"
+done

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "campaign.h"
+#include "xalloc.h"
 #include "testlib.h"
 
 #define MS 1000000ULL
@@ -161,6 +162,39 @@ static void test_select_mode(void **state)
 	assert_int_equal(c->agents_wait_ns, 60 * S);
 	assert_true(c->target_direct);
 	campaign_free(c);
+}
+
+/* agents.detail: agents' lines with bins up to 64 agents by default, counts above. */
+static void test_agent_detail(void **state)
+{
+	static const struct {
+		const char *agents;
+		bool bins;
+	} cases[] = {
+	    {"{local: 2}", true},
+	    {"{local: 2, detail: counts}", false},
+	    {"{select: {count: 64}}", true},
+	    {"{select: {count: 65}}", false},
+	    {"{select: {count: 5000}, detail: histograms}", true},
+	    {"{select: {count: 5000}, detail: auto}", false},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *text =
+		    xasprintf("campaign: t\nagents: %s\ntarget: {path: /mnt/nas, size: 1GiB}\n"
+		              "workloads: [{name: a, load: {steps: [1]}}]\n",
+		              cases[i].agents);
+		struct campaign *c = testlib_campaign_ok(text);
+
+		assert_int_equal(campaign_agent_histograms(c), cases[i].bins);
+		campaign_free(c);
+		free(text);
+	}
+	testlib_campaign_fails("campaign: t\nagents: {local: 2, detail: bins}\n"
+	                       "target: {path: /mnt/nas, size: 1GiB}\n"
+	                       "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                       "test.yaml:2:28: agents.detail: 'bins' is not histograms, counts or "
+	                       "auto");
 }
 
 static void test_unknown_key(void **state)
@@ -883,6 +917,7 @@ int main(void)
 	    cmocka_unit_test(test_defaults),
 	    cmocka_unit_test(test_inherit_and_override),
 	    cmocka_unit_test(test_select_mode),
+	    cmocka_unit_test(test_agent_detail),
 	    cmocka_unit_test(test_unknown_key),
 	    cmocka_unit_test(test_wrong_type),
 	    cmocka_unit_test(test_missing_field),

@@ -58,7 +58,8 @@ static void intervals_test_record(struct agg_record *a, uint64_t seed, unsigned 
 	record_reset(&a->rec);
 	for (size_t i = 0; i < offsetof(struct record, err_errno) / sizeof(uint64_t); i++)
 		c[i] = seed * 1000 + i + 1;
-	/* Every other record has a first error: errno, offset, path (and on a merged one, agent). */
+	/* Every other record has a first error: errno, offset, path (and on a merged one, agent).
+	 */
 	if (seed % 2 == 1) {
 		a->rec.err_errno = 5 + (int32_t)seed;
 		a->rec.err_offset = seed * 65536;
@@ -145,7 +146,7 @@ static char *intervals_test_line(void)
 	char *buf;
 
 	intervals_test_record(a, 1, 20);
-	buf = intervals_record_line("rr", 0, 1000, 0, "local-0", a);
+	buf = intervals_record_line("rr", 0, 1000, 0, "local-0", a, true);
 	free(a);
 	return buf;
 }
@@ -174,11 +175,11 @@ static void test_intervals_round_trip(void **state)
 	want[2] = want[0];
 	record_merge(&want[2].rec, &want[1].rec);
 	intervals_test_put(
-	    f, intervals_record_line("randread-4k", 3, 0.1 + 0.2, 7, "local-0", &want[0]));
+	    f, intervals_record_line("randread-4k", 3, 0.1 + 0.2, 7, "local-0", &want[0], true));
 	intervals_test_put(
-	    f, intervals_record_line("randread-4k", 3, 0.1 + 0.2, 7, "local-1", &want[1]));
-	intervals_test_put(f,
-	                   intervals_record_line("randread-4k", 3, 0.1 + 0.2, 7, NULL, &want[2]));
+	    f, intervals_record_line("randread-4k", 3, 0.1 + 0.2, 7, "local-1", &want[1], true));
+	intervals_test_put(
+	    f, intervals_record_line("randread-4k", 3, 0.1 + 0.2, 7, NULL, &want[2], true));
 	intervals_test_put(f, intervals_window_line("randread-4k", 3, 2, 5));
 	fclose(f);
 
@@ -222,7 +223,7 @@ static void test_intervals_empty_record(void **state)
 	assert_non_null(f);
 	record_reset(&want->rec);
 	want->rec.missed = 12;
-	intervals_test_put(f, intervals_record_line("w", 0, 5000, 1, "a", want));
+	intervals_test_put(f, intervals_record_line("w", 0, 5000, 1, "a", want, true));
 	fclose(f);
 	r = intervals_open(t->path, &err);
 	assert_non_null(r);
@@ -381,6 +382,65 @@ static void test_intervals_bad_fields(void **state)
 	free(line);
 }
 
+/*
+ * agents.detail: counts: an agent's line keeps its histograms' count, sum, min and
+ * max without the bins, and reads back marked so; the merged line keeps its bins; a
+ * counts-only line whose figures disagree is refused, naming the field.
+ */
+static void test_intervals_counts_only(void **state)
+{
+	struct intervals_test *t = *state;
+	struct agg_record *want = xcalloc(1, sizeof(*want));
+	struct intervals_line *l = xmalloc(sizeof(*l));
+	struct intervals_reader *r;
+	struct error err;
+	char *agent, *merged, *bad;
+	FILE *f = fopen(t->path, "w");
+
+	assert_non_null(f);
+	intervals_test_record(want, 1, 50);
+	agent = intervals_record_line("rr", 0, 1000, 2, "local-0", want, false);
+	merged = intervals_record_line("rr", 0, 1000, 2, NULL, want, false);
+	assert_null(strstr(agent, "\"bins\""));
+	assert_non_null(strstr(merged, "\"bins\":["));
+	intervals_test_put(f, xasprintf("%s", agent));
+	intervals_test_put(f, xasprintf("%s", merged));
+	fclose(f);
+	r = intervals_open(t->path, &err);
+	assert_non_null(r);
+	assert_int_equal(intervals_next(r, l, &err), 1);
+	assert_true(l->rec.no_bins);
+	assert_int_equal(l->rec.rec.ops, want->rec.ops);
+	assert_int_equal(l->rec.rec.latency.count, want->rec.latency.count);
+	assert_int_equal(l->rec.rec.latency.sum, want->rec.latency.sum);
+	assert_int_equal(l->rec.rec.latency.min, want->rec.latency.min);
+	assert_int_equal(l->rec.rec.service.max, want->rec.service.max);
+	assert_int_equal(intervals_next(r, l, &err), 1);
+	assert_false(l->rec.no_bins);
+	intervals_test_same(want, &l->rec);
+	intervals_close(r);
+
+	/* A max below the min: not what any record holds. */
+	want->rec.latency.max = 1;
+	bad = intervals_record_line("rr", 0, 1000, 2, "local-0", want, false);
+	want->rec.latency.max = 1ull << 50;
+	intervals_test_write(t->path, bad);
+	assert_int_equal(intervals_test_read(t->path, &err), -1);
+	assert_non_null(strstr(err.msg, "\"latency\": count"));
+	assert_non_null(strstr(err.msg, "do not agree"));
+	free(bad);
+	/* The merged line may not leave out its bins. */
+	bad = intervals_record_line("rr", 0, 1000, 2, "*", want, false);
+	intervals_test_write(t->path, bad);
+	assert_int_equal(intervals_test_read(t->path, &err), -1);
+	assert_non_null(strstr(err.msg, "is not a histogram"));
+	free(bad);
+	free(agent);
+	free(merged);
+	free(l);
+	free(want);
+}
+
 #define INTERVALS_TEST(f)                                                                          \
 	cmocka_unit_test_setup_teardown(f, intervals_test_setup, intervals_test_teardown)
 
@@ -396,6 +456,7 @@ int main(void)
 	    INTERVALS_TEST(test_intervals_not_an_object),
 	    INTERVALS_TEST(test_intervals_deep_nesting),
 	    INTERVALS_TEST(test_intervals_bad_fields),
+	    INTERVALS_TEST(test_intervals_counts_only),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -64,6 +64,7 @@ static void agg_record_init(struct agg_record *r)
 	r->warmup = false;
 	r->host_cpu_pct = 0;
 	r->err_agent[0] = '\0';
+	r->no_bins = false;
 }
 
 struct agg_step *agg_step_new(uint32_t nagents, const char *const *names, uint32_t nintervals)
@@ -97,6 +98,22 @@ uint32_t agg_step_add_agent(struct agg_step *st, const char *name)
 	st->agents[a].gone_from = UINT32_MAX;
 	st->nagents++;
 	return a;
+}
+
+int agg_set_hists(struct agg_step *st, uint32_t interval, const struct hist *latency,
+                  const struct hist *service)
+{
+	struct agg_record *m = interval < st->nintervals ? st->merged[interval] : NULL;
+
+	if (m == NULL || !m->no_bins)
+		return 0; /* no agent's line (the interval is incomplete), or they had their bins */
+	if (m->rec.latency.count != latency->count || m->rec.latency.sum != latency->sum ||
+	    m->rec.service.count != service->count || m->rec.service.sum != service->sum)
+		return -1;
+	m->rec.latency = *latency;
+	m->rec.service = *service;
+	m->no_bins = false;
+	return 0;
 }
 
 uint32_t agg_agent_reported(const struct agg_step *st, uint32_t agent)
@@ -144,6 +161,7 @@ static void agg_merge(struct agg_record *dst, const struct agg_record *src)
 	dst->agents += src->agents;
 	dst->duration_ns = src->duration_ns;
 	dst->warmup = src->warmup;
+	dst->no_bins |= src->no_bins;
 	if (src->host_cpu_pct > dst->host_cpu_pct)
 		dst->host_cpu_pct = src->host_cpu_pct;
 }
@@ -223,7 +241,8 @@ int agg_add(struct agg_step *st, uint32_t agent, const Iocurve__IntervalReport *
 bool agg_complete(const struct agg_step *st)
 {
 	for (uint32_t i = 0; i < st->win_to; i++)
-		if (st->merged[i] == NULL || st->merged[i]->agents < agg_expected(st, i))
+		if (st->merged[i] == NULL || st->merged[i]->agents < agg_expected(st, i) ||
+		    st->merged[i]->no_bins)
 			return false;
 	return true;
 }

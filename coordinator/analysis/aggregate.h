@@ -23,6 +23,12 @@ struct agg_record {
 	bool warmup;
 	double host_cpu_pct; /* busiest agent host, % of all its CPUs */
 	char err_agent[64];  /* the agent of rec's first error ("" on an agent's own record) */
+	/*
+	 * Its histograms hold count, sum, min and max but no bins: an agent's line of
+	 * intervals.jsonl under agents.detail: counts, or a merge of one until
+	 * agg_set_hists gives it the merged line's.
+	 */
+	bool no_bins;
 };
 
 /* Per-agent figures of a step, for the report's breakdown. */
@@ -104,6 +110,13 @@ struct agg_step *agg_step_new(uint32_t nagents, const char *const *names, uint32
 void agg_step_free(struct agg_step *st);
 /* One more agent, named (copied), as `report` meets it in intervals.jsonl: its index. */
 uint32_t agg_step_add_agent(struct agg_step *st, const char *name);
+/*
+ * The merged histograms of an interval whose agents' lines came without bins: the
+ * interval's merged line's (nothing to do for one that has its bins, or none yet).
+ * -1 when they do not add up to the agents' (count, sum).
+ */
+int agg_set_hists(struct agg_step *st, uint32_t interval, const struct hist *latency,
+                  const struct hist *service);
 /* The intervals agent has reported so far. */
 uint32_t agg_agent_reported(const struct agg_step *st, uint32_t agent);
 
@@ -150,7 +163,10 @@ bool agg_window_steady(const struct agg_step *st, uint32_t from, uint32_t to,
 uint32_t agg_drop_agent(struct agg_step *st, uint32_t agent);
 /* The merged record of an interval every expected agent reported, else NULL. */
 const struct agg_record *agg_merged(const struct agg_step *st, uint32_t interval);
-/* True when every agent has reported every interval of the window (lost ones: until lost). */
+/*
+ * True when every agent has reported every interval of the window (lost ones: until
+ * lost), and every interval has its bins.
+ */
 bool agg_complete(const struct agg_step *st);
 /*
  * The step's point from its measured intervals, judged on c's SLO metric for

@@ -28,8 +28,8 @@ static const char *const campaign_keys[] = {
     "stop",     "workloads", "percentiles", WORKLOADS_SETTING_KEYS,
     NULL,
 };
-static const char *const campaign_agents_keys[] = {"local", "select", "wait", "on_agent_loss",
-                                                   NULL};
+static const char *const campaign_agents_keys[] = {"local",         "select", "wait",
+                                                   "on_agent_loss", "detail", NULL};
 static const char *const campaign_select_keys[] = {"count", "labels", NULL};
 static const char *const campaign_target_keys[] = {"path", "size", "direct", "sim", NULL};
 static const char *const campaign_sim_keys[] = {"servers", "service_time", "service",
@@ -107,6 +107,33 @@ static int campaign_labels(struct yamlnode_doc *y, const yaml_node_t *map, struc
 	return 0;
 }
 
+/*
+ * agents.detail: what each agent's line in intervals.jsonl holds. histograms: its
+ * latency and service histograms (as the merged line does); counts: its counters,
+ * mean and p99, and the histograms' count, sum, min and max without their bins. auto
+ * (the default): histograms up to CAMPAIGN_DETAIL_AUTO agents, counts above, where
+ * a fleet's bins would be tens of MB a second.
+ */
+static int campaign_detail(struct yamlnode_doc *y, const yaml_node_t *n, struct campaign *c)
+{
+	const char *s;
+
+	c->agent_detail = CAMPAIGN_DETAIL_AUTO_MODE;
+	if (n == NULL)
+		return 0;
+	if (yamlnode_string(y, n, "agents.detail", &s) < 0)
+		return -1;
+	if (strcmp(s, "histograms") == 0)
+		c->agent_detail = CAMPAIGN_DETAIL_HISTOGRAMS;
+	else if (strcmp(s, "counts") == 0)
+		c->agent_detail = CAMPAIGN_DETAIL_COUNTS;
+	else if (strcmp(s, "auto") != 0) {
+		yamlnode_error(y, n, "agents.detail: '%s' is not histograms, counts or auto", s);
+		return -1;
+	}
+	return 0;
+}
+
 static int campaign_agents(struct yamlnode_doc *y, const yaml_node_t *map, struct campaign *c)
 {
 	yaml_node_t *local, *select, *wait, *count, *labels, *loss;
@@ -128,6 +155,8 @@ static int campaign_agents(struct yamlnode_doc *y, const yaml_node_t *map, struc
 		}
 		c->abort_on_agent_loss = strcmp(s, "abort") == 0;
 	}
+	if (campaign_detail(y, yamlnode_lookup(y, map, "detail"), c) < 0)
+		return -1;
 	if (local != NULL && select != NULL) {
 		yamlnode_error(y, map, "agents: use either 'local' or 'select', not both");
 		return -1;
@@ -163,6 +192,13 @@ static int campaign_agents(struct yamlnode_doc *y, const yaml_node_t *map, struc
 	if (wait != NULL && yamlnode_duration(y, wait, "agents.wait", &c->agents_wait_ns) < 0)
 		return -1;
 	return 0;
+}
+
+bool campaign_agent_histograms(const struct campaign *c)
+{
+	return c->agent_detail == CAMPAIGN_DETAIL_HISTOGRAMS ||
+	       (c->agent_detail == CAMPAIGN_DETAIL_AUTO_MODE &&
+	        c->agents_count <= CAMPAIGN_DETAIL_AUTO);
 }
 
 /* jitter: "10%" or 10: the spread of the simulated service time. */

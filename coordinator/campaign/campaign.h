@@ -97,6 +97,18 @@ struct campaign_sim {
 /* At most this many latency percentiles in the tables (percentiles:). */
 #define CAMPAIGN_MAX_PERCENTILES 8
 
+/* agents.detail: an agent's interval lines, with or without their histograms' bins. */
+enum campaign_detail {
+	CAMPAIGN_DETAIL_AUTO_MODE, /* histograms up to CAMPAIGN_DETAIL_AUTO agents */
+	CAMPAIGN_DETAIL_HISTOGRAMS,
+	CAMPAIGN_DETAIL_COUNTS,
+};
+#define CAMPAIGN_DETAIL_AUTO 64
+
+struct campaign;
+/* Whether agents' interval lines carry their histograms' bins (agents.detail). */
+bool campaign_agent_histograms(const struct campaign *c);
+
 struct campaign {
 	char *name;
 	char *path; /* the file it came from, for messages */
@@ -108,6 +120,7 @@ struct campaign {
 	uint64_t agents_wait_ns; /* select mode; default 60s */
 	/* agents.on_agent_loss: abort (true) or continue with the others (false, default) */
 	bool abort_on_agent_loss;
+	enum campaign_detail agent_detail;
 
 	char *target_path;    /* a directory (one file per agent and worker) or a block device */
 	uint64_t target_size; /* bytes per file; for a device, 0 means all of it */

@@ -117,7 +117,7 @@ static size_t intervals_hist_room(const struct hist *h)
 	return 160 + (size_t)(hi - lo) * 2 * 21;
 }
 
-static char *intervals_put_hist(char *p, const char *key, const struct hist *h)
+static char *intervals_put_hist(char *p, const char *key, const struct hist *h, bool bins)
 {
 	bool first = true;
 	unsigned lo, hi;
@@ -136,6 +136,8 @@ static char *intervals_put_hist(char *p, const char *key, const struct hist *h)
 	p = intervals_put_u64(p, h->max);
 	p = intervals_put(p, ",\"sub_bits\":");
 	p = intervals_put_u64(p, HIST_SUB_BITS);
+	if (!bins)
+		return intervals_put(p, "}");
 	p = intervals_put(p, ",\"bins\":[");
 	for (unsigned i = lo; i < hi; i++) {
 		if (h->bins[i] == 0)
@@ -177,7 +179,7 @@ static char *intervals_line_of(json_t *o)
 }
 
 /* The object as one line, with "latency" and "service" from r after its keys. */
-static char *intervals_line_with_hists(json_t *o, const struct record *r)
+static char *intervals_line_with_hists(json_t *o, const struct record *r, bool bins)
 {
 	char *head = o != NULL ? json_dumps(o, INTERVALS_DUMP_FLAGS) : NULL, *line, *p;
 	size_t len;
@@ -190,9 +192,9 @@ static char *intervals_line_with_hists(json_t *o, const struct record *r)
 	memcpy(line, head, len - 1);
 	p = line + len - 1;
 	*p++ = ',';
-	p = intervals_put_hist(p, "latency", &r->latency);
+	p = intervals_put_hist(p, "latency", &r->latency, bins);
 	*p++ = ',';
-	p = intervals_put_hist(p, "service", &r->service);
+	p = intervals_put_hist(p, "service", &r->service, bins);
 	*p++ = '}';
 	*p++ = '\n';
 	*p = '\0';
@@ -225,7 +227,8 @@ int intervals_write(int fd, const char *line)
 }
 
 char *intervals_record_line(const char *workload, uint32_t step, double offered_ops,
-                            uint32_t interval, const char *agent, const struct agg_record *rec)
+                            uint32_t interval, const char *agent, const struct agg_record *rec,
+                            bool bins)
 {
 	const struct record *r = &rec->rec;
 	json_t *o = json_pack(
@@ -245,7 +248,7 @@ char *intervals_record_line(const char *workload, uint32_t step, double offered_
 	/* For people and scripts reading the file; the reader recomputes them. */
 	intervals_set(o, "mean_ns", json_integer((json_int_t)llround(hist_mean(&r->latency))));
 	intervals_set(o, "p99_ns", intervals_uint(hist_quantile(&r->latency, 99)));
-	return intervals_line_with_hists(o, r);
+	return intervals_line_with_hists(o, r, bins || agent == NULL);
 }
 
 char *intervals_window_line(const char *workload, uint32_t step, uint32_t from, uint32_t to)
@@ -356,9 +359,48 @@ static int intervals_get_name(json_t *o, const char *key, char *buf, struct erro
 	return 0;
 }
 
-/* [index, count, ...] to the wire's (gap, count) pairs, then hist_decode checks it all. */
+/*
+ * An agent's histogram without its bins (agents.detail: counts): its count, sum,
+ * min and max only, checked as far as they go. The bins stay empty; `report` takes
+ * the interval's histograms from its merged line.
+ */
+static int intervals_get_counts(json_t *v, const char *key, struct hist *h, bool *counts_only,
+                                struct error *err)
+{
+	uint64_t count, sum, min, max;
+
+	if (intervals_get_uint(v, "count", UINT64_MAX, &count, err) < 0 ||
+	    intervals_get_uint(v, "sum_ns", UINT64_MAX, &sum, err) < 0 ||
+	    intervals_get_uint(v, "min_ns", UINT64_MAX, &min, err) < 0 ||
+	    intervals_get_uint(v, "max_ns", UINT64_MAX, &max, err) < 0)
+		goto bad;
+	if (count == 0 ? sum != 0 || min != 0 || max != 0
+	               : min > max || sum / count < min || sum / count > max) {
+		error_set(err, "count %llu, sum %llu, min %llu and max %llu do not agree",
+		          (unsigned long long)count, (unsigned long long)sum,
+		          (unsigned long long)min, (unsigned long long)max);
+		goto bad;
+	}
+	hist_reset(h);
+	h->count = count;
+	h->sum = sum;
+	if (count > 0) {
+		h->min = min;
+		h->max = max;
+	}
+	*counts_only = true;
+	return 0;
+bad:
+	error_prefix(err, "\"%s\": ", key);
+	return -1;
+}
+
+/*
+ * [index, count, ...] to the wire's (gap, count) pairs, then hist_decode checks it all.
+ * counts_only (NULL: bins required) is set for a histogram written without its bins.
+ */
 static int intervals_get_hist(struct intervals_reader *r, json_t *o, const char *key,
-                              struct hist *h, struct error *err)
+                              struct hist *h, bool *counts_only, struct error *err)
 {
 	Iocurve__Histogram in = IOCURVE__HISTOGRAM__INIT;
 	json_t *v = intervals_field(o, key, err), *bins;
@@ -367,6 +409,8 @@ static int intervals_get_hist(struct intervals_reader *r, json_t *o, const char 
 	if (v == NULL)
 		return -1;
 	bins = json_is_object(v) ? json_object_get(v, "bins") : NULL;
+	if (bins == NULL && json_is_object(v) && counts_only != NULL)
+		return intervals_get_counts(v, key, h, counts_only, err);
 	if (!json_is_array(bins) || json_array_size(bins) > 2 * HIST_BINS) {
 		error_set(err, "\"%s\" is not a histogram (an object with up to %u bins)", key,
 		          HIST_BINS);
@@ -453,8 +497,14 @@ static int intervals_get_record(struct intervals_reader *r, json_t *o, struct in
 		                       (uint64_t *)((char *)&a->rec + intervals_counters[i].off),
 		                       err) < 0)
 			return -1;
-	if (intervals_get_hist(r, o, "latency", &a->rec.latency, err) < 0 ||
-	    intervals_get_hist(r, o, "service", &a->rec.service, err) < 0 ||
+	/* Only an agent's line may leave out its bins (agents.detail: counts). */
+	a->no_bins = false;
+	if (intervals_get_hist(r, o, "latency", &a->rec.latency,
+	                       strcmp(l->agent, INTERVALS_MERGED) != 0 ? &a->no_bins : NULL,
+	                       err) < 0 ||
+	    intervals_get_hist(r, o, "service", &a->rec.service,
+	                       strcmp(l->agent, INTERVALS_MERGED) != 0 ? &a->no_bins : NULL,
+	                       err) < 0 ||
 	    intervals_get_error(o, a, err) < 0)
 		return -1;
 	return record_check(&a->rec, err);

@@ -53,7 +53,7 @@ struct intervals_line {
 	char agent[INTERVALS_NAME_MAX];
 	double offered_ops;
 	uint32_t interval;
-	struct agg_record rec;
+	struct agg_record rec; /* rec.no_bins: an agent's line without its bins (agents.detail) */
 	/* window lines: intervals [window_from, window_to) */
 	uint32_t window_from, window_to;
 	/* clock lines */
@@ -66,10 +66,13 @@ struct intervals_line {
 
 /*
  * Lines: one each, newline included, malloc'd. agent is NULL for the merged
- * line. Names are [A-Za-z0-9._-] (campaign_name_ok).
+ * line. Names are [A-Za-z0-9._-] (campaign_name_ok). bins false: an agent's
+ * histograms go without their bins (count, sum, min and max only; agents.detail:
+ * counts); the merged line always has them.
  */
 char *intervals_record_line(const char *workload, uint32_t step, double offered_ops,
-                            uint32_t interval, const char *agent, const struct agg_record *rec);
+                            uint32_t interval, const char *agent, const struct agg_record *rec,
+                            bool bins);
 char *intervals_window_line(const char *workload, uint32_t step, uint32_t from, uint32_t to);
 char *intervals_clock_line(const char *workload, uint32_t step, const char *agent,
                            const struct intervals_clock *k);

@@ -151,8 +151,23 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 			}
 			continue;
 		}
-		if (strcmp(l->agent, INTERVALS_MERGED) == 0)
-			continue; /* merged lines are rebuilt, not read */
+		if (strcmp(l->agent, INTERVALS_MERGED) == 0) {
+			/*
+			 * Merged lines are rebuilt from the agents' lines, not read; when those
+			 * came without bins (agents.detail: counts), the bins come from here.
+			 */
+			if (st.agg != NULL && st.w == w && st.step == l->step &&
+			    agg_set_hists(st.agg, l->interval, &l->rec.rec.latency,
+			                  &l->rec.rec.service) < 0) {
+				error_set(
+				    err,
+				    "%s:%zu: the merged line of interval %u does not add up to "
+				    "its agents' lines",
+				    path, intervals_lineno(in), l->interval);
+				goto done;
+			}
+			continue;
+		}
 		if (st.agg != NULL && (st.w != w || st.step != l->step) && replay_finish(out, &st))
 			out->keep = before; /* l is the first line of the next step */
 		if (st.agg == NULL)

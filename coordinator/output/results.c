@@ -29,6 +29,7 @@ struct results {
 	 */
 	char *pending;
 	size_t npending, cap;
+	bool agent_bins; /* agents' lines carry their histograms' bins (agents.detail) */
 };
 
 /* Held agent lines above this are written at once. */
@@ -84,6 +85,7 @@ static struct results *results_new(const char *dir, const struct campaign *c)
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 	r->dir = dir ? xstrdup(dir) : xasprintf("iocurve-results/%s-%s", c->name, stamp);
 	r->dirfd = r->intervals = r->curve = -1;
+	r->agent_bins = campaign_agent_histograms(c);
 	return r;
 }
 
@@ -205,7 +207,8 @@ int results_interval(struct results *r, const struct workload *w, uint32_t step,
                      uint32_t interval, const char *agent, const struct agg_record *rec,
                      struct error *err)
 {
-	char *line = intervals_record_line(w->name, step, offered, interval, agent, rec);
+	char *line =
+	    intervals_record_line(w->name, step, offered, interval, agent, rec, r->agent_bins);
 	int rc = 0;
 
 	if (agent != NULL) {

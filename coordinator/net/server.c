@@ -164,13 +164,15 @@ static void server_session_free(struct session *s)
 
 int server_send(struct session *s, const Iocurve__Envelope *env)
 {
-	if (s->conn == NULL || conn_backlog(s->conn) > s->srv->backlog_max)
+	/* Ours only here (no system call a frame); the heartbeat tick counts the kernel's. */
+	if (s->conn == NULL || conn_pending(s->conn) > s->srv->backlog_max)
 		return -1;
 	return conn_send(s->conn, env);
 }
 
-/* Drop a session that stopped reading; true when it was dropped (s is freed). */
 static void server_session_lost(struct session *s, const char *reason);
+
+/* Drop a session that stopped reading; true when it was dropped (s is freed). */
 static bool server_drop_if_stuck(struct session *s)
 {
 	size_t queued = s->conn != NULL ? conn_backlog(s->conn) : 0;
@@ -187,8 +189,6 @@ static bool server_drop_if_stuck(struct session *s)
 	server_session_lost(s, reason);
 	return true;
 }
-
-static void server_session_lost(struct session *s, const char *reason);
 
 static void server_refuse(struct session *s, bool permanent, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -278,6 +278,7 @@ static void server_hello(struct session *s, const Iocurve__Hello *h)
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__Welcome w = IOCURVE__WELCOME__INIT;
 	static char path[4 * PATH_MAX];
+	struct server_agent *a;
 	struct session *o;
 	struct error err;
 
@@ -307,7 +308,8 @@ static void server_hello(struct session *s, const Iocurve__Hello *h)
 	 * The same certificate again: its host vanished without a FIN and the agent came
 	 * back, or it was restarted. The newer authenticated session wins.
 	 */
-	o = server_agent_find(s->srv, s->name) ? server_agent_find(s->srv, s->name)->s : NULL;
+	a = server_agent_find(s->srv, s->name);
+	o = a != NULL ? a->s : NULL;
 	if (o != NULL && o != s && o->welcomed) {
 		char why[256];
 
@@ -343,8 +345,7 @@ static void server_hello(struct session *s, const Iocurve__Hello *h)
 	conn_set_deadline(s->conn, 0, NULL);
 	conn_set_max_frame(s->conn, s->srv->max_frame ? s->srv->max_frame : FRAME_MAX_DEFAULT);
 	{
-		struct server_agent *a = server_agent_of(s->srv, s->name);
-
+		a = server_agent_of(s->srv, s->name);
 		s->agent = (size_t)(a - s->srv->agents);
 		a->s = s;
 		snprintf(a->host, sizeof(a->host), "%s", s->host);

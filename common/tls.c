@@ -178,6 +178,11 @@ SSL_CTX *tls_ctx_new(const char *dir, const char *name, bool server, struct erro
 	 */
 	if (server)
 		SSL_CTX_set_num_tickets(ctx, 0);
+	/*
+	 * Record buffers only while a record is in flight: an idle session (most of a
+	 * fleet's, most of the time) holds ~30 KiB less.
+	 */
+	SSL_CTX_set_mode(ctx, SSL_MODE_RELEASE_BUFFERS);
 	goto out;
 fail:
 	SSL_CTX_free(ctx);

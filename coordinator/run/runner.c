@@ -449,7 +449,13 @@ static void runner_report_interval(struct runner *r, uint32_t ai, const Iocurve_
 		runner_fail(r, "%s", err.msg);
 		return;
 	}
-	runner_emit_interval(r, ir->interval, r->agents[ai].name, rec);
+	/*
+	 * An agent's own interval event, for the dashboard's agent rows and --json: not
+	 * over agents.detail's limit, where a fleet's thousands a second would fill the
+	 * daemon's history and every watcher's socket (the fleet's line says it all).
+	 */
+	if (campaign_agent_histograms(r->c))
+		runner_emit_interval(r, ir->interval, r->agents[ai].name, rec);
 	free(rec);
 	if (rc == 1) {
 		runner_maybe_cut(r, ir->interval);

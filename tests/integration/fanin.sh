@@ -88,6 +88,11 @@ check "summary.json: both steps, the peak the swarm reported ($((READY * 400)) o
 import json
 w = json.load(open('$D/summary.json'))['workloads'][0]
 assert w['steps'] == 2 and abs(w['peak_ops'] / ($READY * 400) - 1) < 0.01, (w['steps'], w['peak_ops'])"
+check "over 64 agents the event stream carries the fleet's intervals, not each agent's" python3 -c "
+import json
+ev = [json.loads(l) for l in open('$T/run.out') if l.startswith('{')]
+iv = [e for e in ev if e.get('event') == 'interval']
+assert len(iv) == 10 and all(e['agent'] == '*' for e in iv), [e.get('agent') for e in iv][:5]"
 check "the swarm timed every merged interval" grep -q "^merged_lines: 10$" "$T/swarm.out"
 echo "# $(grep merge_delay_ms "$T/swarm.out") (last report of an interval sent -> merged line on disk)"
 

@@ -30,7 +30,6 @@ struct swarm_session {
 	struct conn *conn;
 	bool welcomed;
 	bool stall;   /* stops reading after Welcome (the coordinator's output cap) */
-	bool dropped; /* the coordinator closed it */
 	uint32_t workload;
 	uint32_t workers;
 	uint32_t rw; /* Prepare's RwMode */

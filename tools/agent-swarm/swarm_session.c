@@ -258,7 +258,6 @@ static void swarm_on_close(struct conn *c, const char *reason, void *arg)
 		log_warn("%s: closed: %s", ss->name, reason);
 	}
 	ss->sw->st.lost++;
-	ss->dropped = true;
 	ss->stepping = false;
 	if (ss->tick != NULL)
 		event_del(ss->tick);
@@ -278,7 +277,7 @@ void swarm_session_dial(struct swarm_session *ss)
 	                        sw->o.coordinator, &swarm_conn_cbs, ss);
 	if (ss->conn == NULL) {
 		log_error("%s: cannot dial %s", ss->name, sw->o.coordinator);
-		ss->dropped = true;
+		sw->st.lost++;
 		return;
 	}
 	sw->dialing++;

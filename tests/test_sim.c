@@ -476,7 +476,7 @@ static void test_timeout(void **state)
  * Jitter 50%: isolated ops take 0.5x to 1.5x the service time. The seed fixes the
  * draws, so the spread is certain; only our wake-up lateness is noise. It only
  * ever lengthens what we see, so the lower bound is exact and the upper one lets
- * two of the sixty be woken late by a busy VM.
+ * five of the sixty be woken late by a busy VM (three were, in one run of twenty here).
  */
 static void test_jitter(void **state)
 {
@@ -496,13 +496,13 @@ static void test_jitter(void **state)
 		lat[i] = clock_now_ns() - t0;
 	}
 	qsort(lat, N, sizeof(lat[0]), st_cmp_u64);
-	print_message("jitter 50%% of 2 ms: min %.3f ms, 2nd %.3f ms, 3rd-highest %.3f ms, "
+	print_message("jitter 50%% of 2 ms: min %.3f ms, 2nd %.3f ms, 6th-highest %.3f ms, "
 	              "max %.3f ms\n",
-	              lat[0] / 1e6, lat[1] / 1e6, lat[N - 3] / 1e6, lat[N - 1] / 1e6);
+	              lat[0] / 1e6, lat[1] / 1e6, lat[N - 6] / 1e6, lat[N - 1] / 1e6);
 	assert_true(lat[0] >= NSEC_PER_MSEC);
 	assert_true(lat[1] <= 1300 * NSEC_PER_USEC);
 	assert_true(lat[N - 1] >= 2700 * NSEC_PER_USEC);
-	assert_true(lat[N - 3] <= 3300 * NSEC_PER_USEC);
+	assert_true(lat[N - 6] <= 3300 * NSEC_PER_USEC);
 	st_close(&r);
 }
 

@@ -96,9 +96,6 @@ void swarm_session_dial(struct swarm_session *ss);
 void swarm_session_heartbeat(struct swarm_session *ss);
 void swarm_session_free(struct swarm_session *ss);
 
-/* swarm_main.c: heartbeats at least this often (a Welcome's heartbeat_ms). */
-void swarm_heartbeat_every(struct swarm *sw, uint64_t ms);
-
 /* swarm_record.c: the templates for ops per interval and a workload's mix. */
 void swarm_record_templates(struct swarm *sw, double ops, uint32_t rw, uint32_t read_pct,
                             uint32_t block_size);

@@ -166,15 +166,6 @@ static void swarm_heartbeat_cb(evutil_socket_t fd, short what, void *arg)
 		swarm_session_heartbeat(&sw->s[i]);
 }
 
-void swarm_heartbeat_every(struct swarm *sw, uint64_t ms)
-{
-	if (ms == 0 || ms >= sw->heartbeat_ms)
-		return;
-	sw->heartbeat_ms = ms;
-	event_add(sw->hb_ev,
-	          &(struct timeval){(time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000});
-}
-
 static void swarm_report_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct swarm *sw = arg;

@@ -39,6 +39,16 @@ static void swarm_hello(struct swarm_session *ss)
 	swarm_send(ss, &env);
 }
 
+/* The Welcome's heartbeat, when it is more often than ours: every session follows it. */
+static void swarm_heartbeat_every(struct swarm *sw, uint64_t ms)
+{
+	if (ms == 0 || ms >= sw->heartbeat_ms)
+		return;
+	sw->heartbeat_ms = ms;
+	event_add(sw->hb_ev,
+	          &(struct timeval){(time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000});
+}
+
 void swarm_session_heartbeat(struct swarm_session *ss)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;

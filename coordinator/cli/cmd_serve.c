@@ -93,10 +93,16 @@ static void serve_raise_nofile(void)
 {
 	struct rlimit rl;
 
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return;
+	if (rl.rlim_cur < rl.rlim_max) {
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
+		getrlimit(RLIMIT_NOFILE, &rl);
 	}
+	log_info("up to %llu file descriptors: room for about %llu agents",
+	         (unsigned long long)rl.rlim_cur,
+	         (unsigned long long)(rl.rlim_cur > 64 ? rl.rlim_cur - 64 : 0));
 }
 
 static int serve_exec(const struct args *a)

@@ -15,12 +15,19 @@ SOCK=$T/ctl.sock
 mkdir "$T/res"
 # Heartbeats often, and a long silence allowed: the stalled session must be dropped by
 # the output cap (2 KiB here), well before its silence would drop it (10 s).
-IOCURVE_TEST_SESSION_BACKLOG=2048 "$IOCURVE" serve --listen "127.0.0.1:$PORT" --tls "$T/ca" \
-	--control "$SOCK" --results "$T/res" --heartbeat 100ms --heartbeat-misses 100 \
-	2> "$T/serve.log" &
+# A soft descriptor limit of 128, as a login shell may give, is under the fleet's
+# needs: serve raises it to the hard limit.
+(
+	ulimit -Sn 128
+	IOCURVE_TEST_SESSION_BACKLOG=2048 exec "$IOCURVE" serve --listen "127.0.0.1:$PORT" \
+		--tls "$T/ca" --control "$SOCK" --results "$T/res" --heartbeat 100ms \
+		--heartbeat-misses 100 2> "$T/serve.log"
+) &
 SERVE=$!
 PIDS="$PIDS $SERVE"
 wait_for "$T/serve.log" "control socket" 10 || { cat "$T/serve.log"; fail "serve starts"; }
+check "serve raised its descriptor limit past the soft 128" \
+	grep -q "up to \([2-9][0-9][0-9]\|[0-9]\{4,\}\) file descriptors" "$T/serve.log"
 "$IOCURVE_SWARM" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --agents "$N" --stall 1 \
 	--watch "$T/res" > "$T/swarm.out" 2> "$T/swarm.log" &
 SWARM=$!

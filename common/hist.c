@@ -118,13 +118,13 @@ uint64_t hist_quantile(const struct hist *h, double q)
 		return 0;
 	rank = hist_rank(h->count, q);
 	hist_span(h, &lo, &hi);
-	for (i = lo; i < HIST_BINS; i++) {
+	for (i = lo; i < hi; i++) {
 		seen += h->bins[i];
 		if (seen >= rank)
 			break;
 	}
 	/* Bins that disagree with count (never from record/merge) fall back to max. */
-	v = i < HIST_BINS ? hist_bin_mid(i) : h->max;
+	v = i < hi ? hist_bin_mid(i) : h->max;
 	/* The extreme bins are wide; min and max are exact, so never report past them. */
 	if (v < h->min)
 		v = h->min;

@@ -477,6 +477,7 @@ static int intervals_get_record(struct intervals_reader *r, json_t *o, struct in
                                 struct error *err)
 {
 	struct agg_record *a = &l->rec;
+	bool *no_bins;
 	int warmup;
 
 	if (intervals_get_name(o, "agent", l->agent, err) < 0 ||
@@ -498,13 +499,10 @@ static int intervals_get_record(struct intervals_reader *r, json_t *o, struct in
 		                       err) < 0)
 			return -1;
 	/* Only an agent's line may leave out its bins (agents.detail: counts). */
+	no_bins = strcmp(l->agent, INTERVALS_MERGED) != 0 ? &a->no_bins : NULL;
 	a->no_bins = false;
-	if (intervals_get_hist(r, o, "latency", &a->rec.latency,
-	                       strcmp(l->agent, INTERVALS_MERGED) != 0 ? &a->no_bins : NULL,
-	                       err) < 0 ||
-	    intervals_get_hist(r, o, "service", &a->rec.service,
-	                       strcmp(l->agent, INTERVALS_MERGED) != 0 ? &a->no_bins : NULL,
-	                       err) < 0 ||
+	if (intervals_get_hist(r, o, "latency", &a->rec.latency, no_bins, err) < 0 ||
+	    intervals_get_hist(r, o, "service", &a->rec.service, no_bins, err) < 0 ||
 	    intervals_get_error(o, a, err) < 0)
 		return -1;
 	return record_check(&a->rec, err);

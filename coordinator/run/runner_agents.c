@@ -13,21 +13,20 @@ void runner_compact(struct runner *r)
 	uint32_t n = 0;
 
 	for (uint32_t i = 0; i < r->nagents; i++)
-		if (r->agents[i].s != NULL)
-			r->agents[n++] = r->agents[i];
+		if (r->agents[i].s != NULL) {
+			r->agents[n] = r->agents[i];
+			session_set_slot(r->agents[n].s, n);
+			n++;
+		}
 	r->nagents = n;
 }
 
 int runner_agent_index(const struct runner *r, const struct session *s)
 {
+	/* runner_claim and runner_compact keep each session's slot: no scan a message. */
 	uint32_t slot = session_slot(s);
 
-	if (slot < r->nagents && r->agents[slot].s == s)
-		return (int)slot;
-	for (uint32_t i = 0; i < r->nagents; i++)
-		if (r->agents[i].s == s)
-			return (int)i;
-	return -1;
+	return slot < r->nagents && r->agents[slot].s == s ? (int)slot : -1;
 }
 
 /*

@@ -536,6 +536,13 @@ static void test_saturation_rules(void **state)
 	p.errors = 10; /* 1.1% of 910 */
 	assert_true(verdict_saturated(c, &p, why, sizeof(why)));
 	assert_string_equal(why, "10 I/O errors (1.1% of operations, over 1%)");
+	/* Nearly every operation failed: a share, not "1e+02%". */
+	p.ops = 1;
+	p.errors = 199;
+	assert_true(verdict_saturated(c, &p, why, sizeof(why)));
+	assert_string_equal(why, "199 I/O errors (99.5% of operations, over 1%)");
+	p.ops = 900;
+	p.errors = 10;
 	campaign_free(c);
 	c = testlib_campaign_ok(TEST_HEAD "stop: {errors: false}\n"
 	                                  "workloads: [{name: a, load: {steps: [1]}}]\n");

@@ -132,10 +132,17 @@ bool verdict_saturated(const struct campaign *c, const struct step_point *pt, ch
 	/* First: failed operations also leave the achieved rate short. */
 	if (c->stop.errors_pct >= 0 && pt->errors > 0 &&
 	    verdict_errors_pct(pt) > c->stop.errors_pct) {
-		if (len)
-			snprintf(why, len, "%llu I/O errors (%.2g%% of operations, over %g%%)",
-			         (unsigned long long)pt->errors, verdict_errors_pct(pt),
-			         c->stop.errors_pct);
+		if (len) {
+			double pct = verdict_errors_pct(pt);
+
+			/* Two or three digits, never an exponent: 0.33%, 1.1%, 99.5%, <0.01%. */
+			if (pct >= 0.01)
+				snprintf(a, sizeof(a), pct >= 10 ? "%.3g%%" : "%.2g%%", pct);
+			else
+				snprintf(a, sizeof(a), "<0.01%%");
+			snprintf(why, len, "%llu I/O errors (%s of operations, over %g%%)",
+			         (unsigned long long)pt->errors, a, c->stop.errors_pct);
+		}
 		return true;
 	}
 	if (verdict_short(c, pt)) {

@@ -13,6 +13,9 @@ queue_depth: 64
 interval: 200ms
 warmup: 400ms
 measure: 1s
+# 1 s windows near capacity can still trend on a busy client (a dry CI judged 3547 and
+# 3720 unsteady and put the knee at 3461, 87%): extend them, as a user would.
+steady: {extend: 5}
 slo: {latency: 2ms}
 workloads:
   - {name: rr, rw: randread, load: {ramp: {start: 1000, factor: 1.5}, refine: 6}}

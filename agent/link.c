@@ -5,24 +5,42 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "agent.h"
 #include "clock.h"
 #include "conn.h"
 #include "frame.h"
+#include "link.h"
 #include "log.h"
 #include "mounts.h"
 #include "xalloc.h"
 
 #define LINK_BACKOFF_MIN_MS 100
 #define LINK_BACKOFF_MAX_MS 10000
-/* Defaults until the coordinator's Welcome says otherwise (agent.h: opt_*). */
+/* Defaults until the coordinator's Welcome says otherwise (link_opts). */
 #define LINK_HEARTBEAT_MS 1000
 #define LINK_MISSES       3
 #define LINK_DEADMAN_MS   2000
 /* Certificate failures in a row before the agent gives up (agent_usage says so). */
 #define LINK_TLS_GIVE_UP 5
 
-static void link_dial(struct agent *a);
+struct link {
+	const struct agent *a; /* who this agent is: Hello, the clock skew, the event loop */
+	struct link_opts o;
+	const struct link_cbs *cbs;
+	void *arg;
+	struct conn *conn;
+	bool stopping;   /* link_stop or given up: dial no more */
+	bool welcomed;   /* this connection's Welcome came */
+	bool handshaken; /* this connection's TLS handshake finished */
+	unsigned backoff_ms;
+	unsigned tls_failures; /* in a row, of a kind retrying does not mend */
+	/* In effect for the session (link_apply_welcome). */
+	uint64_t heartbeat_ms;
+	uint64_t deadman_ms;
+	struct event *reconnect_ev;
+	struct event *heartbeat_ev;
+};
+
+static void link_dial(struct link *l);
 
 static void link_reconnect_cb(evutil_socket_t fd, short what, void *arg)
 {
@@ -30,20 +48,21 @@ static void link_reconnect_cb(evutil_socket_t fd, short what, void *arg)
 }
 
 /* Exponential backoff with +-25% jitter, so a fleet does not reconnect in lockstep. */
-static void link_schedule_reconnect(struct agent *a)
+static void link_schedule_reconnect(struct link *l)
 {
-	unsigned ms = a->backoff_ms ? a->backoff_ms : LINK_BACKOFF_MIN_MS;
+	unsigned ms = l->backoff_ms ? l->backoff_ms : LINK_BACKOFF_MIN_MS;
 	unsigned jitter = ms / 2 ? (unsigned)random() % (ms / 2) : 0;
 	unsigned delay = ms - ms / 4 + jitter;
 
-	a->backoff_ms = ms * 2 > LINK_BACKOFF_MAX_MS ? LINK_BACKOFF_MAX_MS : ms * 2;
-	log_debug("reconnecting to %s in %u ms", a->coordinator, delay);
-	event_add(a->reconnect_ev,
+	l->backoff_ms = ms * 2 > LINK_BACKOFF_MAX_MS ? LINK_BACKOFF_MAX_MS : ms * 2;
+	log_debug("reconnecting to %s in %u ms", l->o.coordinator, delay);
+	event_add(l->reconnect_ev,
 	          &(struct timeval){delay / 1000, (suseconds_t)(delay % 1000) * 1000});
 }
 
-static void link_send_hello(struct agent *a)
+static void link_send_hello(struct link *l)
 {
+	struct agent *a = (struct agent *)l->a; /* protobuf-c's strings are not const */
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__Hello hello = IOCURVE__HELLO__INIT;
 	Iocurve__Label **lp = label_to_wire(a->labels, a->nlabels);
@@ -75,7 +94,7 @@ static void link_send_hello(struct agent *a)
 	hello.allowed_mounts = mounts;
 	env.body_case = IOCURVE__ENVELOPE__BODY_HELLO;
 	env.hello = &hello;
-	link_send(a, &env);
+	link_send(l, &env);
 	free(lp);
 	for (size_t i = 0; i < a->allow.n; i++)
 		free(mounts[i]);
@@ -84,46 +103,46 @@ static void link_send_hello(struct agent *a)
 
 static void link_heartbeat_cb(evutil_socket_t fd, short what, void *arg)
 {
-	struct agent *a = arg;
+	struct link *l = arg;
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__Heartbeat hb = IOCURVE__HEARTBEAT__INIT;
 
 	hb.agent_time = clock_now_ns();
-	hb.workers_running = a->pool != NULL;
+	hb.workers_running = l->cbs->busy(l->arg);
 	env.body_case = IOCURVE__ENVELOPE__BODY_HEARTBEAT;
 	env.heartbeat = &hb;
-	link_send(a, &env);
+	link_send(l, &env);
 }
 
 static void link_on_connected(struct conn *c, void *arg)
 {
-	struct agent *a = arg;
+	struct link *l = arg;
 
 	if (strcmp(conn_peer_name(c), "coordinator") != 0) {
 		log_error("%s presented a certificate for '%s', not the coordinator; closing",
-		          a->coordinator, conn_peer_name(c));
+		          l->o.coordinator, conn_peer_name(c));
 		conn_close(c);
-		a->conn = NULL;
-		link_schedule_reconnect(a);
+		l->conn = NULL;
+		link_schedule_reconnect(l);
 		return;
 	}
-	log_info("connected to coordinator at %s (TLS 1.3, mutual)", a->coordinator);
-	a->handshaken = true;
-	link_send_hello(a);
+	log_info("connected to coordinator at %s (TLS 1.3, mutual)", l->o.coordinator);
+	l->handshaken = true;
+	link_send_hello(l);
 }
 
-static void link_pong(struct agent *a, const Iocurve__Ping *ping, uint64_t t2)
+static void link_pong(struct link *l, const Iocurve__Ping *ping, uint64_t t2)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__Pong pong = IOCURVE__PONG__INIT;
 
 	pong.seq = ping->seq;
 	pong.t1 = ping->t1;
-	pong.t2 = skew_to_wire(&a->skew, t2);
-	pong.t3 = skew_to_wire(&a->skew, clock_now_ns());
+	pong.t2 = skew_to_wire(&l->a->skew, t2);
+	pong.t3 = skew_to_wire(&l->a->skew, clock_now_ns());
 	env.body_case = IOCURVE__ENVELOPE__BODY_PONG;
 	env.pong = &pong;
-	link_send(a, &env);
+	link_send(l, &env);
 }
 
 /*
@@ -133,77 +152,83 @@ static void link_pong(struct agent *a, const Iocurve__Ping *ping, uint64_t t2)
  * workers stop when it has not been heard for the dead-man, which must outlast one
  * heartbeat interval.
  */
-static void link_apply_welcome(struct agent *a, struct conn *c, const Iocurve__Welcome *w)
+static void link_apply_welcome(struct link *l, struct conn *c, const Iocurve__Welcome *w)
 {
 	uint64_t peer_ms = w->heartbeat_ms ? w->heartbeat_ms : LINK_HEARTBEAT_MS;
-	uint32_t misses = a->opt_misses         ? a->opt_misses
+	uint32_t misses = l->o.misses           ? l->o.misses
 	                  : w->heartbeat_misses ? w->heartbeat_misses
 	                                        : LINK_MISSES;
 
-	a->heartbeat_ms =
-	    a->opt_heartbeat_ms && a->opt_heartbeat_ms < peer_ms ? a->opt_heartbeat_ms : peer_ms;
-	a->deadman_ms = a->opt_deadman_ms ? a->opt_deadman_ms
-	                : w->deadman_ms   ? w->deadman_ms
-	                                  : LINK_DEADMAN_MS;
-	if (a->deadman_ms <= peer_ms) {
+	l->heartbeat_ms =
+	    l->o.heartbeat_ms && l->o.heartbeat_ms < peer_ms ? l->o.heartbeat_ms : peer_ms;
+	l->deadman_ms = l->o.deadman_ms ? l->o.deadman_ms
+	                : w->deadman_ms ? w->deadman_ms
+	                                : LINK_DEADMAN_MS;
+	if (l->deadman_ms <= peer_ms) {
 		log_warn("dead-man %llu ms does not outlast the coordinator's heartbeat (%llu ms): "
 		         "using %llu ms",
-		         (unsigned long long)a->deadman_ms, (unsigned long long)peer_ms,
+		         (unsigned long long)l->deadman_ms, (unsigned long long)peer_ms,
 		         (unsigned long long)(2 * peer_ms));
-		a->deadman_ms = 2 * peer_ms;
+		l->deadman_ms = 2 * peer_ms;
 	}
 	log_info("heartbeat every %llu ms, coordinator lost after %u missed, dead-man %llu ms",
-	         (unsigned long long)a->heartbeat_ms, misses, (unsigned long long)a->deadman_ms);
+	         (unsigned long long)l->heartbeat_ms, misses, (unsigned long long)l->deadman_ms);
 	conn_set_idle_timeout_ms(c, (unsigned)(peer_ms * misses));
-	event_add(a->heartbeat_ev, &(struct timeval){(time_t)(a->heartbeat_ms / 1000),
-	                                             (suseconds_t)(a->heartbeat_ms % 1000) * 1000});
+	event_add(l->heartbeat_ev, &(struct timeval){(time_t)(l->heartbeat_ms / 1000),
+	                                             (suseconds_t)(l->heartbeat_ms % 1000) * 1000});
+}
+
+/* Stop dialling and tell the owner: the agent cannot go on. */
+static void link_give_up(struct link *l)
+{
+	l->stopping = true;
+	l->cbs->on_give_up(l->arg);
 }
 
 /* A refusal that can clear by itself (a name still held by a stale session...) is retried. */
-static void link_refused(struct agent *a, struct conn *c, const Iocurve__Refuse *r)
+static void link_refused(struct link *l, struct conn *c, const Iocurve__Refuse *r)
 {
 	conn_close(c);
-	a->conn = NULL;
+	l->conn = NULL;
 	if (!r->permanent) {
 		log_error("the coordinator refused this agent: %s; trying again", r->reason);
-		link_schedule_reconnect(a);
+		link_schedule_reconnect(l);
 		return;
 	}
 	log_error("the coordinator refused this agent: %s", r->reason);
-	a->exit_status = 1;
-	a->stopping = true;
-	event_base_loopexit(a->base, NULL);
+	link_give_up(l);
 }
 
 static void link_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 {
-	struct agent *a = arg;
+	struct link *l = arg;
 	uint64_t now = clock_now_ns();
 
 	/* Every frame says the coordinator is there: the workers may go on. */
-	plan_alive(a, now);
+	l->cbs->on_heard(l->arg, now);
 	switch (env->body_case) {
 	case IOCURVE__ENVELOPE__BODY_WELCOME:
-		a->welcomed = true;
-		a->backoff_ms = 0;
-		a->tls_failures = 0;
+		l->welcomed = true;
+		l->backoff_ms = 0;
+		l->tls_failures = 0;
 		log_info("welcomed by the coordinator as '%s'", env->welcome->agent_name);
-		link_apply_welcome(a, c, env->welcome);
+		link_apply_welcome(l, c, env->welcome);
+		l->cbs->on_welcome(l->arg, l->deadman_ms);
 		break;
 	case IOCURVE__ENVELOPE__BODY_REFUSE:
-		link_refused(a, c, env->refuse);
+		link_refused(l, c, env->refuse);
 		break;
 	case IOCURVE__ENVELOPE__BODY_PING:
-		link_pong(a, env->ping, now);
+		link_pong(l, env->ping, now);
 		break;
 	case IOCURVE__ENVELOPE__BODY_HEARTBEAT:
 		break;
 	default:
-		if (!a->welcomed) {
+		if (!l->welcomed) {
 			log_warn("ignoring %s before Welcome", frame_body_name(env));
 			break;
 		}
-		plan_handle(a, env);
+		l->cbs->on_message(l->arg, env);
 		break;
 	}
 }
@@ -213,9 +238,10 @@ static void link_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
  * its fix. Returns whether retrying can mend it (a coordinator not started yet
  * can; a certificate from another CA cannot, until someone changes the files).
  */
-static bool link_advice(const struct agent *a, struct conn *c, const char *reason, char *buf,
+static bool link_advice(const struct link *l, struct conn *c, const char *reason, char *buf,
                         size_t len)
 {
+	const char *coordinator = l->o.coordinator, *name = l->a->name;
 	enum conn_failure f = conn_failure(c);
 
 	/*
@@ -224,25 +250,25 @@ static bool link_advice(const struct agent *a, struct conn *c, const char *reaso
 	 * Closed after the handshake, before any Welcome or Refuse: that is the
 	 * coordinator refusing the certificate (its log says so).
 	 */
-	if (f == CONN_FAILURE_CLOSED && a->handshaken && !a->welcomed)
+	if (f == CONN_FAILURE_CLOSED && l->handshaken && !l->welcomed)
 		f = CONN_FAILURE_OUR_CERT;
 	switch (f) {
 	case CONN_FAILURE_REFUSED:
 		snprintf(buf, len,
 		         "nothing listens at %s (%s): start `iocurve serve --listen` there, or "
 		         "check --coordinator",
-		         a->coordinator, reason);
+		         coordinator, reason);
 		return true;
 	case CONN_FAILURE_UNREACHABLE:
 		snprintf(buf, len, "%s is unreachable (%s): check the address and the network",
-		         a->coordinator, reason);
+		         coordinator, reason);
 		return true;
 	case CONN_FAILURE_PEER_CERT:
 		snprintf(buf, len,
 		         "the coordinator at %s has a certificate this agent does not trust "
 		         "(%s): %s/ca.crt is not the CA that signed it; copy ca.crt from the "
 		         "coordinator's certificate directory (`iocurve certs init DIR`)",
-		         a->coordinator, reason, a->tls_dir);
+		         coordinator, reason, l->o.tls_dir);
 		return false;
 	case CONN_FAILURE_OUR_CERT:
 		snprintf(buf, len,
@@ -250,94 +276,112 @@ static bool link_advice(const struct agent *a, struct conn *c, const char *reaso
 		         "log says why): "
 		         "make it in the coordinator's directory with `iocurve certs agent DIR %s` "
 		         "and copy %s.crt, %s.key and ca.crt to %s",
-		         a->coordinator, reason, a->name, a->name, a->name, a->tls_dir);
+		         coordinator, reason, name, name, name, l->o.tls_dir);
 		return false;
 	default:
-		snprintf(buf, len, "connection to coordinator %s lost: %s", a->coordinator, reason);
+		snprintf(buf, len, "connection to coordinator %s lost: %s", coordinator, reason);
 		return true;
 	}
 }
 
 static void link_on_close(struct conn *c, const char *reason, void *arg)
 {
-	struct agent *a = arg;
+	struct link *l = arg;
 	char advice[1024];
-	bool mendable = link_advice(a, c, reason, advice, sizeof(advice));
+	bool mendable = link_advice(l, c, reason, advice, sizeof(advice));
 
 	if (mendable) {
-		a->tls_failures = 0;
+		l->tls_failures = 0;
 		log_warn("%s", advice);
-	} else if (++a->tls_failures >= LINK_TLS_GIVE_UP) {
-		log_error("%s; giving up after %u attempts", advice, a->tls_failures);
-		a->exit_status = 1;
-		a->stopping = true;
-		event_base_loopexit(a->base, NULL);
+	} else if (++l->tls_failures >= LINK_TLS_GIVE_UP) {
+		log_error("%s; giving up after %u attempts", advice, l->tls_failures);
+		link_give_up(l);
 	} else {
-		log_error("%s (attempt %u of %u)", advice, a->tls_failures, LINK_TLS_GIVE_UP);
+		log_error("%s (attempt %u of %u)", advice, l->tls_failures, LINK_TLS_GIVE_UP);
 	}
-	a->conn = NULL;
-	a->welcomed = false;
-	a->handshaken = false;
-	event_del(a->heartbeat_ev);
+	l->conn = NULL;
+	l->welcomed = false;
+	l->handshaken = false;
+	event_del(l->heartbeat_ev);
 	/* Dead-man: no coordinator, no I/O. */
-	plan_stop(a, "lost the coordinator");
-	if (!a->stopping)
-		link_schedule_reconnect(a);
+	l->cbs->on_lost(l->arg);
+	if (!l->stopping)
+		link_schedule_reconnect(l);
 }
 
-static const struct conn_cbs link_cbs = {
+static const struct conn_cbs link_conn_cbs = {
     .on_connected = link_on_connected,
     .on_message = link_on_message,
     .on_close = link_on_close,
 };
 
-static void link_dial(struct agent *a)
+static void link_dial(struct link *l)
 {
-	if (a->stopping)
+	if (l->stopping)
 		return;
-	a->conn = conn_connect(a->base, a->ssl_ctx, (struct sockaddr *)&a->addr, (int)a->addrlen,
-	                       a->coordinator, &link_cbs, a);
-	if (a->conn == NULL) {
-		log_warn("cannot connect to %s", a->coordinator);
-		link_schedule_reconnect(a);
+	l->conn = conn_connect(l->a->base, l->o.ssl_ctx, (struct sockaddr *)&l->o.addr,
+	                       (int)l->o.addrlen, l->o.coordinator, &link_conn_cbs, l);
+	if (l->conn == NULL) {
+		log_warn("cannot connect to %s", l->o.coordinator);
+		link_schedule_reconnect(l);
 		return;
 	}
 	conn_set_idle_timeout_ms(
-	    a->conn, (unsigned)((a->opt_heartbeat_ms ? a->opt_heartbeat_ms : LINK_HEARTBEAT_MS) *
-	                        (a->opt_misses ? a->opt_misses : LINK_MISSES)));
-	if (a->max_frame)
-		conn_set_max_frame(a->conn, a->max_frame);
+	    l->conn, (unsigned)((l->o.heartbeat_ms ? l->o.heartbeat_ms : LINK_HEARTBEAT_MS) *
+	                        (l->o.misses ? l->o.misses : LINK_MISSES)));
+	if (l->o.max_frame)
+		conn_set_max_frame(l->conn, l->o.max_frame);
 }
 
-void link_start(struct agent *a)
+struct link *link_new(const struct agent *a, const struct link_opts *opts,
+                      const struct link_cbs *cbs, void *arg)
 {
-	a->reconnect_ev = evtimer_new(a->base, link_reconnect_cb, a);
-	a->heartbeat_ev = event_new(a->base, -1, EV_PERSIST, link_heartbeat_cb, a);
-	link_dial(a);
+	struct link *l = xcalloc(1, sizeof(*l));
+
+	l->a = a;
+	l->o = *opts;
+	l->cbs = cbs;
+	l->arg = arg;
+	return l;
 }
 
-void link_stop(struct agent *a)
+void link_start(struct link *l)
 {
-	a->stopping = true;
-	if (a->conn != NULL) {
-		conn_close(a->conn);
-		a->conn = NULL;
+	l->reconnect_ev = evtimer_new(l->a->base, link_reconnect_cb, l);
+	l->heartbeat_ev = event_new(l->a->base, -1, EV_PERSIST, link_heartbeat_cb, l);
+	link_dial(l);
+}
+
+void link_stop(struct link *l)
+{
+	l->stopping = true;
+	if (l->conn != NULL) {
+		conn_close(l->conn);
+		l->conn = NULL;
 	}
-	if (a->reconnect_ev != NULL) {
-		event_free(a->reconnect_ev);
-		a->reconnect_ev = NULL;
+	if (l->reconnect_ev != NULL) {
+		event_free(l->reconnect_ev);
+		l->reconnect_ev = NULL;
 	}
-	if (a->heartbeat_ev != NULL) {
-		event_free(a->heartbeat_ev);
-		a->heartbeat_ev = NULL;
+	if (l->heartbeat_ev != NULL) {
+		event_free(l->heartbeat_ev);
+		l->heartbeat_ev = NULL;
 	}
 }
 
-void link_send(struct agent *a, const Iocurve__Envelope *env)
+void link_free(struct link *l)
 {
-	if (a->conn == NULL) {
+	if (l == NULL)
+		return;
+	link_stop(l);
+	free(l);
+}
+
+void link_send(struct link *l, const Iocurve__Envelope *env)
+{
+	if (l->conn == NULL) {
 		log_debug("not connected: dropping %s", frame_body_name(env));
 		return;
 	}
-	conn_send(a->conn, env);
+	conn_send(l->conn, env);
 }

@@ -15,11 +15,27 @@
 #include "certs.h"
 #include "clock.h"
 #include "frame.h"
+#include "link.h"
 #include "log.h"
 #include "netaddr.h"
+#include "plan.h"
 #include "tls.h"
 #include "units.h"
 #include "xalloc.h"
+
+/*
+ * The program: what the link and the plan both read, each one's options, the two
+ * modules, and how the agent ends. main connects them: the link's callbacks go
+ * to the plan, the plan sends through the link; neither knows the other.
+ */
+struct agent_main {
+	struct agent a;
+	struct link_opts link_opts;
+	struct plan_opts plan_opts;
+	struct link *link;
+	struct plan *plan;
+	int exit_status;
+};
 
 static void agent_usage(FILE *f)
 {
@@ -49,26 +65,87 @@ static void agent_usage(FILE *f)
 	        "when those are set.\n");
 }
 
+/* Every frame from the coordinator keeps the workers' dead-man from firing. */
+static void agent_on_heard(void *arg, uint64_t now_ns)
+{
+	struct agent_main *m = arg;
+
+	plan_alive(m->plan, now_ns);
+}
+
+static void agent_on_welcome(void *arg, uint64_t deadman_ms)
+{
+	struct agent_main *m = arg;
+
+	plan_set_deadman(m->plan, deadman_ms);
+}
+
+static void agent_on_message(void *arg, const Iocurve__Envelope *env)
+{
+	struct agent_main *m = arg;
+
+	plan_handle(m->plan, env);
+}
+
+/* Dead-man: no coordinator, no I/O. */
+static void agent_on_lost(void *arg)
+{
+	struct agent_main *m = arg;
+
+	plan_stop(m->plan, "lost the coordinator");
+}
+
+static void agent_on_give_up(void *arg)
+{
+	struct agent_main *m = arg;
+
+	m->exit_status = 1;
+	event_base_loopexit(m->a.base, NULL);
+}
+
+static bool agent_busy(void *arg)
+{
+	struct agent_main *m = arg;
+
+	return plan_running(m->plan);
+}
+
+static const struct link_cbs agent_link_cbs = {
+    .on_heard = agent_on_heard,
+    .on_welcome = agent_on_welcome,
+    .on_message = agent_on_message,
+    .on_lost = agent_on_lost,
+    .on_give_up = agent_on_give_up,
+    .busy = agent_busy,
+};
+
+/* What the plan sends goes over the link. */
+static void agent_send(void *arg, const Iocurve__Envelope *env)
+{
+	struct agent_main *m = arg;
+
+	link_send(m->link, env);
+}
+
 static void agent_signal_cb(evutil_socket_t sig, short what, void *arg)
 {
-	struct agent *a = arg;
+	struct agent_main *m = arg;
 
 	log_info("%s: stopping", strsignal((int)sig));
-	a->stopping = true;
-	plan_stop(a, "agent stopping");
-	link_stop(a);
+	plan_stop(m->plan, "agent stopping");
+	link_stop(m->link);
 	/* Let close_notify go out, then leave. */
-	event_base_loopexit(a->base, &(struct timeval){0, 200 * 1000});
+	event_base_loopexit(m->a.base, &(struct timeval){0, 200 * 1000});
 }
 
 static void agent_sigchld_cb(evutil_socket_t sig, short what, void *arg)
 {
-	struct agent *a = arg;
+	struct agent_main *m = arg;
 	int status;
 	pid_t pid;
 
 	while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
-		plan_child_exited(a, pid, status);
+		plan_child_exited(m->plan, pid, status);
 }
 
 static int agent_add_label(struct agent *a, const char *text)
@@ -83,7 +160,7 @@ static int agent_add_label(struct agent *a, const char *text)
 }
 
 /* --heartbeat and --dead-man: 100ms to 1h; --heartbeat-misses: 1 to 100. */
-static int agent_parse_liveness(struct agent *a, int opt, const char *arg)
+static int agent_parse_liveness(struct link_opts *o, int opt, const char *arg)
 {
 	struct error err;
 	uint64_t ns;
@@ -97,7 +174,7 @@ static int agent_parse_liveness(struct agent *a, int opt, const char *arg)
 			        arg);
 			return -1;
 		}
-		a->opt_misses = (uint32_t)n;
+		o->misses = (uint32_t)n;
 		return 0;
 	}
 	if (units_parse_duration(arg, &ns, &err) < 0 || ns < 100 * NSEC_PER_MSEC ||
@@ -107,14 +184,14 @@ static int agent_parse_liveness(struct agent *a, int opt, const char *arg)
 		return -1;
 	}
 	if (opt == 'H')
-		a->opt_heartbeat_ms = ns / NSEC_PER_MSEC;
+		o->heartbeat_ms = ns / NSEC_PER_MSEC;
 	else
-		a->opt_deadman_ms = ns / NSEC_PER_MSEC;
+		o->deadman_ms = ns / NSEC_PER_MSEC;
 	return 0;
 }
 
 /* --max-workers N, --max-queue-depth N (1 to 2^31), --max-block-size, --max-file-size SIZE. */
-static int agent_parse_cap(struct agent *a, int opt, const char *arg)
+static int agent_parse_cap(struct params_caps *caps, int opt, const char *arg)
 {
 	static const char *const names[] = {"max-workers", "max-queue-depth", "max-block-size",
 	                                    "max-file-size"};
@@ -136,17 +213,18 @@ static int agent_parse_cap(struct agent *a, int opt, const char *arg)
 		return -1;
 	}
 	if (i == 0)
-		a->caps.workers = (uint32_t)v;
+		caps->workers = (uint32_t)v;
 	else if (i == 1)
-		a->caps.queue_depth = (uint32_t)v;
+		caps->queue_depth = (uint32_t)v;
 	else if (i == 2)
-		a->caps.block_size = (uint32_t)v;
+		caps->block_size = (uint32_t)v;
 	else
-		a->caps.file_size = v;
+		caps->file_size = v;
 	return 0;
 }
 
-static int agent_parse(struct agent *a, int argc, char **argv, const char **tls_dir, int *verbose)
+static int agent_parse(struct agent_main *m, int argc, char **argv, const char **tls_dir,
+                       int *verbose)
 {
 	static const struct option opts[] = {
 	    {"coordinator", required_argument, NULL, 'c'},
@@ -168,13 +246,15 @@ static int agent_parse(struct agent *a, int argc, char **argv, const char **tls_
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
+	struct agent *a = &m->a;
+	struct link_opts *lo = &m->link_opts;
 	struct error err;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "c:t:n:a:l:vh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
-			snprintf(a->coordinator, sizeof(a->coordinator), "%s", optarg);
+			snprintf(lo->coordinator, sizeof(lo->coordinator), "%s", optarg);
 			break;
 		case 't':
 			*tls_dir = optarg;
@@ -196,7 +276,7 @@ static int agent_parse(struct agent *a, int argc, char **argv, const char **tls_
 			*verbose = 1;
 			break;
 		case 'W':
-			a->allow_device_writes = true;
+			m->plan_opts.allow_device_writes = true;
 			break;
 		case 'F': {
 			uint64_t v;
@@ -209,20 +289,20 @@ static int agent_parse(struct agent *a, int argc, char **argv, const char **tls_
 				        optarg);
 				return -1;
 			}
-			a->max_frame = (size_t)v;
+			lo->max_frame = (size_t)v;
 			break;
 		}
 		case 'H':
 		case 'D':
 		case 'M':
-			if (agent_parse_liveness(a, c, optarg) < 0)
+			if (agent_parse_liveness(lo, c, optarg) < 0)
 				return -1;
 			break;
 		case 'w':
 		case 'x':
 		case 'y':
 		case 'z':
-			if (agent_parse_cap(a, c, optarg) < 0)
+			if (agent_parse_cap(&m->plan_opts.caps, c, optarg) < 0)
 				return -1;
 			break;
 		case 'V':
@@ -236,12 +316,12 @@ static int agent_parse(struct agent *a, int argc, char **argv, const char **tls_
 			return -1;
 		}
 	}
-	if (a->coordinator[0] == '\0' && getenv("IOCURVE_AGENT_COORDINATOR") != NULL)
-		snprintf(a->coordinator, sizeof(a->coordinator), "%s",
+	if (lo->coordinator[0] == '\0' && getenv("IOCURVE_AGENT_COORDINATOR") != NULL)
+		snprintf(lo->coordinator, sizeof(lo->coordinator), "%s",
 		         getenv("IOCURVE_AGENT_COORDINATOR"));
 	if (*tls_dir == NULL && getenv("IOCURVE_TLS") != NULL && getenv("IOCURVE_TLS")[0] != '\0')
 		*tls_dir = getenv("IOCURVE_TLS");
-	if (optind != argc || a->coordinator[0] == '\0' || *tls_dir == NULL) {
+	if (optind != argc || lo->coordinator[0] == '\0' || *tls_dir == NULL) {
 		agent_usage(stderr);
 		return -1;
 	}
@@ -255,7 +335,9 @@ static int agent_parse(struct agent *a, int argc, char **argv, const char **tls_
 
 int main(int argc, char **argv)
 {
-	struct agent a = {0};
+	struct agent_main m = {0};
+	struct agent *a = &m.a;
+	struct link_opts *lo = &m.link_opts;
 	struct event *sigs[3];
 	const char *tls_dir = NULL;
 	struct error err;
@@ -263,36 +345,36 @@ int main(int argc, char **argv)
 	int verbose = 0;
 	char tag[160];
 
-	params_caps_default(&a.caps);
-	if (gethostname(a.host, sizeof(a.host)) < 0)
-		snprintf(a.host, sizeof(a.host), "unknown");
-	if (agent_parse(&a, argc, argv, &tls_dir, &verbose) < 0)
+	params_caps_default(&m.plan_opts.caps);
+	if (gethostname(a->host, sizeof(a->host)) < 0)
+		snprintf(a->host, sizeof(a->host), "unknown");
+	if (agent_parse(&m, argc, argv, &tls_dir, &verbose) < 0)
 		return 2;
-	if (a.name[0] == '\0')
-		snprintf(a.name, sizeof(a.name), "%.127s", a.host);
-	if (!certs_name_valid(a.name)) {
+	if (a->name[0] == '\0')
+		snprintf(a->name, sizeof(a->name), "%.127s", a->host);
+	if (!certs_name_valid(a->name)) {
 		fprintf(stderr,
 		        "iocurve-agent: '%s' is not a valid agent name (letters, digits, "
 		        "'.', '_', '-'); give one with --name\n",
-		        a.name);
+		        a->name);
 		return 2;
 	}
-	snprintf(tag, sizeof(tag), "iocurve-agent[%s]", a.name);
+	snprintf(tag, sizeof(tag), "iocurve-agent[%s]", a->name);
 	log_init(tag, verbose ? LOG_LEVEL_DEBUG : LOG_LEVEL_INFO);
-	if (netaddr_parse(a.coordinator, &a.addr, &a.addrlen, &err) < 0) {
+	if (netaddr_parse(lo->coordinator, &lo->addr, &lo->addrlen, &err) < 0) {
 		log_error("--coordinator %s", err.msg);
 		return 2;
 	}
-	if (skew_parse(&a.skew, getenv(SKEW_ENV), &err) < 0) {
+	if (skew_parse(&a->skew, getenv(SKEW_ENV), &err) < 0) {
 		log_error("%s", err.msg);
 		return 2;
 	}
-	if (a.skew.on)
-		log_warn("test clock skew on: %+lld ns, %+.3f ppm", (long long)a.skew.offset_ns,
-		         a.skew.ppm);
-	a.tls_dir = tls_dir;
-	a.ssl_ctx = tls_ctx_new(tls_dir, a.name, false, &err);
-	if (a.ssl_ctx == NULL) {
+	if (a->skew.on)
+		log_warn("test clock skew on: %+lld ns, %+.3f ppm", (long long)a->skew.offset_ns,
+		         a->skew.ppm);
+	lo->tls_dir = tls_dir;
+	lo->ssl_ctx = tls_ctx_new(tls_dir, a->name, false, &err);
+	if (lo->ssl_ctx == NULL) {
 		log_error("%s", err.msg);
 		return 1;
 	}
@@ -300,14 +382,14 @@ int main(int argc, char **argv)
 	 * The coordinator knows an agent by its certificate's name: one copied under
 	 * another agent's file name would join as that other agent.
 	 */
-	if (tls_ctx_name(a.ssl_ctx, tag, sizeof(tag)) < 0 || strcmp(tag, a.name) != 0) {
+	if (tls_ctx_name(lo->ssl_ctx, tag, sizeof(tag)) < 0 || strcmp(tag, a->name) != 0) {
 		log_error("%s/%s.crt: is the certificate of '%s', not of '%s' (--name); make %s's "
 		          "with `iocurve certs agent DIR %s` in the coordinator's directory and "
 		          "copy it here",
-		          tls_dir, a.name,
-		          tls_ctx_name(a.ssl_ctx, tag, sizeof(tag)) < 0 ? "nobody" : tag, a.name,
-		          a.name, a.name);
-		SSL_CTX_free(a.ssl_ctx);
+		          tls_dir, a->name,
+		          tls_ctx_name(lo->ssl_ctx, tag, sizeof(tag)) < 0 ? "nobody" : tag, a->name,
+		          a->name, a->name);
+		SSL_CTX_free(lo->ssl_ctx);
 		return 1;
 	}
 	if (RAND_bytes((unsigned char *)&seed, sizeof(seed)) != 1)
@@ -315,24 +397,26 @@ int main(int argc, char **argv)
 	srandom(seed);
 	signal(SIGPIPE, SIG_IGN);
 
-	a.base = event_base_new();
-	sigs[0] = evsignal_new(a.base, SIGTERM, agent_signal_cb, &a);
-	sigs[1] = evsignal_new(a.base, SIGINT, agent_signal_cb, &a);
-	sigs[2] = evsignal_new(a.base, SIGCHLD, agent_sigchld_cb, &a);
+	a->base = event_base_new();
+	sigs[0] = evsignal_new(a->base, SIGTERM, agent_signal_cb, &m);
+	sigs[1] = evsignal_new(a->base, SIGINT, agent_signal_cb, &m);
+	sigs[2] = evsignal_new(a->base, SIGCHLD, agent_sigchld_cb, &m);
 	for (int i = 0; i < 3; i++)
 		event_add(sigs[i], NULL);
-	log_info("starting: coordinator %s, %zu allowed path(s)", a.coordinator, a.allow.n);
-	link_start(&a);
-	event_base_dispatch(a.base);
+	log_info("starting: coordinator %s, %zu allowed path(s)", lo->coordinator, a->allow.n);
+	m.plan = plan_new(a, &m.plan_opts, agent_send, &m);
+	m.link = link_new(a, lo, &agent_link_cbs, &m);
+	link_start(m.link);
+	event_base_dispatch(a->base);
 
-	plan_stop(&a, "agent exiting");
-	link_stop(&a);
+	plan_free(m.plan);
+	link_free(m.link);
 	for (int i = 0; i < 3; i++)
 		event_free(sigs[i]);
-	event_base_free(a.base);
-	SSL_CTX_free(a.ssl_ctx);
-	allow_free(&a.allow);
-	label_free(a.labels, a.nlabels);
+	event_base_free(a->base);
+	SSL_CTX_free(lo->ssl_ctx);
+	allow_free(&a->allow);
+	label_free(a->labels, a->nlabels);
 	log_info("stopped");
-	return a.exit_status;
+	return m.exit_status;
 }

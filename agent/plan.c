@@ -11,16 +11,35 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "agent.h"
 #include "clock.h"
 #include "frame.h"
 #include "hist.h"
+#include "hostcpu.h"
 #include "log.h"
 #include "params.h"
+#include "plan.h"
 #include "pool.h"
 #include "xalloc.h"
 
-static void plan_send_error(struct agent *a, uint32_t workload, const char *path,
+struct plan {
+	const struct agent *a; /* who this agent is: its name, --allow, the clock skew, the loop */
+	struct plan_opts o;
+	plan_send_fn send;
+	void *send_arg;
+	uint64_t deadman_ms; /* the session's (plan_set_deadman) */
+
+	/* The workload in progress. */
+	struct pool *pool;
+	uint32_t workload_index;
+	uint32_t nworkers;
+	uint32_t warmup_intervals;
+	struct engine_sim_params sim; /* the simulated device of the workload, if any */
+	struct hostcpu cpu;           /* host CPU use between interval reports */
+	uint64_t interval_ns;
+	uint64_t step_start_ns; /* the step in progress starts here (this host's clock) */
+};
+
+static void plan_send_error(struct plan *pl, uint32_t workload, const char *path,
                             const char *message)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
@@ -32,23 +51,23 @@ static void plan_send_error(struct agent *a, uint32_t workload, const char *path
 	e.path = (char *)(path ? path : "");
 	env.body_case = IOCURVE__ENVELOPE__BODY_ERROR;
 	env.error = &e;
-	link_send(a, &env);
+	pl->send(pl->send_arg, &env);
 }
 
 static void plan_on_ready(void *arg, uint64_t bytes_laid_out, uint64_t layout_ns)
 {
-	struct agent *a = arg;
+	struct plan *pl = arg;
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__Ready r = IOCURVE__READY__INIT;
 
-	log_info("workload %u: workers ready (%llu bytes laid out in %.1f s)", a->workload_index,
+	log_info("workload %u: workers ready (%llu bytes laid out in %.1f s)", pl->workload_index,
 	         (unsigned long long)bytes_laid_out, (double)layout_ns / 1e9);
-	r.workload_index = a->workload_index;
+	r.workload_index = pl->workload_index;
 	r.layout_ns = layout_ns;
 	r.bytes_laid_out = bytes_laid_out;
 	env.body_case = IOCURVE__ENVELOPE__BODY_READY;
 	env.ready = &r;
-	link_send(a, &env);
+	pl->send(pl->send_arg, &env);
 }
 
 static void plan_stop_cb(evutil_socket_t fd, short what, void *arg)
@@ -58,62 +77,62 @@ static void plan_stop_cb(evutil_socket_t fd, short what, void *arg)
 
 static void plan_on_failed(void *arg, const char *message)
 {
-	struct agent *a = arg;
+	struct plan *pl = arg;
 
-	plan_send_error(a, a->workload_index, NULL, message);
+	plan_send_error(pl, pl->workload_index, NULL, message);
 	/* Called from inside the pool: free it once the pool's code has returned. */
-	event_base_once(a->base, -1, EV_TIMEOUT, plan_stop_cb, a, &(struct timeval){0, 0});
+	event_base_once(pl->a->base, -1, EV_TIMEOUT, plan_stop_cb, pl, &(struct timeval){0, 0});
 }
 
 static void plan_on_interval(void *arg, uint32_t step, uint32_t index, const struct shm_interval *m,
                              uint32_t workers)
 {
-	struct agent *a = arg;
+	struct plan *pl = arg;
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__IntervalReport r = IOCURVE__INTERVAL_REPORT__INIT;
 
-	r.workload_index = a->workload_index;
+	r.workload_index = pl->workload_index;
 	r.step = step;
 	r.interval = index;
-	r.warmup = index < a->warmup_intervals;
+	r.warmup = index < pl->warmup_intervals;
 	r.workers = workers;
-	r.duration_ns = a->interval_ns;
-	r.host_cpu_pct = hostcpu_sample(&a->cpu);
+	r.duration_ns = pl->interval_ns;
+	r.host_cpu_pct = hostcpu_sample(&pl->cpu);
 	record_encode(&m->rec, &r);
 	env.body_case = IOCURVE__ENVELOPE__BODY_INTERVAL_REPORT;
 	env.interval_report = &r;
-	link_send(a, &env);
+	pl->send(pl->send_arg, &env);
 	record_encoded_free(&r);
 }
 
 static void plan_on_step_done(void *arg, uint32_t step, uint32_t intervals)
 {
-	struct agent *a = arg;
+	struct plan *pl = arg;
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__StepDone d = IOCURVE__STEP_DONE__INIT;
 
-	d.workload_index = a->workload_index;
+	d.workload_index = pl->workload_index;
 	d.step = step;
 	d.intervals = intervals;
-	d.start_time = skew_to_wire(&a->skew, a->step_start_ns);
+	d.start_time = skew_to_wire(&pl->a->skew, pl->step_start_ns);
 	env.body_case = IOCURVE__ENVELOPE__BODY_STEP_DONE;
 	env.step_done = &d;
-	link_send(a, &env);
+	pl->send(pl->send_arg, &env);
 }
 
 /* Laying out targets: keeps the coordinator's preparation alive and shows how far. */
 static void plan_on_progress(void *arg, uint64_t done, uint64_t total)
 {
-	struct agent *a = arg;
+	struct plan *pl = arg;
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__LayoutProgress lp = IOCURVE__LAYOUT_PROGRESS__INIT;
 
-	lp.workload_index = a->workload_index;
+	lp.workload_index = pl->workload_index;
 	lp.bytes_done = done;
 	lp.bytes_total = total;
 	env.body_case = IOCURVE__ENVELOPE__BODY_LAYOUT_PROGRESS;
 	env.layout_progress = &lp;
-	link_send(a, &env);
+	pl->send(pl->send_arg, &env);
 }
 
 static const struct pool_cbs plan_pool_cbs = {
@@ -129,7 +148,7 @@ static const struct pool_cbs plan_pool_cbs = {
  * per worker, created when missing) or a block device (writes only with
  * --allow-device-writes). A simulated device needs no path.
  */
-static int plan_target(struct agent *a, const Iocurve__Prepare *p, struct pool_params *pp,
+static int plan_target(struct plan *pl, const Iocurve__Prepare *p, struct pool_params *pp,
                        char *resolved, size_t len, struct error *err)
 {
 	struct stat st;
@@ -139,20 +158,20 @@ static int plan_target(struct agent *a, const Iocurve__Prepare *p, struct pool_p
 		pp->dir = "sim";
 		return 0;
 	}
-	if (allow_check(&a->allow, p->target_dir, resolved, len, err) < 0)
+	if (allow_check(&pl->a->allow, p->target_dir, resolved, len, err) < 0)
 		return -1;
 	if (!(stat(resolved, &st) == 0 && S_ISBLK(st.st_mode)) &&
-	    allow_mkdirs(&a->allow, resolved, err) < 0)
+	    allow_mkdirs(&pl->a->allow, resolved, err) < 0)
 		return -1;
 	/* From here on the target is the inode opened now: workers never go by its name. */
-	fd = allow_open_target(&a->allow, p->target_dir, resolved, &pp->device, err);
+	fd = allow_open_target(&pl->a->allow, p->target_dir, resolved, &pp->device, err);
 	if (fd < 0)
 		return -1;
 	pp->target_fd = fd;
 	pp->dir = resolved;
 	if (!pp->device)
 		return 0;
-	if (rw_writes(pp->rw) && !a->allow_device_writes) {
+	if (rw_writes(pp->rw) && !pl->o.allow_device_writes) {
 		error_set(err,
 		          "target %s is a block device: writing to it needs the agent flag "
 		          "--allow-device-writes",
@@ -178,91 +197,91 @@ static int plan_target(struct agent *a, const Iocurve__Prepare *p, struct pool_p
 }
 
 /* Lay out and fork for one workload, after checking the target against --allow. */
-static void plan_prepare(struct agent *a, const Iocurve__Prepare *p)
+static void plan_prepare(struct plan *pl, const Iocurve__Prepare *p)
 {
 	struct pool_params params = {0};
 	char resolved[PATH_MAX], msg[1200];
 	struct error err;
 
-	plan_stop(a, "new workload");
-	a->workload_index = p->workload_index;
-	if (params_from_prepare(p, a->name, &a->caps, &params, &a->sim, &err) < 0) {
-		plan_send_error(a, p->workload_index, p->target_dir, err.msg);
+	plan_stop(pl, "new workload");
+	pl->workload_index = p->workload_index;
+	if (params_from_prepare(p, pl->a->name, &pl->o.caps, &params, &pl->sim, &err) < 0) {
+		plan_send_error(pl, p->workload_index, p->target_dir, err.msg);
 		return;
 	}
 	params.target_fd = -1;
-	if (plan_target(a, p, &params, resolved, sizeof(resolved), &err) < 0) {
-		plan_send_error(a, p->workload_index, p->target_dir, err.msg);
+	if (plan_target(pl, p, &params, resolved, sizeof(resolved), &err) < 0) {
+		plan_send_error(pl, p->workload_index, p->target_dir, err.msg);
 		goto out;
 	}
 	if (params.file_size < params.block_size) {
 		snprintf(msg, sizeof(msg), "target %s: %llu bytes cannot hold one %u-byte block",
 		         p->target_dir, (unsigned long long)params.file_size, params.block_size);
-		plan_send_error(a, p->workload_index, p->target_dir, msg);
+		plan_send_error(pl, p->workload_index, p->target_dir, msg);
 		goto out;
 	}
-	a->nworkers = p->workers;
-	params.deadman_ns = a->deadman_ms * NSEC_PER_MSEC;
+	pl->nworkers = p->workers;
+	params.deadman_ns = pl->deadman_ms * NSEC_PER_MSEC;
 	log_info("workload %u '%s': %s %uB x qd %u x %u workers on %s%s", p->workload_index,
 	         p->workload, rw_mode_name(params.rw), p->block_size, p->queue_depth, p->workers,
 	         params.dir, params.device ? " (block device)" : "");
-	a->pool = pool_start(a->base, &params, &plan_pool_cbs, a, &err);
-	if (a->pool == NULL)
-		plan_send_error(a, p->workload_index, p->target_dir, err.msg);
+	pl->pool = pool_start(pl->a->base, &params, &plan_pool_cbs, pl, &err);
+	if (pl->pool == NULL)
+		plan_send_error(pl, p->workload_index, p->target_dir, err.msg);
 out:
 	if (params.target_fd > 0)
 		close(params.target_fd);
 }
 
-static void plan_start_step(struct agent *a, const Iocurve__StartStep *s)
+static void plan_start_step(struct plan *pl, const Iocurve__StartStep *s)
 {
 	uint64_t total = s->warmup_ns + s->measure_ns;
 	struct error err;
 	uint64_t start;
 
-	if (a->pool == NULL || s->workload_index != a->workload_index) {
-		plan_send_error(a, s->workload_index, NULL,
+	if (pl->pool == NULL || s->workload_index != pl->workload_index) {
+		plan_send_error(pl, s->workload_index, NULL,
 		                "StartStep for a workload that is not prepared");
 		return;
 	}
 	if (s->interval_ns == 0 || total == 0 || total % s->interval_ns != 0 ||
-	    s->n_worker_rate < a->nworkers) {
-		plan_send_error(a, s->workload_index, NULL,
+	    s->n_worker_rate < pl->nworkers) {
+		plan_send_error(pl, s->workload_index, NULL,
 		                "StartStep with invalid durations or rates");
 		return;
 	}
 	/* The coordinator's time, moved onto this host's clock with the measured offset. */
-	start = skew_from_wire(&a->skew, (uint64_t)((int64_t)s->start_time + s->clock_offset));
-	a->step_start_ns = start;
-	a->interval_ns = s->interval_ns;
-	hostcpu_sample(&a->cpu);
-	a->warmup_intervals = (uint32_t)(s->warmup_ns / s->interval_ns);
+	start = skew_from_wire(&pl->a->skew, (uint64_t)((int64_t)s->start_time + s->clock_offset));
+	pl->step_start_ns = start;
+	pl->interval_ns = s->interval_ns;
+	hostcpu_sample(&pl->cpu);
+	pl->warmup_intervals = (uint32_t)(s->warmup_ns / s->interval_ns);
 	log_info("step %u: %.0f ops/s per worker, starts in %.0f ms", s->step + 1,
 	         s->worker_rate[0], ((double)start - (double)clock_now_ns()) / 1e6);
-	if (pool_start_step(a->pool, s->step, s->worker_rate, start, s->interval_ns,
+	if (pool_start_step(pl->pool, s->step, s->worker_rate, start, s->interval_ns,
 	                    (uint32_t)(total / s->interval_ns), &err) < 0)
-		plan_send_error(a, s->workload_index, NULL, err.msg);
+		plan_send_error(pl, s->workload_index, NULL, err.msg);
 }
 
-void plan_handle(struct agent *a, const Iocurve__Envelope *env)
+void plan_handle(struct plan *pl, const Iocurve__Envelope *env)
 {
 	switch (env->body_case) {
 	case IOCURVE__ENVELOPE__BODY_PREPARE:
-		plan_prepare(a, env->prepare);
+		plan_prepare(pl, env->prepare);
 		break;
 	case IOCURVE__ENVELOPE__BODY_START_STEP:
-		plan_start_step(a, env->start_step);
+		plan_start_step(pl, env->start_step);
 		break;
 	case IOCURVE__ENVELOPE__BODY_END_STEP:
-		if (a->pool != NULL && env->end_step->workload_index == a->workload_index)
-			pool_end_step(a->pool, env->end_step->step);
+		if (pl->pool != NULL && env->end_step->workload_index == pl->workload_index)
+			pool_end_step(pl->pool, env->end_step->step);
 		break;
 	case IOCURVE__ENVELOPE__BODY_END_WORKLOAD:
-		plan_stop(a, "workload done");
+		plan_stop(pl, "workload done");
 		break;
 	case IOCURVE__ENVELOPE__BODY_ABORT:
 		log_warn("abort from coordinator: %s", env->abort->reason);
-		plan_stop(a, "aborted");
+		plan_stop(pl, "aborted");
 		break;
 	default:
 		log_warn("unexpected %s from the coordinator", frame_body_name(env));
@@ -270,23 +289,53 @@ void plan_handle(struct agent *a, const Iocurve__Envelope *env)
 	}
 }
 
-void plan_stop(struct agent *a, const char *why)
+void plan_stop(struct plan *pl, const char *why)
 {
-	if (a->pool == NULL)
+	if (pl->pool == NULL)
 		return;
-	log_info("workload %u: stopping workers (%s)", a->workload_index, why);
-	pool_free(a->pool);
-	a->pool = NULL;
+	log_info("workload %u: stopping workers (%s)", pl->workload_index, why);
+	pool_free(pl->pool);
+	pl->pool = NULL;
 }
 
-void plan_alive(struct agent *a, uint64_t now_ns)
+void plan_alive(struct plan *pl, uint64_t now_ns)
 {
-	if (a->pool != NULL)
-		pool_alive(a->pool, now_ns);
+	if (pl->pool != NULL)
+		pool_alive(pl->pool, now_ns);
 }
 
-void plan_child_exited(struct agent *a, pid_t pid, int status)
+void plan_child_exited(struct plan *pl, pid_t pid, int status)
 {
-	if (a->pool != NULL)
-		pool_child_exited(a->pool, pid, status);
+	if (pl->pool != NULL)
+		pool_child_exited(pl->pool, pid, status);
+}
+
+struct plan *plan_new(const struct agent *a, const struct plan_opts *opts, plan_send_fn send,
+                      void *arg)
+{
+	struct plan *pl = xcalloc(1, sizeof(*pl));
+
+	pl->a = a;
+	pl->o = *opts;
+	pl->send = send;
+	pl->send_arg = arg;
+	return pl;
+}
+
+void plan_free(struct plan *pl)
+{
+	if (pl == NULL)
+		return;
+	plan_stop(pl, "agent exiting");
+	free(pl);
+}
+
+void plan_set_deadman(struct plan *pl, uint64_t deadman_ms)
+{
+	pl->deadman_ms = deadman_ms;
+}
+
+bool plan_running(const struct plan *pl)
+{
+	return pl->pool != NULL;
 }

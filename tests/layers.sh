@@ -8,6 +8,7 @@
 #   output/    no libevent, no ncurses
 #   net/       nothing of the coordinator
 #   run/ view/ daemon/  nothing from a layer above
+# In the agent, link.c does not read plan.h nor plan.c link.h (main.c wires them).
 # Needs IOCURVE_SOURCE (the source tree) and IOCURVE_BUILD (for the generated protocol).
 set -u
 src=${IOCURVE_SOURCE:?}
@@ -56,6 +57,20 @@ for l in $layers; do
 		fi
 		checked=$((checked + 1))
 	done
+done
+# The agent's link and plan know nothing of each other: main.c wires them.
+for pair in "link plan" "plan link"; do
+	set -- $pair
+	deps=$($cc -D_GNU_SOURCE -M -I"$src/agent" $incs "$src/agent/$1.c" 2>&1) || {
+		echo "FAIL agent/$1.c does not preprocess: $deps"
+		fails=$((fails + 1))
+		continue
+	}
+	if echo "$deps" | tr ' \\' '\n\n' | grep -q "/agent/$2\.h\$"; then
+		echo "FAIL agent/$1.c reads agent/$2.h: link and plan meet only in main.c"
+		fails=$((fails + 1))
+	fi
+	checked=$((checked + 1))
 done
 echo "layers: $checked files checked, $fails breaking the dependency rule"
 [ "$checked" -gt 40 ] || { echo "FAIL too few files found under $src/coordinator"; exit 1; }

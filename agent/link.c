@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "caps.h"
 #include "clock.h"
 #include "conn.h"
 #include "frame.h"
@@ -52,6 +53,7 @@ static void link_send_hello(struct agent *a)
 	struct utsname u;
 
 	hello.protocol_version = IOCURVE__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT;
+	hello.capabilities = CAPS_OURS;
 	hello.name = a->name;
 	hello.host = a->host;
 	hello.cpus = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
@@ -159,6 +161,20 @@ static void link_apply_welcome(struct agent *a, struct conn *c, const Iocurve__W
 	                                             (suseconds_t)(a->heartbeat_ms % 1000) * 1000});
 }
 
+/*
+ * What the coordinator lacks of ours is logged and left out. This agent sends what
+ * it has either way: a coordinator of 0.1.0 (no version in its Welcome) ignores
+ * the fields it does not know.
+ */
+static void link_agree(const Iocurve__Welcome *w)
+{
+	char peer[64];
+
+	snprintf(peer, sizeof(peer), "the coordinator (%s)",
+	         w->software_version[0] ? w->software_version : "0.1.0");
+	caps_agree(CAPS_OURS, w->capabilities, peer);
+}
+
 /* A refusal that can clear by itself (a name still held by a stale session...) is retried. */
 static void link_refused(struct agent *a, struct conn *c, const Iocurve__Refuse *r)
 {
@@ -188,6 +204,7 @@ static void link_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 		a->backoff_ms = 0;
 		a->tls_failures = 0;
 		log_info("welcomed by the coordinator as '%s'", env->welcome->agent_name);
+		link_agree(env->welcome);
 		link_apply_welcome(a, c, env->welcome);
 		break;
 	case IOCURVE__ENVELOPE__BODY_REFUSE:

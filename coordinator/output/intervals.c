@@ -55,6 +55,9 @@ static const struct intervals_counter {
     {"wakes", offsetof(struct record, wakes), 2, 0}, /* 0: not counted */
 };
 #define INTERVALS_NCOUNTERS (sizeof(intervals_counters) / sizeof(intervals_counters[0]))
+/* The counters are struct record's uint64_t fields before err_errno: each needs its row. */
+_Static_assert(INTERVALS_NCOUNTERS == offsetof(struct record, err_errno) / sizeof(uint64_t),
+               "a counter of struct record without its row in intervals_counters");
 
 /* ---- writing ---- */
 

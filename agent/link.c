@@ -12,6 +12,7 @@
 #include "frame.h"
 #include "log.h"
 #include "mounts.h"
+#include "text.h"
 #include "xalloc.h"
 
 #define LINK_BACKOFF_MIN_MS 100
@@ -168,10 +169,11 @@ static void link_apply_welcome(struct agent *a, struct conn *c, const Iocurve__W
  */
 static void link_agree(const Iocurve__Welcome *w)
 {
-	char peer[64];
+	char version[32], peer[64];
 
-	snprintf(peer, sizeof(peer), "the coordinator (%s)",
-	         w->software_version[0] ? w->software_version : "0.1.0");
+	text_clean(w->software_version[0] ? w->software_version : "0.1.0", version, sizeof(version),
+	           false);
+	snprintf(peer, sizeof(peer), "the coordinator (%s)", version);
 	caps_agree(CAPS_OURS, w->capabilities, peer);
 }
 

@@ -80,7 +80,7 @@ s = json.load(open(r + "/summary.json"))
 w = s["workloads"][0]
 assert s["status"] == "complete", s["status"]
 assert w["steps"] == 4 and len(list(csv.DictReader(open(r + "/curve-rr.csv")))) == 4, w["steps"]
-assert w["knee_ops"] >= 2000, f"knee {w['knee_ops']}"
+assert w["knee_ops"] > 0 and w["knee_kind"] != "none", f"knee {w['knee_ops']}"
 m = json.load(open(r + "/meta.json"))
 assert [a["version"] for a in m["agents"]] == [version], m["agents"]
 print(f"# {r}: knee {w['knee_ops']} ops/s, peak {w['peak_ops']} ops/s")

@@ -5,12 +5,14 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "caps.h"
 #include "clock.h"
 #include "conn.h"
 #include "frame.h"
 #include "link.h"
 #include "log.h"
 #include "mounts.h"
+#include "text.h"
 #include "xalloc.h"
 
 #define LINK_BACKOFF_MIN_MS 100
@@ -71,6 +73,7 @@ static void link_send_hello(struct link *l)
 	struct utsname u;
 
 	hello.protocol_version = IOCURVE__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT;
+	hello.capabilities = CAPS_OURS;
 	hello.name = a->name;
 	hello.host = a->host;
 	hello.cpus = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
@@ -185,6 +188,21 @@ static void link_give_up(struct link *l)
 	l->cbs->on_give_up(l->arg);
 }
 
+/*
+ * What the coordinator lacks of ours is logged and left out. This agent sends what
+ * it has either way: a coordinator of 0.1.0 (no version in its Welcome) ignores
+ * the fields it does not know.
+ */
+static void link_agree(const Iocurve__Welcome *w)
+{
+	char version[32], peer[64];
+
+	text_clean(w->software_version[0] ? w->software_version : "0.1.0", version, sizeof(version),
+	           false);
+	snprintf(peer, sizeof(peer), "the coordinator (%s)", version);
+	caps_agree(CAPS_OURS, w->capabilities, peer);
+}
+
 /* A refusal that can clear by itself (a name still held by a stale session...) is retried. */
 static void link_refused(struct link *l, struct conn *c, const Iocurve__Refuse *r)
 {
@@ -212,6 +230,7 @@ static void link_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 		l->backoff_ms = 0;
 		l->tls_failures = 0;
 		log_info("welcomed by the coordinator as '%s'", env->welcome->agent_name);
+		link_agree(env->welcome);
 		link_apply_welcome(l, c, env->welcome);
 		l->cbs->on_welcome(l->arg, l->deadman_ms);
 		break;

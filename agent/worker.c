@@ -383,6 +383,8 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 			worker_interval_begin(w, s->gen, ++index);
 			boundary += s->interval_ns;
 		}
+		if (!over)
+			w->cur->rec.wakes++;
 		worker_reap(w, n, now, !over);
 		inflight -= (uint32_t)n;
 		if (draining && (inflight == 0 || now >= drain_until || w->stop)) {

@@ -29,6 +29,7 @@ void record_merge(struct record *dst, const struct record *src)
 	dst->qd_full_ns += src->qd_full_ns;
 	dst->missed += src->missed;
 	dst->missed_charged += src->missed_charged;
+	dst->wakes += src->wakes;
 	if (src->lag_max_ns > dst->lag_max_ns)
 		dst->lag_max_ns = src->lag_max_ns;
 	hist_merge(&dst->latency, &src->latency);
@@ -65,6 +66,7 @@ void record_encode(const struct record *rec, Iocurve__IntervalReport *r)
 	r->qd_full_ns = rec->qd_full_ns;
 	r->missed = rec->missed;
 	r->missed_charged = rec->missed_charged;
+	r->wakes = rec->wakes;
 	r->err_errno = rec->err_errno;
 	r->err_offset = rec->err_offset;
 	r->err_path = (char *)rec->err_path;
@@ -98,6 +100,7 @@ int record_decode(struct record *rec, const Iocurve__IntervalReport *r, struct e
 	rec->qd_full_ns = r->qd_full_ns;
 	rec->missed = r->missed;
 	rec->missed_charged = r->missed_charged;
+	rec->wakes = r->wakes;
 	if (r->err_errno < 0) {
 		error_set(err, "interval %u: errno %d", r->interval, r->err_errno);
 		return -1;

@@ -31,6 +31,8 @@ struct record {
 	                        end: never issued); the client fell behind */
 	uint64_t missed_charged; /* operations that never completed in the step, in latency at a
 	                            lower bound (step end minus due time) */
+	uint64_t wakes; /* submit-and-wait calls: ops / wakes is the batch (0: not counted, an
+	                   agent before 0.2.0) */
 	/* The interval's first failed operation (merging keeps the first one's): 0: none */
 	int32_t err_errno;
 	uint32_t err_pad;

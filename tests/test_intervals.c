@@ -240,14 +240,73 @@ static void test_intervals_empty_record(void **state)
 static void test_intervals_format_field(void **state)
 {
 	struct intervals_test *t = *state;
-	char *line = intervals_test_line(), *old = intervals_test_edit(line, "\"format\":1,", "");
+	char *line = intervals_test_line(), *cur = xasprintf("\"format\":%d,", INTERVALS_FORMAT);
+	char *old = intervals_test_edit(line, cur, ""), *head = xasprintf("{%s", cur);
 	struct error err;
 
-	assert_memory_equal(line, "{\"format\":1,\"workload\":\"rr\",", 28);
+	assert_memory_equal(line, head, strlen(head));
 	intervals_test_write(t->path, old);
 	assert_int_equal(intervals_test_read(t->path, &err), 1);
+	free(head);
+	free(cur);
 	free(old);
 	free(line);
+}
+
+/* The line with "KEY":N, cut out: N is the counter's value. */
+static char *intervals_test_cut(const char *line, const char *key, uint64_t *value)
+{
+	char *k = xasprintf(",\"%s\":", key), *p = strstr(line, k), *end, *out;
+
+	assert_non_null(p);
+	*value = strtoull(p + strlen(k), &end, 10);
+	out = xasprintf("%.*s%s", (int)(p - line), line, end);
+	free(k);
+	return out;
+}
+
+/*
+ * A line of format 1 (iocurve 0.1.0) has no "wakes", which format 2 added: it reads
+ * with the default (0, not counted) and every other counter as written. A line of
+ * format 2 without it, or of format 1 without a counter format 1 had, is refused.
+ */
+static void test_intervals_older_format(void **state)
+{
+	struct intervals_test *t = *state;
+	char *line = intervals_test_line(), *cur = xasprintf("\"format\":%d", INTERVALS_FORMAT);
+	char *v1 = intervals_test_edit(line, cur, "\"format\":1"), *no_wakes, *no_ops;
+	struct agg_record *want = xmalloc(sizeof(*want));
+	struct intervals_line *l = xmalloc(sizeof(*l));
+	struct intervals_reader *r;
+	struct error err;
+	uint64_t wakes, ops;
+
+	no_wakes = intervals_test_cut(v1, "wakes", &wakes);
+	assert_true(wakes > 0);
+	intervals_test_record(want, 1, 20);
+	want->rec.wakes = 0;
+	intervals_test_write(t->path, no_wakes);
+	r = intervals_open(t->path, &err);
+	assert_non_null(r);
+	assert_int_equal(intervals_next(r, l, &err), 1);
+	intervals_test_same(want, &l->rec);
+	assert_int_equal(l->rec.rec.wakes, 0);
+	intervals_close(r);
+
+	/* Of the current format, the counter is required. */
+	free(no_wakes);
+	no_wakes = intervals_test_cut(line, "wakes", &wakes);
+	intervals_test_refused(t, no_wakes, 1, "no \"wakes\"");
+	/* And of format 1, so are the counters it had. */
+	no_ops = intervals_test_cut(v1, "ops", &ops);
+	intervals_test_refused(t, no_ops, 1, "no \"ops\"");
+	free(no_ops);
+	free(no_wakes);
+	free(v1);
+	free(cur);
+	free(line);
+	free(want);
+	free(l);
 }
 
 static void test_intervals_torn_line(void **state)
@@ -302,19 +361,29 @@ static void test_intervals_write_fd(void **state)
 	free(line);
 }
 
+/* A line of a newer format than this reader knows is refused with file and line. */
 static void test_intervals_wrong_format(void **state)
 {
 	struct intervals_test *t = *state;
-	char *line = intervals_test_line();
-	char *two = intervals_test_edit(line, "\"format\":1", "\"format\":2");
-	char *text = xasprintf("%s%s", line, two);
+	char *line = intervals_test_line(), *cur = xasprintf("\"format\":%d", INTERVALS_FORMAT);
+	char *next = xasprintf("\"format\":%d", INTERVALS_FORMAT + 1);
+	char *newer = intervals_test_edit(line, cur, next), *text = xasprintf("%s%s", line, newer);
+	char *want = xasprintf("format %d is newer than this iocurve reads (formats 1 to %d)",
+	                       INTERVALS_FORMAT + 1, INTERVALS_FORMAT);
+	char *zero;
 
-	intervals_test_refused(t, text, 2, "format 2 is not one this iocurve reads");
+	intervals_test_refused(t, text, 2, want);
+	zero = intervals_test_edit(line, cur, "\"format\":0");
+	intervals_test_refused(t, zero, 1, "format 0 is not one iocurve ever wrote");
+	free(zero);
+	zero = intervals_test_edit(line, cur, "\"format\":\"1\"");
+	intervals_test_refused(t, zero, 1, "\"format\" is not an integer");
+	free(zero);
+	free(want);
 	free(text);
-	free(two);
-	two = intervals_test_edit(line, "\"format\":1", "\"format\":\"1\"");
-	intervals_test_refused(t, two, 1, "\"format\" is not an integer");
-	free(two);
+	free(newer);
+	free(next);
+	free(cur);
 	free(line);
 }
 
@@ -450,6 +519,7 @@ int main(void)
 	    INTERVALS_TEST(test_intervals_round_trip),
 	    INTERVALS_TEST(test_intervals_empty_record),
 	    INTERVALS_TEST(test_intervals_format_field),
+	    INTERVALS_TEST(test_intervals_older_format),
 	    INTERVALS_TEST(test_intervals_torn_line),
 	    INTERVALS_TEST(test_intervals_write_fd),
 	    INTERVALS_TEST(test_intervals_wrong_format),

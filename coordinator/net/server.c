@@ -10,6 +10,7 @@
 
 #include <event2/listener.h>
 
+#include "caps.h"
 #include "certs.h"
 #include "clock.h"
 #include "conn.h"
@@ -58,6 +59,7 @@ struct session {
 	char **mounts;    /* per allowed path: "SOURCE FSTYPE OPTIONS" ("" unknown) */
 	char kernel[160]; /* uname -sr of its host */
 	char version[32];
+	uint64_t caps;        /* the capabilities both sides have (caps.h) */
 	struct label *labels; /* from Hello: --label k=v on the agent */
 	size_t nlabels;
 	bool welcomed;
@@ -282,11 +284,12 @@ static void server_hello(struct session *s, const Iocurve__Hello *h)
 	struct session *o;
 	struct error err;
 
-	if (h->protocol_version != IOCURVE__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT) {
+	if (h->protocol_version < CAPS_PROTOCOL_MIN ||
+	    h->protocol_version > IOCURVE__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT) {
 		server_refuse(s, true,
-		              "agent speaks protocol version %u, this coordinator speaks %u; "
-		              "run the same iocurve version on both",
-		              h->protocol_version,
+		              "agent speaks protocol version %u, this coordinator speaks %u to %u; "
+		              "run an iocurve-agent at most one release apart from the coordinator",
+		              h->protocol_version, CAPS_PROTOCOL_MIN,
 		              IOCURVE__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT);
 		return;
 	}
@@ -356,6 +359,8 @@ static void server_hello(struct session *s, const Iocurve__Hello *h)
 		a->last_seen_ns = clock_now_ns();
 	}
 	w.protocol_version = IOCURVE__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT;
+	w.capabilities = CAPS_OURS;
+	w.software_version = IOCURVE_VERSION;
 	w.agent_name = s->name;
 	w.heartbeat_ms = s->srv->live.heartbeat_ms;
 	w.heartbeat_misses = s->srv->live.misses;
@@ -365,6 +370,8 @@ static void server_hello(struct session *s, const Iocurve__Hello *h)
 	server_send(s, &env);
 	log_info("agent %s joined from %s (host %s, %u CPUs, %zu allowed path(s))", s->name,
 	         s->addr, s->host, s->cpus, s->nallowed);
+	snprintf(path, sizeof(path), "agent %s (%s)", s->name, s->version[0] ? s->version : "?");
+	s->caps = caps_agree(CAPS_OURS, h->capabilities, path);
 	server_sync_start(s, clock_now_ns());
 }
 
@@ -721,6 +728,11 @@ const char *session_kernel(const struct session *s)
 const char *session_version(const struct session *s)
 {
 	return s->version;
+}
+
+uint64_t session_caps(const struct session *s)
+{
+	return s->caps;
 }
 
 const char *session_mount_of(const struct session *s, const char *path)

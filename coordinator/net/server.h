@@ -95,6 +95,8 @@ const char *session_name(const struct session *s);
 const char *session_host(const struct session *s);
 const char *session_kernel(const struct session *s);
 const char *session_version(const struct session *s);
+/* The capabilities (proto Capability bits) both it and this coordinator have. */
+uint64_t session_caps(const struct session *s);
 /* "SOURCE FSTYPE OPTIONS" of the allowed path holding path ("" when unknown). */
 const char *session_mount_of(const struct session *s, const char *path);
 /* Welcomed and clock-synced: usable for a campaign. */

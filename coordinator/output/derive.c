@@ -375,7 +375,8 @@ static void derive_summary_json(FILE *f, const void *arg)
 	for (size_t i = 0; i < c->nworkloads; i++)
 		json_array_append_new(
 		    ws, derive_workload_json(c, &c->workloads[i], x->pts[i], x->npts[i]));
-	derive_json(f, json_pack("{s:s,s:s,s:s,s:o,s:s,s:o}", "campaign", c->name, "status",
+	derive_json(f, json_pack("{s:i,s:s,s:s,s:s,s:o,s:s,s:o}", "format", DERIVE_SUMMARY_FORMAT,
+	                         "campaign", c->name, "status",
 	                         x->end && x->end->state[0] ? x->end->state : "complete",
 	                         "status_reason", x->end ? x->end->reason : "", "slo_us",
 	                         derive_us((double)c->slo_latency_ns), "metric",

@@ -11,6 +11,12 @@
 #include "campaign.h"
 #include "error.h"
 
+/*
+ * summary.json's layout, its "format" key (a file without it is of iocurve 0.1.0,
+ * format 1). Keys are added freely; a key removed or re-meant takes a new format.
+ */
+#define DERIVE_SUMMARY_FORMAT 1
+
 /* What the run says of itself beyond its points. */
 struct derive_run {
 	/* How it ended, when it did not complete: state "" means complete (or running). */

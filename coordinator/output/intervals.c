@@ -30,26 +30,34 @@
 
 /*
  * The record's counters, in the order written. The writer and the reader both
- * walk this table: a new counter in struct record is one row here (and its
- * wire mapping in record.c), nothing else.
+ * walk this table: a new counter in struct record is one row here, with the
+ * next format as its since (and INTERVALS_FORMAT raised to it), and its wire
+ * mapping in record.c. A line of a format before since may lack the counter: it
+ * reads as dflt, the value docs/methodology.md gives for lines of older releases.
  */
-static const struct {
+static const struct intervals_counter {
 	const char *key;
 	size_t off;
+	int since;     /* the format that made it required */
+	uint64_t dflt; /* in a line of an older format */
 } intervals_counters[] = {
-    {"ops", offsetof(struct record, ops)},
-    {"reads", offsetof(struct record, reads)},
-    {"bytes", offsetof(struct record, bytes)},
-    {"errors", offsetof(struct record, errors)},
-    {"cpu_user_ns", offsetof(struct record, cpu_user_ns)},
-    {"cpu_sys_ns", offsetof(struct record, cpu_sys_ns)},
-    {"lag_sum_ns", offsetof(struct record, lag_sum_ns)},
-    {"lag_max_ns", offsetof(struct record, lag_max_ns)},
-    {"qd_full_ns", offsetof(struct record, qd_full_ns)},
-    {"missed", offsetof(struct record, missed)},
-    {"missed_charged", offsetof(struct record, missed_charged)},
+    {"ops", offsetof(struct record, ops), 1, 0},
+    {"reads", offsetof(struct record, reads), 1, 0},
+    {"bytes", offsetof(struct record, bytes), 1, 0},
+    {"errors", offsetof(struct record, errors), 1, 0},
+    {"cpu_user_ns", offsetof(struct record, cpu_user_ns), 1, 0},
+    {"cpu_sys_ns", offsetof(struct record, cpu_sys_ns), 1, 0},
+    {"lag_sum_ns", offsetof(struct record, lag_sum_ns), 1, 0},
+    {"lag_max_ns", offsetof(struct record, lag_max_ns), 1, 0},
+    {"qd_full_ns", offsetof(struct record, qd_full_ns), 1, 0},
+    {"missed", offsetof(struct record, missed), 1, 0},
+    {"missed_charged", offsetof(struct record, missed_charged), 1, 0},
+    {"wakes", offsetof(struct record, wakes), 2, 0}, /* 0: not counted */
 };
 #define INTERVALS_NCOUNTERS (sizeof(intervals_counters) / sizeof(intervals_counters[0]))
+/* The counters are struct record's uint64_t fields before err_errno: each needs its row. */
+_Static_assert(INTERVALS_NCOUNTERS == offsetof(struct record, err_errno) / sizeof(uint64_t),
+               "a counter of struct record without its row in intervals_counters");
 
 /* ---- writing ---- */
 
@@ -473,8 +481,23 @@ static int intervals_get_error(json_t *o, struct agg_record *a, struct error *er
 	return 0;
 }
 
-static int intervals_get_record(struct intervals_reader *r, json_t *o, struct intervals_line *l,
-                                struct error *err)
+/* The counters of a line of format fmt: those it predates take their defaults. */
+static int intervals_get_counters(json_t *o, int fmt, struct record *rec, struct error *err)
+{
+	for (size_t i = 0; i < INTERVALS_NCOUNTERS; i++) {
+		const struct intervals_counter *c = &intervals_counters[i];
+		uint64_t *v = (uint64_t *)((char *)rec + c->off);
+
+		if (fmt < c->since && json_object_get(o, c->key) == NULL)
+			*v = c->dflt;
+		else if (intervals_get_uint(o, c->key, UINT64_MAX, v, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int intervals_get_record(struct intervals_reader *r, json_t *o, int fmt,
+                                struct intervals_line *l, struct error *err)
 {
 	struct agg_record *a = &l->rec;
 	bool *no_bins;
@@ -493,11 +516,8 @@ static int intervals_get_record(struct intervals_reader *r, json_t *o, struct in
 		return -1;
 	}
 	a->warmup = warmup;
-	for (size_t i = 0; i < INTERVALS_NCOUNTERS; i++)
-		if (intervals_get_uint(o, intervals_counters[i].key, UINT64_MAX,
-		                       (uint64_t *)((char *)&a->rec + intervals_counters[i].off),
-		                       err) < 0)
-			return -1;
+	if (intervals_get_counters(o, fmt, &a->rec, err) < 0)
+		return -1;
 	/* Only an agent's line may leave out its bins (agents.detail: counts). */
 	no_bins = strcmp(l->agent, INTERVALS_MERGED) != 0 ? &a->no_bins : NULL;
 	a->no_bins = false;
@@ -540,19 +560,28 @@ bad:
 	return -1;
 }
 
+/* The line's format (1 when it has none), or -1 when this reader does not know it. */
 static int intervals_get_format(json_t *o, struct error *err)
 {
 	json_t *v = json_object_get(o, "format");
+	json_int_t f;
 
-	if (v == NULL || (json_is_integer(v) && json_integer_value(v) == INTERVALS_FORMAT))
-		return 0; /* no "format": written before the field existed, in format 1 */
-	if (json_is_integer(v))
-		error_set(err,
-		          "format %lld is not one this iocurve reads (it reads format %d; a newer "
-		          "iocurve wrote this file?)",
-		          (long long)json_integer_value(v), INTERVALS_FORMAT);
-	else
+	if (v == NULL)
+		return 1; /* no "format": written before the field existed, in format 1 */
+	if (!json_is_integer(v)) {
 		error_set(err, "\"format\" is not an integer");
+		return -1;
+	}
+	f = json_integer_value(v);
+	if (f >= 1 && f <= INTERVALS_FORMAT)
+		return (int)f;
+	if (f > INTERVALS_FORMAT)
+		error_set(err,
+		          "format %lld is newer than this iocurve reads (formats 1 to %d): a newer "
+		          "iocurve wrote this file; read it with that one",
+		          (long long)f, INTERVALS_FORMAT);
+	else
+		error_set(err, "format %lld is not one iocurve ever wrote", (long long)f);
 	return -1;
 }
 
@@ -594,11 +623,14 @@ static int intervals_get_end(json_t *o, struct intervals_line *l, struct error *
 static int intervals_get_line(struct intervals_reader *r, json_t *o, struct intervals_line *l,
                               struct error *err)
 {
+	int fmt;
+
 	if (!json_is_object(o)) {
 		error_set(err, "expected a JSON object, found %s", intervals_type_name(o));
 		return -1;
 	}
-	if (intervals_get_format(o, err) < 0)
+	fmt = intervals_get_format(o, err);
+	if (fmt < 0)
 		return -1;
 	if (json_object_get(o, "end") != NULL)
 		return intervals_get_end(o, l, err);
@@ -610,7 +642,7 @@ static int intervals_get_line(struct intervals_reader *r, json_t *o, struct inte
 		return intervals_get_clock(o, l, err);
 	l->window = json_object_get(o, "window_from") != NULL;
 	if (!l->window)
-		return intervals_get_record(r, o, l, err);
+		return intervals_get_record(r, o, fmt, l, err);
 	if (intervals_get_u32(o, "window_from", &l->window_from, err) < 0 ||
 	    intervals_get_u32(o, "window_to", &l->window_to, err) < 0)
 		return -1;

@@ -11,13 +11,16 @@
 #include "error.h"
 
 /*
- * The layout of a line. Every line carries it as "format"; a reader refuses a
- * line of any other format. Lines without the field were written before it
- * existed, in the layout of format 1, and read as format 1. A change a reader
- * of format N could misread (a renamed or re-meant field) takes format N + 1;
- * a new field a reader may ignore does not.
+ * The layout of a line. Every line carries it as "format"; lines without the
+ * field were written before it existed and read as format 1. The reader takes
+ * every format up to INTERVALS_FORMAT, each in its own layout (a counter a
+ * line's format predates takes its default, intervals.c), and refuses a newer
+ * one naming file and line. A field a reader requires (a new counter) takes
+ * format N + 1, and so does a change a reader of format N could misread (a
+ * renamed or re-meant field); a field every reader may ignore does not.
+ * 1: iocurve 0.1.0; 2: "wakes".
  */
-#define INTERVALS_FORMAT   1
+#define INTERVALS_FORMAT   2
 #define INTERVALS_MERGED   "*" /* the agent of the merged (fleet) line */
 #define INTERVALS_NAME_MAX 128
 

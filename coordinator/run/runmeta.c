@@ -55,6 +55,7 @@ char *runmeta_json(const struct campaign *c, struct session *const *agents, size
 		                  c->sim.enabled ? "" : session_mount_of(s, c->target_path)));
 	}
 	free(sorted);
+	json_object_set_new(o, "format", json_integer(RUNMETA_FORMAT));
 	json_object_set_new(o, "started", json_string(started));
 	json_object_set_new(o, "iocurve", json_string(IOCURVE_VERSION));
 	json_object_set_new(o, "command", json_string(command ? command : ""));

@@ -10,7 +10,15 @@
 struct session;
 
 /*
- * The run's description as JSON text (malloc'd): "started" (UTC), "iocurve"
+ * meta.json's layout, its "format" key. A reader takes members by name, a missing
+ * one as "" (a file without "format" is of iocurve 0.1.0, format 1), and ignores
+ * members it does not know; a member whose meaning changes takes a new name and
+ * the format goes up.
+ */
+#define RUNMETA_FORMAT 1
+
+/*
+ * The run's description as JSON text (malloc'd): "format", "started" (UTC), "iocurve"
  * (version), "command" (how it was started, or ""), "coordinator" {host,
  * kernel}, "agents" [{name, host, kernel, version, target}] by name, where target is
  * "SOURCE FSTYPE OPTIONS" of the mount holding the campaign's target (""

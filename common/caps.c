@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/* Capabilities: the table of those known, and the intersection two peers use. */
+#include "caps.h"
+#include "log.h"
+
+const struct caps_info caps_known[] = {
+    {IOCURVE__CAPABILITY__CAPABILITY_WAKES, "wakes",
+     "the workers' wake counts are left out of intervals.jsonl (\"wakes\": 0)"},
+};
+const size_t caps_nknown = sizeof(caps_known) / sizeof(caps_known[0]);
+
+uint64_t caps_agree(uint64_t ours, uint64_t theirs, const char *peer)
+{
+	for (size_t i = 0; i < caps_nknown; i++)
+		if ((ours & caps_known[i].bit) && !(theirs & caps_known[i].bit))
+			log_info("%s lacks capability '%s': %s", peer, caps_known[i].name,
+			         caps_known[i].without);
+	return ours & theirs;
+}

@@ -1,0 +1,122 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# A fleet one release apart: iocurve 0.1.0 (commit 98d45fe, built from this repository's
+# history) and this iocurve run a campaign together both ways. Its agent joins this
+# coordinator, which says what the old agent lacks and leaves it out; this agent joins
+# the 0.1.0 coordinator and says what that one lacks. Both campaigns find their knee.
+# Skipped (77) without the git history that holds the commit. The old build is kept
+# in the build directory (tests/release-0.1.0), so a second run starts at once.
+. "$(dirname "$0")/lib.sh"
+: "${IOCURVE_BUILD:?set by meson test}"
+
+OLD_COMMIT=98d45fec454d578068af96bf29f403a7af35ed58
+if ! git -C "$IOCURVE_SOURCE" rev-parse --git-dir > /dev/null 2>&1; then
+	echo "# skip: $IOCURVE_SOURCE is not a git checkout"
+	exit 77
+fi
+if ! git -C "$IOCURVE_SOURCE" cat-file -e "$OLD_COMMIT^{commit}" 2> /dev/null; then
+	echo "# skip: commit $OLD_COMMIT (v0.1.0) is not in this clone's history"
+	exit 77
+fi
+
+OLD=$IOCURVE_BUILD/tests/release-0.1.0
+if [ ! -f "$OLD/build/build.ninja" ]; then
+	rm -rf "$OLD"
+	mkdir -p "$OLD/src.part"
+	git -C "$IOCURVE_SOURCE" archive "$OLD_COMMIT" | tar -x -C "$OLD/src.part" ||
+		fail "the sources of 0.1.0 come out of git"
+	mv "$OLD/src.part" "$OLD/src"
+	meson setup "$OLD/build" "$OLD/src" > "$OLD/setup.log" 2>&1 ||
+		{ cat "$OLD/setup.log"; fail "meson sets up a build of 0.1.0"; }
+fi
+ninja -C "$OLD/build" iocurve-agent iocurve > "$T/old-build.log" 2>&1 ||
+	{ tail -30 "$T/old-build.log"; fail "iocurve 0.1.0 builds"; }
+ok "iocurve 0.1.0 builds (in $OLD)"
+check "it is 0.1.0" sh -c "'$OLD/build/iocurve-agent' --version 2>&1 | grep -q 0.1.0"
+
+"$IOCURVE" certs init "$T/ca" > /dev/null
+"$IOCURVE" certs agent "$T/ca" old > /dev/null
+"$IOCURVE" certs agent "$T/ca" new > /dev/null
+mkdir -p "$T/allowed"
+cat > "$T/c.yaml" <<YAML
+campaign: mixed
+agents: {select: {count: 1}, wait: 30s}
+target: {sim: {servers: 4, service_time: 1ms}}
+workers: 1
+queue_depth: 16
+interval: 200ms
+warmup: 200ms
+measure: 1s
+steady: {extend: 3}
+slo: {latency: 2ms}
+workloads:
+  - {name: rr, rw: randread, load: {steps: [1000, 2000, 3000, 5000]}}
+YAML
+
+# campaign COORDINATOR AGENT NAME OUT: one campaign, the coordinator's `run` and one agent.
+campaign() {
+	PORT=$(free_port)
+	"$1" run -v "$T/c.yaml" --coordinator-listen "127.0.0.1:$PORT" --tls "$T/ca" \
+		--out "$T/$4" > "$T/$4.out" 2> "$T/$4.err" &
+	RUN=$!
+	"$2" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --name "$3" --allow "$T/allowed" \
+		2> "$T/$4-agent.log" &
+	AG=$!
+	PIDS="$PIDS $RUN $AG"
+	STATUS=0
+	wait_exit "$RUN" 120 || STATUS=$?
+	kill -TERM "$AG" 2> /dev/null || true
+	wait_exit "$AG" 10 || true
+	[ "$STATUS" -eq 0 ] || { cat "$T/$4.err" "$T/$4-agent.log"; fail "$4: the campaign completes"; }
+	ok "$4: the campaign completes"
+}
+
+# knee DIR AGENT-VERSION: complete, with a knee and four points, run by an agent of that version.
+knee() {
+	python3 - "$1" "$2" <<'PY'
+import csv, json, sys
+r, version = sys.argv[1:3]
+s = json.load(open(r + "/summary.json"))
+w = s["workloads"][0]
+assert s["status"] == "complete", s["status"]
+assert w["steps"] == 4 and len(list(csv.DictReader(open(r + "/curve-rr.csv")))) == 4, w["steps"]
+assert w["knee_ops"] > 0 and w["knee_kind"] != "none", f"knee {w['knee_ops']}"
+m = json.load(open(r + "/meta.json"))
+assert [a["version"] for a in m["agents"]] == [version], m["agents"]
+print(f"# {r}: knee {w['knee_ops']} ops/s, peak {w['peak_ops']} ops/s")
+PY
+}
+
+# This coordinator, the agent of 0.1.0.
+campaign "$IOCURVE" "$OLD/build/iocurve-agent" old new-coord
+check "new coordinator, old agent: a knee and its points" knee "$T/new-coord" 0.1.0
+check "the coordinator says what the old agent lacks" grep -q \
+	"agent old (0.1.0) lacks capability 'wakes': the workers' wake counts are left out" \
+	"$T/new-coord.err"
+python3 - "$T/new-coord/intervals.jsonl" <<'PY' || fail "its lines are of the current format, without wakes"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+recs = [l for l in recs if "interval" in l]
+assert recs and all(l["format"] >= 2 and l["wakes"] == 0 for l in recs), recs[0]
+PY
+ok "its lines are of the current format, without wakes"
+
+# The coordinator of 0.1.0, this agent.
+campaign "$OLD/build/iocurve" "$IOCURVE_AGENT" new old-coord
+check "old coordinator, new agent: a knee and its points" knee "$T/old-coord" "$(
+	"$IOCURVE_AGENT" --version 2>&1 | grep -o '[0-9][0-9.]*' | head -1)"
+check "the agent says what the old coordinator lacks" grep -q \
+	"the coordinator (0.1.0) lacks capability 'wakes'" "$T/old-coord-agent.log"
+check "this report reads what the 0.1.0 coordinator wrote" \
+	sh -c "'$IOCURVE' report '$T/old-coord' > /dev/null"
+
+# With this agent, the counter is there (the capability is used when both have it).
+campaign "$IOCURVE" "$IOCURVE_AGENT" new both-new
+python3 - "$T/both-new/intervals.jsonl" <<'PY' || fail "two new ones count wakes"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+assert any(l.get("wakes", 0) > 0 for l in recs if "interval" in l)
+PY
+ok "two new ones count wakes"
+check "and say nothing is left out" sh -c "! grep -q 'lacks capability' '$T/both-new.err' '$T/both-new-agent.log'"
+echo "# mixed-release: all passed"

@@ -99,6 +99,7 @@ void swarm_record_templates(struct swarm *sw, double ops, uint32_t rw, uint32_t 
 		r->cpu_user_ns = count * 4000;
 		r->cpu_sys_ns = count * 6000;
 		r->lag_sum_ns = count * 5000;
+		r->wakes = count ? count / 4 + 1 : 0; /* a worker's batch of about four per wake */
 		r->lag_max_ns = count ? 40000 + swarm_rand(&sw->seed) % 20000 : 0;
 		swarm_fill(&r->latency, count, sw->o.median_us * 1000.0, sw->o.sigma, &sw->seed);
 		swarm_fill(&r->service, count, sw->o.median_us * 800.0, sw->o.sigma, &sw->seed);

@@ -95,11 +95,14 @@ static void test_derive_json(void **state)
 	struct error err;
 	json_t *sum, *curve, *w, *steps, *s0;
 	char *sum_text, *curve_text;
+	struct judged_curve *judged;
 
 	assert_non_null(mkdtemp(dir));
 	derive_test_points(pts);
-	if (derive_all(dir, c, all, npts, NULL, &err) < 0)
+	judged = judged_all(c, all, npts);
+	if (derive_all(dir, c, all, npts, judged, NULL, &err) < 0)
 		fail_msg("%s", err.msg);
+	judged_free_all(judged, c->nworkloads);
 	sum = derive_test_load(dir, "summary.json", &sum_text);
 	curve = derive_test_load(dir, "curve-rr.json", &curve_text);
 

@@ -16,6 +16,19 @@
 #include "verdict.h"
 #include "testlib.h"
 
+/* The planner's next rate after the steps pts[0..n), from their judged curve. */
+static bool planner_next_pts(struct planner *p, const struct step_point *pts, size_t n,
+                             double *rate)
+{
+	struct judged_curve j = {0};
+	bool more;
+
+	judged_update(&j, p->c, p->w, pts, n);
+	more = planner_next(p, &j, rate);
+	judged_free(&j);
+	return more;
+}
+
 /* A device of `cap` ops/s: below it the latency is 500us, above it the backlog grows. */
 static struct step_point planner_device(double offered, double cap, uint32_t step)
 {
@@ -42,7 +55,7 @@ static size_t planner_drive(const struct campaign *c, double cap, double *rates,
 	double rate;
 
 	planner_init(&p, c, &c->workloads[0]);
-	while (n < max && planner_next(&p, pts, n, &rate)) {
+	while (n < max && planner_next_pts(&p, pts, n, &rate)) {
 		rates[n] = rate;
 		pts[n] = planner_device(rate, cap, (uint32_t)n);
 		n++;
@@ -93,7 +106,7 @@ static void test_refine_never_offers_above_achieved(void **state)
 
 	(void)state;
 	planner_init(&p, c, &c->workloads[0]);
-	while (n < 32 && planner_next(&p, pts, n, &rate)) {
+	while (n < 32 && planner_next_pts(&p, pts, n, &rate)) {
 		/* after the pass (1000, 2000, 4000, 8000): never above what was achieved */
 		if (n >= 4)
 			assert_true(rate <= best);
@@ -137,7 +150,7 @@ static size_t planner_drive_curve(const struct campaign *c, struct step_point *p
 	double rate;
 
 	planner_init(p, c, &c->workloads[0]);
-	while (n < max && planner_next(p, pts, n, &rate)) {
+	while (n < max && planner_next_pts(p, pts, n, &rate)) {
 		pts[n] = planner_curve_device(rate, (uint32_t)n);
 		n++;
 	}
@@ -235,7 +248,7 @@ static void test_repeats_scheduled(void **state)
 		assert_true(fabs(pts[n - i].offered_ops - 4100) < 1);
 	assert_true(pts[n - 4].offered_ops < 4099);
 	assert_non_null(strstr(p.refine_why, "after a confirmation step run 3 times"));
-	assert_false(planner_next(&p, pts, n, &(double){0})); /* done, and stays done */
+	assert_false(planner_next_pts(&p, pts, n, &(double){0})); /* done, and stays done */
 	/* identical repeats: no spread */
 	curve_repeats(c, w, pts, n, &r);
 	assert_int_equal(r.n, 3);
@@ -304,7 +317,7 @@ static void test_refine_past_unsteady(void **state)
 	(void)state;
 	planner_lat = planner_lat_linear;
 	planner_init(&p, c, &c->workloads[0]);
-	while (n < 32 && planner_next(&p, pts, n, &rate)) {
+	while (n < 32 && planner_next_pts(&p, pts, n, &rate)) {
 		for (size_t i = 0; i < n; i++)
 			assert_true(fabs(pts[i].offered_ops - rate) > 1e-6);
 		pts[n] = planner_curve_device(rate, (uint32_t)n);
@@ -449,12 +462,12 @@ static void test_refine_below_unsteady(void **state)
 	}
 	pts[4].achieved_ops = 127447;
 	planner_init(&p, c, &c->workloads[0]);
-	assert_true(planner_next(&p, pts, n, &rate));
+	assert_true(planner_next_pts(&p, pts, n, &rate));
 	assert_true(fabs(rate - 106000) < 1);
 	/* 106k valid: the next goes between it and 108k, the confirmation at 107k */
 	pts[n] = planner_pt((uint32_t)n, 106000, 400);
 	n++;
-	assert_true(planner_next(&p, pts, n, &rate));
+	assert_true(planner_next_pts(&p, pts, n, &rate));
 	assert_true(fabs(rate - 107000) < 1);
 	campaign_free(c);
 }

@@ -291,12 +291,15 @@ static void test_plot_mib_all_under(void **state)
 static char *plot_test_report(const struct campaign *c, const struct step_point *const *pts,
                               const size_t *npts)
 {
+	struct judged_curve *judged;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	report_html(f, c, pts, npts, NULL);
+	judged = judged_all(c, pts, npts);
+	report_html(f, c, pts, npts, judged, NULL);
+	judged_free_all(judged, c->nworkloads);
 	assert_int_equal(fclose(f), 0);
 	return buf;
 }
@@ -332,7 +335,8 @@ static void test_report_html(void **state)
 	assert_int_equal(plot_test_count(a, "<details class=\"hist\"><summary>show</summary><svg"),
 	                 2 * PLOT_TEST_N);
 	assert_int_equal(plot_test_count(a, "<rect class=\"bin\""), 2 * 2 * PLOT_TEST_N);
-	assert_int_equal(plot_test_count(a, "<title>75.00% of operations</title>"), 2 * PLOT_TEST_N);
+	assert_int_equal(plot_test_count(a, "<title>75.00% of operations</title>"),
+	                 2 * PLOT_TEST_N);
 	assert_int_equal(
 	    plot_test_count(a, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeplot\""), 2);
 	/* over time: a line each for throughput, mean and p99, a band per interval, steps shaded */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* A workload's curve judged: its order, throughput unit, knee, peak and limiting factor. */
+/* The rules over a workload's curve: order, unit, knee, peak, limit (judged.h runs them). */
 #ifndef IOCURVE_CURVE_H
 #define IOCURVE_CURVE_H
 

@@ -17,12 +17,10 @@
 #include "table.h"
 #include "xalloc.h"
 
-/* One run being compared: its points, sorted as a curve, and knees per workload. */
+/* One run being compared: its points and their judged curves (rp.judged), per workload. */
 struct compare_run {
 	const char *dir;
 	struct replay rp;
-	struct step_point **sorted; /* per workload of this run */
-	struct knee *knees;
 };
 
 /* One row of the change table: cells[0] the workload, then per run its knee, change, noise. */
@@ -94,9 +92,9 @@ static void compare_write(FILE *html, const char *out, struct compare_run *runs,
 			if (i < 0 || runs[r].rp.npts[i] == 0)
 				continue;
 			ser[n].label = runs[r].dir;
-			ser[n].pts = runs[r].sorted[i];
-			ser[n].n = runs[r].rp.npts[i];
-			ser[n].knee = &runs[r].knees[i];
+			ser[n].pts = runs[r].rp.judged[i].sorted;
+			ser[n].n = runs[r].rp.judged[i].n;
+			ser[n].knee = &runs[r].rp.judged[i].knee;
 			n++;
 		}
 		plot_curve_svg(m, wl, ser, n, base->slo_metric, base->slo_latency_ns);
@@ -123,10 +121,9 @@ static void compare_write(FILE *html, const char *out, struct compare_run *runs,
 static void compare_knee(const struct compare_run *run, size_t w, struct curve_repeats *r,
                          double *knee, int *bound)
 {
-	const struct knee *k = &run->knees[w];
+	const struct knee *k = &run->rp.judged[w].knee;
 
-	curve_repeats(run->rp.campaign, &run->rp.campaign->workloads[w], run->rp.pts[w],
-	              run->rp.npts[w], r);
+	*r = run->rp.judged[w].repeats;
 	*knee = r->n ? r->mean : k->throughput;
 	*bound = r->n                                               ? 0
 	         : k->kind == KNEE_ALL_UNDER                        ? 1
@@ -273,14 +270,6 @@ static int compare_exec(const struct args *a)
 			fprintf(stderr, "iocurve compare: %s\n", err.msg);
 			goto done;
 		}
-		runs[r].sorted = xcalloc(runs[r].rp.campaign->nworkloads, sizeof(*runs[r].sorted));
-		runs[r].knees = xcalloc(runs[r].rp.campaign->nworkloads, sizeof(*runs[r].knees));
-		for (size_t w = 0; w < runs[r].rp.campaign->nworkloads; w++) {
-			runs[r].sorted[w] = curve_sorted(runs[r].rp.pts[w], runs[r].rp.npts[w]);
-			runs[r].knees[w] =
-			    curve_knee(runs[r].rp.campaign, &runs[r].rp.campaign->workloads[w],
-			               runs[r].sorted[w], runs[r].rp.npts[w]);
-		}
 	}
 	if (out == NULL) {
 		time_t now = time(NULL);
@@ -340,14 +329,8 @@ done:
 	for (size_t r = 0; diff != NULL && r < nruns; r++)
 		free(diff[r]);
 	free(diff);
-	for (size_t r = 0; r < nruns; r++) {
-		if (runs[r].sorted != NULL)
-			for (size_t w = 0; w < runs[r].rp.campaign->nworkloads; w++)
-				free(runs[r].sorted[w]);
-		free(runs[r].sorted);
-		free(runs[r].knees);
+	for (size_t r = 0; r < nruns; r++)
 		replay_free(&runs[r].rp);
-	}
 	free(runs);
 	return rc;
 }

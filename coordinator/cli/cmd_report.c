@@ -38,16 +38,15 @@ static int report_exec(const struct args *a)
 	}
 	if (rp.warning[0] != '\0')
 		fprintf(stderr, "iocurve report: warning: %s\n", rp.warning);
-	if (derive_all(dir, rp.campaign, (const struct step_point *const *)rp.pts, rp.npts, &rp.end,
-	               &err) <
-	    0) {
+	if (derive_all(dir, rp.campaign, (const struct step_point *const *)rp.pts, rp.npts,
+	               rp.judged, &rp.end, &err) < 0) {
 		fprintf(stderr, "iocurve report: %s\n", err.msg);
 		replay_free(&rp);
 		return 1;
 	}
 	for (size_t i = 0; i < rp.campaign->nworkloads; i++)
 		steps += rp.npts[i];
-	table_print_summary(stdout, rp.campaign, (const struct step_point *const *)rp.pts, rp.npts);
+	table_print_summary(stdout, rp.campaign, rp.judged);
 	printf("\nrebuilt %s from %zu steps of intervals.jsonl\n", dir, steps);
 	replay_free(&rp);
 	return 0;

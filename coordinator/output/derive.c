@@ -80,7 +80,8 @@ struct derive_ctx {
 	const struct campaign *c;
 	const struct step_point *const *pts;
 	const size_t *npts;
-	size_t w; /* the workload a per-workload writer is for */
+	const struct judged_curve *judged; /* per workload */
+	size_t w;                          /* the workload a per-workload writer is for */
 	const struct derive_run *end;
 };
 
@@ -167,7 +168,7 @@ static void derive_json(FILE *f, json_t *root)
 static void derive_curve_csv(FILE *f, const void *arg)
 {
 	const struct derive_ctx *x = arg;
-	struct step_point *s = curve_sorted(x->pts[x->w], x->npts[x->w]);
+	const struct step_point *s = x->judged[x->w].sorted;
 
 	fprintf(f, "step,offered_ops,achieved_ops,achieved_mibps,mean_us,p50_us,p90_us,p99_us,"
 	           "p999_us,max_us,steady,errors,agents,agents_lost,lost_at_interval\n");
@@ -185,7 +186,6 @@ static void derive_curve_csv(FILE *f, const void *arg)
 			fprintf(f, "%u", p->lost_at + 1);
 		fputc('\n', f);
 	}
-	free(s);
 }
 
 /* The knee in both units: ops/s and MiB/s, whichever the workload is judged in. */
@@ -257,112 +257,96 @@ static json_t *derive_step_json(const struct step_point *p)
 static void derive_curve_json(FILE *f, const void *arg)
 {
 	const struct derive_ctx *x = arg;
-	const struct workload *w = &x->c->workloads[x->w];
-	size_t n = x->npts[x->w];
-	struct step_point *s = curve_sorted(x->pts[x->w], n);
-	struct knee k = curve_knee(x->c, w, s, n);
+	const struct judged_curve *j = &x->judged[x->w];
+	const struct workload *w = j->w;
 	json_t *steps = derive_need(json_array());
 	double kops, kmib;
 
-	derive_knee_units(w, &k, &kops, &kmib);
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(steps, derive_step_json(&s[i]));
+	derive_knee_units(w, &j->knee, &kops, &kmib);
+	for (size_t i = 0; i < j->n; i++)
+		json_array_append_new(steps, derive_step_json(&j->sorted[i]));
 	derive_json(f, json_pack("{s:s,s:s,s:I,s:s,s:o,s:s,s:s,s:o,s:o,s:o}", "workload", w->name,
 	                         "rw", rw_mode_name(w->rw), "block_size", (json_int_t)w->block_size,
 	                         "unit", curve_uses_mib(w) ? "MiB/s" : "ops/s", "slo_us",
 	                         derive_us((double)x->c->slo_latency_ns), "metric",
-	                         campaign_slo_metric_name(x->c->slo_metric), "knee_kind",
-	                         curve_knee_kind(&k), "knee_ops", derive_num(kops, 10),
-	                         "knee_mibps", derive_num(kmib, 1000), "steps", steps));
-	free(s);
+	                         campaign_slo_metric_name(x->c->slo_metric), "knee_kind", j->kind,
+	                         "knee_ops", derive_num(kops, 10), "knee_mibps",
+	                         derive_num(kmib, 1000), "steps", steps));
 }
 
 static void derive_curve_svg(FILE *f, const void *arg)
 {
 	const struct derive_ctx *x = arg;
-	const struct workload *w = &x->c->workloads[x->w];
-	size_t n = x->npts[x->w];
-	struct step_point *s = curve_sorted(x->pts[x->w], n);
-	struct knee k = curve_knee(x->c, w, s, n);
-	struct plot_series ser = {.label = NULL, .pts = s, .n = n, .knee = &k, .companions = true};
+	const struct judged_curve *j = &x->judged[x->w];
+	struct plot_series ser = {
+	    .label = NULL, .pts = j->sorted, .n = j->n, .knee = &j->knee, .companions = true};
 
-	plot_curve_svg(f, w, &ser, 1, x->c->slo_metric, x->c->slo_latency_ns);
-	free(s);
+	plot_curve_svg(f, j->w, &ser, 1, x->c->slo_metric, x->c->slo_latency_ns);
 }
 
 /* The knee's bracket, confirmation and precision, and the curve's shape, for summary.json. */
-static void derive_knee_json(json_t *o, const struct workload *w, const struct knee *k,
-                             const struct step_point *s, size_t n)
+static void derive_knee_json(json_t *o, const struct judged_curve *j)
 {
-	char prec[160];
+	const struct knee *k = &j->knee;
 
-	curve_knee_precision(w, k, s, n, prec, sizeof(prec));
 	json_object_set_new(o, "knee_bracket",
 	                    k->bracket_hi > 0 ? json_pack("[o,o]", derive_num(k->bracket_lo, 10),
 	                                                  derive_num(k->bracket_hi, 10))
 	                                      : json_null());
 	json_object_set_new(o, "knee_confirmed", json_boolean(k->confirmed));
-	json_object_set_new(o, "knee_digits", json_integer(curve_knee_digits(k)));
-	json_object_set_new(o, "knee_precision", json_string(prec));
+	json_object_set_new(o, "knee_digits", json_integer(j->digits));
+	json_object_set_new(o, "knee_precision", json_string(j->precision));
 	json_object_set_new(o, "non_monotonic", json_boolean(k->non_monotonic));
 }
 
 /* load.repeat: each repeat's knee, their mean and standard deviation (also in % of the mean). */
-static void derive_repeats_json(json_t *o, const struct campaign *c, const struct workload *w,
-                                const struct step_point *s, size_t n)
+static void derive_repeats_json(json_t *o, const struct judged_curve *j)
 {
-	struct curve_repeats r;
+	const struct curve_repeats *r = &j->repeats;
 	json_t *vals = derive_need(json_array());
-	bool on = w->repeat >= 2;
+	bool on = j->w->repeat >= 2;
 
-	curve_repeats(c, w, s, n, &r);
-	for (size_t i = 0; i < r.n; i++)
-		json_array_append_new(vals, derive_num(r.knee[i], 10));
+	for (size_t i = 0; i < r->n; i++)
+		json_array_append_new(vals, derive_num(r->knee[i], 10));
 	json_object_set_new(o, "knee_repeats", vals);
-	json_object_set_new(o, "knee_mean", on && r.n ? derive_num(r.mean, 10) : json_null());
-	json_object_set_new(o, "knee_spread", on && r.n ? derive_num(r.sd, 10) : json_null());
+	json_object_set_new(o, "knee_mean", on && r->n ? derive_num(r->mean, 10) : json_null());
+	json_object_set_new(o, "knee_spread", on && r->n ? derive_num(r->sd, 10) : json_null());
 	json_object_set_new(o, "knee_spread_pct",
-	                    on && r.n ? derive_num(curve_spread_pct(&r), 100) : json_null());
+	                    on && r->n ? derive_num(curve_spread_pct(r), 100) : json_null());
 }
 
 /* The peak (capacity, no latency) and the sustained figure (valid, with its latency). */
-static void derive_peak_json(json_t *o, const struct campaign *c, const struct workload *w,
-                             const struct step_point *s, size_t n)
+static void derive_peak_json(json_t *o, const struct judged_curve *j)
 {
-	const struct step_point *peak = curve_peak(w, s, n), *sus = curve_sustained(w, s, n);
+	const struct step_point *peak = j->peak, *sus = j->sustained;
 
 	json_object_set_new(o, "peak_ops", derive_num(peak ? peak->achieved_ops : 0, 10));
 	json_object_set_new(o, "peak_mibps", derive_num(peak ? peak->mib_s : 0, 1000));
 	json_object_set_new(o, "peak_service_us", derive_us(peak ? peak->svc_mean_ns : 0));
 	json_object_set_new(o, "peak_in_flight", derive_num(peak ? curve_in_flight(peak) : 0, 10));
-	json_object_set_new(o, "peak_valid", json_boolean(peak && verdict_valid(peak)));
+	json_object_set_new(o, "peak_valid", json_boolean(peak && j->v[peak - j->sorted].valid));
 	json_object_set_new(o, "sustained_ops", derive_num(sus ? sus->achieved_ops : 0, 10));
 	json_object_set_new(o, "sustained_mibps", derive_num(sus ? sus->mib_s : 0, 1000));
 	json_object_set_new(o, "sustained_latency_us",
-	                    sus ? derive_us(step_metric(sus, c->slo_metric)) : json_null());
+	                    sus ? derive_us(step_metric(sus, j->c->slo_metric)) : json_null());
 }
 
-static json_t *derive_workload_json(const struct campaign *c, const struct workload *w,
-                                    const struct step_point *pts, size_t n)
+static json_t *derive_workload_json(const struct judged_curve *j)
 {
-	struct step_point *s = curve_sorted(pts, n);
-	struct knee k = curve_knee(c, w, s, n);
-	char limit[160 + RECORD_PATH_MAX];
+	const struct workload *w = j->w;
 	double kops, kmib;
 	json_t *o;
 
-	derive_knee_units(w, &k, &kops, &kmib);
-	curve_limit(c, w, s, n, limit, sizeof(limit));
+	derive_knee_units(w, &j->knee, &kops, &kmib);
 	o = derive_need(json_pack("{s:s,s:s,s:I,s:b,s:I,s:o,s:o,s:s}", "name", w->name, "rw",
 	                          rw_mode_name(w->rw), "block_size", (json_int_t)w->block_size,
-	                          "direct", (int)w->access.direct, "steps", (json_int_t)n,
+	                          "direct", (int)w->access.direct, "steps", (json_int_t)j->n,
 	                          "knee_ops", derive_num(kops, 10), "knee_mibps",
-	                          derive_num(kmib, 1000), "knee_kind", curve_knee_kind(&k)));
-	derive_knee_json(o, w, &k, s, n);
-	derive_repeats_json(o, c, w, s, n);
-	derive_peak_json(o, c, w, s, n);
-	json_object_set_new(o, "limit", json_string(limit));
-	free(s);
+	                          derive_num(kmib, 1000), "knee_kind", j->kind));
+	derive_knee_json(o, j);
+	derive_repeats_json(o, j);
+	derive_peak_json(o, j);
+	json_object_set_new(o, "limit", json_string(j->limit));
 	return o;
 }
 
@@ -373,8 +357,7 @@ static void derive_summary_json(FILE *f, const void *arg)
 	json_t *ws = derive_need(json_array());
 
 	for (size_t i = 0; i < c->nworkloads; i++)
-		json_array_append_new(
-		    ws, derive_workload_json(c, &c->workloads[i], x->pts[i], x->npts[i]));
+		json_array_append_new(ws, derive_workload_json(&x->judged[i]));
 	derive_json(f, json_pack("{s:i,s:s,s:s,s:s,s:o,s:s,s:o}", "format", DERIVE_SUMMARY_FORMAT,
 	                         "campaign", c->name, "status",
 	                         x->end && x->end->state[0] ? x->end->state : "complete",
@@ -391,7 +374,7 @@ static void derive_summary_txt(FILE *f, const void *arg)
 
 	if (derive_run_note(x->end, end, sizeof(end)))
 		fprintf(f, "%s\n\n", end);
-	table_print_summary(f, x->c, x->pts, x->npts);
+	table_print_summary(f, x->c, x->judged);
 	if (table_quick_note(x->c, quick, sizeof(quick)))
 		fprintf(f, "\n%s\n", quick);
 }
@@ -405,7 +388,7 @@ static void derive_summary_md(FILE *f, const void *arg)
 	fprintf(f, "# %s\n\n", c->name);
 	if (derive_run_note(x->end, end, sizeof(end)))
 		fprintf(f, "**%s**\n\n", end);
-	table_print_summary(f, c, x->pts, x->npts);
+	table_print_summary(f, c, x->judged);
 	if (table_quick_note(c, quick, sizeof(quick)))
 		fprintf(f, "\n%s\n", quick);
 	for (size_t i = 0; i < c->nworkloads; i++) {
@@ -418,9 +401,9 @@ static void derive_summary_md(FILE *f, const void *arg)
 		        rw_is_random(w->rw) ? dist : "sequential",
 		        w->access.direct ? "O_DIRECT" : "buffered",
 		        w->access.poisson ? ", poisson arrivals" : "");
-		table_knee_text(c, w, x->pts[i], x->npts[i], knee, sizeof(knee));
+		table_knee_text(&x->judged[i], knee, sizeof(knee));
 		fprintf(f, "%s\n\n", knee);
-		table_print_steps(f, w, x->pts[i], x->npts[i]);
+		table_print_steps(f, &x->judged[i]);
 	}
 }
 
@@ -428,13 +411,14 @@ static void derive_report(FILE *f, const void *arg)
 {
 	const struct derive_ctx *x = arg;
 
-	report_html(f, x->c, x->pts, x->npts, x->end);
+	report_html(f, x->c, x->pts, x->npts, x->judged, x->end);
 }
 
 int derive_all(const char *dir, const struct campaign *c, const struct step_point *const *pts,
-               const size_t *npts, const struct derive_run *end, struct error *err)
+               const size_t *npts, const struct judged_curve *judged, const struct derive_run *end,
+               struct error *err)
 {
-	struct derive_ctx x = {.c = c, .pts = pts, .npts = npts, .end = end};
+	struct derive_ctx x = {.c = c, .pts = pts, .npts = npts, .judged = judged, .end = end};
 	char name[256];
 
 	for (x.w = 0; x.w < c->nworkloads; x.w++) {

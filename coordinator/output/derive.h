@@ -10,6 +10,7 @@
 #include "aggregate.h"
 #include "campaign.h"
 #include "error.h"
+#include "judged.h"
 
 /*
  * summary.json's layout, its "format" key (a file without it is of iocurve 0.1.0,
@@ -32,12 +33,16 @@ struct derive_run {
 /*
  * (Re)write in dir: curve-<workload>.csv and .json, curve-<workload>.svg,
  * summary.json, summary.txt, summary.md and report.html, each replaced whole
- * (written aside, fsync'd, renamed) so a crash leaves the previous version. A
- * pure function of its input: the runner calls it after every step and
- * `iocurve report` with points rebuilt from intervals.jsonl, for the same bytes.
+ * (written aside, fsync'd, renamed) so a crash leaves the previous version.
+ * pts[i][0..npts[i]) are workload i's points in run order and judged[i] its
+ * curve judged from them (judged_update); nothing here judges again. A pure
+ * function of its input: the runner calls it after every step with the curves
+ * it keeps, `iocurve report` with points rebuilt from intervals.jsonl and
+ * judged the same way (judged_all), for the same bytes.
  */
 int derive_all(const char *dir, const struct campaign *c, const struct step_point *const *pts,
-               const size_t *npts, const struct derive_run *end, struct error *err);
+               const size_t *npts, const struct judged_curve *judged, const struct derive_run *end,
+               struct error *err);
 /*
  * The note at the top of every summary of a campaign that failed or was
  * cancelled; false (and buf "") for a complete one.

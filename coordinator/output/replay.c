@@ -182,6 +182,9 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 	out->meta = derive_meta_read(dir);
 	out->end.meta = out->meta;
 	snprintf(out->warning, sizeof(out->warning), "%s", intervals_warning(in));
+	/* judged as the run judged them after its last step: derive_all gives the same bytes */
+	out->judged =
+	    judged_all(out->campaign, (const struct step_point *const *)out->pts, out->npts);
 	rc = 0;
 done:
 	intervals_close(in);
@@ -196,9 +199,11 @@ done:
 
 void replay_free(struct replay *r)
 {
-	if (r->campaign != NULL)
+	if (r->campaign != NULL) {
 		for (size_t i = 0; i < r->campaign->nworkloads; i++)
 			free(r->pts[i]);
+		judged_free_all(r->judged, r->campaign->nworkloads);
+	}
 	free(r->pts);
 	free(r->npts);
 	free(r->meta);

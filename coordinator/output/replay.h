@@ -9,11 +9,13 @@
 #include "aggregate.h"
 #include "campaign.h"
 #include "error.h"
+#include "judged.h"
 
 struct replay {
 	struct campaign *campaign;
 	struct step_point **pts; /* per workload, in run order */
 	size_t *npts;
+	struct judged_curve *judged; /* per workload, its points judged (judged_all) */
 	long keep;             /* intervals.jsonl's bytes up to the end of its last complete step */
 	char warning[256];     /* "" or what was ignored: a torn last line */
 	struct derive_run end; /* how the campaign ended (its end line) and meta.json */

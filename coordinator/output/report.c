@@ -8,7 +8,6 @@
 #include <jansson.h>
 
 #include "derive.h"
-#include "verdict.h"
 #include "markup.h"
 #include "plot.h"
 #include "report.h"
@@ -106,8 +105,7 @@ static size_t report_cells(char *line, char **cells, size_t max, size_t want)
 }
 
 /* table_print_summary's markdown, as a real table: one source for both formats' wording. */
-static void report_summary(FILE *f, const struct campaign *c, const struct step_point *const *pts,
-                           const size_t *npts)
+static void report_summary(FILE *f, const struct campaign *c, const struct judged_curve *judged)
 {
 	char *md = NULL, *line, *save = NULL, *cells[16];
 	size_t mdlen = 0, ncols = 0, row = 0;
@@ -118,7 +116,7 @@ static void report_summary(FILE *f, const struct campaign *c, const struct step_
 		fputs("<p class=\"note\">summary unavailable: out of memory</p>\n", f);
 		return;
 	}
-	table_print_summary(m, c, pts, npts);
+	table_print_summary(m, c, judged);
 	fclose(m);
 
 	fputs("<div class=\"scroll\"><table class=\"summary\">\n", f);
@@ -305,11 +303,12 @@ static void report_workload_params(FILE *f, const struct workload *w)
 	        w->queue_depth, iv, wu, ms);
 }
 
-static void report_steps(FILE *f, const struct campaign *c, const struct workload *w,
-                         const struct step_point *pts, size_t n)
+static void report_steps(FILE *f, const struct judged_curve *j)
 {
+	const struct campaign *c = j->c;
+	const struct step_point *pts = j->sorted;
+	size_t n = j->n;
 	bool shaded = false;
-
 	uint32_t np = n ? step_npct(&pts[0]) : 0;
 
 	fprintf(f, "<h3>Steps</h3>\n<div class=\"scroll\"><table class=\"steps\">\n<thead><tr>"
@@ -321,17 +320,18 @@ static void report_steps(FILE *f, const struct campaign *c, const struct workloa
 	           "<th>Latency histogram</th></tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct step_point *p = &pts[i];
-		double lat = step_metric(p, c->slo_metric);
-		/* Rows over the SLO are shaded: the knee is where the shading starts. */
-		bool over =
-		    p->ops == 0 || verdict_short(c, p) || !(lat <= (double)c->slo_latency_ns);
-		char offered[48], achieved[48], d[16], verdict[160 + RECORD_PATH_MAX];
+		/*
+		 * Rows that violated the SLO are shaded, by the verdict the knee obeys: the
+		 * knee lies below the first shaded row.
+		 */
+		bool over = j->v[i].violates;
+		char offered[48], achieved[48], d[16];
 
 		shaded |= over;
 		if (p->offered_ops > 0)
 			report_num(p->offered_ops, offered, sizeof(offered));
 		else
-			snprintf(offered, sizeof(offered), "max (qd %u)", w->queue_depth);
+			snprintf(offered, sizeof(offered), "max (qd %u)", j->w->queue_depth);
 		report_num(p->achieved_ops, achieved, sizeof(achieved));
 		fprintf(
 		    f,
@@ -350,9 +350,8 @@ static void report_steps(FILE *f, const struct campaign *c, const struct workloa
 		report_dur((double)p->max_ns, d, sizeof(d));
 		fprintf(f, "<td class=\"n\">%s</td>", d);
 		/* An invalid step's latency is labelled by its verdict, on the same row. */
-		verdict_words(p, verdict_point(p), verdict, sizeof(verdict));
 		fprintf(f, "<td>%s</td><td class=\"n\">%llu</td><td class=\"n\">%.0f%%</td>",
-		        verdict, (unsigned long long)p->errors, p->host_cpu_pct);
+		        j->v[i].words, (unsigned long long)p->errors, p->host_cpu_pct);
 		/* The step's latency distribution, folded until asked for. */
 		fputs("<td><details class=\"hist\"><summary>show</summary>", f);
 		histplot_svg(f, p, c->slo_latency_ns);
@@ -360,11 +359,10 @@ static void report_steps(FILE *f, const struct campaign *c, const struct workloa
 	}
 	fputs("</tbody>\n</table></div>\n", f);
 	if (shaded)
-		fprintf(
-		    f,
-		    "<p class=\"note\">Shaded steps did not meet the SLO: %s latency over it, or "
-		    "achieved short of offered.</p>\n",
-		    campaign_slo_metric_name(c->slo_metric));
+		fprintf(f,
+		        "<p class=\"note\">Shaded steps violated the SLO: %s latency over it, or "
+		        "short of the operations due; the knee lies below the first of them.</p>\n",
+		        campaign_slo_metric_name(c->slo_metric));
 }
 
 /* Each agent's share of each step: an uneven split points at one client or its path. */
@@ -416,11 +414,10 @@ static void report_agents(FILE *f, const struct step_point *pts, size_t n)
 }
 
 static void report_workload(FILE *f, const struct campaign *c, size_t wi,
-                            const struct step_point *pts, size_t n)
+                            const struct step_point *pts, const struct judged_curve *j)
 {
 	const struct workload *w = &c->workloads[wi];
-	struct step_point *sorted;
-	struct knee k;
+	size_t n = j->n;
 	struct plot_series s;
 	char knee[512];
 
@@ -433,29 +430,27 @@ static void report_workload(FILE *f, const struct campaign *c, size_t wi,
 		return;
 	}
 	/* Curve order (refine steps fall between the ones they bisect): the knee's indices too. */
-	sorted = curve_sorted(pts, n);
-	k = curve_knee(c, w, sorted, n);
 	s = (struct plot_series){
-	    .label = NULL, .pts = sorted, .n = n, .knee = &k, .companions = true};
+	    .label = NULL, .pts = j->sorted, .n = n, .knee = &j->knee, .companions = true};
 	fputs("<figure>\n", f);
 	plot_curve_svg(f, w, &s, 1, c->slo_metric, c->slo_latency_ns);
 	fputs("</figure>\n", f);
-	table_knee_text(c, w, pts, n, knee, sizeof(knee));
+	table_knee_text(j, knee, sizeof(knee));
 	fputs("<p class=\"knee\">", f);
 	markup_escape(f, knee);
 	fputs("</p>\n", f);
-	report_steps(f, c, w, sorted, n);
+	report_steps(f, j);
 	/* In run order, interval by interval: what the point of each step averages away. */
 	fprintf(f, "<h3>Over time</h3>\n<figure id=\"time-%zu\">\n", wi + 1);
 	timeplot_svg(f, w, pts, n, c->slo_latency_ns);
 	fputs("</figure>\n", f);
-	report_agents(f, sorted, n);
+	report_agents(f, j->sorted, n);
 	fputs("</section>\n", f);
-	free(sorted);
 }
 
 void report_html(FILE *f, const struct campaign *c, const struct step_point *const *pts,
-                 const size_t *npts, const struct derive_run *end)
+                 const size_t *npts, const struct judged_curve *judged,
+                 const struct derive_run *end)
 {
 	char quick[256], endnote[700];
 
@@ -475,14 +470,14 @@ void report_html(FILE *f, const struct campaign *c, const struct step_point *con
 	report_meta(f, c, pts, npts, end ? end->meta : NULL);
 
 	fputs("<h2>Summary</h2>\n", f);
-	report_summary(f, c, pts, npts);
+	report_summary(f, c, judged);
 	if (table_quick_note(c, quick, sizeof(quick))) {
 		fputs("<p class=\"note\">", f);
 		markup_escape(f, quick);
 		fputs("</p>\n", f);
 	}
 	for (size_t i = 0; i < c->nworkloads; i++)
-		report_workload(f, c, i, pts[i], npts[i]);
+		report_workload(f, c, i, pts[i], &judged[i]);
 
 	if (c->text) {
 		fputs("<h2>Plan</h2>\n<pre class=\"plan\">", f);

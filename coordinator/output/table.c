@@ -6,7 +6,6 @@
 
 #include "table.h"
 #include "units.h"
-#include "verdict.h"
 
 /* Steps measured for less than this make a quick run, not figures to publish. */
 #define TABLE_QUICK_NS (10ull * 1000000000ull)
@@ -20,47 +19,42 @@ static void table_fmt_tp(const struct workload *w, double v, char *buf, size_t l
 }
 
 /* The knee to its bracket's digits; with repeats, their mean "± sd% (N repeats)". */
-static void table_knee_value(const struct campaign *c, const struct workload *w,
-                             const struct knee *k, const struct step_point *pts, size_t n,
-                             char *buf, size_t len)
+static void table_knee_value(const struct judged_curve *j, char *buf, size_t len)
 {
-	struct curve_repeats r;
+	const struct curve_repeats *r = &j->repeats;
 	size_t used;
 
-	curve_repeats(c, w, pts, n, &r);
-	table_fmt_tp(w, curve_round(r.n ? r.mean : k->throughput, curve_knee_digits(k)), buf, len);
+	table_fmt_tp(j->w, curve_round(r->n ? r->mean : j->knee.throughput, j->digits), buf, len);
 	used = strlen(buf);
-	if (r.n && used < len)
+	if (r->n && used < len)
 		snprintf(buf + used, len - used, " \xc2\xb1 %.1f%% (%zu repeats)",
-		         curve_spread_pct(&r), r.n);
+		         curve_spread_pct(r), r->n);
 }
 
-void table_knee_text(const struct campaign *c, const struct workload *w,
-                     const struct step_point *pts, size_t n, char *buf, size_t len)
+void table_knee_text(const struct judged_curve *j, char *buf, size_t len)
 {
-	struct step_point *s = curve_sorted(pts, n);
-	struct knee k = curve_knee(c, w, s, n);
-	const struct step_point *peak = curve_peak(w, s, n);
-	char slo[32], tp[96], pk[48], prec[160];
+	const struct campaign *c = j->c;
+	const struct knee *k = &j->knee;
+	const struct step_point *s = j->sorted;
+	char slo[32], tp[96], pk[48];
 	size_t used;
 
 	units_format_duration(c->slo_latency_ns, slo, sizeof(slo));
-	table_knee_value(c, w, &k, pts, n, tp, sizeof(tp));
-	table_fmt_tp(w, peak ? curve_throughput(w, peak) : 0, pk, sizeof(pk));
-	curve_knee_precision(w, &k, s, n, prec, sizeof(prec));
-	switch (k.kind) {
+	table_knee_value(j, tp, sizeof(tp));
+	table_fmt_tp(j->w, j->peak_tp, pk, sizeof(pk));
+	switch (k->kind) {
 	case KNEE_INTERPOLATED:
 		snprintf(buf, len,
 		         "Performance @ %s (%s): %s (interpolated between steps %u and %u, not "
 		         "confirmed: %s; peak %s)",
-		         slo, campaign_slo_metric_name(c->slo_metric), tp, s[k.below].step + 1,
-		         s[k.above].step + 1, prec, pk);
+		         slo, campaign_slo_metric_name(c->slo_metric), tp, s[k->below].step + 1,
+		         s[k->above].step + 1, j->precision, pk);
 		break;
 	case KNEE_AT_STEP:
 		snprintf(buf, len,
 		         "Performance @ %s (%s): %s (measured at step %u, %s: %s; peak %s)", slo,
-		         campaign_slo_metric_name(c->slo_metric), tp, s[k.below].step + 1,
-		         k.confirmed ? "confirmed" : "not confirmed", prec, pk);
+		         campaign_slo_metric_name(c->slo_metric), tp, s[k->below].step + 1,
+		         k->confirmed ? "confirmed" : "not confirmed", j->precision, pk);
 		break;
 	case KNEE_ALL_UNDER:
 		snprintf(buf, len,
@@ -79,17 +73,17 @@ void table_knee_text(const struct campaign *c, const struct workload *w,
 		break;
 	}
 	used = strlen(buf);
-	if (k.non_monotonic && used < len)
+	if (k->non_monotonic && used < len)
 		snprintf(buf + used, len - used,
 		         ". NON-MONOTONIC: a step met the SLO above one that violated it; the knee "
 		         "stays below the violation");
-	free(s);
 }
 
-void table_print_steps(FILE *f, const struct workload *w, const struct step_point *pts, size_t n)
+void table_print_steps(FILE *f, const struct judged_curve *j)
 {
-	struct step_point *s = curve_sorted(pts, n);
-	char mean[16], pct[16], max[16], offered[32], verdict[160 + RECORD_PATH_MAX];
+	const struct step_point *s = j->sorted;
+	size_t n = j->n;
+	char mean[16], pct[16], max[16], offered[32];
 	uint32_t np = n ? step_npct(&s[0]) : 0;
 
 	/* The latency columns: the mean, the campaign's percentiles (percentiles:), the max. */
@@ -108,49 +102,45 @@ void table_print_steps(FILE *f, const struct workload *w, const struct step_poin
 		if (p->offered_ops > 0)
 			snprintf(offered, sizeof(offered), "%.0f", p->offered_ops);
 		else
-			snprintf(offered, sizeof(offered), "max (qd %u)", w->queue_depth);
-		verdict_words(p, verdict_point(p), verdict, sizeof(verdict));
+			snprintf(offered, sizeof(offered), "max (qd %u)", j->w->queue_depth);
 		fprintf(f, "| %u | %s | %.0f | %.1f | %s |", p->step + 1, offered, p->achieved_ops,
 		        p->mib_s, mean);
 		for (uint32_t k = 0; k < np && k < step_npct(p); k++) {
 			units_format_duration(step_pct_ns(p, k), pct, sizeof(pct));
 			fprintf(f, " %s |", pct);
 		}
-		fprintf(f, " %s | %s | %llu | %.0f%% |\n", max, verdict,
+		fprintf(f, " %s | %s | %llu | %.0f%% |\n", max, j->v[i].words,
 		        (unsigned long long)p->errors, p->host_cpu_pct);
 	}
-	free(s);
 }
 
-void table_peak_text(const struct campaign *c, const struct workload *w,
-                     const struct step_point *sorted, size_t n, char *peak, size_t plen,
-                     char *sustained, size_t slen)
+void table_peak_text(const struct judged_curve *j, char *peak, size_t plen, char *sustained,
+                     size_t slen)
 {
-	const struct step_point *best = curve_peak(w, sorted, n),
-	                        *sus = curve_sustained(w, sorted, n);
+	const struct step_point *best = j->peak, *sus = j->sustained;
+	const struct campaign *c = j->c;
 	char tp[48], svc[16], lat[16];
 
 	snprintf(peak, plen, "none");
 	snprintf(sustained, slen, "no valid step");
 	if (best != NULL) {
 		/* The capacity: its service time and what was in flight, never its latency. */
-		table_fmt_tp(w, curve_throughput(w, best), tp, sizeof(tp));
+		table_fmt_tp(j->w, j->peak_tp, tp, sizeof(tp));
 		units_format_duration((uint64_t)best->svc_mean_ns, svc, sizeof(svc));
 		snprintf(peak, plen, "%s (service %s, %.1f in flight)", tp, svc,
 		         curve_in_flight(best));
 	}
 	if (sus != NULL) {
-		table_fmt_tp(w, curve_throughput(w, sus), tp, sizeof(tp));
+		table_fmt_tp(j->w, j->v[sus - j->sorted].tp, tp, sizeof(tp));
 		units_format_duration((uint64_t)step_metric(sus, c->slo_metric), lat, sizeof(lat));
 		snprintf(sustained, slen, "%s at %s %s", tp, lat,
 		         campaign_slo_metric_name(c->slo_metric));
 	}
 }
 
-void table_print_summary(FILE *f, const struct campaign *c, const struct step_point *const *pts,
-                         const size_t *npts)
+void table_print_summary(FILE *f, const struct campaign *c, const struct judged_curve *judged)
 {
-	char slo[32], knee[128], peak[96], sus[96], limit[160 + RECORD_PATH_MAX];
+	char slo[32], knee[128], peak[96], sus[96];
 
 	units_format_duration(c->slo_latency_ns, slo, sizeof(slo));
 	fprintf(f,
@@ -159,33 +149,29 @@ void table_print_summary(FILE *f, const struct campaign *c, const struct step_po
 	        slo);
 	fprintf(f, "|---|---:|---:|---:|---|\n");
 	for (size_t i = 0; i < c->nworkloads; i++) {
+		const struct judged_curve *j = &judged[i];
 		const struct workload *w = &c->workloads[i];
-		struct step_point *s;
-		struct knee k;
+		const struct knee *k = &j->knee;
 		size_t used;
 
-		if (npts[i] == 0) {
+		if (j->n == 0) {
 			fprintf(f, "| %s | not run | | | |\n", w->name);
 			continue;
 		}
-		s = curve_sorted(pts[i], npts[i]);
-		k = curve_knee(c, w, s, npts[i]);
-		if (k.kind == KNEE_ALL_OVER || k.kind == KNEE_NONE)
+		if (k->kind == KNEE_ALL_OVER || k->kind == KNEE_NONE)
 			snprintf(knee, sizeof(knee), "none");
-		else if (k.kind == KNEE_ALL_UNDER)
+		else if (k->kind == KNEE_ALL_UNDER)
 			snprintf(knee, sizeof(knee), "> %.*f %s", curve_uses_mib(w) ? 1 : 0,
-			         k.throughput, curve_uses_mib(w) ? "MiB/s" : "ops/s");
+			         k->throughput, curve_uses_mib(w) ? "MiB/s" : "ops/s");
 		else
-			table_knee_value(c, w, &k, s, npts[i], knee, sizeof(knee));
+			table_knee_value(j, knee, sizeof(knee));
 		used = strlen(knee);
-		if (k.non_monotonic)
+		if (k->non_monotonic)
 			snprintf(knee + used, sizeof(knee) - used, " (non-monotonic)");
-		table_peak_text(c, w, s, npts[i], peak, sizeof(peak), sus, sizeof(sus));
-		curve_limit(c, w, s, npts[i], limit, sizeof(limit));
+		table_peak_text(j, peak, sizeof(peak), sus, sizeof(sus));
 		/* Page-cache numbers are not the storage's: say so where the figure stands. */
 		fprintf(f, "| %s%s | %s | %s | %s | %s |\n", w->name,
-		        w->access.direct ? "" : " (buffered)", knee, peak, sus, limit);
-		free(s);
+		        w->access.direct ? "" : " (buffered)", knee, peak, sus, j->limit);
 	}
 }
 

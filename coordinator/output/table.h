@@ -7,29 +7,32 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "curve.h"
+#include "judged.h"
 
 /*
  * "Performance @ 1ms (mean): 46300 ops/s (measured at step 6, confirmed: bracket
  * 1.2% wide; peak ...)", to the digits its bracket supports,
  * "> 64,000 ops/s at 1ms: every step met the SLO (peak 64,000 ops/s)", or "none:
- * the first step already exceeds the SLO". pts in any order.
+ * the first step already exceeds the SLO", of a judged curve.
  */
-void table_knee_text(const struct campaign *c, const struct workload *w,
-                     const struct step_point *pts, size_t n, char *buf, size_t len);
-/* The step table (curve order), markdown-style so it reads the same on a terminal and in a file. */
-void table_print_steps(FILE *f, const struct workload *w, const struct step_point *pts, size_t n);
+void table_knee_text(const struct judged_curve *j, char *buf, size_t len);
+/*
+ * The step table of a judged curve (curve order, each step's verdict), markdown-style
+ * so it reads the same on a terminal and in a file.
+ */
+void table_print_steps(FILE *f, const struct judged_curve *j);
 /*
  * The peak (capacity: highest achieved of any step, with its service time and
  * in-flight operations, never its latency) and the sustained figure (highest
- * valid step, with its latency) of sorted points, in words.
+ * valid step, with its latency) of a judged curve, in words.
  */
-void table_peak_text(const struct campaign *c, const struct workload *w,
-                     const struct step_point *sorted, size_t n, char *peak, size_t plen,
-                     char *sustained, size_t slen);
-/* | Workload | Performance @ 1ms | Peak (capacity) | Sustained (valid) | Limiting factor | */
-void table_print_summary(FILE *f, const struct campaign *c, const struct step_point *const *pts,
-                         const size_t *npts);
+void table_peak_text(const struct judged_curve *j, char *peak, size_t plen, char *sustained,
+                     size_t slen);
+/*
+ * | Workload | Performance @ 1ms | Peak (capacity) | Sustained (valid) | Limiting factor |,
+ * a row per workload of c from its judged curve judged[i].
+ */
+void table_print_summary(FILE *f, const struct campaign *c, const struct judged_curve *judged);
 /*
  * When some workload measures its steps for under 10 s, a note saying the run is
  * a quick one (true, text in buf); false otherwise.

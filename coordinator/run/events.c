@@ -5,7 +5,7 @@
 
 #include "campaign.h"
 #include "events.h"
-#include "curve.h"
+#include "judged.h"
 #include "xalloc.h"
 
 static const char *const events_kinds[EVENT_KIND_N] = {
@@ -169,19 +169,16 @@ enum event_unit event_unit_of(const struct workload *w)
 	return curve_uses_mib(w) ? EVENT_UNIT_MIB : EVENT_UNIT_OPS;
 }
 
-struct event_knee event_knee_of(const struct campaign *c, const struct workload *w,
-                                const struct step_point *pts, size_t n, double *peak)
+struct event_knee event_knee_of(const struct judged_curve *j, double *peak)
 {
-	struct step_point *s = curve_sorted(pts, n);
-	struct knee k = curve_knee(c, w, s, n);
-	const struct step_point *pk = curve_peak(w, s, n);
-	struct event_knee ek = {.kind = EVENT_KNEE_NONE, .tp = k.throughput};
+	const struct knee *k = &j->knee;
+	struct event_knee ek = {.kind = EVENT_KNEE_NONE, .tp = k->throughput};
 
-	switch (k.kind) {
+	switch (k->kind) {
 	case KNEE_INTERPOLATED:
 		ek.kind = EVENT_KNEE_INTERPOLATED;
-		ek.lo = curve_throughput(w, &s[k.below]);
-		ek.hi = curve_throughput(w, &s[k.above]);
+		ek.lo = j->v[k->below].tp;
+		ek.hi = j->v[k->above].tp;
 		break;
 	case KNEE_AT_STEP:
 		ek.kind = EVENT_KNEE_MEASURED;
@@ -193,8 +190,7 @@ struct event_knee event_knee_of(const struct campaign *c, const struct workload 
 		ek.tp = 0;
 		break;
 	}
-	*peak = pk != NULL ? curve_throughput(w, pk) : 0;
-	free(s);
+	*peak = j->peak_tp;
 	return ek;
 }
 

@@ -170,16 +170,14 @@ const char *event_knee_kind_name(enum event_knee_kind k);
 
 struct campaign;
 struct workload;
-struct step_point;
+struct judged_curve;
 /* The unit workload w is judged in (curve_uses_mib). */
 enum event_unit event_unit_of(const struct workload *w);
 /*
- * The knee of a workload's points so far (any order), found as the report
- * finds it (curve_knee: a step short of its rate never meets the SLO), and
- * *peak, the highest throughput. Events carry it: no view finds its own.
+ * The knee of a workload's judged curve (judged.h), the one the report prints,
+ * and *peak, the highest throughput. Events carry it: no view finds its own.
  */
-struct event_knee event_knee_of(const struct campaign *c, const struct workload *w,
-                                const struct step_point *pts, size_t n, double *peak);
+struct event_knee event_knee_of(const struct judged_curve *j, double *peak);
 
 /* A deep copy of src into dst (which then owns its strings; NULL strings become ""). */
 void event_copy(struct event *dst, const struct event *src);

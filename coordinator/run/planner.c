@@ -5,9 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "curve.h"
 #include "planner.h"
-#include "verdict.h"
 #include "units.h"
 
 void planner_init(struct planner *p, const struct campaign *c, const struct workload *w)
@@ -33,10 +31,11 @@ static bool planner_needs_peak(const struct workload *w)
 	return false;
 }
 
-static bool planner_pass(struct planner *p, const struct step_point *pts, size_t n, double *rate)
+static bool planner_pass(struct planner *p, const struct judged_curve *j, double *rate)
 {
 	const struct workload *w = p->w;
-	const struct step_point *last = n ? &pts[n - 1] : NULL;
+	size_t n = j->n;
+	const struct step_point *last = n ? &j->sorted[j->last] : NULL;
 
 	if (!p->peak_known && planner_needs_peak(w)) {
 		if (n == 0) {
@@ -51,8 +50,10 @@ static bool planner_pass(struct planner *p, const struct step_point *pts, size_t
 			*rate = w->ramp_start;
 			return true;
 		}
-		if (verdict_saturated(p->c, last, p->why, sizeof(p->why)))
+		if (j->v[j->last].saturated) {
+			snprintf(p->why, sizeof(p->why), "%s", j->v[j->last].why);
 			return false;
+		}
 		if (n >= w->ramp_max_steps) {
 			snprintf(p->why, sizeof(p->why),
 			         "ramp ended after %u steps without saturating", w->ramp_max_steps);
@@ -82,12 +83,12 @@ static bool planner_pass(struct planner *p, const struct step_point *pts, size_t
  * bracket's offered rates when its upper step is valid, else the midpoint.
  */
 static double planner_confirm_rate(const struct planner *p, const struct step_point *lo,
-                                   const struct step_point *hi)
+                                   const struct step_point *hi, bool hi_valid)
 {
 	double slo = (double)p->c->slo_latency_ns, t = 0.5;
 	double llo = step_metric(lo, p->c->slo_metric), lhi = step_metric(hi, p->c->slo_metric);
 
-	if (verdict_valid(hi) && lhi > llo) {
+	if (hi_valid && lhi > llo) {
 		t = (slo - llo) / (lhi - llo);
 		t = t < 0 ? 0 : t > 1 ? 1 : t;
 	}
@@ -95,16 +96,16 @@ static double planner_confirm_rate(const struct planner *p, const struct step_po
 }
 
 /*
- * Refinement on sorted points with their knee: bisect the bracket's offered
- * rates, never above the highest achieved rate seen, until the bracket is
- * within 2% or the budget is spent; then one confirmation step at the knee.
+ * Refinement on the judged curve: bisect the knee's bracket's offered rates,
+ * never above the highest achieved rate seen, until the bracket is within 2%
+ * or the budget is spent; then one confirmation step at the knee.
  */
-static bool planner_refine_sorted(struct planner *p, const struct step_point *s, size_t n,
-                                  const struct knee *k, double *rate)
+static bool planner_refine(struct planner *p, const struct judged_curve *j, double *rate)
 {
-	const struct step_point *lo, *hi;
-	double cap = curve_max_achieved(s, n), r, from, top, ulo, uhi;
-	char prec[160];
+	const struct step_point *lo, *hi, *s = j->sorted;
+	const struct knee *k = &j->knee;
+	double cap = j->max_achieved, r, from, top, ulo, uhi;
+	size_t n = j->n;
 
 	if (!(k->bracket_hi > 0)) {
 		snprintf(p->refine_why, sizeof(p->refine_why),
@@ -138,7 +139,7 @@ static bool planner_refine_sorted(struct planner *p, const struct step_point *s,
 			uhi = fmax(uhi, s[i].offered_ops);
 		}
 	r = 0;
-	if (curve_bracket_width(k) > CURVE_PRECISION && p->refined < p->w->refine) {
+	if (j->width > CURVE_PRECISION && p->refined < p->w->refine) {
 		if (top - uhi > CURVE_PRECISION * uhi)
 			r = (uhi + top) / 2;
 		else if (!p->confirmed && ulo < top && ulo - from > CURVE_PRECISION * from)
@@ -153,7 +154,7 @@ static bool planner_refine_sorted(struct planner *p, const struct step_point *s,
 		return true;
 	}
 	if (p->w->refine > 0 && !p->w->skip_confirm && !p->confirmed) {
-		r = planner_confirm_rate(p, lo, hi);
+		r = planner_confirm_rate(p, lo, hi, j->v[k->over].valid);
 		/* well below the steps that were not valid: halfway to the lowest of them */
 		if (ulo < top && r > (from + ulo) / 2)
 			r = (from + ulo) / 2;
@@ -166,32 +167,22 @@ static bool planner_refine_sorted(struct planner *p, const struct step_point *s,
 			return true;
 		}
 	}
-	curve_knee_precision(p->w, k, s, n, prec, sizeof(prec));
 	if (p->repeats > 0)
 		snprintf(p->refine_why, sizeof(p->refine_why),
-		         "knee %s after a confirmation step run %u times", prec, p->repeats + 1);
+		         "knee %s after a confirmation step run %u times", j->precision,
+		         p->repeats + 1);
 	else
-		snprintf(p->refine_why, sizeof(p->refine_why), "knee %s%s", prec,
+		snprintf(p->refine_why, sizeof(p->refine_why), "knee %s%s", j->precision,
 		         p->confirmed ? " after a confirmation step" : "");
 	return false;
 }
 
-static bool planner_refine(struct planner *p, const struct step_point *pts, size_t n, double *rate)
-{
-	struct step_point *s = curve_sorted(pts, n);
-	struct knee k = curve_knee(p->c, p->w, s, n);
-	bool more = planner_refine_sorted(p, s, n, &k, rate);
-
-	free(s);
-	return more;
-}
-
-bool planner_next(struct planner *p, const struct step_point *pts, size_t n, double *rate)
+bool planner_next(struct planner *p, const struct judged_curve *j, double *rate)
 {
 	if (!p->pass_done) {
-		if (planner_pass(p, pts, n, rate))
+		if (planner_pass(p, j, rate))
 			return true;
 		p->pass_done = true;
 	}
-	return planner_refine(p, pts, n, rate);
+	return planner_refine(p, j, rate);
 }

@@ -8,14 +8,16 @@
 
 #include "aggregate.h"
 #include "campaign.h"
+#include "judged.h"
 
 /*
  * The plan is not fixed in advance: a curve needs the peak first, a ramp stops
  * at saturation, refinement bisects the bracket around the knee. The planner
- * sees every finished step's point and answers with the next rate. Refinement
- * bisects the knee's bracket (curve_knee: valid points only, below the lowest
- * violation), never offering more than the highest achieved rate, until the
- * bracket is within 2% or load.refine steps are spent; then, unless
+ * sees the workload's judged curve (judged.h) after every step and answers
+ * with the next rate; it judges nothing itself. Refinement bisects the knee's
+ * bracket (curve_knee: valid points only, below the lowest violation), never
+ * offering more than the highest achieved rate, until the bracket is within
+ * 2% or load.refine steps are spent; then, unless
  * confirm: false, one step at the knee interpolated between the bracket's
  * ends: if it meets the SLO, it is the measured knee. With repeat: N it runs
  * N - 1 more times at the same rate, straight after (curve_repeats).
@@ -38,10 +40,10 @@ struct planner {
 void planner_init(struct planner *p, const struct campaign *c, const struct workload *w);
 /*
  * The next step's offered rate into *rate (ops/s; 0: max, closed loop), given
- * the points of the steps run so far in run order. Returns false when the
- * workload is done; planner_why then says why.
+ * the curve judged from the steps run so far (judged_update). Returns false
+ * when the workload is done; planner_why then says why.
  */
-bool planner_next(struct planner *p, const struct step_point *pts, size_t n, double *rate);
+bool planner_next(struct planner *p, const struct judged_curve *j, double *rate);
 const char *planner_why(const struct planner *p);
 
 #endif

@@ -16,7 +16,6 @@
 #include "planner.h"
 #include "prepare.h"
 #include "runmeta.h"
-#include "verdict.h"
 #include "table.h"
 #include "text.h"
 #include "units.h"
@@ -40,7 +39,8 @@ static int runner_check_errors(struct runner *r)
 	char words[192];
 
 	for (size_t w = 0; w < r->c->nworkloads; w++) {
-		errors += curve_errors(r->points[w], r->npoints[w], &f);
+		errors += r->judged[w].errors;
+		f = r->judged[w].first_error;
 		first = first ? first : f;
 	}
 	if (errors == 0 || r->c->stop.allow_errors)
@@ -89,7 +89,7 @@ static void runner_finish(struct runner *r, int status)
 	if (results_sync(r->res, &err) < 0)
 		log_error("%s", err.msg);
 	if (derive_all(results_dir(r->res), r->c, (const struct step_point *const *)r->points,
-	               r->npoints, &end, &err) < 0)
+	               r->npoints, r->judged, &end, &err) < 0)
 		log_error("%s", err.msg);
 	/* The end report travels in the event: a daemon's clients print what `run` prints. */
 	f = open_memstream(&summary, &len);
@@ -133,9 +133,9 @@ static void runner_emit_workload_done(struct runner *r)
 	const struct workload *w = runner_workload(r);
 	char knee[512], why[400];
 	double peak;
-	struct event_knee k = event_knee_of(r->c, w, r->points[r->w], r->npoints[r->w], &peak);
+	struct event_knee k = event_knee_of(&r->judged[r->w], &peak);
 
-	table_knee_text(r->c, w, r->points[r->w], r->npoints[r->w], knee, sizeof(knee));
+	table_knee_text(&r->judged[r->w], knee, sizeof(knee));
 	snprintf(why, sizeof(why), "%s%s%s", planner_why(&r->plan),
 	         r->plan.refine_why[0] ? "; " : "", r->plan.refine_why);
 	events_emit(r->ev, &(struct event){.kind = EVENT_WORKLOAD_DONE,
@@ -156,6 +156,7 @@ static bool runner_replan(struct runner *r)
 {
 	const struct step_point *pts = r->points[r->w];
 	size_t n = r->npoints[r->w];
+	struct judged_curve j = {0};
 	double rate;
 
 	planner_init(&r->plan, r->c, runner_workload(r));
@@ -163,10 +164,14 @@ static bool runner_replan(struct runner *r)
 	r->have_next = false;
 	if (n == 0)
 		return true;
-	for (size_t k = 0; k < n; k++)
-		if (!planner_next(&r->plan, pts, k, &rate))
+	/* the curve as it was judged after each step of the first run */
+	for (size_t k = 0; k < n; k++) {
+		judged_update(&j, r->c, runner_workload(r), pts, k);
+		if (!planner_next(&r->plan, &j, &rate))
 			break;
-	r->have_next = planner_next(&r->plan, pts, n, &r->next_rate);
+	}
+	judged_free(&j);
+	r->have_next = planner_next(&r->plan, &r->judged[r->w], &r->next_rate);
 	return r->have_next;
 }
 
@@ -306,7 +311,7 @@ static void runner_next_step(struct runner *r)
 		runner_start_step(r);
 		return;
 	}
-	if (planner_next(&r->plan, r->points[r->w], r->npoints[r->w], &r->rate)) {
+	if (planner_next(&r->plan, &r->judged[r->w], &r->rate)) {
 		runner_start_step(r);
 		return;
 	}
@@ -316,8 +321,9 @@ static void runner_next_step(struct runner *r)
 static void runner_step_done(struct runner *r)
 {
 	const struct workload *w = runner_workload(r);
+	const struct judged_curve *j = &r->judged[r->w];
 	struct step_point *pt;
-	char sat[128] = "";
+	const char *sat;
 	struct error err;
 	double peak;
 
@@ -333,12 +339,14 @@ static void runner_step_done(struct runner *r)
 		return;
 	}
 	r->npoints[r->w]++;
+	/* The curve judged once for this step: files, events and the planner read it. */
+	judged_update(&r->judged[r->w], r->c, w, r->points[r->w], r->npoints[r->w]);
 	if (derive_all(results_dir(r->res), r->c, (const struct step_point *const *)r->points,
-	               r->npoints, &(struct derive_run){.meta = r->meta}, &err) < 0) {
+	               r->npoints, r->judged, &(struct derive_run){.meta = r->meta}, &err) < 0) {
 		runner_fail(r, "%s", err.msg);
 		return;
 	}
-	verdict_saturated(r->c, pt, sat, sizeof(sat));
+	sat = j->v[j->last].why; /* "" unless the step saturated */
 	events_emit(r->ev,
 	            &(struct event){.kind = EVENT_POINT,
 	                            .point = {.workload = (uint32_t)r->w,
@@ -354,8 +362,7 @@ static void runner_step_done(struct runner *r)
 	                                      .errors = pt->errors,
 	                                      .client_cpu_pct = pt->host_cpu_pct,
 	                                      .saturated = sat,
-	                                      .knee = event_knee_of(r->c, w, r->points[r->w],
-	                                                            r->npoints[r->w], &peak)}});
+	                                      .knee = event_knee_of(j, &peak)}});
 	r->step++;
 	runner_next_step(r);
 }
@@ -599,6 +606,9 @@ struct runner *runner_new(struct event_base *base, struct server *srv, const str
 	r->points = xcalloc(c->nworkloads, sizeof(*r->points));
 	r->npoints = xcalloc(c->nworkloads, sizeof(*r->npoints));
 	r->cap = xcalloc(c->nworkloads, sizeof(*r->cap));
+	r->judged = xcalloc(c->nworkloads, sizeof(*r->judged));
+	for (size_t i = 0; i < c->nworkloads; i++)
+		judged_update(&r->judged[i], c, &c->workloads[i], NULL, 0);
 	r->timer = evtimer_new(base, runner_timer_cb, r);
 	return r;
 }
@@ -614,6 +624,9 @@ void runner_resume_from(struct runner *r, const struct step_point *const *pts, c
 		r->points[i] = xreallocarray(NULL, npts[i], sizeof(*pts[i]));
 		memcpy(r->points[i], pts[i], npts[i] * sizeof(*pts[i]));
 	}
+	for (size_t i = 0; i < r->c->nworkloads; i++)
+		judged_update(&r->judged[i], r->c, &r->c->workloads[i], r->points[i],
+		              r->npoints[i]);
 	/* runner_prepare passes over the workloads these points finish. */
 }
 
@@ -651,11 +664,11 @@ void runner_report(struct runner *r, FILE *f)
 		units_format_size(w->block_size, bs, sizeof(bs));
 		fprintf(f, "%s (%s, %s%s):\n", w->name, rw_mode_name(w->rw), bs,
 		        w->access.direct ? "" : ", buffered");
-		table_print_steps(f, w, r->points[i], r->npoints[i]);
-		table_knee_text(r->c, w, r->points[i], r->npoints[i], knee, sizeof(knee));
+		table_print_steps(f, &r->judged[i]);
+		table_knee_text(&r->judged[i], knee, sizeof(knee));
 		fprintf(f, "%s\n\n", knee);
 	}
-	table_print_summary(f, r->c, (const struct step_point *const *)r->points, r->npoints);
+	table_print_summary(f, r->c, r->judged);
 	fprintf(f, "\nresults: %s\n", results_dir(r->res));
 }
 
@@ -672,6 +685,7 @@ void runner_free(struct runner *r)
 	for (size_t i = 0; i < r->c->nworkloads; i++)
 		free(r->points[i]);
 	free(r->points);
+	judged_free_all(r->judged, r->c->nworkloads);
 	free(r->npoints);
 	free(r->cap);
 	free(r->agents);

@@ -50,7 +50,7 @@ struct runner {
 	void *done_arg;
 	struct events *ev;
 	char error[1024]; /* why it failed */
-	bool cancelled; /* runner_cancel: the end line says "cancelled", not "failed" */
+	bool cancelled;   /* runner_cancel: the end line says "cancelled", not "failed" */
 	char losses[512]; /* agents lost on the way (on_agent_loss: continue), for the done event */
 	char *command;    /* how the run was started, for meta.json (runner_set_command) */
 	char *meta;       /* meta.json's text, once every agent joined (runmeta.c) */
@@ -72,6 +72,7 @@ struct runner {
 	double next_rate;
 	struct step_point **points; /* per workload, in run order */
 	size_t *npoints;
+	struct judged_curve *judged; /* per workload: its points judged, updated once per step */
 	size_t *cap;
 };
 

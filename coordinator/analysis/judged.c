@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/* A workload's curve judged once per step: each rule of curve.c and verdict.c run once. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "judged.h"
+#include "xalloc.h"
+
+/* Where the point pts[i] (run order) went in curve order. */
+static size_t judged_find(const struct judged_curve *j, const struct step_point *p)
+{
+	for (size_t i = 0; i < j->n; i++)
+		if (memcmp(&j->sorted[i], p, sizeof(*p)) == 0)
+			return i;
+	return 0;
+}
+
+static void judged_point(const struct campaign *c, const struct workload *w,
+                         const struct step_point *p, struct judged_point *v)
+{
+	v->reasons = verdict_point(p);
+	v->valid = v->reasons == 0;
+	v->violates = verdict_violates(c, p);
+	v->meets = verdict_meets(c, p);
+	v->recovers = verdict_recovers(c, p);
+	v->why[0] = '\0';
+	v->saturated = verdict_saturated(c, p, v->why, sizeof(v->why));
+	verdict_words(p, v->reasons, v->words, sizeof(v->words));
+	v->tp = curve_throughput(w, p);
+	v->offered_tp = curve_offered_tp(w, p);
+}
+
+void judged_update(struct judged_curve *j, const struct campaign *c, const struct workload *w,
+                   const struct step_point *pts, size_t n)
+{
+	const struct step_point *first;
+
+	judged_free(j);
+	j->c = c;
+	j->w = w;
+	j->n = n;
+	j->sorted = curve_sorted(pts, n);
+	j->v = xcalloc(n ? n : 1, sizeof(*j->v));
+	for (size_t i = 0; i < n; i++)
+		judged_point(c, w, &j->sorted[i], &j->v[i]);
+	j->last = n ? judged_find(j, &pts[n - 1]) : 0;
+	j->knee = curve_knee(c, w, j->sorted, n);
+	j->width = curve_bracket_width(&j->knee);
+	j->digits = curve_knee_digits(&j->knee);
+	j->capped = curve_capped(&j->knee, j->sorted, n);
+	j->kind = curve_knee_kind(&j->knee);
+	curve_knee_precision(w, &j->knee, j->sorted, n, j->precision, sizeof(j->precision));
+	j->max_achieved = curve_max_achieved(j->sorted, n);
+	j->peak = curve_peak(w, j->sorted, n);
+	j->peak_tp = j->peak ? j->v[j->peak - j->sorted].tp : 0;
+	j->sustained = curve_sustained(w, j->sorted, n);
+	curve_limit(c, w, j->sorted, n, j->limit, sizeof(j->limit));
+	curve_repeats(c, w, j->sorted, n, &j->repeats);
+	/* the first failure as the run met it, not as the curve orders the steps */
+	j->errors = curve_errors(pts, n, &first);
+	j->first_error = first ? &j->sorted[judged_find(j, first)] : NULL;
+}
+
+void judged_free(struct judged_curve *j)
+{
+	free(j->sorted);
+	free(j->v);
+	memset(j, 0, sizeof(*j));
+	j->kind = curve_knee_kind(&j->knee);
+}
+
+struct judged_curve *judged_all(const struct campaign *c, const struct step_point *const *pts,
+                                const size_t *npts)
+{
+	struct judged_curve *j = xcalloc(c->nworkloads ? c->nworkloads : 1, sizeof(*j));
+
+	for (size_t i = 0; i < c->nworkloads; i++)
+		judged_update(&j[i], c, &c->workloads[i], pts[i], npts[i]);
+	return j;
+}
+
+void judged_free_all(struct judged_curve *j, size_t n)
+{
+	for (size_t i = 0; j != NULL && i < n; i++)
+		judged_free(&j[i]);
+	free(j);
+}

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: MIT */
+/* The judged curve: the rules of curve.c and verdict.c once per update, and what reads it. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "judged.h"
+#include "report.h"
+#include "testlib.h"
+
+#define JUDGED_N(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * A step offered `offered` ops/s for 5 s that completed `kept` of the operations due
+ * (the rest missed) at a mean latency of mean_us.
+ */
+static struct step_point judged_pt(uint32_t step, double offered, double kept, double mean_us)
+{
+	struct step_point p = {0};
+	double due = offered * 5;
+
+	p.step = step;
+	p.offered_ops = offered;
+	p.ops = (uint64_t)llround(due * kept);
+	p.missed = (uint64_t)llround(due) - p.ops;
+	p.achieved_ops = (double)p.ops / 5;
+	p.mib_s = p.achieved_ops * 4096 / (1024.0 * 1024.0);
+	p.mean_ns = mean_us * 1e3;
+	p.p50_ns = p.p90_ns = p.p99_ns = p.p999_ns = p.max_ns = (uint64_t)(mean_us * 1e3);
+	p.svc_mean_ns = mean_us * 1e3;
+	p.measured_s = 5;
+	p.intervals = 5;
+	p.steady = true;
+	p.workers = 1;
+	return p;
+}
+
+static struct campaign *judged_campaign(void)
+{
+	return testlib_campaign_ok(
+	    TEST_HEAD "slo: {latency: 1ms}\n"
+	              "workloads: [{name: rr, rw: randread, load: {steps: [1000, 2000]}}]\n");
+}
+
+/* Over points in run order, the update gives what each rule gives over the sorted points. */
+static void test_judged_rules_once(void **state)
+{
+	struct campaign *c = judged_campaign();
+	const struct workload *w = &c->workloads[0];
+	/* run order, not curve order: a max step first, a refinement step last */
+	struct step_point pts[] = {
+	    judged_pt(0, 0, 1, 9000),      judged_pt(1, 4000, 1, 500),
+	    judged_pt(2, 1000, 1, 300),    judged_pt(3, 8000, 0.8, 5000),
+	    judged_pt(4, 6000, 0.99, 800), judged_pt(5, 7000, 1, 1500),
+	};
+	size_t n = JUDGED_N(pts);
+	struct step_point *s = curve_sorted(pts, n);
+	struct knee k = curve_knee(c, w, s, n);
+	struct judged_curve j = {0};
+	char limit[160 + RECORD_PATH_MAX], prec[160], words[160 + RECORD_PATH_MAX];
+
+	(void)state;
+	judged_update(&j, c, w, pts, n);
+	assert_int_equal(j.n, n);
+	assert_ptr_equal(j.c, c);
+	assert_ptr_equal(j.w, w);
+	/* the points in curve order, each with its own verdict */
+	for (size_t i = 0; i < n; i++) {
+		char sat[128] = "";
+		bool saturated = verdict_saturated(c, &s[i], sat, sizeof(sat));
+
+		assert_int_equal(j.sorted[i].step, s[i].step);
+		assert_int_equal(j.v[i].reasons, verdict_point(&s[i]));
+		assert_int_equal(j.v[i].valid, verdict_valid(&s[i]));
+		assert_int_equal(j.v[i].violates, verdict_violates(c, &s[i]));
+		assert_int_equal(j.v[i].meets, verdict_meets(c, &s[i]));
+		assert_int_equal(j.v[i].recovers, verdict_recovers(c, &s[i]));
+		assert_int_equal(j.v[i].saturated, saturated);
+		assert_string_equal(j.v[i].why, sat);
+		verdict_words(&s[i], verdict_point(&s[i]), words, sizeof(words));
+		assert_string_equal(j.v[i].words, words);
+		assert_true(j.v[i].tp == curve_throughput(w, &s[i]));
+		assert_true(j.v[i].offered_tp == curve_offered_tp(w, &s[i]));
+	}
+	/* 1000, 4000, 6000, 7000, 8000, then the max step */
+	assert_int_equal(j.sorted[0].step, 2);
+	assert_int_equal(j.sorted[n - 1].step, 0);
+	assert_true(j.v[4].violates);  /* 8000: behind */
+	assert_true(j.v[3].violates);  /* 7000: over the SLO */
+	assert_false(j.v[2].violates); /* 6000: under, 99% of due */
+	assert_false(j.v[n - 1].violates);
+	/* the knee and its band */
+	assert_int_equal(j.knee.kind, k.kind);
+	assert_true(j.knee.throughput == k.throughput);
+	assert_int_equal(j.knee.below, k.below);
+	assert_int_equal(j.knee.above, k.above);
+	assert_int_equal(j.knee.over, k.over);
+	assert_true(j.knee.bracket_lo == k.bracket_lo && j.knee.bracket_hi == k.bracket_hi);
+	assert_int_equal(j.knee.confirmed, k.confirmed);
+	assert_int_equal(j.knee.non_monotonic, k.non_monotonic);
+	assert_int_equal(j.sorted[j.knee.below].step, 4); /* 6000 under the SLO */
+	assert_int_equal(j.sorted[j.knee.over].step, 5);  /* 7000, the lowest violation */
+	assert_true(j.width == curve_bracket_width(&k));
+	assert_int_equal(j.digits, curve_knee_digits(&k));
+	assert_string_equal(j.kind, curve_knee_kind(&k));
+	curve_knee_precision(w, &k, s, n, prec, sizeof(prec));
+	assert_string_equal(j.precision, prec);
+	assert_int_equal(j.capped, curve_capped(&k, s, n));
+	/* peak, sustained, limit */
+	assert_non_null(j.peak);
+	assert_int_equal(j.peak->step, curve_peak(w, s, n)->step);
+	assert_true(j.peak_tp == curve_throughput(w, curve_peak(w, s, n)));
+	assert_int_equal(j.sustained->step, curve_sustained(w, s, n)->step);
+	assert_true(j.max_achieved == curve_max_achieved(s, n));
+	curve_limit(c, w, s, n, limit, sizeof(limit));
+	assert_string_equal(j.limit, limit);
+	/* the point run last is the refinement step, wherever it sorts */
+	assert_int_equal(j.sorted[j.last].step, 5);
+	assert_int_equal(j.errors, 0);
+	assert_null(j.first_error);
+	assert_int_equal(j.repeats.n, 0);
+
+	/* an update replaces all of it: one step fewer, the 7000 gone */
+	judged_update(&j, c, w, pts, n - 1);
+	assert_int_equal(j.n, n - 1);
+	assert_int_equal(j.sorted[j.last].step, 4);
+	assert_int_equal(j.sorted[j.knee.over].step, 3); /* now 8000 is the lowest violation */
+	judged_free(&j);
+	assert_int_equal(j.n, 0);
+	assert_null(j.sorted);
+	free(s);
+	campaign_free(c);
+}
+
+/* The first failure is the one the run met first, not the lowest offered rate's. */
+static void test_judged_first_error_run_order(void **state)
+{
+	struct campaign *c = judged_campaign();
+	struct step_point pts[] = {judged_pt(0, 4000, 1, 500), judged_pt(1, 1000, 1, 300)};
+	struct judged_curve j = {0};
+
+	(void)state;
+	pts[0].errors = 3;
+	pts[0].err_errno = 5;
+	snprintf(pts[0].err_path, sizeof(pts[0].err_path), "/dev/a");
+	pts[1].errors = 2;
+	pts[1].err_errno = 5;
+	snprintf(pts[1].err_path, sizeof(pts[1].err_path), "/dev/b");
+	judged_update(&j, c, &c->workloads[0], pts, 2);
+	assert_int_equal(j.errors, 5);
+	assert_non_null(j.first_error);
+	assert_int_equal(j.first_error->step, 0);
+	assert_string_equal(j.first_error->err_path, "/dev/a");
+	assert_int_equal(j.sorted[0].step, 1);
+	assert_non_null(strstr(j.limit, "I/O errors"));
+	judged_free(&j);
+	campaign_free(c);
+}
+
+/* An empty curve: nothing run yet. */
+static void test_judged_empty(void **state)
+{
+	struct campaign *c = judged_campaign();
+	struct judged_curve j = {0};
+
+	(void)state;
+	judged_update(&j, c, &c->workloads[0], NULL, 0);
+	assert_int_equal(j.n, 0);
+	assert_int_equal(j.knee.kind, KNEE_NONE);
+	assert_string_equal(j.kind, "none");
+	assert_null(j.peak);
+	assert_null(j.sustained);
+	assert_string_equal(j.limit, "not run");
+	judged_free(&j);
+	campaign_free(c);
+}
+
+/* Whether report.html shades the step table's row of step `step` (from 1). */
+static int judged_row_shaded(const char *html, unsigned step)
+{
+	char over[64], plain[64];
+
+	snprintf(over, sizeof(over), "<tr class=\"over\"><td class=\"n\">%u</td>", step);
+	snprintf(plain, sizeof(plain), "<tr><td class=\"n\">%u</td>", step);
+	if (strstr(html, over) != NULL)
+		return 1;
+	if (strstr(html, plain) != NULL)
+		return 0;
+	fail_msg("no row for step %u", step);
+	return -1;
+}
+
+/*
+ * report.html shades exactly the rows whose points violate the SLO, so the knee
+ * is where the shading starts: a step that kept 96% of its operations is behind
+ * (under the 97% a valid step keeps) and caps the knee, though it is above the 95%
+ * of stop.achieved and its latency is under the SLO.
+ */
+static void test_judged_report_shading(void **state)
+{
+	struct campaign *c = judged_campaign();
+	struct step_point pts[] = {
+	    judged_pt(0, 1000, 1, 300),
+	    judged_pt(1, 2000, 1, 400),
+	    judged_pt(2, 3000, 0.96, 600),
+	    judged_pt(3, 4000, 0.99, 3000),
+	};
+	const struct step_point *all[1] = {pts};
+	size_t npts[1] = {JUDGED_N(pts)};
+	struct judged_curve *j = judged_all(c, all, npts);
+	char *html = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&html, &len);
+	size_t first = SIZE_MAX;
+
+	(void)state;
+	assert_non_null(f);
+	report_html(f, c, all, npts, j, NULL);
+	assert_int_equal(fclose(f), 0);
+	assert_false(verdict_short(c, &pts[2])); /* what the old rule shaded by */
+	assert_true(j[0].v[2].violates);
+	for (size_t i = 0; i < j[0].n; i++) {
+		assert_int_equal(judged_row_shaded(html, j[0].sorted[i].step + 1),
+		                 j[0].v[i].violates);
+		if (first == SIZE_MAX && j[0].v[i].violates)
+			first = i;
+	}
+	/* the knee: the step under the first shaded row, bracketed by it */
+	assert_int_equal(j[0].knee.over, first);
+	assert_int_equal(j[0].knee.below, first - 1);
+	assert_int_equal(judged_row_shaded(html, 3), 1);
+	assert_int_equal(judged_row_shaded(html, 2), 0);
+	assert_non_null(strstr(html, "the knee lies below the first of them"));
+	free(html);
+	judged_free_all(j, c->nworkloads);
+	campaign_free(c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_judged_rules_once),
+	    cmocka_unit_test(test_judged_first_error_run_order),
+	    cmocka_unit_test(test_judged_empty),
+	    cmocka_unit_test(test_judged_report_shading),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

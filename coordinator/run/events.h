@@ -181,6 +181,13 @@ enum event_unit event_unit_of(const struct workload *w);
 struct event_knee event_knee_of(const struct campaign *c, const struct workload *w,
                                 const struct step_point *pts, size_t n, double *peak);
 
+/*
+ * e as a point event with p's figures: the members the point's field table
+ * (pointfields.h) gives the event, each from its row. The caller sets the rest:
+ * workload, step (run order, from 0), metric_us, saturated and knee.
+ */
+void event_point_fill(struct event *e, const struct step_point *p);
+
 /* A deep copy of src into dst (which then owns its strings; NULL strings become ""). */
 void event_copy(struct event *dst, const struct event *src);
 /* Free the strings of an event that owns them (a copy or a decoded one). */

@@ -111,6 +111,11 @@ struct pfield_val pfield_value(const struct pfield *f, const struct step_point *
  * words; "" for no value (and for PF_PCTS, PF_ERROR). Returns the length.
  */
 size_t pfield_format(const struct pfield *f, const struct step_point *p, char *buf, size_t len);
+/* The step tables' cells of column f: npct for the percentiles (their count), else one. */
+static inline uint32_t pfield_cells(const struct pfield *f, uint32_t npct)
+{
+	return f->kind == PF_PCTS ? npct : 1;
+}
 /* The CSV header of output out (PF_CURVE: names, PF_CSV: keys), comma separated, to f. */
 void pfield_csv_header(FILE *f, unsigned out);
 /* Point p's cells for output out, comma separated, to f (neither has a newline). */

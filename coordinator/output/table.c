@@ -8,7 +8,6 @@
 #include "pointfields.h"
 #include "table.h"
 #include "units.h"
-#include "verdict.h"
 
 /* Steps measured for less than this make a quick run, not figures to publish. */
 #define TABLE_QUICK_NS (10ull * 1000000000ull)

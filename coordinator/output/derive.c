@@ -14,6 +14,7 @@
 
 #include "derive.h"
 #include "plot.h"
+#include "pointfields.h"
 #include "report.h"
 #include "table.h"
 #include "units.h"
@@ -170,20 +171,10 @@ static void derive_curve_csv(FILE *f, const void *arg)
 	const struct derive_ctx *x = arg;
 	const struct step_point *s = x->judged[x->w].sorted;
 
-	fprintf(f, "step,offered_ops,achieved_ops,achieved_mibps,mean_us,p50_us,p90_us,p99_us,"
-	           "p999_us,max_us,steady,errors,agents,agents_lost,lost_at_interval\n");
+	pfield_csv_header(f, PF_CSV);
+	fputc('\n', f);
 	for (size_t i = 0; i < x->npts[x->w]; i++) {
-		const struct step_point *p = &s[i];
-
-		fprintf(f, "%u,%.1f,%.1f,%.3f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%s,%llu,%u,%u,",
-		        p->step + 1, p->offered_ops, p->achieved_ops, p->mib_s, p->mean_ns / 1e3,
-		        (double)p->p50_ns / 1e3, (double)p->p90_ns / 1e3, (double)p->p99_ns / 1e3,
-		        (double)p->p999_ns / 1e3, (double)p->max_ns / 1e3,
-		        p->steady ? "true" : "false", (unsigned long long)p->errors, p->nagents,
-		        p->agents_lost);
-		/* Where the first lost agent left the step (from 1), empty when none was. */
-		if (p->agents_lost > 0)
-			fprintf(f, "%u", p->lost_at + 1);
+		pfield_csv_row(f, PF_CSV, &s[i]);
 		fputc('\n', f);
 	}
 }
@@ -203,54 +194,69 @@ static void derive_knee_units(const struct workload *w, const struct knee *k, do
 	}
 }
 
-static json_t *derive_step_json_base(const struct step_point *p)
+/* The campaign's percentiles (percentiles:), keyed as the tables head them: "p99.99". */
+static json_t *derive_pcts_json(const struct step_point *p)
 {
-	json_t *o = derive_need(json_pack(
-	    "{s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:I,s:I,s:o,s:o,s:I}", "step",
-	    (json_int_t)p->step + 1, "offered_ops", derive_num(p->offered_ops, 10), "achieved_ops",
-	    derive_num(p->achieved_ops, 10), "achieved_mibps", derive_num(p->mib_s, 1000),
-	    "mean_us", derive_us(p->mean_ns), "p50_us", derive_us((double)p->p50_ns), "p90_us",
-	    derive_us((double)p->p90_ns), "p99_us", derive_us((double)p->p99_ns), "p999_us",
-	    derive_us((double)p->p999_ns), "max_us", derive_us((double)p->max_ns), "steady",
-	    (int)p->steady, "errors", (json_int_t)p->errors, "agents", (json_int_t)p->nagents,
-	    "client_cpu_pct", derive_num(p->host_cpu_pct, 10), "qd_full_pct",
-	    derive_num(p->qd_full_pct, 10), "missed", (json_int_t)p->missed));
-	char words[160 + RECORD_PATH_MAX];
 	json_t *pct = derive_need(json_object());
 
-	/* the campaign's percentiles (percentiles:), keyed as the tables head them: "p99.99" */
 	for (uint32_t k = 0; k < step_npct(p); k++) {
 		char key[32];
 
 		snprintf(key, sizeof(key), "p%g", step_pct(p, k));
 		json_object_set_new(pct, key, derive_us((double)step_pct_ns(p, k)));
 	}
-	json_object_set_new(o, "percentiles_us", pct);
-	verdict_words(p, verdict_point(p), words, sizeof(words));
-	if (p->err_errno != 0) {
-		const char *name = strerrorname_np(p->err_errno);
-
-		json_object_set_new(o, "first_error",
-		                    json_pack("{s:i,s:s,s:s,s:s,s:I}", "errno", (int)p->err_errno,
-		                              "name", name ? name : "?", "path", p->err_path,
-		                              "agent", p->err_agent, "offset",
-		                              (json_int_t)p->err_offset));
-	}
-	json_object_set_new(o, "valid", json_boolean(verdict_valid(p)));
-	json_object_set_new(o, "verdict", json_string(words));
-	json_object_set_new(o, "service_mean_us", derive_us(p->svc_mean_ns));
-	return o;
+	return pct;
 }
 
+/*
+ * One field of a step as JSON; NULL leaves it out: a first error when there was none,
+ * or words that are not UTF-8 (a path), as jansson refuses them.
+ */
+static json_t *derive_field_json(const struct pfield *f, const struct step_point *p)
+{
+	static const double scale[] = {1, 10, 100, 1000, 1e4, 1e5, 1e6};
+	struct pfield_val v = pfield_value(f, p);
+	char text[PFIELD_TEXT_MAX];
+	const char *name;
+
+	if (v.none && f->kind == PF_ERROR)
+		return NULL;
+	if (v.none)
+		return derive_need(json_null());
+	switch (f->kind) {
+	case PF_UINT:
+		return derive_need(json_integer((json_int_t)v.u));
+	case PF_REAL:
+		return derive_need(derive_num(v.d, scale[f->decimals < 6 ? f->decimals : 6]));
+	case PF_BOOL:
+		return derive_need(json_boolean(v.b));
+	case PF_TEXT:
+		pfield_format(f, p, text, sizeof(text));
+		return json_string(text);
+	case PF_PCTS:
+		return derive_pcts_json(p);
+	case PF_ERROR:
+		name = strerrorname_np(p->err_errno);
+		return json_pack("{s:i,s:s,s:s,s:s,s:I}", "errno", (int)p->err_errno, "name",
+		                 name ? name : "?", "path", p->err_path, "agent", p->err_agent,
+		                 "offset", (json_int_t)p->err_offset);
+	}
+	return json_null();
+}
+
+/* A step of curve-*.json: the fields the table gives it, in its order. */
 static json_t *derive_step_json(const struct step_point *p)
 {
-	json_t *o = derive_step_json_base(p);
+	const struct pfield *list[PFIELD_MAX];
+	size_t n = pfield_list(PF_JSON, list);
+	json_t *o = derive_need(json_object());
 
-	/* The client's part of the latency, and whether it was large enough to be the limit. */
-	json_object_set_new(o, "lag_mean_us", derive_us(p->lag_mean_ns));
-	json_object_set_new(o, "lag_share", derive_num(p->lag_share, 1000));
-	json_object_set_new(o, "client_bound", json_boolean(p->client_bound));
-	json_object_set_new(o, "missed_charged", json_integer((json_int_t)p->missed_charged));
+	for (size_t i = 0; i < n; i++) {
+		json_t *v = derive_field_json(list[i], p);
+
+		if (v != NULL)
+			json_object_set_new(o, pfield_key(list[i]), v);
+	}
 	return o;
 }
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* report.html: the summary, each workload's curve and tables, and the plan, on one offline page. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "derive.h"
 #include "markup.h"
 #include "plot.h"
+#include "pointfields.h"
 #include "report.h"
 #include "table.h"
 #include "histplot.h"
@@ -303,21 +305,65 @@ static void report_workload_params(FILE *f, const struct workload *w)
 	        w->queue_depth, iv, wu, ms);
 }
 
+/* Cell k of field f (k: the percentile, for PF_PCTS) of point p, as the page shows it. */
+static void report_step_cell(FILE *f, const struct workload *w, const struct pfield *fd,
+                             const struct step_point *p, uint32_t k)
+{
+	struct pfield_val v = pfield_value(fd, p);
+	char cell[PFIELD_TEXT_MAX];
+
+	switch (fd->human) {
+	case PF_H_COUNT:
+		snprintf(cell, sizeof(cell), "%" PRIu64, v.u);
+		break;
+	case PF_H_OFFERED:
+		if (v.d > 0)
+			report_num(v.d, cell, sizeof(cell));
+		else
+			snprintf(cell, sizeof(cell), "max (qd %u)", w->queue_depth);
+		break;
+	case PF_H_RATE:
+		report_num(v.d, cell, sizeof(cell));
+		break;
+	case PF_H_FIXED1:
+		snprintf(cell, sizeof(cell), "%.1f", v.d);
+		break;
+	case PF_H_DURATION:
+		/* mean and service time (fio's clat) side by side, then the percentiles, the max */
+		report_dur(fd->kind == PF_PCTS ? (double)step_pct_ns(p, k) : v.raw, cell,
+		           sizeof(cell));
+		break;
+	case PF_H_PERCENT:
+		snprintf(cell, sizeof(cell), "%.0f%%", v.d);
+		break;
+	case PF_H_TEXT:
+		/* an invalid step's latency is labelled by its verdict, on the same row */
+		pfield_format(fd, p, cell, sizeof(cell));
+		break;
+	}
+	fprintf(f, fd->human == PF_H_TEXT ? "<td>%s</td>" : "<td class=\"n\">%s</td>", cell);
+}
+
 static void report_steps(FILE *f, const struct judged_curve *j)
 {
 	const struct campaign *c = j->c;
 	const struct step_point *pts = j->sorted;
 	size_t n = j->n;
 	bool shaded = false;
+	const struct pfield *cols[PFIELD_MAX];
+	size_t ncols = pfield_list(PF_STEPS_HTML, cols);
+
 	uint32_t np = n ? step_npct(&pts[0]) : 0;
 
-	fprintf(f, "<h3>Steps</h3>\n<div class=\"scroll\"><table class=\"steps\">\n<thead><tr>"
-	           "<th>Step</th><th>Offered ops/s</th><th>Achieved ops/s</th><th>MiB/s</th>"
-	           "<th>Mean</th><th>Service</th>");
-	for (uint32_t k = 0; k < np; k++)
-		fprintf(f, "<th>p%g</th>", step_pct(&pts[0], k));
-	fprintf(f, "<th>Max</th><th>Verdict</th><th>Errors</th><th>Client CPU</th>"
-	           "<th>Latency histogram</th></tr></thead>\n<tbody>\n");
+	/* The columns the field table gives the step tables; the percentiles: the campaign's. */
+	fprintf(f, "<h3>Steps</h3>\n<div class=\"scroll\"><table class=\"steps\">\n<thead><tr>");
+	for (size_t i = 0; i < ncols; i++)
+		for (uint32_t k = 0; k < pfield_cells(cols[i], np); k++)
+			if (cols[i]->kind == PF_PCTS)
+				fprintf(f, "<th>p%g</th>", step_pct(&pts[0], k));
+			else
+				fprintf(f, "<th>%s</th>", cols[i]->title);
+	fprintf(f, "<th>Latency histogram</th></tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct step_point *p = &pts[i];
 		/*
@@ -325,33 +371,13 @@ static void report_steps(FILE *f, const struct judged_curve *j)
 		 * knee lies below the first shaded row.
 		 */
 		bool over = j->v[i].violates;
-		char offered[48], achieved[48], d[16];
+		uint32_t pn = np < step_npct(p) ? np : step_npct(p);
 
 		shaded |= over;
-		if (p->offered_ops > 0)
-			report_num(p->offered_ops, offered, sizeof(offered));
-		else
-			snprintf(offered, sizeof(offered), "max (qd %u)", j->w->queue_depth);
-		report_num(p->achieved_ops, achieved, sizeof(achieved));
-		fprintf(
-		    f,
-		    "<tr%s><td class=\"n\">%u</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
-		    "<td class=\"n\">%.1f</td>",
-		    over ? " class=\"over\"" : "", p->step + 1, offered, achieved, p->mib_s);
-		/* mean and service time (fio's clat) side by side, then the percentiles, the max */
-		report_dur(p->mean_ns, d, sizeof(d));
-		fprintf(f, "<td class=\"n\">%s</td>", d);
-		report_dur(p->svc_mean_ns, d, sizeof(d));
-		fprintf(f, "<td class=\"n\">%s</td>", d);
-		for (uint32_t k = 0; k < np && k < step_npct(p); k++) {
-			report_dur((double)step_pct_ns(p, k), d, sizeof(d));
-			fprintf(f, "<td class=\"n\">%s</td>", d);
-		}
-		report_dur((double)p->max_ns, d, sizeof(d));
-		fprintf(f, "<td class=\"n\">%s</td>", d);
-		/* An invalid step's latency is labelled by its verdict, on the same row. */
-		fprintf(f, "<td>%s</td><td class=\"n\">%llu</td><td class=\"n\">%.0f%%</td>",
-		        j->v[i].words, (unsigned long long)p->errors, p->host_cpu_pct);
+		fprintf(f, "<tr%s>", over ? " class=\"over\"" : "");
+		for (size_t col = 0; col < ncols; col++)
+			for (uint32_t k = 0; k < pfield_cells(cols[col], pn); k++)
+				report_step_cell(f, j->w, cols[col], p, k);
 		/* The step's latency distribution, folded until asked for. */
 		fputs("<td><details class=\"hist\"><summary>show</summary>", f);
 		histplot_svg(f, p, c->slo_latency_ns);

@@ -12,6 +12,7 @@
 #include "fsutil.h"
 #include "intervals.h"
 #include "log.h"
+#include "pointfields.h"
 #include "results.h"
 #include "table.h"
 #include "xalloc.h"
@@ -35,11 +36,29 @@ struct results {
 /* Held agent lines above this are written at once. */
 #define RESULTS_PENDING_MAX (4u << 20)
 
-#define RESULTS_CURVE_HEADER                                                                       \
-	"workload,rw,block_size,direct,step,load,offered_ops,achieved_ops,mib_s,"                  \
-	"mean_us,p50_us,p90_us,p99_us,p999_us,max_us,service_mean_us,ops,reads,errors,"            \
-	"measured_s,cpu_pct,host_cpu_pct,lag_mean_us,lag_max_us,missed,lag_share,client_bound,"    \
-	"missed_charged\n"
+/* curve.csv's first columns: the workload a row is of. Its point's columns follow (pfield). */
+#define RESULTS_WORKLOAD_COLUMNS "workload,rw,block_size,direct,"
+
+/* A line built in memory: out of memory, die as xmalloc does. */
+static FILE *results_line_open(char **line, size_t *len)
+{
+	FILE *m = open_memstream(line, len);
+
+	if (m == NULL) {
+		fputs("iocurve: out of memory\n", stderr);
+		abort();
+	}
+	return m;
+}
+
+static void results_line_close(FILE *m)
+{
+	fputc('\n', m);
+	if (fclose(m) != 0) {
+		fputs("iocurve: out of memory\n", stderr);
+		abort();
+	}
+}
 
 static int results_create(struct results *r, const char *name, int flags, struct error *err)
 {
@@ -72,6 +91,29 @@ static void results_hold(struct results *r, const char *line)
 	}
 	memcpy(r->pending + r->npending, line, n + 1);
 	r->npending += n;
+}
+
+/* curve.csv's header line, malloc'd. */
+static char *results_curve_header(void)
+{
+	char *line = NULL;
+	size_t len = 0;
+	FILE *m = results_line_open(&line, &len);
+
+	fputs(RESULTS_WORKLOAD_COLUMNS, m);
+	pfield_csv_header(m, PF_CURVE);
+	results_line_close(m);
+	return line;
+}
+
+/* curve.csv anew: its header line. */
+static int results_put_header(struct results *r, struct error *err)
+{
+	char *header = results_curve_header();
+	int rc = results_put(r, r->curve, "curve.csv", header, err);
+
+	free(header);
+	return rc;
 }
 
 static struct results *results_new(const char *dir, const struct campaign *c)
@@ -119,8 +161,7 @@ struct results *results_open(const char *dir, const struct campaign *c, struct e
 	close(plan);
 	r->intervals = results_create(r, "intervals.jsonl", O_EXCL, err);
 	r->curve = r->intervals >= 0 ? results_create(r, "curve.csv", O_EXCL, err) : -1;
-	if (r->curve < 0 || results_put(r, r->curve, "curve.csv", RESULTS_CURVE_HEADER, err) < 0 ||
-	    results_sync(r, err) < 0)
+	if (r->curve < 0 || results_put_header(r, err) < 0 || results_sync(r, err) < 0)
 		goto err;
 	return r;
 err:
@@ -130,18 +171,15 @@ err:
 
 static char *results_point_line(const struct workload *w, const struct step_point *p)
 {
-	return xasprintf(
-	    "%s,%s,%u,%s,%u,%s,%.1f,%.1f,%.3f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%llu,%llu,%llu,"
-	    "%.3f,%.1f,%.1f,%.1f,%.1f,%llu,%.3f,%s,%llu\n",
-	    w->name, rw_mode_name(w->rw), w->block_size, w->access.direct ? "true" : "false",
-	    p->step + 1, p->offered_ops > 0 ? "rate" : "max", p->offered_ops, p->achieved_ops,
-	    p->mib_s, p->mean_ns / 1e3, (double)p->p50_ns / 1e3, (double)p->p90_ns / 1e3,
-	    (double)p->p99_ns / 1e3, (double)p->p999_ns / 1e3, (double)p->max_ns / 1e3,
-	    p->svc_mean_ns / 1e3, (unsigned long long)p->ops, (unsigned long long)p->reads,
-	    (unsigned long long)p->errors, p->measured_s, p->cpu_pct, p->host_cpu_pct,
-	    p->lag_mean_ns / 1e3, (double)p->lag_max_ns / 1e3, (unsigned long long)p->missed,
-	    p->lag_share, p->client_bound ? "true" : "false",
-	    (unsigned long long)p->missed_charged);
+	char *line = NULL;
+	size_t len = 0;
+	FILE *m = results_line_open(&line, &len);
+
+	fprintf(m, "%s,%s,%u,%s,", w->name, rw_mode_name(w->rw), w->block_size,
+	        w->access.direct ? "true" : "false");
+	pfield_csv_row(m, PF_CURVE, p);
+	results_line_close(m);
+	return line;
 }
 
 struct results *results_resume(const char *dir, const struct campaign *c,
@@ -168,7 +206,7 @@ struct results *results_resume(const char *dir, const struct campaign *c,
 		goto err;
 	}
 	r->curve = results_create(r, "curve.csv", O_EXCL, err);
-	if (r->curve < 0 || results_put(r, r->curve, "curve.csv", RESULTS_CURVE_HEADER, err) < 0)
+	if (r->curve < 0 || results_put_header(r, err) < 0)
 		goto err;
 	for (size_t i = 0; i < c->nworkloads; i++)
 		for (size_t k = 0; k < npts[i]; k++)

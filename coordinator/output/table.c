@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* A workload's curve in words and tables: the knee sentence, the step and summary tables. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "pointfields.h"
 #include "table.h"
 #include "units.h"
 
@@ -79,38 +81,76 @@ void table_knee_text(const struct judged_curve *j, char *buf, size_t len)
 		         "stays below the violation");
 }
 
+/* Cell k of field f (k: the percentile, for PF_PCTS) of point p, as summary.md prints it. */
+static void table_step_cell(const struct workload *w, const struct pfield *f,
+                            const struct step_point *p, uint32_t k, char *buf, size_t len)
+{
+	struct pfield_val v = pfield_value(f, p);
+
+	switch (f->human) {
+	case PF_H_COUNT:
+		snprintf(buf, len, "%" PRIu64, v.u);
+		break;
+	case PF_H_OFFERED:
+		if (v.d > 0)
+			snprintf(buf, len, "%.0f", v.d);
+		else
+			snprintf(buf, len, "max (qd %u)", w->queue_depth);
+		break;
+	case PF_H_RATE:
+		snprintf(buf, len, "%.0f", v.d);
+		break;
+	case PF_H_FIXED1:
+		snprintf(buf, len, "%.1f", v.d);
+		break;
+	case PF_H_DURATION:
+		units_format_duration(f->kind == PF_PCTS      ? step_pct_ns(p, k)
+		                      : f->member == PF_M_U64 ? v.u
+		                                              : (uint64_t)v.raw,
+		                      buf, len);
+		break;
+	case PF_H_PERCENT:
+		snprintf(buf, len, "%.0f%%", v.d);
+		break;
+	case PF_H_TEXT:
+		pfield_format(f, p, buf, len);
+		break;
+	}
+}
+
 void table_print_steps(FILE *f, const struct judged_curve *j)
 {
 	const struct step_point *s = j->sorted;
 	size_t n = j->n;
-	char mean[16], pct[16], max[16], offered[32];
+	const struct pfield *cols[PFIELD_MAX];
+	size_t ncols = pfield_list(PF_STEPS_MD, cols);
+	char cell[PFIELD_TEXT_MAX];
 	uint32_t np = n ? step_npct(&s[0]) : 0;
 
-	/* The latency columns: the mean, the campaign's percentiles (percentiles:), the max. */
-	fprintf(f, "| Step | Offered ops/s | Achieved ops/s | MiB/s | Mean |");
-	for (uint32_t k = 0; k < np; k++)
-		fprintf(f, " p%g |", step_pct(&s[0], k));
-	fprintf(f, " Max | Verdict | Errors | Client CPU |\n|---:|---:|---:|---:|---:|");
-	for (uint32_t k = 0; k < np; k++)
-		fprintf(f, "---:|");
-	fprintf(f, "---:|---|---:|---:|\n");
+	/* The columns the field table gives the step tables; the percentiles: the campaign's. */
+	fputc('|', f);
+	for (size_t c = 0; c < ncols; c++)
+		for (uint32_t k = 0; k < pfield_cells(cols[c], np); k++)
+			if (cols[c]->kind == PF_PCTS)
+				fprintf(f, " p%g |", step_pct(&s[0], k));
+			else
+				fprintf(f, " %s |", cols[c]->title);
+	fputs("\n|", f);
+	for (size_t c = 0; c < ncols; c++)
+		for (uint32_t k = 0; k < pfield_cells(cols[c], np); k++)
+			fputs(cols[c]->human == PF_H_TEXT ? "---|" : "---:|", f);
+	fputc('\n', f);
 	for (size_t i = 0; i < n; i++) {
 		const struct step_point *p = &s[i];
+		uint32_t pn = np < step_npct(p) ? np : step_npct(p);
 
-		units_format_duration((uint64_t)p->mean_ns, mean, sizeof(mean));
-		units_format_duration(p->max_ns, max, sizeof(max));
-		if (p->offered_ops > 0)
-			snprintf(offered, sizeof(offered), "%.0f", p->offered_ops);
-		else
-			snprintf(offered, sizeof(offered), "max (qd %u)", j->w->queue_depth);
-		fprintf(f, "| %u | %s | %.0f | %.1f | %s |", p->step + 1, offered, p->achieved_ops,
-		        p->mib_s, mean);
-		for (uint32_t k = 0; k < np && k < step_npct(p); k++) {
-			units_format_duration(step_pct_ns(p, k), pct, sizeof(pct));
-			fprintf(f, " %s |", pct);
-		}
-		fprintf(f, " %s | %s | %llu | %.0f%% |\n", max, j->v[i].words,
-		        (unsigned long long)p->errors, p->host_cpu_pct);
+		fputc('|', f);
+		for (size_t c = 0; c < ncols; c++)
+			for (uint32_t k = 0; k < pfield_cells(cols[c], pn); k++) {
+				table_step_cell(j->w, cols[c], p, k, cell, sizeof(cell));
+				fprintf(f, " %s |", cell);
+			}
+		fputc('\n', f);
 	}
 }
 

@@ -6,6 +6,7 @@
 #include "campaign.h"
 #include "events.h"
 #include "judged.h"
+#include "pointfields.h"
 #include "xalloc.h"
 
 static const char *const events_kinds[EVENT_KIND_N] = {
@@ -192,6 +193,42 @@ struct event_knee event_knee_of(const struct judged_curve *j, double *peak)
 	}
 	*peak = j->peak_tp;
 	return ek;
+}
+
+void event_point_fill(struct event *e, const struct step_point *p)
+{
+	const struct pfield *rows[PFIELD_MAX];
+	size_t n = pfield_list(PF_EVENT, rows);
+
+	memset(e, 0, sizeof(*e));
+	e->kind = EVENT_POINT;
+	for (size_t i = 0; i < n; i++) {
+		struct pfield_val v = pfield_value(rows[i], p);
+		const char *key = pfield_event_key(rows[i]);
+
+		for (size_t k = 0; k < sizeof(events_point) / sizeof(events_point[0]); k++) {
+			char *to = (char *)e + events_point[k].off;
+
+			if (strcmp(events_point[k].key, key) != 0)
+				continue;
+			switch (events_point[k].type) {
+			case EVENT_T_U32:
+				*(uint32_t *)to = (uint32_t)v.u;
+				break;
+			case EVENT_T_U64:
+				*(uint64_t *)to = v.u;
+				break;
+			case EVENT_T_DOUBLE:
+				*(double *)to = v.d;
+				break;
+			case EVENT_T_BOOL:
+				*(bool *)to = v.b;
+				break;
+			default: /* no point field is words or an enum in the event */
+				break;
+			}
+		}
+	}
 }
 
 void event_copy(struct event *dst, const struct event *src)

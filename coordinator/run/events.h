@@ -171,6 +171,7 @@ const char *event_knee_kind_name(enum event_knee_kind k);
 struct campaign;
 struct workload;
 struct judged_curve;
+struct step_point;
 /* The unit workload w is judged in (curve_uses_mib). */
 enum event_unit event_unit_of(const struct workload *w);
 /*
@@ -178,6 +179,13 @@ enum event_unit event_unit_of(const struct workload *w);
  * and *peak, the highest throughput. Events carry it: no view finds its own.
  */
 struct event_knee event_knee_of(const struct judged_curve *j, double *peak);
+
+/*
+ * e as a point event with p's figures: the members the point's field table
+ * (pointfields.h) gives the event, each from its row. The caller sets the rest:
+ * workload, step (run order, from 0), metric_us, saturated and knee.
+ */
+void event_point_fill(struct event *e, const struct step_point *p);
 
 /* A deep copy of src into dst (which then owns its strings; NULL strings become ""). */
 void event_copy(struct event *dst, const struct event *src);

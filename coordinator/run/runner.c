@@ -325,6 +325,7 @@ static void runner_step_done(struct runner *r)
 	struct step_point *pt;
 	const char *sat;
 	struct error err;
+	struct event e;
 	double peak;
 
 	if (r->npoints[r->w] == r->cap[r->w]) {
@@ -347,22 +348,13 @@ static void runner_step_done(struct runner *r)
 		return;
 	}
 	sat = j->v[j->last].why; /* "" unless the step saturated */
-	events_emit(r->ev,
-	            &(struct event){.kind = EVENT_POINT,
-	                            .point = {.workload = (uint32_t)r->w,
-	                                      .step = r->step,
-	                                      .offered_ops = pt->offered_ops,
-	                                      .achieved_ops = pt->achieved_ops,
-	                                      .mib_s = pt->mib_s,
-	                                      .mean_us = pt->mean_ns / 1e3,
-	                                      .p50_us = (double)pt->p50_ns / 1e3,
-	                                      .p99_us = (double)pt->p99_ns / 1e3,
-	                                      .metric_us = step_metric(pt, r->c->slo_metric) / 1e3,
-	                                      .steady = pt->steady,
-	                                      .errors = pt->errors,
-	                                      .client_cpu_pct = pt->host_cpu_pct,
-	                                      .saturated = sat,
-	                                      .knee = event_knee_of(j, &peak)}});
+	event_point_fill(&e, pt);
+	e.point.workload = (uint32_t)r->w;
+	e.point.step = r->step;
+	e.point.metric_us = step_metric(pt, r->c->slo_metric) / 1e3;
+	e.point.saturated = sat;
+	e.point.knee = event_knee_of(j, &peak);
+	events_emit(r->ev, &e);
 	r->step++;
 	runner_next_step(r);
 }

@@ -1,0 +1,355 @@
+/* SPDX-License-Identifier: MIT */
+/* A step point's fields, described once: the table every writer of a point walks. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pointfields.h"
+#include "verdict.h"
+
+/* The step in run order, from 1 as every file numbers it. */
+static void pfield_step(const struct step_point *p, struct pfield_val *v)
+{
+	v->u = (uint64_t)p->step + 1;
+}
+
+/* Where the first lost agent left the step (from 1); none when no agent was lost. */
+static void pfield_lost_at(const struct step_point *p, struct pfield_val *v)
+{
+	v->none = p->agents_lost == 0;
+	v->u = (uint64_t)p->lost_at + 1;
+}
+
+static void pfield_first_error(const struct step_point *p, struct pfield_val *v)
+{
+	v->none = p->err_errno == 0;
+	v->u = (uint64_t)(uint32_t)p->err_errno;
+}
+
+static void pfield_valid(const struct step_point *p, struct pfield_val *v)
+{
+	v->b = verdict_valid(p);
+}
+
+/* An open-loop step ("rate") or a closed-loop one ("max"). */
+static void pfield_load(const struct step_point *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", p->offered_ops > 0 ? "rate" : "max");
+}
+
+static void pfield_verdict(const struct step_point *p, char *buf, size_t len)
+{
+	verdict_words(p, verdict_point(p), buf, len);
+}
+
+/* A member of struct step_point. */
+#define PF_AT(m, type) .member = type, .off = offsetof(struct step_point, m)
+/* An integer member. */
+#define PF_INT(m, type) PF_AT(m, type), .kind = PF_UINT, .unit = ""
+/* A real member, written with d decimals, in unit u. */
+#define PF_FIXED(m, d, u) PF_AT(m, PF_M_DOUBLE), .kind = PF_REAL, .decimals = d, .unit = u
+/* A latency kept in ns, written in us with one decimal. */
+#define PF_US(m, type) PF_AT(m, type), .kind = PF_REAL, .decimals = 1, .div = 1e3, .unit = "us"
+/* A column of both step tables: its heading, how it prints, where it stands. */
+#define PF_COLUMN(t, h, c) .title = t, .human = h, .col = c
+#define PF_STEPS           (PF_STEPS_MD | PF_STEPS_HTML)
+/* The outputs most figures are in: both CSV files and curve-*.json. */
+#define PF_FILES (PF_CURVE | PF_CSV | PF_JSON)
+
+/*
+ * In curve.csv's order (its columns after the workload's). A new field goes at the
+ * end, with the results format that first writes it as its `since`: every output
+ * that carries it then gains it as its last column or key.
+ */
+static const struct pfield pfield_rows[] = {
+    {.name = "step",
+     .kind = PF_UINT,
+     .get = pfield_step,
+     .unit = "",
+     .since = 1,
+     .out = PF_FILES | PF_STEPS,
+     .json_first = true,
+     PF_COLUMN("Step", PF_H_COUNT, 1)},
+    {.name = "load", .kind = PF_TEXT, .text = pfield_load, .unit = "", .since = 1, .out = PF_CURVE},
+    {.name = "offered_ops",
+     PF_FIXED(offered_ops, 1, "ops/s"),
+     .since = 1,
+     .out = PF_FILES | PF_EVENT | PF_STEPS,
+     .json_first = true,
+     PF_COLUMN("Offered ops/s", PF_H_OFFERED, 2)},
+    {.name = "achieved_ops",
+     PF_FIXED(achieved_ops, 1, "ops/s"),
+     .since = 1,
+     .out = PF_FILES | PF_EVENT | PF_STEPS,
+     .json_first = true,
+     PF_COLUMN("Achieved ops/s", PF_H_RATE, 3)},
+    {.name = "mib_s",
+     .key = "achieved_mibps",
+     PF_FIXED(mib_s, 3, "MiB/s"),
+     .since = 1,
+     .out = PF_FILES | PF_EVENT | PF_STEPS,
+     .json_first = true,
+     PF_COLUMN("MiB/s", PF_H_FIXED1, 4)},
+    {.name = "mean_us",
+     PF_US(mean_ns, PF_M_DOUBLE),
+     .since = 1,
+     .out = PF_FILES | PF_EVENT | PF_STEPS,
+     .json_first = true,
+     PF_COLUMN("Mean", PF_H_DURATION, 5)},
+    {.name = "p50_us",
+     PF_US(p50_ns, PF_M_U64),
+     .since = 1,
+     .out = PF_FILES | PF_EVENT,
+     .json_first = true},
+    {.name = "p90_us", PF_US(p90_ns, PF_M_U64), .since = 1, .out = PF_FILES, .json_first = true},
+    {.name = "p99_us",
+     PF_US(p99_ns, PF_M_U64),
+     .since = 1,
+     .out = PF_FILES | PF_EVENT,
+     .json_first = true},
+    {.name = "p999_us", PF_US(p999_ns, PF_M_U64), .since = 1, .out = PF_FILES, .json_first = true},
+    {.name = "max_us",
+     PF_US(max_ns, PF_M_U64),
+     .since = 1,
+     .out = PF_FILES | PF_STEPS,
+     .json_first = true,
+     PF_COLUMN("Max", PF_H_DURATION, 8)},
+    /* service time (fio's clat): submission to completion */
+    {.name = "service_mean_us",
+     PF_US(svc_mean_ns, PF_M_DOUBLE),
+     .since = 1,
+     .out = PF_CURVE | PF_JSON | PF_STEPS_HTML,
+     PF_COLUMN("Service", PF_H_DURATION, 6)},
+    {.name = "ops", PF_INT(ops, PF_M_U64), .since = 1, .out = PF_CURVE},
+    {.name = "reads", PF_INT(reads, PF_M_U64), .since = 1, .out = PF_CURVE},
+    {.name = "steady",
+     PF_AT(steady, PF_M_BOOL),
+     .kind = PF_BOOL,
+     .unit = "",
+     .since = 1,
+     .out = PF_CSV | PF_JSON | PF_EVENT,
+     .json_first = true},
+    {.name = "errors",
+     PF_INT(errors, PF_M_U64),
+     .since = 1,
+     .out = PF_FILES | PF_EVENT | PF_STEPS,
+     .json_first = true,
+     PF_COLUMN("Errors", PF_H_COUNT, 10)},
+    {.name = "agents",
+     PF_INT(nagents, PF_M_U32),
+     .since = 1,
+     .out = PF_CSV | PF_JSON,
+     .json_first = true},
+    {.name = "agents_lost", PF_INT(agents_lost, PF_M_U32), .since = 1, .out = PF_CSV},
+    {.name = "lost_at_interval",
+     .kind = PF_UINT,
+     .get = pfield_lost_at,
+     .unit = "",
+     .since = 1,
+     .out = PF_CSV},
+    {.name = "measured_s", PF_FIXED(measured_s, 3, "s"), .since = 1, .out = PF_CURVE},
+    /* the workers' CPU time, % of one core */
+    {.name = "cpu_pct", PF_FIXED(cpu_pct, 1, "%"), .since = 1, .out = PF_CURVE},
+    /* the busiest agent host, % of all its CPUs */
+    {.name = "host_cpu_pct",
+     .key = "client_cpu_pct",
+     .event = "client_cpu_pct",
+     PF_FIXED(host_cpu_pct, 1, "%"),
+     .since = 1,
+     .out = PF_CURVE | PF_JSON | PF_EVENT | PF_STEPS,
+     .json_first = true,
+     PF_COLUMN("Client CPU", PF_H_PERCENT, 11)},
+    {.name = "qd_full_pct",
+     PF_FIXED(qd_full_pct, 1, "%"),
+     .since = 1,
+     .out = PF_JSON,
+     .json_first = true},
+    {.name = "lag_mean_us", PF_US(lag_mean_ns, PF_M_DOUBLE), .since = 1, .out = PF_CURVE | PF_JSON},
+    {.name = "lag_max_us", PF_US(lag_max_ns, PF_M_U64), .since = 1, .out = PF_CURVE},
+    {.name = "missed",
+     PF_INT(missed, PF_M_U64),
+     .since = 1,
+     .out = PF_CURVE | PF_JSON,
+     .json_first = true},
+    /* the campaign's percentiles, keyed (and headed) as "p99.99" */
+    {.name = "percentiles_us",
+     .kind = PF_PCTS,
+     .unit = "us",
+     .since = 1,
+     .out = PF_JSON | PF_STEPS,
+     .json_first = true,
+     PF_COLUMN(NULL, PF_H_DURATION, 7)},
+    {.name = "first_error",
+     .kind = PF_ERROR,
+     .get = pfield_first_error,
+     .unit = "",
+     .since = 1,
+     .out = PF_JSON,
+     .json_first = true},
+    {.name = "valid",
+     .kind = PF_BOOL,
+     .get = pfield_valid,
+     .unit = "",
+     .since = 1,
+     .out = PF_JSON,
+     .json_first = true},
+    {.name = "verdict",
+     .kind = PF_TEXT,
+     .text = pfield_verdict,
+     .unit = "",
+     .since = 1,
+     .out = PF_JSON | PF_STEPS,
+     .json_first = true,
+     PF_COLUMN("Verdict", PF_H_TEXT, 9)},
+    /* lag_mean over mean: the client's part of the latency */
+    {.name = "lag_share", PF_FIXED(lag_share, 3, ""), .since = 1, .out = PF_CURVE | PF_JSON},
+    {.name = "client_bound",
+     PF_AT(client_bound, PF_M_BOOL),
+     .kind = PF_BOOL,
+     .unit = "",
+     .since = 1,
+     .out = PF_CURVE | PF_JSON},
+    {.name = "missed_charged",
+     PF_INT(missed_charged, PF_M_U64),
+     .since = 1,
+     .out = PF_CURVE | PF_JSON},
+};
+
+_Static_assert(sizeof(pfield_rows) / sizeof(pfield_rows[0]) <= PFIELD_MAX, "PFIELD_MAX rows");
+
+const struct pfield *pfield_table(size_t *n)
+{
+	*n = sizeof(pfield_rows) / sizeof(pfield_rows[0]);
+	return pfield_rows;
+}
+
+const struct pfield *pfield_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(pfield_rows) / sizeof(pfield_rows[0]); i++)
+		if (strcmp(pfield_rows[i].name, name) == 0)
+			return &pfield_rows[i];
+	return NULL;
+}
+
+const char *pfield_key(const struct pfield *f)
+{
+	return f->key != NULL ? f->key : f->name;
+}
+
+const char *pfield_event_key(const struct pfield *f)
+{
+	return f->event != NULL ? f->event : f->name;
+}
+
+size_t pfield_list(unsigned out, const struct pfield **list)
+{
+	size_t n = 0, rows = sizeof(pfield_rows) / sizeof(pfield_rows[0]);
+
+	if (out & (PF_STEPS_MD | PF_STEPS_HTML)) {
+		/* by column: a table has few, and a column number is given once */
+		for (unsigned col = 1; col <= UINT8_MAX && n < rows; col++)
+			for (size_t i = 0; i < rows; i++)
+				if ((pfield_rows[i].out & out) && pfield_rows[i].col == col)
+					list[n++] = &pfield_rows[i];
+		return n;
+	}
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < rows; i++) {
+			const struct pfield *f = &pfield_rows[i];
+
+			/* curve-*.json: its first rows, then the rest; every other output: one pass
+			 */
+			if ((f->out & out) &&
+			    (out == PF_JSON ? f->json_first == (pass == 0) : pass == 0))
+				list[n++] = f;
+		}
+	return n;
+}
+
+struct pfield_val pfield_value(const struct pfield *f, const struct step_point *p)
+{
+	struct pfield_val v = {0};
+	const char *at = (const char *)p + f->off;
+
+	switch (f->member) {
+	case PF_M_GET:
+		if (f->get != NULL)
+			f->get(p, &v);
+		if (f->kind != PF_REAL)
+			v.raw = (double)v.u;
+		break;
+	case PF_M_U32:
+		v.u = *(const uint32_t *)at;
+		v.raw = (double)v.u;
+		break;
+	case PF_M_U64:
+		v.u = *(const uint64_t *)at;
+		v.raw = (double)v.u;
+		break;
+	case PF_M_DOUBLE:
+		v.raw = *(const double *)at;
+		break;
+	case PF_M_BOOL:
+		v.b = *(const bool *)at;
+		break;
+	}
+	if (f->kind == PF_BOOL) {
+		v.u = v.b;
+		v.raw = v.b;
+	}
+	v.d = f->div != 0 ? v.raw / f->div : v.raw;
+	return v;
+}
+
+size_t pfield_format(const struct pfield *f, const struct step_point *p, char *buf, size_t len)
+{
+	struct pfield_val v = pfield_value(f, p);
+	int n = 0;
+
+	if (len == 0)
+		return 0;
+	buf[0] = '\0';
+	if (v.none)
+		return 0;
+	switch (f->kind) {
+	case PF_UINT:
+		n = snprintf(buf, len, "%" PRIu64, v.u);
+		break;
+	case PF_REAL:
+		n = snprintf(buf, len, "%.*f", (int)f->decimals, v.d);
+		break;
+	case PF_BOOL:
+		n = snprintf(buf, len, "%s", v.b ? "true" : "false");
+		break;
+	case PF_TEXT:
+		if (f->text != NULL)
+			f->text(p, buf, len);
+		return strlen(buf);
+	case PF_PCTS:
+	case PF_ERROR:
+		break;
+	}
+	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
+}
+
+void pfield_csv_header(FILE *f, unsigned out)
+{
+	const struct pfield *list[PFIELD_MAX];
+	size_t n = pfield_list(out, list);
+
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s%s", i ? "," : "",
+		        out == PF_CURVE ? list[i]->name : pfield_key(list[i]));
+}
+
+void pfield_csv_row(FILE *f, unsigned out, const struct step_point *p)
+{
+	const struct pfield *list[PFIELD_MAX];
+	size_t n = pfield_list(out, list);
+	char cell[PFIELD_TEXT_MAX];
+
+	for (size_t i = 0; i < n; i++) {
+		pfield_format(list[i], p, cell, sizeof(cell));
+		fprintf(f, "%s%s", i ? "," : "", cell);
+	}
+}

@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests for the step point's field table: its rows, and the files and event built from it. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "events.h"
+#include "pointfields.h"
+
+/* curve.csv's point columns as the first results format wrote them (after the workload's). */
+#define TEST_CURVE_HEADER                                                                          \
+	"step,load,offered_ops,achieved_ops,mib_s,mean_us,p50_us,p90_us,p99_us,p999_us,max_us,"    \
+	"service_mean_us,ops,reads,errors,measured_s,cpu_pct,host_cpu_pct,lag_mean_us,lag_max_us," \
+	"missed,lag_share,client_bound,missed_charged"
+#define TEST_CSV_HEADER                                                                            \
+	"step,offered_ops,achieved_ops,achieved_mibps,mean_us,p50_us,p90_us,p99_us,p999_us,"       \
+	"max_us,steady,errors,agents,agents_lost,lost_at_interval"
+/* curve-*.json's step keys, in the order written. */
+#define TEST_JSON_KEYS                                                                             \
+	"step,offered_ops,achieved_ops,achieved_mibps,mean_us,p50_us,p90_us,p99_us,p999_us,"       \
+	"max_us,steady,errors,agents,client_cpu_pct,qd_full_pct,missed,percentiles_us,"            \
+	"first_error,valid,verdict,service_mean_us,lag_mean_us,lag_share,client_bound,"            \
+	"missed_charged"
+
+/* A point whose every figure differs from the others, so a column in the wrong place shows. */
+static struct step_point test_point(void)
+{
+	struct step_point p;
+
+	memset(&p, 0, sizeof(p));
+	p.step = 2;
+	p.offered_ops = 1500;
+	p.achieved_ops = 1498.5;
+	p.mib_s = 1498.5 * 4096 / (1 << 20); /* 5.853515625 */
+	p.mean_ns = 812345;
+	p.p50_ns = 700000;
+	p.p90_ns = 900000;
+	p.p99_ns = 1500000;
+	p.p999_ns = 2000000;
+	p.max_ns = 2500000;
+	p.svc_mean_ns = 600000;
+	p.ops = 2997;
+	p.reads = 1500;
+	p.errors = 2;
+	p.measured_s = 2;
+	p.cpu_pct = 12.5;
+	p.host_cpu_pct = 33.3;
+	p.lag_mean_ns = 1234;
+	p.lag_max_ns = 5000;
+	p.missed = 4;
+	p.lag_share = 0.25;
+	p.client_bound = true;
+	p.missed_charged = 1;
+	p.nagents = 3;
+	p.agents_lost = 1;
+	p.lost_at = 4;
+	p.intervals = 5;
+	return p;
+}
+
+/* What fn writes to a stream, malloc'd. */
+static char *test_text(void (*fn)(FILE *f, unsigned out, const struct step_point *p), unsigned out,
+                       const struct step_point *p)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	assert_non_null(m);
+	fn(m, out, p);
+	fclose(m);
+	return text;
+}
+
+static void test_header_fn(FILE *f, unsigned out, const struct step_point *p)
+{
+	(void)p;
+	pfield_csv_header(f, out);
+}
+
+/* The names output out gives its fields (keys; event members; titles), comma separated. */
+static void test_names_fn(FILE *f, unsigned out, const struct step_point *p)
+{
+	const struct pfield *list[PFIELD_MAX];
+	size_t n = pfield_list(out, list);
+
+	(void)p;
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s%s", i ? "," : "",
+		        out == PF_EVENT ? pfield_event_key(list[i])
+		        : out & (PF_STEPS_MD | PF_STEPS_HTML)
+		            ? (list[i]->title ? list[i]->title : "pN")
+		            : pfield_key(list[i]));
+}
+
+static void test_rows(void **state)
+{
+	size_t n;
+	const struct pfield *t = pfield_table(&n);
+
+	(void)state;
+	assert_true(n > 0 && n <= PFIELD_MAX);
+	for (size_t i = 0; i < n; i++) {
+		const struct pfield *f = &t[i];
+
+		assert_non_null(f->name);
+		assert_non_null(f->unit);
+		assert_true(f->since >= 1);
+		assert_true(f->out != 0);
+		assert_ptr_equal(pfield_find(f->name), f);
+		/* a value comes from a member or a function, as its kind needs */
+		if (f->kind == PF_TEXT)
+			assert_non_null(f->text);
+		else if (f->member == PF_M_GET && f->kind != PF_PCTS)
+			assert_non_null(f->get);
+		assert_true(f->kind != PF_REAL || f->decimals <= 6);
+		/* in the step tables: a column of its own, headed (the percentiles head theirs) */
+		if (f->out & (PF_STEPS_MD | PF_STEPS_HTML)) {
+			assert_true(f->col > 0);
+			assert_true(f->title != NULL || f->kind == PF_PCTS);
+		}
+		for (size_t j = 0; j < i; j++) {
+			const struct pfield *g = &t[j];
+
+			assert_string_not_equal(f->name, g->name);
+			if (f->out & g->out & (PF_CSV | PF_JSON))
+				assert_string_not_equal(pfield_key(f), pfield_key(g));
+			if (f->out & g->out & PF_EVENT)
+				assert_string_not_equal(pfield_event_key(f), pfield_event_key(g));
+			if (f->out & g->out & (PF_STEPS_MD | PF_STEPS_HTML))
+				assert_int_not_equal(f->col, g->col);
+		}
+	}
+	assert_null(pfield_find("no_such_field"));
+}
+
+/* Each output's columns and keys, in its order: what its readers rely on. */
+static void test_layouts(void **state)
+{
+	static const struct {
+		unsigned out;
+		void (*fn)(FILE *, unsigned, const struct step_point *);
+		const char *want;
+	} cases[] = {
+	    {PF_CURVE, test_header_fn, TEST_CURVE_HEADER},
+	    {PF_CSV, test_header_fn, TEST_CSV_HEADER},
+	    {PF_JSON, test_names_fn, TEST_JSON_KEYS},
+	    {PF_EVENT, test_names_fn,
+	     "offered_ops,achieved_ops,mib_s,mean_us,p50_us,p99_us,steady,errors,client_cpu_pct"},
+	    {PF_STEPS_MD, test_names_fn,
+	     "Step,Offered ops/s,Achieved ops/s,MiB/s,Mean,pN,Max,Verdict,Errors,Client CPU"},
+	    {PF_STEPS_HTML, test_names_fn,
+	     "Step,Offered ops/s,Achieved ops/s,MiB/s,Mean,Service,pN,Max,Verdict,Errors,Client "
+	     "CPU"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = test_text(cases[i].fn, cases[i].out, NULL);
+
+		assert_string_equal(got, cases[i].want);
+		free(got);
+	}
+}
+
+/* One point's rows of curve.csv and curve-*.csv, as the first results format wrote them. */
+static void test_rows_text(void **state)
+{
+	struct step_point p = test_point();
+	char *got = test_text(pfield_csv_row, PF_CURVE, &p);
+
+	(void)state;
+	assert_string_equal(got, "3,rate,1500.0,1498.5,5.854,812.3,700.0,900.0,1500.0,2000.0,"
+	                         "2500.0,600.0,2997,1500,2,2.000,12.5,33.3,1.2,5.0,4,0.250,true,1");
+	free(got);
+	got = test_text(pfield_csv_row, PF_CSV, &p);
+	assert_string_equal(got, "3,1500.0,1498.5,5.854,812.3,700.0,900.0,1500.0,2000.0,2500.0,"
+	                         "false,2,3,1,5");
+	free(got);
+
+	/* a closed-loop step with no agent lost: "max", and an empty lost_at_interval */
+	p.offered_ops = 0;
+	p.agents_lost = 0;
+	p.client_bound = false;
+	got = test_text(pfield_csv_row, PF_CURVE, &p);
+	assert_true(strncmp(got, "3,max,0.0,", 10) == 0);
+	assert_true(strstr(got, ",false,1") != NULL);
+	free(got);
+	got = test_text(pfield_csv_row, PF_CSV, &p);
+	assert_true(strlen(got) > 0 && got[strlen(got) - 1] == ',');
+	free(got);
+}
+
+/* Values: in the field's unit, computed ones from the point, none where there is none. */
+static void test_values(void **state)
+{
+	struct step_point p = test_point();
+	char buf[PFIELD_TEXT_MAX];
+	struct pfield_val v;
+
+	(void)state;
+	v = pfield_value(pfield_find("mean_us"), &p);
+	assert_true(v.d == 812345 / 1e3 && v.raw == 812345);
+	v = pfield_value(pfield_find("p99_us"), &p);
+	assert_true(v.d == 1500.0 && v.u == 1500000);
+	v = pfield_value(pfield_find("step"), &p);
+	assert_true(v.u == 3 && !v.none);
+	v = pfield_value(pfield_find("first_error"), &p);
+	assert_true(v.none);
+	p.err_errno = 5;
+	v = pfield_value(pfield_find("first_error"), &p);
+	assert_true(!v.none && v.u == 5);
+	/* errors make the step invalid, and its verdict says so */
+	v = pfield_value(pfield_find("valid"), &p);
+	assert_false(v.b);
+	assert_true(pfield_format(pfield_find("verdict"), &p, buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, "error"));
+	/* truncated, never overrun */
+	assert_int_equal(pfield_format(pfield_find("offered_ops"), &p, buf, 4), 3);
+	assert_string_equal(buf, "150");
+}
+
+/* The point event's members come from the rows: each exists in the event, values as before. */
+static void test_event(void **state)
+{
+	const struct pfield *list[PFIELD_MAX];
+	size_t n = pfield_list(PF_EVENT, list), nf;
+	const struct event_field *ef = event_fields(EVENT_POINT, &nf);
+	struct step_point p = test_point();
+	struct event e;
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		bool found = false;
+
+		for (size_t k = 0; k < nf; k++)
+			if (strcmp(ef[k].key, pfield_event_key(list[i])) == 0)
+				found = ef[k].type == EVENT_T_DOUBLE || ef[k].type == EVENT_T_U64 ||
+				        ef[k].type == EVENT_T_BOOL || ef[k].type == EVENT_T_U32;
+		if (!found)
+			fail_msg("point field %s: no number member %s in the point event",
+			         list[i]->name, pfield_event_key(list[i]));
+	}
+	event_point_fill(&e, &p);
+	assert_int_equal(e.kind, EVENT_POINT);
+	assert_true(e.point.offered_ops == p.offered_ops);
+	assert_true(e.point.achieved_ops == p.achieved_ops);
+	assert_true(e.point.mib_s == p.mib_s);
+	assert_true(e.point.mean_us == p.mean_ns / 1e3);
+	assert_true(e.point.p50_us == (double)p.p50_ns / 1e3);
+	assert_true(e.point.p99_us == (double)p.p99_ns / 1e3);
+	assert_true(e.point.steady == p.steady);
+	assert_true(e.point.errors == p.errors);
+	assert_true(e.point.client_cpu_pct == p.host_cpu_pct);
+	/* the runner's own: not from the point */
+	assert_true(e.point.step == 0 && e.point.metric_us == 0 && e.point.saturated == NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_rows),      cmocka_unit_test(test_layouts),
+	    cmocka_unit_test(test_rows_text), cmocka_unit_test(test_values),
+	    cmocka_unit_test(test_event),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

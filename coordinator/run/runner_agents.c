@@ -65,7 +65,7 @@ bool runner_agents_match(const struct runner_agents *ra, const struct session *s
 
 bool runner_agents_claim(struct runner_agents *ra, struct session *s)
 {
-	struct runner_agent *a = &ra->a[ra->n];
+	struct runner_agent *a;
 
 	if (ra->n == ra->want || session_owner(s) != NULL || !session_ready(s))
 		return false;
@@ -75,6 +75,7 @@ bool runner_agents_claim(struct runner_agents *ra, struct session *s)
 		return false;
 	}
 	session_claim(s, ra->owner);
+	a = &ra->a[ra->n];
 	memset(a, 0, sizeof(*a));
 	a->s = s;
 	snprintf(a->name, sizeof(a->name), "%s", session_name(s));

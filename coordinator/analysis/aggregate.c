@@ -263,9 +263,14 @@ static double agg_interval_metric(const struct agg_record *m, enum slo_metric me
 	return (double)hist_quantile(&m->rec.latency, q[metric]);
 }
 
+/* By name; agents of one name in their index order. */
 static int agg_agent_cmp(const void *a, const void *b)
 {
-	return strcmp(((const struct agg_agent *)a)->name, ((const struct agg_agent *)b)->name);
+	const struct agg_agent *x = *(const struct agg_agent *const *)a;
+	const struct agg_agent *y = *(const struct agg_agent *const *)b;
+	int c = strcmp(x->name, y->name);
+
+	return c != 0 ? c : (x > y) - (x < y);
 }
 
 /* The quantile a metric is (0 for the mean): its tail holds (1 - q) of the operations. */
@@ -419,11 +424,12 @@ bool agg_window_steady(const struct agg_step *st, uint32_t from, uint32_t to,
 	return steady;
 }
 
-void agg_point(struct agg_step *st, uint32_t step, double offered, const struct campaign *c,
+void agg_point(const struct agg_step *st, uint32_t step, double offered, const struct campaign *c,
                struct step_point *pt)
 {
 	enum slo_metric metric = c->slo_metric;
 	struct agg_record *all = xmalloc(sizeof(*all));
+	const struct agg_agent **byname;
 	uint64_t measured_ns = 0;
 	size_t nm = 0;
 
@@ -448,10 +454,17 @@ void agg_point(struct agg_step *st, uint32_t step, double offered, const struct 
 			if (st->agents[a].gone_from < pt->lost_at)
 				pt->lost_at = st->agents[a].gone_from;
 		}
-	/* By name, so the breakdown reads the same whatever order agents reported in. */
-	qsort(st->agents, st->nagents, sizeof(*st->agents), agg_agent_cmp);
+	/*
+	 * By name, so the breakdown reads the same whatever order agents reported in. A
+	 * sorted list of pointers: an agent's index is how agg_add_record finds it, and
+	 * the step may go on after its point.
+	 */
+	byname = xcalloc(st->nagents ? st->nagents : 1, sizeof(*byname));
+	for (uint32_t a = 0; a < st->nagents; a++)
+		byname[a] = &st->agents[a];
+	qsort(byname, st->nagents, sizeof(*byname), agg_agent_cmp);
 	for (uint32_t a = 0; a < st->nagents && a < STEP_MAX_AGENTS; a++) {
-		const struct agg_agent *ag = &st->agents[a];
+		const struct agg_agent *ag = byname[a];
 		struct agent_share *sh = &pt->agents[a];
 		struct agg_agent_iv sum = {0};
 
@@ -468,6 +481,7 @@ void agg_point(struct agg_step *st, uint32_t step, double offered, const struct 
 		sh->mean_ns = sum.ops ? (double)sum.lat_sum_ns / (double)sum.ops : 0;
 		sh->host_cpu_pct = sum.host_cpu_pct;
 	}
+	free(byname);
 	for (uint32_t i = 0; i < st->nintervals && pt->nticks < STEP_MAX_TICKS; i++) {
 		const struct agg_record *m = st->merged[i];
 		struct step_tick *t = &pt->ticks[pt->nticks];

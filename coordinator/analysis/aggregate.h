@@ -171,8 +171,9 @@ bool agg_complete(const struct agg_step *st);
 /*
  * The step's point from its measured intervals, judged on c's SLO metric for
  * steadiness (agg_window_steady over the measured window), with c's percentiles.
+ * It changes nothing in st: agents keep their indexes, and records may follow.
  */
-void agg_point(struct agg_step *st, uint32_t step, double offered, const struct campaign *c,
+void agg_point(const struct agg_step *st, uint32_t step, double offered, const struct campaign *c,
                struct step_point *pt);
 /*
  * The step's k-th table percentile (of step_npct): the campaign's percentiles,

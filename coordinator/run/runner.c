@@ -6,26 +6,124 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aggregate.h"
 #include "clock.h"
 #include "curve.h"
 #include "derive.h"
 #include "events.h"
+#include "intervals.h"
+#include "judged.h"
 #include "loadspec.h"
 #include "log.h"
-#include "runner_int.h"
 #include "planner.h"
 #include "prepare.h"
 #include "runmeta.h"
+#include "runner.h"
+#include "runner_agents.h"
 #include "table.h"
 #include "text.h"
 #include "units.h"
 #include "xalloc.h"
 
-static void runner_send_all(struct runner *r, const Iocurve__Envelope *env)
+/* A step starts this long after StartStep is sent, plus a few round trips. */
+#define RUNNER_LEAD_NS (300 * NSEC_PER_MSEC)
+/* Slack past a step's planned end before agents are declared stuck. */
+#define RUNNER_SLACK_NS (15 * NSEC_PER_SEC)
+/* Preparing (laying out targets) may take this long. */
+#define RUNNER_PREPARE_NS (600 * NSEC_PER_SEC)
+/* Local agents must dial in within this time. */
+#define RUNNER_LOCAL_WAIT_NS (30 * NSEC_PER_SEC)
+
+enum runner_state {
+	RUNNER_IDLE,      /* made, not started */
+	RUNNER_WAITING,   /* claiming agents */
+	RUNNER_PREPARING, /* the agents prepare workload w */
+	RUNNER_STEPPING,  /* step `step` of workload w runs */
+	RUNNER_DONE,      /* every step ran; the end states report from the loop (runner_end_cb) */
+	RUNNER_FAILED,
+	RUNNER_CANCELLED,
+	RUNNER_NSTATES,
+};
+
+#define RUNNER_TO(s)  (1u << (s))
+#define RUNNER_TO_END (RUNNER_TO(RUNNER_FAILED) | RUNNER_TO(RUNNER_CANCELLED))
+
+/*
+ * The state table: the moves each state allows, and what makes them. Every
+ * live state may fail (runner_fail: an agent's Error, a loss under abort or of
+ * the last agent, a phase's timer, a results write) or be cancelled
+ * (runner_cancel). runner_enter makes every move and refuses one not listed.
+ */
+static const struct runner_state_row {
+	const char *name;
+	unsigned to;
+} runner_table[RUNNER_NSTATES] = {
+    /* runner_start */
+    [RUNNER_IDLE] = {"idle", RUNNER_TO(RUNNER_WAITING) | RUNNER_TO_END},
+    /* the last agent claimed: the first workload with a step left; none left (resumed): done */
+    [RUNNER_WAITING] = {"waiting",
+                        RUNNER_TO(RUNNER_PREPARING) | RUNNER_TO(RUNNER_DONE) | RUNNER_TO_END},
+    /* every agent Ready (lost ones count): the planner's first rate; none: next workload */
+    [RUNNER_PREPARING] = {"preparing", RUNNER_TO(RUNNER_STEPPING) | RUNNER_TO(RUNNER_PREPARING) |
+                                           RUNNER_TO(RUNNER_DONE) | RUNNER_TO_END},
+    /* every agent's StepDone, the step's point: the planner's next rate; none: next workload */
+    [RUNNER_STEPPING] = {"stepping", RUNNER_TO(RUNNER_STEPPING) | RUNNER_TO(RUNNER_PREPARING) |
+                                         RUNNER_TO(RUNNER_DONE) | RUNNER_TO_END},
+    /* the ends: nothing moves them; their end is reported once, from the loop */
+    [RUNNER_DONE] = {"done", 0},
+    [RUNNER_FAILED] = {"failed", 0},
+    [RUNNER_CANCELLED] = {"cancelled", 0},
+};
+
+struct runner {
+	struct event_base *base;
+	struct server *srv;
+	const struct campaign *c;
+	struct results *res;
+	runner_done_fn done;
+	void *done_arg;
+	struct events *ev;
+	char error[1024]; /* why it failed */
+	char losses[512]; /* agents lost on the way (on_agent_loss: continue), for the done event */
+	char *command;    /* how the run was started, for meta.json (runner_set_command) */
+	char *meta;       /* meta.json's text, once every agent joined (runmeta.c) */
+
+	enum runner_state state; /* idle at first; then changed by runner_enter only */
+	struct event *timer;     /* the phase's deadline */
+	struct event *end_ev;    /* an end state's report, from the loop */
+	struct runner_agents *agents;
+
+	size_t w;            /* workload in progress */
+	struct planner plan; /* its step control */
+	uint32_t step;       /* step in progress, in run order */
+	double rate;         /* the step in progress offers this (0: max) */
+	uint32_t nintervals; /* planned, with any steady extension */
+	uint32_t planned;    /* warm-up plus measured intervals, before extension */
+	uint32_t cut;        /* the measured window ends here (0: not decided) */
+	struct agg_step *agg;
+	bool have_next; /* resumed: the planner already chose the next rate */
+	double next_rate;
+	struct step_point **points; /* per workload, in run order */
+	size_t *npoints;
+	struct judged_curve *judged; /* per workload: its points judged, updated once per step */
+	size_t *cap;
+};
+
+static void runner_arm(struct runner *r, uint64_t ns)
 {
-	for (uint32_t i = 0; i < r->nagents; i++)
-		if (r->agents[i].s != NULL)
-			server_send(r->agents[i].s, env);
+	event_add(r->timer, &(struct timeval){(time_t)(ns / NSEC_PER_SEC),
+	                                      (suseconds_t)(ns % NSEC_PER_SEC / 1000)});
+}
+
+static const struct workload *runner_workload(const struct runner *r)
+{
+	return &r->c->workloads[r->w];
+}
+
+/* Not in an end state: agents' messages and losses still move it. */
+static bool runner_live(const struct runner *r)
+{
+	return r->state != RUNNER_DONE && r->state != RUNNER_FAILED && r->state != RUNNER_CANCELLED;
 }
 
 /*
@@ -61,8 +159,19 @@ static int runner_check_errors(struct runner *r)
 	return 1;
 }
 
-static void runner_finish(struct runner *r, int status)
+const char *runner_error(const struct runner *r)
 {
+	return r->error;
+}
+
+/*
+ * The end, reported once from the loop after the runner entered an end state
+ * (runner_enter): the end line, the derived files, the done event, the callback.
+ */
+static void runner_end_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct runner *r = arg;
+	int status = r->state == RUNNER_DONE ? 0 : 1;
 	char msg[sizeof(r->error) + sizeof(r->losses) + 4];
 	char *summary = NULL;
 	size_t len = 0;
@@ -70,18 +179,11 @@ static void runner_finish(struct runner *r, int status)
 	struct error err;
 	FILE *f;
 
-	event_del(r->timer);
-	if (status == 0)
-		status = runner_check_errors(r);
-	r->state = status == 0 ? RUNNER_DONE : RUNNER_FAILED;
-	for (uint32_t i = 0; i < r->nagents; i++)
-		if (r->agents[i].s != NULL)
-			session_release(r->agents[i].s, r);
 	snprintf(msg, sizeof(msg), "%s%s%s", status ? r->error : "campaign complete",
 	         r->losses[0] ? "; " : "", r->losses);
 	/* Not complete: said in intervals.jsonl, so `iocurve report` says it too. */
 	if (status != 0) {
-		snprintf(end.state, sizeof(end.state), "%s", r->cancelled ? "cancelled" : "failed");
+		snprintf(end.state, sizeof(end.state), "%s", runner_table[r->state].name);
 		snprintf(end.reason, sizeof(end.reason), "%.500s", msg);
 		if (results_end(r->res, end.state, end.reason, &err) < 0)
 			log_error("%s", err.msg);
@@ -102,30 +204,170 @@ static void runner_finish(struct runner *r, int status)
 	r->done(r->done_arg, status);
 }
 
-const char *runner_error(const struct runner *r)
+/* Entering PREPARING: the agents present prepare workload w. */
+static void runner_prepare(struct runner *r)
 {
-	return r->error;
+	const struct workload *w = runner_workload(r);
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	struct prepare_msg m;
+	uint32_t n;
+
+	runner_agents_compact(r->agents);
+	runner_agents_unready(r->agents);
+	n = runner_agents_count(r->agents);
+	events_emit(r->ev,
+	            &(struct event){.kind = EVENT_WORKLOAD,
+	                            .workload = {.workload = (uint32_t)r->w,
+	                                         .of = (uint32_t)r->c->nworkloads,
+	                                         .name = w->name,
+	                                         .rw = rw_mode_name(w->rw),
+	                                         .block_size = w->block_size,
+	                                         .workers = w->workers,
+	                                         .qd = w->queue_depth,
+	                                         .agents = n,
+	                                         .unit = event_unit_of(w),
+	                                         .max_steps = (uint32_t)loadspec_max_steps(w)}});
+	prepare_build(&m, r->c, r->w);
+	env.body_case = IOCURVE__ENVELOPE__BODY_PREPARE;
+	env.prepare = &m.p;
+	for (uint32_t i = 0; i < n; i++) {
+		prepare_for_agent(&m, i, n);
+		runner_agents_send(r->agents, i, &env);
+	}
+	runner_arm(r, RUNNER_PREPARE_NS);
 }
 
-/* Stop I/O everywhere, keep what is on disk, report once. */
-void runner_fail(struct runner *r, const char *fmt, ...)
+/* Entering STEPPING: step `step` of workload w at `rate`, split over the agents present. */
+static void runner_start_step(struct runner *r)
+{
+	const struct workload *w = runner_workload(r);
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__StartStep ss = IOCURVE__START_STEP__INIT;
+	double per_worker;
+	const char **names;
+	double *rates = xcalloc(w->workers, sizeof(*rates));
+	uint64_t max_rtt, start;
+	uint32_t n;
+
+	runner_agents_compact(r->agents);
+	n = runner_agents_count(r->agents);
+	per_worker = r->rate / ((double)n * w->workers);
+	names = xcalloc(n ? n : 1, sizeof(*names));
+	r->planned = (uint32_t)((w->warmup_ns + w->measure_ns) / w->interval_ns);
+	r->nintervals = r->planned + w->steady_extend;
+	r->cut = 0;
+	agg_step_free(r->agg);
+	for (uint32_t i = 0; i < n; i++)
+		names[i] = runner_agents_name(r->agents, i);
+	r->agg = agg_step_new(n, names, r->nintervals);
+	free(names);
+	max_rtt = runner_agents_max_rtt(r->agents);
+	for (uint32_t k = 0; k < w->workers; k++)
+		rates[k] = per_worker;
+	/* One start time on the coordinator's clock; each agent moves it onto its own. */
+	start = clock_now_ns() + RUNNER_LEAD_NS + 4 * max_rtt;
+	ss.workload_index = (uint32_t)r->w;
+	ss.step = r->step;
+	ss.n_worker_rate = w->workers;
+	ss.worker_rate = rates;
+	ss.start_time = start;
+	ss.warmup_ns = w->warmup_ns;
+	ss.measure_ns = w->measure_ns + (uint64_t)w->steady_extend * w->interval_ns;
+	ss.interval_ns = w->interval_ns;
+	env.body_case = IOCURVE__ENVELOPE__BODY_START_STEP;
+	env.start_step = &ss;
+	for (uint32_t i = 0; i < n; i++) {
+		ss.clock_offset = runner_agents_plan_start(r->agents, i, start);
+		runner_agents_send(r->agents, i, &env);
+	}
+	free(rates);
+	events_emit(r->ev,
+	            &(struct event){
+	                .kind = EVENT_STEP,
+	                .step = {.workload = (uint32_t)r->w,
+	                         .step = r->step,
+	                         .offered_ops = r->rate,
+	                         .per_worker = per_worker,
+	                         .qd = w->queue_depth,
+	                         .seconds = (double)(w->warmup_ns + w->measure_ns) / 1e9 + 0.5}});
+	/* The watchdog allows for a steady extension running to its end. */
+	runner_arm(r,
+	           RUNNER_LEAD_NS + 4 * max_rtt + w->warmup_ns + ss.measure_ns + RUNNER_SLACK_NS);
+}
+
+/*
+ * The one place the state changes: the move must be in runner_table; then what
+ * entering the state does. An end state stops the timer, gives the agents back
+ * and reports from the loop, so no caller of runner_fail finds the runner gone.
+ */
+static void runner_enter(struct runner *r, enum runner_state to)
+{
+	if (!(runner_table[r->state].to & RUNNER_TO(to))) {
+		log_error("runner: no move from %s to %s", runner_table[r->state].name,
+		          runner_table[to].name);
+		abort();
+	}
+	r->state = to;
+	switch (to) {
+	case RUNNER_WAITING:
+		runner_arm(r, r->c->agents_mode == CAMPAIGN_AGENTS_LOCAL ? RUNNER_LOCAL_WAIT_NS
+		                                                         : r->c->agents_wait_ns);
+		break;
+	case RUNNER_PREPARING:
+		runner_prepare(r);
+		break;
+	case RUNNER_STEPPING:
+		runner_start_step(r);
+		break;
+	case RUNNER_DONE:
+	case RUNNER_FAILED:
+	case RUNNER_CANCELLED:
+		event_del(r->timer);
+		runner_agents_release(r->agents);
+		event_active(r->end_ev, EV_TIMEOUT, 0);
+		break;
+	case RUNNER_IDLE:
+	case RUNNER_NSTATES:
+		break;
+	}
+}
+
+/* Stop I/O everywhere, keep what is on disk; the end is reported from the loop, once. */
+static void runner_stop(struct runner *r, enum runner_state to, const char *why)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__Abort ab = IOCURVE__ABORT__INIT;
 	char msg[1024];
-	va_list ap;
 
-	if (r->state == RUNNER_DONE || r->state == RUNNER_FAILED)
+	if (!runner_live(r))
 		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
+	snprintf(msg, sizeof(msg), "%s", why);
 	snprintf(r->error, sizeof(r->error), "%s", msg);
 	ab.reason = msg;
 	env.body_case = IOCURVE__ENVELOPE__BODY_ABORT;
 	env.abort = &ab;
-	runner_send_all(r, &env);
-	runner_finish(r, 1);
+	runner_agents_send_all(r->agents, &env);
+	runner_enter(r, to);
+}
+
+static void runner_fail(struct runner *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void runner_fail(struct runner *r, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	runner_stop(r, RUNNER_FAILED, msg);
+}
+
+/* Every step ran: done, or failed when steps had I/O errors the plan does not allow. */
+static void runner_complete(struct runner *r)
+{
+	runner_enter(r, runner_check_errors(r) ? RUNNER_FAILED : RUNNER_DONE);
 }
 
 static void runner_emit_workload_done(struct runner *r)
@@ -175,156 +417,63 @@ static bool runner_replan(struct runner *r)
 	return r->have_next;
 }
 
-void runner_prepare(struct runner *r)
-{
-	const struct workload *w;
-	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
-	struct prepare_msg m;
-
-	/* Workloads a resumed campaign finished before are done again, without I/O. */
-	while (!runner_replan(r)) {
-		runner_emit_workload_done(r);
-		if (++r->w == r->c->nworkloads) {
-			runner_finish(r, 0);
-			return;
-		}
-	}
-	w = runner_workload(r);
-	runner_compact(r);
-	r->state = RUNNER_PREPARING;
-	events_emit(r->ev,
-	            &(struct event){.kind = EVENT_WORKLOAD,
-	                            .workload = {.workload = (uint32_t)r->w,
-	                                         .of = (uint32_t)r->c->nworkloads,
-	                                         .name = w->name,
-	                                         .rw = rw_mode_name(w->rw),
-	                                         .block_size = w->block_size,
-	                                         .workers = w->workers,
-	                                         .qd = w->queue_depth,
-	                                         .agents = r->nagents,
-	                                         .unit = event_unit_of(w),
-	                                         .max_steps = (uint32_t)loadspec_max_steps(w)}});
-	prepare_build(&m, r->c, r->w);
-	env.body_case = IOCURVE__ENVELOPE__BODY_PREPARE;
-	env.prepare = &m.p;
-	for (uint32_t i = 0; i < r->nagents; i++) {
-		r->agents[i].ready = false;
-		prepare_for_agent(&m, i, r->nagents);
-		server_send(r->agents[i].s, &env);
-	}
-	runner_arm(r, RUNNER_PREPARE_NS);
-}
-
-static void runner_start_step(struct runner *r)
-{
-	const struct workload *w = runner_workload(r);
-	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
-	Iocurve__StartStep ss = IOCURVE__START_STEP__INIT;
-	double per_worker;
-	const char **names;
-	double *rates = xcalloc(w->workers, sizeof(*rates));
-	uint64_t max_rtt = 0, start;
-
-	runner_compact(r);
-	per_worker = r->rate / ((double)r->nagents * w->workers);
-	names = xcalloc(r->nagents, sizeof(*names));
-	r->state = RUNNER_STEPPING;
-	r->planned = (uint32_t)((w->warmup_ns + w->measure_ns) / w->interval_ns);
-	r->nintervals = r->planned + w->steady_extend;
-	r->cut = 0;
-	agg_step_free(r->agg);
-	for (uint32_t i = 0; i < r->nagents; i++)
-		names[i] = r->agents[i].name;
-	r->agg = agg_step_new(r->nagents, names, r->nintervals);
-	free(names);
-	for (uint32_t i = 0; i < r->nagents; i++) {
-		r->agents[i].step_done = false;
-		if (session_clock(r->agents[i].s)->rtt_ns > max_rtt)
-			max_rtt = session_clock(r->agents[i].s)->rtt_ns;
-	}
-	for (uint32_t k = 0; k < w->workers; k++)
-		rates[k] = per_worker;
-	/* One start time on the coordinator's clock; each agent moves it onto its own. */
-	start = clock_now_ns() + RUNNER_LEAD_NS + 4 * max_rtt;
-	ss.workload_index = (uint32_t)r->w;
-	ss.step = r->step;
-	ss.n_worker_rate = w->workers;
-	ss.worker_rate = rates;
-	ss.start_time = start;
-	ss.warmup_ns = w->warmup_ns;
-	ss.measure_ns = w->measure_ns + (uint64_t)w->steady_extend * w->interval_ns;
-	ss.interval_ns = w->interval_ns;
-	env.body_case = IOCURVE__ENVELOPE__BODY_START_STEP;
-	env.start_step = &ss;
-	for (uint32_t i = 0; i < r->nagents; i++) {
-		const struct clocksync *cs = session_clock(r->agents[i].s);
-
-		/* The offset the clock model gives at the start: drift included. */
-		ss.clock_offset = clocksync_offset_at(cs, start);
-		r->agents[i].clock = (struct intervals_clock){
-		    .planned_ns = start,
-		    .offset_ns = ss.clock_offset,
-		    .uncertainty_ns = clocksync_uncertainty_at(cs, start),
-		    .drift_ppm = cs->drift_ppm,
-		    .rtt_ns = cs->rtt_ns,
-		};
-		server_send(r->agents[i].s, &env);
-	}
-	free(rates);
-	events_emit(r->ev,
-	            &(struct event){
-	                .kind = EVENT_STEP,
-	                .step = {.workload = (uint32_t)r->w,
-	                         .step = r->step,
-	                         .offered_ops = r->rate,
-	                         .per_worker = per_worker,
-	                         .qd = w->queue_depth,
-	                         .seconds = (double)(w->warmup_ns + w->measure_ns) / 1e9 + 0.5}});
-	/* The watchdog allows for a steady extension running to its end. */
-	runner_arm(r,
-	           RUNNER_LEAD_NS + 4 * max_rtt + w->warmup_ns + ss.measure_ns + RUNNER_SLACK_NS);
-}
-
+/*
+ * From workload w on, the first with a step left is prepared; those a resumed
+ * campaign finished before are done again, without I/O. None left: the end.
+ */
 static void runner_next_workload(struct runner *r)
 {
-	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
-	Iocurve__EndWorkload ew = IOCURVE__END_WORKLOAD__INIT;
-
-	ew.workload_index = (uint32_t)r->w;
-	env.body_case = IOCURVE__ENVELOPE__BODY_END_WORKLOAD;
-	env.end_workload = &ew;
-	runner_send_all(r, &env);
-	runner_emit_workload_done(r);
-	if (++r->w == r->c->nworkloads) {
-		runner_finish(r, 0);
-		return;
+	while (r->w < r->c->nworkloads && !runner_replan(r)) {
+		runner_emit_workload_done(r);
+		r->w++;
 	}
-	runner_prepare(r);
+	if (r->w < r->c->nworkloads)
+		runner_enter(r, RUNNER_PREPARING);
+	else
+		runner_complete(r);
 }
 
-/* Ask the planner for the next step, or end the workload. */
-static void runner_next_step(struct runner *r)
+/* The planner's next rate for the workload (or the one a resume chose): false when done. */
+static bool runner_next_rate(struct runner *r)
 {
 	if (r->have_next) {
 		r->have_next = false;
 		r->rate = r->next_rate;
-		runner_start_step(r);
+		return true;
+	}
+	return planner_next(&r->plan, &r->judged[r->w], &r->rate);
+}
+
+/* The workload is ready or has a new point: its next step, or on to the next workload. */
+static void runner_go_on(struct runner *r, bool next_step)
+{
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__EndWorkload ew = IOCURVE__END_WORKLOAD__INIT;
+
+	if (next_step) {
+		runner_enter(r, RUNNER_STEPPING);
 		return;
 	}
-	if (planner_next(&r->plan, &r->judged[r->w], &r->rate)) {
-		runner_start_step(r);
-		return;
-	}
+	ew.workload_index = (uint32_t)r->w;
+	env.body_case = IOCURVE__ENVELOPE__BODY_END_WORKLOAD;
+	env.end_workload = &ew;
+	runner_agents_send_all(r->agents, &env);
+	runner_emit_workload_done(r);
+	r->w++;
 	runner_next_workload(r);
 }
 
-static void runner_step_done(struct runner *r)
+/*
+ * The step's point: appended to the workload's points once its intervals and
+ * its row are on disk, the derived files rewritten, its event out; then the
+ * planner chooses the next rate. 1: a next step at r->rate; 0: the workload
+ * is done; -1: err says why.
+ */
+static int runner_step_point(struct runner *r, struct error *err)
 {
 	const struct workload *w = runner_workload(r);
 	const struct judged_curve *j = &r->judged[r->w];
 	struct step_point *pt;
-	const char *sat;
-	struct error err;
 	struct event e;
 	double peak;
 
@@ -335,73 +484,69 @@ static void runner_step_done(struct runner *r)
 	pt = &r->points[r->w][r->npoints[r->w]];
 	agg_point(r->agg, r->step, r->rate, r->c, pt);
 	/* A point counts once its intervals and its row are on disk, not before. */
-	if (results_point(r->res, w, pt, &err) < 0 || results_sync(r->res, &err) < 0) {
-		runner_fail(r, "%s", err.msg);
-		return;
-	}
+	if (results_point(r->res, w, pt, err) < 0 || results_sync(r->res, err) < 0)
+		return -1;
 	r->npoints[r->w]++;
 	/* The curve judged once for this step: files, events and the planner read it. */
 	judged_update(&r->judged[r->w], r->c, w, r->points[r->w], r->npoints[r->w]);
 	if (derive_all(results_dir(r->res), r->c, (const struct step_point *const *)r->points,
-	               r->npoints, r->judged, &(struct derive_run){.meta = r->meta}, &err) < 0) {
-		runner_fail(r, "%s", err.msg);
-		return;
-	}
-	sat = j->v[j->last].why; /* "" unless the step saturated */
+	               r->npoints, r->judged, &(struct derive_run){.meta = r->meta}, err) < 0)
+		return -1;
 	event_point_fill(&e, pt);
 	e.point.workload = (uint32_t)r->w;
 	e.point.step = r->step;
 	e.point.metric_us = step_metric(pt, r->c->slo_metric) / 1e3;
-	e.point.saturated = sat;
+	e.point.saturated = j->v[j->last].why; /* "" unless the step saturated */
 	e.point.knee = event_knee_of(j, &peak);
 	events_emit(r->ev, &e);
 	r->step++;
-	runner_next_step(r);
+	return runner_next_rate(r) ? 1 : 0;
+}
+
+static uint32_t runner_measure(const struct runner *r)
+{
+	const struct workload *w = runner_workload(r);
+
+	return (uint32_t)(w->measure_ns / w->interval_ns);
 }
 
 /* The measured window of the step in progress ends at `to`: the last measure's worth. */
-static void runner_set_window(struct runner *r, uint32_t to)
+static void runner_cut(struct runner *r, uint32_t to)
+{
+	r->cut = to;
+	agg_set_window(r->agg, to - runner_measure(r), to);
+}
+
+/* The window goes into intervals.jsonl when the step could have been extended. */
+static int runner_write_window(struct runner *r, struct error *err)
 {
 	const struct workload *w = runner_workload(r);
-	uint32_t measure = (uint32_t)(w->measure_ns / w->interval_ns);
 
-	struct error err;
-
-	r->cut = to;
-	agg_set_window(r->agg, to - measure, to);
-	if (w->steady_extend > 0 && results_window(r->res, w, r->step, to - measure, to, &err) < 0)
-		runner_fail(r, "%s", err.msg);
+	if (w->steady_extend == 0)
+		return 0;
+	return results_window(r->res, w, r->step, r->cut - runner_measure(r), r->cut, err);
 }
 
 /*
- * steady: {extend: N}: once the planned intervals are in, the step ends as soon
- * as its last measure's worth of intervals is steady (or the extension runs out).
+ * Judging a complete interval. steady: {extend: N}: once the planned intervals
+ * are in, the step ends as soon as its last measure's worth of intervals is
+ * steady (or the extension runs out). true when the window ends at this one.
  */
-void runner_maybe_cut(struct runner *r, uint32_t interval)
+static bool runner_judge(struct runner *r, uint32_t interval)
 {
 	const struct workload *w = runner_workload(r);
-	uint32_t measure = (uint32_t)(w->measure_ns / w->interval_ns), to = interval + 1;
-	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
-	Iocurve__EndStep es = IOCURVE__END_STEP__INIT;
+	uint32_t measure = runner_measure(r), to = interval + 1;
 
 	if (w->steady_extend == 0 || r->cut != 0 || to < r->planned)
-		return;
+		return false;
 	if (!agg_window_steady(r->agg, to - measure, to, r->c->slo_metric) && to < r->nintervals)
-		return;
-	runner_set_window(r, to);
-	if (to == r->nintervals)
-		return;
-	log_info("%s step %u steady after %u extra interval(s): ending it", w->name, r->step + 1,
-	         to - r->planned);
-	es.workload_index = (uint32_t)r->w;
-	es.step = r->step;
-	env.body_case = IOCURVE__ENVELOPE__BODY_END_STEP;
-	env.end_step = &es;
-	runner_send_all(r, &env);
+		return false;
+	runner_cut(r, to);
+	return true;
 }
 
-void runner_emit_interval(struct runner *r, uint32_t interval, const char *agent,
-                          const struct agg_record *m)
+static void runner_emit_interval(struct runner *r, uint32_t interval, const char *agent,
+                                 const struct agg_record *m)
 {
 	double secs = (double)m->duration_ns / 1e9;
 
@@ -422,106 +567,159 @@ void runner_emit_interval(struct runner *r, uint32_t interval, const char *agent
 	                    .errors = m->rec.errors}});
 }
 
-static void runner_report_interval(struct runner *r, uint32_t ai, const Iocurve__IntervalReport *ir)
+/* The window ended before the extension ran out: the agents end the step now. */
+static void runner_end_step(struct runner *r)
+{
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__EndStep es = IOCURVE__END_STEP__INIT;
+
+	log_info("%s step %u steady after %u extra interval(s): ending it",
+	         runner_workload(r)->name, r->step + 1, r->cut - r->planned);
+	es.workload_index = (uint32_t)r->w;
+	es.step = r->step;
+	env.body_case = IOCURVE__ENVELOPE__BODY_END_STEP;
+	env.end_step = &es;
+	runner_agents_send_all(r->agents, &env);
+}
+
+/*
+ * One interval through the pipeline, each stage once:
+ *   merge  agent ai's report into the interval (ir NULL: an agent's loss
+ *          completed interval i, whose reports are all merged already);
+ *   judge  whether the measured window ends with it, once it is complete;
+ *   write  the agent's line, the window, the fleet's line (in that order);
+ *   emit   the agent's interval event, the fleet's, and an early end of the step.
+ * An interval still waiting for agents stops at the agent's line and event.
+ */
+static int runner_interval(struct runner *r, uint32_t ai, uint32_t i,
+                           const Iocurve__IntervalReport *ir, struct error *err)
 {
 	const struct workload *w = runner_workload(r);
-	struct agg_record *rec = xmalloc(sizeof(*rec));
-	const struct agg_record *merged;
-	struct error err;
-	int rc;
+	const char *name = ir != NULL ? runner_agents_name(r->agents, ai) : NULL;
+	struct agg_record *rec = NULL;
+	const struct agg_record *m;
+	bool cut;
+	int rc = -1;
 
-	if (r->state != RUNNER_STEPPING || ir->workload_index != r->w || ir->step != r->step) {
-		log_warn("agent %s: stale report (workload %u step %u) ignored", r->agents[ai].name,
-		         ir->workload_index, ir->step);
-		free(rec);
-		return;
-	}
-	rc = agg_add(r->agg, ai, ir, rec, &merged, &err);
-	if (rc < 0) {
-		free(rec);
-		runner_fail(r, "agent %s: bad interval report: %s", r->agents[ai].name, err.msg);
-		return;
-	}
-	if (results_interval(r->res, w, r->step, r->rate, ir->interval, r->agents[ai].name, rec,
-	                     &err) < 0) {
-		free(rec);
-		runner_fail(r, "%s", err.msg);
-		return;
-	}
-	/*
-	 * An agent's own interval event, for the dashboard's agent rows and --json: not
-	 * over agents.detail's limit, where a fleet's thousands a second would fill the
-	 * daemon's history and every watcher's socket (the fleet's line says it all).
-	 */
-	if (campaign_agent_histograms(r->c))
-		runner_emit_interval(r, ir->interval, r->agents[ai].name, rec);
-	free(rec);
-	if (rc == 1) {
-		runner_maybe_cut(r, ir->interval);
-		if (r->state != RUNNER_STEPPING)
-			return;
-		if (results_interval(r->res, w, r->step, r->rate, ir->interval, NULL, merged,
-		                     &err) < 0) {
-			runner_fail(r, "%s", err.msg);
-			return;
+	/* Merge. */
+	if (ir != NULL) {
+		rec = xmalloc(sizeof(*rec));
+		if (agg_add(r->agg, ai, ir, rec, &m, err) < 0) {
+			error_prefix(err, "agent %s: bad interval report: ", name);
+			goto out;
 		}
-		runner_emit_interval(r, ir->interval, EVENT_FLEET, merged);
+	} else {
+		m = agg_merged(r->agg, i);
 	}
+	/* Judge. */
+	cut = m != NULL && runner_judge(r, i);
+	/* Write. */
+	if (rec != NULL && results_interval(r->res, w, r->step, r->rate, i, name, rec, err) < 0)
+		goto out;
+	if (cut && runner_write_window(r, err) < 0)
+		goto out;
+	if (m != NULL && results_interval(r->res, w, r->step, r->rate, i, NULL, m, err) < 0)
+		goto out;
+	/*
+	 * Emit. An agent's own interval event, for the dashboard's agent rows and
+	 * --json: not over agents.detail's limit, where a fleet's thousands a second
+	 * would fill the daemon's history and every watcher's socket (the fleet's line
+	 * says it all).
+	 */
+	if (rec != NULL && campaign_agent_histograms(r->c))
+		runner_emit_interval(r, i, name, rec);
+	if (m != NULL)
+		runner_emit_interval(r, i, EVENT_FLEET, m);
+	if (cut && r->cut < r->nintervals)
+		runner_end_step(r);
+	rc = 0;
+out:
+	free(rec);
+	return rc;
 }
 
-/* Every agent (lost ones count) is done with the step: its point. */
-void runner_check_step_done(struct runner *r)
+/* Every agent (lost ones count) is done with the step: its window, its point, what next. */
+static int runner_step_end(struct runner *r, struct error *err)
 {
-	for (uint32_t i = 0; i < r->nagents; i++)
-		if (!r->agents[i].step_done)
-			return;
-	if (r->cut == 0)
-		runner_set_window(r, r->nintervals);
-	if (r->state != RUNNER_STEPPING)
-		return;
+	int next;
+
+	if (r->cut == 0) {
+		runner_cut(r, r->nintervals);
+		if (runner_write_window(r, err) < 0)
+			return -1;
+	}
 	if (!agg_complete(r->agg)) {
-		runner_fail(r, "step %u: agents finished without reporting every interval",
-		            r->step + 1);
-		return;
+		error_set(err, "step %u: agents finished without reporting every interval",
+		          r->step + 1);
+		return -1;
 	}
-	runner_step_done(r);
+	next = runner_step_point(r, err);
+	if (next < 0)
+		return -1;
+	runner_go_on(r, next == 1);
+	return 0;
 }
 
-/* Every agent (lost ones count) is ready for the workload: its first step. */
-void runner_check_ready(struct runner *r)
+/* Agent ai's StepDone: its clock line; the step's end once every agent's is in. */
+static int runner_step_done(struct runner *r, uint32_t ai, uint64_t agent_start, struct error *err)
 {
-	for (uint32_t i = 0; i < r->nagents; i++)
-		if (!r->agents[i].ready)
-			return;
-	runner_next_step(r);
+	const struct intervals_clock *k = runner_agents_step_done(r->agents, ai, agent_start);
+
+	if (results_clock(r->res, runner_workload(r), r->step, runner_agents_name(r->agents, ai), k,
+	                  err) < 0)
+		return -1;
+	return runner_agents_all_done(r->agents) ? runner_step_end(r, err) : 0;
 }
 
-void runner_on_message(struct session *s, const Iocurve__Envelope *env, void *arg)
+/* Laying out big targets takes a while: say how far along each agent is. */
+static void runner_layout_progress(struct runner *r, uint32_t ai, const Iocurve__LayoutProgress *lp)
+{
+	if (r->state != RUNNER_PREPARING || lp->workload_index != r->w || lp->bytes_total == 0)
+		return;
+	events_emit(r->ev, &(struct event){.kind = EVENT_LAYOUT,
+	                                   .layout = {.workload = (uint32_t)r->w,
+	                                              .agent = runner_agents_name(r->agents, ai),
+	                                              .done = lp->bytes_done,
+	                                              .total = lp->bytes_total}});
+	/* Progress means the agent is alive: give it the full preparation time again. */
+	runner_arm(r, RUNNER_PREPARE_NS);
+}
+
+static void runner_on_message(struct session *s, const Iocurve__Envelope *env, void *arg)
 {
 	struct runner *r = arg;
-	int ai = runner_agent_index(r, s);
+	int ai = runner_agents_index(r->agents, s);
+	const Iocurve__IntervalReport *ir;
 	char text[1024];
+	struct error err;
 
-	if (ai < 0 || r->state == RUNNER_DONE || r->state == RUNNER_FAILED)
+	if (ai < 0 || !runner_live(r))
 		return;
 	switch (env->body_case) {
 	case IOCURVE__ENVELOPE__BODY_READY:
 		if (r->state != RUNNER_PREPARING || env->ready->workload_index != r->w)
 			return;
-		r->agents[ai].ready = true;
-		runner_check_ready(r);
+		if (runner_agents_set_ready(r->agents, (uint32_t)ai))
+			runner_go_on(r, runner_next_rate(r));
 		break;
 	case IOCURVE__ENVELOPE__BODY_INTERVAL_REPORT:
-		runner_report_interval(r, (uint32_t)ai, env->interval_report);
+		ir = env->interval_report;
+		if (r->state != RUNNER_STEPPING || ir->workload_index != r->w ||
+		    ir->step != r->step) {
+			log_warn("agent %s: stale report (workload %u step %u) ignored",
+			         runner_agents_name(r->agents, (uint32_t)ai), ir->workload_index,
+			         ir->step);
+			return;
+		}
+		if (runner_interval(r, (uint32_t)ai, ir->interval, ir, &err) < 0)
+			runner_fail(r, "%s", err.msg);
 		break;
 	case IOCURVE__ENVELOPE__BODY_STEP_DONE:
 		if (r->state != RUNNER_STEPPING || env->step_done->workload_index != r->w ||
 		    env->step_done->step != r->step)
 			return;
-		r->agents[ai].step_done = true;
-		runner_step_clock(r, (uint32_t)ai, env->step_done->start_time);
-		if (r->state == RUNNER_STEPPING)
-			runner_check_step_done(r);
+		if (runner_step_done(r, (uint32_t)ai, env->step_done->start_time, &err) < 0)
+			runner_fail(r, "%s", err.msg);
 		break;
 	case IOCURVE__ENVELOPE__BODY_LAYOUT_PROGRESS:
 		runner_layout_progress(r, (uint32_t)ai, env->layout_progress);
@@ -537,43 +735,142 @@ void runner_on_message(struct session *s, const Iocurve__Envelope *env, void *ar
 	}
 }
 
-/* Append NAME (and a note) to a comma-separated list, dropping what does not fit. */
-static void runner_list_add(char *buf, size_t len, const char *name, const char *note)
+static void runner_meta_write(FILE *f, const void *arg)
 {
-	size_t off = strlen(buf);
-
-	if (off + 1 < len)
-		snprintf(buf + off, len - off, "%s%s%s", off ? ", " : "", name, note);
+	fputs(arg, f);
+	fputc('\n', f);
 }
+
+/* Every agent joined: describe the run in meta.json (runmeta.c). */
+static void runner_write_meta(struct runner *r)
+{
+	uint32_t n = runner_agents_count(r->agents);
+	struct session **s = xcalloc(n ? n : 1, sizeof(*s));
+	struct error err;
+
+	for (uint32_t i = 0; i < n; i++)
+		s[i] = runner_agents_session(r->agents, i);
+	free(r->meta);
+	/* A resumed run keeps the first run's description: its date and hosts are the record. */
+	r->meta = derive_meta_read(results_dir(r->res));
+	if (r->meta == NULL) {
+		r->meta = runmeta_json(r->c, s, n, r->command);
+		if (r->meta != NULL && derive_file(results_dir(r->res), "meta.json",
+		                                   runner_meta_write, r->meta, &err) < 0)
+			log_warn("%s", err.msg);
+	}
+	free(s);
+}
+
+/* While waiting: claim an idle, synced agent the campaign selects; the last one starts it. */
+static void runner_claim(struct runner *r, struct session *s)
+{
+	if (r->state != RUNNER_WAITING || !runner_agents_claim(r->agents, s))
+		return;
+	events_emit(r->ev, &(struct event){.kind = EVENT_AGENT,
+	                                   .agent = {.name = session_name(s),
+	                                             .state = EVENT_AGENT_READY,
+	                                             .n = runner_agents_count(r->agents),
+	                                             .of = runner_agents_wanted(r->agents)}});
+	if (runner_agents_full(r->agents)) {
+		runner_write_meta(r);
+		runner_next_workload(r);
+	}
+}
+
+static void runner_on_ready(struct session *s, void *arg)
+{
+	runner_claim(arg, s);
+}
+
+/*
+ * on_agent_loss: continue. The step in progress runs on with the others (its
+ * intervals from where the agent left wait only for them, and its point says
+ * so); the next step splits the load over the agents present.
+ */
+static int runner_carry_on(struct runner *r, uint32_t ai, const char *reason, struct error *err)
+{
+	uint32_t present = runner_agents_present(r->agents), left = 0;
+	const char *name = runner_agents_name(r->agents, ai);
+	size_t off = strlen(r->losses);
+
+	if (present == 0) {
+		error_set(err, "agent %s lost: %s; no agent is left", name, reason);
+		return -1;
+	}
+	if (r->state == RUNNER_STEPPING)
+		left = agg_drop_agent(r->agg, ai);
+	snprintf(r->losses + off, sizeof(r->losses) - off,
+	         "%sagent %s lost in workload %s step %u interval %u (%s): continued with %u of "
+	         "%u agents",
+	         off ? "; " : "", name, runner_workload(r)->name, r->step + 1, left + 1, reason,
+	         present, runner_agents_count(r->agents));
+	log_warn("%s", r->losses + off + (off ? 2 : 0));
+	if (r->state == RUNNER_PREPARING) {
+		if (runner_agents_all_ready(r->agents))
+			runner_go_on(r, runner_next_rate(r));
+		return 0;
+	}
+	/* Intervals the others had all reported are complete now. */
+	for (uint32_t i = left; i < r->nintervals; i++)
+		if (runner_interval(r, ai, i, NULL, err) < 0)
+			return -1;
+	return runner_agents_all_done(r->agents) ? runner_step_end(r, err) : 0;
+}
+
+static void runner_on_lost(struct session *s, const char *reason, void *arg)
+{
+	struct runner *r = arg;
+	int ai = runner_agents_index(r->agents, s);
+	struct error err;
+
+	if (ai < 0)
+		return;
+	events_emit(r->ev, &(struct event){.kind = EVENT_AGENT,
+	                                   .agent = {.name = runner_agents_name(r->agents, ai),
+	                                             .state = EVENT_AGENT_LOST,
+	                                             .reason = reason}});
+	if (r->state == RUNNER_WAITING) {
+		/* Not started yet: forget it, wait for another. */
+		runner_agents_forget(r->agents, (uint32_t)ai);
+		return;
+	}
+	runner_agents_lose(r->agents, (uint32_t)ai);
+	if (r->state != RUNNER_PREPARING && r->state != RUNNER_STEPPING)
+		return;
+	if (r->c->abort_on_agent_loss)
+		runner_fail(r, "agent %s lost: %s (on_agent_loss: abort)",
+		            runner_agents_name(r->agents, ai), reason);
+	else if (runner_carry_on(r, (uint32_t)ai, reason, &err) < 0)
+		runner_fail(r, "%s", err.msg);
+}
+
+static const struct server_cbs runner_server_cbs = {
+    .on_agent_ready = runner_on_ready,
+    .on_agent_message = runner_on_message,
+    .on_agent_lost = runner_on_lost,
+};
 
 /* A phase took too long: name who was waited for. */
 static void runner_timer_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct runner *r = arg;
-	char names[512] = "";
-	struct session *s;
+	char names[512];
 
 	switch (r->state) {
 	case RUNNER_WAITING:
-		for (s = server_first_session(r->srv); s != NULL; s = session_next(s))
-			runner_list_add(names, sizeof(names), session_name(s),
-			                session_owner(s) && session_owner(s) != r ? " (busy)"
-			                : !runner_labels_match(r, s) ? " (labels do not match)"
-			                                             : "");
+		runner_agents_waited(r->agents, r->srv, RUNNER_AGENTS_JOIN, names, sizeof(names));
 		runner_fail(r, "waited for %u agent(s), %u ready; connected: %s",
-		            runner_agents_wanted(r), r->nagents, names[0] ? names : "none");
+		            runner_agents_wanted(r->agents), runner_agents_count(r->agents),
+		            names[0] ? names : "none");
 		break;
 	case RUNNER_PREPARING:
-		for (uint32_t i = 0; i < r->nagents; i++)
-			if (!r->agents[i].ready)
-				runner_list_add(names, sizeof(names), r->agents[i].name, "");
+		runner_agents_waited(r->agents, r->srv, RUNNER_AGENTS_READY, names, sizeof(names));
 		runner_fail(r, "workload %s: not ready in time: %s", runner_workload(r)->name,
 		            names);
 		break;
 	case RUNNER_STEPPING:
-		for (uint32_t i = 0; i < r->nagents; i++)
-			if (!r->agents[i].step_done)
-				runner_list_add(names, sizeof(names), r->agents[i].name, "");
+		runner_agents_waited(r->agents, r->srv, RUNNER_AGENTS_STEP, names, sizeof(names));
 		runner_fail(r, "workload %s step %u: no StepDone from %s in time",
 		            runner_workload(r)->name, r->step + 1, names);
 		break;
@@ -594,7 +891,8 @@ struct runner *runner_new(struct event_base *base, struct server *srv, const str
 	r->res = res;
 	r->done = done;
 	r->done_arg = arg;
-	r->agents = xcalloc(c->agents_count, sizeof(*r->agents));
+	r->state = RUNNER_IDLE;
+	r->agents = runner_agents_new(c->agents_count, c->labels, c->nlabels, r);
 	r->points = xcalloc(c->nworkloads, sizeof(*r->points));
 	r->npoints = xcalloc(c->nworkloads, sizeof(*r->npoints));
 	r->cap = xcalloc(c->nworkloads, sizeof(*r->cap));
@@ -602,6 +900,7 @@ struct runner *runner_new(struct event_base *base, struct server *srv, const str
 	for (size_t i = 0; i < c->nworkloads; i++)
 		judged_update(&r->judged[i], c, &c->workloads[i], NULL, 0);
 	r->timer = evtimer_new(base, runner_timer_cb, r);
+	r->end_ev = event_new(base, -1, 0, runner_end_cb, r);
 	return r;
 }
 
@@ -619,7 +918,7 @@ void runner_resume_from(struct runner *r, const struct step_point *const *pts, c
 	for (size_t i = 0; i < r->c->nworkloads; i++)
 		judged_update(&r->judged[i], r->c, &r->c->workloads[i], r->points[i],
 		              r->npoints[i]);
-	/* runner_prepare passes over the workloads these points finish. */
+	/* runner_next_workload passes over the workloads these points finish. */
 }
 
 void runner_start(struct runner *r)
@@ -627,9 +926,7 @@ void runner_start(struct runner *r)
 	struct session *s, *next;
 
 	server_set_cbs(r->srv, &runner_server_cbs, r);
-	r->state = RUNNER_WAITING;
-	runner_arm(r, r->c->agents_mode == CAMPAIGN_AGENTS_LOCAL ? RUNNER_LOCAL_WAIT_NS
-	                                                         : r->c->agents_wait_ns);
+	runner_enter(r, RUNNER_WAITING);
 	for (s = server_first_session(r->srv); s != NULL; s = next) {
 		next = session_next(s);
 		runner_claim(r, s);
@@ -638,9 +935,7 @@ void runner_start(struct runner *r)
 
 void runner_cancel(struct runner *r, const char *why)
 {
-	if (r->state != RUNNER_DONE && r->state != RUNNER_FAILED)
-		r->cancelled = true;
-	runner_fail(r, "%s", why);
+	runner_stop(r, RUNNER_CANCELLED, why);
 }
 
 void runner_report(struct runner *r, FILE *f)
@@ -668,11 +963,10 @@ void runner_free(struct runner *r)
 {
 	if (r == NULL)
 		return;
-	for (uint32_t i = 0; i < r->nagents; i++)
-		if (r->agents[i].s != NULL)
-			session_release(r->agents[i].s, r);
+	runner_agents_free(r->agents);
 	server_set_cbs(r->srv, NULL, NULL);
 	event_free(r->timer);
+	event_free(r->end_ev);
 	agg_step_free(r->agg);
 	for (size_t i = 0; i < r->c->nworkloads; i++)
 		free(r->points[i]);
@@ -680,7 +974,6 @@ void runner_free(struct runner *r)
 	judged_free_all(r->judged, r->c->nworkloads);
 	free(r->npoints);
 	free(r->cap);
-	free(r->agents);
 	free(r->command);
 	free(r->meta);
 	free(r);
@@ -690,29 +983,4 @@ void runner_set_command(struct runner *r, const char *command)
 {
 	free(r->command);
 	r->command = xstrdup(command);
-}
-
-static void runner_meta_write(FILE *f, const void *arg)
-{
-	fputs(arg, f);
-	fputc('\n', f);
-}
-
-void runner_write_meta(struct runner *r)
-{
-	struct session **s = xcalloc(r->nagents ? r->nagents : 1, sizeof(*s));
-	struct error err;
-
-	for (uint32_t i = 0; i < r->nagents; i++)
-		s[i] = r->agents[i].s;
-	free(r->meta);
-	/* A resumed run keeps the first run's description: its date and hosts are the record. */
-	r->meta = derive_meta_read(results_dir(r->res));
-	if (r->meta == NULL) {
-		r->meta = runmeta_json(r->c, s, r->nagents, r->command);
-		if (r->meta != NULL && derive_file(results_dir(r->res), "meta.json",
-		                                   runner_meta_write, r->meta, &err) < 0)
-			log_warn("%s", err.msg);
-	}
-	free(s);
 }

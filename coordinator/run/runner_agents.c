@@ -1,32 +1,214 @@
 /* SPDX-License-Identifier: MIT */
-/* The runner's agents: claiming them, losing one (abort or carry on), their step clocks. */
+/* The runner's agents: claiming them, losing them, their readiness and step clocks. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "log.h"
-#include "runner_int.h"
-#include "text.h"
+#include "runner_agents.h"
+#include "xalloc.h"
 
-/* Agents lost before now take no further part: the split is over those present. */
-void runner_compact(struct runner *r)
+struct runner_agent {
+	struct session *s; /* NULL once lost */
+	char name[128];
+	bool ready;                   /* for the workload being prepared */
+	bool step_done;               /* with the step in progress */
+	struct intervals_clock clock; /* the step in progress: its start as sent */
+};
+
+struct runner_agents {
+	void *owner; /* sessions are claimed in its name */
+	uint32_t want;
+	const struct label *labels;
+	size_t nlabels;
+	uint32_t n; /* slots in use */
+	struct runner_agent *a;
+};
+
+struct runner_agents *runner_agents_new(uint32_t want, const struct label *labels, size_t nlabels,
+                                        void *owner)
+{
+	struct runner_agents *ra = xcalloc(1, sizeof(*ra));
+
+	ra->owner = owner;
+	ra->want = want;
+	ra->labels = labels;
+	ra->nlabels = nlabels;
+	ra->a = xcalloc(want ? want : 1, sizeof(*ra->a));
+	return ra;
+}
+
+void runner_agents_release(struct runner_agents *ra)
+{
+	for (uint32_t i = 0; i < ra->n; i++)
+		if (ra->a[i].s != NULL)
+			session_release(ra->a[i].s, ra->owner);
+}
+
+void runner_agents_free(struct runner_agents *ra)
+{
+	if (ra == NULL)
+		return;
+	runner_agents_release(ra);
+	free(ra->a);
+	free(ra);
+}
+
+/* An agent matches when its labels include every one the campaign selects on. */
+bool runner_agents_match(const struct runner_agents *ra, const struct session *s)
+{
+	size_t n;
+	const struct label *l = session_labels(s, &n);
+
+	return label_include(l, n, ra->labels, ra->nlabels);
+}
+
+bool runner_agents_claim(struct runner_agents *ra, struct session *s)
+{
+	struct runner_agent *a;
+
+	if (ra->n == ra->want || session_owner(s) != NULL || !session_ready(s))
+		return false;
+	if (!runner_agents_match(ra, s)) {
+		log_info("agent %s does not carry the campaign's labels: not taken",
+		         session_name(s));
+		return false;
+	}
+	session_claim(s, ra->owner);
+	a = &ra->a[ra->n];
+	memset(a, 0, sizeof(*a));
+	a->s = s;
+	snprintf(a->name, sizeof(a->name), "%s", session_name(s));
+	session_set_slot(s, ra->n);
+	ra->n++;
+	return true;
+}
+
+bool runner_agents_full(const struct runner_agents *ra)
+{
+	return ra->n == ra->want;
+}
+
+uint32_t runner_agents_wanted(const struct runner_agents *ra)
+{
+	return ra->want;
+}
+
+uint32_t runner_agents_count(const struct runner_agents *ra)
+{
+	return ra->n;
+}
+
+uint32_t runner_agents_present(const struct runner_agents *ra)
+{
+	uint32_t present = 0;
+
+	for (uint32_t i = 0; i < ra->n; i++)
+		present += ra->a[i].s != NULL;
+	return present;
+}
+
+int runner_agents_index(const struct runner_agents *ra, const struct session *s)
+{
+	/* Claiming, forgetting and compacting keep each session's slot: no scan a message. */
+	uint32_t slot = session_slot(s);
+
+	return slot < ra->n && ra->a[slot].s == s ? (int)slot : -1;
+}
+
+const char *runner_agents_name(const struct runner_agents *ra, uint32_t ai)
+{
+	return ra->a[ai].name;
+}
+
+struct session *runner_agents_session(const struct runner_agents *ra, uint32_t ai)
+{
+	return ra->a[ai].s;
+}
+
+void runner_agents_forget(struct runner_agents *ra, uint32_t ai)
+{
+	ra->a[ai] = ra->a[--ra->n];
+	if (ai < ra->n && ra->a[ai].s != NULL)
+		session_set_slot(ra->a[ai].s, ai);
+}
+
+void runner_agents_lose(struct runner_agents *ra, uint32_t ai)
+{
+	ra->a[ai].s = NULL;
+	ra->a[ai].ready = ra->a[ai].step_done = true;
+}
+
+void runner_agents_compact(struct runner_agents *ra)
 {
 	uint32_t n = 0;
 
-	for (uint32_t i = 0; i < r->nagents; i++)
-		if (r->agents[i].s != NULL) {
-			r->agents[n] = r->agents[i];
-			session_set_slot(r->agents[n].s, n);
+	for (uint32_t i = 0; i < ra->n; i++)
+		if (ra->a[i].s != NULL) {
+			ra->a[n] = ra->a[i];
+			session_set_slot(ra->a[n].s, n);
 			n++;
 		}
-	r->nagents = n;
+	ra->n = n;
 }
 
-int runner_agent_index(const struct runner *r, const struct session *s)
+void runner_agents_send_all(const struct runner_agents *ra, const Iocurve__Envelope *env)
 {
-	/* runner_claim and runner_compact keep each session's slot: no scan a message. */
-	uint32_t slot = session_slot(s);
+	for (uint32_t i = 0; i < ra->n; i++)
+		if (ra->a[i].s != NULL)
+			server_send(ra->a[i].s, env);
+}
 
-	return slot < r->nagents && r->agents[slot].s == s ? (int)slot : -1;
+void runner_agents_send(const struct runner_agents *ra, uint32_t ai, const Iocurve__Envelope *env)
+{
+	server_send(ra->a[ai].s, env);
+}
+
+void runner_agents_unready(struct runner_agents *ra)
+{
+	for (uint32_t i = 0; i < ra->n; i++)
+		ra->a[i].ready = false;
+}
+
+bool runner_agents_all_ready(const struct runner_agents *ra)
+{
+	for (uint32_t i = 0; i < ra->n; i++)
+		if (!ra->a[i].ready)
+			return false;
+	return true;
+}
+
+bool runner_agents_set_ready(struct runner_agents *ra, uint32_t ai)
+{
+	ra->a[ai].ready = true;
+	return runner_agents_all_ready(ra);
+}
+
+uint64_t runner_agents_max_rtt(const struct runner_agents *ra)
+{
+	uint64_t max_rtt = 0;
+
+	for (uint32_t i = 0; i < ra->n; i++)
+		if (session_clock(ra->a[i].s)->rtt_ns > max_rtt)
+			max_rtt = session_clock(ra->a[i].s)->rtt_ns;
+	return max_rtt;
+}
+
+int64_t runner_agents_plan_start(struct runner_agents *ra, uint32_t ai, uint64_t start)
+{
+	struct runner_agent *a = &ra->a[ai];
+	const struct clocksync *cs = session_clock(a->s);
+
+	a->step_done = false;
+	/* The offset the clock model gives at the start: drift included. */
+	a->clock = (struct intervals_clock){
+	    .planned_ns = start,
+	    .offset_ns = clocksync_offset_at(cs, start),
+	    .uncertainty_ns = clocksync_uncertainty_at(cs, start),
+	    .drift_ppm = cs->drift_ppm,
+	    .rtt_ns = cs->rtt_ns,
+	};
+	return a->clock.offset_ns;
 }
 
 /*
@@ -34,158 +216,52 @@ int runner_agent_index(const struct runner *r, const struct session *s)
  * with the clock model as it stands now (later rounds included), next to the
  * offset and uncertainty the start was sent with: intervals.jsonl keeps both.
  */
-void runner_step_clock(struct runner *r, uint32_t ai, uint64_t agent_start)
+const struct intervals_clock *runner_agents_step_done(struct runner_agents *ra, uint32_t ai,
+                                                      uint64_t agent_start)
 {
-	struct intervals_clock *k = &r->agents[ai].clock;
-	const struct clocksync *cs = session_clock(r->agents[ai].s);
+	struct intervals_clock *k = &ra->a[ai].clock;
+	const struct clocksync *cs = session_clock(ra->a[ai].s);
 	uint64_t t = (uint64_t)((int64_t)agent_start - k->offset_ns);
-	struct error err;
 
+	ra->a[ai].step_done = true;
 	k->start_agent_ns = agent_start;
 	/* Two passes: the offset is evaluated at the time it converts. */
 	t = (uint64_t)((int64_t)agent_start - clocksync_offset_at(cs, t));
 	k->start_ns = (uint64_t)((int64_t)agent_start - clocksync_offset_at(cs, t));
-	if (results_clock(r->res, runner_workload(r), r->step, r->agents[ai].name, k, &err) < 0)
-		runner_fail(r, "%s", err.msg);
+	return k;
 }
 
-/* Laying out big targets takes a while: say how far along each agent is. */
-void runner_layout_progress(struct runner *r, uint32_t ai, const Iocurve__LayoutProgress *lp)
+bool runner_agents_all_done(const struct runner_agents *ra)
 {
-	if (r->state != RUNNER_PREPARING || lp->workload_index != r->w || lp->bytes_total == 0)
-		return;
-	events_emit(r->ev, &(struct event){.kind = EVENT_LAYOUT,
-	                                   .layout = {.workload = (uint32_t)r->w,
-	                                              .agent = r->agents[ai].name,
-	                                              .done = lp->bytes_done,
-	                                              .total = lp->bytes_total}});
-	/* Progress means the agent is alive: give it the full preparation time again. */
-	runner_arm(r, RUNNER_PREPARE_NS);
+	for (uint32_t i = 0; i < ra->n; i++)
+		if (!ra->a[i].step_done)
+			return false;
+	return true;
 }
 
-uint32_t runner_agents_wanted(const struct runner *r)
+/* Append NAME (and a note) to a comma-separated list, dropping what does not fit. */
+static void runner_agents_list_add(char *buf, size_t len, const char *name, const char *note)
 {
-	return r->c->agents_count;
+	size_t off = strlen(buf);
+
+	if (off + 1 < len)
+		snprintf(buf + off, len - off, "%s%s%s", off ? ", " : "", name, note);
 }
 
-/* An agent matches when its labels include every one the campaign selects on. */
-bool runner_labels_match(const struct runner *r, const struct session *s)
+void runner_agents_waited(const struct runner_agents *ra, struct server *srv,
+                          enum runner_agents_wait what, char *buf, size_t len)
 {
-	size_t n;
-	const struct label *l = session_labels(s, &n);
-
-	return label_include(l, n, r->c->labels, r->c->nlabels);
-}
-
-/* Claim an idle, synced agent while the campaign still needs one. */
-void runner_claim(struct runner *r, struct session *s)
-{
-	if (r->state != RUNNER_WAITING || session_owner(s) != NULL || !session_ready(s))
-		return;
-	if (!runner_labels_match(r, s)) {
-		log_info("agent %s does not carry the campaign's labels: not taken",
-		         session_name(s));
+	buf[0] = '\0';
+	if (what == RUNNER_AGENTS_JOIN) {
+		for (struct session *s = server_first_session(srv); s != NULL; s = session_next(s))
+			runner_agents_list_add(
+			    buf, len, session_name(s),
+			    session_owner(s) && session_owner(s) != ra->owner ? " (busy)"
+			    : !runner_agents_match(ra, s) ? " (labels do not match)"
+			                                  : "");
 		return;
 	}
-	session_claim(s, r);
-	r->agents[r->nagents].s = s;
-	session_set_slot(s, r->nagents);
-	snprintf(r->agents[r->nagents].name, sizeof(r->agents[r->nagents].name), "%s",
-	         session_name(s));
-	r->nagents++;
-	events_emit(r->ev, &(struct event){.kind = EVENT_AGENT,
-	                                   .agent = {.name = session_name(s),
-	                                             .state = EVENT_AGENT_READY,
-	                                             .n = r->nagents,
-	                                             .of = runner_agents_wanted(r)}});
-	if (r->nagents == runner_agents_wanted(r)) {
-		runner_write_meta(r);
-		runner_prepare(r);
-	}
+	for (uint32_t i = 0; i < ra->n; i++)
+		if (what == RUNNER_AGENTS_READY ? !ra->a[i].ready : !ra->a[i].step_done)
+			runner_agents_list_add(buf, len, ra->a[i].name, "");
 }
-
-static void runner_on_ready(struct session *s, void *arg)
-{
-	runner_claim(arg, s);
-}
-
-/*
- * on_agent_loss: continue. The step in progress runs on with the others (its
- * intervals from where the agent left wait only for them, and its point says
- * so); the next step splits the load over the agents present.
- */
-static void runner_carry_on(struct runner *r, uint32_t ai, const char *reason)
-{
-	uint32_t present = 0, left = 0;
-	size_t off = strlen(r->losses);
-
-	for (uint32_t i = 0; i < r->nagents; i++)
-		present += r->agents[i].s != NULL;
-	if (present == 0) {
-		runner_fail(r, "agent %s lost: %s; no agent is left", r->agents[ai].name, reason);
-		return;
-	}
-	if (r->state == RUNNER_STEPPING)
-		left = agg_drop_agent(r->agg, ai);
-	snprintf(r->losses + off, sizeof(r->losses) - off,
-	         "%sagent %s lost in workload %s step %u interval %u (%s): continued with %u of "
-	         "%u agents",
-	         off ? "; " : "", r->agents[ai].name, runner_workload(r)->name, r->step + 1,
-	         left + 1, reason, present, r->nagents);
-	log_warn("%s", r->losses + off + (off ? 2 : 0));
-	r->agents[ai].ready = r->agents[ai].step_done = true;
-	if (r->state == RUNNER_PREPARING) {
-		runner_check_ready(r);
-		return;
-	}
-	if (r->state != RUNNER_STEPPING)
-		return;
-	/* Intervals the others had all reported are complete now. */
-	for (uint32_t i = left; i < r->nintervals && r->state == RUNNER_STEPPING; i++) {
-		const struct agg_record *m = agg_merged(r->agg, i);
-		struct error err;
-
-		if (m == NULL)
-			continue;
-		runner_maybe_cut(r, i);
-		if (results_interval(r->res, runner_workload(r), r->step, r->rate, i, NULL, m,
-		                     &err) < 0) {
-			runner_fail(r, "%s", err.msg);
-			return;
-		}
-		runner_emit_interval(r, i, EVENT_FLEET, m);
-	}
-	if (r->state == RUNNER_STEPPING)
-		runner_check_step_done(r);
-}
-
-static void runner_on_lost(struct session *s, const char *reason, void *arg)
-{
-	struct runner *r = arg;
-	int ai = runner_agent_index(r, s);
-
-	if (ai < 0)
-		return;
-	r->agents[ai].s = NULL;
-	events_emit(r->ev, &(struct event){.kind = EVENT_AGENT,
-	                                   .agent = {.name = r->agents[ai].name,
-	                                             .state = EVENT_AGENT_LOST,
-	                                             .reason = reason}});
-	if (r->state == RUNNER_WAITING) {
-		/* Not started yet: forget it, wait for another. */
-		r->agents[ai] = r->agents[--r->nagents];
-		return;
-	}
-	if (r->c->abort_on_agent_loss) {
-		runner_fail(r, "agent %s lost: %s (on_agent_loss: abort)", r->agents[ai].name,
-		            reason);
-		return;
-	}
-	runner_carry_on(r, (uint32_t)ai, reason);
-}
-
-const struct server_cbs runner_server_cbs = {
-    .on_agent_ready = runner_on_ready,
-    .on_agent_message = runner_on_message,
-    .on_agent_lost = runner_on_lost,
-};

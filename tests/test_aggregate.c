@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/* Merging agents' interval records into a step: agent indexes stay put across agg_point. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "aggregate.h"
+#include "testlib.h"
+
+/* One measured second of `ops` operations at 100 us each, from agent `agent`. */
+static void aggregate_add(struct agg_step *st, uint32_t agent, uint32_t interval, uint64_t ops,
+                          int32_t err_errno)
+{
+	struct agg_record *rec = calloc(1, sizeof(*rec));
+	const struct agg_record *merged;
+	struct error err;
+
+	assert_non_null(rec);
+	record_reset(&rec->rec);
+	rec->duration_ns = 1000000000;
+	rec->agents = 1;
+	rec->workers = 1;
+	rec->rec.ops = ops;
+	rec->rec.errors = err_errno != 0;
+	rec->rec.err_errno = err_errno;
+	for (uint64_t k = 0; k < ops; k++)
+		hist_record(&rec->rec.latency, 100000);
+	assert_true(agg_add_record(st, agent, interval, rec, &merged, &err) >= 0);
+	free(rec);
+}
+
+static const struct agent_share *aggregate_share(const struct step_point *pt, const char *name)
+{
+	for (uint32_t a = 0; a < pt->nagents && a < STEP_MAX_AGENTS; a++)
+		if (strcmp(pt->agents[a].name, name) == 0)
+			return &pt->agents[a];
+	fail_msg("no share for agent %s", name);
+	return NULL;
+}
+
+/*
+ * agg_point lists the agents by name; the step goes on after it (a point is taken
+ * while the runner may still add records), so agent 0 must still be "zeta": its
+ * next interval counts for zeta, and an error in it names zeta.
+ */
+static void test_point_keeps_agent_index(void **state)
+{
+	const char *names[2] = {"zeta", "alpha"};
+	struct campaign *c = testlib_campaign_ok(TEST_HEAD "workloads: [{name: a, load: "
+	                                                   "{steps: [1000]}}]\n");
+	struct agg_step *st = agg_step_new(2, names, 2);
+	struct step_point *pt = calloc(1, sizeof(*pt));
+	const struct agg_record *m;
+
+	(void)state;
+	assert_non_null(pt);
+	aggregate_add(st, 0, 0, 100, 0);
+	aggregate_add(st, 1, 0, 300, 0);
+	agg_point(st, 0, 1000, c, pt);
+	assert_string_equal(pt->agents[0].name, "alpha"); /* the breakdown is by name */
+	assert_string_equal(pt->agents[1].name, "zeta");
+
+	aggregate_add(st, 0, 1, 100, 5);
+	aggregate_add(st, 1, 1, 300, 0);
+	m = agg_merged(st, 1);
+	assert_non_null(m);
+	assert_string_equal(m->err_agent, "zeta");
+	agg_point(st, 0, 1000, c, pt);
+	assert_int_equal(pt->intervals, 2);
+	assert_int_equal(pt->ops, 800);
+	assert_true(aggregate_share(pt, "zeta")->achieved_ops == 100.0);
+	assert_true(aggregate_share(pt, "alpha")->achieved_ops == 300.0);
+	assert_int_equal(agg_agent_reported(st, 0), 2);
+	assert_int_equal(agg_agent_reported(st, 1), 2);
+	free(pt);
+	agg_step_free(st);
+	campaign_free(c);
+}
+
+/* A lost agent is dropped by its index after a point was taken, too. */
+static void test_point_then_drop(void **state)
+{
+	const char *names[3] = {"c", "b", "a"};
+	struct campaign *c = testlib_campaign_ok(TEST_HEAD "workloads: [{name: a, load: "
+	                                                   "{steps: [1000]}}]\n");
+	struct agg_step *st = agg_step_new(3, names, 2);
+	struct step_point *pt = calloc(1, sizeof(*pt));
+
+	(void)state;
+	assert_non_null(pt);
+	for (uint32_t a = 0; a < 3; a++)
+		aggregate_add(st, a, 0, 100 * (a + 1), 0);
+	agg_point(st, 0, 1000, c, pt);
+	/* "c" (index 0) reported interval 0 only: it is gone from interval 1. */
+	assert_int_equal(agg_drop_agent(st, 0), 1);
+	aggregate_add(st, 1, 1, 200, 0);
+	aggregate_add(st, 2, 1, 300, 0);
+	assert_non_null(agg_merged(st, 1));
+	agg_point(st, 0, 1000, c, pt);
+	assert_int_equal(pt->agents_lost, 1);
+	assert_int_equal(pt->lost_at, 1);
+	assert_true(aggregate_share(pt, "c")->achieved_ops == 100.0);
+	assert_true(aggregate_share(pt, "b")->achieved_ops == 200.0);
+	assert_true(aggregate_share(pt, "a")->achieved_ops == 300.0);
+	free(pt);
+	agg_step_free(st);
+	campaign_free(c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_point_keeps_agent_index),
+	    cmocka_unit_test(test_point_then_drop),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "events.h"
+#include "judged.h"
 #include "pointfields.h"
 
 /* curve.csv's point columns as the first results format wrote them (after the workload's). */
@@ -65,32 +66,37 @@ static struct step_point test_point(void)
 }
 
 /* What fn writes to a stream, malloc'd. */
-static char *test_text(void (*fn)(FILE *f, unsigned out, const struct step_point *p), unsigned out,
-                       const struct step_point *p)
+static char *test_text(void (*fn)(FILE *f, unsigned out, const struct step_point *p,
+                                  const struct judged_point *jp),
+                       unsigned out, const struct step_point *p)
 {
 	char *text = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);
 
 	assert_non_null(m);
-	fn(m, out, p);
+	fn(m, out, p, NULL);
 	fclose(m);
 	return text;
 }
 
-static void test_header_fn(FILE *f, unsigned out, const struct step_point *p)
+static void test_header_fn(FILE *f, unsigned out, const struct step_point *p,
+                           const struct judged_point *jp)
 {
 	(void)p;
+	(void)jp;
 	pfield_csv_header(f, out);
 }
 
 /* The names output out gives its fields (keys; event members; titles), comma separated. */
-static void test_names_fn(FILE *f, unsigned out, const struct step_point *p)
+static void test_names_fn(FILE *f, unsigned out, const struct step_point *p,
+                          const struct judged_point *jp)
 {
 	const struct pfield *list[PFIELD_MAX];
 	size_t n = pfield_list(out, list);
 
 	(void)p;
+	(void)jp;
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%s%s", i ? "," : "",
 		        out == PF_EVENT ? pfield_event_key(list[i])
@@ -145,7 +151,8 @@ static void test_layouts(void **state)
 {
 	static const struct {
 		unsigned out;
-		void (*fn)(FILE *, unsigned, const struct step_point *);
+		void (*fn)(FILE *, unsigned, const struct step_point *,
+		           const struct judged_point *);
 		const char *want;
 	} cases[] = {
 	    {PF_CURVE, test_header_fn, TEST_CURVE_HEADER},
@@ -201,28 +208,35 @@ static void test_rows_text(void **state)
 static void test_values(void **state)
 {
 	struct step_point p = test_point();
+	struct judged_point jp = {.valid = false, .words = "1 errors (as judged)"};
 	char buf[PFIELD_TEXT_MAX];
 	struct pfield_val v;
 
 	(void)state;
-	v = pfield_value(pfield_find("mean_us"), &p);
+	v = pfield_value(pfield_find("mean_us"), &p, NULL);
 	assert_true(v.d == 812345 / 1e3 && v.raw == 812345);
-	v = pfield_value(pfield_find("p99_us"), &p);
+	v = pfield_value(pfield_find("p99_us"), &p, NULL);
 	assert_true(v.d == 1500.0 && v.u == 1500000);
-	v = pfield_value(pfield_find("step"), &p);
+	v = pfield_value(pfield_find("step"), &p, NULL);
 	assert_true(v.u == 3 && !v.none);
-	v = pfield_value(pfield_find("first_error"), &p);
+	v = pfield_value(pfield_find("first_error"), &p, NULL);
 	assert_true(v.none);
 	p.err_errno = 5;
-	v = pfield_value(pfield_find("first_error"), &p);
+	v = pfield_value(pfield_find("first_error"), &p, NULL);
 	assert_true(!v.none && v.u == 5);
-	/* errors make the step invalid, and its verdict says so */
-	v = pfield_value(pfield_find("valid"), &p);
+	/* valid and the verdict are the judged curve's, never judged again from the point */
+	v = pfield_value(pfield_find("valid"), &p, &jp);
+	assert_false(v.none);
 	assert_false(v.b);
-	assert_true(pfield_format(pfield_find("verdict"), &p, buf, sizeof(buf)) > 0);
-	assert_non_null(strstr(buf, "error"));
+	assert_true(pfield_format(pfield_find("verdict"), &p, &jp, buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, "1 errors (as judged)");
+	jp.valid = true;
+	assert_true(pfield_value(pfield_find("valid"), &p, &jp).b);
+	/* without a judged curve they have no value */
+	assert_true(pfield_value(pfield_find("valid"), &p, NULL).none);
+	assert_int_equal(pfield_format(pfield_find("verdict"), &p, NULL, buf, sizeof(buf)), 0);
 	/* truncated, never overrun */
-	assert_int_equal(pfield_format(pfield_find("offered_ops"), &p, buf, 4), 3);
+	assert_int_equal(pfield_format(pfield_find("offered_ops"), &p, NULL, buf, 4), 3);
 	assert_string_equal(buf, "150");
 }
 

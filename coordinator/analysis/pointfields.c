@@ -5,41 +5,47 @@
 #include <string.h>
 
 #include "pointfields.h"
-#include "verdict.h"
+#include "judged.h"
 
 /* The step in run order, from 1 as every file numbers it. */
-static void pfield_step(const struct step_point *p, struct pfield_val *v)
+static void pfield_step(const struct step_point *p, const struct judged_point *jp,
+                        struct pfield_val *v)
 {
 	v->u = (uint64_t)p->step + 1;
 }
 
 /* Where the first lost agent left the step (from 1); none when no agent was lost. */
-static void pfield_lost_at(const struct step_point *p, struct pfield_val *v)
+static void pfield_lost_at(const struct step_point *p, const struct judged_point *jp,
+                           struct pfield_val *v)
 {
 	v->none = p->agents_lost == 0;
 	v->u = (uint64_t)p->lost_at + 1;
 }
 
-static void pfield_first_error(const struct step_point *p, struct pfield_val *v)
+static void pfield_first_error(const struct step_point *p, const struct judged_point *jp,
+                               struct pfield_val *v)
 {
 	v->none = p->err_errno == 0;
 	v->u = (uint64_t)(uint32_t)p->err_errno;
 }
 
-static void pfield_valid(const struct step_point *p, struct pfield_val *v)
+static void pfield_valid(const struct step_point *p, const struct judged_point *jp,
+                         struct pfield_val *v)
 {
-	v->b = verdict_valid(p);
+	v->b = jp->valid;
 }
 
 /* An open-loop step ("rate") or a closed-loop one ("max"). */
-static void pfield_load(const struct step_point *p, char *buf, size_t len)
+static void pfield_load(const struct step_point *p, const struct judged_point *jp, char *buf,
+                        size_t len)
 {
 	snprintf(buf, len, "%s", p->offered_ops > 0 ? "rate" : "max");
 }
 
-static void pfield_verdict(const struct step_point *p, char *buf, size_t len)
+static void pfield_verdict(const struct step_point *p, const struct judged_point *jp, char *buf,
+                           size_t len)
 {
-	verdict_words(p, verdict_point(p), buf, len);
+	snprintf(buf, len, "%s", jp->words);
 }
 
 /* A member of struct step_point. */
@@ -188,6 +194,7 @@ static const struct pfield pfield_rows[] = {
      .json_first = true},
     {.name = "valid",
      .kind = PF_BOOL,
+     .judged = true,
      .get = pfield_valid,
      .unit = "",
      .since = 1,
@@ -195,6 +202,7 @@ static const struct pfield pfield_rows[] = {
      .json_first = true},
     {.name = "verdict",
      .kind = PF_TEXT,
+     .judged = true,
      .text = pfield_verdict,
      .unit = "",
      .since = 1,
@@ -266,15 +274,20 @@ size_t pfield_list(unsigned out, const struct pfield **list)
 	return n;
 }
 
-struct pfield_val pfield_value(const struct pfield *f, const struct step_point *p)
+struct pfield_val pfield_value(const struct pfield *f, const struct step_point *p,
+                               const struct judged_point *jp)
 {
 	struct pfield_val v = {0};
 	const char *at = (const char *)p + f->off;
 
+	if (f->judged && jp == NULL) {
+		v.none = true;
+		return v;
+	}
 	switch (f->member) {
 	case PF_M_GET:
 		if (f->get != NULL)
-			f->get(p, &v);
+			f->get(p, jp, &v);
 		if (f->kind != PF_REAL)
 			v.raw = (double)v.u;
 		break;
@@ -301,9 +314,10 @@ struct pfield_val pfield_value(const struct pfield *f, const struct step_point *
 	return v;
 }
 
-size_t pfield_format(const struct pfield *f, const struct step_point *p, char *buf, size_t len)
+size_t pfield_format(const struct pfield *f, const struct step_point *p,
+                     const struct judged_point *jp, char *buf, size_t len)
 {
-	struct pfield_val v = pfield_value(f, p);
+	struct pfield_val v = pfield_value(f, p, jp);
 	int n = 0;
 
 	if (len == 0)
@@ -323,7 +337,7 @@ size_t pfield_format(const struct pfield *f, const struct step_point *p, char *b
 		break;
 	case PF_TEXT:
 		if (f->text != NULL)
-			f->text(p, buf, len);
+			f->text(p, jp, buf, len);
 		return strlen(buf);
 	case PF_PCTS:
 	case PF_ERROR:
@@ -342,14 +356,15 @@ void pfield_csv_header(FILE *f, unsigned out)
 		        out == PF_CURVE ? list[i]->name : pfield_key(list[i]));
 }
 
-void pfield_csv_row(FILE *f, unsigned out, const struct step_point *p)
+void pfield_csv_row(FILE *f, unsigned out, const struct step_point *p,
+                    const struct judged_point *jp)
 {
 	const struct pfield *list[PFIELD_MAX];
 	size_t n = pfield_list(out, list);
 	char cell[PFIELD_TEXT_MAX];
 
 	for (size_t i = 0; i < n; i++) {
-		pfield_format(list[i], p, cell, sizeof(cell));
+		pfield_format(list[i], p, jp, cell, sizeof(cell));
 		fprintf(f, "%s%s", i ? "," : "", cell);
 	}
 }

@@ -17,6 +17,8 @@
 
 #include "aggregate.h"
 
+struct judged_point;
+
 /* The outputs a field is carried in (pfield.out). */
 enum pfield_out {
 	PF_CURVE = 1u << 0,      /* curve.csv, the results file: column `name` */
@@ -75,9 +77,20 @@ struct pfield {
 	enum pfield_member member;
 	size_t off; /* the member's offset in struct step_point */
 	double div; /* the member over div is the value (1e3: ns to us); 0: the member as it is */
-	/* PF_M_GET: fills v's u (PF_UINT, PF_ERROR), raw (PF_REAL) or b (PF_BOOL), and none */
-	void (*get)(const struct step_point *p, struct pfield_val *v);
-	void (*text)(const struct step_point *p, char *buf, size_t len); /* PF_TEXT */
+	/*
+	 * PF_M_GET: fills v's u (PF_UINT, PF_ERROR), raw (PF_REAL) or b (PF_BOOL), and
+	 * none; jp is the point's verdict in its judged curve (NULL unless `judged`).
+	 */
+	void (*get)(const struct step_point *p, const struct judged_point *jp,
+	            struct pfield_val *v);
+	void (*text)(const struct step_point *p, const struct judged_point *jp, char *buf,
+	             size_t len); /* PF_TEXT */
+	/*
+	 * The value is the judged curve's (judged.h: valid, the verdict's words), not
+	 * the point's own: only outputs written from a judged curve carry it, and a
+	 * caller without one (jp NULL) gets no value.
+	 */
+	bool judged;
 	unsigned since; /* the results format (intervals.jsonl's "format") that first wrote it */
 	unsigned out;   /* enum pfield_out: the outputs that carry it */
 	/*
@@ -103,14 +116,20 @@ const char *pfield_event_key(const struct pfield *f);
  * curve-*.json its json_first rows first, the step tables by col. Returns how many.
  */
 size_t pfield_list(unsigned out, const struct pfield **list);
-/* The field's value in point p. PF_PCTS has none of its own (step_pct_ns gives them). */
-struct pfield_val pfield_value(const struct pfield *f, const struct step_point *p);
+/*
+ * The field's value in point p, whose verdict in its judged curve is jp (NULL:
+ * none; a `judged` field then has no value). PF_PCTS has none of its own
+ * (step_pct_ns gives them).
+ */
+struct pfield_val pfield_value(const struct pfield *f, const struct step_point *p,
+                               const struct judged_point *jp);
 /*
  * The value as a CSV cell (NUL-terminated, truncated to len): PF_UINT as an
  * integer, PF_REAL with its decimals, PF_BOOL as true or false, PF_TEXT's
  * words; "" for no value (and for PF_PCTS, PF_ERROR). Returns the length.
  */
-size_t pfield_format(const struct pfield *f, const struct step_point *p, char *buf, size_t len);
+size_t pfield_format(const struct pfield *f, const struct step_point *p,
+                     const struct judged_point *jp, char *buf, size_t len);
 /* The step tables' cells of column f: npct for the percentiles (their count), else one. */
 static inline uint32_t pfield_cells(const struct pfield *f, uint32_t npct)
 {
@@ -118,7 +137,9 @@ static inline uint32_t pfield_cells(const struct pfield *f, uint32_t npct)
 }
 /* The CSV header of output out (PF_CURVE: names, PF_CSV: keys), comma separated, to f. */
 void pfield_csv_header(FILE *f, unsigned out);
-/* Point p's cells for output out, comma separated, to f (neither has a newline). */
-void pfield_csv_row(FILE *f, unsigned out, const struct step_point *p);
+/* Point p's cells (jp: its verdict, as pfield_value) for output out, comma separated, to f
+ * (neither has a newline). */
+void pfield_csv_row(FILE *f, unsigned out, const struct step_point *p,
+                    const struct judged_point *jp);
 
 #endif

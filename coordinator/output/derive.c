@@ -169,12 +169,12 @@ static void derive_json(FILE *f, json_t *root)
 static void derive_curve_csv(FILE *f, const void *arg)
 {
 	const struct derive_ctx *x = arg;
-	const struct step_point *s = x->judged[x->w].sorted;
+	const struct judged_curve *j = &x->judged[x->w];
 
 	pfield_csv_header(f, PF_CSV);
 	fputc('\n', f);
-	for (size_t i = 0; i < x->npts[x->w]; i++) {
-		pfield_csv_row(f, PF_CSV, &s[i]);
+	for (size_t i = 0; i < j->n; i++) {
+		pfield_csv_row(f, PF_CSV, &j->sorted[i], &j->v[i]);
 		fputc('\n', f);
 	}
 }
@@ -212,10 +212,11 @@ static json_t *derive_pcts_json(const struct step_point *p)
  * One field of a step as JSON; NULL leaves it out: a first error when there was none,
  * or words that are not UTF-8 (a path), as jansson refuses them.
  */
-static json_t *derive_field_json(const struct pfield *f, const struct step_point *p)
+static json_t *derive_field_json(const struct pfield *f, const struct step_point *p,
+                                 const struct judged_point *jp)
 {
 	static const double scale[] = {1, 10, 100, 1000, 1e4, 1e5, 1e6};
-	struct pfield_val v = pfield_value(f, p);
+	struct pfield_val v = pfield_value(f, p, jp);
 	char text[PFIELD_TEXT_MAX];
 	const char *name;
 
@@ -231,7 +232,7 @@ static json_t *derive_field_json(const struct pfield *f, const struct step_point
 	case PF_BOOL:
 		return derive_need(json_boolean(v.b));
 	case PF_TEXT:
-		pfield_format(f, p, text, sizeof(text));
+		pfield_format(f, p, jp, text, sizeof(text));
 		return json_string(text);
 	case PF_PCTS:
 		return derive_pcts_json(p);
@@ -244,15 +245,15 @@ static json_t *derive_field_json(const struct pfield *f, const struct step_point
 	return json_null();
 }
 
-/* A step of curve-*.json: the fields the table gives it, in its order. */
-static json_t *derive_step_json(const struct step_point *p)
+/* A step of curve-*.json (jp: its verdict): the fields the table gives it, in its order. */
+static json_t *derive_step_json(const struct step_point *p, const struct judged_point *jp)
 {
 	const struct pfield *list[PFIELD_MAX];
 	size_t n = pfield_list(PF_JSON, list);
 	json_t *o = derive_need(json_object());
 
 	for (size_t i = 0; i < n; i++) {
-		json_t *v = derive_field_json(list[i], p);
+		json_t *v = derive_field_json(list[i], p, jp);
 
 		if (v != NULL)
 			json_object_set_new(o, pfield_key(list[i]), v);
@@ -270,7 +271,7 @@ static void derive_curve_json(FILE *f, const void *arg)
 
 	derive_knee_units(w, &j->knee, &kops, &kmib);
 	for (size_t i = 0; i < j->n; i++)
-		json_array_append_new(steps, derive_step_json(&j->sorted[i]));
+		json_array_append_new(steps, derive_step_json(&j->sorted[i], &j->v[i]));
 	derive_json(f, json_pack("{s:s,s:s,s:I,s:s,s:o,s:s,s:s,s:o,s:o,s:o}", "workload", w->name,
 	                         "rw", rw_mode_name(w->rw), "block_size", (json_int_t)w->block_size,
 	                         "unit", curve_uses_mib(w) ? "MiB/s" : "ops/s", "slo_us",

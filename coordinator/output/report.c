@@ -307,9 +307,9 @@ static void report_workload_params(FILE *f, const struct workload *w)
 
 /* Cell k of field f (k: the percentile, for PF_PCTS) of point p, as the page shows it. */
 static void report_step_cell(FILE *f, const struct workload *w, const struct pfield *fd,
-                             const struct step_point *p, uint32_t k)
+                             const struct step_point *p, const struct judged_point *jp, uint32_t k)
 {
-	struct pfield_val v = pfield_value(fd, p);
+	struct pfield_val v = pfield_value(fd, p, jp);
 	char cell[PFIELD_TEXT_MAX];
 
 	switch (fd->human) {
@@ -338,7 +338,7 @@ static void report_step_cell(FILE *f, const struct workload *w, const struct pfi
 		break;
 	case PF_H_TEXT:
 		/* an invalid step's latency is labelled by its verdict, on the same row */
-		pfield_format(fd, p, cell, sizeof(cell));
+		pfield_format(fd, p, jp, cell, sizeof(cell));
 		break;
 	}
 	fprintf(f, fd->human == PF_H_TEXT ? "<td>%s</td>" : "<td class=\"n\">%s</td>", cell);
@@ -377,7 +377,7 @@ static void report_steps(FILE *f, const struct judged_curve *j)
 		fprintf(f, "<tr%s>", over ? " class=\"over\"" : "");
 		for (size_t col = 0; col < ncols; col++)
 			for (uint32_t k = 0; k < pfield_cells(cols[col], pn); k++)
-				report_step_cell(f, j->w, cols[col], p, k);
+				report_step_cell(f, j->w, cols[col], p, &j->v[i], k);
 		/* The step's latency distribution, folded until asked for. */
 		fputs("<td><details class=\"hist\"><summary>show</summary>", f);
 		histplot_svg(f, p, c->slo_latency_ns);

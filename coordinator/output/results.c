@@ -177,7 +177,7 @@ static char *results_point_line(const struct workload *w, const struct step_poin
 
 	fprintf(m, "%s,%s,%u,%s,", w->name, rw_mode_name(w->rw), w->block_size,
 	        w->access.direct ? "true" : "false");
-	pfield_csv_row(m, PF_CURVE, p);
+	pfield_csv_row(m, PF_CURVE, p, NULL);
 	results_line_close(m);
 	return line;
 }

@@ -83,9 +83,10 @@ void table_knee_text(const struct judged_curve *j, char *buf, size_t len)
 
 /* Cell k of field f (k: the percentile, for PF_PCTS) of point p, as summary.md prints it. */
 static void table_step_cell(const struct workload *w, const struct pfield *f,
-                            const struct step_point *p, uint32_t k, char *buf, size_t len)
+                            const struct step_point *p, const struct judged_point *jp, uint32_t k,
+                            char *buf, size_t len)
 {
-	struct pfield_val v = pfield_value(f, p);
+	struct pfield_val v = pfield_value(f, p, jp);
 
 	switch (f->human) {
 	case PF_H_COUNT:
@@ -113,7 +114,7 @@ static void table_step_cell(const struct workload *w, const struct pfield *f,
 		snprintf(buf, len, "%.0f%%", v.d);
 		break;
 	case PF_H_TEXT:
-		pfield_format(f, p, buf, len);
+		pfield_format(f, p, jp, buf, len);
 		break;
 	}
 }
@@ -147,7 +148,7 @@ void table_print_steps(FILE *f, const struct judged_curve *j)
 		fputc('|', f);
 		for (size_t c = 0; c < ncols; c++)
 			for (uint32_t k = 0; k < pfield_cells(cols[c], pn); k++) {
-				table_step_cell(j->w, cols[c], p, k, cell, sizeof(cell));
+				table_step_cell(j->w, cols[c], p, &j->v[i], k, cell, sizeof(cell));
 				fprintf(f, " %s |", cell);
 			}
 		fputc('\n', f);

@@ -203,7 +203,7 @@ void event_point_fill(struct event *e, const struct step_point *p)
 	memset(e, 0, sizeof(*e));
 	e->kind = EVENT_POINT;
 	for (size_t i = 0; i < n; i++) {
-		struct pfield_val v = pfield_value(rows[i], p);
+		struct pfield_val v = pfield_value(rows[i], p, NULL);
 		const char *key = pfield_event_key(rows[i]);
 
 		for (size_t k = 0; k < sizeof(events_point) / sizeof(events_point[0]); k++) {

@@ -10,6 +10,39 @@
 #include "text.h"
 #include "xalloc.h"
 
+#define RECORD_ROW(name, rule, since, dflt)                                                        \
+	{                                                                                          \
+#name, offsetof(struct record, name), offsetof(Iocurve__IntervalReport, name),     \
+		    rule, since, dflt                                                              \
+	}
+
+/* In the order intervals.jsonl writes them. */
+const struct record_counter record_counters[] = {
+    RECORD_ROW(ops, RECORD_SUM, 1, 0),
+    RECORD_ROW(reads, RECORD_SUM, 1, 0),
+    RECORD_ROW(bytes, RECORD_SUM, 1, 0),
+    RECORD_ROW(errors, RECORD_SUM, 1, 0),
+    RECORD_ROW(cpu_user_ns, RECORD_SUM, 1, 0),
+    RECORD_ROW(cpu_sys_ns, RECORD_SUM, 1, 0),
+    RECORD_ROW(lag_sum_ns, RECORD_SUM, 1, 0),
+    RECORD_ROW(lag_max_ns, RECORD_MAX, 1, 0),
+    RECORD_ROW(qd_full_ns, RECORD_SUM, 1, 0),
+    RECORD_ROW(missed, RECORD_SUM, 1, 0),
+    RECORD_ROW(missed_charged, RECORD_SUM, 1, 0),
+    RECORD_ROW(wakes, RECORD_SUM, 2, 0), /* 0: not counted (an agent of 0.1.0) */
+};
+const size_t record_ncounters = sizeof(record_counters) / sizeof(record_counters[0]);
+/* The counters are struct record's uint64_t members before err_errno: each needs its row. */
+_Static_assert(sizeof(record_counters) / sizeof(record_counters[0]) ==
+                   offsetof(struct record, err_errno) / sizeof(uint64_t),
+               "a counter of struct record without its row in record_counters");
+
+/* Counter c of an IntervalReport. */
+static uint64_t *record_wire_at(Iocurve__IntervalReport *r, const struct record_counter *c)
+{
+	return (uint64_t *)((char *)r + c->wire);
+}
+
 void record_reset(struct record *r)
 {
 	memset(r, 0, offsetof(struct record, latency));
@@ -19,19 +52,15 @@ void record_reset(struct record *r)
 
 void record_merge(struct record *dst, const struct record *src)
 {
-	dst->ops += src->ops;
-	dst->reads += src->reads;
-	dst->bytes += src->bytes;
-	dst->errors += src->errors;
-	dst->cpu_user_ns += src->cpu_user_ns;
-	dst->cpu_sys_ns += src->cpu_sys_ns;
-	dst->lag_sum_ns += src->lag_sum_ns;
-	dst->qd_full_ns += src->qd_full_ns;
-	dst->missed += src->missed;
-	dst->missed_charged += src->missed_charged;
-	dst->wakes += src->wakes;
-	if (src->lag_max_ns > dst->lag_max_ns)
-		dst->lag_max_ns = src->lag_max_ns;
+	for (size_t i = 0; i < record_ncounters; i++) {
+		const struct record_counter *c = &record_counters[i];
+		uint64_t *d = record_at(dst, c), v = *record_at((struct record *)src, c);
+
+		if (c->merge == RECORD_SUM)
+			*d += v;
+		else if (v > *d)
+			*d = v;
+	}
 	hist_merge(&dst->latency, &src->latency);
 	hist_merge(&dst->service, &src->service);
 	if (dst->err_errno == 0 && src->err_errno != 0) {
@@ -55,18 +84,9 @@ void record_encode(const struct record *rec, Iocurve__IntervalReport *r)
 {
 	Iocurve__Histogram *h = xcalloc(2, sizeof(*h));
 
-	r->ops = rec->ops;
-	r->reads = rec->reads;
-	r->bytes = rec->bytes;
-	r->errors = rec->errors;
-	r->cpu_user_ns = rec->cpu_user_ns;
-	r->cpu_sys_ns = rec->cpu_sys_ns;
-	r->lag_sum_ns = rec->lag_sum_ns;
-	r->lag_max_ns = rec->lag_max_ns;
-	r->qd_full_ns = rec->qd_full_ns;
-	r->missed = rec->missed;
-	r->missed_charged = rec->missed_charged;
-	r->wakes = rec->wakes;
+	for (size_t i = 0; i < record_ncounters; i++)
+		*record_wire_at(r, &record_counters[i]) =
+		    *record_at((struct record *)rec, &record_counters[i]);
 	r->err_errno = rec->err_errno;
 	r->err_offset = rec->err_offset;
 	r->err_path = (char *)rec->err_path;
@@ -89,18 +109,9 @@ void record_encoded_free(Iocurve__IntervalReport *r)
 int record_decode(struct record *rec, const Iocurve__IntervalReport *r, struct error *err)
 {
 	record_reset(rec);
-	rec->ops = r->ops;
-	rec->reads = r->reads;
-	rec->bytes = r->bytes;
-	rec->errors = r->errors;
-	rec->cpu_user_ns = r->cpu_user_ns;
-	rec->cpu_sys_ns = r->cpu_sys_ns;
-	rec->lag_sum_ns = r->lag_sum_ns;
-	rec->lag_max_ns = r->lag_max_ns;
-	rec->qd_full_ns = r->qd_full_ns;
-	rec->missed = r->missed;
-	rec->missed_charged = r->missed_charged;
-	rec->wakes = r->wakes;
+	for (size_t i = 0; i < record_ncounters; i++)
+		*record_at(rec, &record_counters[i]) =
+		    *record_wire_at((Iocurve__IntervalReport *)r, &record_counters[i]);
 	if (r->err_errno < 0) {
 		error_set(err, "interval %u: errno %d", r->interval, r->err_errno);
 		return -1;

@@ -44,6 +44,33 @@ struct record {
 
 struct Iocurve__IntervalReport;
 
+/* How merging the records of several workers or agents combines a counter. */
+enum record_merge_rule { RECORD_SUM, RECORD_MAX };
+
+/*
+ * One counter of struct record (a uint64_t before err_errno), described once:
+ * merging, the wire (IntervalReport) and intervals.jsonl all walk this table, so
+ * a new counter is its member, its row and its IntervalReport field. since and
+ * dflt are intervals.jsonl's: the results format that made it required, and what
+ * a line of an older format that lacks it reads as (docs/methodology.md).
+ */
+struct record_counter {
+	const char *key; /* its JSON key and the IntervalReport field's name */
+	size_t off;      /* in struct record */
+	size_t wire;     /* in Iocurve__IntervalReport (a uint64) */
+	enum record_merge_rule merge;
+	int since;
+	uint64_t dflt;
+};
+extern const struct record_counter record_counters[];
+extern const size_t record_ncounters;
+
+/* Counter c of r. */
+static inline uint64_t *record_at(struct record *r, const struct record_counter *c)
+{
+	return (uint64_t *)((char *)r + c->off);
+}
+
 void record_reset(struct record *r);
 /*
  * The record's part of an IntervalReport, both ways, in one place: a new field

@@ -28,37 +28,6 @@
  */
 #define INTERVALS_DUMP_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
 
-/*
- * The record's counters, in the order written. The writer and the reader both
- * walk this table: a new counter in struct record is one row here, with the
- * next format as its since (and INTERVALS_FORMAT raised to it), and its wire
- * mapping in record.c. A line of a format before since may lack the counter: it
- * reads as dflt, the value docs/methodology.md gives for lines of older releases.
- */
-static const struct intervals_counter {
-	const char *key;
-	size_t off;
-	int since;     /* the format that made it required */
-	uint64_t dflt; /* in a line of an older format */
-} intervals_counters[] = {
-    {"ops", offsetof(struct record, ops), 1, 0},
-    {"reads", offsetof(struct record, reads), 1, 0},
-    {"bytes", offsetof(struct record, bytes), 1, 0},
-    {"errors", offsetof(struct record, errors), 1, 0},
-    {"cpu_user_ns", offsetof(struct record, cpu_user_ns), 1, 0},
-    {"cpu_sys_ns", offsetof(struct record, cpu_sys_ns), 1, 0},
-    {"lag_sum_ns", offsetof(struct record, lag_sum_ns), 1, 0},
-    {"lag_max_ns", offsetof(struct record, lag_max_ns), 1, 0},
-    {"qd_full_ns", offsetof(struct record, qd_full_ns), 1, 0},
-    {"missed", offsetof(struct record, missed), 1, 0},
-    {"missed_charged", offsetof(struct record, missed_charged), 1, 0},
-    {"wakes", offsetof(struct record, wakes), 2, 0}, /* 0: not counted */
-};
-#define INTERVALS_NCOUNTERS (sizeof(intervals_counters) / sizeof(intervals_counters[0]))
-/* The counters are struct record's uint64_t fields before err_errno: each needs its row. */
-_Static_assert(INTERVALS_NCOUNTERS == offsetof(struct record, err_errno) / sizeof(uint64_t),
-               "a counter of struct record without its row in intervals_counters");
-
 /* ---- writing ---- */
 
 /* jansson fails only when out of memory here: die like xmalloc does. */
@@ -246,10 +215,10 @@ char *intervals_record_line(const char *workload, uint32_t step, double offered_
 	    (int)rec->warmup, "agents", (json_int_t)rec->agents, "workers",
 	    (json_int_t)rec->workers, "duration_ns", intervals_uint(rec->duration_ns));
 
-	for (size_t i = 0; i < INTERVALS_NCOUNTERS; i++)
-		intervals_set(o, intervals_counters[i].key,
-		              intervals_uint(*(const uint64_t *)((const char *)r +
-		                                                 intervals_counters[i].off)));
+	/* The counters as record_counters lists them (record.h). */
+	for (size_t i = 0; i < record_ncounters; i++)
+		intervals_set(o, record_counters[i].key,
+		              intervals_uint(*record_at((struct record *)r, &record_counters[i])));
 	intervals_set(o, "host_cpu_pct", intervals_double(rec->host_cpu_pct));
 	if (r->err_errno != 0)
 		intervals_set(o, "error", intervals_error_json(rec));
@@ -484,9 +453,9 @@ static int intervals_get_error(json_t *o, struct agg_record *a, struct error *er
 /* The counters of a line of format fmt: those it predates take their defaults. */
 static int intervals_get_counters(json_t *o, int fmt, struct record *rec, struct error *err)
 {
-	for (size_t i = 0; i < INTERVALS_NCOUNTERS; i++) {
-		const struct intervals_counter *c = &intervals_counters[i];
-		uint64_t *v = (uint64_t *)((char *)rec + c->off);
+	for (size_t i = 0; i < record_ncounters; i++) {
+		const struct record_counter *c = &record_counters[i];
+		uint64_t *v = record_at(rec, c);
 
 		if (fmt < c->since && json_object_get(o, c->key) == NULL)
 			*v = c->dflt;

@@ -1,16 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* iocurve run: run one campaign in-process, on local agents or agents that dial in. */
-#include <errno.h>
-#include <jansson.h>
-#include <limits.h>
+/*
+ * iocurve run: one campaign, handed to a daemon (submit.c) or to a host of the same
+ * core started in this process, on local agents or agents that dial in.
+ */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
-#include <unistd.h>
 
 #include "campaign.h"
 #include "certs.h"
@@ -18,16 +15,13 @@
 #include "cmd.h"
 #include "control.h"
 #include "daemon.h"
-#include "dashboard.h"
-#include "events.h"
-#include "frame.h"
+#include "follow.h"
 #include "fsutil.h"
 #include "host.h"
 #include "local.h"
 #include "log.h"
 #include "replay.h"
-#include "view_plain.h"
-#include "watch.h"
+#include "submit.h"
 #include "xalloc.h"
 
 /*
@@ -39,12 +33,11 @@ struct run_ctx {
 	struct host *host;
 	uint32_t id; /* the campaign's, in the host */
 	struct local_agents *local;
-	struct dashboard *dash;
-	FILE *human; /* what a person reads: stdout, or stderr with --json */
+	struct follow *follow; /* the view, from the campaign's start */
+	FILE *human;           /* what a person reads: stdout, or stderr with --json */
 	bool json;
 	char certs_tmp[64]; /* throw-away CA for local agents (local_certs_dir) */
 	char name[128];
-	char *summary; /* the done event's end report, printed once the dashboard is gone */
 	char error[1024];
 	int status;
 	bool started, finished;
@@ -114,12 +107,11 @@ static int run_opened(void *arg, const struct campaign *c, const char *results, 
 		        host_address(ctx->host));
 	}
 	fflush(ctx->human);
-	if (!ctx->json && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO))
-		ctx->dash = dashboard_new(ctx->base, &run_dash_cbs, ctx);
+	ctx->follow = follow_new(ctx->base, ctx->json, &run_dash_cbs, ctx);
 	return 0;
 }
 
-/* The campaign's events, followed as a watcher does: the dashboard, JSON or plain lines. */
+/* The campaign's events, followed as a watcher follows them. */
 static void run_event(void *arg, const struct event *e)
 {
 	struct run_ctx *ctx = arg;
@@ -134,17 +126,8 @@ static void run_event(void *arg, const struct event *e)
 	if (ctx->local != NULL && e->kind == EVENT_AGENT && e->agent.state == EVENT_AGENT_READY &&
 	    e->agent.n == e->agent.of)
 		local_certs_remove();
-	if (ctx->dash != NULL) {
-		dashboard_event(ctx->dash, e);
-		if (e->kind == EVENT_DONE && e->done.summary != NULL) {
-			free(ctx->summary);
-			ctx->summary = xstrdup(e->done.summary);
-		}
-	} else if (ctx->json) {
-		view_json(stdout, e);
-	} else {
-		view_plain(stdout, e);
-	}
+	if (ctx->follow != NULL)
+		follow_event(ctx->follow, e);
 }
 
 static void run_done(void *arg, int status, const char *why)
@@ -158,24 +141,8 @@ static void run_done(void *arg, int status, const char *why)
 	 * Let Abort/EndWorkload frames reach the agents before the loop ends; on the
 	 * dashboard, leave the final screen up long enough to read.
 	 */
-	event_base_loopexit(ctx->base, &(struct timeval){ctx->dash ? 3 : 0, 100 * 1000});
-}
-
-/* A socket file left by a daemon that is gone must not stop a plain `iocurve run`. */
-static bool run_daemon_answers(const char *sock)
-{
-	struct sockaddr_un sun = {.sun_family = AF_UNIX};
-	bool ok;
-	int fd;
-
-	if (strlen(sock) >= sizeof(sun.sun_path))
-		return false;
-	memcpy(sun.sun_path, sock, strlen(sock) + 1);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	ok = fd >= 0 && connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == 0;
-	if (fd >= 0)
-		close(fd);
-	return ok;
+	event_base_loopexit(ctx->base,
+	                    &(struct timeval){follow_dashboard(ctx->follow) ? 3 : 0, 100 * 1000});
 }
 
 /* "iocurve run demo.yaml --out r1", words quoted where a shell would need it: for meta.json. */
@@ -201,83 +168,6 @@ static char *run_command_line(const struct args *a)
 	}
 	fclose(f);
 	return out;
-}
-
-/* What --detach prints: the campaign's id, for `iocurve watch ID` or `status ID`. */
-static void run_detached(uint32_t id, const char *sock, bool queued, bool json)
-{
-	if (json) {
-		json_t *o = json_pack("{s:s, s:i, s:s, s:b}", "event", "submitted", "id",
-		                      (json_int_t)id, "coordinator", sock, "queued", queued);
-		char *line = o != NULL ? json_dumps(o, JSON_COMPACT) : NULL;
-
-		if (line != NULL)
-			printf("%s\n", line);
-		free(line);
-		json_decref(o);
-		return;
-	}
-	printf("%u\n", id);
-	fprintf(stderr, "campaign %u submitted to %s%s; follow it with `iocurve watch %u`\n", id,
-	        sock, queued ? ", queued behind the running campaign" : "", id);
-}
-
-/*
- * Hand the campaign to a daemon, then follow it as `iocurve watch` would, or with
- * detach return at once.
- */
-static int run_submit(const char *sock, const char *path, bool no_queue, bool detach, bool json,
-                      const char *command)
-{
-	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT, *reply;
-	Iocurve__Submit sub = IOCURVE__SUBMIT__INIT;
-	struct campaign *c;
-	struct error err;
-	uint32_t id;
-	int rc;
-
-	/* Check locally first: errors point at the user's file and line. */
-	if (campaign_load(path, &c, &err) < 0) {
-		fprintf(stderr, "iocurve: %s\n", err.msg);
-		return 2;
-	}
-	sub.plan = c->text;
-	sub.name = (char *)path;
-	sub.no_wait = no_queue;
-	sub.command = (char *)command;
-	env.body_case = IOCURVE__ENVELOPE__BODY_SUBMIT;
-	env.submit = &sub;
-	rc = client_request(sock, &env, CONTROL_TIMEOUT_SECONDS, &reply, &err);
-	campaign_free(c);
-	if (rc < 0) {
-		fprintf(stderr, "iocurve: %s\n", err.msg);
-		return 1;
-	}
-	if (reply->body_case != IOCURVE__ENVELOPE__BODY_SUBMITTED || reply->submitted->id == 0) {
-		fprintf(stderr, "iocurve: %s\n",
-		        reply->body_case == IOCURVE__ENVELOPE__BODY_SUBMITTED
-		            ? reply->submitted->error
-		            : "unexpected reply from the daemon");
-		frame_free(reply);
-		return 1;
-	}
-	id = reply->submitted->id;
-	if (detach) {
-		run_detached(id, sock, reply->submitted->queued, json);
-		frame_free(reply);
-		return 0;
-	}
-	/* --json: stdout carries only JSON lines; what a person reads goes to stderr. */
-	fprintf(json ? stderr : stdout, "campaign %u submitted to %s%s\n", id, sock,
-	        reply->submitted->queued ? ": queued behind the running campaign" : "");
-	fflush(stdout);
-	frame_free(reply);
-	rc = watch_campaign(sock, id, json, &err);
-	if (rc < 0) {
-		fprintf(stderr, "iocurve: %s\n", err.msg);
-		return 1;
-	}
-	return rc;
 }
 
 /*
@@ -377,12 +267,8 @@ static int run_embedded(const struct args *a, bool json)
 	}
 	event_base_dispatch(ctx.base);
 	/* The terminal is ours again before the tables and any failure are printed. */
-	if (ctx.dash != NULL) {
-		dashboard_free(ctx.dash);
-		ctx.dash = NULL;
-		if (ctx.summary != NULL)
-			fputs(ctx.summary, stdout);
-	}
+	follow_free(ctx.follow);
+	ctx.follow = NULL;
 	if (ctx.status != 0 && ctx.error[0] != '\0') {
 		if (ctx.started)
 			fprintf(stderr, "iocurve: campaign %s failed: %s\n", ctx.name, ctx.error);
@@ -399,7 +285,6 @@ out:
 			event_free(sigs[i]);
 	event_base_free(ctx.base);
 	local_certs_remove();
-	free(ctx.summary);
 	return ctx.status;
 }
 
@@ -414,7 +299,7 @@ static int run_exec(const struct args *a)
 	/* A daemon is the default home of campaigns when its socket is there. */
 	if (coordinator == NULL && args_get(a, "coordinator-listen") == NULL && resume == NULL &&
 	    stat(control_default_path(defsock, sizeof(defsock)), &st) == 0 &&
-	    S_ISSOCK(st.st_mode) && run_daemon_answers(defsock))
+	    S_ISSOCK(st.st_mode) && submit_daemon_answers(defsock))
 		coordinator = defsock;
 	if ((resume != NULL) == (a->noperands == 1)) {
 		fprintf(stderr, "iocurve run: give a campaign FILE.yaml or --resume DIR\n");
@@ -422,8 +307,8 @@ static int run_exec(const struct args *a)
 	}
 	if (coordinator != NULL && resume == NULL) {
 		char *command = run_command_line(a);
-		int rc = run_submit(coordinator, a->operands[0], args_has(a, "no-queue"),
-		                    args_has(a, "detach"), json, command);
+		int rc = submit_and_follow(coordinator, a->operands[0], args_has(a, "no-queue"),
+		                           args_has(a, "detach"), json, command);
 
 		free(command);
 		return rc;

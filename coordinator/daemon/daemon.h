@@ -20,8 +20,8 @@ struct daemon;
 /*
  * Campaigns' results go to RESULTS_ROOT/<campaign>-<UTC time>-<id>/ and are marked
  * running there while they run; a mark found at start names an interrupted
- * campaign. With no root (`run`), each submission names its directory and nothing
- * is marked.
+ * campaign. With no root (`run`), a submission names its directory (or takes
+ * results_open's default) and nothing is marked.
  */
 struct daemon *daemon_new(struct event_base *base, struct server *srv, const char *results_root);
 /*
@@ -47,7 +47,7 @@ struct daemon_client {
 struct daemon_submission {
 	struct campaign *campaign; /* what to run, or NULL with resumed */
 	struct replay *resumed;    /* carry on this (replay_load of results) */
-	const char *results;       /* the new directory (NULL: under the root, see daemon_new) */
+	const char *results;       /* the directory to make (NULL: see daemon_new), or resumed's */
 	const char *command;       /* the command line for meta.json, or NULL */
 	bool no_wait;              /* fail rather than queue behind a campaign */
 	const struct daemon_client *client;

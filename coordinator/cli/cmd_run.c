@@ -145,31 +145,6 @@ static void run_done(void *arg, int status, const char *why)
 	                    &(struct timeval){follow_dashboard(ctx->follow) ? 3 : 0, 100 * 1000});
 }
 
-/* "iocurve run demo.yaml --out r1", words quoted where a shell would need it: for meta.json. */
-static char *run_command_line(const struct args *a)
-{
-	char *out = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&out, &len);
-
-	fputs("iocurve", f);
-	for (int i = 0; i < a->argc; i++) {
-		const char *w = a->argv[i];
-
-		if (w[0] != '\0' && strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		                              "0123456789-_./=:,@%+") == strlen(w)) {
-			fprintf(f, " %s", w);
-			continue;
-		}
-		fputs(" '", f);
-		for (; *w; w++)
-			fputs(*w == '\'' ? "'\\''" : (char[2]){*w, 0}, f);
-		fputc('\'', f);
-	}
-	fclose(f);
-	return out;
-}
-
 /*
  * Where agents dial and with which certificates: throw-away ones on a loopback port
  * for local agents, else --coordinator-listen and --tls.
@@ -257,7 +232,7 @@ static int run_embedded(const struct args *a, bool json)
 		                       signos[i] == SIGCHLD ? run_sigchld_cb : run_signal_cb, &ctx);
 		event_add(sigs[i], NULL);
 	}
-	command = run_command_line(a);
+	command = args_command_line(a);
 	sub.command = command;
 	ctx.id = daemon_submit_campaign(host_daemon(ctx.host), &sub, &err);
 	free(command);
@@ -306,7 +281,7 @@ static int run_exec(const struct args *a)
 		return 2;
 	}
 	if (coordinator != NULL && resume == NULL) {
-		char *command = run_command_line(a);
+		char *command = args_command_line(a);
 		int rc = submit_and_follow(coordinator, a->operands[0], args_has(a, "no-queue"),
 		                           args_has(a, "detach"), json, command);
 

@@ -303,6 +303,22 @@ static void test_args_env_and_alias(void **state)
 	free(text);
 }
 
+/* The command line kept in meta.json reads back as the words given, through a shell. */
+static void test_args_command_line(void **state)
+{
+	char *argv[] = {"run", "my plan.yaml", "--out", "it's", "--out", "a$b", "--steps=3", "-v"};
+	struct error err = {{0}};
+	struct args a;
+	char *line;
+
+	assert_int_equal(args_parse(&test_args_spec, 8, argv, &a, &err), 0);
+	line = args_command_line(&a);
+	assert_string_equal(line,
+	                    "iocurve run 'my plan.yaml' --out 'it'\\''s' --out 'a$b' --steps=3 -v");
+	free(line);
+	args_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -315,6 +331,7 @@ int main(void)
 	    cmocka_unit_test(test_args_duration),
 	    cmocka_unit_test(test_args_help_text),
 	    cmocka_unit_test(test_args_env_and_alias),
+	    cmocka_unit_test(test_args_command_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

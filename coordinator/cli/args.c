@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* One argument parser for every verb, driven by the verb's table of options. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -345,4 +346,28 @@ void args_usage(FILE *f, const struct args_spec *spec)
 	fprintf(f, "  %-*s  %s\n", width, "-h, --help", "print this help");
 	if (spec->more != NULL)
 		fprintf(f, "\n%s", spec->more);
+}
+
+char *args_command_line(const struct args *a)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	fputs("iocurve", f);
+	for (int i = 0; i < a->argc; i++) {
+		const char *w = a->argv[i];
+
+		if (w[0] != '\0' && strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		                              "0123456789-_./=:,@%+") == strlen(w)) {
+			fprintf(f, " %s", w);
+			continue;
+		}
+		fputs(" '", f);
+		for (; *w; w++)
+			fputs(*w == '\'' ? "'\\''" : (char[2]){*w, 0}, f);
+		fputc('\'', f);
+	}
+	fclose(f);
+	return out;
 }

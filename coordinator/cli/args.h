@@ -62,6 +62,11 @@ struct args {
 int args_parse(const struct args_spec *spec, int argc, char **argv, struct args *a,
                struct error *err);
 void args_free(struct args *a);
+/*
+ * The command as typed, for meta.json: "iocurve run demo.yaml --out r1", each word
+ * a shell would split or expand quoted ('my file.yaml'). Free it.
+ */
+char *args_command_line(const struct args *a);
 
 /* Whether the option (by long name) was given. An unknown name is a bug: abort. */
 bool args_has(const struct args *a, const char *name);

@@ -1,76 +1,64 @@
 /* SPDX-License-Identifier: MIT */
-/* iocurve run: run one campaign in-process, on local agents or agents that dial in. */
-#include <errno.h>
-#include <jansson.h>
-#include <limits.h>
+/*
+ * iocurve run: one campaign, handed to a daemon (submit.c) or to a host of the same
+ * core started in this process, on local agents or agents that dial in.
+ */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
-#include <unistd.h>
 
 #include "campaign.h"
-#include "client.h"
-#include "watch.h"
-#include "control.h"
-#include "frame.h"
-#include "fsutil.h"
-#include "dashboard.h"
-#include "events.h"
-#include "view_plain.h"
 #include "certs.h"
+#include "client.h"
 #include "cmd.h"
+#include "control.h"
+#include "daemon.h"
+#include "follow.h"
+#include "fsutil.h"
+#include "host.h"
 #include "local.h"
 #include "log.h"
 #include "replay.h"
-#include "results.h"
-#include "runner.h"
-#include "server.h"
-#include "tls.h"
+#include "submit.h"
+#include "xalloc.h"
 
-/* Everything one `iocurve run` owns. */
+/*
+ * What the CLI keeps of an embedded run: the campaign itself is hosted by the same
+ * core `serve` runs (daemon/host.h), started in this process and submitted to.
+ */
 struct run_ctx {
 	struct event_base *base;
-	struct campaign *campaign;
-	struct replay resumed; /* --resume: what the results directory holds */
-	SSL_CTX *ssl;
-	struct server *srv;
-	struct results *res;
-	struct runner *runner;
+	struct host *host;
+	uint32_t id; /* the campaign's, in the host */
 	struct local_agents *local;
-	struct events *ev;
-	struct dashboard *dash;
+	struct follow *follow; /* the view, from the campaign's start */
+	FILE *human;           /* what a person reads: stdout, or stderr with --json */
+	bool json;
 	char certs_tmp[64]; /* throw-away CA for local agents (local_certs_dir) */
+	char name[128];
+	char error[1024];
 	int status;
-	bool finished;
+	bool started, finished;
 };
 
-static void run_done_cb(void *arg, int status)
+/* Cancel the campaign, unless it has ended: then only the loop is left to end. */
+static void run_cancel(struct run_ctx *ctx, const char *why)
 {
-	struct run_ctx *ctx = arg;
+	struct error err;
 
-	ctx->status = status;
-	ctx->finished = true;
-	/*
-	 * Let Abort/EndWorkload frames reach the agents before the loop ends; on the
-	 * dashboard, leave the final screen up long enough to read.
-	 */
-	event_base_loopexit(ctx->base, &(struct timeval){ctx->dash ? 3 : 0, 100 * 1000});
+	if (ctx->finished || ctx->id == 0 ||
+	    daemon_cancel_campaign(host_daemon(ctx->host), ctx->id, why, &err) < 0)
+		event_base_loopexit(ctx->base, NULL);
 }
 
 static void run_signal_cb(evutil_socket_t sig, short what, void *arg)
 {
-	struct run_ctx *ctx = arg;
 	char why[64];
 
 	snprintf(why, sizeof(why), "interrupted by %s", strsignal((int)sig));
-	if (ctx->runner != NULL && !ctx->finished)
-		runner_cancel(ctx->runner, why);
-	else
-		event_base_loopexit(ctx->base, NULL);
+	run_cancel(arg, why);
 }
 
 /* A local agent that dies takes the campaign with it: say which, and where its log is. */
@@ -79,17 +67,16 @@ static void run_sigchld_cb(evutil_socket_t sig, short what, void *arg)
 	struct run_ctx *ctx = arg;
 	char msg[512];
 
-	if (ctx->local != NULL && local_reap(ctx->local, msg, sizeof(msg)) && ctx->runner != NULL &&
-	    !ctx->finished)
-		runner_cancel(ctx->runner, msg);
+	if (ctx->local != NULL && local_reap(ctx->local, msg, sizeof(msg)) && !ctx->finished)
+		run_cancel(ctx, msg);
 }
 
 static void run_dash_cancel(void *arg)
 {
 	struct run_ctx *ctx = arg;
 
-	if (ctx->runner != NULL && !ctx->finished)
-		runner_cancel(ctx->runner, "cancelled from the dashboard");
+	if (!ctx->finished)
+		run_cancel(ctx, "cancelled from the dashboard");
 }
 
 static const struct dashboard_cbs run_dash_cbs = {
@@ -97,240 +84,206 @@ static const struct dashboard_cbs run_dash_cbs = {
     .on_cancel = run_dash_cancel,
 };
 
-static void run_dash_event(void *arg, const struct event *e)
+/*
+ * The results directory is open: say where, start the local agents (their logs go
+ * there) or say where agents dial, then take the terminal for the dashboard.
+ */
+static int run_opened(void *arg, const struct campaign *c, const char *results, struct error *err)
 {
-	dashboard_event(arg, e);
+	struct run_ctx *ctx = arg;
+
+	snprintf(ctx->name, sizeof(ctx->name), "%s", c->name);
+	fprintf(ctx->human, "campaign %s: %zu workload(s), results in %s\n", c->name, c->nworkloads,
+	        results);
+	if (c->agents_mode == CAMPAIGN_AGENTS_LOCAL) {
+		/* A simulated target touches no file: allow only the private certs dir. */
+		ctx->local = local_spawn(ctx->certs_tmp, host_address(ctx->host),
+		                         c->target_path ? c->target_path : ctx->certs_tmp, results,
+		                         c->agents_count, err);
+		if (ctx->local == NULL)
+			return -1;
+	} else {
+		fprintf(ctx->human, "waiting for %u agent(s) to dial %s\n", c->agents_count,
+		        host_address(ctx->host));
+	}
+	fflush(ctx->human);
+	ctx->follow = follow_new(ctx->base, ctx->json, &run_dash_cbs, ctx);
+	return 0;
 }
 
-/*
- * Every local agent has read its certificate and joined: the private directory (with
- * the throw-away CA's key) is not needed any more, so a run killed later leaves none.
- */
-static void run_certs_done(void *arg, const struct event *e)
+/* The campaign's events, followed as a watcher follows them. */
+static void run_event(void *arg, const struct event *e)
 {
-	if (e->kind == EVENT_AGENT && e->agent.state == EVENT_AGENT_READY &&
+	struct run_ctx *ctx = arg;
+
+	if (e->kind == EVENT_CAMPAIGN)
+		ctx->started = true;
+	/*
+	 * Every local agent has read its certificate and joined: the private directory
+	 * (with the throw-away CA's key) is not needed any more, so a run killed later
+	 * leaves none.
+	 */
+	if (ctx->local != NULL && e->kind == EVENT_AGENT && e->agent.state == EVENT_AGENT_READY &&
 	    e->agent.n == e->agent.of)
 		local_certs_remove();
+	if (ctx->follow != NULL)
+		follow_event(ctx->follow, e);
 }
 
-/* The dashboard on a terminal, plain lines otherwise, or the event stream as JSON with --json. */
-static void run_view(struct run_ctx *ctx, int json)
+static void run_done(void *arg, int status, const char *why)
 {
-	if (json) {
-		events_subscribe(ctx->ev, view_json, stdout);
-		return;
-	}
-	if (isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) &&
-	    (ctx->dash = dashboard_new(ctx->base, &run_dash_cbs, ctx)) != NULL) {
-		events_subscribe(ctx->ev, run_dash_event, ctx->dash);
-		return;
-	}
-	events_subscribe(ctx->ev, view_plain, stdout);
-}
+	struct run_ctx *ctx = arg;
 
-/* A socket file left by a daemon that is gone must not stop a plain `iocurve run`. */
-static bool run_daemon_answers(const char *sock)
-{
-	struct sockaddr_un sun = {.sun_family = AF_UNIX};
-	bool ok;
-	int fd;
-
-	if (strlen(sock) >= sizeof(sun.sun_path))
-		return false;
-	memcpy(sun.sun_path, sock, strlen(sock) + 1);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	ok = fd >= 0 && connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == 0;
-	if (fd >= 0)
-		close(fd);
-	return ok;
-}
-
-/* "iocurve run demo.yaml --out r1", words quoted where a shell would need it: for meta.json. */
-static char *run_command_line(const struct args *a)
-{
-	char *out = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&out, &len);
-
-	fputs("iocurve", f);
-	for (int i = 0; i < a->argc; i++) {
-		const char *w = a->argv[i];
-
-		if (w[0] != '\0' && strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		                              "0123456789-_./=:,@%+") == strlen(w)) {
-			fprintf(f, " %s", w);
-			continue;
-		}
-		fputs(" '", f);
-		for (; *w; w++)
-			fputs(*w == '\'' ? "'\\''" : (char[2]){*w, 0}, f);
-		fputc('\'', f);
-	}
-	fclose(f);
-	return out;
-}
-
-/* What --detach prints: the campaign's id, for `iocurve watch ID` or `status ID`. */
-static void run_detached(uint32_t id, const char *sock, bool queued, bool json)
-{
-	if (json) {
-		json_t *o = json_pack("{s:s, s:i, s:s, s:b}", "event", "submitted", "id",
-		                      (json_int_t)id, "coordinator", sock, "queued", queued);
-		char *line = o != NULL ? json_dumps(o, JSON_COMPACT) : NULL;
-
-		if (line != NULL)
-			printf("%s\n", line);
-		free(line);
-		json_decref(o);
-		return;
-	}
-	printf("%u\n", id);
-	fprintf(stderr, "campaign %u submitted to %s%s; follow it with `iocurve watch %u`\n", id,
-	        sock, queued ? ", queued behind the running campaign" : "", id);
+	ctx->status = status;
+	ctx->finished = true;
+	snprintf(ctx->error, sizeof(ctx->error), "%s", why);
+	/*
+	 * Let Abort/EndWorkload frames reach the agents before the loop ends; on the
+	 * dashboard, leave the final screen up long enough to read.
+	 */
+	event_base_loopexit(ctx->base,
+	                    &(struct timeval){follow_dashboard(ctx->follow) ? 3 : 0, 100 * 1000});
 }
 
 /*
- * Hand the campaign to a daemon, then follow it as `iocurve watch` would, or with
- * detach return at once.
+ * Where agents dial and with which certificates: throw-away ones on a loopback port
+ * for local agents, else --coordinator-listen and --tls.
  */
-static int run_submit(const char *sock, const char *path, bool no_queue, bool detach, bool json,
-                      const char *command)
+static int run_agents_setup(struct run_ctx *ctx, const struct campaign *c, struct host_options *o,
+                            struct error *err)
 {
-	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT, *reply;
-	Iocurve__Submit sub = IOCURVE__SUBMIT__INIT;
-	struct campaign *c;
-	struct error err;
-	uint32_t id;
-	int rc;
-
-	/* Check locally first: errors point at the user's file and line. */
-	if (campaign_load(path, &c, &err) < 0) {
-		fprintf(stderr, "iocurve: %s\n", err.msg);
-		return 2;
-	}
-	sub.plan = c->text;
-	sub.name = (char *)path;
-	sub.no_wait = no_queue;
-	sub.command = (char *)command;
-	env.body_case = IOCURVE__ENVELOPE__BODY_SUBMIT;
-	env.submit = &sub;
-	rc = client_request(sock, &env, CONTROL_TIMEOUT_SECONDS, &reply, &err);
-	campaign_free(c);
-	if (rc < 0) {
-		fprintf(stderr, "iocurve: %s\n", err.msg);
-		return 1;
-	}
-	if (reply->body_case != IOCURVE__ENVELOPE__BODY_SUBMITTED || reply->submitted->id == 0) {
-		fprintf(stderr, "iocurve: %s\n",
-		        reply->body_case == IOCURVE__ENVELOPE__BODY_SUBMITTED
-		            ? reply->submitted->error
-		            : "unexpected reply from the daemon");
-		frame_free(reply);
-		return 1;
-	}
-	id = reply->submitted->id;
-	if (detach) {
-		run_detached(id, sock, reply->submitted->queued, json);
-		frame_free(reply);
-		return 0;
-	}
-	/* --json: stdout carries only JSON lines; what a person reads goes to stderr. */
-	fprintf(json ? stderr : stdout, "campaign %u submitted to %s%s\n", id, sock,
-	        reply->submitted->queued ? ": queued behind the running campaign" : "");
-	fflush(stdout);
-	frame_free(reply);
-	rc = watch_campaign(sock, id, json, &err);
-	if (rc < 0) {
-		fprintf(stderr, "iocurve: %s\n", err.msg);
-		return 1;
-	}
-	return rc;
-}
-
-/* Set up TLS and the listener: throw-away certificates for local agents. */
-static int run_setup(struct run_ctx *ctx, const char *listen, const char *tls_dir,
-                     struct error *err)
-{
-	const struct campaign *c = ctx->campaign;
-
 	if (c->agents_mode == CAMPAIGN_AGENTS_LOCAL) {
 		if (local_certs_dir(ctx->certs_tmp, sizeof(ctx->certs_tmp), err) < 0)
 			return -1;
 		if (certs_init(ctx->certs_tmp, err) < 0)
 			return -1;
-		tls_dir = ctx->certs_tmp;
-		if (listen == NULL)
-			listen = "127.0.0.1:0";
+		o->tls_dir = ctx->certs_tmp;
+		if (o->listen == NULL)
+			o->listen = "127.0.0.1:0";
 		if (c->target_path != NULL && fs_mkdir_p(c->target_path, 0755, err) < 0) {
 			error_prefix(err, "target %s: ", c->target_path);
 			return -1;
 		}
-	} else if (listen == NULL || tls_dir == NULL) {
+	} else if (o->listen == NULL || o->tls_dir == NULL) {
 		error_set(err,
 		          "%s: agents: select needs --coordinator-listen HOST:PORT and --tls DIR "
 		          "(agents started by hand dial that address)",
 		          c->path);
 		return -1;
 	}
-	ctx->ssl = tls_ctx_new(tls_dir, CERTS_COORDINATOR_NAME, true, err);
-	if (ctx->ssl == NULL)
-		return -1;
-	ctx->srv = server_new(ctx->base, ctx->ssl, listen, err);
-	if (ctx->srv != NULL && c->agents_mode != CAMPAIGN_AGENTS_LOCAL) {
-		char path[4096];
-
-		snprintf(path, sizeof(path), "%s/revoked", tls_dir);
-		return server_load_revoked(ctx->srv, path, err) < 0 ? -1 : 0;
-	}
-	return ctx->srv == NULL ? -1 : 0;
+	return 0;
 }
 
 /* --resume DIR: the plan and the steps finished, from the results directory. */
-static int run_load_resumed(struct run_ctx *ctx, const char *dir, FILE *human, struct error *err)
+static struct replay *run_load_resumed(const char *dir, FILE *human, struct error *err)
 {
+	struct replay *rp = xcalloc(1, sizeof(*rp));
 	size_t steps = 0;
 
-	if (replay_load(dir, &ctx->resumed, err) < 0) {
-		replay_free(&ctx->resumed);
-		return -1;
+	if (replay_load(dir, rp, err) < 0) {
+		replay_free(rp);
+		free(rp);
+		return NULL;
 	}
-	if (ctx->resumed.warning[0] != '\0')
-		fprintf(stderr, "iocurve: warning: %s\n", ctx->resumed.warning);
-	ctx->campaign = ctx->resumed.campaign;
-	for (size_t i = 0; i < ctx->campaign->nworkloads; i++)
-		steps += ctx->resumed.npts[i];
+	if (rp->warning[0] != '\0')
+		fprintf(stderr, "iocurve: warning: %s\n", rp->warning);
+	for (size_t i = 0; i < rp->campaign->nworkloads; i++)
+		steps += rp->npts[i];
 	fprintf(human, "resuming %s: %zu step(s) on disk; what follows them is dropped\n", dir,
 	        steps);
-	return 0;
+	return rp;
+}
+
+/* In this process: a host of its own, the campaign submitted to it, its events followed. */
+static int run_embedded(const struct args *a, bool json)
+{
+	const char *resume = args_get(a, "resume");
+	struct run_ctx ctx = {.status = 1, .json = json, .human = json ? stderr : stdout};
+	struct host_options o = {.listen = args_get(a, "coordinator-listen"),
+	                         .tls_dir = args_get(a, "tls")};
+	struct daemon_client client = {run_opened, run_event, run_done, &ctx};
+	struct daemon_submission sub = {.results = resume != NULL ? resume : args_get(a, "out"),
+	                                .client = &client};
+	const struct campaign *c;
+	struct event *sigs[4] = {NULL, NULL, NULL, NULL};
+	const int signos[4] = {SIGINT, SIGTERM, SIGCHLD, SIGHUP};
+	struct error err;
+	char *command;
+
+	if (resume != NULL ? (sub.resumed = run_load_resumed(resume, ctx.human, &err)) == NULL
+	                   : campaign_load(a->operands[0], &sub.campaign, &err) < 0) {
+		fprintf(stderr, "iocurve: %s\n", err.msg);
+		return 2;
+	}
+	c = sub.resumed != NULL ? sub.resumed->campaign : sub.campaign;
+	signal(SIGPIPE, SIG_IGN);
+	ctx.base = event_base_new();
+	if (run_agents_setup(&ctx, c, &o, &err) < 0 ||
+	    (ctx.host = host_new(ctx.base, &o, &err)) == NULL) {
+		if (sub.resumed != NULL)
+			replay_free(sub.resumed);
+		free(sub.resumed);
+		campaign_free(sub.campaign);
+		fprintf(stderr, "iocurve: %s\n", err.msg);
+		goto out;
+	}
+	for (int i = 0; i < 4; i++) {
+		sigs[i] = evsignal_new(ctx.base, signos[i],
+		                       signos[i] == SIGCHLD ? run_sigchld_cb : run_signal_cb, &ctx);
+		event_add(sigs[i], NULL);
+	}
+	command = args_command_line(a);
+	sub.command = command;
+	ctx.id = daemon_submit_campaign(host_daemon(ctx.host), &sub, &err);
+	free(command);
+	if (ctx.id == 0) {
+		fprintf(stderr, "iocurve: %s\n", err.msg);
+		goto out;
+	}
+	event_base_dispatch(ctx.base);
+	/* The terminal is ours again before the tables and any failure are printed. */
+	follow_free(ctx.follow);
+	ctx.follow = NULL;
+	if (ctx.status != 0 && ctx.error[0] != '\0') {
+		if (ctx.started)
+			fprintf(stderr, "iocurve: campaign %s failed: %s\n", ctx.name, ctx.error);
+		else
+			fprintf(stderr, "iocurve: %s\n", ctx.error);
+	}
+out:
+	fflush(stdout);
+	local_stop(ctx.local);
+	ctx.local = NULL;
+	host_free(ctx.host);
+	for (int i = 0; i < 4; i++)
+		if (sigs[i] != NULL)
+			event_free(sigs[i]);
+	event_base_free(ctx.base);
+	local_certs_remove();
+	return ctx.status;
 }
 
 static int run_exec(const struct args *a)
 {
-	const char *out = args_get(a, "out"), *listen = args_get(a, "coordinator-listen");
-	const char *tls_dir = args_get(a, "tls"), *coordinator = args_get(a, "coordinator");
-	const char *resume = args_get(a, "resume");
+	const char *coordinator = args_get(a, "coordinator"), *resume = args_get(a, "resume");
 	bool verbose = args_has(a, "verbose"), json = args_has(a, "json");
-	FILE *human = json ? stderr : stdout; /* --json: only JSON lines on stdout */
-	struct run_ctx ctx = {.status = 1};
-	struct event *sigs[4] = {NULL, NULL, NULL, NULL};
-	struct error err;
 	char defsock[256];
 	struct stat st;
 
 	log_init("iocurve", verbose ? LOG_LEVEL_INFO : LOG_LEVEL_WARN);
 	/* A daemon is the default home of campaigns when its socket is there. */
-	if (coordinator == NULL && listen == NULL && resume == NULL &&
+	if (coordinator == NULL && args_get(a, "coordinator-listen") == NULL && resume == NULL &&
 	    stat(control_default_path(defsock, sizeof(defsock)), &st) == 0 &&
-	    S_ISSOCK(st.st_mode) && run_daemon_answers(defsock))
+	    S_ISSOCK(st.st_mode) && submit_daemon_answers(defsock))
 		coordinator = defsock;
 	if ((resume != NULL) == (a->noperands == 1)) {
 		fprintf(stderr, "iocurve run: give a campaign FILE.yaml or --resume DIR\n");
 		return 2;
 	}
 	if (coordinator != NULL && resume == NULL) {
-		char *command = run_command_line(a);
-		int rc = run_submit(coordinator, a->operands[0], args_has(a, "no-queue"),
-		                    args_has(a, "detach"), json, command);
+		char *command = args_command_line(a);
+		int rc = submit_and_follow(coordinator, a->operands[0], args_has(a, "no-queue"),
+		                           args_has(a, "detach"), json, command);
 
 		free(command);
 		return rc;
@@ -341,99 +294,7 @@ static int run_exec(const struct args *a)
 		                "on its usual socket)\n");
 		return 2;
 	}
-	if (resume != NULL ? run_load_resumed(&ctx, resume, human, &err) < 0
-	                   : campaign_load(a->operands[0], &ctx.campaign, &err) < 0) {
-		fprintf(stderr, "iocurve: %s\n", err.msg);
-		return 2;
-	}
-	signal(SIGPIPE, SIG_IGN);
-	ctx.base = event_base_new();
-	if (run_setup(&ctx, listen, tls_dir, &err) < 0)
-		goto fail;
-	ctx.res = resume == NULL ? results_open(out, ctx.campaign, &err)
-	                         : results_resume(resume, ctx.campaign,
-	                                          (const struct step_point *const *)ctx.resumed.pts,
-	                                          ctx.resumed.npts, ctx.resumed.keep, &err);
-	if (ctx.res == NULL)
-		goto fail;
-	fprintf(human, "campaign %s: %zu workload(s), results in %s\n", ctx.campaign->name,
-	        ctx.campaign->nworkloads, results_dir(ctx.res));
-	if (ctx.campaign->agents_mode == CAMPAIGN_AGENTS_LOCAL) {
-		ctx.local =
-		    /* A simulated target touches no file: allow only the private certs dir. */
-		    local_spawn(ctx.certs_tmp, server_address(ctx.srv),
-		                ctx.campaign->target_path ? ctx.campaign->target_path
-		                                          : ctx.certs_tmp,
-		                results_dir(ctx.res), ctx.campaign->agents_count, &err);
-		if (ctx.local == NULL)
-			goto fail;
-	} else {
-		fprintf(human, "waiting for %u agent(s) to dial %s\n", ctx.campaign->agents_count,
-		        server_address(ctx.srv));
-	}
-	fflush(human);
-	ctx.ev = events_new();
-	run_view(&ctx, json);
-	if (ctx.local != NULL)
-		events_subscribe(ctx.ev, run_certs_done, NULL);
-	ctx.runner =
-	    runner_new(ctx.base, ctx.srv, ctx.campaign, ctx.res, ctx.ev, run_done_cb, &ctx);
-	{
-		char *command = run_command_line(a);
-
-		runner_set_command(ctx.runner, command);
-		free(command);
-	}
-	if (resume != NULL)
-		runner_resume_from(ctx.runner, (const struct step_point *const *)ctx.resumed.pts,
-		                   ctx.resumed.npts);
-	events_emit_campaign(ctx.ev, ctx.campaign, 0, results_dir(ctx.res));
-	sigs[0] = evsignal_new(ctx.base, SIGINT, run_signal_cb, &ctx);
-	sigs[1] = evsignal_new(ctx.base, SIGTERM, run_signal_cb, &ctx);
-	sigs[2] = evsignal_new(ctx.base, SIGCHLD, run_sigchld_cb, &ctx);
-	sigs[3] = evsignal_new(ctx.base, SIGHUP, run_signal_cb, &ctx);
-	for (int i = 0; i < 4; i++)
-		event_add(sigs[i], NULL);
-	runner_start(ctx.runner);
-	event_base_dispatch(ctx.base);
-	/*
-	 * The terminal is ours again before the tables and any failure are printed
-	 * (plain lines printed the tables with the done event).
-	 */
-	if (ctx.dash != NULL) {
-		dashboard_free(ctx.dash);
-		ctx.dash = NULL;
-		runner_report(ctx.runner, stdout);
-	}
-	if (ctx.status != 0 && runner_error(ctx.runner)[0] != '\0')
-		fprintf(stderr, "iocurve: campaign %s failed: %s\n", ctx.campaign->name,
-		        runner_error(ctx.runner));
-	goto out;
-fail:
-	fprintf(stderr, "iocurve: %s\n", err.msg);
-out:
-	fflush(stdout);
-	local_stop(ctx.local);
-	ctx.local = NULL;
-	runner_free(ctx.runner);
-	server_free(ctx.srv);
-	/* One more turn of the loop so close_notify reaches the agents. */
-	if (ctx.base != NULL)
-		event_base_loop(ctx.base, EVLOOP_NONBLOCK);
-	for (int i = 0; i < 4; i++)
-		if (sigs[i] != NULL)
-			event_free(sigs[i]);
-	results_close(ctx.res);
-	events_free(ctx.ev);
-	SSL_CTX_free(ctx.ssl);
-	if (ctx.base != NULL)
-		event_base_free(ctx.base);
-	local_certs_remove();
-	if (ctx.resumed.campaign != NULL)
-		replay_free(&ctx.resumed); /* ctx.campaign is its campaign */
-	else
-		campaign_free(ctx.campaign);
-	return ctx.status;
+	return run_embedded(a, json);
 }
 
 static const struct args_option run_options[] = {

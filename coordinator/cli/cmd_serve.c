@@ -6,37 +6,32 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "certs.h"
 #include "clock.h"
 #include "cmd.h"
 #include "control.h"
 #include "daemon.h"
 #include "frame.h"
 #include "fsutil.h"
+#include "host.h"
 #include "log.h"
 #include "metrics.h"
-#include "server.h"
-#include "tls.h"
 
 /* How long a shutdown waits for the running campaign to abort and flush. */
 #define SERVE_DRAIN_TICKS 100 /* x 100 ms */
 
 struct serve_ctx {
 	struct event_base *base;
-	SSL_CTX *ssl;
-	struct server *srv;
-	struct daemon *daemon;
+	struct host *host;
 	struct metrics *metrics;
 	struct event *drain_ev;
 	int ticks;
-	char revoked[4096]; /* DIR/revoked, read at start and on SIGHUP */
 };
 
 static void serve_drain_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct serve_ctx *ctx = arg;
 
-	if (daemon_idle(ctx->daemon) || ++ctx->ticks >= SERVE_DRAIN_TICKS)
+	if (daemon_idle(host_daemon(ctx->host)) || ++ctx->ticks >= SERVE_DRAIN_TICKS)
 		event_base_loopexit(ctx->base, NULL);
 }
 
@@ -49,7 +44,7 @@ static void serve_signal_cb(evutil_socket_t sig, short what, void *arg)
 		return;
 	log_info("%s: shutting down", strsignal((int)sig));
 	snprintf(why, sizeof(why), "the daemon is shutting down (%s)", strsignal((int)sig));
-	daemon_shutdown(ctx->daemon, why);
+	daemon_shutdown(host_daemon(ctx->host), why);
 	/* Give the campaign a moment to tell its agents and flush its results. */
 	ctx->drain_ev = event_new(ctx->base, -1, EV_PERSIST, serve_drain_cb, ctx);
 	event_add(ctx->drain_ev, &(struct timeval){0, 100 * 1000});
@@ -61,7 +56,7 @@ static void serve_hup_cb(evutil_socket_t sig, short what, void *arg)
 	struct serve_ctx *ctx = arg;
 	struct error err;
 
-	if (server_load_revoked(ctx->srv, ctx->revoked, &err) < 0)
+	if (host_reload_revoked(ctx->host, &err) < 0)
 		log_error("%s; the previous revocation list stays in force", err.msg);
 }
 
@@ -139,30 +134,25 @@ static int serve_exec(const struct args *a)
 	log_init("iocurve-serve", verbose ? LOG_LEVEL_DEBUG : LOG_LEVEL_INFO);
 	signal(SIGPIPE, SIG_IGN);
 	serve_raise_nofile();
-	ctx.ssl = tls_ctx_new(tls_dir, CERTS_COORDINATOR_NAME, true, &err);
-	if (ctx.ssl == NULL) {
-		log_error("%s", err.msg);
-		return 1;
-	}
 	ctx.base = event_base_new();
-	ctx.srv = server_new(ctx.base, ctx.ssl, listen, &err);
-	if (ctx.srv == NULL)
+	ctx.host = host_new(ctx.base,
+	                    &(struct host_options){.listen = listen,
+	                                           .tls_dir = tls_dir,
+	                                           .results_root = results,
+	                                           .max_frame = (size_t)max_frame,
+	                                           .live = &live},
+	                    &err);
+	if (ctx.host == NULL)
 		goto fail;
-	if (max_frame)
-		server_set_max_frame(ctx.srv, (size_t)max_frame);
-	server_set_liveness(ctx.srv, &live);
-	snprintf(ctx.revoked, sizeof(ctx.revoked), "%s/revoked", tls_dir);
-	if (server_load_revoked(ctx.srv, ctx.revoked, &err) < 0)
-		goto fail;
-	ctx.daemon = daemon_new(ctx.base, ctx.srv, results);
-	if (daemon_listen(ctx.daemon, control, &err) < 0)
+	if (daemon_listen(host_daemon(ctx.host), control, &err) < 0)
 		goto fail;
 	log_info("control socket %s (0600); results under %s/", control, results);
 	if (metrics != NULL) {
-		ctx.metrics = metrics_new(ctx.base, metrics, ctx.srv, ctx.daemon, &err);
+		ctx.metrics = metrics_new(ctx.base, metrics, host_server(ctx.host),
+		                          host_daemon(ctx.host), &err);
 		if (ctx.metrics == NULL)
 			goto fail;
-		daemon_observe(ctx.daemon, metrics_event, ctx.metrics);
+		daemon_observe(host_daemon(ctx.host), metrics_event, ctx.metrics);
 		log_info("metrics on http://%s/metrics", metrics);
 	}
 	sigs[0] = evsignal_new(ctx.base, SIGINT, serve_signal_cb, &ctx);
@@ -181,11 +171,8 @@ out:
 	if (ctx.drain_ev != NULL)
 		event_free(ctx.drain_ev);
 	metrics_free(ctx.metrics);
-	daemon_free(ctx.daemon);
-	server_free(ctx.srv);
-	event_base_loop(ctx.base, EVLOOP_NONBLOCK);
+	host_free(ctx.host);
 	event_base_free(ctx.base);
-	SSL_CTX_free(ctx.ssl);
 	log_info("stopped");
 	return rc;
 }

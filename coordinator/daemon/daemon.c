@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The coordinator daemon: a queue of campaigns on the registered agents, watchers, control. */
+/* The coordinator's core: a queue of campaigns on the registered agents, watchers, control. */
 #include <errno.h>
 #include <malloc.h>
 #include <stdarg.h>
@@ -47,22 +47,24 @@ struct daemon_campaign {
 	enum daemon_state state;
 	char name[128];
 	char started[32];
-	char results[512];
+	char *results; /* "" until its directory is made (or the one to make or resume) */
 	char progress[96];
-	char why[160];      /* a cancel's reason */
-	char command[1024]; /* the submitting client's command line, for meta.json */
+	char why[160]; /* a cancel's reason */
+	char *command; /* the submitter's command line, for meta.json (NULL: none) */
 	char ended[32];
 	char reason[256];          /* the done event's message when it did not complete */
 	char *knees[DAEMON_KNEES]; /* "NAME: KNEE" per finished workload (status) */
 	size_t nknees;
 	struct campaign *c;
+	struct replay *replay; /* resumed: what its directory held (owns c) */
+	struct daemon_client client;
 	struct results *res;
 	struct runner *runner;
 	struct events *ev;
 	struct event *history; /* copies: they own their strings */
 	size_t nhist;
 	bool hist_on_file; /* finished: the history is in results/events.jsonl, not here */
-	bool resume;       /* start from its results directory (`iocurve resume`) */
+	bool resume;       /* start from its results directory (`iocurve resume`, `run --resume`) */
 };
 
 /* A control connection that watches a campaign's events. */
@@ -138,7 +140,8 @@ static void daemon_campaign_event(void *arg, const struct event *e)
 	struct daemon_campaign *dc = arg;
 	struct daemon *d = dc->d;
 
-	if (dc->nhist < DAEMON_HISTORY_MAX) {
+	/* Kept for late watchers: only a daemon with a control socket has any. */
+	if (d->ctl != NULL && dc->nhist < DAEMON_HISTORY_MAX) {
 		if ((dc->nhist & (dc->nhist - 1)) == 0)
 			dc->history = xreallocarray(dc->history, dc->nhist ? 2 * dc->nhist : 1,
 			                            sizeof(*dc->history));
@@ -214,7 +217,7 @@ static void daemon_history_save(struct daemon_campaign *dc)
 {
 	struct error err;
 
-	if (dc->results[0] == '\0' || dc->nhist == 0)
+	if (dc->results == NULL || dc->results[0] == '\0' || dc->nhist == 0)
 		return;
 	if (evfile_save(dc->results, dc->history, dc->nhist, &err) < 0) {
 		log_warn("campaign %u: %s; its events stay in memory", dc->id, err.msg);
@@ -244,7 +247,13 @@ static void daemon_campaign_release(struct daemon_campaign *dc)
 	dc->runner = NULL;
 	results_close(dc->res);
 	dc->res = NULL;
-	campaign_free(dc->c);
+	if (dc->replay != NULL) {
+		replay_free(dc->replay); /* and its campaign, dc->c */
+		free(dc->replay);
+		dc->replay = NULL;
+	} else {
+		campaign_free(dc->c);
+	}
 	dc->c = NULL;
 	events_free(dc->ev);
 	dc->ev = NULL;
@@ -281,9 +290,24 @@ static void daemon_done_cb(void *arg, int status)
 	struct daemon_campaign *dc = arg;
 
 	dc->state = status == 0 ? DAEMON_COMPLETE : dc->why[0] ? DAEMON_CANCELLED : DAEMON_FAILED;
-	running_clear(dc->results);
+	if (dc->d->results_root != NULL)
+		running_clear(dc->results);
 	log_info("campaign %u (%s) %s; results in %s", dc->id, dc->name,
 	         daemon_state_names[dc->state], dc->results);
+	if (dc->client.done != NULL)
+		dc->client.done(dc->client.arg, status, runner_error(dc->runner));
+	event_base_once(dc->d->base, -1, EV_TIMEOUT, daemon_after_done, dc,
+	                &(struct timeval){0, 0});
+}
+
+/* A campaign that ends before it ran (no results directory, cancelled while queued). */
+static void daemon_end_unstarted(struct daemon_campaign *dc, enum daemon_state state,
+                                 const char *why)
+{
+	dc->state = state;
+	events_emit_done(dc->ev, 1, why, "", NULL);
+	if (dc->client.done != NULL)
+		dc->client.done(dc->client.arg, 1, why);
 	event_base_once(dc->d->base, -1, EV_TIMEOUT, daemon_after_done, dc,
 	                &(struct timeval){0, 0});
 }
@@ -291,77 +315,97 @@ static void daemon_done_cb(void *arg, int status)
 /* A campaign whose results directory could not be opened: failed. */
 static void daemon_start_failed(struct daemon_campaign *dc, const char *why)
 {
-	log_error("campaign %u: %s", dc->id, why);
-	events_emit_done(dc->ev, 1, why, "", NULL);
-	dc->state = DAEMON_FAILED;
-	event_base_once(dc->d->base, -1, EV_TIMEOUT, daemon_after_done, dc,
-	                &(struct timeval){0, 0});
+	/* A client in this process is told; the daemon's own campaigns go to the log. */
+	if (dc->client.done == NULL)
+		log_error("campaign %u: %s", dc->id, why);
+	daemon_end_unstarted(dc, DAEMON_FAILED, why);
 }
 
 /*
- * `iocurve resume`: the plan and the finished steps from the results directory,
- * as `run --resume` reads them; what follows the last complete step is dropped.
+ * Resumed (`iocurve resume`, `run --resume`): the plan and the finished steps from
+ * the results directory; what follows the last complete step is dropped.
  */
-static int daemon_open_resumed(struct daemon_campaign *dc, struct error *err)
+static struct results *daemon_open_resumed(struct daemon_campaign *dc, struct error *err)
 {
-	struct replay rp;
+	struct replay *rp = dc->replay;
 
-	if (replay_load(dc->results, &rp, err) < 0) {
-		replay_free(&rp);
+	if (rp == NULL) {
+		rp = xcalloc(1, sizeof(*rp));
+		if (replay_load(dc->results, rp, err) < 0) {
+			replay_free(rp);
+			free(rp);
+			return NULL;
+		}
+		if (rp->warning[0] != '\0')
+			log_warn("campaign %u: %s", dc->id, rp->warning);
+		dc->replay = rp;
+		dc->c = rp->campaign;
+	}
+	return results_resume(dc->results, dc->c, (const struct step_point *const *)rp->pts,
+	                      rp->npts, rp->keep, err);
+}
+
+/* A new results directory: the one asked for, else one under the root. */
+static struct results *daemon_open_new(struct daemon_campaign *dc, struct error *err)
+{
+	struct daemon *d = dc->d;
+	char *dir = NULL, stamp[32];
+	time_t now = time(NULL);
+	struct results *res;
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	strftime(dc->started, sizeof(dc->started), "%Y-%m-%d %H:%M:%SZ", &tm);
+	if (dc->results[0] != '\0')
+		dir = xstrdup(dc->results);
+	else if (d->results_root != NULL)
+		dir = xasprintf("%s/%s-%s-%u", d->results_root, dc->name, stamp, dc->id);
+	/* No root and none asked for: results_open's default name. */
+	res = results_open(dir, dc->c, err);
+	free(dir);
+	return res;
+}
+
+/* The one place a campaign is set up: its results (new or resumed), then its runner. */
+static int daemon_open(struct daemon_campaign *dc, struct error *err)
+{
+	struct daemon *d = dc->d;
+
+	dc->res = dc->resume ? daemon_open_resumed(dc, err) : daemon_open_new(dc, err);
+	if (dc->res == NULL)
 		return -1;
-	}
-	if (rp.warning[0] != '\0')
-		log_warn("campaign %u: %s", dc->id, rp.warning);
-	dc->c = rp.campaign;
-	dc->res = results_resume(dc->results, dc->c, (const struct step_point *const *)rp.pts,
-	                         rp.npts, rp.keep, err);
-	if (dc->res != NULL) {
-		dc->runner =
-		    runner_new(dc->d->base, dc->d->srv, dc->c, dc->res, dc->ev, daemon_done_cb, dc);
-		runner_resume_from(dc->runner, (const struct step_point *const *)rp.pts, rp.npts);
-	}
-	for (size_t i = 0; i < dc->c->nworkloads; i++)
-		free(rp.pts[i]);
-	free(rp.pts);
-	free(rp.npts);
-	return dc->res != NULL ? 0 : -1;
+	free(dc->results);
+	dc->results = xstrdup(results_dir(dc->res));
+	if (dc->client.opened != NULL &&
+	    dc->client.opened(dc->client.arg, dc->c, dc->results, err) < 0)
+		return -1;
+	dc->runner = runner_new(d->base, d->srv, dc->c, dc->res, dc->ev, daemon_done_cb, dc);
+	if (dc->command != NULL)
+		runner_set_command(dc->runner, dc->command);
+	if (dc->replay != NULL)
+		runner_resume_from(dc->runner, (const struct step_point *const *)dc->replay->pts,
+		                   dc->replay->npts);
+	return 0;
 }
 
 static void daemon_start(struct daemon_campaign *dc)
 {
 	struct daemon *d = dc->d;
-	char *dir, stamp[32];
-	time_t now = time(NULL);
 	struct error err;
-	struct tm tm;
 
-	if (dc->resume) {
-		if (daemon_open_resumed(dc, &err) < 0) {
-			daemon_start_failed(dc, err.msg);
-			return;
-		}
-	} else {
-		gmtime_r(&now, &tm);
-		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-		strftime(dc->started, sizeof(dc->started), "%Y-%m-%d %H:%M:%SZ", &tm);
-		dir = xasprintf("%s/%s-%s-%u", d->results_root, dc->name, stamp, dc->id);
-		dc->res = results_open(dir, dc->c, &err);
-		free(dir);
-		if (dc->res == NULL) {
-			daemon_start_failed(dc, err.msg);
-			return;
-		}
-		snprintf(dc->results, sizeof(dc->results), "%s", results_dir(dc->res));
-		dc->runner =
-		    runner_new(d->base, d->srv, dc->c, dc->res, dc->ev, daemon_done_cb, dc);
-		runner_set_command(dc->runner, dc->command);
+	if (daemon_open(dc, &err) < 0) {
+		daemon_start_failed(dc, err.msg);
+		return;
 	}
 	/* Removed at the end however it ends; still there after a crash: interrupted. */
-	if (running_mark(dc->results, dc->id, dc->name, dc->started, &err) < 0)
+	if (d->results_root != NULL &&
+	    running_mark(dc->results, dc->id, dc->name, dc->started, &err) < 0)
 		log_warn("campaign %u: %s; a restarted daemon will not offer to resume it", dc->id,
 		         err.msg);
 	dc->state = DAEMON_RUNNING;
-	events_emit_campaign(dc->ev, dc->c, dc->id, dc->results);
+	/* Without a control socket no client can name the campaign: id 0, as in-process. */
+	events_emit_campaign(dc->ev, dc->c, d->ctl != NULL ? dc->id : 0, dc->results);
 	log_info("campaign %u (%s) %s; results in %s", dc->id, dc->name,
 	         dc->resume ? "resumed" : "started", dc->results);
 	runner_start(dc->runner);
@@ -380,7 +424,8 @@ static void daemon_start_next(struct daemon *d)
 		}
 }
 
-static struct daemon_campaign *daemon_campaign_new(struct daemon *d, uint32_t id, const char *name)
+static struct daemon_campaign *daemon_campaign_new(struct daemon *d, uint32_t id, const char *name,
+                                                   const struct daemon_client *client)
 {
 	struct daemon_campaign *dc = xcalloc(1, sizeof(*dc));
 
@@ -388,8 +433,14 @@ static struct daemon_campaign *daemon_campaign_new(struct daemon *d, uint32_t id
 	dc->id = id;
 	snprintf(dc->name, sizeof(dc->name), "%s", name);
 	snprintf(dc->progress, sizeof(dc->progress), "waiting");
+	dc->results = xstrdup("");
 	dc->ev = events_new();
 	events_subscribe(dc->ev, daemon_campaign_event, dc);
+	if (client != NULL) {
+		dc->client = *client;
+		if (client->event != NULL)
+			events_subscribe(dc->ev, client->event, client->arg);
+	}
 	d->camps = xreallocarray(d->camps, d->ncamps + 1, sizeof(*d->camps));
 	d->camps[d->ncamps++] = dc;
 	return dc;
@@ -407,9 +458,10 @@ static void daemon_found_running(void *arg, const char *dir, uint32_t id, const 
 		         dir, id);
 		return;
 	}
-	dc = daemon_campaign_new(d, id, name);
+	dc = daemon_campaign_new(d, id, name, NULL);
 	dc->state = DAEMON_INTERRUPTED;
-	snprintf(dc->results, sizeof(dc->results), "%s", dir);
+	free(dc->results);
+	dc->results = xstrdup(dir);
 	snprintf(dc->started, sizeof(dc->started), "%s", started);
 	snprintf(dc->progress, sizeof(dc->progress), "interrupted: iocurve resume %u", id);
 	if (id > d->next_id)
@@ -419,10 +471,19 @@ static void daemon_found_running(void *arg, const char *dir, uint32_t id, const 
 	         id, name, id, dir);
 }
 
+/* Queued or running: the fleet is taken. */
+static bool daemon_busy(const struct daemon *d)
+{
+	for (size_t i = 0; i < d->ncamps; i++)
+		if (d->camps[i]->state <= DAEMON_RUNNING)
+			return true;
+	return false;
+}
+
 static void daemon_resume(struct daemon *d, struct conn *conn, uint32_t id)
 {
 	struct daemon_campaign *dc = daemon_find(d, id);
-	bool busy = false;
+	bool busy = daemon_busy(d);
 
 	if (dc == NULL || dc->state != DAEMON_INTERRUPTED) {
 		daemon_reply(conn, false,
@@ -430,8 +491,6 @@ static void daemon_resume(struct daemon *d, struct conn *conn, uint32_t id)
 		             dc ? daemon_state_names[dc->state] : " (see iocurve status)");
 		return;
 	}
-	for (size_t i = 0; i < d->ncamps; i++)
-		busy = busy || d->camps[i]->state <= DAEMON_RUNNING;
 	dc->resume = true;
 	dc->state = DAEMON_QUEUED;
 	snprintf(dc->progress, sizeof(dc->progress), "waiting");
@@ -441,25 +500,67 @@ static void daemon_resume(struct daemon *d, struct conn *conn, uint32_t id)
 	             dc->name, busy ? "queued to resume" : "resumed", dc->results);
 }
 
+/* Queued, not yet started: daemon_start_next starts it when the fleet is free. */
+static struct daemon_campaign *daemon_enqueue(struct daemon *d, const struct daemon_submission *s,
+                                              struct error *err)
+{
+	struct campaign *c = s->resumed != NULL ? s->resumed->campaign : s->campaign;
+	bool busy = daemon_busy(d);
+	struct daemon_campaign *dc;
+
+	if (d->stopping || (busy && s->no_wait)) {
+		error_set(err, "%s",
+		          d->stopping ? "the daemon is shutting down"
+		                      : "the fleet is busy with another campaign (see iocurve "
+		                        "status); not queued (--no-queue)");
+		if (s->resumed != NULL) {
+			replay_free(s->resumed);
+			free(s->resumed);
+		} else {
+			campaign_free(s->campaign);
+		}
+		return NULL;
+	}
+	dc = daemon_campaign_new(d, ++d->next_id, c->name, s->client);
+	dc->c = c;
+	dc->replay = s->resumed;
+	dc->resume = s->resumed != NULL;
+	if (s->results != NULL) {
+		free(dc->results);
+		dc->results = xstrdup(s->results);
+	}
+	if (s->command != NULL)
+		dc->command = xstrdup(s->command);
+	log_info("campaign %u (%s) submitted%s", dc->id, dc->name, busy ? ", queued" : "");
+	return dc;
+}
+
+uint32_t daemon_submit_campaign(struct daemon *d, const struct daemon_submission *s,
+                                struct error *err)
+{
+	struct daemon_campaign *dc = daemon_enqueue(d, s, err);
+
+	if (dc == NULL)
+		return 0;
+	daemon_start_next(d);
+	return dc->id;
+}
+
+/* The Submit verb: a campaign for the registered agents, with the client's command line. */
 static void daemon_submit(struct daemon *d, struct conn *conn, const Iocurve__Submit *s)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__Submitted r = IOCURVE__SUBMITTED__INIT;
+	bool busy = daemon_busy(d);
 	struct daemon_campaign *dc;
 	struct campaign *c = NULL;
 	struct error err;
-	bool busy = false;
 
 	env.body_case = IOCURVE__ENVELOPE__BODY_SUBMITTED;
 	env.submitted = &r;
 	r.results = "";
 	r.error = "";
-	for (size_t i = 0; i < d->ncamps; i++)
-		busy = busy || d->camps[i]->state <= DAEMON_RUNNING;
-	if (d->stopping) {
-		r.error = "the daemon is shutting down";
-	} else if (campaign_parse(s->plan, strlen(s->plan), s->name[0] ? s->name : "plan", &c,
-	                          &err) < 0) {
+	if (campaign_parse(s->plan, strlen(s->plan), s->name[0] ? s->name : "plan", &c, &err) < 0) {
 		r.error = err.msg;
 	} else if (c->agents_mode == CAMPAIGN_AGENTS_LOCAL) {
 		snprintf(err.msg, sizeof(err.msg),
@@ -468,26 +569,19 @@ static void daemon_submit(struct daemon *d, struct conn *conn, const Iocurve__Su
 		         "without --coordinator",
 		         s->name);
 		r.error = err.msg;
-	} else if (busy && s->no_wait) {
-		snprintf(err.msg, sizeof(err.msg),
-		         "the fleet is busy with another campaign (see iocurve status); not queued "
-		         "(--no-queue)");
-		r.error = err.msg;
-	}
-	if (r.error[0] != '\0') {
 		campaign_free(c);
-		conn_send(conn, &env);
-		return;
+	} else if ((dc = daemon_enqueue(
+	                d, &(struct daemon_submission){.campaign = c, .no_wait = s->no_wait},
+	                &err)) == NULL) {
+		r.error = err.msg;
+	} else {
+		dc->command = xasprintf("%s (submitted to iocurve serve as campaign %u)",
+		                        s->command[0] ? s->command : "iocurve run", dc->id);
+		daemon_start_next(d);
+		r.id = dc->id;
+		r.queued = busy;
+		r.results = dc->results;
 	}
-	dc = daemon_campaign_new(d, ++d->next_id, c->name);
-	snprintf(dc->command, sizeof(dc->command), "%s (submitted to iocurve serve as campaign %u)",
-	         s->command[0] ? s->command : "iocurve run", dc->id);
-	dc->c = c;
-	r.id = dc->id;
-	r.queued = busy;
-	log_info("campaign %u (%s) submitted%s", dc->id, dc->name, busy ? ", queued" : "");
-	daemon_start_next(d);
-	r.results = dc->results;
 	conn_send(conn, &env);
 }
 
@@ -568,31 +662,50 @@ static void daemon_agents(struct daemon *d, struct conn *conn)
 	free(plab);
 }
 
-static void daemon_cancel(struct daemon *d, struct conn *conn, uint32_t id)
+int daemon_cancel_campaign(struct daemon *d, uint32_t id, const char *why, struct error *err)
 {
 	struct daemon_campaign *dc = daemon_find(d, id);
 
 	if (dc == NULL) {
-		daemon_reply(conn, false, "no campaign %u (see iocurve status)", id);
-		return;
+		error_set(err, "no campaign %u (see iocurve status)", id);
+		return -1;
 	}
 	if (dc->state == DAEMON_QUEUED) {
-		dc->state = DAEMON_CANCELLED;
-		snprintf(dc->why, sizeof(dc->why), "cancelled while queued");
-		events_emit_done(dc->ev, 1, "cancelled while queued", "", NULL);
+		snprintf(dc->why, sizeof(dc->why), "%s", why);
+		daemon_end_unstarted(dc, DAEMON_CANCELLED, why);
+		return 0;
+	}
+	if (dc->state != DAEMON_RUNNING || dc->runner == NULL) {
+		error_set(err, "campaign %u is already %s", dc->id, daemon_state_names[dc->state]);
+		return -1;
+	}
+	snprintf(dc->why, sizeof(dc->why), "%s", why);
+	runner_cancel(dc->runner, why);
+	return 0;
+}
+
+/* The Cancel verb: the reply goes out first, then the done event to the watchers. */
+static void daemon_cancel(struct daemon *d, struct conn *conn, uint32_t id)
+{
+	struct daemon_campaign *dc = daemon_find(d, id);
+	struct error err;
+
+	if (dc == NULL || dc->state > DAEMON_RUNNING) {
+		daemon_reply(conn, false, dc ? "campaign %u is already %s" : "no campaign %u%s",
+		             dc ? dc->id : id,
+		             dc ? daemon_state_names[dc->state] : " (see iocurve status)");
+		return;
+	}
+	if (dc->state == DAEMON_QUEUED)
 		daemon_reply(conn, true, "campaign %u cancelled before it started", dc->id);
-		event_base_once(d->base, -1, EV_TIMEOUT, daemon_after_done, dc,
-		                &(struct timeval){0, 0});
-		return;
-	}
-	if (dc->state != DAEMON_RUNNING) {
-		daemon_reply(conn, false, "campaign %u is already %s", dc->id,
-		             daemon_state_names[dc->state]);
-		return;
-	}
-	snprintf(dc->why, sizeof(dc->why), "cancelled by iocurve cancel");
-	daemon_reply(conn, true, "campaign %u: cancelling; I/O stops on every agent now", dc->id);
-	runner_cancel(dc->runner, dc->why);
+	else
+		daemon_reply(conn, true, "campaign %u: cancelling; I/O stops on every agent now",
+		             dc->id);
+	if (daemon_cancel_campaign(d, dc->id,
+	                           dc->state == DAEMON_QUEUED ? "cancelled while queued"
+	                                                      : "cancelled by iocurve cancel",
+	                           &err) < 0)
+		log_warn("%s", err.msg);
 }
 
 static void daemon_watch(struct daemon *d, struct conn *conn, uint32_t id)
@@ -686,8 +799,10 @@ struct daemon *daemon_new(struct event_base *base, struct server *srv, const cha
 
 	d->base = base;
 	d->srv = srv;
-	d->results_root = xstrdup(results_root);
-	running_scan(results_root, daemon_found_running, d);
+	if (results_root != NULL) {
+		d->results_root = xstrdup(results_root);
+		running_scan(results_root, daemon_found_running, d);
+	}
 	return d;
 }
 
@@ -747,6 +862,8 @@ void daemon_free(struct daemon *d)
 		daemon_history_free(dc);
 		for (size_t k = 0; k < dc->nknees; k++)
 			free(dc->knees[k]);
+		free(dc->results);
+		free(dc->command);
 		free(dc);
 	}
 	free(d->camps);

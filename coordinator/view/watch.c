@@ -1,30 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /* Following a campaign in the daemon: its events on the dashboard, as plain lines or as JSON. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <event2/event.h>
 
 #include "control.h"
-#include "dashboard.h"
 #include "event_pb.h"
+#include "follow.h"
 #include "log.h"
-#include "view_plain.h"
 #include "watch.h"
-#include "xalloc.h"
 
 /* One watch: the connection, what shows it, and how it ended. */
 struct watch {
 	struct event_base *base;
 	struct conn *conn;
-	struct dashboard *dash;
-	bool json;
+	struct follow *follow;
 	uint32_t id;
 	int status; /* -2: no done event yet */
 	char message[1024];
-	char *summary; /* the done event's end report, printed once the dashboard is gone */
 };
 
 static void watch_send_cancel(struct watch *w)
@@ -59,19 +53,13 @@ static void watch_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 		log_warn("%s: skipped", err.msg);
 		return;
 	}
-	if (w->dash != NULL)
-		dashboard_event(w->dash, &e);
-	else if (w->json)
-		view_json(stdout, &e);
-	else
-		view_plain(stdout, &e);
+	follow_event(w->follow, &e);
 	if (e.kind == EVENT_DONE) {
 		w->status = e.done.status;
-		free(w->summary);
-		w->summary = w->dash != NULL && e.done.summary ? xstrdup(e.done.summary) : NULL;
 		snprintf(w->message, sizeof(w->message), "%s", e.done.message);
 		/* On the dashboard, leave the final screen up a moment. */
-		event_base_loopexit(w->base, w->dash ? &(struct timeval){1, 0} : NULL);
+		event_base_loopexit(w->base,
+		                    follow_dashboard(w->follow) ? &(struct timeval){1, 0} : NULL);
 	}
 	event_clear(&e);
 }
@@ -113,9 +101,10 @@ static const struct dashboard_cbs watch_dash_cbs = {
 
 int watch_campaign(const char *path, uint32_t id, bool json, struct error *err)
 {
-	struct watch w = {.json = json, .id = id, .status = -2};
+	struct watch w = {.id = id, .status = -2};
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__Watch req = IOCURVE__WATCH__INIT;
+	bool dash;
 
 	w.base = event_base_new();
 	w.conn = control_connect(w.base, path, CONTROL_TIMEOUT_SECONDS, &watch_cbs, &w, err);
@@ -127,13 +116,10 @@ int watch_campaign(const char *path, uint32_t id, bool json, struct error *err)
 	env.body_case = IOCURVE__ENVELOPE__BODY_WATCH;
 	env.watch = &req;
 	conn_send(w.conn, &env);
-	if (!json && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO))
-		w.dash = dashboard_new(w.base, &watch_dash_cbs, &w);
+	w.follow = follow_new(w.base, json, &watch_dash_cbs, &w);
 	event_base_dispatch(w.base);
-	dashboard_free(w.dash);
-	if (w.summary != NULL)
-		fputs(w.summary, stdout);
-	free(w.summary);
+	dash = follow_dashboard(w.follow);
+	follow_free(w.follow);
 	if (w.conn != NULL)
 		conn_close(w.conn);
 	event_base_loop(w.base, EVLOOP_NONBLOCK);
@@ -142,7 +128,7 @@ int watch_campaign(const char *path, uint32_t id, bool json, struct error *err)
 		error_set(err, "%s", w.message[0] ? w.message : "the watch ended early");
 		return -1;
 	}
-	if (w.message[0] && (w.status != 0 || w.dash != NULL))
+	if (w.message[0] && (w.status != 0 || dash))
 		fprintf(w.status ? stderr : stdout, "%s%s\n", w.status ? "iocurve: " : "",
 		        w.message);
 	return w.status;

@@ -175,4 +175,29 @@ for e in (points[-1], done):
     assert abs(e["knee_tp"] - w["knee_ops"]) <= 0.05, e
 assert ev[-1]["event"] == "done" and ev[-1]["status"] == 0, ev[-1]
 PY
+# c, then y, on an embedded run's dashboard: the campaign is cancelled cleanly, the
+# results say so, and once the terminal is back the tables and the reason are printed.
+cat > "$T/long.yaml" <<YAML
+campaign: long
+agents: {local: 1}
+target: {sim: {servers: 4, service_time: 1ms}}
+interval: 500ms
+warmup: 500ms
+measure: 1s
+workloads:
+  - {name: rr, rw: randread, load: {steps: [500, 600, 700, 800, 900, 1000, 1100, 1200]}}
+YAML
+tx new-session -d -s "$S" -x 120 -y 40 \
+	"$IOCURVE run $T/long.yaml --out $T/cancel; echo exit=\$?; sleep 30"
+check "the long campaign is on the dashboard" wait_screen 'iocurve .*long .*workload 1/1 rr' 20
+check "and measures a step" wait_screen '^ +[0-9.]* *\|.*\*' 30
+tx send-keys -t "$S" c
+check "c asks before cancelling it" wait_screen 'cancel the campaign\? \(y/n\)' 3
+tx send-keys -t "$S" y
+check "y cancels: the run ends with status 1" wait_screen '^exit=1$' 15
+check "the tables are printed once the terminal is back" on_screen "^results: $T/cancel$"
+check "and the reason" on_screen '^iocurve: campaign long failed: cancelled from the dashboard'
+tx kill-session -t "$S" 2> /dev/null || true
+check "intervals.jsonl ends with the cancellation" \
+	sh -c "tail -1 '$T/cancel/intervals.jsonl' | grep -q '\"end\":\"cancelled\",\"reason\":\"cancelled from the dashboard'"
 echo "# dashboard: all passed"

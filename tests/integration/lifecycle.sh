@@ -58,6 +58,14 @@ workers_fds_clean() {
 	[ "$n" -eq 4 ]
 }
 check "the 4 workers hold no inherited socket" workers_fds_clean
+# The run hosts its campaign in the core `serve` runs, but listens only where its
+# agents dial: no control socket, no /metrics.
+listeners() { # listeners ss-OPTIONS: listening sockets of the run
+	ss -H "$1" 2> /dev/null | grep -c "pid=$RUN," || true
+}
+check "the run listens on one TCP port (its agents') and no Unix socket" \
+	sh -c "[ $(listeners -ltnp) -eq 1 ] && [ $(listeners -lxp) -eq 0 ]"
+check "nor does it mark its results as a daemon's running campaign" test ! -e "$T/r1/running"
 kill -TERM "$RUN"
 status=0
 wait_exit "$RUN" 15 || status=$?
@@ -82,6 +90,7 @@ assert lines[-1]["reason"].startswith("interrupted by Terminated"), lines[-1]
 PY
 ok "every finished step has complete interval records"
 check "no agent or worker is left running" test -z "$(agents_of "$T/t1")"
+check "nor keeps its events for watchers (no events.jsonl)" test ! -e "$T/r1/events.jsonl"
 
 # An agent killed in the middle of a run.
 campaign broken "$T/t2" > "$T/broken.yaml"

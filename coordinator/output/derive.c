@@ -83,7 +83,7 @@ struct derive_ctx {
 	const size_t *npts;
 	const struct judged_curve *judged; /* per workload */
 	size_t w;                          /* the workload a per-workload writer is for */
-	const struct derive_run *end;
+	const struct runend *end;
 };
 
 char *derive_meta_read(const char *dir)
@@ -114,19 +114,6 @@ char *derive_meta_read(const char *dir)
 		len--;
 	text[len] = '\0';
 	return text;
-}
-
-bool derive_run_note(const struct derive_run *end, char *buf, size_t len)
-{
-	if (end == NULL || end->state[0] == '\0') {
-		buf[0] = '\0';
-		return false;
-	}
-	snprintf(buf, len,
-	         "%s: %s. The figures are from the steps measured before it ended: a knee "
-	         "search (refine, confirmation) cut short leaves its bracket as it was.",
-	         strcmp(end->state, "cancelled") == 0 ? "CANCELLED" : "FAILED", end->reason);
-	return true;
 }
 
 /*
@@ -379,7 +366,7 @@ static void derive_summary_txt(FILE *f, const void *arg)
 
 	char quick[256], end[700];
 
-	if (derive_run_note(x->end, end, sizeof(end)))
+	if (runend_note(x->end, end, sizeof(end)))
 		fprintf(f, "%s\n\n", end);
 	table_print_summary(f, x->c, x->judged);
 	if (table_quick_note(x->c, quick, sizeof(quick)))
@@ -393,7 +380,7 @@ static void derive_summary_md(FILE *f, const void *arg)
 	char knee[512], dist[48], quick[256], bs[32], end[700];
 
 	fprintf(f, "# %s\n\n", c->name);
-	if (derive_run_note(x->end, end, sizeof(end)))
+	if (runend_note(x->end, end, sizeof(end)))
 		fprintf(f, "**%s**\n\n", end);
 	table_print_summary(f, c, x->judged);
 	if (table_quick_note(c, quick, sizeof(quick)))
@@ -422,7 +409,7 @@ static void derive_report(FILE *f, const void *arg)
 }
 
 int derive_all(const char *dir, const struct campaign *c, const struct step_point *const *pts,
-               const size_t *npts, const struct judged_curve *judged, const struct derive_run *end,
+               const size_t *npts, const struct judged_curve *judged, const struct runend *end,
                struct error *err)
 {
 	struct derive_ctx x = {.c = c, .pts = pts, .npts = npts, .judged = judged, .end = end};

@@ -10,6 +10,7 @@
 #include "aggregate.h"
 #include "campaign.h"
 #include "error.h"
+#include "runend.h"
 #include "judged.h"
 
 /*
@@ -17,18 +18,6 @@
  * format 1). Keys are added freely; a key removed or re-meant takes a new format.
  */
 #define DERIVE_SUMMARY_FORMAT 1
-
-/* What the run says of itself beyond its points. */
-struct derive_run {
-	/* How it ended, when it did not complete: state "" means complete (or running). */
-	char state[16]; /* "failed", "cancelled" */
-	char reason[512];
-	/*
-	 * meta.json as written at the start (runner_meta): date, version, command,
-	 * coordinator and agent hosts, kernels, the target's mount; NULL: none.
-	 */
-	const char *meta;
-};
 
 /*
  * (Re)write in dir: curve-<workload>.csv and .json, curve-<workload>.svg,
@@ -41,13 +30,8 @@ struct derive_run {
  * judged the same way (judged_all), for the same bytes.
  */
 int derive_all(const char *dir, const struct campaign *c, const struct step_point *const *pts,
-               const size_t *npts, const struct judged_curve *judged, const struct derive_run *end,
+               const size_t *npts, const struct judged_curve *judged, const struct runend *end,
                struct error *err);
-/*
- * The note at the top of every summary of a campaign that failed or was
- * cancelled; false (and buf "") for a complete one.
- */
-bool derive_run_note(const struct derive_run *end, char *buf, size_t len);
 /*
  * DIR/meta.json as the runner wrote it (its last newline off, so the text is
  * the one it passed to derive_all), malloc'd; NULL when there is none.

@@ -16,10 +16,10 @@ struct replay {
 	struct step_point **pts; /* per workload, in run order */
 	size_t *npts;
 	struct judged_curve *judged; /* per workload, its points judged (judged_all) */
-	long keep;             /* intervals.jsonl's bytes up to the end of its last complete step */
-	char warning[256];     /* "" or what was ignored: a torn last line */
-	struct derive_run end; /* how the campaign ended (its end line) and meta.json */
-	char *meta;            /* meta.json's text (end.meta points here) */
+	long keep;         /* intervals.jsonl's bytes up to the end of its last complete step */
+	char warning[256]; /* "" or what was ignored: a torn last line */
+	struct runend end; /* how the campaign ended (its end line) and meta.json */
+	char *meta;        /* meta.json's text (end.meta points here) */
 };
 
 /*

@@ -8,7 +8,7 @@
 
 #include <jansson.h>
 
-#include "derive.h"
+#include "runend.h"
 #include "markup.h"
 #include "plot.h"
 #include "pointfields.h"
@@ -475,8 +475,7 @@ static void report_workload(FILE *f, const struct campaign *c, size_t wi,
 }
 
 void report_html(FILE *f, const struct campaign *c, const struct step_point *const *pts,
-                 const size_t *npts, const struct judged_curve *judged,
-                 const struct derive_run *end)
+                 const size_t *npts, const struct judged_curve *judged, const struct runend *end)
 {
 	char quick[256], endnote[700];
 
@@ -488,7 +487,7 @@ void report_html(FILE *f, const struct campaign *c, const struct step_point *con
 	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>iocurve: ", report_css);
 	markup_escape(f, c->name);
 	fputs("</h1>\n", f);
-	if (derive_run_note(end, endnote, sizeof(endnote))) {
+	if (runend_note(end, endnote, sizeof(endnote))) {
 		fputs("<p class=\"ended\" id=\"ended\">", f);
 		markup_escape(f, endnote);
 		fputs("</p>\n", f);

@@ -23,10 +23,9 @@
  * shading (a row is shaded exactly when its point violates the SLO, so the
  * knee lies below the first shaded row) come from it alone.
  */
-struct derive_run;
+struct runend;
 /* end: how the campaign ended when it did not complete (a banner at the top), or NULL. */
 void report_html(FILE *f, const struct campaign *c, const struct step_point *const *pts,
-                 const size_t *npts, const struct judged_curve *judged,
-                 const struct derive_run *end);
+                 const size_t *npts, const struct judged_curve *judged, const struct runend *end);
 
 #endif

@@ -175,7 +175,7 @@ static void runner_end_cb(evutil_socket_t fd, short what, void *arg)
 	char msg[sizeof(r->error) + sizeof(r->losses) + 4];
 	char *summary = NULL;
 	size_t len = 0;
-	struct derive_run end = {.meta = r->meta};
+	struct runend end = {.meta = r->meta};
 	struct error err;
 	FILE *f;
 
@@ -490,7 +490,7 @@ static int runner_step_point(struct runner *r, struct error *err)
 	/* The curve judged once for this step: files, events and the planner read it. */
 	judged_update(&r->judged[r->w], r->c, w, r->points[r->w], r->npoints[r->w]);
 	if (derive_all(results_dir(r->res), r->c, (const struct step_point *const *)r->points,
-	               r->npoints, r->judged, &(struct derive_run){.meta = r->meta}, err) < 0)
+	               r->npoints, r->judged, &(struct runend){.meta = r->meta}, err) < 0)
 		return -1;
 	event_point_fill(&e, pt);
 	e.point.workload = (uint32_t)r->w;

@@ -6,11 +6,11 @@
 #include "judged.h"
 #include "xalloc.h"
 
-/* Where the point pts[i] (run order) went in curve order. */
+/* Where point p (of the run) went in curve order: a step's index in run order is its own. */
 static size_t judged_find(const struct judged_curve *j, const struct step_point *p)
 {
 	for (size_t i = 0; i < j->n; i++)
-		if (memcmp(&j->sorted[i], p, sizeof(*p)) == 0)
+		if (j->sorted[i].step == p->step)
 			return i;
 	return 0;
 }

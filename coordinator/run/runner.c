@@ -100,6 +100,7 @@ struct runner {
 	uint32_t nintervals; /* planned, with any steady extension */
 	uint32_t planned;    /* warm-up plus measured intervals, before extension */
 	uint32_t cut;        /* the measured window ends here (0: not decided) */
+	uint32_t warm;       /* it starts here: after the warm-up, extended while it trends */
 	struct agg_step *agg;
 	bool have_next; /* resumed: the planner already chose the next rate */
 	double next_rate;
@@ -256,6 +257,7 @@ static void runner_start_step(struct runner *r)
 	r->planned = (uint32_t)((w->warmup_ns + w->measure_ns) / w->interval_ns);
 	r->nintervals = r->planned + w->steady_extend;
 	r->cut = 0;
+	r->warm = (uint32_t)(w->warmup_ns / w->interval_ns);
 	agg_step_free(r->agg);
 	for (uint32_t i = 0; i < n; i++)
 		names[i] = runner_agents_name(r->agents, i);
@@ -510,11 +512,11 @@ static uint32_t runner_measure(const struct runner *r)
 	return (uint32_t)(w->measure_ns / w->interval_ns);
 }
 
-/* The measured window of the step in progress ends at `to`: the last measure's worth. */
+/* The measured window of the step in progress ends at `to`: every interval since the warm-up. */
 static void runner_cut(struct runner *r, uint32_t to)
 {
 	r->cut = to;
-	agg_set_window(r->agg, to - runner_measure(r), to);
+	agg_set_window(r->agg, r->warm, to);
 }
 
 /* The window goes into intervals.jsonl when the step could have been extended. */
@@ -524,23 +526,32 @@ static int runner_write_window(struct runner *r, struct error *err)
 
 	if (w->steady_extend == 0)
 		return 0;
-	return results_window(r->res, w, r->step, r->cut - runner_measure(r), r->cut, err);
+	return results_window(r->res, w, r->step, r->warm, r->cut, err);
 }
 
 /*
  * Judging a complete interval. steady: {extend: N}: once the planned intervals
- * are in, the step ends as soon as its last measure's worth of intervals is
- * steady (or the extension runs out). true when the window ends at this one.
+ * are in, the step ends as soon as its whole window (every interval since the
+ * warm-up) is steady, or the extension runs out. While the metric still trends
+ * at the window's start (agg_window_trends: a transient after the rate change,
+ * never a spike), the warm-up takes that interval too, so the window keeps at
+ * least its planned length. No interval leaves the window for a spike: it stays
+ * in the point and the step ends unsteady. true when the window ends at this one.
  */
 static bool runner_judge(struct runner *r, uint32_t interval)
 {
 	const struct workload *w = runner_workload(r);
-	uint32_t measure = runner_measure(r), to = interval + 1;
+	enum slo_metric metric = r->c->slo_metric;
+	uint32_t to = interval + 1;
 
 	if (w->steady_extend == 0 || r->cut != 0 || to < r->planned)
 		return false;
-	if (!agg_window_steady(r->agg, to - measure, to, r->c->slo_metric) && to < r->nintervals)
+	if (!agg_window_steady(r->agg, r->warm, to, metric) && to < r->nintervals) {
+		if (to - r->warm > runner_measure(r) &&
+		    agg_window_trends(r->agg, r->warm, to, metric))
+			r->warm++;
 		return false;
+	}
 	runner_cut(r, to);
 	return true;
 }

@@ -437,20 +437,6 @@ static size_t agg_measured(const struct agg_step *st, uint32_t from, uint32_t to
 	return n;
 }
 
-/* The median of the intervals' metric. */
-static double agg_median(const struct agg_step *st, const uint32_t *idx, size_t n,
-                         enum slo_metric metric)
-{
-	double *v = xcalloc(n, sizeof(*v)), median;
-
-	for (size_t i = 0; i < n; i++)
-		v[i] = agg_interval_metric(st->merged[idx[i]], metric);
-	qsort(v, n, sizeof(*v), agg_double_cmp);
-	median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-	free(v);
-	return median;
-}
-
 bool agg_window_trends(const struct agg_step *st, uint32_t from, uint32_t to,
                        enum slo_metric metric)
 {
@@ -473,9 +459,10 @@ bool agg_window_trends(const struct agg_step *st, uint32_t from, uint32_t to,
 		trend =
 		    fabs(m[AGG_TREND_N - 1] - m[0]) >
 		    (AGG_STEADY_LAT_TOL + AGG_NOISE_Z * noise) * (m[AGG_TREND_N - 1] + m[0]) / 2;
-		/* a spike is not a trend */
-		trend = trend && m[0] <= agg_median(st, idx, n, metric) *
-		                             (AGG_STEADY_SPIKE + AGG_NOISE_Z * noise);
+		/* a spike is not a trend: no step of the drift is a jump of AGG_STEADY_SPIKE x */
+		for (size_t k = 1; trend && k < AGG_TREND_N; k++)
+			trend = fmax(m[k], m[k - 1]) <=
+			        fmin(m[k], m[k - 1]) * (AGG_STEADY_SPIKE + AGG_NOISE_Z * noise);
 	}
 	if (trend) {
 		/* the halves disagree, in the same direction */

@@ -166,9 +166,9 @@ bool agg_window_steady(const struct agg_step *st, uint32_t from, uint32_t to,
  * Whether the metric still trends at the start of window [from, to), as a
  * transient after a rate change does: its first AGG_TREND_N measured intervals
  * are strictly monotone, their first and last differ by more than the latency
- * tolerance plus noise, the window's halves disagree in the same direction, and
- * the first is no spike (at most AGG_STEADY_SPIKE x the window's median). A
- * spike is never a trend: it stays in the window.
+ * tolerance plus noise, no step between them is a jump (by AGG_STEADY_SPIKE x
+ * or more, plus noise), and the window's halves disagree in the same direction.
+ * A spike is never a trend: it stays in the window.
  */
 bool agg_window_trends(const struct agg_step *st, uint32_t from, uint32_t to,
                        enum slo_metric metric);

@@ -103,7 +103,10 @@ struct step_point {
 	 * reported after the window ended [win_to, nall) (an early end's last ones).
 	 */
 	uint32_t warmup_n, win_from, win_to, nall;
-	uint32_t nticks; /* the step's first STEP_MAX_TICKS intervals, warm-up included */
+	/* the wait before the step (after one that fell behind or saturated): 0 and "": none */
+	uint32_t cooldown_ms;
+	char cooldown[16]; /* "recovered": a probe's service time came back; "timeout" */
+	uint32_t nticks;   /* the step's first STEP_MAX_TICKS intervals, warm-up included */
 	struct step_tick ticks[STEP_MAX_TICKS];
 };
 

@@ -78,6 +78,12 @@ static void pfield_left_out(const struct step_point *p, const struct judged_poin
 	            "after the window");
 }
 
+static void pfield_cooldown(const struct step_point *p, const struct judged_point *jp, char *buf,
+                            size_t len)
+{
+	snprintf(buf, len, "%s", p->cooldown);
+}
+
 /* A member of struct step_point. */
 #define PF_AT(m, type) .member = type, .off = offsetof(struct step_point, m)
 /* An integer member. */
@@ -260,6 +266,14 @@ static const struct pfield pfield_rows[] = {
      .out = PF_JSON},
     /* the backlog at the window's start: due before it, so not due in it (verdict_due) */
     {.name = "missed_before", PF_INT(missed_before, PF_M_U64), .since = 2, .out = PF_JSON},
+    /* the cooldown before the step: its length and how it ended ("" when none ran) */
+    {.name = "cooldown_ms", PF_INT(cooldown_ms, PF_M_U32), .since = 2, .out = PF_JSON},
+    {.name = "cooldown",
+     .kind = PF_TEXT,
+     .text = pfield_cooldown,
+     .unit = "",
+     .since = 2,
+     .out = PF_JSON},
 };
 
 _Static_assert(sizeof(pfield_rows) / sizeof(pfield_rows[0]) <= PFIELD_MAX, "PFIELD_MAX rows");

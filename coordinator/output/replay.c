@@ -21,6 +21,10 @@ struct replay_step {
 	double offered;
 	bool has_window;
 	uint32_t win_from, win_to;
+	/* the last cooldown line: it belongs to step cool_step of workload cool_w */
+	size_t cool_w;
+	uint32_t cool_step, cool_ms;
+	char cool_outcome[16];
 	struct agg_step *agg; /* NULL before the step's first line */
 	char (*names)[INTERVALS_NAME_MAX];
 	uint32_t nagents;
@@ -89,6 +93,11 @@ static bool replay_finish(struct replay *out, struct replay_step *st)
 
 		out->pts[st->w] = xreallocarray(out->pts[st->w], k + 1, sizeof(**out->pts));
 		agg_point(st->agg, st->step, st->offered, out->campaign, &out->pts[st->w][k]);
+		if (st->cool_w == st->w && st->cool_step == st->step) {
+			out->pts[st->w][k].cooldown_ms = st->cool_ms;
+			snprintf(out->pts[st->w][k].cooldown, sizeof(out->pts[st->w][k].cooldown),
+			         "%s", st->cool_outcome);
+		}
 	}
 	agg_step_free(st->agg);
 	st->agg = NULL;
@@ -99,7 +108,7 @@ static bool replay_finish(struct replay *out, struct replay_step *st)
 int replay_load(const char *dir, struct replay *out, struct error *err)
 {
 	char *plan = xasprintf("%s/plan.yaml", dir), *path = xasprintf("%s/intervals.jsonl", dir);
-	struct replay_step st = {.w = SIZE_MAX};
+	struct replay_step st = {.w = SIZE_MAX, .cool_w = SIZE_MAX};
 	struct intervals_reader *in = NULL;
 	struct intervals_line *l = xmalloc(sizeof(*l));
 	int rc = -1, got;
@@ -141,6 +150,15 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 		if (l->clock)
 			continue; /* clock lines say when agents started; the figures do not use
 			             them */
+		if (l->cooldown) {
+			/* Written before the step's first interval: kept for its point. */
+			st.cool_w = w;
+			st.cool_step = l->step;
+			st.cool_ms = l->cooldown_ms;
+			snprintf(st.cool_outcome, sizeof(st.cool_outcome), "%s",
+			         l->cooldown_outcome);
+			continue;
+		}
 		if (l->window) {
 			/* Written when the runner cut the step: it belongs to the step in progress.
 			 */

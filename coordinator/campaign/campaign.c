@@ -24,10 +24,9 @@
 #define CAMPAIGN_TARGET_ALIGN 4096u
 
 static const char *const campaign_keys[] = {
-    "campaign",    "agents",   "target",
-    "slo",         "stop",     "workloads",
-    "percentiles", "cooldown", WORKLOADS_SETTING_KEYS,
-    NULL,
+    "campaign", "agents",    "target",      "slo",
+    "stop",     "workloads", "percentiles", WORKLOADS_SETTING_KEYS,
+    "cooldown", NULL,
 };
 static const char *const campaign_agents_keys[] = {"local",         "select", "wait",
                                                    "on_agent_loss", "detail", NULL};

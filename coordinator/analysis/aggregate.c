@@ -563,12 +563,6 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 			pt->missed = st->merged[i]->rec.missed;
 			break;
 		}
-	/* the backlog at its start: the level the interval before the window ended with */
-	if (st->win_from > 0 && st->win_from <= st->nintervals &&
-	    st->merged[st->win_from - 1] != NULL && st->merged[st->win_from - 1]->agents > 0)
-		pt->missed_before = st->merged[st->win_from - 1]->rec.missed;
-	pt->missed_charged = all->rec.missed_charged;
-	pt->win_from = st->win_from;
 	pt->win_to = st->win_to;
 	for (uint32_t i = 0; i < st->nintervals; i++)
 		if (st->merged[i] != NULL && st->merged[i]->agents > 0) {
@@ -576,6 +570,15 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 			if (st->merged[i]->warmup)
 				pt->warmup_n = i + 1;
 		}
+	/* warm-up intervals are never in a window (one without a window line holds them) */
+	pt->win_from = st->win_from > pt->warmup_n ? st->win_from : pt->warmup_n;
+	if (pt->win_to < pt->win_from)
+		pt->win_to = pt->win_from;
+	/* the backlog at its start: the level the interval before the window ended with */
+	if (pt->win_from > 0 && pt->win_from <= st->nintervals &&
+	    st->merged[pt->win_from - 1] != NULL && st->merged[pt->win_from - 1]->agents > 0)
+		pt->missed_before = st->merged[pt->win_from - 1]->rec.missed;
+	pt->missed_charged = all->rec.missed_charged;
 	pt->lag_mean_ns = all->rec.ops ? (double)all->rec.lag_sum_ns / (double)all->rec.ops : 0;
 	pt->lag_max_ns = all->rec.lag_max_ns;
 	pt->errors = all->rec.errors;

@@ -608,6 +608,7 @@ static int intervals_get_line(struct intervals_reader *r, json_t *o, struct inte
 	fmt = intervals_get_format(o, err);
 	if (fmt < 0)
 		return -1;
+	l->cooldown = l->window = false;
 	if (json_object_get(o, "end") != NULL)
 		return intervals_get_end(o, l, err);
 	if (intervals_get_name(o, "workload", l->workload, err) < 0 ||

@@ -139,6 +139,8 @@ static void test_window_trends(void **state)
 	const double spike_first[] = {1000, 150, 120, 110, 100, 100, 100, 100, 100, 100};
 	const double spike_mid[] = {100, 100, 100, 100, 5000, 300, 100, 100, 100, 100};
 	const double flat[] = {100, 101, 102, 100, 101, 102, 100, 101, 102, 100};
+	/* a client's hiccup at the start, then a stall: the stall sways the halves */
+	const double hiccup_stall[] = {270, 204, 106, 133, 129, 178000, 167, 120, 108, 106};
 
 	(void)state;
 	assert_true(aggregate_trends(settling, 10));
@@ -146,6 +148,7 @@ static void test_window_trends(void **state)
 	assert_false(aggregate_trends(spike_first, 10));
 	assert_false(aggregate_trends(spike_mid, 10));
 	assert_false(aggregate_trends(flat, 10));
+	assert_false(aggregate_trends(hiccup_stall, 10));
 }
 
 /*

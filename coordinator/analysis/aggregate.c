@@ -464,6 +464,8 @@ bool agg_window_trends(const struct agg_step *st, uint32_t from, uint32_t to,
 			trend = fmax(m[k], m[k - 1]) <=
 			        fmin(m[k], m[k - 1]) * (AGG_STEADY_SPIKE + AGG_NOISE_Z * noise);
 	}
+	/* a spike after the drift keeps the window whole: it would sway the halves */
+	trend = trend && !agg_spiky(st, idx + AGG_TREND_N, n - AGG_TREND_N, metric);
 	if (trend) {
 		/* the halves disagree, in the same direction */
 		a = xmalloc(sizeof(*a));

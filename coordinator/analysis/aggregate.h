@@ -170,8 +170,9 @@ bool agg_window_steady(const struct agg_step *st, uint32_t from, uint32_t to,
  * transient after a rate change does: its first AGG_TREND_N measured intervals
  * are strictly monotone, their first and last differ by more than the latency
  * tolerance plus noise, no step between them is a jump (by AGG_STEADY_SPIKE x
- * or more, plus noise), and the window's halves disagree in the same direction.
- * A spike is never a trend: it stays in the window.
+ * or more, plus noise), the rest of the window holds no spike (agg_window_steady's
+ * rule 3), and its halves disagree in the same direction. A spike is never a trend, nor
+ * lets one through: it stays in the window, and so does the window's start.
  */
 bool agg_window_trends(const struct agg_step *st, uint32_t from, uint32_t to,
                        enum slo_metric metric);

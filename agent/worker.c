@@ -394,9 +394,14 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 			draining = false;
 			over = true;
 		}
-		if ((woken || crossed) && !over && !draining && worker_step_changed(w, s->gen))
+		if ((woken || crossed) && !over && !draining && worker_step_changed(w, s->gen)) {
+			/* Ended early (EndStep, stop): its backlog is charged like any step end's.
+			 */
+			if (!closed)
+				w->cur->rec.missed =
+				    worker_end_missed(w, next, now < end ? now : end);
 			over = true;
-		else if (woken && (over || draining) && !w->stop)
+		} else if (woken && (over || draining) && !w->stop)
 			worker_step_changed(w, s->gen);
 	}
 	worker_dump_flush(w);

@@ -11,6 +11,7 @@
 
 #include "aggregate.h"
 #include "testlib.h"
+#include "verdict.h"
 
 /* One measured second of `ops` operations at 100 us each, from agent `agent`. */
 static void aggregate_add(struct agg_step *st, uint32_t agent, uint32_t interval, uint64_t ops,
@@ -41,6 +42,113 @@ static const struct agent_share *aggregate_share(const struct step_point *pt, co
 			return &pt->agents[a];
 	fail_msg("no share for agent %s", name);
 	return NULL;
+}
+
+/*
+ * One merged second of interval `interval` from a lone agent: `ops` operations at
+ * lat_us each, the backlog `missed` at its end; a warm-up one when warmup.
+ */
+static void aggregate_iv(struct agg_step *st, uint32_t interval, uint64_t ops, double lat_us,
+                         uint64_t missed, bool warmup)
+{
+	struct agg_record *rec = calloc(1, sizeof(*rec));
+	const struct agg_record *merged;
+	struct error err;
+
+	assert_non_null(rec);
+	record_reset(&rec->rec);
+	rec->duration_ns = 1000000000;
+	rec->agents = 1;
+	rec->workers = 1;
+	rec->warmup = warmup;
+	rec->rec.ops = ops;
+	rec->rec.missed = missed;
+	for (uint64_t k = 0; k < ops; k++)
+		hist_record(&rec->rec.latency, (uint64_t)(lat_us * 1e3));
+	assert_true(agg_add_record(st, 0, interval, rec, &merged, &err) >= 0);
+	free(rec);
+}
+
+/*
+ * Due is the window's: a backlog of 500 built in the warm-up and held level
+ * through the window is not due in it. The window completed every operation that
+ * fell due in it (1000 a second), so it is not behind; counting the warm-up's
+ * backlog made it "behind (91% of due)".
+ */
+static void test_due_in_window(void **state)
+{
+	const char *names[1] = {"a"};
+	struct campaign *c = testlib_campaign_ok(TEST_HEAD "workloads: [{name: a, load: "
+	                                                   "{steps: [1000]}}]\n");
+	struct agg_step *st = agg_step_new(1, names, 7);
+	struct step_point *pt = calloc(1, sizeof(*pt));
+
+	(void)state;
+	assert_non_null(pt);
+	aggregate_iv(st, 0, 800, 100, 200, true);
+	aggregate_iv(st, 1, 700, 100, 500, true);
+	for (uint32_t i = 2; i < 7; i++)
+		aggregate_iv(st, i, 1000, 100, 500, false);
+	agg_set_window(st, 2, 7);
+	agg_point(st, 0, 1000, c, pt);
+	assert_int_equal(pt->ops, 5000);
+	assert_int_equal(pt->missed, 500);
+	assert_int_equal(pt->missed_before, 500);
+	assert_true(verdict_due(pt) == 5000);
+	assert_true(verdict_achieved_pct(pt) == 100);
+	assert_false(verdict_point(pt) & VERDICT_BEHIND);
+
+	/* a backlog that grows in the window from 500 to 1500 is due in it: 83% */
+	agg_step_free(st);
+	st = agg_step_new(1, names, 7);
+	aggregate_iv(st, 0, 800, 100, 200, true);
+	aggregate_iv(st, 1, 700, 100, 500, true);
+	for (uint32_t i = 2; i < 7; i++)
+		aggregate_iv(st, i, 1000, 100, 500 + 200 * (i - 1), false);
+	agg_set_window(st, 2, 7);
+	agg_point(st, 0, 1000, c, pt);
+	assert_true(verdict_due(pt) == 6000);
+	assert_true(verdict_point(pt) & VERDICT_BEHIND);
+	free(pt);
+	agg_step_free(st);
+	campaign_free(c);
+}
+
+/* The step judged with a window starting at `from` of intervals whose metric is lat_us[i]. */
+static bool aggregate_trends(const double *lat_us, uint32_t n)
+{
+	const char *names[1] = {"a"};
+	struct agg_step *st = agg_step_new(1, names, n);
+	bool trends;
+
+	for (uint32_t i = 0; i < n; i++)
+		aggregate_iv(st, i, 1000, lat_us[i], 0, false);
+	trends = agg_window_trends(st, 0, n, SLO_MEAN);
+	agg_step_free(st);
+	return trends;
+}
+
+/*
+ * A trend is a drift at the window's start (the warm-up may take it); a spike,
+ * at the start or in the middle, is not: it stays in the window.
+ */
+static void test_window_trends(void **state)
+{
+	const double settling[] = {400, 300, 220, 160, 130, 110, 100, 100, 100, 100};
+	const double rising[] = {100, 150, 220, 300, 380, 450, 500, 520, 530, 530};
+	const double spike_first[] = {1000, 150, 120, 110, 100, 100, 100, 100, 100, 100};
+	const double spike_mid[] = {100, 100, 100, 100, 5000, 300, 100, 100, 100, 100};
+	const double flat[] = {100, 101, 102, 100, 101, 102, 100, 101, 102, 100};
+	/* a client's hiccup at the start, then a stall: the stall sways the halves */
+	const double hiccup_stall[] = {270, 204, 106, 133, 129, 178000, 167, 120, 108, 106};
+
+	(void)state;
+	assert_true(aggregate_trends(settling, 10));
+	assert_true(aggregate_trends(rising, 10));
+	assert_false(aggregate_trends(spike_first, 10));
+	assert_false(aggregate_trends(spike_mid, 10));
+	assert_false(aggregate_trends(flat, 10));
+	assert_false(aggregate_trends(hiccup_stall, 10));
 }
 
 /*
@@ -117,6 +225,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_point_keeps_agent_index),
 	    cmocka_unit_test(test_point_then_drop),
+	    cmocka_unit_test(test_due_in_window),
+	    cmocka_unit_test(test_window_trends),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -181,6 +181,7 @@ static void test_intervals_round_trip(void **state)
 	intervals_test_put(
 	    f, intervals_record_line("randread-4k", 3, 0.1 + 0.2, 7, NULL, &want[2], true));
 	intervals_test_put(f, intervals_window_line("randread-4k", 3, 2, 5));
+	intervals_test_put(f, intervals_cooldown_line("randread-4k", 4, 1250, "timeout"));
 	fclose(f);
 
 	r = intervals_open(t->path, &err);
@@ -204,6 +205,13 @@ static void test_intervals_round_trip(void **state)
 	assert_int_equal(l->step, 3);
 	assert_int_equal(l->window_from, 2);
 	assert_int_equal(l->window_to, 5);
+	assert_int_equal(intervals_next(r, l, &err), 1);
+	assert_true(l->cooldown);
+	assert_false(l->window);
+	assert_string_equal(l->workload, "randread-4k");
+	assert_int_equal(l->step, 4);
+	assert_int_equal(l->cooldown_ms, 1250);
+	assert_string_equal(l->cooldown_outcome, "timeout");
 	assert_int_equal(intervals_next(r, l, &err), 0);
 	intervals_close(r);
 	free(l);

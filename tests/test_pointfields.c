@@ -27,7 +27,7 @@
 	"step,offered_ops,achieved_ops,achieved_mibps,mean_us,p50_us,p90_us,p99_us,p999_us,"       \
 	"max_us,steady,errors,agents,client_cpu_pct,qd_full_pct,missed,percentiles_us,"            \
 	"first_error,valid,verdict,service_mean_us,lag_mean_us,lag_share,client_bound,"            \
-	"missed_charged"
+	"missed_charged,left_out,missed_before,cooldown_ms,cooldown"
 
 /* A point whose every figure differs from the others, so a column in the wrong place shows. */
 static struct step_point test_point(void)

@@ -24,6 +24,8 @@
 #define AGG_STEADY_SPIKE 2.0
 /* Standard deviations of noise a difference may span and still be noise. */
 #define AGG_NOISE_Z 3.0
+/* A trend at a window's start: this many measured intervals, strictly monotone. */
+#define AGG_TREND_N 3
 
 /* One agent's measured intervals of a step, for its share of the window. */
 struct agg_agent_iv {
@@ -424,6 +426,62 @@ bool agg_window_steady(const struct agg_step *st, uint32_t from, uint32_t to,
 	return steady;
 }
 
+/* The measured intervals of [from, to) into idx (room for st->nintervals); their count. */
+static size_t agg_measured(const struct agg_step *st, uint32_t from, uint32_t to, uint32_t *idx)
+{
+	size_t n = 0;
+
+	for (uint32_t i = from; i < to && i < st->nintervals; i++)
+		if (st->merged[i] != NULL && !st->merged[i]->warmup && st->merged[i]->agents > 0)
+			idx[n++] = i;
+	return n;
+}
+
+bool agg_window_trends(const struct agg_step *st, uint32_t from, uint32_t to,
+                       enum slo_metric metric)
+{
+	uint32_t *idx = xcalloc(st->nintervals + 1, sizeof(*idx));
+	size_t n = agg_measured(st, from, to, idx);
+	double m[AGG_TREND_N], dir, noise, la, lb;
+	struct agg_record *a, *b;
+	const struct agg_record *first;
+	bool trend = n >= AGG_MIN_INTERVALS && n >= 2 * AGG_TREND_N;
+
+	for (size_t k = 0; trend && k < AGG_TREND_N; k++)
+		m[k] = agg_interval_metric(st->merged[idx[k]], metric);
+	dir = trend && m[1] > m[0] ? 1 : -1;
+	for (size_t k = 1; trend && k < AGG_TREND_N; k++)
+		trend = (m[k] - m[k - 1]) * dir > 0;
+	if (trend) {
+		first = st->merged[idx[0]];
+		noise = agg_metric_noise(&first->rec.latency, (double)first->rec.ops, metric);
+		/* the drift over the first intervals is beyond tolerance plus noise */
+		trend =
+		    fabs(m[AGG_TREND_N - 1] - m[0]) >
+		    (AGG_STEADY_LAT_TOL + AGG_NOISE_Z * noise) * (m[AGG_TREND_N - 1] + m[0]) / 2;
+		/* a spike is not a trend: no step of the drift is a jump of AGG_STEADY_SPIKE x */
+		for (size_t k = 1; trend && k < AGG_TREND_N; k++)
+			trend = fmax(m[k], m[k - 1]) <=
+			        fmin(m[k], m[k - 1]) * (AGG_STEADY_SPIKE + AGG_NOISE_Z * noise);
+	}
+	/* a spike after the drift keeps the window whole: it would sway the halves */
+	trend = trend && !agg_spiky(st, idx + AGG_TREND_N, n - AGG_TREND_N, metric);
+	if (trend) {
+		/* the halves disagree, in the same direction */
+		a = xmalloc(sizeof(*a));
+		b = xmalloc(sizeof(*b));
+		agg_half(st, idx, 0, n / 2, a);
+		agg_half(st, idx, n - n / 2, n, b);
+		la = agg_interval_metric(a, metric);
+		lb = agg_interval_metric(b, metric);
+		trend = (lb - la) * dir > 0 && !agg_halves_agree(st, idx, n, metric);
+		free(a);
+		free(b);
+	}
+	free(idx);
+	return trend;
+}
+
 void agg_point(const struct agg_step *st, uint32_t step, double offered, const struct campaign *c,
                struct step_point *pt)
 {
@@ -507,6 +565,21 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 			pt->missed = st->merged[i]->rec.missed;
 			break;
 		}
+	pt->win_to = st->win_to;
+	for (uint32_t i = 0; i < st->nintervals; i++)
+		if (st->merged[i] != NULL && st->merged[i]->agents > 0) {
+			pt->nall = i + 1;
+			if (st->merged[i]->warmup)
+				pt->warmup_n = i + 1;
+		}
+	/* warm-up intervals are never in a window (one without a window line holds them) */
+	pt->win_from = st->win_from > pt->warmup_n ? st->win_from : pt->warmup_n;
+	if (pt->win_to < pt->win_from)
+		pt->win_to = pt->win_from;
+	/* the backlog at its start: the level the interval before the window ended with */
+	if (pt->win_from > 0 && pt->win_from <= st->nintervals &&
+	    st->merged[pt->win_from - 1] != NULL && st->merged[pt->win_from - 1]->agents > 0)
+		pt->missed_before = st->merged[pt->win_from - 1]->rec.missed;
 	pt->missed_charged = all->rec.missed_charged;
 	pt->lag_mean_ns = all->rec.ops ? (double)all->rec.lag_sum_ns / (double)all->rec.ops : 0;
 	pt->lag_max_ns = all->rec.lag_max_ns;

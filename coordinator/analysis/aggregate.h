@@ -73,6 +73,7 @@ struct step_point {
 	uint64_t ops;
 	uint64_t reads;
 	uint64_t missed; /* backlog at the window's end: due, not issued; the client fell behind */
+	uint64_t missed_before;  /* backlog at the window's start (built in the warm-up) */
 	uint64_t missed_charged; /* never completed: in the latencies at a lower bound (marked) */
 	double lag_share;        /* lag_mean_ns over mean_ns: the client's part of the latency */
 	bool client_bound;   /* client lag over AGG_CLIENT_BOUND of the SLO metric: the client */
@@ -96,7 +97,16 @@ struct step_point {
 	double pct[CAMPAIGN_MAX_PERCENTILES];
 	uint64_t pct_ns[CAMPAIGN_MAX_PERCENTILES];
 	uint64_t hist[STEP_HIST_BINS]; /* measured operations by latency (STEP_HIST_BINS) */
-	uint32_t nticks; /* the step's first STEP_MAX_TICKS intervals, warm-up included */
+	/*
+	 * The intervals left out of the point, by reason: the planned warm-up [0, warmup_n),
+	 * the warm-up extended while the metric trended [warmup_n, win_from), and those
+	 * reported after the window ended [win_to, nall) (an early end's last ones).
+	 */
+	uint32_t warmup_n, win_from, win_to, nall;
+	/* the wait before the step (after one that fell behind or saturated): 0 and "": none */
+	uint32_t cooldown_ms;
+	char cooldown[16]; /* "recovered": a probe's service time came back; "timeout" */
+	uint32_t nticks;   /* the step's first STEP_MAX_TICKS intervals, warm-up included */
 	struct step_tick ticks[STEP_MAX_TICKS];
 };
 
@@ -154,6 +164,17 @@ void agg_set_window(struct agg_step *st, uint32_t from, uint32_t to);
  * step early and judges its point.
  */
 bool agg_window_steady(const struct agg_step *st, uint32_t from, uint32_t to,
+                       enum slo_metric metric);
+/*
+ * Whether the metric still trends at the start of window [from, to), as a
+ * transient after a rate change does: its first AGG_TREND_N measured intervals
+ * are strictly monotone, their first and last differ by more than the latency
+ * tolerance plus noise, no step between them is a jump (by AGG_STEADY_SPIKE x
+ * or more, plus noise), the rest of the window holds no spike (agg_window_steady's
+ * rule 3), and its halves disagree in the same direction. A spike is never a trend, nor
+ * lets one through: it stays in the window, and so does the window's start.
+ */
+bool agg_window_trends(const struct agg_step *st, uint32_t from, uint32_t to,
                        enum slo_metric metric);
 /*
  * Agent `agent` is gone (on_agent_loss: continue): intervals from the first it

@@ -48,6 +48,42 @@ static void pfield_verdict(const struct step_point *p, const struct judged_point
 	snprintf(buf, len, "%s", jp->words);
 }
 
+/* Intervals [from, to) with their reason, "; "-separated after what buf already holds. */
+static void pfield_span(char *buf, size_t len, uint32_t from, uint32_t to, const char *why)
+{
+	size_t at = strlen(buf);
+
+	if (from >= to || at >= len)
+		return;
+	if (to - from == 1)
+		snprintf(buf + at, len - at, "%s%u %s", at ? "; " : "", from, why);
+	else
+		snprintf(buf + at, len - at, "%s%u-%u %s", at ? "; " : "", from, to - 1, why);
+}
+
+/*
+ * The step's intervals left out of its point, numbered as intervals.jsonl numbers
+ * them, with the reason: "0-1 warm-up; 2 warm-up extended; 14-15 after the window". Every
+ * other interval is in the point; "" when none was left out.
+ */
+static void pfield_left_out(const struct step_point *p, const struct judged_point *jp, char *buf,
+                            size_t len)
+{
+	uint32_t warm = p->warmup_n < p->win_from ? p->warmup_n : p->win_from;
+
+	buf[0] = '\0';
+	pfield_span(buf, len, 0, warm, "warm-up");
+	pfield_span(buf, len, warm, p->win_from, "warm-up extended");
+	pfield_span(buf, len, p->win_to > p->win_from ? p->win_to : p->win_from, p->nall,
+	            "after the window");
+}
+
+static void pfield_cooldown(const struct step_point *p, const struct judged_point *jp, char *buf,
+                            size_t len)
+{
+	snprintf(buf, len, "%s", p->cooldown);
+}
+
 /* A member of struct step_point. */
 #define PF_AT(m, type) .member = type, .off = offsetof(struct step_point, m)
 /* An integer member. */
@@ -221,6 +257,23 @@ static const struct pfield pfield_rows[] = {
      PF_INT(missed_charged, PF_M_U64),
      .since = 1,
      .out = PF_CURVE | PF_JSON},
+    /* the intervals not in the point, with why (pfield_left_out) */
+    {.name = "left_out",
+     .kind = PF_TEXT,
+     .text = pfield_left_out,
+     .unit = "",
+     .since = 2,
+     .out = PF_JSON},
+    /* the backlog at the window's start: due before it, so not due in it (verdict_due) */
+    {.name = "missed_before", PF_INT(missed_before, PF_M_U64), .since = 2, .out = PF_JSON},
+    /* the cooldown before the step: its length and how it ended ("" when none ran) */
+    {.name = "cooldown_ms", PF_INT(cooldown_ms, PF_M_U32), .since = 2, .out = PF_JSON},
+    {.name = "cooldown",
+     .kind = PF_TEXT,
+     .text = pfield_cooldown,
+     .unit = "",
+     .since = 2,
+     .out = PF_JSON},
 };
 
 _Static_assert(sizeof(pfield_rows) / sizeof(pfield_rows[0]) <= PFIELD_MAX, "PFIELD_MAX rows");

@@ -8,7 +8,9 @@
 
 double verdict_due(const struct step_point *pt)
 {
-	return (double)pt->ops + (double)pt->missed;
+	double due = (double)pt->ops + (double)pt->missed - (double)pt->missed_before;
+
+	return due > 0 ? due : 0;
 }
 
 double verdict_achieved_pct(const struct step_point *pt)

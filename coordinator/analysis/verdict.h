@@ -25,9 +25,10 @@ enum verdict_reason {
 };
 
 /*
- * The operations due in the point's window: completed plus missed (due but
- * never issued; the worker counts them). Not offered x time, so the count
- * noise of Poisson arrivals does not make a step look short.
+ * The operations due in the point's window: completed, plus the backlog (due
+ * but not issued; the worker counts it) at the window's end, less the backlog
+ * at its start (built in the warm-up, before the window). Not offered x time,
+ * so the count noise of Poisson arrivals does not make a step look short.
  */
 double verdict_due(const struct step_point *pt);
 /* Completed over due, in % (100 when nothing was due). */

@@ -26,7 +26,7 @@
 static const char *const campaign_keys[] = {
     "campaign", "agents",    "target",      "slo",
     "stop",     "workloads", "percentiles", WORKLOADS_SETTING_KEYS,
-    NULL,
+    "cooldown", NULL,
 };
 static const char *const campaign_agents_keys[] = {"local",         "select", "wait",
                                                    "on_agent_loss", "detail", NULL};
@@ -37,6 +37,7 @@ static const char *const campaign_sim_keys[] = {"servers", "service_time", "serv
 static const char *const campaign_stall_keys[] = {"after", "for", NULL};
 static const char *const campaign_slo_keys[] = {"latency", "metric", NULL};
 static const char *const campaign_stop_keys[] = {"achieved", "ceiling", "errors", NULL};
+static const char *const campaign_cooldown_keys[] = {"margin", "max", NULL};
 
 /* Indexed by enum slo_metric. */
 static const char *const campaign_metric_names[] = {"mean", "p50", "p90", "p99", "p99.9"};
@@ -470,6 +471,32 @@ static int campaign_stop(struct yamlnode_doc *y, const yaml_node_t *map, struct 
 	return 0;
 }
 
+/* cooldown: {margin: 20%, max: 10s}: the wait after a step that fell behind or saturated. */
+static int campaign_cooldown(struct yamlnode_doc *y, const yaml_node_t *map, struct campaign *c)
+{
+	struct error uerr;
+	yaml_node_t *n;
+	const char *s;
+
+	if (yamlnode_check_mapping(y, map, "cooldown", "cooldown", campaign_cooldown_keys) < 0)
+		return -1;
+	if ((n = yamlnode_lookup(y, map, "margin")) != NULL) {
+		if (yamlnode_string(y, n, "cooldown.margin", &s) < 0)
+			return -1;
+		if (units_parse_percent(s, &c->cooldown.margin_pct, &uerr) < 0 ||
+		    !(c->cooldown.margin_pct >= 1 && c->cooldown.margin_pct <= 1000)) {
+			yamlnode_expected(y, n, "cooldown.margin",
+			                  "a share of the first step's service time 1%..1000% such "
+			                  "as 20%");
+			return -1;
+		}
+	}
+	if ((n = yamlnode_lookup(y, map, "max")) != NULL &&
+	    yamlnode_duration(y, n, "cooldown.max", &c->cooldown.max_ns) < 0)
+		return -1;
+	return 0;
+}
+
 static int campaign_root(struct yamlnode_doc *y, const yaml_node_t *root, struct campaign *c)
 {
 	yaml_node_t *name, *agents, *target, *workloads, *slo, *stop;
@@ -506,6 +533,10 @@ static int campaign_root(struct yamlnode_doc *y, const yaml_node_t *root, struct
 		return -1;
 	stop = yamlnode_lookup(y, root, "stop");
 	if (stop != NULL && campaign_stop(y, stop, c) < 0)
+		return -1;
+	c->cooldown = (struct campaign_cooldown){.margin_pct = 20, .max_ns = 10 * NSEC_PER_SEC};
+	stop = yamlnode_lookup(y, root, "cooldown");
+	if (stop != NULL && campaign_cooldown(y, stop, c) < 0)
 		return -1;
 	if (workloads_parse(y, root, workloads, c) < 0)
 		return -1;

@@ -83,6 +83,15 @@ struct campaign_stop {
 	bool allow_errors;
 };
 
+/*
+ * cooldown: after a step that fell behind or saturated, the next step waits until
+ * a short probe's service time is within margin of the workload's first step's.
+ */
+struct campaign_cooldown {
+	double margin_pct; /* [20%] */
+	uint64_t max_ns;   /* give up (and say so) after this long; 0: no cooldown [10s] */
+};
+
 /* target: {sim: {...}}: a simulated device per worker, no real I/O (see agent/engine.h). */
 struct campaign_sim {
 	bool enabled;
@@ -133,6 +142,7 @@ struct campaign {
 	size_t npercentiles;
 	enum slo_metric slo_metric;
 	struct campaign_stop stop;
+	struct campaign_cooldown cooldown;
 	struct label *labels; /* agents: {select: {labels: {k: v}}} */
 	size_t nlabels;
 

@@ -235,6 +235,13 @@ char *intervals_window_line(const char *workload, uint32_t step, uint32_t from, 
 	    (json_int_t)step, "window_from", (json_int_t)from, "window_to", (json_int_t)to));
 }
 
+char *intervals_cooldown_line(const char *workload, uint32_t step, uint32_t ms, const char *outcome)
+{
+	return intervals_line_of(json_pack("{s:i,s:s,s:I,s:I,s:s}", "format", INTERVALS_FORMAT,
+	                                   "workload", workload, "step", (json_int_t)step,
+	                                   "cooldown_ms", (json_int_t)ms, "cooldown", outcome));
+}
+
 char *intervals_clock_line(const char *workload, uint32_t step, const char *agent,
                            const struct intervals_clock *k)
 {
@@ -601,6 +608,7 @@ static int intervals_get_line(struct intervals_reader *r, json_t *o, struct inte
 	fmt = intervals_get_format(o, err);
 	if (fmt < 0)
 		return -1;
+	l->cooldown = l->window = false;
 	if (json_object_get(o, "end") != NULL)
 		return intervals_get_end(o, l, err);
 	if (intervals_get_name(o, "workload", l->workload, err) < 0 ||
@@ -609,6 +617,20 @@ static int intervals_get_line(struct intervals_reader *r, json_t *o, struct inte
 	l->clock = json_object_get(o, "clock") != NULL;
 	if (l->clock)
 		return intervals_get_clock(o, l, err);
+	l->cooldown = json_object_get(o, "cooldown_ms") != NULL;
+	if (l->cooldown) {
+		json_t *oc = json_object_get(o, "cooldown");
+
+		if (intervals_get_u32(o, "cooldown_ms", &l->cooldown_ms, err) < 0)
+			return -1;
+		if (!json_is_string(oc) || json_string_length(oc) >= sizeof(l->cooldown_outcome)) {
+			error_set(err, "cooldown: expected \"recovered\" or \"timeout\"");
+			return -1;
+		}
+		snprintf(l->cooldown_outcome, sizeof(l->cooldown_outcome), "%s",
+		         json_string_value(oc));
+		return 0;
+	}
 	l->window = json_object_get(o, "window_from") != NULL;
 	if (!l->window)
 		return intervals_get_record(r, o, fmt, l, err);

@@ -49,7 +49,8 @@ struct intervals_clock {
  */
 struct intervals_line {
 	bool window;
-	bool clock; /* a clock line: agent and clock are set */
+	bool cooldown; /* a cooldown line: the wait before step `step` (cooldown_*) */
+	bool clock;    /* a clock line: agent and clock are set */
 	char workload[INTERVALS_NAME_MAX];
 	uint32_t step;
 	/* record lines */
@@ -59,6 +60,9 @@ struct intervals_line {
 	struct agg_record rec; /* rec.no_bins: an agent's line without its bins (agents.detail) */
 	/* window lines: intervals [window_from, window_to) */
 	uint32_t window_from, window_to;
+	/* cooldown lines: how long the step waited, and how that ended */
+	uint32_t cooldown_ms;
+	char cooldown_outcome[16];
 	/* clock lines */
 	struct intervals_clock clk;
 	/* the end line: how the campaign ended, when it did not complete */
@@ -77,6 +81,9 @@ char *intervals_record_line(const char *workload, uint32_t step, double offered_
                             uint32_t interval, const char *agent, const struct agg_record *rec,
                             bool bins);
 char *intervals_window_line(const char *workload, uint32_t step, uint32_t from, uint32_t to);
+/* The cooldown before step `step`: ms long, ending `outcome` ("recovered" or "timeout"). */
+char *intervals_cooldown_line(const char *workload, uint32_t step, uint32_t ms,
+                              const char *outcome);
 char *intervals_clock_line(const char *workload, uint32_t step, const char *agent,
                            const struct intervals_clock *k);
 /*

@@ -21,6 +21,11 @@ struct replay_step {
 	double offered;
 	bool has_window;
 	uint32_t win_from, win_to;
+	/* the last cooldown line: it belongs to step cool_step of workload cool_w */
+	size_t cool_w;
+	uint32_t cool_step, cool_ms;
+	char cool_outcome[16];
+	long cool_at; /* where that line starts: a step that never completed leaves it out */
 	struct agg_step *agg; /* NULL before the step's first line */
 	char (*names)[INTERVALS_NAME_MAX];
 	uint32_t nagents;
@@ -89,6 +94,11 @@ static bool replay_finish(struct replay *out, struct replay_step *st)
 
 		out->pts[st->w] = xreallocarray(out->pts[st->w], k + 1, sizeof(**out->pts));
 		agg_point(st->agg, st->step, st->offered, out->campaign, &out->pts[st->w][k]);
+		if (st->cool_w == st->w && st->cool_step == st->step) {
+			out->pts[st->w][k].cooldown_ms = st->cool_ms;
+			snprintf(out->pts[st->w][k].cooldown, sizeof(out->pts[st->w][k].cooldown),
+			         "%s", st->cool_outcome);
+		}
 	}
 	agg_step_free(st->agg);
 	st->agg = NULL;
@@ -96,10 +106,19 @@ static bool replay_finish(struct replay *out, struct replay_step *st)
 	return complete;
 }
 
+/* Whether workload w has a point of step `step` (in run order). */
+static bool replay_has_step(const struct replay *out, size_t w, uint32_t step)
+{
+	for (size_t k = 0; k < out->npts[w]; k++)
+		if (out->pts[w][k].step == step)
+			return true;
+	return false;
+}
+
 int replay_load(const char *dir, struct replay *out, struct error *err)
 {
 	char *plan = xasprintf("%s/plan.yaml", dir), *path = xasprintf("%s/intervals.jsonl", dir);
-	struct replay_step st = {.w = SIZE_MAX};
+	struct replay_step st = {.w = SIZE_MAX, .cool_w = SIZE_MAX};
 	struct intervals_reader *in = NULL;
 	struct intervals_line *l = xmalloc(sizeof(*l));
 	int rc = -1, got;
@@ -141,6 +160,16 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 		if (l->clock)
 			continue; /* clock lines say when agents started; the figures do not use
 			             them */
+		if (l->cooldown) {
+			/* Written before the step's first interval: kept for its point. */
+			st.cool_w = w;
+			st.cool_step = l->step;
+			st.cool_ms = l->cooldown_ms;
+			st.cool_at = before;
+			snprintf(st.cool_outcome, sizeof(st.cool_outcome), "%s",
+			         l->cooldown_outcome);
+			continue;
+		}
 		if (l->window) {
 			/* Written when the runner cut the step: it belongs to the step in progress.
 			 */
@@ -169,7 +198,8 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 			continue;
 		}
 		if (st.agg != NULL && (st.w != w || st.step != l->step) && replay_finish(out, &st))
-			out->keep = before; /* l is the first line of the next step */
+			/* l is the first line of the next step, or its cooldown line is */
+			out->keep = st.cool_w == w && st.cool_step == l->step ? st.cool_at : before;
 		if (st.agg == NULL)
 			replay_begin(out, &st, w, l);
 		l->rec.agents = 1;
@@ -179,6 +209,10 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 	}
 	if (st.agg != NULL && replay_finish(out, &st))
 		out->keep = intervals_offset(in);
+	/* a cooldown line after the last complete step: its step never ran (a resume cools anew) */
+	if (st.cool_w != SIZE_MAX && st.cool_at < out->keep &&
+	    !replay_has_step(out, st.cool_w, st.cool_step))
+		out->keep = st.cool_at;
 	out->meta = derive_meta_read(dir);
 	out->end.meta = out->meta;
 	snprintf(out->warning, sizeof(out->warning), "%s", intervals_warning(in));

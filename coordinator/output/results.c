@@ -280,6 +280,16 @@ int results_window(struct results *r, const struct workload *w, uint32_t step, u
 	return rc;
 }
 
+int results_cooldown(struct results *r, const struct workload *w, uint32_t step, uint32_t ms,
+                     const char *outcome, struct error *err)
+{
+	char *line = intervals_cooldown_line(w->name, step, ms, outcome);
+	int rc = results_put_intervals(r, line, err);
+
+	free(line);
+	return rc;
+}
+
 int results_end(struct results *r, const char *state, const char *reason, struct error *err)
 {
 	char *line = intervals_end_line(state, reason);

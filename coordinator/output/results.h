@@ -47,6 +47,9 @@ int results_clock(struct results *r, const struct workload *w, uint32_t step, co
 /* The measured window of an extended step, so `iocurve report` judges it the same way. */
 int results_window(struct results *r, const struct workload *w, uint32_t step, uint32_t from,
                    uint32_t to, struct error *err);
+/* The cooldown before step `step` (intervals_cooldown_line), before its first interval. */
+int results_cooldown(struct results *r, const struct workload *w, uint32_t step, uint32_t ms,
+                     const char *outcome, struct error *err);
 /* The end line of a campaign that failed or was cancelled (intervals_end_line). */
 int results_end(struct results *r, const char *state, const char *reason, struct error *err);
 /* One row of curve.csv. */

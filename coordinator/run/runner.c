@@ -31,6 +31,8 @@
 #define RUNNER_SLACK_NS (15 * NSEC_PER_SEC)
 /* Preparing (laying out targets) may take this long. */
 #define RUNNER_PREPARE_NS (600 * NSEC_PER_SEC)
+/* A cooldown's probe: one interval this long at the workload's first step's rate. */
+#define RUNNER_PROBE_NS (200 * NSEC_PER_MSEC)
 /* Local agents must dial in within this time. */
 #define RUNNER_LOCAL_WAIT_NS (30 * NSEC_PER_SEC)
 
@@ -39,6 +41,7 @@ enum runner_state {
 	RUNNER_WAITING,   /* claiming agents */
 	RUNNER_PREPARING, /* the agents prepare workload w */
 	RUNNER_STEPPING,  /* step `step` of workload w runs */
+	RUNNER_COOLING,   /* before step `step`: a probe runs, not a point (cooldown) */
 	RUNNER_DONE,      /* every step ran; the end states report from the loop (runner_end_cb) */
 	RUNNER_FAILED,
 	RUNNER_CANCELLED,
@@ -66,9 +69,19 @@ static const struct runner_state_row {
     /* every agent Ready (lost ones count): the planner's first rate; none: next workload */
     [RUNNER_PREPARING] = {"preparing", RUNNER_TO(RUNNER_STEPPING) | RUNNER_TO(RUNNER_PREPARING) |
                                            RUNNER_TO(RUNNER_DONE) | RUNNER_TO_END},
-    /* every agent's StepDone, the step's point: the planner's next rate; none: next workload */
-    [RUNNER_STEPPING] = {"stepping", RUNNER_TO(RUNNER_STEPPING) | RUNNER_TO(RUNNER_PREPARING) |
-                                         RUNNER_TO(RUNNER_DONE) | RUNNER_TO_END},
+    /*
+     * every agent's StepDone, the step's point: the planner's next rate (after a step
+     * that fell behind or saturated, a cooldown first); none: next workload
+     */
+    [RUNNER_STEPPING] = {"stepping", RUNNER_TO(RUNNER_STEPPING) | RUNNER_TO(RUNNER_COOLING) |
+                                         RUNNER_TO(RUNNER_PREPARING) | RUNNER_TO(RUNNER_DONE) |
+                                         RUNNER_TO_END},
+    /*
+     * every agent's StepDone of the probe: its service time back within the margin,
+     * or cooldown.max spent: the step; else another probe
+     */
+    [RUNNER_COOLING] = {"cooling",
+                        RUNNER_TO(RUNNER_STEPPING) | RUNNER_TO(RUNNER_COOLING) | RUNNER_TO_END},
     /* the ends: nothing moves them; their end is reported once, from the loop */
     [RUNNER_DONE] = {"done", 0},
     [RUNNER_FAILED] = {"failed", 0},
@@ -100,7 +113,12 @@ struct runner {
 	uint32_t nintervals; /* planned, with any steady extension */
 	uint32_t planned;    /* warm-up plus measured intervals, before extension */
 	uint32_t cut;        /* the measured window ends here (0: not decided) */
+	uint32_t warm;       /* it starts here: after the warm-up, extended while it trends */
 	struct agg_step *agg;
+	struct agg_step *probe; /* cooling: the probe in progress */
+	uint64_t cool_from;     /* cooling: when the step before it ended */
+	uint32_t cool_ms;       /* the cooldown before step `step` (0: none) */
+	const char *cool_outcome;
 	bool have_next; /* resumed: the planner already chose the next rate */
 	double next_rate;
 	struct step_point **points; /* per workload, in run order */
@@ -256,6 +274,7 @@ static void runner_start_step(struct runner *r)
 	r->planned = (uint32_t)((w->warmup_ns + w->measure_ns) / w->interval_ns);
 	r->nintervals = r->planned + w->steady_extend;
 	r->cut = 0;
+	r->warm = (uint32_t)(w->warmup_ns / w->interval_ns);
 	agg_step_free(r->agg);
 	for (uint32_t i = 0; i < n; i++)
 		names[i] = runner_agents_name(r->agents, i);
@@ -295,6 +314,55 @@ static void runner_start_step(struct runner *r)
 	           RUNNER_LEAD_NS + 4 * max_rtt + w->warmup_ns + ss.measure_ns + RUNNER_SLACK_NS);
 }
 
+/* The rate of a cooldown's probe: what the workload's first step achieved (10% of a max one). */
+static double runner_probe_rate(const struct runner *r)
+{
+	const struct step_point *ref = &r->points[r->w][0];
+
+	return ref->offered_ops > 0 ? ref->achieved_ops : 0.1 * ref->achieved_ops;
+}
+
+/* Entering COOLING: a probe of one short interval before step `step`; not a point. */
+static void runner_start_probe(struct runner *r)
+{
+	const struct workload *w = runner_workload(r);
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__StartStep ss = IOCURVE__START_STEP__INIT;
+	double *rates = xcalloc(w->workers, sizeof(*rates));
+	const char **names;
+	uint64_t max_rtt, start;
+	uint32_t n;
+
+	runner_agents_compact(r->agents);
+	n = runner_agents_count(r->agents);
+	names = xcalloc(n ? n : 1, sizeof(*names));
+	for (uint32_t i = 0; i < n; i++)
+		names[i] = runner_agents_name(r->agents, i);
+	agg_step_free(r->probe);
+	r->probe = agg_step_new(n, names, 1);
+	free(names);
+	for (uint32_t k = 0; k < w->workers; k++)
+		rates[k] = runner_probe_rate(r) / ((double)n * w->workers);
+	max_rtt = runner_agents_max_rtt(r->agents);
+	start = clock_now_ns() + RUNNER_LEAD_NS + 4 * max_rtt;
+	ss.workload_index = (uint32_t)r->w;
+	ss.step = r->step;
+	ss.n_worker_rate = w->workers;
+	ss.worker_rate = rates;
+	ss.start_time = start;
+	ss.warmup_ns = 0;
+	ss.measure_ns = RUNNER_PROBE_NS;
+	ss.interval_ns = RUNNER_PROBE_NS;
+	env.body_case = IOCURVE__ENVELOPE__BODY_START_STEP;
+	env.start_step = &ss;
+	for (uint32_t i = 0; i < n; i++) {
+		ss.clock_offset = runner_agents_plan_start(r->agents, i, start);
+		runner_agents_send(r->agents, i, &env);
+	}
+	free(rates);
+	runner_arm(r, RUNNER_LEAD_NS + 4 * max_rtt + RUNNER_PROBE_NS + RUNNER_SLACK_NS);
+}
+
 /*
  * The one place the state changes: the move must be in runner_table; then what
  * entering the state does. An end state stops the timer, gives the agents back
@@ -318,6 +386,9 @@ static void runner_enter(struct runner *r, enum runner_state to)
 		break;
 	case RUNNER_STEPPING:
 		runner_start_step(r);
+		break;
+	case RUNNER_COOLING:
+		runner_start_probe(r);
 		break;
 	case RUNNER_DONE:
 	case RUNNER_FAILED:
@@ -483,6 +554,10 @@ static int runner_step_point(struct runner *r, struct error *err)
 	}
 	pt = &r->points[r->w][r->npoints[r->w]];
 	agg_point(r->agg, r->step, r->rate, r->c, pt);
+	pt->cooldown_ms = r->cool_ms;
+	snprintf(pt->cooldown, sizeof(pt->cooldown), "%s", r->cool_outcome ? r->cool_outcome : "");
+	r->cool_ms = 0;
+	r->cool_outcome = NULL;
 	/* A point counts once its intervals and its row are on disk, not before. */
 	if (results_point(r->res, w, pt, err) < 0 || results_sync(r->res, err) < 0)
 		return -1;
@@ -510,11 +585,11 @@ static uint32_t runner_measure(const struct runner *r)
 	return (uint32_t)(w->measure_ns / w->interval_ns);
 }
 
-/* The measured window of the step in progress ends at `to`: the last measure's worth. */
+/* The measured window of the step in progress ends at `to`: every interval since the warm-up. */
 static void runner_cut(struct runner *r, uint32_t to)
 {
 	r->cut = to;
-	agg_set_window(r->agg, to - runner_measure(r), to);
+	agg_set_window(r->agg, r->warm, to);
 }
 
 /* The window goes into intervals.jsonl when the step could have been extended. */
@@ -524,23 +599,32 @@ static int runner_write_window(struct runner *r, struct error *err)
 
 	if (w->steady_extend == 0)
 		return 0;
-	return results_window(r->res, w, r->step, r->cut - runner_measure(r), r->cut, err);
+	return results_window(r->res, w, r->step, r->warm, r->cut, err);
 }
 
 /*
  * Judging a complete interval. steady: {extend: N}: once the planned intervals
- * are in, the step ends as soon as its last measure's worth of intervals is
- * steady (or the extension runs out). true when the window ends at this one.
+ * are in, the step ends as soon as its whole window (every interval since the
+ * warm-up) is steady, or the extension runs out. While the metric still trends
+ * at the window's start (agg_window_trends: a transient after the rate change,
+ * never a spike), the warm-up takes that interval too, so the window keeps at
+ * least its planned length. No interval leaves the window for a spike: it stays
+ * in the point and the step ends unsteady. true when the window ends at this one.
  */
 static bool runner_judge(struct runner *r, uint32_t interval)
 {
 	const struct workload *w = runner_workload(r);
-	uint32_t measure = runner_measure(r), to = interval + 1;
+	enum slo_metric metric = r->c->slo_metric;
+	uint32_t to = interval + 1;
 
 	if (w->steady_extend == 0 || r->cut != 0 || to < r->planned)
 		return false;
-	if (!agg_window_steady(r->agg, to - measure, to, r->c->slo_metric) && to < r->nintervals)
+	if (!agg_window_steady(r->agg, r->warm, to, metric) && to < r->nintervals) {
+		if (to - r->warm > runner_measure(r) &&
+		    agg_window_trends(r->agg, r->warm, to, metric))
+			r->warm++;
 		return false;
+	}
 	runner_cut(r, to);
 	return true;
 }
@@ -638,6 +722,53 @@ out:
 	return rc;
 }
 
+/*
+ * Whether the next step cools down first: the step just ended fell behind or
+ * saturated, and the workload's first step gives a service time to come back to.
+ */
+static bool runner_needs_cooldown(const struct runner *r)
+{
+	const struct judged_curve *j = &r->judged[r->w];
+	const struct judged_point *v;
+
+	if (r->c->cooldown.max_ns == 0 || r->npoints[r->w] < 2 || j->n == 0)
+		return false;
+	if (!(r->points[r->w][0].svc_mean_ns > 0) || !(runner_probe_rate(r) > 0))
+		return false;
+	v = &j->v[j->last];
+	return v->why[0] != '\0' || (v->reasons & VERDICT_BEHIND);
+}
+
+/*
+ * Every agent is done with the probe: its service time back within the margin
+ * of the workload's first step's, or cooldown.max spent, and the step starts
+ * (the cooldown line first); else another probe.
+ */
+static int runner_probe_end(struct runner *r, struct error *err)
+{
+	const struct agg_record *m = agg_merged(r->probe, 0);
+	double svc = m != NULL && m->rec.ops > 0 ? hist_mean(&m->rec.service) : 0;
+	double ref = r->points[r->w][0].svc_mean_ns;
+	uint64_t spent = clock_now_ns() - r->cool_from;
+	bool ok = svc > 0 && svc <= ref * (1 + r->c->cooldown.margin_pct / 100);
+
+	if (!ok && spent < r->c->cooldown.max_ns) {
+		runner_enter(r, RUNNER_COOLING);
+		return 0;
+	}
+	r->cool_ms = (uint32_t)(spent / NSEC_PER_MSEC);
+	r->cool_outcome = ok ? "recovered" : "timeout";
+	log_info("%s step %u: cooldown %s after %u ms (probe service time %.0f us, first step's "
+	         "%.0f us)",
+	         runner_workload(r)->name, r->step + 1, r->cool_outcome, r->cool_ms, svc / 1e3,
+	         ref / 1e3);
+	if (results_cooldown(r->res, runner_workload(r), r->step, r->cool_ms, r->cool_outcome,
+	                     err) < 0)
+		return -1;
+	runner_enter(r, RUNNER_STEPPING);
+	return 0;
+}
+
 /* Every agent (lost ones count) is done with the step: its window, its point, what next. */
 static int runner_step_end(struct runner *r, struct error *err)
 {
@@ -656,8 +787,28 @@ static int runner_step_end(struct runner *r, struct error *err)
 	next = runner_step_point(r, err);
 	if (next < 0)
 		return -1;
+	if (next == 1 && runner_needs_cooldown(r)) {
+		r->cool_from = clock_now_ns();
+		runner_enter(r, RUNNER_COOLING);
+		return 0;
+	}
 	runner_go_on(r, next == 1);
 	return 0;
+}
+
+/* Agent ai's report of the probe: merged, not written (a probe is not a point). */
+static int runner_probe_interval(struct runner *r, uint32_t ai, const Iocurve__IntervalReport *ir,
+                                 struct error *err)
+{
+	struct agg_record *rec = xmalloc(sizeof(*rec));
+	const struct agg_record *m;
+	int rc = agg_add(r->probe, ai, ir, rec, &m, err);
+
+	if (rc < 0)
+		error_prefix(err,
+		             "agent %s: bad probe report: ", runner_agents_name(r->agents, ai));
+	free(rec);
+	return rc < 0 ? -1 : 0;
 }
 
 /* Agent ai's StepDone: its clock line; the step's end once every agent's is in. */
@@ -704,6 +855,12 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 		break;
 	case IOCURVE__ENVELOPE__BODY_INTERVAL_REPORT:
 		ir = env->interval_report;
+		if (r->state == RUNNER_COOLING && ir->workload_index == r->w &&
+		    ir->step == r->step) {
+			if (runner_probe_interval(r, (uint32_t)ai, ir, &err) < 0)
+				runner_fail(r, "%s", err.msg);
+			return;
+		}
 		if (r->state != RUNNER_STEPPING || ir->workload_index != r->w ||
 		    ir->step != r->step) {
 			log_warn("agent %s: stale report (workload %u step %u) ignored",
@@ -715,6 +872,14 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 			runner_fail(r, "%s", err.msg);
 		break;
 	case IOCURVE__ENVELOPE__BODY_STEP_DONE:
+		if (r->state == RUNNER_COOLING && env->step_done->workload_index == r->w &&
+		    env->step_done->step == r->step) {
+			runner_agents_step_done(r->agents, (uint32_t)ai,
+			                        env->step_done->start_time);
+			if (runner_agents_all_done(r->agents) && runner_probe_end(r, &err) < 0)
+				runner_fail(r, "%s", err.msg);
+			return;
+		}
 		if (r->state != RUNNER_STEPPING || env->step_done->workload_index != r->w ||
 		    env->step_done->step != r->step)
 			return;
@@ -811,6 +976,10 @@ static int runner_carry_on(struct runner *r, uint32_t ai, const char *reason, st
 			runner_go_on(r, runner_next_rate(r));
 		return 0;
 	}
+	if (r->state == RUNNER_COOLING) {
+		agg_drop_agent(r->probe, ai);
+		return runner_agents_all_done(r->agents) ? runner_probe_end(r, err) : 0;
+	}
 	/* Intervals the others had all reported are complete now. */
 	for (uint32_t i = left; i < r->nintervals; i++)
 		if (runner_interval(r, ai, i, NULL, err) < 0)
@@ -836,7 +1005,8 @@ static void runner_on_lost(struct session *s, const char *reason, void *arg)
 		return;
 	}
 	runner_agents_lose(r->agents, (uint32_t)ai);
-	if (r->state != RUNNER_PREPARING && r->state != RUNNER_STEPPING)
+	if (r->state != RUNNER_PREPARING && r->state != RUNNER_STEPPING &&
+	    r->state != RUNNER_COOLING)
 		return;
 	if (r->c->abort_on_agent_loss)
 		runner_fail(r, "agent %s lost: %s (on_agent_loss: abort)",
@@ -868,6 +1038,11 @@ static void runner_timer_cb(evutil_socket_t fd, short what, void *arg)
 		runner_agents_waited(r->agents, r->srv, RUNNER_AGENTS_READY, names, sizeof(names));
 		runner_fail(r, "workload %s: not ready in time: %s", runner_workload(r)->name,
 		            names);
+		break;
+	case RUNNER_COOLING:
+		runner_agents_waited(r->agents, r->srv, RUNNER_AGENTS_STEP, names, sizeof(names));
+		runner_fail(r, "workload %s: cooldown before step %u: no StepDone from %s in time",
+		            runner_workload(r)->name, r->step + 1, names);
 		break;
 	case RUNNER_STEPPING:
 		runner_agents_waited(r->agents, r->srv, RUNNER_AGENTS_STEP, names, sizeof(names));
@@ -968,6 +1143,7 @@ void runner_free(struct runner *r)
 	event_free(r->timer);
 	event_free(r->end_ev);
 	agg_step_free(r->agg);
+	agg_step_free(r->probe);
 	for (size_t i = 0; i < r->c->nworkloads; i++)
 		free(r->points[i]);
 	free(r->points);

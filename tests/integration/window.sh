@@ -1,0 +1,64 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Every measured interval counts: a device that stalls once in the middle of a step's
+# measured window, with steady: {extend: N}, gives a point whose mean is the whole
+# window's (the stall's queue included), not that of a quiet window after it; the
+# extension runs out (the spike makes the step unsteady) and nothing is dropped.
+. "$(dirname "$0")/lib.sh"
+
+# One worker on 1 server x 100us, uniform arrivals every 1ms. After 3,500 operations
+# (3.5 s in: interval 7 of 0.5 s, the middle of the window [2, 12)) the device stops
+# for 400 ms; 445 operations queue behind it (queue_depth 512 holds them all).
+cat > "$T/stall.yaml" <<YAML
+campaign: stall
+agents: {local: 1}
+target: {sim: {servers: 1, service_time: 100us, stall: {after: 3500, for: 400ms}}}
+queue_depth: 512
+interval: 500ms
+warmup: 1s
+measure: 5s
+steady: {extend: 8}
+slo: {latency: 50ms}
+workloads:
+  - {name: st, rw: randread, load: {steps: [1000]}}
+YAML
+"$IOCURVE" run "$T/stall.yaml" --out "$T/r" > "$T/r.out" 2> "$T/r.err" ||
+	{ cat "$T/r.out" "$T/r.err"; fail "the stalled sim campaign runs"; }
+ok "the stalled sim campaign runs"
+
+python3 - "$T/r" <<'PY' || { cat "$T/r.out"; fail "the point's mean is the whole window's"; }
+import json, sys
+d = sys.argv[1]
+pt = json.load(open(d + "/curve-st.json"))["steps"][0]
+lines = [json.loads(l) for l in open(d + "/intervals.jsonl")]
+win = [l for l in lines if "window_from" in l]
+assert len(win) == 1, win
+print(f"# window [{win[0]['window_from']}, {win[0]['window_to']}), left out: {pt['left_out']!r}")
+# The window starts after the 2 warm-up intervals and holds every one after them:
+# the stall never steadies, so the extension runs to its end (12 + 8 = 20).
+assert (win[0]["window_from"], win[0]["window_to"]) == (2, 20), win
+assert pt["left_out"] == "0-1 warm-up", pt["left_out"]
+assert not pt["steady"], "the stall makes the step unsteady"
+# Expected mean, from the sim alone: service S, arrivals every a, stall T. Operation k
+# of the stall (k = 0 started it) waits T - k (a - S) while that is above 0; every
+# operation takes S besides.
+S, a, T = 100e-6, 1e-3, 0.4
+waits = [T - k * (a - S) for k in range(100000) if T - k * (a - S) > 0]
+# arrivals every 1 ms over the 18 measured intervals of 0.5 s
+ops = round(pt["achieved_ops"] * 18 * 0.5)
+expect_us = (S + sum(waits) / ops) * 1e6
+quiet_us = S * 1e6
+mean_us = pt["mean_us"]
+print(f"# {ops} ops in the window, mean {mean_us:.1f} us; expected {expect_us:.1f} us "
+      f"({len(waits)} operations behind the stall, {sum(waits):.3f} s of waiting); a quiet "
+      f"window's would be {quiet_us:.0f} us")
+assert 8000 <= ops <= 10000, ops
+assert abs(mean_us - expect_us) <= 0.02 * expect_us, (mean_us, expect_us)
+PY
+ok "the point's mean is the whole window's, the stall included, within 2% of the analytic value"
+
+# report rebuilds the same point from intervals.jsonl (the window line).
+cp "$T/r/curve-st.json" "$T/curve-st.json.orig"
+rm "$T/r/curve-st.json"
+"$IOCURVE" report "$T/r" > "$T/rep.out" 2>&1 || { cat "$T/rep.out"; fail "report runs"; }
+check "report rebuilds curve-st.json byte for byte" cmp "$T/curve-st.json.orig" "$T/r/curve-st.json"

@@ -235,6 +235,13 @@ char *intervals_window_line(const char *workload, uint32_t step, uint32_t from, 
 	    (json_int_t)step, "window_from", (json_int_t)from, "window_to", (json_int_t)to));
 }
 
+char *intervals_retried_line(const char *workload, uint32_t step, uint32_t attempt)
+{
+	return intervals_line_of(json_pack("{s:i,s:s,s:I,s:I}", "format", INTERVALS_FORMAT,
+	                                   "workload", workload, "step", (json_int_t)step,
+	                                   "retried", (json_int_t)attempt));
+}
+
 char *intervals_clock_line(const char *workload, uint32_t step, const char *agent,
                            const struct intervals_clock *k)
 {
@@ -609,6 +616,10 @@ static int intervals_get_line(struct intervals_reader *r, json_t *o, struct inte
 	l->clock = json_object_get(o, "clock") != NULL;
 	if (l->clock)
 		return intervals_get_clock(o, l, err);
+	l->retried = 0;
+	if (json_object_get(o, "retried") != NULL)
+		return intervals_get_u32(o, "retried", &l->retried, err) < 0 || l->retried == 0 ? -1
+		                                                                                : 0;
 	l->window = json_object_get(o, "window_from") != NULL;
 	if (!l->window)
 		return intervals_get_record(r, o, fmt, l, err);

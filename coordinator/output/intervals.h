@@ -49,7 +49,8 @@ struct intervals_clock {
  */
 struct intervals_line {
 	bool window;
-	bool clock; /* a clock line: agent and clock are set */
+	bool clock;       /* a clock line: agent and clock are set */
+	uint32_t retried; /* a retried line: the step's attempt N (from 1) before it is void */
 	char workload[INTERVALS_NAME_MAX];
 	uint32_t step;
 	/* record lines */
@@ -77,6 +78,11 @@ char *intervals_record_line(const char *workload, uint32_t step, double offered_
                             uint32_t interval, const char *agent, const struct agg_record *rec,
                             bool bins);
 char *intervals_window_line(const char *workload, uint32_t step, uint32_t from, uint32_t to);
+/*
+ * The step's lines so far (attempt `attempt`, from 1) are void: its client was
+ * disturbed and the step runs again; `report` rebuilds it from the next attempt.
+ */
+char *intervals_retried_line(const char *workload, uint32_t step, uint32_t attempt);
 char *intervals_clock_line(const char *workload, uint32_t step, const char *agent,
                            const struct intervals_clock *k);
 /*

@@ -21,6 +21,7 @@ struct replay_step {
 	double offered;
 	bool has_window;
 	uint32_t win_from, win_to;
+	uint32_t retries;     /* earlier attempts, void (retried lines) */
 	struct agg_step *agg; /* NULL before the step's first line */
 	char (*names)[INTERVALS_NAME_MAX];
 	uint32_t nagents;
@@ -89,7 +90,9 @@ static bool replay_finish(struct replay *out, struct replay_step *st)
 
 		out->pts[st->w] = xreallocarray(out->pts[st->w], k + 1, sizeof(**out->pts));
 		agg_point(st->agg, st->step, st->offered, out->campaign, &out->pts[st->w][k]);
+		out->pts[st->w][k].retries = st->retries;
 	}
+	st->retries = 0;
 	agg_step_free(st->agg);
 	st->agg = NULL;
 	st->has_window = false;
@@ -141,6 +144,16 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 		if (l->clock)
 			continue; /* clock lines say when agents started; the figures do not use
 			             them */
+		if (l->retried) {
+			/* The attempt so far is void: the step runs again from its next line. */
+			if (st.agg != NULL && st.w == w && st.step == l->step) {
+				agg_step_free(st.agg);
+				st.agg = NULL;
+				st.has_window = false;
+				st.retries = l->retried;
+			}
+			continue;
+		}
 		if (l->window) {
 			/* Written when the runner cut the step: it belongs to the step in progress.
 			 */

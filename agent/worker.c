@@ -240,6 +240,20 @@ static uint64_t worker_backlog(const struct worker *w, uint64_t next, uint64_t t
 	return next < t ? 1 + arrivals_due_before(&w->arr, t) : 0;
 }
 
+/* An operation's delays: the client's (issue lateness, reap delay) and the queue depth's. */
+static void worker_health(struct record *r, uint64_t late, uint64_t slot_wait, uint64_t reap)
+{
+	uint64_t d = late + reap;
+
+	r->issue_late_ns += late;
+	r->slot_wait_ns += slot_wait;
+	r->reap_delay_ns += reap;
+	r->late_10us += d > 10 * NSEC_PER_USEC;
+	r->late_100us += d > 100 * NSEC_PER_USEC;
+	r->late_1ms += d > NSEC_PER_MSEC;
+	r->late_10ms += d > 10 * NSEC_PER_MSEC;
+}
+
 /* Count a reaped batch, all completed at now, into the current interval. */
 static void worker_reap(struct worker *w, int n, uint64_t now, bool count)
 {
@@ -263,10 +277,9 @@ static void worker_reap(struct worker *w, int n, uint64_t now, bool count)
 		iv->rec.ops++;
 		iv->rec.reads += !w->writing[slot];
 		lag = w->submitted[slot] - w->intended[slot];
-		iv->rec.slot_wait_ns += w->slot_wait[slot];
-		iv->rec.issue_late_ns += lag - w->slot_wait[slot];
-		if (w->done[i].done_ns && now > w->done[i].done_ns)
-			iv->rec.reap_delay_ns += now - w->done[i].done_ns;
+		worker_health(
+		    &iv->rec, lag - w->slot_wait[slot], w->slot_wait[slot],
+		    w->done[i].done_ns && now > w->done[i].done_ns ? now - w->done[i].done_ns : 0);
 		iv->rec.lag_sum_ns += lag;
 		if (lag > iv->rec.lag_max_ns)
 			iv->rec.lag_max_ns = lag;

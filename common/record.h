@@ -44,6 +44,10 @@ struct record {
 	uint64_t reap_delay_ns; /* summed over completed ops: completion seen late */
 	uint64_t nivcsw;        /* workers' involuntary context switches */
 	uint64_t steal_ppm;     /* the agent host's CPU steal, ppm of its CPU time (max) */
+	uint64_t late_10us;     /* completed ops the client delayed (issue lateness plus */
+	uint64_t late_100us;    /* reap delay) over 10 us, 100 us, 1 ms, 10 ms: the tail */
+	uint64_t late_1ms;      /* of its delay, for percentile SLOs */
+	uint64_t late_10ms;
 	/* The interval's first failed operation (merging keeps the first one's): 0: none */
 	int32_t err_errno;
 	uint32_t err_pad;

@@ -429,6 +429,9 @@ static void agg_health(const struct agg_record *all, size_t nm, uint64_t measure
                        const struct campaign *c, struct step_point *pt)
 {
 	double ops = (double)all->rec.ops, workers = nm ? (double)all->workers / (double)nm : 0;
+	const double late_ns[4] = {1e4, 1e5, 1e6, 1e7}, tail[] = {0, 50, 90, 99, 99.9};
+	const uint64_t late[4] = {all->rec.late_10us, all->rec.late_100us, all->rec.late_1ms,
+	                          all->rec.late_10ms};
 
 	pt->health_known = all->rec.health_n > 0;
 	if (!pt->health_known || ops == 0)
@@ -442,6 +445,16 @@ static void agg_health(const struct agg_record *all, size_t nm, uint64_t measure
 	pt->client_bound =
 	    pt->issue_late_ns + pt->reap_delay_ns > AGG_CLIENT_LATE * (double)c->slo_latency_ns ||
 	    pt->steal_pct > AGG_CLIENT_STEAL_PCT;
+	/* the tail: ops the client delayed over the largest decade within AGG_CLIENT_LATE */
+	for (int k = 3; k >= 0; k--)
+		if (late_ns[k] <= AGG_CLIENT_LATE * (double)c->slo_latency_ns) {
+			pt->late_over_ns = late_ns[k];
+			pt->late_pct = 100.0 * (double)late[k] / ops;
+			break;
+		}
+	if (c->slo_metric != SLO_MEAN && pt->late_over_ns > 0 &&
+	    pt->late_pct > (100.0 - tail[c->slo_metric]) / 2)
+		pt->client_bound = true;
 }
 
 void agg_point(const struct agg_step *st, uint32_t step, double offered, const struct campaign *c,

@@ -83,6 +83,8 @@ struct step_point {
 	double reap_delay_ns; /* mean per op: completion to the worker seeing it */
 	double nivcsw_s;      /* involuntary context switches per second per worker */
 	double steal_pct;     /* the agent hosts' CPU steal, worst interval, % */
+	double late_over_ns;  /* the client delay the tail rule counts (AGG_CLIENT_LATE)... */
+	double late_pct;      /* ...and the share of ops the client delayed more, % */
 	uint32_t retries;     /* earlier attempts of the step, re-run for a disturbed client */
 	uint64_t errors;      /* failed operations */
 	int32_t err_errno;    /* the window's first failure with an errno (0: none)... */
@@ -113,7 +115,10 @@ struct agg_step;
 /*
  * The client was disturbed in a step (docs/methodology.md) when its own delay per
  * operation, issue lateness plus reap delay (slot waits are the storage's), averages
- * over AGG_CLIENT_LATE of the SLO's latency, or the hypervisor stole over
+ * over AGG_CLIENT_LATE of the SLO's latency; or, for a percentile SLO pP, when more
+ * than half of the (100 - P)% tail of the operations were delayed by the client over
+ * the largest of 10us, 100us, 1ms, 10ms within AGG_CLIENT_LATE of the SLO's latency
+ * (the percentile may then be the client's); or when the hypervisor stole over
  * AGG_CLIENT_STEAL_PCT of an agent host's CPU in an interval.
  */
 #define AGG_CLIENT_LATE      0.10

@@ -67,10 +67,16 @@ void judged_update(struct judged_curve *j, const struct campaign *c, const struc
 			j->kind = curve_knee_kind(&j->knee);
 		}
 		j->knee.confirmed = false;
-		snprintf(j->limit, sizeof(j->limit),
-		         "client-bound: this client could not measure above %.0f ops/s (disturbed "
-		         "from %.0f ops/s)",
-		         j->client_measured, j->client_bound);
+		if (j->client_measured > 0)
+			snprintf(j->limit, sizeof(j->limit),
+			         "client-bound: this client could not measure above %.0f ops/s "
+			         "(disturbed from %.0f ops/s)",
+			         j->client_measured, j->client_bound);
+		else
+			snprintf(j->limit, sizeof(j->limit),
+			         "client-bound: this client could not measure even %.0f ops/s, the "
+			         "lowest rate offered",
+			         j->client_bound);
 	}
 	curve_repeats(c, w, j->sorted, n, &j->repeats);
 	/* the first failure as the run met it, not as the curve orders the steps */

@@ -242,6 +242,11 @@ static const struct pfield pfield_rows[] = {
      .out = PF_CURVE | PF_JSON},
     {.name = "nivcsw_s", PF_FIXED(nivcsw_s, 1, "/s"), .since = 2, .out = PF_CURVE | PF_JSON},
     {.name = "steal_pct", PF_FIXED(steal_pct, 1, "%"), .since = 2, .out = PF_CURVE | PF_JSON},
+    {.name = "late_over_us",
+     PF_US(late_over_ns, PF_M_DOUBLE),
+     .since = 2,
+     .out = PF_CURVE | PF_JSON},
+    {.name = "late_pct", PF_FIXED(late_pct, 3, "%"), .since = 2, .out = PF_CURVE | PF_JSON},
     /* earlier attempts re-run for a disturbed client (retry: N) */
     {.name = "retries", PF_INT(retries, PF_M_U32), .since = 2, .out = PF_CURVE | PF_JSON},
 };

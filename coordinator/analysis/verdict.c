@@ -89,8 +89,10 @@ void verdict_words(const struct step_point *pt, unsigned reasons, char *buf, siz
 		case VERDICT_CLIENT_BOUND:
 			snprintf(
 			    word, sizeof(word),
-			    "client-bound (issue lateness %.0fus, reap delay %.0fus, steal %.0f%%)",
-			    pt->issue_late_ns / 1e3, pt->reap_delay_ns / 1e3, pt->steal_pct);
+			    "client-bound (client delay %.0fus mean, %.2g%% of ops over %.0fus; "
+			    "steal %.0f%%)",
+			    (pt->issue_late_ns + pt->reap_delay_ns) / 1e3, pt->late_pct,
+			    pt->late_over_ns / 1e3, pt->steal_pct);
 			break;
 		default:
 			snprintf(word, sizeof(word), "nothing completed");

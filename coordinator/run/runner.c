@@ -659,10 +659,10 @@ static int runner_retry(struct runner *r, struct error *err)
 	disturbed = pt->client_bound;
 	if (disturbed)
 		log_warn(
-		    "%s step %u: client disturbed (issue lateness %.0f us, reap delay %.0f us, "
+		    "%s step %u: client disturbed (delay %.0f us mean, %.2g%% of ops over %.0f us, "
 		    "steal %.1f%%): running it again (retry %u of %u)",
-		    w->name, r->step + 1, pt->issue_late_ns / 1e3, pt->reap_delay_ns / 1e3,
-		    pt->steal_pct, r->retries + 1, w->retry);
+		    w->name, r->step + 1, (pt->issue_late_ns + pt->reap_delay_ns) / 1e3,
+		    pt->late_pct, pt->late_over_ns / 1e3, pt->steal_pct, r->retries + 1, w->retry);
 	free(pt);
 	if (!disturbed)
 		return 0;

@@ -101,7 +101,8 @@ void swarm_record_templates(struct swarm *sw, double ops, uint32_t rw, uint32_t 
 		r->lag_sum_ns = count * 5000;
 		r->wakes = count ? count / 4 + 1 : 0; /* a worker's batch of about four per wake */
 		r->lag_max_ns = count ? 40000 + swarm_rand(&sw->seed) % 20000 : 0;
-		/* A healthy client: lag all issue lateness (5 us), a few ops preempted, no steal. */
+		/* A healthy client: lag all issue lateness (5 us), a few ops preempted, no steal.
+		 */
 		r->health_n = 1;
 		r->issue_late_ns = count * 5000;
 		r->reap_delay_ns = count * 2000;

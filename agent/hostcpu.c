@@ -26,8 +26,14 @@ double hostcpu_sample(struct hostcpu *h)
 		total += v[i];
 	/* Waiting for I/O is idle time: the CPU could have run something else. */
 	busy = total - v[3] - v[4];
-	if (h->total != 0 && total > h->total)
+	h->steal_pct = 0;
+	if (h->total != 0 && total > h->total) {
 		pct = 100.0 * (double)(busy - h->busy) / (double)(total - h->total);
+		if (v[7] >= h->steal)
+			h->steal_pct =
+			    100.0 * (double)(v[7] - h->steal) / (double)(total - h->total);
+	}
+	h->steal = v[7];
 	h->busy = busy;
 	h->total = total;
 	return pct;

@@ -99,6 +99,8 @@ static void plan_on_interval(void *arg, uint32_t step, uint32_t index, const str
 	r.duration_ns = pl->interval_ns;
 	r.host_cpu_pct = hostcpu_sample(&pl->cpu);
 	record_encode(&m->rec, &r);
+	/* The host's steal is the agent's to measure, once for all its workers. */
+	r.steal_ppm = (uint64_t)(pl->cpu.steal_pct * 1e4);
 	env.body_case = IOCURVE__ENVELOPE__BODY_INTERVAL_REPORT;
 	env.interval_report = &r;
 	pl->send(pl->send_arg, &env);

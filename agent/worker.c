@@ -35,6 +35,8 @@ struct worker {
 	int fd;
 	uint64_t *intended;  /* per slot: when the schedule wanted it to start */
 	uint64_t *submitted; /* per slot: when it went to the kernel */
+	uint64_t *slot_wait; /* per slot: of its lag, the wait for a free slot */
+	uint64_t slot_freed; /* the last time a full queue freed a slot */
 	bool *writing;       /* per slot: the operation writes */
 	uint64_t *offset;    /* per slot: where, for an error's report */
 	uint16_t *free_slots;
@@ -47,6 +49,7 @@ struct worker {
 	struct shm_interval *cur; /* the interval being recorded, copied out when it ends */
 	uint64_t cpu_user_ns;     /* process CPU at the start of the current interval */
 	uint64_t cpu_sys_ns;
+	uint64_t nivcsw; /* involuntary context switches at the start of the current interval */
 	uint64_t gen_seen;
 	uint64_t silent_ns; /* the dead-man tripped: the agent was silent this long */
 	bool stop;
@@ -154,7 +157,7 @@ static uint64_t worker_deadman_wait(const struct worker *w, uint64_t wait_ns)
 	return quarter && wait_ns > quarter ? quarter : wait_ns;
 }
 
-static void worker_cpu(uint64_t *user_ns, uint64_t *sys_ns)
+static void worker_cpu(uint64_t *user_ns, uint64_t *sys_ns, uint64_t *nivcsw)
 {
 	struct rusage ru;
 
@@ -164,6 +167,7 @@ static void worker_cpu(uint64_t *user_ns, uint64_t *sys_ns)
 	           (uint64_t)ru.ru_utime.tv_usec * NSEC_PER_USEC;
 	*sys_ns = (uint64_t)ru.ru_stime.tv_sec * NSEC_PER_SEC +
 	          (uint64_t)ru.ru_stime.tv_usec * NSEC_PER_USEC;
+	*nivcsw = (uint64_t)ru.ru_nivcsw; /* preempted: the host wanted the core for another task */
 }
 
 static void worker_interval_begin(struct worker *w, uint64_t gen, uint32_t index)
@@ -180,13 +184,16 @@ static void worker_publish(struct worker *w)
 {
 	struct shm_worker *sw = w->cfg->slot;
 	uint64_t seq = atomic_load_explicit(&sw->published, memory_order_relaxed);
-	uint64_t user, sys;
+	uint64_t user, sys, nivcsw;
 
-	worker_cpu(&user, &sys);
+	worker_cpu(&user, &sys, &nivcsw);
 	w->cur->rec.cpu_user_ns = user - w->cpu_user_ns;
 	w->cur->rec.cpu_sys_ns = sys - w->cpu_sys_ns;
+	w->cur->rec.nivcsw = nivcsw - w->nivcsw;
+	w->cur->rec.health_n = 1;
 	w->cpu_user_ns = user;
 	w->cpu_sys_ns = sys;
+	w->nivcsw = nivcsw;
 	memcpy(&sw->slots[seq % SHM_SLOTS], w->cur, sizeof(*w->cur));
 	atomic_store_explicit(&sw->published, seq + 1, memory_order_release);
 	worker_notify(w->cfg);
@@ -206,6 +213,9 @@ static void worker_issue(struct worker *w, uint64_t intended, uint64_t now)
 		datagen_fill(w->data, w->ops->buffer(w->eng, io.slot));
 	w->intended[io.slot] = intended;
 	w->submitted[io.slot] = now;
+	/* Due while the queue was full: the wait for a slot is the queue depth's, not lateness. */
+	w->slot_wait[io.slot] =
+	    intended < w->slot_freed ? (w->slot_freed < now ? w->slot_freed : now) - intended : 0;
 	w->writing[io.slot] = op.write;
 	w->offset[io.slot] = op.offset;
 	w->ops->queue(w->eng, &io);
@@ -228,6 +238,20 @@ static void worker_charge(struct worker *w, uint64_t lower_ns)
 static uint64_t worker_backlog(const struct worker *w, uint64_t next, uint64_t t)
 {
 	return next < t ? 1 + arrivals_due_before(&w->arr, t) : 0;
+}
+
+/* An operation's delays: the client's (issue lateness, reap delay) and the queue depth's. */
+static void worker_health(struct record *r, uint64_t late, uint64_t slot_wait, uint64_t reap)
+{
+	uint64_t d = late + reap;
+
+	r->issue_late_ns += late;
+	r->slot_wait_ns += slot_wait;
+	r->reap_delay_ns += reap;
+	r->late_10us += d > 10 * NSEC_PER_USEC;
+	r->late_100us += d > 100 * NSEC_PER_USEC;
+	r->late_1ms += d > NSEC_PER_MSEC;
+	r->late_10ms += d > 10 * NSEC_PER_MSEC;
 }
 
 /* Count a reaped batch, all completed at now, into the current interval. */
@@ -253,6 +277,9 @@ static void worker_reap(struct worker *w, int n, uint64_t now, bool count)
 		iv->rec.ops++;
 		iv->rec.reads += !w->writing[slot];
 		lag = w->submitted[slot] - w->intended[slot];
+		worker_health(
+		    &iv->rec, lag - w->slot_wait[slot], w->slot_wait[slot],
+		    w->done[i].done_ns && now > w->done[i].done_ns ? now - w->done[i].done_ns : 0);
 		iv->rec.lag_sum_ns += lag;
 		if (lag > iv->rec.lag_max_ns)
 			iv->rec.lag_max_ns = lag;
@@ -319,7 +346,7 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 			                                (double)w->cfg->phase_total);
 		next = arrivals_next(&w->arr);
 	}
-	worker_cpu(&w->cpu_user_ns, &w->cpu_sys_ns);
+	worker_cpu(&w->cpu_user_ns, &w->cpu_sys_ns, &w->nivcsw);
 	worker_interval_begin(w, s->gen, 0);
 	now = clock_now_ns();
 	while (!over || inflight > 0) {
@@ -367,6 +394,8 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 		/* Time spent with the queue full: the client, not the storage, set the pace. */
 		if (full_since)
 			w->cur->rec.qd_full_ns += now - full_since;
+		if (full_since && n > 0)
+			w->slot_freed = now;
 		/* Close the intervals that ended first: a completion counts where it landed. */
 		while (!over && !draining && now >= boundary) {
 			if (index + 1 == s->nintervals) {
@@ -481,6 +510,7 @@ static int worker_setup(struct worker *w, const struct worker_config *cfg, struc
 	}
 	w->intended = xcalloc(cfg->queue_depth, sizeof(*w->intended));
 	w->submitted = xcalloc(cfg->queue_depth, sizeof(*w->submitted));
+	w->slot_wait = xcalloc(cfg->queue_depth, sizeof(*w->slot_wait));
 	w->writing = xcalloc(cfg->queue_depth, sizeof(*w->writing));
 	w->offset = xcalloc(cfg->queue_depth, sizeof(*w->offset));
 	w->free_slots = xcalloc(cfg->queue_depth, sizeof(*w->free_slots));
@@ -499,6 +529,7 @@ static void worker_teardown(struct worker *w)
 		close(w->fd);
 	free(w->intended);
 	free(w->submitted);
+	free(w->slot_wait);
 	free(w->writing);
 	free(w->offset);
 	free(w->free_slots);

@@ -6,6 +6,9 @@
 const struct caps_info caps_known[] = {
     {IOCURVE__CAPABILITY__CAPABILITY_WAKES, "wakes",
      "the workers' wake counts are left out of intervals.jsonl (\"wakes\": 0)"},
+    {IOCURVE__CAPABILITY__CAPABILITY_HEALTH, "health",
+     "the client's health is not measured (\"health_n\": 0): its steps are not checked for a "
+     "disturbed client, and their health is unknown, not proven"},
 };
 const size_t caps_nknown = sizeof(caps_known) / sizeof(caps_known[0]);
 

@@ -18,7 +18,8 @@
 #define CAPS_PROTOCOL_MIN 2
 
 /* Every capability (proto Capability) this build has, and sends in Hello or Welcome. */
-#define CAPS_OURS ((uint64_t)IOCURVE__CAPABILITY__CAPABILITY_WAKES)
+#define CAPS_OURS                                                                                  \
+	((uint64_t)IOCURVE__CAPABILITY__CAPABILITY_WAKES | IOCURVE__CAPABILITY__CAPABILITY_HEALTH)
 
 /* A capability: its bit, its name in logs, and what goes without it. */
 struct caps_info {

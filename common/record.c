@@ -29,7 +29,17 @@ const struct record_counter record_counters[] = {
     RECORD_ROW(qd_full_ns, RECORD_SUM, 1, 0),
     RECORD_ROW(missed, RECORD_SUM, 1, 0),
     RECORD_ROW(missed_charged, RECORD_SUM, 1, 0),
-    RECORD_ROW(wakes, RECORD_SUM, 2, 0), /* 0: not counted (an agent of 0.1.0) */
+    RECORD_ROW(wakes, RECORD_SUM, 2, 0),    /* 0: not counted (an agent of 0.1.0) */
+    RECORD_ROW(health_n, RECORD_SUM, 2, 0), /* 0: health not measured (an agent of 0.1.0) */
+    RECORD_ROW(issue_late_ns, RECORD_SUM, 2, 0),
+    RECORD_ROW(slot_wait_ns, RECORD_SUM, 2, 0),
+    RECORD_ROW(reap_delay_ns, RECORD_SUM, 2, 0),
+    RECORD_ROW(nivcsw, RECORD_SUM, 2, 0),
+    RECORD_ROW(steal_ppm, RECORD_MAX, 2, 0),
+    RECORD_ROW(late_10us, RECORD_SUM, 2, 0),
+    RECORD_ROW(late_100us, RECORD_SUM, 2, 0),
+    RECORD_ROW(late_1ms, RECORD_SUM, 2, 0),
+    RECORD_ROW(late_10ms, RECORD_SUM, 2, 0),
 };
 const size_t record_ncounters = sizeof(record_counters) / sizeof(record_counters[0]);
 /* The counters are struct record's uint64_t members before err_errno: each needs its row. */

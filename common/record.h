@@ -33,6 +33,21 @@ struct record {
 	                            lower bound (step end minus due time) */
 	uint64_t wakes; /* submit-and-wait calls: ops / wakes is the batch (0: not counted, an
 	                   agent before 0.2.0) */
+	/*
+	 * The client's health (0.2.0; health_n 0: not measured). Lateness is split:
+	 * issue_late_ns is the client's (due, or the slot freed, to submission),
+	 * slot_wait_ns the queue depth's (due to a slot freed, the storage's doing).
+	 */
+	uint64_t health_n;      /* worker intervals that measured these */
+	uint64_t issue_late_ns; /* summed over completed ops */
+	uint64_t slot_wait_ns;  /* summed over completed ops */
+	uint64_t reap_delay_ns; /* summed over completed ops: completion seen late */
+	uint64_t nivcsw;        /* workers' involuntary context switches */
+	uint64_t steal_ppm;     /* the agent host's CPU steal, ppm of its CPU time (max) */
+	uint64_t late_10us;     /* completed ops the client delayed (issue lateness plus */
+	uint64_t late_100us;    /* reap delay) over 10 us, 100 us, 1 ms, 10 ms: the tail */
+	uint64_t late_1ms;      /* of its delay, for percentile SLOs */
+	uint64_t late_10ms;
 	/* The interval's first failed operation (merging keeps the first one's): 0: none */
 	int32_t err_errno;
 	uint32_t err_pad;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Merging agents' interval records into a step: agent indexes stay put across agg_point. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -220,9 +221,81 @@ static void test_point_then_drop(void **state)
 	campaign_free(c);
 }
 
+/* Five measured seconds of 1000 ops each at 100 us, with the client's delays given per op. */
+static void aggregate_point_health(const struct campaign *c, uint64_t late_ns, uint64_t slot_ns,
+                                   uint64_t late_100us, uint64_t steal_ppm, struct step_point *pt)
+{
+	struct agg_step *st = agg_step_new(1, (const char *const[]){"a"}, 5);
+	struct agg_record *rec = calloc(1, sizeof(*rec));
+	const struct agg_record *merged;
+	struct error err;
+
+	assert_non_null(rec);
+	for (uint32_t i = 0; i < 5; i++) {
+		record_reset(&rec->rec);
+		rec->duration_ns = 1000000000;
+		rec->agents = rec->workers = 1;
+		rec->rec.ops = 1000;
+		rec->rec.lag_sum_ns = 1000 * (late_ns + slot_ns);
+		rec->rec.health_n = 1;
+		rec->rec.issue_late_ns = 1000 * late_ns;
+		rec->rec.slot_wait_ns = 1000 * slot_ns;
+		rec->rec.late_100us = late_100us;
+		rec->rec.steal_ppm = steal_ppm;
+		for (uint64_t k = 0; k < 1000; k++) {
+			hist_record(&rec->rec.latency, 100000 + late_ns + slot_ns);
+			hist_record(&rec->rec.service, 100000);
+		}
+		assert_true(agg_add_record(st, 0, i, rec, &merged, &err) >= 0);
+	}
+	agg_point(st, 0, 1000, c, pt);
+	free(rec);
+	agg_step_free(st);
+}
+
+/*
+ * The disturbed-client rule (1 ms SLO): the client's own delay over 10% of it on
+ * average, or a p99 SLO's tail (over 0.5% of ops delayed over 100 us), or steal over
+ * 10%; slot waits (the queue depth's) never count; lag_share stays within [0, 1].
+ */
+static void test_point_client_health(void **state)
+{
+	struct campaign *mean = testlib_campaign_ok(
+	    TEST_HEAD "slo: {latency: 1ms}\nworkloads: [{name: a, load: {steps: [1000]}}]\n");
+	struct campaign *p99 =
+	    testlib_campaign_ok(TEST_HEAD "slo: {latency: 1ms, metric: p99}\n"
+	                                  "workloads: [{name: a, load: {steps: [1000]}}]\n");
+	struct step_point *pt = calloc(1, sizeof(*pt));
+
+	(void)state;
+	aggregate_point_health(mean, 20000, 0, 0, 0, pt);
+	assert_true(pt->health_known);
+	assert_false(pt->client_bound);
+	assert_true(fabs(pt->issue_late_ns - 20000) < 1e-6);
+	assert_true(pt->lag_share >= 0 && pt->lag_share <= 1);
+	aggregate_point_health(mean, 120000, 0, 0, 0, pt);
+	assert_true(pt->client_bound);
+	/* a queue-depth-bound step: long slot waits, the client on time */
+	aggregate_point_health(mean, 5000, 5000000, 0, 0, pt);
+	assert_false(pt->client_bound);
+	assert_true(pt->lag_share > 0.9 && pt->lag_share <= 1);
+	/* the tail: 0.4% of ops late is within half the p99's 1%, 0.6% is not */
+	aggregate_point_health(p99, 20000, 0, 4, 0, pt);
+	assert_false(pt->client_bound);
+	assert_true(pt->late_over_ns == 100000 && fabs(pt->late_pct - 0.4) < 1e-9);
+	aggregate_point_health(p99, 20000, 0, 6, 0, pt);
+	assert_true(pt->client_bound);
+	aggregate_point_health(mean, 20000, 0, 0, 150000, pt);
+	assert_true(pt->client_bound && fabs(pt->steal_pct - 15) < 1e-9);
+	free(pt);
+	campaign_free(mean);
+	campaign_free(p99);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_point_client_health),
 	    cmocka_unit_test(test_point_keeps_agent_index),
 	    cmocka_unit_test(test_point_then_drop),
 	    cmocka_unit_test(test_due_in_window),

@@ -165,6 +165,29 @@ static void test_select_mode(void **state)
 }
 
 /* agents.detail: agents' lines with bins up to 64 agents by default, counts above. */
+/* retry: 2 more runs of a disturbed step by default; campaign-wide, per workload, bounded. */
+static void test_retry(void **state)
+{
+	struct campaign *c = testlib_campaign_ok(
+	    "campaign: t\nagents: {local: 1}\ntarget: {path: /mnt/nas, size: 1GiB}\nretry: 1\n"
+	    "workloads: [{name: a, load: {steps: [1]}}, {name: b, retry: 0, load: {steps: "
+	    "[1]}}]\n");
+
+	(void)state;
+	assert_int_equal(c->workloads[0].retry, 1);
+	assert_int_equal(c->workloads[1].retry, 0);
+	campaign_free(c);
+	c = testlib_campaign_ok("campaign: t\nagents: {local: 1}\n"
+	                        "target: {path: /mnt/nas, size: 1GiB}\n"
+	                        "workloads: [{name: a, load: {steps: [1]}}]\n");
+	assert_int_equal(c->workloads[0].retry, 2);
+	campaign_free(c);
+	testlib_campaign_fails("campaign: t\nagents: {local: 1}\n"
+	                       "target: {path: /mnt/nas, size: 1GiB}\nretry: 11\n"
+	                       "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                       "test.yaml:4:8: retry");
+}
+
 static void test_agent_detail(void **state)
 {
 	static const struct {
@@ -207,7 +230,7 @@ static void test_unknown_key(void **state)
 	    "test.yaml:6:5: unknown key 'queue_dept' in workload 'randread-8k' "
 	    "(known: name, rw, block_size, workers, queue_depth, interval, warmup, "
 	    "measure, read_pct, align, working_set, random, arrivals, data, direct, "
-	    "wake_slack, timing, steady, load, zip); did you mean 'queue_depth'?");
+	    "wake_slack, timing, steady, retry, load, zip); did you mean 'queue_depth'?");
 	testlib_campaign_fails(
 	    TEST_HEAD "worker: 2\n"
 	              "workloads: [{name: a, load: {steps: [1]}}]\n",
@@ -918,6 +941,7 @@ int main(void)
 	    cmocka_unit_test(test_inherit_and_override),
 	    cmocka_unit_test(test_select_mode),
 	    cmocka_unit_test(test_agent_detail),
+	    cmocka_unit_test(test_retry),
 	    cmocka_unit_test(test_unknown_key),
 	    cmocka_unit_test(test_wrong_type),
 	    cmocka_unit_test(test_missing_field),

@@ -13,6 +13,7 @@
 
 #include "judged.h"
 #include "report.h"
+#include "table.h"
 #include "testlib.h"
 
 #define JUDGED_N(a) (sizeof(a) / sizeof((a)[0]))
@@ -243,12 +244,65 @@ static void test_judged_report_shading(void **state)
 	campaign_free(c);
 }
 
+/*
+ * A client-bound step (disturbed after its retries) neither meets nor violates: above
+ * the last valid step and below the first violation it makes the knee a lower bound,
+ * measured at that step (not interpolated across it), never confirmed, and the limit
+ * names what the client could measure. Below the knee's step it changes nothing.
+ */
+static void test_judged_client_bound(void **state)
+{
+	struct campaign *c = judged_campaign();
+	const struct workload *w = &c->workloads[0];
+	struct step_point pts[] = {
+	    judged_pt(0, 1000, 1, 300),
+	    judged_pt(1, 2000, 1, 400),
+	    judged_pt(2, 3000, 1, 2500),
+	    judged_pt(3, 4000, 1, 3000),
+	};
+	struct judged_curve j = {0};
+	char knee[1024];
+
+	(void)state;
+	pts[2].client_bound = true; /* 3000: over the SLO, but the client's doing */
+	judged_update(&j, c, w, pts, JUDGED_N(pts));
+	assert_true(j.v[2].reasons & VERDICT_CLIENT_BOUND);
+	assert_false(j.v[2].violates);
+	assert_false(j.v[2].meets);
+	assert_non_null(strstr(j.v[2].words, "client-bound"));
+	assert_int_equal(j.knee.kind, KNEE_AT_STEP);
+	assert_true(j.knee.throughput == pts[1].achieved_ops);
+	assert_false(j.knee.confirmed);
+	assert_true(j.client_bound == 3000 && j.client_measured == 2000);
+	assert_string_equal(j.limit, "client-bound: this client could not measure above 2000 "
+	                             "ops/s (disturbed from 3000 ops/s)");
+	table_knee_text(&j, knee, sizeof(knee));
+	assert_non_null(strstr(knee, ">= 2"));
+	assert_non_null(strstr(knee, "the knee is a lower bound"));
+
+	/* disturbed below the knee's step: the knee stands as measured */
+	pts[2].client_bound = false;
+	pts[0].client_bound = true;
+	judged_update(&j, c, w, pts, JUDGED_N(pts));
+	assert_true(j.client_bound == 0);
+	assert_null(strstr(j.limit, "client-bound"));
+
+	/* disturbed from the first step: nothing measured */
+	pts[1].client_bound = pts[2].client_bound = pts[3].client_bound = true;
+	judged_update(&j, c, w, pts, JUDGED_N(pts));
+	assert_string_equal(j.limit, "client-bound: this client could not measure even 1000 "
+	                             "ops/s, the lowest rate offered");
+	judged_free(&j);
+	campaign_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_judged_rules_once),
 	    cmocka_unit_test(test_judged_first_error_run_order),
 	    cmocka_unit_test(test_judged_empty),
+	    cmocka_unit_test(test_judged_client_bound),
 	    cmocka_unit_test(test_judged_report_shading),
 	};
 

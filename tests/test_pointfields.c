@@ -14,11 +14,17 @@
 #include "judged.h"
 #include "pointfields.h"
 
-/* curve.csv's point columns as the first results format wrote them (after the workload's). */
+/*
+ * curve.csv's point columns as the first results format wrote them (after the workload's),
+ * then the second's: the client's health and retries.
+ */
+#define TEST_HEALTH_KEYS                                                                           \
+	"health_known,issue_late_us,slot_wait_us,reap_delay_us,nivcsw_s,steal_pct,late_over_us,"   \
+	"late_pct,retries"
 #define TEST_CURVE_HEADER                                                                          \
 	"step,load,offered_ops,achieved_ops,mib_s,mean_us,p50_us,p90_us,p99_us,p999_us,max_us,"    \
 	"service_mean_us,ops,reads,errors,measured_s,cpu_pct,host_cpu_pct,lag_mean_us,lag_max_us," \
-	"missed,lag_share,client_bound,missed_charged"
+	"missed,lag_share,client_bound,missed_charged," TEST_HEALTH_KEYS
 #define TEST_CSV_HEADER                                                                            \
 	"step,offered_ops,achieved_ops,achieved_mibps,mean_us,p50_us,p90_us,p99_us,p999_us,"       \
 	"max_us,steady,errors,agents,agents_lost,lost_at_interval"
@@ -27,7 +33,7 @@
 	"step,offered_ops,achieved_ops,achieved_mibps,mean_us,p50_us,p90_us,p99_us,p999_us,"       \
 	"max_us,steady,errors,agents,client_cpu_pct,qd_full_pct,missed,percentiles_us,"            \
 	"first_error,valid,verdict,service_mean_us,lag_mean_us,lag_share,client_bound,"            \
-	"missed_charged,left_out,missed_before,cooldown_ms,cooldown"
+	"missed_charged,left_out,missed_before,cooldown_ms,cooldown," TEST_HEALTH_KEYS
 
 /* A point whose every figure differs from the others, so a column in the wrong place shows. */
 static struct step_point test_point(void)
@@ -52,6 +58,15 @@ static struct step_point test_point(void)
 	p.measured_s = 2;
 	p.cpu_pct = 12.5;
 	p.host_cpu_pct = 33.3;
+	p.health_known = true;
+	p.issue_late_ns = 41000;
+	p.slot_wait_ns = 7000;
+	p.reap_delay_ns = 3000;
+	p.nivcsw_s = 12.5;
+	p.steal_pct = 1.5;
+	p.late_over_ns = 100000;
+	p.late_pct = 0.625;
+	p.retries = 2;
 	p.lag_mean_ns = 1234;
 	p.lag_max_ns = 5000;
 	p.missed = 4;
@@ -184,7 +199,8 @@ static void test_rows_text(void **state)
 
 	(void)state;
 	assert_string_equal(got, "3,rate,1500.0,1498.5,5.854,812.3,700.0,900.0,1500.0,2000.0,"
-	                         "2500.0,600.0,2997,1500,2,2.000,12.5,33.3,1.2,5.0,4,0.250,true,1");
+	                         "2500.0,600.0,2997,1500,2,2.000,12.5,33.3,1.2,5.0,4,0.250,true,1,"
+	                         "true,41.0,7.0,3.0,12.5,1.5,100.0,0.625,2");
 	free(got);
 	got = test_text(pfield_csv_row, PF_CSV, &p);
 	assert_string_equal(got, "3,1500.0,1498.5,5.854,812.3,700.0,900.0,1500.0,2000.0,2500.0,"

@@ -482,6 +482,39 @@ bool agg_window_trends(const struct agg_step *st, uint32_t from, uint32_t to,
 	return trend;
 }
 
+/* The client's health over the window, and whether it was disturbed (AGG_CLIENT_LATE). */
+static void agg_health(const struct agg_record *all, size_t nm, uint64_t measured_ns,
+                       const struct campaign *c, struct step_point *pt)
+{
+	double ops = (double)all->rec.ops, workers = nm ? (double)all->workers / (double)nm : 0;
+	const double late_ns[4] = {1e4, 1e5, 1e6, 1e7}, tail[] = {0, 50, 90, 99, 99.9};
+	const uint64_t late[4] = {all->rec.late_10us, all->rec.late_100us, all->rec.late_1ms,
+	                          all->rec.late_10ms};
+
+	pt->health_known = all->rec.health_n > 0;
+	if (!pt->health_known || ops == 0)
+		return;
+	pt->issue_late_ns = (double)all->rec.issue_late_ns / ops;
+	pt->slot_wait_ns = (double)all->rec.slot_wait_ns / ops;
+	pt->reap_delay_ns = (double)all->rec.reap_delay_ns / ops;
+	if (measured_ns > 0 && workers > 0)
+		pt->nivcsw_s = (double)all->rec.nivcsw / workers / ((double)measured_ns / 1e9);
+	pt->steal_pct = (double)all->rec.steal_ppm / 1e4;
+	pt->client_bound =
+	    pt->issue_late_ns + pt->reap_delay_ns > AGG_CLIENT_LATE * (double)c->slo_latency_ns ||
+	    pt->steal_pct > AGG_CLIENT_STEAL_PCT;
+	/* the tail: ops the client delayed over the largest decade within AGG_CLIENT_LATE */
+	for (int k = 3; k >= 0; k--)
+		if (late_ns[k] <= AGG_CLIENT_LATE * (double)c->slo_latency_ns) {
+			pt->late_over_ns = late_ns[k];
+			pt->late_pct = 100.0 * (double)late[k] / ops;
+			break;
+		}
+	if (c->slo_metric != SLO_MEAN && pt->late_over_ns > 0 &&
+	    pt->late_pct > (100.0 - tail[c->slo_metric]) / 2)
+		pt->client_bound = true;
+}
+
 void agg_point(const struct agg_step *st, uint32_t step, double offered, const struct campaign *c,
                struct step_point *pt)
 {
@@ -617,9 +650,11 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 		pt->pct_ns[k] = hist_quantile(&all->rec.latency, c->percentiles[k]);
 	}
 	pt->svc_mean_ns = hist_mean(&all->rec.service);
-	pt->lag_share = pt->mean_ns > 0 ? pt->lag_mean_ns / pt->mean_ns : 0;
-	pt->client_bound =
-	    pt->ops > 0 && pt->lag_mean_ns > AGG_CLIENT_BOUND * step_metric(pt, metric);
+	/* A completed op's latency is its lag plus its service time: the share is in [0, 1]. */
+	pt->lag_share = pt->lag_mean_ns + pt->svc_mean_ns > 0
+	                    ? pt->lag_mean_ns / (pt->lag_mean_ns + pt->svc_mean_ns)
+	                    : 0;
+	agg_health(all, nm, measured_ns, c, pt);
 	pt->host_cpu_pct = all->host_cpu_pct;
 	pt->workers = nm ? (uint32_t)(all->workers / nm) : 0;
 	if (measured_ns > 0 && all->workers > 0)

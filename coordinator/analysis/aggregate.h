@@ -75,11 +75,21 @@ struct step_point {
 	uint64_t missed; /* backlog at the window's end: due, not issued; the client fell behind */
 	uint64_t missed_before;  /* backlog at the window's start (built in the warm-up) */
 	uint64_t missed_charged; /* never completed: in the latencies at a lower bound (marked) */
-	double lag_share;        /* lag_mean_ns over mean_ns: the client's part of the latency */
-	bool client_bound;   /* client lag over AGG_CLIENT_BOUND of the SLO metric: the client */
-	uint64_t errors;     /* failed operations */
-	int32_t err_errno;   /* the window's first failure with an errno (0: none)... */
-	uint64_t err_offset; /* ...its offset, */
+	double
+	    lag_share; /* lag over lag plus service time, 0..1: the client's part of the latency */
+	bool client_bound; /* the client was disturbed (agg_disturbed): not the device's figures */
+	bool health_known; /* the agents measured the client's health (0.1.0 ones do not) */
+	double issue_late_ns; /* mean per op: due (or a slot freed) to submission, the client's */
+	double slot_wait_ns;  /* mean per op: due to a slot freed, the queue depth's */
+	double reap_delay_ns; /* mean per op: completion to the worker seeing it */
+	double nivcsw_s;      /* involuntary context switches per second per worker */
+	double steal_pct;     /* the agent hosts' CPU steal, worst interval, % */
+	double late_over_ns;  /* the client delay the tail rule counts (AGG_CLIENT_LATE)... */
+	double late_pct;      /* ...and the share of ops the client delayed more, % */
+	uint32_t retries;     /* earlier attempts of the step, re-run for a disturbed client */
+	uint64_t errors;      /* failed operations */
+	int32_t err_errno;    /* the window's first failure with an errno (0: none)... */
+	uint64_t err_offset;  /* ...its offset, */
 	char err_path[RECORD_PATH_MAX]; /* target */
 	char err_agent[64];             /* and agent */
 	double measured_s;
@@ -112,8 +122,17 @@ struct step_point {
 
 struct agg_step;
 
-/* A step whose mean client lag exceeds this share of its SLO metric is client-bound. */
-#define AGG_CLIENT_BOUND 0.10
+/*
+ * The client was disturbed in a step (docs/methodology.md) when its own delay per
+ * operation, issue lateness plus reap delay (slot waits are the storage's), averages
+ * over AGG_CLIENT_LATE of the SLO's latency; or, for a percentile SLO pP, when more
+ * than half of the (100 - P)% tail of the operations were delayed by the client over
+ * the largest of 10us, 100us, 1ms, 10ms within AGG_CLIENT_LATE of the SLO's latency
+ * (the percentile may then be the client's); or when the hypervisor stole over
+ * AGG_CLIENT_STEAL_PCT of an agent host's CPU in an interval.
+ */
+#define AGG_CLIENT_LATE      0.10
+#define AGG_CLIENT_STEAL_PCT 10.0
 
 /* names[a] is agent a's name (copied), for the per-agent shares. */
 struct agg_step *agg_step_new(uint32_t nagents, const char *const *names, uint32_t nintervals);

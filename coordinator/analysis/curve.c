@@ -412,3 +412,24 @@ enum curve_noise curve_compare_noise(const struct curve_repeats *a, const struct
 	return fabs(b->mean - a->mean) > CURVE_NOISE_SDS * sqrt(va + vb) ? CURVE_NOISE_BEYOND
 	                                                                 : CURVE_NOISE_WITHIN;
 }
+
+double curve_client_bound(const struct knee *k, const struct step_point *sorted, size_t n,
+                          double *measured)
+{
+	double low = 0, cap = INFINITY, bound = 0;
+
+	*measured = 0;
+	if (k->kind == KNEE_AT_STEP || k->kind == KNEE_INTERPOLATED || k->kind == KNEE_ALL_UNDER)
+		low = sorted[k->below].offered_ops;
+	if (k->bracket_hi > 0)
+		cap = sorted[k->over].offered_ops;
+	for (size_t i = 0; i < n && bound == 0; i++)
+		if (sorted[i].offered_ops > low && sorted[i].offered_ops < cap &&
+		    sorted[i].client_bound)
+			bound = sorted[i].offered_ops;
+	for (size_t i = 0; i < n && bound > 0; i++)
+		if (sorted[i].offered_ops > 0 && sorted[i].offered_ops < bound &&
+		    !sorted[i].client_bound)
+			*measured = sorted[i].offered_ops;
+	return bound;
+}

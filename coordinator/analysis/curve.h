@@ -95,6 +95,14 @@ double curve_spread_pct(const struct curve_repeats *r);
 enum curve_noise { CURVE_NOISE_UNKNOWN, CURVE_NOISE_WITHIN, CURVE_NOISE_BEYOND };
 /* Whether b's knee differs from a's beyond their spread; unknown unless both have repeats. */
 enum curve_noise curve_compare_noise(const struct curve_repeats *a, const struct curve_repeats *b);
+/*
+ * A client-bound point (disturbed after its retries) above the knee's step and below
+ * the first violation: the knee may lie higher and is a lower bound. Returns the
+ * lowest such offered rate (0: none) and in *measured the highest open-loop rate
+ * below it whose client was not disturbed (0: none), what this client could measure.
+ */
+double curve_client_bound(const struct knee *k, const struct step_point *sorted, size_t n,
+                          double *measured);
 /* Failed operations of pts[0..n), and the first point whose window has an errno (or NULL). */
 uint64_t curve_errors(const struct step_point *pts, size_t n, const struct step_point **first);
 /* "EIO on /dev/loop0", or "N failed operations" when no errno is known (p NULL). */

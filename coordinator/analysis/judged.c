@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* A workload's curve judged once per step: each rule of curve.c and verdict.c run once. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,6 +56,28 @@ void judged_update(struct judged_curve *j, const struct campaign *c, const struc
 	j->peak_tp = j->peak ? j->v[j->peak - j->sorted].tp : 0;
 	j->sustained = curve_sustained(w, j->sorted, n);
 	curve_limit(c, w, j->sorted, n, j->limit, sizeof(j->limit));
+	j->client_bound = curve_client_bound(&j->knee, j->sorted, n, &j->client_measured);
+	if (j->client_bound > 0) {
+		/* Above the measured step the client's figures, not the device's: no line to them.
+		 */
+		if (j->knee.kind == KNEE_INTERPOLATED) {
+			j->knee.kind = KNEE_AT_STEP;
+			j->knee.throughput = j->knee.bracket_lo;
+			j->knee.above = j->knee.below;
+			j->kind = curve_knee_kind(&j->knee);
+		}
+		j->knee.confirmed = false;
+		if (j->client_measured > 0)
+			snprintf(j->limit, sizeof(j->limit),
+			         "client-bound: this client could not measure above %.0f ops/s "
+			         "(disturbed from %.0f ops/s)",
+			         j->client_measured, j->client_bound);
+		else
+			snprintf(j->limit, sizeof(j->limit),
+			         "client-bound: this client could not measure even %.0f ops/s, the "
+			         "lowest rate offered",
+			         j->client_bound);
+	}
 	curve_repeats(c, w, j->sorted, n, &j->repeats);
 	/* the first failure as the run met it, not as the curve orders the steps */
 	j->errors = curve_errors(pts, n, &first);

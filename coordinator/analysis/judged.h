@@ -35,22 +35,24 @@ struct judged_curve {
 	const struct campaign *c;
 	const struct workload *w;
 	size_t n;
-	struct step_point *sorted;            /* the points in curve order (curve_sorted), owned */
-	struct judged_point *v;               /* v[i] is the verdict on sorted[i] */
-	size_t last;                          /* sorted[last] is the point run last (when n > 0) */
-	struct knee knee;                     /* curve_knee: its indices are into sorted */
-	double width;                         /* curve_bracket_width: NaN without a bracket */
-	int digits;                           /* curve_knee_digits: 0 without a bracket */
-	bool capped;                          /* curve_capped: refinement cannot offer more */
-	const char *kind;                     /* curve_knee_kind: "measured", "interpolated", ... */
-	char precision[160];                  /* curve_knee_precision: "bracket 1.2% wide" */
-	double max_achieved;                  /* curve_max_achieved, ops/s */
-	const struct step_point *peak;        /* curve_peak, into sorted; NULL when n is 0 */
-	double peak_tp;                       /* its throughput in the unit; 0 without */
-	const struct step_point *sustained;   /* curve_sustained, into sorted; NULL: none valid */
-	char limit[160 + RECORD_PATH_MAX];    /* curve_limit: what limited the workload */
-	struct curve_repeats repeats;         /* curve_repeats: n 0 without repeats */
-	uint64_t errors;                      /* failed operations of every point */
+	struct step_point *sorted;          /* the points in curve order (curve_sorted), owned */
+	struct judged_point *v;             /* v[i] is the verdict on sorted[i] */
+	size_t last;                        /* sorted[last] is the point run last (when n > 0) */
+	struct knee knee;                   /* curve_knee: its indices are into sorted */
+	double width;                       /* curve_bracket_width: NaN without a bracket */
+	int digits;                         /* curve_knee_digits: 0 without a bracket */
+	bool capped;                        /* curve_capped: refinement cannot offer more */
+	const char *kind;                   /* curve_knee_kind: "measured", "interpolated", ... */
+	char precision[160];                /* curve_knee_precision: "bracket 1.2% wide" */
+	double max_achieved;                /* curve_max_achieved, ops/s */
+	const struct step_point *peak;      /* curve_peak, into sorted; NULL when n is 0 */
+	double peak_tp;                     /* its throughput in the unit; 0 without */
+	const struct step_point *sustained; /* curve_sustained, into sorted; NULL: none valid */
+	char limit[160 + RECORD_PATH_MAX];  /* curve_limit: what limited the workload */
+	double client_bound;                /* curve_client_bound: 0, or the knee is a lower */
+	double client_measured;             /* bound: disturbed from this rate, measured to that */
+	struct curve_repeats repeats;       /* curve_repeats: n 0 without repeats */
+	uint64_t errors;                    /* failed operations of every point */
 	const struct step_point *first_error; /* first in run order with an errno, into sorted */
 };
 

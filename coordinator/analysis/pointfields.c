@@ -245,7 +245,7 @@ static const struct pfield pfield_rows[] = {
      .out = PF_JSON | PF_STEPS,
      .json_first = true,
      PF_COLUMN("Verdict", PF_H_TEXT, 9)},
-    /* lag_mean over mean: the client's part of the latency */
+    /* lag over lag plus service time: the client's and queue depth's part of the latency */
     {.name = "lag_share", PF_FIXED(lag_share, 3, ""), .since = 1, .out = PF_CURVE | PF_JSON},
     {.name = "client_bound",
      PF_AT(client_bound, PF_M_BOOL),
@@ -274,6 +274,34 @@ static const struct pfield pfield_rows[] = {
      .unit = "",
      .since = 2,
      .out = PF_JSON},
+    /* the client's health (agg_health); health_known false: an agent of 0.1.0, unknown */
+    {.name = "health_known",
+     PF_AT(health_known, PF_M_BOOL),
+     .kind = PF_BOOL,
+     .unit = "",
+     .since = 2,
+     .out = PF_CURVE | PF_JSON},
+    {.name = "issue_late_us",
+     PF_US(issue_late_ns, PF_M_DOUBLE),
+     .since = 2,
+     .out = PF_CURVE | PF_JSON},
+    {.name = "slot_wait_us",
+     PF_US(slot_wait_ns, PF_M_DOUBLE),
+     .since = 2,
+     .out = PF_CURVE | PF_JSON},
+    {.name = "reap_delay_us",
+     PF_US(reap_delay_ns, PF_M_DOUBLE),
+     .since = 2,
+     .out = PF_CURVE | PF_JSON},
+    {.name = "nivcsw_s", PF_FIXED(nivcsw_s, 1, "/s"), .since = 2, .out = PF_CURVE | PF_JSON},
+    {.name = "steal_pct", PF_FIXED(steal_pct, 1, "%"), .since = 2, .out = PF_CURVE | PF_JSON},
+    {.name = "late_over_us",
+     PF_US(late_over_ns, PF_M_DOUBLE),
+     .since = 2,
+     .out = PF_CURVE | PF_JSON},
+    {.name = "late_pct", PF_FIXED(late_pct, 3, "%"), .since = 2, .out = PF_CURVE | PF_JSON},
+    /* earlier attempts re-run for a disturbed client (retry: N) */
+    {.name = "retries", PF_INT(retries, PF_M_U32), .since = 2, .out = PF_CURVE | PF_JSON},
 };
 
 _Static_assert(sizeof(pfield_rows) / sizeof(pfield_rows[0]) <= PFIELD_MAX, "PFIELD_MAX rows");

@@ -41,6 +41,8 @@ unsigned verdict_point(const struct step_point *pt)
 		r |= VERDICT_UNSTEADY;
 	if (pt->errors > 0)
 		r |= VERDICT_ERRORS;
+	if (pt->client_bound)
+		r |= VERDICT_CLIENT_BOUND;
 	return r;
 }
 
@@ -56,7 +58,7 @@ void verdict_words(const struct step_point *pt, unsigned reasons, char *buf, siz
 		snprintf(buf, len, "valid");
 		return;
 	}
-	for (unsigned bit = 1; bit <= VERDICT_EMPTY; bit <<= 1) {
+	for (unsigned bit = 1; bit <= VERDICT_CLIENT_BOUND; bit <<= 1) {
 		if (!(reasons & bit))
 			continue;
 		switch (bit) {
@@ -86,6 +88,14 @@ void verdict_words(const struct step_point *pt, unsigned reasons, char *buf, siz
 				snprintf(word, sizeof(word), "%llu errors",
 				         (unsigned long long)pt->errors);
 			break;
+		case VERDICT_CLIENT_BOUND:
+			snprintf(
+			    word, sizeof(word),
+			    "client-bound (client delay %.0fus mean, %.2g%% of ops over %.0fus; "
+			    "steal %.0f%%)",
+			    (pt->issue_late_ns + pt->reap_delay_ns) / 1e3, pt->late_pct,
+			    pt->late_over_ns / 1e3, pt->steal_pct);
+			break;
 		default:
 			snprintf(word, sizeof(word), "nothing completed");
 			break;
@@ -106,7 +116,7 @@ double verdict_errors_pct(const struct step_point *pt)
 
 bool verdict_violates(const struct campaign *c, const struct step_point *pt)
 {
-	if (pt->offered_ops <= 0)
+	if (pt->offered_ops <= 0 || pt->client_bound)
 		return false;
 	return pt->ops == 0 || verdict_point(pt) & VERDICT_BEHIND ||
 	       step_metric(pt, c->slo_metric) > (double)c->slo_latency_ns;
@@ -119,7 +129,8 @@ bool verdict_meets(const struct campaign *c, const struct step_point *pt)
 
 bool verdict_recovers(const struct campaign *c, const struct step_point *pt)
 {
-	unsigned r = verdict_point(pt) & ~(VERDICT_UNSTEADY | VERDICT_FEW_INTERVALS);
+	unsigned r =
+	    verdict_point(pt) & ~(VERDICT_UNSTEADY | VERDICT_FEW_INTERVALS | VERDICT_CLIENT_BOUND);
 
 	return r == 0 && step_metric(pt, c->slo_metric) <= (double)c->slo_latency_ns;
 }

@@ -22,6 +22,7 @@ enum verdict_reason {
 	VERDICT_FEW_INTERVALS = 1 << 3, /* too few intervals to judge steadiness */
 	VERDICT_ERRORS = 1 << 4,        /* I/O errors */
 	VERDICT_EMPTY = 1 << 5,         /* nothing completed */
+	VERDICT_CLIENT_BOUND = 1 << 6,  /* the client was disturbed, after its retries */
 };
 
 /*
@@ -46,7 +47,8 @@ static inline bool verdict_valid(const struct step_point *pt)
 void verdict_words(const struct step_point *pt, unsigned reasons, char *buf, size_t len);
 /*
  * Whether an open-loop point violated the SLO: its metric over the SLO, behind
- * its rate, or nothing completed. The knee never lies above such a point.
+ * its rate, or nothing completed. The knee never lies above such a point. A
+ * client-bound point violates nothing: its figures are the client's.
  */
 bool verdict_violates(const struct campaign *c, const struct step_point *pt);
 /* Whether a valid point met the SLO. */

@@ -68,6 +68,7 @@ struct workload {
 	bool skip_confirm;      /* confirm: false: no step at the knee after refining [confirm] */
 	uint32_t repeat;        /* repeat: N: the confirmation step run N times, knee as mean [1] */
 	uint32_t steady_extend; /* steady: {extend: N}: up to N more intervals to settle [0] */
+	uint32_t retry; /* retry: N: a step with a disturbed client runs up to N more times [2] */
 };
 
 /* stop: when a step saturates the target, a ramp stops there and the report says why. */

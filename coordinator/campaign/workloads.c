@@ -15,6 +15,8 @@
 #define WORKLOADS_MAX_BLOCK       (16u << 20)
 #define WORKLOADS_MIN_INTERVAL_NS 100000000ULL
 #define WORKLOADS_MAX_EXTEND      1000
+/* retry: at most this many more runs of a step whose client was disturbed. */
+#define WORKLOADS_MAX_RETRY 10
 
 #define WORKLOADS_RW_EXPECTED "read, write, randread, randwrite, rw or randrw"
 
@@ -179,6 +181,9 @@ static int workloads_settings(struct yamlnode_doc *y, const yaml_node_t *map, st
 		o->measure = n;
 	}
 	if ((n = yamlnode_lookup(y, map, "steady")) != NULL && workloads_steady(y, n, w) < 0)
+		return -1;
+	if ((n = yamlnode_lookup(y, map, "retry")) != NULL &&
+	    yamlnode_uint(y, n, "retry", 0, WORKLOADS_MAX_RETRY, &w->retry) < 0)
 		return -1;
 	return 0;
 }
@@ -705,6 +710,7 @@ int workloads_parse(struct yamlnode_doc *y, const yaml_node_t *root, const yaml_
 	            .measure_ns = 5 * NSEC_PER_SEC,
 	            .access = {.read_pct = ACCESS_READ_PCT_UNSET, .direct = c->target_direct},
 	            .ramp_max_steps = 20,
+	            .retry = 2,
 	        },
 	};
 	size_t n;

@@ -10,7 +10,7 @@
 /* The workload keys the top level also takes, as defaults for every workload. */
 #define WORKLOADS_SETTING_KEYS                                                                     \
 	"rw", "block_size", "workers", "queue_depth", "interval", "warmup", "measure",             \
-	    ACCESS_KEYS, "steady", "load"
+	    ACCESS_KEYS, "steady", "retry", "load"
 
 /* A matrix expands to at most this many workloads in a campaign. */
 #define WORKLOADS_MAX 1024

@@ -291,6 +291,12 @@ static void derive_knee_json(json_t *o, const struct judged_curve *j)
 	json_object_set_new(o, "knee_digits", json_integer(j->digits));
 	json_object_set_new(o, "knee_precision", json_string(j->precision));
 	json_object_set_new(o, "non_monotonic", json_boolean(k->non_monotonic));
+	if (j->client_bound > 0) {
+		/* only then: a quiet client's summary keeps its bytes */
+		json_object_set_new(o, "knee_lower_bound", json_true());
+		json_object_set_new(o, "client_bound_ops", derive_num(j->client_bound, 10));
+		json_object_set_new(o, "client_measured_ops", derive_num(j->client_measured, 10));
+	}
 }
 
 /* load.repeat: each repeat's knee, their mean and standard deviation (also in % of the mean). */

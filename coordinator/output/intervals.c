@@ -242,6 +242,13 @@ char *intervals_cooldown_line(const char *workload, uint32_t step, uint32_t ms, 
 	                                   "cooldown_ms", (json_int_t)ms, "cooldown", outcome));
 }
 
+char *intervals_retried_line(const char *workload, uint32_t step, uint32_t attempt)
+{
+	return intervals_line_of(json_pack("{s:i,s:s,s:I,s:I}", "format", INTERVALS_FORMAT,
+	                                   "workload", workload, "step", (json_int_t)step,
+	                                   "retried", (json_int_t)attempt));
+}
+
 char *intervals_clock_line(const char *workload, uint32_t step, const char *agent,
                            const struct intervals_clock *k)
 {
@@ -609,6 +616,7 @@ static int intervals_get_line(struct intervals_reader *r, json_t *o, struct inte
 	if (fmt < 0)
 		return -1;
 	l->cooldown = l->window = false;
+	l->retried = 0;
 	if (json_object_get(o, "end") != NULL)
 		return intervals_get_end(o, l, err);
 	if (intervals_get_name(o, "workload", l->workload, err) < 0 ||
@@ -631,6 +639,9 @@ static int intervals_get_line(struct intervals_reader *r, json_t *o, struct inte
 		         json_string_value(oc));
 		return 0;
 	}
+	if (json_object_get(o, "retried") != NULL)
+		return intervals_get_u32(o, "retried", &l->retried, err) < 0 || l->retried == 0 ? -1
+		                                                                                : 0;
 	l->window = json_object_get(o, "window_from") != NULL;
 	if (!l->window)
 		return intervals_get_record(r, o, fmt, l, err);

@@ -49,8 +49,9 @@ struct intervals_clock {
  */
 struct intervals_line {
 	bool window;
-	bool cooldown; /* a cooldown line: the wait before step `step` (cooldown_*) */
-	bool clock;    /* a clock line: agent and clock are set */
+	bool cooldown;    /* a cooldown line: the wait before step `step` (cooldown_*) */
+	bool clock;       /* a clock line: agent and clock are set */
+	uint32_t retried; /* a retried line: the step's attempt N (from 1) before it is void */
 	char workload[INTERVALS_NAME_MAX];
 	uint32_t step;
 	/* record lines */
@@ -84,6 +85,11 @@ char *intervals_window_line(const char *workload, uint32_t step, uint32_t from, 
 /* The cooldown before step `step`: ms long, ending `outcome` ("recovered" or "timeout"). */
 char *intervals_cooldown_line(const char *workload, uint32_t step, uint32_t ms,
                               const char *outcome);
+/*
+ * The step's lines so far (attempt `attempt`, from 1) are void: its client was
+ * disturbed and the step runs again; `report` rebuilds it from the next attempt.
+ */
+char *intervals_retried_line(const char *workload, uint32_t step, uint32_t attempt);
 char *intervals_clock_line(const char *workload, uint32_t step, const char *agent,
                            const struct intervals_clock *k);
 /*

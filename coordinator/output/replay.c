@@ -25,7 +25,8 @@ struct replay_step {
 	size_t cool_w;
 	uint32_t cool_step, cool_ms;
 	char cool_outcome[16];
-	long cool_at; /* where that line starts: a step that never completed leaves it out */
+	long cool_at;     /* where that line starts: a step that never completed leaves it out */
+	uint32_t retries; /* earlier attempts, void (retried lines) */
 	struct agg_step *agg; /* NULL before the step's first line */
 	char (*names)[INTERVALS_NAME_MAX];
 	uint32_t nagents;
@@ -99,7 +100,9 @@ static bool replay_finish(struct replay *out, struct replay_step *st)
 			snprintf(out->pts[st->w][k].cooldown, sizeof(out->pts[st->w][k].cooldown),
 			         "%s", st->cool_outcome);
 		}
+		out->pts[st->w][k].retries = st->retries;
 	}
+	st->retries = 0;
 	agg_step_free(st->agg);
 	st->agg = NULL;
 	st->has_window = false;
@@ -168,6 +171,16 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 			st.cool_at = before;
 			snprintf(st.cool_outcome, sizeof(st.cool_outcome), "%s",
 			         l->cooldown_outcome);
+			continue;
+		}
+		if (l->retried) {
+			/* The attempt so far is void: the step runs again from its next line. */
+			if (st.agg != NULL && st.w == w && st.step == l->step) {
+				agg_step_free(st.agg);
+				st.agg = NULL;
+				st.has_window = false;
+				st.retries = l->retried;
+			}
 			continue;
 		}
 		if (l->window) {

@@ -290,6 +290,16 @@ int results_cooldown(struct results *r, const struct workload *w, uint32_t step,
 	return rc;
 }
 
+int results_retried(struct results *r, const struct workload *w, uint32_t step, uint32_t attempt,
+                    struct error *err)
+{
+	char *line = intervals_retried_line(w->name, step, attempt);
+	int rc = results_put_intervals(r, line, err);
+
+	free(line);
+	return rc;
+}
+
 int results_end(struct results *r, const char *state, const char *reason, struct error *err)
 {
 	char *line = intervals_end_line(state, reason);

@@ -44,6 +44,9 @@ int results_interval(struct results *r, const struct workload *w, uint32_t step,
 /* One agent's step start on both clocks, with the clock model's uncertainty. */
 int results_clock(struct results *r, const struct workload *w, uint32_t step, const char *agent,
                   const struct intervals_clock *k, struct error *err);
+/* The step's attempt `attempt` (from 1) is void: its client was disturbed; it runs again. */
+int results_retried(struct results *r, const struct workload *w, uint32_t step, uint32_t attempt,
+                    struct error *err);
 /* The measured window of an extended step, so `iocurve report` judges it the same way. */
 int results_window(struct results *r, const struct workload *w, uint32_t step, uint32_t from,
                    uint32_t to, struct error *err);

@@ -26,7 +26,10 @@ static void table_knee_value(const struct judged_curve *j, char *buf, size_t len
 	const struct curve_repeats *r = &j->repeats;
 	size_t used;
 
-	table_fmt_tp(j->w, curve_round(r->n ? r->mean : j->knee.throughput, j->digits), buf, len);
+	/* client-bound above it: the knee may lie higher, a lower bound */
+	used = j->client_bound > 0 ? (size_t)snprintf(buf, len, ">= ") : 0;
+	table_fmt_tp(j->w, curve_round(r->n ? r->mean : j->knee.throughput, j->digits), buf + used,
+	             len - used);
 	used = strlen(buf);
 	if (r->n && used < len)
 		snprintf(buf + used, len - used, " \xc2\xb1 %.1f%% (%zu repeats)",
@@ -79,6 +82,12 @@ void table_knee_text(const struct judged_curve *j, char *buf, size_t len)
 		snprintf(buf + used, len - used,
 		         ". NON-MONOTONIC: a step met the SLO above one that violated it; the knee "
 		         "stays below the violation");
+	used = strlen(buf);
+	if (j->client_bound > 0 && used < len)
+		snprintf(buf + used, len - used, ". %s%s", j->limit,
+		         k->kind == KNEE_AT_STEP || k->kind == KNEE_ALL_UNDER
+		             ? ": the knee is a lower bound"
+		             : "");
 }
 
 /* Cell k of field f (k: the percentile, for PF_PCTS) of point p, as summary.md prints it. */

@@ -114,6 +114,7 @@ struct runner {
 	uint32_t planned;    /* warm-up plus measured intervals, before extension */
 	uint32_t cut;        /* the measured window ends here (0: not decided) */
 	uint32_t warm;       /* it starts here: after the warm-up, extended while it trends */
+	uint32_t retries;    /* the step in progress ran this many times before, client disturbed */
 	struct agg_step *agg;
 	struct agg_step *probe; /* cooling: the probe in progress */
 	uint64_t cool_from;     /* cooling: when the step before it ended */
@@ -558,6 +559,8 @@ static int runner_step_point(struct runner *r, struct error *err)
 	snprintf(pt->cooldown, sizeof(pt->cooldown), "%s", r->cool_outcome ? r->cool_outcome : "");
 	r->cool_ms = 0;
 	r->cool_outcome = NULL;
+	pt->retries = r->retries;
+	r->retries = 0;
 	/* A point counts once its intervals and its row are on disk, not before. */
 	if (results_point(r->res, w, pt, err) < 0 || results_sync(r->res, err) < 0)
 		return -1;
@@ -769,6 +772,38 @@ static int runner_probe_end(struct runner *r, struct error *err)
 	return 0;
 }
 
+/*
+ * retry: N: a step whose client was disturbed (agg_point's client_bound) runs again at
+ * the same rate, up to N times, before it counts; the attempt's lines stay in
+ * intervals.jsonl behind a retried line. 1: it runs again; 0: it counts; -1: err.
+ */
+static int runner_retry(struct runner *r, struct error *err)
+{
+	const struct workload *w = runner_workload(r);
+	struct step_point *pt;
+	bool disturbed;
+
+	if (r->retries >= w->retry)
+		return 0;
+	pt = xmalloc(sizeof(*pt));
+	agg_point(r->agg, r->step, r->rate, r->c, pt);
+	disturbed = pt->client_bound;
+	if (disturbed)
+		log_warn(
+		    "%s step %u: client disturbed (delay %.0f us mean, %.2g%% of ops over %.0f us, "
+		    "steal %.1f%%): running it again (retry %u of %u)",
+		    w->name, r->step + 1, (pt->issue_late_ns + pt->reap_delay_ns) / 1e3,
+		    pt->late_pct, pt->late_over_ns / 1e3, pt->steal_pct, r->retries + 1, w->retry);
+	free(pt);
+	if (!disturbed)
+		return 0;
+	if (results_retried(r->res, w, r->step, ++r->retries, err) < 0 ||
+	    results_sync(r->res, err) < 0)
+		return -1;
+	runner_enter(r, RUNNER_STEPPING);
+	return 1;
+}
+
 /* Every agent (lost ones count) is done with the step: its window, its point, what next. */
 static int runner_step_end(struct runner *r, struct error *err)
 {
@@ -784,6 +819,9 @@ static int runner_step_end(struct runner *r, struct error *err)
 		          r->step + 1);
 		return -1;
 	}
+	next = runner_retry(r, err);
+	if (next != 0)
+		return next < 0 ? -1 : 0;
 	next = runner_step_point(r, err);
 	if (next < 0)
 		return -1;

@@ -100,6 +100,21 @@ recs = [l for l in recs if "interval" in l]
 assert recs and all(l["format"] >= 2 and l["wakes"] == 0 for l in recs), recs[0]
 PY
 ok "its lines are of the current format, without wakes"
+check "the coordinator says the old agent's client health is unknown" grep -q \
+	"agent old (0.1.0) lacks capability 'health': the client's health is not measured" \
+	"$T/new-coord.err"
+python3 - "$T/new-coord" <<'PY' || fail "its steps' health is unknown: neither retried nor proven"
+import glob, json, sys
+d = sys.argv[1]
+recs = [json.loads(l) for l in open(d + "/intervals.jsonl")]
+assert not [l for l in recs if "retried" in l], "a step retried on an unmeasured client"
+assert all(l["health_n"] == 0 for l in recs if "interval" in l)
+for f in glob.glob(d + "/curve-*.json"):
+    steps = json.load(open(f))["steps"]
+    assert steps and all(not s["health_known"] and not s["client_bound"] and s["retries"] == 0
+                         for s in steps), steps[0]
+PY
+ok "its steps' health is unknown: neither retried nor proven"
 
 # The coordinator of 0.1.0, this agent.
 campaign "$OLD/build/iocurve" "$IOCURVE_AGENT" new old-coord

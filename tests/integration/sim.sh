@@ -29,7 +29,9 @@ import csv, sys, re
 rows = list(csv.DictReader(open(sys.argv[1] + "/curve.csv")))
 for r in rows:
     print("# step", r["step"], r["load"], "offered", r["offered_ops"], "achieved", r["achieved_ops"], "mean_us", r["mean_us"])
-under = [r for r in rows if r["load"] == "rate" and float(r["offered_ops"]) <= 14000]
+# a step whose client was disturbed after its retries is client-bound: not the device's
+under = [r for r in rows if r["load"] == "rate" and float(r["offered_ops"]) <= 14000 and
+         r["client_bound"] != "true"]
 for r in under:
     off, ach = float(r["offered_ops"]), float(r["achieved_ops"])
     assert abs(ach - off) / off < 0.02, f"under capacity, achieved {ach} of {off}"
@@ -45,6 +47,8 @@ for r in rows:
     # 11,961, 2 ms of backlog at 12k ops/s, on this 2-core VM): at most 0.5%.
     over_cap = r["load"] == "rate" and float(r["offered_ops"]) > 16000
     missed, ops = int(r["missed"]), int(r["ops"])
+    if r["client_bound"] == "true":
+        continue
     if over_cap:
         assert missed > 0.01 * ops, f"step {r['step']}: missed {missed} of {ops}"
     else:
@@ -53,13 +57,16 @@ peak = [r for r in rows if r["load"] == "max"][0]
 # Closed loop at qd 64 on 4 servers: the full capacity, latency 16 ops deep.
 assert 14500 < float(peak["achieved_ops"]) < 16500, f"max step achieved {peak['achieved_ops']}"
 summary = open(sys.argv[1] + "/summary.md").read()
-m = re.search(r"\| rr \| (\d+) ops/s \|", summary)
-assert m, summary
-knee = int(m.group(1))
-print("# knee", knee)
+m = re.search(r"\| rr \| (>= )?(\d+) ops/s \|", summary)
+# a disturbed client: no knee, or the knee a lower bound, and the summary says why
+assert m or "client-bound" in summary, summary
+lower = m is None or m.group(1) is not None
+knee = int(m.group(2)) if m else 0
+print("# knee", knee, "(a lower bound: client-bound)" if lower else "")
+assert not lower or "client-bound" in summary, summary
 # Steps bracket the capacity at 14k..18k: the knee is the last valid step under it.
 # 14k (87% of capacity, with jitter) may be judged unsteady on a busy machine: then 12k.
-assert 11500 <= knee <= 16500, f"knee {knee} ops/s, capacity 16000"
+assert (lower or 11500 <= knee) and knee <= 16500, f"knee {knee} ops/s, capacity 16000"
 PY
 ok "the knee sits at the device's capacity (16k ops/s)"
 

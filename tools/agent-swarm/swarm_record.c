@@ -101,6 +101,14 @@ void swarm_record_templates(struct swarm *sw, double ops, uint32_t rw, uint32_t 
 		r->lag_sum_ns = count * 5000;
 		r->wakes = count ? count / 4 + 1 : 0; /* a worker's batch of about four per wake */
 		r->lag_max_ns = count ? 40000 + swarm_rand(&sw->seed) % 20000 : 0;
+		/* A healthy client: lag all issue lateness (5 us), a few ops preempted, no steal.
+		 */
+		r->health_n = 1;
+		r->issue_late_ns = count * 5000;
+		r->reap_delay_ns = count * 2000;
+		r->nivcsw = 2 + swarm_rand(&sw->seed) % 5;
+		r->late_10us = count / 100;
+		r->late_100us = count / 2000;
 		swarm_fill(&r->latency, count, sw->o.median_us * 1000.0, sw->o.sigma, &sw->seed);
 		swarm_fill(&r->service, count, sw->o.median_us * 800.0, sw->o.sigma, &sw->seed);
 		hist_encode(&r->latency, &t->latency);

@@ -184,7 +184,7 @@ static void test_open_loop_sleeps(void **state)
 	const uint64_t period = 200 * NSEC_PER_USEC; /* 5000/s against a capacity of 10000/s */
 	const uint64_t duration = NSEC_PER_SEC, nops = duration / period;
 	uint64_t intended[ST_MAX_DEPTH], sub[ST_MAX_DEPTH], free_slots[ST_MAX_DEPTH];
-	uint64_t nfree = 0, k = 0, count = 0, cpu0, start, next, now;
+	uint64_t nfree = 0, k = 0, count = 0, calls = 0, cpu0, start, next, now;
 	uint64_t *lat = calloc(nops, sizeof(*lat)), *svc = calloc(nops, sizeof(*svc));
 	struct st_rig r;
 	double cpu, rate;
@@ -213,6 +213,7 @@ static void test_open_loop_sleeps(void **state)
 		if (nfree > 0 && k < nops)
 			wait_ns = next > now ? next - now : ENGINE_NO_WAIT;
 		n = st_wait(&r, wait_ns, ST_MAX_DEPTH, &woken);
+		calls++;
 		now = clock_now_ns();
 		for (int i = 0; i < n; i++) {
 			uint16_t slot = r.done[i].slot;
@@ -237,7 +238,13 @@ static void test_open_loop_sleeps(void **state)
 	assert_true(svc[count / 2] >= 950 * NSEC_PER_USEC &&
 	            svc[count / 2] <= 1300 * NSEC_PER_USEC);
 	assert_true(lat[count / 2] <= 1500 * NSEC_PER_USEC);
-	assert_true(cpu < 0.5);
+	/*
+	 * It sleeps rather than spins: a wait returns for an arrival or a completion,
+	 * about two per operation, not in a loop (a share of the CPU would be a figure
+	 * of a shared machine, printed only).
+	 */
+	print_message("open loop: %" PRIu64 " waits for %" PRIu64 " operations\n", calls, nops);
+	assert_true(calls <= 3 * nops);
 	free(lat);
 	free(svc);
 	st_close(&r);

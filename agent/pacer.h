@@ -34,9 +34,8 @@
 #define PACER_WINDOW_NS            100000000u
 
 enum pacer_mode {
-	PACER_PRECISE =
-	    0,           /* issue within the lateness budget: sleep, spin only inside the margin */
-	PACER_EFFICIENT, /* sleep to the due time (at least wake_slack): late by the wake-up */
+	PACER_PRECISE = 0, /* issue within the lateness budget; spin only where it needs */
+	PACER_EFFICIENT,   /* sleep to the due time (at least wake_slack): late by the wake-up */
 };
 
 /*
@@ -55,7 +54,7 @@ struct pacer {
 	enum pacer_mode mode;
 	uint64_t slack_ns;  /* efficient: shortest timed sleep */
 	uint64_t budget_ns; /* precise: an operation may go out this late */
-	uint64_t margin_ns; /* precise: wake this long before the due time */
+	uint64_t margin_ns; /* precise: wake this long before the budget's end */
 	uint64_t target_ns; /* the sleep in progress should end here; 0: not a timed sleep */
 	uint64_t cap_ns;    /* precise: the margin's bound from the spin budget */
 	uint64_t spin_at;   /* a spin pass started here; 0: none */

@@ -59,6 +59,12 @@ struct engine_params {
 	int wake_fd; /* eventfd whose writes must end a sleep */
 	struct engine_sim_params sim;
 	uint64_t seed;
+	/*
+	 * An engine that stamps completions with the device's own finish time (sim)
+	 * may hand them over up to this late while a slot is free, so they share a
+	 * wake-up with the next issue; it changes no latency. Others ignore it.
+	 */
+	uint64_t reap_slack_ns;
 };
 
 struct engine_ops {

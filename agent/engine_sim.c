@@ -47,6 +47,7 @@ struct engine {
 	uint64_t stall_ns;
 	uint64_t submitted; /* operations submitted so far; the last one's 1-based number */
 	uint64_t rng;
+	uint64_t reap_slack_ns; /* a completion may wait this long while a slot is free */
 	bool overflow; /* the caller queued past queue_depth: reported, not silently dropped */
 };
 
@@ -264,6 +265,7 @@ static struct engine *sim_open(const struct engine_params *p, struct error *err)
 	e->stall_after_ops = s->stall_after_ops;
 	e->stall_ns = s->stall_ns;
 	e->rng = p->seed;
+	e->reap_slack_ns = p->reap_slack_ns;
 	return e;
 }
 
@@ -286,10 +288,11 @@ static void sim_queue(struct engine *e, const struct engine_io *io)
 
 /*
  * Submission time is this call's clock read. Completions are handed over once the
- * real clock has passed them; until then the call sleeps in ppoll to the earliest
- * of the next completion, the caller's deadline and a wake. When it does not sleep
- * it still looks at wake_fd once (zero timeout), so a wake is never starved by a
- * caller that always finds completions due.
+ * real clock has passed them (by up to reap_slack_ns while a slot is free: their
+ * times are the device's, so waking for each is only CPU); until then the call
+ * sleeps in ppoll to the earliest of that, the caller's deadline and a wake. When
+ * it does not sleep it still looks at wake_fd once (zero timeout), so a wake is
+ * never starved by a caller that always finds completions due.
  */
 static int sim_submit_and_wait(struct engine *e, uint64_t wait_ns, struct engine_completion *done,
                                int max, bool *woken)
@@ -307,15 +310,17 @@ static int sim_submit_and_wait(struct engine *e, uint64_t wait_ns, struct engine
 	else
 		deadline = now + wait_ns;
 	for (;;) {
-		uint64_t until = deadline;
+		uint64_t until = deadline, slack = 0;
 
-		n = sim_reap(e, now, done, max);
-		if (n > 0 || now >= deadline) {
+		if (e->ninflight < e->queue_depth && deadline != UINT64_MAX)
+			slack = e->reap_slack_ns;
+		if (e->ninflight > 0 && e->inflight[0].done_ns + slack < until)
+			until = e->inflight[0].done_ns + slack;
+		if (now >= until) {
+			n = sim_reap(e, now, done, max);
 			ret = polled ? 0 : sim_poll(e, 0, woken);
 			return ret < 0 && ret != -EINTR ? ret : n;
 		}
-		if (e->ninflight > 0 && e->inflight[0].done_ns < until)
-			until = e->inflight[0].done_ns;
 		ret = sim_poll(e, until == UINT64_MAX ? UINT64_MAX : until - now, woken);
 		polled = true;
 		if (ret == -EINTR)

@@ -7,11 +7,12 @@
 #include "engine.h"
 #include "pacer.h"
 
-void pacer_init(struct pacer *p, enum pacer_mode mode, uint64_t slack_ns)
+void pacer_init(struct pacer *p, enum pacer_mode mode, uint64_t slack_ns, uint64_t budget_ns)
 {
 	memset(p, 0, sizeof(*p));
 	p->mode = mode;
 	p->slack_ns = slack_ns;
+	p->budget_ns = budget_ns;
 	p->margin_ns = PACER_MARGIN_START_NS;
 	p->cap_ns = PACER_MARGIN_MAX_NS;
 }
@@ -38,13 +39,17 @@ uint64_t pacer_wait(struct pacer *p, uint64_t now, uint64_t until, bool issue)
 		return until - now;
 	}
 	if (issue) {
-		uint64_t margin = pacer_margin(p);
+		uint64_t margin = pacer_margin(p), wake = until + p->budget_ns;
 
-		if (until - now < margin + PACER_MIN_SLEEP_NS) {
+		/* Wake margin early against the budget's end: late by the margin, still in it. */
+		wake = wake > margin ? wake - margin : 0;
+		if (wake < now + PACER_MIN_SLEEP_NS) {
 			p->spin_at = now;
+			p->spins++;
 			return ENGINE_NO_WAIT; /* spin: the clock is read once per pass */
 		}
-		until -= margin;
+		p->sleeps++;
+		until = wake;
 	}
 	p->target_ns = until;
 	return until - now;

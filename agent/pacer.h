@@ -34,32 +34,41 @@
 #define PACER_WINDOW_NS            100000000u
 
 enum pacer_mode {
-	PACER_PRECISE = 0, /* sleep to margin before the due time, then spin on the clock */
+	PACER_PRECISE = 0, /* issue within the lateness budget; spin only where it needs */
 	PACER_EFFICIENT,   /* sleep to the due time (at least wake_slack): late by the wake-up */
 };
 
 /*
  * A timed sleep on a VM ends tens of microseconds late, and that lateness would
- * count in every operation's latency. In precise mode the worker sleeps until
- * `margin` before an operation's due time and spins through the rest. The margin
- * is the PACER_QUANTILE of the lateness the pacer measures on its own timed
- * sleeps (plus a little headroom), recomputed every PACER_SAMPLES sleeps.
+ * count in every operation's latency. In precise mode an operation may go out up
+ * to `budget` after its due time (a share of the SLO the step is judged on): the
+ * worker sleeps until budget - margin after the due time, so a wake-up late by
+ * the margin still issues within the budget, and everything that fell due by then
+ * goes out in one submission. Only when the budget is tighter than the margin
+ * (budget 0: as close to the due time as the machine allows) does the rest of
+ * the way spin on the clock. The margin is the PACER_QUANTILE of the lateness the
+ * pacer measures on its own timed sleeps (plus a little headroom), recomputed
+ * every PACER_SAMPLES sleeps.
  */
 struct pacer {
 	enum pacer_mode mode;
 	uint64_t slack_ns;  /* efficient: shortest timed sleep */
-	uint64_t margin_ns; /* precise: wake this long before the due time */
+	uint64_t budget_ns; /* precise: an operation may go out this late */
+	uint64_t margin_ns; /* precise: wake this long before the budget's end */
 	uint64_t target_ns; /* the sleep in progress should end here; 0: not a timed sleep */
 	uint64_t cap_ns;    /* precise: the margin's bound from the spin budget */
 	uint64_t spin_at;   /* a spin pass started here; 0: none */
 	uint64_t spun_ns;   /* spinning in the current window */
+	uint64_t spins;     /* decisions to spin, since init (not CPU time: the rule's count) */
+	uint64_t sleeps;    /* decisions to sleep before an operation's due time, since init */
 	uint64_t window_ns; /* the current window started here; 0: not yet */
 	uint64_t preempted; /* involuntary context switches at the window's start */
 	uint32_t nsamples;
 	uint64_t samples[PACER_SAMPLES]; /* wake-up lateness, ns */
 };
 
-void pacer_init(struct pacer *p, enum pacer_mode mode, uint64_t slack_ns);
+/* slack_ns: efficient's shortest sleep; budget_ns: precise's lateness budget (0: none). */
+void pacer_init(struct pacer *p, enum pacer_mode mode, uint64_t slack_ns, uint64_t budget_ns);
 /*
  * How long to wait from now for the deadline until (ENGINE_NO_WAIT: go on at
  * once, i.e. spin one more pass). issue: until is an operation's due time.

@@ -69,6 +69,7 @@ int params_from_prepare(const Iocurve__Prepare *p, const char *file_prefix,
 	pp->pattern.hot_ops_pct = p->hot_ops_pct;
 	pp->poisson = p->poisson;
 	pp->wake_slack_ns = p->wake_slack_ns;
+	pp->lateness_ns = p->lateness_budget_ns;
 	pp->timing =
 	    p->timing == IOCURVE__TIMING__TIMING_EFFICIENT ? PACER_EFFICIENT : PACER_PRECISE;
 	if (p->fleet_workers > 0 && p->worker_base + p->workers <= p->fleet_workers) {

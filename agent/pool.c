@@ -240,6 +240,7 @@ static void pool_worker_config(const struct pool *p, uint32_t w, struct worker_c
 	cfg->poisson = pp->poisson;
 	cfg->timing = pp->timing;
 	cfg->wake_slack_ns = pp->wake_slack_ns;
+	cfg->lateness_ns = pp->lateness_ns;
 	cfg->phase_index = pp->phase_base + w;
 	cfg->phase_total = pp->phase_total;
 	cfg->data = pp->data;

@@ -36,6 +36,7 @@ struct pool_params {
 	bool poisson;
 	enum pacer_mode timing;
 	uint64_t wake_slack_ns;
+	uint64_t lateness_ns; /* precise: the lateness budget of an operation (0: none) */
 	uint32_t phase_base;  /* fleet index of worker 0 (uniform arrivals' phase) */
 	uint32_t phase_total; /* workers in the fleet; 0: no phase */
 	struct datagen_config data;

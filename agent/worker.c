@@ -321,12 +321,14 @@ static void worker_end_inflight(struct worker *w, uint64_t now)
 /*
  * One step. Operation k is due at start + k/rate; when the queue is full it waits
  * for a slot and keeps its intended time, so the wait shows in its latency. The
- * worker sleeps in the ring until the next due operation (precise timing: until
- * shortly before it, then spins), the next interval boundary, a completion or a
- * wake. One clock read per wake stamps both the batch reaped and the batch
- * submitted next. Each interval's `missed` is the backlog at its end (due, not
- * issued). At the step's end the backlog is charged, and the operations in flight
- * are waited for (up to WORKER_DRAIN_MAX_NS) and counted in the last interval.
+ * worker sleeps in the ring until the next due operation (precise timing: within
+ * its lateness budget, spinning only where the budget is tighter than a wake-up's
+ * lateness; see pacer.h), the next interval boundary, a completion or a wake;
+ * every operation due by then is queued and goes out in one submission. One clock
+ * read per wake stamps both the batch reaped and the batch submitted next. Each
+ * interval's `missed` is the backlog at its end (due, not issued). At the step's
+ * end the backlog is charged, and the operations in flight are waited for (up to
+ * WORKER_DRAIN_MAX_NS) and counted in the last interval.
  */
 static int worker_step_run(struct worker *w, const struct worker_step *s)
 {
@@ -497,7 +499,8 @@ static int worker_setup(struct worker *w, const struct worker_config *cfg, struc
 	                            .block_size = cfg->block_size,
 	                            .wake_fd = cfg->wake_fd,
 	                            .sim = cfg->sim ? *cfg->sim : (struct engine_sim_params){0},
-	                            .seed = cfg->seed},
+	                            .seed = cfg->seed,
+	                            .reap_slack_ns = cfg->lateness_ns},
 	    err);
 	if (w->eng == NULL) {
 		error_prefix(err, "%s: ", what);
@@ -552,7 +555,7 @@ int worker_run(const struct worker_config *cfg)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	/* Timer slack would make every open-loop start late by up to 50 us. */
 	prctl(PR_SET_TIMERSLACK, 1UL);
-	pacer_init(&w.pace, cfg->timing, cfg->wake_slack_ns);
+	pacer_init(&w.pace, cfg->timing, cfg->wake_slack_ns, cfg->lateness_ns);
 	if (dump != NULL && *dump != '\0') {
 		char path[4096];
 

@@ -37,6 +37,7 @@ struct worker_config {
 	bool poisson;           /* arrivals: exponential gaps (else uniform) */
 	enum pacer_mode timing; /* precise (sleep, then spin to the due time) or efficient */
 	uint64_t wake_slack_ns; /* efficient: sleep at least this long between timed wakes */
+	uint64_t lateness_ns;   /* precise: an operation may go out this late (0: no budget) */
 	uint32_t phase_index;   /* this worker's number in the whole fleet, 0..phase_total-1 */
 	uint32_t phase_total;   /* workers in the fleet; uniform arrivals start at index/total */
 	struct datagen_config data;          /* compress_pct, dedupe_pct of written data */

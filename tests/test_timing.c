@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Worker timing on the sim engine: issue on time (precise against efficient),
- * M/M/c against Erlang C, nothing dropped at a step's end, the fleet's phase.
+ * Worker timing on the sim engine: M/M/c against Erlang C, nothing dropped at a
+ * step's end, the fleet's phase. How late and at what CPU a worker issues are
+ * figures of the machine it runs on, printed by tools/bench-pacer and
+ * tools/bench-latency; the pacer's rule is tested in test_pacer.c.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -12,9 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sched.h>
-#include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -23,137 +22,6 @@
 #include "hist.h"
 #include "worker_rig.h"
 #include "xalloc.h"
-
-/*
- * Median lateness of one worker's operations over a step, in ns: with a 1 us
- * device and no queue, latency is the lateness plus 1 us. The median, because
- * on a shared host the mean is set by the few operations preempted.
- */
-static double tt_lag_run(enum pacer_mode timing, double rate)
-{
-	const struct engine_sim_params sim = {.servers = 1, .service_ns = 1000};
-	struct wt_rig *r = wt_rig_new(1);
-	struct shm_interval iv[6];
-	struct hist *lat = xmalloc(sizeof(*lat));
-	uint64_t lag = 0, ops = 0, gen;
-	double p50;
-
-	wt_fork(r, 0, &(struct wt_worker_opts){.sim = &sim, .queue_depth = 16, .timing = timing});
-	wt_ready(r, 0);
-	gen = wt_step(r, 200 * NSEC_PER_MSEC, 6, &rate);
-	wt_collect(r, 0, gen, 6, iv);
-	/* The first interval calibrates the margin: it is the warm-up. */
-	hist_reset(lat);
-	for (int k = 1; k < 6; k++) {
-		lag += iv[k].rec.lag_sum_ns;
-		ops += iv[k].rec.ops;
-		hist_merge(lat, &iv[k].rec.latency);
-	}
-	wt_rig_free(r);
-	assert_true(ops > 0);
-	p50 = (double)hist_quantile(lat, 50) - (double)sim.service_ns;
-	print_message("%s: lateness p50 %.1f us, mean %.1f us\n",
-	              timing == PACER_PRECISE ? "precise" : "efficient", p50 / 1e3,
-	              (double)lag / (double)ops / 1e3);
-	free(lat);
-	return p50;
-}
-
-/*
- * Precise timing issues within microseconds of the due time; efficient timing
- * (a sleep to it) is late by the wake-up. Taken in turns, the median of each, so
- * a burst of load on the host hits both alike.
- */
-static void test_precise_lag(void **state)
-{
-	double p[3], e[3], pm, em;
-
-	for (int i = 0; i < 3; i++) {
-		p[i] = tt_lag_run(PACER_PRECISE, 2000);
-		e[i] = tt_lag_run(PACER_EFFICIENT, 2000);
-	}
-	pm = p[0] < p[1] ? (p[1] < p[2] ? p[1] : (p[0] < p[2] ? p[2] : p[0]))
-	                 : (p[0] < p[2] ? p[0] : (p[1] < p[2] ? p[2] : p[1]));
-	em = e[0] < e[1] ? (e[1] < e[2] ? e[1] : (e[0] < e[2] ? e[2] : e[0]))
-	                 : (e[0] < e[2] ? e[0] : (e[1] < e[2] ? e[2] : e[1]));
-	print_message("median lateness p50: precise %.1f us, efficient %.1f us\n", pm / 1e3,
-	              em / 1e3);
-	if (pm > 10e3)
-		fail_msg("precise timing: lateness p50 %.1f us is over 10 us", pm / 1e3);
-	if (em > 10e3 && pm > em / 2)
-		fail_msg("precise timing (%.1f us) is not half efficient's lag (%.1f us)", pm / 1e3,
-		         em / 1e3);
-}
-
-/*
- * One worker at 8000 ops/s on the sim engine, pinned to one CPU, with (hog) or
- * without a busy loop pinned beside it: the worker's share of that CPU over the
- * last 1.4 s of a 2 s step.
- */
-static double tt_cpu_share(bool hog)
-{
-	const struct engine_sim_params sim = {.servers = 1, .service_ns = 1000};
-	const double rate = 8000;
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	struct wt_rig *r = wt_rig_new(1);
-	struct shm_interval iv[10];
-	cpu_set_t one, all;
-	uint64_t cpu = 0, gen;
-	pid_t hogpid = -1;
-
-	assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0);
-	CPU_ZERO(&one);
-	CPU_SET(ncpu > 1 ? (int)ncpu - 1 : 0, &one);
-	assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
-	wt_fork(r, 0, &(struct wt_worker_opts){.sim = &sim, .queue_depth = 16});
-	if (hog) {
-		hogpid = fork();
-		assert_true(hogpid >= 0);
-		if (hogpid == 0)
-			for (volatile unsigned long i = 0;; i++)
-				;
-	}
-	assert_int_equal(sched_setaffinity(0, sizeof(all), &all), 0);
-	wt_ready(r, 0);
-	gen = wt_step(r, 200 * NSEC_PER_MSEC, 10, &rate);
-	wt_collect(r, 0, gen, 10, iv);
-	if (hogpid > 0) {
-		kill(hogpid, SIGKILL);
-		waitpid(hogpid, NULL, 0);
-	}
-	wt_rig_free(r);
-	for (int k = 3; k < 10; k++)
-		cpu += iv[k].rec.cpu_user_ns + iv[k].rec.cpu_sys_ns;
-	return (double)cpu / (7 * 200e6);
-}
-
-/*
- * Spinning only pays on a core nobody else wants: beside a busy loop on its CPU
- * the worker backs off well under the share it takes alone (where its spinning
- * costs nobody anything), instead of taking half the core by fair share. Its
- * floor is the timed sleep per operation, which costs CPU too on a VM.
- */
-static void test_spin_backs_off(void **state)
-{
-	double alone, shared;
-
-	(void)state;
-	alone = tt_cpu_share(false);
-	shared = tt_cpu_share(true);
-	print_message("worker CPU at 8000 ops/s: %.0f%% alone, %.0f%% beside a busy loop\n",
-	              alone * 100, shared * 100);
-	if (alone < 0.3)
-		skip(); /* did not spin much even alone: nothing to back off from here */
-	/*
-	 * Before the spin budget: 100% alone, 50% beside the loop (the fair share).
-	 * The absolute bound is the test; the ratio only holds when the worker
-	 * spun freely alone (a sanitizer build or a busy CI host preempts it even
-	 * then, and its budget shrinks there too: 41% alone, 29% beside the loop).
-	 */
-	assert_true(shared < 0.4);
-	if (alone > 0.6)
-		assert_true(shared < alone * 0.6);
-}
 
 /* Mean time in an M/M/c system (Erlang C): wait in queue plus service. */
 static double tt_erlang_c(unsigned c, double lambda, double mu)
@@ -345,8 +213,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_end_counts_everything),
 	    cmocka_unit_test(test_fleet_phase),
-	    cmocka_unit_test(test_precise_lag),
-	    cmocka_unit_test(test_spin_backs_off),
 	    cmocka_unit_test(test_mmc),
 	};
 

@@ -43,6 +43,7 @@ struct bench_opts {
 	bool sleep_cost;     /* time one timed sleep instead of running a worker */
 	uint64_t iterations; /* of the --overhead loop */
 	uint64_t wake_slack_ns;
+	uint64_t lateness_ns; /* precise: the lateness budget */
 	enum pacer_mode timing;
 };
 
@@ -61,7 +62,7 @@ static void bench_usage(FILE *f)
 	fprintf(f, "usage: iocurve-bench-worker --file PATH [--size 256MiB] [--rw randread]\n"
 	           "         [--bs 4096] [--qd 32] [--direct 0|1] [--rate N|max] [--seconds 5]\n"
 	           "         [--interval 1s] [--warmup 1] [--wake-slack 100us]\n"
-	           "         [--timing precise|efficient]\n"
+	           "         [--timing precise|efficient] [--lateness 20us]\n"
 	           "       iocurve-bench-worker --overhead [--iterations 10000000]\n"
 	           "       iocurve-bench-worker --sleep-cost [--interval 100us] [--seconds 5]\n"
 	           "Runs one worker on PATH (laid out first when needed) and prints one line of\n"
@@ -112,6 +113,7 @@ static void bench_parse(int argc, char **argv, struct bench_opts *o)
 	    {"sleep-cost", no_argument, NULL, 'c'},
 	    {"wake-slack", required_argument, NULL, 'k'},
 	    {"timing", required_argument, NULL, 'T'},
+	    {"lateness", required_argument, NULL, 'L'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -165,6 +167,10 @@ static void bench_parse(int argc, char **argv, struct bench_opts *o)
 		case 'k':
 			if (units_parse_duration(optarg, &o->wake_slack_ns, &err) < 0)
 				bench_die("--wake-slack: %s", err.msg);
+			break;
+		case 'L':
+			if (units_parse_duration(optarg, &o->lateness_ns, &err) < 0)
+				bench_die("--lateness: %s", err.msg);
 			break;
 		case 'u':
 			o->warmup = (uint32_t)bench_parse_uint("--warmup", optarg, 100);
@@ -357,6 +363,7 @@ static void bench_fork(struct bench_rig *r, const struct bench_opts *o)
 	    .queue_depth = o->queue_depth,
 	    .seed = 0x5eed,
 	    .wake_slack_ns = o->wake_slack_ns,
+	    .lateness_ns = o->lateness_ns,
 	    .timing = o->timing,
 	    .step = r->step,
 	    .slot = r->slot,

@@ -44,6 +44,7 @@ void prepare_build(struct prepare_msg *m, const struct campaign *c, size_t wi)
 	p->wake_slack_ns = w->access.wake_slack_ns;
 	p->timing = w->access.efficient ? IOCURVE__TIMING__TIMING_EFFICIENT
 	                                : IOCURVE__TIMING__TIMING_PRECISE;
+	p->lateness_budget_ns = c->slo_latency_ns * PREPARE_LATENESS_PCT / 100;
 	p->compress_pct = w->access.compress_pct;
 	p->dedupe_pct = w->access.dedupe_pct;
 	if (c->sim.enabled) {

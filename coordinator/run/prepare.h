@@ -8,6 +8,14 @@
 #include "campaign.h"
 #include "iocurve.pb-c.h"
 
+/*
+ * A worker's lateness budget in precise timing: an operation may go out this share
+ * of the SLO's latency after its due time (2% of a 1 ms SLO: 20 us), what the
+ * judged metric can carry without moving a verdict; the pacer sleeps within it and
+ * spins only where it is tighter than a wake-up (agent/pacer.h).
+ */
+#define PREPARE_LATENESS_PCT 2
+
 /* The message and what it points into; the strings stay the campaign's. */
 struct prepare_msg {
 	Iocurve__Prepare p;

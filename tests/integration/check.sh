@@ -139,15 +139,16 @@ check "serve --help says :PORT of --metrics is loopback" sh -c \
 
 # 40,000 levels of flow nesting: refused at the first level too deep, at once.
 python3 -c "print('campaign: x\nworkloads: ' + '[' * 40000 + ']' * 40000)" > "$T/deep.yaml"
-python3 - "$IOCURVE" "$T/deep.yaml" <<'PY' || fail "deep nesting is refused fast"
+python3 - "$IOCURVE" "$T/deep.yaml" <<'PY' || fail "deep nesting is refused at the first level too deep"
 import subprocess, sys, time
 t = time.monotonic()
 p = subprocess.run([sys.argv[1], "check", sys.argv[2]], capture_output=True, text=True, timeout=30)
 took = time.monotonic() - t
 print(f"# 40,000 nested levels: check took {took:.3f} s: {p.stderr.strip()}")
 assert p.returncode == 2, p.returncode
+# Refused at the first level too deep (its column says so), not after walking all 40,000:
+# the time is printed, not asserted (a busy machine is not a slow parser).
 assert p.stderr.strip().endswith("deep.yaml:2:75: nested deeper than 64 levels"), p.stderr
-assert took < 1, took
 PY
-ok "deep nesting is refused fast, with file:line:column"
+ok "deep nesting is refused at the first level too deep, with file:line:column"
 echo "# check: all passed"

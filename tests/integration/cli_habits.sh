@@ -66,7 +66,9 @@ start=$(date +%s.%N)
 	{ cat "$T/detach.err"; fail "run --detach exits 0"; }
 took=$(python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.3f}')" "$start" "$(date +%s.%N)")
 echo "# run --detach returned after $took s"
-check "run --detach returns within 1 s" python3 -c "import sys; assert float(sys.argv[1]) < 1.0" "$took"
+# Behaviour, not speed: it returned before the campaign (6 steps of 1.5 s) could end, and
+# the refusals below show the fleet still busy with it.
+check "run --detach returns before its campaign ends" python3 -c "import sys; assert float(sys.argv[1]) < 7.5" "$took"
 check "run --detach prints the campaign's id alone on stdout" test "$(cat "$T/detach.out")" = 1
 check "and says how to follow it on stderr" grep -q "iocurve watch 1" "$T/detach.err"
 "$IOCURVE" run "$T/short.yaml" --no-queue > "$T/noqueue.out" 2>&1 &&

@@ -183,11 +183,11 @@ static void test_confirm_meets(void **state)
 	assert_true(curve_bracket_width(&k) <= 0.02);
 	assert_int_equal(curve_knee_digits(&k), 4); /* bracket 4100..4125: 0.6% */
 	assert_non_null(strstr(p.refine_why, "after a confirmation step"));
-	k.bracket_lo = 67000;
-	k.bracket_hi = 68340; /* 2% wide: 3 significant digits */
+	k.bracket_lo = k.band_lo = 67000;
+	k.bracket_hi = k.band_hi = 68340; /* 2% wide: 3 significant digits */
 	assert_int_equal(curve_knee_digits(&k), 3);
 	assert_true(curve_round(67867, 3) == 67900);
-	k.bracket_hi = 67000 * 1.125; /* 12.5%: 2 */
+	k.bracket_hi = k.band_hi = 67000 * 1.125; /* 12.5%: 2 */
 	assert_true(curve_round(67867, curve_knee_digits(&k)) == 68000);
 	free(s);
 	/* confirm: false: no step at the interpolated knee */
@@ -219,7 +219,9 @@ static void test_confirm_fails(void **state)
 	assert_int_equal(k.kind, KNEE_AT_STEP);
 	assert_true(k.throughput <= 4100 && k.throughput >= 4100 * 0.98);
 	assert_true(k.throughput < pts[n - 1].offered_ops);
-	assert_true(k.confirmed);
+	/* measured, but the step that was to confirm it did not: not confirmed */
+	assert_false(k.confirmed);
+	assert_true(k.band_lo == k.throughput && k.band_hi == k.bracket_hi);
 	free(s);
 	campaign_free(c);
 }
@@ -425,7 +427,9 @@ static void test_knee_not_above_offered(void **state)
 	assert_int_equal(k.kind, KNEE_AT_STEP);
 	assert_true(k.throughput == 7359);
 	assert_true(k.bracket_lo == 7359 && k.bracket_hi == 7380);
-	assert_true(curve_bracket_width(&k) > 0 && k.confirmed);
+	/* a steps campaign asks for no confirmation step: measured, not confirmed */
+	assert_true(curve_bracket_width(&k) > 0 && !k.confirmed);
+	assert_true(k.band_lo == 7359 && k.band_hi == 7380);
 	free(s);
 	campaign_free(c);
 }

@@ -87,6 +87,11 @@ struct step_point {
 	double qd_full_pct;   /* share of the time the workers' queues were full */
 	uint32_t workers;     /* workers that ran the step, all agents */
 	bool steady;          /* halves agree within tolerance + count noise, no latency spike */
+	/*
+	 * The 95% interval of the campaign's SLO metric (agg_metric_ci); both 0 when
+	 * unknown (fewer than two batches, or results written before it existed).
+	 */
+	double metric_lo_ns, metric_hi_ns;
 	uint32_t intervals;   /* measured intervals (more than planned when extended) */
 	uint32_t nagents;     /* agents[] holds the first STEP_MAX_AGENTS */
 	uint32_t agents_lost; /* of nagents, lost during the step (the rest ran to its end) */

@@ -45,11 +45,12 @@ void judged_update(struct judged_curve *j, const struct campaign *c, const struc
 		judged_point(c, w, &j->sorted[i], &j->v[i]);
 	j->last = n ? judged_find(j, &pts[n - 1]) : 0;
 	j->knee = curve_knee(c, w, j->sorted, n);
-	j->width = curve_bracket_width(&j->knee);
+	j->width = curve_band_width(&j->knee);
 	j->digits = curve_knee_digits(&j->knee);
 	j->capped = curve_capped(&j->knee, j->sorted, n);
 	j->kind = curve_knee_kind(&j->knee);
-	curve_knee_precision(w, &j->knee, j->sorted, n, j->precision, sizeof(j->precision));
+	curve_knee_precision(c, w, &j->knee, j->sorted, n, j->precision, sizeof(j->precision));
+	curve_knee_advice(c, w, &j->knee, j->sorted, n, j->advice, sizeof(j->advice));
 	j->max_achieved = curve_max_achieved(j->sorted, n);
 	j->peak = curve_peak(w, j->sorted, n);
 	j->peak_tp = j->peak ? j->v[j->peak - j->sorted].tp : 0;

@@ -283,28 +283,33 @@ static void test_repeats_scheduled(void **state)
 	campaign_free(c);
 }
 
-/* Two runs' knees: beyond noise past 2 combined standard deviations; unknown without repeats. */
+/* Two runs' knees: beyond noise when their 95% intervals do not overlap; unknown without. */
 static void test_repeats_noise(void **state)
 {
-	struct curve_repeats a = {.n = 3, .mean = 1000, .sd = 30};
-	struct curve_repeats b = {.n = 3, .mean = 1080, .sd = 40}; /* 2 x 50 = 100 > 80 */
-	struct curve_repeats none = {0};
+	struct knee ka = {.kind = KNEE_AT_STEP,
+	                  .bracket_lo = 1000,
+	                  .bracket_hi = 1020,
+	                  .band_lo = 1000,
+	                  .band_hi = 1020};
+	struct knee kb = ka, none = {.kind = KNEE_ALL_OVER};
+	struct curve_repeats r0 = {0};
+	/* 3 repeats, sd 30: t(0.975, 2) = 4.303, 4.303 x 30 / sqrt(3) = 74.5 */
+	struct curve_repeats ra = {.n = 3, .mean = 1000, .sd = 30, .ci = 4.303 * 30 / sqrt(3)};
+	double lo, hi;
 
 	(void)state;
-	assert_int_equal(curve_compare_noise(&a, &b), CURVE_NOISE_WITHIN);
-	b.mean = 1101;
-	assert_int_equal(curve_compare_noise(&a, &b), CURVE_NOISE_BEYOND);
-	b.mean = 899;
-	assert_int_equal(curve_compare_noise(&a, &b), CURVE_NOISE_BEYOND);
-	assert_int_equal(curve_compare_noise(&a, &none), CURVE_NOISE_UNKNOWN);
-	assert_int_equal(curve_compare_noise(&none, &b), CURVE_NOISE_UNKNOWN);
-	assert_true(isnan(curve_spread_pct(&none)));
-	/* no spread, but each knee only known within its 66-wide bracket: 2 x 26.9 = 53.9 */
-	a = (struct curve_repeats){.n = 3, .mean = 3300, .bracket = 66};
-	b = (struct curve_repeats){.n = 3, .mean = 3330, .bracket = 66};
-	assert_int_equal(curve_compare_noise(&a, &b), CURVE_NOISE_WITHIN);
-	b.mean = 3360;
-	assert_int_equal(curve_compare_noise(&a, &b), CURVE_NOISE_BEYOND);
+	assert_int_equal(curve_compare_noise(&ka, &r0, &kb, &r0), CURVE_NOISE_WITHIN);
+	kb.band_lo = 1021;
+	kb.band_hi = 1040;
+	assert_int_equal(curve_compare_noise(&ka, &r0, &kb, &r0), CURVE_NOISE_BEYOND);
+	assert_int_equal(curve_compare_noise(&kb, &r0, &ka, &r0), CURVE_NOISE_BEYOND);
+	/* the repeats' interval of the mean joins the band: 925.5-1074.5 */
+	assert_true(curve_knee_interval(&ka, &ra, &lo, &hi));
+	assert_true(fabs(lo - 925.47) < 0.01 && fabs(hi - 1074.53) < 0.01);
+	assert_int_equal(curve_compare_noise(&ka, &ra, &kb, &r0), CURVE_NOISE_WITHIN);
+	assert_int_equal(curve_compare_noise(&ka, &r0, &none, &r0), CURVE_NOISE_UNKNOWN);
+	assert_int_equal(curve_compare_noise(&none, &r0, &kb, &r0), CURVE_NOISE_UNKNOWN);
+	assert_true(isnan(curve_spread_pct(&r0)));
 }
 
 /* Unsteady steps under the SLO between the bracket's ends: never offered twice. */

@@ -424,6 +424,63 @@ bool agg_window_steady(const struct agg_step *st, uint32_t from, uint32_t to,
 	return steady;
 }
 
+/* At most this many batches: with more intervals, each batch spans several. */
+#define AGG_CI_BATCHES 10
+
+/* The 0.975 quantile of Student's t with dof (>= 1) degrees of freedom. */
+static double agg_t95(size_t dof)
+{
+	static const double t[] = {12.706, 4.303, 2.776, 2.571, 2.447,
+	                           2.365,  2.306, 2.262, 2.228, 2.201};
+
+	return dof <= 10 ? t[dof - 1] : 1.96;
+}
+
+void agg_metric_ci(const struct agg_step *st, enum slo_metric metric, double *lo, double *hi)
+{
+	const struct agg_record *iv[STEP_MAX_TICKS * 8];
+	struct agg_record *all = xmalloc(sizeof(*all)), *b = xmalloc(sizeof(*b));
+	double x[AGG_CI_BATCHES], sum = 0, ss = 0, mean, half, v, q = 100 * agg_metric_q(metric);
+	size_t n = 0, nb;
+
+	*lo = *hi = 0;
+	agg_record_init(all);
+	for (uint32_t i = st->win_from; i < st->win_to && n < sizeof(iv) / sizeof(iv[0]); i++)
+		if (st->merged[i] != NULL && !st->merged[i]->warmup && st->merged[i]->agents > 0) {
+			iv[n++] = st->merged[i];
+			agg_merge(all, st->merged[i]);
+		}
+	nb = n < AGG_CI_BATCHES ? n : AGG_CI_BATCHES;
+	if (nb < 2 || all->rec.latency.count == 0)
+		goto out;
+	/* batch k: intervals [k n / nb, (k + 1) n / nb), every one in some batch */
+	for (size_t k = 0; k < nb; k++) {
+		agg_record_init(b);
+		for (size_t i = k * n / nb; i < (k + 1) * n / nb; i++)
+			agg_merge(b, iv[i]);
+		x[k] = agg_interval_metric(b, metric);
+		sum += x[k];
+	}
+	mean = sum / (double)nb;
+	for (size_t k = 0; k < nb; k++)
+		ss += (x[k] - mean) * (x[k] - mean);
+	half = agg_t95(nb - 1) * sqrt(ss / (double)(nb - 1)) / sqrt((double)nb);
+	v = agg_interval_metric(all, metric);
+	*lo = fmax(0, v - half);
+	*hi = v + half;
+	if (metric != SLO_MEAN) {
+		/* the ranks of a 95% order-statistic interval of the quantile, by the binomial */
+		double nops = (double)all->rec.latency.count, p = q / 100;
+		double d = 1.96 * sqrt(p * (1 - p) / nops);
+
+		*lo = fmin(*lo, (double)hist_quantile(&all->rec.latency, fmax(0, 100 * (p - d))));
+		*hi = fmax(*hi, (double)hist_quantile(&all->rec.latency, fmin(100, 100 * (p + d))));
+	}
+out:
+	free(b);
+	free(all);
+}
+
 void agg_point(const struct agg_step *st, uint32_t step, double offered, const struct campaign *c,
                struct step_point *pt)
 {
@@ -547,6 +604,7 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 	pt->lag_share = pt->mean_ns > 0 ? pt->lag_mean_ns / pt->mean_ns : 0;
 	pt->client_bound =
 	    pt->ops > 0 && pt->lag_mean_ns > AGG_CLIENT_BOUND * step_metric(pt, metric);
+	agg_metric_ci(st, metric, &pt->metric_lo_ns, &pt->metric_hi_ns);
 	pt->host_cpu_pct = all->host_cpu_pct;
 	pt->workers = nm ? (uint32_t)(all->workers / nm) : 0;
 	if (measured_ns > 0 && all->workers > 0)

@@ -82,11 +82,11 @@ struct step_point {
 	char err_path[RECORD_PATH_MAX]; /* target */
 	char err_agent[64];             /* and agent */
 	double measured_s;
-	double cpu_pct;       /* workers' CPU time over measured time, in % of one core */
-	double host_cpu_pct;  /* busiest agent host in any measured interval, % of its CPUs */
-	double qd_full_pct;   /* share of the time the workers' queues were full */
-	uint32_t workers;     /* workers that ran the step, all agents */
-	bool steady;          /* halves agree within tolerance + count noise, no latency spike */
+	double cpu_pct;      /* workers' CPU time over measured time, in % of one core */
+	double host_cpu_pct; /* busiest agent host in any measured interval, % of its CPUs */
+	double qd_full_pct;  /* share of the time the workers' queues were full */
+	uint32_t workers;    /* workers that ran the step, all agents */
+	bool steady;         /* halves agree within tolerance + count noise, no latency spike */
 	/*
 	 * The 95% interval of the campaign's SLO metric (agg_metric_ci); both 0 when
 	 * unknown (fewer than two batches, or results written before it existed).
@@ -106,6 +106,17 @@ struct step_point {
 };
 
 struct agg_step;
+
+/*
+ * The 95% interval of the SLO metric over the step's measured window, for
+ * correlated intervals: the window's intervals cut into at most 10 contiguous
+ * batches (every interval in one), the metric of each batch, and the whole
+ * window's metric +- t(0.975, batches - 1) x their standard deviation /
+ * sqrt(batches). A percentile's interval also spans its order-statistic
+ * bounds from the merged histogram's ranks (binomial, 1.96 sd), whichever is
+ * wider at each end. Both 0 with fewer than two intervals.
+ */
+void agg_metric_ci(const struct agg_step *st, enum slo_metric metric, double *lo, double *hi);
 
 /* A step whose mean client lag exceeds this share of its SLO metric is client-bound. */
 #define AGG_CLIENT_BOUND 0.10

@@ -639,15 +639,26 @@ double curve_t95(size_t dof)
 	return dof <= 60 ? 2.000 : 1.960;
 }
 
-enum curve_noise curve_compare_noise(const struct curve_repeats *a, const struct curve_repeats *b)
+bool curve_knee_interval(const struct knee *k, const struct curve_repeats *r, double *lo,
+                         double *hi)
 {
-	/* each knee also lies anywhere in its bracket: a uniform error of width W, sd W / sqrt(12)
-	 */
-	double va = a->sd * a->sd + a->bracket * a->bracket / 12;
-	double vb = b->sd * b->sd + b->bracket * b->bracket / 12;
+	bool band = k->bracket_hi > 0;
 
-	if (a->n < 2 || b->n < 2)
+	*lo = band ? k->band_lo : INFINITY;
+	*hi = band ? k->band_hi : -INFINITY;
+	if (r->n >= 2) {
+		*lo = fmin(*lo, r->mean - r->ci);
+		*hi = fmax(*hi, r->mean + r->ci);
+	}
+	return band || r->n >= 2;
+}
+
+enum curve_noise curve_compare_noise(const struct knee *ka, const struct curve_repeats *ra,
+                                     const struct knee *kb, const struct curve_repeats *rb)
+{
+	double alo, ahi, blo, bhi;
+
+	if (!curve_knee_interval(ka, ra, &alo, &ahi) || !curve_knee_interval(kb, rb, &blo, &bhi))
 		return CURVE_NOISE_UNKNOWN;
-	return fabs(b->mean - a->mean) > CURVE_NOISE_SDS * sqrt(va + vb) ? CURVE_NOISE_BEYOND
-	                                                                 : CURVE_NOISE_WITHIN;
+	return ahi < blo || bhi < alo ? CURVE_NOISE_BEYOND : CURVE_NOISE_WITHIN;
 }

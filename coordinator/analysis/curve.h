@@ -108,14 +108,19 @@ double curve_repeats_ci_pct(const struct curve_repeats *r);
 /* Student's t, two-sided 95% (the 0.975 quantile), with dof degrees of freedom (>= 1). */
 double curve_t95(size_t dof);
 /*
- * Two runs' knees differ beyond noise when their means differ by more than this many
- * combined standard deviations, sqrt(sd_a^2 + W_a^2/12 + sd_b^2 + W_b^2/12): each
- * repeat's knee snaps to a step of its bracket (width W), so W counts as a uniform error.
+ * A knee's 95% interval for comparing runs: its band (knee.h) joined with, with
+ * repeats, the t-based 95% interval of their mean. false when it has neither
+ * (no bracket: no knee, or a lower bound).
  */
-#define CURVE_NOISE_SDS 2.0
+bool curve_knee_interval(const struct knee *k, const struct curve_repeats *r, double *lo,
+                         double *hi);
 enum curve_noise { CURVE_NOISE_UNKNOWN, CURVE_NOISE_WITHIN, CURVE_NOISE_BEYOND };
-/* Whether b's knee differs from a's beyond their spread; unknown unless both have repeats. */
-enum curve_noise curve_compare_noise(const struct curve_repeats *a, const struct curve_repeats *b);
+/*
+ * Two runs' knees differ beyond noise when their intervals (curve_knee_interval)
+ * do not overlap; unknown unless both have one.
+ */
+enum curve_noise curve_compare_noise(const struct knee *ka, const struct curve_repeats *ra,
+                                     const struct knee *kb, const struct curve_repeats *rb);
 /* Failed operations of pts[0..n), and the first point whose window has an errno (or NULL). */
 uint64_t curve_errors(const struct step_point *pts, size_t n, const struct step_point **first);
 /* "EIO on /dev/loop0", or "N failed operations" when no errno is known (p NULL). */

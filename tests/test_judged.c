@@ -397,10 +397,12 @@ static void test_judged_advice_few_intervals(void **state)
 static void test_judged_t95(void **state)
 {
 	(void)state;
-	assert_true(fabs(curve_t95(2) - 4.303) < 1e-9);
-	assert_true(fabs(curve_t95(1) - 12.706) < 1e-9);
-	assert_true(curve_t95(1000) == 1.96);
-	assert_true(isinf(curve_t95(0)));
+	assert_true(fabs(agg_t95(2) - 4.303) < 1e-9);
+	assert_true(fabs(agg_t95(1) - 12.706) < 1e-9);
+	assert_true(fabs(agg_t95(3) - 3.182) < 1e-9);
+	assert_true(fabs(agg_t95(9) - 2.262) < 1e-9);
+	assert_true(agg_t95(1000) == 1.96);
+	assert_true(isinf(agg_t95(0)));
 }
 
 int main(void)

@@ -427,13 +427,18 @@ bool agg_window_steady(const struct agg_step *st, uint32_t from, uint32_t to,
 /* At most this many batches: with more intervals, each batch spans several. */
 #define AGG_CI_BATCHES 10
 
-/* The 0.975 quantile of Student's t with dof (>= 1) degrees of freedom. */
-static double agg_t95(size_t dof)
+double agg_t95(size_t dof)
 {
-	static const double t[] = {12.706, 4.303, 2.776, 2.571, 2.447,
-	                           2.365,  2.306, 2.262, 2.228, 2.201};
+	static const double t[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
+	                           2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120,
+	                           2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+	                           2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
 
-	return dof <= 10 ? t[dof - 1] : 1.96;
+	if (dof == 0)
+		return INFINITY;
+	if (dof <= sizeof(t) / sizeof(t[0]))
+		return t[dof - 1];
+	return dof <= 60 ? 2.000 : 1.960;
 }
 
 void agg_metric_ci(const struct agg_step *st, enum slo_metric metric, double *lo, double *hi)

@@ -117,6 +117,11 @@ struct agg_step;
  * wider at each end. Both 0 with fewer than two intervals.
  */
 void agg_metric_ci(const struct agg_step *st, enum slo_metric metric, double *lo, double *hi);
+/*
+ * Student's t, two-sided 95% (its 0.975 quantile), with dof degrees of freedom:
+ * exact to 3 decimals up to 30, then 2.000 to 60 and 1.960; infinite for 0.
+ */
+double agg_t95(size_t dof);
 
 /* A step whose mean client lag exceeds this share of its SLO metric is client-bound. */
 #define AGG_CLIENT_BOUND 0.10

@@ -612,7 +612,7 @@ void curve_repeats(const struct campaign *c, const struct workload *w, const str
 	for (size_t j = 0; j < m; j++)
 		ss += (r->knee[j] - r->mean) * (r->knee[j] - r->mean);
 	r->sd = sqrt(ss / (double)(m - 1));
-	r->ci = curve_t95(m - 1) * r->sd / sqrt((double)m);
+	r->ci = agg_t95(m - 1) * r->sd / sqrt((double)m);
 }
 
 double curve_spread_pct(const struct curve_repeats *r)
@@ -623,20 +623,6 @@ double curve_spread_pct(const struct curve_repeats *r)
 double curve_repeats_ci_pct(const struct curve_repeats *r)
 {
 	return r->n >= 2 && r->mean > 0 ? 100 * r->ci / r->mean : NAN;
-}
-
-double curve_t95(size_t dof)
-{
-	static const double t[] = {12.706, 4.303, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262,
-	                           2.228,  2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110,
-	                           2.101,  2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060,
-	                           2.056,  2.052, 2.048, 2.045, 2.042, 2.042};
-
-	if (dof == 0)
-		return INFINITY;
-	if (dof <= sizeof(t) / sizeof(t[0]))
-		return t[dof - 1];
-	return dof <= 60 ? 2.000 : 1.960;
 }
 
 bool curve_knee_interval(const struct knee *k, const struct curve_repeats *r, double *lo,

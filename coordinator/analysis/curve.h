@@ -105,8 +105,6 @@ void curve_repeats(const struct campaign *c, const struct workload *w, const str
 double curve_spread_pct(const struct curve_repeats *r);
 /* ci / mean in %: the 95% interval of the repeats' mean; NaN without repeats. */
 double curve_repeats_ci_pct(const struct curve_repeats *r);
-/* Student's t, two-sided 95% (the 0.975 quantile), with dof degrees of freedom (>= 1). */
-double curve_t95(size_t dof);
 /*
  * A knee's 95% interval for comparing runs: its band (knee.h) joined with, with
  * repeats, the t-based 95% interval of their mean. false when it has neither

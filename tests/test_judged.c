@@ -393,6 +393,32 @@ static void test_judged_advice_few_intervals(void **state)
 	campaign_free(c);
 }
 
+/* A lower bound with a step above it kept out: the advice names it and the change. */
+static void test_judged_advice_lower_bound(void **state)
+{
+	struct campaign *c = judged_campaign();
+	struct step_point pts[] = {judged_pt(0, 1000, 1, 300), judged_pt(1, 2000, 1, 400)};
+	struct judged_curve j = {0};
+	char text[1024];
+
+	(void)state;
+	pts[1].steady = false;
+	judged_update(&j, c, &c->workloads[0], pts, JUDGED_N(pts));
+	assert_int_equal(j.knee.kind, KNEE_ALL_UNDER);
+	assert_non_null(strstr(j.advice, "step 2 (2000 ops/s): unsteady. Change: the steps were "
+	                                 "unsteady: measure longer (measure: 10s)"));
+	table_knee_text(&j, text, sizeof(text));
+	assert_non_null(strstr(text, "the knee lies above the peak (2000 ops/s); step 2"));
+	/* every step valid: raise the load */
+	pts[1].steady = true;
+	judged_update(&j, c, &c->workloads[0], pts, JUDGED_N(pts));
+	assert_string_equal(j.advice, "");
+	table_knee_text(&j, text, sizeof(text));
+	assert_non_null(strstr(text, "raise the load to find it"));
+	judged_free(&j);
+	campaign_free(c);
+}
+
 /* repeat: N gives Student's t interval of the mean: 3 repeats, t(0.975, 2) = 4.303. */
 static void test_judged_t95(void **state)
 {
@@ -416,6 +442,7 @@ int main(void)
 	    cmocka_unit_test(test_judged_band_non_monotonic),
 	    cmocka_unit_test(test_judged_band_intervals),
 	    cmocka_unit_test(test_judged_advice_few_intervals),
+	    cmocka_unit_test(test_judged_advice_lower_bound),
 	    cmocka_unit_test(test_judged_t95),
 	};
 

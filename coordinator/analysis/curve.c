@@ -384,7 +384,7 @@ void curve_knee_advice(const struct campaign *c, const struct workload *w, const
 	char words[160 + RECORD_PATH_MAX], change[192];
 
 	buf[0] = '\0';
-	if (k->kind != KNEE_ALL_OVER)
+	if (k->kind != KNEE_ALL_OVER && k->kind != KNEE_ALL_UNDER)
 		return;
 	for (size_t i = 0; i < n && cap == n; i++)
 		if (sorted[i].offered_ops > 0 && verdict_violates(c, &sorted[i]))
@@ -392,7 +392,9 @@ void curve_knee_advice(const struct campaign *c, const struct workload *w, const
 	for (size_t i = 0; i < cap; i++) {
 		unsigned r = verdict_point(&sorted[i]);
 
-		if (sorted[i].offered_ops <= 0)
+		/* a lower bound: the steps above it that met the SLO but could not count */
+		if (sorted[i].offered_ops <= 0 ||
+		    (k->kind == KNEE_ALL_UNDER && (i <= k->below || !r)))
 			continue;
 		kept++;
 		all |= r;
@@ -408,6 +410,8 @@ void curve_knee_advice(const struct campaign *c, const struct workload *w, const
 	}
 	if (kept > listed && used < len)
 		used += (size_t)snprintf(buf + used, len - used, "; %zu more", kept - listed);
+	if (kept == 0 && k->kind == KNEE_ALL_UNDER)
+		return;
 	if (kept == 0) {
 		if (cap < n)
 			snprintf(

@@ -60,8 +60,9 @@ void curve_knee_precision(const struct campaign *c, const struct workload *w, co
 /*
  * With no knee (KNEE_ALL_OVER): which rule kept each step below the first
  * violation out (its verdict words) and the one change that would help
- * ("steps of 2 s give 2 measured intervals, 5 are needed: measure: 5s");
- * "" for any other knee.
+ * ("steps of 2 s give 2 measured intervals, 5 are needed: measure: 5s").
+ * With a lower bound (KNEE_ALL_UNDER): the same for the steps above it that met
+ * the SLO but were not valid, "" when there were none. "" for any other knee.
  */
 void curve_knee_advice(const struct campaign *c, const struct workload *w, const struct knee *k,
                        const struct step_point *sorted, size_t n, char *buf, size_t len);

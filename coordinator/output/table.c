@@ -82,8 +82,9 @@ void table_knee_text(const struct judged_curve *j, char *buf, size_t len)
 	case KNEE_ALL_UNDER:
 		snprintf(buf, len,
 		         "Performance @ %s (%s): > %s: every step met the SLO, the knee lies above "
-		         "the peak (%s); raise the load to find it",
-		         slo, campaign_slo_metric_name(c->slo_metric), tp, pk);
+		         "the peak (%s); %s",
+		         slo, campaign_slo_metric_name(c->slo_metric), tp, pk,
+		         j->advice[0] ? j->advice : "raise the load to find it");
 		break;
 	case KNEE_ALL_OVER:
 		snprintf(buf, len,

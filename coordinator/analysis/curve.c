@@ -298,18 +298,19 @@ static void curve_band_why(const struct campaign *c, const struct workload *w, c
 	else if (k->confirmed)
 		return;
 	else if (w->refine == 0 || w->skip_confirm)
-		snprintf(buf, len, ": not confirmed, no confirmation step asked");
+		snprintf(buf, len, ": no confirmation step asked");
 	else if (last != NULL && k->last != k->below) {
-		verdict_words(last, verdict_point(last), words, sizeof(words));
-		snprintf(buf, len,
-		         ": not confirmed, the step run last (offered %.0f ops/s) %s (%s)",
+		unsigned r = verdict_point(last);
+
+		verdict_words(last, r, words, sizeof(words));
+		snprintf(buf, len, ": the step run last (offered %.0f ops/s) %s%s%s%s",
 		         last->offered_ops,
 		         verdict_violates(c, last) ? "violated the SLO"
 		         : verdict_meets(c, last)  ? "met the SLO below the knee"
 		                                   : "met the SLO but was not valid",
-		         words);
+		         r ? " (" : "", r ? words : "", r ? ")" : "");
 	} else
-		snprintf(buf, len, ": not confirmed");
+		snprintf(buf, len, ": no confirmation step at the knee");
 }
 
 void curve_knee_precision(const struct campaign *c, const struct workload *w, const struct knee *k,

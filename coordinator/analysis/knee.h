@@ -61,8 +61,7 @@ struct knee {
 	 */
 	bool confirmed;
 	bool non_monotonic; /* a step met the SLO above a lower step that violated it */
-	/* With a bracket and not confirmed: the step run last (the confirmation step) */
-	size_t last; /* index into sorted of the open-loop step run last */
+	size_t last;        /* set by curve_knee: the open-loop step run last, index into sorted */
 };
 
 /*

@@ -294,8 +294,10 @@ static void derive_knee_json(json_t *o, const struct judged_curve *j)
 		    json_pack("[o,o]", k->band_lo > 0 ? derive_num(k->band_lo, 10) : json_null(),
 		              derive_num(k->band_hi, 10)));
 	else if (k->kind == KNEE_ALL_UNDER)
-		json_object_set_new(o, "knee_band",
-		                    json_pack("[o,o]", derive_num(k->band_lo, 10), json_null()));
+		json_object_set_new(
+		    o, "knee_band",
+		    json_pack("[o,o]", k->band_lo > 0 ? derive_num(k->band_lo, 10) : json_null(),
+		              json_null()));
 	else
 		json_object_set_new(o, "knee_band", json_null());
 	json_object_set_new(o, "knee_confirmed", json_boolean(k->confirmed));

@@ -14,9 +14,9 @@
 #include "testlib.h"
 #include "verdict.h"
 
-/* One measured second of `ops` operations at 100 us each, from agent `agent`. */
-static void aggregate_add(struct agg_step *st, uint32_t agent, uint32_t interval, uint64_t ops,
-                          int32_t err_errno)
+/* One measured second of `ops` operations at lat_ns each, from agent `agent`. */
+static void aggregate_add_lat(struct agg_step *st, uint32_t agent, uint32_t interval, uint64_t ops,
+                              int32_t err_errno, uint64_t lat_ns)
 {
 	struct agg_record *rec = calloc(1, sizeof(*rec));
 	const struct agg_record *merged;
@@ -31,9 +31,16 @@ static void aggregate_add(struct agg_step *st, uint32_t agent, uint32_t interval
 	rec->rec.errors = err_errno != 0;
 	rec->rec.err_errno = err_errno;
 	for (uint64_t k = 0; k < ops; k++)
-		hist_record(&rec->rec.latency, 100000);
+		hist_record(&rec->rec.latency, lat_ns);
 	assert_true(agg_add_record(st, agent, interval, rec, &merged, &err) >= 0);
 	free(rec);
+}
+
+/* One measured second of `ops` operations at 100 us each, from agent `agent`. */
+static void aggregate_add(struct agg_step *st, uint32_t agent, uint32_t interval, uint64_t ops,
+                          int32_t err_errno)
+{
+	aggregate_add_lat(st, agent, interval, ops, err_errno, 100000);
 }
 
 static const struct agent_share *aggregate_share(const struct step_point *pt, const char *name)
@@ -292,6 +299,58 @@ static void test_point_client_health(void **state)
 	campaign_free(p99);
 }
 
+/*
+ * The metric's 95% interval by batch means: ten intervals alternating 100 us and
+ * 300 us (mean 200 us, batch sd 105.4 us) give 200 +- t(0.975, 9) 105.4 / sqrt(10)
+ * = 200 +- 75.4 us; ten equal ones a zero-width interval; one interval none. Twenty
+ * intervals with a 10 ms stall in the middle: two-interval batches, and the stall
+ * widens the interval past the quiet intervals' 100 us.
+ */
+static void test_metric_ci(void **state)
+{
+	const char *names[1] = {"a"};
+	struct campaign *c = testlib_campaign_ok(
+	    TEST_HEAD "slo: {latency: 1ms}\nworkloads: [{name: a, load: {steps: [1000]}}]\n");
+	struct agg_step *st = agg_step_new(1, names, 20);
+	struct step_point *pt = calloc(1, sizeof(*pt));
+	double lo, hi;
+
+	(void)state;
+	assert_non_null(pt);
+	for (uint32_t i = 0; i < 10; i++)
+		aggregate_add_lat(st, 0, i, 100, 0, i % 2 ? 300000 : 100000);
+	agg_set_window(st, 0, 10);
+	agg_metric_ci(st, SLO_MEAN, &lo, &hi);
+	assert_true(fabs(lo - 124600) < 200 && fabs(hi - 275400) < 200);
+	agg_point(st, 0, 100, c, pt);
+	assert_true(pt->metric_lo_ns == lo && pt->metric_hi_ns == hi);
+	agg_set_window(st, 0, 1);
+	agg_metric_ci(st, SLO_MEAN, &lo, &hi);
+	assert_true(lo == 0 && hi == 0);
+	agg_step_free(st);
+
+	st = agg_step_new(1, names, 20);
+	for (uint32_t i = 0; i < 20; i++)
+		aggregate_add_lat(st, 0, i, 100, 0, i == 10 ? 10000000 : 100000);
+	agg_set_window(st, 0, 20);
+	agg_metric_ci(st, SLO_MEAN, &lo, &hi);
+	/* the window's mean: (19 x 100 + 10000) / 20 = 595 us, inside a wide interval */
+	assert_true(lo < 595000 && hi > 595000 && hi - lo > 500000);
+	agg_metric_ci(st, SLO_P99, &lo, &hi);
+	assert_true(hi >= 9000000); /* the stall is 5% of the operations: p99 is in it */
+	agg_step_free(st);
+
+	st = agg_step_new(1, names, 10);
+	for (uint32_t i = 0; i < 10; i++)
+		aggregate_add_lat(st, 0, i, 100, 0, 100000);
+	agg_set_window(st, 0, 10);
+	agg_metric_ci(st, SLO_MEAN, &lo, &hi);
+	assert_true(lo == hi && fabs(lo - 100000) < 1000);
+	free(pt);
+	agg_step_free(st);
+	campaign_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -300,6 +359,7 @@ int main(void)
 	    cmocka_unit_test(test_point_then_drop),
 	    cmocka_unit_test(test_due_in_window),
 	    cmocka_unit_test(test_window_trends),
+	    cmocka_unit_test(test_metric_ci),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

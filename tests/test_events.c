@@ -14,6 +14,8 @@
 #include "event_json.h"
 #include "event_pb.h"
 #include "events.h"
+#include "judged.h"
+#include "testlib.h"
 
 /* Longer than any line buffer the stream ever had (4 KiB). */
 #define TEST_LONG 6000
@@ -267,6 +269,45 @@ static void test_dashstate_takes_the_knee(void **state)
 	dashstate_free(&s);
 }
 
+/*
+ * The knee's band in the events is the judged curve's (summary.json's knee_band):
+ * a measured knee at 16,000 under a violation at 32,000 gives lo 16000, hi 32000,
+ * where the events gave 0 and 0.
+ */
+static void test_knee_band(void **state)
+{
+	struct campaign *c = testlib_campaign_ok(
+	    TEST_HEAD "slo: {latency: 1ms}\n"
+	              "workloads: [{name: rr, rw: randread, load: {steps: [16000, 32000]}}]\n");
+	struct step_point pts[2] = {0};
+	struct judged_curve j = {0};
+	struct event_knee k;
+	double peak;
+
+	(void)state;
+	for (uint32_t i = 0; i < 2; i++) {
+		pts[i].step = i;
+		pts[i].offered_ops = pts[i].achieved_ops = 16000.0 * (i + 1);
+		pts[i].ops = (uint64_t)(pts[i].offered_ops * 5);
+		pts[i].mean_ns = i ? 3e6 : 5e5;
+		pts[i].measured_s = 5;
+		pts[i].intervals = 5;
+		pts[i].steady = true;
+		pts[i].workers = 1;
+	}
+	/* the violation fell behind: not valid, so the knee stays at the step, measured */
+	pts[1].achieved_ops = 20000;
+	pts[1].ops = 100000;
+	pts[1].missed = 60000;
+	judged_update(&j, c, &c->workloads[0], pts, 2);
+	k = event_knee_of(&j, &peak);
+	assert_int_equal(k.kind, EVENT_KNEE_MEASURED);
+	assert_true(k.tp == 16000 && k.lo == 16000 && k.hi == 32000);
+	assert_true(k.lo == j.knee.band_lo && k.hi == j.knee.band_hi);
+	judged_free(&j);
+	campaign_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -277,6 +318,7 @@ int main(void)
 	    cmocka_unit_test(test_sample_file),
 	    cmocka_unit_test(test_copy),
 	    cmocka_unit_test(test_dashstate_takes_the_knee),
+	    cmocka_unit_test(test_knee_band),
 	};
 
 	return cmocka_run_group_tests_name("events", tests, NULL, NULL);

@@ -108,10 +108,10 @@ static void test_judged_rules_once(void **state)
 	assert_int_equal(j.knee.non_monotonic, k.non_monotonic);
 	assert_int_equal(j.sorted[j.knee.below].step, 4); /* 6000 under the SLO */
 	assert_int_equal(j.sorted[j.knee.over].step, 5);  /* 7000, the lowest violation */
-	assert_true(j.width == curve_bracket_width(&k));
+	assert_true(j.width == curve_band_width(&k));
 	assert_int_equal(j.digits, curve_knee_digits(&k));
 	assert_string_equal(j.kind, curve_knee_kind(&k));
-	curve_knee_precision(w, &k, s, n, prec, sizeof(prec));
+	curve_knee_precision(c, w, &k, s, n, prec, sizeof(prec));
 	assert_string_equal(j.precision, prec);
 	assert_int_equal(j.capped, curve_capped(&k, s, n));
 	/* peak, sustained, limit */
@@ -296,6 +296,194 @@ static void test_judged_client_bound(void **state)
 	campaign_free(c);
 }
 
+/* A campaign of SLO mean 1 ms that asks for refinement and its confirmation step. */
+static struct campaign *judged_refined(void)
+{
+	return testlib_campaign_ok(TEST_HEAD
+	                           "slo: {latency: 1ms}\n"
+	                           "workloads: [{name: rr, rw: randread, load: {ramp: {start: "
+	                           "16000, factor: 2}, refine: 6}}]\n");
+}
+
+/*
+ * The demo's randread: the knee at 56,000 (561 us) and the confirmation step,
+ * run last at 56,500, at 7.48 ms. The knee stays the measured step, but it is
+ * not confirmed, and its band is the evidence's: 56,000-56,500.
+ */
+static void test_judged_confirmation_violated(void **state)
+{
+	struct campaign *c = judged_refined();
+	struct step_point pts[] = {
+	    judged_pt(0, 16000, 1, 300),    judged_pt(1, 32000, 1, 420),
+	    judged_pt(2, 64000, 0.8, 9000), judged_pt(3, 48000, 1, 500),
+	    judged_pt(4, 56000, 1, 561),    judged_pt(5, 60000, 1, 2500),
+	    judged_pt(6, 58000, 1, 1900),   judged_pt(7, 57000, 1, 1400),
+	    judged_pt(8, 56500, 1, 7480),
+	};
+	struct judged_curve j = {0};
+	char text[1024];
+
+	(void)state;
+	judged_update(&j, c, &c->workloads[0], pts, JUDGED_N(pts));
+	assert_int_equal(j.knee.kind, KNEE_AT_STEP);
+	assert_true(j.knee.throughput == 56000);
+	assert_false(j.knee.confirmed);
+	assert_true(j.knee.band_lo == 56000 && j.knee.band_hi == 56500);
+	assert_int_equal(j.digits, 4); /* 0.9% wide */
+	assert_string_equal(
+	    j.precision,
+	    "band 0.9% wide: the step run last (offered 56500 ops/s) violated the SLO");
+	table_knee_text(&j, text, sizeof(text));
+	assert_non_null(strstr(text, "56000 ops/s, 95% band 56000-56500"));
+	assert_non_null(strstr(text, "not confirmed"));
+	/* the same step met at the knee and run last: confirmed */
+	pts[8] = judged_pt(8, 56000, 1, 570);
+	judged_update(&j, c, &c->workloads[0], pts, JUDGED_N(pts));
+	assert_true(j.knee.confirmed);
+	assert_int_equal(j.sorted[j.knee.below].step, 8);
+	judged_free(&j);
+	campaign_free(c);
+}
+
+/*
+ * The demo's randwrite: the knee 64,000 under violations at 64,549-66,195, and
+ * steps at 68,390 and 70,585 that met the SLO above them. The band runs to the
+ * highest of those (over 10% wide: two digits), and the knee is not confirmed.
+ */
+static void test_judged_band_non_monotonic(void **state)
+{
+	struct campaign *c = judged_refined();
+	struct step_point pts[] = {
+	    judged_pt(0, 16000, 1, 300),  judged_pt(1, 32000, 1, 400), judged_pt(2, 70585, 1, 950),
+	    judged_pt(3, 66195, 1, 1300), judged_pt(4, 68390, 1, 796), judged_pt(5, 65000, 1, 1100),
+	    judged_pt(6, 64549, 1, 1050), judged_pt(7, 64000, 1, 700),
+	};
+	struct judged_curve j = {0};
+	char text[1024];
+
+	(void)state;
+	judged_update(&j, c, &c->workloads[0], pts, JUDGED_N(pts));
+	assert_int_equal(j.knee.kind, KNEE_AT_STEP);
+	assert_true(j.knee.throughput == 64000);
+	assert_true(j.knee.non_monotonic);
+	assert_false(j.knee.confirmed);
+	assert_true(j.knee.bracket_lo == 64000 && j.knee.bracket_hi == 64549);
+	assert_true(j.knee.band_lo == 64000 && j.knee.band_hi == 70585);
+	assert_true(j.width > 0.10);
+	assert_int_equal(j.digits, 2);
+	assert_non_null(strstr(j.precision, "band 10.3% wide: a step above the violation met"));
+	table_knee_text(&j, text, sizeof(text));
+	assert_non_null(strstr(text, "64000 ops/s, 95% band 64000-71000"));
+	judged_free(&j);
+	campaign_free(c);
+}
+
+/*
+ * The band's statistical ends: a knee step whose metric's 95% interval reaches
+ * over the SLO does not hold the low end (the step under it does), and a
+ * violation whose interval reaches under the SLO does not hold the high end.
+ */
+static void test_judged_band_intervals(void **state)
+{
+	struct campaign *c = judged_refined();
+	struct step_point pts[] = {
+	    judged_pt(0, 16000, 1, 300),  judged_pt(1, 32000, 1, 600),  judged_pt(2, 48000, 1, 950),
+	    judged_pt(3, 64000, 1, 1050), judged_pt(4, 80000, 1, 3000),
+	};
+	struct judged_curve j = {0};
+
+	(void)state;
+	pts[2].metric_lo_ns = 900e3;
+	pts[2].metric_hi_ns = 1010e3;
+	pts[3].metric_lo_ns = 980e3;
+	pts[3].metric_hi_ns = 1120e3;
+	pts[4].metric_lo_ns = 2500e3;
+	pts[4].metric_hi_ns = 3500e3;
+	judged_update(&j, c, &c->workloads[0], pts, JUDGED_N(pts));
+	assert_true(j.knee.bracket_lo == 48000 && j.knee.bracket_hi == 64000);
+	assert_true(j.knee.band_lo == 32000 && j.knee.band_hi == 80000);
+	assert_non_null(strstr(j.precision, "95% interval of the metric"));
+	judged_free(&j);
+	campaign_free(c);
+}
+
+/*
+ * Steps of 2 s (2 intervals each, 5 needed): no knee, and the advice names that
+ * rule for each step and the change, not "start lower".
+ */
+static void test_judged_advice_few_intervals(void **state)
+{
+	struct campaign *c = testlib_campaign_ok(
+	    TEST_HEAD "measure: 2s\nslo: {latency: 1ms}\n"
+	              "workloads: [{name: rr, rw: randread, load: {steps: [1000, 2000, 4000]}}]\n");
+	struct step_point pts[] = {
+	    judged_pt(0, 1000, 1, 300),
+	    judged_pt(1, 2000, 1, 400),
+	    judged_pt(2, 4000, 1, 3000),
+	};
+	struct judged_curve j = {0};
+	char text[1024];
+
+	(void)state;
+	for (size_t i = 0; i < JUDGED_N(pts); i++)
+		pts[i].intervals = 2;
+	judged_update(&j, c, &c->workloads[0], pts, JUDGED_N(pts));
+	assert_int_equal(j.knee.kind, KNEE_ALL_OVER);
+	assert_non_null(strstr(j.advice, "step 1 (1000 ops/s): 2 intervals, too few to judge; "
+	                                 "step 2 (2000 ops/s): 2 intervals"));
+	assert_non_null(
+	    strstr(j.advice, "steps of 2s give 2 measured intervals, 5 are needed: measure: 5s"));
+	table_knee_text(&j, text, sizeof(text));
+	assert_null(strstr(text, "start lower"));
+	assert_non_null(strstr(text, "measure: 5s"));
+	/* the lowest step violated: then starting lower is the change */
+	pts[0] = judged_pt(0, 1000, 1, 3000);
+	pts[1] = judged_pt(1, 2000, 1, 3000);
+	judged_update(&j, c, &c->workloads[0], pts, JUDGED_N(pts));
+	assert_non_null(
+	    strstr(j.advice, "lowest step (1000 ops/s) already violated the SLO: start lower"));
+	judged_free(&j);
+	campaign_free(c);
+}
+
+/* A lower bound with a step above it kept out: the advice names it and the change. */
+static void test_judged_advice_lower_bound(void **state)
+{
+	struct campaign *c = judged_campaign();
+	struct step_point pts[] = {judged_pt(0, 1000, 1, 300), judged_pt(1, 2000, 1, 400)};
+	struct judged_curve j = {0};
+	char text[1024];
+
+	(void)state;
+	pts[1].steady = false;
+	judged_update(&j, c, &c->workloads[0], pts, JUDGED_N(pts));
+	assert_int_equal(j.knee.kind, KNEE_ALL_UNDER);
+	assert_non_null(strstr(j.advice, "step 2 (2000 ops/s): unsteady. Change: the steps were "
+	                                 "unsteady: measure longer (measure: 10s)"));
+	table_knee_text(&j, text, sizeof(text));
+	assert_non_null(strstr(text, "the knee lies above the peak (2000 ops/s); step 2"));
+	/* every step valid: raise the load */
+	pts[1].steady = true;
+	judged_update(&j, c, &c->workloads[0], pts, JUDGED_N(pts));
+	assert_string_equal(j.advice, "");
+	table_knee_text(&j, text, sizeof(text));
+	assert_non_null(strstr(text, "raise the load to find it"));
+	judged_free(&j);
+	campaign_free(c);
+}
+
+/* repeat: N gives Student's t interval of the mean: 3 repeats, t(0.975, 2) = 4.303. */
+static void test_judged_t95(void **state)
+{
+	(void)state;
+	assert_true(fabs(agg_t95(2) - 4.303) < 1e-9);
+	assert_true(fabs(agg_t95(1) - 12.706) < 1e-9);
+	assert_true(fabs(agg_t95(3) - 3.182) < 1e-9);
+	assert_true(fabs(agg_t95(9) - 2.262) < 1e-9);
+	assert_true(agg_t95(1000) == 1.96);
+	assert_true(isinf(agg_t95(0)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -304,6 +492,12 @@ int main(void)
 	    cmocka_unit_test(test_judged_empty),
 	    cmocka_unit_test(test_judged_client_bound),
 	    cmocka_unit_test(test_judged_report_shading),
+	    cmocka_unit_test(test_judged_confirmation_violated),
+	    cmocka_unit_test(test_judged_band_non_monotonic),
+	    cmocka_unit_test(test_judged_band_intervals),
+	    cmocka_unit_test(test_judged_advice_few_intervals),
+	    cmocka_unit_test(test_judged_advice_lower_bound),
+	    cmocka_unit_test(test_judged_t95),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -183,11 +183,11 @@ static void test_confirm_meets(void **state)
 	assert_true(curve_bracket_width(&k) <= 0.02);
 	assert_int_equal(curve_knee_digits(&k), 4); /* bracket 4100..4125: 0.6% */
 	assert_non_null(strstr(p.refine_why, "after a confirmation step"));
-	k.bracket_lo = 67000;
-	k.bracket_hi = 68340; /* 2% wide: 3 significant digits */
+	k.bracket_lo = k.band_lo = 67000;
+	k.bracket_hi = k.band_hi = 68340; /* 2% wide: 3 significant digits */
 	assert_int_equal(curve_knee_digits(&k), 3);
 	assert_true(curve_round(67867, 3) == 67900);
-	k.bracket_hi = 67000 * 1.125; /* 12.5%: 2 */
+	k.bracket_hi = k.band_hi = 67000 * 1.125; /* 12.5%: 2 */
 	assert_true(curve_round(67867, curve_knee_digits(&k)) == 68000);
 	free(s);
 	/* confirm: false: no step at the interpolated knee */
@@ -219,7 +219,9 @@ static void test_confirm_fails(void **state)
 	assert_int_equal(k.kind, KNEE_AT_STEP);
 	assert_true(k.throughput <= 4100 && k.throughput >= 4100 * 0.98);
 	assert_true(k.throughput < pts[n - 1].offered_ops);
-	assert_true(k.confirmed);
+	/* measured, but the step that was to confirm it did not: not confirmed */
+	assert_false(k.confirmed);
+	assert_true(k.band_lo == k.throughput && k.band_hi == k.bracket_hi);
 	free(s);
 	campaign_free(c);
 }
@@ -281,28 +283,33 @@ static void test_repeats_scheduled(void **state)
 	campaign_free(c);
 }
 
-/* Two runs' knees: beyond noise past 2 combined standard deviations; unknown without repeats. */
+/* Two runs' knees: beyond noise when their 95% intervals do not overlap; unknown without. */
 static void test_repeats_noise(void **state)
 {
-	struct curve_repeats a = {.n = 3, .mean = 1000, .sd = 30};
-	struct curve_repeats b = {.n = 3, .mean = 1080, .sd = 40}; /* 2 x 50 = 100 > 80 */
-	struct curve_repeats none = {0};
+	struct knee ka = {.kind = KNEE_AT_STEP,
+	                  .bracket_lo = 1000,
+	                  .bracket_hi = 1020,
+	                  .band_lo = 1000,
+	                  .band_hi = 1020};
+	struct knee kb = ka, none = {.kind = KNEE_ALL_OVER};
+	struct curve_repeats r0 = {0};
+	/* 3 repeats, sd 30: t(0.975, 2) = 4.303, 4.303 x 30 / sqrt(3) = 74.5 */
+	struct curve_repeats ra = {.n = 3, .mean = 1000, .sd = 30, .ci = 4.303 * 30 / sqrt(3)};
+	double lo, hi;
 
 	(void)state;
-	assert_int_equal(curve_compare_noise(&a, &b), CURVE_NOISE_WITHIN);
-	b.mean = 1101;
-	assert_int_equal(curve_compare_noise(&a, &b), CURVE_NOISE_BEYOND);
-	b.mean = 899;
-	assert_int_equal(curve_compare_noise(&a, &b), CURVE_NOISE_BEYOND);
-	assert_int_equal(curve_compare_noise(&a, &none), CURVE_NOISE_UNKNOWN);
-	assert_int_equal(curve_compare_noise(&none, &b), CURVE_NOISE_UNKNOWN);
-	assert_true(isnan(curve_spread_pct(&none)));
-	/* no spread, but each knee only known within its 66-wide bracket: 2 x 26.9 = 53.9 */
-	a = (struct curve_repeats){.n = 3, .mean = 3300, .bracket = 66};
-	b = (struct curve_repeats){.n = 3, .mean = 3330, .bracket = 66};
-	assert_int_equal(curve_compare_noise(&a, &b), CURVE_NOISE_WITHIN);
-	b.mean = 3360;
-	assert_int_equal(curve_compare_noise(&a, &b), CURVE_NOISE_BEYOND);
+	assert_int_equal(curve_compare_noise(&ka, &r0, &kb, &r0), CURVE_NOISE_WITHIN);
+	kb.band_lo = 1021;
+	kb.band_hi = 1040;
+	assert_int_equal(curve_compare_noise(&ka, &r0, &kb, &r0), CURVE_NOISE_BEYOND);
+	assert_int_equal(curve_compare_noise(&kb, &r0, &ka, &r0), CURVE_NOISE_BEYOND);
+	/* the repeats' interval of the mean joins the band: 925.5-1074.5 */
+	assert_true(curve_knee_interval(&ka, &ra, &lo, &hi));
+	assert_true(fabs(lo - 925.47) < 0.01 && fabs(hi - 1074.53) < 0.01);
+	assert_int_equal(curve_compare_noise(&ka, &ra, &kb, &r0), CURVE_NOISE_WITHIN);
+	assert_int_equal(curve_compare_noise(&ka, &r0, &none, &r0), CURVE_NOISE_UNKNOWN);
+	assert_int_equal(curve_compare_noise(&none, &r0, &kb, &r0), CURVE_NOISE_UNKNOWN);
+	assert_true(isnan(curve_spread_pct(&r0)));
 }
 
 /* Unsteady steps under the SLO between the bracket's ends: never offered twice. */
@@ -425,7 +432,9 @@ static void test_knee_not_above_offered(void **state)
 	assert_int_equal(k.kind, KNEE_AT_STEP);
 	assert_true(k.throughput == 7359);
 	assert_true(k.bracket_lo == 7359 && k.bracket_hi == 7380);
-	assert_true(curve_bracket_width(&k) > 0 && k.confirmed);
+	/* a steps campaign asks for no confirmation step: measured, not confirmed */
+	assert_true(curve_bracket_width(&k) > 0 && !k.confirmed);
+	assert_true(k.band_lo == 7359 && k.band_hi == 7380);
 	free(s);
 	campaign_free(c);
 }

@@ -326,8 +326,9 @@ static void test_report_html(void **state)
 	assert_non_null(strstr(a, "<title>iocurve: demo &amp; &lt;friends&gt;</title>"));
 	assert_non_null(strstr(a, "<table class=\"summary\">"));
 	assert_non_null(strstr(a, "<th>Workload</th><th>Performance @ 1.00ms</th>"));
-	/* 25% bracket: two significant digits */
-	assert_non_null(strstr(a, "<tr><td>randread-4k</td><td class=\"n\">44000 ops/s</td>"));
+	/* 25% band: two significant digits, and the band */
+	assert_non_null(strstr(
+	    a, "<tr><td>randread-4k</td><td class=\"n\">44000 ops/s, 95% band 40000-50000</td>"));
 	assert_non_null(strstr(a, "<tr><td>never</td><td class=\"n\">not run</td>"));
 	/* One curve and one plot over time per workload that ran. */
 	assert_int_equal(plot_test_count(a, "<svg"), 4 + 2 * PLOT_TEST_N);
@@ -357,7 +358,8 @@ static void test_report_html(void **state)
 	assert_non_null(strstr(a, "<th colspan=\"2\">local-1</th>"));
 	assert_non_null(strstr(a, "# load: a &lt; b &amp; c &gt; &quot;d&quot;"));
 	assert_null(strstr(a, "a < b"));
-	assert_non_null(strstr(a, "Performance @ 1.00ms (mean): 44000 ops/s (interpolated"));
+	assert_non_null(strstr(
+	    a, "Performance @ 1.00ms (mean): 44000 ops/s, 95% band 40000-50000 (interpolated"));
 	assert_non_null(strstr(a, "behind (82% of due)"));
 	/* Self-contained: nothing to fetch (the SVG namespace is a name, not a request). */
 	assert_null(strstr(a, "src="));

@@ -24,7 +24,8 @@
 #define TEST_CURVE_HEADER                                                                          \
 	"step,load,offered_ops,achieved_ops,mib_s,mean_us,p50_us,p90_us,p99_us,p999_us,max_us,"    \
 	"service_mean_us,ops,reads,errors,measured_s,cpu_pct,host_cpu_pct,lag_mean_us,lag_max_us," \
-	"missed,lag_share,client_bound,missed_charged," TEST_HEALTH_KEYS
+	"missed,lag_share,client_bound,missed_charged," TEST_HEALTH_KEYS                           \
+	",metric_lo_us,metric_hi_us"
 #define TEST_CSV_HEADER                                                                            \
 	"step,offered_ops,achieved_ops,achieved_mibps,mean_us,p50_us,p90_us,p99_us,p999_us,"       \
 	"max_us,steady,errors,agents,agents_lost,lost_at_interval"
@@ -33,7 +34,8 @@
 	"step,offered_ops,achieved_ops,achieved_mibps,mean_us,p50_us,p90_us,p99_us,p999_us,"       \
 	"max_us,steady,errors,agents,client_cpu_pct,qd_full_pct,missed,percentiles_us,"            \
 	"first_error,valid,verdict,service_mean_us,lag_mean_us,lag_share,client_bound,"            \
-	"missed_charged,left_out,missed_before,cooldown_ms,cooldown," TEST_HEALTH_KEYS
+	"missed_charged,left_out,missed_before,cooldown_ms,cooldown," TEST_HEALTH_KEYS             \
+	",metric_lo_us,metric_hi_us"
 
 /* A point whose every figure differs from the others, so a column in the wrong place shows. */
 static struct step_point test_point(void)
@@ -200,7 +202,7 @@ static void test_rows_text(void **state)
 	(void)state;
 	assert_string_equal(got, "3,rate,1500.0,1498.5,5.854,812.3,700.0,900.0,1500.0,2000.0,"
 	                         "2500.0,600.0,2997,1500,2,2.000,12.5,33.3,1.2,5.0,4,0.250,true,1,"
-	                         "true,41.0,7.0,3.0,12.5,1.5,100.0,0.625,2");
+	                         "true,41.0,7.0,3.0,12.5,1.5,100.0,0.625,2,0.0,0.0");
 	free(got);
 	got = test_text(pfield_csv_row, PF_CSV, &p);
 	assert_string_equal(got, "3,1500.0,1498.5,5.854,812.3,700.0,900.0,1500.0,2000.0,2500.0,"

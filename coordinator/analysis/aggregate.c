@@ -515,6 +515,68 @@ static void agg_health(const struct agg_record *all, size_t nm, uint64_t measure
 		pt->client_bound = true;
 }
 
+/* At most this many batches: with more intervals, each batch spans several. */
+#define AGG_CI_BATCHES 10
+
+double agg_t95(size_t dof)
+{
+	static const double t[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
+	                           2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120,
+	                           2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+	                           2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
+
+	if (dof == 0)
+		return INFINITY;
+	if (dof <= sizeof(t) / sizeof(t[0]))
+		return t[dof - 1];
+	return dof <= 60 ? 2.000 : 1.960;
+}
+
+void agg_metric_ci(const struct agg_step *st, enum slo_metric metric, double *lo, double *hi)
+{
+	const struct agg_record *iv[STEP_MAX_TICKS * 8];
+	struct agg_record *all = xmalloc(sizeof(*all)), *b = xmalloc(sizeof(*b));
+	double x[AGG_CI_BATCHES], sum = 0, ss = 0, mean, half, v, q = 100 * agg_metric_q(metric);
+	size_t n = 0, nb;
+
+	*lo = *hi = 0;
+	agg_record_init(all);
+	for (uint32_t i = st->win_from; i < st->win_to && n < sizeof(iv) / sizeof(iv[0]); i++)
+		if (st->merged[i] != NULL && !st->merged[i]->warmup && st->merged[i]->agents > 0) {
+			iv[n++] = st->merged[i];
+			agg_merge(all, st->merged[i]);
+		}
+	nb = n < AGG_CI_BATCHES ? n : AGG_CI_BATCHES;
+	if (nb < 2 || all->rec.latency.count == 0)
+		goto out;
+	/* batch k: intervals [k n / nb, (k + 1) n / nb), every one in some batch */
+	for (size_t k = 0; k < nb; k++) {
+		agg_record_init(b);
+		for (size_t i = k * n / nb; i < (k + 1) * n / nb; i++)
+			agg_merge(b, iv[i]);
+		x[k] = agg_interval_metric(b, metric);
+		sum += x[k];
+	}
+	mean = sum / (double)nb;
+	for (size_t k = 0; k < nb; k++)
+		ss += (x[k] - mean) * (x[k] - mean);
+	half = agg_t95(nb - 1) * sqrt(ss / (double)(nb - 1)) / sqrt((double)nb);
+	v = agg_interval_metric(all, metric);
+	*lo = fmax(0, v - half);
+	*hi = v + half;
+	if (metric != SLO_MEAN) {
+		/* the ranks of a 95% order-statistic interval of the quantile, by the binomial */
+		double nops = (double)all->rec.latency.count, p = q / 100;
+		double d = 1.96 * sqrt(p * (1 - p) / nops);
+
+		*lo = fmin(*lo, (double)hist_quantile(&all->rec.latency, fmax(0, 100 * (p - d))));
+		*hi = fmax(*hi, (double)hist_quantile(&all->rec.latency, fmin(100, 100 * (p + d))));
+	}
+out:
+	free(b);
+	free(all);
+}
+
 void agg_point(const struct agg_step *st, uint32_t step, double offered, const struct campaign *c,
                struct step_point *pt)
 {
@@ -655,6 +717,7 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 	                    ? pt->lag_mean_ns / (pt->lag_mean_ns + pt->svc_mean_ns)
 	                    : 0;
 	agg_health(all, nm, measured_ns, c, pt);
+	agg_metric_ci(st, metric, &pt->metric_lo_ns, &pt->metric_hi_ns);
 	pt->host_cpu_pct = all->host_cpu_pct;
 	pt->workers = nm ? (uint32_t)(all->workers / nm) : 0;
 	if (measured_ns > 0 && all->workers > 0)

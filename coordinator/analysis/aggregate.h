@@ -93,11 +93,16 @@ struct step_point {
 	char err_path[RECORD_PATH_MAX]; /* target */
 	char err_agent[64];             /* and agent */
 	double measured_s;
-	double cpu_pct;       /* workers' CPU time over measured time, in % of one core */
-	double host_cpu_pct;  /* busiest agent host in any measured interval, % of its CPUs */
-	double qd_full_pct;   /* share of the time the workers' queues were full */
-	uint32_t workers;     /* workers that ran the step, all agents */
-	bool steady;          /* halves agree within tolerance + count noise, no latency spike */
+	double cpu_pct;      /* workers' CPU time over measured time, in % of one core */
+	double host_cpu_pct; /* busiest agent host in any measured interval, % of its CPUs */
+	double qd_full_pct;  /* share of the time the workers' queues were full */
+	uint32_t workers;    /* workers that ran the step, all agents */
+	bool steady;         /* halves agree within tolerance + count noise, no latency spike */
+	/*
+	 * The 95% interval of the campaign's SLO metric (agg_metric_ci); both 0 when
+	 * unknown (fewer than two batches, or results written before it existed).
+	 */
+	double metric_lo_ns, metric_hi_ns;
 	uint32_t intervals;   /* measured intervals (more than planned when extended) */
 	uint32_t nagents;     /* agents[] holds the first STEP_MAX_AGENTS */
 	uint32_t agents_lost; /* of nagents, lost during the step (the rest ran to its end) */
@@ -133,6 +138,22 @@ struct agg_step;
  */
 #define AGG_CLIENT_LATE      0.10
 #define AGG_CLIENT_STEAL_PCT 10.0
+
+/*
+ * The 95% interval of the SLO metric over the step's measured window, for
+ * correlated intervals: the window's intervals cut into at most 10 contiguous
+ * batches (every interval in one), the metric of each batch, and the whole
+ * window's metric +- t(0.975, batches - 1) x their standard deviation /
+ * sqrt(batches). A percentile's interval also spans its order-statistic
+ * bounds from the merged histogram's ranks (binomial, 1.96 sd), whichever is
+ * wider at each end. Both 0 with fewer than two intervals.
+ */
+void agg_metric_ci(const struct agg_step *st, enum slo_metric metric, double *lo, double *hi);
+/*
+ * Student's t, two-sided 95% (its 0.975 quantile), with dof degrees of freedom:
+ * exact to 3 decimals up to 30, then 2.000 to 60 and 1.960; infinite for 0.
+ */
+double agg_t95(size_t dof);
 
 /* names[a] is agent a's name (copied), for the per-agent shares. */
 struct agg_step *agg_step_new(uint32_t nagents, const char *const *names, uint32_t nintervals);

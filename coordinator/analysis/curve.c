@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "curve.h"
+#include "units.h"
 #include "verdict.h"
 #include "xalloc.h"
 
@@ -68,10 +69,9 @@ static void curve_knee_between(const struct campaign *c, const struct workload *
 	struct knee two;
 
 	k->kind = KNEE_AT_STEP;
-	if (k->bracket_hi - k->bracket_lo <= CURVE_PRECISION * k->bracket_lo) {
-		k->confirmed = true; /* the crossing is within 2% above a measured step */
+	/* within 2% above a measured step: the crossing is that step */
+	if (k->bracket_hi - k->bracket_lo <= CURVE_PRECISION * k->bracket_lo)
 		return;
-	}
 	/* An overloaded step's latency measures its length, not the storage: no line to it. */
 	if (!verdict_valid(hi))
 		return;
@@ -81,6 +81,80 @@ static void curve_knee_between(const struct campaign *c, const struct workload *
 		k->throughput = two.throughput;
 		k->above = k->over;
 	}
+}
+
+/* What a step sustained, never more than it was offered (Poisson count noise). */
+static double curve_sustained_tp(const struct workload *w, const struct step_point *p)
+{
+	return fmin(curve_throughput(w, p), curve_offered_tp(w, p));
+}
+
+/* The SLO metric's 95% interval, or the metric itself at both ends when unknown. */
+static void curve_metric_ci(const struct campaign *c, const struct step_point *p, double *lo,
+                            double *hi)
+{
+	double m = step_metric(p, c->slo_metric);
+
+	*lo = *hi = m;
+	if (p->metric_hi_ns > 0 && p->metric_hi_ns >= p->metric_lo_ns) {
+		*lo = fmin(m, p->metric_lo_ns);
+		*hi = fmax(m, p->metric_hi_ns);
+	}
+}
+
+/*
+ * The knee's band (knee.h): the bracket, up to the highest step anywhere that
+ * met the SLO, each end widened by the steps' 95% intervals of the metric.
+ */
+static void curve_knee_band(const struct campaign *c, const struct workload *w,
+                            const struct step_point *sorted, size_t n, size_t cap, struct knee *k)
+{
+	double slo = (double)c->slo_latency_ns, lo, hi;
+	size_t low = n;
+
+	k->band_lo = 0;
+	k->band_hi = k->bracket_hi;
+	/* low end: the highest valid step under the violation surely (95%) under the SLO */
+	for (size_t i = 0; i <= k->below && i < n; i++) {
+		if (sorted[i].offered_ops <= 0 || !verdict_meets(c, &sorted[i]) ||
+		    (cap < n && sorted[i].offered_ops >= sorted[cap].offered_ops))
+			continue;
+		curve_metric_ci(c, &sorted[i], &lo, &hi);
+		if (hi <= slo)
+			low = i;
+	}
+	k->band_lo = low < n ? fmin(curve_sustained_tp(w, &sorted[low]), k->throughput) : 0;
+	if (cap == n) {
+		k->band_hi = 0; /* every step met the SLO: no upper end */
+		return;
+	}
+	/* high end: past the lowest step above the knee surely over the SLO... */
+	for (size_t i = k->below + 1; i < n; i++) {
+		if (sorted[i].offered_ops <= 0 || !verdict_violates(c, &sorted[i]))
+			continue;
+		curve_metric_ci(c, &sorted[i], &lo, &hi);
+		/* behind or empty is over whatever its latency says */
+		if (lo > slo || step_metric(&sorted[i], c->slo_metric) <= slo) {
+			k->band_hi = fmax(k->band_hi, curve_offered_tp(w, &sorted[i]));
+			break;
+		}
+		k->band_hi = fmax(k->band_hi, curve_offered_tp(w, &sorted[i]));
+	}
+	/* ...and up to the highest step anywhere that met it (a non-monotonic curve) */
+	for (size_t i = 0; i < n; i++)
+		if (sorted[i].offered_ops > 0 && verdict_recovers(c, &sorted[i]))
+			k->band_hi = fmax(k->band_hi, curve_sustained_tp(w, &sorted[i]));
+}
+
+/* The open-loop step run last (highest step number); n when none. */
+static size_t curve_last_run(const struct step_point *sorted, size_t n)
+{
+	size_t last = n;
+
+	for (size_t i = 0; i < n; i++)
+		if (sorted[i].offered_ops > 0 && (last == n || sorted[i].step > sorted[last].step))
+			last = i;
+	return last;
 }
 
 struct knee curve_knee(const struct campaign *c, const struct workload *w,
@@ -98,6 +172,7 @@ struct knee curve_knee(const struct campaign *c, const struct workload *w,
 	}
 	if (!open)
 		return k;
+	k.last = curve_last_run(sorted, n);
 	for (size_t i = 0; i < n; i++) {
 		if (sorted[i].offered_ops <= 0)
 			continue;
@@ -122,15 +197,20 @@ struct knee curve_knee(const struct campaign *c, const struct workload *w,
 	 * a window can complete a little more than its rate (count noise), and the knee
 	 * would then sit above the offered rate of the violation just over it.
 	 */
-	k.throughput = fmin(curve_throughput(w, &sorted[lo]), curve_offered_tp(w, &sorted[lo]));
+	k.throughput = curve_sustained_tp(w, &sorted[lo]);
 	if (cap == n) {
 		k.kind = KNEE_ALL_UNDER;
+		curve_knee_band(c, w, sorted, n, cap, &k);
 		return k;
 	}
 	k.over = cap;
 	k.bracket_lo = k.throughput;
 	k.bracket_hi = curve_offered_tp(w, &sorted[cap]);
 	curve_knee_between(c, w, sorted, &k);
+	curve_knee_band(c, w, sorted, n, cap, &k);
+	/* confirmed: measured at the step run last, asked as a confirmation, nothing above */
+	k.confirmed = k.kind == KNEE_AT_STEP && k.last == lo && w->refine > 0 && !w->skip_confirm &&
+	              !k.non_monotonic;
 	return k;
 }
 
@@ -141,13 +221,24 @@ double curve_bracket_width(const struct knee *k)
 	return (k->bracket_hi - k->bracket_lo) / k->bracket_lo;
 }
 
+double curve_band_width(const struct knee *k)
+{
+	if (!(k->bracket_hi > 0))
+		return NAN;
+	if (!(k->band_lo > 0) || !(k->band_hi > 0))
+		return INFINITY;
+	return (k->band_hi - k->band_lo) / k->band_lo;
+}
+
 int curve_knee_digits(const struct knee *k)
 {
-	double width = curve_bracket_width(k);
+	double width = curve_band_width(k);
 	int d;
 
 	if (isnan(width))
 		return 0;
+	if (isinf(width))
+		return 1;
 	if (width <= 1e-6)
 		return 6;
 	d = (int)ceil(-log10(width)) + 1;
@@ -180,28 +271,161 @@ bool curve_capped(const struct knee *k, const struct step_point *sorted, size_t 
 	       curve_max_achieved(sorted, n) <= sorted[k->below].offered_ops * (1 + 1e-3);
 }
 
-void curve_knee_precision(const struct workload *w, const struct knee *k,
+/* Why a knee with a band of width (%) is not confirmed, or why the band is that wide. */
+static void curve_band_why(const struct campaign *c, const struct workload *w, const struct knee *k,
+                           const struct step_point *sorted, size_t n, double width, char *buf,
+                           size_t len)
+{
+	const struct step_point *last = k->last < n ? &sorted[k->last] : NULL;
+	char words[96];
+
+	buf[0] = '\0';
+	if (k->non_monotonic)
+		snprintf(buf, len, ": a step above the violation met the SLO, up to %.0f",
+		         k->band_hi);
+	else if (k->band_lo < k->bracket_lo || k->band_hi > k->bracket_hi)
+		snprintf(buf, len,
+		         ": the 95%% interval of the metric at the steps around the knee "
+		         "straddles the SLO");
+	else if (width > 100 * CURVE_PRECISION && curve_capped(k, sorted, n))
+		snprintf(buf, len,
+		         ": no step achieved more than its low end, so refinement cannot offer "
+		         "more");
+	else if (width > 100 * CURVE_PRECISION && w->refine == 0)
+		snprintf(buf, len, ": no refinement asked (load.refine)");
+	else if (width > 100 * CURVE_PRECISION)
+		snprintf(buf, len, ": the refine budget (%u steps) is spent", w->refine);
+	else if (k->confirmed)
+		return;
+	else if (w->refine == 0 || w->skip_confirm)
+		snprintf(buf, len, ": no confirmation step asked");
+	else if (last != NULL && k->last != k->below) {
+		unsigned r = verdict_point(last);
+
+		verdict_words(last, r, words, sizeof(words));
+		snprintf(buf, len, ": the step run last (offered %.0f ops/s) %s%s%s%s",
+		         last->offered_ops,
+		         verdict_violates(c, last) ? "violated the SLO"
+		         : verdict_meets(c, last)  ? "met the SLO below the knee"
+		                                   : "met the SLO but was not valid",
+		         r ? " (" : "", r ? words : "", r ? ")" : "");
+	} else
+		snprintf(buf, len, ": no confirmation step at the knee");
+}
+
+void curve_knee_precision(const struct campaign *c, const struct workload *w, const struct knee *k,
                           const struct step_point *sorted, size_t n, char *buf, size_t len)
 {
-	double width = 100 * curve_bracket_width(k);
+	double width = 100 * curve_band_width(k);
+	char why[192 + RECORD_PATH_MAX];
 
 	if (k->kind == KNEE_ALL_UNDER)
 		snprintf(buf, len,
 		         "no step violated the SLO: the knee lies above the load offered");
 	else if (k->kind == KNEE_ALL_OVER || k->kind == KNEE_NONE)
 		snprintf(buf, len, "no valid step met the SLO");
-	else if (width <= 100 * CURVE_PRECISION)
-		snprintf(buf, len, "bracket %.1f%% wide", width);
-	else if (curve_capped(k, sorted, n))
-		snprintf(buf, len,
-		         "bracket %.1f%% wide: no step achieved more than its low end, so "
-		         "refinement cannot offer more",
-		         width);
-	else if (w->refine == 0)
-		snprintf(buf, len, "bracket %.1f%% wide: no refinement asked (load.refine)", width);
+	else {
+		curve_band_why(c, w, k, sorted, n, width, why, sizeof(why));
+		if (isinf(width))
+			snprintf(buf, len, "band open below%s", why);
+		else
+			snprintf(buf, len, "band %.1f%% wide%s", width, why);
+	}
+}
+
+/* A duration as a campaign file writes it: "5s", "1500ms". */
+static void curve_fmt_duration(uint64_t ns, char *buf, size_t len)
+{
+	if (ns % 1000000000ull == 0)
+		snprintf(buf, len, "%llus", (unsigned long long)(ns / 1000000000ull));
+	else if (ns % 1000000ull == 0)
+		snprintf(buf, len, "%llums", (unsigned long long)(ns / 1000000ull));
 	else
-		snprintf(buf, len, "bracket %.1f%% wide: the refine budget (%u steps) is spent",
-		         width, w->refine);
+		units_format_duration(ns, buf, len);
+}
+
+/* The one change that would let steps kept out by reasons count. */
+static void curve_advice_change(const struct workload *w, unsigned reasons,
+                                const struct step_point *p, char *buf, size_t len)
+{
+	char have[32], need[32];
+
+	if (reasons & VERDICT_ERRORS) {
+		snprintf(buf, len, "make the target stop failing (the steps had I/O errors)");
+	} else if (reasons & VERDICT_FEW_INTERVALS) {
+		curve_fmt_duration(w->measure_ns, have, sizeof(have));
+		curve_fmt_duration(VERDICT_MIN_INTERVALS * w->interval_ns, need, sizeof(need));
+		snprintf(buf, len,
+		         "steps of %s give %u measured intervals, %u are needed: measure: %s", have,
+		         p->intervals, VERDICT_MIN_INTERVALS, need);
+	} else if (reasons & VERDICT_BEHIND) {
+		snprintf(buf, len,
+		         "the client fell behind the rates asked: give it more workers or queue "
+		         "depth (%u x %u slots per agent now)",
+		         w->workers, w->queue_depth);
+	} else if (reasons & VERDICT_UNSTEADY) {
+		curve_fmt_duration(2 * w->measure_ns, need, sizeof(need));
+		snprintf(buf, len,
+		         "the steps were unsteady: measure longer (measure: %s) or let them extend "
+		         "(steady: {extend: N})",
+		         need);
+	} else if (reasons & VERDICT_EMPTY) {
+		snprintf(buf, len, "nothing completed: check the target");
+	} else {
+		snprintf(buf, len, "start lower");
+	}
+}
+
+void curve_knee_advice(const struct campaign *c, const struct workload *w, const struct knee *k,
+                       const struct step_point *sorted, size_t n, char *buf, size_t len)
+{
+	size_t cap = n, used = 0, listed = 0, kept = 0;
+	unsigned all = 0;
+	const struct step_point *first = NULL;
+	char words[160 + RECORD_PATH_MAX], change[192];
+
+	buf[0] = '\0';
+	if (k->kind != KNEE_ALL_OVER && k->kind != KNEE_ALL_UNDER)
+		return;
+	for (size_t i = 0; i < n && cap == n; i++)
+		if (sorted[i].offered_ops > 0 && verdict_violates(c, &sorted[i]))
+			cap = i;
+	for (size_t i = 0; i < cap; i++) {
+		unsigned r = verdict_point(&sorted[i]);
+
+		/* a lower bound: the steps above it that met the SLO but could not count */
+		if (sorted[i].offered_ops <= 0 ||
+		    (k->kind == KNEE_ALL_UNDER && (i <= k->below || !r)))
+			continue;
+		kept++;
+		all |= r;
+		if (first == NULL && r != 0)
+			first = &sorted[i];
+		if (listed < 4 && used < len) {
+			verdict_words(&sorted[i], r, words, sizeof(words));
+			used += (size_t)snprintf(buf + used, len - used,
+			                         "%sstep %u (%.0f ops/s): %s", listed ? "; " : "",
+			                         sorted[i].step + 1, sorted[i].offered_ops, words);
+			listed++;
+		}
+	}
+	if (kept > listed && used < len)
+		used += (size_t)snprintf(buf + used, len - used, "; %zu more", kept - listed);
+	if (kept == 0 && k->kind == KNEE_ALL_UNDER)
+		return;
+	if (kept == 0) {
+		if (cap < n)
+			snprintf(
+			    buf, len,
+			    "the lowest step (%.0f ops/s) already violated the SLO: start lower",
+			    sorted[cap].offered_ops);
+		else
+			snprintf(buf, len, "no open-loop step met the SLO: start lower");
+		return;
+	}
+	curve_advice_change(w, all, first ? first : &sorted[0], change, sizeof(change));
+	if (used < len)
+		snprintf(buf + used, len - used, ". Change: %s", change);
 }
 
 const char *curve_knee_kind(const struct knee *k)
@@ -393,6 +617,7 @@ void curve_repeats(const struct campaign *c, const struct workload *w, const str
 	for (size_t j = 0; j < m; j++)
 		ss += (r->knee[j] - r->mean) * (r->knee[j] - r->mean);
 	r->sd = sqrt(ss / (double)(m - 1));
+	r->ci = agg_t95(m - 1) * r->sd / sqrt((double)m);
 }
 
 double curve_spread_pct(const struct curve_repeats *r)
@@ -400,17 +625,33 @@ double curve_spread_pct(const struct curve_repeats *r)
 	return r->n >= 2 && r->mean > 0 ? 100 * r->sd / r->mean : NAN;
 }
 
-enum curve_noise curve_compare_noise(const struct curve_repeats *a, const struct curve_repeats *b)
+double curve_repeats_ci_pct(const struct curve_repeats *r)
 {
-	/* each knee also lies anywhere in its bracket: a uniform error of width W, sd W / sqrt(12)
-	 */
-	double va = a->sd * a->sd + a->bracket * a->bracket / 12;
-	double vb = b->sd * b->sd + b->bracket * b->bracket / 12;
+	return r->n >= 2 && r->mean > 0 ? 100 * r->ci / r->mean : NAN;
+}
 
-	if (a->n < 2 || b->n < 2)
+bool curve_knee_interval(const struct knee *k, const struct curve_repeats *r, double *lo,
+                         double *hi)
+{
+	bool band = k->bracket_hi > 0;
+
+	*lo = band ? k->band_lo : INFINITY;
+	*hi = band ? k->band_hi : -INFINITY;
+	if (r->n >= 2) {
+		*lo = fmin(*lo, r->mean - r->ci);
+		*hi = fmax(*hi, r->mean + r->ci);
+	}
+	return band || r->n >= 2;
+}
+
+enum curve_noise curve_compare_noise(const struct knee *ka, const struct curve_repeats *ra,
+                                     const struct knee *kb, const struct curve_repeats *rb)
+{
+	double alo, ahi, blo, bhi;
+
+	if (!curve_knee_interval(ka, ra, &alo, &ahi) || !curve_knee_interval(kb, rb, &blo, &bhi))
 		return CURVE_NOISE_UNKNOWN;
-	return fabs(b->mean - a->mean) > CURVE_NOISE_SDS * sqrt(va + vb) ? CURVE_NOISE_BEYOND
-	                                                                 : CURVE_NOISE_WITHIN;
+	return ahi < blo || bhi < alo ? CURVE_NOISE_BEYOND : CURVE_NOISE_WITHIN;
 }
 
 double curve_client_bound(const struct knee *k, const struct step_point *sorted, size_t n,

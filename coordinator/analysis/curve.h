@@ -30,15 +30,20 @@ double curve_offered_tp(const struct workload *w, const struct step_point *p);
  * the lowest offered rate whose point violated the SLO (verdict_violates):
  * the best valid step under the SLO below that rate is the knee's low end;
  * the violating step its high end (the bracket). Within 2% the knee is that
- * step, measured and confirmed; wider, it is interpolated in latency towards
- * the violating step when that step is valid (else it stays at the step).
- * A valid step under the SLO above the violation sets non_monotonic.
+ * step, measured; wider, it is interpolated in latency towards the violating
+ * step when that step is valid (else it stays at the step). A step under the
+ * SLO above the violation sets non_monotonic. The band and confirmed: knee.h.
  */
 struct knee curve_knee(const struct campaign *c, const struct workload *w,
                        const struct step_point *sorted, size_t n);
 /* (high - low) / low of the knee's bracket; NaN without one. */
 double curve_bracket_width(const struct knee *k);
-/* Significant digits the bracket supports (2% wide: 3); 0 without a bracket. */
+/*
+ * (high - low) / low of the knee's band (knee.h); NaN without a bracket,
+ * infinite when the band has no low end (no step surely met the SLO).
+ */
+double curve_band_width(const struct knee *k);
+/* Significant digits the band supports (2% wide: 3; open: 1); 0 without a bracket. */
 int curve_knee_digits(const struct knee *k);
 /* v to that many significant digits (0: as is). */
 double curve_round(double v, int digits);
@@ -46,9 +51,21 @@ double curve_round(double v, int digits);
 double curve_max_achieved(const struct step_point *pts, size_t n);
 /* Whether no point achieved more than the bracket's low end offered: refinement cannot go up. */
 bool curve_capped(const struct knee *k, const struct step_point *sorted, size_t n);
-/* How precise the knee is and, when its bracket is wider than 2%, why. */
-void curve_knee_precision(const struct workload *w, const struct knee *k,
+/*
+ * How precise the knee is ("band 0.9% wide") and, when its band is wider than
+ * its bracket or than 2%, or the knee is not confirmed, why (after ": ").
+ */
+void curve_knee_precision(const struct campaign *c, const struct workload *w, const struct knee *k,
                           const struct step_point *sorted, size_t n, char *buf, size_t len);
+/*
+ * With no knee (KNEE_ALL_OVER): which rule kept each step below the first
+ * violation out (its verdict words) and the one change that would help
+ * ("steps of 2 s give 2 measured intervals, 5 are needed: measure: 5s").
+ * With a lower bound (KNEE_ALL_UNDER): the same for the steps above it that met
+ * the SLO but were not valid, "" when there were none. "" for any other knee.
+ */
+void curve_knee_advice(const struct campaign *c, const struct workload *w, const struct knee *k,
+                       const struct step_point *sorted, size_t n, char *buf, size_t len);
 /* "measured", "interpolated", "above_peak", "none": for summary.json. */
 const char *curve_knee_kind(const struct knee *k);
 /* The highest-throughput point, the capacity, valid or not (NULL when n is 0). */
@@ -74,7 +91,8 @@ struct curve_repeats {
 	size_t n;                       /* repeats found: 0 when fewer than 2 */
 	double knee[CURVE_MAX_REPEATS]; /* each one's knee, in the workload's unit, in run order */
 	double mean;
-	double sd;      /* the sample standard deviation (n - 1) of knee[] */
+	double sd; /* the sample standard deviation (n - 1) of knee[] */
+	double ci; /* half-width of the 95% interval of the mean: t(0.975, n - 1) sd / sqrt(n) */
 	double bracket; /* the width of the knee's bracket (all points), 0 without one */
 };
 /*
@@ -86,15 +104,22 @@ void curve_repeats(const struct campaign *c, const struct workload *w, const str
                    size_t n, struct curve_repeats *r);
 /* sd / mean in %; NaN without repeats. */
 double curve_spread_pct(const struct curve_repeats *r);
+/* ci / mean in %: the 95% interval of the repeats' mean; NaN without repeats. */
+double curve_repeats_ci_pct(const struct curve_repeats *r);
 /*
- * Two runs' knees differ beyond noise when their means differ by more than this many
- * combined standard deviations, sqrt(sd_a^2 + W_a^2/12 + sd_b^2 + W_b^2/12): each
- * repeat's knee snaps to a step of its bracket (width W), so W counts as a uniform error.
+ * A knee's 95% interval for comparing runs: its band (knee.h) joined with, with
+ * repeats, the t-based 95% interval of their mean. false when it has neither
+ * (no bracket: no knee, or a lower bound).
  */
-#define CURVE_NOISE_SDS 2.0
+bool curve_knee_interval(const struct knee *k, const struct curve_repeats *r, double *lo,
+                         double *hi);
 enum curve_noise { CURVE_NOISE_UNKNOWN, CURVE_NOISE_WITHIN, CURVE_NOISE_BEYOND };
-/* Whether b's knee differs from a's beyond their spread; unknown unless both have repeats. */
-enum curve_noise curve_compare_noise(const struct curve_repeats *a, const struct curve_repeats *b);
+/*
+ * Two runs' knees differ beyond noise when their intervals (curve_knee_interval)
+ * do not overlap; unknown unless both have one.
+ */
+enum curve_noise curve_compare_noise(const struct knee *ka, const struct curve_repeats *ra,
+                                     const struct knee *kb, const struct curve_repeats *rb);
 /*
  * A client-bound point (disturbed after its retries) above the knee's step and below
  * the first violation: the knee may lie higher and is a lower bound. Returns the

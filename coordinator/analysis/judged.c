@@ -46,38 +46,41 @@ void judged_update(struct judged_curve *j, const struct campaign *c, const struc
 		judged_point(c, w, &j->sorted[i], &j->v[i]);
 	j->last = n ? judged_find(j, &pts[n - 1]) : 0;
 	j->knee = curve_knee(c, w, j->sorted, n);
-	j->width = curve_bracket_width(&j->knee);
+	/*
+	 * A client-bound step above the knee's: the figures above the measured step are
+	 * the client's, not the device's, so no line is drawn to them and nothing is
+	 * confirmed; the knee is a lower bound, and every word below says so.
+	 */
+	j->client_bound = curve_client_bound(&j->knee, j->sorted, n, &j->client_measured);
+	if (j->client_bound > 0) {
+		if (j->knee.kind == KNEE_INTERPOLATED) {
+			j->knee.kind = KNEE_AT_STEP;
+			j->knee.throughput = j->knee.bracket_lo;
+			j->knee.above = j->knee.below;
+		}
+		j->knee.confirmed = false;
+	}
+	j->width = curve_band_width(&j->knee);
 	j->digits = curve_knee_digits(&j->knee);
 	j->capped = curve_capped(&j->knee, j->sorted, n);
 	j->kind = curve_knee_kind(&j->knee);
-	curve_knee_precision(w, &j->knee, j->sorted, n, j->precision, sizeof(j->precision));
+	curve_knee_precision(c, w, &j->knee, j->sorted, n, j->precision, sizeof(j->precision));
+	curve_knee_advice(c, w, &j->knee, j->sorted, n, j->advice, sizeof(j->advice));
 	j->max_achieved = curve_max_achieved(j->sorted, n);
 	j->peak = curve_peak(w, j->sorted, n);
 	j->peak_tp = j->peak ? j->v[j->peak - j->sorted].tp : 0;
 	j->sustained = curve_sustained(w, j->sorted, n);
 	curve_limit(c, w, j->sorted, n, j->limit, sizeof(j->limit));
-	j->client_bound = curve_client_bound(&j->knee, j->sorted, n, &j->client_measured);
-	if (j->client_bound > 0) {
-		/* Above the measured step the client's figures, not the device's: no line to them.
-		 */
-		if (j->knee.kind == KNEE_INTERPOLATED) {
-			j->knee.kind = KNEE_AT_STEP;
-			j->knee.throughput = j->knee.bracket_lo;
-			j->knee.above = j->knee.below;
-			j->kind = curve_knee_kind(&j->knee);
-		}
-		j->knee.confirmed = false;
-		if (j->client_measured > 0)
-			snprintf(j->limit, sizeof(j->limit),
-			         "client-bound: this client could not measure above %.0f ops/s "
-			         "(disturbed from %.0f ops/s)",
-			         j->client_measured, j->client_bound);
-		else
-			snprintf(j->limit, sizeof(j->limit),
-			         "client-bound: this client could not measure even %.0f ops/s, the "
-			         "lowest rate offered",
-			         j->client_bound);
-	}
+	if (j->client_bound > 0 && j->client_measured > 0)
+		snprintf(j->limit, sizeof(j->limit),
+		         "client-bound: this client could not measure above %.0f ops/s "
+		         "(disturbed from %.0f ops/s)",
+		         j->client_measured, j->client_bound);
+	else if (j->client_bound > 0)
+		snprintf(j->limit, sizeof(j->limit),
+		         "client-bound: this client could not measure even %.0f ops/s, the "
+		         "lowest rate offered",
+		         j->client_bound);
 	curve_repeats(c, w, j->sorted, n, &j->repeats);
 	/* the first failure as the run met it, not as the curve orders the steps */
 	j->errors = curve_errors(pts, n, &first);

@@ -39,11 +39,12 @@ struct judged_curve {
 	struct judged_point *v;             /* v[i] is the verdict on sorted[i] */
 	size_t last;                        /* sorted[last] is the point run last (when n > 0) */
 	struct knee knee;                   /* curve_knee: its indices are into sorted */
-	double width;                       /* curve_bracket_width: NaN without a bracket */
+	double width;                       /* curve_band_width: NaN without a bracket */
 	int digits;                         /* curve_knee_digits: 0 without a bracket */
+	char advice[512];                   /* curve_knee_advice: "" unless no knee */
 	bool capped;                        /* curve_capped: refinement cannot offer more */
 	const char *kind;                   /* curve_knee_kind: "measured", "interpolated", ... */
-	char precision[160];                /* curve_knee_precision: "bracket 1.2% wide" */
+	char precision[352];                /* curve_knee_precision: "band 1.2% wide" */
 	double max_achieved;                /* curve_max_achieved, ops/s */
 	const struct step_point *peak;      /* curve_peak, into sorted; NULL when n is 0 */
 	double peak_tp;                     /* its throughput in the unit; 0 without */

@@ -42,8 +42,26 @@ struct knee {
 	 */
 	double bracket_lo, bracket_hi;
 	size_t over;
-	bool confirmed;     /* the knee is a measured valid step within 2% of the violation above */
+	/*
+	 * Set by curve_knee only. The band: where the knee may lie by every piece of
+	 * evidence. Its low end is the bracket's low end; its high end the higher of
+	 * the bracket's high end and the highest step anywhere that met the SLO (a
+	 * non-monotonic curve widens it). Each end is widened by the 95% interval of
+	 * the SLO metric (step_point metric_lo_ns/metric_hi_ns): the low end is the
+	 * highest valid step below the violation whose interval lies under the SLO,
+	 * the high end the offered rate of the lowest step above the knee whose
+	 * interval lies over it. With an ALL_UNDER knee: [knee, 0] (no upper end).
+	 * 0 and 0 without a knee.
+	 */
+	double band_lo, band_hi;
+	/*
+	 * The knee is a measured valid step that met the SLO and is the step run
+	 * last (the confirmation step of a campaign that asks for one), and no step
+	 * above the violation met the SLO.
+	 */
+	bool confirmed;
 	bool non_monotonic; /* a step met the SLO above a lower step that violated it */
+	size_t last;        /* set by curve_knee: the open-loop step run last, index into sorted */
 };
 
 /*

@@ -302,6 +302,15 @@ static const struct pfield pfield_rows[] = {
     {.name = "late_pct", PF_FIXED(late_pct, 3, "%"), .since = 2, .out = PF_CURVE | PF_JSON},
     /* earlier attempts re-run for a disturbed client (retry: N) */
     {.name = "retries", PF_INT(retries, PF_M_U32), .since = 2, .out = PF_CURVE | PF_JSON},
+    /* the SLO metric's 95% interval (agg_metric_ci); 0 when unknown */
+    {.name = "metric_lo_us",
+     PF_US(metric_lo_ns, PF_M_DOUBLE),
+     .since = 2,
+     .out = PF_CURVE | PF_JSON},
+    {.name = "metric_hi_us",
+     PF_US(metric_hi_ns, PF_M_DOUBLE),
+     .since = 2,
+     .out = PF_CURVE | PF_JSON},
 };
 
 _Static_assert(sizeof(pfield_rows) / sizeof(pfield_rows[0]) <= PFIELD_MAX, "PFIELD_MAX rows");

@@ -132,21 +132,27 @@ static void compare_knee(const struct compare_run *run, size_t w, struct curve_r
 }
 
 struct compare_text {
-	char s[64];
+	char s[96];
 };
 
-/* "45200.0", "> 45200.0" (a lower bound), "none", or "45200.0 ± 1.3% (3 repeats)". */
-static struct compare_text compare_fmt(const struct curve_repeats *r, double knee, int bound)
+/*
+ * "45200.0 (44000.0-46000.0)": the knee and its 95% interval (curve_knee_interval),
+ * "> 45200.0" (a lower bound), "none"; with repeats the mean and "(3 repeats)".
+ */
+static struct compare_text compare_fmt(const struct knee *k, const struct curve_repeats *r,
+                                       double knee, int bound)
 {
 	struct compare_text t;
+	double lo, hi;
 
 	if (bound < 0)
 		snprintf(t.s, sizeof(t.s), "none");
 	else if (bound > 0)
 		snprintf(t.s, sizeof(t.s), "> %.1f", knee);
-	else if (r->n)
-		snprintf(t.s, sizeof(t.s), "%.1f \xc2\xb1 %.1f%% (%zu repeats)", knee,
-		         curve_spread_pct(r), r->n);
+	else if (curve_knee_interval(k, r, &lo, &hi) && r->n)
+		snprintf(t.s, sizeof(t.s), "%.1f (%.1f-%.1f, %zu repeats)", knee, lo, hi, r->n);
+	else if (curve_knee_interval(k, r, &lo, &hi))
+		snprintf(t.s, sizeof(t.s), "%.1f (%.1f-%.1f)", knee, lo, hi);
 	else
 		snprintf(t.s, sizeof(t.s), "%.1f", knee);
 	return t;
@@ -175,12 +181,13 @@ static struct compare_text compare_change(double k0, int b0, double k1, int b1)
 	return t;
 }
 
-static const char *compare_noise_text(const struct curve_repeats *a, const struct curve_repeats *b,
-                                      int b0, int b1)
+static const char *compare_noise_text(const struct knee *ka, const struct curve_repeats *a,
+                                      const struct knee *kb, const struct curve_repeats *b, int b0,
+                                      int b1)
 {
 	if (b0 != 0 || b1 != 0)
 		return "spread unknown: a bound is not a measurement";
-	switch (curve_compare_noise(a, b)) {
+	switch (curve_compare_noise(ka, a, kb, b)) {
 	case CURVE_NOISE_WITHIN:
 		return "within noise";
 	case CURVE_NOISE_BEYOND:
@@ -188,9 +195,7 @@ static const char *compare_noise_text(const struct curve_repeats *a, const struc
 	default:
 		break;
 	}
-	if (a->n || b->n)
-		return "spread unknown: only one run has repeats (load.repeat)";
-	return "spread unknown: no repeats (load.repeat)";
+	return "spread unknown: a knee without a band";
 }
 
 static void compare_cell(struct compare_row *row, const char *s)
@@ -210,9 +215,11 @@ static struct compare_row *compare_rows(struct compare_run *runs, size_t nruns)
 		double k0, k;
 		int b0, b;
 
+		const struct knee *kn0 = &runs[0].rp.judged[w].knee, *kn;
+
 		compare_knee(&runs[0], w, &r0, &k0, &b0);
 		compare_cell(&rows[w], c0->workloads[w].name);
-		compare_cell(&rows[w], compare_fmt(&r0, k0, b0).s);
+		compare_cell(&rows[w], compare_fmt(kn0, &r0, k0, b0).s);
 		for (size_t r = 1; r < nruns; r++) {
 			ssize_t i = compare_find(runs[r].rp.campaign, c0->workloads[w].name);
 
@@ -223,9 +230,10 @@ static struct compare_row *compare_rows(struct compare_run *runs, size_t nruns)
 				continue;
 			}
 			compare_knee(&runs[r], (size_t)i, &rr, &k, &b);
-			compare_cell(&rows[w], compare_fmt(&rr, k, b).s);
+			kn = &runs[r].rp.judged[i].knee;
+			compare_cell(&rows[w], compare_fmt(kn, &rr, k, b).s);
 			compare_cell(&rows[w], compare_change(k0, b0, k, b).s);
-			compare_cell(&rows[w], compare_noise_text(&r0, &rr, b0, b));
+			compare_cell(&rows[w], compare_noise_text(kn0, &r0, kn, &rr, b0, b));
 		}
 	}
 	return rows;
@@ -313,12 +321,11 @@ static int compare_exec(const struct args *a)
 			printf(" %s |", rows[w].cells[k]);
 		printf("\n");
 	}
-	printf("\nknees in %s (with repeats: their mean \xc2\xb1 standard deviation; > a lower "
-	       "bound: every step met the SLO); a change is "
-	       "beyond noise when it exceeds %.0fx the two runs' combined standard deviation "
-	       "(spread and bracket, docs/methodology.md); "
-	       "curves overlaid in %s/compare.html\n",
-	       "ops/s (random) or MiB/s (sequential)", CURVE_NOISE_SDS, out);
+	printf("\nknees in %s, each with its 95%% band (with repeats: their mean, the band joined "
+	       "with the t-based 95%% interval of the mean; > a lower bound: every step met the "
+	       "SLO); a change is beyond noise when the two bands do not overlap "
+	       "(docs/methodology.md); curves overlaid in %s/compare.html\n",
+	       "ops/s (random) or MiB/s (sequential)", out);
 	for (size_t r = 1; r < nruns; r++)
 		if (diff[r] != NULL)
 			printf("warning: setups differ, %s against %s: %s\n", runs[r].dir,

@@ -287,9 +287,23 @@ static void derive_knee_json(json_t *o, const struct judged_curve *j)
 	                    k->bracket_hi > 0 ? json_pack("[o,o]", derive_num(k->bracket_lo, 10),
 	                                                  derive_num(k->bracket_hi, 10))
 	                                      : json_null());
+	/* the 95% band (knee.h): [low, high]; above the peak [knee, null]; null without */
+	if (k->bracket_hi > 0)
+		json_object_set_new(
+		    o, "knee_band",
+		    json_pack("[o,o]", k->band_lo > 0 ? derive_num(k->band_lo, 10) : json_null(),
+		              derive_num(k->band_hi, 10)));
+	else if (k->kind == KNEE_ALL_UNDER)
+		json_object_set_new(
+		    o, "knee_band",
+		    json_pack("[o,o]", k->band_lo > 0 ? derive_num(k->band_lo, 10) : json_null(),
+		              json_null()));
+	else
+		json_object_set_new(o, "knee_band", json_null());
 	json_object_set_new(o, "knee_confirmed", json_boolean(k->confirmed));
 	json_object_set_new(o, "knee_digits", json_integer(j->digits));
 	json_object_set_new(o, "knee_precision", json_string(j->precision));
+	json_object_set_new(o, "knee_advice", j->advice[0] ? json_string(j->advice) : json_null());
 	json_object_set_new(o, "non_monotonic", json_boolean(k->non_monotonic));
 	if (j->client_bound > 0) {
 		/* only then: a quiet client's summary keeps its bytes */
@@ -313,6 +327,11 @@ static void derive_repeats_json(json_t *o, const struct judged_curve *j)
 	json_object_set_new(o, "knee_spread", on && r->n ? derive_num(r->sd, 10) : json_null());
 	json_object_set_new(o, "knee_spread_pct",
 	                    on && r->n ? derive_num(curve_spread_pct(r), 100) : json_null());
+	/* the mean's 95% interval, Student t with n - 1 degrees of freedom */
+	json_object_set_new(o, "knee_mean_ci95",
+	                    on && r->n ? json_pack("[o,o]", derive_num(r->mean - r->ci, 10),
+	                                           derive_num(r->mean + r->ci, 10))
+	                               : json_null());
 }
 
 /* The peak (capacity, no latency) and the sustained figure (valid, with its latency). */

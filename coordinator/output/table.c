@@ -20,20 +20,41 @@ static void table_fmt_tp(const struct workload *w, double v, char *buf, size_t l
 		snprintf(buf, len, "%.0f ops/s", v);
 }
 
-/* The knee to its bracket's digits; with repeats, their mean "± sd% (N repeats)". */
+/* v in the workload's unit, without the unit, to digits. */
+static void table_fmt_num(const struct workload *w, double v, int digits, char *buf, size_t len)
+{
+	v = curve_round(v, digits);
+	if (curve_uses_mib(w))
+		snprintf(buf, len, "%.1f", v);
+	else
+		snprintf(buf, len, "%.0f", v);
+}
+
+/*
+ * The knee to its band's digits, then its band ("56000 ops/s, 95% band
+ * 55000-57500"); with repeats, their mean and the t-based 95% interval of it.
+ */
 static void table_knee_value(const struct judged_curve *j, char *buf, size_t len)
 {
 	const struct curve_repeats *r = &j->repeats;
+	const struct knee *k = &j->knee;
+	char lo[32], hi[32];
 	size_t used;
 
 	/* client-bound above it: the knee may lie higher, a lower bound */
 	used = j->client_bound > 0 ? (size_t)snprintf(buf, len, ">= ") : 0;
-	table_fmt_tp(j->w, curve_round(r->n ? r->mean : j->knee.throughput, j->digits), buf + used,
+	table_fmt_tp(j->w, curve_round(r->n ? r->mean : k->throughput, j->digits), buf + used,
 	             len - used);
 	used = strlen(buf);
+	if (k->bracket_hi > 0 && used < len) {
+		table_fmt_num(j->w, k->band_lo, j->digits, lo, sizeof(lo));
+		table_fmt_num(j->w, k->band_hi, j->digits, hi, sizeof(hi));
+		used += (size_t)snprintf(buf + used, len - used, ", 95%% band %s-%s",
+		                         k->band_lo > 0 ? lo : "?", hi);
+	}
 	if (r->n && used < len)
-		snprintf(buf + used, len - used, " \xc2\xb1 %.1f%% (%zu repeats)",
-		         curve_spread_pct(r), r->n);
+		snprintf(buf + used, len - used, "; %zu repeats: mean \xc2\xb1 %.1f%% (95%%, t)",
+		         r->n, curve_repeats_ci_pct(r));
 }
 
 void table_knee_text(const struct judged_curve *j, char *buf, size_t len)
@@ -64,14 +85,15 @@ void table_knee_text(const struct judged_curve *j, char *buf, size_t len)
 	case KNEE_ALL_UNDER:
 		snprintf(buf, len,
 		         "Performance @ %s (%s): > %s: every step met the SLO, the knee lies above "
-		         "the peak (%s); raise the load to find it",
-		         slo, campaign_slo_metric_name(c->slo_metric), tp, pk);
+		         "the peak (%s); %s",
+		         slo, campaign_slo_metric_name(c->slo_metric), tp, pk,
+		         j->advice[0] ? j->advice : "raise the load to find it");
 		break;
 	case KNEE_ALL_OVER:
 		snprintf(buf, len,
 		         "Performance @ %s (%s): none: no valid step met the SLO below the first "
-		         "that violated it (peak %s); start lower",
-		         slo, campaign_slo_metric_name(c->slo_metric), pk);
+		         "that violated it (peak %s): %s",
+		         slo, campaign_slo_metric_name(c->slo_metric), pk, j->advice);
 		break;
 	default:
 		snprintf(buf, len, "Performance @ %s: no measured open-loop steps", slo);
@@ -190,7 +212,7 @@ void table_peak_text(const struct judged_curve *j, char *peak, size_t plen, char
 
 void table_print_summary(FILE *f, const struct campaign *c, const struct judged_curve *judged)
 {
-	char slo[32], knee[128], peak[96], sus[96];
+	char slo[32], knee[192], peak[96], sus[96];
 
 	units_format_duration(c->slo_latency_ns, slo, sizeof(slo));
 	fprintf(f,

@@ -173,13 +173,12 @@ enum event_unit event_unit_of(const struct workload *w)
 struct event_knee event_knee_of(const struct judged_curve *j, double *peak)
 {
 	const struct knee *k = &j->knee;
-	struct event_knee ek = {.kind = EVENT_KNEE_NONE, .tp = k->throughput};
+	struct event_knee ek = {
+	    .kind = EVENT_KNEE_NONE, .tp = k->throughput, .lo = k->band_lo, .hi = k->band_hi};
 
 	switch (k->kind) {
 	case KNEE_INTERPOLATED:
 		ek.kind = EVENT_KNEE_INTERPOLATED;
-		ek.lo = j->v[k->below].tp;
-		ek.hi = j->v[k->above].tp;
 		break;
 	case KNEE_AT_STEP:
 		ek.kind = EVENT_KNEE_MEASURED;
@@ -188,7 +187,7 @@ struct event_knee event_knee_of(const struct judged_curve *j, double *peak)
 		ek.kind = EVENT_KNEE_ABOVE_PEAK;
 		break;
 	default:
-		ek.tp = 0;
+		ek.tp = ek.lo = ek.hi = 0;
 		break;
 	}
 	*peak = j->peak_tp;

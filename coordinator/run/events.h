@@ -49,8 +49,9 @@ enum event_knee_kind {
 /* A knee as the analysis found it (curve_knee): the workload's unit. */
 struct event_knee {
 	enum event_knee_kind kind;
-	double tp;     /* 0 for none */
-	double lo, hi; /* interpolated: the throughputs of the steps bracketing it, else 0 */
+	double tp; /* 0 for none */
+	/* its 95% band (knee.h band_lo, band_hi): hi 0 above the peak, both 0 for none */
+	double lo, hi;
 };
 
 struct event_campaign {

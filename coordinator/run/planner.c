@@ -139,7 +139,7 @@ static bool planner_refine(struct planner *p, const struct judged_curve *j, doub
 			uhi = fmax(uhi, s[i].offered_ops);
 		}
 	r = 0;
-	if (j->width > CURVE_PRECISION && p->refined < p->w->refine) {
+	if (curve_bracket_width(k) > CURVE_PRECISION && p->refined < p->w->refine) {
 		if (top - uhi > CURVE_PRECISION * uhi)
 			r = (uhi + top) / 2;
 		else if (!p->confirmed && ulo < top && ulo - from > CURVE_PRECISION * from)

@@ -34,7 +34,7 @@ struct planner {
 	double confirm_rate;  /* its offered rate */
 	uint32_t repeats;     /* repeat: N: times it ran again at that rate (up to N - 1) */
 	char why[160];        /* why the pass ended (saturation rule, max steps), for the report */
-	char refine_why[240]; /* why refinement ended: the knee's precision and why */
+	char refine_why[400]; /* why refinement ended: the knee's precision and why */
 };
 
 void planner_init(struct planner *p, const struct campaign *c, const struct workload *w);

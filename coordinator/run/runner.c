@@ -445,7 +445,7 @@ static void runner_complete(struct runner *r)
 static void runner_emit_workload_done(struct runner *r)
 {
 	const struct workload *w = runner_workload(r);
-	char knee[512], why[400];
+	char knee[1024], why[640];
 	double peak;
 	struct event_knee k = event_knee_of(&r->judged[r->w], &peak);
 

@@ -161,7 +161,7 @@ R5=$(ls -d "$T"/results/over-*-5)
 sed 's/^/# /' "$T/cmp.out"
 check "compare: a lower-bound knee keeps its '>'" grep -Eq "^\| rr \| > [0-9]+\.[0-9] \|" "$T/cmp.out"
 check "compare: against a lower bound the change is an upper limit (at most ...)" \
-	grep -Eq "\| [0-9]+\.[0-9] \| ≤ [-+][0-9]+\.[0-9]% \| spread unknown: a bound is not a measurement \|" "$T/cmp.out"
+	grep -Eq "\| [0-9]+\.[0-9]( \([0-9.]+-[0-9.]+\))? \| ≤ [-+][0-9]+\.[0-9]% \| spread unknown: a bound is not a measurement \|" "$T/cmp.out"
 check "compare: two lower bounds give no change" \
 	grep -Eq "\| > [0-9]+\.[0-9] \| n/a \(both lower bounds\) \|" "$T/cmp.out"
 check "compare: the setup difference is named" \

@@ -57,7 +57,7 @@ peak = [r for r in rows if r["load"] == "max"][0]
 # Closed loop at qd 64 on 4 servers: the full capacity, latency 16 ops deep.
 assert 14500 < float(peak["achieved_ops"]) < 16500, f"max step achieved {peak['achieved_ops']}"
 summary = open(sys.argv[1] + "/summary.md").read()
-m = re.search(r"\| rr \| (>= )?(\d+) ops/s \|", summary)
+m = re.search(r"\| rr \| (>= )?(\d+) ops/s(, 95% band \S+)? \|", summary)
 # a disturbed client: no knee, or the knee a lower bound, and the summary says why
 assert m or "client-bound" in summary, summary
 lower = m is None or m.group(1) is not None

@@ -49,11 +49,16 @@ ops = round(pt["achieved_ops"] * 18 * 0.5)
 expect_us = (S + sum(waits) / ops) * 1e6
 quiet_us = S * 1e6
 mean_us = pt["mean_us"]
-print(f"# {ops} ops in the window, mean {mean_us:.1f} us; expected {expect_us:.1f} us "
-      f"({len(waits)} operations behind the stall, {sum(waits):.3f} s of waiting); a quiet "
-      f"window's would be {quiet_us:.0f} us")
+# A busy client issues late: that lag is in the latency (from the intended start) and
+# the point reports it apart (lag_mean_us); the device's share is the rest.
+device_us = mean_us - pt["lag_mean_us"]
+print(f"# {ops} ops in the window, mean {mean_us:.1f} us of which the client's lag "
+      f"{pt['lag_mean_us']:.1f} us, service {pt['service_mean_us']:.1f} us; expected "
+      f"{expect_us:.1f} us ({len(waits)} operations behind the stall, {sum(waits):.3f} s of "
+      f"waiting); a quiet window's would be {quiet_us:.0f} us")
 assert 8000 <= ops <= 10000, ops
-assert abs(mean_us - expect_us) <= 0.02 * expect_us, (mean_us, expect_us)
+assert abs(device_us - expect_us) <= 0.02 * expect_us, (device_us, expect_us)
+assert abs(pt["service_mean_us"] - expect_us) <= 0.02 * expect_us, (pt, expect_us)
 PY
 ok "the point's mean is the whole window's, the stall included, within 2% of the analytic value"
 

@@ -256,63 +256,85 @@ static void runner_prepare(struct runner *r)
 	runner_arm(r, RUNNER_PREPARE_NS);
 }
 
-/* Entering STEPPING: step `step` of workload w at `rate`, split over the agents present. */
-static void runner_start_step(struct runner *r)
+/* A step's aggregation over the agents present (compacted first), n intervals long. */
+static struct agg_step *runner_new_agg(struct runner *r, uint32_t nintervals)
+{
+	uint32_t n;
+	const char **names;
+	struct agg_step *st;
+
+	runner_agents_compact(r->agents);
+	n = runner_agents_count(r->agents);
+	names = xcalloc(n ? n : 1, sizeof(*names));
+	for (uint32_t i = 0; i < n; i++)
+		names[i] = runner_agents_name(r->agents, i);
+	st = agg_step_new(n, names, nintervals);
+	free(names);
+	return st;
+}
+
+/*
+ * StartStep for step `step` to every agent present: `rate` split over their
+ * workers, one start time on the coordinator's clock that each agent moves onto
+ * its own. Returns how long until the start.
+ */
+static uint64_t runner_send_start(struct runner *r, double rate, uint64_t warmup_ns,
+                                  uint64_t measure_ns, uint64_t interval_ns)
 {
 	const struct workload *w = runner_workload(r);
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__StartStep ss = IOCURVE__START_STEP__INIT;
-	double per_worker;
-	const char **names;
+	uint32_t n = runner_agents_count(r->agents);
 	double *rates = xcalloc(w->workers, sizeof(*rates));
-	uint64_t max_rtt, start;
-	uint32_t n;
+	uint64_t lead = RUNNER_LEAD_NS + 4 * runner_agents_max_rtt(r->agents);
 
-	runner_agents_compact(r->agents);
-	n = runner_agents_count(r->agents);
-	per_worker = r->rate / ((double)n * w->workers);
-	names = xcalloc(n ? n : 1, sizeof(*names));
+	for (uint32_t k = 0; k < w->workers; k++)
+		rates[k] = n ? rate / ((double)n * w->workers) : 0;
+	ss.workload_index = (uint32_t)r->w;
+	ss.step = r->step;
+	ss.n_worker_rate = w->workers;
+	ss.worker_rate = rates;
+	ss.start_time = clock_now_ns() + lead;
+	ss.warmup_ns = warmup_ns;
+	ss.measure_ns = measure_ns;
+	ss.interval_ns = interval_ns;
+	env.body_case = IOCURVE__ENVELOPE__BODY_START_STEP;
+	env.start_step = &ss;
+	for (uint32_t i = 0; i < n; i++) {
+		ss.clock_offset = runner_agents_plan_start(r->agents, i, ss.start_time);
+		runner_agents_send(r->agents, i, &env);
+	}
+	free(rates);
+	return lead;
+}
+
+/* Entering STEPPING: step `step` of workload w at `rate`, split over the agents present. */
+static void runner_start_step(struct runner *r)
+{
+	const struct workload *w = runner_workload(r);
+	/* The step may run on to the end of a steady extension. */
+	uint64_t measure_ns = w->measure_ns + (uint64_t)w->steady_extend * w->interval_ns;
+	uint64_t lead;
+
 	r->planned = (uint32_t)((w->warmup_ns + w->measure_ns) / w->interval_ns);
 	r->nintervals = r->planned + w->steady_extend;
 	r->cut = 0;
 	r->warm = (uint32_t)(w->warmup_ns / w->interval_ns);
 	agg_step_free(r->agg);
-	for (uint32_t i = 0; i < n; i++)
-		names[i] = runner_agents_name(r->agents, i);
-	r->agg = agg_step_new(n, names, r->nintervals);
-	free(names);
-	max_rtt = runner_agents_max_rtt(r->agents);
-	for (uint32_t k = 0; k < w->workers; k++)
-		rates[k] = per_worker;
-	/* One start time on the coordinator's clock; each agent moves it onto its own. */
-	start = clock_now_ns() + RUNNER_LEAD_NS + 4 * max_rtt;
-	ss.workload_index = (uint32_t)r->w;
-	ss.step = r->step;
-	ss.n_worker_rate = w->workers;
-	ss.worker_rate = rates;
-	ss.start_time = start;
-	ss.warmup_ns = w->warmup_ns;
-	ss.measure_ns = w->measure_ns + (uint64_t)w->steady_extend * w->interval_ns;
-	ss.interval_ns = w->interval_ns;
-	env.body_case = IOCURVE__ENVELOPE__BODY_START_STEP;
-	env.start_step = &ss;
-	for (uint32_t i = 0; i < n; i++) {
-		ss.clock_offset = runner_agents_plan_start(r->agents, i, start);
-		runner_agents_send(r->agents, i, &env);
-	}
-	free(rates);
-	events_emit(r->ev,
-	            &(struct event){
-	                .kind = EVENT_STEP,
-	                .step = {.workload = (uint32_t)r->w,
-	                         .step = r->step,
-	                         .offered_ops = r->rate,
-	                         .per_worker = per_worker,
-	                         .qd = w->queue_depth,
-	                         .seconds = (double)(w->warmup_ns + w->measure_ns) / 1e9 + 0.5}});
+	r->agg = runner_new_agg(r, r->nintervals);
+	lead = runner_send_start(r, r->rate, w->warmup_ns, measure_ns, w->interval_ns);
+	events_emit(
+	    r->ev, &(struct event){
+	               .kind = EVENT_STEP,
+	               .step = {.workload = (uint32_t)r->w,
+	                        .step = r->step,
+	                        .offered_ops = r->rate,
+	                        .per_worker =
+	                            r->rate / ((double)runner_agents_count(r->agents) * w->workers),
+	                        .qd = w->queue_depth,
+	                        .seconds = (double)(w->warmup_ns + w->measure_ns) / 1e9 + 0.5}});
 	/* The watchdog allows for a steady extension running to its end. */
-	runner_arm(r,
-	           RUNNER_LEAD_NS + 4 * max_rtt + w->warmup_ns + ss.measure_ns + RUNNER_SLACK_NS);
+	runner_arm(r, lead + w->warmup_ns + measure_ns + RUNNER_SLACK_NS);
 }
 
 /* The rate of a cooldown's probe: what the workload's first step achieved (10% of a max one). */
@@ -326,42 +348,12 @@ static double runner_probe_rate(const struct runner *r)
 /* Entering COOLING: a probe of one short interval before step `step`; not a point. */
 static void runner_start_probe(struct runner *r)
 {
-	const struct workload *w = runner_workload(r);
-	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
-	Iocurve__StartStep ss = IOCURVE__START_STEP__INIT;
-	double *rates = xcalloc(w->workers, sizeof(*rates));
-	const char **names;
-	uint64_t max_rtt, start;
-	uint32_t n;
+	uint64_t lead;
 
-	runner_agents_compact(r->agents);
-	n = runner_agents_count(r->agents);
-	names = xcalloc(n ? n : 1, sizeof(*names));
-	for (uint32_t i = 0; i < n; i++)
-		names[i] = runner_agents_name(r->agents, i);
 	agg_step_free(r->probe);
-	r->probe = agg_step_new(n, names, 1);
-	free(names);
-	for (uint32_t k = 0; k < w->workers; k++)
-		rates[k] = runner_probe_rate(r) / ((double)n * w->workers);
-	max_rtt = runner_agents_max_rtt(r->agents);
-	start = clock_now_ns() + RUNNER_LEAD_NS + 4 * max_rtt;
-	ss.workload_index = (uint32_t)r->w;
-	ss.step = r->step;
-	ss.n_worker_rate = w->workers;
-	ss.worker_rate = rates;
-	ss.start_time = start;
-	ss.warmup_ns = 0;
-	ss.measure_ns = RUNNER_PROBE_NS;
-	ss.interval_ns = RUNNER_PROBE_NS;
-	env.body_case = IOCURVE__ENVELOPE__BODY_START_STEP;
-	env.start_step = &ss;
-	for (uint32_t i = 0; i < n; i++) {
-		ss.clock_offset = runner_agents_plan_start(r->agents, i, start);
-		runner_agents_send(r->agents, i, &env);
-	}
-	free(rates);
-	runner_arm(r, RUNNER_LEAD_NS + 4 * max_rtt + RUNNER_PROBE_NS + RUNNER_SLACK_NS);
+	r->probe = runner_new_agg(r, 1);
+	lead = runner_send_start(r, runner_probe_rate(r), 0, RUNNER_PROBE_NS, RUNNER_PROBE_NS);
+	runner_arm(r, lead + RUNNER_PROBE_NS + RUNNER_SLACK_NS);
 }
 
 /*

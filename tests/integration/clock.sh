@@ -85,8 +85,8 @@ def real(agent, wire):  # the agent's reported time on the host's real clock
     off, ppm = skews[agent]
     return (wire - off) / (1 + ppm * 1e-6)
 starts = {}
-for line in open(path):
-    o = json.loads(line)
+import ivlines
+for o in ivlines.lines(path):
     if "clock" in o:
         starts.setdefault(o["step"], {})[o["agent"]] = o["clock"]
 assert len(starts) == steps, f"{len(starts)} steps with clock lines, expected {steps}"

@@ -41,7 +41,8 @@ for n in (2, 3, 4):
         assert 500 <= steps[n]["cooldown_ms"] <= 5500, steps[n]["cooldown_ms"]
     elif prev["valid"]:
         assert steps[n]["cooldown"] == "" and steps[n]["cooldown_ms"] == 0, steps[n]
-lines = [json.loads(l) for l in open(d + "/intervals.jsonl")]
+import ivlines
+lines = ivlines.lines(d + "/intervals.jsonl")
 cool = [l for l in lines if "cooldown_ms" in l]
 assert [l["step"] + 1 for l in cool] == [n for n in (2, 3, 4) if steps[n]["cooldown"]], cool
 # no line of the probe: the last step's (3 from 0) records are its 7 intervals, each

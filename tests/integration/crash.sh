@@ -51,7 +51,8 @@ check "plan.yaml is still the campaign as submitted" cmp -s "$T/c.yaml" "$R/plan
 python3 - "$R" <<'PY' || fail "the resumed curve has every step once"
 import csv, json, sys, collections
 r = sys.argv[1]
-lines = [json.loads(l) for l in open(r + "/intervals.jsonl")]
+import ivlines
+lines = ivlines.lines(r + "/intervals.jsonl")
 seen = collections.Counter((l["workload"], l["step"], l["interval"], l["agent"]) for l in lines if "interval" in l)
 dup = [k for k, n in seen.items() if n > 1]
 assert not dup, f"lines twice: {dup[:3]}"

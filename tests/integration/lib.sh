@@ -6,6 +6,9 @@ set -eu
 : "${IOCURVE_AGENT:?set by meson test}"
 
 T=$(mktemp -d /var/tmp/iocurve-test.XXXXXX)
+# The scripts' Python reads intervals.jsonl through ivlines.py (void retried attempts dropped).
+PYTHONPATH="$(cd "$(dirname "$0")" && pwd)${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONPATH
 PIDS=""
 FAILED=0
 

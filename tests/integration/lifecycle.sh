@@ -78,7 +78,8 @@ import json, sys, collections
 d = sys.argv[1]
 rows = open(d + "/curve.csv").read().splitlines()[1:]
 steps = collections.Counter()
-lines = [json.loads(l) for l in open(d + "/intervals.jsonl")]
+import ivlines
+lines = ivlines.lines(d + "/intervals.jsonl")
 for r in lines:
     if r.get("agent") == "*":
         steps[r["step"]] += 1

@@ -110,7 +110,8 @@ YAML
 python3 - "$T/s" <<'PY' || { cat "$T/s.out"; fail "steady extension"; }
 import csv, json, sys
 d = sys.argv[1]
-lines = [json.loads(l) for l in open(d + "/intervals.jsonl")]
+import ivlines
+lines = ivlines.lines(d + "/intervals.jsonl")
 windows = {l["step"]: (l["window_from"], l["window_to"]) for l in lines if "window_from" in l}
 last = max(l["interval"] for l in lines if l.get("step") == 0 and "interval" in l)
 print(f"# windows {windows}; step 1 ran to interval {last}")

@@ -98,8 +98,8 @@ python3 - "$J" "$DELAY" > "$T/skew.out" <<'PY' || { cat "$T/skew.out"; fail "ste
 import collections, json, sys
 by = collections.defaultdict(dict)
 rtt = []
-for l in open(sys.argv[1]):
-    r = json.loads(l)
+import ivlines
+for r in ivlines.lines(sys.argv[1]):
     if "clock" in r:
         by[(r["workload"], r["step"])][r["agent"]] = r["clock"]["start_ns"]
         rtt.append(r["clock"]["rtt_ns"])

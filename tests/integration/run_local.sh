@@ -72,7 +72,8 @@ PY
 python3 - "$R" <<'PY' || fail "interval records add up"
 import csv, json, sys, collections
 r = sys.argv[1]
-lines = [json.loads(l) for l in open(r + "/intervals.jsonl")]
+import ivlines
+lines = ivlines.lines(r + "/intervals.jsonl")
 by = collections.defaultdict(dict)
 for l in lines:
     if "interval" not in l:

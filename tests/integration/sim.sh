@@ -90,8 +90,8 @@ import json, sys
 def low(i):
     return i if i < 128 else (128 + i % 128) << (i // 128 - 1)
 lat = svc = 0
-for l in open(sys.argv[1] + "/intervals.jsonl"):
-    r = json.loads(l)
+import ivlines
+for r in ivlines.records(sys.argv[1] + "/intervals.jsonl"):
     if r["agent"] != "*" or r["warmup"]:
         continue
     b = r["latency"]["bins"]

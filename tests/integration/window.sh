@@ -30,7 +30,8 @@ python3 - "$T/r" <<'PY' || { cat "$T/r.out"; fail "the point's mean is the whole
 import json, sys
 d = sys.argv[1]
 pt = json.load(open(d + "/curve-st.json"))["steps"][0]
-lines = [json.loads(l) for l in open(d + "/intervals.jsonl")]
+import ivlines
+lines = ivlines.lines(d + "/intervals.jsonl")
 win = [l for l in lines if "window_from" in l]
 assert len(win) == 1, win
 print(f"# window [{win[0]['window_from']}, {win[0]['window_to']}), left out: {pt['left_out']!r}")

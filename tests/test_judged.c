@@ -380,8 +380,9 @@ static void test_judged_band_non_monotonic(void **state)
 
 /*
  * The band's statistical ends: a knee step whose metric's 95% interval reaches
- * over the SLO does not hold the low end (the step under it does), and a
- * violation whose interval reaches under the SLO does not hold the high end.
+ * over the SLO does not hold the low end (it lies between the step under it and
+ * the knee's, where the line through their intervals' upper ends crosses the SLO),
+ * and a violation whose interval reaches under the SLO does not hold the high end.
  */
 static void test_judged_band_intervals(void **state)
 {
@@ -401,8 +402,18 @@ static void test_judged_band_intervals(void **state)
 	pts[4].metric_hi_ns = 3500e3;
 	judged_update(&j, c, &c->workloads[0], pts, JUDGED_N(pts));
 	assert_true(j.knee.bracket_lo == 48000 && j.knee.bracket_hi == 64000);
-	assert_true(j.knee.band_lo == 32000 && j.knee.band_hi == 80000);
+	/*
+	 * low end: 32000 is surely under (600 us); the knee's step 48000 straddles (upper
+	 * end 1010 us), so the line through their upper ends crosses 1 ms at
+	 * 32000 + (1000 - 600) / (1010 - 600) x 16000 = 47609.8
+	 */
+	assert_true(fabs(j.knee.band_lo - (32000 + 400.0 / 410 * 16000)) < 1e-6);
+	assert_true(j.knee.band_hi == 80000);
 	assert_non_null(strstr(j.precision, "95% interval of the metric"));
+	/* without the knee's step's interval straddling the SLO, the low end is that step */
+	pts[2].metric_hi_ns = 990e3;
+	judged_update(&j, c, &c->workloads[0], pts, JUDGED_N(pts));
+	assert_true(j.knee.band_lo == 48000);
 	judged_free(&j);
 	campaign_free(c);
 }

@@ -124,6 +124,23 @@ static void curve_knee_band(const struct campaign *c, const struct workload *w,
 			low = i;
 	}
 	k->band_lo = low < n ? fmin(curve_sustained_tp(w, &sorted[low]), k->throughput) : 0;
+	/*
+	 * Between that step and the knee's own (which met the SLO, its interval straddling
+	 * it), the low end is where the line through their intervals' upper ends crosses
+	 * the SLO. Latency grows convexly with load, so that line lies above the curve of
+	 * upper ends and crosses first: the low end stays one the evidence supports.
+	 */
+	if (low < k->below && k->below < n && verdict_meets(c, &sorted[k->below])) {
+		double lo_a, hi_a, lo_b, hi_b, tp_a, tp_b;
+
+		curve_metric_ci(c, &sorted[low], &lo_a, &hi_a);
+		curve_metric_ci(c, &sorted[k->below], &lo_b, &hi_b);
+		tp_a = curve_sustained_tp(w, &sorted[low]);
+		tp_b = curve_sustained_tp(w, &sorted[k->below]);
+		if (hi_b > slo && hi_a <= slo && tp_b > tp_a)
+			k->band_lo = fmin(tp_a + (slo - hi_a) / (hi_b - hi_a) * (tp_b - tp_a),
+			                  k->throughput);
+	}
 	if (cap == n) {
 		k->band_hi = 0; /* every step met the SLO: no upper end */
 		return;

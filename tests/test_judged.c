@@ -484,6 +484,21 @@ static void test_judged_advice_lower_bound(void **state)
 }
 
 /* repeat: N gives Student's t interval of the mean: 3 repeats, t(0.975, 2) = 4.303. */
+/*
+ * A band's printed ends hold the band: rounded outward to the knee's digits (the
+ * demo's 56,000-128,000 at 1 digit printed "60000-100000", above its low end).
+ */
+static void test_judged_band_rounding(void **state)
+{
+	(void)state;
+	assert_true(curve_round_out(56000, 1, -1) == 50000);
+	assert_true(curve_round_out(128000, 1, 1) == 200000);
+	assert_true(curve_round_out(64000, 2, -1) == 64000);
+	assert_true(curve_round_out(64000, 2, 1) == 64000);
+	assert_true(curve_round_out(70585, 2, 1) == 71000);
+	assert_true(curve_round_out(70585, 0, 1) == 70585);
+}
+
 static void test_judged_t95(void **state)
 {
 	(void)state;
@@ -508,6 +523,7 @@ int main(void)
 	    cmocka_unit_test(test_judged_band_intervals),
 	    cmocka_unit_test(test_judged_advice_few_intervals),
 	    cmocka_unit_test(test_judged_advice_lower_bound),
+	    cmocka_unit_test(test_judged_band_rounding),
 	    cmocka_unit_test(test_judged_t95),
 	};
 

@@ -272,6 +272,16 @@ double curve_round(double v, int digits)
 	return round(v / scale) * scale;
 }
 
+double curve_round_out(double v, int digits, int dir)
+{
+	double scale;
+
+	if (digits <= 0 || !(v > 0))
+		return v;
+	scale = pow(10, floor(log10(v)) - digits + 1);
+	return (dir < 0 ? floor(v / scale + 1e-9) : ceil(v / scale - 1e-9)) * scale;
+}
+
 double curve_max_achieved(const struct step_point *pts, size_t n)
 {
 	double best = 0;

@@ -47,6 +47,11 @@ double curve_band_width(const struct knee *k);
 int curve_knee_digits(const struct knee *k);
 /* v to that many significant digits (0: as is). */
 double curve_round(double v, int digits);
+/*
+ * v to that many significant digits, rounded down (dir < 0) or up (dir > 0): a
+ * band's ends, printed so that the printed band holds the band.
+ */
+double curve_round_out(double v, int digits, int dir);
 /* The highest achieved ops/s of any point. */
 double curve_max_achieved(const struct step_point *pts, size_t n);
 /* Whether no point achieved more than the bracket's low end offered: refinement cannot go up. */

@@ -20,10 +20,11 @@ static void table_fmt_tp(const struct workload *w, double v, char *buf, size_t l
 		snprintf(buf, len, "%.0f ops/s", v);
 }
 
-/* v in the workload's unit, without the unit, to digits. */
-static void table_fmt_num(const struct workload *w, double v, int digits, char *buf, size_t len)
+/* A band's end v in the workload's unit, without the unit, to digits rounded outward (dir). */
+static void table_fmt_num(const struct workload *w, double v, int digits, int dir, char *buf,
+                          size_t len)
 {
-	v = curve_round(v, digits);
+	v = curve_round_out(v, digits, dir);
 	if (curve_uses_mib(w))
 		snprintf(buf, len, "%.1f", v);
 	else
@@ -47,8 +48,8 @@ static void table_knee_value(const struct judged_curve *j, char *buf, size_t len
 	             len - used);
 	used = strlen(buf);
 	if (k->bracket_hi > 0 && used < len) {
-		table_fmt_num(j->w, k->band_lo, j->digits, lo, sizeof(lo));
-		table_fmt_num(j->w, k->band_hi, j->digits, hi, sizeof(hi));
+		table_fmt_num(j->w, k->band_lo, j->digits, -1, lo, sizeof(lo));
+		table_fmt_num(j->w, k->band_hi, j->digits, 1, hi, sizeof(hi));
 		used += (size_t)snprintf(buf + used, len - used, ", 95%% band %s-%s",
 		                         k->band_lo > 0 ? lo : "?", hi);
 	}

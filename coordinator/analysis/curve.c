@@ -306,9 +306,20 @@ static void curve_band_why(const struct campaign *c, const struct workload *w, c
 	const struct step_point *last = k->last < n ? &sorted[k->last] : NULL;
 	char words[96];
 
+	double met = 0;
+
 	buf[0] = '\0';
-	if (k->non_monotonic)
-		snprintf(buf, len, ": a step above the violation met the SLO, up to %.0f",
+	/* the highest step above the knee's that met the SLO: a non-monotonic curve */
+	for (size_t i = k->below + 1; k->non_monotonic && i < n; i++)
+		if (sorted[i].offered_ops > 0 && verdict_recovers(c, &sorted[i]))
+			met = fmax(met, curve_sustained_tp(w, &sorted[i]));
+	if (k->non_monotonic && met > 0)
+		snprintf(buf, len,
+		         ": a step above the violation met the SLO (%.0f), the band reaches %.0f",
+		         met, k->band_hi);
+	else if (k->non_monotonic)
+		snprintf(buf, len,
+		         ": a step above the violation met the SLO, the band reaches %.0f",
 		         k->band_hi);
 	else if (k->band_lo < k->bracket_lo || k->band_hi > k->bracket_hi)
 		snprintf(buf, len,

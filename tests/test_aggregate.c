@@ -300,6 +300,79 @@ static void test_point_client_health(void **state)
 }
 
 /*
+ * Five measured seconds at 200 us from a lone agent whose client reports its
+ * health: interval i at lat_us[i], stalls[i] operations delayed by the client over
+ * 1 ms, and slot_us of slot wait per op in every interval without a stall.
+ */
+static void aggregate_stalls(const struct campaign *c, const double *lat_us,
+                             const uint64_t *stalls, uint64_t slot_us, struct step_point *pt)
+{
+	struct agg_step *st = agg_step_new(1, (const char *const[]){"a"}, 5);
+	struct agg_record *rec = calloc(1, sizeof(*rec));
+	const struct agg_record *merged;
+	struct error err;
+
+	assert_non_null(rec);
+	for (uint32_t i = 0; i < 5; i++) {
+		record_reset(&rec->rec);
+		rec->duration_ns = 1000000000;
+		rec->agents = rec->workers = 1;
+		rec->rec.ops = 1000;
+		rec->rec.health_n = 1;
+		rec->rec.issue_late_ns = 1000 * 5000 + stalls[i] * 2000000;
+		rec->rec.slot_wait_ns = stalls[i] ? 0 : 1000 * slot_us * 1000;
+		rec->rec.late_10us = rec->rec.late_100us = rec->rec.late_1ms = stalls[i];
+		for (uint64_t k = 0; k < 1000; k++) {
+			hist_record(&rec->rec.latency, (uint64_t)(lat_us[i] * 1e3));
+			hist_record(&rec->rec.service, (uint64_t)(lat_us[i] * 1e3));
+		}
+		assert_true(agg_add_record(st, 0, i, rec, &merged, &err) >= 0);
+	}
+	agg_point(st, 0, 1000, c, pt);
+	free(rec);
+	agg_step_free(st);
+}
+
+/*
+ * A stalled client issues what fell due in one burst, and a device with little
+ * spare capacity queues it into the next interval: a window unsteady only through
+ * the intervals with a client stall (over 1 ms, the 1 ms SLO's decade) and the one
+ * after each is the client's (client-bound, retried), not the device's. The same
+ * spike with no stall is the device's; so is one two intervals after the stall; and
+ * so is any when the queues waited for slots where the client did not stall.
+ */
+static void test_point_client_stalls(void **state)
+{
+	struct campaign *c = testlib_campaign_ok(
+	    TEST_HEAD "slo: {latency: 1ms}\nworkloads: [{name: a, load: {steps: [1000]}}]\n");
+	struct step_point *pt = calloc(1, sizeof(*pt));
+	const double spike[5] = {200, 600, 450, 200, 200};
+	const uint64_t stall1[5] = {0, 40, 0, 0, 0}, none[5] = {0}, early[5] = {40, 0, 0, 0, 0};
+	char words[256];
+
+	(void)state;
+	aggregate_stalls(c, spike, stall1, 0, pt);
+	assert_false(pt->steady);
+	assert_int_equal(pt->client_stalls, 1);
+	assert_true(pt->client_bound && pt->stall_unsteady);
+	verdict_words(pt, verdict_point(pt), words, sizeof(words));
+	assert_string_equal(words, "unsteady, client-bound (client stalls over 1000us in 1 of 5 "
+	                           "intervals made it unsteady)");
+	assert_false(verdict_violates(c, pt));
+	aggregate_stalls(c, spike, none, 0, pt);
+	assert_false(pt->steady);
+	assert_false(pt->client_bound);
+	assert_int_equal(pt->client_stalls, 0);
+	aggregate_stalls(c, spike, early, 0, pt);
+	assert_false(pt->client_bound);
+	assert_int_equal(pt->client_stalls, 1);
+	aggregate_stalls(c, spike, stall1, 50, pt);
+	assert_false(pt->client_bound);
+	free(pt);
+	campaign_free(c);
+}
+
+/*
  * The metric's 95% interval by batch means: ten intervals alternating 100 us and
  * 300 us (mean 200 us, batch sd 105.4 us) give 200 +- t(0.975, 9) 105.4 / sqrt(10)
  * = 200 +- 75.4 us; ten equal ones a zero-width interval; one interval none. Twenty
@@ -355,6 +428,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_point_client_health),
+	    cmocka_unit_test(test_point_client_stalls),
 	    cmocka_unit_test(test_point_keeps_agent_index),
 	    cmocka_unit_test(test_point_then_drop),
 	    cmocka_unit_test(test_due_in_window),

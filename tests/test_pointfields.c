@@ -16,11 +16,11 @@
 
 /*
  * curve.csv's point columns as the first results format wrote them (after the workload's),
- * then the second's: the client's health and retries.
+ * then the second's: the client's health, retries and stalls.
  */
 #define TEST_HEALTH_KEYS                                                                           \
 	"health_known,issue_late_us,slot_wait_us,reap_delay_us,nivcsw_s,steal_pct,late_over_us,"   \
-	"late_pct,retries"
+	"late_pct,retries,client_stalls"
 #define TEST_CURVE_HEADER                                                                          \
 	"step,load,offered_ops,achieved_ops,mib_s,mean_us,p50_us,p90_us,p99_us,p999_us,max_us,"    \
 	"service_mean_us,ops,reads,errors,measured_s,cpu_pct,host_cpu_pct,lag_mean_us,lag_max_us," \
@@ -202,7 +202,7 @@ static void test_rows_text(void **state)
 	(void)state;
 	assert_string_equal(got, "3,rate,1500.0,1498.5,5.854,812.3,700.0,900.0,1500.0,2000.0,"
 	                         "2500.0,600.0,2997,1500,2,2.000,12.5,33.3,1.2,5.0,4,0.250,true,1,"
-	                         "true,41.0,7.0,3.0,12.5,1.5,100.0,0.625,2,0.0,0.0");
+	                         "true,41.0,7.0,3.0,12.5,1.5,100.0,0.625,2,0,0.0,0.0");
 	free(got);
 	got = test_text(pfield_csv_row, PF_CSV, &p);
 	assert_string_equal(got, "3,1500.0,1498.5,5.854,812.3,700.0,900.0,1500.0,2000.0,2500.0,"

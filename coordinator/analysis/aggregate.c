@@ -410,22 +410,6 @@ static bool agg_backlog_grows(const struct agg_step *st, const uint32_t *idx, si
 	       (double)(last - first) > AGG_STEADY_OPS_TOL * ops + AGG_NOISE_Z * sqrt(ops);
 }
 
-bool agg_window_steady(const struct agg_step *st, uint32_t from, uint32_t to,
-                       enum slo_metric metric)
-{
-	uint32_t *idx = xcalloc(st->nintervals + 1, sizeof(*idx));
-	size_t n = 0;
-	bool steady;
-
-	for (uint32_t i = from; i < to && i < st->nintervals; i++)
-		if (st->merged[i] != NULL && !st->merged[i]->warmup && st->merged[i]->agents > 0)
-			idx[n++] = i;
-	steady = n >= AGG_MIN_INTERVALS && agg_halves_agree(st, idx, n, metric) &&
-	         !agg_spiky(st, idx, n, metric) && !agg_backlog_grows(st, idx, n);
-	free(idx);
-	return steady;
-}
-
 /* The measured intervals of [from, to) into idx (room for st->nintervals); their count. */
 static size_t agg_measured(const struct agg_step *st, uint32_t from, uint32_t to, uint32_t *idx)
 {
@@ -435,6 +419,92 @@ static size_t agg_measured(const struct agg_step *st, uint32_t from, uint32_t to
 		if (st->merged[i] != NULL && !st->merged[i]->warmup && st->merged[i]->agents > 0)
 			idx[n++] = i;
 	return n;
+}
+
+/* agg_window_steady's rules over the intervals idx[0..n), n >= 2. */
+static bool agg_idx_steady(const struct agg_step *st, const uint32_t *idx, size_t n,
+                           enum slo_metric metric)
+{
+	return agg_halves_agree(st, idx, n, metric) && !agg_spiky(st, idx, n, metric) &&
+	       !agg_backlog_grows(st, idx, n);
+}
+
+bool agg_window_steady(const struct agg_step *st, uint32_t from, uint32_t to,
+                       enum slo_metric metric)
+{
+	uint32_t *idx = xcalloc(st->nintervals + 1, sizeof(*idx));
+	size_t n = agg_measured(st, from, to, idx);
+	bool steady = n >= AGG_MIN_INTERVALS && agg_idx_steady(st, idx, n, metric);
+
+	free(idx);
+	return steady;
+}
+
+/*
+ * Operations the client delayed in interval m (issue lateness plus reap delay) by
+ * more than a stall: the largest of 10us, 100us, 1ms, 10ms within the SLO's
+ * latency (0 below 10us). Its *over_ns: that decade.
+ */
+static uint64_t agg_stalled_ops(const struct agg_record *m, uint64_t slo_ns, double *over_ns)
+{
+	const uint64_t decade[4] = {10000, 100000, 1000000, 10000000};
+	const uint64_t late[4] = {m->rec.late_10us, m->rec.late_100us, m->rec.late_1ms,
+	                          m->rec.late_10ms};
+
+	for (int k = 3; k >= 0; k--)
+		if (decade[k] <= slo_ns) {
+			*over_ns = (double)decade[k];
+			return late[k];
+		}
+	*over_ns = 0;
+	return 0;
+}
+
+/*
+ * An unsteady window whose unsteadiness is the client's: the intervals in which
+ * the client stalled (agg_stalled_ops), each with the interval after it, are what
+ * breaks agg_window_steady's rules: the others are steady among themselves, or
+ * fewer than two are left (the client stalled all through; nothing in the window
+ * is the device's alone). A stalled client issues what fell due in one burst and
+ * the device queues it, draining into the next interval when it has little spare
+ * capacity: a spike that is not the device's at this rate. Never when, in the
+ * intervals without a stall (all of them when each has one), the queues waited for
+ * a slot longer than the client delayed: the device is then saturated, and that
+ * is its figure (a stalled client's burst may fill the queue in its own interval).
+ * Sets pt->client_stalls (the
+ * measured intervals with a stall) and, when they explain the unsteadiness,
+ * pt->client_bound and pt->stall_unsteady.
+ */
+static void agg_client_unsteady(const struct agg_step *st, const struct campaign *c,
+                                struct step_point *pt)
+{
+	uint32_t *idx = xcalloc(st->nintervals + 1, sizeof(*idx));
+	size_t n = agg_measured(st, st->win_from, st->win_to, idx), kept = 0;
+	bool drain = false, stalled;
+	double over = 0, slot = 0, client = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct record *r = &st->merged[idx[i]]->rec;
+
+		stalled = agg_stalled_ops(st->merged[idx[i]], c->slo_latency_ns, &over) > 0;
+		pt->client_stalls += stalled;
+		if (!stalled) {
+			slot += (double)r->slot_wait_ns;
+			client += (double)(r->issue_late_ns + r->reap_delay_ns);
+		}
+		if (!stalled && !drain)
+			idx[kept++] = idx[i];
+		drain = stalled;
+	}
+	pt->stall_over_ns = over;
+	if (pt->client_stalls == n) {
+		slot = pt->slot_wait_ns;
+		client = pt->issue_late_ns + pt->reap_delay_ns;
+	}
+	if (!pt->steady && pt->client_stalls > 0 && n >= AGG_MIN_INTERVALS && slot <= client &&
+	    (kept < 2 || agg_idx_steady(st, idx, kept, c->slo_metric)))
+		pt->client_bound = pt->stall_unsteady = true;
+	free(idx);
 }
 
 bool agg_window_trends(const struct agg_step *st, uint32_t from, uint32_t to,
@@ -717,6 +787,8 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 	                    ? pt->lag_mean_ns / (pt->lag_mean_ns + pt->svc_mean_ns)
 	                    : 0;
 	agg_health(all, nm, measured_ns, c, pt);
+	if (pt->health_known)
+		agg_client_unsteady(st, c, pt);
 	agg_metric_ci(st, metric, &pt->metric_lo_ns, &pt->metric_hi_ns);
 	pt->host_cpu_pct = all->host_cpu_pct;
 	pt->workers = nm ? (uint32_t)(all->workers / nm) : 0;

@@ -87,6 +87,9 @@ struct step_point {
 	double late_over_ns;  /* the client delay the tail rule counts (AGG_CLIENT_LATE)... */
 	double late_pct;      /* ...and the share of ops the client delayed more, % */
 	uint32_t retries;     /* earlier attempts of the step, re-run for a disturbed client */
+	uint32_t client_stalls; /* measured intervals in which the client stalled an op... */
+	double stall_over_ns;   /* ...by over this (agg_client_unsteady), */
+	bool stall_unsteady;    /* and they alone made the window unsteady: client-bound */
 	uint64_t errors;      /* failed operations */
 	int32_t err_errno;    /* the window's first failure with an errno (0: none)... */
 	uint64_t err_offset;  /* ...its offset, */
@@ -134,7 +137,10 @@ struct agg_step;
  * than half of the (100 - P)% tail of the operations were delayed by the client over
  * the largest of 10us, 100us, 1ms, 10ms within AGG_CLIENT_LATE of the SLO's latency
  * (the percentile may then be the client's); or when the hypervisor stole over
- * AGG_CLIENT_STEAL_PCT of an agent host's CPU in an interval.
+ * AGG_CLIENT_STEAL_PCT of an agent host's CPU in an interval; or when the window is
+ * unsteady only through the intervals in which the client stalled (delayed an
+ * operation by over the largest of those decades within the SLO's latency): the
+ * burst a stalled client issues queues in the device.
  */
 #define AGG_CLIENT_LATE      0.10
 #define AGG_CLIENT_STEAL_PCT 10.0

@@ -302,6 +302,11 @@ static const struct pfield pfield_rows[] = {
     {.name = "late_pct", PF_FIXED(late_pct, 3, "%"), .since = 2, .out = PF_CURVE | PF_JSON},
     /* earlier attempts re-run for a disturbed client (retry: N) */
     {.name = "retries", PF_INT(retries, PF_M_U32), .since = 2, .out = PF_CURVE | PF_JSON},
+    /* measured intervals in which the client stalled an op past the SLO's decade */
+    {.name = "client_stalls",
+     PF_INT(client_stalls, PF_M_U32),
+     .since = 2,
+     .out = PF_CURVE | PF_JSON},
     /* the SLO metric's 95% interval (agg_metric_ci); 0 when unknown */
     {.name = "metric_lo_us",
      PF_US(metric_lo_ns, PF_M_DOUBLE),

@@ -89,6 +89,13 @@ void verdict_words(const struct step_point *pt, unsigned reasons, char *buf, siz
 				         (unsigned long long)pt->errors);
 			break;
 		case VERDICT_CLIENT_BOUND:
+			if (pt->stall_unsteady) {
+				snprintf(word, sizeof(word),
+				         "client-bound (client stalls over %.0fus in %u of %u "
+				         "intervals made it unsteady)",
+				         pt->stall_over_ns / 1e3, pt->client_stalls, pt->intervals);
+				break;
+			}
 			snprintf(
 			    word, sizeof(word),
 			    "client-bound (client delay %.0fus mean, %.2g%% of ops over %.0fus; "

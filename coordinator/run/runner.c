@@ -780,7 +780,12 @@ static int runner_retry(struct runner *r, struct error *err)
 	pt = xmalloc(sizeof(*pt));
 	agg_point(r->agg, r->step, r->rate, r->c, pt);
 	disturbed = pt->client_bound;
-	if (disturbed)
+	if (disturbed && pt->stall_unsteady)
+		log_warn("%s step %u: client stalls over %.0f us in %u of %u intervals made it "
+		         "unsteady: running it again (retry %u of %u)",
+		         w->name, r->step + 1, pt->stall_over_ns / 1e3, pt->client_stalls,
+		         pt->intervals, r->retries + 1, w->retry);
+	else if (disturbed)
 		log_warn(
 		    "%s step %u: client disturbed (delay %.0f us mean, %.2g%% of ops over %.0f us, "
 		    "steal %.1f%%): running it again (retry %u of %u)",

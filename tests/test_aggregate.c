@@ -322,6 +322,7 @@ static void aggregate_stalls(const struct campaign *c, const double *lat_us,
 		rec->rec.issue_late_ns = 1000 * 5000 + stalls[i] * 2000000;
 		rec->rec.slot_wait_ns = stalls[i] ? 0 : 1000 * slot_us * 1000;
 		rec->rec.late_10us = rec->rec.late_100us = rec->rec.late_1ms = stalls[i];
+		rec->rec.lag_max_ns = stalls[i] ? 2000000 : 5000;
 		for (uint64_t k = 0; k < 1000; k++) {
 			hist_record(&rec->rec.latency, (uint64_t)(lat_us[i] * 1e3));
 			hist_record(&rec->rec.service, (uint64_t)(lat_us[i] * 1e3));
@@ -338,8 +339,9 @@ static void aggregate_stalls(const struct campaign *c, const double *lat_us,
  * spare capacity queues it into the next interval: a window unsteady only through
  * the intervals with a client stall (over 1 ms, the 1 ms SLO's decade) and the one
  * after each is the client's (client-bound, retried), not the device's. The same
- * spike with no stall is the device's; so is one two intervals after the stall; and
- * so is any when the queues waited for slots where the client did not stall.
+ * spike with no stall is the device's; so is one two intervals after the stall; so
+ * is any when the queues waited for slots where the client did not stall; and so is
+ * a service time beyond the stall's lag (2 ms) plus the usual (the device stalled).
  */
 static void test_point_client_stalls(void **state)
 {
@@ -367,6 +369,10 @@ static void test_point_client_stalls(void **state)
 	assert_false(pt->client_bound);
 	assert_int_equal(pt->client_stalls, 1);
 	aggregate_stalls(c, spike, stall1, 50, pt);
+	assert_false(pt->client_bound);
+	/* the device stalled 10 ms in the interval the client stalled 2 ms: its own */
+	aggregate_stalls(c, (const double[5]){200, 10000, 200, 200, 200}, stall1, 0, pt);
+	assert_false(pt->steady);
 	assert_false(pt->client_bound);
 	free(pt);
 	campaign_free(c);

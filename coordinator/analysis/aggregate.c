@@ -460,6 +460,26 @@ static uint64_t agg_stalled_ops(const struct agg_record *m, uint64_t slo_ns, dou
 	return 0;
 }
 
+static int agg_u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median over intervals idx[0..n) of their longest service time. */
+static uint64_t agg_median_service_max(const struct agg_step *st, const uint32_t *idx, size_t n)
+{
+	uint64_t *v = xcalloc(n + 1, sizeof(*v)), med;
+
+	for (size_t i = 0; i < n; i++)
+		v[i] = st->merged[idx[i]]->rec.service.count ? st->merged[idx[i]]->rec.service.max : 0;
+	qsort(v, n, sizeof(*v), agg_u64_cmp);
+	med = n ? v[n / 2] : 0;
+	free(v);
+	return med;
+}
+
 /*
  * An unsteady window whose unsteadiness is the client's: the intervals in which
  * the client stalled (agg_stalled_ops), each with the interval after it, are what
@@ -467,24 +487,28 @@ static uint64_t agg_stalled_ops(const struct agg_record *m, uint64_t slo_ns, dou
  * fewer than two are left (the client stalled all through; nothing in the window
  * is the device's alone). A stalled client issues what fell due in one burst and
  * the device queues it, draining into the next interval when it has little spare
- * capacity: a spike that is not the device's at this rate. Never when, in the
- * intervals without a stall (all of them when each has one), the queues waited for
- * a slot longer than the client delayed: the device is then saturated, and that
- * is its figure (a stalled client's burst may fill the queue in its own interval).
- * Sets pt->client_stalls (the
- * measured intervals with a stall) and, when they explain the unsteadiness,
- * pt->client_bound and pt->stall_unsteady.
+ * capacity: a spike that is not the device's at this rate. A burst of what fell
+ * due over a stall of D waits at most about D in a device that keeps its pace, so
+ * an interval is set aside only when its longest service time is within the
+ * stall's longest lag plus the window's usual longest (the median interval's);
+ * one beyond (the device stalled too) keeps the window the device's. Never either
+ * when, in the intervals without a stall (all of them when each has one), the
+ * queues waited for a slot longer than the client delayed: the device is then
+ * saturated. Sets pt->client_stalls (the measured intervals with a stall) and,
+ * when they explain the unsteadiness, pt->client_bound and pt->stall_unsteady.
  */
 static void agg_client_unsteady(const struct agg_step *st, const struct campaign *c,
                                 struct step_point *pt)
 {
 	uint32_t *idx = xcalloc(st->nintervals + 1, sizeof(*idx));
-	size_t n = agg_measured(st, st->win_from, st->win_to, idx), kept = 0;
-	bool drain = false, stalled;
+	size_t n = agg_measured(st, st->win_from, st->win_to, idx), kept = 0, unexplained = 0;
+	uint64_t usual = agg_median_service_max(st, idx, n), lag = 0;
+	bool drain = false, stalled, beyond;
 	double over = 0, slot = 0, client = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct record *r = &st->merged[idx[i]]->rec;
+		uint64_t svc_max = r->service.count ? r->service.max : 0;
 
 		stalled = agg_stalled_ops(st->merged[idx[i]], c->slo_latency_ns, &over) > 0;
 		pt->client_stalls += stalled;
@@ -492,8 +516,15 @@ static void agg_client_unsteady(const struct agg_step *st, const struct campaign
 			slot += (double)r->slot_wait_ns;
 			client += (double)(r->issue_late_ns + r->reap_delay_ns);
 		}
-		if (!stalled && !drain)
+		if (stalled && r->lag_max_ns > lag)
+			lag = r->lag_max_ns;
+		/* beyond what the burst explains: the device's own, and it stays */
+		beyond = svc_max > (stalled ? r->lag_max_ns : lag) + usual;
+		unexplained += stalled && beyond;
+		if ((!stalled && !drain) || (drain && !stalled && beyond))
 			idx[kept++] = idx[i];
+		if (!stalled)
+			lag = 0;
 		drain = stalled;
 	}
 	pt->stall_over_ns = over;
@@ -501,8 +532,8 @@ static void agg_client_unsteady(const struct agg_step *st, const struct campaign
 		slot = pt->slot_wait_ns;
 		client = pt->issue_late_ns + pt->reap_delay_ns;
 	}
-	if (!pt->steady && pt->client_stalls > 0 && n >= AGG_MIN_INTERVALS && slot <= client &&
-	    (kept < 2 || agg_idx_steady(st, idx, kept, c->slo_metric)))
+	if (!pt->steady && pt->client_stalls > 0 && unexplained == 0 && n >= AGG_MIN_INTERVALS &&
+	    slot <= client && (kept < 2 || agg_idx_steady(st, idx, kept, c->slo_metric)))
 		pt->client_bound = pt->stall_unsteady = true;
 	free(idx);
 }
@@ -604,6 +635,12 @@ double agg_t95(size_t dof)
 
 void agg_metric_ci(const struct agg_step *st, enum slo_metric metric, double *lo, double *hi)
 {
+	agg_window_ci(st, st->win_from, st->win_to, metric, lo, hi);
+}
+
+void agg_window_ci(const struct agg_step *st, uint32_t from, uint32_t to, enum slo_metric metric,
+                   double *lo, double *hi)
+{
 	const struct agg_record *iv[STEP_MAX_TICKS * 8];
 	struct agg_record *all = xmalloc(sizeof(*all)), *b = xmalloc(sizeof(*b));
 	double x[AGG_CI_BATCHES], sum = 0, ss = 0, mean, half, v, q = 100 * agg_metric_q(metric);
@@ -611,7 +648,7 @@ void agg_metric_ci(const struct agg_step *st, enum slo_metric metric, double *lo
 
 	*lo = *hi = 0;
 	agg_record_init(all);
-	for (uint32_t i = st->win_from; i < st->win_to && n < sizeof(iv) / sizeof(iv[0]); i++)
+	for (uint32_t i = from; i < to && i < st->nintervals && n < sizeof(iv) / sizeof(iv[0]); i++)
 		if (st->merged[i] != NULL && !st->merged[i]->warmup && st->merged[i]->agents > 0) {
 			iv[n++] = st->merged[i];
 			agg_merge(all, st->merged[i]);

@@ -155,6 +155,9 @@ struct agg_step;
  * wider at each end. Both 0 with fewer than two intervals.
  */
 void agg_metric_ci(const struct agg_step *st, enum slo_metric metric, double *lo, double *hi);
+/* The same over intervals [from, to) (warm-up ones left out), whatever the window. */
+void agg_window_ci(const struct agg_step *st, uint32_t from, uint32_t to, enum slo_metric metric,
+                   double *lo, double *hi);
 /*
  * Student's t, two-sided 95% (its 0.975 quantile), with dof degrees of freedom:
  * exact to 3 decimals up to 30, then 2.000 to 60 and 1.960; infinite for 0.

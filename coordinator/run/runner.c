@@ -597,6 +597,15 @@ static int runner_write_window(struct runner *r, struct error *err)
 	return results_window(r->res, w, r->step, r->warm, r->cut, err);
 }
 
+/* Whether the window [warm, to)'s SLO metric has a 95% interval that holds the SLO. */
+static bool runner_straddles(const struct runner *r, uint32_t to)
+{
+	double lo, hi, slo = (double)r->c->slo_latency_ns;
+
+	agg_window_ci(r->agg, r->warm, to, r->c->slo_metric, &lo, &hi);
+	return hi > 0 && lo <= slo && hi > slo;
+}
+
 /*
  * Judging a complete interval. steady: {extend: N}: once the planned intervals
  * are in, the step ends as soon as its whole window (every interval since the
@@ -604,7 +613,10 @@ static int runner_write_window(struct runner *r, struct error *err)
  * at the window's start (agg_window_trends: a transient after the rate change,
  * never a spike), the warm-up takes that interval too, so the window keeps at
  * least its planned length. No interval leaves the window for a spike: it stays
- * in the point and the step ends unsteady. true when the window ends at this one.
+ * in the point and the step ends unsteady. A steady window whose metric's 95%
+ * interval (agg_window_ci) still holds the SLO's latency runs on too: more
+ * intervals narrow it, and with it the knee's band, where the step is ambiguous.
+ * true when the window ends at this one.
  */
 static bool runner_judge(struct runner *r, uint32_t interval)
 {
@@ -620,6 +632,8 @@ static bool runner_judge(struct runner *r, uint32_t interval)
 			r->warm++;
 		return false;
 	}
+	if (to < r->nintervals && r->c->slo_latency_ns > 0 && runner_straddles(r, to))
+		return false;
 	runner_cut(r, to);
 	return true;
 }

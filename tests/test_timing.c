@@ -41,7 +41,16 @@ static double tt_erlang_c(unsigned c, double lambda, double mu)
  * M/M/c: Poisson arrivals, c servers with exponential service. With 64 servers
  * the sample mean of a few seconds is within ~2% (checked by simulation), so 5%
  * is a test of the engine and the worker, not of luck; the seeds are fixed too.
+ *
+ * A client that stalls issues what fell due in one burst, and at 80-90% the device
+ * queues it: that run measures the client, not the engine. So, as a campaign's
+ * retry: N does, a case whose worker was disturbed by the product's rule (its own
+ * delay averaging over 10% of the latency judged, docs/methodology.md "A disturbed
+ * client") runs again, up to TT_ATTEMPTS times; a case disturbed every time is
+ * printed, not judged.
  */
+#define TT_ATTEMPTS 3
+
 static void test_mmc(void **state)
 {
 	static const struct {
@@ -53,41 +62,55 @@ static void test_mmc(void **state)
 	const double mu = 1e9 / (double)sim.service_ns;
 	struct wt_rig *r = wt_rig_new(1);
 	struct shm_interval *iv = xcalloc(16, sizeof(*iv));
+	struct hist *lat = xmalloc(sizeof(*lat));
 
+	(void)state;
 	wt_fork(r, 0, &(struct wt_worker_opts){.sim = &sim, .queue_depth = 1024, .poisson = true});
 	wt_ready(r, 0);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		double rate = cases[i].rho * sim.servers * mu, want, got;
+		double rate = cases[i].rho * sim.servers * mu, want, got = 0;
 		uint32_t n = 2 * cases[i].seconds + 1; /* half-second intervals, one of warm-up */
-		struct hist *lat = xmalloc(sizeof(*lat));
-		uint64_t gen, lag = 0, ops = 0;
-		double lag_mean;
+		bool disturbed = true;
 
-		hist_reset(lat);
-		gen = wt_step(r, 500 * NSEC_PER_MSEC, n, &rate);
-		wt_collect(r, 0, gen, n, iv);
-		for (uint32_t k = 1; k < n; k++) {
-			hist_merge(lat, &iv[k].rec.latency);
-			lag += iv[k].rec.lag_sum_ns;
-			ops += iv[k].rec.ops;
-		}
 		want = tt_erlang_c(sim.servers, rate, mu) * 1e9;
-		/*
-		 * The model is the device: latency less the client's own lateness (on a
-		 * busy host a worker wakes late, and that is the client's, reported as lag).
-		 */
-		lag_mean = ops ? (double)lag / (double)ops : 0;
-		got = hist_mean(lat) - lag_mean;
-		print_message(
-		    "M/M/%u at %.0f%%: %.0f ops/s, mean %.1f us less lag %.1f us = %.1f us, "
-		    "Erlang C %.1f us (%+.2f%%)\n",
-		    sim.servers, cases[i].rho * 100, rate, hist_mean(lat) / 1e3, lag_mean / 1e3,
-		    got / 1e3, want / 1e3, (got / want - 1) * 100);
+		for (unsigned attempt = 1; attempt <= TT_ATTEMPTS && disturbed; attempt++) {
+			uint64_t gen, lag = 0, ops = 0, stalled = 0;
+			double lag_mean;
+
+			hist_reset(lat);
+			gen = wt_step(r, 500 * NSEC_PER_MSEC, n, &rate);
+			wt_collect(r, 0, gen, n, iv);
+			for (uint32_t k = 1; k < n; k++) {
+				hist_merge(lat, &iv[k].rec.latency);
+				lag += iv[k].rec.lag_sum_ns;
+				ops += iv[k].rec.ops;
+				stalled += iv[k].rec.late_1ms;
+			}
+			/*
+			 * The model is the device: latency less the client's own lateness (on a
+			 * busy host a worker wakes late, and that is the client's, reported as lag).
+			 */
+			lag_mean = ops ? (double)lag / (double)ops : 0;
+			got = hist_mean(lat) - lag_mean;
+			disturbed = lag_mean > 0.10 * want;
+			print_message("M/M/%u at %.0f%% (attempt %u): %.0f ops/s, mean %.1f us less lag "
+			              "%.1f us = %.1f us, Erlang C %.1f us (%+.2f%%); %" PRIu64
+			              " ops delayed by the client over 1 ms\n",
+			              sim.servers, cases[i].rho * 100, attempt, rate,
+			              hist_mean(lat) / 1e3, lag_mean / 1e3, got / 1e3, want / 1e3,
+			              (got / want - 1) * 100, stalled);
+		}
+		if (disturbed) {
+			print_message("M/M/%u at %.0f%%: the client was disturbed in all %u attempts: "
+			              "not judged\n",
+			              sim.servers, cases[i].rho * 100, TT_ATTEMPTS);
+			continue;
+		}
 		if (fabs(got / want - 1) > 0.05)
 			fail_msg("M/M/%u at %.0f%%: mean %.1f us is not within 5%% of %.1f us",
 			         sim.servers, cases[i].rho * 100, got / 1e3, want / 1e3);
-		free(lat);
 	}
+	free(lat);
 	free(iv);
 	wt_rig_free(r);
 }

@@ -467,6 +467,23 @@ static int agg_u64_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/*
+ * The longest the client itself can have delayed an operation in interval m: ten
+ * times the largest decade its delays passed (the counters are per decade), and
+ * never more than the longest lag (which adds slot waits, the device's).
+ */
+static uint64_t agg_client_delay_max(const struct agg_record *m)
+{
+	const uint64_t decade[4] = {10000, 100000, 1000000, 10000000};
+	const uint64_t late[4] = {m->rec.late_10us, m->rec.late_100us, m->rec.late_1ms,
+	                          m->rec.late_10ms};
+
+	for (int k = 2; k >= 0; k--)
+		if (late[k] > 0 && late[k + 1] == 0)
+			return 10 * decade[k] < m->rec.lag_max_ns ? 10 * decade[k] : m->rec.lag_max_ns;
+	return m->rec.lag_max_ns;
+}
+
 /* The median over intervals idx[0..n) of their longest service time. */
 static uint64_t agg_median_service_max(const struct agg_step *st, const uint32_t *idx, size_t n)
 {
@@ -490,7 +507,8 @@ static uint64_t agg_median_service_max(const struct agg_step *st, const uint32_t
  * capacity: a spike that is not the device's at this rate. A burst of what fell
  * due over a stall of D waits at most about D in a device that keeps its pace, so
  * an interval is set aside only when its longest service time is within the
- * stall's longest lag plus the window's usual longest (the median interval's);
+ * stall's longest (agg_client_delay_max) plus the window's usual longest (the
+ * median interval's); the interval after it, within its stall's;
  * one beyond (the device stalled too) keeps the window the device's. Never either
  * when, in the intervals without a stall (all of them when each has one), the
  * queues waited for a slot longer than the client delayed: the device is then
@@ -516,10 +534,10 @@ static void agg_client_unsteady(const struct agg_step *st, const struct campaign
 			slot += (double)r->slot_wait_ns;
 			client += (double)(r->issue_late_ns + r->reap_delay_ns);
 		}
-		if (stalled && r->lag_max_ns > lag)
-			lag = r->lag_max_ns;
+		if (stalled)
+			lag = agg_client_delay_max(st->merged[idx[i]]);
 		/* beyond what the burst explains: the device's own, and it stays */
-		beyond = svc_max > (stalled ? r->lag_max_ns : lag) + usual;
+		beyond = svc_max > lag + usual;
 		unexplained += stalled && beyond;
 		if ((!stalled && !drain) || (drain && !stalled && beyond))
 			idx[kept++] = idx[i];

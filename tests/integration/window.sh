@@ -8,7 +8,9 @@
 
 # One worker on 1 server x 100us, uniform arrivals every 1ms. After 3,500 operations
 # (3.5 s in: interval 7 of 0.5 s, the middle of the window [2, 12)) the device stops
-# for 400 ms; 445 operations queue behind it (queue_depth 512 holds them all).
+# for 400 ms; 445 operations queue behind it (queue_depth 512 holds them all). retry: 0:
+# the sim stalls once per worker, so a step re-run for a disturbed client (a loaded
+# machine) would be a quiet one; here the window with the stall is the subject.
 cat > "$T/stall.yaml" <<YAML
 campaign: stall
 agents: {local: 1}
@@ -18,6 +20,7 @@ interval: 500ms
 warmup: 1s
 measure: 5s
 steady: {extend: 8}
+retry: 0
 slo: {latency: 50ms}
 workloads:
   - {name: st, rw: randread, load: {steps: [1000]}}

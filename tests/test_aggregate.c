@@ -304,8 +304,8 @@ static void test_point_client_health(void **state)
  * health: interval i at lat_us[i], stalls[i] operations delayed by the client over
  * 1 ms, and slot_us of slot wait per op in every interval without a stall.
  */
-static void aggregate_stalls(const struct campaign *c, const double *lat_us,
-                             const uint64_t *stalls, uint64_t slot_us, struct step_point *pt)
+static void aggregate_stalls(const struct campaign *c, const double *lat_us, const uint64_t *stalls,
+                             uint64_t slot_us, struct step_point *pt)
 {
 	struct agg_step *st = agg_step_new(1, (const char *const[]){"a"}, 5);
 	struct agg_record *rec = calloc(1, sizeof(*rec));

@@ -88,22 +88,24 @@ static void test_mmc(void **state)
 			}
 			/*
 			 * The model is the device: latency less the client's own lateness (on a
-			 * busy host a worker wakes late, and that is the client's, reported as lag).
+			 * busy host a worker wakes late, and that is the client's, reported as
+			 * lag).
 			 */
 			lag_mean = ops ? (double)lag / (double)ops : 0;
 			got = hist_mean(lat) - lag_mean;
 			disturbed = lag_mean > 0.10 * want;
-			print_message("M/M/%u at %.0f%% (attempt %u): %.0f ops/s, mean %.1f us less lag "
-			              "%.1f us = %.1f us, Erlang C %.1f us (%+.2f%%); %" PRIu64
-			              " ops delayed by the client over 1 ms\n",
-			              sim.servers, cases[i].rho * 100, attempt, rate,
-			              hist_mean(lat) / 1e3, lag_mean / 1e3, got / 1e3, want / 1e3,
-			              (got / want - 1) * 100, stalled);
+			print_message(
+			    "M/M/%u at %.0f%% (attempt %u): %.0f ops/s, mean %.1f us less lag "
+			    "%.1f us = %.1f us, Erlang C %.1f us (%+.2f%%); %" PRIu64
+			    " ops delayed by the client over 1 ms\n",
+			    sim.servers, cases[i].rho * 100, attempt, rate, hist_mean(lat) / 1e3,
+			    lag_mean / 1e3, got / 1e3, want / 1e3, (got / want - 1) * 100, stalled);
 		}
 		if (disturbed) {
-			print_message("M/M/%u at %.0f%%: the client was disturbed in all %u attempts: "
-			              "not judged\n",
-			              sim.servers, cases[i].rho * 100, TT_ATTEMPTS);
+			print_message(
+			    "M/M/%u at %.0f%%: the client was disturbed in all %u attempts: "
+			    "not judged\n",
+			    sim.servers, cases[i].rho * 100, TT_ATTEMPTS);
 			continue;
 		}
 		if (fabs(got / want - 1) > 0.05)

@@ -480,7 +480,8 @@ static uint64_t agg_client_delay_max(const struct agg_record *m)
 
 	for (int k = 2; k >= 0; k--)
 		if (late[k] > 0 && late[k + 1] == 0)
-			return 10 * decade[k] < m->rec.lag_max_ns ? 10 * decade[k] : m->rec.lag_max_ns;
+			return 10 * decade[k] < m->rec.lag_max_ns ? 10 * decade[k]
+			                                          : m->rec.lag_max_ns;
 	return m->rec.lag_max_ns;
 }
 
@@ -490,7 +491,8 @@ static uint64_t agg_median_service_max(const struct agg_step *st, const uint32_t
 	uint64_t *v = xcalloc(n + 1, sizeof(*v)), med;
 
 	for (size_t i = 0; i < n; i++)
-		v[i] = st->merged[idx[i]]->rec.service.count ? st->merged[idx[i]]->rec.service.max : 0;
+		v[i] =
+		    st->merged[idx[i]]->rec.service.count ? st->merged[idx[i]]->rec.service.max : 0;
 	qsort(v, n, sizeof(*v), agg_u64_cmp);
 	med = n ? v[n / 2] : 0;
 	free(v);

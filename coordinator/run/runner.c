@@ -780,7 +780,8 @@ static int runner_probe_end(struct runner *r, struct error *err)
 
 /*
  * retry: N: a step whose client was disturbed (agg_point's client_bound) runs again at
- * the same rate, up to N times, before it counts; the attempt's lines stay in
+ * the same rate, up to N times, before it counts (not one that lost an agent); the
+ * attempt's lines stay in
  * intervals.jsonl behind a retried line. 1: it runs again; 0: it counts; -1: err.
  */
 static int runner_retry(struct runner *r, struct error *err)
@@ -793,7 +794,11 @@ static int runner_retry(struct runner *r, struct error *err)
 		return 0;
 	pt = xmalloc(sizeof(*pt));
 	agg_point(r->agg, r->step, r->rate, r->c, pt);
-	disturbed = pt->client_bound;
+	/*
+	 * A step that lost an agent is not re-run: the loss is the step's, and a retry on
+	 * the agents left would hide where it happened (its point carries the mark).
+	 */
+	disturbed = pt->client_bound && pt->agents_lost == 0;
 	if (disturbed && pt->stall_unsteady)
 		log_warn("%s step %u: client stalls over %.0f us in %u of %u intervals made it "
 		         "unsteady: running it again (retry %u of %u)",

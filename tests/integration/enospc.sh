@@ -43,7 +43,8 @@ import csv, json, sys, collections
 r = sys.argv[1]
 raw = open(r + "/intervals.jsonl", "rb").read()
 assert raw.endswith(b"\n"), "intervals.jsonl ends in a whole line"
-lines = [json.loads(l) for l in raw.decode().splitlines()]
+import ivlines  # an attempt re-run for a disturbed client (retry: N) is not on record
+lines = ivlines.lines(r + "/intervals.jsonl")
 per = collections.Counter(l["step"] for l in lines if l.get("agent") == "local-0" and "interval" in l)
 rows = list(csv.DictReader(open(r + "/curve.csv")))
 assert rows, "some steps completed before the disk filled"

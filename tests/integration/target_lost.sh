@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# A worker's file truncated or deleted mid-step: its operations fail with the cause
-# named (agent, path, "truncated" / "deleted") in intervals.jsonl, the step's verdict
-# and the campaign's error, instead of reads of nothing counted as I/O.
+# A worker's file truncated, deleted or replaced mid-step: its operations fail with
+# the cause named (agent, path, "truncated" / "deleted" / "replaced") in intervals.jsonl,
+# the step's verdict and the campaign's error, instead of reads of nothing (or of
+# another file) counted as I/O.
 . "$(dirname "$0")/lib.sh"
 
 F=$T/target/local-0-w0.dat
@@ -62,4 +63,10 @@ check "deleted: the step's verdict names it" grep -Eq "[0-9]+ errors \\(file del
 check "deleted: intervals.jsonl names it" \
 	grep -q "\"path\":\"$F\",\"offset\":[0-9]*,\"cause\":\"file deleted\",\"agent\":\"local-0\"" \
 	"$T/deleted-r/intervals.jsonl"
+
+# Replaced by a copy of itself (same size and data, another inode): not the file laid out.
+lost replaced "cp '$F' '$F.new' && mv '$F.new' '$F'" "stop: {errors: allow}" ||
+	fail "replaced: with errors allowed the campaign ends complete"
+check "replaced: the step's verdict names it" \
+	grep -Eq "[0-9]+ errors \\(file replaced \\(inode changed\\) on $F\\)" "$T/replaced.out"
 echo "# target-lost: all passed"

@@ -1,10 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# A worker's file truncated, deleted or replaced mid-step: its operations fail with
-# the cause named (agent, path, "truncated" / "deleted" / "replaced") in intervals.jsonl,
-# the step's verdict and the campaign's error, instead of reads of nothing (or of
-# another file) counted as I/O.
+# A worker's file truncated, deleted or replaced mid-step, or holes punched in it
+# mid-campaign: its operations fail with the cause named (agent, path, "truncated",
+# "deleted", "replaced", "holes") in intervals.jsonl, the step's verdict and the
+# campaign's error, instead of reads of nothing (or of another file) counted as I/O.
 . "$(dirname "$0")/lib.sh"
+
+command -v fallocate > /dev/null || { echo "# needs fallocate: skipped"; exit 77; }
 
 F=$T/target/local-0-w0.dat
 
@@ -69,4 +71,10 @@ lost replaced "cp '$F' '$F.new' && mv '$F.new' '$F'" "stop: {errors: allow}" ||
 	fail "replaced: with errors allowed the campaign ends complete"
 check "replaced: the step's verdict names it" \
 	grep -Eq "[0-9]+ errors \\(file replaced \\(inode changed\\) on $F\\)" "$T/replaced.out"
+
+# Holes punched mid-campaign (size and inode kept): found at the next step's start.
+lost punched "fallocate -p -o 1MiB -l 2MiB '$F'" "stop: {errors: allow}" ||
+	fail "punched: with errors allowed the campaign ends complete"
+check "punched: the next step's verdict names the holes" \
+	grep -Eq "[0-9]+ errors \\(file has holes: 2MiB of 4MiB \\(made after its layout\\) on $F\\)" "$T/punched.out"
 echo "# target-lost: all passed"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Write data with a requested compressibility and dedupe ratio, at about memcpy speed. */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -274,6 +275,62 @@ void datagen_fill(struct datagen *d, void *buf)
 		}
 		datagen_chunk(d, seq, p + off, len);
 	}
+}
+
+/* Word j of the pool datagen_new makes for seed, without making the pool. */
+static uint64_t datagen_pool_word(uint64_t seed, uint64_t j)
+{
+	uint64_t s = datagen_mix(seed ^ UINT64_C(0x5851f42d4c957f2d));
+
+	return datagen_mix(s + (j + 1) * UINT64_C(0x9e3779b97f4a7c15));
+}
+
+/* The incompressible run of a chunk's first sector, shortest and longest over chunk sizes. */
+static void datagen_first_run(uint32_t pct, uint32_t *lo, uint32_t *hi)
+{
+	*lo = DATAGEN_SECTOR;
+	*hi = 0;
+	for (uint32_t size = DATAGEN_SECTOR; size <= DATAGEN_CHUNK; size += DATAGEN_SECTOR) {
+		uint32_t run = datagen_random_bytes(pct, size) / 8 / (size / DATAGEN_SECTOR) * 8;
+
+		*lo = run < *lo ? run : *lo;
+		*hi = run > *hi ? run : *hi;
+	}
+}
+
+bool datagen_check(const void *buf, size_t len, uint32_t compress_pct)
+{
+	const unsigned char *p = buf;
+	uint64_t a, b, seed, pick, key, idx;
+	uint32_t lo, hi;
+
+	if (len < DATAGEN_STAMP || compress_pct > 100)
+		return false;
+	memcpy(&a, p, sizeof(a));
+	memcpy(&b, p + sizeof(a), sizeof(b));
+	/* A hole or zeroed range reads as a zero stamp, which no chunk carries (2^-128). */
+	if (a == 0 && b == 0)
+		return false;
+	/* The stamp gives the seed back (datagen_chunk); the rest follows from seed and stamp. */
+	seed = a ^ datagen_mix(b ^ UINT64_C(0x9e3779b97f4a7c15));
+	pick = datagen_mix(b + UINT64_C(0x632be59bd9b4e019));
+	idx = pick % (DATAGEN_POOL / 8);
+	key = datagen_mix(pick);
+	/* The chunk size (the writer's block size, up to 4KiB) sets the run's length. */
+	datagen_first_run(compress_pct, &lo, &hi);
+	if (len > DATAGEN_SECTOR)
+		len = DATAGEN_SECTOR;
+	for (size_t off = DATAGEN_STAMP; off + 8 <= len && off < lo; off += 8) {
+		uint64_t v;
+
+		memcpy(&v, p + off, sizeof(v));
+		if (v != (datagen_pool_word(seed, idx + off / 8) ^ key))
+			return false;
+	}
+	for (size_t off = hi > DATAGEN_STAMP ? hi : DATAGEN_STAMP; off < len; off++)
+		if (p[off] != 0)
+			return false;
+	return true;
 }
 
 void datagen_free(struct datagen *d)

@@ -3,6 +3,7 @@
 #ifndef IOCURVE_DATAGEN_H
 #define IOCURVE_DATAGEN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,5 +33,14 @@ struct datagen *datagen_new(const struct datagen_config *cfg);
  */
 void datagen_fill(struct datagen *d, void *buf);
 void datagen_free(struct datagen *d);
+/*
+ * True when buf (len bytes, from 16 up to a sector of 512 looked at) is the
+ * start of a chunk some datagen with this compress_pct wrote, whatever its seed
+ * and block size: the stamp gives seed and pool offset back, and the first
+ * sector's incompressible bytes must be theirs and its tail zeros. A hole or a
+ * zeroed range (zero stamp) and foreign data fail. What the layout wrote and
+ * what a worker's writes overwrote both pass.
+ */
+bool datagen_check(const void *buf, size_t len, uint32_t compress_pct);
 
 #endif

@@ -15,10 +15,16 @@
 #include "clock.h"
 #include "fsutil.h"
 #include "layout.h"
+#include "log.h"
+#include "units.h"
 
 #define LAYOUT_XATTR "user.iocurve.layout"
 #define LAYOUT_CHUNK (1u << 20)
 #define LAYOUT_ALIGN 4096u
+/* Blocks read back to check a laid-out file's data, spread over it. */
+#define LAYOUT_SAMPLES 16u
+/* Each sample: a window in which some chunk of datagen's must start (chunks are <= 4KiB). */
+#define LAYOUT_SAMPLE_LEN 8192u
 
 /* The xattr's value: size and data pattern, so a change of either lays the file out again. */
 static void layout_stamp(char *buf, size_t len, uint64_t size, const struct datagen_config *data)
@@ -53,6 +59,123 @@ static int layout_set_direct(int fd, bool on)
 		return -errno;
 	fl = on ? (fl | O_DIRECT) : (fl & ~O_DIRECT);
 	return fcntl(fd, F_SETFL, fl) < 0 ? -errno : 0;
+}
+
+int layout_hole_bytes(int fd, uint64_t size, uint64_t *holes)
+{
+	uint64_t pos = 0, h = 0;
+	struct stat st;
+
+	while (pos < size) {
+		off_t data = lseek(fd, (off_t)pos, SEEK_DATA), end;
+
+		if (data < 0 && errno == ENXIO)
+			data = (off_t)size; /* no data past pos: the rest is a hole */
+		else if (data < 0)
+			goto blocks;
+		if ((uint64_t)data >= size) {
+			h += size - pos;
+			break;
+		}
+		h += (uint64_t)data - pos;
+		end = lseek(fd, data, SEEK_HOLE);
+		if (end < 0)
+			goto blocks;
+		pos = (uint64_t)end > (uint64_t)data ? (uint64_t)end : size;
+	}
+	*holes = h;
+	return 0;
+blocks:
+	/* No SEEK_DATA here: the blocks allocated against the size tell as much. */
+	if (fstat(fd, &st) < 0)
+		return -1;
+	*holes = (uint64_t)st.st_blocks * 512 < size ? size - (uint64_t)st.st_blocks * 512 : 0;
+	return 0;
+}
+
+/*
+ * Read LAYOUT_SAMPLES windows spread over the file back and check that each holds
+ * a chunk of datagen's; *bad gets how many do not, *bad_off the first one's offset.
+ */
+static int layout_sample(int fd, const char *path, uint64_t size, bool direct,
+                         const struct datagen_config *data, uint32_t *bad, uint64_t *bad_off,
+                         struct error *err)
+{
+	uint32_t pct = data ? data->compress_pct : 0;
+	unsigned char *buf = NULL;
+	int ret;
+
+	*bad = 0;
+	ret = posix_memalign((void **)&buf, LAYOUT_ALIGN, LAYOUT_SAMPLE_LEN);
+	if (ret) {
+		error_set(err, "%s: allocating the sample buffer: %s", path, strerror(ret));
+		return -1;
+	}
+	/* A few reads through the page cache need no alignment; dropped from it after. */
+	if (direct && (ret = layout_set_direct(fd, false)) < 0) {
+		error_set(err, "%s: clearing O_DIRECT to check the layout: %s", path,
+		          strerror(-ret));
+		free(buf);
+		return -1;
+	}
+	for (uint32_t i = 0; i < LAYOUT_SAMPLES; i++) {
+		uint64_t off = size / LAYOUT_SAMPLES * i / LAYOUT_ALIGN * LAYOUT_ALIGN;
+		ssize_t n = pread(fd, buf, LAYOUT_SAMPLE_LEN, (off_t)off);
+		bool found = false;
+
+		if (n < 0) {
+			error_set(err, "%s: reading back offset %" PRIu64 ": %s", path, off,
+			          strerror(errno));
+			ret = -1;
+			break;
+		}
+		/* A worker's writes may have left chunks of its block size at any sector. */
+		for (size_t p = 0; !found && p < LAYOUT_ALIGN && p + 512 <= (size_t)n; p += 512)
+			found = datagen_check(buf + p, (size_t)n - p, pct);
+		if (!found && (*bad)++ == 0)
+			*bad_off = off;
+	}
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	if (direct && layout_set_direct(fd, true) < 0 && ret == 0) {
+		error_set(err, "%s: restoring O_DIRECT: %s", path, strerror(errno));
+		ret = -1;
+	}
+	free(buf);
+	return ret;
+}
+
+/*
+ * A file the xattr says was laid out still holds its data: no holes (punched,
+ * or zeroed as unwritten extents) and sampled blocks that are datagen's. 0 and
+ * why[0] == '\0' when it does, 0 with why in words when it must be laid out again.
+ */
+static int layout_verify(int fd, const char *path, uint64_t size, bool direct,
+                         const struct datagen_config *data, char *why, size_t len,
+                         struct error *err)
+{
+	char a[32], b[32];
+	uint64_t holes = 0, off = 0;
+	uint32_t bad = 0;
+
+	why[0] = '\0';
+	if (layout_hole_bytes(fd, size, &holes) < 0) {
+		error_set(err, "%s: finding holes: %s", path, strerror(errno));
+		return -1;
+	}
+	if (holes > 0) {
+		units_format_size(holes, a, sizeof(a));
+		units_format_size(size, b, sizeof(b));
+		snprintf(why, len, "%s of %s are holes", a, b);
+		return 0;
+	}
+	if (layout_sample(fd, path, size, direct, data, &bad, &off, err) < 0)
+		return -1;
+	if (bad > 0)
+		snprintf(why, len,
+		         "%u of %u blocks read back are not the data its layout wrote (the first "
+		         "at offset %" PRIu64 ")",
+		         bad, LAYOUT_SAMPLES, off);
+	return 0;
 }
 
 static int layout_write_all(int fd, const char *path, uint64_t size, bool direct,
@@ -171,7 +294,7 @@ int layout_open_at(int dirfd, const char *name, const char *path, uint64_t size,
                    struct error *err)
 {
 	int flags = O_RDWR | O_CREAT | O_CLOEXEC | (direct ? O_DIRECT : 0);
-	char text[96];
+	char text[96], why[160];
 	struct stat st;
 	int fd;
 
@@ -194,8 +317,17 @@ int layout_open_at(int dirfd, const char *name, const char *path, uint64_t size,
 	}
 	if (layout_check_file(fd, path, &st, err) < 0)
 		goto err;
-	if ((uint64_t)st.st_size == size && layout_is_done(fd, size, data))
-		return fd;
+	if ((uint64_t)st.st_size == size && layout_is_done(fd, size, data)) {
+		/* The xattr says laid out; holes punched or data overwritten since do not. */
+		if (layout_verify(fd, path, size, direct, data, why, sizeof(why), err) < 0)
+			goto err;
+		if (why[0] == '\0')
+			return fd;
+		log_warn("re-laying %s: %s", path, why);
+	} else if ((uint64_t)st.st_size != size && fgetxattr(fd, LAYOUT_XATTR, NULL, 0) > 0) {
+		log_warn("re-laying %s: its size is %" PRIu64 " bytes, the plan's %" PRIu64, path,
+		         (uint64_t)st.st_size, size);
+	}
 
 	/* Forget any old layout first, so a crash below cannot leave a half-written file trusted.
 	 */

@@ -15,6 +15,10 @@
  * this size and data pattern, writes every byte once with data from datagen
  * (data: compress and dedupe; NULL: incompressible), fsyncs and records the
  * xattr, so that writes overwrite existing data and reads read real data.
+ * A file carrying the xattr is still checked: holes in it (punched since) or
+ * sampled blocks that are not datagen's (zeroed, overwritten by others) lay it
+ * out again, with a warning that says why ("re-laying PATH: 48MiB of 64MiB are
+ * holes").
  * *progress (may be NULL) follows the bytes written as it goes, for the
  * coordinator's progress line. Returns the open fd, or -1 with err naming the
  * path and the reason ("O_DIRECT is not supported on this file system; set
@@ -31,6 +35,13 @@ int layout_open(const char *path, uint64_t size, bool direct, const struct datag
 int layout_open_at(int dirfd, const char *name, const char *path, uint64_t size, bool direct,
                    const struct datagen_config *data, uint64_t *progress, uint64_t *written,
                    struct error *err);
+
+/*
+ * The bytes of [0, size) of fd that are holes (SEEK_DATA/SEEK_HOLE; where the
+ * file system has neither, size minus the blocks allocated). Ranges zeroed as
+ * unwritten extents count where the file system reports them as holes. 0 or -1.
+ */
+int layout_hole_bytes(int fd, uint64_t size, uint64_t *holes);
 
 /*
  * A block device the agent was allowed: opened read-write only when the

@@ -9,12 +9,14 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "clock.h"
 #include "engine.h"
 #include "layout.h"
 #include "log.h"
+#include "units.h"
 #include "worker.h"
 #include "xalloc.h"
 
@@ -52,6 +54,15 @@ struct worker {
 	uint64_t nivcsw; /* involuntary context switches at the start of the current interval */
 	uint64_t gen_seen;
 	uint64_t silent_ns; /* the dead-man tripped: the agent was silent this long */
+	/*
+	 * A file target as laid out (dev, ino), checked at step starts and interval
+	 * boundaries (never per operation); lost: why it no longer is what the plan
+	 * says ("file deleted"): every operation from then on fails with these words.
+	 */
+	bool file;
+	dev_t dev;
+	ino_t ino;
+	char lost[RECORD_CAUSE_MAX];
 	bool stop;
 	int dump_fd; /* test hook (WORKER_TEST_INTENDED_ENV): intended times; -1: off */
 	char dump_buf[4096];
@@ -199,6 +210,57 @@ static void worker_publish(struct worker *w)
 	worker_notify(w->cfg);
 }
 
+/*
+ * Is the target still the file laid out? Its path must name the same inode, at
+ * least as long as the plan's size, and (holes: at a step start) without holes:
+ * a file deleted, replaced or truncated, or holes punched in it, would give
+ * reads of nothing counted as I/O. Two stat calls; the hole walk is a few lseeks.
+ */
+static void worker_target_check(struct worker *w, bool holes)
+{
+	const struct worker_config *cfg = w->cfg;
+	const char *name = strrchr(cfg->path, '/');
+	int dirfd = cfg->target_fd > 0 ? cfg->target_fd : AT_FDCWD;
+	char a[16], b[16];
+	struct stat st;
+	uint64_t h = 0;
+
+	if (!w->file || w->lost[0] != '\0')
+		return;
+	if (fstatat(dirfd, dirfd == AT_FDCWD ? cfg->path : name + 1, &st, AT_SYMLINK_NOFOLLOW) <
+	    0) {
+		snprintf(w->lost, sizeof(w->lost),
+		         errno == ENOENT ? "file deleted" : "file gone: %s", strerror(errno));
+	} else if (st.st_ino != w->ino || st.st_dev != w->dev) {
+		snprintf(w->lost, sizeof(w->lost), "file replaced (inode changed)");
+	} else if (fstat(w->fd, &st) == 0 && (uint64_t)st.st_size < cfg->file_size) {
+		snprintf(w->lost, sizeof(w->lost), "file truncated to %llu bytes",
+		         (unsigned long long)st.st_size);
+	} else if (holes && layout_hole_bytes(w->fd, cfg->file_size, &h) == 0 && h > 0) {
+		units_format_size(h, a, sizeof(a));
+		units_format_size(cfg->file_size, b, sizeof(b));
+		snprintf(w->lost, sizeof(w->lost),
+		         "file has holes: %s of %s (made after its layout)", a, b);
+	}
+	if (w->lost[0] != '\0')
+		log_warn("%s: %s; its operations fail from here on", cfg->path, w->lost);
+}
+
+/* A transfer shorter than the block, in words: a read past a file's end says how long it is. */
+static void worker_short_cause(const struct worker *w, uint16_t slot, int32_t res, char *buf,
+                               size_t len)
+{
+	struct stat st;
+
+	if (!w->writing[slot] && w->file && fstat(w->fd, &st) == 0 &&
+	    (uint64_t)st.st_size < w->cfg->file_size)
+		snprintf(buf, len, "short read: file truncated to %llu bytes",
+		         (unsigned long long)st.st_size);
+	else
+		snprintf(buf, len, "short %s: %d of %u bytes", w->writing[slot] ? "write" : "read",
+		         (int)res, w->cfg->block_size);
+}
+
 static void worker_issue(struct worker *w, uint64_t intended, uint64_t now)
 {
 	struct pattern_op op;
@@ -268,10 +330,19 @@ static void worker_reap(struct worker *w, int n, uint64_t now, bool count)
 		w->free_slots[w->nfree++] = slot;
 		if (!count)
 			continue;
+		if (w->lost[0] != '\0') {
+			/* Done on a file that is no longer the target: not the plan's I/O. */
+			record_error(&iv->rec, 0, w->offset[slot], w->cfg->path, w->lost);
+			continue;
+		}
 		if (w->done[i].res != (int32_t)bs) {
-			/* A short transfer counts without an errno. */
+			char cause[RECORD_CAUSE_MAX] = "";
+
+			/* A short transfer has no errno: its words say what happened (once). */
+			if (w->done[i].res >= 0 && !record_err_kept(&iv->rec))
+				worker_short_cause(w, slot, w->done[i].res, cause, sizeof(cause));
 			record_error(&iv->rec, w->done[i].res < 0 ? -w->done[i].res : 0,
-			             w->offset[slot], w->cfg->path);
+			             w->offset[slot], w->cfg->path, cause);
 			continue;
 		}
 		iv->rec.ops++;
@@ -348,6 +419,7 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 			                                (double)w->cfg->phase_total);
 		next = arrivals_next(&w->arr);
 	}
+	worker_target_check(w, true);
 	worker_cpu(&w->cpu_user_ns, &w->cpu_sys_ns, &w->nivcsw);
 	worker_interval_begin(w, s->gen, 0);
 	now = clock_now_ns();
@@ -414,6 +486,8 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 			worker_interval_begin(w, s->gen, ++index);
 			boundary += s->interval_ns;
 		}
+		if (crossed)
+			worker_target_check(w, false);
 		if (!over)
 			w->cur->rec.wakes++;
 		worker_reap(w, n, now, !over);
@@ -443,6 +517,7 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 static int worker_open_target(struct worker *w, const struct worker_config *cfg, struct error *err)
 {
 	uint64_t written = 0;
+	struct stat st;
 
 	if (cfg->sim != NULL) {
 		w->ops = &engine_sim_ops;
@@ -463,6 +538,13 @@ static int worker_open_target(struct worker *w, const struct worker_config *cfg,
 	if (w->fd < 0)
 		return -1;
 	cfg->slot->bytes_laid_out = written;
+	if (fstat(w->fd, &st) < 0) {
+		error_set(err, "%s: fstat: %s", cfg->path, strerror(errno));
+		return -1;
+	}
+	w->file = true;
+	w->dev = st.st_dev;
+	w->ino = st.st_ino;
 	return 0;
 }
 

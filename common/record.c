@@ -73,21 +73,39 @@ void record_merge(struct record *dst, const struct record *src)
 	}
 	hist_merge(&dst->latency, &src->latency);
 	hist_merge(&dst->service, &src->service);
-	if (dst->err_errno == 0 && src->err_errno != 0) {
+	if (!record_err_kept(dst) && record_err_kept(src)) {
 		dst->err_errno = src->err_errno;
 		dst->err_offset = src->err_offset;
 		memcpy(dst->err_path, src->err_path, sizeof(dst->err_path));
+		memcpy(dst->err_cause, src->err_cause, sizeof(dst->err_cause));
 	}
 }
 
-void record_error(struct record *r, int errnum, uint64_t offset, const char *path)
+void record_error(struct record *r, int errnum, uint64_t offset, const char *path,
+                  const char *cause)
 {
 	r->errors++;
-	if (r->err_errno != 0 || errnum <= 0)
+	if (record_err_kept(r) || errnum < 0)
 		return;
 	r->err_errno = errnum;
 	r->err_offset = offset;
 	snprintf(r->err_path, sizeof(r->err_path), "%s", path ? path : "");
+	/* Without an errno the cause is all that says what failed: never left empty. */
+	if (cause == NULL || *cause == '\0')
+		cause = errnum == 0 ? "short transfer" : "";
+	snprintf(r->err_cause, sizeof(r->err_cause), "%s", cause);
+}
+
+void record_err_words(int32_t errnum, const char *cause, char *buf, size_t len)
+{
+	const char *name = errnum != 0 ? strerrorname_np(errnum) : NULL;
+
+	if (cause != NULL && *cause != '\0' && name != NULL)
+		snprintf(buf, len, "%s (%s)", cause, name);
+	else if (cause != NULL && *cause != '\0')
+		snprintf(buf, len, "%s", cause);
+	else
+		snprintf(buf, len, "%s", name ? name : "error");
 }
 
 void record_encode(const struct record *rec, Iocurve__IntervalReport *r)
@@ -100,6 +118,7 @@ void record_encode(const struct record *rec, Iocurve__IntervalReport *r)
 	r->err_errno = rec->err_errno;
 	r->err_offset = rec->err_offset;
 	r->err_path = (char *)rec->err_path;
+	r->err_cause = (char *)rec->err_cause;
 	iocurve__histogram__init(&h[0]);
 	iocurve__histogram__init(&h[1]);
 	hist_encode(&rec->latency, &h[0]);
@@ -130,6 +149,9 @@ int record_decode(struct record *rec, const Iocurve__IntervalReport *r, struct e
 	rec->err_offset = r->err_offset;
 	if (r->err_path != NULL)
 		text_clean(r->err_path, rec->err_path, sizeof(rec->err_path), false);
+	/* An older agent sends none: its failures without an errno stay unnamed. */
+	if (r->err_cause != NULL)
+		text_clean(r->err_cause, rec->err_cause, sizeof(rec->err_cause), false);
 	if (r->latency == NULL || r->service == NULL) {
 		error_set(err, "interval %u: report without histograms", r->interval);
 		return -1;

@@ -4,6 +4,8 @@
 #ifndef IOCURVE_RECORD_H
 #define IOCURVE_RECORD_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "error.h"
@@ -11,6 +13,8 @@
 
 /* A target's path as an interval record keeps it (longer ones are cut). */
 #define RECORD_PATH_MAX 128
+/* Why an operation failed when no errno says it ("short read: file truncated to N bytes"). */
+#define RECORD_CAUSE_MAX 96
 
 /*
  * The same record at every level: a worker fills one per interval, an agent
@@ -48,11 +52,16 @@ struct record {
 	uint64_t late_100us;    /* reap delay) over 10 us, 100 us, 1 ms, 10 ms: the tail */
 	uint64_t late_1ms;      /* of its delay, for percentile SLOs */
 	uint64_t late_10ms;
-	/* The interval's first failed operation (merging keeps the first one's): 0: none */
-	int32_t err_errno;
+	/*
+	 * The interval's first failed operation (merging keeps the first one's), kept
+	 * when it has an errno or a cause (record_err_kept): a short transfer or a
+	 * target found deleted, truncated or replaced has no errno but a cause.
+	 */
+	int32_t err_errno; /* 0: none (see err_cause) */
 	uint32_t err_pad;
-	uint64_t err_offset;            /* its offset in the target */
-	char err_path[RECORD_PATH_MAX]; /* its target */
+	uint64_t err_offset;              /* its offset in the target */
+	char err_path[RECORD_PATH_MAX];   /* its target */
+	char err_cause[RECORD_CAUSE_MAX]; /* why, in words, when no errno says it ("": none) */
 	struct hist latency; /* completion minus intended start (plus missed_charged bounds) */
 	struct hist service; /* completion minus submission: what the storage took */
 };
@@ -103,9 +112,23 @@ int record_decode(struct record *rec, const struct Iocurve__IntervalReport *r, s
 int record_check(const struct record *rec, struct error *err);
 void record_merge(struct record *dst, const struct record *src);
 /*
- * Note a failed operation: counted, and the first with an errno (> 0) kept with
- * its offset and target (path may be NULL).
+ * Note a failed operation: counted, and the interval's first kept with its
+ * errno (> 0, or 0), offset, target (path may be NULL) and cause (may be NULL;
+ * with errno 0 and no cause it reads "short transfer"), so that a failure
+ * without an errno still names where and why.
  */
-void record_error(struct record *r, int errnum, uint64_t offset, const char *path);
+void record_error(struct record *r, int errnum, uint64_t offset, const char *path,
+                  const char *cause);
+/* The record holds its first failure's details (an errno or a cause). */
+static inline bool record_err_kept(const struct record *r)
+{
+	return r->err_errno != 0 || r->err_cause[0] != '\0';
+}
+/*
+ * A failure in words: its cause, with the errno's name after it when both are
+ * known ("short read: file truncated to 4096 bytes", "EIO", "file deleted (EIO)");
+ * "error" when neither is.
+ */
+void record_err_words(int32_t errnum, const char *cause, char *buf, size_t len);
 
 #endif

@@ -11,6 +11,8 @@
 #include <cmocka.h>
 
 #include "aggregate.h"
+#include "curve.h"
+#include "iocurve.pb-c.h"
 #include "testlib.h"
 #include "verdict.h"
 
@@ -193,6 +195,100 @@ static void test_point_keeps_agent_index(void **state)
 	assert_true(aggregate_share(pt, "alpha")->achieved_ops == 300.0);
 	assert_int_equal(agg_agent_reported(st, 0), 2);
 	assert_int_equal(agg_agent_reported(st, 1), 2);
+	free(pt);
+	agg_step_free(st);
+	campaign_free(c);
+}
+
+/*
+ * A failure without an errno (a short read, a file deleted) keeps its path, offset
+ * and cause: record_error, the merge, the wire and the step point all carry them,
+ * and the words name the cause and the file. They dropped both when errno was 0.
+ */
+static void test_record_error_cause(void **state)
+{
+	const char *names[2] = {"zeta", "alpha"};
+	struct campaign *c = testlib_campaign_ok(TEST_HEAD "workloads: [{name: a, load: "
+	                                                   "{steps: [1000]}}]\n");
+	struct agg_step *st = agg_step_new(2, names, 1);
+	struct step_point *pt = calloc(1, sizeof(*pt));
+	struct agg_record *rec = calloc(2, sizeof(*rec));
+	Iocurve__IntervalReport wire = IOCURVE__INTERVAL_REPORT__INIT;
+	const struct step_point *first;
+	const struct agg_record *m;
+	struct record r, back;
+	struct error err;
+	char words[256];
+
+	(void)state;
+	assert_non_null(pt);
+	assert_non_null(rec);
+	record_reset(&r);
+	record_error(&r, 0, 40960, "/t/w0.dat", "short read: file truncated to 4096 bytes");
+	record_error(&r, 5, 8192, "/t/w1.dat", NULL); /* the first failure stays */
+	assert_int_equal(r.errors, 2);
+	assert_int_equal(r.err_errno, 0);
+	assert_int_equal(r.err_offset, 40960);
+	assert_string_equal(r.err_path, "/t/w0.dat");
+	assert_string_equal(r.err_cause, "short read: file truncated to 4096 bytes");
+	assert_true(record_err_kept(&r));
+
+	/* errno 0 and no cause: still kept, in words that say what little is known. */
+	record_reset(&back);
+	record_error(&back, 0, 512, "/t/w2.dat", NULL);
+	assert_string_equal(back.err_path, "/t/w2.dat");
+	assert_int_equal(back.err_offset, 512);
+	assert_string_equal(back.err_cause, "short transfer");
+	/* An errno without a cause: the errno's name, as before. */
+	record_reset(&back);
+	record_error(&back, 5, 0, "/dev/x", NULL);
+	record_err_words(back.err_errno, back.err_cause, words, sizeof(words));
+	assert_string_equal(words, "EIO");
+	record_err_words(5, "file deleted", words, sizeof(words));
+	assert_string_equal(words, "file deleted (EIO)");
+
+	/* Merging keeps the first kept failure, errno or not. */
+	record_reset(&back);
+	record_merge(&back, &r);
+	assert_string_equal(back.err_cause, r.err_cause);
+	assert_int_equal(back.err_offset, 40960);
+
+	/* The wire (IntervalReport.err_cause) both ways. */
+	r.ops = 0;
+	record_encode(&r, &wire);
+	assert_string_equal(wire.err_cause, "short read: file truncated to 4096 bytes");
+	assert_int_equal(record_decode(&back, &wire, &err), 0);
+	record_encoded_free(&wire);
+	assert_string_equal(back.err_cause, r.err_cause);
+	assert_string_equal(back.err_path, "/t/w0.dat");
+	assert_int_equal(back.err_offset, 40960);
+
+	/* Into the step: agent zeta's failure, named with its agent, file and cause. */
+	for (int a = 0; a < 2; a++) {
+		record_reset(&rec[a].rec);
+		rec[a].duration_ns = 1000000000;
+		rec[a].agents = 1;
+		rec[a].workers = 1;
+		rec[a].rec.ops = 10;
+		for (int k = 0; k < 10; k++)
+			hist_record(&rec[a].rec.latency, 100000);
+	}
+	record_error(&rec[0].rec, 0, 4096, "/t/local-0-w0.dat", "file deleted");
+	assert_true(agg_add_record(st, 1, 0, &rec[1], &m, &err) >= 0);
+	assert_true(agg_add_record(st, 0, 0, &rec[0], &m, &err) >= 0);
+	m = agg_merged(st, 0);
+	assert_string_equal(m->err_agent, "zeta");
+	assert_string_equal(m->rec.err_cause, "file deleted");
+	agg_point(st, 0, 1000, c, pt);
+	assert_int_equal(pt->errors, 1);
+	assert_string_equal(pt->err_cause, "file deleted");
+	assert_string_equal(pt->err_agent, "zeta");
+	assert_int_equal(pt->err_offset, 4096);
+	assert_int_equal(curve_errors(pt, 1, &first), 1);
+	assert_ptr_equal(first, pt);
+	curve_error_words(first, 1, words, sizeof(words));
+	assert_string_equal(words, "file deleted on /t/local-0-w0.dat");
+	free(rec);
 	free(pt);
 	agg_step_free(st);
 	campaign_free(c);
@@ -437,6 +533,7 @@ int main(void)
 	    cmocka_unit_test(test_point_client_stalls),
 	    cmocka_unit_test(test_point_keeps_agent_index),
 	    cmocka_unit_test(test_point_then_drop),
+	    cmocka_unit_test(test_record_error_cause),
 	    cmocka_unit_test(test_due_in_window),
 	    cmocka_unit_test(test_window_trends),
 	    cmocka_unit_test(test_metric_ci),

@@ -451,6 +451,55 @@ static void datagen_test_speed(void **state)
 	free(dst);
 }
 
+/*
+ * datagen_check knows a chunk of any datagen's (any seed, any block size up to
+ * and over 4KiB, copies included) from its first sector, for the layout's
+ * read-back: every chunk head passes; a sector inside a chunk, zeros (a hole)
+ * and other bytes fail; and a check for another compress_pct fails.
+ */
+static void datagen_test_check_chunks(void **state)
+{
+	static const uint32_t pcts[] = {0, 30, 50, 90, 100};
+	static const uint32_t sizes[] = {512, 1536, 2048, 4096, 6144, 65536};
+	unsigned char *buf = xmalloc(65536), zeros[512] = {0}, junk[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(junk); i++)
+		junk[i] = (unsigned char)(i * 131 + 7);
+	for (size_t p = 0; p < sizeof(pcts) / sizeof(pcts[0]); p++) {
+		assert_false(datagen_check(zeros, sizeof(zeros), pcts[p]));
+		assert_false(datagen_check(junk, sizeof(junk), pcts[p]));
+		for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+			struct datagen_config cfg = {.compress_pct = pcts[p],
+			                             .dedupe_pct = 50,
+			                             .block_size = sizes[z],
+			                             .seed = 77 + z};
+			struct datagen *d = datagen_new(&cfg);
+			uint32_t chunk = sizes[z] < 4096 ? sizes[z] : 4096;
+
+			assert_non_null(d);
+			for (int k = 0; k < 40; k++) {
+				datagen_fill(d, buf);
+				for (uint32_t off = 0; off < sizes[z]; off += chunk) {
+					uint32_t n = sizes[z] - off < 512 ? sizes[z] - off : 512;
+
+					assert_true(datagen_check(buf + off, n, pcts[p]));
+					/* Inside a chunk: no stamp there (for 100%: zeros). */
+					if (chunk > 512 && off + 512 < sizes[z])
+						assert_false(
+						    datagen_check(buf + off + 512, 512, pcts[p]));
+				}
+				/* The compress setting is part of what the layout wrote. */
+				if (pcts[p] != 0 && pcts[p] != 100)
+					assert_false(
+					    datagen_check(buf, 512, pcts[p] == 30 ? 90 : 0));
+			}
+			datagen_free(d);
+		}
+	}
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -461,6 +510,7 @@ int main(void)
 	    cmocka_unit_test(datagen_test_same_seed),
 	    cmocka_unit_test(datagen_test_block_sizes),
 	    cmocka_unit_test(datagen_test_config),
+	    cmocka_unit_test(datagen_test_check_chunks),
 	    cmocka_unit_test(datagen_test_speed),
 	};
 

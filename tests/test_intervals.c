@@ -66,6 +66,12 @@ static void intervals_test_record(struct agg_record *a, uint64_t seed, unsigned 
 		snprintf(a->rec.err_path, sizeof(a->rec.err_path), "/dev/loop%u", (unsigned)seed);
 		snprintf(a->err_agent, sizeof(a->err_agent), "a%u", (unsigned)seed);
 	}
+	/* ...and one in four has no errno but a cause (a short read, a file deleted). */
+	if (seed % 4 == 3) {
+		a->rec.err_errno = 0;
+		snprintf(a->rec.err_cause, sizeof(a->rec.err_cause),
+		         "short read: file truncated to %u bytes", (unsigned)seed * 4096);
+	}
 	for (unsigned i = 0; i < nops; i++) {
 		hist_record(&a->rec.latency, 1000 + seed * 7919 * i);
 		if (i % 3 != 0)
@@ -171,7 +177,7 @@ static void test_intervals_round_trip(void **state)
 
 	assert_non_null(f);
 	intervals_test_record(&want[0], 1, 50);
-	intervals_test_record(&want[1], 2, 200);
+	intervals_test_record(&want[1], 3, 200); /* a failure without errno, with a cause */
 	want[2] = want[0];
 	record_merge(&want[2].rec, &want[1].rec);
 	intervals_test_put(

@@ -156,7 +156,7 @@ int agg_record_from_report(struct agg_record *rec, const Iocurve__IntervalReport
 
 static void agg_merge(struct agg_record *dst, const struct agg_record *src)
 {
-	if (dst->rec.err_errno == 0 && src->rec.err_errno != 0)
+	if (!record_err_kept(&dst->rec) && record_err_kept(&src->rec))
 		memcpy(dst->err_agent, src->err_agent, sizeof(dst->err_agent));
 	record_merge(&dst->rec, &src->rec);
 	dst->workers += src->workers;
@@ -193,7 +193,7 @@ int agg_add_record(struct agg_step *st, uint32_t agent, uint32_t interval,
 	}
 	m = st->merged[interval];
 	agg_merge(m, rec);
-	if (m->rec.err_errno != 0 && m->err_agent[0] == '\0')
+	if (record_err_kept(&m->rec) && m->err_agent[0] == '\0')
 		snprintf(m->err_agent, sizeof(m->err_agent), "%s", st->agents[agent].name);
 	if (!rec->warmup) {
 		struct agg_agent *a = &st->agents[agent];
@@ -809,6 +809,7 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 	pt->err_errno = all->rec.err_errno;
 	pt->err_offset = all->rec.err_offset;
 	memcpy(pt->err_path, all->rec.err_path, sizeof(pt->err_path));
+	memcpy(pt->err_cause, all->rec.err_cause, sizeof(pt->err_cause));
 	memcpy(pt->err_agent, all->err_agent, sizeof(pt->err_agent));
 	pt->measured_s = (double)measured_ns / 1e9;
 	if (measured_ns > 0) {

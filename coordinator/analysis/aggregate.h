@@ -91,10 +91,11 @@ struct step_point {
 	double stall_over_ns;   /* ...by over this (agg_client_unsteady), */
 	bool stall_unsteady;    /* and they alone made the window unsteady: client-bound */
 	uint64_t errors;        /* failed operations */
-	int32_t err_errno;      /* the window's first failure with an errno (0: none)... */
+	int32_t err_errno;      /* the window's first kept failure: its errno (0: none)... */
 	uint64_t err_offset;    /* ...its offset, */
-	char err_path[RECORD_PATH_MAX]; /* target */
-	char err_agent[64];             /* and agent */
+	char err_path[RECORD_PATH_MAX];   /* target, */
+	char err_cause[RECORD_CAUSE_MAX]; /* cause in words, when no errno says it ("": none) */
+	char err_agent[64];               /* and agent */
 	double measured_s;
 	double cpu_pct;      /* workers' CPU time over measured time, in % of one core */
 	double host_cpu_pct; /* busiest agent host in any measured interval, % of its CPUs */

@@ -515,7 +515,7 @@ uint64_t curve_errors(const struct step_point *pts, size_t n, const struct step_
 	*first = NULL;
 	for (size_t i = 0; i < n; i++) {
 		errors += pts[i].errors;
-		if (*first == NULL && pts[i].err_errno != 0)
+		if (*first == NULL && (pts[i].err_errno != 0 || pts[i].err_cause[0] != '\0'))
 			*first = &pts[i];
 	}
 	return errors;
@@ -523,12 +523,14 @@ uint64_t curve_errors(const struct step_point *pts, size_t n, const struct step_
 
 void curve_error_words(const struct step_point *p, uint64_t errors, char *buf, size_t len)
 {
-	const char *name = p != NULL ? strerrorname_np(p->err_errno) : NULL;
+	char what[RECORD_CAUSE_MAX + 32];
 
-	if (p == NULL)
+	if (p == NULL) {
 		snprintf(buf, len, "%llu failed operations", (unsigned long long)errors);
-	else
-		snprintf(buf, len, "%s on %s", name ? name : "error", p->err_path);
+		return;
+	}
+	record_err_words(p->err_errno, p->err_cause, what, sizeof(what));
+	snprintf(buf, len, "%s on %s", what, p->err_path);
 }
 
 void curve_limit(const struct campaign *c, const struct workload *w, const struct step_point *pts,

@@ -25,7 +25,8 @@ static void pfield_lost_at(const struct step_point *p, const struct judged_point
 static void pfield_first_error(const struct step_point *p, const struct judged_point *jp,
                                struct pfield_val *v)
 {
-	v->none = p->err_errno == 0;
+	/* A failure without an errno (a short read, a lost target) shows as 0. */
+	v->none = p->err_errno == 0 && p->err_cause[0] == '\0';
 	v->u = (uint64_t)(uint32_t)p->err_errno;
 }
 

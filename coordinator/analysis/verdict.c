@@ -49,7 +49,7 @@ unsigned verdict_point(const struct step_point *pt)
 void verdict_words(const struct step_point *pt, unsigned reasons, char *buf, size_t len)
 {
 	size_t used = 0;
-	char word[64 + RECORD_PATH_MAX];
+	char word[96 + RECORD_CAUSE_MAX + RECORD_PATH_MAX];
 
 	if (len == 0)
 		return;
@@ -77,14 +77,13 @@ void verdict_words(const struct step_point *pt, unsigned reasons, char *buf, siz
 			         pt->intervals);
 			break;
 		case VERDICT_ERRORS:
-			if (pt->err_errno != 0)
+			if (pt->err_errno != 0 || pt->err_cause[0] != '\0') {
+				char what[RECORD_CAUSE_MAX + 32];
+
+				record_err_words(pt->err_errno, pt->err_cause, what, sizeof(what));
 				snprintf(word, sizeof(word), "%llu errors (%s on %s)",
-				         (unsigned long long)pt->errors,
-				         strerrorname_np(pt->err_errno)
-				             ? strerrorname_np(pt->err_errno)
-				             : "error",
-				         pt->err_path);
-			else
+				         (unsigned long long)pt->errors, what, pt->err_path);
+			} else
 				snprintf(word, sizeof(word), "%llu errors",
 				         (unsigned long long)pt->errors);
 			break;

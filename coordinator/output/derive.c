@@ -206,6 +206,7 @@ static json_t *derive_field_json(const struct pfield *f, const struct step_point
 	struct pfield_val v = pfield_value(f, p, jp);
 	char text[PFIELD_TEXT_MAX];
 	const char *name;
+	json_t *o;
 
 	if (v.none && f->kind == PF_ERROR)
 		return NULL;
@@ -224,10 +225,14 @@ static json_t *derive_field_json(const struct pfield *f, const struct step_point
 	case PF_PCTS:
 		return derive_pcts_json(p);
 	case PF_ERROR:
-		name = strerrorname_np(p->err_errno);
-		return json_pack("{s:i,s:s,s:s,s:s,s:I}", "errno", (int)p->err_errno, "name",
-		                 name ? name : "?", "path", p->err_path, "agent", p->err_agent,
-		                 "offset", (json_int_t)p->err_offset);
+		name = p->err_errno != 0 ? strerrorname_np(p->err_errno) : "";
+		o = json_pack("{s:i,s:s,s:s,s:s,s:I}", "errno", (int)p->err_errno, "name",
+		              name ? name : "?", "path", p->err_path, "agent", p->err_agent,
+		              "offset", (json_int_t)p->err_offset);
+		/* Why, when no errno says it (a short read, a target deleted or truncated). */
+		if (o != NULL && p->err_cause[0] != '\0')
+			json_object_set_new(o, "cause", json_string(p->err_cause));
+		return o;
 	}
 	return json_null();
 }

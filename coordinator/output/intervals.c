@@ -19,6 +19,7 @@
 
 #include "intervals.h"
 #include "iocurve.pb-c.h"
+#include "text.h"
 #include "xalloc.h"
 
 /*
@@ -133,11 +134,14 @@ static char *intervals_put_hist(char *p, const char *key, const struct hist *h, 
 static json_t *intervals_error_json(const struct agg_record *rec)
 {
 	const struct record *r = &rec->rec;
-	const char *name = strerrorname_np(r->err_errno);
+	const char *name = r->err_errno != 0 ? strerrorname_np(r->err_errno) : "";
 	json_t *e =
 	    json_pack("{s:i,s:s,s:s,s:o}", "errno", (int)r->err_errno, "name", name ? name : "?",
 	              "path", r->err_path, "offset", intervals_uint(r->err_offset));
 
+	/* Why, when no errno says it (errno 0: a short read, a target deleted or truncated). */
+	if (e != NULL && r->err_cause[0] != '\0')
+		intervals_set(e, "cause", json_string(r->err_cause));
 	if (e != NULL && rec->err_agent[0] != '\0')
 		intervals_set(e, "agent", json_string(rec->err_agent));
 	return e;
@@ -220,7 +224,7 @@ char *intervals_record_line(const char *workload, uint32_t step, double offered_
 		intervals_set(o, record_counters[i].key,
 		              intervals_uint(*record_at((struct record *)r, &record_counters[i])));
 	intervals_set(o, "host_cpu_pct", intervals_double(rec->host_cpu_pct));
-	if (r->err_errno != 0)
+	if (record_err_kept(r))
 		intervals_set(o, "error", intervals_error_json(rec));
 	/* For people and scripts reading the file; the reader recomputes them. */
 	intervals_set(o, "mean_ns", json_integer((json_int_t)llround(hist_mean(&r->latency))));
@@ -446,20 +450,22 @@ bad:
 static int intervals_get_error(json_t *o, struct agg_record *a, struct error *err)
 {
 	json_t *e = json_object_get(o, "error");
-	const char *path = NULL, *agent = "";
+	const char *path = NULL, *agent = "", *cause = "";
 	json_int_t no = 0, off = -1;
 
 	if (e == NULL)
 		return 0;
-	if (json_unpack(e, "{s:I,s:s,s:I,s?:s}", "errno", &no, "path", &path, "offset", &off,
-	                "agent", &agent) < 0 ||
-	    no <= 0 || no > 4095 || off < 0) {
-		error_set(err, "\"error\" is not {errno (1..4095), path, offset (>= 0)}");
+	if (json_unpack(e, "{s:I,s:s,s:I,s?:s,s?:s}", "errno", &no, "path", &path, "offset", &off,
+	                "agent", &agent, "cause", &cause) < 0 ||
+	    no < 0 || no > 4095 || (no == 0 && *cause == '\0') || off < 0) {
+		error_set(err, "\"error\" is not {errno (1..4095, or 0 with a cause), path, offset "
+		               "(>= 0)}");
 		return -1;
 	}
 	a->rec.err_errno = (int32_t)no;
 	a->rec.err_offset = (uint64_t)off;
 	snprintf(a->rec.err_path, sizeof(a->rec.err_path), "%s", path);
+	text_clean(cause, a->rec.err_cause, sizeof(a->rec.err_cause), false);
 	snprintf(a->err_agent, sizeof(a->err_agent), "%s", agent);
 	return 0;
 }

@@ -45,7 +45,9 @@ int derive_file(const char *dir, const char *name, derive_writer fn, const void 
 			break;
 	}
 	if (fd < 0 || (f = fdopen(fd, "w")) == NULL) {
-		error_set(err, "%s/%s: cannot create: %s", dir, tmp, strerror(errno));
+		/* The file meant, then the temp file that could not be made. */
+		error_set(err, "%s/%s: cannot write (its temp file %s): %s", dir, name, tmp,
+		          strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		goto out;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # An embedded run's throw-away keys are on no disk: `iocurve run` with local agents,
-# SIGKILLed or SIGTERMed 10, 20, 50 and 100 ms after it starts (while it makes its
+# SIGKILLed or SIGTERMed 10, 20, 30, 50, 70 and 100 ms after it starts (while it makes its
 # certificates and starts its agents), leaves no file holding a private key under
 # /tmp or $TMPDIR, and nothing of it (no agent) outlives it.
 . "$(dirname "$0")/lib.sh"
@@ -37,7 +37,7 @@ ours() {
 }
 n=0
 for sig in KILL TERM; do
-	for ms in 10 20 50 100; do
+	for ms in 10 20 30 50 70 100; do
 		n=$((n + 1))
 		"$IOCURVE" run "$T/c.yaml" --out "$T/r$n" > "$T/run$n.out" 2>&1 &
 		RUN=$!

@@ -14,7 +14,9 @@ bool runend_note(const struct runend *end, char *buf, size_t len)
 	if (strcmp(end->state, RUNEND_RUNNING) == 0) {
 		snprintf(buf, len,
 		         "RUNNING: written after a step while the campaign ran; how it ended is "
-		         "not recorded here (a run killed before its end leaves it so).");
+		         "not recorded here (its run was killed, or this file could not be "
+		         "replaced at the end: see the end line of intervals.jsonl, or the "
+		         "daemon's status).");
 		return true;
 	}
 	snprintf(buf, len,

@@ -68,6 +68,10 @@ check "it failed before its last step" sh -c "! grep -q '\"step\":7,' '$R/interv
 check "status lists it failed" grep -Eq "^1 +ro +failed" "$T/status1.out"
 check "no file in the directory says complete" \
 	sh -c "! grep -rlq '\"status\": \"complete\"' '$R'"
+# The files already open still take appends: the end line says why.
+check "intervals.jsonl ends with the failure, path and errno" \
+	sh -c "tail -1 '$R/intervals.jsonl' | grep -q '\"end\":\"failed\",\"reason\":\"$R/.*Operation not permitted'"
+check "summary.json, not replaceable, still says running" grep -q '"status": "running"' "$R/summary.json"
 check "the daemon says it could not remove its mark" \
 	grep -q "$R/running: cannot remove: Operation not permitted" "$T/serve1.log"
 

@@ -128,8 +128,7 @@ struct local_agents *local_spawn(struct certs_mem *certs, const char *coordinato
 			_exit(127);
 		}
 		la->n++;
-		/* The agent holds its own copies: the key is in no process that does not need it.
-		 */
+		/* The agent has its own copies: the key stays in no process that needs it not. */
 		certs_mem_drop_agent(certs, i);
 	}
 	return la;

@@ -58,4 +58,5 @@ fi
 check "intervals.jsonl ends with the failure" \
 	sh -c "tail -1 '$R/intervals.jsonl' | grep -q '\"end\":\"failed\"'"
 check "no file says complete" sh -c "! grep -rlq '\"status\": \"complete\"' '$R'"
+check "nor do the summaries in words" sh -c "! grep -qi complete '$R/summary.txt' '$R/summary.md'"
 check "no temp file is left" sh -c "! ls -a '$R' | grep -q tmp"

@@ -35,12 +35,14 @@ struct agent_main {
 	struct link *link;
 	struct plan *plan;
 	int exit_status;
+	int tls_fd[3]; /* --tls-fd: certificate, key, ca.crt as inherited descriptors; -1: none */
 };
 
 static void agent_usage(FILE *f)
 {
 	fprintf(f,
 	        "usage: iocurve-agent --coordinator HOST:PORT --tls DIR [--name NAME]\n"
+	        "                     (or --tls-fd CRT,KEY,CA instead of --tls DIR)\n"
 	        "                     --allow PATH [--allow PATH...] [--label KEY=VALUE...]\n"
 	        "                     [--allow-device-writes] [--max-frame SIZE] [--verbose]\n"
 	        "                     [--heartbeat DURATION] [--heartbeat-misses N]\n"
@@ -57,7 +59,9 @@ static void agent_usage(FILE *f)
 	        "Caps on any plan (a Prepare over one is refused): --max-workers (default 4\n"
 	        "per CPU), --max-queue-depth (1024), --max-block-size (16MiB), --max-file-size\n"
 	        "(per worker file, 1TiB).\n"
-	        "TLS: DIR/NAME.crt, DIR/NAME.key and DIR/ca.crt (from `iocurve certs agent`).\n"
+	        "TLS: DIR/NAME.crt, DIR/NAME.key and DIR/ca.crt (from `iocurve certs agent`);\n"
+	        "--tls-fd reads the three from descriptors it inherited (`iocurve run`'s local\n"
+	        "agents: their keys are on no disk) and closes them.\n"
 	        "Certificate failures no retry can mend (the coordinator's certificate is not\n"
 	        "from DIR/ca.crt, or the coordinator refuses this agent's) end the agent with\n"
 	        "status 1 after 5 attempts in a row; an unreachable coordinator is retried.\n"
@@ -223,12 +227,33 @@ static int agent_parse_cap(struct params_caps *caps, int opt, const char *arg)
 	return 0;
 }
 
+/* What the advice on a certificate failure names in place of a directory. */
+#define AGENT_TLS_FD_WORDS "(the descriptors of --tls-fd)"
+
+/* The TLS context: from DIR, or from the descriptors of --tls-fd, closed once read. */
+static SSL_CTX *agent_tls(struct agent_main *m, const char *tls_dir, struct error *err)
+{
+	char path[3][32];
+	SSL_CTX *ctx;
+
+	if (m->tls_fd[0] < 0)
+		return tls_ctx_new(tls_dir, m->a.name, false, err);
+	for (int i = 0; i < 3; i++)
+		snprintf(path[i], sizeof(path[i]), "/proc/self/fd/%d", m->tls_fd[i]);
+	ctx = tls_ctx_new_files(path[0], path[1], path[2], false, err);
+	/* Read: the key stays in the context only, out of the workers this agent forks. */
+	for (int i = 0; i < 3; i++)
+		close(m->tls_fd[i]);
+	return ctx;
+}
+
 static int agent_parse(struct agent_main *m, int argc, char **argv, const char **tls_dir,
                        int *verbose)
 {
 	static const struct option opts[] = {
 	    {"coordinator", required_argument, NULL, 'c'},
 	    {"tls", required_argument, NULL, 't'},
+	    {"tls-fd", required_argument, NULL, 'T'},
 	    {"name", required_argument, NULL, 'n'},
 	    {"allow", required_argument, NULL, 'a'},
 	    {"label", required_argument, NULL, 'l'},
@@ -258,6 +283,18 @@ static int agent_parse(struct agent_main *m, int argc, char **argv, const char *
 			break;
 		case 't':
 			*tls_dir = optarg;
+			break;
+		case 'T':
+			if (sscanf(optarg, "%d,%d,%d", &m->tls_fd[0], &m->tls_fd[1],
+			           &m->tls_fd[2]) != 3 ||
+			    m->tls_fd[0] < 0 || m->tls_fd[1] < 0 || m->tls_fd[2] < 0) {
+				fprintf(stderr,
+				        "iocurve-agent: --tls-fd %s: give CRT,KEY,CA descriptor "
+				        "numbers\n",
+				        optarg);
+				return -1;
+			}
+			*tls_dir = AGENT_TLS_FD_WORDS;
 			break;
 		case 'n':
 			snprintf(a->name, sizeof(a->name), "%s", optarg);
@@ -345,6 +382,7 @@ int main(int argc, char **argv)
 	int verbose = 0;
 	char tag[160];
 
+	m.tls_fd[0] = m.tls_fd[1] = m.tls_fd[2] = -1;
 	params_caps_default(&m.plan_opts.caps);
 	if (gethostname(a->host, sizeof(a->host)) < 0)
 		snprintf(a->host, sizeof(a->host), "unknown");
@@ -373,7 +411,7 @@ int main(int argc, char **argv)
 		log_warn("test clock skew on: %+lld ns, %+.3f ppm", (long long)a->skew.offset_ns,
 		         a->skew.ppm);
 	lo->tls_dir = tls_dir;
-	lo->ssl_ctx = tls_ctx_new(tls_dir, a->name, false, &err);
+	lo->ssl_ctx = agent_tls(&m, tls_dir, &err);
 	if (lo->ssl_ctx == NULL) {
 		log_error("%s", err.msg);
 		return 1;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -429,4 +430,107 @@ out:
 	free(key_path);
 	free(crt_path);
 	return ret;
+}
+
+/* A new memfd (close-on-exec, no name on disk) holding what fn writes; -1 with err. */
+static int certs_memfd(const char *what, bool key, EVP_PKEY *k, X509 *cert, struct error *err)
+{
+	int fd = memfd_create(what, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	BIO *b;
+	int ok;
+
+	if (fd < 0) {
+		error_set(err, "cannot keep %s in memory (memfd_create): %s", what,
+		          strerror(errno));
+		return -1;
+	}
+	b = BIO_new_fd(fd, BIO_NOCLOSE);
+	ok = b != NULL && (key ? PEM_write_bio_PrivateKey(b, k, NULL, NULL, 0, NULL, NULL)
+	                       : PEM_write_bio_X509(b, cert));
+	ok = ok && BIO_flush(b) == 1;
+	BIO_free(b);
+	/* Sealed: whoever holds a descriptor reads it, nobody changes it. */
+	if (!ok ||
+	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0) {
+		error_set(err, "cannot keep %s in memory: %s", what,
+		          ok ? strerror(errno) : certs_ssl_reason());
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int certs_mem_new(struct certs_mem *m, unsigned n, const char *prefix, struct error *err)
+{
+	EVP_PKEY *ca_key = NULL, *key = NULL;
+	X509 *ca = NULL, *cert = NULL;
+	char name[CERTS_NAME_MAX + 1];
+	int ret = -1;
+
+	memset(m, 0, sizeof(*m));
+	m->n = n;
+	m->agent_crt = xcalloc(n ? n : 1, sizeof(int));
+	m->agent_key = xcalloc(n ? n : 1, sizeof(int));
+	m->ca_crt = m->co_crt = m->co_key = -1;
+	for (unsigned i = 0; i < n; i++)
+		m->agent_crt[i] = m->agent_key[i] = -1;
+	if ((ca_key = certs_keygen(err)) == NULL || (ca = certs_make_ca(ca_key, err)) == NULL ||
+	    (m->ca_crt = certs_memfd("ca.crt", false, NULL, ca, err)) < 0)
+		goto out;
+	if ((key = certs_keygen(err)) == NULL ||
+	    (cert = certs_make_coordinator(key, ca, ca_key, err)) == NULL ||
+	    (m->co_crt = certs_memfd("coordinator.crt", false, NULL, cert, err)) < 0 ||
+	    (m->co_key = certs_memfd("coordinator.key", true, key, NULL, err)) < 0)
+		goto out;
+	for (unsigned i = 0; i < n; i++) {
+		X509_free(cert);
+		EVP_PKEY_free(key);
+		cert = NULL;
+		snprintf(name, sizeof(name), "%s%u", prefix, i);
+		if ((key = certs_keygen(err)) == NULL ||
+		    (cert = certs_make_agent(name, key, ca, ca_key, err)) == NULL ||
+		    (m->agent_crt[i] = certs_memfd("agent.crt", false, NULL, cert, err)) < 0 ||
+		    (m->agent_key[i] = certs_memfd("agent.key", true, key, NULL, err)) < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	/* The CA key signed what it had to: it is in no file and, from here, in no memory. */
+	X509_free(ca);
+	X509_free(cert);
+	EVP_PKEY_free(ca_key);
+	EVP_PKEY_free(key);
+	if (ret < 0)
+		certs_mem_free(m);
+	return ret;
+}
+
+static void certs_close(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+void certs_mem_drop_agent(struct certs_mem *m, unsigned i)
+{
+	if (i < m->n) {
+		certs_close(&m->agent_crt[i]);
+		certs_close(&m->agent_key[i]);
+	}
+}
+
+void certs_mem_free(struct certs_mem *m)
+{
+	if (m->agent_crt == NULL)
+		return;
+	for (unsigned i = 0; i < m->n; i++)
+		certs_mem_drop_agent(m, i);
+	certs_close(&m->ca_crt);
+	certs_close(&m->co_crt);
+	certs_close(&m->co_key);
+	free(m->agent_crt);
+	free(m->agent_key);
+	m->agent_crt = m->agent_key = NULL;
+	m->n = 0;
 }

@@ -23,4 +23,22 @@ int certs_issue_agent(const char *dir, const char *name, struct error *err);
 /* True when NAME is acceptable as an agent name. */
 int certs_name_valid(const char *name);
 
+/*
+ * A throw-away CA's certificates held in memory only, for `iocurve run`'s local
+ * agents: each PEM file a sealed memfd (close-on-exec, no name on disk), read as
+ * /proc/self/fd/N. Nothing outlives the processes that hold the descriptors,
+ * and no other user can open them. The CA key exists only inside certs_mem_new.
+ */
+struct certs_mem {
+	int ca_crt;                 /* ca.crt */
+	int co_crt, co_key;         /* the coordinator's certificate and key */
+	int *agent_crt, *agent_key; /* PREFIX0..PREFIX(n-1)'s */
+	unsigned n;
+};
+/* The CA, the coordinator's pair and n agents' pairs named PREFIX0.. (clientAuth only). */
+int certs_mem_new(struct certs_mem *m, unsigned n, const char *prefix, struct error *err);
+/* Close agent i's descriptors (its process has its own copies). */
+void certs_mem_drop_agent(struct certs_mem *m, unsigned i);
+void certs_mem_free(struct certs_mem *m);
+
 #endif

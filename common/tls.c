@@ -143,6 +143,17 @@ SSL_CTX *tls_ctx_new(const char *dir, const char *name, bool server, struct erro
 	char *crt = xasprintf("%s/%s.crt", dir, name);
 	char *key = xasprintf("%s/%s.key", dir, name);
 	char *ca = xasprintf("%s/ca.crt", dir);
+	SSL_CTX *ctx = tls_ctx_new_files(crt, key, ca, server, err);
+
+	free(crt);
+	free(key);
+	free(ca);
+	return ctx;
+}
+
+SSL_CTX *tls_ctx_new_files(const char *crt, const char *key, const char *ca, bool server,
+                           struct error *err)
+{
 	char reason[256];
 	SSL_CTX *ctx = SSL_CTX_new(TLS_method());
 
@@ -188,9 +199,6 @@ fail:
 	SSL_CTX_free(ctx);
 	ctx = NULL;
 out:
-	free(crt);
-	free(key);
-	free(ca);
 	return ctx;
 }
 

@@ -19,6 +19,9 @@
  * coordinator. On failure err names the file and OpenSSL's reason.
  */
 SSL_CTX *tls_ctx_new(const char *dir, const char *name, bool server, struct error *err);
+/* The same from three files named apart (/proc/self/fd/N for keys kept off disk). */
+SSL_CTX *tls_ctx_new_files(const char *crt, const char *key, const char *ca, bool server,
+                           struct error *err);
 
 /* The CN of the verified peer certificate; -1 when there is none. */
 int tls_peer_name(SSL *ssl, char *buf, size_t len);

@@ -36,7 +36,8 @@ struct run_ctx {
 	struct follow *follow; /* the view, from the campaign's start */
 	FILE *human;           /* what a person reads: stdout, or stderr with --json */
 	bool json;
-	char certs_tmp[64]; /* throw-away CA for local agents (local_certs_dir) */
+	struct certs_mem certs; /* throw-away CA's certificates for local agents, in memory */
+	char tls[3][32];        /* the coordinator's, as /proc/self/fd/N */
 	char name[128];
 	char error[1024];
 	int status;
@@ -96,10 +97,12 @@ static int run_opened(void *arg, const struct campaign *c, const char *results, 
 	fprintf(ctx->human, "campaign %s: %zu workload(s), results in %s\n", c->name, c->nworkloads,
 	        results);
 	if (c->agents_mode == CAMPAIGN_AGENTS_LOCAL) {
-		/* A simulated target touches no file: allow only the private certs dir. */
-		ctx->local = local_spawn(ctx->certs_tmp, host_address(ctx->host),
-		                         c->target_path ? c->target_path : ctx->certs_tmp, results,
+		/* A simulated target touches no file: allow only a sink. */
+		ctx->local = local_spawn(&ctx->certs, host_address(ctx->host),
+		                         c->target_path ? c->target_path : "/dev/null", results,
 		                         c->agents_count, err);
+		/* Each agent has its copies: nothing of the CA stays in this process. */
+		certs_mem_free(&ctx->certs);
 		if (ctx->local == NULL)
 			return -1;
 	} else {
@@ -118,14 +121,6 @@ static void run_event(void *arg, const struct event *e)
 
 	if (e->kind == EVENT_CAMPAIGN)
 		ctx->started = true;
-	/*
-	 * Every local agent has read its certificate and joined: the private directory
-	 * (with the throw-away CA's key) is not needed any more, so a run killed later
-	 * leaves none.
-	 */
-	if (ctx->local != NULL && e->kind == EVENT_AGENT && e->agent.state == EVENT_AGENT_READY &&
-	    e->agent.n == e->agent.of)
-		local_certs_remove();
 	if (ctx->follow != NULL)
 		follow_event(ctx->follow, e);
 }
@@ -153,11 +148,16 @@ static int run_agents_setup(struct run_ctx *ctx, const struct campaign *c, struc
                             struct error *err)
 {
 	if (c->agents_mode == CAMPAIGN_AGENTS_LOCAL) {
-		if (local_certs_dir(ctx->certs_tmp, sizeof(ctx->certs_tmp), err) < 0)
+		/* In memory only: a kill at any moment leaves no key on disk. */
+		if (local_certs_new(&ctx->certs, c->agents_count, err) < 0)
 			return -1;
-		if (certs_init(ctx->certs_tmp, err) < 0)
-			return -1;
-		o->tls_dir = ctx->certs_tmp;
+		snprintf(ctx->tls[0], sizeof(ctx->tls[0]), "/proc/self/fd/%d", ctx->certs.co_crt);
+		snprintf(ctx->tls[1], sizeof(ctx->tls[1]), "/proc/self/fd/%d", ctx->certs.co_key);
+		snprintf(ctx->tls[2], sizeof(ctx->tls[2]), "/proc/self/fd/%d", ctx->certs.ca_crt);
+		o->tls_dir = NULL;
+		o->tls_crt = ctx->tls[0];
+		o->tls_key = ctx->tls[1];
+		o->tls_ca = ctx->tls[2];
 		if (o->listen == NULL)
 			o->listen = "127.0.0.1:0";
 		if (c->target_path != NULL && fs_mkdir_p(c->target_path, 0755, err) < 0) {
@@ -259,7 +259,7 @@ out:
 		if (sigs[i] != NULL)
 			event_free(sigs[i]);
 	event_base_free(ctx.base);
-	local_certs_remove();
+	certs_mem_free(&ctx.certs);
 	return ctx.status;
 }
 

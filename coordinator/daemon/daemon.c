@@ -289,9 +289,22 @@ static void daemon_done_cb(void *arg, int status)
 {
 	struct daemon_campaign *dc = arg;
 
+	struct error err;
+
 	dc->state = status == 0 ? DAEMON_COMPLETE : dc->why[0] ? DAEMON_CANCELLED : DAEMON_FAILED;
-	if (dc->d->results_root != NULL)
-		running_clear(dc->results);
+	if (status != 0 && dc->reason[0] == '\0')
+		snprintf(dc->reason, sizeof(dc->reason), "%s", runner_error(dc->runner));
+	/*
+	 * A mark that stays (the directory turned unwritable) would list the campaign
+	 * interrupted after a restart: its end goes beside the directory instead.
+	 */
+	if (dc->d->results_root != NULL && running_clear(dc->results, &err) < 0) {
+		log_error("campaign %u: %s", dc->id, err.msg);
+		if (running_ended(dc->d->results_root, dc->results, daemon_state_names[dc->state],
+		                  dc->reason, &err) < 0)
+			log_error("campaign %u: %s; a restarted daemon will list it interrupted",
+			          dc->id, err.msg);
+	}
 	log_info("campaign %u (%s) %s; results in %s", dc->id, dc->name,
 	         daemon_state_names[dc->state], dc->results);
 	if (dc->client.done != NULL)
@@ -446,9 +459,12 @@ static struct daemon_campaign *daemon_campaign_new(struct daemon *d, uint32_t id
 	return dc;
 }
 
-/* A campaign a killed daemon was running: listed as interrupted until resumed. */
+/*
+ * A campaign a killed daemon was running: listed as interrupted until resumed.
+ * One whose end was recorded beside its unwritable directory is listed as it ended.
+ */
 static void daemon_found_running(void *arg, const char *dir, uint32_t id, const char *name,
-                                 const char *started)
+                                 const char *started, const char *ended, const char *reason)
 {
 	struct daemon *d = arg;
 	struct daemon_campaign *dc;
@@ -463,9 +479,22 @@ static void daemon_found_running(void *arg, const char *dir, uint32_t id, const 
 	free(dc->results);
 	dc->results = xstrdup(dir);
 	snprintf(dc->started, sizeof(dc->started), "%s", started);
-	snprintf(dc->progress, sizeof(dc->progress), "interrupted: iocurve resume %u", id);
 	if (id > d->next_id)
 		d->next_id = id;
+	if (ended != NULL) {
+		dc->state = strcmp(ended, "cancelled") == 0  ? DAEMON_CANCELLED
+		            : strcmp(ended, "complete") == 0 ? DAEMON_COMPLETE
+		                                             : DAEMON_FAILED;
+		snprintf(dc->reason, sizeof(dc->reason), "%s", reason);
+		snprintf(dc->progress, sizeof(dc->progress), "%s: %s",
+		         daemon_state_names[dc->state], reason);
+		log_warn("campaign %u (%s) %s before this daemon started: %s; results in %s", id,
+		         name, daemon_state_names[dc->state], reason, dir);
+		/* The directory writable again: the mark and the record go, as for any end. */
+		running_forget(d->results_root, dir);
+		return;
+	}
+	snprintf(dc->progress, sizeof(dc->progress), "interrupted: iocurve resume %u", id);
 	log_warn("campaign %u (%s) was interrupted (its daemon stopped without ending it); "
 	         "iocurve resume %u carries it on; results in %s",
 	         id, name, id, dir);

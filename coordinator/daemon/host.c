@@ -13,7 +13,7 @@ struct host {
 	SSL_CTX *ssl;
 	struct server *srv;
 	struct daemon *daemon;
-	char *revoked; /* tls_dir/revoked */
+	char *revoked; /* tls_dir/revoked (NULL: none) */
 };
 
 struct host *host_new(struct event_base *base, const struct host_options *o, struct error *err)
@@ -21,8 +21,12 @@ struct host *host_new(struct event_base *base, const struct host_options *o, str
 	struct host *h = xcalloc(1, sizeof(*h));
 
 	h->base = base;
-	h->revoked = xasprintf("%s/revoked", o->tls_dir);
-	h->ssl = tls_ctx_new(o->tls_dir, CERTS_COORDINATOR_NAME, true, err);
+	if (o->tls_dir != NULL) {
+		h->revoked = xasprintf("%s/revoked", o->tls_dir);
+		h->ssl = tls_ctx_new(o->tls_dir, CERTS_COORDINATOR_NAME, true, err);
+	} else {
+		h->ssl = tls_ctx_new_files(o->tls_crt, o->tls_key, o->tls_ca, true, err);
+	}
 	if (h->ssl == NULL)
 		goto fail;
 	h->srv = server_new(base, h->ssl, o->listen, err);
@@ -32,7 +36,7 @@ struct host *host_new(struct event_base *base, const struct host_options *o, str
 		server_set_max_frame(h->srv, o->max_frame);
 	if (o->live != NULL)
 		server_set_liveness(h->srv, o->live);
-	if (server_load_revoked(h->srv, h->revoked, err) < 0)
+	if (h->revoked != NULL && server_load_revoked(h->srv, h->revoked, err) < 0)
 		goto fail;
 	h->daemon = daemon_new(base, h->srv, o->results_root);
 	return h;
@@ -58,6 +62,8 @@ const char *host_address(const struct host *h)
 
 int host_reload_revoked(struct host *h, struct error *err)
 {
+	if (h->revoked == NULL)
+		return 0;
 	return server_load_revoked(h->srv, h->revoked, err) < 0 ? -1 : 0;
 }
 

@@ -19,8 +19,10 @@
 struct host;
 
 struct host_options {
-	const char *listen;                 /* HOST:PORT agents dial ("127.0.0.1:0": any port) */
-	const char *tls_dir;                /* ca.crt, coordinator.{crt,key}, revoked */
+	const char *listen;  /* HOST:PORT agents dial ("127.0.0.1:0": any port) */
+	const char *tls_dir; /* ca.crt, coordinator.{crt,key}, revoked */
+	/* Without tls_dir: the three files named apart, and no revocation list. */
+	const char *tls_crt, *tls_key, *tls_ca;
 	const char *results_root;           /* daemon_new's (NULL: each campaign names its own) */
 	size_t max_frame;                   /* 0: FRAME_MAX_DEFAULT */
 	const struct server_liveness *live; /* NULL: the defaults */

@@ -45,7 +45,9 @@ int derive_file(const char *dir, const char *name, derive_writer fn, const void 
 			break;
 	}
 	if (fd < 0 || (f = fdopen(fd, "w")) == NULL) {
-		error_set(err, "%s/%s: cannot create: %s", dir, tmp, strerror(errno));
+		/* The file meant, then the temp file that could not be made. */
+		error_set(err, "%s/%s: cannot write (its temp file %s): %s", dir, name, tmp,
+		          strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		goto out;
@@ -438,32 +440,85 @@ static void derive_report(FILE *f, const void *arg)
 	report_html(f, x->c, x->pts, x->npts, x->judged, x->end);
 }
 
+/* The per-workload curves: curve-<workload>.csv, .json and .svg. */
+static int derive_curves(const char *dir, struct derive_ctx *x, struct error *err)
+{
+	char name[256];
+
+	for (x->w = 0; x->w < x->c->nworkloads; x->w++) {
+		const char *wn = x->c->workloads[x->w].name;
+
+		if (x->npts[x->w] == 0)
+			continue;
+		snprintf(name, sizeof(name), "curve-%s.csv", wn);
+		if (derive_file(dir, name, derive_curve_csv, x, err) < 0)
+			return -1;
+		snprintf(name, sizeof(name), "curve-%s.json", wn);
+		if (derive_file(dir, name, derive_curve_json, x, err) < 0)
+			return -1;
+		snprintf(name, sizeof(name), "curve-%s.svg", wn);
+		if (derive_file(dir, name, derive_curve_svg, x, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The files that say how the campaign stands, summary.json (the one tools read) last. */
+static const struct {
+	const char *name;
+	derive_writer fn;
+} derive_status_files[] = {
+    {"report.html", derive_report},
+    {"summary.md", derive_summary_md},
+    {"summary.txt", derive_summary_txt},
+    {"summary.json", derive_summary_json},
+};
+#define DERIVE_NSTATUS (sizeof(derive_status_files) / sizeof(derive_status_files[0]))
+
 int derive_all(const char *dir, const struct campaign *c, const struct step_point *const *pts,
                const size_t *npts, const struct judged_curve *judged, const struct runend *end,
                struct error *err)
 {
 	struct derive_ctx x = {.c = c, .pts = pts, .npts = npts, .judged = judged, .end = end};
-	char name[256];
 
-	for (x.w = 0; x.w < c->nworkloads; x.w++) {
-		const char *wn = c->workloads[x.w].name;
-
-		if (npts[x.w] == 0)
-			continue;
-		snprintf(name, sizeof(name), "curve-%s.csv", wn);
-		if (derive_file(dir, name, derive_curve_csv, &x, err) < 0)
-			return -1;
-		snprintf(name, sizeof(name), "curve-%s.json", wn);
-		if (derive_file(dir, name, derive_curve_json, &x, err) < 0)
-			return -1;
-		snprintf(name, sizeof(name), "curve-%s.svg", wn);
-		if (derive_file(dir, name, derive_curve_svg, &x, err) < 0)
-			return -1;
-	}
-	if (derive_file(dir, "summary.json", derive_summary_json, &x, err) < 0 ||
-	    derive_file(dir, "summary.txt", derive_summary_txt, &x, err) < 0 ||
-	    derive_file(dir, "summary.md", derive_summary_md, &x, err) < 0 ||
-	    derive_file(dir, "report.html", derive_report, &x, err) < 0)
+	/* Status last: a status is on disk only once everything it speaks for is. */
+	if (derive_curves(dir, &x, err) < 0)
 		return -1;
+	for (size_t i = 0; i < DERIVE_NSTATUS; i++)
+		if (derive_file(dir, derive_status_files[i].name, derive_status_files[i].fn, &x,
+		                err) < 0)
+			return -1;
 	return 0;
+}
+
+int derive_end(const char *dir, const struct campaign *c, const struct step_point *const *pts,
+               const size_t *npts, const struct judged_curve *judged, const struct runend *end,
+               struct error *err)
+{
+	struct derive_ctx x = {.c = c, .pts = pts, .npts = npts, .judged = judged, .end = end};
+	struct error e;
+	int rc = 0;
+
+	/* summary.json first now: it is the one a tool reads for the status. */
+	for (size_t k = DERIVE_NSTATUS; k-- > 0;) {
+		const char *name = derive_status_files[k].name;
+		char *path;
+
+		if (derive_file(dir, name, derive_status_files[k].fn, &x, &e) == 0)
+			continue;
+		if (rc == 0)
+			*err = e;
+		rc = -1;
+		/*
+		 * The version there said the campaign was running: remove it, and write the
+		 * end again in the room it held (a full disk); else none is left to mislead.
+		 */
+		path = xasprintf("%s/%s", dir, name);
+		if (unlink(path) == 0)
+			derive_file(dir, name, derive_status_files[k].fn, &x, &e);
+		free(path);
+	}
+	if (derive_curves(dir, &x, rc == 0 ? err : &e) < 0)
+		rc = -1;
+	return rc;
 }

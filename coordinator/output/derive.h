@@ -22,7 +22,8 @@
 /*
  * (Re)write in dir: curve-<workload>.csv and .json, curve-<workload>.svg,
  * summary.json, summary.txt, summary.md and report.html, each replaced whole
- * (written aside, fsync'd, renamed) so a crash leaves the previous version.
+ * (written aside, fsync'd, renamed) so a crash leaves the previous version;
+ * summary.json last, so its status is on disk only after everything it speaks for.
  * pts[i][0..npts[i]) are workload i's points in run order and judged[i] its
  * curve judged from them (judged_update); nothing here judges again. A pure
  * function of its input: the runner calls it after every step with the curves
@@ -30,6 +31,17 @@
  * judged the same way (judged_all), for the same bytes.
  */
 int derive_all(const char *dir, const struct campaign *c, const struct step_point *const *pts,
+               const size_t *npts, const struct judged_curve *judged, const struct runend *end,
+               struct error *err);
+/*
+ * The end of a campaign that did not complete, in every file that can still be
+ * written: summary.json, summary.txt, summary.md, report.html, each tried even
+ * when one before failed; then the curves. A status file that cannot be replaced
+ * (a full disk) is removed and written again in the room it held; failing that
+ * it stays removed, as the version there said the campaign was running. -1 with
+ * err the first failure.
+ */
+int derive_end(const char *dir, const struct campaign *c, const struct step_point *const *pts,
                const size_t *npts, const struct judged_curve *judged, const struct runend *end,
                struct error *err);
 /*

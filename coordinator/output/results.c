@@ -33,6 +33,13 @@ struct results {
 	bool agent_bins; /* agents' lines carry their histograms' bins (agents.detail) */
 };
 
+/*
+ * Room kept for the end: a file of this size, made at the start and removed
+ * when the campaign ends, so a disk the run filled still takes the end line
+ * and the failed summaries.
+ */
+#define RESULTS_RESERVE_BYTES (64u << 10)
+
 /* Held agent lines above this are written at once. */
 #define RESULTS_PENDING_MAX (4u << 20)
 
@@ -116,6 +123,36 @@ static int results_put_header(struct results *r, struct error *err)
 	return rc;
 }
 
+/* The room for the end (RESULTS_RESERVE_BYTES); a disk already too full for it goes without. */
+static void results_reserve(struct results *r)
+{
+	static const char zeros[4096];
+	int fd;
+
+	unlinkat(r->dirfd, RESULTS_RESERVE_FILE, 0);
+	fd = openat(r->dirfd, RESULTS_RESERVE_FILE,
+	            O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return;
+	if (fallocate(fd, 0, 0, RESULTS_RESERVE_BYTES) < 0) {
+		/* A file system without fallocate: blocks written are blocks held. */
+		for (size_t off = 0; off < RESULTS_RESERVE_BYTES; off += sizeof(zeros))
+			if (write(fd, zeros, sizeof(zeros)) != (ssize_t)sizeof(zeros))
+				break;
+	}
+	if (fsync(fd) < 0 || lseek(fd, 0, SEEK_END) < (off_t)RESULTS_RESERVE_BYTES) {
+		log_warn("%s: no room kept for the end of the campaign", r->dir);
+		unlinkat(r->dirfd, RESULTS_RESERVE_FILE, 0);
+	}
+	close(fd);
+}
+
+void results_release(struct results *r)
+{
+	if (r != NULL && r->dirfd >= 0)
+		unlinkat(r->dirfd, RESULTS_RESERVE_FILE, 0);
+}
+
 static struct results *results_new(const char *dir, const struct campaign *c)
 {
 	struct results *r = xcalloc(1, sizeof(*r));
@@ -163,6 +200,7 @@ struct results *results_open(const char *dir, const struct campaign *c, struct e
 	r->curve = r->intervals >= 0 ? results_create(r, "curve.csv", O_EXCL, err) : -1;
 	if (r->curve < 0 || results_put_header(r, err) < 0 || results_sync(r, err) < 0)
 		goto err;
+	results_reserve(r);
 	return r;
 err:
 	results_close(r);
@@ -214,6 +252,7 @@ struct results *results_resume(const char *dir, const struct campaign *c,
 				goto err;
 	if (results_sync(r, err) < 0)
 		goto err;
+	results_reserve(r);
 	return r;
 err:
 	results_close(r);
@@ -350,6 +389,7 @@ void results_close(struct results *r)
 		close(r->intervals);
 	}
 	free(r->pending);
+	results_release(r);
 	if (r->curve >= 0)
 		close(r->curve);
 	if (r->dirfd >= 0)

@@ -58,6 +58,13 @@ int results_end(struct results *r, const char *state, const char *reason, struct
 /* One row of curve.csv. */
 int results_point(struct results *r, const struct workload *w, const struct step_point *pt,
                   struct error *err);
+/*
+ * The room kept for the end, .end-reserve (64 KiB, made by results_open and
+ * results_resume): removed when the campaign ends, before its end is written,
+ * so a disk the campaign filled still takes the end line and the summaries.
+ */
+#define RESULTS_RESERVE_FILE ".end-reserve"
+void results_release(struct results *r);
 /* Write what is held, fsync both files: the step is on disk before the next one starts. */
 int results_sync(struct results *r, struct error *err);
 void results_close(struct results *r);

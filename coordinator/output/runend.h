@@ -8,8 +8,11 @@
 
 /* What the run says of itself beyond its points. */
 struct runend {
-	/* How it ended, when it did not complete: state "" means complete (or running). */
-	char state[16]; /* "failed", "cancelled" */
+	/*
+	 * How it ended, when it did not complete: state "" means complete; RUNEND_RUNNING
+	 * is what files written between steps say, so none claims an end before it happened.
+	 */
+	char state[16]; /* "failed", "cancelled", "running" */
 	char reason[512];
 	/*
 	 * meta.json as written at the start (runner_meta): date, version, command,
@@ -18,9 +21,11 @@ struct runend {
 	const char *meta;
 };
 
+#define RUNEND_RUNNING "running"
+
 /*
  * The note at the top of every summary of a campaign that failed or was
- * cancelled; false (and buf "") for a complete one.
+ * cancelled, or written while it ran; false (and buf "") for a complete one.
  */
 bool runend_note(const struct runend *end, char *buf, size_t len);
 

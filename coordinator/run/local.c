@@ -24,12 +24,13 @@
 #include "xalloc.h"
 
 #define LOCAL_STOP_GRACE_NS (5 * NSEC_PER_SEC)
-/* The private certificate directories: /tmp/iocurve-run.PID.XXXXXX. */
+/*
+ * The private certificate directories of earlier versions, /tmp/iocurve-run.PID.XXXXXX:
+ * one left by a run that was killed is removed (certificates are in memory now).
+ */
 #define LOCAL_CERTS_PARENT "/tmp"
 #define LOCAL_CERTS_PREFIX "iocurve-run."
-
-/* The directory to remove at exit or on a fatal signal ("" when none). */
-static char local_certs_path[64];
+#define LOCAL_NAME_PREFIX  "local-"
 
 struct local_agents {
 	pid_t *pids;
@@ -61,12 +62,12 @@ int local_agent_binary(char *buf, size_t len)
 	return -1;
 }
 
-struct local_agents *local_spawn(const char *certs_dir, const char *coordinator,
+struct local_agents *local_spawn(struct certs_mem *certs, const char *coordinator,
                                  const char *allow_path, const char *log_dir, unsigned n,
                                  struct error *err)
 {
 	struct local_agents *la = xcalloc(1, sizeof(*la));
-	char bin[PATH_MAX], name[32];
+	char bin[PATH_MAX], name[32], fds[48];
 
 	if (local_agent_binary(bin, sizeof(bin)) < 0) {
 		error_set(err, "cannot find the iocurve-agent program next to iocurve; set "
@@ -77,9 +78,13 @@ struct local_agents *local_spawn(const char *certs_dir, const char *coordinator,
 	la->pids = xcalloc(n, sizeof(*la->pids));
 	la->log_dir = xstrdup(log_dir);
 	for (unsigned i = 0; i < n; i++) {
-		snprintf(name, sizeof(name), "local-%u", i);
-		if (certs_issue_agent(certs_dir, name, err) < 0)
+		snprintf(name, sizeof(name), "%s%u", LOCAL_NAME_PREFIX, i);
+		if (i >= certs->n || certs->agent_key[i] < 0) {
+			error_set(err, "local agent %s: no certificate was made for it", name);
 			goto err;
+		}
+		snprintf(fds, sizeof(fds), "%d,%d,%d", certs->agent_crt[i], certs->agent_key[i],
+		         certs->ca_crt);
 		la->pids[i] = fork();
 		if (la->pids[i] < 0) {
 			error_set(err, "cannot start local agent %s: %s", name, strerror(errno));
@@ -87,10 +92,21 @@ struct local_agents *local_spawn(const char *certs_dir, const char *coordinator,
 		}
 		if (la->pids[i] == 0) {
 			pid_t parent = getppid();
-			char *argv[] = {bin,       "--coordinator",   (char *)coordinator,
-			                "--tls",   (char *)certs_dir, "--name",
-			                name,      "--allow",         (char *)allow_path,
-			                "--label", "local=true",      NULL};
+			char *argv[] = {bin,
+			                "--coordinator",
+			                (char *)coordinator,
+			                "--tls-fd",
+			                fds,
+			                "--name",
+			                name,
+			                "--allow",
+			                (char *)allow_path,
+			                "--label",
+			                "local=true",
+			                NULL};
+			/* Its own certificate, key and the CA's certificate, and no other's. */
+			const int keep[] = {certs->agent_crt[i], certs->agent_key[i],
+			                    certs->ca_crt};
 
 			char *log = xasprintf("%s/agent-%s.log", log_dir, name);
 			int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -99,6 +115,9 @@ struct local_agents *local_spawn(const char *certs_dir, const char *coordinator,
 				dup2(fd, STDERR_FILENO);
 				close(fd);
 			}
+			for (size_t k = 0; k < sizeof(keep) / sizeof(keep[0]); k++)
+				if (fcntl(keep[k], F_SETFD, 0) < 0)
+					_exit(127);
 			/* Ctrl-C reaches iocurve, which stops the agents in order. */
 			signal(SIGINT, SIG_IGN);
 			/* A run that dies (SIGKILL, out of memory) takes its agents with it. */
@@ -109,6 +128,8 @@ struct local_agents *local_spawn(const char *certs_dir, const char *coordinator,
 			_exit(127);
 		}
 		la->n++;
+		/* The agent has its own copies: the key stays in no process that needs it not. */
+		certs_mem_drop_agent(certs, i);
 	}
 	return la;
 err:
@@ -186,9 +207,8 @@ int local_reap(struct local_agents *la, char *msg, size_t len)
 }
 
 /*
- * Remove dir and the files in it with system calls only: this runs from a fatal
- * signal's handler too. Unlinking while reading may skip names: read again until
- * a pass removes nothing.
+ * Remove dir and the files in it. Unlinking while reading may skip names: read
+ * again until a pass removes nothing.
  */
 static void local_rm_tree(const char *dir)
 {
@@ -223,26 +243,6 @@ static void local_rm_tree(const char *dir)
 	rmdir(dir);
 }
 
-void local_certs_remove(void)
-{
-	if (local_certs_path[0] == '\0')
-		return;
-	local_rm_tree(local_certs_path);
-	local_certs_path[0] = '\0';
-}
-
-static void local_certs_fatal(int sig)
-{
-	local_certs_remove();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void local_certs_atexit(void)
-{
-	local_certs_remove();
-}
-
 /* Directories of runs whose process is gone (killed, so nothing removed them). */
 static void local_certs_clean_stale(void)
 {
@@ -270,24 +270,8 @@ static void local_certs_clean_stale(void)
 	closedir(d);
 }
 
-int local_certs_dir(char *buf, size_t len, struct error *err)
+int local_certs_new(struct certs_mem *certs, unsigned n, struct error *err)
 {
-	static const int fatal[] = {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGQUIT};
-	static bool hooked;
-
 	local_certs_clean_stale();
-	snprintf(buf, len, "%s/%s%d.XXXXXX", LOCAL_CERTS_PARENT, LOCAL_CERTS_PREFIX, (int)getpid());
-	if (len <= sizeof(local_certs_path) && mkdtemp(buf) != NULL) {
-		snprintf(local_certs_path, sizeof(local_certs_path), "%s", buf);
-		if (!hooked) {
-			hooked = true;
-			atexit(local_certs_atexit);
-			for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
-				signal(fatal[i], local_certs_fatal);
-		}
-		return 0;
-	}
-	error_set(err, "cannot make a private directory %s: %s", buf, strerror(errno));
-	buf[0] = '\0';
-	return -1;
+	return certs_mem_new(certs, n, LOCAL_NAME_PREFIX, err);
 }

@@ -186,6 +186,9 @@ const char *runner_error(const struct runner *r)
 /*
  * The end, reported once from the loop after the runner entered an end state
  * (runner_enter): the end line, the derived files, the done event, the callback.
+ * "complete" reaches the files (summary.json last) only once every interval is
+ * fsync'd; results that cannot be written fail the campaign, said in every file
+ * that still can be.
  */
 static void runner_end_cb(evutil_socket_t fd, short what, void *arg)
 {
@@ -198,20 +201,29 @@ static void runner_end_cb(evutil_socket_t fd, short what, void *arg)
 	struct error err;
 	FILE *f;
 
+	if (status == 0 &&
+	    (results_sync(r->res, &err) < 0 ||
+	     derive_all(results_dir(r->res), r->c, (const struct step_point *const *)r->points,
+	                r->npoints, r->judged, &end, &err) < 0)) {
+		/* Not all on disk: not complete, whatever the steps measured. */
+		r->state = RUNNER_FAILED;
+		snprintf(r->error, sizeof(r->error), "%s", err.msg);
+		status = 1;
+	}
 	snprintf(msg, sizeof(msg), "%s%s%s", status ? r->error : "campaign complete",
 	         r->losses[0] ? "; " : "", r->losses);
 	/* Not complete: said in intervals.jsonl, so `iocurve report` says it too. */
 	if (status != 0) {
 		snprintf(end.state, sizeof(end.state), "%s", runner_table[r->state].name);
 		snprintf(end.reason, sizeof(end.reason), "%.500s", msg);
-		if (results_end(r->res, end.state, end.reason, &err) < 0)
+		if (results_end(r->res, end.state, end.reason, &err) < 0 ||
+		    results_sync(r->res, &err) < 0)
+			log_error("%s", err.msg);
+		if (derive_end(results_dir(r->res), r->c,
+		               (const struct step_point *const *)r->points, r->npoints, r->judged,
+		               &end, &err) < 0)
 			log_error("%s", err.msg);
 	}
-	if (results_sync(r->res, &err) < 0)
-		log_error("%s", err.msg);
-	if (derive_all(results_dir(r->res), r->c, (const struct step_point *const *)r->points,
-	               r->npoints, r->judged, &end, &err) < 0)
-		log_error("%s", err.msg);
 	/* The end report travels in the event: a daemon's clients print what `run` prints. */
 	f = open_memstream(&summary, &len);
 	if (f != NULL) {
@@ -559,8 +571,10 @@ static int runner_step_point(struct runner *r, struct error *err)
 	r->npoints[r->w]++;
 	/* The curve judged once for this step: files, events and the planner read it. */
 	judged_update(&r->judged[r->w], r->c, w, r->points[r->w], r->npoints[r->w]);
+	/* Between steps the files say the campaign is running: only its end says more. */
 	if (derive_all(results_dir(r->res), r->c, (const struct step_point *const *)r->points,
-	               r->npoints, r->judged, &(struct runend){.meta = r->meta}, err) < 0)
+	               r->npoints, r->judged,
+	               &(struct runend){.state = RUNEND_RUNNING, .meta = r->meta}, err) < 0)
 		return -1;
 	event_point_fill(&e, pt);
 	e.point.workload = (uint32_t)r->w;

@@ -40,10 +40,11 @@ check "no zero-byte file is left" sh -c "[ -z \"\$(find '$R' -type f -size 0)\" 
 # Every step curve.csv reports has all its intervals on disk (4 + 1 warm-up per agent).
 python3 - "$R" <<'PY' || { cat "$T/run.err"; fail "curve.csv lists only steps whose intervals are on disk"; }
 import csv, json, sys, collections
+import ivlines
 r = sys.argv[1]
 raw = open(r + "/intervals.jsonl", "rb").read()
 assert raw.endswith(b"\n"), "intervals.jsonl ends in a whole line"
-import ivlines  # an attempt re-run for a disturbed client (retry: N) is not on record
+# A step the busy machine disturbed ran again: its void attempt's lines do not count.
 lines = ivlines.lines(r + "/intervals.jsonl")
 per = collections.Counter(l["step"] for l in lines if l.get("agent") == "local-0" and "interval" in l)
 rows = list(csv.DictReader(open(r + "/curve.csv")))
@@ -55,6 +56,8 @@ print(f"# {len(rows)} steps on disk, {len(lines)} lines")
 PY
 ok "curve.csv lists only steps whose intervals are on disk"
 STEPS=$(($(wc -l < "$R/curve.csv") - 1))
+check "summary.json says failed, not complete" grep -q '"status": "failed"' "$R/summary.json"
+check "no room kept for the end is left" test ! -e "$R/.end-reserve"
 # Space freed (the operator grows the file system): report rebuilds in place.
 mount -o remount,size=8m "$M"
 "$IOCURVE" report "$R" > "$T/rep.out" 2>&1 || { cat "$T/rep.out"; fail "report reads the directory"; }

@@ -1,0 +1,88 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# A daemon campaign's results directory turns unwritable mid-step (chattr +i: EPERM, as
+# root would ignore chmod): the campaign fails at once naming the path and errno, no
+# file says complete, and a restarted daemon lists it failed with that reason, never
+# interrupted. Root only (mounts a tmpfs).
+. "$(dirname "$0")/lib.sh"
+
+[ "$(id -u)" -eq 0 ] || { echo "# needs root (mounts a tmpfs, chattr)"; exit 77; }
+M=$T/m
+mkdir "$M"
+mount -t tmpfs -o size=16m tmpfs "$M" || { echo "# cannot mount a tmpfs"; exit 77; }
+undo() {
+	[ -n "${R:-}" ] && chattr -i "$R" 2>/dev/null
+	umount "$M" 2>/dev/null || true
+}
+trap 'undo; cleanup' EXIT
+mkdir "$M/probe" && chattr +i "$M/probe" 2>/dev/null || { echo "# no chattr +i here"; exit 77; }
+chattr -i "$M/probe"
+
+"$IOCURVE" certs init "$T/ca" > /dev/null
+"$IOCURVE" certs agent "$T/ca" a1 > /dev/null
+PORT=$(free_port)
+SOCK=$T/ctl.sock
+serve() { # serve LOG
+	"$IOCURVE" serve --listen "127.0.0.1:$PORT" --tls "$T/ca" --control "$SOCK" \
+		--results "$M/results" 2> "$1" &
+	SERVE=$!
+	PIDS="$PIDS $SERVE"
+	wait_for "$1" "control socket" 10 || { cat "$1"; fail "serve starts"; }
+}
+serve "$T/serve1.log"
+mkdir -p "$T/data"
+"$IOCURVE_AGENT" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --name a1 --allow "$T/data" \
+	2> "$T/a1.log" &
+PIDS="$PIDS $!"
+wait_for "$T/serve1.log" "agent a1: clock offset" 15 || fail "agent a1 joins"
+cat > "$T/c.yaml" <<YAML
+campaign: ro
+agents: {select: {count: 1}, wait: 30s}
+target: {sim: {servers: 4, service_time: 1ms}}
+workers: 1
+queue_depth: 16
+interval: 200ms
+warmup: 200ms
+measure: 600ms
+slo: {latency: 5ms}
+workloads:
+  - {name: a, rw: randread, load: {steps: [500, 1000, 1500, 2000, 2500, 3000, 3500, 4000]}}
+YAML
+"$IOCURVE" run "$T/c.yaml" --coordinator "$SOCK" > "$T/run.out" 2>&1 &
+RUN=$!
+PIDS="$PIDS $RUN"
+wait_for "$T/run.out" "submitted" 10 || { cat "$T/run.out"; fail "the campaign is submitted"; }
+R=$(ls -d "$M"/results/ro-*)
+wait_for "$R/intervals.jsonl" '"workload":"a","step":2,' 30 || { cat "$T/serve1.log"; fail "step 3 starts"; }
+chattr +i "$R"
+set +e
+wait_exit "$RUN" 60
+rc=$?
+set -e
+[ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] || { cat "$T/run.out"; fail "the client sees the campaign fail (rc $rc)"; }
+ok "the client sees the campaign fail (exit $rc)"
+check "the client is told the path and errno" \
+	grep -Eq "$R/[^ ]*: cannot (create|write|remove)[^:]*: Operation not permitted" "$T/run.out"
+check "it failed before its last step" sh -c "! grep -q '\"step\":7,' '$R/intervals.jsonl'"
+"$IOCURVE" status --coordinator "$SOCK" > "$T/status1.out"
+check "status lists it failed" grep -Eq "^1 +ro +failed" "$T/status1.out"
+check "no file in the directory says complete" \
+	sh -c "! grep -rlq '\"status\": \"complete\"' '$R'"
+# The files already open still take appends: the end line says why.
+check "intervals.jsonl ends with the failure, path and errno" \
+	sh -c "tail -1 '$R/intervals.jsonl' | grep -q '\"end\":\"failed\",\"reason\":\"$R/.*Operation not permitted'"
+check "summary.json, not replaceable, still says running" grep -q '"status": "running"' "$R/summary.json"
+check "the daemon says it could not remove its mark" \
+	grep -q "$R/running: cannot remove: Operation not permitted" "$T/serve1.log"
+
+# The daemon restarts with the directory still unwritable: failed, with its reason.
+kill -KILL "$SERVE"
+wait "$SERVE" 2> /dev/null || true
+serve "$T/serve2.log"
+"$IOCURVE" status --coordinator "$SOCK" > "$T/status2.out"
+check "after a restart it is listed failed" grep -Eq "^1 +ro +failed" "$T/status2.out"
+check "with its reason (path and errno)" grep -q "Operation not permitted" "$T/status2.out"
+check "and not interrupted" sh -c "! grep -q 'interrupted' '$T/status2.out' '$T/serve2.log'"
+"$IOCURVE" resume 1 --coordinator "$SOCK" > "$T/resume.out" 2>&1 && fail "a failed campaign is not resumed"
+check "resume says it is failed, not interrupted" grep -q "campaign 1 is failed, not interrupted" "$T/resume.out"
+sed -n '1,3p' "$T/status2.out" | sed 's/^/# /'

@@ -28,9 +28,14 @@
 #include "worker_rig.h"
 #include "xalloc.h"
 
-/* Totals over a step's intervals, with the invariants every interval must keep. */
+/*
+ * Totals over a step's intervals, with the invariants every interval must keep. due:
+ * every operation the step's rate made due, completed, failed or charged (never
+ * issued or still in flight at its end): a client that fell behind on a busy
+ * machine accounts for all of them too.
+ */
 struct wt_sum {
-	uint64_t ops, bytes, errors, lat_sum, svc_sum, cpu_ns;
+	uint64_t ops, due, bytes, errors, lat_sum, svc_sum, cpu_ns;
 };
 
 static struct wt_sum wt_sum(const struct shm_interval *iv, uint32_t n, uint32_t bs)
@@ -45,6 +50,7 @@ static struct wt_sum wt_sum(const struct shm_interval *iv, uint32_t n, uint32_t 
 		if (iv[k].rec.ops && iv[k].rec.missed_charged == 0) /* a charge can be shorter */
 			assert_true(iv[k].rec.latency.min >= iv[k].rec.service.min);
 		s.ops += iv[k].rec.ops;
+		s.due += iv[k].rec.latency.count + iv[k].rec.errors;
 		s.bytes += iv[k].rec.bytes;
 		s.errors += iv[k].rec.errors;
 		s.lat_sum += iv[k].rec.latency.sum;
@@ -54,13 +60,15 @@ static struct wt_sum wt_sum(const struct shm_interval *iv, uint32_t n, uint32_t 
 	return s;
 }
 
-static void wt_assert_rate(const char *what, uint64_t ops, double want)
+/* The step's rate made `want` operations due: all are accounted for (s.due). */
+static void wt_assert_rate(const char *what, struct wt_sum s, double want)
 {
-	double err = ((double)ops - want) / want;
+	double err = ((double)s.due - want) / want;
 
-	print_message("%s: %" PRIu64 " ops, wanted %.0f (%+.2f%%)\n", what, ops, want, err * 100);
+	print_message("%s: %" PRIu64 " ops due (%" PRIu64 " completed), wanted %.0f (%+.2f%%)\n",
+	              what, s.due, s.ops, want, err * 100);
 	if (err > 0.05 || err < -0.05)
-		fail_msg("%s: %" PRIu64 " ops is not within 5%% of %.0f", what, ops, want);
+		fail_msg("%s: %" PRIu64 " ops due is not within 5%% of %.0f", what, s.due, want);
 }
 
 /* FNV-1a over the whole file, read through the page cache. */
@@ -153,7 +161,7 @@ static void test_randread_rate(void **state)
 	gen = wt_step(r, 200 * NSEC_PER_MSEC, 5, &rate);
 	wt_collect(r, 0, gen, 5, iv);
 	s = wt_sum(iv, 5, 4096);
-	wt_assert_rate("randread 2000 ops/s", s.ops, 2000);
+	wt_assert_rate("randread 2000 ops/s", s, 2000);
 	assert_int_equal(s.errors, 0);
 	assert_int_equal(s.bytes, s.ops * 4096);
 	assert_true(s.lat_sum >= s.svc_sum);
@@ -162,9 +170,15 @@ static void test_randread_rate(void **state)
 	    "randread: mean latency %.1f us, mean service %.1f us, CPU %.1f%% of a core\n",
 	    (double)s.lat_sum / (double)s.ops / 1e3, (double)s.svc_sum / (double)s.ops / 1e3,
 	    cpu * 100);
-	/* Its CPU share is a figure of a shared machine, printed by tools/bench-pacer. */
+	/*
+	 * Its CPU share is a figure of a shared machine, printed by tools/bench-pacer. Paced,
+	 * not bursty: 400 a 200 ms interval, wherever the worker was on time (a worker
+	 * held off its CPU for 20 ms or more issues the backlog late, in a later interval).
+	 */
 	for (int k = 0; k < 5; k++)
-		assert_true(iv[k].rec.ops > 300 && iv[k].rec.ops < 500);
+		if (iv[k].rec.lag_max_ns < 20 * NSEC_PER_MSEC &&
+		    (k == 0 || iv[k - 1].rec.lag_max_ns < 20 * NSEC_PER_MSEC))
+			assert_true(iv[k].rec.ops > 300 && iv[k].rec.ops < 500);
 	wt_rig_free(r);
 	free(iv);
 }
@@ -186,7 +200,7 @@ static void test_randwrite_changes_data(void **state)
 	gen = wt_step(r, 100 * NSEC_PER_MSEC, 2, &rate);
 	wt_collect(r, 0, gen, 2, iv);
 	s = wt_sum(iv, 2, 4096);
-	wt_assert_rate("randwrite 2000 ops/s", s.ops, 400);
+	wt_assert_rate("randwrite 2000 ops/s", s, 400);
 	assert_int_equal(s.errors, 0);
 	assert_true(s.bytes > 0);
 	assert_true(wt_checksum(r->path[0]) != before);
@@ -209,7 +223,7 @@ static void test_seqread(void **state)
 	gen = wt_step(r, 200 * NSEC_PER_MSEC, 3, &rate);
 	wt_collect(r, 0, gen, 3, iv);
 	s = wt_sum(iv, 3, 65536);
-	wt_assert_rate("seqread 1500 ops/s", s.ops, 900);
+	wt_assert_rate("seqread 1500 ops/s", s, 900);
 	assert_int_equal(s.errors, 0);
 	wt_rig_free(r);
 }
@@ -233,7 +247,7 @@ static void test_two_workers(void **state)
 		wt_collect(r, i, gen, 5, iv[i]);
 		s = wt_sum(iv[i], 5, 4096);
 		snprintf(what, sizeof(what), "worker %u at %.0f ops/s", i, rates[i]);
-		wt_assert_rate(what, s.ops, rates[i]);
+		wt_assert_rate(what, s, rates[i]);
 	}
 	wt_rig_free(r);
 }
@@ -287,7 +301,7 @@ static void test_step_replaced(void **state)
 	} while (r->consumed[0] == published);
 	wt_collect(r, 0, gen, 2, iv);
 	assert_true(clock_now_ns() - t0 < 500 * NSEC_PER_MSEC);
-	wt_assert_rate("replacing step at 2000 ops/s", wt_sum(iv, 2, 4096).ops, 400);
+	wt_assert_rate("replacing step at 2000 ops/s", wt_sum(iv, 2, 4096), 400);
 	wt_rig_free(r);
 }
 

@@ -63,16 +63,9 @@ python3 - "$T" <<'PY' || fail "each knee within 3% of the device's, or client-bo
 import json, math, sys
 t = sys.argv[1]
 
-def erlang_c_mean(c, lam, mu):
-    a = lam / mu
-    top = a ** c / math.factorial(c) / (1 - a / c)
-    pw = top / (sum(a ** k / math.factorial(k) for k in range(c)) + top)
-    return pw / (c * mu - lam) + 1 / mu
+from queueing import crossing, erlang_c_mean
 
-lo, hi = 1.0, 4 * 2000.0 - 1e-6
-for _ in range(200):
-    m = (lo + hi) / 2
-    lo, hi = (m, hi) if erlang_c_mean(4, m, 2000.0) < 1e-3 else (lo, m)
+lo = crossing(4, 2000.0, 1e-3)
 assert abs(lo - 6679) < 1, lo
 bad = []
 for k, want in (("det", 40000.0), ("mmc", lo)):

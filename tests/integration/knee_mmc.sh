@@ -35,16 +35,9 @@ python3 - "$T/r" <<'PY' || { cat "$T/r.out"; fail "the knee within 3% of Erlang 
 import json, math, sys
 d = sys.argv[1]
 
-def erlang_c_mean(c, lam, mu):
-    a = lam / mu
-    top = a ** c / math.factorial(c) / (1 - a / c)
-    pw = top / (sum(a ** k / math.factorial(k) for k in range(c)) + top)
-    return pw / (c * mu - lam) + 1 / mu
+from queueing import crossing, erlang_c_mean
 
-lo, hi = 1.0, 64 * 125.0 - 1e-6
-for _ in range(200):
-    m = (lo + hi) / 2
-    lo, hi = (m, hi) if erlang_c_mean(64, m, 125.0) < 9e-3 else (lo, m)
+lo = crossing(64, 125.0, 9e-3)
 want = lo
 for s in sorted(json.load(open(d + "/curve-rr.json"))["steps"], key=lambda p: p["step"]):
     print(f"# step {s['step']}: offered {s['offered_ops']:.0f} mean {s['mean_us']:.0f}us "

@@ -70,7 +70,8 @@ assert (lower or 11500 <= knee) and knee <= 16500, f"knee {knee} ops/s, capacity
 PY
 ok "the knee sits at the device's capacity (16k ops/s)"
 
-# One worker; its device stalls for 100ms once, 500ms into the measured second.
+# One worker; its device stalls for 100ms once, 500ms into the measured second. retry: 0:
+# the sim stalls once per worker, so a step re-run for a disturbed client would be quiet.
 cat > "$T/stall.yaml" <<YAML
 campaign: simstall
 agents: {local: 1}
@@ -80,6 +81,7 @@ queue_depth: 16
 interval: 500ms
 warmup: 1s
 measure: 1s
+retry: 0
 workloads:
   - {name: rr, rw: randread, load: {steps: [2000]}}
 YAML

@@ -324,9 +324,18 @@ static void test_point_then_drop(void **state)
 	campaign_free(c);
 }
 
-/* Five measured seconds of 1000 ops each at 100 us, with the client's delays given per op. */
-static void aggregate_point_health(const struct campaign *c, uint64_t late_ns, uint64_t slot_ns,
-                                   uint64_t late_100us, uint64_t steal_ppm, struct step_point *pt)
+/*
+ * One measured second of a lone agent whose client reports its health: 1000 ops at
+ * lat_ns, service svc_ns; per op, issue lateness late_ns and slot wait slot_ns; the
+ * ops the client delayed over 100 us and over 1 ms, its longest lag, host steal.
+ */
+struct aggregate_hv {
+	uint64_t lat_ns, svc_ns, late_ns, slot_ns, late_100us, late_1ms, lag_max_ns, steal_ppm;
+};
+
+/* The point of five such seconds. */
+static void aggregate_health_step(const struct campaign *c, const struct aggregate_hv *hv,
+                                  struct step_point *pt)
 {
 	struct agg_step *st = agg_step_new(1, (const char *const[]){"a"}, 5);
 	struct agg_record *rec = calloc(1, sizeof(*rec));
@@ -339,21 +348,40 @@ static void aggregate_point_health(const struct campaign *c, uint64_t late_ns, u
 		rec->duration_ns = 1000000000;
 		rec->agents = rec->workers = 1;
 		rec->rec.ops = 1000;
-		rec->rec.lag_sum_ns = 1000 * (late_ns + slot_ns);
+		rec->rec.lag_sum_ns = 1000 * (hv[i].late_ns + hv[i].slot_ns);
+		rec->rec.lag_max_ns = hv[i].lag_max_ns;
 		rec->rec.health_n = 1;
-		rec->rec.issue_late_ns = 1000 * late_ns;
-		rec->rec.slot_wait_ns = 1000 * slot_ns;
-		rec->rec.late_100us = late_100us;
-		rec->rec.steal_ppm = steal_ppm;
+		rec->rec.issue_late_ns = 1000 * hv[i].late_ns;
+		rec->rec.slot_wait_ns = 1000 * hv[i].slot_ns;
+		rec->rec.late_10us = hv[i].late_1ms;
+		rec->rec.late_100us = hv[i].late_100us;
+		rec->rec.late_1ms = hv[i].late_1ms;
+		rec->rec.steal_ppm = hv[i].steal_ppm;
 		for (uint64_t k = 0; k < 1000; k++) {
-			hist_record(&rec->rec.latency, 100000 + late_ns + slot_ns);
-			hist_record(&rec->rec.service, 100000);
+			hist_record(&rec->rec.latency, hv[i].lat_ns);
+			hist_record(&rec->rec.service, hv[i].svc_ns);
 		}
 		assert_true(agg_add_record(st, 0, i, rec, &merged, &err) >= 0);
 	}
 	agg_point(st, 0, 1000, c, pt);
 	free(rec);
 	agg_step_free(st);
+}
+
+/* Five measured seconds of 1000 ops each at 100 us, with the client's delays given per op. */
+static void aggregate_point_health(const struct campaign *c, uint64_t late_ns, uint64_t slot_ns,
+                                   uint64_t late_100us, uint64_t steal_ppm, struct step_point *pt)
+{
+	struct aggregate_hv hv[5];
+
+	for (int i = 0; i < 5; i++)
+		hv[i] = (struct aggregate_hv){.lat_ns = 100000 + late_ns + slot_ns,
+		                              .svc_ns = 100000,
+		                              .late_ns = late_ns,
+		                              .slot_ns = slot_ns,
+		                              .late_100us = late_100us,
+		                              .steal_ppm = steal_ppm};
+	aggregate_health_step(c, hv, pt);
 }
 
 /*
@@ -396,38 +424,24 @@ static void test_point_client_health(void **state)
 }
 
 /*
- * Five measured seconds at 200 us from a lone agent whose client reports its
- * health: interval i at lat_us[i], stalls[i] operations delayed by the client over
- * 1 ms, and slot_us of slot wait per op in every interval without a stall.
+ * Five measured seconds from a lone agent: interval i at lat_us[i], stalls[i] ops
+ * delayed by the client over 1 ms (longest lag 2 ms), and slot_us of slot wait per
+ * op in every interval without a stall.
  */
 static void aggregate_stalls(const struct campaign *c, const double *lat_us, const uint64_t *stalls,
                              uint64_t slot_us, struct step_point *pt)
 {
-	struct agg_step *st = agg_step_new(1, (const char *const[]){"a"}, 5);
-	struct agg_record *rec = calloc(1, sizeof(*rec));
-	const struct agg_record *merged;
-	struct error err;
+	struct aggregate_hv hv[5];
 
-	assert_non_null(rec);
-	for (uint32_t i = 0; i < 5; i++) {
-		record_reset(&rec->rec);
-		rec->duration_ns = 1000000000;
-		rec->agents = rec->workers = 1;
-		rec->rec.ops = 1000;
-		rec->rec.health_n = 1;
-		rec->rec.issue_late_ns = 1000 * 5000 + stalls[i] * 2000000;
-		rec->rec.slot_wait_ns = stalls[i] ? 0 : 1000 * slot_us * 1000;
-		rec->rec.late_10us = rec->rec.late_100us = rec->rec.late_1ms = stalls[i];
-		rec->rec.lag_max_ns = stalls[i] ? 2000000 : 5000;
-		for (uint64_t k = 0; k < 1000; k++) {
-			hist_record(&rec->rec.latency, (uint64_t)(lat_us[i] * 1e3));
-			hist_record(&rec->rec.service, (uint64_t)(lat_us[i] * 1e3));
-		}
-		assert_true(agg_add_record(st, 0, i, rec, &merged, &err) >= 0);
-	}
-	agg_point(st, 0, 1000, c, pt);
-	free(rec);
-	agg_step_free(st);
+	for (int i = 0; i < 5; i++)
+		hv[i] = (struct aggregate_hv){.lat_ns = (uint64_t)(lat_us[i] * 1e3),
+		                              .svc_ns = (uint64_t)(lat_us[i] * 1e3),
+		                              .late_ns = 5000 + stalls[i] * 2000,
+		                              .slot_ns = stalls[i] ? 0 : slot_us * 1000,
+		                              .late_100us = stalls[i],
+		                              .late_1ms = stalls[i],
+		                              .lag_max_ns = stalls[i] ? 2000000 : 5000};
+	aggregate_health_step(c, hv, pt);
 }
 
 /*

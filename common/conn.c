@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* One framed connection: the frame codec over a bufferevent, on a TLS or Unix transport. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -298,9 +299,12 @@ static int conn_tls_connected(struct conn *c, char *why, size_t len)
  */
 static void conn_tls_last_words(struct conn *c, char *buf, size_t len)
 {
+	int fd = (int)bufferevent_getfd(c->bev);
 	char scratch[512];
 	unsigned long e;
 
+	if (fd < 0 || !(fcntl(fd, F_GETFL) & O_NONBLOCK))
+		return; /* a read must not wait */
 	ERR_clear_error();
 	for (int i = 0; i < 64 && SSL_read(c->ssl, scratch, sizeof(scratch)) > 0; i++)
 		;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The agent's link to the coordinator: dial, Hello, heartbeats, clock pings, reconnect. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -261,17 +262,14 @@ static bool link_advice(const struct link *l, struct conn *c, const char *reason
                         size_t len)
 {
 	const char *coordinator = l->o.coordinator, *name = l->a->name;
-	enum conn_failure f = conn_failure(c);
 
 	/*
-	 * In TLS 1.3 the client's handshake ends before the server has checked the
-	 * client's certificate; the server's alert often arrives as a reset instead.
-	 * Closed after the handshake, before any Welcome or Refuse: that is the
-	 * coordinator refusing the certificate (its log says so).
+	 * A coordinator that rejects this agent's certificate says so in an alert, which
+	 * the connection reads even when a reset came after it (CONN_FAILURE_OUR_CERT).
+	 * A close without one, after the handshake and before Welcome or Refuse, is a
+	 * coordinator going away (a restart, a crash): that mends by itself.
 	 */
-	if (f == CONN_FAILURE_CLOSED && l->handshaken && !l->welcomed)
-		f = CONN_FAILURE_OUR_CERT;
-	switch (f) {
+	switch (conn_failure(c)) {
 	case CONN_FAILURE_REFUSED:
 		snprintf(buf, len,
 		         "nothing listens at %s (%s): start `iocurve serve --listen` there, or "
@@ -297,6 +295,16 @@ static bool link_advice(const struct link *l, struct conn *c, const char *reason
 		         "and copy %s.crt, %s.key and ca.crt to %s",
 		         coordinator, reason, name, name, name, l->o.tls_dir);
 		return false;
+	case CONN_FAILURE_CLOSED:
+		if (l->handshaken && !l->welcomed) {
+			snprintf(
+			    buf, len,
+			    "the coordinator at %s closed the connection before welcoming this "
+			    "agent (%s)",
+			    coordinator, reason);
+			return true;
+		}
+		/* fall through */
 	default:
 		snprintf(buf, len, "connection to coordinator %s lost: %s", coordinator, reason);
 		return true;
@@ -341,7 +349,8 @@ static void link_dial(struct link *l)
 	l->conn = conn_connect(l->a->base, l->o.ssl_ctx, (struct sockaddr *)&l->o.addr,
 	                       (int)l->o.addrlen, l->o.coordinator, &link_conn_cbs, l);
 	if (l->conn == NULL) {
-		log_warn("cannot connect to %s", l->o.coordinator);
+		/* Nothing of the attempt is left (conn_connect): only the retry. */
+		log_warn("cannot connect to %s: %s", l->o.coordinator, strerror(errno));
 		link_schedule_reconnect(l);
 		return;
 	}

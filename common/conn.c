@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* One framed connection: the frame codec over a bufferevent, on a TLS or Unix transport. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -54,8 +55,10 @@ struct conn {
 	char deadline_reason[96];
 	bool deadline_until_up; /* the handshake's own deadline: cleared once up */
 	bool connected;
-	bool in_callback;  /* freeing is deferred while a callback runs */
+	bool in_callback;  /* the owner's close or abort waits while a callback runs */
 	bool closing;      /* owner closed: flush, finish, free */
+	bool flushing;     /* closing, and the flush has begun (conn_do_close ran) */
+	bool aborting;     /* owner aborted inside a callback: free when it returns */
 	bool dead;         /* on_close delivered or owner closed: no more callbacks */
 	bool timing;       /* conn_output_cb is on the output buffer (and TLS: conn_bio_cb) */
 	size_t stamp_left; /* bytes to write before the timed frame has started; 0: none */
@@ -69,24 +72,64 @@ struct conn {
 };
 
 static void conn_event_cb(struct bufferevent *bev, short what, void *arg);
+static void conn_output_cb(struct evbuffer *buf, const struct evbuffer_cb_info *info, void *arg);
 
-static void conn_free(struct conn *c)
+/*
+ * The one end of every connection, however it ended (owner's close or abort, a failed
+ * handshake, the deadline, the peer): everything that can call back into c goes with
+ * it, so nothing fires on freed memory later. The deadline timer is freed, the
+ * output-buffer and BIO hooks are removed, and bufferevent_free() clears the
+ * bufferevent's callbacks (deferred ones included) and its timeouts at once; its SSL
+ * and socket follow at the loop's next turn, with nothing of ours attached.
+ * notify: on_free runs first (not after conn_abort).
+ */
+static void conn_destroy(struct conn *c, bool notify)
 {
-	if (c->cbs->on_free != NULL)
+	if (notify && c->cbs->on_free != NULL)
 		c->cbs->on_free(c, c->arg);
 	if (c->deadline_ev != NULL)
 		event_free(c->deadline_ev);
+	if (c->timing) {
+		BIO *wbio = c->ssl != NULL ? SSL_get_wbio(c->ssl) : NULL;
+
+		if (wbio != NULL) {
+			BIO_set_callback_ex(wbio, NULL);
+			BIO_set_callback_arg(wbio, NULL);
+		}
+		evbuffer_remove_cb(bufferevent_get_output(c->bev), conn_output_cb, c);
+	}
 	/* The SSL belongs to the bufferevent (BEV_OPT_CLOSE_ON_FREE frees it). */
 	bufferevent_free(c->bev);
 	free(c);
 }
 
+static void conn_free(struct conn *c)
+{
+	conn_destroy(c, true);
+}
+
+static void conn_do_close(struct conn *c);
+
+/* A callback of c has returned: carry out the close or abort the owner asked for in it. */
+static void conn_after_callback(struct conn *c)
+{
+	c->in_callback = false;
+	if (c->aborting)
+		conn_destroy(c, false);
+	else if (c->closing && !c->flushing)
+		conn_do_close(c);
+}
+
 void conn_abort(struct conn *c)
 {
-	if (c == NULL)
+	if (c == NULL || c->aborting)
 		return;
-	bufferevent_free(c->bev);
-	free(c);
+	c->dead = true;
+	if (c->in_callback) {
+		c->aborting = true;
+		return;
+	}
+	conn_destroy(c, false);
 }
 
 static void conn_finish_close(struct conn *c)
@@ -107,6 +150,7 @@ static void conn_drained_cb(struct bufferevent *bev, void *arg)
 /* The owner's close, run outside any callback of this conn. */
 static void conn_do_close(struct conn *c)
 {
+	c->flushing = true;
 	if (!c->connected || conn_pending(c) == 0) {
 		if (c->connected)
 			conn_finish_close(c);
@@ -129,7 +173,10 @@ void conn_close(struct conn *c)
 		conn_do_close(c);
 }
 
-/* Report the end of the connection once, then free it. */
+/*
+ * Report the end of the connection once, then free it: on_close is the last callback
+ * (on_free aside), whatever the owner calls from inside it.
+ */
 static void conn_fail(struct conn *c, const char *reason)
 {
 	if (!c->dead) {
@@ -139,7 +186,7 @@ static void conn_fail(struct conn *c, const char *reason)
 			c->cbs->on_close(c, reason, c->arg);
 		c->in_callback = false;
 	}
-	conn_free(c);
+	conn_destroy(c, !c->aborting);
 }
 
 static void conn_up(struct conn *c)
@@ -159,9 +206,7 @@ static void conn_up(struct conn *c)
 	c->in_callback = true;
 	if (c->cbs->on_connected)
 		c->cbs->on_connected(c, c->arg);
-	c->in_callback = false;
-	if (c->closing)
-		conn_do_close(c);
+	conn_after_callback(c);
 }
 
 static void conn_event_cb(struct bufferevent *bev, short what, void *arg)
@@ -178,7 +223,7 @@ static void conn_event_cb(struct bufferevent *bev, short what, void *arg)
 		conn_up(c);
 		return;
 	}
-	if (c->closing) {
+	if (c->closing) { /* the flush failed or timed out: the owner hears nothing more */
 		conn_free(c);
 		return;
 	}
@@ -212,9 +257,7 @@ static void conn_read_cb(struct bufferevent *bev, void *arg)
 		c->cbs->on_message(c, env, c->arg);
 		frame_free(env);
 	}
-	c->in_callback = false;
-	if (c->closing)
-		conn_do_close(c);
+	conn_after_callback(c);
 }
 
 /* Take over bev: callbacks, limits, reading. */
@@ -248,6 +291,31 @@ static int conn_tls_connected(struct conn *c, char *why, size_t len)
 }
 
 /*
+ * In TLS 1.3 a client's handshake ends before the server has checked the client's
+ * certificate. A server that rejects it sends an alert and closes; when our next
+ * write met the reset first, the alert is still in the socket, unread. Read what is
+ * left (the socket is non-blocking; the connection is ending anyway): an alert about
+ * our certificate there is the cause, not the reset.
+ */
+static void conn_tls_last_words(struct conn *c, char *buf, size_t len)
+{
+	int fd = (int)bufferevent_getfd(c->bev);
+	char scratch[512];
+	unsigned long e;
+
+	if (fd < 0 || !(fcntl(fd, F_GETFL) & O_NONBLOCK))
+		return; /* a read must not wait */
+	ERR_clear_error();
+	for (int i = 0; i < 64 && SSL_read(c->ssl, scratch, sizeof(scratch)) > 0; i++)
+		;
+	while ((e = ERR_get_error()) != 0)
+		if (tls_alert_about_us(e) && c->failure != CONN_FAILURE_OUR_CERT) {
+			c->failure = CONN_FAILURE_OUR_CERT;
+			snprintf(buf, len, "%s", ERR_reason_error_string(e));
+		}
+}
+
+/*
  * Why the TLS layer gave up: the verify result first, then OpenSSL's queued
  * errors. libevent queues SSL_get_error() codes (SSL_ERROR_SYSCALL = 5) among
  * the packed ERR codes; those only say "look at errno".
@@ -270,11 +338,18 @@ static void conn_tls_error(struct conn *c, int saved_errno, char *buf, size_t le
 			snprintf(buf, len, "%s", r);
 		if (e > 255 && tls_alert_about_us(e))
 			c->failure = CONN_FAILURE_OUR_CERT;
+		/* OpenSSL 3's word for a peer gone without close_notify. */
+		if (e > 255 && ERR_GET_LIB(e) == ERR_LIB_SSL &&
+		    ERR_GET_REASON(e) == SSL_R_UNEXPECTED_EOF_WHILE_READING &&
+		    c->failure == CONN_FAILURE_OTHER)
+			c->failure = CONN_FAILURE_CLOSED;
 		if (e == SSL_ERROR_SYSCALL)
 			syscall = true;
 	}
 	if (buf[0] == '\0' && syscall && saved_errno != 0)
 		snprintf(buf, len, "%s", strerror(saved_errno));
+	if (c->connected && c->failure != CONN_FAILURE_OUR_CERT)
+		conn_tls_last_words(c, buf, len);
 }
 
 static void conn_tls_reason(struct conn *c, short what, int saved_errno, char *buf, size_t len)
@@ -333,8 +408,8 @@ static struct conn *conn_tls_new(struct event_base *base, SSL_CTX *ctx, int fd, 
 	c->bev = bufferevent_openssl_socket_new(
 	    base, fd, c->ssl, server ? BUFFEREVENT_SSL_ACCEPTING : BUFFEREVENT_SSL_CONNECTING,
 	    BEV_OPT_CLOSE_ON_FREE | BEV_OPT_DEFER_CALLBACKS);
-	if (c->bev == NULL) {
-		SSL_free(c->ssl);
+	if (c->bev ==
+	    NULL) { /* libevent freed the SSL (BEV_OPT_CLOSE_ON_FREE); fd is the caller's */
 		free(c);
 		return NULL;
 	}
@@ -354,18 +429,33 @@ struct conn *conn_accept(struct event_base *base, SSL_CTX *ctx, int fd, const ch
 	return conn_tls_new(base, ctx, fd, true, peer_addr, cbs, arg);
 }
 
+/*
+ * The connect comes first, so that a failure at once (no route: ENETUNREACH) leaves
+ * nothing behind: no connection, no timer, errno for the caller. One that fails later
+ * (a refusal, no answer) ends in on_close like any handshake failure.
+ */
 struct conn *conn_connect(struct event_base *base, SSL_CTX *ctx, const struct sockaddr *sa,
                           int salen, const char *peer_addr, const struct conn_cbs *cbs, void *arg)
 {
-	struct conn *c = conn_tls_new(base, ctx, -1, false, peer_addr, cbs, arg);
+	int fd = socket(sa->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0), saved;
+	struct conn *c;
 
-	if (c == NULL)
+	if (fd < 0)
 		return NULL;
-	if (bufferevent_socket_connect(c->bev, sa, salen) < 0) {
-		conn_abort(c);
-		return NULL;
+	/* Interrupted, the connect goes on in the background, as one in progress does. */
+	if (connect(fd, sa, (socklen_t)salen) < 0 && errno != EINPROGRESS && errno != EINTR)
+		goto fail;
+	c = conn_tls_new(base, ctx, fd, false, peer_addr, cbs, arg);
+	if (c == NULL) {
+		errno = ENOMEM;
+		goto fail;
 	}
 	return c;
+fail:
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return NULL;
 }
 
 /* --- Unix: a plain stream socket, connected when it is wrapped --- */
@@ -551,6 +641,7 @@ const char *conn_peer_serial(const struct conn *c)
 	return c->peer_serial;
 }
 
+/* The timer is freed with c (conn_destroy): c is alive whenever this runs. */
 static void conn_deadline_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct conn *c = arg;
@@ -561,6 +652,8 @@ static void conn_deadline_cb(evutil_socket_t fd, short what, void *arg)
 
 void conn_set_deadline(struct conn *c, unsigned seconds, const char *reason)
 {
+	if (c->dead && seconds != 0)
+		return; /* closing: the flush has its own limit */
 	c->deadline_until_up = false;
 	if (seconds == 0) {
 		if (c->deadline_ev != NULL)

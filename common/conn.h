@@ -23,7 +23,8 @@ struct conn;
  * on_close is the last callback for a connection (handshake failure, peer close,
  * bad frame, timeout), with why in words; conn_close from the owner's side makes no
  * on_close. on_free, when set, runs as the connection's memory goes, however it
- * ended (not after conn_abort).
+ * ended (not after conn_abort). Whatever ends a connection, its timers (deadline,
+ * idle timeout) and callbacks end with it: none fires after on_close or on_free.
  */
 struct conn_cbs {
 	void (*on_connected)(struct conn *c, void *arg); /* TLS: handshake done */
@@ -35,7 +36,11 @@ struct conn_cbs {
 /* TLS, server side, for an accepted socket (the conn owns fd). */
 struct conn *conn_accept(struct event_base *base, SSL_CTX *ctx, int fd, const char *peer_addr,
                          const struct conn_cbs *cbs, void *arg);
-/* TLS, client side: connects and handshakes; on_connected or on_close follows. */
+/*
+ * TLS, client side: connects and handshakes; on_connected or on_close follows. NULL,
+ * with errno, when the connect fails at once (ENETUNREACH: no route): then nothing of
+ * the attempt is left, no timer, no callback.
+ */
 struct conn *conn_connect(struct event_base *base, SSL_CTX *ctx, const struct sockaddr *sa,
                           int salen, const char *peer_addr, const struct conn_cbs *cbs, void *arg);
 /* A connected Unix stream socket, either side (the conn owns fd; no on_connected). */
@@ -65,7 +70,10 @@ size_t conn_backlog(const struct conn *c);
  * No on_close follows. Safe to call from inside a callback of this conn.
  */
 void conn_close(struct conn *c);
-/* Free now, dropping what is queued; no callback follows. Not from c's own callbacks. */
+/*
+ * Free now, dropping what is queued; no callback follows (on_free neither). From
+ * inside a callback of c, the free waits until that callback returns.
+ */
 void conn_abort(struct conn *c);
 
 /*

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The connection core over its Unix transport: frames, close reasons, deferred free, limits. */
+#include <errno.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -33,7 +35,8 @@ struct end {
 	bool close_on_first; /* conn_close from inside on_message */
 	int closes, frees;
 	char reason[256];
-	char peer[128]; /* TLS: the peer's CN once connected */
+	enum conn_failure failure; /* conn_failure() in on_close */
+	char peer[128];            /* TLS: the peer's CN once connected */
 };
 
 static void end_on_connected(struct conn *c, void *arg)
@@ -67,6 +70,7 @@ static void end_on_close(struct conn *c, const char *reason, void *arg)
 
 	e->closes++;
 	snprintf(e->reason, sizeof(e->reason), "%s", reason);
+	e->failure = conn_failure(c);
 	e->c = NULL;
 	event_base_loopbreak(e->base);
 }
@@ -319,6 +323,215 @@ static void test_tls_transport(void **state)
 	}
 }
 
+/* A test CA with an agent's certificate, and the agent's client context. */
+struct tlsdir {
+	char dir[32];
+	SSL_CTX *cctx;
+};
+
+static void tlsdir_make(struct tlsdir *t)
+{
+	struct error err;
+
+	snprintf(t->dir, sizeof(t->dir), "/tmp/iocurve-conn-XXXXXX");
+	assert_non_null(mkdtemp(t->dir));
+	assert_int_equal(certs_init(t->dir, &err), 0);
+	assert_int_equal(certs_issue_agent(t->dir, "agent1", &err), 0);
+	t->cctx = tls_ctx_new(t->dir, "agent1", false, &err);
+	assert_non_null(t->cctx);
+}
+
+static void tlsdir_free(struct tlsdir *t)
+{
+	char *cmd = xasprintf("rm -rf %s", t->dir);
+
+	SSL_CTX_free(t->cctx);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
+/* A TCP socket listening on loopback, its address in *sin; backlog of one. */
+static int listen_loopback(struct sockaddr_in *sin)
+{
+	socklen_t len = sizeof(*sin);
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	memset(sin, 0, sizeof(*sin));
+	sin->sin_family = AF_INET;
+	sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(bind(fd, (struct sockaddr *)sin, sizeof(*sin)), 0);
+	assert_int_equal(listen(fd, 1), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)sin, &len), 0);
+	return fd;
+}
+
+/*
+ * Run the loop until nothing is left in it: a connection that ended must leave no
+ * timer or event behind (one left armed would keep the loop running to its time and
+ * then fire on freed memory). No bound is set here, as a bound is itself an event.
+ */
+static void run_until_empty(struct event_base *base)
+{
+	int rc;
+
+	while ((rc = event_base_dispatch(base)) == 0) /* 0: a callback broke the loop */
+		;
+	assert_int_equal(rc, 1); /* 1: no events were left */
+	assert_int_equal(event_base_get_num_events(base, EVENT_BASE_COUNT_ADDED |
+	                                                     EVENT_BASE_COUNT_ACTIVE |
+	                                                     EVENT_BASE_COUNT_VIRTUAL),
+	                 0);
+}
+
+/*
+ * No route (a TCP connect to the broadcast address fails at once with ENETUNREACH,
+ * like one from a network namespace with only loopback up): conn_connect says so in
+ * errno, and nothing of the attempt stays in the loop. It once left the handshake's
+ * 5 s deadline armed on the freed connection, which then fired (use after free).
+ */
+static void test_connect_fails_at_once_leaves_nothing(void **state)
+{
+	struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons(9)};
+	struct tlsdir t;
+	struct end e = {0};
+	struct conn *c;
+
+	tlsdir_make(&t);
+	sin.sin_addr.s_addr = htonl(INADDR_BROADCAST);
+	e.base = event_base_new();
+	errno = 0;
+	c = conn_connect(e.base, t.cctx, (struct sockaddr *)&sin, (int)sizeof(sin),
+	                 "255.255.255.255:9", &end_cbs, &e);
+	assert_null(c);
+	assert_int_equal(errno, ENETUNREACH);
+	run_until_empty(e.base);
+	/* No callback came for a connection that never was. */
+	assert_int_equal(e.closes, 0);
+	assert_int_equal(e.frees, 0);
+	event_base_free(e.base);
+	tlsdir_free(&t);
+}
+
+/* A closed port: the refusal comes later, in on_close; the deadline goes with the conn. */
+static void test_connect_refused_ends_in_on_close(void **state)
+{
+	struct sockaddr_in sin;
+	struct tlsdir t;
+	struct end e = {0};
+	int lfd;
+
+	tlsdir_make(&t);
+	lfd = listen_loopback(&sin);
+	close(lfd); /* nothing listens there now */
+	e.base = event_base_new();
+	e.c = conn_connect(e.base, t.cctx, (struct sockaddr *)&sin, (int)sizeof(sin), "closed",
+	                   &end_cbs, &e);
+	assert_non_null(e.c);
+	run_until_empty(e.base);
+	assert_int_equal(e.closes, 1);
+	assert_string_equal(e.reason, "Connection refused");
+	assert_int_equal(e.failure, CONN_FAILURE_REFUSED);
+	assert_int_equal(e.frees, 1);
+	event_base_free(e.base);
+	tlsdir_free(&t);
+}
+
+/*
+ * A peer whose kernel accepts the TCP connection but that never speaks TLS: the
+ * handshake deadline ends it, once, and leaves nothing behind.
+ */
+static void test_silent_peer_meets_the_handshake_deadline(void **state)
+{
+	struct sockaddr_in sin;
+	struct tlsdir t;
+	struct end e = {0};
+	int lfd;
+
+	tlsdir_make(&t);
+	lfd = listen_loopback(&sin); /* never accepted: the ClientHello stays unanswered */
+	e.base = event_base_new();
+	e.c = conn_connect(e.base, t.cctx, (struct sockaddr *)&sin, (int)sizeof(sin), "silent",
+	                   &end_cbs, &e);
+	assert_non_null(e.c);
+	run_until_empty(e.base);
+	assert_int_equal(e.closes, 1);
+	assert_string_equal(e.reason, "TLS handshake not done in time (5 s deadline)");
+	assert_int_equal(e.frees, 1);
+	event_base_free(e.base);
+	close(lfd);
+	tlsdir_free(&t);
+}
+
+/* A peer that closes during the handshake: on_close at once, and no deadline left. */
+static void test_close_during_handshake_leaves_nothing(void **state)
+{
+	struct sockaddr_in sin;
+	struct tlsdir t;
+	struct end e = {0};
+	int lfd, fd;
+
+	tlsdir_make(&t);
+	lfd = listen_loopback(&sin);
+	e.base = event_base_new();
+	e.c = conn_connect(e.base, t.cctx, (struct sockaddr *)&sin, (int)sizeof(sin), "closer",
+	                   &end_cbs, &e);
+	assert_non_null(e.c);
+	fd = accept(lfd, NULL, NULL);
+	assert_true(fd >= 0);
+	close(fd);
+	run_until_empty(e.base);
+	assert_int_equal(e.closes, 1);
+	print_message("# closed during the handshake: %s\n", e.reason);
+	assert_true(strcmp(e.reason, "TLS handshake failed: connection closed by peer") == 0 ||
+	            strcmp(e.reason, "TLS handshake failed: unexpected eof while reading") == 0 ||
+	            strcmp(e.reason, "TLS handshake failed: Connection reset by peer") == 0);
+	assert_int_equal(e.failure, CONN_FAILURE_CLOSED);
+	assert_int_equal(e.frees, 1);
+	event_base_free(e.base);
+	close(lfd);
+	tlsdir_free(&t);
+}
+
+static void abort_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
+{
+	struct end *e = arg;
+
+	e->ngot++;
+	conn_abort(c); /* from inside its own callback: freed when the callback returns */
+	e->c = NULL;
+}
+
+static const struct conn_cbs abort_cbs = {
+    .on_message = abort_on_message,
+    .on_close = end_on_close,
+    .on_free = end_on_free,
+};
+
+/* The owner's abort from inside a callback waits for it to return; nothing follows. */
+static void test_abort_from_inside_a_callback(void **state)
+{
+	struct pair p;
+	int sv[2];
+
+	memset(&p, 0, sizeof(p));
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+	p.base = event_base_new();
+	p.a.base = p.b.base = p.base;
+	p.a.c = conn_unix(p.base, sv[0], "end a", &end_cbs, &p.a);
+	p.b.c = conn_unix(p.base, sv[1], "end b", &abort_cbs, &p.b);
+	conn_set_deadline(p.b.c, 30, "test deadline"); /* armed: the abort must end it too */
+	send_hello(p.a.c, "first");
+	send_hello(p.a.c, "second");
+	pair_run(&p); /* a's on_close breaks the loop */
+	assert_int_equal(p.b.ngot, 1);
+	assert_int_equal(p.b.closes, 0);
+	assert_int_equal(p.b.frees, 0); /* conn_abort: no on_free */
+	assert_int_equal(p.a.closes, 1);
+	assert_null(p.a.c);
+	run_until_empty(p.base);
+	event_base_free(p.base);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -329,7 +542,14 @@ int main(void)
 	    cmocka_unit_test(test_close_from_inside_a_callback),
 	    cmocka_unit_test(test_idle_timeout_closes_with_reason),
 	    cmocka_unit_test(test_tls_transport),
+	    cmocka_unit_test(test_connect_fails_at_once_leaves_nothing),
+	    cmocka_unit_test(test_connect_refused_ends_in_on_close),
+	    cmocka_unit_test(test_silent_peer_meets_the_handshake_deadline),
+	    cmocka_unit_test(test_close_during_handshake_leaves_nothing),
+	    cmocka_unit_test(test_abort_from_inside_a_callback),
 	};
 
+	/* As in both programs: a write to a reset peer is an error, not a signal. */
+	signal(SIGPIPE, SIG_IGN);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* One swarm agent session: the agent's side of the protocol, without workers. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,7 +289,7 @@ void swarm_session_dial(struct swarm_session *ss)
 	ss->conn = conn_connect(sw->base, ss->ctx, (struct sockaddr *)&sw->addr, (int)sw->addrlen,
 	                        sw->o.coordinator, &swarm_conn_cbs, ss);
 	if (ss->conn == NULL) {
-		log_error("%s: cannot dial %s", ss->name, sw->o.coordinator);
+		log_error("%s: cannot dial %s: %s", ss->name, sw->o.coordinator, strerror(errno));
 		sw->st.lost++;
 		return;
 	}

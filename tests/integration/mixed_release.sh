@@ -80,7 +80,10 @@ s = json.load(open(r + "/summary.json"))
 w = s["workloads"][0]
 assert s["status"] == "complete", s["status"]
 assert w["steps"] == 4 and len(list(csv.DictReader(open(r + "/curve-rr.csv")))) == 4, w["steps"]
-assert w["knee_ops"] > 0 and w["knee_kind"] != "none", f"knee {w['knee_ops']}"
+# An agent of 0.1.0 does not measure its client's health, so a stall of a busy machine
+# cannot be told from the device's: a knee, or the limit names the client's CPU.
+assert (w["knee_ops"] > 0 and w["knee_kind"] != "none") or w["limit"].startswith("client CPU"), \
+    f"knee {w['knee_ops']}, limit {w['limit']}"
 m = json.load(open(r + "/meta.json"))
 assert [a["version"] for a in m["agents"]] == [version], m["agents"]
 print(f"# {r}: knee {w['knee_ops']} ops/s, peak {w['peak_ops']} ops/s")

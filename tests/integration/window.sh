@@ -61,10 +61,17 @@ print(f"# {ops} ops in the window, mean {mean_us:.1f} us of which the client's l
       f"{expect_us:.1f} us ({len(waits)} operations behind the stall, {sum(waits):.3f} s of "
       f"waiting); a quiet window's would be {quiet_us:.0f} us")
 assert 8000 <= ops <= 10000, ops
-assert abs(device_us - expect_us) <= 0.02 * expect_us, (device_us, expect_us)
-assert abs(pt["service_mean_us"] - expect_us) <= 0.02 * expect_us, (pt, expect_us)
+# The analytic value assumes operations issued on time. A client held off its CPU
+# issues what fell due in a burst, which queues in the one server: at most about the
+# client's own delay per op more (the bound the product's stall rule uses), so the
+# device's share is held to 2% plus that delay (about 5 us on a quiet machine).
+late_us = pt["issue_late_us"]
+tol_us = 0.02 * expect_us + late_us
+print(f"# the client's own delay {late_us:.1f} us per op: tolerance {tol_us:.1f} us")
+assert abs(device_us - expect_us) <= tol_us, (device_us, expect_us)
+assert abs(pt["service_mean_us"] - expect_us) <= tol_us, (pt, expect_us)
 PY
-ok "the point's mean is the whole window's, the stall included, within 2% of the analytic value"
+ok "the point's mean is the whole window's, the stall included, within 2% of the analytic value plus the client's own delay"
 
 # report rebuilds the same point from intervals.jsonl (the window line).
 cp "$T/r/curve-st.json" "$T/curve-st.json.orig"

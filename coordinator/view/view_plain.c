@@ -46,7 +46,10 @@ static void view_plain_point(FILE *f, const struct event_point *p)
 	        p->step + 1, p->achieved_ops, p->mib_s, view_us(p->mean_us, a, sizeof(a)),
 	        view_us(p->p99_us, b, sizeof(b)), (unsigned long long)p->errors, p->client_cpu_pct,
 	        p->steady ? "" : ", NOT steady",
-	        p->saturated && *p->saturated ? "; saturated: " : "",
+	        /* failed operations are no capacity: their words stand alone */
+	        p->saturated && *p->saturated
+	            ? strncmp(p->saturated, "I/O errors", 10) == 0 ? "; " : "; saturated: "
+	            : "",
 	        p->saturated ? p->saturated : "");
 }
 

@@ -64,7 +64,9 @@ void view_plain(void *arg, const struct event *e)
 			fprintf(f, "agent %s ready (%u/%u)\n", e->agent.name, e->agent.n,
 			        e->agent.of);
 		else
-			fprintf(f, "agent %s lost\n", e->agent.name);
+			fprintf(f, "agent %s lost%s%s\n", e->agent.name,
+			        e->agent.reason && *e->agent.reason ? ": " : "",
+			        e->agent.reason ? e->agent.reason : "");
 		break;
 	case EVENT_WORKLOAD: {
 		char bs[32];

@@ -15,6 +15,7 @@
 #include "allow.h"
 #include "label.h"
 #include "skew.h"
+#include "stall.h"
 
 struct agent {
 	struct event_base *base;
@@ -24,6 +25,7 @@ struct agent {
 	size_t nlabels;
 	struct allow allow; /* --allow: the only paths the agent touches */
 	struct skew skew;   /* tests only: IOCURVE_TEST_CLOCK_SKEW (skew.h) */
+	struct stall *stall; /* the event loop's own stalls (stall.h): read, never changed */
 };
 
 #endif

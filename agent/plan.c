@@ -90,10 +90,11 @@ static void plan_send_lost(struct plan *pl, const char *message, uint64_t silent
 	char why[1024];
 
 	if (stalled * 2 >= deadman_ns)
-		snprintf(why, sizeof(why),
-		         "starved: the agent could not run for %.1f s (its host's CPU or a stop), so "
-		         "its workers' dead-man (%.1f s) stopped their I/O: %s",
-		         (double)stalled / 1e9, (double)deadman_ns / 1e9, message);
+		snprintf(
+		    why, sizeof(why),
+		    "starved: the agent could not run for %.1f s (its host's CPU or a stop), so "
+		    "its workers' dead-man (%.1f s) stopped their I/O: %s",
+		    (double)stalled / 1e9, (double)deadman_ns / 1e9, message);
 	else
 		snprintf(why, sizeof(why),
 		         "partitioned: the agent had no word from the coordinator for %.1f s, so "

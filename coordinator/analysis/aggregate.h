@@ -79,20 +79,20 @@ struct step_point {
 	    lag_share; /* lag over lag plus service time, 0..1: the client's part of the latency */
 	bool client_bound; /* the client was disturbed (agg_disturbed): not the device's figures */
 	bool health_known; /* the agents measured the client's health (0.1.0 ones do not) */
-	double issue_late_ns; /* mean per op: due (or a slot freed) to submission, the client's */
-	double slot_wait_ns;  /* mean per op: due to a slot freed, the queue depth's */
-	double reap_delay_ns; /* mean per op: completion to the worker seeing it */
-	double nivcsw_s;      /* involuntary context switches per second per worker */
-	double steal_pct;     /* the agent hosts' CPU steal, worst interval, % */
-	double late_over_ns;  /* the client delay the tail rule counts (AGG_CLIENT_LATE)... */
-	double late_pct;      /* ...and the share of ops the client delayed more, % */
-	uint32_t retries;     /* earlier attempts of the step, re-run for a disturbed client */
+	double issue_late_ns;   /* mean per op: due (or a slot freed) to submission, the client's */
+	double slot_wait_ns;    /* mean per op: due to a slot freed, the queue depth's */
+	double reap_delay_ns;   /* mean per op: completion to the worker seeing it */
+	double nivcsw_s;        /* involuntary context switches per second per worker */
+	double steal_pct;       /* the agent hosts' CPU steal, worst interval, % */
+	double late_over_ns;    /* the client delay the tail rule counts (AGG_CLIENT_LATE)... */
+	double late_pct;        /* ...and the share of ops the client delayed more, % */
+	uint32_t retries;       /* earlier attempts of the step, re-run for a disturbed client */
 	uint32_t client_stalls; /* measured intervals in which the client stalled an op... */
 	double stall_over_ns;   /* ...by over this (agg_client_unsteady), */
 	bool stall_unsteady;    /* and they alone made the window unsteady: client-bound */
-	uint64_t errors;      /* failed operations */
-	int32_t err_errno;    /* the window's first failure with an errno (0: none)... */
-	uint64_t err_offset;  /* ...its offset, */
+	uint64_t errors;        /* failed operations */
+	int32_t err_errno;      /* the window's first failure with an errno (0: none)... */
+	uint64_t err_offset;    /* ...its offset, */
 	char err_path[RECORD_PATH_MAX]; /* target */
 	char err_agent[64];             /* and agent */
 	double measured_s;

@@ -60,13 +60,14 @@ void verdict_words(const struct step_point *pt, unsigned reasons, char *buf, siz
 		snprintf(buf, len, "valid");
 		return;
 	}
-	/* A loss first: the rate was split over agents of whom some left, so it explains the rest. */
+	/* A loss first: the rate was split over agents of whom some left, so it explains the rest.
+	 */
 	if (reasons & VERDICT_AGENTS_LOST)
-		used = (size_t)snprintf(buf, len, "%u of %u agent%s lost %s interval %u (agent%s %s)",
-		                        pt->agents_lost, pt->nagents, pt->nagents == 1 ? "" : "s",
-		                        pt->agents_lost == 1 ? "at" : "from", pt->lost_at + 1,
-		                        pt->agents_lost == 1 ? "" : "s",
-		                        pt->lost_names[0] ? pt->lost_names : "?");
+		used = (size_t)snprintf(
+		    buf, len, "%u of %u agent%s lost %s interval %u (agent%s %s)", pt->agents_lost,
+		    pt->nagents, pt->nagents == 1 ? "" : "s", pt->agents_lost == 1 ? "at" : "from",
+		    pt->lost_at + 1, pt->agents_lost == 1 ? "" : "s",
+		    pt->lost_names[0] ? pt->lost_names : "?");
 	for (unsigned bit = 1; bit <= VERDICT_CLIENT_BOUND && used < len; bit <<= 1) {
 		if (!(reasons & bit))
 			continue;
@@ -173,8 +174,8 @@ bool verdict_saturated(const struct campaign *c, const struct step_point *pt, ch
 			/* Errors, not capacity: how many of the operations failed. */
 			units_format_count(pt->errors, b, sizeof(b));
 			units_format_count(pt->ops + pt->errors, n, sizeof(n));
-			snprintf(why, len, "I/O errors: %s of %s operations failed (%s, over %g%%)", b,
-			         n, a, c->stop.errors_pct);
+			snprintf(why, len, "I/O errors: %s of %s operations failed (%s, over %g%%)",
+			         b, n, a, c->stop.errors_pct);
 		}
 		return true;
 	}

@@ -248,7 +248,8 @@ static int run_embedded(const struct args *a, bool json)
 	if (ctx.status == RUNNER_DEGRADED)
 		fprintf(stderr, "iocurve: campaign %s complete, %s (exit status %d%s)\n", ctx.name,
 		        ctx.error, args_has(a, "accept-degraded") ? 0 : RUNNER_DEGRADED,
-		        args_has(a, "accept-degraded") ? ": --accept-degraded" : "; --accept-degraded: 0");
+		        args_has(a, "accept-degraded") ? ": --accept-degraded"
+		                                       : "; --accept-degraded: 0");
 	else if (ctx.status != 0 && ctx.error[0] != '\0') {
 		if (ctx.started)
 			fprintf(stderr, "iocurve: campaign %s failed: %s\n", ctx.name, ctx.error);

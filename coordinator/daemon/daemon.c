@@ -291,8 +291,8 @@ static void daemon_done_cb(void *arg, int status)
 
 	/* Degraded (agents lost on the way) is complete: its summaries say what was lost. */
 	dc->state = status == 0 || status == RUNNER_DEGRADED ? DAEMON_COMPLETE
-	            : dc->why[0]                              ? DAEMON_CANCELLED
-	                                                      : DAEMON_FAILED;
+	            : dc->why[0]                             ? DAEMON_CANCELLED
+	                                                     : DAEMON_FAILED;
 	if (dc->d->results_root != NULL)
 		running_clear(dc->results);
 	log_info("campaign %u (%s) %s%s%s; results in %s", dc->id, dc->name,

@@ -264,8 +264,8 @@ char *intervals_clock_line(const char *workload, uint32_t step, const char *agen
 	                                   agent, "clock", c));
 }
 
-char *intervals_lost_line(const char *workload, uint32_t step, const char *agent,
-                          uint32_t interval, const char *reason)
+char *intervals_lost_line(const char *workload, uint32_t step, const char *agent, uint32_t interval,
+                          const char *reason)
 {
 	json_t *o = json_pack("{s:i,s:s,s:I,s:s,s:s}", "format", INTERVALS_FORMAT, "workload",
 	                      workload, "step", (json_int_t)step, "lost", agent, "reason", reason);

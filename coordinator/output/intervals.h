@@ -103,8 +103,8 @@ char *intervals_clock_line(const char *workload, uint32_t step, const char *agen
  * Agent `agent` was lost and the campaign went on without it: in step `step`, from
  * interval `interval` on (UINT32_MAX: between steps), for `reason`.
  */
-char *intervals_lost_line(const char *workload, uint32_t step, const char *agent,
-                          uint32_t interval, const char *reason);
+char *intervals_lost_line(const char *workload, uint32_t step, const char *agent, uint32_t interval,
+                          const char *reason);
 /*
  * The last line of a campaign that did not complete: its state ("failed",
  * "cancelled") and why. Records after it (a resumed campaign) supersede it.

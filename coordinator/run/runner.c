@@ -96,10 +96,10 @@ struct runner {
 	runner_done_fn done;
 	void *done_arg;
 	struct events *ev;
-	char error[1024]; /* why it failed */
+	char error[1024];  /* why it failed */
 	struct runend end; /* the agents lost on the way (on_agent_loss: continue), meta.json */
-	char *command;    /* how the run was started, for meta.json (runner_set_command) */
-	char *meta;       /* meta.json's text, once every agent joined (runmeta.c) */
+	char *command;     /* how the run was started, for meta.json (runner_set_command) */
+	char *meta;        /* meta.json's text, once every agent joined (runmeta.c) */
 
 	enum runner_state state; /* idle at first; then changed by runner_enter only */
 	struct event *timer;     /* the phase's deadline */
@@ -203,7 +203,9 @@ static void runner_end_cb(evutil_socket_t fd, short what, void *arg)
 	if (status == RUNNER_DEGRADED)
 		snprintf(r->error, sizeof(r->error), "%.1000s", degraded);
 	snprintf(msg, sizeof(msg), "%s%s%s",
-	         status == 1 ? r->error : status ? "campaign complete, " : "campaign complete",
+	         status == 1 ? r->error
+	         : status    ? "campaign complete, "
+	                     : "campaign complete",
 	         status == 1 && degraded[0] ? "; " : "", degraded);
 	end->meta = r->meta;
 	/* Not complete: said in intervals.jsonl, so `iocurve report` says it too. */
@@ -1023,10 +1025,10 @@ static int runner_carry_on(struct runner *r, uint32_t ai, const char *reason, st
 	runend_add_loss(&r->end, name, runner_workload(r)->name, r->step, left, reason);
 	if (results_lost(r->res, runner_workload(r), r->step, name, left, reason, err) < 0)
 		return -1;
-	runend_loss_words(&r->end.losses[r->end.nlosses <= RUNEND_MAX_LOSSES
-	                                     ? r->end.nlosses - 1
-	                                     : RUNEND_MAX_LOSSES - 1],
-	                  words, sizeof(words));
+	runend_loss_words(
+	    &r->end.losses[r->end.nlosses <= RUNEND_MAX_LOSSES ? r->end.nlosses - 1
+	                                                       : RUNEND_MAX_LOSSES - 1],
+	    words, sizeof(words));
 	log_warn("%s: continued with %u of %u agents (on_agent_loss: continue)", words, present,
 	         runner_agents_count(r->agents));
 	if (left == UINT32_MAX)

@@ -138,8 +138,8 @@ int watch_campaign(const char *path, uint32_t id, bool json, struct error *err)
 		return -1;
 	}
 	if (w.message[0] && (w.status != 0 || dash))
-		fprintf(w.status ? stderr : stdout, "%s%s%s\n", w.status ? "iocurve: " : "",
-		        w.message,
-		        w.status == RUNNER_DEGRADED ? " (exit status 3 unless --accept-degraded)" : "");
+		fprintf(
+		    w.status ? stderr : stdout, "%s%s%s\n", w.status ? "iocurve: " : "", w.message,
+		    w.status == RUNNER_DEGRADED ? " (exit status 3 unless --accept-degraded)" : "");
 	return w.status;
 }

@@ -106,6 +106,7 @@ struct server {
 	struct event *stall_ev;
 	uint64_t tick_ns;        /* the tick last ran */
 	uint64_t grace_until_ns; /* after a stall: no agent is silent before this */
+	uint64_t stall_ns;       /* how long the last one was */
 };
 
 static void server_agent_clear_labels(struct server_agent *a)
@@ -522,32 +523,47 @@ static void server_session_lost(struct session *s, const char *reason)
 	server_session_free(s);
 }
 
+static void server_stall_check(struct server *srv, uint64_t now);
+
 static void server_on_close(struct conn *c, const char *reason, void *arg)
 {
 	struct session *s = arg;
+	struct server *srv = s->srv;
+	char why[512];
 
 	s->conn = NULL;
+	/* An agent that gave up on us while we were frozen: the loss says whose stall it was. */
+	server_stall_check(srv, clock_now_ns());
+	if (clock_now_ns() < srv->grace_until_ns) {
+		snprintf(why, sizeof(why),
+		         "%s, just after the coordinator itself was stalled for %.1f s", reason,
+		         (double)srv->stall_ns / 1e9);
+		reason = why;
+	}
 	server_session_lost(s, reason);
 }
 
 /*
  * Whether the loop itself stalled (the process stopped, or starved of CPU) for longer
- * than the agents' idle timeout: the tick was due SERVER_STALL_TICK_MS after it last
- * ran and ran late by the stall. Then the silence was ours: said once, and every agent
- * gets a fresh idle timeout from now before it counts as silent.
+ * than a heartbeat interval: the tick was due SERVER_STALL_TICK_MS after it last ran
+ * and ran late by the stall. Every agent sends a heartbeat an interval, so part of any
+ * silence the idle timeout then sees was ours, and a stall as long as the idle
+ * timeout is all of it: said once, and every agent gets a fresh idle timeout from now
+ * before it counts as silent.
  */
 static void server_stall_check(struct server *srv, uint64_t now)
 {
 	uint64_t idle_ns = srv->live.heartbeat_ms * srv->live.misses * NSEC_PER_MSEC;
 	uint64_t due = srv->tick_ns + SERVER_STALL_TICK_MS * NSEC_PER_MSEC;
 
-	if (srv->tick_ns == 0 || now <= due || now - due <= idle_ns)
+	if (srv->tick_ns == 0 || now <= due || now - due <= srv->live.heartbeat_ms * NSEC_PER_MSEC)
 		return;
+	srv->stall_ns = now - due;
 	if (now >= srv->grace_until_ns)
 		log_warn("the coordinator itself was stalled for %.1f s (its event loop did not "
 		         "run: the process stopped or starved of CPU): no agent is blamed for the "
 		         "silence; each has %.1f s again to be heard",
-		         (double)(now - due) / 1e9, (double)idle_ns / 1e9);
+		         (double)srv->stall_ns / 1e9, (double)idle_ns / 1e9);
 	srv->grace_until_ns = now + idle_ns;
 	srv->tick_ns = now;
 }

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # The daemon itself frozen (SIGSTOP 10 s) mid-campaign: woken, it names its own stall,
 # gives the agents a fresh grace period and blames none; the campaign completes with
-# every agent. Then the daemon SIGKILLed under `iocurve run --coordinator` (a watch):
-# the client names the campaign and the command that carries it on.
+# every agent. An agent that gave up on the frozen daemon is lost, and its loss says
+# whose stall it was. Then the daemon SIGKILLed under `iocurve run --coordinator` (a
+# watch): the client names the campaign and the command that carries it on.
 . "$(dirname "$0")/lib.sh"
 
 "$IOCURVE" certs init "$T/ca" > /dev/null
@@ -62,7 +63,26 @@ grep -o "the coordinator itself was stalled for [0-9.]* s" "$T/serve.log" | sed 
 check "no agent is blamed for the daemon's stall" sh -c "! grep -Eq 'silent|lost' '$T/serve.log'"
 check "no agent lost, no degraded end" sh -c "! grep -Eq 'lost|degraded' '$T/frozen.out' '$T/frozen.err'"
 
-# 2. The daemon SIGKILLed under a client following the campaign.
+# 2. An agent of default patience (3 heartbeats) gives up on the frozen daemon: its loss
+#    says whose stall it was.
+"$IOCURVE" certs agent "$T/ca" a3 > /dev/null
+"$IOCURVE_AGENT" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --name a3 --allow "$T/data" \
+	--label role=plain 2> "$T/a3.log" &
+PIDS="$PIDS $!"
+wait_for "$T/serve.log" "agent a3: clock offset" 15 || fail "agent a3 joins"
+campaign plain 3s | sed 's/count: 2}/count: 1, labels: {role: plain}}/' > "$T/plain.yaml"
+"$IOCURVE" run "$T/plain.yaml" --coordinator "$SOCK" > "$T/plain.out" 2> "$T/plain.err" &
+RUN=$!
+PIDS="$PIDS $RUN"
+wait_for "$T/a3.log" "step 1:" 20 || { cat "$T/plain.out" "$T/plain.err"; fail "a3 starts step 1"; }
+kill -STOP "$SERVE"
+wait_for "$T/a3.log" "connection to coordinator .* lost" 20 || { kill -CONT "$SERVE"; fail "a3 gives up on the frozen daemon"; }
+kill -CONT "$SERVE"
+wait_exit "$RUN" 60 || true
+check "a3's loss names the coordinator's own stall" \
+	grep -Eq "agent a3 .*lost: .*, just after the coordinator itself was stalled for [0-9.]+ s" "$T/serve.log"
+
+# 3. The daemon SIGKILLed under a client following the campaign.
 campaign killed 20s > "$T/killed.yaml"
 "$IOCURVE" run "$T/killed.yaml" --coordinator "$SOCK" > "$T/killed.out" 2> "$T/killed.err" &
 RUN=$!

@@ -576,6 +576,8 @@ static int runner_step_point(struct runner *r, struct error *err)
 	e.point.step = r->step;
 	e.point.metric_us = step_metric(pt, r->c->slo_metric) / 1e3;
 	e.point.saturated = j->v[j->last].why; /* "" unless the step saturated */
+	e.point.agents_lost = pt->agents_lost;
+	e.point.verdict = j->v[j->last].words;
 	e.point.knee = event_knee_of(j, &peak);
 	events_emit(r->ev, &e);
 	r->step++;

@@ -51,6 +51,9 @@ static void view_plain_point(FILE *f, const struct event_point *p)
 	            ? strncmp(p->saturated, "I/O errors", 10) == 0 ? "; " : "; saturated: "
 	            : "",
 	        p->saturated ? p->saturated : "");
+	/* A step that lost agents: its figures are the rest's, and the verdict says so. */
+	if (p->agents_lost > 0 && p->verdict != NULL)
+		fprintf(f, "  step %u: %s\n", p->step + 1, p->verdict);
 }
 
 void view_plain(void *arg, const struct event *e)

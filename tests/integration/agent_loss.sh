@@ -58,6 +58,8 @@ for f in summary.txt summary.md report.html; do
 	check "continue: $f says the campaign is degraded, which agent, when and why" \
 		grep -q "degraded: $LOST" "$T/cont/$f"
 done
+check "continue: step 2's point event carries the loss in its verdict" \
+	sh -c "grep '\"event\":\"point\"' '$T/cont.out' | grep '\"agents_lost\":1' | grep -q '\"verdict\":\"1 of 3 agents lost at interval [0-9]* (agent a3)'"
 check "continue: step 2's verdict in the step tables names the loss" \
 	grep -q "| 1 of 3 agents lost at interval [0-9]* (agent a3)" "$T/cont/summary.md"
 python3 - "$T/cont/summary.json" <<'PY' || fail "continue: summary.json lists the loss"

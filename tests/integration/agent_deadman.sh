@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # An agent starved past its workers' dead-man (SIGSTOP 5 s, dead-man 1.5 s, the
 # coordinator patient: 30 heartbeats): its workers stop their I/O, and the agent, once
-# it runs again, says it is lost and why (starved). That is its loss, handled by
+# it runs again, keeps its connection (the silence was its own) and says it is lost
+# to the campaign and why (starved). That is its loss, handled by
 # on_agent_loss (continue: the campaign completes on the other agent, degraded), not a
 # failure of the whole campaign. The client following it exits 3, or 0 with
 # --accept-degraded.
@@ -21,7 +22,7 @@ mkdir -p "$T/data"
 	2> "$T/a1.log" &
 PIDS="$PIDS $!"
 "$IOCURVE_AGENT" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --name a2 --allow "$T/data" \
-	--dead-man 1500ms 2> "$T/a2.log" &
+	--dead-man 1500ms --heartbeat-misses 2 2> "$T/a2.log" &
 A2=$!
 PIDS="$PIDS $A2"
 for a in a1 a2; do
@@ -54,6 +55,8 @@ set -e
 [ "$RC" -eq 3 ] || { cat "$T/run.out" "$T/run.err" "$T/serve.log"; fail "the campaign completes degraded: exit 3 ($RC)"; }
 ok "the campaign completes on a1, degraded: exit 3"
 check "the worker stopped on its dead-man" grep -q "dead-man: the agent had not heard" "$T/a2.log"
+check "woken, the agent blames its own stall, not the coordinator (its idle timeout is 2 s)" \
+	grep -Eq "the agent itself was stalled for [0-9.]+ s" "$T/a2.log"
 check "the agent says it was starved, for how long" \
 	grep -Eq "starved: the agent could not run for [0-9.]+ s" "$T/a2.log"
 check "the daemon takes it as a2's loss (continue), with the agent's reason" \

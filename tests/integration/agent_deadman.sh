@@ -69,6 +69,9 @@ check "summary.txt says degraded" grep -q "^degraded: agent a2 lost at a step 1"
 check "step 2 ran on a1 alone" grep -q '"step":1,.*"agent":"a1"' "$R/intervals.jsonl"
 "$IOCURVE" agents --coordinator "$SOCK" > "$T/agents.out"
 check "a2 is back in the daemon, idle, for the next campaign" grep -Eq '^a2 .* idle' "$T/agents.out"
+"$IOCURVE" status --coordinator "$SOCK" > "$T/status.out"
+check "status lists it complete, and what it lost" \
+	grep -q "complete: campaign complete, degraded: agent a2 lost at a step 1" "$T/status.out"
 # watch of the finished campaign: 3, or 0 with --accept-degraded.
 set +e
 "$IOCURVE" watch 1 --coordinator "$SOCK" > "$T/w0.out" 2> "$T/w0.err"

@@ -86,6 +86,7 @@ PY
 ok "continue: the point of step 2 is marked, step 3 runs on two agents"
 cp "$T/cont/curve-rr.csv" "$T/curve-run.csv"
 "$IOCURVE" report "$T/cont" > "$T/rep.out" 2>&1 || { cat "$T/rep.out"; fail "report reads a campaign with a lost agent"; }
+check "report says the campaign is degraded" grep -q "^degraded: $LOST" "$T/rep.out"
 check "report rebuilds the same curve, loss included" cmp "$T/curve-run.csv" "$T/cont/curve-rr.csv"
 check "report rebuilds the same summary, loss included" cmp "$T/summary-run.txt" "$T/cont/summary.txt"
 

@@ -1201,7 +1201,7 @@ void runner_cancel(struct runner *r, const char *why)
 
 void runner_report(struct runner *r, FILE *f)
 {
-	char knee[512], bs[32];
+	char knee[512], bs[32], degraded[2048];
 
 	fprintf(f, "\n");
 	for (size_t i = 0; i < r->c->nworkloads; i++) {
@@ -1216,6 +1216,9 @@ void runner_report(struct runner *r, FILE *f)
 		table_knee_text(&r->judged[i], knee, sizeof(knee));
 		fprintf(f, "%s\n\n", knee);
 	}
+	/* What it lost, above the figures that lack it (the end line says it too). */
+	if (runend_degraded(&r->end, degraded, sizeof(degraded)))
+		fprintf(f, "%s\n\n", degraded);
 	table_print_summary(f, r->c, r->judged);
 	fprintf(f, "\nresults: %s\n", results_dir(r->res));
 }

@@ -65,6 +65,8 @@ check "the daemon takes it as a2's loss (continue), with the agent's reason" \
 check "the client's end line tells the loss" \
 	grep -q "iocurve: campaign complete, degraded: agent a2 lost at a step 1, interval [0-9]* (starved: " "$T/run.err"
 R=$(ls -d "$T"/results/starved-*)
+check "the client's end report says it above the summary table" \
+	grep -q "^degraded: agent a2 lost at a step 1, interval [0-9]* (starved: " "$T/run.out"
 check "summary.txt says degraded" grep -q "^degraded: agent a2 lost at a step 1" "$R/summary.txt"
 check "step 2 ran on a1 alone" grep -q '"step":1,.*"agent":"a1"' "$R/intervals.jsonl"
 "$IOCURVE" agents --coordinator "$SOCK" > "$T/agents.out"

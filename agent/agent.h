@@ -15,6 +15,7 @@
 #include "allow.h"
 #include "label.h"
 #include "skew.h"
+#include "stall.h"
 
 struct agent {
 	struct event_base *base;
@@ -22,8 +23,9 @@ struct agent {
 	char host[256];       /* this machine's host name */
 	struct label *labels; /* --label KEY=VALUE */
 	size_t nlabels;
-	struct allow allow; /* --allow: the only paths the agent touches */
-	struct skew skew;   /* tests only: IOCURVE_TEST_CLOCK_SKEW (skew.h) */
+	struct allow allow;  /* --allow: the only paths the agent touches */
+	struct skew skew;    /* tests only: IOCURVE_TEST_CLOCK_SKEW (skew.h) */
+	struct stall *stall; /* the event loop's own stalls (stall.h): read, never changed */
 };
 
 #endif

@@ -336,10 +336,31 @@ static void link_on_close(struct conn *c, const char *reason, void *arg)
 		link_schedule_reconnect(l);
 }
 
+/*
+ * The coordinator silent past the idle timeout: not when this agent's own loop could
+ * not run for over a heartbeat meanwhile (starved, stopped): the coordinator's word
+ * may wait unread. It gets a fresh idle timeout; the workers' dead-man has already
+ * said whether the step could go on.
+ */
+static bool link_on_idle(struct conn *c, void *arg)
+{
+	struct link *l = arg;
+	uint64_t now = clock_now_ns();
+	uint64_t stalled = stall_recent(l->a->stall, now, l->heartbeat_ms * NSEC_PER_MSEC);
+
+	if (stalled <= l->heartbeat_ms * NSEC_PER_MSEC)
+		return false;
+	log_warn("the agent itself was stalled for %.1f s (its event loop did not run): the "
+	         "coordinator is not blamed for the silence",
+	         (double)stalled / 1e9);
+	return true;
+}
+
 static const struct conn_cbs link_conn_cbs = {
     .on_connected = link_on_connected,
     .on_message = link_on_message,
     .on_close = link_on_close,
+    .on_idle = link_on_idle,
 };
 
 static void link_dial(struct link *l)

@@ -442,6 +442,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < 3; i++)
 		event_add(sigs[i], NULL);
 	log_info("starting: coordinator %s, %zu allowed path(s)", lo->coordinator, a->allow.n);
+	a->stall = stall_new(a->base);
 	m.plan = plan_new(a, &m.plan_opts, agent_send, &m);
 	m.link = link_new(a, lo, &agent_link_cbs, &m);
 	link_start(m.link);
@@ -449,6 +450,7 @@ int main(int argc, char **argv)
 
 	plan_free(m.plan);
 	link_free(m.link);
+	stall_free(a->stall);
 	for (int i = 0; i < 3; i++)
 		event_free(sigs[i]);
 	event_base_free(a->base);

@@ -75,11 +75,49 @@ static void plan_stop_cb(evutil_socket_t fd, short what, void *arg)
 	plan_stop(arg, "a worker failed");
 }
 
-static void plan_on_failed(void *arg, const char *message)
+/*
+ * A worker stopped on its dead-man: the agent's loss, not the campaign's failure
+ * (Error.agent_lost). Why, in words: starved (this agent's loop could not run for
+ * about the dead-man, the coordinator's word waiting unread) or partitioned (it ran,
+ * no word came).
+ */
+static void plan_send_lost(struct plan *pl, const char *message, uint64_t silent_ns)
+{
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__Error e = IOCURVE__ERROR__INIT;
+	uint64_t now = clock_now_ns(), deadman_ns = pl->deadman_ms * NSEC_PER_MSEC;
+	uint64_t stalled = stall_recent(pl->a->stall, now, silent_ns + 5 * NSEC_PER_SEC);
+	char why[1024];
+
+	if (stalled * 2 >= deadman_ns)
+		snprintf(
+		    why, sizeof(why),
+		    "starved: the agent could not run for %.1f s (its host's CPU or a stop), so "
+		    "its workers' dead-man (%.1f s) stopped their I/O: %s",
+		    (double)stalled / 1e9, (double)deadman_ns / 1e9, message);
+	else
+		snprintf(why, sizeof(why),
+		         "partitioned: the agent had no word from the coordinator for %.1f s, so "
+		         "its workers' dead-man (%.1f s) stopped their I/O: %s",
+		         (double)silent_ns / 1e9, (double)deadman_ns / 1e9, message);
+	log_error("%s", why);
+	e.workload_index = pl->workload_index;
+	e.message = why;
+	e.path = "";
+	e.agent_lost = true;
+	env.body_case = IOCURVE__ENVELOPE__BODY_ERROR;
+	env.error = &e;
+	pl->send(pl->send_arg, &env);
+}
+
+static void plan_on_failed(void *arg, const char *message, uint64_t deadman_ns)
 {
 	struct plan *pl = arg;
 
-	plan_send_error(pl, pl->workload_index, NULL, message);
+	if (deadman_ns != 0)
+		plan_send_lost(pl, message, deadman_ns);
+	else
+		plan_send_error(pl, pl->workload_index, NULL, message);
 	/* Called from inside the pool: free it once the pool's code has returned. */
 	event_base_once(pl->a->base, -1, EV_TIMEOUT, plan_stop_cb, pl, &(struct timeval){0, 0});
 }

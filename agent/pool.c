@@ -46,6 +46,7 @@ struct pool {
 	uint64_t started_ns;
 	bool ready;
 	bool failed;
+	uint64_t deadman_ns; /* the failed worker stopped on its dead-man (pool_cbs.on_failed) */
 
 	/* The step in progress. */
 	uint64_t gen;
@@ -76,7 +77,7 @@ static void pool_fail(struct pool *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	p->cbs->on_failed(p->arg, msg);
+	p->cbs->on_failed(p->arg, msg, p->deadman_ns);
 }
 
 /* Take every newly published interval from worker w's ring. */
@@ -128,6 +129,7 @@ static void pool_check_states(struct pool *p)
 		uint32_t st = atomic_load_explicit(&p->slots[w].state, memory_order_acquire);
 
 		if (st == SHM_WORKER_FAILED) {
+			p->deadman_ns = p->slots[w].deadman_ns;
 			pool_fail(p, "worker %u: %s", w, p->slots[w].error);
 			return;
 		}

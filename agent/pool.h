@@ -49,8 +49,11 @@ struct pool_cbs {
 	void (*on_progress)(void *arg, uint64_t done, uint64_t total);
 	/* Every worker has laid out its target and set up its ring. */
 	void (*on_ready)(void *arg, uint64_t bytes_laid_out, uint64_t layout_ns);
-	/* A worker failed or died; the pool is unusable (pool_free it). */
-	void (*on_failed)(void *arg, const char *message);
+	/*
+	 * A worker failed or died; the pool is unusable (pool_free it). deadman_ns: the
+	 * worker stopped on its dead-man, the agent silent this long (0: another failure).
+	 */
+	void (*on_failed)(void *arg, const char *message, uint64_t deadman_ns);
 	/* All workers' records for one interval, merged (workers in *merged_workers). */
 	void (*on_interval)(void *arg, uint32_t step, uint32_t index,
 	                    const struct shm_interval *merged, uint32_t merged_workers);

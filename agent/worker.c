@@ -678,6 +678,8 @@ int worker_run(const struct worker_config *cfg)
 	          "%s: dead-man: the agent had not heard its coordinator for %.1f s; I/O stopped",
 	          cfg->sim ? "sim" : cfg->path, (double)w.silent_ns / 1e9);
 	log_warn("%s", err.msg);
+	/* Before the state's release store: the agent reads it once it sees FAILED. */
+	cfg->slot->deadman_ns = w.silent_ns;
 	return worker_fail(cfg, err.msg);
 err:
 	error_set(&err, "%s: I/O engine %s: %s", cfg->sim ? "sim" : cfg->path, w.ops->name,

@@ -227,6 +227,12 @@ static void conn_event_cb(struct bufferevent *bev, short what, void *arg)
 		conn_free(c);
 		return;
 	}
+	if ((what & BEV_EVENT_TIMEOUT) && c->connected && c->cbs->on_idle != NULL &&
+	    c->cbs->on_idle(c, c->arg)) {
+		/* libevent disabled reading on the timeout: enabled again, the timeout re-arms */
+		bufferevent_enable(c->bev, EV_READ);
+		return;
+	}
 	if ((what & BEV_EVENT_TIMEOUT) && c->connected)
 		snprintf(reason, sizeof(reason), "peer silent past the idle timeout");
 	else

@@ -8,6 +8,7 @@
 #ifndef IOCURVE_CONN_H
 #define IOCURVE_CONN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,6 +32,12 @@ struct conn_cbs {
 	void (*on_message)(struct conn *c, Iocurve__Envelope *env, void *arg);
 	void (*on_close)(struct conn *c, const char *reason, void *arg);
 	void (*on_free)(struct conn *c, void *arg);
+	/*
+	 * The idle timeout passed (optional): true keeps the connection, its timeout
+	 * starting again (the owner knows the silence was its own: a stalled loop); false
+	 * or no callback: it closes ("peer silent past the idle timeout").
+	 */
+	bool (*on_idle)(struct conn *c, void *arg);
 };
 
 /* TLS, server side, for an accepted socket (the conn owns fd). */

@@ -409,3 +409,20 @@ void units_format_duration(uint64_t ns, char *buf, size_t len)
 	else
 		units_format_3sig((double)ns / 1e9, "s", buf, len);
 }
+
+void units_format_count(uint64_t n, char *buf, size_t len)
+{
+	char raw[24];
+	size_t out = 0, ndig;
+
+	if (len == 0)
+		return;
+	snprintf(raw, sizeof(raw), "%llu", (unsigned long long)n);
+	ndig = strlen(raw);
+	for (size_t i = 0; i < ndig && out + 2 < len; i++) {
+		if (i > 0 && (ndig - i) % 3 == 0)
+			buf[out++] = ',';
+		buf[out++] = raw[i];
+	}
+	buf[out] = '\0';
+}

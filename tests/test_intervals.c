@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "intervals.h"
+#include "runend.h"
 #include "xalloc.h"
 
 /* A scratch file per test, removed after. */
@@ -524,6 +525,50 @@ static void test_intervals_counts_only(void **state)
 	free(want);
 }
 
+/*
+ * A lost line comes back as written, in a step or between steps; and the words every
+ * summary carries say who was lost, where (from 1) and why.
+ */
+static void test_intervals_lost(void **state)
+{
+	struct intervals_test *t = *state;
+	char *a = intervals_lost_line("rr", 1, "a3", 3, "peer silent past the idle timeout");
+	char *b = intervals_lost_line("rr", 2, "a4", UINT32_MAX, "starved: 3.0 s");
+	char *text = xasprintf("%s%s", a, b), words[512];
+	struct intervals_line *l = xmalloc(sizeof(*l));
+	struct intervals_reader *r;
+	struct runend end = {0};
+	struct error err;
+
+	intervals_test_write(t->path, text);
+	r = intervals_open(t->path, &err);
+	assert_non_null(r);
+	assert_int_equal(intervals_next(r, l, &err), 1);
+	assert_true(l->lost);
+	assert_string_equal(l->workload, "rr");
+	assert_int_equal(l->step, 1);
+	assert_string_equal(l->agent, "a3");
+	assert_int_equal(l->interval, 3);
+	assert_string_equal(l->lost_reason, "peer silent past the idle timeout");
+	runend_add_loss(&end, l->agent, l->workload, l->step, l->interval, l->lost_reason);
+	assert_int_equal(intervals_next(r, l, &err), 1);
+	assert_true(l->lost);
+	assert_int_equal(l->interval, UINT32_MAX);
+	runend_add_loss(&end, l->agent, l->workload, l->step, l->interval, l->lost_reason);
+	assert_int_equal(intervals_next(r, l, &err), 0);
+	intervals_close(r);
+	assert_true(runend_degraded(&end, words, sizeof(words)));
+	assert_string_equal(words, "degraded: agent a3 lost at rr step 2, interval 4 (peer silent "
+	                           "past the idle timeout); agent a4 lost before rr step 3 "
+	                           "(starved: 3.0 s)");
+	assert_false(runend_degraded(&(struct runend){0}, words, sizeof(words)));
+	assert_string_equal(words, "");
+	free(a);
+	free(b);
+	free(text);
+	free(l);
+}
+
 #define INTERVALS_TEST(f)                                                                          \
 	cmocka_unit_test_setup_teardown(f, intervals_test_setup, intervals_test_teardown)
 
@@ -541,6 +586,7 @@ int main(void)
 	    INTERVALS_TEST(test_intervals_deep_nesting),
 	    INTERVALS_TEST(test_intervals_bad_fields),
 	    INTERVALS_TEST(test_intervals_counts_only),
+	    INTERVALS_TEST(test_intervals_lost),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

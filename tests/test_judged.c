@@ -160,7 +160,39 @@ static void test_judged_first_error_run_order(void **state)
 	assert_int_equal(j.first_error->step, 0);
 	assert_string_equal(j.first_error->err_path, "/dev/a");
 	assert_int_equal(j.sorted[0].step, 1);
-	assert_non_null(strstr(j.limit, "I/O errors"));
+	/* errors, not capacity: how many of all the operations failed, then the first */
+	assert_string_equal(j.limit, "I/O errors: 5 of 25,005 operations failed (0.02%), the first "
+	                             "EIO on /dev/a");
+	judged_free(&j);
+	campaign_free(c);
+}
+
+/*
+ * A step that lost an agent says so first in its verdict; short of its rate for that,
+ * it neither violates the SLO nor saturates (its figures are not the target's).
+ */
+static void test_judged_agent_lost(void **state)
+{
+	struct campaign *c = judged_campaign();
+	struct step_point pts[] = {judged_pt(0, 1000, 1, 300), judged_pt(1, 2000, 0.66, 300)};
+	struct judged_curve j = {0};
+
+	(void)state;
+	pts[1].nagents = 3;
+	pts[1].agents_lost = 1;
+	pts[1].lost_at = 3;
+	snprintf(pts[1].lost_names, sizeof(pts[1].lost_names), "a3");
+	judged_update(&j, c, &c->workloads[0], pts, 2);
+	assert_string_equal(j.v[1].words,
+	                    "1 of 3 agents lost at interval 4 (agent a3), behind (66% of due)");
+	assert_false(j.v[1].valid);
+	assert_false(j.v[1].violates);
+	assert_false(j.v[1].saturated);
+	/* the same step without the loss: a violation, saturated by stop.achieved */
+	pts[1].agents_lost = 0;
+	judged_update(&j, c, &c->workloads[0], pts, 2);
+	assert_true(j.v[1].violates);
+	assert_true(j.v[1].saturated);
 	judged_free(&j);
 	campaign_free(c);
 }
@@ -515,6 +547,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_judged_rules_once),
 	    cmocka_unit_test(test_judged_first_error_run_order),
+	    cmocka_unit_test(test_judged_agent_lost),
 	    cmocka_unit_test(test_judged_empty),
 	    cmocka_unit_test(test_judged_client_bound),
 	    cmocka_unit_test(test_judged_report_shading),

@@ -549,7 +549,7 @@ static void test_saturation_rules(void **state)
 	p.mean_ns = 1e6;
 	p.errors = 3;
 	assert_true(verdict_saturated(c, &p, why, sizeof(why)));
-	assert_string_equal(why, "3 I/O errors (0.33% of operations, over 0%)");
+	assert_string_equal(why, "I/O errors: 3 of 903 operations failed (0.33%, over 0%)");
 	campaign_free(c);
 
 	/* The default: errors over 1% of the operations; false: never; allow: never. */
@@ -557,12 +557,12 @@ static void test_saturation_rules(void **state)
 	assert_false(verdict_saturated(c, &p, why, sizeof(why)));
 	p.errors = 10; /* 1.1% of 910 */
 	assert_true(verdict_saturated(c, &p, why, sizeof(why)));
-	assert_string_equal(why, "10 I/O errors (1.1% of operations, over 1%)");
+	assert_string_equal(why, "I/O errors: 10 of 910 operations failed (1.1%, over 1%)");
 	/* Nearly every operation failed: a share, not "1e+02%". */
 	p.ops = 1;
 	p.errors = 199;
 	assert_true(verdict_saturated(c, &p, why, sizeof(why)));
-	assert_string_equal(why, "199 I/O errors (99.5% of operations, over 1%)");
+	assert_string_equal(why, "I/O errors: 199 of 200 operations failed (99.5%, over 1%)");
 	p.ops = 900;
 	p.errors = 10;
 	campaign_free(c);

@@ -339,6 +339,22 @@ static void test_format_short_buffer(void **state)
 	units_format_size(1, buf, 0); /* must not write */
 }
 
+/* Counts group their digits by thousands: errors of operations read at a glance. */
+static void test_format_count(void **state)
+{
+	char buf[32];
+
+	(void)state;
+	units_format_count(0, buf, sizeof(buf));
+	assert_string_equal(buf, "0");
+	units_format_count(999, buf, sizeof(buf));
+	assert_string_equal(buf, "999");
+	units_format_count(5000, buf, sizeof(buf));
+	assert_string_equal(buf, "5,000");
+	units_format_count(1234567, buf, sizeof(buf));
+	assert_string_equal(buf, "1,234,567");
+}
+
 /* Everything the formatter prints must parse back to something close. */
 static void test_round_trip(void **state)
 {
@@ -370,6 +386,7 @@ int main(void)
 	    cmocka_unit_test(test_format_size),
 	    cmocka_unit_test(test_format_duration),
 	    cmocka_unit_test(test_format_short_buffer),
+	    cmocka_unit_test(test_format_count),
 	    cmocka_unit_test(test_round_trip),
 	};
 

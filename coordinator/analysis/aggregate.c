@@ -743,6 +743,12 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 	for (uint32_t a = 0; a < st->nagents; a++)
 		byname[a] = &st->agents[a];
 	qsort(byname, st->nagents, sizeof(*byname), agg_agent_cmp);
+	/* Who left: the step's words name them (verdict_words). */
+	for (uint32_t a = 0, used = 0; a < st->nagents; a++)
+		if (byname[a]->gone_from != UINT32_MAX && used < sizeof(pt->lost_names))
+			used +=
+			    (uint32_t)snprintf(pt->lost_names + used, sizeof(pt->lost_names) - used,
+			                       "%s%s", used ? ", " : "", byname[a]->name);
 	for (uint32_t a = 0; a < st->nagents && a < STEP_MAX_AGENTS; a++) {
 		const struct agg_agent *ag = byname[a];
 		struct agent_share *sh = &pt->agents[a];

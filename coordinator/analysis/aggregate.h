@@ -111,6 +111,7 @@ struct step_point {
 	uint32_t nagents;     /* agents[] holds the first STEP_MAX_AGENTS */
 	uint32_t agents_lost; /* of nagents, lost during the step (the rest ran to its end) */
 	uint32_t lost_at;     /* the first interval without the lost agent(s); UINT32_MAX: none */
+	char lost_names[128]; /* the lost agents' names by name, ", " between ("" when none) */
 	struct agent_share agents[STEP_MAX_AGENTS];
 	uint32_t npct; /* the campaign's percentiles: pct[k] of the latency is pct_ns[k] */
 	double pct[CAMPAIGN_MAX_PERCENTILES];

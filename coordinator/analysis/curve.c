@@ -546,8 +546,24 @@ void curve_limit(const struct campaign *c, const struct workload *w, const struc
 			cpu = pts[i].host_cpu_pct;
 	/* Failed operations first: they leave the client idle and the rate short. */
 	if (errors) {
+		uint64_t all = 0;
+		char a[32], b[32];
+
+		/*
+		 * Errors, not capacity: the share of the operations that failed, then the
+		 * first as the run met it (the lowest step), not as the curve orders them.
+		 */
+		for (size_t i = 0; i < n; i++) {
+			all += pts[i].ops + pts[i].errors;
+			if (pts[i].err_errno != 0 && pts[i].step < first->step)
+				first = &pts[i];
+		}
+		units_format_count(errors, a, sizeof(a));
+		units_format_count(all, b, sizeof(b));
 		curve_error_words(first, errors, why, sizeof(why));
-		snprintf(buf, len, "I/O errors (%s)", why);
+		snprintf(buf, len, "I/O errors: %s of %s operations failed (%.3g%%)%s%s", a, b,
+		         100.0 * (double)errors / (double)(all ? all : 1),
+		         first ? ", the first " : "", first ? why : "");
 		return;
 	}
 	if (peak == NULL) {

@@ -43,6 +43,8 @@ unsigned verdict_point(const struct step_point *pt)
 		r |= VERDICT_ERRORS;
 	if (pt->client_bound)
 		r |= VERDICT_CLIENT_BOUND;
+	if (pt->agents_lost > 0)
+		r |= VERDICT_AGENTS_LOST;
 	return r;
 }
 
@@ -58,7 +60,15 @@ void verdict_words(const struct step_point *pt, unsigned reasons, char *buf, siz
 		snprintf(buf, len, "valid");
 		return;
 	}
-	for (unsigned bit = 1; bit <= VERDICT_CLIENT_BOUND; bit <<= 1) {
+	/* A loss first: the rate was split over agents of whom some left, so it explains the rest.
+	 */
+	if (reasons & VERDICT_AGENTS_LOST)
+		used = (size_t)snprintf(
+		    buf, len, "%u of %u agent%s lost %s interval %u (agent%s %s)", pt->agents_lost,
+		    pt->nagents, pt->nagents == 1 ? "" : "s", pt->agents_lost == 1 ? "at" : "from",
+		    pt->lost_at + 1, pt->agents_lost == 1 ? "" : "s",
+		    pt->lost_names[0] ? pt->lost_names : "?");
+	for (unsigned bit = 1; bit <= VERDICT_CLIENT_BOUND && used < len; bit <<= 1) {
 		if (!(reasons & bit))
 			continue;
 		switch (bit) {
@@ -122,7 +132,8 @@ double verdict_errors_pct(const struct step_point *pt)
 
 bool verdict_violates(const struct campaign *c, const struct step_point *pt)
 {
-	if (pt->offered_ops <= 0 || pt->client_bound)
+	/* Client-bound or short of agents: the figures are not the target's. */
+	if (pt->offered_ops <= 0 || pt->client_bound || pt->agents_lost > 0)
 		return false;
 	return pt->ops == 0 || verdict_point(pt) & VERDICT_BEHIND ||
 	       step_metric(pt, c->slo_metric) > (double)c->slo_latency_ns;
@@ -144,7 +155,7 @@ bool verdict_recovers(const struct campaign *c, const struct step_point *pt)
 bool verdict_saturated(const struct campaign *c, const struct step_point *pt, char *why, size_t len)
 {
 	double lat = step_metric(pt, c->slo_metric);
-	char a[32], b[32];
+	char a[32], b[32], n[32];
 
 	if (why == NULL)
 		len = 0;
@@ -159,12 +170,16 @@ bool verdict_saturated(const struct campaign *c, const struct step_point *pt, ch
 				snprintf(a, sizeof(a), pct >= 10 ? "%.3g%%" : "%.2g%%", pct);
 			else
 				snprintf(a, sizeof(a), "<0.01%%");
-			snprintf(why, len, "%llu I/O errors (%s of operations, over %g%%)",
-			         (unsigned long long)pt->errors, a, c->stop.errors_pct);
+			/* Errors, not capacity: how many of the operations failed. */
+			units_format_count(pt->errors, b, sizeof(b));
+			units_format_count(pt->ops + pt->errors, n, sizeof(n));
+			snprintf(why, len, "I/O errors: %s of %s operations failed (%s, over %g%%)",
+			         b, n, a, c->stop.errors_pct);
 		}
 		return true;
 	}
-	if (verdict_short(c, pt)) {
+	/* A step that lost agents fell short for that, not for the target. */
+	if (pt->agents_lost == 0 && verdict_short(c, pt)) {
 		if (len)
 			snprintf(why, len, "achieved %.0f%% of the operations due",
 			         verdict_achieved_pct(pt));

@@ -23,6 +23,7 @@ enum verdict_reason {
 	VERDICT_ERRORS = 1 << 4,        /* I/O errors */
 	VERDICT_EMPTY = 1 << 5,         /* nothing completed */
 	VERDICT_CLIENT_BOUND = 1 << 6,  /* the client was disturbed, after its retries */
+	VERDICT_AGENTS_LOST = 1 << 7,   /* agents were lost mid-step: the rest ran it on */
 };
 
 /*
@@ -43,7 +44,11 @@ static inline bool verdict_valid(const struct step_point *pt)
 {
 	return verdict_point(pt) == 0;
 }
-/* The reasons in words ("closed loop, behind (81% of due), unsteady"); "valid" for 0. */
+/*
+ * The reasons in words ("closed loop, behind (81% of due), unsteady"); "valid" for 0.
+ * A loss comes first ("1 of 2 agents lost at interval 3 (agent a2), behind ..."): it
+ * explains the figures after it.
+ */
 void verdict_words(const struct step_point *pt, unsigned reasons, char *buf, size_t len);
 /*
  * Whether an open-loop point violated the SLO: its metric over the SLO, behind

@@ -18,6 +18,7 @@ static int report_exec(const struct args *a)
 	struct error err;
 	size_t steps = 0;
 	struct stat st;
+	char note[2048];
 
 	/* Files are rewritten in DIR: another user's directory could hold anything. */
 	if (stat(dir, &st) < 0) {
@@ -46,6 +47,11 @@ static int report_exec(const struct args *a)
 	}
 	for (size_t i = 0; i < rp.campaign->nworkloads; i++)
 		steps += rp.npts[i];
+	/* What the summaries open with: how it ended, and who it lost on the way. */
+	if (runend_note(&rp.end, note, sizeof(note)))
+		printf("%s\n\n", note);
+	if (runend_degraded(&rp.end, note, sizeof(note)))
+		printf("%s\n\n", note);
 	table_print_summary(stdout, rp.campaign, rp.judged);
 	printf("\nrebuilt %s from %zu steps of intervals.jsonl\n", dir, steps);
 	replay_free(&rp);

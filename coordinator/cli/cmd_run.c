@@ -21,6 +21,7 @@
 #include "local.h"
 #include "log.h"
 #include "replay.h"
+#include "runner.h"
 #include "submit.h"
 #include "xalloc.h"
 
@@ -244,7 +245,12 @@ static int run_embedded(const struct args *a, bool json)
 	/* The terminal is ours again before the tables and any failure are printed. */
 	follow_free(ctx.follow);
 	ctx.follow = NULL;
-	if (ctx.status != 0 && ctx.error[0] != '\0') {
+	if (ctx.status == RUNNER_DEGRADED)
+		fprintf(stderr, "iocurve: campaign %s complete, %s (exit status %d%s)\n", ctx.name,
+		        ctx.error, args_has(a, "accept-degraded") ? 0 : RUNNER_DEGRADED,
+		        args_has(a, "accept-degraded") ? ": --accept-degraded"
+		                                       : "; --accept-degraded: 0");
+	else if (ctx.status != 0 && ctx.error[0] != '\0') {
 		if (ctx.started)
 			fprintf(stderr, "iocurve: campaign %s failed: %s\n", ctx.name, ctx.error);
 		else
@@ -260,7 +266,7 @@ out:
 			event_free(sigs[i]);
 	event_base_free(ctx.base);
 	certs_mem_free(&ctx.certs);
-	return ctx.status;
+	return ctx.status == RUNNER_DEGRADED && args_has(a, "accept-degraded") ? 0 : ctx.status;
 }
 
 static int run_exec(const struct args *a)
@@ -286,7 +292,7 @@ static int run_exec(const struct args *a)
 		                           args_has(a, "detach"), json, command);
 
 		free(command);
-		return rc;
+		return rc == RUNNER_DEGRADED && args_has(a, "accept-degraded") ? 0 : rc;
 	}
 	if (args_has(a, "detach")) {
 		fprintf(stderr, "iocurve run: --detach needs a daemon to hand the campaign to "
@@ -309,6 +315,9 @@ static const struct args_option run_options[] = {
      "no-wait"},
     {"detach", 'd', NULL, "with a daemon: submit, print the campaign's id and return", false},
     {"resume", 'r', "DIR", "carry on the campaign of results DIR from its first unfinished step",
+     false},
+    {"accept-degraded", 'A', NULL,
+     "exit 0, not 3, when the campaign completed without some of its agents (lost on the way)",
      false},
     {NULL},
 };

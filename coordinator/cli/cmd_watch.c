@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "client.h"
+#include "runner.h"
 #include "watch.h"
 #include "cmd.h"
 
@@ -21,12 +22,15 @@ static int watch_exec(const struct args *a)
 		fprintf(stderr, "iocurve watch: %s\n", err.msg);
 		return 1;
 	}
-	return rc;
+	return rc == RUNNER_DEGRADED && args_has(a, "accept-degraded") ? 0 : rc;
 }
 
 static const struct args_option watch_options[] = {
     CLIENT_OPTION_COORDINATOR,
     {"json", 'j', NULL, "print the raw event stream, one JSON object a line", false},
+    {"accept-degraded", 'A', NULL,
+     "exit 0, not 3, when the campaign completed without some of its agents (lost on the way)",
+     false},
     {NULL},
 };
 

@@ -291,8 +291,11 @@ static void daemon_done_cb(void *arg, int status)
 
 	struct error err;
 
-	dc->state = status == 0 ? DAEMON_COMPLETE : dc->why[0] ? DAEMON_CANCELLED : DAEMON_FAILED;
-	if (status != 0 && dc->reason[0] == '\0')
+	/* Degraded (agents lost on the way) is complete: its summaries say what was lost. */
+	dc->state = status == 0 || status == RUNNER_DEGRADED ? DAEMON_COMPLETE
+	            : dc->why[0]                             ? DAEMON_CANCELLED
+	                                                     : DAEMON_FAILED;
+	if (dc->state != DAEMON_COMPLETE && dc->reason[0] == '\0')
 		snprintf(dc->reason, sizeof(dc->reason), "%s", runner_error(dc->runner));
 	/*
 	 * A mark that stays (the directory turned unwritable) would list the campaign
@@ -305,8 +308,9 @@ static void daemon_done_cb(void *arg, int status)
 			log_error("campaign %u: %s; a restarted daemon will list it interrupted",
 			          dc->id, err.msg);
 	}
-	log_info("campaign %u (%s) %s; results in %s", dc->id, dc->name,
-	         daemon_state_names[dc->state], dc->results);
+	log_info("campaign %u (%s) %s%s%s; results in %s", dc->id, dc->name,
+	         daemon_state_names[dc->state], status == RUNNER_DEGRADED ? ", " : "",
+	         status == RUNNER_DEGRADED ? runner_error(dc->runner) : "", dc->results);
 	if (dc->client.done != NULL)
 		dc->client.done(dc->client.arg, status, runner_error(dc->runner));
 	event_base_once(dc->d->base, -1, EV_TIMEOUT, daemon_after_done, dc,
@@ -396,9 +400,11 @@ static int daemon_open(struct daemon_campaign *dc, struct error *err)
 	dc->runner = runner_new(d->base, d->srv, dc->c, dc->res, dc->ev, daemon_done_cb, dc);
 	if (dc->command != NULL)
 		runner_set_command(dc->runner, dc->command);
-	if (dc->replay != NULL)
+	if (dc->replay != NULL) {
 		runner_resume_from(dc->runner, (const struct step_point *const *)dc->replay->pts,
 		                   dc->replay->npts);
+		runner_resume_losses(dc->runner, &dc->replay->end);
+	}
 	return 0;
 }
 

@@ -44,6 +44,8 @@
  * a healthy one holds a few KiB at most. Tests only: IOCURVE_TEST_SESSION_BACKLOG.
  */
 #define SERVER_SESSION_BACKLOG (1u << 20)
+/* The loop's watchdog tick: a stall is measured to within it. */
+#define SERVER_STALL_TICK_MS 100
 
 /* One connected agent. */
 struct session {
@@ -97,6 +99,14 @@ struct server {
 	uint64_t refused_window_ns; /* rate limit of "refused" lines */
 	uint64_t refused_logged, refused_unlogged;
 	size_t backlog_max; /* SERVER_SESSION_BACKLOG */
+	/*
+	 * The loop's own stalls (a frozen or starved daemon): a tick every
+	 * SERVER_STALL_TICK_MS notes when it ran; silence that is ours is no agent's.
+	 */
+	struct event *stall_ev;
+	uint64_t tick_ns;        /* the tick last ran */
+	uint64_t grace_until_ns; /* after a stall: no agent is silent before this */
+	uint64_t stall_ns;       /* how long the last one was */
 };
 
 static void server_agent_clear_labels(struct server_agent *a)
@@ -513,18 +523,76 @@ static void server_session_lost(struct session *s, const char *reason)
 	server_session_free(s);
 }
 
+static void server_stall_check(struct server *srv, uint64_t now);
+
 static void server_on_close(struct conn *c, const char *reason, void *arg)
 {
 	struct session *s = arg;
+	struct server *srv = s->srv;
+	char why[512];
 
 	s->conn = NULL;
+	/* An agent that gave up on us while we were frozen: the loss says whose stall it was. */
+	server_stall_check(srv, clock_now_ns());
+	if (clock_now_ns() < srv->grace_until_ns) {
+		snprintf(why, sizeof(why),
+		         "%s, just after the coordinator itself was stalled for %.1f s", reason,
+		         (double)srv->stall_ns / 1e9);
+		reason = why;
+	}
 	server_session_lost(s, reason);
+}
+
+/*
+ * Whether the loop itself stalled (the process stopped, or starved of CPU) for longer
+ * than a heartbeat interval: the tick was due SERVER_STALL_TICK_MS after it last ran
+ * and ran late by the stall. Every agent sends a heartbeat an interval, so part of any
+ * silence the idle timeout then sees was ours, and a stall as long as the idle
+ * timeout is all of it: said once, and every agent gets a fresh idle timeout from now
+ * before it counts as silent.
+ */
+static void server_stall_check(struct server *srv, uint64_t now)
+{
+	uint64_t idle_ns = srv->live.heartbeat_ms * srv->live.misses * NSEC_PER_MSEC;
+	uint64_t due = srv->tick_ns + SERVER_STALL_TICK_MS * NSEC_PER_MSEC;
+
+	if (srv->tick_ns == 0 || now <= due || now - due <= srv->live.heartbeat_ms * NSEC_PER_MSEC)
+		return;
+	srv->stall_ns = now - due;
+	if (now >= srv->grace_until_ns)
+		log_warn("the coordinator itself was stalled for %.1f s (its event loop did not "
+		         "run: the process stopped or starved of CPU): no agent is blamed for the "
+		         "silence; each has %.1f s again to be heard",
+		         (double)srv->stall_ns / 1e9, (double)idle_ns / 1e9);
+	srv->grace_until_ns = now + idle_ns;
+	srv->tick_ns = now;
+}
+
+static void server_stall_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct server *srv = arg;
+	uint64_t now = clock_now_ns();
+
+	server_stall_check(srv, now);
+	srv->tick_ns = now;
+}
+
+/* An agent silent past its idle timeout: not when the silence was our own stall. */
+static bool server_on_idle(struct conn *c, void *arg)
+{
+	struct session *s = arg;
+	struct server *srv = s->srv;
+	uint64_t now = clock_now_ns();
+
+	server_stall_check(srv, now);
+	return now < srv->grace_until_ns;
 }
 
 static const struct conn_cbs server_conn_cbs = {
     .on_connected = server_on_connected,
     .on_message = server_on_message,
     .on_close = server_on_close,
+    .on_idle = server_on_idle,
 };
 
 /* The address part of "host:port" or "[host]:port". */
@@ -650,6 +718,9 @@ struct server *server_new(struct event_base *base, SSL_CTX *ctx, const char *lis
 	getsockname(evconnlistener_get_fd(srv->listener), (struct sockaddr *)&ss, &len);
 	netaddr_format((struct sockaddr *)&ss, srv->address, sizeof(srv->address));
 	srv->heartbeat_ev = event_new(base, -1, EV_PERSIST, server_heartbeat_cb, srv);
+	srv->stall_ev = event_new(base, -1, EV_PERSIST, server_stall_cb, srv);
+	srv->tick_ns = clock_now_ns();
+	event_add(srv->stall_ev, &(struct timeval){0, SERVER_STALL_TICK_MS * 1000});
 	server_set_liveness(
 	    srv, &(struct server_liveness){SERVER_HEARTBEAT_MS, SERVER_MISSES, SERVER_DEADMAN_MS});
 	log_info("listening for agents on %s (mutual TLS 1.3)", srv->address);
@@ -808,6 +879,7 @@ void server_free(struct server *srv)
 		server_session_free(s);
 	}
 	event_free(srv->heartbeat_ev);
+	event_free(srv->stall_ev);
 	evconnlistener_free(srv->listener);
 	listenpause_free(srv->pause);
 	revoke_free(srv->revoked);

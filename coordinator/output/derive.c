@@ -382,12 +382,28 @@ static void derive_summary_json(FILE *f, const void *arg)
 	const struct campaign *c = x->c;
 	json_t *ws = derive_need(json_array());
 
+	json_t *lost = derive_need(json_array());
+	uint32_t nl = x->end ? x->end->nlosses : 0;
+
 	for (size_t i = 0; i < c->nworkloads; i++)
 		json_array_append_new(ws, derive_workload_json(&x->judged[i]));
-	derive_json(f, json_pack("{s:i,s:s,s:s,s:s,s:o,s:s,s:o}", "format", DERIVE_SUMMARY_FORMAT,
-	                         "campaign", c->name, "status",
+	/* The agents lost on the way: when, which and why (steps and intervals from 1). */
+	for (uint32_t i = 0; i < nl && i < RUNEND_MAX_LOSSES; i++) {
+		const struct runend_loss *l = &x->end->losses[i];
+
+		json_array_append_new(
+		    lost, derive_need(json_pack(
+		              "{s:s,s:s,s:I,s:o,s:s}", "agent", l->agent, "workload", l->workload,
+		              "step", (json_int_t)l->step + 1, "interval",
+		              l->interval == UINT32_MAX ? json_null()
+		                                        : json_integer((json_int_t)l->interval + 1),
+		              "reason", l->reason)));
+	}
+	derive_json(f, json_pack("{s:i,s:s,s:s,s:s,s:I,s:o,s:o,s:s,s:o}", "format",
+	                         DERIVE_SUMMARY_FORMAT, "campaign", c->name, "status",
 	                         x->end && x->end->state[0] ? x->end->state : "complete",
-	                         "status_reason", x->end ? x->end->reason : "", "slo_us",
+	                         "status_reason", x->end ? x->end->reason : "", "agents_lost",
+	                         (json_int_t)nl, "degraded", lost, "slo_us",
 	                         derive_us((double)c->slo_latency_ns), "metric",
 	                         campaign_slo_metric_name(c->slo_metric), "workloads", ws));
 }
@@ -396,10 +412,12 @@ static void derive_summary_txt(FILE *f, const void *arg)
 {
 	const struct derive_ctx *x = arg;
 
-	char quick[256], end[700];
+	char quick[256], end[700], degraded[2048];
 
 	if (runend_note(x->end, end, sizeof(end)))
 		fprintf(f, "%s\n\n", end);
+	if (runend_degraded(x->end, degraded, sizeof(degraded)))
+		fprintf(f, "%s\n\n", degraded);
 	table_print_summary(f, x->c, x->judged);
 	if (table_quick_note(x->c, quick, sizeof(quick)))
 		fprintf(f, "\n%s\n", quick);
@@ -409,11 +427,13 @@ static void derive_summary_md(FILE *f, const void *arg)
 {
 	const struct derive_ctx *x = arg;
 	const struct campaign *c = x->c;
-	char knee[512], dist[48], quick[256], bs[32], end[700];
+	char knee[512], dist[48], quick[256], bs[32], end[700], degraded[2048];
 
 	fprintf(f, "# %s\n\n", c->name);
 	if (runend_note(x->end, end, sizeof(end)))
 		fprintf(f, "**%s**\n\n", end);
+	if (runend_degraded(x->end, degraded, sizeof(degraded)))
+		fprintf(f, "**%s**\n\n", degraded);
 	table_print_summary(f, c, x->judged);
 	if (table_quick_note(c, quick, sizeof(quick)))
 		fprintf(f, "\n%s\n", quick);

@@ -268,6 +268,17 @@ char *intervals_clock_line(const char *workload, uint32_t step, const char *agen
 	                                   agent, "clock", c));
 }
 
+char *intervals_lost_line(const char *workload, uint32_t step, const char *agent, uint32_t interval,
+                          const char *reason)
+{
+	json_t *o = json_pack("{s:i,s:s,s:I,s:s,s:s}", "format", INTERVALS_FORMAT, "workload",
+	                      workload, "step", (json_int_t)step, "lost", agent, "reason", reason);
+
+	if (interval != UINT32_MAX)
+		intervals_set(o, "interval", json_integer((json_int_t)interval));
+	return intervals_line_of(o);
+}
+
 char *intervals_end_line(const char *state, const char *reason)
 {
 	return intervals_line_of(
@@ -608,6 +619,25 @@ static int intervals_get_end(json_t *o, struct intervals_line *l, struct error *
 	return 0;
 }
 
+static int intervals_get_lost(json_t *o, struct intervals_line *l, struct error *err)
+{
+	const char *reason = json_string_value(json_object_get(o, "reason"));
+
+	if (intervals_get_name(o, "lost", l->agent, err) < 0)
+		return -1;
+	if (reason == NULL) {
+		error_set(err, "\"reason\" is missing or not a string");
+		return -1;
+	}
+	l->interval = UINT32_MAX;
+	if (json_object_get(o, "interval") != NULL &&
+	    intervals_get_u32(o, "interval", &l->interval, err) < 0)
+		return -1;
+	l->lost = true;
+	snprintf(l->lost_reason, sizeof(l->lost_reason), "%s", reason);
+	return 0;
+}
+
 /* One line, already parsed: what it is, field by field. */
 static int intervals_get_line(struct intervals_reader *r, json_t *o, struct intervals_line *l,
                               struct error *err)
@@ -621,13 +651,15 @@ static int intervals_get_line(struct intervals_reader *r, json_t *o, struct inte
 	fmt = intervals_get_format(o, err);
 	if (fmt < 0)
 		return -1;
-	l->cooldown = l->window = false;
+	l->cooldown = l->window = l->lost = false;
 	l->retried = 0;
 	if (json_object_get(o, "end") != NULL)
 		return intervals_get_end(o, l, err);
 	if (intervals_get_name(o, "workload", l->workload, err) < 0 ||
 	    intervals_get_u32(o, "step", &l->step, err) < 0)
 		return -1;
+	if (json_object_get(o, "lost") != NULL)
+		return intervals_get_lost(o, l, err);
 	l->clock = json_object_get(o, "clock") != NULL;
 	if (l->clock)
 		return intervals_get_clock(o, l, err);

@@ -18,9 +18,10 @@
  * one naming file and line. A field a reader requires (a new counter) takes
  * format N + 1, and so does a change a reader of format N could misread (a
  * renamed or re-meant field); a field every reader may ignore does not.
- * 1: iocurve 0.1.0; 2: "wakes".
+ * 1: iocurve 0.1.0; 2: "wakes"; 3: lost lines ("lost": an agent the campaign went on
+ * without).
  */
-#define INTERVALS_FORMAT   2
+#define INTERVALS_FORMAT   3
 #define INTERVALS_MERGED   "*" /* the agent of the merged (fleet) line */
 #define INTERVALS_NAME_MAX 128
 
@@ -66,6 +67,12 @@ struct intervals_line {
 	char cooldown_outcome[16];
 	/* clock lines */
 	struct intervals_clock clk;
+	/*
+	 * lost lines: agent `agent` left step `step` (on_agent_loss: continue) from
+	 * interval `interval` (UINT32_MAX: between steps), for lost_reason
+	 */
+	bool lost;
+	char lost_reason[256];
 	/* the end line: how the campaign ended, when it did not complete */
 	bool end;
 	char end_state[16]; /* "failed" or "cancelled" */
@@ -92,6 +99,12 @@ char *intervals_cooldown_line(const char *workload, uint32_t step, uint32_t ms,
 char *intervals_retried_line(const char *workload, uint32_t step, uint32_t attempt);
 char *intervals_clock_line(const char *workload, uint32_t step, const char *agent,
                            const struct intervals_clock *k);
+/*
+ * Agent `agent` was lost and the campaign went on without it: in step `step`, from
+ * interval `interval` on (UINT32_MAX: between steps), for `reason`.
+ */
+char *intervals_lost_line(const char *workload, uint32_t step, const char *agent, uint32_t interval,
+                          const char *reason);
 /*
  * The last line of a campaign that did not complete: its state ("failed",
  * "cancelled") and why. Records after it (a resumed campaign) supersede it.

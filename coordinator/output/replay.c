@@ -124,6 +124,7 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 	struct replay_step st = {.w = SIZE_MAX, .cool_w = SIZE_MAX};
 	struct intervals_reader *in = NULL;
 	struct intervals_line *l = xmalloc(sizeof(*l));
+	long lost_at[RUNEND_MAX_LOSSES]; /* where each loss's line starts */
 	int rc = -1, got;
 
 	memset(out, 0, sizeof(*out));
@@ -159,6 +160,14 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 			error_set(err, "%s:%zu: workload '%s' is not in plan.yaml", path,
 			          intervals_lineno(in), l->workload);
 			goto done;
+		}
+		if (l->lost) {
+			/* The campaign went on without the agent: every summary says so. */
+			if (out->end.nlosses < RUNEND_MAX_LOSSES)
+				lost_at[out->end.nlosses] = before;
+			runend_add_loss(&out->end, l->agent, l->workload, l->step, l->interval,
+			                l->lost_reason);
+			continue;
 		}
 		if (l->clock)
 			continue; /* clock lines say when agents started; the figures do not use
@@ -226,6 +235,10 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 	if (st.cool_w != SIZE_MAX && st.cool_at < out->keep &&
 	    !replay_has_step(out, st.cool_w, st.cool_step))
 		out->keep = st.cool_at;
+	/* a loss in a step that never completed goes with that step's lines (a resume cuts them) */
+	while (out->end.nlosses > 0 && out->end.nlosses <= RUNEND_MAX_LOSSES &&
+	       lost_at[out->end.nlosses - 1] >= out->keep)
+		out->end.nlosses--;
 	out->meta = derive_meta_read(dir);
 	out->end.meta = out->meta;
 	snprintf(out->warning, sizeof(out->warning), "%s", intervals_warning(in));

@@ -477,7 +477,7 @@ static void report_workload(FILE *f, const struct campaign *c, size_t wi,
 void report_html(FILE *f, const struct campaign *c, const struct step_point *const *pts,
                  const size_t *npts, const struct judged_curve *judged, const struct runend *end)
 {
-	char quick[256], endnote[700];
+	char quick[256], endnote[700], degraded[2048];
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -490,6 +490,11 @@ void report_html(FILE *f, const struct campaign *c, const struct step_point *con
 	if (runend_note(end, endnote, sizeof(endnote))) {
 		fputs("<p class=\"ended\" id=\"ended\">", f);
 		markup_escape(f, endnote);
+		fputs("</p>\n", f);
+	}
+	if (runend_degraded(end, degraded, sizeof(degraded))) {
+		fputs("<p class=\"ended\" id=\"degraded\">", f);
+		markup_escape(f, degraded);
 		fputs("</p>\n", f);
 	}
 	report_meta(f, c, pts, npts, end ? end->meta : NULL);

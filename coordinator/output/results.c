@@ -348,6 +348,16 @@ int results_end(struct results *r, const char *state, const char *reason, struct
 	return rc;
 }
 
+int results_lost(struct results *r, const struct workload *w, uint32_t step, const char *agent,
+                 uint32_t interval, const char *reason, struct error *err)
+{
+	char *line = intervals_lost_line(w->name, step, agent, interval, reason);
+	int rc = results_put_intervals(r, line, err);
+
+	free(line);
+	return rc;
+}
+
 int results_point(struct results *r, const struct workload *w, const struct step_point *p,
                   struct error *err)
 {

@@ -55,6 +55,9 @@ int results_cooldown(struct results *r, const struct workload *w, uint32_t step,
                      const char *outcome, struct error *err);
 /* The end line of a campaign that failed or was cancelled (intervals_end_line). */
 int results_end(struct results *r, const char *state, const char *reason, struct error *err);
+/* A lost line (intervals_lost_line): the campaign goes on without agent `agent`. */
+int results_lost(struct results *r, const struct workload *w, uint32_t step, const char *agent,
+                 uint32_t interval, const char *reason, struct error *err);
 /* One row of curve.csv. */
 int results_point(struct results *r, const struct workload *w, const struct step_point *pt,
                   struct error *err);

@@ -25,3 +25,51 @@ bool runend_note(const struct runend *end, char *buf, size_t len)
 	         strcmp(end->state, "cancelled") == 0 ? "CANCELLED" : "FAILED", end->reason);
 	return true;
 }
+
+void runend_add_loss(struct runend *end, const char *agent, const char *workload, uint32_t step,
+                     uint32_t interval, const char *reason)
+{
+	struct runend_loss *l;
+
+	if (end->nlosses++ >= RUNEND_MAX_LOSSES)
+		return;
+	l = &end->losses[end->nlosses - 1];
+	snprintf(l->agent, sizeof(l->agent), "%s", agent);
+	snprintf(l->workload, sizeof(l->workload), "%s", workload);
+	l->step = step;
+	l->interval = interval;
+	snprintf(l->reason, sizeof(l->reason), "%s", reason);
+}
+
+void runend_loss_words(const struct runend_loss *l, char *buf, size_t len)
+{
+	if (l->interval == UINT32_MAX)
+		snprintf(buf, len, "agent %s lost before %s step %u (%s)", l->agent, l->workload,
+		         l->step + 1, l->reason);
+	else
+		snprintf(buf, len, "agent %s lost at %s step %u, interval %u (%s)", l->agent,
+		         l->workload, l->step + 1, l->interval + 1, l->reason);
+}
+
+bool runend_degraded(const struct runend *end, char *buf, size_t len)
+{
+	size_t used;
+	uint32_t shown;
+
+	if (len == 0)
+		return end != NULL && end->nlosses > 0;
+	buf[0] = '\0';
+	if (end == NULL || end->nlosses == 0)
+		return false;
+	used = (size_t)snprintf(buf, len, "degraded: ");
+	shown = end->nlosses < RUNEND_MAX_LOSSES ? end->nlosses : RUNEND_MAX_LOSSES;
+	for (uint32_t i = 0; i < shown && used < len; i++) {
+		char one[640];
+
+		runend_loss_words(&end->losses[i], one, sizeof(one));
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "; " : "", one);
+	}
+	if (end->nlosses > shown && used < len)
+		snprintf(buf + used, len - used, "; and %u more", end->nlosses - shown);
+	return true;
+}

@@ -5,6 +5,19 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+/* Losses kept for the summaries; a campaign that lost more says how many more. */
+#define RUNEND_MAX_LOSSES 16
+
+/* An agent lost while the campaign went on without it (on_agent_loss: continue). */
+struct runend_loss {
+	char agent[128];
+	char workload[128];
+	uint32_t step;     /* in run order, from 0 */
+	uint32_t interval; /* the first it did not report, from 0; UINT32_MAX: between steps */
+	char reason[256];
+};
 
 /* What the run says of itself beyond its points. */
 struct runend {
@@ -19,9 +32,23 @@ struct runend {
 	 * coordinator and agent hosts, kernels, the target's mount; NULL: none.
 	 */
 	const char *meta;
+	/* agents lost on the way: the campaign completed degraded (runend_degraded) */
+	uint32_t nlosses; /* all of them; losses[] holds the first RUNEND_MAX_LOSSES */
+	struct runend_loss losses[RUNEND_MAX_LOSSES];
 };
 
 #define RUNEND_RUNNING "running"
+
+/* Add a loss (past RUNEND_MAX_LOSSES only counted). */
+void runend_add_loss(struct runend *end, const char *agent, const char *workload, uint32_t step,
+                     uint32_t interval, const char *reason);
+/* One loss in words: "agent a3 lost at rr step 2, interval 4 (REASON)". */
+void runend_loss_words(const struct runend_loss *l, char *buf, size_t len);
+/*
+ * The line every summary of a campaign that lost agents carries: "degraded: agent a3
+ * lost at rr step 2, interval 4 (REASON); ..."; false (and buf "") when none was lost.
+ */
+bool runend_degraded(const struct runend *end, char *buf, size_t len);
 
 /*
  * The note at the top of every summary of a campaign that failed or was

@@ -106,6 +106,8 @@ static const struct event_field events_point[] = {
     EF("client_cpu_pct", EVENT_T_DOUBLE, point.client_cpu_pct),
     EF("saturated", EVENT_T_STR, point.saturated),
     EF_KNEE(point),
+    EF("agents_lost", EVENT_T_U32, point.agents_lost),
+    EF("verdict", EVENT_T_STR, point.verdict),
 };
 
 static const struct event_field events_workload_done[] = {

@@ -106,6 +106,8 @@ struct event_point {
 	double client_cpu_pct;
 	const char *saturated;  /* why the stop rules call it saturated, or "" */
 	struct event_knee knee; /* the workload's knee so far, this point included */
+	uint32_t agents_lost;   /* lost in the step: the verdict says who and where */
+	const char *verdict;    /* the step's verdict in words (verdict_words) */
 };
 
 struct event_workload_done {

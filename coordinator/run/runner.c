@@ -96,10 +96,10 @@ struct runner {
 	runner_done_fn done;
 	void *done_arg;
 	struct events *ev;
-	char error[1024]; /* why it failed */
-	char losses[512]; /* agents lost on the way (on_agent_loss: continue), for the done event */
-	char *command;    /* how the run was started, for meta.json (runner_set_command) */
-	char *meta;       /* meta.json's text, once every agent joined (runmeta.c) */
+	char error[1024];  /* why it failed */
+	struct runend end; /* the agents lost on the way (on_agent_loss: continue), meta.json */
+	char *command;     /* how the run was started, for meta.json (runner_set_command) */
+	char *meta;        /* meta.json's text, once every agent joined (runmeta.c) */
 
 	enum runner_state state; /* idle at first; then changed by runner_enter only */
 	struct event *timer;     /* the phase's deadline */
@@ -193,35 +193,43 @@ const char *runner_error(const struct runner *r)
 static void runner_end_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct runner *r = arg;
-	int status = r->state == RUNNER_DONE ? 0 : 1;
-	char msg[sizeof(r->error) + sizeof(r->losses) + 4];
+	int status = r->state != RUNNER_DONE ? 1 : r->end.nlosses > 0 ? RUNNER_DEGRADED : 0;
+	char degraded[2048], msg[sizeof(r->error) + sizeof(degraded) + 64];
 	char *summary = NULL;
 	size_t len = 0;
-	struct runend end = {.meta = r->meta};
+	struct runend *end = &r->end;
 	struct error err;
 	FILE *f;
 
-	if (status == 0 &&
+	end->meta = r->meta;
+	if (status != 1 &&
 	    (results_sync(r->res, &err) < 0 ||
 	     derive_all(results_dir(r->res), r->c, (const struct step_point *const *)r->points,
-	                r->npoints, r->judged, &end, &err) < 0)) {
+	                r->npoints, r->judged, end, &err) < 0)) {
 		/* Not all on disk: not complete, whatever the steps measured. */
 		r->state = RUNNER_FAILED;
 		snprintf(r->error, sizeof(r->error), "%s", err.msg);
 		status = 1;
 	}
-	snprintf(msg, sizeof(msg), "%s%s%s", status ? r->error : "campaign complete",
-	         r->losses[0] ? "; " : "", r->losses);
+	/* A loss is told: when, which and why, in the end line and every summary. */
+	runend_degraded(end, degraded, sizeof(degraded));
+	if (status == RUNNER_DEGRADED)
+		snprintf(r->error, sizeof(r->error), "%.1000s", degraded);
+	snprintf(msg, sizeof(msg), "%s%s%s",
+	         status == 1 ? r->error
+	         : status    ? "campaign complete, "
+	                     : "campaign complete",
+	         status == 1 && degraded[0] ? "; " : "", degraded);
 	/* Not complete: said in intervals.jsonl, so `iocurve report` says it too. */
-	if (status != 0) {
-		snprintf(end.state, sizeof(end.state), "%s", runner_table[r->state].name);
-		snprintf(end.reason, sizeof(end.reason), "%.500s", msg);
-		if (results_end(r->res, end.state, end.reason, &err) < 0 ||
+	if (status == 1) {
+		snprintf(end->state, sizeof(end->state), "%s", runner_table[r->state].name);
+		snprintf(end->reason, sizeof(end->reason), "%.500s", msg);
+		if (results_end(r->res, end->state, end->reason, &err) < 0 ||
 		    results_sync(r->res, &err) < 0)
 			log_error("%s", err.msg);
 		if (derive_end(results_dir(r->res), r->c,
 		               (const struct step_point *const *)r->points, r->npoints, r->judged,
-		               &end, &err) < 0)
+		               end, &err) < 0)
 			log_error("%s", err.msg);
 	}
 	/* The end report travels in the event: a daemon's clients print what `run` prints. */
@@ -552,6 +560,7 @@ static int runner_step_point(struct runner *r, struct error *err)
 	struct step_point *pt;
 	struct event e;
 	double peak;
+	int rc;
 
 	if (r->npoints[r->w] == r->cap[r->w]) {
 		r->cap[r->w] = r->cap[r->w] ? 2 * r->cap[r->w] : 8;
@@ -572,15 +581,20 @@ static int runner_step_point(struct runner *r, struct error *err)
 	/* The curve judged once for this step: files, events and the planner read it. */
 	judged_update(&r->judged[r->w], r->c, w, r->points[r->w], r->npoints[r->w]);
 	/* Between steps the files say the campaign is running: only its end says more. */
-	if (derive_all(results_dir(r->res), r->c, (const struct step_point *const *)r->points,
-	               r->npoints, r->judged,
-	               &(struct runend){.state = RUNEND_RUNNING, .meta = r->meta}, err) < 0)
+	r->end.meta = r->meta;
+	snprintf(r->end.state, sizeof(r->end.state), "%s", RUNEND_RUNNING);
+	rc = derive_all(results_dir(r->res), r->c, (const struct step_point *const *)r->points,
+	                r->npoints, r->judged, &r->end, err);
+	r->end.state[0] = '\0';
+	if (rc < 0)
 		return -1;
 	event_point_fill(&e, pt);
 	e.point.workload = (uint32_t)r->w;
 	e.point.step = r->step;
 	e.point.metric_us = step_metric(pt, r->c->slo_metric) / 1e3;
 	e.point.saturated = j->v[j->last].why; /* "" unless the step saturated */
+	e.point.agents_lost = pt->agents_lost;
+	e.point.verdict = j->v[j->last].words;
 	e.point.knee = event_knee_of(j, &peak);
 	events_emit(r->ev, &e);
 	r->step++;
@@ -904,6 +918,8 @@ static void runner_layout_progress(struct runner *r, uint32_t ai, const Iocurve_
 	runner_arm(r, RUNNER_PREPARE_NS);
 }
 
+static void runner_lose_session(struct runner *r, struct session *s, int ai, const char *reason);
+
 static void runner_on_message(struct session *s, const Iocurve__Envelope *env, void *arg)
 {
 	struct runner *r = arg;
@@ -958,8 +974,17 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 		runner_layout_progress(r, (uint32_t)ai, env->layout_progress);
 		break;
 	case IOCURVE__ENVELOPE__BODY_ERROR:
-		runner_fail(r, "agent %s: %s", session_name(s),
-		            text_clean(env->error->message, text, sizeof(text), false));
+		text_clean(env->error->message, text, sizeof(text), false);
+		/*
+		 * The agent cannot go on (its workers stopped on their dead-man: it was
+		 * starved or cut off): its loss, not the campaign's failure. It stays
+		 * connected, idle, for the next campaign.
+		 */
+		if (env->error->agent_lost) {
+			runner_lose_session(r, s, ai, text);
+			break;
+		}
+		runner_fail(r, "agent %s: %s", session_name(s), text);
 		break;
 	default:
 		log_warn("agent %s: unexpected %s", session_name(s),
@@ -1023,9 +1048,9 @@ static void runner_on_ready(struct session *s, void *arg)
  */
 static int runner_carry_on(struct runner *r, uint32_t ai, const char *reason, struct error *err)
 {
-	uint32_t present = runner_agents_present(r->agents), left = 0;
+	uint32_t present = runner_agents_present(r->agents), left = UINT32_MAX;
 	const char *name = runner_agents_name(r->agents, ai);
-	size_t off = strlen(r->losses);
+	char words[768];
 
 	if (present == 0) {
 		error_set(err, "agent %s lost: %s; no agent is left", name, reason);
@@ -1033,12 +1058,18 @@ static int runner_carry_on(struct runner *r, uint32_t ai, const char *reason, st
 	}
 	if (r->state == RUNNER_STEPPING)
 		left = agg_drop_agent(r->agg, ai);
-	snprintf(r->losses + off, sizeof(r->losses) - off,
-	         "%sagent %s lost in workload %s step %u interval %u (%s): continued with %u of "
-	         "%u agents",
-	         off ? "; " : "", name, runner_workload(r)->name, r->step + 1, left + 1, reason,
-	         present, runner_agents_count(r->agents));
-	log_warn("%s", r->losses + off + (off ? 2 : 0));
+	/* On disk first: `report` and every summary say who was lost, when and why. */
+	runend_add_loss(&r->end, name, runner_workload(r)->name, r->step, left, reason);
+	if (results_lost(r->res, runner_workload(r), r->step, name, left, reason, err) < 0)
+		return -1;
+	runend_loss_words(
+	    &r->end.losses[r->end.nlosses <= RUNEND_MAX_LOSSES ? r->end.nlosses - 1
+	                                                       : RUNEND_MAX_LOSSES - 1],
+	    words, sizeof(words));
+	log_warn("%s: continued with %u of %u agents (on_agent_loss: continue)", words, present,
+	         runner_agents_count(r->agents));
+	if (left == UINT32_MAX)
+		left = 0;
 	if (r->state == RUNNER_PREPARING) {
 		if (runner_agents_all_ready(r->agents))
 			runner_go_on(r, runner_next_rate(r));
@@ -1055,14 +1086,11 @@ static int runner_carry_on(struct runner *r, uint32_t ai, const char *reason, st
 	return runner_agents_all_done(r->agents) ? runner_step_end(r, err) : 0;
 }
 
-static void runner_on_lost(struct session *s, const char *reason, void *arg)
+/* Agent ai is lost (its session closed, or it said it cannot go on): on_agent_loss decides. */
+static void runner_lose(struct runner *r, int ai, const char *reason)
 {
-	struct runner *r = arg;
-	int ai = runner_agents_index(r->agents, s);
 	struct error err;
 
-	if (ai < 0)
-		return;
 	events_emit(r->ev, &(struct event){.kind = EVENT_AGENT,
 	                                   .agent = {.name = runner_agents_name(r->agents, ai),
 	                                             .state = EVENT_AGENT_LOST,
@@ -1081,6 +1109,22 @@ static void runner_on_lost(struct session *s, const char *reason, void *arg)
 		            runner_agents_name(r->agents, ai), reason);
 	else if (runner_carry_on(r, (uint32_t)ai, reason, &err) < 0)
 		runner_fail(r, "%s", err.msg);
+}
+
+/* The agent said it cannot go on: given back to the daemon (idle), lost to this campaign. */
+static void runner_lose_session(struct runner *r, struct session *s, int ai, const char *reason)
+{
+	session_release(s, r);
+	runner_lose(r, ai, reason);
+}
+
+static void runner_on_lost(struct session *s, const char *reason, void *arg)
+{
+	struct runner *r = arg;
+	int ai = runner_agents_index(r->agents, s);
+
+	if (ai >= 0)
+		runner_lose(r, ai, reason);
 }
 
 static const struct server_cbs runner_server_cbs = {
@@ -1164,6 +1208,15 @@ void runner_resume_from(struct runner *r, const struct step_point *const *pts, c
 	/* runner_next_workload passes over the workloads these points finish. */
 }
 
+void runner_resume_losses(struct runner *r, const struct runend *end)
+{
+	for (uint32_t i = 0; i < end->nlosses && i < RUNEND_MAX_LOSSES; i++) {
+		const struct runend_loss *l = &end->losses[i];
+
+		runend_add_loss(&r->end, l->agent, l->workload, l->step, l->interval, l->reason);
+	}
+}
+
 void runner_start(struct runner *r)
 {
 	struct session *s, *next;
@@ -1183,7 +1236,7 @@ void runner_cancel(struct runner *r, const char *why)
 
 void runner_report(struct runner *r, FILE *f)
 {
-	char knee[512], bs[32];
+	char knee[512], bs[32], degraded[2048];
 
 	fprintf(f, "\n");
 	for (size_t i = 0; i < r->c->nworkloads; i++) {
@@ -1198,6 +1251,9 @@ void runner_report(struct runner *r, FILE *f)
 		table_knee_text(&r->judged[i], knee, sizeof(knee));
 		fprintf(f, "%s\n\n", knee);
 	}
+	/* What it lost, above the figures that lack it (the end line says it too). */
+	if (runend_degraded(&r->end, degraded, sizeof(degraded)))
+		fprintf(f, "%s\n\n", degraded);
 	table_print_summary(f, r->c, r->judged);
 	fprintf(f, "\nresults: %s\n", results_dir(r->res));
 }

@@ -9,11 +9,19 @@
 #include "events.h"
 #include "events.h"
 #include "results.h"
+#include "runend.h"
 #include "server.h"
 
 struct runner;
 
-/* Called once when the campaign ends; status 0 when every step completed. */
+/*
+ * The end status of a campaign whose every step completed but that lost agents on
+ * the way (on_agent_loss: continue): `run` and `watch` exit with it unless
+ * --accept-degraded. 0: complete; 1: failed or cancelled.
+ */
+#define RUNNER_DEGRADED 3
+
+/* Called once when the campaign ends; status 0 when every step completed (RUNNER_DEGRADED). */
 typedef void (*runner_done_fn)(void *arg, int status);
 
 /* Progress goes out as events (events.h) to whoever subscribed to ev. */
@@ -28,6 +36,8 @@ const char *runner_error(const struct runner *r);
  * chooses next from those points.
  */
 void runner_resume_from(struct runner *r, const struct step_point *const *pts, const size_t *npts);
+/* The agents the first run lost (replay_load's end), so its summaries still say so. */
+void runner_resume_losses(struct runner *r, const struct runend *end);
 /* Start: claim agents as they become ready (or those already are). */
 void runner_start(struct runner *r);
 /* Stop every agent's I/O now; finished steps stay in the results. */

@@ -388,9 +388,12 @@ static void dashboard_draw_status(const struct dashboard *d)
 		    A_BOLD | (d->st.status == 0 ? dashboard_colour(DASHBOARD_GREEN, 0)
 		                                : dashboard_colour(DASHBOARD_RED, A_REVERSE));
 
+		/* degraded (status 3): its message says "campaign complete, degraded: ..." */
 		dashboard_put(y, 0, COLS, attr, " %s%s%s%sresults in %s%s",
-		              d->st.status == 0 ? "campaign complete" : "campaign failed",
-		              d->st.status != 0 && d->st.message[0] ? ": " : "",
+		              d->st.status == 0   ? "campaign complete"
+		              : d->st.status == 3 ? ""
+		                                  : "campaign failed",
+		              d->st.status == 1 && d->st.message[0] ? ": " : "",
 		              d->st.status != 0 ? d->st.message : "", d->sep, d->st.results,
 		              d->cbs.on_detach != NULL ? "   (q: leave)" : "");
 	} else if (d->cancel_sent) {

@@ -46,8 +46,14 @@ static void view_plain_point(FILE *f, const struct event_point *p)
 	        p->step + 1, p->achieved_ops, p->mib_s, view_us(p->mean_us, a, sizeof(a)),
 	        view_us(p->p99_us, b, sizeof(b)), (unsigned long long)p->errors, p->client_cpu_pct,
 	        p->steady ? "" : ", NOT steady",
-	        p->saturated && *p->saturated ? "; saturated: " : "",
+	        /* failed operations are no capacity: their words stand alone */
+	        p->saturated && *p->saturated
+	            ? strncmp(p->saturated, "I/O errors", 10) == 0 ? "; " : "; saturated: "
+	            : "",
 	        p->saturated ? p->saturated : "");
+	/* A step that lost agents: its figures are the rest's, and the verdict says so. */
+	if (p->agents_lost > 0 && p->verdict != NULL)
+		fprintf(f, "  step %u: %s\n", p->step + 1, p->verdict);
 }
 
 void view_plain(void *arg, const struct event *e)
@@ -61,7 +67,9 @@ void view_plain(void *arg, const struct event *e)
 			fprintf(f, "agent %s ready (%u/%u)\n", e->agent.name, e->agent.n,
 			        e->agent.of);
 		else
-			fprintf(f, "agent %s lost\n", e->agent.name);
+			fprintf(f, "agent %s lost%s%s\n", e->agent.name,
+			        e->agent.reason && *e->agent.reason ? ": " : "",
+			        e->agent.reason ? e->agent.reason : "");
 		break;
 	case EVENT_WORKLOAD: {
 		char bs[32];

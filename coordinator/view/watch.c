@@ -9,6 +9,7 @@
 #include "event_pb.h"
 #include "follow.h"
 #include "log.h"
+#include "runner.h"
 #include "watch.h"
 
 /* One watch: the connection, what shows it, and how it ended. */
@@ -69,8 +70,16 @@ static void watch_on_close(struct conn *c, const char *reason, void *arg)
 	struct watch *w = arg;
 
 	w->conn = NULL;
-	if (w->status == -2)
-		snprintf(w->message, sizeof(w->message), "the daemon closed the connection");
+	/* The campaign is on disk: name it and how to carry it on once the daemon is back. */
+	if (w->status == -2 && w->id != 0)
+		snprintf(w->message, sizeof(w->message),
+		         "the daemon closed the connection while campaign %u ran; after restarting "
+		         "it: iocurve resume %u",
+		         w->id, w->id);
+	else if (w->status == -2)
+		snprintf(w->message, sizeof(w->message),
+		         "the daemon closed the connection before naming the campaign (see "
+		         "iocurve status once it is back)");
 	event_base_loopexit(w->base, NULL);
 }
 
@@ -129,7 +138,8 @@ int watch_campaign(const char *path, uint32_t id, bool json, struct error *err)
 		return -1;
 	}
 	if (w.message[0] && (w.status != 0 || dash))
-		fprintf(w.status ? stderr : stdout, "%s%s\n", w.status ? "iocurve: " : "",
-		        w.message);
+		fprintf(
+		    w.status ? stderr : stdout, "%s%s%s\n", w.status ? "iocurve: " : "", w.message,
+		    w.status == RUNNER_DEGRADED ? " (exit status 3 unless --accept-degraded)" : "");
 	return w.status;
 }

@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: MIT
 # An agent SIGKILLed mid-step. on_agent_loss: continue (the default) runs the step on
 # with the others, marks its point (agents lost, the interval where it left) and splits
-# the next steps over the agents present; abort ends the campaign cleanly.
+# the next steps over the agents present; abort ends the campaign cleanly. A loss is
+# told: the step's verdict, every summary, report.html, the end line, and exit status 3
+# (degraded) unless --accept-degraded.
 . "$(dirname "$0")/lib.sh"
 
 "$IOCURVE" certs init "$T/ca" > /dev/null
 "$IOCURVE" certs agent "$T/ca" a1 a2 a3 > /dev/null
 
-loss_run() { # loss_run NAME POLICY-LINE: runs, kills a3 in step 2; sets RC
+loss_run() { # loss_run NAME POLICY-LINE [RUN-OPTION]: runs, kills a3 in step 2; sets RC
 	PORT=$(free_port)
 	cat > "$T/$1.yaml" <<YAML
 campaign: $1
@@ -21,7 +23,7 @@ workloads:
   - {name: rr, rw: randread, load: {steps: [600, 1200, 1800]}}
 YAML
 	"$IOCURVE" run "$T/$1.yaml" --coordinator-listen "127.0.0.1:$PORT" --tls "$T/ca" \
-		--out "$T/$1" --json > "$T/$1.out" 2> "$T/$1.err" &
+		--out "$T/$1" --json ${3:-} > "$T/$1.out" 2> "$T/$1.err" &
 	RUN=$!
 	AP=""
 	for a in a1 a2 a3; do
@@ -45,10 +47,31 @@ YAML
 }
 
 loss_run cont ""
-[ "$RC" -eq 0 ] || { cat "$T/cont.out" "$T/cont.err"; fail "continue: the campaign completes"; }
-ok "continue: the campaign completes with the other agents"
-check "continue: the done event says who was lost, where, and with how many it went on" \
-	grep -q '"event":"done","status":0,"message":"campaign complete; agent a3 lost in workload rr step 2 interval [0-9]* (.*): continued with 2 of 3 agents"' "$T/cont.out"
+[ "$RC" -eq 3 ] || { cat "$T/cont.out" "$T/cont.err"; fail "continue: the campaign completes degraded, exit 3 ($RC)"; }
+ok "continue: the campaign completes with the other agents, degraded: exit 3"
+LOST='agent a3 lost at rr step 2, interval [0-9]* ([^)]*)'
+check "continue: the done event says who was lost, when and why" \
+	grep -q "\"event\":\"done\",\"status\":3,\"message\":\"campaign complete, degraded: $LOST\"" "$T/cont.out"
+check "continue: the end line says so, and the exit status" \
+	grep -q "^iocurve: campaign cont complete, degraded: $LOST (exit status 3; --accept-degraded: 0)" "$T/cont.err"
+for f in summary.txt summary.md report.html; do
+	check "continue: $f says the campaign is degraded, which agent, when and why" \
+		grep -q "degraded: $LOST" "$T/cont/$f"
+done
+check "continue: step 2's point event carries the loss in its verdict" \
+	sh -c "grep '\"event\":\"point\"' '$T/cont.out' | grep '\"agents_lost\":1' | grep -q '\"verdict\":\"1 of 3 agents lost at interval [0-9]* (agent a3)'"
+check "continue: step 2's verdict in the step tables names the loss" \
+	grep -q "| 1 of 3 agents lost at interval [0-9]* (agent a3)" "$T/cont/summary.md"
+python3 - "$T/cont/summary.json" <<'PY' || fail "continue: summary.json lists the loss"
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["status"] == "complete" and s["agents_lost"] == 1, s
+d = s["degraded"][0]
+assert d["agent"] == "a3" and d["workload"] == "rr" and d["step"] == 2, d
+assert 3 <= d["interval"] <= 7 and d["reason"], d
+PY
+ok "continue: summary.json lists the loss (agent, step, interval, reason)"
+cp "$T/cont/summary.txt" "$T/summary-run.txt"
 python3 - "$T/cont" <<'PY' || { cat "$T/cont/curve-rr.csv"; fail "continue: the point of step 2 is marked, step 3 runs on two agents"; }
 import csv, sys
 rows = {r["step"]: r for r in csv.DictReader(open(sys.argv[1] + "/curve-rr.csv"))}
@@ -63,7 +86,15 @@ PY
 ok "continue: the point of step 2 is marked, step 3 runs on two agents"
 cp "$T/cont/curve-rr.csv" "$T/curve-run.csv"
 "$IOCURVE" report "$T/cont" > "$T/rep.out" 2>&1 || { cat "$T/rep.out"; fail "report reads a campaign with a lost agent"; }
+check "report says the campaign is degraded" grep -q "^degraded: $LOST" "$T/rep.out"
 check "report rebuilds the same curve, loss included" cmp "$T/curve-run.csv" "$T/cont/curve-rr.csv"
+check "report rebuilds the same summary, loss included" cmp "$T/summary-run.txt" "$T/cont/summary.txt"
+
+loss_run acc "" --accept-degraded
+[ "$RC" -eq 0 ] || { cat "$T/acc.err"; fail "--accept-degraded: a degraded campaign exits 0 ($RC)"; }
+ok "--accept-degraded: a degraded campaign exits 0"
+check "--accept-degraded: the end line still tells the loss" \
+	grep -q "^iocurve: campaign acc complete, degraded: $LOST (exit status 0: --accept-degraded)" "$T/acc.err"
 
 loss_run abrt ", on_agent_loss: abort"
 [ "$RC" -eq 1 ] || { cat "$T/abrt.out" "$T/abrt.err"; fail "abort: the campaign fails"; }

@@ -63,12 +63,13 @@ check "intervals.jsonl carries the errno, path and offset" \
 	"$R/intervals.jsonl"
 check "the merged interval names the agent" \
 	grep -Eq "\"agent\":\"\\*\".*\"error\":\\{[^}]*\"agent\":\"host1\"" "$R/intervals.jsonl"
-check "the limiting factor names the errno and the device" \
-	grep -Eq "I/O errors \\($E on $LOOP\\)" "$R/summary.txt"
+check "the limiting factor reads as errors: how many of the operations failed, the first's errno and device" \
+	grep -Eq "I/O errors: [0-9,]+ of [0-9,]+ operations failed \\([0-9.]+%\\), the first $E on $LOOP" "$R/summary.txt"
 check "the step's verdict shows the errors by errno" \
 	grep -Eq "[0-9]+ errors \\($E on $LOOP\\)" "$T/errs.out"
-check "the ramp stopped on the error share" \
-	grep -Eq "saturated: [0-9]+ I/O errors \\([0-9.]+% of operations, over 1%\\)" "$T/errs.out"
+check "the ramp stopped on the error share, said as errors, not saturation" \
+	grep -Eq "; I/O errors: [0-9,]+ of [0-9,]+ operations failed \\([0-9.]+%, over 1%\\)" "$T/errs.out"
+check "no step reads the errors as saturation" sh -c "! grep -q 'saturated: .*I/O errors' '$T/errs.out'"
 check "the campaign's error names them" \
 	grep -Eq "I/O errors: [0-9]+ failed operations, the first $E on $LOOP \\(agent host1, offset [0-9]+\\)" \
 	"$T/errs.err"

@@ -110,6 +110,17 @@ size_t setupdiff(const struct campaign *a, const struct campaign *b, char *buf, 
 	setupdiff_str(&o, NULL, "target", a->sim.enabled ? "sim" : a->target_path,
 	              b->sim.enabled ? "sim" : b->target_path);
 	setupdiff_size(&o, NULL, "target size", a->target_size, b->target_size);
+	/* a simulated device is its parameters: two sims of other service times are two devices */
+	if (a->sim.enabled && b->sim.enabled) {
+		setupdiff_u64(&o, NULL, "sim servers", a->sim.servers, b->sim.servers);
+		setupdiff_time(&o, NULL, "sim service_time", a->sim.service_ns, b->sim.service_ns);
+		setupdiff_u64(&o, NULL, "sim jitter", a->sim.jitter_pct, b->sim.jitter_pct);
+		setupdiff_str(&o, NULL, "sim service", a->sim.exponential ? "exponential" : "fixed",
+		              b->sim.exponential ? "exponential" : "fixed");
+		setupdiff_u64(&o, NULL, "sim stall after", a->sim.stall_after_ops,
+		              b->sim.stall_after_ops);
+		setupdiff_time(&o, NULL, "sim stall for", a->sim.stall_ns, b->sim.stall_ns);
+	}
 	setupdiff_time(&o, NULL, "slo", a->slo_latency_ns, b->slo_latency_ns);
 	setupdiff_str(&o, NULL, "slo metric", campaign_slo_metric_name(a->slo_metric),
 	              campaign_slo_metric_name(b->slo_metric));

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "between.h"
 #include "cmd.h"
 #include "derive.h"
 #include "replay.h"
@@ -18,7 +19,8 @@ static int report_exec(const struct args *a)
 	struct error err;
 	size_t steps = 0;
 	struct stat st;
-	char note[2048];
+	char note[4096];
+	struct between *between;
 
 	/* Files are rewritten in DIR: another user's directory could hold anything. */
 	if (stat(dir, &st) < 0) {
@@ -39,9 +41,13 @@ static int report_exec(const struct args *a)
 	}
 	if (rp.warning[0] != '\0')
 		fprintf(stderr, "iocurve report: warning: %s\n", rp.warning);
+	/* the earlier runs beside it, as the run saw them (those that began before it) */
+	between = between_find(dir, rp.campaign, rp.end.meta);
+	rp.end.between = between;
 	if (derive_all(dir, rp.campaign, (const struct step_point *const *)rp.pts, rp.npts,
 	               rp.judged, &rp.end, &err) < 0) {
 		fprintf(stderr, "iocurve report: %s\n", err.msg);
+		between_free(between);
 		replay_free(&rp);
 		return 1;
 	}
@@ -53,7 +59,10 @@ static int report_exec(const struct args *a)
 	if (runend_degraded(&rp.end, note, sizeof(note)))
 		printf("%s\n\n", note);
 	table_print_summary(stdout, rp.campaign, rp.judged);
+	if (between_text(between, rp.campaign, rp.judged, note, sizeof(note)))
+		printf("\n%s\n", note);
 	printf("\nrebuilt %s from %zu steps of intervals.jsonl\n", dir, steps);
+	between_free(between);
 	replay_free(&rp);
 	return 0;
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "derive.h"
+#include "between.h"
 #include "plot.h"
 #include "pointfields.h"
 #include "report.h"
@@ -376,6 +377,54 @@ static json_t *derive_workload_json(const struct judged_curve *j)
 	return o;
 }
 
+static json_t *derive_between_knee(const struct between_knee *k)
+{
+	if (k->bound < 0)
+		return json_null();
+	return json_pack("{s:o,s:b,s:o}", "knee", derive_num(k->knee, 10), "lower_bound",
+	                 k->bound > 0, "band",
+	                 k->band ? json_pack("[o,o]", derive_num(k->lo, 10), derive_num(k->hi, 10))
+	                         : json_null());
+}
+
+/*
+ * Between runs (between.h): per workload this run's knee, the earlier runs' and
+ * whether each band overlaps this run's (null: unknown); null without earlier runs.
+ */
+static json_t *derive_between_json(const struct derive_ctx *x)
+{
+	const struct between *b = x->end ? x->end->between : NULL;
+	const struct campaign *c = x->c;
+	json_t *runs, *ws;
+
+	if (b == NULL)
+		return json_null();
+	runs = derive_need(json_array());
+	for (size_t i = 0; i < b->nruns; i++)
+		json_array_append_new(runs, json_pack("{s:s,s:s}", "dir", b->runs[i].name,
+		                                      "started", b->runs[i].started));
+	ws = derive_need(json_object());
+	for (size_t w = 0; w < c->nworkloads; w++) {
+		struct between_knee self = between_this(&x->judged[w]);
+		json_t *earlier = derive_need(json_array()), *overlap = derive_need(json_array());
+		double spread = between_spread(b, w, &self);
+
+		for (size_t i = 0; i < b->nruns; i++) {
+			int o = between_overlap(&self, &b->runs[i].k[w]);
+
+			json_array_append_new(earlier, derive_between_knee(&b->runs[i].k[w]));
+			json_array_append_new(overlap, o < 0 ? json_null() : json_boolean(o));
+		}
+		json_object_set_new(
+		    ws, c->workloads[w].name,
+		    json_pack("{s:o,s:o,s:o,s:o}", "this", derive_between_knee(&self), "earlier",
+		              earlier, "overlap", overlap, "spread_pct",
+		              isfinite(spread) ? derive_num(100 * spread, 10) : json_null()));
+	}
+	return json_pack("{s:o,s:I,s:o}", "runs", runs, "skipped", (json_int_t)b->skipped,
+	                 "workloads", ws);
+}
+
 static void derive_summary_json(FILE *f, const void *arg)
 {
 	const struct derive_ctx *x = arg;
@@ -399,20 +448,21 @@ static void derive_summary_json(FILE *f, const void *arg)
 		                                        : json_integer((json_int_t)l->interval + 1),
 		              "reason", l->reason)));
 	}
-	derive_json(f, json_pack("{s:i,s:s,s:s,s:s,s:I,s:o,s:o,s:s,s:o}", "format",
+	derive_json(f, json_pack("{s:i,s:s,s:s,s:s,s:I,s:o,s:o,s:s,s:o,s:o}", "format",
 	                         DERIVE_SUMMARY_FORMAT, "campaign", c->name, "status",
 	                         x->end && x->end->state[0] ? x->end->state : "complete",
 	                         "status_reason", x->end ? x->end->reason : "", "agents_lost",
 	                         (json_int_t)nl, "degraded", lost, "slo_us",
 	                         derive_us((double)c->slo_latency_ns), "metric",
-	                         campaign_slo_metric_name(c->slo_metric), "workloads", ws));
+	                         campaign_slo_metric_name(c->slo_metric), "workloads", ws,
+	                         "between_runs", derive_between_json(x)));
 }
 
 static void derive_summary_txt(FILE *f, const void *arg)
 {
 	const struct derive_ctx *x = arg;
 
-	char quick[256], end[700], degraded[2048];
+	char quick[256], end[700], degraded[2048], between[4096];
 
 	if (runend_note(x->end, end, sizeof(end)))
 		fprintf(f, "%s\n\n", end);
@@ -421,13 +471,16 @@ static void derive_summary_txt(FILE *f, const void *arg)
 	table_print_summary(f, x->c, x->judged);
 	if (table_quick_note(x->c, quick, sizeof(quick)))
 		fprintf(f, "\n%s\n", quick);
+	if (between_text(x->end ? x->end->between : NULL, x->c, x->judged, between,
+	                 sizeof(between)))
+		fprintf(f, "\n%s\n", between);
 }
 
 static void derive_summary_md(FILE *f, const void *arg)
 {
 	const struct derive_ctx *x = arg;
 	const struct campaign *c = x->c;
-	char knee[512], dist[48], quick[256], bs[32], end[700], degraded[2048];
+	char knee[512], dist[48], quick[256], bs[32], end[700], degraded[2048], between[4096];
 
 	fprintf(f, "# %s\n\n", c->name);
 	if (runend_note(x->end, end, sizeof(end)))
@@ -437,6 +490,8 @@ static void derive_summary_md(FILE *f, const void *arg)
 	table_print_summary(f, c, x->judged);
 	if (table_quick_note(c, quick, sizeof(quick)))
 		fprintf(f, "\n%s\n", quick);
+	if (between_text(x->end ? x->end->between : NULL, c, x->judged, between, sizeof(between)))
+		fprintf(f, "\n%s\n", between);
 	for (size_t i = 0; i < c->nworkloads; i++) {
 		const struct workload *w = &c->workloads[i];
 

@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "runend.h"
+#include "between.h"
 #include "markup.h"
 #include "plot.h"
 #include "pointfields.h"
@@ -477,7 +478,7 @@ static void report_workload(FILE *f, const struct campaign *c, size_t wi,
 void report_html(FILE *f, const struct campaign *c, const struct step_point *const *pts,
                  const size_t *npts, const struct judged_curve *judged, const struct runend *end)
 {
-	char quick[256], endnote[700], degraded[2048];
+	char quick[256], endnote[700], degraded[2048], between[4096];
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -504,6 +505,11 @@ void report_html(FILE *f, const struct campaign *c, const struct step_point *con
 	if (table_quick_note(c, quick, sizeof(quick))) {
 		fputs("<p class=\"note\">", f);
 		markup_escape(f, quick);
+		fputs("</p>\n", f);
+	}
+	if (between_text(end ? end->between : NULL, c, judged, between, sizeof(between))) {
+		fputs("<p class=\"note\" id=\"between\" style=\"white-space:pre-line\">", f);
+		markup_escape(f, between);
 		fputs("</p>\n", f);
 	}
 	for (size_t i = 0; i < c->nworkloads; i++)

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct between;
+
 /* Losses kept for the summaries; a campaign that lost more says how many more. */
 #define RUNEND_MAX_LOSSES 16
 
@@ -35,6 +37,8 @@ struct runend {
 	/* agents lost on the way: the campaign completed degraded (runend_degraded) */
 	uint32_t nlosses; /* all of them; losses[] holds the first RUNEND_MAX_LOSSES */
 	struct runend_loss losses[RUNEND_MAX_LOSSES];
+	/* the earlier runs of this campaign beside it (between.h); NULL: none */
+	const struct between *between;
 };
 
 #define RUNEND_RUNNING "running"

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "aggregate.h"
+#include "between.h"
 #include "clock.h"
 #include "curve.h"
 #include "derive.h"
@@ -98,8 +99,9 @@ struct runner {
 	struct events *ev;
 	char error[1024];  /* why it failed */
 	struct runend end; /* the agents lost on the way (on_agent_loss: continue), meta.json */
-	char *command;     /* how the run was started, for meta.json (runner_set_command) */
-	char *meta;        /* meta.json's text, once every agent joined (runmeta.c) */
+	struct between *between; /* the earlier runs of this campaign beside it (end.between) */
+	char *command;           /* how the run was started, for meta.json (runner_set_command) */
+	char *meta;              /* meta.json's text, once every agent joined (runmeta.c) */
 
 	enum runner_state state; /* idle at first; then changed by runner_enter only */
 	struct event *timer;     /* the phase's deadline */
@@ -1018,6 +1020,10 @@ static void runner_write_meta(struct runner *r)
 			log_warn("%s", err.msg);
 	}
 	free(s);
+	/* once, at the start: the earlier runs are there already and do not change */
+	between_free(r->between);
+	r->between = between_find(results_dir(r->res), r->c, r->meta);
+	r->end.between = r->between;
 }
 
 /* While waiting: claim an idle, synced agent the campaign selects; the last one starts it. */
@@ -1236,7 +1242,7 @@ void runner_cancel(struct runner *r, const char *why)
 
 void runner_report(struct runner *r, FILE *f)
 {
-	char knee[512], bs[32], degraded[2048];
+	char knee[512], bs[32], degraded[2048], between[4096];
 
 	fprintf(f, "\n");
 	for (size_t i = 0; i < r->c->nworkloads; i++) {
@@ -1255,6 +1261,8 @@ void runner_report(struct runner *r, FILE *f)
 	if (runend_degraded(&r->end, degraded, sizeof(degraded)))
 		fprintf(f, "%s\n\n", degraded);
 	table_print_summary(f, r->c, r->judged);
+	if (between_text(r->between, r->c, r->judged, between, sizeof(between)))
+		fprintf(f, "\n%s\n", between);
 	fprintf(f, "\nresults: %s\n", results_dir(r->res));
 }
 
@@ -1276,6 +1284,7 @@ void runner_free(struct runner *r)
 	free(r->cap);
 	free(r->command);
 	free(r->meta);
+	between_free(r->between);
 	free(r);
 }
 

@@ -53,3 +53,65 @@ for (ka, ba, la), (kb, bb, lb) in itertools.combinations(runs, 2):
     assert lo_a <= bb[1] and lo_b <= ba[1], (ba, bb)
 PY
 ok "the three runs' knee bands overlap pairwise"
+
+# Between runs: the third run's summary sets its knee beside the two before it (newest
+# first), with the overlap the test finds itself, and says so in summary.txt.
+python3 - "$T" <<'PY' || fail "the third run's summary compares it with the two before"
+import json, sys
+t = sys.argv[1]
+s = json.load(open(f"{t}/r3/summary.json"))
+b = s["between_runs"]
+assert [r["dir"] for r in b["runs"]] == ["r2", "r1"], b["runs"]
+w = b["workloads"]["rr"]
+mine = s["workloads"][0]
+assert w["this"]["knee"] == mine["knee_ops"], (w["this"], mine["knee_ops"])
+for i, r in enumerate("21"):
+    e = json.load(open(f"{t}/r{r}/summary.json"))["workloads"][0]
+    assert w["earlier"][i]["knee"] == e["knee_ops"], (w["earlier"][i], e["knee_ops"])
+    if w["overlap"][i] is not None:
+        a, c = w["this"]["band"], w["earlier"][i]["band"]
+        assert w["overlap"][i] == (a[0] <= c[1] and c[0] <= a[1]), (a, c, w["overlap"][i])
+txt = open(f"{t}/r3/summary.txt").read()
+assert "Between runs:" in txt and "(newest first: r2, r1)" in txt, txt
+assert json.load(open(f"{t}/r1/summary.json"))["between_runs"] is None
+PY
+ok "the third run's summary sets its knee beside the two runs before it"
+
+# An earlier run whose band lies far above (r0: r1 with its band moved and an earlier
+# start), one of another setup (skipped), and planted junk are told apart by report.
+cp -r "$T/r1" "$T/r0"
+python3 - "$T/r0" <<'PY'
+import json, sys
+d = sys.argv[1]
+s = json.load(open(d + "/summary.json"))
+w = s["workloads"][0]
+w["knee_ops"], w["knee_band"], w["knee_kind"] = 1e6, [9e5, 1.1e6], "measured"
+w["knee_mean"] = w["knee_mean_ci95"] = None
+w.pop("knee_lower_bound", None)
+json.dump(s, open(d + "/summary.json", "w"))
+m = json.load(open(d + "/meta.json"))
+m["started"] = "2000-01-01 00:00:00Z"
+json.dump(m, open(d + "/meta.json", "w"))
+PY
+cp -r "$T/r1" "$T/other"
+sed -i 's/service_time: 500us/service_time: 400us/' "$T/other/plan.yaml"
+mkdir "$T/junk" && printf '{"campaign": "bands", "status": "complete"' > "$T/junk/summary.json"
+ln -s /etc/passwd "$T/junk/plan.yaml"
+"$IOCURVE" report "$T/r3" > "$T/rep.out" 2>&1 || { cat "$T/rep.out"; fail "report r3"; }
+python3 - "$T" <<'PY' || { cat "$T/rep.out"; fail "report tells a far band, another setup and junk apart"; }
+import json, sys
+t = sys.argv[1]
+b = json.load(open(f"{t}/r3/summary.json"))["between_runs"]
+dirs = [r["dir"] for r in b["runs"]]
+assert dirs == ["r2", "r1", "r0"], dirs
+assert b["skipped"] == 1, b  # "other": the same campaign on another setup
+w = b["workloads"]["rr"]
+assert w["earlier"][2]["knee"] == 1e6, w["earlier"][2]
+if w["this"]["band"] is not None and not w["this"]["lower_bound"]:
+    assert w["overlap"][2] is False, w
+    out = open(f"{t}/rep.out").read()
+    assert "do NOT overlap" in out, out
+print("# earlier runs", dirs, "overlap", w["overlap"], "spread", w["spread_pct"])
+PY
+ok "report sets a far band apart, skips another setup and passes over planted junk"
+echo "# repeat-bands: all passed"

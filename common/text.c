@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Text from the wire made safe for a terminal or a log: control characters escaped. */
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "text.h"
@@ -43,4 +44,14 @@ char *text_clean(const char *in, char *out, size_t len, bool multiline)
 	}
 	out[o] = '\0';
 	return out;
+}
+
+bool text_name_ok(const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '.' || *s == '_' || *s == '-'))
+			return false;
+	}
+	return true;
 }

@@ -14,4 +14,7 @@
  */
 char *text_clean(const char *in, char *out, size_t len, bool multiline);
 
+/* Letters, digits, '.', '_' and '-': what a name that becomes a file name may hold. */
+bool text_name_ok(const char *s);
+
 #endif

@@ -44,10 +44,14 @@ static double tt_erlang_c(unsigned c, double lambda, double mu)
  *
  * A client that stalls issues what fell due in one burst, and at 80-90% the device
  * queues it: that run measures the client, not the engine. So, as a campaign's
- * retry: N does, a case whose worker was disturbed by the product's rule (its own
- * delay averaging over 10% of the latency judged, docs/methodology.md "A disturbed
- * client") runs again, up to TT_ATTEMPTS times; a case disturbed every time is
- * printed, not judged.
+ * retry: N does, a case whose worker was disturbed by the product's rules
+ * (docs/methodology.md "A disturbed client": its own delay averaging over 10% of
+ * the latency judged, or a client that stalled all through: with each interval in
+ * which it delayed an operation by over 1 ms set aside, and the one after it, fewer
+ * than two intervals left) runs again, up to TT_ATTEMPTS times; a case disturbed
+ * every time is printed, not judged. (Beside two busy loops and a build, a 90% case
+ * whose mean lag was 835 us, just under 10%, had 20% of its operations delayed over
+ * 1 ms in almost every interval and measured 21% over Erlang C.)
  */
 #define TT_ATTEMPTS 3
 
@@ -75,6 +79,7 @@ static void test_mmc(void **state)
 		want = tt_erlang_c(sim.servers, rate, mu) * 1e9;
 		for (unsigned attempt = 1; attempt <= TT_ATTEMPTS && disturbed; attempt++) {
 			uint64_t gen, lag = 0, ops = 0, stalled = 0;
+			uint32_t left = 0;
 			double lag_mean;
 
 			hist_reset(lat);
@@ -85,6 +90,9 @@ static void test_mmc(void **state)
 				lag += iv[k].rec.lag_sum_ns;
 				ops += iv[k].rec.ops;
 				stalled += iv[k].rec.late_1ms;
+				/* not a stall itself, nor the interval its burst drains into */
+				left += iv[k].rec.late_1ms == 0 &&
+				        (k == 1 || iv[k - 1].rec.late_1ms == 0);
 			}
 			/*
 			 * The model is the device: latency less the client's own lateness (on a
@@ -93,13 +101,14 @@ static void test_mmc(void **state)
 			 */
 			lag_mean = ops ? (double)lag / (double)ops : 0;
 			got = hist_mean(lat) - lag_mean;
-			disturbed = lag_mean > 0.10 * want;
+			disturbed = lag_mean > 0.10 * want || left < 2;
 			print_message(
 			    "M/M/%u at %.0f%% (attempt %u): %.0f ops/s, mean %.1f us less lag "
 			    "%.1f us = %.1f us, Erlang C %.1f us (%+.2f%%); %" PRIu64
-			    " ops delayed by the client over 1 ms\n",
+			    " ops delayed by the client over 1 ms, %u of %u intervals clear\n",
 			    sim.servers, cases[i].rho * 100, attempt, rate, hist_mean(lat) / 1e3,
-			    lag_mean / 1e3, got / 1e3, want / 1e3, (got / want - 1) * 100, stalled);
+			    lag_mean / 1e3, got / 1e3, want / 1e3, (got / want - 1) * 100, stalled,
+			    left, n - 1);
 		}
 		if (disturbed) {
 			print_message(

@@ -11,6 +11,7 @@
 #include <yaml.h>
 
 #include "campaign.h"
+#include "text.h"
 #include "clock.h"
 #include "units.h"
 #include "workloads.h"
@@ -41,16 +42,6 @@ static const char *const campaign_cooldown_keys[] = {"margin", "max", NULL};
 
 /* Indexed by enum slo_metric. */
 static const char *const campaign_metric_names[] = {"mean", "p50", "p90", "p99", "p99.9"};
-
-bool campaign_name_ok(const char *s)
-{
-	for (; *s != '\0'; s++) {
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '.' || *s == '_' || *s == '-'))
-			return false;
-	}
-	return true;
-}
 
 const char *campaign_slo_metric_name(enum slo_metric m)
 {
@@ -87,7 +78,7 @@ static int campaign_labels(struct yamlnode_doc *y, const yaml_node_t *map, struc
 		if (yamlnode_string(y, k, "agents.select.labels", &key) < 0)
 			return -1;
 		/* the agent takes --label KEY=VALUE: a key is a name, never holds '=' */
-		if (!campaign_name_ok(key)) {
+		if (!text_name_ok(key)) {
 			yamlnode_expected(y, k, "agents.select.labels",
 			                  "label names of letters, digits, '.', '_' and '-'");
 			return -1;
@@ -512,7 +503,7 @@ static int campaign_root(struct yamlnode_doc *y, const yaml_node_t *root, struct
 	if (yamlnode_string(y, name, "campaign", &s) < 0)
 		return -1;
 	/* the name becomes the results directory's name */
-	if (!campaign_name_ok(s)) {
+	if (!text_name_ok(s)) {
 		yamlnode_expected(y, name, "campaign", "letters, digits, '.', '_' and '-' only");
 		return -1;
 	}

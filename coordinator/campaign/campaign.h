@@ -3,153 +3,15 @@
 #ifndef IOCURVE_CAMPAIGN_H
 #define IOCURVE_CAMPAIGN_H
 
-/*
- * Intervals in one step (warm-up, measurement and steady extension): what the
- * coordinator holds per step and `check` accepts.
- */
-#define CAMPAIGN_MAX_STEP_INTERVALS 100000u
-/* Nesting of mappings and sequences a campaign file may use (it needs about 6). */
-#define CAMPAIGN_MAX_DEPTH 64
-
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 
-#include "access.h"
+#include "campaign_def.h"
 #include "error.h"
-#include "label.h"
-#include "rw.h"
-
-enum campaign_agents_mode {
-	CAMPAIGN_AGENTS_LOCAL,  /* agents: {local: N}: spawned by `iocurve run` */
-	CAMPAIGN_AGENTS_SELECT, /* agents: {select: {count: N, labels: {k: v}}, wait: 30s}: dialled
-	                           in */
-};
-
-/* The latency the SLO is judged on: the mean (as published 4-corner tables use) or a percentile. */
-enum slo_metric {
-	SLO_MEAN = 0,
-	SLO_P50,
-	SLO_P90,
-	SLO_P99,
-	SLO_P999,
-};
-
-enum load_mode {
-	LOAD_STEPS = 0, /* steps: [r1, r2, ...] in order */
-	LOAD_CURVE, /* curve: [10%, 50%, ...]: a max step first, then these shares of its peak */
-	LOAD_RAMP,  /* ramp: {start, factor | increment, max_steps}: raise until saturation */
-};
-
-/* A planned rate: ops/s (ops > 0), a share of the measured peak (peak_pct > 0), or max (both 0). */
-struct step_rate {
-	double ops;
-	double peak_pct;
-};
-
-struct workload {
-	char *name; /* a matrix's are generated: NAME-RW-BS[-rPCT][-qdN] (docs/campaign.md) */
-	enum rw_mode rw;
-	uint32_t block_size;  /* bytes */
-	uint32_t workers;     /* per agent */
-	uint32_t queue_depth; /* per worker */
-	uint64_t interval_ns;
-	uint64_t warmup_ns;
-	uint64_t measure_ns;
-	struct access access; /* read_pct, align, working_set, random, arrivals, data, direct */
-	enum load_mode mode;
-	struct step_rate *steps; /* steps: or curve: (peak_pct), in order */
-	size_t nsteps;
-	double ramp_start;       /* ramp: the first rate, ops/s */
-	double ramp_factor;      /* ramp: next = previous x factor (> 1); or */
-	double ramp_increment;   /* next = previous + increment, ops/s */
-	uint32_t ramp_max_steps; /* ramp: at most this many steps [20] */
-	uint32_t refine;        /* after the pass, up to N steps bisecting the knee's bracket [0] */
-	bool skip_confirm;      /* confirm: false: no step at the knee after refining [confirm] */
-	uint32_t repeat;        /* repeat: N: the confirmation step run N times, knee as mean [1] */
-	uint32_t steady_extend; /* steady: {extend: N}: up to N more intervals to settle [0] */
-	uint32_t retry; /* retry: N: a step with a disturbed client runs up to N more times [2] */
-};
-
-/* stop: when a step saturates the target, a ramp stops there and the report says why. */
-struct campaign_stop {
-	double min_achieved_pct; /* achieved under this % of offered [95] */
-	uint64_t ceiling_ns;     /* the SLO metric over this [50ms] */
-	/*
-	 * Failed operations over this % of a step's operations (0: any error; < 0:
-	 * never) [1%]. allow_errors: a campaign with errors may end complete (else it
-	 * ends failed) [false].
-	 */
-	double errors_pct;
-	bool allow_errors;
-};
-
-/*
- * cooldown: after a step that fell behind or saturated, the next step waits until
- * a short probe's service time is within margin of the workload's first step's.
- */
-struct campaign_cooldown {
-	double margin_pct; /* [20%] */
-	uint64_t max_ns;   /* give up (and say so) after this long; 0: no cooldown [10s] */
-};
-
-/* target: {sim: {...}}: a simulated device per worker, no real I/O (see agent/engine.h). */
-struct campaign_sim {
-	bool enabled;
-	uint32_t servers;
-	uint64_t service_ns;
-	uint32_t jitter_pct;
-	bool exponential;         /* service: exponential (mean service_ns) or fixed [fixed] */
-	uint64_t stall_after_ops; /* 0: no stall */
-	uint64_t stall_ns;
-};
-
-/* At most this many latency percentiles in the tables (percentiles:). */
-#define CAMPAIGN_MAX_PERCENTILES 8
-
-/* agents.detail: an agent's interval lines, with or without their histograms' bins. */
-enum campaign_detail {
-	CAMPAIGN_DETAIL_AUTO_MODE, /* histograms up to CAMPAIGN_DETAIL_AUTO agents */
-	CAMPAIGN_DETAIL_HISTOGRAMS,
-	CAMPAIGN_DETAIL_COUNTS,
-};
-#define CAMPAIGN_DETAIL_AUTO 64
 
 struct campaign;
 /* Whether agents' interval lines carry their histograms' bins (agents.detail). */
 bool campaign_agent_histograms(const struct campaign *c);
-
-struct campaign {
-	char *name;
-	char *path; /* the file it came from, for messages */
-	char *text; /* the file as submitted, for plan.yaml */
-	size_t text_len;
-
-	enum campaign_agents_mode agents_mode;
-	uint32_t agents_count;
-	uint64_t agents_wait_ns; /* select mode; default 60s */
-	/* agents.on_agent_loss: abort (true) or continue with the others (false, default) */
-	bool abort_on_agent_loss;
-	enum campaign_detail agent_detail;
-
-	char *target_path;    /* a directory (one file per agent and worker) or a block device */
-	uint64_t target_size; /* bytes per file; for a device, 0 means all of it */
-	bool target_direct;   /* default true; a workload may override it with direct: */
-	struct campaign_sim sim;
-
-	uint64_t slo_latency_ns; /* default 1ms */
-	/* percentiles: the latency columns of every step table, ascending [50, 90, 99, 99.9] */
-	double percentiles[CAMPAIGN_MAX_PERCENTILES];
-	size_t npercentiles;
-	enum slo_metric slo_metric;
-	struct campaign_stop stop;
-	struct campaign_cooldown cooldown;
-	struct label *labels; /* agents: {select: {labels: {k: v}}} */
-	size_t nlabels;
-
-	struct workload *workloads;
-	size_t nworkloads;
-};
 
 /*
  * Load and validate. On error returns -1 and err reads
@@ -162,8 +24,6 @@ int campaign_parse(const char *text, size_t len, const char *name, struct campai
                    struct error *err);
 void campaign_free(struct campaign *c);
 
-/* Letters, digits, '.', '_' and '-': what a name that becomes a file name may hold. */
-bool campaign_name_ok(const char *s);
 /* "mean", "p50", "p90", "p99", "p99.9": as slo.metric takes them. */
 const char *campaign_slo_metric_name(enum slo_metric m);
 

@@ -6,6 +6,7 @@
 
 #include "clock.h"
 #include "loadspec.h"
+#include "text.h"
 #include "units.h"
 #include "workloads.h"
 #include "xalloc.h"
@@ -617,7 +618,7 @@ static int workloads_name(struct yamlnode_doc *y, struct workloads_entry *e)
 	if (yamlnode_string(y, n, "name", &e->name) < 0)
 		return -1;
 	/* names become file names in the results directory */
-	if (!campaign_name_ok(e->name)) {
+	if (!text_name_ok(e->name)) {
 		yamlnode_expected(y, n, "name", "letters, digits, '.', '_' and '-' only");
 		return -1;
 	}

@@ -4,7 +4,8 @@
 #define IOCURVE_WORKLOADS_H
 
 #include "access.h"
-#include "campaign.h"
+#include "campaign_def.h"
+#include "error.h"
 #include "yamlnode.h"
 
 /* The workload keys the top level also takes, as defaults for every workload. */

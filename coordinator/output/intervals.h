@@ -81,7 +81,7 @@ struct intervals_line {
 
 /*
  * Lines: one each, newline included, malloc'd. agent is NULL for the merged
- * line. Names are [A-Za-z0-9._-] (campaign_name_ok). bins false: an agent's
+ * line. Names are [A-Za-z0-9._-] (text_name_ok). bins false: an agent's
  * histograms go without their bins (count, sum, min and max only; agents.detail:
  * counts); the merged line always has them.
  */

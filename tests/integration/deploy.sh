@@ -109,4 +109,46 @@ IOCURVE_AGENT_BIN="$BINDIR/iocurve-agent" "$FLEET" "$T/ca" 'x;reboot' "$T/hosts"
 	status=$?
 check "fleet-ssh refuses an odd coordinator address" \
 	sh -c "test $status -eq 2 && grep -q 'unusual characters' '$T/odd.out'"
+
+# A host named "-v" would reach ssh as an option (and made the batch stop): refused,
+# the hosts after it still tried.
+printf -- '-v\nclient-8.lab\n' > "$T/dash-hosts"
+status=0
+PATH="$BINDIR:$PATH" FLEET_SSH=false FLEET_SCP=false IOCURVE_AGENT_BIN="$BINDIR/iocurve-agent" \
+	IOCURVE_AGENT_UNIT="$UNITS/iocurve-agent@.service" \
+	"$FLEET" "$T/ca" coord.lab:7070 "$T/dash-hosts" > "$T/dash.out" 2>&1 || status=$?
+sed 's/^/# /' "$T/dash.out"
+check "fleet-ssh refuses a host name starting with '-'" grep -q "^-v: FAILED (not a plain host name)" "$T/dash.out"
+check "and goes on with the next host" grep -q "^client-8.lab: FAILED\$" "$T/dash.out"
+check "and exits 1" test "$status" -eq 1
+
+# An allowed path of / or a system directory: `install -d -o iocurve` would give it to
+# the agent's user on every host. Refused before any host is reached (a fake ssh and
+# scp in PATH record what they were asked).
+mkdir -p "$T/fakebin"
+printf '#!/bin/sh\necho "$0 $*" >> %s/ssh.calls\n' "$T" > "$T/fakebin/ssh"
+cp "$T/fakebin/ssh" "$T/fakebin/scp"
+chmod +x "$T/fakebin/ssh" "$T/fakebin/scp"
+printf 'client-9.lab\n' > "$T/one-host"
+fleet_allow() { # fleet_allow ALLOW: fleet-ssh with the fake ssh; status in $status
+	status=0
+	PATH="$T/fakebin:$BINDIR:$PATH" IOCURVE_AGENT_BIN="$BINDIR/iocurve-agent" \
+		IOCURVE_AGENT_UNIT="$UNITS/iocurve-agent@.service" \
+		"$FLEET" "$T/ca" coord.lab:7070 "$T/one-host" "$1" > "$T/allow.out" 2>&1 || status=$?
+}
+for a in / // /etc /usr/ /usr/local/lib /boot /proc /sys /dev /var /var/lib /var/lib/mysql \
+	/root /home /home/alice /bin /srv/../etc; do
+	fleet_allow "$a"
+	if [ "$status" -ne 2 ] || ! grep -Eq "^fleet-ssh: $a: (refusing / or a system directory|the allowed path may not hold)" "$T/allow.out"; then
+		cat "$T/allow.out"
+		fail "fleet-ssh refuses the allowed path $a"
+	fi
+	[ ! -e "$T/ssh.calls" ] || fail "fleet-ssh reached a host with the allowed path $a"
+done
+ok "fleet-ssh refuses / and system directories as the allowed path, before any host"
+fleet_allow /srv/iocurve
+check "an allowed path of its own is taken: the host is installed" \
+	sh -c "test $status -eq 0 && grep -q 'client-9.lab: agent client-9 started' '$T/allow.out'"
+check "and its directory made for the agent's user" \
+	grep -q "install -d -o iocurve /srv/iocurve;" "$T/ssh.calls"
 echo "# deploy: all passed"

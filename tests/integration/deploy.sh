@@ -18,11 +18,11 @@ for f in bin/iocurve bin/iocurve-agent share/man/man1/iocurve.1 share/man/man8/i
 	share/iocurve/configs/4corners.yaml lib/systemd/system/iocurve-serve.service \
 	"lib/systemd/system/iocurve-agent@.service" lib/sysusers.d/iocurve.conf \
 	share/iocurve/deploy/k8s/coordinator.yaml share/iocurve/deploy/k8s/agents.yaml \
-	share/iocurve/deploy/fleet-ssh; do
+	share/iocurve/deploy/fleet-ssh share/iocurve/deploy/k8s-agents; do
 	found=$(find "$D" -path "*/$f" | head -1)
 	[ -n "$found" ] || fail "installed: $f"
 done
-ok "installed: binaries, man pages, campaigns, units, sysusers, manifests, fleet-ssh"
+ok "installed: binaries, man pages, campaigns, units, sysusers, manifests, fleet-ssh, k8s-agents"
 UNITS=$(dirname "$(find "$D" -name iocurve-serve.service)")
 BINDIR=$(dirname "$(find "$D" -path '*/bin/iocurve')")
 PREFIX_BIN=${BINDIR#"$D"}
@@ -82,16 +82,26 @@ fi
 PY=python3
 $PY -c 'import yaml' 2> /dev/null || PY=/usr/bin/python3
 if $PY -c 'import yaml' 2> /dev/null; then
-	check "the manifests hold together" $PY - "$(find "$D" -path '*/deploy/k8s' -type d)" "$T" <<'PY'
-import sys, yaml
+	# The agents' objects as k8s-agents makes them for two nodes, one with a dotted name.
+	"$BINDIR/iocurve" certs init "$T/kca" > /dev/null
+	PATH="$BINDIR:$PATH" "$(find "$D" -name k8s-agents)" "$T/kca" node/node-1 \
+		ip-10-0-0-2.eu-west-1.compute.internal > "$T/agents.yaml" 2> "$T/k8s-agents.err" ||
+		{ cat "$T/k8s-agents.err"; fail "k8s-agents makes the agents' objects"; }
+	check "the manifests hold together; each node's Secret holds its key and no other" \
+		$PY - "$(find "$D" -path '*/deploy/k8s' -type d)" "$T" <<'PY'
+import base64, sys, yaml
 k8s, t = sys.argv[1], sys.argv[2]
-docs = [d for f in ("coordinator.yaml", "agents.yaml") for d in yaml.safe_load_all(open(f"{k8s}/{f}"))]
-by = {d["kind"]: d for d in docs}
-assert set(by) == {"Deployment", "Service", "PersistentVolumeClaim", "DaemonSet"}, set(by)
+docs = list(yaml.safe_load_all(open(f"{k8s}/coordinator.yaml")))
+docs += [d for d in yaml.safe_load_all(open(f"{t}/agents.yaml")) if d]
+kinds = {}
 for d in docs:
     assert d["apiVersion"] and d["metadata"]["name"], d
-dep, svc, ds = by["Deployment"], by["Service"], by["DaemonSet"]
-for w in (dep, ds):
+    kinds.setdefault(d["kind"], []).append(d)
+assert set(kinds) == {"Deployment", "Service", "PersistentVolumeClaim", "DaemonSet", "Secret"}, set(kinds)
+nodes = ["node-1", "ip-10-0-0-2.eu-west-1.compute.internal"]
+(dep,), (svc,), dss, secrets = kinds["Deployment"], kinds["Service"], kinds["DaemonSet"], kinds["Secret"]
+assert len(dss) == len(secrets) == len(nodes), (len(dss), len(secrets))
+for w in [dep] + dss:
     spec = w["spec"]
     sel, lab = spec["selector"]["matchLabels"], spec["template"]["metadata"]["labels"]
     assert all(lab.get(k) == v for k, v in sel.items()), (sel, lab)
@@ -103,16 +113,42 @@ assert dep["spec"]["replicas"] == 1, "one coordinator: the queue lives in one pr
 lab = dep["spec"]["template"]["metadata"]["labels"]
 assert all(lab.get(k) == v for k, v in svc["spec"]["selector"].items()), svc
 ports = {p["name"]: p["port"] for p in svc["spec"]["ports"]}
-env = {e["name"]: e.get("value") for e in ds["spec"]["template"]["spec"]["containers"][0]["env"]}
-assert env["IOCURVE_AGENT_COORDINATOR"] == f"{svc['metadata']['name']}:{ports['agents']}", env
+# One key per node: node N's DaemonSet runs on N only, as N, mounting N's Secret only,
+# which holds ca.crt and N's pair: no other node's key, never the CA's.
+sels = set()
+for node, ds, sec in zip(nodes, dss, secrets):
+    assert sec["metadata"]["name"] == f"iocurve-agent-tls-{node}", sec["metadata"]
+    assert sorted(sec["data"]) == sorted(["ca.crt", f"{node}.crt", f"{node}.key"]), sorted(sec["data"])
+    crt = base64.b64decode(sec["data"][f"{node}.crt"]).decode()
+    assert crt == open(f"{t}/kca/{node}.crt").read(), f"{node}.crt is not the node's own"
+    assert "PRIVATE KEY" in base64.b64decode(sec["data"][f"{node}.key"]).decode()
+    pod = ds["spec"]["template"]["spec"]
+    terms = pod["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"]
+    assert terms == [{"matchFields": [{"key": "metadata.name", "operator": "In", "values": [node]}]}], terms
+    tls = [v for v in pod["volumes"] if "secret" in v]
+    assert [v["secret"]["secretName"] for v in tls] == [sec["metadata"]["name"]], tls
+    cmd = pod["containers"][0]["command"]
+    assert cmd[cmd.index("--name") + 1] == node, cmd
+    sel = tuple(sorted(ds["spec"]["selector"]["matchLabels"].items()))
+    assert sel not in sels, "two DaemonSets with one selector would fight over pods"
+    sels.add(sel)
+    env = {e["name"]: e.get("value") for e in pod["containers"][0]["env"]}
+    assert env["IOCURVE_AGENT_COORDINATOR"] == f"{svc['metadata']['name']}:{ports['agents']}", env
+allyaml = open(f"{t}/agents.yaml").read()
+ca_key = base64.b64encode(open(f"{t}/kca/ca.key", "rb").read()).decode()
+assert ca_key not in allyaml, "the CA's key is in the agents' objects"
 # Every option the containers pass is one the programs list.
-for w, help_file in ((dep, "serve.help"), (ds, "agent.help")):
+for w, help_file in [(dep, "serve.help")] + [(ds, "agent.help") for ds in dss]:
     known = open(f"{t}/{help_file}").read()
     for a in w["spec"]["template"]["spec"]["containers"][0]["command"]:
         if str(a).startswith("--"):
             assert a in known, f"{a} is not an option of {help_file}"
-print(f"# manifests: {len(docs)} objects; agents dial {env['IOCURVE_AGENT_COORDINATOR']}")
+print(f"# manifests: {len(docs)} objects, {len(dss)} agents each with its own Secret; agents dial {env['IOCURVE_AGENT_COORDINATOR']}")
 PY
+	status=0
+	PATH="$BINDIR:$PATH" "$(find "$D" -name k8s-agents)" "$T/kca" 'Bad_Node' > /dev/null 2> "$T/k8s-bad.err" || status=$?
+	check "k8s-agents refuses a name that is not a node's" \
+		sh -c "test $status -eq 2 && grep -q \"'Bad_Node' is not a Kubernetes node name\" '$T/k8s-bad.err'"
 else
 	echo "# no PyYAML: the manifests' check is skipped"
 fi

@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" -eq 0 ] || { echo "# needs root (runs the programs as nobody)"; exit 77; }
-for p in setpriv systemd-analyze /usr/bin/python3; do
+for p in setpriv prlimit systemd-analyze /usr/bin/python3; do
 	command -v "$p" > /dev/null || { echo "# no $p"; exit 77; }
 done
 python3 -c 'import ctypes.util, sys; sys.exit(ctypes.util.find_library("seccomp") is None)' ||
@@ -37,11 +37,15 @@ AS_USER="setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all -
 
 PORT=$(free_port)
 SOCK=$S/ctl.sock
-$AS_USER /usr/bin/python3 "$SECCOMP" "$SERVE_UNIT" -- "$IOCURVE" serve --listen "127.0.0.1:$PORT" \
+# A soft descriptor limit under the hard one, as a unit's LimitNOFILE may leave it.
+prlimit --nofile=256:4096 $AS_USER /usr/bin/python3 "$SECCOMP" "$SERVE_UNIT" -- "$IOCURVE" serve --listen "127.0.0.1:$PORT" \
 	--tls "$S/ca" --control "$SOCK" --results "$S/results" 2> "$T/serve.log" &
 PIDS="$PIDS $!"
 wait_for "$T/serve.log" "control socket" 10 || { cat "$T/serve.log"; fail "serve starts in its sandbox"; }
 ok "serve starts as nobody under its unit's system call filter"
+check "it raised its descriptor limit (prlimit64, not @resources' setrlimit)" \
+	grep -q "up to 4096 file descriptors" "$T/serve.log"
+check "and made its control socket private (0600)" test "$(stat -c %a "$SOCK")" = 600
 
 agent() { # agent LOG [--without CALL]: the agent in its unit's sandbox; pid in AG
 	log=$1

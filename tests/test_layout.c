@@ -42,7 +42,8 @@ static int test_teardown(void **state)
 {
 	(void)state;
 	if (test_mounted)
-		umount(test_dir);
+		umount2(test_dir,
+		        MNT_DETACH); /* even with a descriptor left open by a failed test */
 	rmdir(test_dir);
 	return 0;
 }

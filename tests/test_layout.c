@@ -41,9 +41,9 @@ static int test_setup(void **state)
 static int test_teardown(void **state)
 {
 	(void)state;
+	/* Detached: even a descriptor a failed test left open does not keep it. */
 	if (test_mounted)
-		umount2(test_dir,
-		        MNT_DETACH); /* even with a descriptor left open by a failed test */
+		umount2(test_dir, MNT_DETACH);
 	rmdir(test_dir);
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -289,17 +290,50 @@ static int layout_check_file(int fd, const char *path, struct stat *st, struct e
 	return 0;
 }
 
+/*
+ * A layout that failed (no space half-way, an I/O error) leaves no file it made and
+ * takes back what it added to one it found: the found file goes back to its size
+ * (its old data is overwritten anyway). Only the very inode laid out is unlinked.
+ */
+static void layout_undo(int dirfd, const char *name, const char *path, int fd, bool created,
+                        const struct stat *found)
+{
+	struct stat now, at;
+
+	if (!created) {
+		if (fstat(fd, &now) == 0 && now.st_size > found->st_size &&
+		    ftruncate(fd, found->st_size) < 0)
+			log_warn("%s: cannot give back the space of a failed layout: %s", path,
+			         strerror(errno));
+		return;
+	}
+	if (fstat(fd, &now) < 0 || fstatat(dirfd, name, &at, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    now.st_dev != at.st_dev || now.st_ino != at.st_ino)
+		return;
+	if (unlinkat(dirfd, name, 0) < 0)
+		log_warn("%s: cannot remove the file of a failed layout: %s", path,
+		         strerror(errno));
+	else
+		log_info("%s: removed after its layout failed", path);
+}
+
 int layout_open_at(int dirfd, const char *name, const char *path, uint64_t size, bool direct,
                    const struct datagen_config *data, uint64_t *progress, uint64_t *written,
                    struct error *err)
 {
 	int flags = O_RDWR | O_CREAT | O_CLOEXEC | (direct ? O_DIRECT : 0);
 	char text[96], why[160];
+	bool created = false;
 	struct stat st;
 	int fd;
 
 	*written = 0;
-	fd = fs_open_nofollow(dirfd, name, flags, 0600);
+	/* Created here or found: a failed layout removes only a file it created. */
+	fd = fs_open_nofollow(dirfd, name, flags & ~O_CREAT, 0);
+	if (fd < 0 && errno == ENOENT) {
+		fd = fs_open_nofollow(dirfd, name, flags | O_EXCL, 0600);
+		created = fd >= 0;
+	}
 	if (fd < 0 && errno == EINVAL && direct) {
 		error_set(err,
 		          "%s: O_DIRECT is not supported on this file system; set target direct: "
@@ -315,8 +349,10 @@ int layout_open_at(int dirfd, const char *name, const char *path, uint64_t size,
 		error_set(err, "%s: open: %s", path, strerror(errno));
 		return -1;
 	}
-	if (layout_check_file(fd, path, &st, err) < 0)
-		goto err;
+	if (layout_check_file(fd, path, &st, err) < 0) {
+		close(fd);
+		return -1;
+	}
 	if ((uint64_t)st.st_size == size && layout_is_done(fd, size, data)) {
 		/* The xattr says laid out; holes punched or data overwritten since do not. */
 		if (layout_verify(fd, path, size, direct, data, why, sizeof(why), err) < 0)
@@ -353,6 +389,7 @@ int layout_open_at(int dirfd, const char *name, const char *path, uint64_t size,
 	*written = size;
 	return fd;
 err:
+	layout_undo(dirfd, name, path, fd, created, &st);
 	close(fd);
 	return -1;
 }
@@ -404,4 +441,43 @@ int layout_open_device(int pathfd, const char *path, uint64_t size, bool direct,
 		return -1;
 	}
 	return fd;
+}
+
+int layout_check_space(int dirfd, const char *dir, const char *prefix, uint32_t files,
+                       uint64_t size, struct error *err)
+{
+	char name[256], need_s[32], free_s[32], size_s[32], have_s[32];
+	uint64_t need = 0, have = 0, avail;
+	struct statvfs vfs;
+	struct stat st;
+
+	if (fstatvfs(dirfd, &vfs) < 0) {
+		error_set(err, "target %s: statvfs: %s", dir, strerror(errno));
+		return -1;
+	}
+	/* What a layout adds: each file's size less the blocks it already holds. */
+	for (uint32_t w = 0; w < files; w++) {
+		uint64_t held = 0;
+
+		snprintf(name, sizeof(name), "%s-w%u.dat", prefix, w);
+		if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
+			held = (uint64_t)st.st_blocks * 512 < size ? (uint64_t)st.st_blocks * 512
+			                                           : size;
+		have += held;
+		need += size - held;
+	}
+	/* f_bavail: what this (unprivileged) user may still allocate. */
+	avail = (uint64_t)vfs.f_bavail * (vfs.f_frsize ? vfs.f_frsize : vfs.f_bsize);
+	if (need <= avail)
+		return 0;
+	units_format_size(need, need_s, sizeof(need_s));
+	units_format_size(avail, free_s, sizeof(free_s));
+	units_format_size(size, size_s, sizeof(size_s));
+	units_format_size(have, have_s, sizeof(have_s));
+	error_set(err,
+	          "target %s: not enough free space: the plan needs %s more (%u file(s) of %s, "
+	          "%s of it already there) and %s is free (%" PRIu64 " bytes needed, %" PRIu64
+	          " free); lower the target size or the workers",
+	          dir, need_s, files, size_s, have_s, free_s, need, avail);
+	return -1;
 }

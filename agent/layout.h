@@ -22,7 +22,8 @@
  * *progress (may be NULL) follows the bytes written as it goes, for the
  * coordinator's progress line. Returns the open fd, or -1 with err naming the
  * path and the reason ("O_DIRECT is not supported on this file system; set
- * target direct: false"). *written gets the bytes laid out (0 when skipped).
+ * target direct: false"); a file it created is removed again then, one it found
+ * goes back to its size. *written gets the bytes laid out (0 when skipped).
  */
 int layout_open(const char *path, uint64_t size, bool direct, const struct datagen_config *data,
                 uint64_t *progress, uint64_t *written, struct error *err);
@@ -35,6 +36,15 @@ int layout_open(const char *path, uint64_t size, bool direct, const struct datag
 int layout_open_at(int dirfd, const char *name, const char *path, uint64_t size, bool direct,
                    const struct datagen_config *data, uint64_t *progress, uint64_t *written,
                    struct error *err);
+
+/*
+ * Before any byte is written: the files PREFIX-w0.dat .. PREFIX-w(files-1).dat of
+ * size bytes in the directory DIRFD (dir names it) fit in its free space (statvfs,
+ * what an unprivileged user may allocate), counting the blocks files already there
+ * hold. 0, or -1 with err naming the path, the bytes needed and the bytes free.
+ */
+int layout_check_space(int dirfd, const char *dir, const char *prefix, uint32_t files,
+                       uint64_t size, struct error *err);
 
 /*
  * The bytes of [0, size) of fd that are holes (SEEK_DATA/SEEK_HOLE; where the

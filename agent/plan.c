@@ -15,6 +15,7 @@
 #include "frame.h"
 #include "hist.h"
 #include "hostcpu.h"
+#include "layout.h"
 #include "log.h"
 #include "params.h"
 #include "plan.h"
@@ -258,6 +259,13 @@ static void plan_prepare(struct plan *pl, const Iocurve__Prepare *p)
 		snprintf(msg, sizeof(msg), "target %s: %llu bytes cannot hold one %u-byte block",
 		         p->target_dir, (unsigned long long)params.file_size, params.block_size);
 		plan_send_error(pl, p->workload_index, p->target_dir, msg);
+		goto out;
+	}
+	/* Space before bytes: a plan that cannot fit is refused before any file is made. */
+	if (p->sim == NULL && !params.device &&
+	    layout_check_space(params.target_fd, params.dir, params.file_prefix, params.workers,
+	                       params.file_size, &err) < 0) {
+		plan_send_error(pl, p->workload_index, p->target_dir, err.msg);
 		goto out;
 	}
 	pl->nworkers = p->workers;

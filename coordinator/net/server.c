@@ -318,6 +318,19 @@ static void server_hello(struct session *s, const Iocurve__Hello *h)
 		return;
 	}
 	/*
+	 * A certificate is one agent's: a Hello naming another (a node holding a copy of
+	 * a neighbour's key, or a hand-made client) is refused before it can replace
+	 * anyone's session. The real agent checks the same before it dials.
+	 */
+	if (h->name == NULL || strcmp(h->name, s->name) != 0) {
+		server_refuse(
+		    s, true,
+		    "certificate identity '%s' does not match the claimed name '%s'; an "
+		    "agent joins only under its own certificate's name",
+		    s->name, text_clean(h->name != NULL ? h->name : "", path, sizeof(path), false));
+		return;
+	}
+	/*
 	 * The same certificate again: its host vanished without a FIN and the agent came
 	 * back, or it was restarted. The newer authenticated session wins.
 	 */
@@ -331,9 +344,6 @@ static void server_hello(struct session *s, const Iocurve__Hello *h)
 		o->conn = NULL;
 		server_session_lost(o, why);
 	}
-	if (strcmp(h->name, s->name) != 0)
-		log_warn("agent at %s says it is '%s'; its certificate says '%s', which wins",
-		         s->addr, h->name, s->name);
 	text_clean(h->host, s->host, sizeof(s->host), false);
 	s->cpus = h->cpus;
 	s->nallowed = h->n_allowed_paths;

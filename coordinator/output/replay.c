@@ -173,7 +173,15 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 			continue; /* clock lines say when agents started; the figures do not use
 			             them */
 		if (l->cooldown) {
-			/* Written before the step's first interval: kept for its point. */
+			/*
+			 * Written before the step's first interval, so after the last line of
+			 * the step before it: that one ends here, with its own cooldown (two
+			 * steps in a row that cooled down each keep theirs).
+			 */
+			if (st.agg != NULL && (st.w != w || st.step != l->step) &&
+			    replay_finish(out, &st))
+				out->keep = before;
+			/* kept for the point of the step it precedes */
 			st.cool_w = w;
 			st.cool_step = l->step;
 			st.cool_ms = l->cooldown_ms;

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # No carry-over between steps: after a step that fell behind (1 server x 1 ms offered
-# 1,500 ops/s), the next step starts only after a probe's service time is back within
+# 1,500 ops/s, twice), the next step starts only after a probe's service time is back within
 # cooldown.margin of the first step's; the step's point says how long that took and how
-# it ended, a step that followed no overload has none, and report rebuilds it all.
+# it ended, a step that followed no overload has none, and report rebuilds it all
+# (two steps in a row that cooled down each keep their own).
 . "$(dirname "$0")/lib.sh"
 
 cat > "$T/cool.yaml" <<YAML
@@ -17,7 +18,7 @@ measure: 1s
 slo: {latency: 5ms}
 cooldown: {margin: 20%, max: 5s}
 workloads:
-  - {name: c, rw: randread, load: {steps: [500, 600, 1500, 500]}}
+  - {name: c, rw: randread, load: {steps: [500, 600, 1500, 1500, 500]}}
 YAML
 "$IOCURVE" run "$T/cool.yaml" --out "$T/r" > "$T/r.out" 2> "$T/r.err" ||
 	{ cat "$T/r.out" "$T/r.err"; fail "the campaign runs"; }
@@ -34,7 +35,7 @@ assert steps[1]["cooldown"] == "" and steps[1]["cooldown_ms"] == 0, steps[1]
 # A step after one that fell behind cooled down first (at least one probe: the 300 ms
 # lead plus its 200 ms interval, at most cooldown.max and that probe); a step after a
 # step that kept up did not. (A busy client can leave a lower step behind too.)
-for n in (2, 3, 4):
+for n in (2, 3, 4, 5):
     prev = steps[n - 1]
     if "behind" in prev["verdict"]:
         assert steps[n]["cooldown"] in ("recovered", "timeout"), steps[n]
@@ -44,10 +45,10 @@ for n in (2, 3, 4):
 import ivlines
 lines = ivlines.lines(d + "/intervals.jsonl")
 cool = [l for l in lines if "cooldown_ms" in l]
-assert [l["step"] + 1 for l in cool] == [n for n in (2, 3, 4) if steps[n]["cooldown"]], cool
-# no line of the probe: the last step's (3 from 0) records are its 7 intervals, each
+assert [l["step"] + 1 for l in cool] == [n for n in (2, 3, 4, 5) if steps[n]["cooldown"]], cool
+# no line of the probe: the last step's (4 from 0) records are its 7 intervals, each
 # once from the agent and once merged
-recs = sorted(l["interval"] for l in lines if l.get("step") == 3 and "interval" in l)
+recs = sorted(l["interval"] for l in lines if l.get("step") == 4 and "interval" in l)
 assert recs == sorted(list(range(7)) * 2), recs
 PY
 ok "the step after the overload cooled down first, and says so"

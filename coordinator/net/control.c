@@ -39,7 +39,8 @@ struct control {
 	void *arg;
 	struct control_client *conns; /* live accepted connections, oldest first */
 	size_t nconns;
-	struct listenpause *pause; /* out of fds: stop accepting a while */
+	struct listenpause *pause;  /* out of fds: stop accepting a while */
+	unsigned long long dropped; /* to make room: logged once per 1000 */
 };
 
 const char *control_default_path(char *buf, size_t len)
@@ -131,9 +132,10 @@ static bool control_make_room(struct control *ctl)
 		if (!ctl->conns[i].asked) {
 			struct conn *c = ctl->conns[i].c;
 
-			log_warn("control socket: %zu connections (cap %zu): dropping the oldest "
-			         "that has not sent a request",
-			         ctl->nconns, cap);
+			if (ctl->dropped++ % 1000 == 0)
+				log_warn("control socket: %zu connections (cap %zu): dropping the "
+				         "oldest that has not sent a request (%llu so far)",
+				         ctl->nconns, cap, ctl->dropped);
 			/* conn_abort calls no on_free: the owner hears of it here. */
 			control_forget(ctl, c);
 			if (ctl->cbs->on_free != NULL)
@@ -142,8 +144,10 @@ static bool control_make_room(struct control *ctl)
 			listenpause_next_turn(ctl->pause);
 			return true;
 		}
-	log_warn("control socket: %zu connections (cap %zu), all of them in use: refusing one",
-	         ctl->nconns, cap);
+	if (ctl->dropped++ % 1000 == 0)
+		log_warn("control socket: %zu connections (cap %zu), all of them in use: refusing "
+		         "one (%llu dropped or refused so far)",
+		         ctl->nconns, cap, ctl->dropped);
 	return false;
 }
 

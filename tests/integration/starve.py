@@ -4,11 +4,15 @@
 # one byte a second, and N slow TLS handshakes to the agent port (a real ClientHello,
 # one byte a second), from loopback addresses 127.0.0.2.. (several sources). Every
 # connection the daemon closes is opened again 0.1 s later, as an attacker would.
-# Runs until STOPFILE exists; then prints what the daemon closed.
+# With a control socket given, 40 clients also trickle a frame to it, one byte a second.
+# KINDS (default metrics,tls) picks the floods. Runs until STOPFILE exists; then prints
+# what the daemon closed.
 import selectors, socket, ssl, sys, time
 
 mport, aport, n, sources, stopfile = (int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]),
                                       int(sys.argv[4]), sys.argv[5])
+ctl = sys.argv[6] if len(sys.argv) > 6 else ""
+kinds = (sys.argv[7] if len(sys.argv) > 7 else "metrics,tls").split(",")
 
 def client_hello():
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
@@ -28,14 +32,20 @@ REQUEST = b"GET /metrics HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 100000
 sel = selectors.DefaultSelector()
 conns = {}  # socket -> [kind, source, bytes sent]
 pending = []  # (time, kind, source): reopen then
-closed = {"metrics": 0, "tls": 0}
+closed = {"metrics": 0, "tls": 0, "control": 0}
+# A frame header announcing 100 bytes, then never enough of them.
+FRAME = b"\x00\x00\x00\x64" + b"\x00" * 100
 
 def open_one(kind, src):
-    s = socket.socket()
+    s = socket.socket(socket.AF_UNIX if kind == "control" else socket.AF_INET)
     try:
-        s.bind((src, 0))
-        s.setblocking(False)
-        s.connect_ex(("127.0.0.1", mport if kind == "metrics" else aport))
+        if kind == "control":
+            s.setblocking(False)
+            s.connect_ex(ctl)
+        else:
+            s.bind((src, 0))
+            s.setblocking(False)
+            s.connect_ex(("127.0.0.1", mport if kind == "metrics" else aport))
     except OSError:
         s.close()
         pending.append((time.monotonic() + 0.5, kind, src))
@@ -53,8 +63,11 @@ def drop(s, reopen=True):
 
 for i in range(n):
     src = f"127.0.0.{2 + i % sources}"
-    open_one("metrics", src)
-    open_one("tls", src)
+    for kind in ("metrics", "tls"):
+        if kind in kinds:
+            open_one(kind, src)
+for i in range(40 if ctl else 0):
+    open_one("control", "")
 last = 0.0
 while True:
     try:
@@ -82,7 +95,7 @@ while True:
     if now - last >= 1:
         last = now
         for s, c in list(conns.items()):
-            payload = REQUEST if c[0] == "metrics" else HELLO
+            payload = {"metrics": REQUEST, "tls": HELLO, "control": FRAME}[c[0]]
             if c[2] >= len(payload):
                 continue
             try:
@@ -91,4 +104,5 @@ while True:
                 pass
             except OSError:
                 drop(s)
-print(f"open={len(conns)} closed_metrics={closed['metrics']} closed_tls={closed['tls']}")
+print(f"open={len(conns)} closed_metrics={closed['metrics']} closed_tls={closed['tls']} "
+      f"closed_control={closed['control']}")

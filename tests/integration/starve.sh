@@ -5,7 +5,9 @@
 # port, from several loopback addresses, reconnecting whenever dropped. A small sim
 # campaign submitted meanwhile completes (its results files open), `status` answers,
 # /metrics answers a real scrape, and a new real agent is welcomed before the campaign
-# ends. STARVE_SECONDS stretches the flood before the campaign (the 'long' suite).
+# ends; 40 control clients trickling a frame are dropped too. STARVE_SECONDS stretches
+# the flood before the campaign (the 'long' suite); STARVE_KINDS=tls (or metrics) runs one
+# flood alone.
 . "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" -eq 0 ] || { echo "# needs root (runs the daemon as nobody)"; exit 77; }
@@ -32,7 +34,8 @@ wait_for "$T/serve.log" "control socket" 10 || { cat "$T/serve.log"; fail "serve
 PIDS="$PIDS $!"
 wait_for "$T/serve.log" "agent a1: clock offset" 15 || fail "agent a1 joins"
 
-python3 "$(dirname "$0")/starve.py" "$MPORT" "$PORT" "$N" 5 "$T/stop" > "$T/flood.out" &
+python3 "$(dirname "$0")/starve.py" "$MPORT" "$PORT" "$N" 5 "$T/stop" "$SOCK" \
+	"${STARVE_KINDS:-metrics,tls}" > "$T/flood.out" &
 FLOOD=$!
 PIDS="$PIDS $FLOOD"
 # Long enough for every flood connection to be open and trickling, and for the old
@@ -94,9 +97,14 @@ check "no 'Too many open files' in the daemon's log" sh -c "! grep -q 'Too many 
 touch "$T/stop"
 wait "$FLOOD" || true
 echo "# flood: $(cat "$T/flood.out")"
-check "the daemon dropped trickling /metrics clients" \
-	test "$(sed -n 's/.*closed_metrics=\([0-9]*\).*/\1/p' "$T/flood.out")" -gt 0
-check "the daemon dropped slow TLS handshakes" \
-	test "$(sed -n 's/.*closed_tls=\([0-9]*\).*/\1/p' "$T/flood.out")" -gt 0
+closed() { sed -n "s/.*closed_$1=\([0-9]*\).*/\1/p" "$T/flood.out"; }
+case ${STARVE_KINDS:-metrics,tls} in *metrics*)
+	check "the daemon dropped trickling /metrics clients" test "$(closed metrics)" -gt 0 ;;
+esac
+case ${STARVE_KINDS:-metrics,tls} in *tls*)
+	check "the daemon dropped slow TLS handshakes" test "$(closed tls)" -gt 0 ;;
+esac
+check "the daemon dropped control clients that sent no complete request" \
+	test "$(closed control)" -gt 0
 grep -E "dropping the oldest|still to say Hello" "$T/serve.log" | head -3 | sed 's/^/# /'
 echo "# starve: all passed"

@@ -67,6 +67,12 @@ size_t frame_unpack_bytes(void)
 
 int frame_read(struct evbuffer *in, size_t max, Iocurve__Envelope **env, struct error *err)
 {
+	return frame_read_trusted(in, max, 1, env, err);
+}
+
+int frame_read_trusted(struct evbuffer *in, size_t max, unsigned times, Iocurve__Envelope **env,
+                       struct error *err)
+{
 	size_t avail = evbuffer_get_length(in);
 	uint8_t *body;
 	uint32_t be;
@@ -94,17 +100,19 @@ int frame_read(struct evbuffer *in, size_t max, Iocurve__Envelope **env, struct 
 		return -1;
 	}
 	{
-		struct frame_budget b = {len + FRAME_UNPACK_SLACK, 0, false};
+		size_t budget = len * (times ? times : 1) + FRAME_UNPACK_SLACK;
+		struct frame_budget b = {budget, 0, false};
 		ProtobufCAllocator a = {frame_budget_alloc, frame_budget_free, &b};
 
 		*env = iocurve__envelope__unpack(&a, len, body + FRAME_HEADER);
 		frame_last_used = b.used;
 		evbuffer_drain(in, FRAME_HEADER + len);
 		if (*env == NULL && b.refused)
-			error_set(err,
-			          "frame of %zu bytes would take more than %zu bytes unpacked (the "
-			          "frame's length plus %u KiB)",
-			          len, len + FRAME_UNPACK_SLACK, FRAME_UNPACK_SLACK >> 10);
+			error_set(
+			    err,
+			    "frame of %zu bytes would take more than %zu bytes unpacked (%u x "
+			    "the frame's length plus %u KiB)",
+			    len, budget, times ? times : 1, FRAME_UNPACK_SLACK >> 10);
 		if (*env == NULL && !b.refused)
 			error_set(err, "frame of %zu bytes is not a valid Envelope", len);
 		if (*env == NULL)

@@ -29,6 +29,12 @@ int frame_write(struct evbuffer *out, const Iocurve__Envelope *env, size_t max);
  * would take more than its length plus FRAME_UNPACK_SLACK bytes unpacked.
  */
 int frame_read(struct evbuffer *in, size_t max, Iocurve__Envelope **env, struct error *err);
+/*
+ * The same from a peer trusted with more memory: unpacking may take times x the
+ * frame's length plus FRAME_UNPACK_SLACK (the CLI reading its own daemon's listings).
+ */
+int frame_read_trusted(struct evbuffer *in, size_t max, unsigned times, Iocurve__Envelope **env,
+                       struct error *err);
 void frame_free(Iocurve__Envelope *env);
 /* Bytes the last frame_read's unpacking allocated (its peak: nothing is freed midway). */
 size_t frame_unpack_bytes(void);

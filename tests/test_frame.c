@@ -168,6 +168,57 @@ static void test_full_histogram_reads(void **state)
 	evbuffer_free(b);
 }
 
+/*
+ * The daemon's listing of a labelled fleet unpacks to several times its bytes: the
+ * CLI reads it as a trusted peer's (frame_read_trusted), and still within its bound.
+ */
+static void test_trusted_listing(void **state)
+{
+	enum { AGENTS = 10000, LABELS = 4 };
+	static Iocurve__AgentStatus as[AGENTS], *asp[AGENTS];
+	static Iocurve__Label lb[LABELS], *lbp[LABELS];
+	static char names[AGENTS][16];
+	Iocurve__AgentsReply r = IOCURVE__AGENTS_REPLY__INIT;
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT, *got;
+	struct evbuffer *b = evbuffer_new(), *b2 = evbuffer_new();
+	struct error err;
+	size_t len;
+
+	for (int i = 0; i < LABELS; i++) {
+		iocurve__label__init(&lb[i]);
+		lb[i].key = "k";
+		lb[i].value = "v";
+		lbp[i] = &lb[i];
+	}
+	for (int i = 0; i < AGENTS; i++) {
+		iocurve__agent_status__init(&as[i]);
+		snprintf(names[i], sizeof(names[i]), "agent-%05d", i);
+		as[i].name = names[i];
+		as[i].state = "idle";
+		as[i].n_labels = LABELS;
+		as[i].labels = lbp;
+		asp[i] = &as[i];
+	}
+	r.n_agents = AGENTS;
+	r.agents = asp;
+	env.body_case = IOCURVE__ENVELOPE__BODY_AGENTS_REPLY;
+	env.agents_reply = &r;
+	assert_int_equal(frame_write(b, &env, FRAME_MAX_DEFAULT), 0);
+	evbuffer_add_buffer_reference(b2, b);
+	len = evbuffer_get_length(b) - FRAME_HEADER;
+	assert_int_equal(frame_read_trusted(b, FRAME_MAX_DEFAULT, 8, &got, &err), 1);
+	assert_int_equal(got->agents_reply->n_agents, AGENTS);
+	printf("# a listing of %d agents with %d labels: %zu bytes, unpacked %zu (%.1fx)\n", AGENTS,
+	       LABELS, len, frame_unpack_bytes(), (double)frame_unpack_bytes() / (double)len);
+	assert_true(frame_unpack_bytes() > len + FRAME_UNPACK_SLACK);
+	frame_free(got);
+	/* From a peer nobody trusts with memory, the same bytes are refused. */
+	assert_int_equal(frame_read(b2, FRAME_MAX_DEFAULT, &got, &err), -1);
+	assert_non_null(strstr(err.msg, "would take more than"));
+	evbuffer_free(b);
+	evbuffer_free(b2);
+}
+
 static void test_round_trip(void **state)
 {
 	struct evbuffer *b = hello_frame("agent-7");
@@ -314,6 +365,7 @@ int main(void)
 	    cmocka_unit_test(test_empty_and_bodyless_rejected),
 	    cmocka_unit_test(test_unpack_memory_bounded),
 	    cmocka_unit_test(test_full_histogram_reads),
+	    cmocka_unit_test(test_trusted_listing),
 	};
 
 	return cmocka_run_group_tests_name("frame", tests, NULL, NULL);

@@ -25,6 +25,8 @@
 /* Connections at once (or an eighth of the descriptor limit, when less). */
 #define CONTROL_MAX_CONNS   64
 #define CONTROL_CONNS_SHARE 8
+/* What a reply from the daemon may unpack to, in times its length (frame.h). */
+#define CONTROL_UNPACK_TIMES 16
 
 struct control_client {
 	struct conn *c;
@@ -276,6 +278,9 @@ struct conn *control_connect(struct event_base *base, const char *path, unsigned
 	if (c == NULL) {
 		error_set(err, "%s: cannot set up the connection", path);
 		close(fd);
+		return NULL;
 	}
+	/* Its own daemon's listings: a labelled fleet's unpacks to about 8x its bytes. */
+	conn_set_unpack_times(c, CONTROL_UNPACK_TIMES);
 	return c;
 }

@@ -34,6 +34,9 @@ wait_for "$T/serve.log" "control socket" 10 || { cat "$T/serve.log"; fail "serve
 PIDS="$PIDS $!"
 wait_for "$T/serve.log" "agent a1: clock offset" 15 || fail "agent a1 joins"
 
+cpu() { awk '{print $14 + $15}' "/proc/$SERVE/stat"; }
+CPU0=$(cpu)
+T0=$(date +%s.%N)
 python3 "$(dirname "$0")/starve.py" "$MPORT" "$PORT" "$N" 5 "$T/stop" "$SOCK" \
 	"${STARVE_KINDS:-metrics,tls}" > "$T/flood.out" &
 FLOOD=$!
@@ -97,6 +100,7 @@ check "no 'Too many open files' in the daemon's log" sh -c "! grep -q 'Too many 
 touch "$T/stop"
 wait "$FLOOD" || true
 echo "# flood: $(cat "$T/flood.out")"
+echo "# daemon CPU over the flood: $(echo "scale=1; ($(cpu) - $CPU0) / $(getconf CLK_TCK) * 100 / ($(date +%s.%N) - $T0)" | bc)% of one core (printed, not judged)"
 closed() { sed -n "s/.*closed_$1=\([0-9]*\).*/\1/p" "$T/flood.out"; }
 case ${STARVE_KINDS:-metrics,tls} in *metrics*)
 	check "the daemon dropped trickling /metrics clients" test "$(closed metrics)" -gt 0 ;;

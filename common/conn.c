@@ -50,6 +50,7 @@ struct conn {
 	const struct conn_cbs *cbs;
 	void *arg;
 	size_t max_frame;
+	unsigned unpack_times; /* frame_read_trusted: 1 but from a trusted peer */
 	unsigned idle_ms;
 	struct event *deadline_ev; /* absolute: not restarted by traffic */
 	char deadline_reason[96];
@@ -249,7 +250,8 @@ static void conn_read_cb(struct bufferevent *bev, void *arg)
 	int rc;
 
 	c->in_callback = true;
-	while (!c->dead && (rc = frame_read(in, c->max_frame, &env, &err)) != 0) {
+	while (!c->dead &&
+	       (rc = frame_read_trusted(in, c->max_frame, c->unpack_times, &env, &err)) != 0) {
 		if (rc < 0) {
 			char reason[sizeof(err.msg) + 32];
 
@@ -624,6 +626,11 @@ void conn_set_idle_timeout_ms(struct conn *c, unsigned ms)
 void conn_set_idle_timeout(struct conn *c, unsigned seconds)
 {
 	conn_set_idle_timeout_ms(c, seconds * 1000);
+}
+
+void conn_set_unpack_times(struct conn *c, unsigned times)
+{
+	c->unpack_times = times;
 }
 
 void conn_set_max_frame(struct conn *c, size_t max)

@@ -101,6 +101,11 @@ void conn_set_idle_timeout_ms(struct conn *c, unsigned ms);
 void conn_set_deadline(struct conn *c, unsigned seconds, const char *reason);
 /* Frames over max bytes, either way, are refused (default FRAME_MAX_DEFAULT). */
 void conn_set_max_frame(struct conn *c, size_t max);
+/*
+ * A frame may unpack to times x its length plus FRAME_UNPACK_SLACK (frame.h); 1, the
+ * default, for peers nobody trusts with memory.
+ */
+void conn_set_unpack_times(struct conn *c, unsigned times);
 /* TLS: the CN of the peer's verified certificate ("" before on_connected, or Unix). */
 const char *conn_peer_name(const struct conn *c);
 /* The serial of the peer's certificate, upper-case hex ("" over a Unix socket). */

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Frame codec: 4-byte big-endian length, then one protobuf Envelope. */
 #include <arpa/inet.h>
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "frame.h"
@@ -25,7 +27,51 @@ int frame_write(struct evbuffer *out, const Iocurve__Envelope *env, size_t max)
 	return evbuffer_commit_space(out, &vec, 1);
 }
 
+/*
+ * What unpacking one frame may allocate: protobuf-c expands a packed varint of one
+ * byte to 8 (a 15 MiB frame of histogram bins asked for 120 MiB), so every unpack
+ * draws on a budget of the frame's own length plus FRAME_UNPACK_SLACK, and a frame
+ * that needs more is refused like a malformed one. With the frame's bytes held
+ * once while it unpacks, a frame costs about twice its length at most.
+ */
+struct frame_budget {
+	size_t left;
+	size_t used;
+	bool refused;
+};
+
+static void *frame_budget_alloc(void *data, size_t size)
+{
+	struct frame_budget *b = data;
+
+	if (size > b->left) {
+		b->refused = true;
+		return NULL;
+	}
+	b->left -= size;
+	b->used += size;
+	return malloc(size);
+}
+
+static void frame_budget_free(void *data, void *p)
+{
+	free(p); /* frame_free frees with the default allocator: both are malloc's */
+}
+
+static size_t frame_last_used;
+
+size_t frame_unpack_bytes(void)
+{
+	return frame_last_used;
+}
+
 int frame_read(struct evbuffer *in, size_t max, Iocurve__Envelope **env, struct error *err)
+{
+	return frame_read_trusted(in, max, 1, env, err);
+}
+
+int frame_read_trusted(struct evbuffer *in, size_t max, unsigned times, Iocurve__Envelope **env,
+                       struct error *err)
 {
 	size_t avail = evbuffer_get_length(in);
 	uint8_t *body;
@@ -53,11 +99,24 @@ int frame_read(struct evbuffer *in, size_t max, Iocurve__Envelope **env, struct 
 		error_set(err, "cannot assemble a frame of %zu bytes", len);
 		return -1;
 	}
-	*env = iocurve__envelope__unpack(NULL, len, body + FRAME_HEADER);
-	evbuffer_drain(in, FRAME_HEADER + len);
-	if (*env == NULL) {
-		error_set(err, "frame of %zu bytes is not a valid Envelope", len);
-		return -1;
+	{
+		size_t budget = len * (times ? times : 1) + FRAME_UNPACK_SLACK;
+		struct frame_budget b = {budget, 0, false};
+		ProtobufCAllocator a = {frame_budget_alloc, frame_budget_free, &b};
+
+		*env = iocurve__envelope__unpack(&a, len, body + FRAME_HEADER);
+		frame_last_used = b.used;
+		evbuffer_drain(in, FRAME_HEADER + len);
+		if (*env == NULL && b.refused)
+			error_set(
+			    err,
+			    "frame of %zu bytes would take more than %zu bytes unpacked (%u x "
+			    "the frame's length plus %u KiB)",
+			    len, budget, times ? times : 1, FRAME_UNPACK_SLACK >> 10);
+		if (*env == NULL && !b.refused)
+			error_set(err, "frame of %zu bytes is not a valid Envelope", len);
+		if (*env == NULL)
+			return -1;
 	}
 	if ((*env)->body_case == IOCURVE__ENVELOPE__BODY__NOT_SET) {
 		error_set(err,

@@ -5,15 +5,11 @@
 #include <string.h>
 
 #include <event2/buffer.h>
-#include <event2/http.h>
 
-#include "listenpause.h"
+#include "httpget.h"
 #include "metrics.h"
 #include "netaddr.h"
 #include "xalloc.h"
-
-#define METRICS_MAX_HEADERS 8192 /* request line and headers together */
-#define METRICS_TIMEOUT_S   5    /* to read a request, or write the answer */
 
 struct metrics_knee {
 	uint32_t id;
@@ -25,8 +21,7 @@ struct metrics_knee {
 };
 
 struct metrics {
-	struct evhttp *http;
-	struct listenpause *pause;
+	struct httpget *http;
 	struct server *srv;
 	struct daemon *d;
 	uint32_t id; /* campaign of the figures below */
@@ -128,13 +123,14 @@ static void metrics_knees(const struct metrics *m, struct evbuffer *b)
 		    m->knees[i].unit, m->knees[i].peak);
 }
 
-static void metrics_cb(struct evhttp_request *req, void *arg)
+static int metrics_cb(const char *path, struct evbuffer *b, void *arg)
 {
 	struct metrics *m = arg;
-	struct evbuffer *b = evbuffer_new();
 	size_t n, connected = 0, busy = 0;
 	const struct server_agent *ag = server_agents(m->srv, &n);
 
+	if (strcmp(path, "/metrics") != 0)
+		return 404;
 	for (size_t i = 0; i < n; i++) {
 		connected += ag[i].s != NULL;
 		busy += ag[i].s != NULL && session_owner(ag[i].s) != NULL;
@@ -177,46 +173,39 @@ static void metrics_cb(struct evhttp_request *req, void *arg)
 		                    m->id, m->mean_us / 1e6);
 	}
 	metrics_knees(m, b);
-	evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type",
-	                  "text/plain; version=0.0.4");
-	evhttp_send_reply(req, HTTP_OK, "OK", b);
-	evbuffer_free(b);
+	return 200;
 }
 
 struct metrics *metrics_new(struct event_base *base, const char *listen, struct server *srv,
                             struct daemon *d, struct error *err)
 {
 	struct metrics *m = xcalloc(1, sizeof(*m));
-	struct evhttp_bound_socket *bound;
 	char host[256];
 	const char *colon = strrchr(listen, ':');
 	long port = colon ? strtol(colon + 1, NULL, 10) : -1;
+	int hl = colon ? (int)(colon - listen) : 0;
 
 	if (colon == NULL || port <= 0 || port > 65535) {
 		error_set(err, "--metrics %s: expected HOST:PORT", listen);
 		free(m);
 		return NULL;
 	}
-	snprintf(host, sizeof(host), "%.*s", (int)(colon - listen), listen);
+	if (hl >= 2 && listen[0] == '[' && listen[hl - 1] == ']') /* [::1]:9100 */
+		snprintf(host, sizeof(host), "%.*s", hl - 2, listen + 1);
+	else
+		snprintf(host, sizeof(host), "%.*s", hl, listen);
 	m->srv = srv;
 	m->d = d;
-	m->http = evhttp_new(base);
-	/* ":PORT" is this host only: exposing the figures to a network is said explicitly. */
-	bound = evhttp_bind_socket_with_handle(m->http, host[0] ? host : "127.0.0.1",
-	                                       (ev_uint16_t)port);
-	if (bound == NULL) {
-		error_set(err, "--metrics %s: cannot listen", listen);
-		evhttp_free(m->http);
+	/*
+	 * ":PORT" is this host only: exposing the figures to a network is said explicitly.
+	 * A scrape is one short GET: deadline, cap and eviction are httpget's.
+	 */
+	m->http = httpget_new(base, host[0] ? host : "127.0.0.1", (uint16_t)port, "metrics",
+	                      "text/plain; version=0.0.4", metrics_cb, m, err);
+	if (m->http == NULL) {
 		free(m);
 		return NULL;
 	}
-	m->pause = listenpause_new(base, evhttp_bound_socket_get_listener(bound), "metrics", 1000);
-	/* A scrape is one short GET: no endless headers, no body, no slow senders. */
-	evhttp_set_max_headers_size(m->http, METRICS_MAX_HEADERS);
-	evhttp_set_max_body_size(m->http, 0);
-	evhttp_set_timeout(m->http, METRICS_TIMEOUT_S);
-	evhttp_set_allowed_methods(m->http, EVHTTP_REQ_GET);
-	evhttp_set_cb(m->http, "/metrics", metrics_cb, m);
 	return m;
 }
 
@@ -224,8 +213,7 @@ void metrics_free(struct metrics *m)
 {
 	if (m == NULL)
 		return;
-	evhttp_free(m->http);
-	listenpause_free(m->pause);
+	httpget_free(m->http);
 	free(m->knees);
 	free(m);
 }

@@ -12,9 +12,26 @@
 #include <event2/listener.h>
 
 #include "control.h"
+#include "fdbudget.h"
 #include "listenpause.h"
 #include "log.h"
 #include "xalloc.h"
+
+/*
+ * A client has this long from connecting to its first complete request, however
+ * slowly its bytes come; after it (a Watch lasts a campaign) no deadline.
+ */
+#define CONTROL_REQUEST_SECONDS 5
+/* Connections at once (or an eighth of the descriptor limit, when less). */
+#define CONTROL_MAX_CONNS   64
+#define CONTROL_CONNS_SHARE 8
+/* What a reply from the daemon may unpack to, in times its length (frame.h). */
+#define CONTROL_UNPACK_TIMES 16
+
+struct control_client {
+	struct conn *c;
+	bool asked; /* its first request came */
+};
 
 struct control {
 	struct event_base *base;
@@ -22,9 +39,10 @@ struct control {
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	const struct conn_cbs *cbs;
 	void *arg;
-	struct conn **conns; /* live accepted connections, for control_free */
+	struct control_client *conns; /* live accepted connections, oldest first */
 	size_t nconns;
-	struct listenpause *pause; /* out of fds: stop accepting a while */
+	struct listenpause *pause;  /* out of fds: stop accepting a while */
+	unsigned long long dropped; /* to make room: logged once per 1000 */
 };
 
 const char *control_default_path(char *buf, size_t len)
@@ -43,6 +61,11 @@ static void control_on_message(struct conn *c, Iocurve__Envelope *env, void *arg
 {
 	struct control *ctl = arg;
 
+	for (size_t i = 0; i < ctl->nconns; i++)
+		if (ctl->conns[i].c == c && !ctl->conns[i].asked) {
+			ctl->conns[i].asked = true;
+			conn_set_deadline(c, 0, NULL);
+		}
 	ctl->cbs->on_message(c, env, ctl->arg);
 }
 
@@ -54,15 +77,23 @@ static void control_on_close(struct conn *c, const char *reason, void *arg)
 		ctl->cbs->on_close(c, reason, ctl->arg);
 }
 
+/* Take c off the list (oldest first: the order stays). */
+static void control_forget(struct control *ctl, const struct conn *c)
+{
+	for (size_t i = 0; i < ctl->nconns; i++)
+		if (ctl->conns[i].c == c) {
+			memmove(&ctl->conns[i], &ctl->conns[i + 1],
+			        (ctl->nconns - i - 1) * sizeof(*ctl->conns));
+			ctl->nconns--;
+			break;
+		}
+}
+
 static void control_on_free(struct conn *c, void *arg)
 {
 	struct control *ctl = arg;
 
-	for (size_t i = 0; i < ctl->nconns; i++)
-		if (ctl->conns[i] == c) {
-			ctl->conns[i] = ctl->conns[--ctl->nconns];
-			break;
-		}
+	control_forget(ctl, c);
 	if (ctl->cbs->on_free != NULL)
 		ctl->cbs->on_free(c, ctl->arg);
 }
@@ -89,13 +120,46 @@ static int control_peer_ok(int fd)
 	return 1;
 }
 
+/*
+ * Room for one more: at the cap, the oldest client still to send its first request
+ * goes; when every one has asked (watchers), the newcomer is refused.
+ */
+static bool control_make_room(struct control *ctl)
+{
+	size_t cap = fdbudget_cap(CONTROL_MAX_CONNS, CONTROL_CONNS_SHARE);
+
+	if (ctl->nconns < cap)
+		return true;
+	for (size_t i = 0; i < ctl->nconns; i++)
+		if (!ctl->conns[i].asked) {
+			struct conn *c = ctl->conns[i].c;
+
+			if (ctl->dropped++ % 1000 == 0)
+				log_warn("control socket: %zu connections (cap %zu): dropping the "
+				         "oldest that has not sent a request (%llu so far)",
+				         ctl->nconns, cap, ctl->dropped);
+			/* conn_abort calls no on_free: the owner hears of it here. */
+			control_forget(ctl, c);
+			if (ctl->cbs->on_free != NULL)
+				ctl->cbs->on_free(c, ctl->arg);
+			conn_abort(c);
+			listenpause_next_turn(ctl->pause);
+			return true;
+		}
+	if (ctl->dropped++ % 1000 == 0)
+		log_warn("control socket: %zu connections (cap %zu), all of them in use: refusing "
+		         "one (%llu dropped or refused so far)",
+		         ctl->nconns, cap, ctl->dropped);
+	return false;
+}
+
 static void control_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
                               int salen, void *arg)
 {
 	struct control *ctl = arg;
 	struct conn *c;
 
-	if (!control_peer_ok(fd)) {
+	if (!control_peer_ok(fd) || !control_make_room(ctl)) {
 		close(fd);
 		return;
 	}
@@ -104,8 +168,9 @@ static void control_accept_cb(struct evconnlistener *l, evutil_socket_t fd, stru
 		close(fd);
 		return;
 	}
+	conn_set_deadline(c, CONTROL_REQUEST_SECONDS, "no complete request");
 	ctl->conns = xreallocarray(ctl->conns, ctl->nconns + 1, sizeof(*ctl->conns));
-	ctl->conns[ctl->nconns++] = c;
+	ctl->conns[ctl->nconns++] = (struct control_client){c, false};
 }
 
 static int control_addr(const char *path, struct sockaddr_un *sun, struct error *err)
@@ -173,7 +238,7 @@ void control_free(struct control *ctl)
 	if (ctl == NULL)
 		return;
 	for (size_t i = 0; i < ctl->nconns; i++)
-		conn_abort(ctl->conns[i]);
+		conn_abort(ctl->conns[i].c); /* no on_free follows */
 	free(ctl->conns);
 	evconnlistener_free(ctl->listener);
 	listenpause_free(ctl->pause);
@@ -213,6 +278,9 @@ struct conn *control_connect(struct event_base *base, const char *path, unsigned
 	if (c == NULL) {
 		error_set(err, "%s: cannot set up the connection", path);
 		close(fd);
+		return NULL;
 	}
+	/* Its own daemon's listings: a labelled fleet's unpacks to about 8x its bytes. */
+	conn_set_unpack_times(c, CONTROL_UNPACK_TIMES);
 	return c;
 }

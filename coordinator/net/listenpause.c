@@ -79,6 +79,14 @@ void listenpause_free(struct listenpause *lp)
 	free(lp);
 }
 
+void listenpause_next_turn(struct listenpause *lp)
+{
+	struct timeval now = {0, 0};
+
+	evconnlistener_disable(lp->l);
+	evtimer_add(lp->resume_ev, &now);
+}
+
 unsigned long long listenpause_errors(const struct listenpause *lp)
 {
 	return lp->errors;

@@ -16,6 +16,12 @@ struct listenpause;
 struct listenpause *listenpause_new(struct event_base *base, struct evconnlistener *l,
                                     const char *what, unsigned pause_ms);
 void listenpause_free(struct listenpause *lp);
+/*
+ * Accept nothing more in this turn of the loop: a connection dropped to make room
+ * gives its descriptor back only at the next turn (libevent closes it then), so a
+ * burst of accepts, each dropping one, would pile descriptors up to the limit.
+ */
+void listenpause_next_turn(struct listenpause *lp);
 /* accept errors seen so far. */
 unsigned long long listenpause_errors(const struct listenpause *lp);
 

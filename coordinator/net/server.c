@@ -14,6 +14,7 @@
 #include "certs.h"
 #include "clock.h"
 #include "conn.h"
+#include "fdbudget.h"
 #include "frame.h"
 #include "listenpause.h"
 #include "log.h"
@@ -26,8 +27,13 @@
 
 /* From accept to an accepted Hello, however slowly the bytes come. */
 #define SERVER_HELLO_SECONDS 5
-/* Connections not yet welcomed: in all, and from one address. */
+/*
+ * Connections not yet welcomed: in all (or a quarter of the descriptor limit, when
+ * less), and from one address. Over either, the newcomer takes the place of the
+ * oldest connection of the address holding the most (fdbudget_victim).
+ */
 #define SERVER_MAX_PENDING          128
+#define SERVER_PENDING_SHARE        4
 #define SERVER_MAX_PENDING_PER_HOST 32
 /* Out of descriptors: stop accepting this long, then try again. */
 #define SERVER_ACCEPT_PAUSE_MS 1000
@@ -605,30 +611,77 @@ static const struct conn_cbs server_conn_cbs = {
     .on_idle = server_on_idle,
 };
 
-/* The address part of "host:port" or "[host]:port". */
-static size_t server_host_len(const char *addr)
+/* The address part of "host:port" or "[host]:port", into buf. */
+static const char *server_host(const char *addr, char *buf, size_t len)
 {
 	const char *colon = strrchr(addr, ':');
+	int n = colon != NULL ? (int)(colon - addr) : (int)strlen(addr);
 
-	return colon != NULL ? (size_t)(colon - addr) : strlen(addr);
+	snprintf(buf, len, "%.*s", n, addr);
+	return buf;
 }
 
-/* Too many connections still to say Hello, in all or from this address? */
-static bool server_too_many_pending(const struct server *srv, const char *addr)
-{
-	size_t all = 0, here = 0, n = server_host_len(addr);
-	const struct session *s;
+/* The sessions still to say Hello, oldest first, with their addresses: for fdbudget_victim. */
+struct server_pending {
+	struct session *s[SERVER_MAX_PENDING];
+	char host[SERVER_MAX_PENDING][64];
+	size_t n;
+};
 
-	/* Those still to say Hello are at the head of the list. */
+static const char *server_pending_source(size_t i, void *arg)
+{
+	return ((struct server_pending *)arg)->host[i];
+}
+
+/*
+ * Room for a connection from host: over the cap, in all or for host, or landing in
+ * the descriptor reserve, the oldest not-yet-welcomed connection of the address
+ * holding the most goes (host's own when it holds the most). Returns false when
+ * the newcomer must go instead (the reserve is reached and nobody is pending).
+ */
+static bool server_make_room(struct server *srv, int fd, const char *host)
+{
+	static struct server_pending p;
+	size_t cap = fdbudget_cap(SERVER_MAX_PENDING, SERVER_PENDING_SHARE), here = 0;
+	struct session *s;
+	char why[256];
+	long v;
+
+	p.n = 0;
+	/* Those still to say Hello are at the head of the list, newest first. */
 	TAILQ_FOREACH(s, &srv->sessions, entry)
 	{
-		if (s->welcomed)
+		if (s->welcomed || p.n == SERVER_MAX_PENDING)
 			break;
-		all++;
-		if (server_host_len(s->addr) == n && strncmp(s->addr, addr, n) == 0)
-			here++;
+		p.s[p.n++] = s;
 	}
-	return all >= SERVER_MAX_PENDING || here >= SERVER_MAX_PENDING_PER_HOST;
+	for (size_t i = 0; i < p.n / 2; i++) {
+		s = p.s[i];
+		p.s[i] = p.s[p.n - 1 - i];
+		p.s[p.n - 1 - i] = s;
+	}
+	for (size_t i = 0; i < p.n; i++) {
+		server_host(p.s[i]->addr, p.host[i], sizeof(p.host[i]));
+		here += strcmp(p.host[i], host) == 0;
+	}
+	if (p.n < cap && here < SERVER_MAX_PENDING_PER_HOST && !fdbudget_in_reserve(fd))
+		return true;
+	v = fdbudget_victim(p.n, server_pending_source, &p, host);
+	if (v < 0)
+		return !fdbudget_in_reserve(fd) || p.n == 0;
+	s = p.s[v];
+	snprintf(why, sizeof(why),
+	         "dropped: too many connections still to say Hello (%zu, cap %zu, %zu from %s); "
+	         "the oldest of the address holding the most goes",
+	         p.n, cap, here, host);
+	if (srv->pending_refused++ % 1000 == 0)
+		log_warn("connection from %s %s (%llu so far)", s->addr, why,
+		         (unsigned long long)srv->pending_refused);
+	conn_abort(s->conn);
+	s->conn = NULL;
+	server_session_free(s);
+	listenpause_next_turn(srv->pause);
+	return true;
 }
 
 static void server_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
@@ -636,15 +689,14 @@ static void server_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struc
 {
 	struct server *srv = arg;
 	struct session *s;
-	char addr[64];
+	char addr[64], host[64];
 
 	netaddr_format(sa, addr, sizeof(addr));
-	if (server_too_many_pending(srv, addr)) {
+	if (!server_make_room(srv, fd, server_host(addr, host, sizeof(host)))) {
 		if (srv->pending_refused++ % 1000 == 0)
-			log_warn(
-			    "connection from %s refused: too many connections still to say Hello "
-			    "(%llu refused so far)",
-			    addr, (unsigned long long)srv->pending_refused);
+			log_warn("connection from %s refused: too many connections still to say "
+			         "Hello, and the descriptor reserve reached (%llu so far)",
+			         addr, (unsigned long long)srv->pending_refused);
 		evutil_closesocket(fd);
 		return;
 	}

@@ -45,7 +45,8 @@ struct record {
 	uint64_t health_n;      /* worker intervals that measured these */
 	uint64_t issue_late_ns; /* summed over completed ops */
 	uint64_t slot_wait_ns;  /* summed over completed ops */
-	uint64_t reap_delay_ns; /* summed over completed ops: completion seen late */
+	uint64_t reap_delay_ns; /* summed over completed ops: completion seen late (io_uring:
+	                           estimated) */
 	uint64_t nivcsw;        /* workers' involuntary context switches */
 	uint64_t steal_ppm;     /* the agent host's CPU steal, ppm of its CPU time (max) */
 	uint64_t late_10us;     /* completed ops the client delayed (issue lateness plus */

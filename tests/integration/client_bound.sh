@@ -57,6 +57,34 @@ for k in det mmc; do
 		{ cat "$T/$k.out" "$T/$k.err"; fail "the $k campaign runs beside busy loops"; }
 	ok "the $k campaign runs beside busy loops"
 done
+
+# Real io_uring on a real file: the engine cannot say when an operation completed, so a
+# completion seen late counts in latency and service time. The worker's wait for a CPU
+# (the scheduler's account) gives the reap delay it implies: never 0 beside busy loops.
+cat > "$T/file.yaml" <<YAML
+campaign: file
+agents: {local: 1}
+target: {path: $T/target, size: 8MiB}
+workers: 1
+queue_depth: 16
+interval: 250ms
+warmup: 250ms
+measure: 1250ms
+retry: 0
+slo: {latency: 1ms}
+workloads:
+  - {name: rr, rw: randread, block_size: 4KiB, load: {steps: [500, 2000]}}
+YAML
+"$IOCURVE" run "$T/file.yaml" --out "$T/file" > "$T/file.out" 2> "$T/file.err" ||
+	{ cat "$T/file.out" "$T/file.err"; fail "the file campaign runs beside busy loops"; }
+python3 - "$T/file" <<'PY' || fail "io_uring steps carry an estimated reap delay"
+import json, sys
+for s in json.load(open(sys.argv[1] + "/curve-rr.json"))["steps"]:
+    print(f"# file step {s['step']}: mean {s['mean_us']:.0f}us service {s['service_mean_us']:.0f}us "
+          f"issue late {s['issue_late_us']:.1f}us reap {s['reap_delay_us']:.1f}us: {s['verdict']}")
+    assert s["reap_delay_us"] > 0, s
+PY
+ok "io_uring steps carry the reap delay the worker's wait for a CPU implies"
 stop_busy
 
 python3 - "$T" <<'PY' || fail "each knee within 3% of the device's, or client-bound and a lower bound"

@@ -223,7 +223,8 @@ static void runner_end_cb(evutil_socket_t fd, short what, void *arg)
 	/* Not complete: said in intervals.jsonl, so `iocurve report` says it too. */
 	if (status == 1) {
 		snprintf(end->state, sizeof(end->state), "%s", runner_table[r->state].name);
-		snprintf(end->reason, sizeof(end->reason), "%.500s", msg);
+		/* Cut on a character's edge: summary.json holds UTF-8 only. */
+		text_clean(msg, end->reason, sizeof(end->reason), false);
 		if (results_end(r->res, end->state, end->reason, &err) < 0 ||
 		    results_sync(r->res, &err) < 0)
 			log_error("%s", err.msg);
@@ -711,7 +712,9 @@ static void runner_end_step(struct runner *r)
  *   write  the agent's line, the window, the fleet's line (in that order);
  *   emit   the agent's interval event, the fleet's, and an early end of the step.
  * An interval still waiting for agents stops at the agent's line and event.
+ * RUNNER_BAD_REPORT: the agent's report was refused (err says why), nothing merged.
  */
+#define RUNNER_BAD_REPORT (-2)
 static int runner_interval(struct runner *r, uint32_t ai, uint32_t i,
                            const Iocurve__IntervalReport *ir, struct error *err)
 {
@@ -727,6 +730,7 @@ static int runner_interval(struct runner *r, uint32_t ai, uint32_t i,
 		rec = xmalloc(sizeof(*rec));
 		if (agg_add(r->agg, ai, ir, rec, &m, err) < 0) {
 			error_prefix(err, "agent %s: bad interval report: ", name);
+			rc = RUNNER_BAD_REPORT;
 			goto out;
 		}
 	} else {
@@ -890,7 +894,7 @@ static int runner_probe_interval(struct runner *r, uint32_t ai, const Iocurve__I
 		error_prefix(err,
 		             "agent %s: bad probe report: ", runner_agents_name(r->agents, ai));
 	free(rec);
-	return rc < 0 ? -1 : 0;
+	return rc < 0 ? RUNNER_BAD_REPORT : 0;
 }
 
 /* Agent ai's StepDone: its clock line; the step's end once every agent's is in. */
@@ -920,6 +924,17 @@ static void runner_layout_progress(struct runner *r, uint32_t ai, const Iocurve_
 
 static void runner_lose_session(struct runner *r, struct session *s, int ai, const char *reason);
 
+/*
+ * A report out of range or out of place (why: agent, interval, field, value): the
+ * agent is lost to the campaign and its session given back, nothing of the report
+ * kept; on_agent_loss decides whether the campaign goes on without it.
+ */
+static void runner_refuse_report(struct runner *r, struct session *s, int ai, const char *why)
+{
+	log_warn("%s: report refused, the agent leaves the campaign", why);
+	runner_lose_session(r, s, ai, why);
+}
+
 static void runner_on_message(struct session *s, const Iocurve__Envelope *env, void *arg)
 {
 	struct runner *r = arg;
@@ -927,6 +942,7 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 	const Iocurve__IntervalReport *ir;
 	char text[1024];
 	struct error err;
+	int rc;
 
 	if (ai < 0 || !runner_live(r))
 		return;
@@ -942,7 +958,7 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 		if (r->state == RUNNER_COOLING && ir->workload_index == r->w &&
 		    ir->step == r->step) {
 			if (runner_probe_interval(r, (uint32_t)ai, ir, &err) < 0)
-				runner_fail(r, "%s", err.msg);
+				runner_refuse_report(r, s, ai, err.msg);
 			return;
 		}
 		if (r->state != RUNNER_STEPPING || ir->workload_index != r->w ||
@@ -952,7 +968,10 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 			         ir->step);
 			return;
 		}
-		if (runner_interval(r, (uint32_t)ai, ir->interval, ir, &err) < 0)
+		rc = runner_interval(r, (uint32_t)ai, ir->interval, ir, &err);
+		if (rc == RUNNER_BAD_REPORT)
+			runner_refuse_report(r, s, ai, err.msg);
+		else if (rc < 0)
 			runner_fail(r, "%s", err.msg);
 		break;
 	case IOCURVE__ENVELOPE__BODY_STEP_DONE:

@@ -54,6 +54,16 @@ struct swarm_template {
 	Iocurve__Histogram latency, service; /* encoded once */
 };
 
+/* --set FIELD=VALUE (swarm_set.c): one report field forced, for one session. */
+struct swarm_set {
+	char field[32];
+	int hist; /* 0: a field of the report; 1: of its latency histogram; 2: service */
+	size_t off;
+	int type;
+	uint64_t u;
+	double d;
+};
+
 struct swarm_opts {
 	const char *coordinator;
 	const char *tls_dir;
@@ -65,6 +75,8 @@ struct swarm_opts {
 	double sigma; /* of log latency: the spread, so the filled bins */
 	double median_us;
 	double duration_s; /* exit after this long; 0: until SIGTERM */
+	struct swarm_set *sets; /* session i forces sets[i] (i < nsets) */
+	unsigned nsets;
 };
 
 struct swarm_stats {
@@ -102,6 +114,12 @@ void swarm_record_templates(struct swarm *sw, double ops, uint32_t rw, uint32_t 
 void swarm_record_free(struct swarm *sw);
 /* Deterministic per-session randomness. */
 uint64_t swarm_rand(uint64_t *state);
+
+/* swarm_set.c: 0, or -1 when FIELD=VALUE names no field or no value of its type. */
+int swarm_set_parse(struct swarm_set *s, const char *arg);
+/* Force the field in r; a histogram's is forced in copy, which r then points to. */
+void swarm_set_apply(const struct swarm_set *s, Iocurve__IntervalReport *r,
+                     Iocurve__Histogram *copy);
 
 /* swarm_watch.c: the time each merged interval line reaches intervals.jsonl. */
 struct swarm_watch *swarm_watch_new(struct event_base *base, const char *results_dir);

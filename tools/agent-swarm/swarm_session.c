@@ -126,6 +126,7 @@ static void swarm_report(struct swarm_session *ss)
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__IntervalReport r = IOCURVE__INTERVAL_REPORT__INIT;
 	const struct record *rec = &t->rec;
+	Iocurve__Histogram forced;
 
 	r.workload_index = ss->workload;
 	r.step = ss->step;
@@ -144,6 +145,8 @@ static void swarm_report(struct swarm_session *ss)
 	r.latency = (Iocurve__Histogram *)&t->latency;
 	r.service = (Iocurve__Histogram *)&t->service;
 	r.err_path = "";
+	if (ss->index < sw->o.nsets)
+		swarm_set_apply(&sw->o.sets[ss->index], &r, &forced);
 	env.body_case = IOCURVE__ENVELOPE__BODY_INTERVAL_REPORT;
 	env.interval_report = &r;
 	swarm_send(ss, &env);

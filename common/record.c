@@ -165,9 +165,12 @@ int record_decode(struct record *rec, const Iocurve__IntervalReport *r, struct e
 		error_set(err, "interval %u: report without histograms", r->interval);
 		return -1;
 	}
-	if (hist_decode(&rec->latency, r->latency, err) < 0 ||
-	    hist_decode(&rec->service, r->service, err) < 0) {
-		error_prefix(err, "interval %u: ", r->interval);
+	if (hist_decode(&rec->latency, r->latency, err) < 0) {
+		error_prefix(err, "interval %u: latency ", r->interval);
+		return -1;
+	}
+	if (hist_decode(&rec->service, r->service, err) < 0) {
+		error_prefix(err, "interval %u: service ", r->interval);
 		return -1;
 	}
 	if (record_check(rec, err) < 0) {
@@ -183,6 +186,17 @@ static bool record_le_product(uint64_t a, uint64_t b, uint64_t c)
 	uint64_t p;
 
 	return __builtin_mul_overflow(b, c, &p) || a <= p;
+}
+
+/* A histogram's sum is of count values in [min, max]: its mean lies between them. */
+static int record_check_sum(const char *name, const struct hist *h, struct error *err)
+{
+	if (h->count == 0 || (h->sum / h->count >= h->min && h->sum / h->count <= h->max))
+		return 0;
+	error_set(err, "%s sum_ns %llu is not %llu values in [%llu, %llu]", name,
+	          (unsigned long long)h->sum, (unsigned long long)h->count,
+	          (unsigned long long)h->min, (unsigned long long)h->max);
+	return -1;
 }
 
 int record_check(const struct record *rec, struct error *err)
@@ -222,6 +236,9 @@ int record_check(const struct record *rec, struct error *err)
 		          (unsigned long long)rec->service.count, (unsigned long long)rec->ops);
 		return -1;
 	}
+	if (record_check_sum("latency", &rec->latency, err) < 0 ||
+	    record_check_sum("service", &rec->service, err) < 0)
+		return -1;
 	/* Each op's lag is at most the largest: their sum is at most ops times it. */
 	if (!record_le_product(rec->lag_sum_ns, rec->ops, rec->lag_max_ns)) {
 		error_set(err, "lag_sum_ns %llu is more than ops %llu times lag_max_ns %llu",

@@ -210,8 +210,8 @@ int record_check(const struct record *rec, struct error *err)
 		uint64_t v = *record_at((struct record *)rec, c);
 
 		if (v > c->max) {
-			error_set(err, "%s %llu is outside [0, %llu]", c->key, (unsigned long long)v,
-			          (unsigned long long)c->max);
+			error_set(err, "%s %llu is outside [0, %llu]", c->key,
+			          (unsigned long long)v, (unsigned long long)c->max);
 			return -1;
 		}
 	}

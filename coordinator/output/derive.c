@@ -141,7 +141,6 @@ char *derive_meta_read(const char *dir)
  */
 #define DERIVE_JSON_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15))
 
-
 static json_t *derive_need(json_t *v)
 {
 	if (v == NULL) {

@@ -534,7 +534,8 @@ static int intervals_get_record(struct intervals_reader *r, json_t *o, int fmt,
 	    intervals_get_error(o, a, err) < 0)
 		return -1;
 	/* A rate asked of the fleet: units_parse_rate's bound, or null (not known). */
-	if (!isnan(l->offered_ops) && !(l->offered_ops >= 0 && l->offered_ops <= INTERVALS_RATE_MAX)) {
+	if (!isnan(l->offered_ops) &&
+	    !(l->offered_ops >= 0 && l->offered_ops <= INTERVALS_RATE_MAX)) {
 		error_set(err, "offered_ops %g is outside [0, %g]", l->offered_ops,
 		          INTERVALS_RATE_MAX);
 		return -1;

@@ -54,4 +54,12 @@ YAML
 "$IOCURVE" run "$T/c.yaml" --coordinator "$SOCK" > "$T/run.out" 2> "$T/run.err" ||
 	{ cat "$T/run.err"; fail "a campaign runs beside the planted marks"; }
 check "it is campaign 10" grep -q "campaign 10 (next) submitted" "$T/serve.log"
+# Control requests' numbers are checked where they enter too.
+for verb in cancel resume; do
+	if "$IOCURVE" "$verb" 4294967295 --coordinator "$SOCK" > "$T/$verb.out" 2>&1; then
+		fail "$verb of campaign 4294967295 is refused"
+	fi
+	check "$verb 4294967295 is refused naming the bound" \
+		grep -q "campaign id 4294967295 is outside \[1, 16777216\]" "$T/$verb.out"
+done
 echo "# results-marks: all passed"

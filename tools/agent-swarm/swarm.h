@@ -29,7 +29,7 @@ struct swarm_session {
 	SSL_CTX *ctx;
 	struct conn *conn;
 	bool welcomed;
-	bool stall;   /* stops reading after Welcome (the coordinator's output cap) */
+	bool stall; /* stops reading after Welcome (the coordinator's output cap) */
 	uint32_t workload;
 	uint32_t workers;
 	uint32_t rw; /* Prepare's RwMode */
@@ -74,7 +74,7 @@ struct swarm_opts {
 	unsigned dial_parallel;
 	double sigma; /* of log latency: the spread, so the filled bins */
 	double median_us;
-	double duration_s; /* exit after this long; 0: until SIGTERM */
+	double duration_s;      /* exit after this long; 0: until SIGTERM */
 	struct swarm_set *sets; /* session i forces sets[i] (i < nsets) */
 	unsigned nsets;
 };

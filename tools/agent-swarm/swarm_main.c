@@ -106,7 +106,8 @@ static int swarm_parse(struct swarm_opts *o, int argc, char **argv)
 		case 'x':
 			o->sets = xreallocarray(o->sets, o->nsets + 1, sizeof(*o->sets));
 			if (swarm_set_parse(&o->sets[o->nsets++], optarg) < 0) {
-				fprintf(stderr, "iocurve-agent-swarm: --set %s: no such field or value\n",
+				fprintf(stderr,
+				        "iocurve-agent-swarm: --set %s: no such field or value\n",
 				        optarg);
 				return -1;
 			}

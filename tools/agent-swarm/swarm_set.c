@@ -48,7 +48,7 @@ static int swarm_set_value(struct swarm_set *s, const char *v)
 
 	errno = 0;
 	if (s->type == SWARM_DOUBLE) {
-		s->d = strcmp(v, "max") == 0 ? 1.7976931348623157e308
+		s->d = strcmp(v, "max") == 0   ? 1.7976931348623157e308
 		       : strcmp(v, "min") == 0 ? -1.7976931348623157e308
 		                               : strtod(v, &end);
 		return strcmp(v, "max") == 0 || strcmp(v, "min") == 0 || (end != v && *end == '\0')
@@ -86,7 +86,8 @@ int swarm_set_parse(struct swarm_set *s, const char *arg)
 	s->off = SIZE_MAX;
 	s->type = SWARM_U64;
 	if (s->hist) {
-		for (size_t i = 0; i < sizeof(swarm_hist_fields) / sizeof(swarm_hist_fields[0]); i++)
+		for (size_t i = 0; i < sizeof(swarm_hist_fields) / sizeof(swarm_hist_fields[0]);
+		     i++)
 			if (strcmp(s->field + 8, swarm_hist_fields[i].name) == 0)
 				s->off = swarm_hist_fields[i].off;
 	} else {

@@ -9,8 +9,11 @@ shift 2
 work=$(mktemp -d /tmp/iocurve-fuzz.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/corpus"
+# Inputs up to 64 KiB, or as long as the longest seed (a results directory in one input).
+maxlen=$(find "$@" -type f -printf '%s\n' 2> /dev/null | sort -n | tail -1)
+[ "${maxlen:-0}" -gt 65536 ] || maxlen=65536
 rc=0
-"$exe" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+"$exe" -max_total_time="$secs" -max_len="$maxlen" -timeout=10 -rss_limit_mb=2048 \
 	-artifact_prefix="$work/" -print_final_stats=1 "$work/corpus" "$@" > "$work/log" 2>&1 || rc=$?
 grep -E "^stat::number_of_executed_units|^#[0-9]+ *DONE" "$work/log" || true
 if [ "$rc" -ne 0 ]; then

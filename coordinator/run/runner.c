@@ -715,6 +715,8 @@ static void runner_end_step(struct runner *r)
  * RUNNER_BAD_REPORT: the agent's report was refused (err says why), nothing merged.
  */
 #define RUNNER_BAD_REPORT (-2)
+/* The latest time an agent's clock may say (ns): 146 years, far from int64_t's end. */
+#define RUNNER_AGENT_TIME_MAX (UINT64_C(1) << 62)
 static int runner_interval(struct runner *r, uint32_t ai, uint32_t i,
                            const Iocurve__IntervalReport *ir, struct error *err)
 {
@@ -975,6 +977,15 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 			runner_fail(r, "%s", err.msg);
 		break;
 	case IOCURVE__ENVELOPE__BODY_STEP_DONE:
+		/* A start on the agent's clock: signed arithmetic converts it (clocksync). */
+		if (env->step_done->start_time > RUNNER_AGENT_TIME_MAX) {
+			snprintf(text, sizeof(text),
+			         "agent %s: bad StepDone: start_time %llu is outside [0, %llu]",
+			         session_name(s), (unsigned long long)env->step_done->start_time,
+			         (unsigned long long)RUNNER_AGENT_TIME_MAX);
+			runner_refuse_report(r, s, ai, text);
+			return;
+		}
 		if (r->state == RUNNER_COOLING && env->step_done->workload_index == r->w &&
 		    env->step_done->step == r->step) {
 			runner_agents_step_done(r->agents, (uint32_t)ai,

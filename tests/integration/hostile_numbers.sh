@@ -5,8 +5,8 @@
 #  1. one agent reporting host_cpu_pct = 1e308 (once an abort at the step's end): the
 #     report is refused naming agent, field and value, the campaign fails naming the
 #     agent, serve stays up and `status` answers;
-#  2. every numeric field of an IntervalReport at its extremes (0, -1, max of its type,
-#     +-1e308, NaN, +-inf), one agent each, on_agent_loss: continue: each refusal names
+#  2. every numeric field of an IntervalReport (and StepDone's start) at its extremes (0,
+#     -1, max of its type, +-1e308, NaN, +-inf), one agent each, on_agent_loss: continue: each refusal names
 #     its agent, field and value, the campaign completes with the honest agents;
 #  3. `iocurve report` on results whose intervals.jsonl holds each extreme: refused
 #     with file:line and the field, never an abort.
@@ -91,6 +91,8 @@ for f in ops reads bytes errors cpu_user_ns cpu_sys_ns lag_sum_ns lag_max_ns qd_
 	for v in 0 -1 max; do add "$f=$v"; done
 done
 for v in 0 -1 max 1e308 -1e308 nan inf -inf; do add "host_cpu_pct=$v"; done
+# StepDone's start on the agent's clock (converted with signed arithmetic)
+for v in 0 -1 max 9223372036854775807; do add "step_done.start_time=$v"; done
 # shellcheck disable=SC2086 # one word per --set
 swarm x $((NSET + 2)) $SETS
 campaign all $((NSET + 2)) continue
@@ -101,7 +103,7 @@ python3 - "$T/serve.log" "$SETS" <<'PY' || fail "each refusal names its agent, f
 import re, sys
 log = open(sys.argv[1]).read()
 sets = sys.argv[2].split()[1::2]
-refused = dict(re.findall(r"agent (x-\d+): bad (?:interval|probe) report: (.*?): report refused", log))
+refused = dict(re.findall(r"agent (x-\d+): bad (?:interval report|probe report|StepDone): (.*?): report refused", log))
 named = 0
 for i, s in enumerate(sets):
     field, value = s.split("=")
@@ -109,13 +111,14 @@ for i, s in enumerate(sets):
     if why is None:
         continue  # accepted: a value in range (0 for most)
     base = field.split(".")[0]
-    assert base in why or field in why or "latencies" in why or "service times" in why or \
+    assert base in why or field.split(".")[-1] in why or "latencies" in why or "service times" in why or \
         "histogram" in why or "outside the step" in why or "more than" in why, (s, why)
     named += 1
 # The values no record can hold are all refused.
 for i, s in enumerate(sets):
     field, value = s.split("=")
     bad = (field == "host_cpu_pct" and value not in ("0",)) or \
+        (field == "step_done.start_time" and value != "0") or \
         (value == "-1" or value == "max") and field not in ("latency.max_ns",)
     if bad:
         assert f"x-{i:05d}" in refused, f"{s} was not refused"

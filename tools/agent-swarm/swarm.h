@@ -57,7 +57,8 @@ struct swarm_template {
 /* --set FIELD=VALUE (swarm_set.c): one report field forced, for one session. */
 struct swarm_set {
 	char field[32];
-	int hist; /* 0: a field of the report; 1: of its latency histogram; 2: service */
+	int hist;       /* 0: a field of the report; 1: of its latency histogram; 2: service */
+	bool step_done; /* step_done.start_time: StepDone's, not the report's */
 	size_t off;
 	int type;
 	uint64_t u;

@@ -4,8 +4,8 @@
  * a value (the coordinator's input checks, tests/integration/hostile_numbers.sh).
  * FIELD is a counter of record_counters, duration_ns, workers, interval,
  * host_cpu_pct, err_errno, or latency.count / latency.sum_ns / latency.min_ns /
- * latency.max_ns (and service.*). VALUE is a number (-1 and the like wrap into
- * the field's type as C's conversions do), "max" or "min" of its type, or for
+ * latency.max_ns (and service.*), or step_done.start_time (StepDone's). VALUE is a number (-1 and
+ * the like wrap into the field's type as C's conversions do), "max" or "min" of its type, or for
  * host_cpu_pct anything strtod reads ("nan", "inf", "-1e308").
  */
 #include <errno.h>
@@ -85,7 +85,10 @@ int swarm_set_parse(struct swarm_set *s, const char *arg)
 	                                                  : 0;
 	s->off = SIZE_MAX;
 	s->type = SWARM_U64;
-	if (s->hist) {
+	s->step_done = strcmp(s->field, "step_done.start_time") == 0;
+	if (s->step_done) {
+		s->off = 0;
+	} else if (s->hist) {
 		for (size_t i = 0; i < sizeof(swarm_hist_fields) / sizeof(swarm_hist_fields[0]);
 		     i++)
 			if (strcmp(s->field + 8, swarm_hist_fields[i].name) == 0)

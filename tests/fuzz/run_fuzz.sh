@@ -16,10 +16,10 @@ maxlen=$(find "$@" -type f -printf '%s\n' 2> /dev/null | sort -n | tail -1)
 rc=0
 "$exe" -max_total_time="$secs" -max_len="$maxlen" -timeout=10 -rss_limit_mb=2048 \
 	-artifact_prefix="$work/" -print_final_stats=1 "$work/corpus" "$@" > "$work/log" 2>&1 || rc=$?
-grep -E "^stat::number_of_executed_units|^#[0-9]+ *DONE" "$work/log" || true
+grep -E "^stat::number_of_executed_units|^#[0-9]+[[:space:]]+DONE" "$work/log" || true
 # Coverage: edges (libFuzzer's "cov") reached by the seeds alone, then by the end.
-seeds=$(grep -E "^#[0-9]+ *INITED" "$work/log" | sed -n 's/.*cov: \([0-9]*\).*/\1/p' | tail -1)
-final=$(grep -E "^#[0-9]+ " "$work/log" | sed -n 's/.*cov: \([0-9]*\).*/\1/p' | tail -1)
+seeds=$(grep -E "^#[0-9]+[[:space:]]+INITED" "$work/log" | sed -n 's/.*cov: \([0-9]*\).*/\1/p' | tail -1)
+final=$(grep -E "^#[0-9]+[[:space:]]" "$work/log" | sed -n 's/.*cov: \([0-9]*\).*/\1/p' | tail -1)
 echo "coverage: $(basename "$exe"): ${seeds:-?} edges from the seeds, ${final:-?} at the end"
 if [ "$rc" -ne 0 ]; then
 	tail -60 "$work/log"

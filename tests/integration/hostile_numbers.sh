@@ -80,6 +80,18 @@ kill "$LIAR" "$HONEST"
 wait "$LIAR" 2> /dev/null || true
 wait "$HONEST" 2> /dev/null || true
 
+# 1b. Words that are not UTF-8 in a failure's target (once an abort writing the line).
+swarm utf 1 --set 'err_path=/data/\xff\xfe\xc3'
+UTF=$SWARM
+campaign utf 1 abort
+"$IOCURVE" run "$T/utf.yaml" --coordinator "$SOCK" > "$T/utf.out" 2> "$T/utf.err" || true
+alive "after a target path that is not UTF-8"
+D=$(ls -d "$T"/res/utf-*)
+check "the path is kept with its bytes escaped" grep -q '"path":"/data/\\\\xff\\\\xfe\\\\xc3"' "$D/intervals.jsonl"
+check "the results read back" "$IOCURVE" report "$D" > /dev/null
+kill "$UTF"
+wait "$UTF" 2> /dev/null || true
+
 # 2. Every field at its extremes, one agent each, and two honest ones.
 SETS=""
 NSET=0

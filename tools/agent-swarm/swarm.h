@@ -59,6 +59,8 @@ struct swarm_set {
 	char field[32];
 	int hist;       /* 0: a field of the report; 1: of its latency histogram; 2: service */
 	bool step_done; /* step_done.start_time: StepDone's, not the report's */
+	bool is_text;   /* err_path: text, with err_errno 5 */
+	char text[256];
 	size_t off;
 	int type;
 	uint64_t u;

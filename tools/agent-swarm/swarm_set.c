@@ -4,9 +4,10 @@
  * a value (the coordinator's input checks, tests/integration/hostile_numbers.sh).
  * FIELD is a counter of record_counters, duration_ns, workers, interval,
  * host_cpu_pct, err_errno, or latency.count / latency.sum_ns / latency.min_ns /
- * latency.max_ns (and service.*), or step_done.start_time (StepDone's). VALUE is a number (-1 and
- * the like wrap into the field's type as C's conversions do), "max" or "min" of its type, or for
- * host_cpu_pct anything strtod reads ("nan", "inf", "-1e308").
+ * latency.max_ns (and service.*), or step_done.start_time (StepDone's); or err_path,
+ * a failure's target as text (\xNN a byte), which also sets err_errno 5 (EIO). VALUE is a number
+ * (-1 and the like wrap into the field's type as C's conversions do), "max" or "min" of its type,
+ * or for host_cpu_pct anything strtod reads ("nan", "inf", "-1e308").
  */
 #include <errno.h>
 #include <math.h>
@@ -86,6 +87,24 @@ int swarm_set_parse(struct swarm_set *s, const char *arg)
 	s->off = SIZE_MAX;
 	s->type = SWARM_U64;
 	s->step_done = strcmp(s->field, "step_done.start_time") == 0;
+	if (strcmp(s->field, "err_path") == 0) {
+		const char *v = eq + 1;
+		size_t o = 0;
+
+		while (*v != '\0' && o + 1 < sizeof(s->text)) {
+			unsigned b;
+
+			if (v[0] == '\\' && v[1] == 'x' && sscanf(v + 2, "%2x", &b) == 1) {
+				s->text[o++] = (char)b;
+				v += 4;
+			} else {
+				s->text[o++] = *v++;
+			}
+		}
+		s->text[o] = '\0';
+		s->is_text = true;
+		return 0;
+	}
 	if (s->step_done) {
 		s->off = 0;
 	} else if (s->hist) {
@@ -113,6 +132,12 @@ void swarm_set_apply(const struct swarm_set *s, Iocurve__IntervalReport *r,
 {
 	char *p;
 
+	if (s->is_text) {
+		r->err_errno = 5;
+		r->errors = 1;
+		r->err_path = (char *)s->text;
+		return;
+	}
 	if (s->hist) {
 		/* The templates' histograms are shared: the forced one is a copy. */
 		*copy = *(s->hist == 1 ? r->latency : r->service);

@@ -915,6 +915,15 @@ static void runner_layout_progress(struct runner *r, uint32_t ai, const Iocurve_
 {
 	if (r->state != RUNNER_PREPARING || lp->workload_index != r->w || lp->bytes_total == 0)
 		return;
+	/* More done than there is: not progress any view could show (a share over 100%). */
+	if (lp->bytes_done > lp->bytes_total) {
+		log_warn(
+		    "agent %s: LayoutProgress ignored: bytes_done %llu is more than bytes_total "
+		    "%llu",
+		    runner_agents_name(r->agents, ai), (unsigned long long)lp->bytes_done,
+		    (unsigned long long)lp->bytes_total);
+		return;
+	}
 	events_emit(r->ev, &(struct event){.kind = EVENT_LAYOUT,
 	                                   .layout = {.workload = (uint32_t)r->w,
 	                                              .agent = runner_agents_name(r->agents, ai),

@@ -155,6 +155,9 @@ int agg_record_from_report(struct agg_record *rec, const Iocurve__IntervalReport
 		error_prefix(err, "interval %u: ", r->interval);
 		return -1;
 	}
+	/* An agent of 0.2.0 or before may say a little over 100 (agg_record_check): a share. */
+	if (rec->host_cpu_pct > 100)
+		rec->host_cpu_pct = 100;
 	return record_decode(&rec->rec, r, err);
 }
 
@@ -175,8 +178,13 @@ int agg_record_check(const struct agg_record *rec, bool nan_cpu_ok, struct error
 		error_set(err, "agents %u is outside [0, %u]", rec->agents, AGG_AGENTS_MAX);
 		return -1;
 	}
-	/* A share of the host's CPUs: scaled and summed later, a huge one overflows to inf. */
-	if (!(cpu >= 0 && cpu <= 100) && !(nan_cpu_ok && isnan(cpu))) {
+	/*
+	 * A share of the host's CPUs: scaled and summed later, a huge one overflows to inf.
+	 * Agents of 0.2.0 and before divide busy time by a total that shrinks when /proc/stat's
+	 * iowait runs backwards, so a busy host reads a little over 100: up to
+	 * AGG_CPU_PCT_JITTER over passes (the wire's is then read as 100, a file's as written).
+	 */
+	if (!(cpu >= 0 && cpu <= 100 + AGG_CPU_PCT_JITTER) && !(nan_cpu_ok && isnan(cpu))) {
 		error_set(err, "host_cpu_pct %g is outside [0, 100]", cpu);
 		return -1;
 	}

@@ -28,8 +28,8 @@ double hostcpu_sample(struct hostcpu *h)
 	busy = total - v[3] - v[4];
 	h->steal_pct = 0;
 	/*
-	 * iowait may go backwards (/proc/stat), so busy may too: a share of 0..100 either
-	 * way; the coordinator refuses a report with one outside.
+	 * iowait may go backwards (/proc/stat), shrinking the total, so busy time over it
+	 * may pass 100%: a share of 0..100 either way (the coordinator refuses one outside).
 	 */
 	if (h->total != 0 && total > h->total) {
 		pct = busy > h->busy ? 100.0 * (double)(busy - h->busy) / (double)(total - h->total)

@@ -717,6 +717,8 @@ static void runner_end_step(struct runner *r)
 #define RUNNER_BAD_REPORT (-2)
 /* The latest time an agent's clock may say (ns): 146 years, far from int64_t's end. */
 #define RUNNER_AGENT_TIME_MAX (UINT64_C(1) << 62)
+/* How far from its planned start an agent may say it started a step (an hour). */
+#define RUNNER_START_SLACK_NS ((int64_t)(3600 * NSEC_PER_SEC))
 static int runner_interval(struct runner *r, uint32_t ai, uint32_t i,
                            const Iocurve__IntervalReport *ir, struct error *err)
 {
@@ -899,11 +901,26 @@ static int runner_probe_interval(struct runner *r, uint32_t ai, const Iocurve__I
 	return rc < 0 ? RUNNER_BAD_REPORT : 0;
 }
 
-/* Agent ai's StepDone: its clock line; the step's end once every agent's is in. */
+/*
+ * Agent ai's StepDone: its clock line; the step's end once every agent's is in.
+ * RUNNER_BAD_REPORT: its start, brought onto the coordinator's clock, is not within
+ * RUNNER_START_SLACK_NS of the planned one (err says so), nothing written.
+ */
 static int runner_step_done(struct runner *r, uint32_t ai, uint64_t agent_start, struct error *err)
 {
 	const struct intervals_clock *k = runner_agents_step_done(r->agents, ai, agent_start);
+	int64_t off = (int64_t)k->start_ns - (int64_t)k->planned_ns;
 
+	if (k->start_ns > RUNNER_AGENT_TIME_MAX || off > RUNNER_START_SLACK_NS ||
+	    off < -RUNNER_START_SLACK_NS) {
+		error_set(
+		    err,
+		    "agent %s: bad StepDone: start_time %llu is %+.3f s from the planned start "
+		    "on its clock (at most %d s)",
+		    runner_agents_name(r->agents, ai), (unsigned long long)agent_start,
+		    (double)off / 1e9, (int)(RUNNER_START_SLACK_NS / NSEC_PER_SEC));
+		return RUNNER_BAD_REPORT;
+	}
 	if (results_clock(r->res, runner_workload(r), r->step, runner_agents_name(r->agents, ai), k,
 	                  err) < 0)
 		return -1;
@@ -1006,7 +1023,10 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 		if (r->state != RUNNER_STEPPING || env->step_done->workload_index != r->w ||
 		    env->step_done->step != r->step)
 			return;
-		if (runner_step_done(r, (uint32_t)ai, env->step_done->start_time, &err) < 0)
+		rc = runner_step_done(r, (uint32_t)ai, env->step_done->start_time, &err);
+		if (rc == RUNNER_BAD_REPORT)
+			runner_refuse_report(r, s, ai, err.msg);
+		else if (rc < 0)
 			runner_fail(r, "%s", err.msg);
 		break;
 	case IOCURVE__ENVELOPE__BODY_LAYOUT_PROGRESS:

@@ -80,6 +80,7 @@ struct swarm_opts {
 	double duration_s;      /* exit after this long; 0: until SIGTERM */
 	struct swarm_set *sets; /* session i forces sets[i] (i < nsets) */
 	unsigned nsets;
+	unsigned mutate; /* sessions nsets.. nsets + mutate - 1 flip bits of every report */
 };
 
 struct swarm_stats {
@@ -123,6 +124,12 @@ int swarm_set_parse(struct swarm_set *s, const char *arg);
 /* Force the field in r; a histogram's is forced in copy, which r then points to. */
 void swarm_set_apply(const struct swarm_set *s, Iocurve__IntervalReport *r,
                      Iocurve__Histogram *copy);
+
+/*
+ * Flip one to four random bits of the report's encoding and send what it decodes
+ * to (the report as is when nothing does): any value of any field, through TLS.
+ */
+void swarm_set_mutate(struct swarm_session *ss, const Iocurve__Envelope *env);
 
 /* swarm_watch.c: the time each merged interval line reaches intervals.jsonl. */
 struct swarm_watch *swarm_watch_new(struct event_base *base, const char *results_dir);

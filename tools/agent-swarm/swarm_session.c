@@ -151,7 +151,10 @@ static void swarm_report(struct swarm_session *ss)
 		swarm_set_apply(&sw->o.sets[ss->index], &r, &forced);
 	env.body_case = IOCURVE__ENVELOPE__BODY_INTERVAL_REPORT;
 	env.interval_report = &r;
-	swarm_send(ss, &env);
+	if (ss->index >= sw->o.nsets && ss->index < sw->o.nsets + sw->o.mutate)
+		swarm_set_mutate(ss, &env);
+	else
+		swarm_send(ss, &env);
 	sw->st.reports++;
 	sw->st.report_bytes += 4 + protobuf_c_message_get_packed_size(&env.base);
 	if (sw->watch != NULL)

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conn.h"
 #include "swarm.h"
 
 enum swarm_type { SWARM_U64, SWARM_U32, SWARM_I32, SWARM_DOUBLE };
@@ -160,4 +161,27 @@ void swarm_set_apply(const struct swarm_set *s, Iocurve__IntervalReport *r,
 		*(double *)p = s->d;
 		break;
 	}
+}
+
+void swarm_set_mutate(struct swarm_session *ss, const Iocurve__Envelope *env)
+{
+	size_t len = protobuf_c_message_get_packed_size(&env->base);
+	uint8_t *buf = malloc(len ? len : 1);
+	unsigned flips = 1 + (unsigned)(swarm_rand(&ss->sw->seed) % 4);
+	Iocurve__Envelope *out;
+
+	if (buf == NULL)
+		return;
+	protobuf_c_message_pack(&env->base, buf);
+	for (unsigned i = 0; i < flips && len > 0; i++) {
+		uint64_t r = swarm_rand(&ss->sw->seed);
+
+		buf[r % len] ^= (uint8_t)(1u << (r >> 32) % 8);
+	}
+	out = iocurve__envelope__unpack(NULL, len, buf);
+	if (ss->conn != NULL)
+		conn_send(ss->conn, out != NULL ? out : env);
+	if (out != NULL)
+		iocurve__envelope__free_unpacked(out, NULL);
+	free(buf);
 }

@@ -5,9 +5,11 @@
 #  1. one agent reporting host_cpu_pct = 1e308 (once an abort at the step's end): the
 #     report is refused naming agent, field and value, the campaign fails naming the
 #     agent, serve stays up and `status` answers;
-#  2. every numeric field of an IntervalReport (and StepDone's start) at its extremes (0,
-#     -1, max of its type, +-1e308, NaN, +-inf), one agent each, on_agent_loss: continue: each refusal names
-#     its agent, field and value, the campaign completes with the honest agents;
+#  1b. a failure's target that is not UTF-8 (once an abort writing its line): kept escaped;
+#  2. every numeric field of an IntervalReport (and StepDone's start) at its extremes
+#     (0, -1, max of its type, +-1e308, NaN, +-inf), one agent each, on_agent_loss:
+#     continue: each refusal names its agent, field and value, the campaign completes
+#     with the honest agents;
 #  2b. 30 sessions flipping random bits of every report: serve stays up, report reads
 #     back what it wrote;
 #  3. `iocurve report` on results whose intervals.jsonl holds each extreme: refused

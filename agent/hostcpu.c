@@ -27,8 +27,14 @@ double hostcpu_sample(struct hostcpu *h)
 	/* Waiting for I/O is idle time: the CPU could have run something else. */
 	busy = total - v[3] - v[4];
 	h->steal_pct = 0;
+	/*
+	 * iowait may go backwards (/proc/stat), shrinking the total, so busy time over it
+	 * may pass 100%: a share of 0..100 either way (the coordinator refuses one outside).
+	 */
 	if (h->total != 0 && total > h->total) {
-		pct = 100.0 * (double)(busy - h->busy) / (double)(total - h->total);
+		pct = busy > h->busy ? 100.0 * (double)(busy - h->busy) / (double)(total - h->total)
+		                     : 0;
+		pct = pct > 100 ? 100 : pct;
 		if (v[7] >= h->steal)
 			h->steal_pct =
 			    100.0 * (double)(v[7] - h->steal) / (double)(total - h->total);

@@ -10,37 +10,41 @@
 #include "text.h"
 #include "xalloc.h"
 
-#define RECORD_ROW(name, rule, since, dflt)                                                        \
+#define RECORD_ROW(name, rule, since, dflt, max)                                                   \
 	{                                                                                          \
 #name, offsetof(struct record, name), offsetof(Iocurve__IntervalReport, name),     \
-		    rule, since, dflt                                                              \
+		    rule, since, dflt, max                                                         \
 	}
+#define N RECORD_COUNT_MAX
+#define T RECORD_NS_MAX
 
 /* In the order intervals.jsonl writes them. */
 const struct record_counter record_counters[] = {
-    RECORD_ROW(ops, RECORD_SUM, 1, 0),
-    RECORD_ROW(reads, RECORD_SUM, 1, 0),
-    RECORD_ROW(bytes, RECORD_SUM, 1, 0),
-    RECORD_ROW(errors, RECORD_SUM, 1, 0),
-    RECORD_ROW(cpu_user_ns, RECORD_SUM, 1, 0),
-    RECORD_ROW(cpu_sys_ns, RECORD_SUM, 1, 0),
-    RECORD_ROW(lag_sum_ns, RECORD_SUM, 1, 0),
-    RECORD_ROW(lag_max_ns, RECORD_MAX, 1, 0),
-    RECORD_ROW(qd_full_ns, RECORD_SUM, 1, 0),
-    RECORD_ROW(missed, RECORD_SUM, 1, 0),
-    RECORD_ROW(missed_charged, RECORD_SUM, 1, 0),
-    RECORD_ROW(wakes, RECORD_SUM, 2, 0),    /* 0: not counted (an agent of 0.1.0) */
-    RECORD_ROW(health_n, RECORD_SUM, 2, 0), /* 0: health not measured (an agent of 0.1.0) */
-    RECORD_ROW(issue_late_ns, RECORD_SUM, 2, 0),
-    RECORD_ROW(slot_wait_ns, RECORD_SUM, 2, 0),
-    RECORD_ROW(reap_delay_ns, RECORD_SUM, 2, 0),
-    RECORD_ROW(nivcsw, RECORD_SUM, 2, 0),
-    RECORD_ROW(steal_ppm, RECORD_MAX, 2, 0),
-    RECORD_ROW(late_10us, RECORD_SUM, 2, 0),
-    RECORD_ROW(late_100us, RECORD_SUM, 2, 0),
-    RECORD_ROW(late_1ms, RECORD_SUM, 2, 0),
-    RECORD_ROW(late_10ms, RECORD_SUM, 2, 0),
+    RECORD_ROW(ops, RECORD_SUM, 1, 0, N),
+    RECORD_ROW(reads, RECORD_SUM, 1, 0, N),
+    RECORD_ROW(bytes, RECORD_SUM, 1, 0, RECORD_BYTES_MAX),
+    RECORD_ROW(errors, RECORD_SUM, 1, 0, N),
+    RECORD_ROW(cpu_user_ns, RECORD_SUM, 1, 0, T),
+    RECORD_ROW(cpu_sys_ns, RECORD_SUM, 1, 0, T),
+    RECORD_ROW(lag_sum_ns, RECORD_SUM, 1, 0, T),
+    RECORD_ROW(lag_max_ns, RECORD_MAX, 1, 0, T),
+    RECORD_ROW(qd_full_ns, RECORD_SUM, 1, 0, T),
+    RECORD_ROW(missed, RECORD_SUM, 1, 0, N),
+    RECORD_ROW(missed_charged, RECORD_SUM, 1, 0, N),
+    RECORD_ROW(wakes, RECORD_SUM, 2, 0, N),    /* 0: not counted (an agent of 0.1.0) */
+    RECORD_ROW(health_n, RECORD_SUM, 2, 0, N), /* 0: health not measured (an agent of 0.1.0) */
+    RECORD_ROW(issue_late_ns, RECORD_SUM, 2, 0, T),
+    RECORD_ROW(slot_wait_ns, RECORD_SUM, 2, 0, T),
+    RECORD_ROW(reap_delay_ns, RECORD_SUM, 2, 0, T),
+    RECORD_ROW(nivcsw, RECORD_SUM, 2, 0, N),
+    RECORD_ROW(steal_ppm, RECORD_MAX, 2, 0, 1000000),
+    RECORD_ROW(late_10us, RECORD_SUM, 2, 0, N),
+    RECORD_ROW(late_100us, RECORD_SUM, 2, 0, N),
+    RECORD_ROW(late_1ms, RECORD_SUM, 2, 0, N),
+    RECORD_ROW(late_10ms, RECORD_SUM, 2, 0, N),
 };
+#undef N
+#undef T
 const size_t record_ncounters = sizeof(record_counters) / sizeof(record_counters[0]);
 /* The counters are struct record's uint64_t members before err_errno: each needs its row. */
 _Static_assert(sizeof(record_counters) / sizeof(record_counters[0]) ==
@@ -66,8 +70,12 @@ void record_merge(struct record *dst, const struct record *src)
 		const struct record_counter *c = &record_counters[i];
 		uint64_t *d = record_at(dst, c), v = *record_at((struct record *)src, c);
 
+		/*
+		 * A sum stops at the counter's bound: every record (an agent's, a fleet's)
+		 * stays inside what record_check accepts and intervals.jsonl holds.
+		 */
 		if (c->merge == RECORD_SUM)
-			*d += v;
+			*d = __builtin_add_overflow(*d, v, d) || *d > c->max ? c->max : *d;
 		else if (v > *d)
 			*d = v;
 	}
@@ -141,8 +149,9 @@ int record_decode(struct record *rec, const Iocurve__IntervalReport *r, struct e
 	for (size_t i = 0; i < record_ncounters; i++)
 		*record_at(rec, &record_counters[i]) =
 		    *record_wire_at((Iocurve__IntervalReport *)r, &record_counters[i]);
-	if (r->err_errno < 0) {
-		error_set(err, "interval %u: errno %d", r->interval, r->err_errno);
+	if (r->err_errno < 0 || r->err_errno > RECORD_ERRNO_MAX) {
+		error_set(err, "interval %u: err_errno %d is outside [0, %d]", r->interval,
+		          r->err_errno, RECORD_ERRNO_MAX);
 		return -1;
 	}
 	rec->err_errno = r->err_errno;
@@ -156,9 +165,12 @@ int record_decode(struct record *rec, const Iocurve__IntervalReport *r, struct e
 		error_set(err, "interval %u: report without histograms", r->interval);
 		return -1;
 	}
-	if (hist_decode(&rec->latency, r->latency, err) < 0 ||
-	    hist_decode(&rec->service, r->service, err) < 0) {
-		error_prefix(err, "interval %u: ", r->interval);
+	if (hist_decode(&rec->latency, r->latency, err) < 0) {
+		error_prefix(err, "interval %u: latency ", r->interval);
+		return -1;
+	}
+	if (hist_decode(&rec->service, r->service, err) < 0) {
+		error_prefix(err, "interval %u: service ", r->interval);
 		return -1;
 	}
 	if (record_check(rec, err) < 0) {
@@ -168,10 +180,48 @@ int record_decode(struct record *rec, const Iocurve__IntervalReport *r, struct e
 	return 0;
 }
 
+/* a <= b * c, without overflowing. */
+static bool record_le_product(uint64_t a, uint64_t b, uint64_t c)
+{
+	uint64_t p;
+
+	return __builtin_mul_overflow(b, c, &p) || a <= p;
+}
+
+/* A histogram's sum is of count values in [min, max]: its mean lies between them. */
+static int record_check_sum(const char *name, const struct hist *h, struct error *err)
+{
+	if (h->count == 0 || (h->sum / h->count >= h->min && h->sum / h->count <= h->max))
+		return 0;
+	error_set(err, "%s sum_ns %llu is not %llu values in [%llu, %llu]", name,
+	          (unsigned long long)h->sum, (unsigned long long)h->count,
+	          (unsigned long long)h->min, (unsigned long long)h->max);
+	return -1;
+}
+
 int record_check(const struct record *rec, struct error *err)
 {
+	static const char *const late[] = {"late_10us", "late_100us", "late_1ms", "late_10ms"};
+	const uint64_t lates[] = {rec->late_10us, rec->late_100us, rec->late_1ms, rec->late_10ms};
+
+	/* Each counter inside its bound: sums over a fleet and a window cannot wrap. */
+	for (size_t i = 0; i < record_ncounters; i++) {
+		const struct record_counter *c = &record_counters[i];
+		uint64_t v = *record_at((struct record *)rec, c);
+
+		if (v > c->max) {
+			error_set(err, "%s %llu is outside [0, %llu]", c->key,
+			          (unsigned long long)v, (unsigned long long)c->max);
+			return -1;
+		}
+	}
+	if (rec->err_errno < 0 || rec->err_errno > RECORD_ERRNO_MAX) {
+		error_set(err, "err_errno %d is outside [0, %d]", (int)rec->err_errno,
+		          RECORD_ERRNO_MAX);
+		return -1;
+	}
 	if (rec->reads > rec->ops) {
-		error_set(err, "%llu reads of %llu ops", (unsigned long long)rec->reads,
+		error_set(err, "reads %llu is more than ops %llu", (unsigned long long)rec->reads,
 		          (unsigned long long)rec->ops);
 		return -1;
 	}
@@ -181,5 +231,33 @@ int record_check(const struct record *rec, struct error *err)
 		          (unsigned long long)rec->latency.count);
 		return -1;
 	}
+	if (rec->service.count > rec->ops) {
+		error_set(err, "%llu service times but %llu ops",
+		          (unsigned long long)rec->service.count, (unsigned long long)rec->ops);
+		return -1;
+	}
+	if (record_check_sum("latency", &rec->latency, err) < 0 ||
+	    record_check_sum("service", &rec->service, err) < 0)
+		return -1;
+	/* Each op's lag is at most the largest: their sum is at most ops times it. */
+	if (!record_le_product(rec->lag_sum_ns, rec->ops, rec->lag_max_ns)) {
+		error_set(err, "lag_sum_ns %llu is more than ops %llu times lag_max_ns %llu",
+		          (unsigned long long)rec->lag_sum_ns, (unsigned long long)rec->ops,
+		          (unsigned long long)rec->lag_max_ns);
+		return -1;
+	}
+	/* The client's delays over 10 us, 100 us, 1 ms, 10 ms: each a subset of the one before. */
+	if (rec->late_10us > rec->ops) {
+		error_set(err, "late_10us %llu is more than ops %llu",
+		          (unsigned long long)rec->late_10us, (unsigned long long)rec->ops);
+		return -1;
+	}
+	for (size_t i = 1; i < 4; i++)
+		if (lates[i] > lates[i - 1]) {
+			error_set(err, "%s %llu is more than %s %llu", late[i],
+			          (unsigned long long)lates[i], late[i - 1],
+			          (unsigned long long)lates[i - 1]);
+			return -1;
+		}
 	return 0;
 }

@@ -15,6 +15,17 @@
 #define RECORD_PATH_MAX 128
 /* Why an operation failed when no errno says it ("short read: file truncated to N bytes"). */
 #define RECORD_CAUSE_MAX 96
+/*
+ * What one record may hold (record_check): an interval's operations (a trillion),
+ * nanoseconds summed over its operations or workers (36 years) and bytes (1 EiB).
+ * Far above any device, far enough below 2^63 that a fleet's sums stay exact in
+ * intervals.jsonl (record_merge stops at the bound rather than wrap).
+ */
+#define RECORD_COUNT_MAX (UINT64_C(1) << 40)
+#define RECORD_NS_MAX    (UINT64_C(1) << 60)
+#define RECORD_BYTES_MAX (UINT64_C(1) << 60)
+/* errno values, as Linux numbers them (MAX_ERRNO) */
+#define RECORD_ERRNO_MAX 4095
 
 /*
  * The same record at every level: a worker fills one per interval, an agent
@@ -86,6 +97,7 @@ struct record_counter {
 	enum record_merge_rule merge;
 	int since;
 	uint64_t dflt;
+	uint64_t max; /* the largest value record_check accepts */
 };
 extern const struct record_counter record_counters[];
 extern const size_t record_ncounters;
@@ -107,8 +119,11 @@ void record_encode(const struct record *rec, struct Iocurve__IntervalReport *r);
 void record_encoded_free(struct Iocurve__IntervalReport *r);
 int record_decode(struct record *rec, const struct Iocurve__IntervalReport *r, struct error *err);
 /*
- * What any whole record holds to: reads <= ops, one latency per op and per
- * missed_charged (also record_decode).
+ * What any whole record holds to (also record_decode), the first breach named
+ * with its field and value: each counter within its row's max, err_errno in
+ * [0, RECORD_ERRNO_MAX], reads <= ops, one latency per op and per missed_charged,
+ * at most one service time per op, lag_sum_ns <= ops x lag_max_ns, and
+ * ops >= late_10us >= late_100us >= late_1ms >= late_10ms.
  */
 int record_check(const struct record *rec, struct error *err);
 void record_merge(struct record *dst, const struct record *src);

@@ -5,6 +5,37 @@
 
 #include "text.h"
 
+/*
+ * The length of the valid UTF-8 character at p (1 for ASCII), or 0 when p does
+ * not start one: a stray continuation byte, an overlong form, a surrogate, a
+ * code point past U+10FFFF, or a sequence cut short.
+ */
+static size_t text_utf8_len(const unsigned char *p)
+{
+	size_t n;
+	unsigned cp;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2, cp = p[0] & 0x1fu;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, cp = p[0] & 0x0fu;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, cp = p[0] & 0x07u;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0; /* also stops at the terminating NUL */
+		cp = cp << 6 | (p[i] & 0x3fu);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
 /* How many bytes of in[0..] form one control character to escape (0: none). */
 static size_t text_control_len(const unsigned char *p, bool multiline)
 {
@@ -16,6 +47,9 @@ static size_t text_control_len(const unsigned char *p, bool multiline)
 		return 2;
 	/* A lone C1 byte is not UTF-8: some terminals still obey it (0x9b is CSI). */
 	if (p[0] >= 0x80 && p[0] <= 0x9f)
+		return 1;
+	/* Any other byte that is not UTF-8: JSON cannot hold it, a terminal may misread it. */
+	if (text_utf8_len(p) == 0)
 		return 1;
 	return 0;
 }
@@ -31,9 +65,12 @@ char *text_clean(const char *in, char *out, size_t len, bool multiline)
 		size_t n = text_control_len(p, multiline);
 
 		if (n == 0) {
-			if (o + 1 >= len)
+			/* A character is copied whole or not at all: the text stays UTF-8. */
+			n = text_utf8_len(p);
+			if (o + n >= len)
 				break;
-			out[o++] = (char)*p++;
+			for (size_t i = 0; i < n; i++)
+				out[o++] = (char)*p++;
 			continue;
 		}
 		if (o + 4 * n >= len)

@@ -10,7 +10,9 @@
  * Copy in to out (len bytes, always terminated; a long text is cut) with
  * every control character written as \xNN: C0 (below 0x20), DEL and the C1
  * controls (U+0080..U+009F, as UTF-8 or as raw bytes), so no escape sequence
- * reaches a terminal. multiline keeps newline and tab. Returns out.
+ * reaches a terminal, and every byte that is not part of valid UTF-8, so the
+ * result is UTF-8 that JSON can hold (a character is never cut in half).
+ * multiline keeps newline and tab. Returns out.
  */
 char *text_clean(const char *in, char *out, size_t len, bool multiline);
 

@@ -2,6 +2,7 @@
 /* Merging agents' interval records into a step: agent indexes stay put across agg_point. */
 #include <math.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -294,6 +295,48 @@ static void test_record_error_cause(void **state)
 	campaign_free(c);
 }
 
+/*
+ * An agent's host CPU share is checked as it arrives: out of [0, 100] refused with
+ * the field and value (1e308 once made serve abort deriving the step), a little
+ * over 100 from an older agent's /proc/stat jitter read as 100.
+ */
+static void test_report_cpu_share(void **state)
+{
+	static const struct {
+		double in, out; /* out < 0: refused */
+	} cases[] = {{0, 0},    {42.5, 42.5}, {100, 100},  {103, 100},
+	             {106, -1}, {-1, -1},     {1e308, -1}, {-1e308, -1}};
+	Iocurve__IntervalReport wire = IOCURVE__INTERVAL_REPORT__INIT;
+	struct agg_record *rec = calloc(1, sizeof(*rec));
+	struct record r;
+	struct error err;
+	char want[64];
+
+	(void)state;
+	assert_non_null(rec);
+	record_reset(&r);
+	record_encode(&r, &wire);
+	wire.duration_ns = 1000000000;
+	wire.interval = 4;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		wire.host_cpu_pct = cases[i].in;
+		if (cases[i].out >= 0) {
+			assert_int_equal(agg_record_from_report(rec, &wire, &err), 0);
+			assert_true(rec->host_cpu_pct == cases[i].out);
+			continue;
+		}
+		assert_int_equal(agg_record_from_report(rec, &wire, &err), -1);
+		snprintf(want, sizeof(want), "interval 4: host_cpu_pct %g is outside [0, 100]",
+		         cases[i].in);
+		assert_string_equal(err.msg, want);
+	}
+	wire.host_cpu_pct = NAN;
+	assert_int_equal(agg_record_from_report(rec, &wire, &err), -1);
+	assert_string_equal(err.msg, "interval 4: host_cpu_pct nan is outside [0, 100]");
+	record_encoded_free(&wire);
+	free(rec);
+}
+
 /* A lost agent is dropped by its index after a point was taken, too. */
 static void test_point_then_drop(void **state)
 {
@@ -543,6 +586,7 @@ static void test_metric_ci(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_report_cpu_share),
 	    cmocka_unit_test(test_point_client_health),
 	    cmocka_unit_test(test_point_client_stalls),
 	    cmocka_unit_test(test_point_keeps_agent_index),

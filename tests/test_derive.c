@@ -169,10 +169,55 @@ static void test_derive_json(void **state)
 	(void)state;
 }
 
+/*
+ * Numbers no step should hold: derived files still write, the ones that overflow
+ * their rounding as null. Once, 1e308 x 10 overflowed to inf, jansson refused it and
+ * the process aborted (serve at a step's end, `report` on such a file).
+ */
+static void test_derive_huge(void **state)
+{
+	struct campaign *c = testlib_campaign_ok(
+	    TEST_HEAD "slo: {latency: 1ms}\n"
+	              "workloads: [{name: rr, rw: randread, load: {steps: [1000, 2000, 3000]}}]\n");
+	struct step_point pts[DERIVE_TEST_N];
+	const struct step_point *all[1] = {pts};
+	size_t npts[1] = {DERIVE_TEST_N};
+	char dir[] = "/tmp/iocurve-derive.XXXXXX", *text;
+	struct judged_curve *judged;
+	struct runend end = {.state = "failed"};
+	struct error err;
+	json_t *curve, *s0;
+
+	assert_non_null(mkdtemp(dir));
+	derive_test_points(pts);
+	pts[0].host_cpu_pct = 1e308;
+	pts[1].offered_ops = -1e308;
+	pts[2].mean_ns = 1.7976931348623157e308;
+	judged = judged_all(c, all, npts);
+	if (derive_all(dir, c, all, npts, judged, NULL, &err) < 0)
+		fail_msg("%s", err.msg);
+	curve = derive_test_load(dir, "curve-rr.json", &text);
+	s0 = json_array_get(json_object_get(curve, "steps"), 0);
+	assert_true(json_is_null(json_object_get(s0, "client_cpu_pct")));
+	json_decref(curve);
+	free(text);
+	/* Words JSON cannot hold (not UTF-8): that file fails, named; the process goes on. */
+	snprintf(end.reason, sizeof(end.reason), "cut \xff\xfe");
+	assert_int_equal(derive_all(dir, c, all, npts, judged, &end, &err), -1);
+	assert_non_null(strstr(err.msg, "summary.json: cannot write: a value JSON cannot hold"));
+	judged_free_all(judged, c->nworkloads);
+	campaign_free(c);
+	text = xasprintf("rm -r %s", dir);
+	assert_int_equal(system(text), 0);
+	free(text);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_derive_json),
+	    cmocka_unit_test(test_derive_huge),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

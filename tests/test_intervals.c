@@ -83,6 +83,11 @@ static void intervals_test_record(struct agg_record *a, uint64_t seed, unsigned 
 	a->rec.missed_charged = seed - 1;
 	a->rec.ops = a->rec.latency.count - a->rec.missed_charged;
 	a->rec.reads = a->rec.ops / 2;
+	/* The client's delays are subsets of the ops, each of the one before (record_check). */
+	a->rec.late_10us = a->rec.ops - 1;
+	a->rec.late_100us = a->rec.ops - 2;
+	a->rec.late_1ms = a->rec.ops - 3;
+	a->rec.late_10ms = a->rec.ops - 4;
 	a->duration_ns = 500000000 + seed;
 	a->workers = 4 + (uint32_t)seed;
 	a->agents = 1 + (uint32_t)seed;
@@ -461,8 +466,46 @@ static void test_intervals_bad_fields(void **state)
 	intervals_test_refused(t, bad, 1, "\"latency\": histogram: ");
 	free(bad);
 	bad = intervals_test_edit(line, "\"reads\":10", "\"reads\":99");
-	intervals_test_refused(t, bad, 1, "99 reads of 21 ops");
+	intervals_test_refused(t, bad, 1, "reads 99 is more than ops 21");
 	free(bad);
+	free(line);
+}
+
+/*
+ * Numbers out of range are refused naming the field and its value: once, 1e308 in
+ * host_cpu_pct or offered_ops read fine and made `report` abort deriving from it.
+ */
+static void test_intervals_out_of_range(void **state)
+{
+	static const struct {
+		const char *from, *to, *why;
+	} cases[] = {
+	    {"\"host_cpu_pct\":", "\"host_cpu_pct\":1e308,\"x\":",
+	     "host_cpu_pct 1e+308 is outside [0, 100]"},
+	    {"\"host_cpu_pct\":", "\"host_cpu_pct\":-1e308,\"x\":",
+	     "host_cpu_pct -1e+308 is outside [0, 100]"},
+	    {"\"host_cpu_pct\":", "\"host_cpu_pct\":-1,\"x\":", "host_cpu_pct -1 is outside"},
+	    {"\"offered_ops\":", "\"offered_ops\":1e308,\"x\":",
+	     "offered_ops 1e+308 is outside [0, 1e+15]"},
+	    {"\"offered_ops\":", "\"offered_ops\":-1e308,\"x\":", "offered_ops -1e+308 is outside"},
+	    {"\"duration_ns\":", "\"duration_ns\":9223372036854775807,\"x\":",
+	     "duration_ns 9223372036854775807 is outside"},
+	    {"\"workers\":", "\"workers\":4294967295,\"x\":", "workers 4294967295 is outside"},
+	    {"\"cpu_user_ns\":", "\"cpu_user_ns\":9223372036854775807,\"x\":",
+	     "cpu_user_ns 9223372036854775807 is outside [0, 1152921504606846976]"},
+	    {"\"steal_ppm\":", "\"steal_ppm\":1000001,\"x\":", "steal_ppm 1000001 is outside"},
+	    {"\"late_1ms\":", "\"late_1ms\":0,\"x\":", "late_10ms 17 is more than late_1ms 0"},
+	    {"\"sum_ns\":", "\"sum_ns\":1,\"x\":", "latency sum_ns 1 is not 21 values in"},
+	};
+	struct intervals_test *t = *state;
+	char *line = intervals_test_line();
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *bad = intervals_test_edit(line, cases[i].from, cases[i].to);
+
+		intervals_test_refused(t, bad, 1, cases[i].why);
+		free(bad);
+	}
 	free(line);
 }
 
@@ -585,6 +628,7 @@ int main(void)
 	    INTERVALS_TEST(test_intervals_not_an_object),
 	    INTERVALS_TEST(test_intervals_deep_nesting),
 	    INTERVALS_TEST(test_intervals_bad_fields),
+	    INTERVALS_TEST(test_intervals_out_of_range),
 	    INTERVALS_TEST(test_intervals_counts_only),
 	    INTERVALS_TEST(test_intervals_lost),
 	};

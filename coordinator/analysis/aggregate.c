@@ -151,7 +151,44 @@ int agg_record_from_report(struct agg_record *rec, const Iocurve__IntervalReport
 	rec->agents = 1;
 	rec->warmup = r->warmup;
 	rec->host_cpu_pct = r->host_cpu_pct;
+	if (agg_record_check(rec, false, err) < 0) {
+		error_prefix(err, "interval %u: ", r->interval);
+		return -1;
+	}
+	/* An agent of 0.2.0 or before may say a little over 100 (agg_record_check): a share. */
+	if (rec->host_cpu_pct > 100)
+		rec->host_cpu_pct = 100;
 	return record_decode(&rec->rec, r, err);
+}
+
+int agg_record_check(const struct agg_record *rec, bool nan_cpu_ok, struct error *err)
+{
+	double cpu = rec->host_cpu_pct;
+
+	if (rec->duration_ns > RECORD_NS_MAX) {
+		error_set(err, "duration_ns %llu is outside [0, %llu]",
+		          (unsigned long long)rec->duration_ns, (unsigned long long)RECORD_NS_MAX);
+		return -1;
+	}
+	if (rec->workers > AGG_WORKERS_MAX) {
+		error_set(err, "workers %u is outside [0, %u]", rec->workers, AGG_WORKERS_MAX);
+		return -1;
+	}
+	if (rec->agents > AGG_AGENTS_MAX) {
+		error_set(err, "agents %u is outside [0, %u]", rec->agents, AGG_AGENTS_MAX);
+		return -1;
+	}
+	/*
+	 * A share of the host's CPUs: scaled and summed later, a huge one overflows to inf.
+	 * Agents of 0.2.0 and before divide busy time by a total that shrinks when /proc/stat's
+	 * iowait runs backwards, so a busy host reads a little over 100: up to
+	 * AGG_CPU_PCT_JITTER over passes (the wire's is then read as 100, a file's as written).
+	 */
+	if (!(cpu >= 0 && cpu <= 100 + AGG_CPU_PCT_JITTER) && !(nan_cpu_ok && isnan(cpu))) {
+		error_set(err, "host_cpu_pct %g is outside [0, 100]", cpu);
+		return -1;
+	}
+	return 0;
 }
 
 static void agg_merge(struct agg_record *dst, const struct agg_record *src)

@@ -197,9 +197,25 @@ int agg_add(struct agg_step *st, uint32_t agent, const Iocurve__IntervalReport *
 int agg_add_record(struct agg_step *st, uint32_t agent, uint32_t interval,
                    const struct agg_record *rec, const struct agg_record **merged,
                    struct error *err);
-/* Decode one report into a record (also used by agg_add). */
+/*
+ * Decode one report into a record (also used by agg_add), checked whole
+ * (record_decode, agg_record_check): an error names the interval, the field and
+ * its value ("interval 3: host_cpu_pct 1e+308 is outside [0, 100]").
+ */
 int agg_record_from_report(struct agg_record *rec, const Iocurve__IntervalReport *r,
                            struct error *err);
+/* Bounds of an interval's own figures (agg_record_check). */
+#define AGG_WORKERS_MAX    (1u << 20) /* an agent's workers, or a fleet's */
+#define AGG_AGENTS_MAX     (1u << 20)
+#define AGG_CPU_PCT_JITTER 5 /* what an old agent's host CPU share may exceed 100 by */
+/*
+ * The figures of rec beside its record's (record_check): duration_ns within
+ * RECORD_NS_MAX, workers and agents within their bounds, host_cpu_pct a share in
+ * [0, 100] (up to AGG_CPU_PCT_JITTER over from an agent of 0.2.0 or before; NaN only when
+ * nan_cpu_ok: a results file's null). The first breach
+ * is named with its field and value.
+ */
+int agg_record_check(const struct agg_record *rec, bool nan_cpu_ok, struct error *err);
 /*
  * Measure the step over intervals [from, to) only (warm-up ones still left
  * out): a step extended to become steady is judged on its last measured window.

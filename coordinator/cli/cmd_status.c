@@ -5,6 +5,13 @@
 #include "client.h"
 #include "cmd.h"
 #include "frame.h"
+#include "text.h"
+
+/* A field from the daemon, for the terminal: no escape sequence passes (text_clean). */
+static const char *status_text(const char *s, char *buf, size_t len)
+{
+	return text_clean(s != NULL && s[0] != '\0' ? s : "-", buf, len, false);
+}
 
 static int status_exec(const struct args *a)
 {
@@ -21,15 +28,21 @@ static int status_exec(const struct args *a)
 	       "STARTED", "ENDED", "RESULTS");
 	for (size_t i = 0; i < reply->status_reply->n_campaigns; i++) {
 		const Iocurve__CampaignStatus *s = reply->status_reply->campaigns[i];
+		char name[256], state[64], progress[512], started[96], ended[96], results[4096];
+		char text[2048];
 
-		printf("%-4u %-24s %-10s %-32s %-21s %-21s %s\n", s->id, s->name, s->state,
-		       s->progress, s->started[0] ? s->started : "-", s->ended[0] ? s->ended : "-",
-		       s->results[0] ? s->results : "-");
+		printf("%-4u %-24s %-10s %-32s %-21s %-21s %s\n", s->id,
+		       status_text(s->name, name, sizeof(name)),
+		       status_text(s->state, state, sizeof(state)),
+		       status_text(s->progress, progress, sizeof(progress)),
+		       status_text(s->started, started, sizeof(started)),
+		       status_text(s->ended, ended, sizeof(ended)),
+		       status_text(s->results, results, sizeof(results)));
 		/* Under each campaign: its knees so far, and why it ended when it failed. */
 		for (size_t k = 0; k < s->n_knees; k++)
-			printf("     knee %s\n", s->knees[k]);
+			printf("     knee %s\n", status_text(s->knees[k], text, sizeof(text)));
 		if (s->reason[0] != '\0')
-			printf("     %s: %s\n", s->state, s->reason);
+			printf("     %s: %s\n", state, status_text(s->reason, text, sizeof(text)));
 	}
 	if (reply->status_reply->n_campaigns == 0)
 		printf("(no campaigns yet)\n");

@@ -556,6 +556,20 @@ static struct daemon_campaign *daemon_enqueue(struct daemon *d, const struct dae
 		}
 		return NULL;
 	}
+	if (d->next_id >= RUNNING_ID_MAX) {
+		/* Unreachable from marks (running_scan bounds their ids): said, not wrapped. */
+		error_set(err,
+		          "this daemon numbered %u campaigns, the most it can; start it on a "
+		          "new results root",
+		          RUNNING_ID_MAX);
+		if (s->resumed != NULL) {
+			replay_free(s->resumed);
+			free(s->resumed);
+		} else {
+			campaign_free(s->campaign);
+		}
+		return NULL;
+	}
 	dc = daemon_campaign_new(d, ++d->next_id, c->name, s->client);
 	dc->c = c;
 	dc->replay = s->resumed;
@@ -777,10 +791,32 @@ static bool daemon_is_watcher(const struct daemon *d, const struct conn *c)
 	return false;
 }
 
+/*
+ * A request's numbers checked where they enter: a campaign id is in [1,
+ * RUNNING_ID_MAX] (a Watch's may be 0: the running or latest one). false: refused.
+ */
+static bool daemon_request_ok(struct conn *c, const Iocurve__Envelope *env)
+{
+	uint32_t id = 1, min = 1;
+
+	if (env->body_case == IOCURVE__ENVELOPE__BODY_CANCEL)
+		id = env->cancel->id;
+	else if (env->body_case == IOCURVE__ENVELOPE__BODY_RESUME)
+		id = env->resume->id;
+	else if (env->body_case == IOCURVE__ENVELOPE__BODY_WATCH)
+		id = env->watch->id, min = 0;
+	if (id >= min && id <= RUNNING_ID_MAX)
+		return true;
+	daemon_reply(c, false, "campaign id %u is outside [%u, %u]", id, min, RUNNING_ID_MAX);
+	return false;
+}
+
 static void daemon_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 {
 	struct daemon *d = arg;
 
+	if (!daemon_request_ok(c, env))
+		return;
 	switch (env->body_case) {
 	case IOCURVE__ENVELOPE__BODY_SUBMIT:
 		daemon_submit(d, c, env->submit);

@@ -22,6 +22,14 @@
 #include "verdict.h"
 #include "xalloc.h"
 
+/*
+ * Why the file being written cannot hold what it was given (NULL: nothing
+ * went wrong). jansson returns NULL for a value JSON cannot hold (a string not
+ * UTF-8, a real that is not finite) as well as when out of memory: the file
+ * being written fails with this (derive_file), the process goes on.
+ */
+static _Thread_local const char *derive_fault;
+
 int derive_file(const char *dir, const char *name, derive_writer fn, const void *arg,
                 struct error *err)
 {
@@ -54,7 +62,14 @@ int derive_file(const char *dir, const char *name, derive_writer fn, const void 
 		goto out;
 	}
 	errno = 0;
+	derive_fault = NULL;
 	fn(f, arg);
+	if (derive_fault != NULL) {
+		error_set(err, "%s/%s: cannot write: %s", dir, name, derive_fault);
+		derive_fault = NULL;
+		fclose(f);
+		goto out_unlink; /* the previous version stays */
+	}
 	/* A write that failed in fn (disk full) leaves the stream's error flag set. */
 	if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0) {
 		error_set(err, "%s/%s: cannot write: %s", dir, name, strerror(errno ? errno : EIO));
@@ -127,20 +142,22 @@ char *derive_meta_read(const char *dir)
  */
 #define DERIVE_JSON_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15))
 
-/* jansson returns NULL only when out of memory: die like xmalloc does. */
 static json_t *derive_need(json_t *v)
 {
 	if (v == NULL) {
-		fputs("iocurve: out of memory building JSON\n", stderr);
-		abort();
+		if (derive_fault == NULL)
+			derive_fault = "a value JSON cannot hold (or out of memory)";
+		return json_null();
 	}
 	return v;
 }
 
-/* v rounded to 1/scale (10: one decimal); null when it is not a number. */
+/* v rounded to 1/scale (10: one decimal); null when it is not a number or the scale overflows. */
 static json_t *derive_num(double v, double scale)
 {
-	return isfinite(v) ? json_real(round(v * scale) / scale) : json_null();
+	double r = isfinite(v) ? round(v * scale) / scale : NAN;
+
+	return derive_need(isfinite(r) ? json_real(r) : json_null());
 }
 
 /* Nanoseconds as microseconds with one decimal. */

@@ -28,6 +28,8 @@
  * `iocurve report` derives exactly what the run did.
  */
 #define INTERVALS_DUMP_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
+/* The largest offered rate a line may hold: a campaign's (units_parse_rate). */
+#define INTERVALS_RATE_MAX 1e15
 
 /* ---- writing ---- */
 
@@ -361,7 +363,12 @@ static int intervals_get_name(json_t *o, const char *key, char *buf, struct erro
 		          INTERVALS_NAME_MAX - 1);
 		return -1;
 	}
-	memcpy(buf, json_string_value(v), json_string_length(v) + 1);
+	/* No control character reaches a terminal through `report` (nor a NUL cuts it short). */
+	if (strlen(json_string_value(v)) != json_string_length(v)) {
+		error_set(err, "\"%s\" holds a NUL byte", key);
+		return -1;
+	}
+	text_clean(json_string_value(v), buf, INTERVALS_NAME_MAX, false);
 	return 0;
 }
 
@@ -475,9 +482,10 @@ static int intervals_get_error(json_t *o, struct agg_record *a, struct error *er
 	}
 	a->rec.err_errno = (int32_t)no;
 	a->rec.err_offset = (uint64_t)off;
-	snprintf(a->rec.err_path, sizeof(a->rec.err_path), "%s", path);
+	/* Cut to the record's room on a character's edge: JSON takes them back (UTF-8). */
+	text_clean(path, a->rec.err_path, sizeof(a->rec.err_path), false);
 	text_clean(cause, a->rec.err_cause, sizeof(a->rec.err_cause), false);
-	snprintf(a->err_agent, sizeof(a->err_agent), "%s", agent);
+	text_clean(agent, a->err_agent, sizeof(a->err_agent), false);
 	return 0;
 }
 
@@ -524,6 +532,15 @@ static int intervals_get_record(struct intervals_reader *r, json_t *o, int fmt,
 	if (intervals_get_hist(r, o, "latency", &a->rec.latency, no_bins, err) < 0 ||
 	    intervals_get_hist(r, o, "service", &a->rec.service, no_bins, err) < 0 ||
 	    intervals_get_error(o, a, err) < 0)
+		return -1;
+	/* A rate asked of the fleet: units_parse_rate's bound, or null (not known). */
+	if (!isnan(l->offered_ops) &&
+	    !(l->offered_ops >= 0 && l->offered_ops <= INTERVALS_RATE_MAX)) {
+		error_set(err, "offered_ops %g is outside [0, %g]", l->offered_ops,
+		          INTERVALS_RATE_MAX);
+		return -1;
+	}
+	if (agg_record_check(a, true, err) < 0)
 		return -1;
 	return record_check(&a->rec, err);
 }
@@ -615,7 +632,7 @@ static int intervals_get_end(json_t *o, struct intervals_line *l, struct error *
 	}
 	l->end = true;
 	snprintf(l->end_state, sizeof(l->end_state), "%s", state);
-	snprintf(l->end_reason, sizeof(l->end_reason), "%s", reason);
+	text_clean(reason, l->end_reason, sizeof(l->end_reason), false);
 	return 0;
 }
 
@@ -634,7 +651,7 @@ static int intervals_get_lost(json_t *o, struct intervals_line *l, struct error 
 	    intervals_get_u32(o, "interval", &l->interval, err) < 0)
 		return -1;
 	l->lost = true;
-	snprintf(l->lost_reason, sizeof(l->lost_reason), "%s", reason);
+	text_clean(reason, l->lost_reason, sizeof(l->lost_reason), false);
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 
 #include "intervals.h"
 #include "replay.h"
+#include "text.h"
 #include "strindex.h"
 #include "xalloc.h"
 
@@ -148,7 +149,7 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 			break;
 		if (l->end) {
 			snprintf(out->end.state, sizeof(out->end.state), "%s", l->end_state);
-			snprintf(out->end.reason, sizeof(out->end.reason), "%s", l->end_reason);
+			text_clean(l->end_reason, out->end.reason, sizeof(out->end.reason), false);
 			continue;
 		}
 		out->end.state[0] = '\0'; /* a record after an end line: the campaign went on */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "runend.h"
+#include "text.h"
 
 bool runend_note(const struct runend *end, char *buf, size_t len)
 {
@@ -34,11 +35,12 @@ void runend_add_loss(struct runend *end, const char *agent, const char *workload
 	if (end->nlosses++ >= RUNEND_MAX_LOSSES)
 		return;
 	l = &end->losses[end->nlosses - 1];
-	snprintf(l->agent, sizeof(l->agent), "%s", agent);
-	snprintf(l->workload, sizeof(l->workload), "%s", workload);
+	/* Cut on a character's edge, controls escaped: summary.json holds only UTF-8. */
+	text_clean(agent, l->agent, sizeof(l->agent), false);
+	text_clean(workload, l->workload, sizeof(l->workload), false);
 	l->step = step;
 	l->interval = interval;
-	snprintf(l->reason, sizeof(l->reason), "%s", reason);
+	text_clean(reason, l->reason, sizeof(l->reason), false);
 }
 
 void runend_loss_words(const struct runend_loss *l, char *buf, size_t len)

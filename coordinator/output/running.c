@@ -8,8 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "campaign.h"
 #include "derive.h"
+#include "log.h"
 #include "running.h"
+#include "text.h"
 #include "xalloc.h"
 
 struct running_mark {
@@ -86,11 +89,18 @@ static int running_ended_read(const char *path, char *state, size_t slen, char *
 	if (f == NULL)
 		return -1;
 	if (fgets(state, (int)slen, f) != NULL) {
+		char raw[1024];
+
 		state[strcspn(state, "\n")] = '\0';
-		if (fgets(reason, (int)rlen, f) == NULL)
-			reason[0] = '\0';
-		reason[strcspn(reason, "\n")] = '\0';
-		rc = state[0] != '\0' ? 0 : -1;
+		if (fgets(raw, sizeof(raw), f) == NULL)
+			raw[0] = '\0';
+		raw[strcspn(raw, "\n")] = '\0';
+		/* It reaches `iocurve status` and the log: no escape sequence goes with it. */
+		text_clean(raw, reason, rlen, false);
+		rc = strcmp(state, "failed") == 0 || strcmp(state, "cancelled") == 0 ||
+		             strcmp(state, "complete") == 0
+		         ? 0
+		         : -1;
 	}
 	fclose(f);
 	return rc;
@@ -106,28 +116,45 @@ void running_forget(const char *root, const char *dir)
 	free(path);
 }
 
-/* One mark: "ID\nNAME\nSTARTED\n". Returns 0 when it reads as one. */
+/*
+ * One mark: "ID\nNAME\nSTARTED\n". 0 when it reads as one; 1 when it exists but is
+ * not one a daemon writes (why says what is wrong); -1 when there is none.
+ */
 static int running_read(const char *path, uint32_t *id, char *name, size_t nlen, char *started,
-                        size_t slen)
+                        size_t slen, char *why, size_t wlen)
 {
-	FILE *f = fopen(path, "r");
-	char line[256];
+	FILE *f = fopen(path, "re");
+	char line[256], raw[256];
 	unsigned long v;
 	char *end;
-	int rc = -1;
+	int rc = 1;
 
 	if (f == NULL)
 		return -1;
+	snprintf(why, wlen, "not \"ID\\nNAME\\nSTARTED\\n\"");
 	if (fgets(line, sizeof(line), f) != NULL) {
+		errno = 0;
 		v = strtoul(line, &end, 10);
-		if (end != line && *end == '\n' && v > 0 && v <= UINT32_MAX &&
-		    fgets(name, (int)nlen, f) != NULL && fgets(started, (int)slen, f) != NULL) {
-			*id = (uint32_t)v;
-			name[strcspn(name, "\n")] = '\0';
-			started[strcspn(started, "\n")] = '\0';
-			rc = 0;
+		if (end == line || *end != '\n' || line[0] == '-')
+			goto out;
+		if (errno != 0 || v == 0 || v > RUNNING_ID_MAX) {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(why, wlen, "id %.20s is outside [1, %u]", line, RUNNING_ID_MAX);
+			goto out;
 		}
+		if (fgets(name, (int)nlen, f) == NULL || fgets(raw, sizeof(raw), f) == NULL)
+			goto out;
+		name[strcspn(name, "\n")] = '\0';
+		if (name[0] == '\0' || !campaign_name_ok(name)) {
+			snprintf(why, wlen, "its name is not a campaign name ([A-Za-z0-9._-])");
+			goto out;
+		}
+		raw[strcspn(raw, "\n")] = '\0';
+		text_clean(raw, started, slen, false);
+		*id = (uint32_t)v;
+		rc = 0;
 	}
+out:
 	fclose(f);
 	return rc;
 }
@@ -136,15 +163,24 @@ void running_scan(const char *root, running_found found, void *arg)
 {
 	struct dirent **ents = NULL;
 	int n = scandir(root, &ents, NULL, alphasort);
-	char name[128], started[64], state[32], reason[1024];
+	char name[128], started[64], state[32], reason[1024], why[128];
 	uint32_t id;
 
 	for (int i = 0; i < n; i++) {
 		char *dir = xasprintf("%s/%s", root, ents[i]->d_name);
 		char *path = xasprintf("%s/%s", dir, RUNNING_FILE);
 
-		if (ents[i]->d_name[0] != '.' &&
-		    running_read(path, &id, name, sizeof(name), started, sizeof(started)) == 0) {
+		int rc = ents[i]->d_name[0] != '.'
+		             ? running_read(path, &id, name, sizeof(name), started, sizeof(started),
+		                            why, sizeof(why))
+		             : -1;
+
+		if (rc == 1) {
+			char shown[512];
+
+			log_warn("%s: not a mark this daemon wrote (%s): ignored",
+			         text_clean(path, shown, sizeof(shown), false), why);
+		} else if (rc == 0) {
 			char *ended = running_ended_path(root, dir);
 			bool known = running_ended_read(ended, state, sizeof(state), reason,
 			                                sizeof(reason)) == 0;

@@ -15,6 +15,11 @@
 #include "error.h"
 
 #define RUNNING_FILE "running"
+/*
+ * The largest campaign id a mark may carry: a daemon numbers on from the largest it
+ * finds, and one planted at 4294967295 wrapped the next id to 0.
+ */
+#define RUNNING_ID_MAX (1u << 24)
 
 /* Write DIR/running: the campaign's id, name and start, one a line (aside, then renamed). */
 int running_mark(const char *dir, uint32_t id, const char *name, const char *started,
@@ -36,7 +41,13 @@ void running_forget(const char *root, const char *dir);
 /* ended: the state running_ended recorded (reason its reason), NULL when none. */
 typedef void (*running_found)(void *arg, const char *dir, uint32_t id, const char *name,
                               const char *started, const char *ended, const char *reason);
-/* Call found for every directory of root that holds a readable mark, in name order. */
+/*
+ * Call found for every directory of root that holds a readable mark, in name order.
+ * A mark is input like any other: one whose id is not in [1, RUNNING_ID_MAX] or whose
+ * name is not a campaign name is skipped with a warning naming its path; its start
+ * and the recorded end's reason are passed with control characters escaped, and a
+ * recorded end other than failed, cancelled or complete is not one.
+ */
 void running_scan(const char *root, running_found found, void *arg);
 
 #endif

@@ -225,7 +225,8 @@ static void runner_end_cb(evutil_socket_t fd, short what, void *arg)
 	/* Not complete: said in intervals.jsonl, so `iocurve report` says it too. */
 	if (status == 1) {
 		snprintf(end->state, sizeof(end->state), "%s", runner_table[r->state].name);
-		snprintf(end->reason, sizeof(end->reason), "%.500s", msg);
+		/* Cut on a character's edge: summary.json holds UTF-8 only. */
+		text_clean(msg, end->reason, sizeof(end->reason), false);
 		if (results_end(r->res, end->state, end->reason, &err) < 0 ||
 		    results_sync(r->res, &err) < 0)
 			log_error("%s", err.msg);
@@ -713,7 +714,13 @@ static void runner_end_step(struct runner *r)
  *   write  the agent's line, the window, the fleet's line (in that order);
  *   emit   the agent's interval event, the fleet's, and an early end of the step.
  * An interval still waiting for agents stops at the agent's line and event.
+ * RUNNER_BAD_REPORT: the agent's report was refused (err says why), nothing merged.
  */
+#define RUNNER_BAD_REPORT (-2)
+/* The latest time an agent's clock may say (ns): 146 years, far from int64_t's end. */
+#define RUNNER_AGENT_TIME_MAX (UINT64_C(1) << 62)
+/* How far from its planned start an agent may say it started a step (an hour). */
+#define RUNNER_START_SLACK_NS ((int64_t)(3600 * NSEC_PER_SEC))
 static int runner_interval(struct runner *r, uint32_t ai, uint32_t i,
                            const Iocurve__IntervalReport *ir, struct error *err)
 {
@@ -729,6 +736,7 @@ static int runner_interval(struct runner *r, uint32_t ai, uint32_t i,
 		rec = xmalloc(sizeof(*rec));
 		if (agg_add(r->agg, ai, ir, rec, &m, err) < 0) {
 			error_prefix(err, "agent %s: bad interval report: ", name);
+			rc = RUNNER_BAD_REPORT;
 			goto out;
 		}
 	} else {
@@ -892,14 +900,29 @@ static int runner_probe_interval(struct runner *r, uint32_t ai, const Iocurve__I
 		error_prefix(err,
 		             "agent %s: bad probe report: ", runner_agents_name(r->agents, ai));
 	free(rec);
-	return rc < 0 ? -1 : 0;
+	return rc < 0 ? RUNNER_BAD_REPORT : 0;
 }
 
-/* Agent ai's StepDone: its clock line; the step's end once every agent's is in. */
+/*
+ * Agent ai's StepDone: its clock line; the step's end once every agent's is in.
+ * RUNNER_BAD_REPORT: its start, brought onto the coordinator's clock, is not within
+ * RUNNER_START_SLACK_NS of the planned one (err says so), nothing written.
+ */
 static int runner_step_done(struct runner *r, uint32_t ai, uint64_t agent_start, struct error *err)
 {
 	const struct intervals_clock *k = runner_agents_step_done(r->agents, ai, agent_start);
+	int64_t off = (int64_t)k->start_ns - (int64_t)k->planned_ns;
 
+	if (k->start_ns > RUNNER_AGENT_TIME_MAX || off > RUNNER_START_SLACK_NS ||
+	    off < -RUNNER_START_SLACK_NS) {
+		error_set(
+		    err,
+		    "agent %s: bad StepDone: start_time %llu is %+.3f s from the planned start "
+		    "on its clock (at most %d s)",
+		    runner_agents_name(r->agents, ai), (unsigned long long)agent_start,
+		    (double)off / 1e9, (int)(RUNNER_START_SLACK_NS / NSEC_PER_SEC));
+		return RUNNER_BAD_REPORT;
+	}
 	if (results_clock(r->res, runner_workload(r), r->step, runner_agents_name(r->agents, ai), k,
 	                  err) < 0)
 		return -1;
@@ -911,6 +934,15 @@ static void runner_layout_progress(struct runner *r, uint32_t ai, const Iocurve_
 {
 	if (r->state != RUNNER_PREPARING || lp->workload_index != r->w || lp->bytes_total == 0)
 		return;
+	/* More done than there is: not progress any view could show (a share over 100%). */
+	if (lp->bytes_done > lp->bytes_total) {
+		log_warn(
+		    "agent %s: LayoutProgress ignored: bytes_done %llu is more than bytes_total "
+		    "%llu",
+		    runner_agents_name(r->agents, ai), (unsigned long long)lp->bytes_done,
+		    (unsigned long long)lp->bytes_total);
+		return;
+	}
 	events_emit(r->ev, &(struct event){.kind = EVENT_LAYOUT,
 	                                   .layout = {.workload = (uint32_t)r->w,
 	                                              .agent = runner_agents_name(r->agents, ai),
@@ -922,6 +954,17 @@ static void runner_layout_progress(struct runner *r, uint32_t ai, const Iocurve_
 
 static void runner_lose_session(struct runner *r, struct session *s, int ai, const char *reason);
 
+/*
+ * A report out of range or out of place (why: agent, interval, field, value): the
+ * agent is lost to the campaign and its session given back, nothing of the report
+ * kept; on_agent_loss decides whether the campaign goes on without it.
+ */
+static void runner_refuse_report(struct runner *r, struct session *s, int ai, const char *why)
+{
+	log_warn("%s: report refused, the agent leaves the campaign", why);
+	runner_lose_session(r, s, ai, why);
+}
+
 static void runner_on_message(struct session *s, const Iocurve__Envelope *env, void *arg)
 {
 	struct runner *r = arg;
@@ -929,6 +972,7 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 	const Iocurve__IntervalReport *ir;
 	char text[1024];
 	struct error err;
+	int rc;
 
 	if (ai < 0 || !runner_live(r))
 		return;
@@ -944,7 +988,7 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 		if (r->state == RUNNER_COOLING && ir->workload_index == r->w &&
 		    ir->step == r->step) {
 			if (runner_probe_interval(r, (uint32_t)ai, ir, &err) < 0)
-				runner_fail(r, "%s", err.msg);
+				runner_refuse_report(r, s, ai, err.msg);
 			return;
 		}
 		if (r->state != RUNNER_STEPPING || ir->workload_index != r->w ||
@@ -954,10 +998,22 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 			         ir->step);
 			return;
 		}
-		if (runner_interval(r, (uint32_t)ai, ir->interval, ir, &err) < 0)
+		rc = runner_interval(r, (uint32_t)ai, ir->interval, ir, &err);
+		if (rc == RUNNER_BAD_REPORT)
+			runner_refuse_report(r, s, ai, err.msg);
+		else if (rc < 0)
 			runner_fail(r, "%s", err.msg);
 		break;
 	case IOCURVE__ENVELOPE__BODY_STEP_DONE:
+		/* A start on the agent's clock: signed arithmetic converts it (clocksync). */
+		if (env->step_done->start_time > RUNNER_AGENT_TIME_MAX) {
+			snprintf(text, sizeof(text),
+			         "agent %s: bad StepDone: start_time %llu is outside [0, %llu]",
+			         session_name(s), (unsigned long long)env->step_done->start_time,
+			         (unsigned long long)RUNNER_AGENT_TIME_MAX);
+			runner_refuse_report(r, s, ai, text);
+			return;
+		}
 		if (r->state == RUNNER_COOLING && env->step_done->workload_index == r->w &&
 		    env->step_done->step == r->step) {
 			runner_agents_step_done(r->agents, (uint32_t)ai,
@@ -969,7 +1025,10 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 		if (r->state != RUNNER_STEPPING || env->step_done->workload_index != r->w ||
 		    env->step_done->step != r->step)
 			return;
-		if (runner_step_done(r, (uint32_t)ai, env->step_done->start_time, &err) < 0)
+		rc = runner_step_done(r, (uint32_t)ai, env->step_done->start_time, &err);
+		if (rc == RUNNER_BAD_REPORT)
+			runner_refuse_report(r, s, ai, err.msg);
+		else if (rc < 0)
 			runner_fail(r, "%s", err.msg);
 		break;
 	case IOCURVE__ENVELOPE__BODY_LAYOUT_PROGRESS:

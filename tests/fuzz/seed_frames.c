@@ -3,6 +3,9 @@
  * Writes the frame corpus's seeds: real frames built by the real encoders (Hello,
  * IntervalReport with histograms, control requests, and one Event per line of
  * tests/dashboard-events.txt). Usage: fuzz-seed-frames EVENTS.txt OUTDIR
+ * With INTERVALS.jsonl OUTFILE after them, also one seed of the agent_report target:
+ * every agent line of a real run's intervals.jsonl as the IntervalReport frames its
+ * agent sent (its index as the workload index, step parity as bins or not).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +16,7 @@
 #include "event_json.h"
 #include "event_pb.h"
 #include "frame.h"
+#include "intervals.h"
 #include "record.h"
 
 static int seed_n;
@@ -99,12 +103,69 @@ static void seed_control(const char *dir)
 	seed_write(dir, &env);
 }
 
+/* A real run's agent lines, as the frames their agents sent, into one file. */
+static int seed_run(const char *intervals, const char *out)
+{
+	struct intervals_line *l = calloc(1, sizeof(*l));
+	struct intervals_reader *r;
+	struct evbuffer *b = evbuffer_new();
+	char agents[2][INTERVALS_NAME_MAX] = {"", ""};
+	struct error err;
+	FILE *f;
+	int n = 0;
+
+	r = intervals_open(intervals, &err);
+	if (r == NULL || l == NULL)
+		return -1;
+	while (intervals_next(r, l, &err) > 0) {
+		Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+		Iocurve__IntervalReport ir = IOCURVE__INTERVAL_REPORT__INIT;
+		uint32_t a;
+
+		if (l->window || l->cooldown || l->clock || l->lost || l->end || l->retried ||
+		    strcmp(l->agent, INTERVALS_MERGED) == 0 || l->step > 0 || l->rec.no_bins)
+			continue;
+		for (a = 0; a < 2 && agents[a][0] != '\0' && strcmp(agents[a], l->agent) != 0; a++)
+			;
+		if (a == 2)
+			continue;
+		snprintf(agents[a], sizeof(agents[a]), "%s", l->agent);
+		record_encode(&l->rec.rec, &ir);
+		ir.workload_index = a;
+		ir.interval = l->interval;
+		ir.warmup = l->rec.warmup;
+		ir.workers = l->rec.workers;
+		ir.duration_ns = l->rec.duration_ns;
+		ir.host_cpu_pct = l->rec.host_cpu_pct;
+		env.body_case = IOCURVE__ENVELOPE__BODY_INTERVAL_REPORT;
+		env.interval_report = &ir;
+		if (frame_write(b, &env, FRAME_MAX_DEFAULT) < 0)
+			return -1;
+		record_encoded_free(&ir);
+		n++;
+	}
+	intervals_close(r);
+	f = fopen(out, "wb");
+	if (f == NULL)
+		return -1;
+	fwrite(evbuffer_pullup(b, -1), 1, evbuffer_get_length(b), f);
+	fclose(f);
+	evbuffer_free(b);
+	free(l);
+	printf("%s: %d reports\n", out, n);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char line[8192];
 	FILE *f;
 
-	if (argc != 3 || (f = fopen(argv[1], "r")) == NULL) {
+	if (argc == 5 && seed_run(argv[3], argv[4]) < 0) {
+		fprintf(stderr, "fuzz-seed-frames: %s: cannot read its agents' lines\n", argv[3]);
+		return 1;
+	}
+	if ((argc != 3 && argc != 5) || (f = fopen(argv[1], "r")) == NULL) {
 		fprintf(stderr, "usage: fuzz-seed-frames EVENTS.txt OUTDIR\n");
 		return 2;
 	}

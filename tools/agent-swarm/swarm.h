@@ -29,7 +29,7 @@ struct swarm_session {
 	SSL_CTX *ctx;
 	struct conn *conn;
 	bool welcomed;
-	bool stall;   /* stops reading after Welcome (the coordinator's output cap) */
+	bool stall; /* stops reading after Welcome (the coordinator's output cap) */
 	uint32_t workload;
 	uint32_t workers;
 	uint32_t rw; /* Prepare's RwMode */
@@ -54,6 +54,19 @@ struct swarm_template {
 	Iocurve__Histogram latency, service; /* encoded once */
 };
 
+/* --set FIELD=VALUE (swarm_set.c): one report field forced, for one session. */
+struct swarm_set {
+	char field[32];
+	int hist;       /* 0: a field of the report; 1: of its latency histogram; 2: service */
+	bool step_done; /* step_done.start_time: StepDone's, not the report's */
+	bool is_text;   /* err_path: text, with err_errno 5 */
+	char text[256];
+	size_t off;
+	int type;
+	uint64_t u;
+	double d;
+};
+
 struct swarm_opts {
 	const char *coordinator;
 	const char *tls_dir;
@@ -64,7 +77,10 @@ struct swarm_opts {
 	unsigned dial_parallel;
 	double sigma; /* of log latency: the spread, so the filled bins */
 	double median_us;
-	double duration_s; /* exit after this long; 0: until SIGTERM */
+	double duration_s;      /* exit after this long; 0: until SIGTERM */
+	struct swarm_set *sets; /* session i forces sets[i] (i < nsets) */
+	unsigned nsets;
+	unsigned mutate; /* sessions nsets.. nsets + mutate - 1 flip bits of every report */
 };
 
 struct swarm_stats {
@@ -102,6 +118,18 @@ void swarm_record_templates(struct swarm *sw, double ops, uint32_t rw, uint32_t 
 void swarm_record_free(struct swarm *sw);
 /* Deterministic per-session randomness. */
 uint64_t swarm_rand(uint64_t *state);
+
+/* swarm_set.c: 0, or -1 when FIELD=VALUE names no field or no value of its type. */
+int swarm_set_parse(struct swarm_set *s, const char *arg);
+/* Force the field in r; a histogram's is forced in copy, which r then points to. */
+void swarm_set_apply(const struct swarm_set *s, Iocurve__IntervalReport *r,
+                     Iocurve__Histogram *copy);
+
+/*
+ * Flip one to four random bits of the report's encoding and send what it decodes
+ * to (the report as is when nothing does): any value of any field, through TLS.
+ */
+void swarm_set_mutate(struct swarm_session *ss, const Iocurve__Envelope *env);
 
 /* swarm_watch.c: the time each merged interval line reaches intervals.jsonl. */
 struct swarm_watch *swarm_watch_new(struct event_base *base, const char *results_dir);

@@ -44,7 +44,12 @@ static void swarm_usage(FILE *f)
 	       "  -s, --sigma S                spread of log latency (default 0.6: ~300 bins)\n"
 	       "  -S, --stall N                the first N sessions stop reading after Welcome\n"
 	       "  -w, --watch DIR              a results directory: time each merged interval\n"
-	       "  -d, --duration SECONDS       exit after this long (default: at SIGTERM)\n");
+	       "  -d, --duration SECONDS       exit after this long (default: at SIGTERM)\n"
+	       "  -x, --set FIELD=VALUE        force one field of every report: the first --set\n"
+	       "                               is session 0's, the next session 1's... (max, min,\n"
+	       "                               -1, 1e308, nan, inf; see swarm_set.c)\n"
+	       "  -M, --mutate N               the N sessions after the --set ones flip 1 to 4\n"
+	       "                               random bits of every report they send\n");
 }
 
 static int swarm_parse(struct swarm_opts *o, int argc, char **argv)
@@ -60,6 +65,8 @@ static int swarm_parse(struct swarm_opts *o, int argc, char **argv)
 	    {"stall", required_argument, NULL, 'S'},
 	    {"watch", required_argument, NULL, 'w'},
 	    {"duration", required_argument, NULL, 'd'},
+	    {"set", required_argument, NULL, 'x'},
+	    {"mutate", required_argument, NULL, 'M'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -67,7 +74,7 @@ static int swarm_parse(struct swarm_opts *o, int argc, char **argv)
 
 	*o = (struct swarm_opts){
 	    .prefix = "swarm", .dial_parallel = 24, .median_us = 500, .sigma = 0.6};
-	while ((c = getopt_long(argc, argv, "c:t:n:p:P:m:s:S:w:d:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:t:n:p:P:m:s:S:w:d:x:M:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			o->coordinator = optarg;
@@ -98,6 +105,18 @@ static int swarm_parse(struct swarm_opts *o, int argc, char **argv)
 			break;
 		case 'd':
 			o->duration_s = strtod(optarg, NULL);
+			break;
+		case 'M':
+			o->mutate = (unsigned)strtoul(optarg, NULL, 10);
+			break;
+		case 'x':
+			o->sets = xreallocarray(o->sets, o->nsets + 1, sizeof(*o->sets));
+			if (swarm_set_parse(&o->sets[o->nsets++], optarg) < 0) {
+				fprintf(stderr,
+				        "iocurve-agent-swarm: --set %s: no such field or value\n",
+				        optarg);
+				return -1;
+			}
 			break;
 		case 'h':
 			swarm_usage(stdout);

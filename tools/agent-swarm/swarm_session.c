@@ -108,6 +108,8 @@ static void swarm_step_done(struct swarm_session *ss)
 	d.step = ss->step;
 	d.intervals = ss->sent;
 	d.start_time = ss->start_ns;
+	if (ss->index < ss->sw->o.nsets && ss->sw->o.sets[ss->index].step_done)
+		d.start_time = ss->sw->o.sets[ss->index].u;
 	env.body_case = IOCURVE__ENVELOPE__BODY_STEP_DONE;
 	env.step_done = &d;
 	swarm_send(ss, &env);
@@ -126,6 +128,7 @@ static void swarm_report(struct swarm_session *ss)
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__IntervalReport r = IOCURVE__INTERVAL_REPORT__INIT;
 	const struct record *rec = &t->rec;
+	Iocurve__Histogram forced;
 
 	r.workload_index = ss->workload;
 	r.step = ss->step;
@@ -144,9 +147,14 @@ static void swarm_report(struct swarm_session *ss)
 	r.latency = (Iocurve__Histogram *)&t->latency;
 	r.service = (Iocurve__Histogram *)&t->service;
 	r.err_path = "";
+	if (ss->index < sw->o.nsets && !sw->o.sets[ss->index].step_done)
+		swarm_set_apply(&sw->o.sets[ss->index], &r, &forced);
 	env.body_case = IOCURVE__ENVELOPE__BODY_INTERVAL_REPORT;
 	env.interval_report = &r;
-	swarm_send(ss, &env);
+	if (ss->index >= sw->o.nsets && ss->index < sw->o.nsets + sw->o.mutate)
+		swarm_set_mutate(ss, &env);
+	else
+		swarm_send(ss, &env);
 	sw->st.reports++;
 	sw->st.report_bytes += 4 + protobuf_c_message_get_packed_size(&env.base);
 	if (sw->watch != NULL)

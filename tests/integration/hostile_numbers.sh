@@ -1,0 +1,214 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Every number from outside is checked where it enters. Real TLS agent sessions (the
+# swarm, --set forcing one field of every report) against a real `serve`:
+#  1. one agent reporting host_cpu_pct = 1e308 (once an abort at the step's end): the
+#     report is refused naming agent, field and value, the campaign fails naming the
+#     agent, serve stays up and `status` answers;
+#  1b. a failure's target that is not UTF-8 (once an abort writing its line): kept escaped;
+#  2. every numeric field of an IntervalReport (and StepDone's start) at its extremes
+#     (0, -1, max of its type, +-1e308, NaN, +-inf), one agent each, on_agent_loss:
+#     continue: each refusal names its agent, field and value, the campaign completes
+#     with the honest agents;
+#  2b. 30 sessions flipping random bits of every report: serve stays up, report reads
+#     back what it wrote;
+#  3. `iocurve report` on results whose intervals.jsonl holds each extreme: refused
+#     with file:line and the field, never an abort.
+. "$(dirname "$0")/lib.sh"
+
+: "${IOCURVE_SWARM:?set by meson test}"
+"$IOCURVE" certs init "$T/ca" > /dev/null
+PORT=$(free_port)
+SOCK=$T/ctl.sock
+mkdir "$T/res"
+"$IOCURVE" serve --listen "127.0.0.1:$PORT" --tls "$T/ca" --control "$SOCK" \
+	--results "$T/res" 2> "$T/serve.log" &
+SERVE=$!
+PIDS="$PIDS $SERVE"
+wait_for "$T/serve.log" "control socket" 10 || { cat "$T/serve.log"; fail "serve starts"; }
+
+# swarm NAME N [--set F=V]...: N sessions named NAME-0000i; waits until all are idle.
+swarm() {
+	name=$1
+	n=$2
+	shift 2
+	"$IOCURVE_SWARM" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --agents "$n" \
+		--prefix "$name" --median-us 200 --sigma 0.3 "$@" > "$T/$name.out" 2> "$T/$name.log" &
+	SWARM=$!
+	PIDS="$PIDS $SWARM"
+	k=0
+	while [ "$("$IOCURVE" agents --coordinator "$SOCK" | grep -c "^$name-.* idle ")" -lt "$n" ]; do
+		k=$((k + 1))
+		[ "$k" -gt 300 ] && { cat "$T/$name.log"; fail "$n $name agents join"; }
+		sleep 0.2
+	done
+}
+
+campaign() { # campaign NAME AGENTS ON_LOSS
+	cat > "$T/$1.yaml" <<YAML
+campaign: $1
+agents: {select: {count: $2}, wait: 30s, on_agent_loss: $3}
+target: {sim: {servers: 8, service_time: 200us}}
+interval: 500ms
+warmup: 500ms
+measure: 1500ms
+workloads:
+  - {name: rr, rw: randread, block_size: 4KiB, load: {steps: [$(($2 * 100))]}}
+YAML
+}
+
+alive() {
+	kill -0 "$SERVE" 2> /dev/null || { tail -20 "$T/serve.log"; fail "serve is still running ($1)"; }
+	"$IOCURVE" status --coordinator "$SOCK" > "$T/status.out" 2>&1 ||
+		{ cat "$T/status.out"; fail "status answers ($1)"; }
+	ok "serve is up and status answers ($1)"
+}
+
+# 1. One number: host_cpu_pct = 1e308 beside an honest agent.
+swarm liar 1 --set host_cpu_pct=1e308
+LIAR=$SWARM
+swarm honest 1
+HONEST=$SWARM
+campaign one 2 abort
+if "$IOCURVE" run "$T/one.yaml" --coordinator "$SOCK" > "$T/one.out" 2> "$T/one.err"; then
+	fail "a campaign with an agent reporting host_cpu_pct 1e308 fails"
+fi
+alive "after host_cpu_pct 1e308"
+check "the refusal names agent, field and value" \
+	grep -q "agent liar-00000: bad interval report: interval [0-9]*: host_cpu_pct 1e+308 is outside \[0, 100\]" "$T/serve.log"
+check "the campaign fails naming the agent" grep -q "agent liar-00000 lost: .*host_cpu_pct 1e+308" "$T/one.err"
+D=$(ls -d "$T"/res/one-*)
+check "its results are ended, not left running" python3 -c "
+import json; s = json.load(open('$D/summary.json')); assert s['status'] == 'failed', s['status']"
+kill "$LIAR" "$HONEST"
+wait "$LIAR" 2> /dev/null || true
+wait "$HONEST" 2> /dev/null || true
+
+# 1b. Words that are not UTF-8 in a failure's target (once an abort writing the line).
+swarm utf 1 --set 'err_path=/data/\xff\xfe\xc3'
+UTF=$SWARM
+campaign utf 1 abort
+"$IOCURVE" run "$T/utf.yaml" --coordinator "$SOCK" > "$T/utf.out" 2> "$T/utf.err" || true
+alive "after a target path that is not UTF-8"
+D=$(ls -d "$T"/res/utf-*)
+check "the path is kept with its bytes escaped" grep -q '"path":"/data/\\\\xff\\\\xfe\\\\xc3"' "$D/intervals.jsonl"
+check "the results read back" "$IOCURVE" report "$D" > /dev/null
+kill "$UTF"
+wait "$UTF" 2> /dev/null || true
+
+# 2. Every field at its extremes, one agent each, and two honest ones.
+SETS=""
+NSET=0
+add() { SETS="$SETS --set $1"; NSET=$((NSET + 1)); }
+for f in ops reads bytes errors cpu_user_ns cpu_sys_ns lag_sum_ns lag_max_ns qd_full_ns \
+	missed missed_charged wakes health_n issue_late_ns slot_wait_ns reap_delay_ns nivcsw \
+	steal_ppm late_10us late_100us late_1ms late_10ms duration_ns workers interval err_errno \
+	latency.count latency.sum_ns latency.max_ns service.count service.sum_ns; do
+	for v in 0 -1 max; do add "$f=$v"; done
+done
+for v in 0 -1 max 1e308 -1e308 nan inf -inf; do add "host_cpu_pct=$v"; done
+# StepDone's start on the agent's clock (converted with signed arithmetic)
+for v in 0 -1 max 9223372036854775807; do add "step_done.start_time=$v"; done
+# shellcheck disable=SC2086 # one word per --set
+swarm x $((NSET + 2)) $SETS
+campaign all $((NSET + 2)) continue
+"$IOCURVE" run "$T/all.yaml" --coordinator "$SOCK" --accept-degraded > "$T/all.out" 2> "$T/all.err" ||
+	{ tail -5 "$T/all.err"; fail "the campaign goes on without the agents refused"; }
+alive "after every field's extremes"
+python3 - "$T/serve.log" "$SETS" <<'PY' || fail "each refusal names its agent, field and value"
+import re, sys
+log = open(sys.argv[1]).read()
+sets = sys.argv[2].split()[1::2]
+refused = dict(re.findall(r"agent (x-\d+): bad (?:interval report|probe report|StepDone): (.*?): report refused", log))
+named = 0
+for i, s in enumerate(sets):
+    field, value = s.split("=")
+    why = refused.get(f"x-{i:05d}")
+    if why is None:
+        continue  # accepted: a value in range (0 for most)
+    base = field.split(".")[0]
+    assert base in why or field.split(".")[-1] in why or "latencies" in why or "service times" in why or \
+        "histogram" in why or "outside the step" in why or "more than" in why, (s, why)
+    named += 1
+# The values no record can hold are all refused.
+for i, s in enumerate(sets):
+    field, value = s.split("=")
+    bad = (field == "host_cpu_pct" and value not in ("0",)) or \
+        field == "step_done.start_time" or \
+        (value == "-1" or value == "max") and field not in ("latency.max_ns",)
+    if bad:
+        assert f"x-{i:05d}" in refused, f"{s} was not refused"
+print(f"ok - {named} of {len(sets)} forced reports refused, each naming agent and field")
+PY
+check "a refusal names the value: host_cpu_pct nan" grep -q "host_cpu_pct nan is outside \[0, 100\]" "$T/serve.log"
+check "a refusal names the value: ops 18446744073709551615" \
+	grep -q "ops 18446744073709551615 is outside \[0, 1099511627776\]" "$T/serve.log"
+D=$(ls -d "$T"/res/all-*)
+check "the campaign completed (degraded) with the honest agents" python3 -c "
+import json; s = json.load(open('$D/summary.json'))
+assert s['status'] == 'complete' and s['agents_lost'] > 0, (s['status'], s['agents_lost'])"
+kill "$SWARM"
+wait "$SWARM" 2> /dev/null || true
+
+# 2b. Random bit flips in every report of 30 sessions (any value of any field, through
+# TLS), beside two honest ones: serve stays up, the campaign ends, and whatever serve
+# wrote `report` reads back.
+swarm m 32 --mutate 30
+campaign mutate 32 continue
+timeout 120 "$IOCURVE" run "$T/mutate.yaml" --coordinator "$SOCK" --accept-degraded \
+	> "$T/mutate.out" 2> "$T/mutate.err"
+rc=$?
+[ "$rc" -ne 124 ] || fail "the campaign of mutated reports ends"
+alive "after mutated reports (run exit $rc)"
+M=$(ls -d "$T"/res/mutate-*)
+"$IOCURVE" report "$M" > "$T/mrep.out" 2> "$T/mrep.err"
+rc=$?
+[ "$rc" -eq 0 ] || { cat "$T/mrep.err"; fail "report reads back what serve wrote of mutated reports"; }
+ok "report reads back what serve wrote ($(grep -c 'report refused' "$T/serve.log") refusals in all)"
+kill "$SWARM"
+wait "$SWARM" 2> /dev/null || true
+
+# 3. `report` on a results file holding each extreme, field by field.
+python3 - "$IOCURVE" "$D" "$T/rep" <<'PY' || fail "report refuses every extreme with file:line and field"
+import json, os, shutil, subprocess, sys
+iocurve, src, work = sys.argv[1:]
+lines = open(os.path.join(src, "intervals.jsonl")).read().splitlines()
+at = next(i for i, l in enumerate(lines) if '"agent":"*"' in l and '"ops"' in l)
+rec = json.loads(lines[at])
+fields = [k for k, v in rec.items() if isinstance(v, (int, float)) and not isinstance(v, bool)
+          and k not in ("format", "step", "mean_ns", "p99_ns")]
+fields += ["latency.count", "latency.sum_ns", "service.count"]
+values = ["0", "-1", "18446744073709551615", "9223372036854775807", "1e308", "-1e308",
+          "NaN", "Infinity", "-Infinity"]
+refused = accepted = 0
+for f in fields:
+    for v in values:
+        o = json.loads(lines[at])
+        # raw JSON text: NaN and Infinity are not JSON, as a hostile file may still hold
+        key = f.split(".")
+        target = o
+        for k in key[:-1]:
+            target = target[k]
+        target[key[-1]] = "@@"
+        text = json.dumps(o, separators=(",", ":")).replace('"@@"', v)
+        d = os.path.join(work, "r")
+        shutil.rmtree(d, ignore_errors=True)
+        shutil.copytree(src, d)
+        ls = list(lines)
+        ls[at] = text
+        open(os.path.join(d, "intervals.jsonl"), "w").write("\n".join(ls) + "\n")
+        p = subprocess.run([iocurve, "report", d], capture_output=True, text=True)
+        assert p.returncode in (0, 1), f"{f}={v}: report exited {p.returncode}: {p.stderr[-300:]}"
+        if p.returncode == 0:
+            accepted += 1
+            continue
+        where = f"intervals.jsonl:{at + 1}:"
+        assert where in p.stderr, f"{f}={v}: {p.stderr[-300:]}"
+        assert key[-1] in p.stderr or "not JSON" in p.stderr or "latencies" in p.stderr or \
+            "service times" in p.stderr or "histogram" in p.stderr or "agree" in p.stderr or \
+            "more than" in p.stderr, f"{f}={v}: {p.stderr[-300:]}"
+        refused += 1
+print(f"ok - report: {refused} extremes refused with file:line and field, {accepted} in range "
+      f"accepted, none aborted ({len(fields)} fields x {len(values)} values)")
+PY
+echo "# hostile-numbers: all passed"

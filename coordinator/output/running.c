@@ -145,7 +145,7 @@ static int running_read(const char *path, uint32_t *id, char *name, size_t nlen,
 		if (fgets(name, (int)nlen, f) == NULL || fgets(raw, sizeof(raw), f) == NULL)
 			goto out;
 		name[strcspn(name, "\n")] = '\0';
-		if (name[0] == '\0' || !campaign_name_ok(name)) {
+		if (name[0] == '\0' || !text_name_ok(name)) {
 			snprintf(why, wlen, "its name is not a campaign name ([A-Za-z0-9._-])");
 			goto out;
 		}

@@ -232,6 +232,37 @@ static int between_newest_first(const void *a, const void *b)
 	               ((const struct between_run *)b)->started);
 }
 
+/* A name as a directory of the results root: no path, no dot name. */
+static bool between_name_ok(const char *name)
+{
+	return name[0] != '\0' && name[0] != '.' && strchr(name, '/') == NULL &&
+	       strlen(name) < sizeof(((struct between_run *)0)->name);
+}
+
+/* The runs meta.json recorded when the run began (between_record), in its order. */
+static struct between *between_recorded(int rootfd, const json_t *list, json_int_t skipped,
+                                        const struct campaign *c, const char *started,
+                                        const char *hosts)
+{
+	struct between *b = xcalloc(1, sizeof(*b));
+	const json_t *v;
+	size_t i;
+
+	b->skipped = skipped > 0 && skipped < 1000000 ? (size_t)skipped : 0;
+	json_array_foreach(list, i, v)
+	{
+		struct between_run run = {0};
+		const char *name = json_string_value(v);
+
+		if (b->nruns == BETWEEN_MAX_RUNS || name == NULL || !between_name_ok(name))
+			continue;
+		/* gone or changed since: left out, never a failure */
+		if (between_load(rootfd, name, c, started, hosts, &run) == 0)
+			b->runs[b->nruns++] = run;
+	}
+	return b;
+}
+
 struct between *between_find(const char *dir, const struct campaign *c, const char *meta)
 {
 	char *copy = xstrdup(dir), *root, *self;
@@ -250,6 +281,17 @@ struct between *between_find(const char *dir, const struct campaign *c, const ch
 	root = dirname(copy);
 	if (started == NULL || hosts == NULL || (d = opendir(root)) == NULL)
 		goto out;
+	/* recorded at the start: the same runs whatever the root holds now */
+	if (json_is_array(json_object_get(m, "earlier_runs"))) {
+		b = between_recorded(dirfd(d), json_object_get(m, "earlier_runs"),
+		                     json_integer_value(json_object_get(m, "earlier_runs_skipped")),
+		                     c, started, hosts);
+		if (b->nruns == 0 && b->skipped == 0) {
+			between_free(b);
+			b = NULL;
+		}
+		goto out;
+	}
 	while ((de = readdir(d)) != NULL && seen++ < BETWEEN_MAX_SCAN) {
 		struct between_run run = {0};
 		int rc;
@@ -395,4 +437,25 @@ bool between_text(const struct between *b, const struct campaign *c,
 	}
 #undef BT_PUT
 	return off < len;
+}
+
+char *between_record(const char *meta, const struct between *b)
+{
+	json_t *m = meta ? json_loads(meta, JSON_REJECT_DUPLICATES, NULL) : NULL;
+	json_t *names;
+	char *text;
+
+	if (!json_is_object(m)) {
+		json_decref(m);
+		return meta ? xstrdup(meta) : NULL;
+	}
+	names = json_array();
+	for (size_t i = 0; b != NULL && i < b->nruns; i++)
+		json_array_append_new(names, json_string(b->runs[i].name));
+	json_object_set_new(m, "earlier_runs", names);
+	json_object_set_new(m, "earlier_runs_skipped",
+	                    json_integer(b ? (json_int_t)b->skipped : 0));
+	text = json_dumps(m, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(m);
+	return text ? text : xstrdup(meta);
 }

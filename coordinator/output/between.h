@@ -48,6 +48,13 @@ struct between {
  * a planted or torn directory never fails a run.
  */
 struct between *between_find(const char *dir, const struct campaign *c, const char *meta);
+/*
+ * meta (a meta.json text) with the runs b found recorded: "earlier_runs" (their
+ * directory names) and "earlier_runs_skipped". between_find of a meta.json that
+ * has them looks at those runs only, so `iocurve report` later says what the run
+ * said, whatever the results root holds by then. malloc'd.
+ */
+char *between_record(const char *meta, const struct between *b);
 void between_free(struct between *b);
 
 /* This run's knee of workload curve j as an earlier run's is kept. */

@@ -1072,16 +1072,21 @@ static void runner_write_meta(struct runner *r)
 	free(r->meta);
 	/* A resumed run keeps the first run's description: its date and hosts are the record. */
 	r->meta = derive_meta_read(results_dir(r->res));
+	between_free(r->between);
 	if (r->meta == NULL) {
-		r->meta = runmeta_json(r->c, s, n, r->command);
+		char *meta = runmeta_json(r->c, s, n, r->command);
+
+		/* once, at the start: the earlier runs, recorded so a report later says the same */
+		r->between = between_find(results_dir(r->res), r->c, meta);
+		r->meta = between_record(meta, r->between);
+		free(meta);
 		if (r->meta != NULL && derive_file(results_dir(r->res), "meta.json",
 		                                   runner_meta_write, r->meta, &err) < 0)
 			log_warn("%s", err.msg);
+	} else {
+		r->between = between_find(results_dir(r->res), r->c, r->meta);
 	}
 	free(s);
-	/* once, at the start: the earlier runs are there already and do not change */
-	between_free(r->between);
-	r->between = between_find(results_dir(r->res), r->c, r->meta);
 	r->end.between = r->between;
 }
 

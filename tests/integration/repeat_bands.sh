@@ -103,6 +103,25 @@ cp -r "$T/r1" "$T/other"
 sed -i 's/service_time: 500us/service_time: 400us/' "$T/other/plan.yaml"
 mkdir "$T/junk" && printf '{"campaign": "bands", "status": "complete"' > "$T/junk/summary.json"
 ln -s /etc/passwd "$T/junk/plan.yaml"
+# r3 recorded the runs it found when it began (meta.json): report says the same, whatever
+# the root holds since.
+python3 - "$T/r3" <<'PY' || fail "meta.json records the earlier runs"
+import json, sys
+m = json.load(open(sys.argv[1] + "/meta.json"))
+assert m["earlier_runs"] == ["r2", "r1"] and m["earlier_runs_skipped"] == 0, m
+PY
+cp "$T/r3/summary.json" "$T/r3-summary.orig"
+"$IOCURVE" report "$T/r3" > "$T/rep0.out" 2>&1 || { cat "$T/rep0.out"; fail "report r3"; }
+check "report rebuilds r3's summary byte for byte beside runs added since" \
+	cmp "$T/r3-summary.orig" "$T/r3/summary.json"
+# Results of a release that did not record them: the root is searched.
+python3 - "$T/r3" <<'PY'
+import json, sys
+p = sys.argv[1] + "/meta.json"
+m = json.load(open(p))
+del m["earlier_runs"], m["earlier_runs_skipped"]
+json.dump(m, open(p, "w"), indent=2)
+PY
 "$IOCURVE" report "$T/r3" > "$T/rep.out" 2>&1 || { cat "$T/rep.out"; fail "report r3"; }
 python3 - "$T" <<'PY' || { cat "$T/rep.out"; fail "report tells a far band, another setup and junk apart"; }
 import json, sys

@@ -23,14 +23,24 @@
 #define CAMPAIGN_MAX_SELECT   16384
 #define CAMPAIGN_MAX_LABELS   64
 #define CAMPAIGN_TARGET_ALIGN 4096u
+/*
+ * agents.caps: within what a campaign can ask (workers 256, queue depth 4096) and
+ * the agent's own hard limits (sizes under 2^31 for blocks, 1PiB a file here).
+ */
+#define CAMPAIGN_CAP_WORKERS    256u
+#define CAMPAIGN_CAP_QD         4096u
+#define CAMPAIGN_CAP_BLOCK_SIZE (1u << 30)
+#define CAMPAIGN_CAP_FILE_SIZE  (1ull << 50)
 
 static const char *const campaign_keys[] = {
     "campaign", "agents",    "target",      "slo",
     "stop",     "workloads", "percentiles", WORKLOADS_SETTING_KEYS,
     "cooldown", NULL,
 };
-static const char *const campaign_agents_keys[] = {"local",         "select", "wait",
-                                                   "on_agent_loss", "detail", NULL};
+static const char *const campaign_agents_keys[] = {"local",  "select", "wait", "on_agent_loss",
+                                                   "detail", "caps",   NULL};
+static const char *const campaign_caps_keys[] = {"workers", "queue_depth", "block_size",
+                                                 "file_size", NULL};
 static const char *const campaign_select_keys[] = {"count", "labels", NULL};
 static const char *const campaign_target_keys[] = {"path", "size", "direct", "sim", NULL};
 static const char *const campaign_sim_keys[] = {"servers", "service_time", "service",
@@ -126,8 +136,50 @@ static int campaign_detail(struct yamlnode_doc *y, const yaml_node_t *n, struct 
 	return 0;
 }
 
+/*
+ * agents: {local: 2, caps: {workers: 64}}: what `iocurve run` passes its local agents
+ * as --max-workers, --max-queue-depth, --max-block-size and --max-file-size, so a
+ * campaign asking more than their defaults (4 workers per CPU, ...) runs here.
+ */
+static int campaign_caps(struct yamlnode_doc *y, const yaml_node_t *map, struct campaign *c)
+{
+	struct campaign_caps *k = &c->local_caps;
+	yaml_node_t *n;
+
+	if (yamlnode_check_mapping(y, map, "agents.caps", "agents.caps", campaign_caps_keys) < 0)
+		return -1;
+	if ((n = yamlnode_lookup(y, map, "workers")) != NULL &&
+	    yamlnode_uint(y, n, "agents.caps.workers", 1, CAMPAIGN_CAP_WORKERS, &k->workers) < 0)
+		return -1;
+	if ((n = yamlnode_lookup(y, map, "queue_depth")) != NULL &&
+	    yamlnode_uint(y, n, "agents.caps.queue_depth", 1, CAMPAIGN_CAP_QD, &k->queue_depth) < 0)
+		return -1;
+	if ((n = yamlnode_lookup(y, map, "block_size")) != NULL) {
+		uint64_t v;
+
+		if (yamlnode_size(y, n, "agents.caps.block_size", &v) < 0)
+			return -1;
+		if (v < 512 || v > CAMPAIGN_CAP_BLOCK_SIZE) {
+			yamlnode_expected(y, n, "agents.caps.block_size", "a size 512..1GiB");
+			return -1;
+		}
+		k->block_size = (uint32_t)v;
+	}
+	if ((n = yamlnode_lookup(y, map, "file_size")) != NULL) {
+		if (yamlnode_size(y, n, "agents.caps.file_size", &k->file_size) < 0)
+			return -1;
+		if (k->file_size < 4096 || k->file_size > CAMPAIGN_CAP_FILE_SIZE) {
+			yamlnode_expected(y, n, "agents.caps.file_size", "a size 4KiB..1PiB");
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int campaign_agents(struct yamlnode_doc *y, const yaml_node_t *map, struct campaign *c)
 {
+	yaml_node_t *caps;
+
 	yaml_node_t *local, *select, *wait, *count, *labels, *loss;
 
 	if (yamlnode_check_mapping(y, map, "agents", "agents", campaign_agents_keys) < 0)
@@ -158,6 +210,17 @@ static int campaign_agents(struct yamlnode_doc *y, const yaml_node_t *map, struc
 		               "agents is missing 'local' or 'select' (e.g. {local: 2} or "
 		               "{select: {count: 4}})");
 		return -1;
+	}
+	if ((caps = yamlnode_lookup(y, map, "caps")) != NULL) {
+		/* agents that dial in were started by someone else, with their own caps */
+		if (local == NULL) {
+			yamlnode_error(y, caps,
+			               "agents.caps: only applies to 'local' (agents that dial in "
+			               "take --max-workers etc. where they are started)");
+			return -1;
+		}
+		if (campaign_caps(y, caps, c) < 0)
+			return -1;
 	}
 	if (local != NULL) {
 		if (wait != NULL) {

@@ -39,7 +39,25 @@ static void cmd_check_campaign(const struct campaign *c)
 
 	printf("campaign %s (%s)\n", c->name, c->path);
 	if (c->agents_mode == CAMPAIGN_AGENTS_LOCAL) {
+		const struct campaign_caps *k = &c->local_caps;
+
 		printf("  agents   %u local, started by iocurve run\n", c->agents_count);
+		if (k->workers || k->queue_depth || k->block_size || k->file_size) {
+			printf("           caps:");
+			if (k->workers)
+				printf(" workers %u,", k->workers);
+			if (k->queue_depth)
+				printf(" queue depth %u,", k->queue_depth);
+			if (k->block_size) {
+				units_format_size(k->block_size, a, sizeof(a));
+				printf(" block size %s,", a);
+			}
+			if (k->file_size) {
+				units_format_size(k->file_size, a, sizeof(a));
+				printf(" file size %s,", a);
+			}
+			printf(" over the agents' defaults\n");
+		}
 	} else {
 		units_format_duration(c->agents_wait_ns, a, sizeof(a));
 		printf("  agents   %u that dial in", c->agents_count);

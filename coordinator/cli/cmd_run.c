@@ -101,7 +101,7 @@ static int run_opened(void *arg, const struct campaign *c, const char *results, 
 		/* A simulated target touches no file: allow only a sink. */
 		ctx->local = local_spawn(&ctx->certs, host_address(ctx->host),
 		                         c->target_path ? c->target_path : "/dev/null", results,
-		                         c->agents_count, err);
+		                         c->agents_count, &c->local_caps, err);
 		/* Each agent has its copies: nothing of the CA stays in this process. */
 		certs_mem_free(&ctx->certs);
 		if (ctx->local == NULL)

@@ -121,8 +121,9 @@ enum campaign_detail {
 struct campaign {
 	char *name;
 	char *path; /* the file it came from, for messages */
-	char *text; /* the file as submitted, for plan.yaml */
+	char *text; /* the effective campaign, for plan.yaml: the file, or campsource.c's */
 	size_t text_len;
+	bool text_generated; /* text is not the file as written (include, ${}, --set) */
 
 	enum campaign_agents_mode agents_mode;
 	uint32_t agents_count;

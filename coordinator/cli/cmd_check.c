@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "campaign.h"
+#include "campsource.h"
 #include "clock.h"
 #include "cmd.h"
 #include "error.h"
@@ -210,8 +211,10 @@ static int cmd_check_exec(const struct args *a)
 	size_t total_steps = 0;
 	bool upper = false;
 	char d[32];
+	struct campsource src = {0};
 
-	if (campaign_load(a->operands[0], &c, &err) < 0) {
+	src.sets = args_get_all(a, "set", &src.nsets);
+	if (campaign_load_source(a->operands[0], &src, &c, &err) < 0) {
 		fprintf(stderr, "iocurve: %s\n", err.msg);
 		return 2;
 	}
@@ -225,9 +228,20 @@ static int cmd_check_exec(const struct args *a)
 	       "+ any steady extension + ~0.5s; laying out targets for writes not included)\n",
 	       c->nworkloads, c->nworkloads == 1 ? "" : "s", upper ? "up to " : "", total_steps,
 	       upper ? "at most " : "about ", d);
+	/* what plan.yaml will hold, when it is not the file as written */
+	if (c->text_generated)
+		printf("\neffective campaign (plan.yaml):\n%.*s", (int)c->text_len, c->text);
 	campaign_free(c);
 	return 0;
 }
+
+static const struct args_option check_options[] = {
+    {"set", 'S', "KEY=VALUE",
+     "override a campaign value by its dotted path (target.path=/mnt/x, "
+     "workloads.NAME.queue_depth=8); repeatable",
+     false},
+    {NULL},
+};
 
 const struct cmd_entry cmd_check_entry = {
     .args =
@@ -238,6 +252,7 @@ const struct cmd_entry cmd_check_entry = {
             .more = "Loads the campaign, reports the first error as FILE:LINE:COLUMN (exit 2),\n"
                     "else prints every workload (matrices expanded), its load plan, and an\n"
                     "estimate of the steps and time the campaign takes (exit 0).\n",
+            .options = check_options,
             .min_operands = 1,
             .max_operands = 1,
         },

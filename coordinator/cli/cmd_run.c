@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "campaign.h"
+#include "campsource.h"
 #include "certs.h"
 #include "client.h"
 #include "cmd.h"
@@ -195,6 +196,15 @@ static struct replay *run_load_resumed(const char *dir, FILE *human, struct erro
 	return rp;
 }
 
+/* The campaign file with its --set arguments: what runs, and plan.yaml, is the result. */
+static int run_load(const struct args *a, struct campaign **c, struct error *err)
+{
+	struct campsource src = {0};
+
+	src.sets = args_get_all(a, "set", &src.nsets);
+	return campaign_load_source(a->operands[0], &src, c, err);
+}
+
 /* In this process: a host of its own, the campaign submitted to it, its events followed. */
 static int run_embedded(const struct args *a, bool json)
 {
@@ -212,7 +222,7 @@ static int run_embedded(const struct args *a, bool json)
 	char *command;
 
 	if (resume != NULL ? (sub.resumed = run_load_resumed(resume, ctx.human, &err)) == NULL
-	                   : campaign_load(a->operands[0], &sub.campaign, &err) < 0) {
+	                   : run_load(a, &sub.campaign, &err) < 0) {
 		fprintf(stderr, "iocurve: %s\n", err.msg);
 		return 2;
 	}
@@ -288,8 +298,12 @@ static int run_exec(const struct args *a)
 	}
 	if (coordinator != NULL && resume == NULL) {
 		char *command = args_command_line(a);
-		int rc = submit_and_follow(coordinator, a->operands[0], args_has(a, "no-queue"),
-		                           args_has(a, "detach"), json, command);
+		struct campsource src = {0};
+		int rc;
+
+		src.sets = args_get_all(a, "set", &src.nsets);
+		rc = submit_and_follow(coordinator, a->operands[0], &src, args_has(a, "no-queue"),
+		                       args_has(a, "detach"), json, command);
 
 		free(command);
 		return rc == RUNNER_DEGRADED && args_has(a, "accept-degraded") ? 0 : rc;
@@ -304,6 +318,10 @@ static int run_exec(const struct args *a)
 }
 
 static const struct args_option run_options[] = {
+    {"set", 'S', "KEY=VALUE",
+     "override a campaign value by its dotted path (target.path=/mnt/x, "
+     "workloads.NAME.queue_depth=8); repeatable",
+     false},
     {"out", 'o', "DIR", "the results directory (default: a new one under iocurve-results/)", false},
     {"coordinator-listen", 'l', "HOST:PORT", "the address agents dial (agents: select)", false},
     {"tls", 't', "DIR", "ca.crt and coordinator.{crt,key} for agents that dial in", false,

@@ -326,9 +326,10 @@ static struct yamltree_node *campsource_file(struct campsource_ctx *x, const cha
 		if (fallback != NULL)
 			*fallback = true; /* "the campaign is empty" */
 		else
-			root = yamltree_new(x->t, YAMLTREE_MAP,
-			                    &(struct yamltree_origin){
-			                        .file = path, .line = 1, .col = 1, .included = true});
+			root =
+			    yamltree_new(x->t, YAMLTREE_MAP,
+			                 &(struct yamltree_origin){
+			                     .file = path, .line = 1, .col = 1, .included = true});
 		yaml_document_delete(&doc);
 		goto out;
 	}
@@ -440,8 +441,10 @@ static int campsource_set(struct campsource_ctx *x, struct yamltree_node *root, 
 	char *path;
 
 	if (eq == NULL || eq == arg) {
-		error_set(x->err, "--set %s: expected KEY=VALUE such as target.path=/mnt/test or "
-		                  "workloads.NAME.queue_depth=8", arg);
+		error_set(x->err,
+		          "--set %s: expected KEY=VALUE such as target.path=/mnt/test or "
+		          "workloads.NAME.queue_depth=8",
+		          arg);
 		return -1;
 	}
 	path = yamltree_strndup(x->t, arg, (size_t)(eq - arg));
@@ -462,14 +465,16 @@ static int campsource_set(struct campsource_ctx *x, struct yamltree_node *root, 
 			if (i < 0) {
 				campsource_names(node, names, sizeof(names));
 				if (!any)
-					error_set(x->err,
-					          "--set %s: '%.*s' is a list whose items have no name: "
-					          "set it whole (--set '%.*s=[...]')",
-					          arg, (int)(rest - path - 1), path,
-					          (int)(rest - path - 1), path);
+					error_set(
+					    x->err,
+					    "--set %s: '%.*s' is a list whose items have no name: "
+					    "set it whole (--set '%.*s=[...]')",
+					    arg, (int)(rest - path - 1), path,
+					    (int)(rest - path - 1), path);
 				else
-					error_set(x->err, "--set %s: no item named '%.*s' in '%.*s' "
-					                  "(names: %s)",
+					error_set(x->err,
+					          "--set %s: no item named '%.*s' in '%.*s' "
+					          "(names: %s)",
 					          arg, (int)strcspn(rest, "."), rest,
 					          (int)(rest - path - 1), path, names);
 				return -1;
@@ -562,8 +567,8 @@ int campsource_expand(const char *path, const struct campsource *src, struct cam
 		/* the file as written: nothing to expand, or the parser explains it */
 		r->build_failed = fallback;
 		if (fallback && src != NULL && src->nsets > 0 && root != NULL)
-			error_set(&r->build_err, "%s: --set needs a campaign mapping to set keys in",
-			          path);
+			error_set(&r->build_err,
+			          "%s: --set needs a campaign mapping to set keys in", path);
 		r->text = yamlload_read_file(path, &r->len, err);
 		return r->text != NULL ? 0 : -1;
 	}

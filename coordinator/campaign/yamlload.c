@@ -80,8 +80,8 @@ static int yamlload_check_depth(const char *text, size_t len, const char *name, 
 }
 
 /* Load the one document of the file; a second document would be silently ignored otherwise. */
-int yamlload_document(const char *text, size_t len, const char *name,
-                                  yaml_document_t *doc, struct error *err)
+int yamlload_document(const char *text, size_t len, const char *name, yaml_document_t *doc,
+                      struct error *err)
 {
 	yaml_document_t extra;
 	yaml_parser_t parser;
@@ -178,4 +178,3 @@ fail:
 	close(fd);
 	return NULL;
 }
-

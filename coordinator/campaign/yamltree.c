@@ -132,8 +132,8 @@ static struct yamltree_node *yamltree_build(struct yamltree_build *b, yaml_node_
 		return n;
 	case YAML_MAPPING_NODE:
 		n = yamltree_new(b->t, YAMLTREE_MAP, &at);
-		for (yaml_node_pair_t *p = y->data.mapping.pairs.start; p < y->data.mapping.pairs.top;
-		     p++) {
+		for (yaml_node_pair_t *p = y->data.mapping.pairs.start;
+		     p < y->data.mapping.pairs.top; p++) {
 			yaml_node_t *k = yaml_document_get_node(b->doc, p->key);
 			struct yamltree_node *kn, *vn;
 			long prev;
@@ -146,7 +146,8 @@ static struct yamltree_node *yamltree_build(struct yamltree_build *b, yaml_node_
 			if (kn == NULL)
 				return NULL;
 			if ((prev = yamltree_find(n, kn->text)) >= 0) {
-				yamltree_fail(b, k, "duplicate key '%s' (first at line %zu; keep one)",
+				yamltree_fail(b, k,
+				              "duplicate key '%s' (first at line %zu; keep one)",
 				              kn->text, n->keys[prev]->at.line);
 				return NULL;
 			}
@@ -173,9 +174,8 @@ static struct yamltree_node *yamltree_build(struct yamltree_build *b, yaml_node_
 	}
 }
 
-struct yamltree_node *yamltree_from_doc(struct yamltree *t, yaml_document_t *doc,
-                                        yaml_node_t *node, const char *file, bool included,
-                                        struct error *err)
+struct yamltree_node *yamltree_from_doc(struct yamltree *t, yaml_document_t *doc, yaml_node_t *node,
+                                        const char *file, bool included, struct error *err)
 {
 	struct yamltree_build b = {
 	    .t = t, .doc = doc, .file = file, .included = included, .err = err};

@@ -18,11 +18,11 @@
 enum yamltree_kind { YAMLTREE_SCALAR, YAMLTREE_SEQ, YAMLTREE_MAP };
 
 struct yamltree_origin {
-	const char *file;   /* the file it was written in; NULL for a --set */
-	size_t line, col;   /* 1-based, in file */
-	const char *set;    /* the --set KEY=VALUE it came from */
-	const char *vars;   /* "${DISK}" when its text was expanded from the environment */
-	bool included;      /* file is an included one, not the campaign's own */
+	const char *file; /* the file it was written in; NULL for a --set */
+	size_t line, col; /* 1-based, in file */
+	const char *set;  /* the --set KEY=VALUE it came from */
+	const char *vars; /* "${DISK}" when its text was expanded from the environment */
+	bool included;    /* file is an included one, not the campaign's own */
 };
 
 struct yamltree_node {
@@ -57,9 +57,8 @@ void yamltree_free(struct yamltree *t);
  * campaign's own). Aliases are copied (at most 100,000 nodes in all). Keys must be
  * plain scalars, each once in its mapping; else -1 with err "FILE:L:C: ...".
  */
-struct yamltree_node *yamltree_from_doc(struct yamltree *t, yaml_document_t *doc,
-                                        yaml_node_t *node, const char *file, bool included,
-                                        struct error *err);
+struct yamltree_node *yamltree_from_doc(struct yamltree *t, yaml_document_t *doc, yaml_node_t *node,
+                                        const char *file, bool included, struct error *err);
 
 /* A written document and where each of its nodes starts in it. */
 struct yamltree_text {
@@ -69,7 +68,7 @@ struct yamltree_text {
 	struct yamltree_mark {
 		size_t line, col; /* 0-based, as libyaml's marks */
 		const struct yamltree_node *node;
-	} *marks;
+	} * marks;
 	size_t nmarks, capmarks;
 };
 

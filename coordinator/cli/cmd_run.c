@@ -296,6 +296,11 @@ static int run_exec(const struct args *a)
 		fprintf(stderr, "iocurve run: give a campaign FILE.yaml or --resume DIR\n");
 		return 2;
 	}
+	if (resume != NULL && args_has(a, "set")) {
+		fprintf(stderr, "iocurve run: --set applies to a campaign FILE; --resume carries on "
+		                "the campaign in DIR/plan.yaml as it was\n");
+		return 2;
+	}
 	if (coordinator != NULL && resume == NULL) {
 		char *command = args_command_line(a);
 		struct campsource src = {0};
@@ -318,10 +323,6 @@ static int run_exec(const struct args *a)
 }
 
 static const struct args_option run_options[] = {
-    {"set", 'S', "KEY=VALUE",
-     "override a campaign value by its dotted path (target.path=/mnt/x, "
-     "workloads.NAME.queue_depth=8); repeatable",
-     false},
     {"out", 'o', "DIR", "the results directory (default: a new one under iocurve-results/)", false},
     {"coordinator-listen", 'l', "HOST:PORT", "the address agents dial (agents: select)", false},
     {"tls", 't', "DIR", "ca.crt and coordinator.{crt,key} for agents that dial in", false,
@@ -336,6 +337,10 @@ static const struct args_option run_options[] = {
      false},
     {"accept-degraded", 'A', NULL,
      "exit 0, not 3, when the campaign completed without some of its agents (lost on the way)",
+     false},
+    {"set", 'S', "KEY=VALUE",
+     "override a campaign value by its dotted path (target.path=/mnt/x, "
+     "workloads.NAME.queue_depth=8); repeatable",
      false},
     {NULL},
 };

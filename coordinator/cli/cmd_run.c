@@ -297,8 +297,9 @@ static int run_exec(const struct args *a)
 		return 2;
 	}
 	if (resume != NULL && args_has(a, "set")) {
-		fprintf(stderr, "iocurve run: --set applies to a campaign FILE; --resume carries on "
-		                "the campaign in DIR/plan.yaml as it was\n");
+		fprintf(stderr,
+		        "iocurve run: --set applies to a campaign FILE; --resume carries on "
+		        "the campaign in DIR/plan.yaml as it was\n");
 		return 2;
 	}
 	if (coordinator != NULL && resume == NULL) {

@@ -550,18 +550,14 @@ int campsource_expand(const char *path, const struct campsource *src, struct cam
 	memset(r, 0, sizeof(*r));
 	r->path = path;
 	root = campsource_file(&x, path, NULL, &fallback);
-	if (root == NULL && !fallback) {
-		*err = r->build_err;
-		return -1;
-	}
+	if (root == NULL && !fallback)
+		goto fail;
 	if (root != NULL) {
 		if (src != NULL && src->nsets > 0 && root->kind != YAMLTREE_MAP)
 			fallback = true;
 		for (size_t i = 0; !fallback && src != NULL && i < src->nsets; i++)
-			if (campsource_set(&x, root, src->sets[i]) < 0) {
-				*err = r->build_err;
-				return -1;
-			}
+			if (campsource_set(&x, root, src->sets[i]) < 0)
+				goto fail;
 	}
 	if (fallback || !x.used || root->kind != YAMLTREE_MAP) {
 		/* the file as written: nothing to expand, or the parser explains it */
@@ -570,7 +566,11 @@ int campsource_expand(const char *path, const struct campsource *src, struct cam
 			error_set(&r->build_err,
 			          "%s: --set needs a campaign mapping to set keys in", path);
 		r->text = yamlload_read_file(path, &r->len, err);
-		return r->text != NULL ? 0 : -1;
+		if (r->text == NULL) {
+			campsource_result_free(r);
+			return -1;
+		}
+		return 0;
 	}
 	header = xasprintf("# The effective campaign: %s as iocurve ran it, its include:, ${...} "
 	                   "and --set\n# applied. A value not from %s says where it came "
@@ -582,6 +582,10 @@ int campsource_expand(const char *path, const struct campsource *src, struct cam
 	r->text = r->out.buf;
 	r->len = r->out.len;
 	return 0;
+fail:
+	*err = r->build_err;
+	campsource_result_free(r);
+	return -1;
 }
 
 void campsource_where(void *arg, const yaml_mark_t *mark, char *pre, size_t prelen, char *post,

@@ -251,7 +251,10 @@ const struct cmd_entry cmd_check_entry = {
             .help = "validate a campaign and print its expanded plan and estimated duration",
             .more = "Loads the campaign, reports the first error as FILE:LINE:COLUMN (exit 2),\n"
                     "else prints every workload (matrices expanded), its load plan, and an\n"
-                    "estimate of the steps and time the campaign takes (exit 0).\n",
+                    "estimate of the steps and time the campaign takes (exit 0). A file\n"
+                    "using include:, ${NAME} or --set also gets the effective campaign\n"
+                    "printed: what runs and what plan.yaml holds, values commented with\n"
+                    "where they came from.\n",
             .options = check_options,
             .min_operands = 1,
             .max_operands = 1,

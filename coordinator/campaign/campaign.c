@@ -11,26 +11,37 @@
 #include <yaml.h>
 
 #include "campaign.h"
+#include "campsource.h"
 #include "text.h"
 #include "clock.h"
 #include "units.h"
 #include "workloads.h"
 #include "xalloc.h"
+#include "yamlload.h"
 #include "yamlnode.h"
 
-#define CAMPAIGN_MAX_FILE     (16u << 20)
 #define CAMPAIGN_MAX_LOCAL    64
 #define CAMPAIGN_MAX_SELECT   16384
 #define CAMPAIGN_MAX_LABELS   64
 #define CAMPAIGN_TARGET_ALIGN 4096u
+/*
+ * agents.caps: within what a campaign can ask (workers 256, queue depth 4096) and
+ * the agent's own hard limits (sizes under 2^31 for blocks, 1PiB a file here).
+ */
+#define CAMPAIGN_CAP_WORKERS    256u
+#define CAMPAIGN_CAP_QD         4096u
+#define CAMPAIGN_CAP_BLOCK_SIZE (1u << 30)
+#define CAMPAIGN_CAP_FILE_SIZE  (1ull << 50)
 
 static const char *const campaign_keys[] = {
     "campaign", "agents",    "target",      "slo",
     "stop",     "workloads", "percentiles", WORKLOADS_SETTING_KEYS,
     "cooldown", NULL,
 };
-static const char *const campaign_agents_keys[] = {"local",         "select", "wait",
-                                                   "on_agent_loss", "detail", NULL};
+static const char *const campaign_agents_keys[] = {"local",  "select", "wait", "on_agent_loss",
+                                                   "detail", "caps",   NULL};
+static const char *const campaign_caps_keys[] = {"workers", "queue_depth", "block_size",
+                                                 "file_size", NULL};
 static const char *const campaign_select_keys[] = {"count", "labels", NULL};
 static const char *const campaign_target_keys[] = {"path", "size", "direct", "sim", NULL};
 static const char *const campaign_sim_keys[] = {"servers", "service_time", "service",
@@ -126,8 +137,50 @@ static int campaign_detail(struct yamlnode_doc *y, const yaml_node_t *n, struct 
 	return 0;
 }
 
+/*
+ * agents: {local: 2, caps: {workers: 64}}: what `iocurve run` passes its local agents
+ * as --max-workers, --max-queue-depth, --max-block-size and --max-file-size, so a
+ * campaign asking more than their defaults (4 workers per CPU, ...) runs here.
+ */
+static int campaign_caps(struct yamlnode_doc *y, const yaml_node_t *map, struct campaign *c)
+{
+	struct campaign_caps *k = &c->local_caps;
+	yaml_node_t *n;
+
+	if (yamlnode_check_mapping(y, map, "agents.caps", "agents.caps", campaign_caps_keys) < 0)
+		return -1;
+	if ((n = yamlnode_lookup(y, map, "workers")) != NULL &&
+	    yamlnode_uint(y, n, "agents.caps.workers", 1, CAMPAIGN_CAP_WORKERS, &k->workers) < 0)
+		return -1;
+	if ((n = yamlnode_lookup(y, map, "queue_depth")) != NULL &&
+	    yamlnode_uint(y, n, "agents.caps.queue_depth", 1, CAMPAIGN_CAP_QD, &k->queue_depth) < 0)
+		return -1;
+	if ((n = yamlnode_lookup(y, map, "block_size")) != NULL) {
+		uint64_t v;
+
+		if (yamlnode_size(y, n, "agents.caps.block_size", &v) < 0)
+			return -1;
+		if (v < 512 || v > CAMPAIGN_CAP_BLOCK_SIZE) {
+			yamlnode_expected(y, n, "agents.caps.block_size", "a size 512..1GiB");
+			return -1;
+		}
+		k->block_size = (uint32_t)v;
+	}
+	if ((n = yamlnode_lookup(y, map, "file_size")) != NULL) {
+		if (yamlnode_size(y, n, "agents.caps.file_size", &k->file_size) < 0)
+			return -1;
+		if (k->file_size < 4096 || k->file_size > CAMPAIGN_CAP_FILE_SIZE) {
+			yamlnode_expected(y, n, "agents.caps.file_size", "a size 4KiB..1PiB");
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int campaign_agents(struct yamlnode_doc *y, const yaml_node_t *map, struct campaign *c)
 {
+	yaml_node_t *caps;
+
 	yaml_node_t *local, *select, *wait, *count, *labels, *loss;
 
 	if (yamlnode_check_mapping(y, map, "agents", "agents", campaign_agents_keys) < 0)
@@ -158,6 +211,17 @@ static int campaign_agents(struct yamlnode_doc *y, const yaml_node_t *map, struc
 		               "agents is missing 'local' or 'select' (e.g. {local: 2} or "
 		               "{select: {count: 4}})");
 		return -1;
+	}
+	if ((caps = yamlnode_lookup(y, map, "caps")) != NULL) {
+		/* agents that dial in were started by someone else, with their own caps */
+		if (local == NULL) {
+			yamlnode_error(y, caps,
+			               "agents.caps: only applies to 'local' (agents that dial in "
+			               "take --max-workers etc. where they are started)");
+			return -1;
+		}
+		if (campaign_caps(y, caps, c) < 0)
+			return -1;
 	}
 	if (local != NULL) {
 		if (wait != NULL) {
@@ -534,123 +598,21 @@ static int campaign_root(struct yamlnode_doc *y, const yaml_node_t *root, struct
 	return campaign_check_target_size(y, target, c);
 }
 
-/* libyaml's own words, placed at its mark, plus the construct it was inside. */
-static void campaign_yaml_error(const yaml_parser_t *p, const char *file, struct error *err)
+/* text as campaign_parse reads it; where (when set) maps its marks to where they came from. */
+static int campaign_parse_where(const char *text, size_t len, const char *name,
+                                struct campsource_result *where, struct campaign **out,
+                                struct error *err)
 {
-	const char *problem = p->problem ? p->problem : "malformed YAML";
-
-	switch (p->error) {
-	case YAML_MEMORY_ERROR:
-		error_set(err, "%s: out of memory while reading YAML", file);
-		break;
-	case YAML_READER_ERROR:
-		error_set(err, "%s: byte %zu: %s (a campaign must be UTF-8 text)", file,
-		          p->problem_offset, problem);
-		break;
-	default:
-		if (p->context != NULL)
-			error_set(err, "%s:%zu:%zu: %s (%s at line %zu column %zu)", file,
-			          p->problem_mark.line + 1, p->problem_mark.column + 1, problem,
-			          p->context, p->context_mark.line + 1, p->context_mark.column + 1);
-		else
-			error_set(err, "%s:%zu:%zu: %s", file, p->problem_mark.line + 1,
-			          p->problem_mark.column + 1, problem);
-		break;
-	}
-}
-
-/*
- * libyaml builds a document in time that grows faster than its nesting: 40,000
- * levels take seconds. Walk the events first and stop at the first level past the
- * limit; a campaign needs a handful.
- */
-static int campaign_check_depth(const char *text, size_t len, const char *name, struct error *err)
-{
-	yaml_parser_t parser;
-	yaml_event_t ev;
-	int depth = 0, rc = 0;
-
-	if (!yaml_parser_initialize(&parser)) {
-		error_set(err, "%s: out of memory while reading YAML", name);
-		return -1;
-	}
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-	for (;;) {
-		yaml_event_type_t type;
-
-		if (!yaml_parser_parse(&parser, &ev))
-			break; /* the loader reports syntax errors with their place */
-		type = ev.type;
-		if (type == YAML_SEQUENCE_START_EVENT || type == YAML_MAPPING_START_EVENT)
-			depth++;
-		else if (type == YAML_SEQUENCE_END_EVENT || type == YAML_MAPPING_END_EVENT)
-			depth--;
-		if (depth > CAMPAIGN_MAX_DEPTH) {
-			error_set(err, "%s:%zu:%zu: nested deeper than %d levels", name,
-			          ev.start_mark.line + 1, ev.start_mark.column + 1,
-			          CAMPAIGN_MAX_DEPTH);
-			rc = -1;
-		}
-		yaml_event_delete(&ev);
-		if (rc < 0 || type == YAML_STREAM_END_EVENT)
-			break;
-	}
-	yaml_parser_delete(&parser);
-	return rc;
-}
-
-/* Load the one document of the file; a second document would be silently ignored otherwise. */
-static int campaign_load_document(const char *text, size_t len, const char *name,
-                                  yaml_document_t *doc, struct error *err)
-{
-	yaml_document_t extra;
-	yaml_parser_t parser;
-	yaml_node_t *root;
-	int rc = -1;
-
-	if (campaign_check_depth(text, len, name, err) < 0)
-		return -1;
-	if (!yaml_parser_initialize(&parser)) {
-		error_set(err, "%s: out of memory while reading YAML", name);
-		return -1;
-	}
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-	if (!yaml_parser_load(&parser, doc)) {
-		campaign_yaml_error(&parser, name, err);
-		goto out;
-	}
-	if (!yaml_parser_load(&parser, &extra)) {
-		campaign_yaml_error(&parser, name, err);
-		yaml_document_delete(doc);
-		goto out;
-	}
-	root = yaml_document_get_root_node(&extra);
-	if (root != NULL) {
-		error_set(err,
-		          "%s:%zu:%zu: a second YAML document; a campaign file holds one "
-		          "(remove the '---' and what follows, or split the file)",
-		          name, root->start_mark.line + 1, root->start_mark.column + 1);
-		yaml_document_delete(&extra);
-		yaml_document_delete(doc);
-		goto out;
-	}
-	yaml_document_delete(&extra);
-	rc = 0;
-out:
-	yaml_parser_delete(&parser);
-	return rc;
-}
-
-int campaign_parse(const char *text, size_t len, const char *name, struct campaign **out,
-                   struct error *err)
-{
-	struct yamlnode_doc y = {.file = name, .err = err};
+	struct yamlnode_doc y = {.file = name,
+	                         .err = err,
+	                         .where = where != NULL ? campsource_where : NULL,
+	                         .where_arg = where};
 	yaml_document_t doc;
 	yaml_node_t *root;
 	struct campaign *c;
 
 	*out = NULL;
-	if (campaign_load_document(text, len, name, &doc, err) < 0)
+	if (yamlload_document(text, len, name, &doc, err) < 0)
 		return -1;
 	y.doc = &doc;
 	c = xcalloc(1, sizeof(*c));
@@ -679,72 +641,48 @@ fail:
 	return -1;
 }
 
-/* The whole file in memory: campaign_parse needs it, and plan.yaml keeps it verbatim. */
-static char *campaign_read_file(const char *path, size_t *len, struct error *err)
+int campaign_parse(const char *text, size_t len, const char *name, struct campaign **out,
+                   struct error *err)
 {
-	size_t have = 0, cap;
-	struct stat st;
-	char *buf = NULL;
-	int fd;
+	return campaign_parse_where(text, len, name, NULL, out, err);
+}
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		error_set(err, "%s: cannot read: %s", path, strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st) < 0) {
-		error_set(err, "%s: cannot read: %s", path, strerror(errno));
-		goto fail;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		error_set(err, "%s: cannot read: %s (give the campaign's .yaml file)", path,
-		          strerror(EISDIR));
-		goto fail;
-	}
-	/* st_size is only a hint: read to EOF so pipes and /proc files work too */
-	cap = S_ISREG(st.st_mode) && st.st_size > 0 && st.st_size <= CAMPAIGN_MAX_FILE
-	          ? (size_t)st.st_size + 1
-	          : 4096;
-	buf = xmalloc(cap);
-	for (;;) {
-		ssize_t r;
+int campaign_load_source(const char *path, const struct campsource *src, struct campaign **out,
+                         struct error *err)
+{
+	struct campsource_result r;
+	int rc;
 
-		if (have == cap) {
-			if (cap > CAMPAIGN_MAX_FILE) {
-				error_set(err, "%s: too large for a campaign (over 16MiB)", path);
-				goto fail;
-			}
-			cap *= 2;
-			buf = xreallocarray(buf, cap, 1);
-		}
-		r = read(fd, buf + have, cap - have);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			error_set(err, "%s: cannot read: %s", path, strerror(errno));
-			goto fail;
-		}
-		if (r == 0)
-			break;
-		have += (size_t)r;
+	*out = NULL;
+	if (campsource_expand(path, src, &r, err) < 0)
+		return -1;
+	rc = campaign_parse_where(r.text, r.len, path, r.generated ? &r : NULL, out, err);
+	if (rc == 0)
+		(*out)->text_generated = r.generated;
+	if (rc == 0 && r.build_failed) {
+		/* the language could not read what the parser took: say why, run nothing */
+		*err = r.build_err;
+		campaign_free(*out);
+		*out = NULL;
+		rc = -1;
 	}
-	close(fd);
-	*len = have;
-	return buf;
-fail:
-	free(buf);
-	close(fd);
-	return NULL;
+	campsource_result_free(&r);
+	return rc;
 }
 
 int campaign_load(const char *path, struct campaign **out, struct error *err)
+{
+	return campaign_load_source(path, NULL, out, err);
+}
+
+int campaign_load_plan(const char *path, struct campaign **out, struct error *err)
 {
 	size_t len;
 	char *text;
 	int rc;
 
 	*out = NULL;
-	text = campaign_read_file(path, &len, err);
+	text = yamlload_read_file(path, &len, err);
 	if (text == NULL)
 		return -1;
 	rc = campaign_parse(text, len, path, out, err);

@@ -17,9 +17,24 @@ bool campaign_agent_histograms(const struct campaign *c);
  * Load and validate. On error returns -1 and err reads
  * "FILE:LINE:COLUMN: what is wrong (what was expected)", e.g.
  * "demo.yaml:7:3: unknown key 'queue_dept' in campaign (known: ...)".
- * name is used in messages in place of a file name for campaign_parse.
+ * name is used in messages in place of a file name for campaign_parse, which reads
+ * text literally (a daemon's, a plan.yaml: the effective campaign).
  */
 int campaign_load(const char *path, struct campaign **out, struct error *err);
+/*
+ * A campaign file in the campaign language (campsource.h: include:, ${NAME}, --set
+ * in src): the campaign's text is then the effective campaign, what plan.yaml keeps
+ * and a daemon is handed, and an error names the file, line and column or the --set
+ * argument its value came from. campaign_load is this with src NULL.
+ */
+struct campsource;
+int campaign_load_source(const char *path, const struct campsource *src, struct campaign **out,
+                         struct error *err);
+/*
+ * A results directory's plan.yaml: the effective campaign, read as written (its
+ * values are literal, nothing expanded).
+ */
+int campaign_load_plan(const char *path, struct campaign **out, struct error *err);
 int campaign_parse(const char *text, size_t len, const char *name, struct campaign **out,
                    struct error *err);
 void campaign_free(struct campaign *c);

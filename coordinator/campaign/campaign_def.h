@@ -121,8 +121,9 @@ enum campaign_detail {
 struct campaign {
 	char *name;
 	char *path; /* the file it came from, for messages */
-	char *text; /* the file as submitted, for plan.yaml */
+	char *text; /* the effective campaign, for plan.yaml: the file, or campsource.c's */
 	size_t text_len;
+	bool text_generated; /* text is not the file as written (include, ${}, --set) */
 
 	enum campaign_agents_mode agents_mode;
 	uint32_t agents_count;
@@ -130,6 +131,14 @@ struct campaign {
 	/* agents.on_agent_loss: abort (true) or continue with the others (false, default) */
 	bool abort_on_agent_loss;
 	enum campaign_detail agent_detail;
+	/*
+	 * agents: {local: N, caps: {...}}: the local agents' --max-* caps, 0 where the
+	 * agent's default holds (4 workers per CPU, queue depth 1024, ...).
+	 */
+	struct campaign_caps {
+		uint32_t workers, queue_depth, block_size;
+		uint64_t file_size;
+	} local_caps;
 
 	char *target_path;    /* a directory (one file per agent and worker) or a block device */
 	uint64_t target_size; /* bytes per file; for a device, 0 means all of it */

@@ -16,6 +16,14 @@ void yamlnode_error(struct yamlnode_doc *y, const yaml_node_t *at, const char *f
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
+	if (y->where != NULL) {
+		char pre[512], post[160];
+
+		pre[0] = post[0] = '\0';
+		y->where(y->where_arg, &at->start_mark, pre, sizeof(pre), post, sizeof(post));
+		error_set(y->err, "%s%s%s", pre, what, post);
+		return;
+	}
 	error_set(y->err, "%s:%zu:%zu: %s", y->file, at->start_mark.line + 1,
 	          at->start_mark.column + 1, what);
 }

@@ -15,6 +15,14 @@ struct yamlnode_doc {
 	yaml_document_t *doc;
 	const char *file; /* name used in messages */
 	struct error *err;
+	/*
+	 * A document generated from other text (campsource.c): where a mark came from,
+	 * "FILE:L:C: " or "--set KEY=VALUE: " in pre and anything to add after the
+	 * message in post. NULL: file and the mark itself.
+	 */
+	void (*where)(void *arg, const yaml_mark_t *mark, char *pre, size_t prelen, char *post,
+	              size_t postlen);
+	void *where_arg;
 };
 
 /* "FILE:LINE:COLUMN: " + message, with libyaml's 0-based mark printed 1-based. */

@@ -60,6 +60,10 @@ static int args_unknown(const struct args_spec *spec, const char *what, struct e
 /* Record option i; val is its value for an option that takes one. */
 static void args_set(struct args *a, int i, const char *val)
 {
+	if (val != NULL) {
+		a->all[i] = xreallocarray(a->all[i], a->count[i] + 1, sizeof(*a->all[i]));
+		a->all[i][a->count[i]] = val;
+	}
 	a->count[i]++;
 	a->values[i] = val;
 }
@@ -200,6 +204,10 @@ void args_free(struct args *a)
 {
 	free(a->operands);
 	a->operands = NULL;
+	for (int i = 0; i < ARGS_MAX_OPTIONS; i++) {
+		free(a->all[i]);
+		a->all[i] = NULL;
+	}
 }
 
 static int args_index(const struct args *a, const char *name)
@@ -219,6 +227,14 @@ bool args_has(const struct args *a, const char *name)
 const char *args_get(const struct args *a, const char *name)
 {
 	return a->values[args_index(a, name)];
+}
+
+const char *const *args_get_all(const struct args *a, const char *name, size_t *n)
+{
+	int i = args_index(a, name);
+
+	*n = a->all[i] != NULL ? a->count[i] : 0;
+	return a->all[i];
 }
 
 /* A decimal integer in [min, max]; what names the text in the error. */

@@ -42,6 +42,7 @@ struct args {
 	const struct args_spec *spec;
 	const char *values[ARGS_MAX_OPTIONS]; /* per option: its last value */
 	unsigned count[ARGS_MAX_OPTIONS];     /* per option: how often it was given */
+	const char **all[ARGS_MAX_OPTIONS];   /* per option: every value given, in order */
 	bool from_env[ARGS_MAX_OPTIONS];      /* per option: its value came from o->env */
 	char **operands;                      /* in order; NULL-terminated */
 	int argc;                             /* the verb's words as given (argv[0] the verb) */
@@ -72,6 +73,8 @@ char *args_command_line(const struct args *a);
 bool args_has(const struct args *a, const char *name);
 /* Its value (the last if given more than once), or NULL when absent. */
 const char *args_get(const struct args *a, const char *name);
+/* Every value it was given on the command line, in order (--set A --set B); *n of them. */
+const char *const *args_get_all(const struct args *a, const char *name, size_t *n);
 /*
  * Its value as an integer in [min, max], *out untouched when absent. Returns 0, or
  * -1 with err naming the option: "--max-steps 0: expected an integer from 1 to 9".

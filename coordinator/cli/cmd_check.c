@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "campaign.h"
+#include "campsource.h"
 #include "clock.h"
 #include "cmd.h"
 #include "error.h"
@@ -39,7 +40,25 @@ static void cmd_check_campaign(const struct campaign *c)
 
 	printf("campaign %s (%s)\n", c->name, c->path);
 	if (c->agents_mode == CAMPAIGN_AGENTS_LOCAL) {
+		const struct campaign_caps *k = &c->local_caps;
+
 		printf("  agents   %u local, started by iocurve run\n", c->agents_count);
+		if (k->workers || k->queue_depth || k->block_size || k->file_size) {
+			printf("           caps:");
+			if (k->workers)
+				printf(" workers %u,", k->workers);
+			if (k->queue_depth)
+				printf(" queue depth %u,", k->queue_depth);
+			if (k->block_size) {
+				units_format_size(k->block_size, a, sizeof(a));
+				printf(" block size %s,", a);
+			}
+			if (k->file_size) {
+				units_format_size(k->file_size, a, sizeof(a));
+				printf(" file size %s,", a);
+			}
+			printf(" over the agents' defaults\n");
+		}
 	} else {
 		units_format_duration(c->agents_wait_ns, a, sizeof(a));
 		printf("  agents   %u that dial in", c->agents_count);
@@ -192,8 +211,10 @@ static int cmd_check_exec(const struct args *a)
 	size_t total_steps = 0;
 	bool upper = false;
 	char d[32];
+	struct campsource src = {0};
 
-	if (campaign_load(a->operands[0], &c, &err) < 0) {
+	src.sets = args_get_all(a, "set", &src.nsets);
+	if (campaign_load_source(a->operands[0], &src, &c, &err) < 0) {
 		fprintf(stderr, "iocurve: %s\n", err.msg);
 		return 2;
 	}
@@ -207,9 +228,20 @@ static int cmd_check_exec(const struct args *a)
 	       "+ any steady extension + ~0.5s; laying out targets for writes not included)\n",
 	       c->nworkloads, c->nworkloads == 1 ? "" : "s", upper ? "up to " : "", total_steps,
 	       upper ? "at most " : "about ", d);
+	/* what plan.yaml will hold, when it is not the file as written */
+	if (c->text_generated)
+		printf("\neffective campaign (plan.yaml):\n%.*s", (int)c->text_len, c->text);
 	campaign_free(c);
 	return 0;
 }
+
+static const struct args_option check_options[] = {
+    {"set", 'S', "KEY=VALUE",
+     "override a campaign value by its dotted path (target.path=/mnt/x, "
+     "workloads.NAME.queue_depth=8); repeatable",
+     false},
+    {NULL},
+};
 
 const struct cmd_entry cmd_check_entry = {
     .args =
@@ -219,7 +251,11 @@ const struct cmd_entry cmd_check_entry = {
             .help = "validate a campaign and print its expanded plan and estimated duration",
             .more = "Loads the campaign, reports the first error as FILE:LINE:COLUMN (exit 2),\n"
                     "else prints every workload (matrices expanded), its load plan, and an\n"
-                    "estimate of the steps and time the campaign takes (exit 0).\n",
+                    "estimate of the steps and time the campaign takes (exit 0). A file\n"
+                    "using include:, ${NAME} or --set also gets the effective campaign\n"
+                    "printed: what runs and what plan.yaml holds, values commented with\n"
+                    "where they came from.\n",
+            .options = check_options,
             .min_operands = 1,
             .max_operands = 1,
         },

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "campaign.h"
+#include "campsource.h"
 #include "certs.h"
 #include "client.h"
 #include "cmd.h"
@@ -101,7 +102,7 @@ static int run_opened(void *arg, const struct campaign *c, const char *results, 
 		/* A simulated target touches no file: allow only a sink. */
 		ctx->local = local_spawn(&ctx->certs, host_address(ctx->host),
 		                         c->target_path ? c->target_path : "/dev/null", results,
-		                         c->agents_count, err);
+		                         c->agents_count, &c->local_caps, err);
 		/* Each agent has its copies: nothing of the CA stays in this process. */
 		certs_mem_free(&ctx->certs);
 		if (ctx->local == NULL)
@@ -195,6 +196,15 @@ static struct replay *run_load_resumed(const char *dir, FILE *human, struct erro
 	return rp;
 }
 
+/* The campaign file with its --set arguments: what runs, and plan.yaml, is the result. */
+static int run_load(const struct args *a, struct campaign **c, struct error *err)
+{
+	struct campsource src = {0};
+
+	src.sets = args_get_all(a, "set", &src.nsets);
+	return campaign_load_source(a->operands[0], &src, c, err);
+}
+
 /* In this process: a host of its own, the campaign submitted to it, its events followed. */
 static int run_embedded(const struct args *a, bool json)
 {
@@ -212,7 +222,7 @@ static int run_embedded(const struct args *a, bool json)
 	char *command;
 
 	if (resume != NULL ? (sub.resumed = run_load_resumed(resume, ctx.human, &err)) == NULL
-	                   : campaign_load(a->operands[0], &sub.campaign, &err) < 0) {
+	                   : run_load(a, &sub.campaign, &err) < 0) {
 		fprintf(stderr, "iocurve: %s\n", err.msg);
 		return 2;
 	}
@@ -286,10 +296,20 @@ static int run_exec(const struct args *a)
 		fprintf(stderr, "iocurve run: give a campaign FILE.yaml or --resume DIR\n");
 		return 2;
 	}
+	if (resume != NULL && args_has(a, "set")) {
+		fprintf(stderr,
+		        "iocurve run: --set applies to a campaign FILE; --resume carries on "
+		        "the campaign in DIR/plan.yaml as it was\n");
+		return 2;
+	}
 	if (coordinator != NULL && resume == NULL) {
 		char *command = args_command_line(a);
-		int rc = submit_and_follow(coordinator, a->operands[0], args_has(a, "no-queue"),
-		                           args_has(a, "detach"), json, command);
+		struct campsource src = {0};
+		int rc;
+
+		src.sets = args_get_all(a, "set", &src.nsets);
+		rc = submit_and_follow(coordinator, a->operands[0], &src, args_has(a, "no-queue"),
+		                       args_has(a, "detach"), json, command);
 
 		free(command);
 		return rc == RUNNER_DEGRADED && args_has(a, "accept-degraded") ? 0 : rc;
@@ -318,6 +338,10 @@ static const struct args_option run_options[] = {
      false},
     {"accept-degraded", 'A', NULL,
      "exit 0, not 3, when the campaign completed without some of its agents (lost on the way)",
+     false},
+    {"set", 'S', "KEY=VALUE",
+     "override a campaign value by its dotted path (target.path=/mnt/x, "
+     "workloads.NAME.queue_depth=8); repeatable",
      false},
     {NULL},
 };

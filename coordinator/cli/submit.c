@@ -55,8 +55,8 @@ static void submit_detached(uint32_t id, const char *sock, bool queued, bool jso
  * Hand the campaign to a daemon, then follow it as `iocurve watch` would, or with
  * detach return at once.
  */
-int submit_and_follow(const char *sock, const char *path, bool no_queue, bool detach, bool json,
-                      const char *command)
+int submit_and_follow(const char *sock, const char *path, const struct campsource *src,
+                      bool no_queue, bool detach, bool json, const char *command)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT, *reply;
 	Iocurve__Submit sub = IOCURVE__SUBMIT__INIT;
@@ -65,8 +65,11 @@ int submit_and_follow(const char *sock, const char *path, bool no_queue, bool de
 	uint32_t id;
 	int rc;
 
-	/* Check locally first: errors point at the user's file and line. */
-	if (campaign_load(path, &c, &err) < 0) {
+	/*
+	 * Check and expand here: errors point at the user's file and line, and ${NAME}
+	 * is this shell's environment, not the daemon's.
+	 */
+	if (campaign_load_source(path, src, &c, &err) < 0) {
 		fprintf(stderr, "iocurve: %s\n", err.msg);
 		return 2;
 	}

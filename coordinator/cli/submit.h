@@ -8,12 +8,14 @@
 /* Whether a daemon accepts connections on sock: a socket file left by one that is gone does not. */
 bool submit_daemon_answers(const char *sock);
 /*
- * Hand the campaign at path to the daemon at sock (no_queue: refused while the fleet
- * is busy), then follow it as `iocurve watch` does, or with detach print its id and
- * return. command is the client's command line, for meta.json. Returns the exit
- * status: the campaign's, 1 when the daemon refused it, 2 when path does not load.
+ * Hand the campaign at path (read with src: --set) to the daemon at sock (no_queue: refused while
+ * the fleet is busy), then follow it as `iocurve watch` does, or with detach print its id and
+ * return. The daemon is handed the effective campaign, nothing left to expand. command is the
+ * client's command line, for meta.json. Returns the exit status: the campaign's, 1 when the daemon
+ * refused it, 2 when path does not load.
  */
-int submit_and_follow(const char *sock, const char *path, bool no_queue, bool detach, bool json,
-                      const char *command);
+struct campsource;
+int submit_and_follow(const char *sock, const char *path, const struct campsource *src,
+                      bool no_queue, bool detach, bool json, const char *command);
 
 #endif

@@ -207,7 +207,7 @@ static int between_load(int rootfd, const char *name, const struct campaign *c, 
 		goto out;
 	/* campaign_load takes a path; the bytes were checked to be a regular file */
 	path = xasprintf("/proc/self/fd/%d/%s/plan.yaml", rootfd, name);
-	if (campaign_load(path, &pc, &err) < 0 || setupdiff(c, pc, diff, sizeof(diff)) > 0)
+	if (campaign_load_plan(path, &pc, &err) < 0 || setupdiff(c, pc, diff, sizeof(diff)) > 0)
 		goto out;
 	snprintf(run->name, sizeof(run->name), "%s", name);
 	snprintf(run->started, sizeof(run->started), "%s", when);

@@ -129,7 +129,7 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 	int rc = -1, got;
 
 	memset(out, 0, sizeof(*out));
-	if (campaign_load(plan, &out->campaign, err) < 0)
+	if (campaign_load_plan(plan, &out->campaign, err) < 0)
 		goto done;
 	out->pts = xcalloc(out->campaign->nworkloads, sizeof(*out->pts));
 	out->npts = xcalloc(out->campaign->nworkloads, sizeof(*out->npts));

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "campaign.h"
 #include "certs.h"
 #include "clock.h"
 #include "local.h"
@@ -62,12 +63,29 @@ int local_agent_binary(char *buf, size_t len)
 	return -1;
 }
 
+/* agents.caps as the agent's options, after argv[at]; returns the new count. */
+static int local_caps_args(const struct campaign_caps *caps, char **argv, int at, char vals[4][32])
+{
+	static const char *const flags[] = {"--max-workers", "--max-queue-depth",
+	                                    "--max-block-size", "--max-file-size"};
+	const uint64_t v[] = {caps->workers, caps->queue_depth, caps->block_size, caps->file_size};
+
+	for (int i = 0; i < 4; i++) {
+		if (v[i] == 0)
+			continue;
+		snprintf(vals[i], 32, "%llu", (unsigned long long)v[i]);
+		argv[at++] = (char *)flags[i];
+		argv[at++] = vals[i];
+	}
+	return at;
+}
+
 struct local_agents *local_spawn(struct certs_mem *certs, const char *coordinator,
                                  const char *allow_path, const char *log_dir, unsigned n,
-                                 struct error *err)
+                                 const struct campaign_caps *caps, struct error *err)
 {
 	struct local_agents *la = xcalloc(1, sizeof(*la));
-	char bin[PATH_MAX], name[32], fds[48];
+	char bin[PATH_MAX], name[32], fds[48], capv[4][32];
 
 	if (local_agent_binary(bin, sizeof(bin)) < 0) {
 		error_set(err, "cannot find the iocurve-agent program next to iocurve; set "
@@ -92,18 +110,18 @@ struct local_agents *local_spawn(struct certs_mem *certs, const char *coordinato
 		}
 		if (la->pids[i] == 0) {
 			pid_t parent = getppid();
-			char *argv[] = {bin,
-			                "--coordinator",
-			                (char *)coordinator,
-			                "--tls-fd",
-			                fds,
-			                "--name",
-			                name,
-			                "--allow",
-			                (char *)allow_path,
-			                "--label",
-			                "local=true",
-			                NULL};
+			char *argv[20] = {bin,
+			                  "--coordinator",
+			                  (char *)coordinator,
+			                  "--tls-fd",
+			                  fds,
+			                  "--name",
+			                  name,
+			                  "--allow",
+			                  (char *)allow_path,
+			                  "--label",
+			                  "local=true",
+			                  NULL};
 			/* Its own certificate, key and the CA's certificate, and no other's. */
 			const int keep[] = {certs->agent_crt[i], certs->agent_key[i],
 			                    certs->ca_crt};
@@ -118,6 +136,8 @@ struct local_agents *local_spawn(struct certs_mem *certs, const char *coordinato
 			for (size_t k = 0; k < sizeof(keep) / sizeof(keep[0]); k++)
 				if (fcntl(keep[k], F_SETFD, 0) < 0)
 					_exit(127);
+			if (caps != NULL)
+				argv[local_caps_args(caps, argv, 11, capv)] = NULL;
 			/* Ctrl-C reaches iocurve, which stops the agents in order. */
 			signal(SIGINT, SIG_IGN);
 			/* A run that dies (SIGKILL, out of memory) takes its agents with it. */
@@ -135,6 +155,30 @@ struct local_agents *local_spawn(struct certs_mem *certs, const char *coordinato
 err:
 	local_stop(la);
 	return NULL;
+}
+
+void local_cap_hint(const struct campaign *c, const char *msg, char *buf, size_t len)
+{
+	static const char *const fields[] = {"workers", "queue_depth", "block_size", "file_size"};
+	const char *over = strstr(msg, " is over this agent's cap of ");
+
+	buf[0] = '\0';
+	if (c->agents_mode != CAMPAIGN_AGENTS_LOCAL || over == NULL)
+		return;
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		size_t n = strlen(fields[i]);
+		const char *v = over;
+
+		/* "FIELD VALUE is over": back over the value, then the field */
+		while (v > msg && v[-1] != ' ')
+			v--;
+		if ((size_t)(v - msg) < n + 1 || strncmp(v - n - 1, fields[i], n) != 0)
+			continue;
+		snprintf(buf, len,
+		         "; for local agents raise it with agents: {local: %u, caps: {%s: %.*s}}",
+		         c->agents_count, fields[i], (int)(over - v), v);
+		return;
+	}
 }
 
 void local_stop(struct local_agents *la)

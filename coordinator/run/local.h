@@ -3,6 +3,7 @@
 #ifndef IOCURVE_LOCAL_H
 #define IOCURVE_LOCAL_H
 
+#include "campaign_def.h"
 #include "certs.h"
 #include "error.h"
 
@@ -14,11 +15,11 @@ struct local_agents;
  * inherited descriptors of certs (--tls-fd), which are closed here once the
  * agent has them. Each agent's log goes to LOG_DIR/agent-NAME.log. An agent
  * dies with this process (PDEATHSIG), even when nothing of it can run (SIGKILL,
- * out of memory).
+ * out of memory). caps (agents.caps) become their --max-* options where set.
  */
 struct local_agents *local_spawn(struct certs_mem *certs, const char *coordinator,
                                  const char *allow_path, const char *log_dir, unsigned n,
-                                 struct error *err);
+                                 const struct campaign_caps *caps, struct error *err);
 /*
  * Reap local agents that exited on their own. Returns 1 and describes the first
  * ("local agent local-1 exited with status 2; its log: DIR/agent-local-1.log").
@@ -32,6 +33,12 @@ void local_stop(struct local_agents *la);
  * directory an earlier version left in /tmp for a run that is gone is removed.
  */
 int local_certs_new(struct certs_mem *certs, unsigned n, struct error *err);
+/*
+ * After a local agent's "workload W: workers 50 is over this agent's cap of 8
+ * (--max-workers)": "; for local agents raise it with agents: {local: 2, caps:
+ * {workers: 50}}" in buf, or "" when c's agents are not local or msg is not a cap.
+ */
+void local_cap_hint(const struct campaign *c, const char *msg, char *buf, size_t len);
 /* The agent binary: $IOCURVE_AGENT, else next to this program, else in the build tree. */
 int local_agent_binary(char *buf, size_t len);
 

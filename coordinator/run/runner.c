@@ -14,6 +14,7 @@
 #include "events.h"
 #include "intervals.h"
 #include "judged.h"
+#include "local.h"
 #include "loadspec.h"
 #include "log.h"
 #include "planner.h"
@@ -1045,7 +1046,12 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 			runner_lose_session(r, s, ai, text);
 			break;
 		}
-		runner_fail(r, "agent %s: %s", session_name(s), text);
+		{
+			char hint[256];
+
+			local_cap_hint(r->c, text, hint, sizeof(hint));
+			runner_fail(r, "agent %s: %s%s", session_name(s), text, hint);
+		}
 		break;
 	default:
 		log_warn("agent %s: unexpected %s", session_name(s),

@@ -16,6 +16,7 @@
 #include "control.h"
 #include "daemon.h"
 #include "follow.h"
+#include "kneegate.h"
 #include "fsutil.h"
 #include "host.h"
 #include "local.h"
@@ -43,6 +44,7 @@ struct run_ctx {
 	char error[1024];
 	int status;
 	bool started, finished;
+	struct kneegate gate; /* --require-knee */
 };
 
 /* Cancel the campaign, unless it has ended: then only the loop is left to end. */
@@ -124,6 +126,7 @@ static void run_event(void *arg, const struct event *e)
 		ctx->started = true;
 	if (ctx->follow != NULL)
 		follow_event(ctx->follow, e);
+	kneegate_event(&ctx->gate, e);
 }
 
 static void run_done(void *arg, int status, const char *why)
@@ -196,10 +199,11 @@ static struct replay *run_load_resumed(const char *dir, FILE *human, struct erro
 }
 
 /* In this process: a host of its own, the campaign submitted to it, its events followed. */
-static int run_embedded(const struct args *a, bool json)
+static int run_embedded(const struct args *a, bool json, double require)
 {
 	const char *resume = args_get(a, "resume");
-	struct run_ctx ctx = {.status = 1, .json = json, .human = json ? stderr : stdout};
+	struct run_ctx ctx = {
+	    .status = 1, .json = json, .human = json ? stderr : stdout, .gate = {.rate = require}};
 	struct host_options o = {.listen = args_get(a, "coordinator-listen"),
 	                         .tls_dir = args_get(a, "tls")};
 	struct daemon_client client = {run_opened, run_event, run_done, &ctx};
@@ -266,6 +270,7 @@ out:
 			event_free(sigs[i]);
 	event_base_free(ctx.base);
 	certs_mem_free(&ctx.certs);
+	ctx.status = kneegate_status(&ctx.gate, ctx.status);
 	return ctx.status == RUNNER_DEGRADED && args_has(a, "accept-degraded") ? 0 : ctx.status;
 }
 
@@ -273,6 +278,8 @@ static int run_exec(const struct args *a)
 {
 	const char *coordinator = args_get(a, "coordinator"), *resume = args_get(a, "resume");
 	bool verbose = args_has(a, "verbose"), json = args_has(a, "json");
+	const char *req = args_get(a, "require-knee");
+	double require = 0;
 	char defsock[256];
 	struct stat st;
 
@@ -282,16 +289,36 @@ static int run_exec(const struct args *a)
 	    stat(control_default_path(defsock, sizeof(defsock)), &st) == 0 &&
 	    S_ISSOCK(st.st_mode) && submit_daemon_answers(defsock))
 		coordinator = defsock;
+	if (req != NULL) {
+		char *end;
+
+		require = strtod(req, &end);
+		if (end == req || *end != '\0' || !(require > 0) || require > 1e15) {
+			fprintf(
+			    stderr,
+			    "iocurve run: --require-knee %s: expected a rate above 0 in each "
+			    "workload's unit (ops/s, or MiB/s for sequential ones), e.g. 5000\n",
+			    req);
+			return 2;
+		}
+		if (args_has(a, "detach")) {
+			fprintf(stderr, "iocurve run: --require-knee needs the campaign's end: it "
+			                "cannot be given with --detach\n");
+			return 2;
+		}
+	}
 	if ((resume != NULL) == (a->noperands == 1)) {
 		fprintf(stderr, "iocurve run: give a campaign FILE.yaml or --resume DIR\n");
 		return 2;
 	}
 	if (coordinator != NULL && resume == NULL) {
 		char *command = args_command_line(a);
+		struct kneegate gate = {.rate = require};
 		int rc = submit_and_follow(coordinator, a->operands[0], args_has(a, "no-queue"),
-		                           args_has(a, "detach"), json, command);
+		                           args_has(a, "detach"), json, command, &gate);
 
 		free(command);
+		rc = kneegate_status(&gate, rc);
 		return rc == RUNNER_DEGRADED && args_has(a, "accept-degraded") ? 0 : rc;
 	}
 	if (args_has(a, "detach")) {
@@ -300,7 +327,7 @@ static int run_exec(const struct args *a)
 		                "on its usual socket)\n");
 		return 2;
 	}
-	return run_embedded(a, json);
+	return run_embedded(a, json, require);
 }
 
 static const struct args_option run_options[] = {
@@ -319,6 +346,8 @@ static const struct args_option run_options[] = {
     {"accept-degraded", 'A', NULL,
      "exit 0, not 3, when the campaign completed without some of its agents (lost on the way)",
      false},
+    {"require-knee", 'K', "RATE",
+     "exit 5 naming the workload when a knee is below RATE (its unit) or there is none", false},
     {NULL},
 };
 
@@ -333,7 +362,10 @@ const struct cmd_entry cmd_run_entry = {
                     "through a daemon: --coordinator SOCKET [--no-queue] [--detach]; a daemon\n"
                     "listening on the usual control socket is used when neither is given.\n"
                     "--json prints only JSON lines on stdout (one event a line); what a person\n"
-                    "reads goes to stderr.\n",
+                    "reads goes to stderr.\n"
+                    "Exit status: 0 complete, 1 failed or cancelled, 2 usage or campaign\n"
+                    "error, 3 complete without some agents (degraded), 5 --require-knee\n"
+                    "not met.\n",
             .options = run_options,
             .min_operands = 0,
             .max_operands = 1,

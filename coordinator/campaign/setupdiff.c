@@ -197,7 +197,7 @@ size_t setupdiff(const struct campaign *a, const struct campaign *b, char *buf, 
 	              b->target_direct ? "true" : "false");
 	/* the stop rules and cooldown decide which steps run and are judged saturated */
 	if (a->stop.min_achieved_pct != b->stop.min_achieved_pct)
-		setupdiff_add(&o, "stop min_achieved %g%% vs %g%%", a->stop.min_achieved_pct,
+		setupdiff_add(&o, "stop achieved %g%% vs %g%%", a->stop.min_achieved_pct,
 		              b->stop.min_achieved_pct);
 	setupdiff_time(&o, NULL, "stop ceiling", a->stop.ceiling_ns, b->stop.ceiling_ns);
 	if (a->stop.errors_pct != b->stop.errors_pct)

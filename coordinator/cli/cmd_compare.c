@@ -41,6 +41,8 @@ static ssize_t compare_find(const struct campaign *c, const char *name)
 	return -1;
 }
 
+static void compare_print_figures(FILE *f, bool html, struct compare_run *runs, size_t nruns);
+
 /* The base run's workloads, each overlaid with the same workload of every other run. */
 static void compare_write(FILE *html, const char *out, struct compare_run *runs, size_t nruns,
                           const struct compare_row *rows, char *const *diff)
@@ -79,6 +81,7 @@ static void compare_write(FILE *html, const char *out, struct compare_run *runs,
 		fputs("</tr>\n", html);
 	}
 	fputs("</table>\n", html);
+	compare_print_figures(html, true, runs, nruns);
 	for (size_t w = 0; w < base->nworkloads; w++) {
 		const struct workload *wl = &base->workloads[w];
 		struct plot_series *ser = xcalloc(nruns, sizeof(*ser));
@@ -355,63 +358,94 @@ static double compare_pct(double a, double b)
 	return a > 0 ? 100.0 * (b - a) / a : NAN;
 }
 
-/* The peak / sustained / max rows: a figure of every run, each later one with its change. */
-static void compare_print_figures(struct compare_run *runs, size_t nruns)
+/* One cell of the figures table: a markdown cell, or an HTML one. */
+static void compare_fig_cell(FILE *f, bool html, bool left, const char *text)
+{
+	if (!html) {
+		fprintf(f, " %s |", text);
+		return;
+	}
+	fputs(left ? "<td style=\"text-align:left\">" : "<td>", f);
+	markup_escape(f, text);
+	fputs("</td>", f);
+}
+
+/*
+ * The peak / sustained / max rows: a figure of every run, each later one with its
+ * change; in markdown (stdout) or as the HTML table of compare.html.
+ */
+static void compare_print_figures(FILE *f, bool html, struct compare_run *runs, size_t nruns)
 {
 	const struct campaign *c0 = runs[0].rp.campaign;
 
-	printf("\n| Workload | Figure | %s |", runs[0].dir);
-	for (size_t r = 1; r < nruns; r++)
-		printf(" %s | change |", runs[r].dir);
-	printf("\n|---|---|---:|");
-	for (size_t r = 1; r < nruns; r++)
-		printf("---:|---:|");
-	printf("\n");
+	if (html) {
+		fputs("<h2>Peak, sustained, closed-loop</h2>\n<table id=\"figures\"><tr><th>"
+		      "workload</th><th>figure</th><th>run 1</th>",
+		      f);
+		for (size_t r = 1; r < nruns; r++)
+			fprintf(f, "<th>run %zu</th><th>change</th>", r + 1);
+		fputs("</tr>\n", f);
+	} else {
+		fprintf(f, "\n| Workload | Figure | %s |", runs[0].dir);
+		for (size_t r = 1; r < nruns; r++)
+			fprintf(f, " %s | change |", runs[r].dir);
+		fprintf(f, "\n|---|---|---:|");
+		for (size_t r = 1; r < nruns; r++)
+			fprintf(f, "---:|---:|");
+		fprintf(f, "\n");
+	}
 	for (size_t w = 0; w < c0->nworkloads; w++) {
 		const char *name = c0->workloads[w].name;
-		struct compare_fig *f = xcalloc(nruns, sizeof(*f));
+		struct compare_fig *fg = xcalloc(nruns, sizeof(*fg));
 		bool any_max = false;
 
 		for (size_t r = 0; r < nruns; r++) {
-			f[r] = compare_figures(&runs[r], name);
-			any_max = any_max || f[r].has_max;
+			fg[r] = compare_figures(&runs[r], name);
+			any_max = any_max || fg[r].has_max;
 		}
 		for (int fig = 0; fig < 3; fig++) {
 			static const char *const what[] = {"peak", "sustained",
 			                                   "max (closed-loop)"};
+			bool has0 = fig == 0   ? fg[0].has_peak
+			            : fig == 1 ? fg[0].has_sus
+			                       : fg[0].has_max;
+			double v0 = fig == 0 ? fg[0].peak : fig == 1 ? fg[0].sus : fg[0].max;
 
 			if (fig == 2 && !any_max)
 				continue;
-			printf("| %s | %s |", name, what[fig]);
+			fputs(html ? "<tr>" : "|", f);
+			compare_fig_cell(f, html, true, name);
+			compare_fig_cell(f, html, true, what[fig]);
 			for (size_t r = 0; r < nruns; r++) {
-				bool has = fig == 0   ? f[r].has_peak
-				           : fig == 1 ? f[r].has_sus
-				                      : f[r].has_max;
-				bool has0 = fig == 0   ? f[0].has_peak
-				            : fig == 1 ? f[0].has_sus
-				                       : f[0].has_max;
-				double v = fig == 0 ? f[r].peak : fig == 1 ? f[r].sus : f[r].max;
-				double v0 = fig == 0 ? f[0].peak : fig == 1 ? f[0].sus : f[0].max;
+				bool has = fig == 0   ? fg[r].has_peak
+				           : fig == 1 ? fg[r].has_sus
+				                      : fg[r].has_max;
+				double v = fig == 0 ? fg[r].peak : fig == 1 ? fg[r].sus : fg[r].max;
+				char cell[128];
 
 				if (!has)
-					printf(" %s |", f[r].present ? "none" : "-");
+					snprintf(cell, sizeof(cell), "%s",
+					         fg[r].present ? "none" : "-");
 				else if (fig == 1)
-					printf(" %s at %.1f us |", compare_num(v).s,
-					       f[r].sus_lat_ns / 1e3);
+					snprintf(cell, sizeof(cell), "%s at %.1f us",
+					         compare_num(v).s, fg[r].sus_lat_ns / 1e3);
 				else
-					printf(" %s |", compare_num(v).s);
+					snprintf(cell, sizeof(cell), "%s", compare_num(v).s);
+				compare_fig_cell(f, html, false, cell);
 				if (r == 0)
 					continue;
 				if (has && has0 && v0 > 0)
-					printf(" %+.1f%% |", compare_pct(v0, v));
+					snprintf(cell, sizeof(cell), "%+.1f%%", compare_pct(v0, v));
 				else
-					printf(" n/a |");
+					snprintf(cell, sizeof(cell), "n/a");
+				compare_fig_cell(f, html, false, cell);
 			}
-			printf("\n");
-			(void)0;
+			fputs(html ? "</tr>\n" : "\n", f);
 		}
-		free(f);
+		free(fg);
 	}
+	if (html)
+		fputs("</table>\n", f);
 }
 
 /* compare --table: the runs as columns, a row per workload of the base run. */
@@ -849,7 +883,7 @@ static int compare_exec(const struct args *a)
 				printf(" %s |", rows[w].cells[k]);
 			printf("\n");
 		}
-		compare_print_figures(runs, nruns);
+		compare_print_figures(stdout, false, runs, nruns);
 		printf("\nknees in %s, each with its 95%% band (with repeats: their mean, the band "
 		       "joined with the t-based 95%% interval of the mean; > a lower bound: every "
 		       "step met the SLO); a change is beyond noise when the two bands do not "

@@ -38,6 +38,8 @@ check "compare: peak and sustained rows beside the knee" \
 	sh -c "grep -Eq '^\| rr \| peak \| [0-9,.]+ \|' '$T/cmp.out' && grep -Eq '^\| rr \| sustained \| [0-9,.]+ at [0-9.]+ us \|' '$T/cmp.out'"
 check "compare: a closed-loop-only workload (no knee) still compares by its max step" \
 	grep -Eq "^\| mx \| max \(closed-loop\) \| [0-9,.]+ \| [0-9,.]+ \| [-+][0-9.]+% \|" "$T/cmp.out"
+check "compare.html has the peak, sustained and closed-loop table too" \
+	sh -c "grep -q '<table id=\"figures\">' '$T/cmp/compare.html' && grep -q '<td style=\"text-align:left\">max (closed-loop)</td>' '$T/cmp/compare.html'"
 check "compare: the slower sim is named in the setup diff" \
 	grep -Eq "^warning: setups differ, $T/slow against $T/base: sim service_time 1(\.0+)?ms vs 1\.50*ms$" "$T/cmp.out"
 

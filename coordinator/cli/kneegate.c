@@ -42,16 +42,16 @@ int kneegate_status(const struct kneegate *g, int status)
 		return status;
 	if (g->nmissed == 0 && g->nseen > 0) {
 		fprintf(stderr,
-		        "iocurve: --require-knee %g: every workload's knee is at or above it\n",
+		        "iocurve: --require-knee %.15g: every workload's knee is at or above it\n",
 		        g->rate);
 		return status;
 	}
 	if (g->nmissed == 0)
 		fprintf(stderr,
-		        "iocurve: --require-knee %g: no workload finished (exit status %d)\n",
+		        "iocurve: --require-knee %.15g: no workload finished (exit status %d)\n",
 		        g->rate, KNEEGATE_EXIT);
 	else
-		fprintf(stderr, "iocurve: --require-knee %g not met: %s (exit status %d)\n",
+		fprintf(stderr, "iocurve: --require-knee %.15g not met: %s (exit status %d)\n",
 		        g->rate, g->missed, KNEEGATE_EXIT);
 	return KNEEGATE_EXIT;
 }

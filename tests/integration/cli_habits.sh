@@ -222,4 +222,9 @@ if command -v promtool > /dev/null; then
 else
 	echo "# promtool not installed (Debian package prometheus): its check after the campaigns skipped"
 fi
+# --require-knee through the daemon: the client holds the knees of the events it follows.
+rc=0
+"$IOCURVE" run "$T/short.yaml" --require-knee 1000000 > "$T/req.out" 2>&1 || rc=$?
+check "run --require-knee through a daemon exits 5 when the knee is below it" test "$rc" -eq 5
+check "and names the workload" grep -Eq -- "--require-knee 1000000 not met: rr \(knee (> )?[0-9.]+ ops/s\)" "$T/req.out"
 echo "# cli-habits: all passed"

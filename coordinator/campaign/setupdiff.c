@@ -74,6 +74,64 @@ static void setupdiff_str(struct setupdiff_out *o, const char *w, const char *wh
 		              a && *a ? a : "none", b && *b ? b : "none");
 }
 
+/* The load plan in words: "steps 1000 2000 max", "curve 10% 50%", "ramp 100 x1.5 up to 20". */
+static void setupdiff_load_text(const struct workload *w, char *buf, size_t len)
+{
+	size_t off = 0;
+	int k;
+
+	buf[0] = '\0';
+	if (w->mode == LOAD_RAMP) {
+		if (w->ramp_factor > 0)
+			snprintf(buf, len, "ramp %g x%g up to %u steps", w->ramp_start,
+			         w->ramp_factor, w->ramp_max_steps);
+		else
+			snprintf(buf, len, "ramp %g +%g up to %u steps", w->ramp_start,
+			         w->ramp_increment, w->ramp_max_steps);
+		return;
+	}
+	k = snprintf(buf, len, "%s", w->mode == LOAD_CURVE ? "curve" : "steps");
+	off = k > 0 ? (size_t)k : 0;
+	for (size_t i = 0; i < w->nsteps && off + 1 < len; i++) {
+		const struct step_rate *r = &w->steps[i];
+
+		if (r->ops > 0)
+			k = snprintf(buf + off, len - off, " %g", r->ops);
+		else if (r->peak_pct > 0)
+			k = snprintf(buf + off, len - off, " %g%%", r->peak_pct);
+		else
+			k = snprintf(buf + off, len - off, " max");
+		if (k < 0 || (size_t)k >= len - off)
+			break;
+		off += (size_t)k;
+	}
+}
+
+static void setupdiff_load(struct setupdiff_out *o, const char *w, const struct workload *a,
+                           const struct workload *b)
+{
+	char x[256], y[256];
+
+	setupdiff_load_text(a, x, sizeof(x));
+	setupdiff_load_text(b, y, sizeof(y));
+	setupdiff_str(o, w, "load", x, y);
+}
+
+/* The latency columns: "50 90 99 99.9". */
+static void setupdiff_pcts(const struct campaign *c, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < c->npercentiles && off + 1 < len; i++) {
+		int k = snprintf(buf + off, len - off, "%s%g", i ? " " : "", c->percentiles[i]);
+
+		if (k < 0 || (size_t)k >= len - off)
+			break;
+		off += (size_t)k;
+	}
+}
+
 static void setupdiff_workload(struct setupdiff_out *o, const struct workload *a,
                                const struct workload *b)
 {
@@ -96,9 +154,20 @@ static void setupdiff_workload(struct setupdiff_out *o, const struct workload *a
 	              b->access.poisson ? "poisson" : "uniform");
 	setupdiff_str(o, w, "timing", a->access.efficient ? "efficient" : "precise",
 	              b->access.efficient ? "efficient" : "precise");
+	setupdiff_u64(o, w, "align", a->access.align, b->access.align);
+	setupdiff_u64(o, w, "data.compress", a->access.compress_pct, b->access.compress_pct);
+	setupdiff_u64(o, w, "data.dedupe", a->access.dedupe_pct, b->access.dedupe_pct);
+	setupdiff_time(o, w, "wake_slack", a->access.wake_slack_ns, b->access.wake_slack_ns);
 	setupdiff_time(o, w, "interval", a->interval_ns, b->interval_ns);
 	setupdiff_time(o, w, "warmup", a->warmup_ns, b->warmup_ns);
 	setupdiff_time(o, w, "measure", a->measure_ns, b->measure_ns);
+	setupdiff_load(o, w, a, b);
+	setupdiff_u64(o, w, "refine", a->refine, b->refine);
+	setupdiff_str(o, w, "confirm", a->skip_confirm ? "false" : "true",
+	              b->skip_confirm ? "false" : "true");
+	setupdiff_u64(o, w, "repeat", a->repeat, b->repeat);
+	setupdiff_u64(o, w, "steady.extend", a->steady_extend, b->steady_extend);
+	setupdiff_u64(o, w, "retry", a->retry, b->retry);
 }
 
 size_t setupdiff(const struct campaign *a, const struct campaign *b, char *buf, size_t len)
@@ -124,6 +193,29 @@ size_t setupdiff(const struct campaign *a, const struct campaign *b, char *buf, 
 	setupdiff_time(&o, NULL, "slo", a->slo_latency_ns, b->slo_latency_ns);
 	setupdiff_str(&o, NULL, "slo metric", campaign_slo_metric_name(a->slo_metric),
 	              campaign_slo_metric_name(b->slo_metric));
+	setupdiff_str(&o, NULL, "target direct", a->target_direct ? "true" : "false",
+	              b->target_direct ? "true" : "false");
+	/* the stop rules and cooldown decide which steps run and are judged saturated */
+	if (a->stop.min_achieved_pct != b->stop.min_achieved_pct)
+		setupdiff_add(&o, "stop achieved %g%% vs %g%%", a->stop.min_achieved_pct,
+		              b->stop.min_achieved_pct);
+	setupdiff_time(&o, NULL, "stop ceiling", a->stop.ceiling_ns, b->stop.ceiling_ns);
+	if (a->stop.errors_pct != b->stop.errors_pct)
+		setupdiff_add(&o, "stop errors %g%% vs %g%%", a->stop.errors_pct,
+		              b->stop.errors_pct);
+	setupdiff_str(&o, NULL, "stop allow_errors", a->stop.allow_errors ? "true" : "false",
+	              b->stop.allow_errors ? "true" : "false");
+	if (a->cooldown.margin_pct != b->cooldown.margin_pct)
+		setupdiff_add(&o, "cooldown margin %g%% vs %g%%", a->cooldown.margin_pct,
+		              b->cooldown.margin_pct);
+	setupdiff_time(&o, NULL, "cooldown max", a->cooldown.max_ns, b->cooldown.max_ns);
+	{
+		char x[128], y[128];
+
+		setupdiff_pcts(a, x, sizeof(x));
+		setupdiff_pcts(b, y, sizeof(y));
+		setupdiff_str(&o, NULL, "percentiles", x, y);
+	}
 	for (size_t i = 0; i < a->nworkloads; i++)
 		for (size_t j = 0; j < b->nworkloads; j++)
 			if (strcmp(a->workloads[i].name, b->workloads[j].name) == 0)

@@ -8,10 +8,12 @@
 #include "campaign.h"
 
 /*
- * The settings that change what a knee means, compared between campaign a and
- * campaign b (agents, target, SLO, and per workload of the same name: rw, block
- * size, workers, queue depth, read share, access, arrivals, timing, step
- * lengths), written to buf as "agents 2 vs 3; rr: queue_depth 32 vs 16".
+ * The settings that change what a figure means, compared between campaign a and
+ * campaign b (agents, target and its sim parameters, direct, SLO, stop rules,
+ * cooldown, percentiles, and per workload of the same name: rw, block size,
+ * workers, queue depth, read share, access pattern, data, arrivals, timing, step
+ * lengths, load plan, refine, confirm, repeat, steady, retry), written to buf as
+ * "agents 2 vs 3; rr: queue_depth 32 vs 16".
  * Returns how many differ (0: buf is "").
  */
 size_t setupdiff(const struct campaign *a, const struct campaign *b, char *buf, size_t len);

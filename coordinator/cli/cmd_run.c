@@ -17,6 +17,7 @@
 #include "control.h"
 #include "daemon.h"
 #include "follow.h"
+#include "kneegate.h"
 #include "fsutil.h"
 #include "host.h"
 #include "local.h"
@@ -44,6 +45,7 @@ struct run_ctx {
 	char error[1024];
 	int status;
 	bool started, finished;
+	struct kneegate gate; /* --require-knee */
 };
 
 /* Cancel the campaign, unless it has ended: then only the loop is left to end. */
@@ -125,6 +127,7 @@ static void run_event(void *arg, const struct event *e)
 		ctx->started = true;
 	if (ctx->follow != NULL)
 		follow_event(ctx->follow, e);
+	kneegate_event(&ctx->gate, e);
 }
 
 static void run_done(void *arg, int status, const char *why)
@@ -206,10 +209,11 @@ static int run_load(const struct args *a, struct campaign **c, struct error *err
 }
 
 /* In this process: a host of its own, the campaign submitted to it, its events followed. */
-static int run_embedded(const struct args *a, bool json)
+static int run_embedded(const struct args *a, bool json, double require)
 {
 	const char *resume = args_get(a, "resume");
-	struct run_ctx ctx = {.status = 1, .json = json, .human = json ? stderr : stdout};
+	struct run_ctx ctx = {
+	    .status = 1, .json = json, .human = json ? stderr : stdout, .gate = {.rate = require}};
 	struct host_options o = {.listen = args_get(a, "coordinator-listen"),
 	                         .tls_dir = args_get(a, "tls")};
 	struct daemon_client client = {run_opened, run_event, run_done, &ctx};
@@ -276,6 +280,7 @@ out:
 			event_free(sigs[i]);
 	event_base_free(ctx.base);
 	certs_mem_free(&ctx.certs);
+	ctx.status = kneegate_status(&ctx.gate, ctx.status);
 	return ctx.status == RUNNER_DEGRADED && args_has(a, "accept-degraded") ? 0 : ctx.status;
 }
 
@@ -283,6 +288,8 @@ static int run_exec(const struct args *a)
 {
 	const char *coordinator = args_get(a, "coordinator"), *resume = args_get(a, "resume");
 	bool verbose = args_has(a, "verbose"), json = args_has(a, "json");
+	const char *req = args_get(a, "require-knee");
+	double require = 0;
 	char defsock[256];
 	struct stat st;
 
@@ -292,6 +299,24 @@ static int run_exec(const struct args *a)
 	    stat(control_default_path(defsock, sizeof(defsock)), &st) == 0 &&
 	    S_ISSOCK(st.st_mode) && submit_daemon_answers(defsock))
 		coordinator = defsock;
+	if (req != NULL) {
+		char *end;
+
+		require = strtod(req, &end);
+		if (end == req || *end != '\0' || !(require > 0) || require > 1e15) {
+			fprintf(
+			    stderr,
+			    "iocurve run: --require-knee %s: expected a rate above 0 in each "
+			    "workload's unit (ops/s, or MiB/s for sequential ones), e.g. 5000\n",
+			    req);
+			return 2;
+		}
+		if (args_has(a, "detach")) {
+			fprintf(stderr, "iocurve run: --require-knee needs the campaign's end: it "
+			                "cannot be given with --detach\n");
+			return 2;
+		}
+	}
 	if ((resume != NULL) == (a->noperands == 1)) {
 		fprintf(stderr, "iocurve run: give a campaign FILE.yaml or --resume DIR\n");
 		return 2;
@@ -305,13 +330,15 @@ static int run_exec(const struct args *a)
 	if (coordinator != NULL && resume == NULL) {
 		char *command = args_command_line(a);
 		struct campsource src = {0};
+		struct kneegate gate = {.rate = require};
 		int rc;
 
 		src.sets = args_get_all(a, "set", &src.nsets);
 		rc = submit_and_follow(coordinator, a->operands[0], &src, args_has(a, "no-queue"),
-		                       args_has(a, "detach"), json, command);
+		                       args_has(a, "detach"), json, command, &gate);
 
 		free(command);
+		rc = kneegate_status(&gate, rc);
 		return rc == RUNNER_DEGRADED && args_has(a, "accept-degraded") ? 0 : rc;
 	}
 	if (args_has(a, "detach")) {
@@ -320,7 +347,7 @@ static int run_exec(const struct args *a)
 		                "on its usual socket)\n");
 		return 2;
 	}
-	return run_embedded(a, json);
+	return run_embedded(a, json, require);
 }
 
 static const struct args_option run_options[] = {
@@ -343,6 +370,8 @@ static const struct args_option run_options[] = {
      "override a campaign value by its dotted path (target.path=/mnt/x, "
      "workloads.NAME.queue_depth=8); repeatable",
      false},
+    {"require-knee", 'K', "RATE",
+     "exit 5 naming the workload when a knee is below RATE (its unit) or there is none", false},
     {NULL},
 };
 
@@ -357,7 +386,10 @@ const struct cmd_entry cmd_run_entry = {
                     "through a daemon: --coordinator SOCKET [--no-queue] [--detach]; a daemon\n"
                     "listening on the usual control socket is used when neither is given.\n"
                     "--json prints only JSON lines on stdout (one event a line); what a person\n"
-                    "reads goes to stderr.\n",
+                    "reads goes to stderr.\n"
+                    "Exit status: 0 complete, 1 failed or cancelled, 2 usage or campaign\n"
+                    "error, 3 complete without some agents (degraded), 5 --require-knee\n"
+                    "not met.\n",
             .options = run_options,
             .min_operands = 0,
             .max_operands = 1,

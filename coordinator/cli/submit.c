@@ -12,6 +12,7 @@
 #include "client.h"
 #include "control.h"
 #include "frame.h"
+#include "kneegate.h"
 #include "submit.h"
 #include "watch.h"
 
@@ -55,8 +56,14 @@ static void submit_detached(uint32_t id, const char *sock, bool queued, bool jso
  * Hand the campaign to a daemon, then follow it as `iocurve watch` would, or with
  * detach return at once.
  */
+static void submit_on_event(void *arg, const struct event *e)
+{
+	kneegate_event(arg, e);
+}
+
 int submit_and_follow(const char *sock, const char *path, const struct campsource *src,
-                      bool no_queue, bool detach, bool json, const char *command)
+                      bool no_queue, bool detach, bool json, const char *command,
+                      struct kneegate *gate)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT, *reply;
 	Iocurve__Submit sub = IOCURVE__SUBMIT__INIT;
@@ -104,7 +111,7 @@ int submit_and_follow(const char *sock, const char *path, const struct campsourc
 	        reply->submitted->queued ? ": queued behind the running campaign" : "");
 	fflush(stdout);
 	frame_free(reply);
-	rc = watch_campaign(sock, id, json, &err);
+	rc = watch_campaign_observed(sock, id, json, gate ? submit_on_event : NULL, gate, &err);
 	if (rc < 0) {
 		fprintf(stderr, "iocurve: %s\n", err.msg);
 		return 1;

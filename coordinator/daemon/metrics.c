@@ -159,13 +159,16 @@ static int metrics_cb(const char *path, struct evbuffer *b, void *arg)
 		               "Achieved MiB/s of the fleet in the last interval.");
 		evbuffer_add_printf(b, "iocurve_step_mibps{campaign=\"%u\"} %.3f\n", m->id,
 		                    m->mib_s);
+		/*
+		 * A percentile of one interval, not a summary: Prometheus reserves the
+		 * quantile label for summaries (with _sum and _count over all time), and
+		 * promtool refuses it on a gauge, so the label is percentile.
+		 */
 		metrics_family(b, "iocurve_step_latency_seconds", "gauge",
-		               "Latency quantile of the fleet in the last interval, from each "
+		               "Latency percentile of the fleet in the last interval, from each "
 		               "operation's intended start.");
 		evbuffer_add_printf(
-		    b,
-		    "iocurve_step_latency_seconds{campaign=\"%u\",quantile=\"0.99\"} "
-		    "%.9f\n",
+		    b, "iocurve_step_latency_seconds{campaign=\"%u\",percentile=\"99\"} %.9f\n",
 		    m->id, m->p99_us / 1e6);
 		metrics_family(b, "iocurve_step_latency_mean_seconds", "gauge",
 		               "Mean latency of the fleet in the last interval.");

@@ -20,6 +20,8 @@ struct watch {
 	uint32_t id;
 	int status; /* -2: no done event yet */
 	char message[1024];
+	void (*on_event)(void *arg, const struct event *e); /* or NULL */
+	void *arg;
 };
 
 static void watch_send_cancel(struct watch *w)
@@ -55,6 +57,8 @@ static void watch_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 		return;
 	}
 	follow_event(w->follow, &e);
+	if (w->on_event != NULL)
+		w->on_event(w->arg, &e);
 	if (e.kind == EVENT_DONE) {
 		w->status = e.done.status;
 		snprintf(w->message, sizeof(w->message), "%s", e.done.message);
@@ -110,7 +114,14 @@ static const struct dashboard_cbs watch_dash_cbs = {
 
 int watch_campaign(const char *path, uint32_t id, bool json, struct error *err)
 {
-	struct watch w = {.id = id, .status = -2};
+	return watch_campaign_observed(path, id, json, NULL, NULL, err);
+}
+
+int watch_campaign_observed(const char *path, uint32_t id, bool json,
+                            void (*on_event)(void *arg, const struct event *e), void *arg,
+                            struct error *err)
+{
+	struct watch w = {.id = id, .status = -2, .on_event = on_event, .arg = arg};
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__Watch req = IOCURVE__WATCH__INIT;
 	bool dash;

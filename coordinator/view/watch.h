@@ -15,5 +15,10 @@
  * detached, or -1 with err.
  */
 int watch_campaign(const char *path, uint32_t id, bool json, struct error *err);
+struct event;
+/* The same, each event also handed to on_event(arg, e) (run --require-knee reads the knees). */
+int watch_campaign_observed(const char *path, uint32_t id, bool json,
+                            void (*on_event)(void *arg, const struct event *e), void *arg,
+                            struct error *err);
 
 #endif

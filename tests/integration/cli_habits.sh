@@ -77,6 +77,24 @@ check "--no-queue is refused while the fleet is busy" grep -q "busy" "$T/noqueue
 "$IOCURVE" run "$T/short.yaml" --no-wait > "$T/nowait.out" 2>&1 &&
 	fail "--no-wait (the old name) is refused too"
 check "--no-wait, the old name, still works" grep -q "busy" "$T/nowait.out"
+# /metrics during the campaign as Prometheus itself reads it (promtool, Debian's prometheus).
+scrape() { # scrape FILE: /metrics into FILE
+	python3 -c "import sys, urllib.request; open(sys.argv[2], 'wb').write(urllib.request.urlopen('http://127.0.0.1:' + sys.argv[1] + '/metrics', timeout=10).read())" "$MPORT" "$1"
+}
+n=0
+until scrape "$T/during.prom" && grep -q '^iocurve_step_latency_seconds{' "$T/during.prom"; do
+	n=$((n + 1))
+	[ "$n" -gt 100 ] && { cat "$T/during.prom"; fail "/metrics shows the running campaign's step"; }
+	sleep 0.1
+done
+if command -v promtool > /dev/null; then
+	check "promtool check metrics accepts /metrics during a campaign" \
+		sh -c "promtool check metrics < '$T/during.prom' > '$T/promtool.during' 2>&1 || { cat '$T/promtool.during'; exit 1; }"
+else
+	echo "# promtool not installed (Debian package prometheus): its check during a campaign skipped"
+fi
+check "the p99 is a gauge labelled percentile, not a summary's quantile" \
+	grep -Eq '^iocurve_step_latency_seconds\{campaign="1",percentile="99"\} [0-9.]+$' "$T/during.prom"
 "$IOCURVE" run "$T/short.yaml" --detach --json > "$T/detach2.json" 2>&1 ||
 	fail "run --detach --json exits 0"
 check "run --detach --json prints one JSON line with the id and queued" python3 - "$T/detach2.json" <<'PY'
@@ -197,4 +215,16 @@ assert 900 < v <= peaks["2"] + 0.05, (v, peaks)
 assert "iocurve_step_latency_mean_seconds" in fam, body
 PY
 ok "/metrics: families grouped with HELP and TYPE, a lower-bound knee labelled, the mean a gauge"
+scrape "$T/after.prom" || fail "/metrics after the campaigns"
+if command -v promtool > /dev/null; then
+	check "promtool check metrics accepts /metrics after the campaigns (knees and peaks)" \
+		sh -c "grep -q '^iocurve_knee{' '$T/after.prom' && { promtool check metrics < '$T/after.prom' > '$T/promtool.after' 2>&1 || { cat '$T/promtool.after'; exit 1; }; }"
+else
+	echo "# promtool not installed (Debian package prometheus): its check after the campaigns skipped"
+fi
+# --require-knee through the daemon: the client holds the knees of the events it follows.
+rc=0
+"$IOCURVE" run "$T/short.yaml" --require-knee 1000000 > "$T/req.out" 2>&1 || rc=$?
+check "run --require-knee through a daemon exits 5 when the knee is below it" test "$rc" -eq 5
+check "and names the workload" grep -Eq -- "--require-knee 1000000 not met: rr \(knee (> )?[0-9.]+ ops/s\)" "$T/req.out"
 echo "# cli-habits: all passed"

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests for setupdiff: every key that changes what a figure means is named when it differs. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "campaign.h"
+#include "setupdiff.h"
+
+/* The base campaign; each case below changes one line of it. */
+static const char *const test_setupdiff_base[] = {
+    "campaign: d",
+    "agents: {local: 1}",
+    "target: {sim: {servers: 4, service_time: 200us}}",
+    "slo: {latency: 1ms}",
+    "stop: {achieved: 95%, ceiling: 50ms}",
+    "cooldown: {margin: 20%, max: 10s}",
+    "percentiles: [50, 90, 99, 99.9]",
+    "interval: 200ms",
+    "warmup: 200ms",
+    "measure: 1s",
+    "workloads:",
+    "  - name: rr",
+    "    rw: randread",
+    "    data: {compress: 0, dedupe: 0}",
+    "    wake_slack: 0us",
+    "    load: {steps: [1000, 2000]}",
+};
+#define TEST_SETUPDIFF_LINES (sizeof(test_setupdiff_base) / sizeof(test_setupdiff_base[0]))
+
+static struct campaign *test_setupdiff_load(size_t line, const char *with)
+{
+	char text[4096];
+	size_t off = 0;
+	struct campaign *c = NULL;
+	struct error err;
+
+	for (size_t i = 0; i < TEST_SETUPDIFF_LINES; i++)
+		off += (size_t)snprintf(text + off, sizeof(text) - off, "%s\n",
+		                        i == line && with ? with : test_setupdiff_base[i]);
+	if (campaign_parse(text, off, "d.yaml", &c, &err) < 0)
+		fail_msg("%s", err.msg);
+	return c;
+}
+
+static void test_setupdiff_each_key(void **state)
+{
+	static const struct {
+		size_t line;
+		const char *with, *named;
+	} cases[] = {
+	    {2, "target: {sim: {servers: 4, service_time: 300us}}",
+	     "sim service_time 200us vs 300us"},
+	    {4, "stop: {achieved: 90%, ceiling: 50ms}", "stop achieved 95% vs 90%"},
+	    {4, "stop: {achieved: 95%, ceiling: 20ms}", "stop ceiling 50.0ms vs 20.0ms"},
+	    {5, "cooldown: {margin: 30%, max: 10s}", "cooldown margin 20% vs 30%"},
+	    {5, "cooldown: {margin: 20%, max: 0s}", "cooldown max"},
+	    {6, "percentiles: [50, 99]", "percentiles 50 90 99 99.9 vs 50 99"},
+	    {13, "    data: {compress: 50, dedupe: 0}", "rr: data.compress 0 vs 50"},
+	    {13, "    data: {compress: 0, dedupe: 20}", "rr: data.dedupe 0 vs 20"},
+	    {14, "    wake_slack: 100us", "rr: wake_slack"},
+	    {15, "    load: {steps: [1000, 3000]}", "rr: load steps 1000 2000 vs steps 1000 3000"},
+	    {15, "    load: {steps: [1000, 2000], refine: 3}", "rr: refine 0 vs 3"},
+	    {15, "    load: {steps: [1000, 2000], repeat: 3}", "rr: repeat 1 vs 3"},
+	    {15, "    load: {steps: [1000, 2000, max]}",
+	     "rr: load steps 1000 2000 vs steps 1000 2000 max"},
+	};
+	struct campaign *a = test_setupdiff_load(SIZE_MAX, NULL);
+	char buf[2048];
+
+	(void)state;
+	assert_int_equal(setupdiff(a, a, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct campaign *b = test_setupdiff_load(cases[i].line, cases[i].with);
+
+		if (setupdiff(a, b, buf, sizeof(buf)) == 0 || strstr(buf, cases[i].named) == NULL)
+			fail_msg("'%s': \"%s\" does not name \"%s\"", cases[i].with, buf,
+			         cases[i].named);
+		campaign_free(b);
+	}
+	campaign_free(a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_setupdiff_each_key),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -113,4 +113,11 @@ check "--table: cells carry knee with band, peak and sustained" \
 	fail "compare --table --json"
 check "--table --json: three runs per workload" \
 	python3 -c "import json,sys; d=json.load(open('$T/table.json')); assert all(len(w['runs'])==3 for w in d['workloads'])"
+# tools/ci-example as a CI job would run it: the slower sim against the baseline fails
+# the job with the gate's status, naming the breach.
+rc=0
+(cd "$T" && PATH="$(dirname "$IOCURVE"):$PATH" sh "$IOCURVE_SOURCE/tools/ci-example" \
+	"$T/slow.yaml" "$T/base") > "$T/ci.out" 2>&1 || rc=$?
+check "tools/ci-example fails a slower run with the gate's status 4, naming the breach" \
+	sh -c "test $rc -eq 4 && grep -q 'breach: rr: knee' '$T/ci.out'"
 echo "# compare-gate: all passed"

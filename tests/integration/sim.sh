@@ -139,6 +139,13 @@ steps = json.load(open(d + "/curve-rr.json"))["steps"]
 for s in steps:
     print(f"# step {s['step']}: offered {s['offered_ops']} mean {s['mean_us']}us {s['verdict']}")
 assert steps[1]["mean_us"] > 1000, "the stalled step violates the SLO"
+if "client-bound" in steps[1]["verdict"]:
+    # The client was disturbed in the stalled step too (hypervisor steal over 10% beside
+    # busy loops): by the product's rule the step is the client's, neither met nor
+    # violated, and never passed off as the device's: its verdict and the step table say so.
+    assert "client-bound" in open(d + "/summary.md").read()
+    print("# the client was disturbed in the stalled step: client-bound said, not judged")
+    sys.exit(0)
 # A step whose client was disturbed is not the device's (client-bound): it neither meets
 # nor violates the SLO. The steps above the stall the client measured meet it.
 above = [s for s in steps[2:] if "client-bound" not in s["verdict"]]

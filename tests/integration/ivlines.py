@@ -10,7 +10,10 @@ import json
 
 
 def lines(path):
-    """Every line of intervals.jsonl but those of attempts a retried line voided."""
+    """Every line of intervals.jsonl but those of attempts a retried line voided.
+
+    A cooldown line comes before a step's first attempt and belongs to the step, not
+    to an attempt: report keeps it for the step's point, and so does this."""
     all_lines = [json.loads(l) for l in open(path) if l.strip()]
     last_retry = {}
     for i, l in enumerate(all_lines):
@@ -18,7 +21,8 @@ def lines(path):
             last_retry[(l["workload"], l["step"])] = i
     return [l for i, l in enumerate(all_lines)
             if "retried" not in l and
-            i > last_retry.get((l.get("workload"), l.get("step")), -1)]
+            ("cooldown_ms" in l or
+             i > last_retry.get((l.get("workload"), l.get("step")), -1))]
 
 
 def records(path):

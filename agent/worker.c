@@ -55,11 +55,10 @@ struct worker {
 	uint64_t nivcsw; /* involuntary context switches at the start of the current interval */
 	/*
 	 * Its wait for a CPU (schedwait.h): where the engine does not say when an
-	 * operation completed (reap_known false: io_uring), the reap delay it implies is
-	 * the interval's estimate, added to the measured one's place.
+	 * operation completed (io_uring; the sim does), the reap delay it implies is
+	 * the interval's estimate, in the measured one's place.
 	 */
 	struct schedwait sched;
-	bool reap_known;
 	uint64_t gen_seen;
 	uint64_t silent_ns; /* the dead-man tripped: the agent was silent this long */
 	/*
@@ -207,7 +206,7 @@ static void worker_publish(struct worker *w)
 
 	worker_cpu(&user, &sys, &nivcsw);
 	/* io_uring: the completions of the interval were each seen about reap ns late */
-	if (!w->reap_known)
+	if (w->cfg->sim == NULL)
 		w->cur->rec.reap_delay_ns += reap * w->cur->rec.ops;
 	w->cur->rec.cpu_user_ns = user - w->cpu_user_ns;
 	w->cur->rec.cpu_sys_ns = sys - w->cpu_sys_ns;
@@ -338,7 +337,6 @@ static void worker_reap(struct worker *w, int n, uint64_t now, bool count)
 		/* The device's own finish time when it knows it (sim), else this batch's. */
 		uint64_t at = w->done[i].done_ns ? w->done[i].done_ns : now, lag;
 
-		w->reap_known |= w->done[i].done_ns != 0;
 		w->free_slots[w->nfree++] = slot;
 		if (!count)
 			continue;

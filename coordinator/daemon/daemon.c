@@ -543,25 +543,19 @@ static struct daemon_campaign *daemon_enqueue(struct daemon *d, const struct dae
 	bool busy = daemon_busy(d);
 	struct daemon_campaign *dc;
 
-	if (d->stopping || (busy && s->no_wait)) {
-		error_set(err, "%s",
-		          d->stopping ? "the daemon is shutting down"
-		                      : "the fleet is busy with another campaign (see iocurve "
-		                        "status); not queued (--no-queue)");
-		if (s->resumed != NULL) {
-			replay_free(s->resumed);
-			free(s->resumed);
-		} else {
-			campaign_free(s->campaign);
-		}
-		return NULL;
-	}
-	if (d->next_id >= RUNNING_ID_MAX) {
-		/* Unreachable from marks (running_scan bounds their ids): said, not wrapped. */
-		error_set(err,
-		          "this daemon numbered %u campaigns, the most it can; start it on a "
-		          "new results root",
-		          RUNNING_ID_MAX);
+	if (d->stopping || (busy && s->no_wait) || d->next_id >= RUNNING_ID_MAX) {
+		if (d->stopping || (busy && s->no_wait))
+			error_set(err, "%s",
+			          d->stopping
+			              ? "the daemon is shutting down"
+			              : "the fleet is busy with another campaign (see iocurve "
+			                "status); not queued (--no-queue)");
+		else /* unreachable from marks (running_scan bounds their ids): said, not wrapped */
+			error_set(
+			    err,
+			    "this daemon numbered %u campaigns, the most it can; start it on a "
+			    "new results root",
+			    RUNNING_ID_MAX);
 		if (s->resumed != NULL) {
 			replay_free(s->resumed);
 			free(s->resumed);

@@ -46,8 +46,9 @@ static int params_clone(const Iocurve__Prepare *p, struct pool_params *pp, struc
 	if (name[0] == '\0')
 		return 0;
 	if (!text_name_ok(name) || strlen(name) >= sizeof(pp->data.clone)) {
-		error_set(err, "workload %s: invalid clone name in Prepare (letters, digits, '.', "
-		               "'_' and '-', 1 to 63 characters)",
+		error_set(err,
+		          "workload %s: invalid clone name in Prepare (letters, digits, '.', "
+		          "'_' and '-', 1 to 63 characters)",
 		          p->workload);
 		return -1;
 	}

@@ -354,10 +354,11 @@ static int workloads_check_clone(struct yamlnode_doc *y, const yaml_node_t *root
 	if (at == NULL)
 		at = node;
 	if (c->sim.enabled) {
-		yamlnode_error(y, at,
-		               "data.clone: a simulated device (target.sim) has no files to lay out "
-		               "as clone '%s' in workload '%s'; give target.path a directory",
-		               w->access.clone, w->name);
+		yamlnode_error(
+		    y, at,
+		    "data.clone: a simulated device (target.sim) has no files to lay out "
+		    "as clone '%s' in workload '%s'; give target.path a directory",
+		    w->access.clone, w->name);
 		return -1;
 	}
 	if (rw_writes(w->rw)) {

@@ -45,6 +45,8 @@ xattr() { getfattr --only-values -n user.iocurve.layout "$1" 2> /dev/null ||
 	python3 -c 'import os, sys; print(os.getxattr(sys.argv[1], "user.iocurve.layout").decode(), end="")' "$1"; }
 
 campaign golden "data: {clone: golden}"
+check "iocurve check names the clone" sh -c \
+	"'$IOCURVE' check '$T/golden.yaml' | grep -q \"every file the clone 'golden' (0% compressible, 0% dedupable)\""
 run golden
 sums > "$T/golden.sums"
 check "4 worker files, 2 agents x 2 workers" test "$(wc -l < "$T/golden.sums")" -eq 4

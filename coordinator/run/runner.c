@@ -1329,8 +1329,9 @@ void runner_report(struct runner *r, FILE *f)
 		if (r->npoints[i] == 0)
 			continue;
 		units_format_size(w->block_size, bs, sizeof(bs));
-		fprintf(f, "%s (%s, %s%s):\n", w->name, rw_mode_name(w->rw), bs,
-		        w->access.direct ? "" : ", buffered");
+		fprintf(f, "%s (%s, %s%s%s%s%s):\n", w->name, rw_mode_name(w->rw), bs,
+		        w->access.direct ? "" : ", buffered", w->access.clone[0] ? ", clone '" : "",
+		        w->access.clone, w->access.clone[0] ? "'" : "");
 		table_print_steps(f, &r->judged[i]);
 		table_knee_text(&r->judged[i], knee, sizeof(knee));
 		fprintf(f, "%s\n\n", knee);

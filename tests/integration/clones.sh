@@ -71,6 +71,10 @@ import json, sys
 s = json.load(open(sys.argv[1] + '/summary.json'))
 assert s['status'] == 'complete', s['status']
 " "$R"
+check "the results say the reads were of one clone" sh -c \
+	"grep -q \"^## boot (read, 64KiB blocks, 2 workers x qd 4 per agent, sequential, O_DIRECT, every file the clone 'golden')\" '$R/summary.md' &&
+	 grep -q 'every file the clone &lsquo;golden&rsquo;' '$R/report.html' &&
+	 grep -q \"^boot (read, 64KiB, clone 'golden'):\" '$R.out'"
 
 # A second run finds the image in place: reused, nothing laid out, the same bytes.
 run golden

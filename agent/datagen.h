@@ -7,6 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A clone's name: letters, digits, '.', '_', '-', up to this many bytes less one. */
+#define DATAGEN_CLONE_MAX 64
+
 /*
  * Storage arrays compress and deduplicate inline: data that is all random or all
  * zeros measures the wrong machine. A block from datagen_fill compresses by about
@@ -15,9 +18,6 @@
  * the array's dedupe granularity, taken as 4KiB; for blocks under 4KiB the
  * block itself), the rest unique.
  */
-/* A clone's name: letters, digits, '.', '_', '-', up to this many bytes less one. */
-#define DATAGEN_CLONE_MAX 64
-
 struct datagen_config {
 	uint32_t compress_pct; /* 0..100 (100: zeros but a 16-byte stamp per 4KiB) */
 	uint32_t dedupe_pct;   /* 0..100 */

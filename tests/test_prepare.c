@@ -14,6 +14,9 @@
 #include "prepare.h"
 #include "testlib.h"
 
+/* The campaign takes no clone name the agent could not hold. */
+_Static_assert(ACCESS_CLONE_MAX == DATAGEN_CLONE_MAX, "clone name limits");
+
 static struct params_caps test_caps = {1024, 1024, 1u << 30, UINT64_MAX};
 
 /* Build the Prepare, send it through the wire encoding, read it back as pool parameters. */

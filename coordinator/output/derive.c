@@ -375,6 +375,44 @@ static void derive_peak_json(json_t *o, const struct judged_curve *j)
 	                    sus ? derive_us(step_metric(sus, j->c->slo_metric)) : json_null());
 }
 
+static json_t *derive_stats_json(const struct storm_stats *st)
+{
+	return derive_need(
+	    json_pack("{s:I,s:o,s:o,s:o,s:o}", "n", (json_int_t)st->n, "min_s",
+	              derive_num(st->min_s, 1e6), "median_s", derive_num(st->median_s, 1e6),
+	              "p90_s", derive_num(st->p90_s, 1e6), "max_s", derive_num(st->max_s, 1e6)));
+}
+
+/*
+ * Fixed work's figures (the storm): completion times per worker, per agent and for
+ * the fleet, seconds; null before its step ran.
+ */
+static json_t *derive_storm_json(const struct workload *w, const struct judged_curve *j)
+{
+	const struct storm *s = j->n > 0 ? &j->sorted[0].storm : NULL;
+	json_t *marks;
+
+	if (s == NULL || !s->on)
+		return json_null();
+	marks = derive_need(json_array());
+	for (uint32_t i = 0; i < s->nmarks; i++)
+		json_array_append_new(
+		    marks, derive_need(json_pack("{s:s,s:o}", "label", s->mark_label[i], "at_s",
+		                                 derive_num(s->mark_s[i], 1e6))));
+	return derive_need(json_pack(
+	    "{s:I,s:I,s:I,s:I,s:I,s:I,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "work_ops",
+	    (json_int_t)s->work_ops, "work_bytes", (json_int_t)(s->work_ops * w->block_size),
+	    "workers", (json_int_t)s->workers, "finished", (json_int_t)s->finished, "agents",
+	    (json_int_t)s->agents, "agents_finished", (json_int_t)s->agents_done, "complete",
+	    (int)(s->workers > 0 && s->finished == s->workers), "least_done_pct",
+	    derive_num(s->least_pct, 100), "storm_s",
+	    s->finished == s->workers && s->workers > 0 ? derive_num(s->storm_s, 1e6) : json_null(),
+	    "first_start_s", derive_num(s->first_start_s, 1e6), "last_finish_s",
+	    derive_num(s->last_finish_s, 1e6), "worker", derive_stats_json(&s->worker), "agent",
+	    derive_stats_json(&s->agent), "finish_marks", marks, "ops",
+	    json_integer((json_int_t)s->ops)));
+}
+
 static json_t *derive_workload_json(const struct judged_curve *j)
 {
 	const struct workload *w = j->w;
@@ -391,6 +429,8 @@ static json_t *derive_workload_json(const struct judged_curve *j)
 	derive_repeats_json(o, j);
 	derive_peak_json(o, j);
 	json_object_set_new(o, "limit", json_string(j->limit));
+	if (w->work.on)
+		json_object_set_new(o, "fixed_work", derive_storm_json(w, j));
 	return o;
 }
 

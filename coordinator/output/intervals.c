@@ -270,6 +270,19 @@ char *intervals_clock_line(const char *workload, uint32_t step, const char *agen
 	                                   agent, "clock", c));
 }
 
+char *intervals_finish_line(const char *workload, uint32_t step, const char *agent,
+                            const struct intervals_finish *f)
+{
+	json_t *fin = json_pack("{s:I,s:o,s:o,s:o}", "worker", (json_int_t)f->worker, "start_s",
+	                        intervals_double(f->start_s), "done_s",
+	                        f->done_s < 0 ? json_null() : intervals_double(f->done_s), "ops",
+	                        intervals_uint(f->ops));
+
+	return intervals_line_of(json_pack("{s:i,s:s,s:I,s:s,s:o}", "format", INTERVALS_FORMAT,
+	                                   "workload", workload, "step", (json_int_t)step, "agent",
+	                                   agent, "finish", fin));
+}
+
 char *intervals_lost_line(const char *workload, uint32_t step, const char *agent, uint32_t interval,
                           const char *reason)
 {
@@ -577,6 +590,36 @@ bad:
 	return -1;
 }
 
+static int intervals_get_finish(json_t *o, struct intervals_line *l, struct error *err)
+{
+	json_t *f = json_object_get(o, "finish");
+	struct intervals_finish *k = &l->fin;
+
+	if (intervals_get_name(o, "agent", l->agent, err) < 0)
+		return -1;
+	if (!json_is_object(f)) {
+		error_set(err, "\"finish\" is not an object");
+		return -1;
+	}
+	if (intervals_get_u32(f, "worker", &k->worker, err) < 0 ||
+	    intervals_get_double(f, "start_s", &k->start_s, err) < 0 ||
+	    intervals_get_double(f, "done_s", &k->done_s, err) < 0 ||
+	    intervals_get_uint(f, "ops", UINT64_MAX, &k->ops, err) < 0)
+		goto bad;
+	if (!(k->start_s >= 0 && k->start_s < 1e9) ||
+	    !(isnan(k->done_s) || (k->done_s >= 0 && k->done_s < 1e9))) {
+		error_set(err, "\"start_s\" or \"done_s\" is not a time in seconds");
+		goto bad;
+	}
+	if (isnan(k->done_s))
+		k->done_s = -1;
+	l->finish = true;
+	return 0;
+bad:
+	error_prefix(err, "\"finish\": ");
+	return -1;
+}
+
 /* The line's format (1 when it has none), or -1 when this reader does not know it. */
 static int intervals_get_format(json_t *o, struct error *err)
 {
@@ -668,7 +711,7 @@ static int intervals_get_line(struct intervals_reader *r, json_t *o, struct inte
 	fmt = intervals_get_format(o, err);
 	if (fmt < 0)
 		return -1;
-	l->cooldown = l->window = l->lost = false;
+	l->cooldown = l->window = l->lost = l->finish = l->clock = false;
 	l->retried = 0;
 	if (json_object_get(o, "end") != NULL)
 		return intervals_get_end(o, l, err);
@@ -677,6 +720,8 @@ static int intervals_get_line(struct intervals_reader *r, json_t *o, struct inte
 		return -1;
 	if (json_object_get(o, "lost") != NULL)
 		return intervals_get_lost(o, l, err);
+	if (json_object_get(o, "finish") != NULL)
+		return intervals_get_finish(o, l, err);
 	l->clock = json_object_get(o, "clock") != NULL;
 	if (l->clock)
 		return intervals_get_clock(o, l, err);

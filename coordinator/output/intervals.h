@@ -19,9 +19,9 @@
  * format N + 1, and so does a change a reader of format N could misread (a
  * renamed or re-meant field); a field every reader may ignore does not.
  * 1: iocurve 0.1.0; 2: "wakes"; 3: lost lines ("lost": an agent the campaign went on
- * without).
+ * without); 4: finish lines ("finish": a worker's part of a fixed-work step).
  */
-#define INTERVALS_FORMAT   3
+#define INTERVALS_FORMAT   4
 #define INTERVALS_MERGED   "*" /* the agent of the merged (fleet) line */
 #define INTERVALS_NAME_MAX 128
 
@@ -41,6 +41,19 @@ struct intervals_clock {
 	uint64_t uncertainty_ns;
 	double drift_ppm;
 	uint64_t rtt_ns;
+};
+
+/*
+ * A finish line: one worker's part of a fixed-work step (agent `agent`, its worker
+ * `worker`): its start, seconds after the step's; the time from its start to its
+ * last completion (done_s, < 0: it did not finish: "done_s": null); the
+ * operations it completed.
+ */
+struct intervals_finish {
+	uint32_t worker;
+	double start_s;
+	double done_s;
+	uint64_t ops;
 };
 
 /*
@@ -73,6 +86,9 @@ struct intervals_line {
 	 */
 	bool lost;
 	char lost_reason[256];
+	/* finish lines: a worker's part of fixed work (agent is set) */
+	bool finish;
+	struct intervals_finish fin;
 	/* the end line: how the campaign ended, when it did not complete */
 	bool end;
 	char end_state[16]; /* "failed" or "cancelled" */
@@ -99,6 +115,8 @@ char *intervals_cooldown_line(const char *workload, uint32_t step, uint32_t ms,
 char *intervals_retried_line(const char *workload, uint32_t step, uint32_t attempt);
 char *intervals_clock_line(const char *workload, uint32_t step, const char *agent,
                            const struct intervals_clock *k);
+char *intervals_finish_line(const char *workload, uint32_t step, const char *agent,
+                            const struct intervals_finish *f);
 /*
  * Agent `agent` was lost and the campaign went on without it: in step `step`, from
  * interval `interval` on (UINT32_MAX: between steps), for `reason`.

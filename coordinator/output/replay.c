@@ -32,7 +32,49 @@ struct replay_step {
 	char (*names)[INTERVALS_NAME_MAX];
 	uint32_t nagents;
 	struct strindex by_name; /* names[] */
+	/* fixed work: the finish lines read so far, for the step they name */
+	struct replay_fin *fins;
+	size_t nfins;
 };
+
+/* A finish line kept until its step's point is made. */
+struct replay_fin {
+	size_t w;
+	uint32_t step;
+	char agent[INTERVALS_NAME_MAX];
+	struct intervals_finish f;
+};
+
+/* Fixed work: the storm of step st from its finish lines, agents numbered as they came. */
+static void replay_storm(const struct replay *out, const struct replay_step *st,
+                         struct step_point *pt)
+{
+	const struct workload *wl = &out->campaign->workloads[st->w];
+	struct storm_worker *ws = xcalloc(st->nfins + 1, sizeof(*ws));
+	const char **names = xcalloc(st->nfins + 1, sizeof(*names));
+	uint32_t nagents = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < st->nfins; i++) {
+		const struct replay_fin *f = &st->fins[i];
+		uint32_t a = 0;
+
+		if (f->w != st->w || f->step != st->step)
+			continue;
+		while (a < nagents && strcmp(names[a], f->agent) != 0)
+			a++;
+		if (a == nagents)
+			names[nagents++] = f->agent;
+		ws[n++] = (struct storm_worker){.agent = a,
+		                                .worker = f->f.worker,
+		                                .start_s = f->f.start_s,
+		                                .done_s = f->f.done_s,
+		                                .ops = f->f.ops};
+	}
+	storm_compute(&pt->storm, ws, n, nagents, names, wl->work.ops);
+	free(ws);
+	free(names);
+}
 
 static const char *replay_name(const void *st, size_t i)
 {
@@ -102,6 +144,8 @@ static bool replay_finish(struct replay *out, struct replay_step *st)
 			         "%s", st->cool_outcome);
 		}
 		out->pts[st->w][k].retries = st->retries;
+		if (out->campaign->workloads[st->w].work.on)
+			replay_storm(out, st, &out->pts[st->w][k]);
 	}
 	st->retries = 0;
 	agg_step_free(st->agg);
@@ -168,6 +212,14 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 				lost_at[out->end.nlosses] = before;
 			runend_add_loss(&out->end, l->agent, l->workload, l->step, l->interval,
 			                l->lost_reason);
+			continue;
+		}
+		if (l->finish) {
+			st.fins = xreallocarray(st.fins, st.nfins + 1, sizeof(*st.fins));
+			st.fins[st.nfins].w = w;
+			st.fins[st.nfins].step = l->step;
+			snprintf(st.fins[st.nfins].agent, INTERVALS_NAME_MAX, "%s", l->agent);
+			st.fins[st.nfins++].f = l->fin;
 			continue;
 		}
 		if (l->clock)
@@ -260,6 +312,7 @@ done:
 	agg_step_free(st.agg);
 	strindex_free(&st.by_name);
 	free(st.names);
+	free(st.fins);
 	free(l);
 	free(plan);
 	free(path);

@@ -309,6 +309,16 @@ int results_clock(struct results *r, const struct workload *w, uint32_t step, co
 	return rc;
 }
 
+int results_finish(struct results *r, const struct workload *w, uint32_t step, const char *agent,
+                   const struct intervals_finish *f, struct error *err)
+{
+	char *line = intervals_finish_line(w->name, step, agent, f);
+	int rc = results_put_intervals(r, line, err);
+
+	free(line);
+	return rc;
+}
+
 int results_window(struct results *r, const struct workload *w, uint32_t step, uint32_t from,
                    uint32_t to, struct error *err)
 {

@@ -22,6 +22,7 @@
 #include "runmeta.h"
 #include "runner.h"
 #include "runner_agents.h"
+#include "runner_work.h"
 #include "table.h"
 #include "text.h"
 #include "units.h"
@@ -129,6 +130,9 @@ struct runner {
 	size_t *npoints;
 	struct judged_curve *judged; /* per workload: its points judged, updated once per step */
 	size_t *cap;
+	/* fixed work: every worker's part of the step in progress, as the agents' StepDone say */
+	struct storm_worker *storm;
+	size_t nstorm;
 };
 
 static void runner_arm(struct runner *r, uint64_t ns)
@@ -247,6 +251,9 @@ static void runner_end_cb(evutil_socket_t fd, short what, void *arg)
 	r->done(r->done_arg, status);
 }
 
+static void runner_fail(struct runner *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* Entering PREPARING: the agents present prepare workload w. */
 static void runner_prepare(struct runner *r)
 {
@@ -270,6 +277,14 @@ static void runner_prepare(struct runner *r)
 	                                         .agents = n,
 	                                         .unit = event_unit_of(w),
 	                                         .max_steps = (uint32_t)loadspec_max_steps(w)}});
+	if (w->work.on) {
+		char why[512];
+
+		if (runner_work_refused(r->agents, w, why, sizeof(why))) {
+			runner_fail(r, "%s", why);
+			return;
+		}
+	}
 	prepare_build(&m, r->c, r->w);
 	env.body_case = IOCURVE__ENVELOPE__BODY_PREPARE;
 	env.prepare = &m.p;
@@ -324,10 +339,20 @@ static uint64_t runner_send_start(struct runner *r, double rate, uint64_t warmup
 	ss.interval_ns = interval_ns;
 	env.body_case = IOCURVE__ENVELOPE__BODY_START_STEP;
 	env.start_step = &ss;
+	if (w->work.on && r->state == RUNNER_STEPPING) {
+		/* fixed work (not a probe): each worker's share, think time and start */
+		ss.work_ops = w->work.ops;
+		ss.think_ns = w->work.think_ns;
+		ss.n_worker_start_ns = w->workers;
+		ss.worker_start_ns = xcalloc(w->workers, sizeof(*ss.worker_start_ns));
+	}
 	for (uint32_t i = 0; i < n; i++) {
 		ss.clock_offset = runner_agents_plan_start(r->agents, i, ss.start_time);
+		for (uint32_t k = 0; k < ss.n_worker_start_ns; k++)
+			ss.worker_start_ns[k] = runner_work_offset(w, i * w->workers + k, n);
 		runner_agents_send(r->agents, i, &env);
 	}
+	free(ss.worker_start_ns);
 	free(rates);
 	return lead;
 }
@@ -344,6 +369,9 @@ static void runner_start_step(struct runner *r)
 	r->nintervals = r->planned + w->steady_extend;
 	r->cut = 0;
 	r->warm = (uint32_t)(w->warmup_ns / w->interval_ns);
+	free(r->storm);
+	r->storm = NULL;
+	r->nstorm = 0;
 	agg_step_free(r->agg);
 	r->agg = runner_new_agg(r, r->nintervals);
 	lead = runner_send_start(r, r->rate, w->warmup_ns, measure_ns, w->interval_ns);
@@ -572,6 +600,8 @@ static int runner_step_point(struct runner *r, struct error *err)
 	}
 	pt = &r->points[r->w][r->npoints[r->w]];
 	agg_point(r->agg, r->step, r->rate, r->c, pt);
+	if (w->work.on)
+		runner_work_storm(r->agents, w, r->storm, r->nstorm, &pt->storm);
 	pt->cooldown_ms = r->cool_ms;
 	snprintf(pt->cooldown, sizeof(pt->cooldown), "%s", r->cool_outcome ? r->cool_outcome : "");
 	r->cool_ms = 0;
@@ -624,7 +654,7 @@ static int runner_write_window(struct runner *r, struct error *err)
 {
 	const struct workload *w = runner_workload(r);
 
-	if (w->steady_extend == 0)
+	if (w->steady_extend == 0 && !w->work.on)
 		return 0;
 	return results_window(r->res, w, r->step, r->warm, r->cut, err);
 }
@@ -656,6 +686,16 @@ static bool runner_judge(struct runner *r, uint32_t interval)
 	enum slo_metric metric = r->c->slo_metric;
 	uint32_t to = interval + 1;
 
+	/* fixed work: the step ends with the interval in which the last worker finished */
+	if (w->work.on) {
+		const struct agg_record *m = agg_merged(r->agg, interval);
+
+		if (r->cut != 0 || m == NULL ||
+		    m->finished < runner_agents_count(r->agents) * w->workers)
+			return false;
+		runner_cut(r, to);
+		return true;
+	}
 	if (w->steady_extend == 0 || r->cut != 0 || to < r->planned)
 		return false;
 	if (!agg_window_steady(r->agg, r->warm, to, metric) && to < r->nintervals) {
@@ -698,8 +738,12 @@ static void runner_end_step(struct runner *r)
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__EndStep es = IOCURVE__END_STEP__INIT;
 
-	log_info("%s step %u steady after %u extra interval(s): ending it",
-	         runner_workload(r)->name, r->step + 1, r->cut - r->planned);
+	if (runner_workload(r)->work.on)
+		log_info("%s: every worker did its work by interval %u: ending the step",
+		         runner_workload(r)->name, r->cut);
+	else
+		log_info("%s step %u steady after %u extra interval(s): ending it",
+		         runner_workload(r)->name, r->step + 1, r->cut - r->planned);
 	es.workload_index = (uint32_t)r->w;
 	es.step = r->step;
 	env.body_case = IOCURVE__ENVELOPE__BODY_END_STEP;
@@ -909,8 +953,10 @@ static int runner_probe_interval(struct runner *r, uint32_t ai, const Iocurve__I
  * RUNNER_BAD_REPORT: its start, brought onto the coordinator's clock, is not within
  * RUNNER_START_SLACK_NS of the planned one (err says so), nothing written.
  */
-static int runner_step_done(struct runner *r, uint32_t ai, uint64_t agent_start, struct error *err)
+static int runner_step_done(struct runner *r, uint32_t ai, const Iocurve__StepDone *d,
+                            struct error *err)
 {
+	uint64_t agent_start = d->start_time;
 	const struct intervals_clock *k = runner_agents_step_done(r->agents, ai, agent_start);
 	int64_t off = (int64_t)k->start_ns - (int64_t)k->planned_ns;
 
@@ -927,6 +973,13 @@ static int runner_step_done(struct runner *r, uint32_t ai, uint64_t agent_start,
 	if (results_clock(r->res, runner_workload(r), r->step, runner_agents_name(r->agents, ai), k,
 	                  err) < 0)
 		return -1;
+	if (runner_workload(r)->work.on) {
+		int rc = runner_work_done(r->agents, ai, runner_workload(r), d, r->res, r->step,
+		                          &r->storm, &r->nstorm, err);
+
+		if (rc < 0)
+			return rc == -1 ? -1 : RUNNER_BAD_REPORT;
+	}
 	return runner_agents_all_done(r->agents) ? runner_step_end(r, err) : 0;
 }
 
@@ -1026,7 +1079,7 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 		if (r->state != RUNNER_STEPPING || env->step_done->workload_index != r->w ||
 		    env->step_done->step != r->step)
 			return;
-		rc = runner_step_done(r, (uint32_t)ai, env->step_done->start_time, &err);
+		rc = runner_step_done(r, (uint32_t)ai, env->step_done, &err);
 		if (rc == RUNNER_BAD_REPORT)
 			runner_refuse_report(r, s, ai, err.msg);
 		else if (rc < 0)
@@ -1354,6 +1407,7 @@ void runner_free(struct runner *r)
 	free(r->cap);
 	free(r->command);
 	free(r->meta);
+	free(r->storm);
 	between_free(r->between);
 	free(r);
 }

@@ -404,6 +404,7 @@ static int daemon_open(struct daemon_campaign *dc, struct error *err)
 		runner_resume_from(dc->runner, (const struct step_point *const *)dc->replay->pts,
 		                   dc->replay->npts);
 		runner_resume_losses(dc->runner, &dc->replay->end);
+		runner_resume_marks(dc->runner, dc->replay->marks.v, dc->replay->marks_kept);
 	}
 	return 0;
 }

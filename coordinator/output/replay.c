@@ -126,6 +126,7 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 	struct intervals_reader *in = NULL;
 	struct intervals_line *l = xmalloc(sizeof(*l));
 	long lost_at[RUNEND_MAX_LOSSES]; /* where each loss's line starts */
+	long *mark_at = NULL;            /* where each mark's line starts */
 	int rc = -1, got;
 
 	memset(out, 0, sizeof(*out));
@@ -168,6 +169,14 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 				lost_at[out->end.nlosses] = before;
 			runend_add_loss(&out->end, l->agent, l->workload, l->step, l->interval,
 			                l->lost_reason);
+			continue;
+		}
+		if (l->mark) {
+			/* drawn on the time plots again, kept by a resume with the lines before it
+			 */
+			mark_list_add(&out->marks, &l->mk);
+			mark_at = xreallocarray(mark_at, out->marks.n, sizeof(*mark_at));
+			mark_at[out->marks.n - 1] = before;
 			continue;
 		}
 		if (l->clock)
@@ -249,6 +258,11 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 	       lost_at[out->end.nlosses - 1] >= out->keep)
 		out->end.nlosses--;
 	out->meta = derive_meta_read(dir);
+	/* a mark after the last complete step goes with its lines when a resume cuts them */
+	while (out->marks_kept < out->marks.n && mark_at[out->marks_kept] < out->keep)
+		out->marks_kept++;
+	out->end.marks = out->marks.v;
+	out->end.nmarks = out->marks.n;
 	out->end.meta = out->meta;
 	snprintf(out->warning, sizeof(out->warning), "%s", intervals_warning(in));
 	/* judged as the run judged them after its last step: derive_all gives the same bytes */
@@ -261,6 +275,7 @@ done:
 	strindex_free(&st.by_name);
 	free(st.names);
 	free(l);
+	free(mark_at);
 	free(plan);
 	free(path);
 	return rc;
@@ -276,6 +291,7 @@ void replay_free(struct replay *r)
 	free(r->pts);
 	free(r->npts);
 	free(r->meta);
+	mark_list_free(&r->marks);
 	campaign_free(r->campaign);
 	memset(r, 0, sizeof(*r));
 }

@@ -460,7 +460,7 @@ static void report_marks(FILE *f, const struct workload *w, const struct runend 
 		markup_escape(f, m->text);
 		fprintf(f, "</td><td>%u</td><td>", m->step + 1);
 		if (m->interval != MARK_NO_INTERVAL)
-			fprintf(f, "%u", m->interval);
+			fprintf(f, "%u", m->interval + 1);
 		else
 			fputs("-", f);
 		fprintf(f, "</td><td>%.1f s</td><td>", (double)m->at_ns / 1e9);

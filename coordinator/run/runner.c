@@ -140,8 +140,21 @@ struct runner {
 /* A mark's event (the dashboard's list, `iocurve watch`). */
 static void runner_emit_mark(struct runner *r, const struct run_mark *m)
 {
-	(void)r;
-	(void)m;
+	size_t w = 0;
+
+	while (w < r->c->nworkloads && strcmp(r->c->workloads[w].name, m->workload) != 0)
+		w++;
+	events_emit(r->ev, &(struct event){.kind = EVENT_MARK,
+	                                   .mark = {.workload = (uint32_t)w,
+	                                            .step = m->step,
+	                                            .interval = m->interval != MARK_NO_INTERVAL
+	                                                            ? m->interval
+	                                                            : 0,
+	                                            .between = m->interval == MARK_NO_INTERVAL,
+	                                            .at_s = (double)m->at_ns / 1e9,
+	                                            .text = m->text,
+	                                            .source = m->source,
+	                                            .agent = m->agent}});
 }
 
 static void runner_arm(struct runner *r, uint64_t ns)

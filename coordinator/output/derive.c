@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "derive.h"
+#include "timeplot.h"
 #include "between.h"
 #include "plot.h"
 #include "pointfields.h"
@@ -303,6 +304,15 @@ static void derive_curve_svg(FILE *f, const void *arg)
 	plot_curve_svg(f, j->w, &ser, 1, x->c->slo_metric, x->c->slo_latency_ns);
 }
 
+/* The workload over time with its marks, as report.html shows it (timeplot.h). */
+static void derive_time_svg(FILE *f, const void *arg)
+{
+	const struct derive_ctx *x = arg;
+
+	timeplot_svg(f, &x->c->workloads[x->w], x->pts[x->w], x->npts[x->w], x->c->slo_latency_ns,
+	             x->end ? x->end->marks : NULL, x->end ? x->end->nmarks : 0);
+}
+
 /* The knee's bracket, confirmation and precision, and the curve's shape, for summary.json. */
 static void derive_knee_json(json_t *o, const struct judged_curve *j)
 {
@@ -572,7 +582,7 @@ static void derive_report(FILE *f, const void *arg)
 	report_html(f, x->c, x->pts, x->npts, x->judged, x->end);
 }
 
-/* The per-workload curves: curve-<workload>.csv, .json and .svg. */
+/* The per-workload curves: curve-<workload>.csv, .json and .svg; time-<workload>.svg. */
 static int derive_curves(const char *dir, struct derive_ctx *x, struct error *err)
 {
 	char name[256];
@@ -590,6 +600,9 @@ static int derive_curves(const char *dir, struct derive_ctx *x, struct error *er
 			return -1;
 		snprintf(name, sizeof(name), "curve-%s.svg", wn);
 		if (derive_file(dir, name, derive_curve_svg, x, err) < 0)
+			return -1;
+		snprintf(name, sizeof(name), "time-%s.svg", wn);
+		if (derive_file(dir, name, derive_time_svg, x, err) < 0)
 			return -1;
 	}
 	return 0;

@@ -9,6 +9,7 @@
 
 #include "aggregate.h"
 #include "error.h"
+#include "marks.h"
 
 /*
  * The layout of a line. Every line carries it as "format"; lines without the
@@ -19,7 +20,8 @@
  * format N + 1, and so does a change a reader of format N could misread (a
  * renamed or re-meant field); a field every reader may ignore does not.
  * 1: iocurve 0.1.0; 2: "wakes"; 3: lost lines ("lost": an agent the campaign went on
- * without); 4: finish lines ("finish": a worker's part of a fixed-work step).
+ * without); 4: mark lines ("mark": a labelled moment on the timeline, marks.h) and
+ * finish lines ("finish": a worker's part of a fixed-work step).
  */
 #define INTERVALS_FORMAT   4
 #define INTERVALS_MERGED   "*" /* the agent of the merged (fleet) line */
@@ -93,6 +95,9 @@ struct intervals_line {
 	bool end;
 	char end_state[16]; /* "failed" or "cancelled" */
 	char end_reason[512];
+	/* a mark line (marks.h): workload and step are the mark's too */
+	bool mark;
+	struct run_mark mk;
 };
 
 /*
@@ -128,6 +133,8 @@ char *intervals_lost_line(const char *workload, uint32_t step, const char *agent
  * "cancelled") and why. Records after it (a resumed campaign) supersede it.
  */
 char *intervals_end_line(const char *state, const char *reason);
+/* A mark on the timeline (marks.h has the line's layout). */
+char *intervals_mark_line(const struct run_mark *m);
 /*
  * Append one whole line to fd with write(2), no stdio buffer between: a line
  * is on the file whole or not at all (a part written before a failure, such

@@ -170,6 +170,7 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 	struct intervals_reader *in = NULL;
 	struct intervals_line *l = xmalloc(sizeof(*l));
 	long lost_at[RUNEND_MAX_LOSSES]; /* where each loss's line starts */
+	long *mark_at = NULL;            /* where each mark's line starts */
 	int rc = -1, got;
 
 	memset(out, 0, sizeof(*out));
@@ -220,6 +221,14 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 			st.fins[st.nfins].step = l->step;
 			snprintf(st.fins[st.nfins].agent, INTERVALS_NAME_MAX, "%s", l->agent);
 			st.fins[st.nfins++].f = l->fin;
+			continue;
+		}
+		if (l->mark) {
+			/* drawn on the time plots again, kept by a resume with the lines before it
+			 */
+			mark_list_add(&out->marks, &l->mk);
+			mark_at = xreallocarray(mark_at, out->marks.n, sizeof(*mark_at));
+			mark_at[out->marks.n - 1] = before;
 			continue;
 		}
 		if (l->clock)
@@ -301,6 +310,11 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 	       lost_at[out->end.nlosses - 1] >= out->keep)
 		out->end.nlosses--;
 	out->meta = derive_meta_read(dir);
+	/* a mark after the last complete step goes with its lines when a resume cuts them */
+	while (out->marks_kept < out->marks.n && mark_at[out->marks_kept] < out->keep)
+		out->marks_kept++;
+	out->end.marks = out->marks.v;
+	out->end.nmarks = out->marks.n;
 	out->end.meta = out->meta;
 	snprintf(out->warning, sizeof(out->warning), "%s", intervals_warning(in));
 	/* judged as the run judged them after its last step: derive_all gives the same bytes */
@@ -314,6 +328,7 @@ done:
 	free(st.names);
 	free(st.fins);
 	free(l);
+	free(mark_at);
 	free(plan);
 	free(path);
 	return rc;
@@ -329,6 +344,7 @@ void replay_free(struct replay *r)
 	free(r->pts);
 	free(r->npts);
 	free(r->meta);
+	mark_list_free(&r->marks);
 	campaign_free(r->campaign);
 	memset(r, 0, sizeof(*r));
 }

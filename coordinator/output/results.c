@@ -368,6 +368,15 @@ int results_lost(struct results *r, const struct workload *w, uint32_t step, con
 	return rc;
 }
 
+int results_mark(struct results *r, const struct run_mark *m, struct error *err)
+{
+	char *line = intervals_mark_line(m);
+	int rc = results_put_intervals(r, line, err);
+
+	free(line);
+	return rc;
+}
+
 int results_point(struct results *r, const struct workload *w, const struct step_point *p,
                   struct error *err)
 {

@@ -61,6 +61,8 @@ int results_end(struct results *r, const char *state, const char *reason, struct
 /* A lost line (intervals_lost_line): the campaign goes on without agent `agent`. */
 int results_lost(struct results *r, const struct workload *w, uint32_t step, const char *agent,
                  uint32_t interval, const char *reason, struct error *err);
+/* A mark on the timeline (intervals_mark_line, marks.h). */
+int results_mark(struct results *r, const struct run_mark *m, struct error *err);
 /* One row of curve.csv. */
 int results_point(struct results *r, const struct workload *w, const struct step_point *pt,
                   struct error *err);

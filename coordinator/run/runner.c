@@ -133,7 +133,33 @@ struct runner {
 	/* fixed work: every worker's part of the step in progress, as the agents' StepDone say */
 	struct storm_worker *storm;
 	size_t nstorm;
+	/* marks on the timeline (marks.h), in the order stamped; end.marks points here */
+	struct mark_list marks;
+	uint64_t step_start_ns; /* the step in progress starts here (coordinator's clock) */
+	size_t start_w;         /* ...of workload start_w, step start_step */
+	uint32_t start_step;
+	bool started; /* step_start_ns is set */
 };
+
+/* A mark's event (the dashboard's list, `iocurve watch`). */
+static void runner_emit_mark(struct runner *r, const struct run_mark *m)
+{
+	size_t w = 0;
+
+	while (w < r->c->nworkloads && strcmp(r->c->workloads[w].name, m->workload) != 0)
+		w++;
+	events_emit(r->ev, &(struct event){.kind = EVENT_MARK,
+	                                   .mark = {.workload = (uint32_t)w,
+	                                            .step = m->step,
+	                                            .interval = m->interval != MARK_NO_INTERVAL
+	                                                            ? m->interval
+	                                                            : 0,
+	                                            .between = m->interval == MARK_NO_INTERVAL,
+	                                            .at_s = (double)m->at_ns / 1e9,
+	                                            .text = m->text,
+	                                            .source = m->source,
+	                                            .agent = m->agent}});
+}
 
 static void runner_arm(struct runner *r, uint64_t ns)
 {
@@ -375,6 +401,10 @@ static void runner_start_step(struct runner *r)
 	agg_step_free(r->agg);
 	r->agg = runner_new_agg(r, r->nintervals);
 	lead = runner_send_start(r, r->rate, w->warmup_ns, measure_ns, w->interval_ns);
+	r->step_start_ns = clock_now_ns() + lead; /* within microseconds of StartStep's */
+	r->start_w = r->w;
+	r->start_step = r->step;
+	r->started = true;
 	events_emit(
 	    r->ev, &(struct event){
 	               .kind = EVENT_STEP,
@@ -1337,6 +1367,14 @@ void runner_resume_from(struct runner *r, const struct step_point *const *pts, c
 	/* runner_next_workload passes over the workloads these points finish. */
 }
 
+void runner_resume_marks(struct runner *r, const struct run_mark *marks, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		mark_list_add(&r->marks, &marks[i]);
+	r->end.marks = r->marks.v;
+	r->end.nmarks = r->marks.n;
+}
+
 void runner_resume_losses(struct runner *r, const struct runend *end)
 {
 	for (uint32_t i = 0; i < end->nlosses && i < RUNEND_MAX_LOSSES; i++) {
@@ -1356,6 +1394,53 @@ void runner_start(struct runner *r)
 		next = session_next(s);
 		runner_claim(r, s);
 	}
+}
+
+int runner_add_mark(struct runner *r, const struct run_mark *m, struct error *err)
+{
+	if (results_mark(r->res, m, err) < 0)
+		return -1;
+	mark_list_add(&r->marks, m);
+	r->end.marks = r->marks.v;
+	r->end.nmarks = r->marks.n;
+	runner_emit_mark(r, m);
+	return 0;
+}
+
+int runner_mark(struct runner *r, const char *text, const char *source, const char *agent,
+                struct run_mark *out, struct error *err)
+{
+	const struct workload *w;
+	uint64_t now = clock_now_ns(), at = 0;
+	uint32_t step, interval = MARK_NO_INTERVAL;
+	char why[160];
+
+	if (!mark_text_check(text, why, sizeof(why))) {
+		error_set(err, "%s", why);
+		return -1;
+	}
+	if (r->state == RUNNER_DONE || r->state == RUNNER_FAILED || r->state == RUNNER_CANCELLED ||
+	    r->w >= r->c->nworkloads) {
+		error_set(err, "the campaign has ended (%s)", runner_table[r->state].name);
+		return -1;
+	}
+	w = runner_workload(r);
+	step = r->step;
+	if (r->started && r->start_w == r->w && r->start_step == r->step) {
+		/* the step in progress (or its retry): since its start, in an interval or not */
+		at = now > r->step_start_ns ? now - r->step_start_ns : 0;
+		if (r->state == RUNNER_STEPPING && at / w->interval_ns < r->nintervals)
+			interval = (uint32_t)(at / w->interval_ns);
+	} else if (r->npoints[r->w] > 0) {
+		/* between steps: after the step that ran last, past its end */
+		step = r->points[r->w][r->npoints[r->w] - 1].step;
+		at = r->started && r->start_w == r->w && r->start_step == step &&
+		             now > r->step_start_ns
+		         ? now - r->step_start_ns
+		         : w->warmup_ns + w->measure_ns;
+	} /* else before the workload's first step: at its start */
+	mark_set(out, w->name, step, at, interval, source, agent, text);
+	return runner_add_mark(r, out, err);
 }
 
 void runner_cancel(struct runner *r, const char *why)
@@ -1409,6 +1494,7 @@ void runner_free(struct runner *r)
 	free(r->meta);
 	free(r->storm);
 	between_free(r->between);
+	mark_list_free(&r->marks);
 	free(r);
 }
 

@@ -148,17 +148,17 @@ static void runner_emit_mark(struct runner *r, const struct run_mark *m)
 
 	while (w < r->c->nworkloads && strcmp(r->c->workloads[w].name, m->workload) != 0)
 		w++;
-	events_emit(r->ev, &(struct event){.kind = EVENT_MARK,
-	                                   .mark = {.workload = (uint32_t)w,
-	                                            .step = m->step,
-	                                            .interval = m->interval != MARK_NO_INTERVAL
-	                                                            ? m->interval
-	                                                            : 0,
-	                                            .between = m->interval == MARK_NO_INTERVAL,
-	                                            .at_s = (double)m->at_ns / 1e9,
-	                                            .text = m->text,
-	                                            .source = m->source,
-	                                            .agent = m->agent}});
+	events_emit(
+	    r->ev,
+	    &(struct event){.kind = EVENT_MARK,
+	                    .mark = {.workload = (uint32_t)w,
+	                             .step = m->step,
+	                             .interval = m->interval != MARK_NO_INTERVAL ? m->interval : 0,
+	                             .between = m->interval == MARK_NO_INTERVAL,
+	                             .at_s = (double)m->at_ns / 1e9,
+	                             .text = m->text,
+	                             .source = m->source,
+	                             .agent = m->agent}});
 }
 
 static void runner_arm(struct runner *r, uint64_t ns)
@@ -978,6 +978,53 @@ static int runner_probe_interval(struct runner *r, uint32_t ai, const Iocurve__I
 	return rc < 0 ? RUNNER_BAD_REPORT : 0;
 }
 
+/* One finish mark on the timeline (marks.h): worker k of agent ai, or (k < 0) the agent. */
+static int runner_finish_mark(struct runner *r, uint32_t ai, int k, double at_s, struct error *err)
+{
+	const struct workload *w = runner_workload(r);
+	const char *name = runner_agents_name(r->agents, ai);
+	uint64_t at = (uint64_t)(at_s * 1e9);
+	uint32_t iv = at / w->interval_ns < r->nintervals ? (uint32_t)(at / w->interval_ns)
+	                                                  : MARK_NO_INTERVAL;
+	struct run_mark m;
+	char text[MARK_TEXT_MAX];
+
+	if (k >= 0)
+		snprintf(text, sizeof(text), "%s/w%d done", name, k);
+	else
+		snprintf(text, sizeof(text), "%s done", name);
+	mark_set(&m, w->name, r->step, at, iv, MARK_SOURCE_FINISH, name, text);
+	return runner_add_mark(r, &m, err);
+}
+
+/*
+ * Fixed work: agent ai's finishes (storm[from..]) marked on the timeline, each
+ * worker's while the fleet has at most STORM_MAX_MARKS workers, else the agent's
+ * once all of its workers are done.
+ */
+static int runner_finish_marks(struct runner *r, uint32_t ai, size_t from, struct error *err)
+{
+	const struct workload *w = runner_workload(r);
+	bool per_agent = (size_t)runner_agents_count(r->agents) * w->workers > STORM_MAX_MARKS;
+	double last = 0;
+
+	for (size_t i = from; i < r->nstorm; i++) {
+		const struct storm_worker *sw = &r->storm[i];
+
+		if (sw->done_s < 0) {
+			if (per_agent)
+				return 0; /* the agent did not finish */
+			continue;
+		}
+		if (sw->start_s + sw->done_s > last)
+			last = sw->start_s + sw->done_s;
+		if (!per_agent &&
+		    runner_finish_mark(r, ai, (int)sw->worker, sw->start_s + sw->done_s, err) < 0)
+			return -1;
+	}
+	return per_agent && r->nstorm > from ? runner_finish_mark(r, ai, -1, last, err) : 0;
+}
+
 /*
  * Agent ai's StepDone: its clock line; the step's end once every agent's is in.
  * RUNNER_BAD_REPORT: its start, brought onto the coordinator's clock, is not within
@@ -1004,11 +1051,14 @@ static int runner_step_done(struct runner *r, uint32_t ai, const Iocurve__StepDo
 	                  err) < 0)
 		return -1;
 	if (runner_workload(r)->work.on) {
+		size_t from = r->nstorm;
 		int rc = runner_work_done(r->agents, ai, runner_workload(r), d, r->res, r->step,
 		                          &r->storm, &r->nstorm, err);
 
 		if (rc < 0)
 			return rc == -1 ? -1 : RUNNER_BAD_REPORT;
+		if (runner_finish_marks(r, ai, from, err) < 0)
+			return -1;
 	}
 	return runner_agents_all_done(r->agents) ? runner_step_end(r, err) : 0;
 }
@@ -1464,6 +1514,11 @@ void runner_report(struct runner *r, FILE *f)
 		table_print_steps(f, &r->judged[i]);
 		table_knee_text(&r->judged[i], knee, sizeof(knee));
 		fprintf(f, "%s\n\n", knee);
+		if (w->work.on)
+			fprintf(f,
+			        "throughput and latency over time, each finish marked: "
+			        "%s/time-%s.svg\n\n",
+			        results_dir(r->res), w->name);
 	}
 	/* What it lost, above the figures that lack it (the end line says it too). */
 	if (runend_degraded(&r->end, degraded, sizeof(degraded)))

@@ -62,6 +62,7 @@ static void agg_record_init(struct agg_record *r)
 	record_reset(&r->rec);
 	r->duration_ns = 0;
 	r->workers = 0;
+	r->finished = 0;
 	r->agents = 0;
 	r->warmup = false;
 	r->host_cpu_pct = 0;

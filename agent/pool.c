@@ -101,6 +101,9 @@ static void pool_consume(struct pool *p, uint32_t w)
 
 		if (p->merged == NULL || in->gen != p->gen || in->index >= p->nintervals)
 			continue;
+		/* reset when first used: a long step's records are mostly never touched */
+		if (p->contrib[in->index] == 0)
+			record_reset(&p->merged[in->index].rec);
 		record_merge(&p->merged[in->index].rec, &in->rec);
 		p->contrib[in->index]++;
 		p->finished[in->index] += in->work_done_ns != 0;
@@ -387,10 +390,9 @@ int pool_start_step(struct pool *p, uint32_t step, const double *rates, uint64_t
 	p->finished = xcalloc(nintervals, sizeof(*p->finished));
 	memset(p->work_done, 0, p->params.workers * sizeof(*p->work_done));
 	memset(p->work_done_ns, 0, p->params.workers * sizeof(*p->work_done_ns));
-	for (uint32_t i = 0; i < nintervals; i++) {
-		record_reset(&p->merged[i].rec);
+	/* zeroed pages until used: a fixed-work deadline of 10 minutes is thousands of them */
+	for (uint32_t i = 0; i < nintervals; i++)
 		p->merged[i].index = i;
-	}
 	p->step_no = step;
 	p->nintervals = nintervals;
 	p->next_emit = 0;

@@ -476,6 +476,41 @@ static void report_marks(FILE *f, const struct workload *w, const struct runend 
 		fputs("</table>\n", f);
 }
 
+/* Fixed work: the completion times, per worker and per agent, and the storm's. */
+static void report_storm(FILE *f, const struct storm *s)
+{
+	const struct {
+		const char *what;
+		const struct storm_stats *st;
+		uint32_t of;
+	} rows[] = {{"worker (from its own start)", &s->worker, s->workers},
+	            {"agent (its first start to its last finish)", &s->agent, s->agents}};
+
+	fputs("<h3>Completion times</h3>\n<table>\n<tr><th>per</th><th>finished</th>"
+	      "<th>min</th><th>median</th><th>p90</th><th>max</th></tr>\n",
+	      f);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		fprintf(f,
+		        "<tr><td>%s</td><td class=\"num\">%u of %u</td><td class=\"num\">%.3f "
+		        "s</td><td class=\"num\">%.3f s</td><td class=\"num\">%.3f s</td><td "
+		        "class=\"num\">%.3f s</td></tr>\n",
+		        rows[i].what, rows[i].st->n, rows[i].of, rows[i].st->min_s,
+		        rows[i].st->median_s, rows[i].st->p90_s, rows[i].st->max_s);
+	if (s->workers > 0 && s->finished == s->workers)
+		fprintf(f,
+		        "<tr><td>fleet (the first start to the last finish)</td><td "
+		        "class=\"num\">%u of %u</td><td colspan=\"4\" class=\"num\">%.3f "
+		        "s</td></tr>\n",
+		        s->finished, s->workers, s->storm_s);
+	else
+		fprintf(f,
+		        "<tr><td>fleet</td><td class=\"num\">%u of %u</td><td colspan=\"4\">"
+		        "unfinished at the deadline (the least advanced worker did %.1f%% of its "
+		        "work)</td></tr>\n",
+		        s->finished, s->workers, s->least_pct);
+	fputs("</table>\n", f);
+}
+
 static void report_workload(FILE *f, const struct campaign *c, size_t wi,
                             const struct step_point *pts, const struct judged_curve *j,
                             const struct runend *end)
@@ -503,6 +538,8 @@ static void report_workload(FILE *f, const struct campaign *c, size_t wi,
 	fputs("<p class=\"knee\">", f);
 	markup_escape(f, knee);
 	fputs("</p>\n", f);
+	if (w->work.on)
+		report_storm(f, &j->sorted[0].storm);
 	report_steps(f, j);
 	/* In run order, interval by interval: what the point of each step averages away. */
 	fprintf(f, "<h3>Over time</h3>\n<figure id=\"time-%zu\">\n", wi + 1);

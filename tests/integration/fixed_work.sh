@@ -128,6 +128,9 @@ cp "$T/sim/time-think.svg" "$T/sim-time.svg"
 "$IOCURVE" report "$T/sim" > /dev/null 2> "$T/report.err" || { cat "$T/report.err"; fail "report runs"; }
 check "report rebuilds the same storm figures" cmp -s "$T/sim/summary.json" "$T/sim-summary.json"
 check "and the same time plot with its finish marks" cmp -s "$T/sim/time-think.svg" "$T/sim-time.svg"
+check "report.html gives the completion times per worker, per agent and the fleet's" sh -c \
+	"grep -q '<h3>Completion times</h3>' '$T/sim/report.html' &&
+	 grep -q '<tr><td>fleet (the first start to the last finish)</td><td class=\"num\">4 of 4</td>' '$T/sim/report.html'"
 check "summary.md gives the storm where a curve gives its knee" grep -q "^Storm: .* (no knee" \
 	"$T/sim/summary.md"
 

@@ -77,7 +77,7 @@ struct worker {
 	int dump_fd; /* test hook (WORKER_TEST_INTENDED_ENV): intended times; -1: off */
 	char dump_buf[4096];
 	size_t dump_len;
-	/* Fixed work (worker_work.c's part of the step): what each interval carries. */
+	/* Fixed work: how far this worker got in the step, which each interval carries. */
 	uint64_t work_done;
 	uint64_t work_done_ns;
 };

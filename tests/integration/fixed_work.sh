@@ -22,6 +22,8 @@ workloads:
      load: {work: {ops: 400, deadline: 20s}, rate: max, think: 1ms, start: {spread: 1200ms}}}
   - {name: nothink, rw: randread, block_size: 4KiB,
      load: {work: {ops: 400, deadline: 20s}, rate: max}}
+  - {name: paced, rw: randread, block_size: 4KiB,
+     load: {work: {ops: 200, deadline: 20s}, rate: 1000}}
 YAML
 "$IOCURVE" run "$T/sim.yaml" --out "$T/sim" > "$T/sim.out" 2> "$T/sim.err" ||
 	{ cat "$T/sim.out" "$T/sim.err"; fail "a fixed-work campaign on the sim runs"; }
@@ -74,6 +76,17 @@ PY
 check "think: every worker did its 400 ops; the figures agree with intervals.jsonl" \
 	fleet_checks "$T/sim" think 400 4
 check "no think: the same" fleet_checks "$T/sim" nothink 400 4
+check "paced: the same" fleet_checks "$T/sim" paced 200 4
+python3 - "$T/sim" <<'PY' || fail "paced at 1000 ops/s for the fleet: each worker's 200 take 0.8 s"
+import sys
+import ivlines
+lines = ivlines.lines(sys.argv[1] + "/intervals.jsonl")
+done = [l["finish"]["done_s"] for l in lines if l.get("workload") == "paced" and "finish" in l]
+print("# paced: completion times", done)
+# 250 ops/s per worker, open loop: the 200th is due at 0.796 s, done 1 ms later
+assert len(done) == 4 and all(0.79 < d < 0.9 for d in done), done
+PY
+ok "paced at 1000 ops/s for the fleet: each worker's 200 take 0.8 s"
 
 python3 - "$T/sim" <<'PY' || fail "think 1ms slows a closed loop to about 500 ops/s per worker"
 import sys

@@ -317,6 +317,10 @@ static void plan_start_step(struct plan *pl, const Iocurve__StartStep *s)
 	pl->warmup_intervals = (uint32_t)(s->warmup_ns / s->interval_ns);
 	log_info("step %u: %.0f ops/s per worker, starts in %.0f ms", s->step + 1,
 	         s->worker_rate[0], ((double)start - (double)clock_now_ns()) / 1e6);
+	if (pool_work_fits(pl->pool, s->work_ops, &err) < 0) {
+		plan_send_error(pl, s->workload_index, NULL, err.msg);
+		return;
+	}
 	pl->work = s->work_ops > 0;
 	if (pl->work)
 		log_info("step %u: fixed work of %llu operations per worker", s->step + 1,

@@ -426,6 +426,25 @@ void pool_set_work(struct pool *p, uint64_t work_ops, uint64_t think_ns, const u
 		p->offsets[w] = offsets != NULL && w < noffsets ? offsets[w] : 0;
 }
 
+int pool_work_fits(const struct pool *p, uint64_t work_ops, struct error *err)
+{
+	struct worker_config cfg = {0};
+	char path[4096];
+
+	if (work_ops == 0 || rw_is_random(p->params.rw) || p->params.workers == 0)
+		return 0;
+	pool_worker_config(p, 0, &cfg, path, sizeof(path));
+	if (work_ops <= cfg.pattern.region_len / p->params.block_size)
+		return 0;
+	error_set(err,
+	          "fixed work of %llu operations of %u bytes per worker is more than each "
+	          "sequential worker's %llu bytes of %s: it would wrap around",
+	          (unsigned long long)work_ops, p->params.block_size,
+	          (unsigned long long)cfg.pattern.region_len,
+	          p->params.device ? "the device" : "its file");
+	return -1;
+}
+
 void pool_work(const struct pool *p, uint64_t *done_ns, uint64_t *ops)
 {
 	memcpy(done_ns, p->work_done_ns, p->params.workers * sizeof(*done_ns));

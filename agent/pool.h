@@ -82,6 +82,11 @@ int pool_start_step(struct pool *p, uint32_t step, const double *rates, uint64_t
 void pool_set_work(struct pool *p, uint64_t work_ops, uint64_t think_ns, const uint64_t *offsets,
                    size_t noffsets);
 /*
+ * Whether work_ops operations per worker fit a sequential worker's region (its
+ * file, working set, or share of a device) without wrapping around; -1 with err.
+ */
+int pool_work_fits(const struct pool *p, uint64_t work_ops, struct error *err);
+/*
  * The step's fixed work so far, per worker (params.workers entries): the time
  * from its own start to its last completion (0: not finished) and the
  * operations it completed, as its latest interval delivered says.

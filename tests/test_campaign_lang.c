@@ -334,6 +334,47 @@ static void test_curve(void **state)
 	                       "test.yaml:4:45: load.max: max: true goes with steps only");
 }
 
+/*
+ * Fixed work: its share per worker (bytes through the block size, or ops), pacing,
+ * think time, spread and deadline; one step, measured whole for its deadline.
+ */
+static void test_work(void **state)
+{
+	struct campaign *c = testlib_campaign_ok(
+	    TEST_HEAD "interval: 500ms\n"
+	              "warmup: 2s\n"
+	              "steady: {extend: 4}\n"
+	              "workloads:\n"
+	              "  - {name: a, rw: read, block_size: 64KiB,\n"
+	              "     load: {work: {bytes: 1MiB, deadline: 1250ms}, think: 1ms,\n"
+	              "            start: {spread: 1s}}}\n"
+	              "  - {name: b, rw: randread, load: {work: {ops: 500}, rate: 2k}}\n");
+	const struct workload *w = c->workloads;
+
+	(void)state;
+	assert_true(w[0].work.on);
+	assert_int_equal(w[0].work.bytes, 1 << 20);
+	assert_int_equal(w[0].work.ops, 16);
+	assert_int_equal(w[0].work.think_ns, 1000000);
+	assert_int_equal(w[0].work.spread_ns, 1000000000);
+	assert_int_equal(w[0].work.deadline_ns, 1250000000);
+	/* one closed-loop step, no warm-up, the deadline in whole intervals, never extended */
+	assert_int_equal(w[0].nsteps, 1);
+	assert_true(w[0].steps[0].ops == 0 && w[0].steps[0].peak_pct == 0);
+	assert_int_equal(w[0].warmup_ns, 0);
+	assert_int_equal(w[0].measure_ns, 1500000000);
+	assert_int_equal(w[0].steady_extend, 0);
+	assert_int_equal(w[0].retry, 0);
+	assert_int_equal(loadspec_max_steps(&w[0]), 1);
+	assert_true(w[1].work.on);
+	assert_int_equal(w[1].work.ops, 500);
+	assert_int_equal(w[1].work.bytes, 500 * 4096);
+	assert_true(w[1].steps[0].ops == 2000);
+	assert_int_equal(w[1].work.deadline_ns, 600000000000ull);
+	assert_int_equal(w[1].work.spread_ns, 0);
+	campaign_free(c);
+}
+
 static void test_ramp(void **state)
 {
 	struct campaign *c = testlib_campaign_ok(
@@ -681,6 +722,7 @@ int main(void)
 	    cmocka_unit_test(test_steps_limit),
 	    cmocka_unit_test(test_curve),
 	    cmocka_unit_test(test_ramp),
+	    cmocka_unit_test(test_work),
 	    cmocka_unit_test(test_top_level_load),
 	    cmocka_unit_test(test_stop_and_slo),
 	    cmocka_unit_test(test_labels),

@@ -536,6 +536,15 @@ static void derive_summary_txt(FILE *f, const void *arg)
 	if (runend_degraded(x->end, degraded, sizeof(degraded)))
 		fprintf(f, "%s\n\n", degraded);
 	table_print_summary(f, x->c, x->judged);
+	/* fixed work: the storm's completion times, which the table's one cell cannot hold */
+	for (size_t i = 0; i < x->c->nworkloads; i++) {
+		char storm[640];
+
+		if (!x->c->workloads[i].work.on || x->judged[i].n == 0)
+			continue;
+		table_knee_text(&x->judged[i], storm, sizeof(storm));
+		fprintf(f, "\n%s: %s\n", x->c->workloads[i].name, storm);
+	}
 	if (table_quick_note(x->c, quick, sizeof(quick)))
 		fprintf(f, "\n%s\n", quick);
 	if (between_text(x->end ? x->end->between : NULL, x->c, x->judged, between,

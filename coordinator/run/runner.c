@@ -720,8 +720,8 @@ static bool runner_judge(struct runner *r, uint32_t interval)
 	if (w->work.on) {
 		const struct agg_record *m = agg_merged(r->agg, interval);
 
-		if (r->cut != 0 || m == NULL ||
-		    m->finished < runner_agents_count(r->agents) * w->workers)
+		/* of the workers merged (an agent lost on the way no longer counts) */
+		if (r->cut != 0 || m == NULL || m->workers == 0 || m->finished < m->workers)
 			return false;
 		runner_cut(r, to);
 		return true;

@@ -38,6 +38,7 @@ struct plan {
 	struct hostcpu cpu;           /* host CPU use between interval reports */
 	uint64_t interval_ns;
 	uint64_t step_start_ns; /* the step in progress starts here (this host's clock) */
+	bool work;              /* the step in progress is fixed work */
 };
 
 static void plan_send_error(struct plan *pl, uint32_t workload, const char *path,
@@ -124,7 +125,7 @@ static void plan_on_failed(void *arg, const char *message, uint64_t deadman_ns)
 }
 
 static void plan_on_interval(void *arg, uint32_t step, uint32_t index, const struct shm_interval *m,
-                             uint32_t workers)
+                             uint32_t workers, uint32_t finished)
 {
 	struct plan *pl = arg;
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
@@ -140,6 +141,7 @@ static void plan_on_interval(void *arg, uint32_t step, uint32_t index, const str
 	record_encode(&m->rec, &r);
 	/* The host's steal is the agent's to measure, once for all its workers. */
 	r.steal_ppm = (uint64_t)(pl->cpu.steal_pct * 1e4);
+	r.workers_finished = finished;
 	env.body_case = IOCURVE__ENVELOPE__BODY_INTERVAL_REPORT;
 	env.interval_report = &r;
 	pl->send(pl->send_arg, &env);
@@ -156,9 +158,18 @@ static void plan_on_step_done(void *arg, uint32_t step, uint32_t intervals)
 	d.step = step;
 	d.intervals = intervals;
 	d.start_time = skew_to_wire(&pl->a->skew, pl->step_start_ns);
+	if (pl->work && pl->pool != NULL) {
+		/* fixed work: how far each worker got, and when the finished ones did */
+		d.n_worker_done_ns = d.n_worker_ops = pl->nworkers;
+		d.worker_done_ns = xcalloc(pl->nworkers, sizeof(*d.worker_done_ns));
+		d.worker_ops = xcalloc(pl->nworkers, sizeof(*d.worker_ops));
+		pool_work(pl->pool, d.worker_done_ns, d.worker_ops);
+	}
 	env.body_case = IOCURVE__ENVELOPE__BODY_STEP_DONE;
 	env.step_done = &d;
 	pl->send(pl->send_arg, &env);
+	free(d.worker_done_ns);
+	free(d.worker_ops);
 }
 
 /* Laying out targets: keeps the coordinator's preparation alive and shows how far. */
@@ -314,6 +325,15 @@ static void plan_start_step(struct plan *pl, const Iocurve__StartStep *s)
 	pl->warmup_intervals = (uint32_t)(s->warmup_ns / s->interval_ns);
 	log_info("step %u: %.0f ops/s per worker, starts in %.0f ms", s->step + 1,
 	         s->worker_rate[0], ((double)start - (double)clock_now_ns()) / 1e6);
+	if (pool_work_fits(pl->pool, s->work_ops, &err) < 0) {
+		plan_send_error(pl, s->workload_index, NULL, err.msg);
+		return;
+	}
+	pl->work = s->work_ops > 0;
+	if (pl->work)
+		log_info("step %u: fixed work of %llu operations per worker", s->step + 1,
+		         (unsigned long long)s->work_ops);
+	pool_set_work(pl->pool, s->work_ops, s->think_ns, s->worker_start_ns, s->n_worker_start_ns);
 	if (pool_start_step(pl->pool, s->step, s->worker_rate, start, s->interval_ns,
 	                    (uint32_t)(total / s->interval_ns), &err) < 0)
 		plan_send_error(pl, s->workload_index, NULL, err.msg);

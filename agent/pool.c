@@ -55,11 +55,16 @@ struct pool {
 	uint32_t next_emit;
 	struct shm_interval *merged; /* nintervals */
 	uint32_t *contrib;           /* workers merged into each interval */
+	uint32_t *finished;          /* fixed work: of them, those done with their work */
+	/* fixed work: the next step's (pool_set_work), and each worker's latest state */
+	uint64_t work_ops, think_ns;
+	uint64_t *offsets;
+	uint64_t *work_done, *work_done_ns;
 };
 
 static size_t pool_step_size(uint32_t workers)
 {
-	size_t n = sizeof(struct shm_step) + workers * sizeof(double);
+	size_t n = sizeof(struct shm_step) + workers * sizeof(struct shm_plan);
 
 	return (n + 63) & ~(size_t)63;
 }
@@ -96,8 +101,14 @@ static void pool_consume(struct pool *p, uint32_t w)
 
 		if (p->merged == NULL || in->gen != p->gen || in->index >= p->nintervals)
 			continue;
+		/* reset when first used: a long step's records are mostly never touched */
+		if (p->contrib[in->index] == 0)
+			record_reset(&p->merged[in->index].rec);
 		record_merge(&p->merged[in->index].rec, &in->rec);
 		p->contrib[in->index]++;
+		p->finished[in->index] += in->work_done_ns != 0;
+		p->work_done[w] = in->work_done;
+		p->work_done_ns[w] = in->work_done_ns;
 	}
 }
 
@@ -108,12 +119,15 @@ static void pool_emit(struct pool *p)
 	       p->contrib[p->next_emit] == p->params.workers) {
 		uint32_t i = p->next_emit++;
 
-		p->cbs->on_interval(p->arg, p->step_no, i, &p->merged[i], p->contrib[i]);
+		p->cbs->on_interval(p->arg, p->step_no, i, &p->merged[i], p->contrib[i],
+		                    p->finished[i]);
 		if (p->next_emit == p->nintervals) {
 			free(p->merged);
 			free(p->contrib);
+			free(p->finished);
 			p->merged = NULL;
 			p->contrib = NULL;
+			p->finished = NULL;
 			p->cbs->on_step_done(p->arg, p->step_no, p->nintervals);
 			return;
 		}
@@ -310,6 +324,9 @@ struct pool *pool_start(struct event_base *base, const struct pool_params *param
 	p->pids = xcalloc(n, sizeof(*p->pids));
 	p->wake_fds = xcalloc(n, sizeof(*p->wake_fds));
 	p->consumed = xcalloc(n, sizeof(*p->consumed));
+	p->offsets = xcalloc(n ? n : 1, sizeof(*p->offsets));
+	p->work_done = xcalloc(n ? n : 1, sizeof(*p->work_done));
+	p->work_done_ns = xcalloc(n ? n : 1, sizeof(*p->work_done_ns));
 	p->notify_fd = -1;
 	p->target_fd = params->target_fd > 0 ? fcntl(params->target_fd, F_DUPFD_CLOEXEC, 3) : -1;
 	for (uint32_t w = 0; w < n; w++)
@@ -367,12 +384,15 @@ int pool_start_step(struct pool *p, uint32_t step, const double *rates, uint64_t
 	}
 	free(p->merged);
 	free(p->contrib);
+	free(p->finished);
 	p->merged = xcalloc(nintervals, sizeof(*p->merged));
 	p->contrib = xcalloc(nintervals, sizeof(*p->contrib));
-	for (uint32_t i = 0; i < nintervals; i++) {
-		record_reset(&p->merged[i].rec);
+	p->finished = xcalloc(nintervals, sizeof(*p->finished));
+	memset(p->work_done, 0, p->params.workers * sizeof(*p->work_done));
+	memset(p->work_done_ns, 0, p->params.workers * sizeof(*p->work_done_ns));
+	/* zeroed pages until used: a fixed-work deadline of 10 minutes is thousands of them */
+	for (uint32_t i = 0; i < nintervals; i++)
 		p->merged[i].index = i;
-	}
 	p->step_no = step;
 	p->nintervals = nintervals;
 	p->next_emit = 0;
@@ -383,11 +403,52 @@ int pool_start_step(struct pool *p, uint32_t step, const double *rates, uint64_t
 	p->step->start_ns = start_ns;
 	p->step->interval_ns = interval_ns;
 	p->step->nintervals = nintervals;
-	for (uint32_t w = 0; w < p->params.workers; w++)
-		p->step->rate[w] = rates[w];
+	p->step->work_ops = p->work_ops;
+	p->step->think_ns = p->think_ns;
+	for (uint32_t w = 0; w < p->params.workers; w++) {
+		p->step->plan[w].rate = rates[w];
+		p->step->plan[w].start_ns = p->offsets[w];
+	}
 	p->gen = shm_step_write_end(p->step);
+	/* fixed work is the one step it was set for */
+	p->work_ops = p->think_ns = 0;
+	memset(p->offsets, 0, p->params.workers * sizeof(*p->offsets));
 	pool_wake_all(p);
 	return 0;
+}
+
+void pool_set_work(struct pool *p, uint64_t work_ops, uint64_t think_ns, const uint64_t *offsets,
+                   size_t noffsets)
+{
+	p->work_ops = work_ops;
+	p->think_ns = think_ns;
+	for (uint32_t w = 0; w < p->params.workers; w++)
+		p->offsets[w] = offsets != NULL && w < noffsets ? offsets[w] : 0;
+}
+
+int pool_work_fits(const struct pool *p, uint64_t work_ops, struct error *err)
+{
+	struct worker_config cfg = {0};
+	char path[4096];
+
+	if (work_ops == 0 || rw_is_random(p->params.rw) || p->params.workers == 0)
+		return 0;
+	pool_worker_config(p, 0, &cfg, path, sizeof(path));
+	if (work_ops <= cfg.pattern.region_len / p->params.block_size)
+		return 0;
+	error_set(err,
+	          "fixed work of %llu operations of %u bytes per worker is more than each "
+	          "sequential worker's %llu bytes of %s: it would wrap around",
+	          (unsigned long long)work_ops, p->params.block_size,
+	          (unsigned long long)cfg.pattern.region_len,
+	          p->params.device ? "the device" : "its file");
+	return -1;
+}
+
+void pool_work(const struct pool *p, uint64_t *done_ns, uint64_t *ops)
+{
+	memcpy(done_ns, p->work_done_ns, p->params.workers * sizeof(*done_ns));
+	memcpy(ops, p->work_done, p->params.workers * sizeof(*ops));
 }
 
 void pool_end_step(struct pool *p, uint32_t step)
@@ -410,8 +471,10 @@ void pool_end_step(struct pool *p, uint32_t step)
 	done = p->next_emit;
 	free(p->merged);
 	free(p->contrib);
+	free(p->finished);
 	p->merged = NULL;
 	p->contrib = NULL;
+	p->finished = NULL;
 	p->cbs->on_step_done(p->arg, p->step_no, done);
 }
 
@@ -497,6 +560,10 @@ void pool_free(struct pool *p)
 		munmap(p->shm, p->shm_len);
 	free(p->merged);
 	free(p->contrib);
+	free(p->finished);
+	free(p->offsets);
+	free(p->work_done);
+	free(p->work_done_ns);
 	free(p->pids);
 	free(p->wake_fds);
 	free(p->consumed);

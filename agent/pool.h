@@ -54,9 +54,13 @@ struct pool_cbs {
 	 * worker stopped on its dead-man, the agent silent this long (0: another failure).
 	 */
 	void (*on_failed)(void *arg, const char *message, uint64_t deadman_ns);
-	/* All workers' records for one interval, merged (workers in *merged_workers). */
+	/*
+	 * All workers' records for one interval, merged (workers in *merged_workers);
+	 * fixed work: of them, finished had completed their work by its end.
+	 */
 	void (*on_interval)(void *arg, uint32_t step, uint32_t index,
-	                    const struct shm_interval *merged, uint32_t merged_workers);
+	                    const struct shm_interval *merged, uint32_t merged_workers,
+	                    uint32_t finished);
 	/* The step's last interval has been delivered. */
 	void (*on_step_done)(void *arg, uint32_t step, uint32_t intervals);
 };
@@ -70,6 +74,24 @@ struct pool *pool_start(struct event_base *base, const struct pool_params *param
  */
 int pool_start_step(struct pool *p, uint32_t step, const double *rates, uint64_t start_ns,
                     uint64_t interval_ns, uint32_t nintervals, struct error *err);
+/*
+ * Fixed work for the next pool_start_step: each worker stops after work_ops
+ * operations (0: a timed step), worker w starting offsets[w] after the step's
+ * start (NULL: all at once); closed loop, a slot waits think_ns after a completion.
+ */
+void pool_set_work(struct pool *p, uint64_t work_ops, uint64_t think_ns, const uint64_t *offsets,
+                   size_t noffsets);
+/*
+ * Whether work_ops operations per worker fit a sequential worker's region (its
+ * file, working set, or share of a device) without wrapping around; -1 with err.
+ */
+int pool_work_fits(const struct pool *p, uint64_t work_ops, struct error *err);
+/*
+ * The step's fixed work so far, per worker (params.workers entries): the time
+ * from its own start to its last completion (0: not finished) and the
+ * operations it completed, as its latest interval delivered says.
+ */
+void pool_work(const struct pool *p, uint64_t *done_ns, uint64_t *ops);
 /*
  * End step `step` now: workers drop the interval in progress; the intervals
  * already complete are delivered, then on_step_done with their count.

@@ -44,7 +44,12 @@ struct shm_step {
 	uint32_t stop;             /* 1: finish in-flight I/O and exit */
 	_Atomic uint64_t alive_ns; /* the agent last heard the coordinator (agent clock) */
 	uint64_t deadman_ns;       /* 0: no dead-man */
-	double rate[];             /* per-worker offered ops/s, indexed by worker */
+	uint64_t work_ops;         /* fixed work: each worker stops after this many (0: timed) */
+	uint64_t think_ns;         /* fixed work, closed loop: a slot's wait after a completion */
+	struct shm_plan {
+		double rate;       /* offered ops/s (0: closed loop at the queue depth) */
+		uint64_t start_ns; /* fixed work: the worker starts this long after start_ns */
+	} plan[];                  /* per worker, indexed by worker */
 };
 
 /* Agent side of the seqlock: gen turns odd, the fields are rewritten... */
@@ -80,6 +85,10 @@ struct shm_interval {
 	uint64_t gen;   /* the step generation it belongs to */
 	uint32_t index; /* interval index within the step, from 0 */
 	uint32_t pad;
+	/* fixed work: operations completed since the step started (failed ones too)... */
+	uint64_t work_done;
+	/* ...and, once all were, the time from the worker's own start to the last (else 0) */
+	uint64_t work_done_ns;
 	struct record rec; /* an operation counts in the interval in which it completes */
 };
 

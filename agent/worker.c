@@ -29,6 +29,9 @@ struct worker_step {
 	uint32_t nintervals;
 	bool stop;
 	double rate;
+	uint64_t work_ops; /* fixed work: stop after this many operations (0: a timed step) */
+	uint64_t think_ns;
+	uint64_t start_off_ns; /* fixed work: this worker's start after start_ns */
 };
 
 struct worker {
@@ -74,6 +77,9 @@ struct worker {
 	int dump_fd; /* test hook (WORKER_TEST_INTENDED_ENV): intended times; -1: off */
 	char dump_buf[4096];
 	size_t dump_len;
+	/* Fixed work: how far this worker got in the step, which each interval carries. */
+	uint64_t work_done;
+	uint64_t work_done_ns;
 };
 
 /* A step's last operations may take this long to complete before they are charged as missing. */
@@ -136,7 +142,10 @@ static void worker_step_load(const struct worker *w, struct worker_step *s)
 		s->interval_ns = v->interval_ns;
 		s->nintervals = v->nintervals;
 		s->stop = v->stop != 0;
-		s->rate = v->rate[w->cfg->index];
+		s->rate = v->plan[w->cfg->index].rate;
+		s->work_ops = v->work_ops;
+		s->think_ns = v->think_ns;
+		s->start_off_ns = v->plan[w->cfg->index].start_ns;
 		atomic_thread_fence(memory_order_acquire);
 		if (atomic_load_explicit(&st->gen, memory_order_relaxed) == s->gen)
 			return;
@@ -195,6 +204,8 @@ static void worker_interval_begin(struct worker *w, uint64_t gen, uint32_t index
 	iv->gen = gen;
 	iv->index = index;
 	iv->pad = 0;
+	iv->work_done = w->work_done;
+	iv->work_done_ns = w->work_done_ns;
 	record_reset(&iv->rec);
 }
 
@@ -205,6 +216,8 @@ static void worker_publish(struct worker *w)
 	uint64_t user, sys, nivcsw, reap = schedwait_reap(&w->sched, clock_now_ns());
 
 	worker_cpu(&user, &sys, &nivcsw);
+	w->cur->work_done = w->work_done;
+	w->cur->work_done_ns = w->work_done_ns;
 	/* io_uring: the completions of the interval were each seen about reap ns late */
 	if (w->cfg->sim == NULL)
 		w->cur->rec.reap_delay_ns += reap * w->cur->rec.ops;
@@ -400,6 +413,60 @@ static void worker_end_inflight(struct worker *w, uint64_t now)
 }
 
 /*
+ * Fixed work's part of a step: the operations issued and completed of work_ops,
+ * and, closed loop with think time, the slots waiting out their think time (a
+ * ring of the times they may issue again, in completion order).
+ */
+struct worker_work {
+	uint64_t ops; /* 0: a timed step */
+	uint64_t issued, completed;
+	uint64_t start;     /* this worker's own start */
+	uint64_t last_done; /* its latest completion */
+	uint64_t think_ns;
+	uint64_t *think; /* queue_depth entries */
+	uint32_t head, nthink;
+};
+
+/* Whether work allows another issue now (closed loop: *intended is when the slot may). */
+static bool worker_work_slot(struct worker_work *k, uint32_t inflight, uint32_t qd, bool closed,
+                             uint64_t now, uint64_t *intended)
+{
+	if (k->ops == 0)
+		return true;
+	if (k->issued >= k->ops)
+		return false;
+	if (!closed || k->nthink == 0 || inflight + k->nthink < qd)
+		return true;
+	if (k->think[k->head] > now)
+		return false;
+	*intended = k->think[k->head];
+	k->head = (k->head + 1) % qd;
+	k->nthink--;
+	return true;
+}
+
+/* A batch of n completions: counted, and with think time their slots wait before reissue. */
+static void worker_work_done(struct worker *w, struct worker_work *k, int n, uint64_t now)
+{
+	uint32_t qd = w->cfg->queue_depth;
+
+	if (k->ops == 0)
+		return;
+	for (int i = 0; i < n; i++) {
+		uint64_t at = w->done[i].done_ns ? w->done[i].done_ns : now;
+
+		if (at > k->last_done)
+			k->last_done = at;
+		if (k->think_ns > 0 && k->nthink < qd)
+			k->think[(k->head + k->nthink++) % qd] = at + k->think_ns;
+	}
+	k->completed += (uint64_t)n;
+	w->work_done = k->completed;
+	if (k->completed >= k->ops && w->work_done_ns == 0)
+		w->work_done_ns = k->last_done > k->start ? k->last_done - k->start : 1;
+}
+
+/*
  * One step. Operation k is due at start + k/rate; when the queue is full it waits
  * for a slot and keeps its intended time, so the wait shows in its latency. The
  * worker sleeps in the ring until the next due operation (precise timing: within
@@ -417,13 +484,19 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 	const bool closed = !(s->rate > 0);
 	const uint64_t end = s->start_ns + (uint64_t)s->nintervals * s->interval_ns;
 	uint64_t boundary = s->start_ns + s->interval_ns, drain_until = 0;
-	uint64_t next = s->start_ns, now, full_since;
+	/* fixed work: this worker's own start, spread over the fleet */
+	const uint64_t start = s->start_ns + (s->work_ops ? s->start_off_ns : 0);
+	struct worker_work k = {.ops = s->work_ops, .start = start, .think_ns = s->think_ns};
+	uint64_t next = start, now, full_since;
 	uint32_t index = 0, inflight = 0;
 	bool over = s->nintervals == 0, draining = false;
 
+	w->work_done = w->work_done_ns = 0;
+	if (k.ops && k.think_ns)
+		k.think = xcalloc(qd, sizeof(*k.think));
 	if (!closed) {
 		arrivals_init(&w->arr, w->cfg->poisson ? ARRIVALS_POISSON : ARRIVALS_UNIFORM,
-		              s->rate, s->start_ns, w->cfg->seed ^ s->gen);
+		              s->rate, start, w->cfg->seed ^ s->gen);
 		if (w->cfg->phase_total > 1)
 			arrivals_set_phase(&w->arr, (double)w->cfg->phase_index /
 			                                (double)w->cfg->phase_total);
@@ -449,18 +522,31 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 			bool issue = false;
 
 			while (inflight < qd) {
-				if (closed && (now < s->start_ns || now >= end))
+				uint64_t intended = closed ? now : next;
+
+				if (closed && (now < start || now >= end))
 					break;
 				if (!closed && (next > now || next >= end))
 					break;
-				worker_issue(w, closed ? now : next, now);
+				if (!worker_work_slot(&k, inflight, qd, closed, now, &intended))
+					break;
+				worker_issue(w, intended, now);
 				inflight++;
+				k.issued++;
 				if (!closed)
 					next = arrivals_next(&w->arr);
 			}
-			if (inflight < qd && closed && now < s->start_ns && s->start_ns < until)
-				until = s->start_ns;
-			if (inflight < qd && !closed && next < end && next < until) {
+			if (k.ops && k.issued >= k.ops) {
+				/* its work is all out: only the interval boundaries wake it */
+			} else if (inflight < qd && closed && now < start && start < until) {
+				until = start;
+			} else if (inflight < qd && closed && k.nthink > 0 &&
+			           inflight + k.nthink >= qd && k.think[k.head] < until) {
+				until = k.think[k.head];
+				issue = true;
+			}
+			if (inflight < qd && !closed && next < end && next < until &&
+			    !(k.ops && k.issued >= k.ops)) {
 				until = next;
 				issue = true;
 			}
@@ -472,8 +558,10 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 		if (!over)
 			wait_ns = worker_deadman_wait(w, wait_ns);
 		n = w->ops->submit_and_wait(w->eng, wait_ns, w->done, (int)qd, &woken);
-		if (n < 0)
+		if (n < 0) {
+			free(k.think);
 			return n;
+		}
 		now = clock_now_ns();
 		pacer_woke(&w->pace, now, n == 0 && !woken);
 		/* Time spent with the queue full: the client, not the storage, set the pace. */
@@ -484,13 +572,13 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 		/* Close the intervals that ended first: a completion counts where it landed. */
 		while (!over && !draining && now >= boundary) {
 			if (index + 1 == s->nintervals) {
-				if (!closed)
+				if (!closed && !(k.ops && k.issued >= k.ops))
 					w->cur->rec.missed = worker_end_missed(w, next, end);
 				draining = true;
 				drain_until = now + WORKER_DRAIN_MAX_NS;
 				break;
 			}
-			if (!closed)
+			if (!closed && !(k.ops && k.issued >= k.ops))
 				w->cur->rec.missed = worker_backlog(w, next, boundary);
 			worker_publish(w);
 			crossed = true;
@@ -502,6 +590,8 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 		if (!over)
 			w->cur->rec.wakes++;
 		worker_reap(w, n, now, !over);
+		if (!over)
+			worker_work_done(w, &k, n, now);
 		inflight -= (uint32_t)n;
 		if (draining && (inflight == 0 || now >= drain_until || w->stop)) {
 			worker_end_inflight(w, now);
@@ -513,7 +603,7 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 		if ((woken || crossed) && !over && !draining && worker_step_changed(w, s->gen)) {
 			/* Ended early (EndStep, stop): its backlog is charged like any step end's.
 			 */
-			if (!closed)
+			if (!closed && !(k.ops && k.issued >= k.ops))
 				w->cur->rec.missed =
 				    worker_end_missed(w, next, now < end ? now : end);
 			over = true;
@@ -521,6 +611,7 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 			worker_step_changed(w, s->gen);
 	}
 	worker_dump_flush(w);
+	free(k.think);
 	return 0;
 }
 

@@ -246,9 +246,10 @@ static void test_unknown_key(void **state)
 	    TEST_HEAD "slo: {latncy: 1ms}\n"
 	              "workloads: [{name: a, load: {steps: [1]}}]\n",
 	    "test.yaml:4:7: unknown key 'latncy' in slo (known: latency, metric)");
-	testlib_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {step: [1]}}]\n",
-	                       "test.yaml:4:30: unknown key 'step' in load of workload 'a' (known: "
-	                       "steps, curve, ramp, max, refine, confirm, repeat)");
+	testlib_campaign_fails(
+	    TEST_HEAD "workloads: [{name: a, load: {step: [1]}}]\n",
+	    "test.yaml:4:30: unknown key 'step' in load of workload 'a' (known: "
+	    "steps, curve, ramp, max, refine, confirm, repeat, work, rate, think, start)");
 	testlib_campaign_fails(
 	    "campaign: t\n"
 	    "agents: {select: {count: 1, lables: {a: b}}}\n"

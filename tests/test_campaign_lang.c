@@ -275,7 +275,7 @@ static void test_steps(void **state)
 	testlib_campaign_fails(
 	    TEST_HEAD "workloads: [{name: a, load: [1k]}]\n",
 	    "test.yaml:4:29: load: expected a mapping with steps, curve, ramp, max, "
-	    "refine, confirm, repeat, got a list");
+	    "refine, confirm, repeat, work, rate, think, start, got a list");
 }
 
 static void test_steps_limit(void **state)
@@ -332,6 +332,47 @@ static void test_curve(void **state)
 	    "'curve' and 'ramp'");
 	testlib_campaign_fails(TEST_HEAD "workloads: [{name: a, load: {ramp: {}, max: true}}]\n",
 	                       "test.yaml:4:45: load.max: max: true goes with steps only");
+}
+
+/*
+ * Fixed work: its share per worker (bytes through the block size, or ops), pacing,
+ * think time, spread and deadline; one step, measured whole for its deadline.
+ */
+static void test_work(void **state)
+{
+	struct campaign *c = testlib_campaign_ok(
+	    TEST_HEAD "interval: 500ms\n"
+	              "warmup: 2s\n"
+	              "steady: {extend: 4}\n"
+	              "workloads:\n"
+	              "  - {name: a, rw: read, block_size: 64KiB,\n"
+	              "     load: {work: {bytes: 1MiB, deadline: 1250ms}, think: 1ms,\n"
+	              "            start: {spread: 1s}}}\n"
+	              "  - {name: b, rw: randread, load: {work: {ops: 500}, rate: 2k}}\n");
+	const struct workload *w = c->workloads;
+
+	(void)state;
+	assert_true(w[0].work.on);
+	assert_int_equal(w[0].work.bytes, 1 << 20);
+	assert_int_equal(w[0].work.ops, 16);
+	assert_int_equal(w[0].work.think_ns, 1000000);
+	assert_int_equal(w[0].work.spread_ns, 1000000000);
+	assert_int_equal(w[0].work.deadline_ns, 1250000000);
+	/* one closed-loop step, no warm-up, the deadline in whole intervals, never extended */
+	assert_int_equal(w[0].nsteps, 1);
+	assert_true(w[0].steps[0].ops == 0 && w[0].steps[0].peak_pct == 0);
+	assert_int_equal(w[0].warmup_ns, 0);
+	assert_int_equal(w[0].measure_ns, 1500000000);
+	assert_int_equal(w[0].steady_extend, 0);
+	assert_int_equal(w[0].retry, 0);
+	assert_int_equal(loadspec_max_steps(&w[0]), 1);
+	assert_true(w[1].work.on);
+	assert_int_equal(w[1].work.ops, 500);
+	assert_int_equal(w[1].work.bytes, 500 * 4096);
+	assert_true(w[1].steps[0].ops == 2000);
+	assert_int_equal(w[1].work.deadline_ns, 600000000000ull);
+	assert_int_equal(w[1].work.spread_ns, 0);
+	campaign_free(c);
 }
 
 static void test_ramp(void **state)
@@ -431,7 +472,7 @@ static void test_top_level_load(void **state)
 	    TEST_HEAD "load: {stpes: [1]}\n"
 	              "workloads: [{name: a, load: {max: true}}]\n",
 	    "test.yaml:4:8: unknown key 'stpes' in load (known: steps, curve, ramp, "
-	    "max, refine, confirm, repeat); did you mean 'steps'?");
+	    "max, refine, confirm, repeat, work, rate, think, start); did you mean 'steps'?");
 	testlib_campaign_fails(
 	    TEST_HEAD "steady: {extend: 1001}\n"
 	              "workloads: [{name: a, load: {max: true}}]\n",
@@ -681,6 +722,7 @@ int main(void)
 	    cmocka_unit_test(test_steps_limit),
 	    cmocka_unit_test(test_curve),
 	    cmocka_unit_test(test_ramp),
+	    cmocka_unit_test(test_work),
 	    cmocka_unit_test(test_top_level_load),
 	    cmocka_unit_test(test_stop_and_slo),
 	    cmocka_unit_test(test_labels),

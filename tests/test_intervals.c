@@ -612,6 +612,77 @@ static void test_intervals_lost(void **state)
 	free(l);
 }
 
+/*
+ * A mark line comes back as written (text, source, time, interval, agent), one
+ * between steps without interval or agent; a text the marks may not hold is refused
+ * with its reason; a line whose mark is empty names its file and line.
+ */
+static void test_intervals_mark(void **state)
+{
+	struct intervals_test *t = *state;
+	struct run_mark m, n;
+	char why[160], *a, *b, *text, big[MARK_TEXT_MAX + 2];
+	struct intervals_line *l = xmalloc(sizeof(*l));
+	struct intervals_reader *r;
+	struct error err;
+
+	mark_set(&m, "rr", 2, 4500000000ull, 4, MARK_SOURCE_USER, NULL, "cache <enabled> \u00e9");
+	mark_set(&n, "rr", 3, 0, MARK_NO_INTERVAL, MARK_SOURCE_FINISH, "a1", "done");
+	n.unix_ns = 0;
+	assert_true(m.unix_ns > 0);
+	a = intervals_mark_line(&m);
+	b = intervals_mark_line(&n);
+	assert_non_null(strstr(a, "\"mark\":\"cache <enabled> \u00e9\",\"source\":\"user\""));
+	assert_null(strstr(b, "interval"));
+	text = xasprintf("%s%s", a, b);
+	intervals_test_write(t->path, text);
+	r = intervals_open(t->path, &err);
+	assert_non_null(r);
+	assert_int_equal(intervals_next(r, l, &err), 1);
+	assert_true(l->mark);
+	assert_string_equal(l->mk.workload, "rr");
+	assert_int_equal(l->mk.step, 2);
+	assert_int_equal(l->mk.at_ns, 4500000000ull);
+	assert_int_equal(l->mk.interval, 4);
+	assert_int_equal(l->mk.unix_ns, m.unix_ns);
+	assert_string_equal(l->mk.text, "cache <enabled> \u00e9");
+	assert_string_equal(l->mk.source, "user");
+	assert_string_equal(l->mk.agent, "");
+	assert_int_equal(intervals_next(r, l, &err), 1);
+	assert_true(l->mark);
+	assert_int_equal(l->mk.interval, MARK_NO_INTERVAL);
+	assert_int_equal(l->mk.unix_ns, 0);
+	assert_string_equal(l->mk.agent, "a1");
+	assert_string_equal(l->mk.source, "finish");
+	assert_int_equal(intervals_next(r, l, &err), 0);
+	intervals_close(r);
+
+	assert_true(mark_text_check("cache enabled", why, sizeof(why)));
+	assert_false(mark_text_check("", why, sizeof(why)));
+	assert_string_equal(why, "the text is empty");
+	assert_false(mark_text_check("bell\a", why, sizeof(why)));
+	assert_string_equal(why, "the text holds a control character (0x07) at byte 5");
+	assert_false(mark_text_check("c1 \xc2\x9b", why, sizeof(why)));
+	assert_string_equal(why, "the text holds a control character (0x9b) at byte 4");
+	assert_false(mark_text_check("bad \xff", why, sizeof(why)));
+	assert_string_equal(why, "the text is not valid UTF-8 at byte 5 (0xff)");
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	assert_false(mark_text_check(big, why, sizeof(why)));
+	assert_string_equal(why, "the text is 201 bytes long, over the 200 a mark holds");
+	big[MARK_TEXT_MAX] = '\0';
+	assert_true(mark_text_check(big, why, sizeof(why)));
+
+	intervals_test_write(t->path, "{\"format\":4,\"workload\":\"rr\",\"step\":0,\"mark\":\"\","
+	                              "\"source\":\"user\",\"at_ns\":0}\n");
+	assert_int_equal(intervals_test_read(t->path, &err), -1);
+	assert_non_null(strstr(err.msg, "intervals.jsonl:1: \"mark\" is not a text"));
+	free(a);
+	free(b);
+	free(text);
+	free(l);
+}
+
 #define INTERVALS_TEST(f)                                                                          \
 	cmocka_unit_test_setup_teardown(f, intervals_test_setup, intervals_test_teardown)
 
@@ -631,6 +702,7 @@ int main(void)
 	    INTERVALS_TEST(test_intervals_out_of_range),
 	    INTERVALS_TEST(test_intervals_counts_only),
 	    INTERVALS_TEST(test_intervals_lost),
+	    INTERVALS_TEST(test_intervals_mark),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -28,7 +28,7 @@ struct wt_rig *wt_rig_new(unsigned n)
 	struct wt_rig *r = xcalloc(1, sizeof(*r));
 
 	r->n = n;
-	r->step_size = sizeof(struct shm_step) + n * sizeof(double);
+	r->step_size = sizeof(struct shm_step) + n * sizeof(struct shm_plan);
 	r->step =
 	    mmap(NULL, r->step_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	assert_true(r->step != MAP_FAILED);
@@ -131,7 +131,7 @@ uint64_t wt_step(struct wt_rig *r, uint64_t interval_ns, uint32_t nintervals, co
 	r->step->interval_ns = interval_ns;
 	r->step->nintervals = nintervals;
 	for (unsigned i = 0; i < r->n; i++)
-		r->step->rate[i] = rates[i];
+		r->step->plan[i].rate = rates[i];
 	gen = shm_step_write_end(r->step);
 	wt_wake_all(r);
 	return gen;

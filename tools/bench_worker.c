@@ -337,7 +337,7 @@ static int bench_sleep_cost(uint64_t period_ns, uint32_t seconds)
 
 static void bench_rig_open(struct bench_rig *r)
 {
-	r->step_len = sizeof(*r->step) + sizeof(double);
+	r->step_len = sizeof(*r->step) + sizeof(struct shm_plan);
 	r->step =
 	    mmap(NULL, r->step_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	r->slot =
@@ -425,7 +425,7 @@ static uint64_t bench_step(struct bench_rig *r, const struct bench_opts *o, uint
 	r->step->start_ns = clock_now_ns() + BENCH_LEAD_NS;
 	r->step->interval_ns = o->interval_ns;
 	r->step->nintervals = nintervals;
-	r->step->rate[0] = o->rate;
+	r->step->plan[0].rate = o->rate;
 	r->step->stop = 0;
 	gen = shm_step_write_end(r->step);
 	bench_wake(r);

@@ -62,6 +62,7 @@ static void agg_record_init(struct agg_record *r)
 	record_reset(&r->rec);
 	r->duration_ns = 0;
 	r->workers = 0;
+	r->finished = 0;
 	r->agents = 0;
 	r->warmup = false;
 	r->host_cpu_pct = 0;
@@ -148,6 +149,7 @@ int agg_record_from_report(struct agg_record *rec, const Iocurve__IntervalReport
 	agg_record_init(rec);
 	rec->duration_ns = r->duration_ns;
 	rec->workers = r->workers;
+	rec->finished = r->workers_finished <= r->workers ? r->workers_finished : r->workers;
 	rec->agents = 1;
 	rec->warmup = r->warmup;
 	rec->host_cpu_pct = r->host_cpu_pct;
@@ -197,6 +199,7 @@ static void agg_merge(struct agg_record *dst, const struct agg_record *src)
 		memcpy(dst->err_agent, src->err_agent, sizeof(dst->err_agent));
 	record_merge(&dst->rec, &src->rec);
 	dst->workers += src->workers;
+	dst->finished += src->finished;
 	dst->agents += src->agents;
 	dst->duration_ns = src->duration_ns;
 	dst->warmup = src->warmup;

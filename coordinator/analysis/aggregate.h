@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "campaign.h"
+#include "storm.h"
 #include "error.h"
 #include "record.h"
 #include "iocurve.pb-c.h"
@@ -20,6 +21,7 @@ struct agg_record {
 	uint64_t duration_ns;
 	uint32_t workers;
 	uint32_t agents;
+	uint32_t finished; /* fixed work: of the workers, those done with their work by its end */
 	bool warmup;
 	double host_cpu_pct; /* busiest agent host, % of all its CPUs */
 	char err_agent[64];  /* the agent of rec's first error ("" on an agent's own record) */
@@ -128,6 +130,7 @@ struct step_point {
 	char cooldown[16]; /* "recovered": a probe's service time came back; "timeout" */
 	uint32_t nticks;   /* the step's first STEP_MAX_TICKS intervals, warm-up included */
 	struct step_tick ticks[STEP_MAX_TICKS];
+	struct storm storm; /* fixed work: its completion times (storm.on) */
 };
 
 struct agg_step;

@@ -50,6 +50,19 @@ struct step_rate {
 	double peak_pct;
 };
 
+/*
+ * load: {work: {bytes | ops, deadline}, rate, think, start: {spread}}: every worker
+ * does a fixed amount of work, then stops; one step, no knee (docs/campaign.md).
+ */
+struct work_spec {
+	bool on;
+	uint64_t bytes;       /* per worker (a whole number of blocks); or */
+	uint64_t ops;         /* per worker; the one given sets the other */
+	uint64_t think_ns;    /* closed loop: from a completion to the slot's next issue [0] */
+	uint64_t spread_ns;   /* starts spread uniformly over this, by fleet worker index [0] */
+	uint64_t deadline_ns; /* the step ends here, finished or not [10m] */
+};
+
 struct workload {
 	char *name; /* a matrix's are generated: NAME-RW-BS[-rPCT][-qdN] (docs/campaign.md) */
 	enum rw_mode rw;
@@ -72,6 +85,7 @@ struct workload {
 	uint32_t repeat;        /* repeat: N: the confirmation step run N times, knee as mean [1] */
 	uint32_t steady_extend; /* steady: {extend: N}: up to N more intervals to settle [0] */
 	uint32_t retry; /* retry: N: a step with a disturbed client runs up to N more times [2] */
+	struct work_spec work; /* fixed work (work.on): one step of steps[0]'s rate or max */
 };
 
 /* stop: when a step saturates the target, a ramp stops there and the report says why. */

@@ -6,14 +6,15 @@
 
 #include "loadspec.h"
 #include "units.h"
+#include "workspec.h"
 #include "xalloc.h"
 
 /* A factor of 100 per step skips two orders of magnitude: no curve left to see. */
 #define LOADSPEC_MAX_FACTOR 100.0
 #define LOADSPEC_FACTOR     "a number above 1 and at most 100, such as 1.5 or 2"
 
-static const char *const loadspec_keys[] = {"steps",  "curve",   "ramp",   "max",
-                                            "refine", "confirm", "repeat", NULL};
+static const char *const loadspec_keys[] = {"steps",  "curve", "ramp", "max",   "refine", "confirm",
+                                            "repeat", "work",  "rate", "think", "start",  NULL};
 static const char *const loadspec_ramp_keys[] = {"start", "factor", "increment", "max_steps", NULL};
 
 static bool loadspec_ends_with(const char *s, const char *suffix)
@@ -252,6 +253,10 @@ int loadspec_parse(struct yamlnode_doc *y, const yaml_node_t *load, const char *
 	w->mode = LOAD_STEPS;
 	w->steps = NULL;
 	w->nsteps = 0;
+	w->work.on = false;
+	/* fixed work: one step, its own keys (workspec.c) */
+	if (workspec_given(y, load))
+		return workspec_parse(y, load, w);
 	/* one way to plan the load: two would leave the order of steps to guesswork */
 	for (size_t i = 0; i < 3; i++) {
 		given[i] = yamlnode_lookup(y, load, modes[i]);

@@ -408,6 +408,47 @@ static int workloads_check_access(struct yamlnode_doc *y, const yaml_node_t *roo
 	return workloads_check_clone(y, root, node, c, w);
 }
 
+/*
+ * Fixed work is one step measured whole: no warm-up, as long as its deadline (in
+ * whole intervals), never extended or run again (a second run would find the
+ * sequential walk where the first left it).
+ */
+static void workloads_fix_work(struct workload *w)
+{
+	uint64_t n = (w->work.deadline_ns + w->interval_ns - 1) / w->interval_ns;
+
+	w->warmup_ns = 0;
+	w->measure_ns = (n ? n : 1) * w->interval_ns;
+	w->steady_extend = 0;
+	w->retry = 0;
+}
+
+/* A sequential worker reads its share once: more than the file would wrap around. */
+static int workloads_check_work(struct yamlnode_doc *y, const yaml_node_t *load,
+                                const struct campaign *c, const struct workload *w)
+{
+	uint64_t span = w->access.working_set ? w->access.working_set : c->target_size;
+	const yaml_node_t *work, *at;
+	char a[32], b[32];
+
+	if (!w->work.on || rw_is_random(w->rw) || span == 0 || w->work.bytes <= span)
+		return 0;
+	work = yamlnode_lookup(y, load, "work");
+	at = work != NULL ? yamlnode_lookup(y, work, "bytes") : NULL;
+	units_format_size(w->work.bytes, a, sizeof(a));
+	units_format_size(span, b, sizeof(b));
+	yamlnode_error(y,
+	               at != NULL     ? at
+	               : work != NULL ? work
+	                              : load,
+	               "load.work: %s per worker is more than each worker's %s (%s) in workload "
+	               "'%s': a sequential worker reads or writes its share once, without wrapping "
+	               "around; make the target (or working_set) at least as large, or the work "
+	               "smaller",
+	               a, w->access.working_set ? "working_set" : "target.size", b, w->name);
+	return -1;
+}
+
 /* A block size as names write it: 4k, 64k, 1m; 512b when it is not whole KiB. */
 static void workloads_size_word(uint32_t bytes, char *buf, size_t len)
 {
@@ -523,6 +564,8 @@ static int workloads_add(struct yamlnode_doc *y, const yaml_node_t *root,
 	} else if (loadspec_parse(y, e->load, lwhat, w) < 0) {
 		return -1;
 	}
+	if (w->work.on)
+		workloads_fix_work(w);
 	if (workloads_check_multiple(y, e->node, w, "warmup", w->warmup_ns, e->own.warmup,
 	                             e->own.interval, top->origin.warmup,
 	                             top->origin.interval) < 0 ||
@@ -534,7 +577,8 @@ static int workloads_add(struct yamlnode_doc *y, const yaml_node_t *root,
 	/* the common mixed test is 75/25 random; a sequential mix defaults to half */
 	if (w->access.read_pct == ACCESS_READ_PCT_UNSET)
 		w->access.read_pct = w->rw == RW_RW ? 50 : 75;
-	if (workloads_check_access(y, root, e->node, c, w) < 0)
+	if (workloads_check_access(y, root, e->node, c, w) < 0 ||
+	    workloads_check_work(y, e->load, c, w) < 0)
 		return -1;
 	for (size_t j = 0; j + 1 < c->nworkloads; j++) {
 		if (strcmp(c->workloads[j].name, w->name) != 0)

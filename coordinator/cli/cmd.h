@@ -23,6 +23,7 @@ extern const struct cmd_entry cmd_agents_entry;
 extern const struct cmd_entry cmd_cancel_entry;
 extern const struct cmd_entry cmd_resume_entry;
 extern const struct cmd_entry cmd_watch_entry;
+extern const struct cmd_entry cmd_mark_entry;
 
 /* A verb's usage error: "iocurve VERB: MSG" and a pointer to --help on stderr; returns 2. */
 int cmd_usage_error(const struct cmd_entry *e, const char *msg);

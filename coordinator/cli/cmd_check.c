@@ -137,6 +137,27 @@ static void cmd_check_load(const struct workload *w)
 {
 	char r[64], q[64];
 
+	if (w->work.on) {
+		units_format_size(w->work.bytes, q, sizeof(q));
+		printf("  load     fixed work: %s (%llu operations) per worker, then it stops; one "
+		       "step, no knee\n",
+		       q, (unsigned long long)w->work.ops);
+		if (w->steps[0].ops > 0) {
+			cmd_check_rate(w->steps[0].ops, w, r, sizeof(r));
+			printf("           paced at %s in total across agents\n", r);
+		} else {
+			units_format_duration(w->work.think_ns, r, sizeof(r));
+			printf("           closed loop at queue depth %u%s%s%s\n", w->queue_depth,
+			       w->work.think_ns ? ", think " : "", w->work.think_ns ? r : "",
+			       w->work.think_ns ? " after each completion" : "");
+		}
+		units_format_duration(w->work.spread_ns, r, sizeof(r));
+		units_format_duration(w->work.deadline_ns, q, sizeof(q));
+		printf("           starts %s%s, deadline %s\n",
+		       w->work.spread_ns ? "spread over " : "together", w->work.spread_ns ? r : "",
+		       q);
+		return;
+	}
 	switch (w->mode) {
 	case LOAD_RAMP:
 		cmd_check_rate(w->ramp_start, w, r, sizeof(r));

@@ -8,7 +8,7 @@
 static const struct cmd_entry *const main_cmds[] = {
     &cmd_run_entry,    &cmd_serve_entry,  &cmd_report_entry, &cmd_compare_entry,
     &cmd_status_entry, &cmd_agents_entry, &cmd_watch_entry,  &cmd_cancel_entry,
-    &cmd_resume_entry, &cmd_certs_entry,  &cmd_check_entry,
+    &cmd_resume_entry, &cmd_certs_entry,  &cmd_check_entry,  &cmd_mark_entry,
 };
 #define MAIN_NCMDS (sizeof(main_cmds) / sizeof(main_cmds[0]))
 

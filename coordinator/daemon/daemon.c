@@ -404,6 +404,7 @@ static int daemon_open(struct daemon_campaign *dc, struct error *err)
 		runner_resume_from(dc->runner, (const struct step_point *const *)dc->replay->pts,
 		                   dc->replay->npts);
 		runner_resume_losses(dc->runner, &dc->replay->end);
+		runner_resume_marks(dc->runner, dc->replay->marks.v, dc->replay->marks_kept);
 	}
 	return 0;
 }
@@ -751,6 +752,42 @@ static void daemon_cancel(struct daemon *d, struct conn *conn, uint32_t id)
 		log_warn("%s", err.msg);
 }
 
+/*
+ * The Mark verb: a mark on a running campaign's timeline (id 0: the running one),
+ * stamped by its runner; the reply says where it landed.
+ */
+static void daemon_mark(struct daemon *d, struct conn *conn, uint32_t id, const char *text)
+{
+	struct daemon_campaign *dc = daemon_find(d, id);
+	struct run_mark m;
+	struct error err;
+
+	if (dc == NULL || (id == 0 && dc->state != DAEMON_RUNNING)) {
+		if (id == 0)
+			daemon_reply(conn, false, "no campaign is running (see iocurve status)");
+		else
+			daemon_reply(conn, false, "no campaign %u (see iocurve status)", id);
+		return;
+	}
+	if (dc->state != DAEMON_RUNNING || dc->runner == NULL) {
+		daemon_reply(conn, false, "campaign %u is %s: only a running campaign takes marks",
+		             dc->id, daemon_state_names[dc->state]);
+		return;
+	}
+	if (runner_mark(dc->runner, text, MARK_SOURCE_USER, NULL, &m, &err) < 0) {
+		daemon_reply(conn, false, "campaign %u: mark refused: %s", dc->id, err.msg);
+		return;
+	}
+	if (m.interval != MARK_NO_INTERVAL)
+		daemon_reply(conn, true, "campaign %u: marked at %s step %u, interval %u (%.1f s "
+		                         "into the step)",
+		             dc->id, m.workload, m.step + 1, m.interval + 1, (double)m.at_ns / 1e9);
+	else
+		daemon_reply(conn, true, "campaign %u: marked at %s step %u, between intervals "
+		                         "(%.1f s from the step's start)",
+		             dc->id, m.workload, m.step + 1, (double)m.at_ns / 1e9);
+}
+
 static void daemon_watch(struct daemon *d, struct conn *conn, uint32_t id)
 {
 	struct daemon_campaign *dc = daemon_find(d, id);
@@ -799,6 +836,8 @@ static bool daemon_request_ok(struct conn *c, const Iocurve__Envelope *env)
 		id = env->resume->id;
 	else if (env->body_case == IOCURVE__ENVELOPE__BODY_WATCH)
 		id = env->watch->id, min = 0;
+	else if (env->body_case == IOCURVE__ENVELOPE__BODY_MARK)
+		id = env->mark->id, min = 0;
 	if (id >= min && id <= RUNNING_ID_MAX)
 		return true;
 	daemon_reply(c, false, "campaign id %u is outside [%u, %u]", id, min, RUNNING_ID_MAX);
@@ -826,6 +865,9 @@ static void daemon_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 		break;
 	case IOCURVE__ENVELOPE__BODY_RESUME:
 		daemon_resume(d, c, env->resume->id);
+		break;
+	case IOCURVE__ENVELOPE__BODY_MARK:
+		daemon_mark(d, c, env->mark->id, env->mark->text);
 		break;
 	case IOCURVE__ENVELOPE__BODY_WATCH:
 		if (daemon_is_watcher(d, c)) {

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "derive.h"
+#include "timeplot.h"
 #include "between.h"
 #include "plot.h"
 #include "pointfields.h"
@@ -303,6 +304,15 @@ static void derive_curve_svg(FILE *f, const void *arg)
 	plot_curve_svg(f, j->w, &ser, 1, x->c->slo_metric, x->c->slo_latency_ns);
 }
 
+/* The workload over time with its marks, as report.html shows it (timeplot.h). */
+static void derive_time_svg(FILE *f, const void *arg)
+{
+	const struct derive_ctx *x = arg;
+
+	timeplot_svg(f, &x->c->workloads[x->w], x->pts[x->w], x->npts[x->w], x->c->slo_latency_ns,
+	             x->end ? x->end->marks : NULL, x->end ? x->end->nmarks : 0);
+}
+
 /* The knee's bracket, confirmation and precision, and the curve's shape, for summary.json. */
 static void derive_knee_json(json_t *o, const struct judged_curve *j)
 {
@@ -375,6 +385,44 @@ static void derive_peak_json(json_t *o, const struct judged_curve *j)
 	                    sus ? derive_us(step_metric(sus, j->c->slo_metric)) : json_null());
 }
 
+static json_t *derive_stats_json(const struct storm_stats *st)
+{
+	return derive_need(
+	    json_pack("{s:I,s:o,s:o,s:o,s:o}", "n", (json_int_t)st->n, "min_s",
+	              derive_num(st->min_s, 1e6), "median_s", derive_num(st->median_s, 1e6),
+	              "p90_s", derive_num(st->p90_s, 1e6), "max_s", derive_num(st->max_s, 1e6)));
+}
+
+/*
+ * Fixed work's figures (the storm): completion times per worker, per agent and for
+ * the fleet, seconds; null before its step ran.
+ */
+static json_t *derive_storm_json(const struct workload *w, const struct judged_curve *j)
+{
+	const struct storm *s = j->n > 0 ? &j->sorted[0].storm : NULL;
+	json_t *marks;
+
+	if (s == NULL || !s->on)
+		return json_null();
+	marks = derive_need(json_array());
+	for (uint32_t i = 0; i < s->nmarks; i++)
+		json_array_append_new(
+		    marks, derive_need(json_pack("{s:s,s:o}", "label", s->mark_label[i], "at_s",
+		                                 derive_num(s->mark_s[i], 1e6))));
+	return derive_need(json_pack(
+	    "{s:I,s:I,s:I,s:I,s:I,s:I,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "work_ops",
+	    (json_int_t)s->work_ops, "work_bytes", (json_int_t)(s->work_ops * w->block_size),
+	    "workers", (json_int_t)s->workers, "finished", (json_int_t)s->finished, "agents",
+	    (json_int_t)s->agents, "agents_finished", (json_int_t)s->agents_done, "complete",
+	    (int)(s->workers > 0 && s->finished == s->workers), "least_done_pct",
+	    derive_num(s->least_pct, 100), "storm_s",
+	    s->finished == s->workers && s->workers > 0 ? derive_num(s->storm_s, 1e6) : json_null(),
+	    "first_start_s", derive_num(s->first_start_s, 1e6), "last_finish_s",
+	    derive_num(s->last_finish_s, 1e6), "worker", derive_stats_json(&s->worker), "agent",
+	    derive_stats_json(&s->agent), "finish_marks", marks, "ops",
+	    json_integer((json_int_t)s->ops)));
+}
+
 static json_t *derive_workload_json(const struct judged_curve *j)
 {
 	const struct workload *w = j->w;
@@ -391,6 +439,8 @@ static json_t *derive_workload_json(const struct judged_curve *j)
 	derive_repeats_json(o, j);
 	derive_peak_json(o, j);
 	json_object_set_new(o, "limit", json_string(j->limit));
+	if (w->work.on)
+		json_object_set_new(o, "fixed_work", derive_storm_json(w, j));
 	return o;
 }
 
@@ -486,6 +536,15 @@ static void derive_summary_txt(FILE *f, const void *arg)
 	if (runend_degraded(x->end, degraded, sizeof(degraded)))
 		fprintf(f, "%s\n\n", degraded);
 	table_print_summary(f, x->c, x->judged);
+	/* fixed work: the storm's completion times, which the table's one cell cannot hold */
+	for (size_t i = 0; i < x->c->nworkloads; i++) {
+		char storm[640];
+
+		if (!x->c->workloads[i].work.on || x->judged[i].n == 0)
+			continue;
+		table_knee_text(&x->judged[i], storm, sizeof(storm));
+		fprintf(f, "\n%s: %s\n", x->c->workloads[i].name, storm);
+	}
 	if (table_quick_note(x->c, quick, sizeof(quick)))
 		fprintf(f, "\n%s\n", quick);
 	if (between_text(x->end ? x->end->between : NULL, x->c, x->judged, between,
@@ -537,7 +596,7 @@ static void derive_report(FILE *f, const void *arg)
 	report_html(f, x->c, x->pts, x->npts, x->judged, x->end);
 }
 
-/* The per-workload curves: curve-<workload>.csv, .json and .svg. */
+/* The per-workload curves: curve-<workload>.csv, .json and .svg; time-<workload>.svg. */
 static int derive_curves(const char *dir, struct derive_ctx *x, struct error *err)
 {
 	char name[256];
@@ -555,6 +614,9 @@ static int derive_curves(const char *dir, struct derive_ctx *x, struct error *er
 			return -1;
 		snprintf(name, sizeof(name), "curve-%s.svg", wn);
 		if (derive_file(dir, name, derive_curve_svg, x, err) < 0)
+			return -1;
+		snprintf(name, sizeof(name), "time-%s.svg", wn);
+		if (derive_file(dir, name, derive_time_svg, x, err) < 0)
 			return -1;
 	}
 	return 0;

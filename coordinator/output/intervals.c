@@ -270,6 +270,19 @@ char *intervals_clock_line(const char *workload, uint32_t step, const char *agen
 	                                   agent, "clock", c));
 }
 
+char *intervals_finish_line(const char *workload, uint32_t step, const char *agent,
+                            const struct intervals_finish *f)
+{
+	json_t *fin = json_pack("{s:I,s:o,s:o,s:o}", "worker", (json_int_t)f->worker, "start_s",
+	                        intervals_double(f->start_s), "done_s",
+	                        f->done_s < 0 ? json_null() : intervals_double(f->done_s), "ops",
+	                        intervals_uint(f->ops));
+
+	return intervals_line_of(json_pack("{s:i,s:s,s:I,s:s,s:o}", "format", INTERVALS_FORMAT,
+	                                   "workload", workload, "step", (json_int_t)step, "agent",
+	                                   agent, "finish", fin));
+}
+
 char *intervals_lost_line(const char *workload, uint32_t step, const char *agent, uint32_t interval,
                           const char *reason)
 {
@@ -285,6 +298,21 @@ char *intervals_end_line(const char *state, const char *reason)
 {
 	return intervals_line_of(
 	    json_pack("{s:i,s:s,s:s}", "format", INTERVALS_FORMAT, "end", state, "reason", reason));
+}
+
+char *intervals_mark_line(const struct run_mark *m)
+{
+	json_t *o = json_pack("{s:i,s:s,s:I,s:s,s:s,s:o}", "format", INTERVALS_FORMAT, "workload",
+	                      m->workload, "step", (json_int_t)m->step, "mark", m->text, "source",
+	                      m->source, "at_ns", intervals_uint(m->at_ns));
+
+	if (m->interval != MARK_NO_INTERVAL)
+		intervals_set(o, "interval", json_integer((json_int_t)m->interval));
+	if (m->unix_ns != 0)
+		intervals_set(o, "unix_ns", intervals_uint(m->unix_ns));
+	if (m->agent[0] != '\0')
+		intervals_set(o, "agent", json_string(m->agent));
+	return intervals_line_of(o);
 }
 
 /* ---- reading ---- */
@@ -577,6 +605,36 @@ bad:
 	return -1;
 }
 
+static int intervals_get_finish(json_t *o, struct intervals_line *l, struct error *err)
+{
+	json_t *f = json_object_get(o, "finish");
+	struct intervals_finish *k = &l->fin;
+
+	if (intervals_get_name(o, "agent", l->agent, err) < 0)
+		return -1;
+	if (!json_is_object(f)) {
+		error_set(err, "\"finish\" is not an object");
+		return -1;
+	}
+	if (intervals_get_u32(f, "worker", &k->worker, err) < 0 ||
+	    intervals_get_double(f, "start_s", &k->start_s, err) < 0 ||
+	    intervals_get_double(f, "done_s", &k->done_s, err) < 0 ||
+	    intervals_get_uint(f, "ops", UINT64_MAX, &k->ops, err) < 0)
+		goto bad;
+	if (!(k->start_s >= 0 && k->start_s < 1e9) ||
+	    !(isnan(k->done_s) || (k->done_s >= 0 && k->done_s < 1e9))) {
+		error_set(err, "\"start_s\" or \"done_s\" is not a time in seconds");
+		goto bad;
+	}
+	if (isnan(k->done_s))
+		k->done_s = -1;
+	l->finish = true;
+	return 0;
+bad:
+	error_prefix(err, "\"finish\": ");
+	return -1;
+}
+
 /* The line's format (1 when it has none), or -1 when this reader does not know it. */
 static int intervals_get_format(json_t *o, struct error *err)
 {
@@ -655,6 +713,42 @@ static int intervals_get_lost(json_t *o, struct intervals_line *l, struct error 
 	return 0;
 }
 
+/* A mark line: intervals_mark_line's fields (workload and step read already). */
+static int intervals_get_mark(json_t *o, struct intervals_line *l, struct error *err)
+{
+	struct run_mark *m = &l->mk;
+	json_t *text = json_object_get(o, "mark"), *src = json_object_get(o, "source");
+
+	if (!json_is_string(text) || json_string_length(text) == 0 ||
+	    json_string_length(text) > MARK_TEXT_MAX ||
+	    strlen(json_string_value(text)) != json_string_length(text)) {
+		error_set(err, "\"mark\" is not a text of 1 to %d bytes", MARK_TEXT_MAX);
+		return -1;
+	}
+	if (!json_is_string(src) || json_string_length(src) == 0 ||
+	    json_string_length(src) >= sizeof(m->source)) {
+		error_set(err, "\"source\" is not a word of 1 to %zu bytes", sizeof(m->source) - 1);
+		return -1;
+	}
+	memset(m, 0, sizeof(*m));
+	snprintf(m->workload, sizeof(m->workload), "%s", l->workload);
+	m->step = l->step;
+	m->interval = MARK_NO_INTERVAL;
+	if (intervals_get_uint(o, "at_ns", UINT64_MAX, &m->at_ns, err) < 0 ||
+	    (json_object_get(o, "interval") != NULL &&
+	     intervals_get_u32(o, "interval", &m->interval, err) < 0) ||
+	    (json_object_get(o, "unix_ns") != NULL &&
+	     intervals_get_uint(o, "unix_ns", UINT64_MAX, &m->unix_ns, err) < 0) ||
+	    (json_object_get(o, "agent") != NULL &&
+	     intervals_get_name(o, "agent", m->agent, err) < 0))
+		return -1;
+	/* Cleaned as any text read back: it reaches a terminal through `report`. */
+	text_clean(json_string_value(text), m->text, sizeof(m->text), false);
+	text_clean(json_string_value(src), m->source, sizeof(m->source), false);
+	l->mark = true;
+	return 0;
+}
+
 /* One line, already parsed: what it is, field by field. */
 static int intervals_get_line(struct intervals_reader *r, json_t *o, struct intervals_line *l,
                               struct error *err)
@@ -668,7 +762,7 @@ static int intervals_get_line(struct intervals_reader *r, json_t *o, struct inte
 	fmt = intervals_get_format(o, err);
 	if (fmt < 0)
 		return -1;
-	l->cooldown = l->window = l->lost = false;
+	l->cooldown = l->window = l->lost = l->finish = l->clock = l->mark = false;
 	l->retried = 0;
 	if (json_object_get(o, "end") != NULL)
 		return intervals_get_end(o, l, err);
@@ -677,6 +771,10 @@ static int intervals_get_line(struct intervals_reader *r, json_t *o, struct inte
 		return -1;
 	if (json_object_get(o, "lost") != NULL)
 		return intervals_get_lost(o, l, err);
+	if (json_object_get(o, "finish") != NULL)
+		return intervals_get_finish(o, l, err);
+	if (json_object_get(o, "mark") != NULL)
+		return intervals_get_mark(o, l, err);
 	l->clock = json_object_get(o, "clock") != NULL;
 	if (l->clock)
 		return intervals_get_clock(o, l, err);

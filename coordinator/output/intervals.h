@@ -9,6 +9,7 @@
 
 #include "aggregate.h"
 #include "error.h"
+#include "marks.h"
 
 /*
  * The layout of a line. Every line carries it as "format"; lines without the
@@ -19,9 +20,10 @@
  * format N + 1, and so does a change a reader of format N could misread (a
  * renamed or re-meant field); a field every reader may ignore does not.
  * 1: iocurve 0.1.0; 2: "wakes"; 3: lost lines ("lost": an agent the campaign went on
- * without).
+ * without); 4: mark lines ("mark": a labelled moment on the timeline, marks.h) and
+ * finish lines ("finish": a worker's part of a fixed-work step).
  */
-#define INTERVALS_FORMAT   3
+#define INTERVALS_FORMAT   4
 #define INTERVALS_MERGED   "*" /* the agent of the merged (fleet) line */
 #define INTERVALS_NAME_MAX 128
 
@@ -41,6 +43,19 @@ struct intervals_clock {
 	uint64_t uncertainty_ns;
 	double drift_ppm;
 	uint64_t rtt_ns;
+};
+
+/*
+ * A finish line: one worker's part of a fixed-work step (agent `agent`, its worker
+ * `worker`): its start, seconds after the step's; the time from its start to its
+ * last completion (done_s, < 0: it did not finish: "done_s": null); the
+ * operations it completed.
+ */
+struct intervals_finish {
+	uint32_t worker;
+	double start_s;
+	double done_s;
+	uint64_t ops;
 };
 
 /*
@@ -73,10 +88,16 @@ struct intervals_line {
 	 */
 	bool lost;
 	char lost_reason[256];
+	/* finish lines: a worker's part of fixed work (agent is set) */
+	bool finish;
+	struct intervals_finish fin;
 	/* the end line: how the campaign ended, when it did not complete */
 	bool end;
 	char end_state[16]; /* "failed" or "cancelled" */
 	char end_reason[512];
+	/* a mark line (marks.h): workload and step are the mark's too */
+	bool mark;
+	struct run_mark mk;
 };
 
 /*
@@ -99,6 +120,8 @@ char *intervals_cooldown_line(const char *workload, uint32_t step, uint32_t ms,
 char *intervals_retried_line(const char *workload, uint32_t step, uint32_t attempt);
 char *intervals_clock_line(const char *workload, uint32_t step, const char *agent,
                            const struct intervals_clock *k);
+char *intervals_finish_line(const char *workload, uint32_t step, const char *agent,
+                            const struct intervals_finish *f);
 /*
  * Agent `agent` was lost and the campaign went on without it: in step `step`, from
  * interval `interval` on (UINT32_MAX: between steps), for `reason`.
@@ -110,6 +133,8 @@ char *intervals_lost_line(const char *workload, uint32_t step, const char *agent
  * "cancelled") and why. Records after it (a resumed campaign) supersede it.
  */
 char *intervals_end_line(const char *state, const char *reason);
+/* A mark on the timeline (marks.h has the line's layout). */
+char *intervals_mark_line(const struct run_mark *m);
 /*
  * Append one whole line to fd with write(2), no stdio buffer between: a line
  * is on the file whole or not at all (a part written before a failure, such

@@ -32,7 +32,49 @@ struct replay_step {
 	char (*names)[INTERVALS_NAME_MAX];
 	uint32_t nagents;
 	struct strindex by_name; /* names[] */
+	/* fixed work: the finish lines read so far, for the step they name */
+	struct replay_fin *fins;
+	size_t nfins;
 };
+
+/* A finish line kept until its step's point is made. */
+struct replay_fin {
+	size_t w;
+	uint32_t step;
+	char agent[INTERVALS_NAME_MAX];
+	struct intervals_finish f;
+};
+
+/* Fixed work: the storm of step st from its finish lines, agents numbered as they came. */
+static void replay_storm(const struct replay *out, const struct replay_step *st,
+                         struct step_point *pt)
+{
+	const struct workload *wl = &out->campaign->workloads[st->w];
+	struct storm_worker *ws = xcalloc(st->nfins + 1, sizeof(*ws));
+	const char **names = xcalloc(st->nfins + 1, sizeof(*names));
+	uint32_t nagents = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < st->nfins; i++) {
+		const struct replay_fin *f = &st->fins[i];
+		uint32_t a = 0;
+
+		if (f->w != st->w || f->step != st->step)
+			continue;
+		while (a < nagents && strcmp(names[a], f->agent) != 0)
+			a++;
+		if (a == nagents)
+			names[nagents++] = f->agent;
+		ws[n++] = (struct storm_worker){.agent = a,
+		                                .worker = f->f.worker,
+		                                .start_s = f->f.start_s,
+		                                .done_s = f->f.done_s,
+		                                .ops = f->f.ops};
+	}
+	storm_compute(&pt->storm, ws, n, nagents, names, wl->work.ops);
+	free(ws);
+	free(names);
+}
 
 static const char *replay_name(const void *st, size_t i)
 {
@@ -102,6 +144,8 @@ static bool replay_finish(struct replay *out, struct replay_step *st)
 			         "%s", st->cool_outcome);
 		}
 		out->pts[st->w][k].retries = st->retries;
+		if (out->campaign->workloads[st->w].work.on)
+			replay_storm(out, st, &out->pts[st->w][k]);
 	}
 	st->retries = 0;
 	agg_step_free(st->agg);
@@ -126,6 +170,7 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 	struct intervals_reader *in = NULL;
 	struct intervals_line *l = xmalloc(sizeof(*l));
 	long lost_at[RUNEND_MAX_LOSSES]; /* where each loss's line starts */
+	long *mark_at = NULL;            /* where each mark's line starts */
 	int rc = -1, got;
 
 	memset(out, 0, sizeof(*out));
@@ -168,6 +213,22 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 				lost_at[out->end.nlosses] = before;
 			runend_add_loss(&out->end, l->agent, l->workload, l->step, l->interval,
 			                l->lost_reason);
+			continue;
+		}
+		if (l->finish) {
+			st.fins = xreallocarray(st.fins, st.nfins + 1, sizeof(*st.fins));
+			st.fins[st.nfins].w = w;
+			st.fins[st.nfins].step = l->step;
+			snprintf(st.fins[st.nfins].agent, INTERVALS_NAME_MAX, "%s", l->agent);
+			st.fins[st.nfins++].f = l->fin;
+			continue;
+		}
+		if (l->mark) {
+			/* drawn on the time plots again, kept by a resume with the lines before it
+			 */
+			mark_list_add(&out->marks, &l->mk);
+			mark_at = xreallocarray(mark_at, out->marks.n, sizeof(*mark_at));
+			mark_at[out->marks.n - 1] = before;
 			continue;
 		}
 		if (l->clock)
@@ -249,6 +310,11 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 	       lost_at[out->end.nlosses - 1] >= out->keep)
 		out->end.nlosses--;
 	out->meta = derive_meta_read(dir);
+	/* a mark after the last complete step goes with its lines when a resume cuts them */
+	while (out->marks_kept < out->marks.n && mark_at[out->marks_kept] < out->keep)
+		out->marks_kept++;
+	out->end.marks = out->marks.v;
+	out->end.nmarks = out->marks.n;
 	out->end.meta = out->meta;
 	snprintf(out->warning, sizeof(out->warning), "%s", intervals_warning(in));
 	/* judged as the run judged them after its last step: derive_all gives the same bytes */
@@ -260,7 +326,9 @@ done:
 	agg_step_free(st.agg);
 	strindex_free(&st.by_name);
 	free(st.names);
+	free(st.fins);
 	free(l);
+	free(mark_at);
 	free(plan);
 	free(path);
 	return rc;
@@ -276,6 +344,7 @@ void replay_free(struct replay *r)
 	free(r->pts);
 	free(r->npts);
 	free(r->meta);
+	mark_list_free(&r->marks);
 	campaign_free(r->campaign);
 	memset(r, 0, sizeof(*r));
 }

@@ -10,6 +10,7 @@
 #include "campaign.h"
 #include "error.h"
 #include "judged.h"
+#include "marks.h"
 
 struct replay {
 	struct campaign *campaign;
@@ -20,6 +21,8 @@ struct replay {
 	char warning[256]; /* "" or what was ignored: a torn last line */
 	struct runend end; /* how the campaign ended (its end line) and meta.json */
 	char *meta;        /* meta.json's text (end.meta points here) */
+	struct mark_list marks; /* the mark lines (end.marks points here) */
+	size_t marks_kept;      /* the first of them, before keep: what a resume keeps */
 };
 
 /*

@@ -17,6 +17,7 @@
 #include "table.h"
 #include "histplot.h"
 #include "timeplot.h"
+#include "marks.h"
 #include "units.h"
 #include "xalloc.h"
 
@@ -443,8 +444,79 @@ static void report_agents(FILE *f, const struct step_point *pts, size_t n)
 		        head->nagents);
 }
 
+/* The workload's marks on the timeline under its time plot, as a list; nothing without any. */
+static void report_marks(FILE *f, const struct workload *w, const struct runend *end)
+{
+	bool any = false;
+
+	for (size_t i = 0; end != NULL && i < end->nmarks; i++) {
+		const struct run_mark *m = &end->marks[i];
+
+		if (strcmp(m->workload, w->name) != 0)
+			continue;
+		if (!any)
+			fputs("<table class=\"marks\">\n<tr><th>Mark</th><th>Step</th>"
+			      "<th>Interval</th><th>Into the step</th><th>By</th></tr>\n",
+			      f);
+		any = true;
+		fputs("<tr><td class=\"mark\">", f);
+		markup_escape(f, m->text);
+		fprintf(f, "</td><td>%u</td><td>", m->step + 1);
+		if (m->interval != MARK_NO_INTERVAL)
+			fprintf(f, "%u", m->interval + 1);
+		else
+			fputs("-", f);
+		fprintf(f, "</td><td>%.1f s</td><td>", (double)m->at_ns / 1e9);
+		markup_escape(f, m->source);
+		if (m->agent[0] != '\0') {
+			fputs(" (", f);
+			markup_escape(f, m->agent);
+			fputs(")", f);
+		}
+		fputs("</td></tr>\n", f);
+	}
+	if (any)
+		fputs("</table>\n", f);
+}
+
+/* Fixed work: the completion times, per worker and per agent, and the storm's. */
+static void report_storm(FILE *f, const struct storm *s)
+{
+	const struct {
+		const char *what;
+		const struct storm_stats *st;
+		uint32_t of;
+	} rows[] = {{"worker (from its own start)", &s->worker, s->workers},
+	            {"agent (its first start to its last finish)", &s->agent, s->agents}};
+
+	fputs("<h3>Completion times</h3>\n<table>\n<tr><th>per</th><th>finished</th>"
+	      "<th>min</th><th>median</th><th>p90</th><th>max</th></tr>\n",
+	      f);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		fprintf(f,
+		        "<tr><td>%s</td><td class=\"num\">%u of %u</td><td class=\"num\">%.3f "
+		        "s</td><td class=\"num\">%.3f s</td><td class=\"num\">%.3f s</td><td "
+		        "class=\"num\">%.3f s</td></tr>\n",
+		        rows[i].what, rows[i].st->n, rows[i].of, rows[i].st->min_s,
+		        rows[i].st->median_s, rows[i].st->p90_s, rows[i].st->max_s);
+	if (s->workers > 0 && s->finished == s->workers)
+		fprintf(f,
+		        "<tr><td>fleet (the first start to the last finish)</td><td "
+		        "class=\"num\">%u of %u</td><td colspan=\"4\" class=\"num\">%.3f "
+		        "s</td></tr>\n",
+		        s->finished, s->workers, s->storm_s);
+	else
+		fprintf(f,
+		        "<tr><td>fleet</td><td class=\"num\">%u of %u</td><td colspan=\"4\">"
+		        "unfinished at the deadline (the least advanced worker did %.1f%% of its "
+		        "work)</td></tr>\n",
+		        s->finished, s->workers, s->least_pct);
+	fputs("</table>\n", f);
+}
+
 static void report_workload(FILE *f, const struct campaign *c, size_t wi,
-                            const struct step_point *pts, const struct judged_curve *j)
+                            const struct step_point *pts, const struct judged_curve *j,
+                            const struct runend *end)
 {
 	const struct workload *w = &c->workloads[wi];
 	size_t n = j->n;
@@ -469,11 +541,15 @@ static void report_workload(FILE *f, const struct campaign *c, size_t wi,
 	fputs("<p class=\"knee\">", f);
 	markup_escape(f, knee);
 	fputs("</p>\n", f);
+	if (w->work.on)
+		report_storm(f, &j->sorted[0].storm);
 	report_steps(f, j);
 	/* In run order, interval by interval: what the point of each step averages away. */
 	fprintf(f, "<h3>Over time</h3>\n<figure id=\"time-%zu\">\n", wi + 1);
-	timeplot_svg(f, w, pts, n, c->slo_latency_ns);
+	timeplot_svg(f, w, pts, n, c->slo_latency_ns, end ? end->marks : NULL,
+	             end ? end->nmarks : 0);
 	fputs("</figure>\n", f);
+	report_marks(f, w, end);
 	report_agents(f, j->sorted, n);
 	fputs("</section>\n", f);
 }
@@ -516,7 +592,7 @@ void report_html(FILE *f, const struct campaign *c, const struct step_point *con
 		fputs("</p>\n", f);
 	}
 	for (size_t i = 0; i < c->nworkloads; i++)
-		report_workload(f, c, i, pts[i], &judged[i]);
+		report_workload(f, c, i, pts[i], &judged[i], end);
 
 	if (c->text) {
 		fputs("<h2>Plan</h2>\n<pre class=\"plan\">", f);

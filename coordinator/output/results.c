@@ -309,6 +309,16 @@ int results_clock(struct results *r, const struct workload *w, uint32_t step, co
 	return rc;
 }
 
+int results_finish(struct results *r, const struct workload *w, uint32_t step, const char *agent,
+                   const struct intervals_finish *f, struct error *err)
+{
+	char *line = intervals_finish_line(w->name, step, agent, f);
+	int rc = results_put_intervals(r, line, err);
+
+	free(line);
+	return rc;
+}
+
 int results_window(struct results *r, const struct workload *w, uint32_t step, uint32_t from,
                    uint32_t to, struct error *err)
 {
@@ -352,6 +362,15 @@ int results_lost(struct results *r, const struct workload *w, uint32_t step, con
                  uint32_t interval, const char *reason, struct error *err)
 {
 	char *line = intervals_lost_line(w->name, step, agent, interval, reason);
+	int rc = results_put_intervals(r, line, err);
+
+	free(line);
+	return rc;
+}
+
+int results_mark(struct results *r, const struct run_mark *m, struct error *err)
+{
+	char *line = intervals_mark_line(m);
 	int rc = results_put_intervals(r, line, err);
 
 	free(line);

@@ -42,6 +42,9 @@ int results_interval(struct results *r, const struct workload *w, uint32_t step,
                      uint32_t interval, const char *agent, const struct agg_record *rec,
                      struct error *err);
 /* One agent's step start on both clocks, with the clock model's uncertainty. */
+/* A worker's part of a fixed-work step (intervals_finish_line). */
+int results_finish(struct results *r, const struct workload *w, uint32_t step, const char *agent,
+                   const struct intervals_finish *f, struct error *err);
 int results_clock(struct results *r, const struct workload *w, uint32_t step, const char *agent,
                   const struct intervals_clock *k, struct error *err);
 /* The step's attempt `attempt` (from 1) is void: its client was disturbed; it runs again. */
@@ -58,6 +61,8 @@ int results_end(struct results *r, const char *state, const char *reason, struct
 /* A lost line (intervals_lost_line): the campaign goes on without agent `agent`. */
 int results_lost(struct results *r, const struct workload *w, uint32_t step, const char *agent,
                  uint32_t interval, const char *reason, struct error *err);
+/* A mark on the timeline (intervals_mark_line, marks.h). */
+int results_mark(struct results *r, const struct run_mark *m, struct error *err);
 /* One row of curve.csv. */
 int results_point(struct results *r, const struct workload *w, const struct step_point *pt,
                   struct error *err);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 struct between;
+struct run_mark;
 
 /* Losses kept for the summaries; a campaign that lost more says how many more. */
 #define RUNEND_MAX_LOSSES 16
@@ -39,6 +40,9 @@ struct runend {
 	struct runend_loss losses[RUNEND_MAX_LOSSES];
 	/* the earlier runs of this campaign beside it (between.h); NULL: none */
 	const struct between *between;
+	/* the marks on the timeline (marks.h), in the order stamped; drawn on the time plots */
+	const struct run_mark *marks;
+	size_t nmarks;
 };
 
 #define RUNEND_RUNNING "running"

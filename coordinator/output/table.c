@@ -66,6 +66,10 @@ void table_knee_text(const struct judged_curve *j, char *buf, size_t len)
 	char slo[32], tp[96], pk[48];
 	size_t used;
 
+	if (j->w->work.on && j->n > 0) {
+		storm_text(&j->sorted[0].storm, buf, len);
+		return;
+	}
 	units_format_duration(c->slo_latency_ns, slo, sizeof(slo));
 	table_knee_value(j, tp, sizeof(tp));
 	table_fmt_tp(j->w, j->peak_tp, pk, sizeof(pk));
@@ -231,7 +235,13 @@ void table_print_summary(FILE *f, const struct campaign *c, const struct judged_
 			fprintf(f, "| %s | not run | | | |\n", w->name);
 			continue;
 		}
-		if (k->kind == KNEE_ALL_OVER || k->kind == KNEE_NONE)
+		if (w->work.on && j->sorted[0].storm.finished < j->sorted[0].storm.workers)
+			snprintf(knee, sizeof(knee), "fixed work: unfinished (%u of %u workers)",
+			         j->sorted[0].storm.finished, j->sorted[0].storm.workers);
+		else if (w->work.on)
+			snprintf(knee, sizeof(knee), "fixed work: storm %.3f s",
+			         j->sorted[0].storm.storm_s);
+		else if (k->kind == KNEE_ALL_OVER || k->kind == KNEE_NONE)
 			snprintf(knee, sizeof(knee), "none");
 		else if (k->kind == KNEE_ALL_UNDER)
 			snprintf(knee, sizeof(knee), "> %.*f %s", curve_uses_mib(w) ? 1 : 0,

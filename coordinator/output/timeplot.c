@@ -3,24 +3,29 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "curve.h"
+#include "markup.h"
 #include "timeplot.h"
 #include "units.h"
 
-#define TIMEPLOT_W    900
-#define TIMEPLOT_H    460
-#define TIMEPLOT_X0   84.0
-#define TIMEPLOT_X1   870.0
-#define TIMEPLOT_TOP0 40.0 /* throughput panel */
-#define TIMEPLOT_TOP1 200.0
-#define TIMEPLOT_BOT0 230.0 /* latency panel */
-#define TIMEPLOT_BOT1 410.0
-#define TIMEPLOT_FONT "DejaVu Sans, Helvetica, Arial, sans-serif"
-#define TIMEPLOT_TPUT "#1f77b4"
-#define TIMEPLOT_MEAN "#2ca02c"
-#define TIMEPLOT_P99  "#d62728"
-#define TIMEPLOT_SLO  "#ff7f0e"
+#define TIMEPLOT_W          900
+#define TIMEPLOT_H          460
+#define TIMEPLOT_X0         84.0
+#define TIMEPLOT_X1         870.0
+#define TIMEPLOT_TOP0       40.0 /* throughput panel */
+#define TIMEPLOT_TOP1       200.0
+#define TIMEPLOT_BOT0       230.0 /* latency panel */
+#define TIMEPLOT_BOT1       410.0
+#define TIMEPLOT_FONT       "DejaVu Sans, Helvetica, Arial, sans-serif"
+#define TIMEPLOT_TPUT       "#1f77b4"
+#define TIMEPLOT_MEAN       "#2ca02c"
+#define TIMEPLOT_P99        "#d62728"
+#define TIMEPLOT_SLO        "#ff7f0e"
+#define TIMEPLOT_MARK       "#9467bd" /* a user's mark */
+#define TIMEPLOT_FIN        "#8c564b" /* a finish mark */
+#define TIMEPLOT_MARK_CHARS 36        /* a label longer is cut (with "...") */
 
 struct timeplot_ctx {
 	FILE *f;
@@ -229,8 +234,81 @@ static void timeplot_axes(const struct timeplot_ctx *p, uint64_t slo_ns)
 	              "turn, warm-up in yellow");
 }
 
+/* Where mark m lies on the time axis, in seconds; false when its step is not drawn. */
+static bool timeplot_mark_at(const struct step_point *pts, size_t n, const struct run_mark *m,
+                             double *at)
+{
+	double t = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double len = 0, off = (double)m->at_ns / 1e9;
+
+		for (uint32_t k = 0; k < pts[i].nticks; k++)
+			len += pts[i].ticks[k].seconds;
+		if (pts[i].step == m->step) {
+			*at = t + (off < len ? off : len);
+			return true;
+		}
+		t += len;
+	}
+	return false;
+}
+
+/* The label: up to TIMEPLOT_MARK_CHARS characters of the text (UTF-8 kept whole). */
+static void timeplot_mark_label(FILE *f, const char *text)
+{
+	size_t i = 0, chars = 0;
+
+	while (text[i] != '\0' && chars < TIMEPLOT_MARK_CHARS) {
+		i++;
+		while (((unsigned char)text[i] & 0xc0) == 0x80)
+			i++;
+		chars++;
+	}
+	markup_escape_n(f, text, i);
+	if (text[i] != '\0')
+		fputs("...", f);
+}
+
+/* Each mark of the workload: a dashed vertical line across both panels, its label beside it. */
+static void timeplot_marks(const struct timeplot_ctx *p, const struct workload *w,
+                           const struct step_point *pts, size_t n, const struct run_mark *marks,
+                           size_t nmarks)
+{
+	for (size_t i = 0; i < nmarks; i++) {
+		const struct run_mark *m = &marks[i];
+		bool finish = strcmp(m->source, MARK_SOURCE_FINISH) == 0;
+		double at, x;
+
+		if (strcmp(m->workload, w->name) != 0 || !timeplot_mark_at(pts, n, m, &at))
+			continue;
+		x = timeplot_x(p, at);
+		fprintf(p->f, "<g class=\"mark\" data-source=\"");
+		markup_escape(p->f, m->source);
+		fprintf(p->f, "\" data-step=\"%u\" data-at=\"%.3f\">\n<title>", m->step, at);
+		markup_escape(p->f, m->text);
+		if (m->agent[0] != '\0') {
+			fputs(" (", p->f);
+			markup_escape(p->f, m->agent);
+			fputs(")", p->f);
+		}
+		fprintf(p->f, " at %.1f s</title>\n", at);
+		fprintf(p->f,
+		        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+		        "stroke-width=\"1.2\" stroke-dasharray=\"2 2\"/>\n",
+		        x, TIMEPLOT_TOP0, x, TIMEPLOT_BOT1, finish ? TIMEPLOT_FIN : TIMEPLOT_MARK);
+		fprintf(p->f,
+		        "<text class=\"mark-label\" x=\"%.1f\" y=\"%.1f\" font-size=\"10\" "
+		        "fill=\"%s\" transform=\"rotate(-90 %.1f %.1f)\">",
+		        x - 3, TIMEPLOT_TOP1 - 4, finish ? TIMEPLOT_FIN : TIMEPLOT_MARK, x - 3,
+		        TIMEPLOT_TOP1 - 4);
+		timeplot_mark_label(p->f, m->text);
+		fputs("</text>\n</g>\n", p->f);
+	}
+}
+
 void timeplot_svg(FILE *f, const struct workload *w, const struct step_point *pts, size_t n,
-                  uint64_t slo_ns)
+                  uint64_t slo_ns, const struct run_mark *marks, size_t nmarks)
 {
 	struct timeplot_ctx p = {.f = f, .mib = curve_uses_mib(w), .block = w->block_size};
 
@@ -247,5 +325,6 @@ void timeplot_svg(FILE *f, const struct workload *w, const struct step_point *pt
 	timeplot_line(&p, pts, n, 0, TIMEPLOT_TPUT, "tput");
 	timeplot_line(&p, pts, n, 1, TIMEPLOT_MEAN, "mean");
 	timeplot_line(&p, pts, n, 2, TIMEPLOT_P99, "p99");
+	timeplot_marks(&p, w, pts, n, marks, nmarks);
 	fputs("</svg>\n", f);
 }

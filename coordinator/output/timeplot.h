@@ -9,6 +9,7 @@
 
 #include "aggregate.h"
 #include "campaign.h"
+#include "marks.h"
 
 /*
  * Write a standalone SVG document: two panels sharing a time axis (seconds
@@ -19,9 +20,12 @@
  * log scale, with the SLO as a line. Steps are shaded in turn and numbered;
  * warm-up intervals are drawn on a lighter band. The view a storage engineer
  * reads for a boot storm or a garbage-collection pause inside a step.
+ * marks[0..nmarks) of this workload (the others are skipped) are drawn as
+ * labelled vertical lines across both panels at their time (marks.h: a step's
+ * start plus at_ns, held to the step's end), their full text in a <title>.
  * Deterministic: the same input gives the same bytes.
  */
 void timeplot_svg(FILE *f, const struct workload *w, const struct step_point *pts, size_t n,
-                  uint64_t slo_ns);
+                  uint64_t slo_ns, const struct run_mark *marks, size_t nmarks);
 
 #endif

@@ -10,7 +10,7 @@
 #include "xalloc.h"
 
 static const char *const events_kinds[EVENT_KIND_N] = {
-    "campaign", "agent", "workload", "layout", "step", "interval", "point", "workload_done", "done",
+    "campaign", "agent", "workload", "layout", "step", "interval", "point", "workload_done", "done", "mark",
 };
 static const char *const events_agent_states[] = {"ready", "lost"};
 static const char *const events_units[] = {"ops/s", "MiB/s"};
@@ -127,6 +127,13 @@ static const struct event_field events_done[] = {
     EF("summary", EVENT_T_STR, done.summary),
 };
 
+static const struct event_field events_mark[] = {
+    EF("workload", EVENT_T_U32, mark.workload), EF("step", EVENT_T_U32, mark.step),
+    EF("interval", EVENT_T_U32, mark.interval), EF("between", EVENT_T_BOOL, mark.between),
+    EF("at_s", EVENT_T_DOUBLE, mark.at_s),      EF("text", EVENT_T_STR, mark.text),
+    EF("source", EVENT_T_STR, mark.source),     EF("agent", EVENT_T_STR, mark.agent),
+};
+
 static const struct {
 	const struct event_field *f;
 	size_t n;
@@ -135,7 +142,7 @@ static const struct {
     {EVENTS_NAMES(events_workload)}, {EVENTS_NAMES(events_layout)},
     {EVENTS_NAMES(events_step)},     {EVENTS_NAMES(events_interval)},
     {EVENTS_NAMES(events_point)},    {EVENTS_NAMES(events_workload_done)},
-    {EVENTS_NAMES(events_done)},
+    {EVENTS_NAMES(events_done)},     {EVENTS_NAMES(events_mark)},
 };
 
 const char *event_kind_name(enum event_kind k)

@@ -29,6 +29,7 @@ enum event_kind {
 	EVENT_POINT,
 	EVENT_WORKLOAD_DONE,
 	EVENT_DONE,
+	EVENT_MARK,
 	EVENT_KIND_N
 };
 
@@ -126,6 +127,14 @@ struct event_done {
 	const char *summary; /* the end report (runner_report): every client prints it */
 };
 
+/* A mark on the timeline (marks.h). */
+struct event_mark {
+	uint32_t workload, step, interval;
+	bool between; /* stamped outside the step's intervals: interval means nothing */
+	double at_s;  /* since the step's start */
+	const char *text, *source, *agent; /* agent "": the fleet */
+};
+
 struct event {
 	enum event_kind kind;
 	union {
@@ -138,6 +147,7 @@ struct event {
 		struct event_point point;
 		struct event_workload_done workload_done;
 		struct event_done done;
+		struct event_mark mark;
 	};
 };
 

@@ -22,6 +22,7 @@
 #include "runmeta.h"
 #include "runner.h"
 #include "runner_agents.h"
+#include "runner_work.h"
 #include "table.h"
 #include "text.h"
 #include "units.h"
@@ -129,7 +130,36 @@ struct runner {
 	size_t *npoints;
 	struct judged_curve *judged; /* per workload: its points judged, updated once per step */
 	size_t *cap;
+	/* fixed work: every worker's part of the step in progress, as the agents' StepDone say */
+	struct storm_worker *storm;
+	size_t nstorm;
+	/* marks on the timeline (marks.h), in the order stamped; end.marks points here */
+	struct mark_list marks;
+	uint64_t step_start_ns; /* the step in progress starts here (coordinator's clock) */
+	size_t start_w;         /* ...of workload start_w, step start_step */
+	uint32_t start_step;
+	bool started; /* step_start_ns is set */
 };
+
+/* A mark's event (the dashboard's list, `iocurve watch`). */
+static void runner_emit_mark(struct runner *r, const struct run_mark *m)
+{
+	size_t w = 0;
+
+	while (w < r->c->nworkloads && strcmp(r->c->workloads[w].name, m->workload) != 0)
+		w++;
+	events_emit(
+	    r->ev,
+	    &(struct event){.kind = EVENT_MARK,
+	                    .mark = {.workload = (uint32_t)w,
+	                             .step = m->step,
+	                             .interval = m->interval != MARK_NO_INTERVAL ? m->interval : 0,
+	                             .between = m->interval == MARK_NO_INTERVAL,
+	                             .at_s = (double)m->at_ns / 1e9,
+	                             .text = m->text,
+	                             .source = m->source,
+	                             .agent = m->agent}});
+}
 
 static void runner_arm(struct runner *r, uint64_t ns)
 {
@@ -247,6 +277,9 @@ static void runner_end_cb(evutil_socket_t fd, short what, void *arg)
 	r->done(r->done_arg, status);
 }
 
+static void runner_fail(struct runner *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* Entering PREPARING: the agents present prepare workload w. */
 static void runner_prepare(struct runner *r)
 {
@@ -270,6 +303,14 @@ static void runner_prepare(struct runner *r)
 	                                         .agents = n,
 	                                         .unit = event_unit_of(w),
 	                                         .max_steps = (uint32_t)loadspec_max_steps(w)}});
+	if (w->work.on) {
+		char why[512];
+
+		if (runner_work_refused(r->agents, w, why, sizeof(why))) {
+			runner_fail(r, "%s", why);
+			return;
+		}
+	}
 	prepare_build(&m, r->c, r->w);
 	env.body_case = IOCURVE__ENVELOPE__BODY_PREPARE;
 	env.prepare = &m.p;
@@ -324,10 +365,20 @@ static uint64_t runner_send_start(struct runner *r, double rate, uint64_t warmup
 	ss.interval_ns = interval_ns;
 	env.body_case = IOCURVE__ENVELOPE__BODY_START_STEP;
 	env.start_step = &ss;
+	if (w->work.on && r->state == RUNNER_STEPPING) {
+		/* fixed work (not a probe): each worker's share, think time and start */
+		ss.work_ops = w->work.ops;
+		ss.think_ns = w->work.think_ns;
+		ss.n_worker_start_ns = w->workers;
+		ss.worker_start_ns = xcalloc(w->workers, sizeof(*ss.worker_start_ns));
+	}
 	for (uint32_t i = 0; i < n; i++) {
 		ss.clock_offset = runner_agents_plan_start(r->agents, i, ss.start_time);
+		for (uint32_t k = 0; k < ss.n_worker_start_ns; k++)
+			ss.worker_start_ns[k] = runner_work_offset(w, i * w->workers + k, n);
 		runner_agents_send(r->agents, i, &env);
 	}
+	free(ss.worker_start_ns);
 	free(rates);
 	return lead;
 }
@@ -344,9 +395,16 @@ static void runner_start_step(struct runner *r)
 	r->nintervals = r->planned + w->steady_extend;
 	r->cut = 0;
 	r->warm = (uint32_t)(w->warmup_ns / w->interval_ns);
+	free(r->storm);
+	r->storm = NULL;
+	r->nstorm = 0;
 	agg_step_free(r->agg);
 	r->agg = runner_new_agg(r, r->nintervals);
 	lead = runner_send_start(r, r->rate, w->warmup_ns, measure_ns, w->interval_ns);
+	r->step_start_ns = clock_now_ns() + lead; /* within microseconds of StartStep's */
+	r->start_w = r->w;
+	r->start_step = r->step;
+	r->started = true;
 	events_emit(
 	    r->ev, &(struct event){
 	               .kind = EVENT_STEP,
@@ -572,6 +630,8 @@ static int runner_step_point(struct runner *r, struct error *err)
 	}
 	pt = &r->points[r->w][r->npoints[r->w]];
 	agg_point(r->agg, r->step, r->rate, r->c, pt);
+	if (w->work.on)
+		runner_work_storm(r->agents, w, r->storm, r->nstorm, &pt->storm);
 	pt->cooldown_ms = r->cool_ms;
 	snprintf(pt->cooldown, sizeof(pt->cooldown), "%s", r->cool_outcome ? r->cool_outcome : "");
 	r->cool_ms = 0;
@@ -624,7 +684,7 @@ static int runner_write_window(struct runner *r, struct error *err)
 {
 	const struct workload *w = runner_workload(r);
 
-	if (w->steady_extend == 0)
+	if (w->steady_extend == 0 && !w->work.on)
 		return 0;
 	return results_window(r->res, w, r->step, r->warm, r->cut, err);
 }
@@ -656,6 +716,16 @@ static bool runner_judge(struct runner *r, uint32_t interval)
 	enum slo_metric metric = r->c->slo_metric;
 	uint32_t to = interval + 1;
 
+	/* fixed work: the step ends with the interval in which the last worker finished */
+	if (w->work.on) {
+		const struct agg_record *m = agg_merged(r->agg, interval);
+
+		/* of the workers merged (an agent lost on the way no longer counts) */
+		if (r->cut != 0 || m == NULL || m->workers == 0 || m->finished < m->workers)
+			return false;
+		runner_cut(r, to);
+		return true;
+	}
 	if (w->steady_extend == 0 || r->cut != 0 || to < r->planned)
 		return false;
 	if (!agg_window_steady(r->agg, r->warm, to, metric) && to < r->nintervals) {
@@ -698,8 +768,12 @@ static void runner_end_step(struct runner *r)
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__EndStep es = IOCURVE__END_STEP__INIT;
 
-	log_info("%s step %u steady after %u extra interval(s): ending it",
-	         runner_workload(r)->name, r->step + 1, r->cut - r->planned);
+	if (runner_workload(r)->work.on)
+		log_info("%s: every worker did its work by interval %u: ending the step",
+		         runner_workload(r)->name, r->cut);
+	else
+		log_info("%s step %u steady after %u extra interval(s): ending it",
+		         runner_workload(r)->name, r->step + 1, r->cut - r->planned);
 	es.workload_index = (uint32_t)r->w;
 	es.step = r->step;
 	env.body_case = IOCURVE__ENVELOPE__BODY_END_STEP;
@@ -904,13 +978,62 @@ static int runner_probe_interval(struct runner *r, uint32_t ai, const Iocurve__I
 	return rc < 0 ? RUNNER_BAD_REPORT : 0;
 }
 
+/* One finish mark on the timeline (marks.h): worker k of agent ai, or (k < 0) the agent. */
+static int runner_finish_mark(struct runner *r, uint32_t ai, int k, double at_s, struct error *err)
+{
+	const struct workload *w = runner_workload(r);
+	const char *name = runner_agents_name(r->agents, ai);
+	uint64_t at = (uint64_t)(at_s * 1e9);
+	uint32_t iv = at / w->interval_ns < r->nintervals ? (uint32_t)(at / w->interval_ns)
+	                                                  : MARK_NO_INTERVAL;
+	struct run_mark m;
+	char text[MARK_TEXT_MAX];
+
+	if (k >= 0)
+		snprintf(text, sizeof(text), "%s/w%d done", name, k);
+	else
+		snprintf(text, sizeof(text), "%s done", name);
+	mark_set(&m, w->name, r->step, at, iv, MARK_SOURCE_FINISH, name, text);
+	return runner_add_mark(r, &m, err);
+}
+
+/*
+ * Fixed work: agent ai's finishes (storm[from..]) marked on the timeline, each
+ * worker's while the fleet has at most STORM_MAX_MARKS workers, else the agent's
+ * once all of its workers are done.
+ */
+static int runner_finish_marks(struct runner *r, uint32_t ai, size_t from, struct error *err)
+{
+	const struct workload *w = runner_workload(r);
+	bool per_agent = (size_t)runner_agents_count(r->agents) * w->workers > STORM_MAX_MARKS;
+	double last = 0;
+
+	for (size_t i = from; i < r->nstorm; i++) {
+		const struct storm_worker *sw = &r->storm[i];
+
+		if (sw->done_s < 0) {
+			if (per_agent)
+				return 0; /* the agent did not finish */
+			continue;
+		}
+		if (sw->start_s + sw->done_s > last)
+			last = sw->start_s + sw->done_s;
+		if (!per_agent &&
+		    runner_finish_mark(r, ai, (int)sw->worker, sw->start_s + sw->done_s, err) < 0)
+			return -1;
+	}
+	return per_agent && r->nstorm > from ? runner_finish_mark(r, ai, -1, last, err) : 0;
+}
+
 /*
  * Agent ai's StepDone: its clock line; the step's end once every agent's is in.
  * RUNNER_BAD_REPORT: its start, brought onto the coordinator's clock, is not within
  * RUNNER_START_SLACK_NS of the planned one (err says so), nothing written.
  */
-static int runner_step_done(struct runner *r, uint32_t ai, uint64_t agent_start, struct error *err)
+static int runner_step_done(struct runner *r, uint32_t ai, const Iocurve__StepDone *d,
+                            struct error *err)
 {
+	uint64_t agent_start = d->start_time;
 	const struct intervals_clock *k = runner_agents_step_done(r->agents, ai, agent_start);
 	int64_t off = (int64_t)k->start_ns - (int64_t)k->planned_ns;
 
@@ -927,6 +1050,16 @@ static int runner_step_done(struct runner *r, uint32_t ai, uint64_t agent_start,
 	if (results_clock(r->res, runner_workload(r), r->step, runner_agents_name(r->agents, ai), k,
 	                  err) < 0)
 		return -1;
+	if (runner_workload(r)->work.on) {
+		size_t from = r->nstorm;
+		int rc = runner_work_done(r->agents, ai, runner_workload(r), d, r->res, r->step,
+		                          &r->storm, &r->nstorm, err);
+
+		if (rc < 0)
+			return rc == -1 ? -1 : RUNNER_BAD_REPORT;
+		if (runner_finish_marks(r, ai, from, err) < 0)
+			return -1;
+	}
 	return runner_agents_all_done(r->agents) ? runner_step_end(r, err) : 0;
 }
 
@@ -1026,7 +1159,7 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 		if (r->state != RUNNER_STEPPING || env->step_done->workload_index != r->w ||
 		    env->step_done->step != r->step)
 			return;
-		rc = runner_step_done(r, (uint32_t)ai, env->step_done->start_time, &err);
+		rc = runner_step_done(r, (uint32_t)ai, env->step_done, &err);
 		if (rc == RUNNER_BAD_REPORT)
 			runner_refuse_report(r, s, ai, err.msg);
 		else if (rc < 0)
@@ -1292,6 +1425,14 @@ void runner_resume_from(struct runner *r, const struct step_point *const *pts, c
 	/* runner_next_workload passes over the workloads these points finish. */
 }
 
+void runner_resume_marks(struct runner *r, const struct run_mark *marks, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		mark_list_add(&r->marks, &marks[i]);
+	r->end.marks = r->marks.v;
+	r->end.nmarks = r->marks.n;
+}
+
 void runner_resume_losses(struct runner *r, const struct runend *end)
 {
 	for (uint32_t i = 0; i < end->nlosses && i < RUNEND_MAX_LOSSES; i++) {
@@ -1311,6 +1452,53 @@ void runner_start(struct runner *r)
 		next = session_next(s);
 		runner_claim(r, s);
 	}
+}
+
+int runner_add_mark(struct runner *r, const struct run_mark *m, struct error *err)
+{
+	if (results_mark(r->res, m, err) < 0)
+		return -1;
+	mark_list_add(&r->marks, m);
+	r->end.marks = r->marks.v;
+	r->end.nmarks = r->marks.n;
+	runner_emit_mark(r, m);
+	return 0;
+}
+
+int runner_mark(struct runner *r, const char *text, const char *source, const char *agent,
+                struct run_mark *out, struct error *err)
+{
+	const struct workload *w;
+	uint64_t now = clock_now_ns(), at = 0;
+	uint32_t step, interval = MARK_NO_INTERVAL;
+	char why[160];
+
+	if (!mark_text_check(text, why, sizeof(why))) {
+		error_set(err, "%s", why);
+		return -1;
+	}
+	if (r->state == RUNNER_DONE || r->state == RUNNER_FAILED || r->state == RUNNER_CANCELLED ||
+	    r->w >= r->c->nworkloads) {
+		error_set(err, "the campaign has ended (%s)", runner_table[r->state].name);
+		return -1;
+	}
+	w = runner_workload(r);
+	step = r->step;
+	if (r->started && r->start_w == r->w && r->start_step == r->step) {
+		/* the step in progress (or its retry): since its start, in an interval or not */
+		at = now > r->step_start_ns ? now - r->step_start_ns : 0;
+		if (r->state == RUNNER_STEPPING && at / w->interval_ns < r->nintervals)
+			interval = (uint32_t)(at / w->interval_ns);
+	} else if (r->npoints[r->w] > 0) {
+		/* between steps: after the step that ran last, past its end */
+		step = r->points[r->w][r->npoints[r->w] - 1].step;
+		at = r->started && r->start_w == r->w && r->start_step == step &&
+		             now > r->step_start_ns
+		         ? now - r->step_start_ns
+		         : w->warmup_ns + w->measure_ns;
+	} /* else before the workload's first step: at its start */
+	mark_set(out, w->name, step, at, interval, source, agent, text);
+	return runner_add_mark(r, out, err);
 }
 
 void runner_cancel(struct runner *r, const char *why)
@@ -1335,6 +1523,11 @@ void runner_report(struct runner *r, FILE *f)
 		table_print_steps(f, &r->judged[i]);
 		table_knee_text(&r->judged[i], knee, sizeof(knee));
 		fprintf(f, "%s\n\n", knee);
+		if (w->work.on)
+			fprintf(f,
+			        "throughput and latency over time, each finish marked: "
+			        "%s/time-%s.svg\n\n",
+			        results_dir(r->res), w->name);
 	}
 	/* What it lost, above the figures that lack it (the end line says it too). */
 	if (runend_degraded(&r->end, degraded, sizeof(degraded)))
@@ -1363,7 +1556,9 @@ void runner_free(struct runner *r)
 	free(r->cap);
 	free(r->command);
 	free(r->meta);
+	free(r->storm);
 	between_free(r->between);
+	mark_list_free(&r->marks);
 	free(r);
 }
 

@@ -7,7 +7,7 @@
 
 #include "campaign.h"
 #include "events.h"
-#include "events.h"
+#include "marks.h"
 #include "results.h"
 #include "runend.h"
 #include "server.h"
@@ -38,6 +38,24 @@ const char *runner_error(const struct runner *r);
 void runner_resume_from(struct runner *r, const struct step_point *const *pts, const size_t *npts);
 /* The agents the first run lost (replay_load's end), so its summaries still say so. */
 void runner_resume_losses(struct runner *r, const struct runend *end);
+/* The marks a first run stamped before the lines a resume keeps (replay's marks_kept). */
+void runner_resume_marks(struct runner *r, const struct run_mark *marks, size_t n);
+/*
+ * Stamp a mark now (marks.h): in the step in progress, its time since the step's
+ * start and its interval; between steps after the step that ran last; before a
+ * workload's first step at its start. Written to intervals.jsonl, sent as an
+ * event, drawn on the time plots from the next derived files on. *out: the mark
+ * as stamped. -1 with err: the text refused (mark_text_check), the campaign
+ * ended, or the line not written (a full disk; the campaign then fails on its
+ * next write as it would anyway).
+ */
+int runner_mark(struct runner *r, const char *text, const char *source, const char *agent,
+                struct run_mark *out, struct error *err);
+/*
+ * A mark the caller stamped itself (mark_set: a fixed-work worker's finish, its
+ * step and at_ns from the agent's report): written, kept and sent as runner_mark does.
+ */
+int runner_add_mark(struct runner *r, const struct run_mark *m, struct error *err);
 /* Start: claim agents as they become ready (or those already are). */
 void runner_start(struct runner *r);
 /* Stop every agent's I/O now; finished steps stay in the results. */

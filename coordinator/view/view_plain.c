@@ -107,6 +107,15 @@ void view_plain(void *arg, const struct event *e)
 		fprintf(f, "workload %s: %s\n  (%s)\n", e->workload_done.name,
 		        e->workload_done.knee_text, e->workload_done.why);
 		break;
+	case EVENT_MARK:
+		if (e->mark.between)
+			fprintf(f, "  mark (%s) at step %u, %.1f s from its start: %s\n",
+			        e->mark.source, e->mark.step + 1, e->mark.at_s, e->mark.text);
+		else
+			fprintf(f, "  mark (%s) at step %u, interval %u (%.1f s): %s\n",
+			        e->mark.source, e->mark.step + 1, e->mark.interval + 1, e->mark.at_s,
+			        e->mark.text);
+		break;
 	case EVENT_DONE:
 		/* The end report: in-process and from a daemon alike. */
 		if (e->done.summary != NULL)

@@ -166,4 +166,30 @@ check "saying the agent lacks capability 'clone' and what it would do" grep -q \
 	"agent old (0.1.0) lacks capability 'clone': workload 'boot' reads clone 'golden', which it would lay out as files of their own data" \
 	"$T/clone.err"
 check "before anything is laid out" test ! -e "$T/allowed/clone"
+# Fixed work on the agent of 0.1.0: refused, naming the agent and what it lacks.
+cat > "$T/work.yaml" <<YAML
+campaign: mixedwork
+agents: {select: {count: 1}, wait: 30s}
+target: {sim: {servers: 4, service_time: 1ms}}
+workers: 1
+interval: 200ms
+workloads:
+  - {name: boot, rw: randread, load: {work: {ops: 100}}}
+YAML
+PORT=$(free_port)
+"$IOCURVE" run -v "$T/work.yaml" --coordinator-listen "127.0.0.1:$PORT" --tls "$T/ca" \
+	--out "$T/work" > "$T/work.out" 2> "$T/work.err" &
+RUN=$!
+"$OLD/build/iocurve-agent" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --name old \
+	--allow "$T/allowed" 2> "$T/work-agent.log" &
+AG=$!
+PIDS="$PIDS $RUN $AG"
+STATUS=0
+wait_exit "$RUN" 120 || STATUS=$?
+kill -TERM "$AG" 2> /dev/null || true
+wait_exit "$AG" 10 || true
+check "fixed work on an agent of 0.1.0 fails" test "$STATUS" -ne 0
+check "naming the agent and the capability it lacks" grep -q \
+	"agent old (iocurve 0.1.0) cannot run workload 'boot': fixed work (load.work) needs an agent that has capability 'fixed-work'" \
+	"$T/work.err"
 echo "# mixed-release: all passed"

@@ -101,4 +101,35 @@ for bad in 0 abc -5 10x; do
 	check "--require-knee $bad is refused with status 2" \
 		sh -c "test $rc -eq 2 && grep -q -- '--require-knee $bad: expected a rate above 0' '$T/bad.out'"
 done
+# Fixed work: its storm's figures validate too, and the schema holds them to their form.
+cat > "$T/work.yaml" <<YAML
+campaign: work
+agents: {local: 1}
+target: {sim: {servers: 1, service_time: 1ms}}
+workers: 2
+interval: 200ms
+slo: {latency: 5ms}
+workloads:
+  - {name: boot, rw: randread, load: {work: {ops: 200}, start: {spread: 200ms}}}
+YAML
+"$IOCURVE" run "$T/work.yaml" --out "$T/work" > "$T/work.out" 2>&1 ||
+	{ cat "$T/work.out"; fail "a fixed-work campaign runs"; }
+python3 - "$T/work/summary.json" "$SCHEMA" <<'PY' || fail "a fixed-work summary.json validates; its storm has the documented form"
+import copy, json, sys
+from jsonschema import Draft202012Validator as V
+from jsonschema.exceptions import ValidationError
+s = json.load(open(sys.argv[1]))
+ss = json.load(open(sys.argv[2] + "/summary.schema.json"))
+V(ss).validate(s)
+fw = s["workloads"][0]["fixed_work"]
+assert fw["complete"] and fw["workers"] == 2 and fw["storm_s"] > 0, fw
+bad = copy.deepcopy(s)
+del bad["workloads"][0]["fixed_work"]["worker"]["p90_s"]
+try:
+    V(ss).validate(bad)
+    raise SystemExit("a storm without its p90 validated")
+except ValidationError:
+    pass
+PY
+ok "a fixed-work summary.json validates; its storm has the documented form"
 echo "# schema: all passed"

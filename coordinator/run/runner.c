@@ -144,17 +144,17 @@ static void runner_emit_mark(struct runner *r, const struct run_mark *m)
 
 	while (w < r->c->nworkloads && strcmp(r->c->workloads[w].name, m->workload) != 0)
 		w++;
-	events_emit(r->ev, &(struct event){.kind = EVENT_MARK,
-	                                   .mark = {.workload = (uint32_t)w,
-	                                            .step = m->step,
-	                                            .interval = m->interval != MARK_NO_INTERVAL
-	                                                            ? m->interval
-	                                                            : 0,
-	                                            .between = m->interval == MARK_NO_INTERVAL,
-	                                            .at_s = (double)m->at_ns / 1e9,
-	                                            .text = m->text,
-	                                            .source = m->source,
-	                                            .agent = m->agent}});
+	events_emit(
+	    r->ev,
+	    &(struct event){.kind = EVENT_MARK,
+	                    .mark = {.workload = (uint32_t)w,
+	                             .step = m->step,
+	                             .interval = m->interval != MARK_NO_INTERVAL ? m->interval : 0,
+	                             .between = m->interval == MARK_NO_INTERVAL,
+	                             .at_s = (double)m->at_ns / 1e9,
+	                             .text = m->text,
+	                             .source = m->source,
+	                             .agent = m->agent}});
 }
 
 static void runner_arm(struct runner *r, uint64_t ns)
@@ -1376,7 +1376,8 @@ int runner_mark(struct runner *r, const char *text, const char *source, const ch
 	if (r->started && r->start_w == r->w && r->start_step == r->step) {
 		/* the step in progress (or its retry): since its start, in an interval or not */
 		at = now > r->step_start_ns ? now - r->step_start_ns : 0;
-		if (r->state == RUNNER_STEPPING && at / w->interval_ns < r->nintervals)
+		if (r->state == RUNNER_STEPPING && now >= r->step_start_ns &&
+		    at / w->interval_ns < r->nintervals)
 			interval = (uint32_t)(at / w->interval_ns);
 	} else if (r->npoints[r->w] > 0) {
 		/* between steps: after the step that ran last, past its end */

@@ -120,6 +120,18 @@ kinds = [(e["event"], e.get("step")) for e in ev]
 assert kinds.index(("step", 1)) < kinds.index(("mark", 1)) < kinds.index(("point", 1)), kinds
 PY
 ok "the event stream carries the marks"
+if python3 -c "import jsonschema" 2> /dev/null; then
+	python3 - "$T/watch.json" "$IOCURVE_SOURCE/docs/schema/events.schema.json" <<'PY' ||
+import json, sys
+import jsonschema
+ev = jsonschema.Draft202012Validator(json.load(open(sys.argv[2])))
+for l in open(sys.argv[1]):
+    if l.startswith("{"):
+        ev.validate(json.loads(l))
+PY
+		fail "the stream with its marks matches docs/schema/events.schema.json"
+	ok "the stream with its marks matches docs/schema/events.schema.json"
+fi
 
 # report.html and the time plot draw them, escaped.
 check_drawn() { # check_drawn DIR WHEN

@@ -24,6 +24,7 @@
 #include "runner_agents.h"
 #include "table.h"
 #include "text.h"
+#include "timeseries.h"
 #include "units.h"
 #include "xalloc.h"
 
@@ -233,6 +234,8 @@ static void runner_end_cb(evutil_socket_t fd, short what, void *arg)
 	end->meta = r->meta;
 	if (status != 1 &&
 	    (results_sync(r->res, &err) < 0 ||
+	     /* the time series from intervals.jsonl as it stands (report writes the same) */
+	     timeseries_write(results_dir(r->res), r->c, &err) < 0 ||
 	     derive_all(results_dir(r->res), r->c, (const struct step_point *const *)r->points,
 	                r->npoints, r->judged, end, &err) < 0)) {
 		/* Not all on disk: not complete, whatever the steps measured. */
@@ -261,6 +264,9 @@ static void runner_end_cb(evutil_socket_t fd, short what, void *arg)
 		               (const struct step_point *const *)r->points, r->npoints, r->judged,
 		               end, &err) < 0)
 			log_error("%s", err.msg);
+		/* after the status files: they have the room a full disk leaves */
+		if (timeseries_write(results_dir(r->res), r->c, &err) < 0)
+			log_warn("%s", err.msg);
 	}
 	/* The end report travels in the event: a daemon's clients print what `run` prints. */
 	f = open_memstream(&summary, &len);

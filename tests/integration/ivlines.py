@@ -4,7 +4,7 @@
 A step whose client was disturbed runs again (retry: N): the attempt's lines stay in the
 file, followed by a {"retried": N} line, and `report` rebuilds the step from the lines
 after it. lines() drops such void attempts; records() keeps the interval records only
-(no clock, window, cooldown, retried or end lines).
+(no clock, window, cooldown, retried, mark or end lines).
 """
 import json
 
@@ -26,8 +26,9 @@ def lines(path):
 
 
 def records(path):
-    """The interval records (an agent's or the merged "*" line) of the attempts that count."""
-    return [l for l in lines(path) if "interval" in l and "agent" in l]
+    """The interval records (an agent's or the merged "*" line) of the attempts that count
+    (not a mark line, which may name an agent and an interval too)."""
+    return [l for l in lines(path) if "interval" in l and "agent" in l and "mark" not in l]
 
 
 def retries(path):

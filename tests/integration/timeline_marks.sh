@@ -164,3 +164,45 @@ rm "$DIR/report.html" "$DIR/time-rr.svg"
 "$IOCURVE" report "$DIR" > "$T/report.out" 2>&1 || { cat "$T/report.out"; fail "iocurve report rebuilds"; }
 check_drawn "$DIR" "rebuilt by iocurve report"
 check "the rebuilt report.html is the run's, byte for byte" cmp -s "$T/report.before" "$DIR/report.html"
+
+# The time series as CSV beside intervals.jsonl: the fleet's rows are its merged lines,
+# and each interval's agent rows add up to its fleet row.
+python3 - "$DIR" <<'PY' || fail "timeseries.csv and timeseries-agents.csv add up to intervals.jsonl"
+import csv, json, sys, collections
+import ivlines
+d = sys.argv[1]
+fleet = list(csv.DictReader(open(d + "/timeseries.csv")))
+agents = list(csv.DictReader(open(d + "/timeseries-agents.csv")))
+# the attempts that count: a retried step's void attempts are not in the CSVs either
+merged = [l for l in ivlines.records(d + "/intervals.jsonl") if l["agent"] == "*"]
+print("#", ivlines.retries(d + "/intervals.jsonl"), "void attempts left out")
+assert len(fleet) == len(merged) == 3 * 5, (len(fleet), len(merged))
+assert len(agents) == 2 * len(fleet), len(agents)
+assert {a["agent"] for a in agents} == {"a1", "a2"}
+by = collections.defaultdict(int)
+for a in agents:
+    by[(a["workload"], a["step"], a["interval"])] += int(a["ops"])
+for f, m in zip(fleet, merged):
+    key = (f["workload"], f["step"], f["interval"])
+    assert int(f["ops"]) == m["ops"] == by[key], (key, f["ops"], m["ops"], by[key])
+    assert int(f["step"]) == m["step"] + 1 and int(f["interval"]) == m["interval"], (f, m)
+    assert f["warmup"] == str(int(m["warmup"])) and int(f["agents"]) == 2, f
+    assert abs(float(f["ops_s"]) - m["ops"] / (m["duration_ns"] / 1e9)) < 0.1, f
+    assert abs(float(f["p99_us"]) - m["p99_ns"] / 1e3) < 0.1, (f, m["p99_ns"])
+# time_s: the time plot's axis, intervals end to end
+times = [float(f["time_s"]) for f in fleet]
+assert times[0] == 0 and all(b > a for a, b in zip(times, times[1:])), times
+assert abs(times[5] - 2.5) < 0.05, times[5]
+offered = [f["offered_ops"] for f in fleet]
+assert offered[0] == "1000" and offered[5] == "2000" and offered[10] == "3000", offered
+print("#", len(fleet), "fleet rows,", len(agents), "agent rows")
+PY
+ok "timeseries.csv and timeseries-agents.csv add up to intervals.jsonl"
+head -1 "$DIR/timeseries.csv" | grep -q '^workload,step,offered_ops,interval,time_s,warmup,agents,workers,duration_s,ops,ops_s,mib_s,mean_us,p50_us,p99_us,max_us,errors,client_cpu_pct,host_cpu_pct,lag_mean_us$' ||
+	fail "timeseries.csv's header is the documented one"
+ok "timeseries.csv's header is the documented one"
+cp "$DIR/timeseries.csv" "$DIR/timeseries-agents.csv" "$T/"
+rm "$DIR/timeseries.csv" "$DIR/timeseries-agents.csv"
+"$IOCURVE" report "$DIR" > /dev/null 2>&1 || fail "report rebuilds the time series"
+check "report rebuilds both CSVs byte for byte" \
+	sh -c "cmp -s '$T/timeseries.csv' '$DIR/timeseries.csv' && cmp -s '$T/timeseries-agents.csv' '$DIR/timeseries-agents.csv'"

@@ -206,3 +206,38 @@ rm "$DIR/timeseries.csv" "$DIR/timeseries-agents.csv"
 "$IOCURVE" report "$DIR" > /dev/null 2>&1 || fail "report rebuilds the time series"
 check "report rebuilds both CSVs byte for byte" \
 	sh -c "cmp -s '$T/timeseries.csv' '$DIR/timeseries.csv' && cmp -s '$T/timeseries-agents.csv' '$DIR/timeseries-agents.csv'"
+
+# The dashboard of `iocurve watch`: m, a text, Enter sends a Mark on its connection;
+# the daemon's answer shows on the status line and the mark lands in intervals.jsonl.
+if command -v tmux > /dev/null 2>&1; then
+	TS=iocurve-tlm-$$
+	tx() { tmux -L "$TS" -f /dev/null "$@"; }
+	trap 'tx kill-server 2>/dev/null || true; cleanup' EXIT
+	sed 's/^campaign: marks$/campaign: watched/; s/\[1000, 2000, 3000\]/[1000, 1500, 2000, 2500]/' \
+		"$T/c.yaml" > "$T/w.yaml"
+	"$IOCURVE" run "$T/w.yaml" --coordinator "$SOCK" --detach > "$T/w.out" 2>&1 ||
+		{ cat "$T/w.out"; fail "a second campaign is submitted"; }
+	tx new-session -d -s w -x 120 -y 40 \
+		"TERM=xterm-256color LANG=C.UTF-8 $IOCURVE watch --coordinator $SOCK; sleep 20"
+	pane() {
+		n=0
+		while tx capture-pane -p -t w > "$T/pane" && ! grep -Eq -- "$1" "$T/pane"; do
+			n=$((n + 1))
+			[ "$n" -gt $(($2 * 10)) ] && { sed 's/^/# /' "$T/pane"; return 1; }
+			sleep 0.1
+		done
+	}
+	check "watch's dashboard offers m" pane 'm mark' 20
+	tx send-keys -t w m
+	tx send-keys -t w -l "from watch"
+	tx send-keys -t w Enter
+	check "the daemon's answer shows on its status line" \
+		pane 'campaign [0-9]+: marked at rr step [0-9]+' 10
+	check "and the mark above the fleet's intervals" pane 'mark [0-9]+: from watch' 10
+	W=$(ls -d "$T"/results/watched-*)
+	check "the mark is in the watched campaign's intervals.jsonl" \
+		grep -q '"mark":"from watch","source":"user"' "$W/intervals.jsonl"
+	tx kill-server 2> /dev/null || true
+else
+	echo "# tmux is not installed: watch's m key not checked"
+fi

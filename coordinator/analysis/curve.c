@@ -24,6 +24,36 @@ bool curve_uses_mib(const struct workload *w)
 	return !rw_is_random(w->rw);
 }
 
+bool curve_decimal(const struct workload *w)
+{
+	return w->access.decimal;
+}
+
+const char *curve_bw_unit(const struct workload *w)
+{
+	return curve_decimal(w) ? "MB/s" : "MiB/s";
+}
+
+const char *curve_rate_unit(const struct workload *w)
+{
+	return curve_decimal(w) ? "IOPS" : "ops/s";
+}
+
+const char *curve_unit(const struct workload *w)
+{
+	return curve_uses_mib(w) ? curve_bw_unit(w) : curve_rate_unit(w);
+}
+
+double curve_shown_bw(const struct workload *w, double mib_s)
+{
+	return curve_decimal(w) ? mib_s * CURVE_MB_PER_MIB : mib_s;
+}
+
+double curve_shown(const struct workload *w, double v)
+{
+	return curve_uses_mib(w) ? curve_shown_bw(w, v) : v;
+}
+
 double curve_throughput(const struct workload *w, const struct step_point *p)
 {
 	return curve_uses_mib(w) ? p->mib_s : p->achieved_ops;

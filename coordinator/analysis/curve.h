@@ -12,6 +12,22 @@
 
 /* Sequential workloads are judged in MiB/s, random ones in ops/s, as published tables do. */
 bool curve_uses_mib(const struct workload *w);
+/*
+ * units: decimal, as IOmeter shows them: bandwidth in MB/s (10^6 bytes), rates as
+ * IOPS. Only what is shown changes: the analysis and summary.json's keys stay in
+ * MiB/s and ops/s.
+ */
+bool curve_decimal(const struct workload *w);
+/* The workload's unit as shown: "MiB/s" or "MB/s" (sequential), "ops/s" or "IOPS". */
+const char *curve_unit(const struct workload *w);
+/* Its bandwidth unit ("MiB/s", "MB/s") and rate unit ("ops/s", "IOPS") as shown. */
+const char *curve_bw_unit(const struct workload *w);
+const char *curve_rate_unit(const struct workload *w);
+/* A throughput in the workload's unit (curve_throughput's) as shown: MiB/s to MB/s. */
+double curve_shown(const struct workload *w, double v);
+/* MiB/s to the workload's bandwidth unit as shown. */
+double curve_shown_bw(const struct workload *w, double mib_s);
+#define CURVE_MB_PER_MIB 1.048576
 /* A point's throughput in the workload's unit. */
 double curve_throughput(const struct workload *w, const struct step_point *p);
 /*

@@ -168,6 +168,18 @@ int access_parse(struct yamlnode_doc *y, const yaml_node_t *map, struct access *
 		}
 		a->efficient = strcmp(s, "efficient") == 0;
 	}
+	if ((n = yamlnode_lookup(y, map, "units")) != NULL) {
+		if (yamlnode_string(y, n, "units", &s) < 0)
+			return -1;
+		if (strcmp(s, "binary") != 0 && strcmp(s, "decimal") != 0) {
+			yamlnode_expected(
+			    y, n, "units",
+			    "binary (MiB/s, ops/s) or decimal (MB/s, IOPS, as IOmeter "
+			    "shows them)");
+			return -1;
+		}
+		a->decimal = strcmp(s, "decimal") == 0;
+	}
 	if ((n = yamlnode_lookup(y, map, "data")) != NULL && access_data(y, n, a) < 0)
 		return -1;
 	if ((n = yamlnode_lookup(y, map, "direct")) != NULL &&

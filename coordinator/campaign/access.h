@@ -16,7 +16,7 @@ struct yaml_node_s;
 /* The keys access_parse reads; a workload or the top level (as defaults) takes them. */
 #define ACCESS_KEYS                                                                                \
 	"read_pct", "align", "working_set", "random", "arrivals", "data", "direct", "wake_slack",  \
-	    "timing"
+	    "timing", "units"
 
 /* data.clone's name at most this many bytes less one (the agent's DATAGEN_CLONE_MAX). */
 #define ACCESS_CLONE_MAX 64
@@ -46,6 +46,7 @@ struct access {
 	bool direct;
 	uint64_t wake_slack_ns; /* workers sleep at least this long between timed wakes */
 	bool efficient;         /* timing: efficient (sleep to the due time) or precise [precise] */
+	bool decimal; /* units: decimal (MB/s of 10^6 bytes, IOPS) or binary (MiB/s, ops/s) */
 };
 
 /*

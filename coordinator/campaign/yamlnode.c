@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "units.h"
+#include "vocab.h"
 #include "yamlnode.h"
 
 void yamlnode_error(struct yamlnode_doc *y, const yaml_node_t *at, const char *fmt, ...)
@@ -230,9 +231,10 @@ int yamlnode_check_mapping(struct yamlnode_doc *y, const yaml_node_t *node, cons
 				break;
 		if (known[i] == NULL) {
 			const char *near = yamlnode_nearest(name, known);
-			char fio[160];
+			char fio[256];
 
-			if (yamlnode_fio_hint(name, known, fio, sizeof(fio)))
+			if (yamlnode_fio_hint(name, known, fio, sizeof(fio)) ||
+			    (yamlnode_known(known, "rw") && vocab_hint(name, fio, sizeof(fio))))
 				yamlnode_error(y, key, "unknown key '%s' in %s (known: %s); %s",
 				               name, what, list, fio);
 			else

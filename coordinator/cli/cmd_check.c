@@ -6,6 +6,7 @@
 #include "campsource.h"
 #include "clock.h"
 #include "cmd.h"
+#include "curve.h"
 #include "error.h"
 #include "loadspec.h"
 #include "units.h"
@@ -31,7 +32,8 @@ static void cmd_check_duration(uint64_t ns, char *buf, size_t len)
 /* "20000 ops/s (78.1 MiB/s)": a rate and the bandwidth it means at this block size. */
 static void cmd_check_rate(double ops, const struct workload *w, char *buf, size_t len)
 {
-	snprintf(buf, len, "%.6g ops/s (%.1f MiB/s)", ops, ops * w->block_size / 1048576.0);
+	snprintf(buf, len, "%.6g %s (%.1f %s)", ops, curve_rate_unit(w),
+	         curve_shown_bw(w, ops * w->block_size / 1048576.0), curve_bw_unit(w));
 }
 
 static void cmd_check_campaign(const struct campaign *c)

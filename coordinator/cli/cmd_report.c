@@ -11,6 +11,7 @@
 #include "derive.h"
 #include "replay.h"
 #include "table.h"
+#include "timeseries.h"
 
 static int report_exec(const struct args *a)
 {
@@ -46,6 +47,13 @@ static int report_exec(const struct args *a)
 	rp.end.between = between;
 	if (derive_all(dir, rp.campaign, (const struct step_point *const *)rp.pts, rp.npts,
 	               rp.judged, &rp.end, &err) < 0) {
+		fprintf(stderr, "iocurve report: %s\n", err.msg);
+		between_free(between);
+		replay_free(&rp);
+		return 1;
+	}
+	/* the time series from the same lines: what the run wrote at its end */
+	if (timeseries_write(dir, rp.campaign, &err) < 0) {
 		fprintf(stderr, "iocurve report: %s\n", err.msg);
 		between_free(between);
 		replay_free(&rp);

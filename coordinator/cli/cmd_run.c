@@ -84,9 +84,23 @@ static void run_dash_cancel(void *arg)
 		run_cancel(ctx, "cancelled from the dashboard");
 }
 
+/* m on the dashboard: the mark goes to the campaign this process runs, no socket between. */
+static void run_dash_mark(void *arg, const char *text)
+{
+	struct run_ctx *ctx = arg;
+	char msg[512];
+
+	if (ctx->id == 0 || ctx->finished)
+		snprintf(msg, sizeof(msg), "mark not stamped: the campaign is not running");
+	else
+		daemon_mark_campaign(host_daemon(ctx->host), ctx->id, text, msg, sizeof(msg));
+	follow_notice(ctx->follow, msg);
+}
+
 static const struct dashboard_cbs run_dash_cbs = {
     .on_detach = NULL, /* embedded: the campaign lives in this process */
     .on_cancel = run_dash_cancel,
+    .on_mark = run_dash_mark,
 };
 
 /*

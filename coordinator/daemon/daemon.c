@@ -752,11 +752,7 @@ static void daemon_cancel(struct daemon *d, struct conn *conn, uint32_t id)
 		log_warn("%s", err.msg);
 }
 
-/*
- * The Mark verb: a mark on a running campaign's timeline (id 0: the running one),
- * stamped by its runner; the reply says where it landed.
- */
-static void daemon_mark(struct daemon *d, struct conn *conn, uint32_t id, const char *text)
+int daemon_mark_campaign(struct daemon *d, uint32_t id, const char *text, char *msg, size_t len)
 {
 	struct daemon_campaign *dc = daemon_find(d, id);
 	struct run_mark m;
@@ -764,28 +760,40 @@ static void daemon_mark(struct daemon *d, struct conn *conn, uint32_t id, const 
 
 	if (dc == NULL || (id == 0 && dc->state != DAEMON_RUNNING)) {
 		if (id == 0)
-			daemon_reply(conn, false, "no campaign is running (see iocurve status)");
+			snprintf(msg, len, "no campaign is running (see iocurve status)");
 		else
-			daemon_reply(conn, false, "no campaign %u (see iocurve status)", id);
-		return;
+			snprintf(msg, len, "no campaign %u (see iocurve status)", id);
+		return -1;
 	}
 	if (dc->state != DAEMON_RUNNING || dc->runner == NULL) {
-		daemon_reply(conn, false, "campaign %u is %s: only a running campaign takes marks",
-		             dc->id, daemon_state_names[dc->state]);
-		return;
+		snprintf(msg, len, "campaign %u is %s: only a running campaign takes marks", dc->id,
+		         daemon_state_names[dc->state]);
+		return -1;
 	}
 	if (runner_mark(dc->runner, text, MARK_SOURCE_USER, NULL, &m, &err) < 0) {
-		daemon_reply(conn, false, "campaign %u: mark refused: %s", dc->id, err.msg);
-		return;
+		snprintf(msg, len, "campaign %u: mark refused: %s", dc->id, err.msg);
+		return -1;
 	}
 	if (m.interval != MARK_NO_INTERVAL)
-		daemon_reply(conn, true, "campaign %u: marked at %s step %u, interval %u (%.1f s "
-		                         "into the step)",
-		             dc->id, m.workload, m.step + 1, m.interval + 1, (double)m.at_ns / 1e9);
+		snprintf(msg, len,
+		         "campaign %u: marked at %s step %u, interval %u (%.1f s into the step)",
+		         dc->id, m.workload, m.step + 1, m.interval + 1, (double)m.at_ns / 1e9);
 	else
-		daemon_reply(conn, true, "campaign %u: marked at %s step %u, between intervals "
-		                         "(%.1f s from the step's start)",
-		             dc->id, m.workload, m.step + 1, (double)m.at_ns / 1e9);
+		snprintf(
+		    msg, len,
+		    "campaign %u: marked at %s step %u, outside its intervals (%.1f s from its "
+		    "start)",
+		    dc->id, m.workload, m.step + 1, (double)m.at_ns / 1e9);
+	return 0;
+}
+
+/* The Mark verb: the reply says where the mark landed, or why it was refused. */
+static void daemon_mark(struct daemon *d, struct conn *conn, uint32_t id, const char *text)
+{
+	char msg[512];
+	int rc = daemon_mark_campaign(d, id, text, msg, sizeof(msg));
+
+	daemon_reply(conn, rc == 0, "%s", msg);
 }
 
 static void daemon_watch(struct daemon *d, struct conn *conn, uint32_t id)

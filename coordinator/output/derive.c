@@ -441,6 +441,14 @@ static json_t *derive_workload_json(const struct judged_curve *j)
 	json_object_set_new(o, "limit", json_string(j->limit));
 	if (w->work.on)
 		json_object_set_new(o, "fixed_work", derive_storm_json(w, j));
+	/* units: decimal: the figures as shown too, beside the MiB/s keys that stay */
+	if (curve_decimal(w)) {
+		json_object_set_new(o, "units", json_string("decimal"));
+		json_object_set_new(o, "knee_mbps", derive_num(kmib * CURVE_MB_PER_MIB, 1000));
+		json_object_set_new(
+		    o, "peak_mbps",
+		    derive_num(j->peak ? j->peak->mib_s * CURVE_MB_PER_MIB : 0, 1000));
+	}
 	return o;
 }
 

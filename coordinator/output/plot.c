@@ -145,24 +145,25 @@ static void plot_3sig(double v, char *buf, size_t len)
 }
 
 /* A throughput for a label: "46.3k ops/s", "1.2M ops/s", "812 MiB/s", "1,536 MiB/s". */
-static void plot_fmt_rate(double v, bool mib, char *buf, size_t len)
+static void plot_fmt_rate(const struct workload *w, double v, bool mib, char *buf, size_t len)
 {
 	char num[24];
+	const char *ops = curve_rate_unit(w);
 
 	if (mib) {
 		if (v < 100)
 			plot_3sig(v, num, sizeof(num));
 		else
 			plot_group(v, 0, num, sizeof(num));
-		snprintf(buf, len, "%s MiB/s", num);
+		snprintf(buf, len, "%s %s", num, curve_bw_unit(w));
 	} else if (v >= 999.5e3) {
 		plot_3sig(v / 1e6, num, sizeof(num));
-		snprintf(buf, len, "%sM ops/s", num);
+		snprintf(buf, len, "%sM %s", num, ops);
 	} else if (v >= 999.5) {
 		plot_3sig(v / 1e3, num, sizeof(num));
-		snprintf(buf, len, "%sk ops/s", num);
+		snprintf(buf, len, "%sk %s", num, ops);
 	} else {
-		snprintf(buf, len, "%.0f ops/s", v);
+		snprintf(buf, len, "%.0f %s", v, ops);
 	}
 }
 
@@ -213,7 +214,7 @@ static void plot_fmt_tick(const struct plot_axis *a, double v, char *buf, size_t
 
 static double plot_thr(const struct plot_ctx *p, const struct step_point *pt)
 {
-	double v = p->mib ? pt->mib_s : pt->achieved_ops;
+	double v = p->mib ? curve_shown_bw(p->w, pt->mib_s) : pt->achieved_ops;
 
 	return isfinite(v) && v > 0 ? v : 0;
 }
@@ -262,7 +263,7 @@ static void plot_ranges(struct plot_ctx *p, const struct plot_series *series, si
 				lunder = fmax(lunder, l);
 		}
 		if (ps->knee && isfinite(ps->knee->throughput))
-			xmax = fmax(xmax, ps->knee->throughput);
+			xmax = fmax(xmax, curve_shown(p->w, ps->knee->throughput));
 	}
 	ycap = over ? fmax(PLOT_CLIP_KEEP * p->slo, lunder) : fmax(lmax, p->slo);
 	if (!(ycap > 0))
@@ -363,7 +364,7 @@ static void plot_axes(struct plot_ctx *p)
 	fprintf(f,
 	        "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"13\">achieved "
 	        "throughput (%s)</text>\n",
-	        (PLOT_X0 + PLOT_X1) / 2, PLOT_H - 16.0, p->mib ? "MiB/s" : "ops/s");
+	        (PLOT_X0 + PLOT_X1) / 2, PLOT_H - 16.0, curve_unit(p->w));
 	fprintf(f,
 	        "<text transform=\"translate(22 %.1f) rotate(-90)\" text-anchor=\"middle\" "
 	        "font-size=\"13\">%s latency (%s)</text>\n",
@@ -428,7 +429,7 @@ static void plot_tooltip(struct plot_ctx *p, const struct plot_series *ps, size_
 	char offered[48], achieved[48], lat[32];
 
 	if (pt->offered_ops > 0)
-		plot_fmt_rate(pt->offered_ops, false, offered, sizeof(offered));
+		plot_fmt_rate(p->w, pt->offered_ops, false, offered, sizeof(offered));
 	else
 		snprintf(offered, sizeof(offered), "max (qd %u)", p->w->queue_depth);
 	plot_group(pt->achieved_ops, 0, achieved, sizeof(achieved));
@@ -437,8 +438,9 @@ static void plot_tooltip(struct plot_ctx *p, const struct plot_series *ps, size_
 		markup_escape(p->f, ps->label);
 		fputs(", ", p->f);
 	}
-	fprintf(p->f, "step %u: offered %s, achieved %s ops/s (%.1f MiB/s), ", pt->step + 1,
-	        offered, achieved, pt->mib_s);
+	fprintf(p->f, "step %u: offered %s, achieved %s %s (%.1f %s), ", pt->step + 1, offered,
+	        achieved, curve_rate_unit(p->w), curve_shown_bw(p->w, pt->mib_s),
+	        curve_bw_unit(p->w));
 	if (isfinite(plot_lat(p, pt))) {
 		plot_fmt_dur(plot_lat(p, pt), lat, sizeof(lat));
 		fprintf(p->f, "%s %s", campaign_slo_metric_name(p->metric), lat);
@@ -603,9 +605,9 @@ static void plot_knee_draw(struct plot_ctx *p, const struct plot_series *ps, siz
 	} else {
 		return;
 	}
-	kx = plot_px(p, isfinite(k->throughput) ? fmax(k->throughput, 0) : 0);
+	kx = plot_px(p, isfinite(k->throughput) ? fmax(curve_shown(p->w, k->throughput), 0) : 0);
 	ky = plot_py(p, ky);
-	plot_fmt_rate(k->throughput, p->mib, rate, sizeof(rate));
+	plot_fmt_rate(p->w, curve_shown(p->w, k->throughput), p->mib, rate, sizeof(rate));
 	snprintf(text, sizeof(text), "knee %s%s", k->kind == KNEE_ALL_UNDER ? "> " : "", rate);
 
 	fprintf(p->f,

@@ -330,8 +330,8 @@ static void report_step_cell(FILE *f, const struct workload *w, const struct pfi
 	case PF_H_RATE:
 		report_num(v.d, cell, sizeof(cell));
 		break;
-	case PF_H_FIXED1:
-		snprintf(cell, sizeof(cell), "%.1f", v.d);
+	case PF_H_FIXED1: /* the bandwidth */
+		snprintf(cell, sizeof(cell), "%.1f", curve_shown_bw(w, v.d));
 		break;
 	case PF_H_DURATION:
 		/* mean and service time (fio's clat) side by side, then the percentiles, the max */
@@ -357,6 +357,7 @@ static void report_steps(FILE *f, const struct judged_curve *j)
 	bool shaded = false;
 	const struct pfield *cols[PFIELD_MAX];
 	size_t ncols = pfield_list(PF_STEPS_HTML, cols);
+	char title[64];
 
 	uint32_t np = n ? step_npct(&pts[0]) : 0;
 
@@ -367,7 +368,8 @@ static void report_steps(FILE *f, const struct judged_curve *j)
 			if (cols[i]->kind == PF_PCTS)
 				fprintf(f, "<th>p%g</th>", step_pct(&pts[0], k));
 			else
-				fprintf(f, "<th>%s</th>", cols[i]->title);
+				fprintf(f, "<th>%s</th>",
+				        table_title(j->w, cols[i], title, sizeof(title)));
 	fprintf(f, "<th>Latency histogram</th></tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct step_point *p = &pts[i];

@@ -12,19 +12,25 @@
 /* Steps measured for less than this make a quick run, not figures to publish. */
 #define TABLE_QUICK_NS (10ull * 1000000000ull)
 
+/* v already in the unit shown (curve_shown). */
+static void table_fmt_shown(const struct workload *w, double v, char *buf, size_t len)
+{
+	snprintf(buf, len, curve_uses_mib(w) ? "%.1f %s" : "%.0f %s", v, curve_unit(w));
+}
+
 static void table_fmt_tp(const struct workload *w, double v, char *buf, size_t len)
 {
 	if (curve_uses_mib(w))
-		snprintf(buf, len, "%.1f MiB/s", v);
+		snprintf(buf, len, "%.1f %s", curve_shown(w, v), curve_unit(w));
 	else
-		snprintf(buf, len, "%.0f ops/s", v);
+		snprintf(buf, len, "%.0f %s", v, curve_unit(w));
 }
 
 /* A band's end v in the workload's unit, without the unit, to digits rounded outward (dir). */
 static void table_fmt_num(const struct workload *w, double v, int digits, int dir, char *buf,
                           size_t len)
 {
-	v = curve_round_out(v, digits, dir);
+	v = curve_round_out(curve_shown(w, v), digits, dir);
 	if (curve_uses_mib(w))
 		snprintf(buf, len, "%.1f", v);
 	else
@@ -44,8 +50,9 @@ static void table_knee_value(const struct judged_curve *j, char *buf, size_t len
 
 	/* client-bound above it: the knee may lie higher, a lower bound */
 	used = j->client_bound > 0 ? (size_t)snprintf(buf, len, ">= ") : 0;
-	table_fmt_tp(j->w, curve_round(r->n ? r->mean : k->throughput, j->digits), buf + used,
-	             len - used);
+	table_fmt_shown(j->w,
+	                curve_round(curve_shown(j->w, r->n ? r->mean : k->throughput), j->digits),
+	                buf + used, len - used);
 	used = strlen(buf);
 	if (k->bracket_hi > 0 && used < len) {
 		table_fmt_num(j->w, k->band_lo, j->digits, -1, lo, sizeof(lo));
@@ -137,8 +144,8 @@ static void table_step_cell(const struct workload *w, const struct pfield *f,
 	case PF_H_RATE:
 		snprintf(buf, len, "%.0f", v.d);
 		break;
-	case PF_H_FIXED1:
-		snprintf(buf, len, "%.1f", v.d);
+	case PF_H_FIXED1: /* the bandwidth */
+		snprintf(buf, len, "%.1f", curve_shown_bw(w, v.d));
 		break;
 	case PF_H_DURATION:
 		units_format_duration(f->kind == PF_PCTS      ? step_pct_ns(p, k)
@@ -155,13 +162,24 @@ static void table_step_cell(const struct workload *w, const struct pfield *f,
 	}
 }
 
+const char *table_title(const struct workload *w, const struct pfield *f, char *buf, size_t len)
+{
+	const char *u = strstr(f->title, "MiB/s"), *o = strstr(f->title, "ops/s");
+
+	if (!curve_decimal(w) || (u == NULL && o == NULL))
+		return f->title;
+	snprintf(buf, len, "%.*s%s%s", (int)((u ? u : o) - f->title), f->title,
+	         u ? curve_bw_unit(w) : curve_rate_unit(w), (u ? u : o) + 5);
+	return buf;
+}
+
 void table_print_steps(FILE *f, const struct judged_curve *j)
 {
 	const struct step_point *s = j->sorted;
 	size_t n = j->n;
 	const struct pfield *cols[PFIELD_MAX];
 	size_t ncols = pfield_list(PF_STEPS_MD, cols);
-	char cell[PFIELD_TEXT_MAX];
+	char cell[PFIELD_TEXT_MAX], title[64];
 	uint32_t np = n ? step_npct(&s[0]) : 0;
 
 	/* The columns the field table gives the step tables; the percentiles: the campaign's. */
@@ -171,7 +189,8 @@ void table_print_steps(FILE *f, const struct judged_curve *j)
 			if (cols[c]->kind == PF_PCTS)
 				fprintf(f, " p%g |", step_pct(&s[0], k));
 			else
-				fprintf(f, " %s |", cols[c]->title);
+				fprintf(f, " %s |",
+				        table_title(j->w, cols[c], title, sizeof(title)));
 	fputs("\n|", f);
 	for (size_t c = 0; c < ncols; c++)
 		for (uint32_t k = 0; k < pfield_cells(cols[c], np); k++)
@@ -245,7 +264,7 @@ void table_print_summary(FILE *f, const struct campaign *c, const struct judged_
 			snprintf(knee, sizeof(knee), "none");
 		else if (k->kind == KNEE_ALL_UNDER)
 			snprintf(knee, sizeof(knee), "> %.*f %s", curve_uses_mib(w) ? 1 : 0,
-			         k->throughput, curve_uses_mib(w) ? "MiB/s" : "ops/s");
+			         curve_shown(w, k->throughput), curve_unit(w));
 		else
 			table_knee_value(j, knee, sizeof(knee));
 		used = strlen(knee);

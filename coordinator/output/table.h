@@ -21,6 +21,12 @@ void table_knee_text(const struct judged_curve *j, char *buf, size_t len);
  * so it reads the same on a terminal and in a file.
  */
 void table_print_steps(FILE *f, const struct judged_curve *j);
+struct pfield;
+/*
+ * A step table column's title in the workload's units: "MiB/s" reads "MB/s" and
+ * "ops/s" "IOPS" under units: decimal. buf holds it when it differs from f's.
+ */
+const char *table_title(const struct workload *w, const struct pfield *f, char *buf, size_t len);
 /*
  * The peak (capacity: highest achieved of any step, with its service time and
  * in-flight operations, never its latency) and the sustained figure (highest

@@ -29,8 +29,9 @@
 
 struct timeplot_ctx {
 	FILE *f;
-	bool mib;
+	bool mib, decimal;     /* decimal: MB/s and IOPS (units: decimal) */
 	double block;          /* bytes per operation, for MiB/s */
+	const char *unit;      /* the throughput's, as shown (curve_unit) */
 	double t_end;          /* seconds */
 	double y_top;          /* throughput axis top */
 	double lat_lo, lat_hi; /* latency axis, ns, decades */
@@ -56,7 +57,7 @@ static double timeplot_ylat(const struct timeplot_ctx *p, double ns)
 
 static double timeplot_tput(const struct timeplot_ctx *p, double ops_s)
 {
-	return p->mib ? ops_s * p->block / (1024.0 * 1024.0) : ops_s;
+	return p->mib ? ops_s * p->block / (p->decimal ? 1e6 : 1024.0 * 1024.0) : ops_s;
 }
 
 /* The axes' ranges: all of time, the highest throughput or offered rate, latency decades. */
@@ -197,9 +198,8 @@ static void timeplot_axes(const struct timeplot_ctx *p, uint64_t slo_ns)
 		snprintf(buf, sizeof(buf), p->y_top >= 100 ? "%.0f" : "%.1f", v);
 		timeplot_text(p->f, TIMEPLOT_X0 - 6, timeplot_ytput(p, v) + 4, "end", 11, buf);
 	}
-	timeplot_text(p->f, 14, TIMEPLOT_TOP0 - 24 + 10, "start", 12,
-	              p->mib ? "MiB/s per interval (dashed: offered)"
-	                     : "ops/s per interval (dashed: offered)");
+	snprintf(buf, sizeof(buf), "%s per interval (dashed: offered)", p->unit);
+	timeplot_text(p->f, 14, TIMEPLOT_TOP0 - 24 + 10, "start", 12, buf);
 	for (double d = p->lat_lo; d <= p->lat_hi * 1.0001; d *= 10) {
 		double y = timeplot_ylat(p, d);
 
@@ -310,7 +310,11 @@ static void timeplot_marks(const struct timeplot_ctx *p, const struct workload *
 void timeplot_svg(FILE *f, const struct workload *w, const struct step_point *pts, size_t n,
                   uint64_t slo_ns, const struct run_mark *marks, size_t nmarks)
 {
-	struct timeplot_ctx p = {.f = f, .mib = curve_uses_mib(w), .block = w->block_size};
+	struct timeplot_ctx p = {.f = f,
+	                         .mib = curve_uses_mib(w),
+	                         .decimal = curve_decimal(w),
+	                         .unit = curve_unit(w),
+	                         .block = w->block_size};
 
 	timeplot_ranges(&p, pts, n);
 	fprintf(

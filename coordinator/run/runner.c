@@ -25,6 +25,7 @@
 #include "runner_work.h"
 #include "table.h"
 #include "text.h"
+#include "timeseries.h"
 #include "units.h"
 #include "xalloc.h"
 
@@ -237,6 +238,8 @@ static void runner_end_cb(evutil_socket_t fd, short what, void *arg)
 	end->meta = r->meta;
 	if (status != 1 &&
 	    (results_sync(r->res, &err) < 0 ||
+	     /* the time series from intervals.jsonl as it stands (report writes the same) */
+	     timeseries_write(results_dir(r->res), r->c, &err) < 0 ||
 	     derive_all(results_dir(r->res), r->c, (const struct step_point *const *)r->points,
 	                r->npoints, r->judged, end, &err) < 0)) {
 		/* Not all on disk: not complete, whatever the steps measured. */
@@ -265,6 +268,9 @@ static void runner_end_cb(evutil_socket_t fd, short what, void *arg)
 		               (const struct step_point *const *)r->points, r->npoints, r->judged,
 		               end, &err) < 0)
 			log_error("%s", err.msg);
+		/* after the status files: they have the room a full disk leaves */
+		if (timeseries_write(results_dir(r->res), r->c, &err) < 0)
+			log_warn("%s", err.msg);
 	}
 	/* The end report travels in the event: a daemon's clients print what `run` prints. */
 	f = open_memstream(&summary, &len);
@@ -1487,7 +1493,8 @@ int runner_mark(struct runner *r, const char *text, const char *source, const ch
 	if (r->started && r->start_w == r->w && r->start_step == r->step) {
 		/* the step in progress (or its retry): since its start, in an interval or not */
 		at = now > r->step_start_ns ? now - r->step_start_ns : 0;
-		if (r->state == RUNNER_STEPPING && at / w->interval_ns < r->nintervals)
+		if (r->state == RUNNER_STEPPING && now >= r->step_start_ns &&
+		    at / w->interval_ns < r->nintervals)
 			interval = (uint32_t)(at / w->interval_ns);
 	} else if (r->npoints[r->w] > 0) {
 		/* between steps: after the step that ran last, past its end */

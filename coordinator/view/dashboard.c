@@ -10,6 +10,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "dashboard_view.h"
 #include "xalloc.h"
 
@@ -40,9 +41,60 @@ static void dashboard_show_next(struct dashboard *d, int dir)
 	}
 }
 
+void dashboard_notice(struct dashboard *d, const char *msg)
+{
+	if (d == NULL)
+		return;
+	snprintf(d->notice, sizeof(d->notice), "%s", msg);
+	d->notice_end = clock_now_ns() + DASHBOARD_NOTICE_S * NSEC_PER_SEC;
+	d->dirty = true;
+}
+
+/*
+ * A key while the mark's text is typed: bytes of text (UTF-8 comes a byte at a
+ * time), Backspace, Enter to stamp it, Esc to drop it. True when a callback ran.
+ */
+static bool dashboard_prompt_key(struct dashboard *d, int ch)
+{
+	char why[160];
+
+	if (ch == 27) {
+		d->prompt = false;
+		return false;
+	}
+	if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+		/* a whole character: its continuation bytes, then its first */
+		while (d->text_len > 0 && ((unsigned char)d->text[d->text_len - 1] & 0xc0) == 0x80)
+			d->text_len--;
+		if (d->text_len > 0)
+			d->text_len--;
+		d->text[d->text_len] = '\0';
+		return false;
+	}
+	if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+		d->prompt = false;
+		if (!mark_text_check(d->text, why, sizeof(why))) {
+			char msg[200];
+
+			snprintf(msg, sizeof(msg), "mark not sent: %s", why);
+			dashboard_notice(d, msg);
+			return false;
+		}
+		d->cbs.on_mark(d->arg, d->text);
+		return true;
+	}
+	if (ch >= 0x20 && ch <= 0xff && ch != 0x7f && d->text_len < MARK_TEXT_MAX) {
+		d->text[d->text_len++] = (char)ch;
+		d->text[d->text_len] = '\0';
+	}
+	return false;
+}
+
 /* One key. True when a callback ran: it may have freed d, so touch nothing after. */
 static bool dashboard_key(struct dashboard *d, int ch)
 {
+	if (d->prompt)
+		return dashboard_prompt_key(d, ch);
 	if (d->confirm) {
 		d->confirm = false;
 		if ((ch == 'y' || ch == 'Y') && d->cbs.on_cancel != NULL) {
@@ -64,6 +116,15 @@ static bool dashboard_key(struct dashboard *d, int ch)
 	case 'C':
 		if (d->cbs.on_cancel != NULL && !d->st.finished && !d->cancel_sent)
 			d->confirm = true;
+		break;
+	case 'm':
+	case 'M':
+		if (d->cbs.on_mark != NULL && !d->st.finished && !d->cancel_sent) {
+			d->prompt = true;
+			d->text_len = 0;
+			d->text[0] = '\0';
+			d->notice_end = 0;
+		}
 		break;
 	case KEY_LEFT:
 		dashboard_show_next(d, -1);

@@ -16,6 +16,11 @@ struct dashboard_cbs {
 	void (*on_detach)(void *arg);
 	/* c, then y to confirm: cancel the campaign. */
 	void (*on_cancel)(void *arg);
+	/*
+	 * m, the text, Enter: stamp a mark on the timeline (marks.h; the text checked
+	 * already). The answer comes back through dashboard_notice. NULL: m is not offered.
+	 */
+	void (*on_mark)(void *arg, const char *text);
 };
 
 /*
@@ -26,6 +31,8 @@ struct dashboard_cbs {
 struct dashboard *dashboard_new(struct event_base *base, const struct dashboard_cbs *cbs,
                                 void *arg);
 void dashboard_event(struct dashboard *d, const struct event *e);
+/* A line for the user on the status line for a few seconds (a mark's answer). */
+void dashboard_notice(struct dashboard *d, const char *msg);
 /* Restore the terminal. */
 void dashboard_free(struct dashboard *d);
 

@@ -12,6 +12,7 @@
 #include "dashboard_view.h"
 #include "termplot.h"
 #include "units.h"
+#include "clock.h"
 #include "xalloc.h"
 
 /*
@@ -208,7 +209,11 @@ static void dashboard_draw_fleet(const struct dashboard *d, int y, int x, int h)
 
 	if (h < 2)
 		return;
-	dashboard_put(y, x, DASHBOARD_SIDE_W, A_BOLD, "fleet, last intervals");
+	if (d->st.last_mark[0] != '\0')
+		dashboard_put(y, x, DASHBOARD_SIDE_W, A_BOLD, "fleet, last intervals%smark %d: %s",
+		              d->sep, d->st.last_mark_step + 1, d->st.last_mark);
+	else
+		dashboard_put(y, x, DASHBOARD_SIDE_W, A_BOLD, "fleet, last intervals");
 	dashboard_put(y + 1, x, DASHBOARD_SIDE_W, A_UNDERLINE, "%4s %3s %8s %7s %8s %8s %-7s",
 	              "step", "int", "ops/s", "MiB/s", "mean", "p99", "");
 	/* The newest ones, when fewer fit. */
@@ -216,6 +221,14 @@ static void dashboard_draw_fleet(const struct dashboard *d, int y, int x, int h)
 	for (size_t i = first; i < n; i++) {
 		const struct dashstate_interval *f = dashstate_fleet(&d->st, i);
 		char mean[16], p99[16];
+
+		if (f->mark[0] != '\0') {
+			/* a mark among the intervals, where it was stamped */
+			dashboard_put(y + 2 + (int)(i - first), x, DASHBOARD_SIDE_W,
+			              dashboard_colour(DASHBOARD_CYAN, A_BOLD), "%4d %3s mark: %s",
+			              f->step + 1, f->interval >= 0 ? "" : "-", f->mark);
+			continue;
+		}
 
 		dashboard_fmt_us(f->mean_us, mean, sizeof(mean));
 		dashboard_fmt_us(f->p99_us, p99, sizeof(p99));
@@ -381,8 +394,21 @@ static void dashboard_draw_status(const struct dashboard *d)
 {
 	int y = LINES - 1;
 
-	if (d->confirm) {
+	if (d->prompt) {
+		/* the end of a long text, where the typing is */
+		const char *t = d->text;
+
+		while (strlen(t) > (size_t)(COLS > 60 ? COLS - 50 : 10)) {
+			t++;
+			while (((unsigned char)*t & 0xc0) == 0x80)
+				t++;
+		}
+		dashboard_put(y, 0, COLS, A_REVERSE | A_BOLD,
+		              " mark the timeline: %s_   (Enter: stamp it, Esc: drop it) ", t);
+	} else if (d->confirm) {
 		dashboard_put(y, 0, COLS, A_REVERSE | A_BOLD, " cancel the campaign? (y/n) ");
+	} else if (d->notice_end > clock_now_ns()) {
+		dashboard_put(y, 0, COLS, A_BOLD, " %s", d->notice);
 	} else if (d->st.finished) {
 		attr_t attr =
 		    A_BOLD | (d->st.status == 0 ? dashboard_colour(DASHBOARD_GREEN, 0)
@@ -399,9 +425,10 @@ static void dashboard_draw_status(const struct dashboard *d)
 	} else if (d->cancel_sent) {
 		dashboard_put(y, 0, COLS, A_BOLD, " cancelling the campaign...");
 	} else {
-		dashboard_put(y, 0, COLS, A_DIM, " %s%s%s workload  s sort  ? help",
+		dashboard_put(y, 0, COLS, A_DIM, " %s%s%s%s workload  s sort  ? help",
 		              d->cbs.on_detach != NULL ? "q detach  " : "",
-		              d->cbs.on_cancel != NULL ? "c cancel  " : "", d->arrows);
+		              d->cbs.on_cancel != NULL ? "c cancel  " : "",
+		              d->cbs.on_mark != NULL ? "m mark  " : "", d->arrows);
 	}
 }
 
@@ -413,6 +440,7 @@ static void dashboard_draw_help(const struct dashboard *d)
 	    {d->arrows, "show the previous or next workload's curve"},
 	    {"s", "sort the agents by name, ops/s, mean or p99"},
 	    {"c", d->cbs.on_cancel != NULL ? "cancel the campaign (asks first)" : NULL},
+	    {"m", d->cbs.on_mark != NULL ? "mark the timeline: type a text, Enter" : NULL},
 	    {"q", d->cbs.on_detach != NULL ? "detach: the campaign goes on without you" : NULL},
 	    {"?", "close this help"},
 	    {"", ""},

@@ -5,17 +5,20 @@
 
 #include <curses.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <event2/event.h>
 
 #include "dashboard.h"
 #include "dashstate.h"
+#include "marks.h"
 
 #define DASHBOARD_CURVE_H    28 /* at most: title, 23 plot rows, axis, ticks, legend */
 #define DASHBOARD_CURVE_W    80 /* at most: y labels and a 72-cell plot */
 #define DASHBOARD_CURVE_MIN  58 /* the narrowest curve worth putting a table beside */
 #define DASHBOARD_SIDE_W     51 /* the fleet and finished tables beside the curve */
 #define DASHBOARD_IDLE_READS 64 /* readable stdin that yields no key this often: EOF */
+#define DASHBOARD_NOTICE_S   8  /* a notice stays this many seconds on the status line */
 
 enum dashboard_pair { DASHBOARD_RED = 1, DASHBOARD_YELLOW, DASHBOARD_CYAN, DASHBOARD_GREEN };
 
@@ -35,6 +38,12 @@ struct dashboard {
 	int shown; /* the workload whose curve is drawn; -1: the current one */
 	enum dashstate_sort sort;
 	bool help, confirm, cancel_sent, dirty;
+	/* m: the mark's text being typed (prompt), then the answer (notice, until notice_end) */
+	bool prompt;
+	char text[MARK_TEXT_MAX + 1];
+	size_t text_len;
+	char notice[256];
+	uint64_t notice_end; /* clock_now_ns */
 	long drawn_sec;
 };
 

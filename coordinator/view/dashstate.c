@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dashstate.h"
+#include "text.h"
 #include "xalloc.h"
 
 #define DASHSTATE_MAX_WORKLOADS 4096 /* a bad index must not allocate gigabytes */
@@ -100,6 +101,20 @@ static void dashstate_on_step(struct dashstate *s, const struct event_step *e)
 	s->offered = e->offered_ops;
 	s->step_seconds = e->seconds;
 	clock_gettime(CLOCK_MONOTONIC, &s->t_step);
+}
+
+/* A mark: a row of its own among the fleet's intervals. */
+static void dashstate_on_mark(struct dashstate *s, const struct event_mark *e)
+{
+	struct dashstate_interval *f = &s->fleet[s->nfleet++ % DASHSTATE_FLEET_LINES];
+
+	*f = (struct dashstate_interval){.step = (int)e->step,
+	                                 .interval = e->between ? -1 : (int)e->interval};
+	text_clean(e->text, f->mark, sizeof(f->mark), false); /* cut on a character's edge */
+	if (f->mark[0] == '\0')
+		dashstate_copy(f->mark, sizeof(f->mark), "?");
+	dashstate_copy(s->last_mark, sizeof(s->last_mark), f->mark);
+	s->last_mark_step = f->step;
 }
 
 static void dashstate_on_interval(struct dashstate *s, const struct event_interval *e)
@@ -211,6 +226,9 @@ bool dashstate_event(struct dashstate *s, const struct event *e)
 		break;
 	case EVENT_WORKLOAD_DONE:
 		dashstate_on_workload_done(s, &e->workload_done);
+		break;
+	case EVENT_MARK:
+		dashstate_on_mark(s, &e->mark);
 		break;
 	case EVENT_DONE:
 		s->finished = true;

@@ -50,6 +50,7 @@ struct dashstate_interval {
 	int step, interval;
 	bool warmup;
 	double ops_s, mib_s, mean_us, p99_us;
+	char mark[96]; /* not "": a mark stamped here (its text), not an interval */
 };
 
 enum dashstate_sort {
@@ -72,9 +73,12 @@ struct dashstate {
 	double offered, step_seconds;
 	struct dashstate_agent *agents;
 	size_t nagents;
-	/* The fleet's last intervals of the current workload: a ring. */
+	/* The fleet's last intervals of the current workload and its marks: a ring. */
 	struct dashstate_interval fleet[DASHSTATE_FLEET_LINES];
 	size_t nfleet;
+	/* The last mark (its text, "" for none, and step): it outlives the ring's rows. */
+	char last_mark[96];
+	int last_mark_step;
 };
 
 void dashstate_init(struct dashstate *s);

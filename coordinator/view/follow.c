@@ -25,6 +25,14 @@ struct follow *follow_new(struct event_base *base, bool json, const struct dashb
 	return f;
 }
 
+void follow_notice(struct follow *f, const char *msg)
+{
+	if (f != NULL && f->dash != NULL)
+		dashboard_notice(f->dash, msg);
+	else
+		fprintf(stderr, "iocurve: %s\n", msg);
+}
+
 void follow_event(void *arg, const struct event *e)
 {
 	struct follow *f = arg;

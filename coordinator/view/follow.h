@@ -20,6 +20,8 @@ struct follow *follow_new(struct event_base *base, bool json, const struct dashb
                           void *arg);
 /* Show e: an events_fn whose arg is the follow. */
 void follow_event(void *arg, const struct event *e);
+/* A line for the user: on the dashboard's status line, else on stderr. */
+void follow_notice(struct follow *f, const char *msg);
 /* Whether the dashboard shows the campaign (false for NULL). */
 bool follow_dashboard(const struct follow *f);
 /*

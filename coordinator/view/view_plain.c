@@ -113,8 +113,8 @@ void view_plain(void *arg, const struct event *e)
 			        e->mark.source, e->mark.step + 1, e->mark.at_s, e->mark.text);
 		else
 			fprintf(f, "  mark (%s) at step %u, interval %u (%.1f s): %s\n",
-			        e->mark.source, e->mark.step + 1, e->mark.interval + 1, e->mark.at_s,
-			        e->mark.text);
+			        e->mark.source, e->mark.step + 1, e->mark.interval + 1,
+			        e->mark.at_s, e->mark.text);
 		break;
 	case EVENT_DONE:
 		/* The end report: in-process and from a daemon alike. */

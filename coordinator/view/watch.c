@@ -22,6 +22,7 @@ struct watch {
 	char message[1024];
 	void (*on_event)(void *arg, const struct event *e); /* or NULL */
 	void *arg;
+	unsigned marks_pending; /* Mark requests (the dashboard's m) not yet answered */
 };
 
 static void watch_send_cancel(struct watch *w)
@@ -42,6 +43,12 @@ static void watch_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 	struct event e;
 
 	if (env->body_case == IOCURVE__ENVELOPE__BODY_CONTROL_REPLY) {
+		/* Replies come in the order asked: the marks' first, while any is awaited. */
+		if (w->marks_pending > 0) {
+			w->marks_pending--;
+			follow_notice(w->follow, env->control_reply->message);
+			return;
+		}
 		if (!env->control_reply->ok) {
 			snprintf(w->message, sizeof(w->message), "%s", env->control_reply->message);
 			w->status = 1;
@@ -107,9 +114,27 @@ static void watch_cancel(void *arg)
 	watch_send_cancel(arg);
 }
 
+/* m on the dashboard: a Mark request on the watch's connection; its reply is a notice. */
+static void watch_mark(void *arg, const char *text)
+{
+	struct watch *w = arg;
+	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
+	Iocurve__Mark m = IOCURVE__MARK__INIT;
+
+	if (w->conn == NULL)
+		return;
+	m.id = w->id;
+	m.text = (char *)text;
+	env.body_case = IOCURVE__ENVELOPE__BODY_MARK;
+	env.mark = &m;
+	conn_send(w->conn, &env);
+	w->marks_pending++;
+}
+
 static const struct dashboard_cbs watch_dash_cbs = {
     .on_detach = watch_detach,
     .on_cancel = watch_cancel,
+    .on_mark = watch_mark,
 };
 
 int watch_campaign(const char *path, uint32_t id, bool json, struct error *err)

@@ -151,4 +151,34 @@ assert p.returncode == 2, p.returncode
 assert p.stderr.strip().endswith("deep.yaml:2:75: nested deeper than 64 levels"), p.stderr
 PY
 ok "deep nesting is refused at the first level too deep, with file:line:column"
+# IOmeter's and vdbench's words: the key iocurve calls them, at file:line:column, status 2.
+vocab() { # vocab KEY-LINE WANT: one workload with that line, in a workload and at the top
+	printf 'campaign: v\nagents: {local: 1}\ntarget: {sim: {service_time: 100us}}\nworkloads:\n  - name: a\n    %s\n    load: {steps: [100]}\n' \
+		"$1" > "$T/vocab.yaml"
+	rc=0
+	"$IOCURVE" check "$T/vocab.yaml" > "$T/vocab.out" 2>&1 || rc=$?
+	key=$(printf '%s' "$1" | sed 's/^"//; s/"*: .*//')
+	[ "$rc" -eq 2 ] && grep -qF "vocab.yaml:6:5: unknown key '$key' in workload 'a'" "$T/vocab.out" &&
+		grep -qF -- "$2" "$T/vocab.out" || { cat "$T/vocab.out"; return 1; }
+	printf 'campaign: v\nagents: {local: 1}\ntarget: {sim: {service_time: 100us}}\n%s\nworkloads: [{name: a, load: {steps: [100]}}]\n' \
+		"$1" > "$T/vocab-top.yaml"
+	"$IOCURVE" check "$T/vocab-top.yaml" > "$T/vocab.out" 2>&1 && return 1
+	grep -qF "vocab-top.yaml:4:1: unknown key '$key' in campaign (" "$T/vocab.out" &&
+		grep -qF -- "$2" "$T/vocab.out" || { cat "$T/vocab.out"; return 1; }
+}
+check "vdbench's xfersize is block_size" vocab "xfersize: 4k" "'xfersize' is vdbench's name: iocurve calls it 'block_size'"
+check "vdbench's rdpct is read_pct" vocab "rdpct: 70" "'rdpct' is vdbench's name: iocurve calls it 'read_pct'"
+check "vdbench's seekpct is rw" vocab "seekpct: 100" "'seekpct' is vdbench's: seekpct=100 is rw: randread"
+check "vdbench's iorate is load steps" vocab "iorate: max" "'iorate' is vdbench's: give the rates as load: {steps: [OPS, ...]}"
+check "vdbench's elapsed is measure" vocab "elapsed: 30" "'elapsed' is vdbench's name: iocurve calls it 'measure'"
+check "vdbench's threads is queue_depth" vocab "threads: 8" "'threads' is vdbench's name: iocurve calls it 'queue_depth'"
+check "vdbench's forthreads is a matrix" vocab "forthreads: 8" "'forthreads' is vdbench's: a list makes a matrix: queue_depth: [1, 8, 32]"
+check "vdbench's forxfersize is a matrix" vocab "forxfersize: 4k" "'forxfersize' is vdbench's: a list makes a matrix: block_size: [4KiB, 64KiB]"
+check "IOmeter's Transfer Request Size is block_size" vocab "Transfer Request Size: 4KiB" "'Transfer Request Size' is IOmeter's name: iocurve calls it 'block_size'"
+check "IOmeter's Percent Read is read_pct" vocab "Percent Read: 70" "'Percent Read' is IOmeter's name: iocurve calls it 'read_pct'"
+check "IOmeter's Percent Random is rw" vocab "Percent Random: 100" "'Percent Random' is IOmeter's: 100% random is rw: randread"
+check "IOmeter's # of Outstanding I/Os is queue_depth" vocab '"# of Outstanding I/Os": 32' "'# of Outstanding I/Os' is IOmeter's name: iocurve calls it 'queue_depth'"
+check "IOmeter's Ramp Up Time is warmup" vocab "Ramp Up Time: 5" "'Ramp Up Time' is IOmeter's name: iocurve calls it 'warmup'"
+check "IOmeter's Run Time is measure" vocab "Run Time: 30" "'Run Time' is IOmeter's name: iocurve calls it 'measure'"
+check "IOmeter's Workers is workers" vocab "Workers: 4" "'Workers' is IOmeter's name: iocurve calls it 'workers'"
 echo "# check: all passed"

@@ -26,7 +26,8 @@ def lines(path):
 
 
 def records(path):
-    """The interval records (an agent's or the merged "*" line) of the attempts that count."""
+    """The interval records (an agent's or the merged "*" line) of the attempts that count
+    (not a mark line, which may name an agent and an interval too)."""
     return [l for l in lines(path) if "interval" in l and "agent" in l and "mark" not in l]
 
 

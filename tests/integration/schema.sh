@@ -132,4 +132,19 @@ except ValidationError:
     pass
 PY
 ok "a fixed-work summary.json validates; its storm has the documented form"
+# The mark event (iocurve mark; timeline_marks.sh validates a daemon's real stream): as
+# struct event_mark prints it, valid; without its text or of another source, not.
+python3 - "$SCHEMA" <<'PY' || fail "the mark event matches docs/schema"
+import json, sys
+import jsonschema
+es = json.load(open(sys.argv[1] + "/events.schema.json"))
+ev = jsonschema.Draft202012Validator(es)
+m = {"event": "mark", "workload": 0, "step": 1, "interval": 1, "between": False, "at_s": 0.56,
+     "text": "cache enabled", "source": "user", "agent": ""}
+ev.validate(m)
+assert not ev.is_valid({k: v for k, v in m.items() if k != "text"})
+assert not ev.is_valid(dict(m, source="robot"))
+assert not ev.is_valid(dict(m, text=""))
+PY
+ok "the mark event matches docs/schema"
 echo "# schema: all passed"

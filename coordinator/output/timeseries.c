@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: MIT */
+/* Per-interval time series as CSV, read back from intervals.jsonl step by step. */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "derive.h"
+#include "intervals.h"
+#include "timeseries.h"
+#include "xalloc.h"
+
+/* One line's figures, the histograms already reduced. */
+struct ts_row {
+	char agent[INTERVALS_NAME_MAX];
+	uint32_t interval;
+	bool warmup, pct; /* pct: its percentiles are known (bins written) */
+	uint32_t agents, workers;
+	uint64_t duration_ns, ops, bytes, errors, cpu_ns, lag_sum_ns;
+	double mean_us, p50_us, p99_us, max_us, host_cpu_pct;
+	double time_s;
+};
+
+struct ts_ctx {
+	const char *path;
+	const struct campaign *c;
+	bool agents; /* which file: the agents' rows, or the fleet's */
+	struct error err;
+	int failed;
+	/* the step being read */
+	char workload[INTERVALS_NAME_MAX];
+	uint32_t step;
+	double offered;
+	struct ts_row *rows;
+	size_t n, cap;
+	/* the time already run of the workload being read */
+	char t_workload[INTERVALS_NAME_MAX];
+	double t;
+};
+
+static void ts_take(struct ts_ctx *x, const struct intervals_line *l)
+{
+	const struct record *r = &l->rec.rec;
+	struct ts_row *row;
+
+	if (x->n == x->cap) {
+		x->cap = x->cap ? 2 * x->cap : 64;
+		x->rows = xreallocarray(x->rows, x->cap, sizeof(*x->rows));
+	}
+	row = &x->rows[x->n++];
+	memset(row, 0, sizeof(*row));
+	snprintf(row->agent, sizeof(row->agent), "%s", l->agent);
+	row->interval = l->interval;
+	row->warmup = l->rec.warmup;
+	row->agents = l->rec.agents;
+	row->workers = l->rec.workers;
+	row->duration_ns = l->rec.duration_ns;
+	row->ops = r->ops;
+	row->bytes = r->bytes;
+	row->errors = r->errors;
+	row->cpu_ns = r->cpu_user_ns + r->cpu_sys_ns;
+	row->lag_sum_ns = r->lag_sum_ns;
+	row->host_cpu_pct = l->rec.host_cpu_pct;
+	row->mean_us = r->latency.count ? hist_mean(&r->latency) / 1e3 : NAN;
+	row->max_us = r->latency.count ? (double)r->latency.max / 1e3 : NAN;
+	row->pct = !l->rec.no_bins && r->latency.count > 0;
+	if (row->pct) {
+		row->p50_us = (double)hist_quantile(&r->latency, 50) / 1e3;
+		row->p99_us = (double)hist_quantile(&r->latency, 99) / 1e3;
+	}
+}
+
+static void ts_num(FILE *f, double v, int decimals)
+{
+	fputc(',', f);
+	if (isfinite(v))
+		fprintf(f, "%.*f", decimals, v);
+}
+
+static void ts_print(FILE *f, const struct ts_ctx *x, const struct ts_row *row)
+{
+	double s = (double)row->duration_ns / 1e9;
+
+	fprintf(f, "%s,%u,", x->workload, x->step + 1);
+	if (isfinite(x->offered) && x->offered > 0)
+		fprintf(f, "%.0f", x->offered);
+	else
+		fputs(isfinite(x->offered) ? "max" : "", f);
+	fprintf(f, ",%u,%.3f", row->interval, row->time_s);
+	if (x->agents)
+		fprintf(f, ",%s,%d,%u", row->agent, row->warmup, row->workers);
+	else
+		fprintf(f, ",%d,%u,%u", row->warmup, row->agents, row->workers);
+	fprintf(f, ",%.3f,%llu", s, (unsigned long long)row->ops);
+	ts_num(f, s > 0 ? (double)row->ops / s : NAN, 1);
+	ts_num(f, s > 0 ? (double)row->bytes / s / (1024.0 * 1024.0) : NAN, 3);
+	ts_num(f, row->mean_us, 1);
+	ts_num(f, row->pct ? row->p50_us : NAN, 1);
+	ts_num(f, row->pct ? row->p99_us : NAN, 1);
+	ts_num(f, row->max_us, 1);
+	fprintf(f, ",%llu", (unsigned long long)row->errors);
+	ts_num(f, s > 0 ? (double)row->cpu_ns / 1e9 / s * 100 : NAN, 1);
+	ts_num(f, row->host_cpu_pct, 1);
+	ts_num(f, row->ops ? (double)row->lag_sum_ns / (double)row->ops / 1e3 : NAN, 1);
+	fputc('\n', f);
+}
+
+/* The step's lines are all in: their times from the fleet's intervals, then the rows. */
+static void ts_flush(FILE *f, struct ts_ctx *x)
+{
+	double step_s = 0;
+
+	if (x->n == 0)
+		return;
+	if (strcmp(x->t_workload, x->workload) != 0) {
+		snprintf(x->t_workload, sizeof(x->t_workload), "%s", x->workload);
+		x->t = 0;
+	}
+	for (size_t i = 0; i < x->n; i++) {
+		double before = 0;
+
+		/* the fleet's intervals before this one, in this step */
+		for (size_t k = 0; k < x->n; k++)
+			if (strcmp(x->rows[k].agent, INTERVALS_MERGED) == 0 &&
+			    x->rows[k].interval < x->rows[i].interval)
+				before += (double)x->rows[k].duration_ns / 1e9;
+		x->rows[i].time_s = x->t + before;
+		if (strcmp(x->rows[i].agent, INTERVALS_MERGED) == 0)
+			step_s += (double)x->rows[i].duration_ns / 1e9;
+	}
+	/* fleet rows by interval (as written); agents' rows as their lines came */
+	for (size_t i = 0; i < x->n; i++)
+		if ((strcmp(x->rows[i].agent, INTERVALS_MERGED) != 0) == x->agents)
+			ts_print(f, x, &x->rows[i]);
+	x->t += step_s;
+	x->n = 0;
+}
+
+static void ts_write(FILE *f, const void *arg)
+{
+	struct ts_ctx *x = (struct ts_ctx *)arg;
+	struct intervals_line *l = xmalloc(sizeof(*l));
+	struct intervals_reader *in = intervals_open(x->path, &x->err);
+	int got;
+
+	fprintf(f, "%s\n", x->agents ? TIMESERIES_AGENT_HEADER : TIMESERIES_FLEET_HEADER);
+	x->n = 0;
+	x->t_workload[0] = x->workload[0] = '\0';
+	x->failed = in == NULL;
+	while (in != NULL && (got = intervals_next(in, l, &x->err)) != 0) {
+		if (got < 0) {
+			x->failed = 1;
+			break;
+		}
+		if (l->retried) {
+			/* the attempt so far is void: its rows go */
+			if (strcmp(l->workload, x->workload) == 0 && l->step == x->step)
+				x->n = 0;
+			continue;
+		}
+		if (l->end || l->lost || l->clock || l->cooldown || l->window || l->mark)
+			continue;
+		if (strcmp(l->workload, x->workload) != 0 || l->step != x->step) {
+			ts_flush(f, x);
+			snprintf(x->workload, sizeof(x->workload), "%s", l->workload);
+			x->step = l->step;
+			x->offered = l->offered_ops;
+		}
+		ts_take(x, l);
+	}
+	ts_flush(f, x);
+	intervals_close(in);
+	free(l);
+}
+
+int timeseries_write(const char *dir, const struct campaign *c, struct error *err)
+{
+	char *path = xasprintf("%s/intervals.jsonl", dir);
+	struct ts_ctx x = {.path = path, .c = c};
+	int rc = 0;
+
+	for (int k = 0; k < 2 && rc == 0; k++) {
+		x.agents = k == 1;
+		if (derive_file(dir, x.agents ? "timeseries-agents.csv" : "timeseries.csv",
+		                ts_write, &x, err) < 0)
+			rc = -1;
+		else if (x.failed) {
+			*err = x.err;
+			rc = -1;
+		}
+	}
+	free(x.rows);
+	free(path);
+	return rc;
+}

@@ -1,0 +1,79 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The dashboard's m key on `iocurve run` (the campaign in this process: no control
+# socket): m, a text, Enter stamps a mark at the step in progress; the fleet list shows
+# it; intervals.jsonl and the time plot have it; Esc drops a text; an empty one is refused.
+. "$(dirname "$0")/lib.sh"
+
+command -v tmux > /dev/null 2>&1 || {
+	echo "# skip: tmux is not installed"
+	exit 77
+}
+SOCK=iocurve-dashmark-$$
+S=dashmark-$$
+tx() { tmux -L "$SOCK" -f /dev/null "$@"; }
+trap 'tx kill-server 2>/dev/null || true; cleanup' EXIT
+export TERM=xterm-256color LANG=C.UTF-8
+
+screen() { tx capture-pane -p -t "$S" > "$T/screen"; }
+wait_screen() {
+	n=0
+	while screen && ! grep -Eq -- "$1" "$T/screen"; do
+		n=$((n + 1))
+		if [ "$n" -gt $(($2 * 10)) ]; then
+			echo "# the pane shows:"
+			sed 's/^/# /' "$T/screen"
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
+cat > "$T/c.yaml" <<YAML
+campaign: dmark
+agents: {local: 1}
+target: {sim: {servers: 4, service_time: 1ms}}
+interval: 500ms
+warmup: 500ms
+measure: 2s
+workloads:
+  - {name: rr, rw: randread, load: {steps: [500, 600, 700, 800, 900, 1000]}}
+YAML
+tx new-session -d -s "$S" -x 120 -y 40 \
+	"$IOCURVE run $T/c.yaml --out $T/r; echo exit=\$?; sleep 30"
+check "the campaign is on the dashboard" wait_screen 'iocurve .*dmark .*workload 1/1 rr' 20
+check "the footer offers m" wait_screen 'm mark' 5
+check "the fleet list has intervals" wait_screen ' [0-9]+ +[0-9]+\.[0-9] +[0-9.]+(us|ms) ' 20
+
+tx send-keys -t "$S" m
+check "m asks for the text" wait_screen 'mark the timeline: _ +\(Enter: stamp it, Esc: drop it\)' 3
+tx send-keys -t "$S" -l "dropped"
+check "the text shows as typed" wait_screen 'mark the timeline: dropped_' 3
+tx send-keys -t "$S" Escape
+sleep 0.5
+check "Esc drops it" wait_screen 'm mark' 3
+
+tx send-keys -t "$S" m
+tx send-keys -t "$S" Enter
+check "an empty text is refused on the status line" wait_screen 'mark not sent: the text is empty' 3
+
+tx send-keys -t "$S" m
+tx send-keys -t "$S" -l "cache on xé"
+tx send-keys -t "$S" BSpace BSpace
+tx send-keys -t "$S" -l "ON"
+tx send-keys -t "$S" Enter
+check "Enter stamps it: the answer says where" \
+	wait_screen 'campaign [0-9]+: marked at rr step [0-9]+, (interval [0-9]+|outside its intervals)' 5
+check "the fleet list shows the mark" wait_screen 'fleet, last intervals . mark [0-9]+: cache on ON' 5
+check "the run ends" wait_screen '^exit=0$' 60
+tx kill-session -t "$S" 2> /dev/null || true
+
+python3 - "$T/r/intervals.jsonl" <<'PY' || fail "intervals.jsonl has the mark, typed with its Backspaces"
+import json, sys
+marks = [json.loads(l) for l in open(sys.argv[1]) if '"mark"' in l]
+assert [m["mark"] for m in marks] == ["cache on ON"], marks
+assert marks[0]["source"] == "user" and marks[0]["workload"] == "rr", marks
+PY
+ok "intervals.jsonl has the mark, typed with its Backspaces"
+check "the time plot draws it" grep -q '>cache on ON</text>' "$T/r/time-rr.svg"
+check "report.html too" grep -q '<td class="mark">cache on ON</td>' "$T/r/report.html"

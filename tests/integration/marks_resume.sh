@@ -1,0 +1,72 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Marks across a killed daemon: `iocurve resume` keeps the marks of the steps it keeps
+# (the one stamped in the step cut away goes with it), draws them in the resumed run's
+# report.html with the marks stamped after the resume, and `iocurve report` agrees.
+. "$(dirname "$0")/lib.sh"
+
+"$IOCURVE" certs init "$T/ca" > /dev/null
+"$IOCURVE" certs agent "$T/ca" a1 > /dev/null
+PORT=$(free_port)
+SOCK=$T/ctl.sock
+serve() { # serve LOG
+	"$IOCURVE" serve --listen "127.0.0.1:$PORT" --tls "$T/ca" --control "$SOCK" \
+		--results "$T/results" 2> "$1" &
+	SERVE=$!
+	PIDS="$PIDS $SERVE"
+	wait_for "$1" "control socket" 10 || { cat "$1"; fail "serve starts"; }
+}
+mkdir -p "$T/data"
+serve "$T/serve1.log"
+"$IOCURVE_AGENT" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --name a1 --allow "$T/data" \
+	2> "$T/a1.log" &
+PIDS="$PIDS $!"
+wait_for "$T/serve1.log" "agent a1: clock offset" 15 || fail "agent a1 joins"
+cat > "$T/c.yaml" <<YAML
+campaign: mr
+agents: {select: {count: 1}, wait: 30s}
+target: {sim: {servers: 4, service_time: 1ms}}
+workers: 1
+interval: 200ms
+warmup: 200ms
+measure: 800ms
+workloads:
+  - {name: a, rw: randread, load: {steps: [500, 1000, 1500]}}
+  - {name: b, rw: randread, load: {steps: [800, 1600]}}
+YAML
+"$IOCURVE" run "$T/c.yaml" --coordinator "$SOCK" > "$T/run.out" 2>&1 &
+PIDS="$PIDS $!"
+wait_for "$T/run.out" "submitted" 10 || { cat "$T/run.out"; fail "the campaign is submitted"; }
+R=$(ls -d "$T"/results/mr-*)
+wait_for "$R/intervals.jsonl" '"workload":"a","step":1,' 20 || fail "step 2 starts"
+"$IOCURVE" mark --coordinator "$SOCK" 1 "kept mark" > "$T/m1.out" 2>&1 || { cat "$T/m1.out"; fail "the first mark"; }
+wait_for "$R/intervals.jsonl" '"workload":"a","step":2,"offered' 20 || fail "step 3 starts"
+"$IOCURVE" mark --coordinator "$SOCK" "cut mark" > "$T/m2.out" 2>&1 || { cat "$T/m2.out"; fail "the second mark"; }
+check "the second mark landed in step 3" grep -q "marked at a step 3" "$T/m2.out"
+kill -KILL "$SERVE"
+wait "$SERVE" 2> /dev/null || true
+check "both marks were on disk" test "$(grep -c '"mark"' "$R/intervals.jsonl")" -eq 2
+
+serve "$T/serve2.log"
+wait_for "$T/serve2.log" "agent a1: clock offset" 30 || fail "agent a1 joins the new daemon"
+"$IOCURVE" resume 1 --coordinator "$SOCK" > "$T/resume.out" 2>&1 || { cat "$T/resume.out"; fail "iocurve resume 1"; }
+wait_for "$R/intervals.jsonl" '"workload":"b","step":0,' 30 || fail "workload b starts"
+"$IOCURVE" mark --coordinator "$SOCK" 1 "after resume" > "$T/m3.out" 2>&1 || { cat "$T/m3.out"; fail "a mark after the resume"; }
+i=0
+until "$IOCURVE" status --coordinator "$SOCK" | grep -Eq "^1 +mr +(complete|failed)"; do
+	i=$((i + 1))
+	[ "$i" -lt 80 ] || fail "the resumed campaign ends"
+	sleep 0.5
+done
+marks() { python3 -c '
+import re, sys
+print(" | ".join(re.findall(r"<td class=\"mark\">([^<]*)</td>", open(sys.argv[1]).read())))' "$1"; }
+check "intervals.jsonl keeps the kept mark once, not the cut one" \
+	sh -c "grep -c '\"mark\":\"kept mark\"' '$R/intervals.jsonl' | grep -qx 1 && ! grep -q 'cut mark' '$R/intervals.jsonl'"
+echo "# report.html lists: $(marks "$R/report.html")"
+check "the resumed run's report.html lists the kept mark and the one after the resume" \
+	test "$(marks "$R/report.html")" = "kept mark | after resume"
+"$IOCURVE" report "$R" > /dev/null 2>&1 || fail "report rebuilds the resumed directory"
+check "iocurve report lists the same" test "$(marks "$R/report.html")" = "kept mark | after resume"
+check "time-a.svg draws the kept mark" grep -q '>kept mark</text>' "$R/time-a.svg"
+check "time-b.svg draws the one after the resume" grep -q '>after resume</text>' "$R/time-b.svg"

@@ -43,9 +43,9 @@ static void test_demo(void **state)
 	assert_memory_equal(c->text, test_campaign_demo, c->text_len);
 	assert_int_equal(c->agents_mode, CAMPAIGN_AGENTS_LOCAL);
 	assert_int_equal(c->agents_count, 2);
-	assert_string_equal(c->target_path, "/tmp/iocurve-demo");
-	assert_int_equal(c->target_size, 256ULL << 20);
-	assert_true(c->target_direct);
+	assert_string_equal(c->targets[0].path, "/tmp/iocurve-demo");
+	assert_int_equal(c->targets[0].size, 256ULL << 20);
+	assert_true(c->targets[0].direct);
 	assert_int_equal(c->slo_latency_ns, 1 * MS);
 	assert_int_equal(c->nworkloads, 1);
 	assert_string_equal(w->name, "randread-8k");
@@ -73,7 +73,7 @@ static void test_defaults(void **state)
 	                                         "    load: {steps: [1k]}\n");
 	const struct workload *w = &c->workloads[0];
 
-	assert_true(c->target_direct);
+	assert_true(c->targets[0].direct);
 	assert_int_equal(c->slo_latency_ns, 1 * MS);
 	assert_int_equal(w->rw, RW_RANDREAD);
 	assert_int_equal(w->block_size, 4096);
@@ -148,7 +148,7 @@ static void test_select_mode(void **state)
 	assert_int_equal(c->agents_mode, CAMPAIGN_AGENTS_SELECT);
 	assert_int_equal(c->agents_count, 4);
 	assert_int_equal(c->agents_wait_ns, 30 * S);
-	assert_false(c->target_direct);
+	assert_false(c->targets[0].direct);
 	campaign_free(c);
 
 	c = testlib_campaign_ok("campaign: t\n"
@@ -160,7 +160,7 @@ static void test_select_mode(void **state)
 	assert_int_equal(c->agents_mode, CAMPAIGN_AGENTS_SELECT);
 	assert_int_equal(c->agents_count, 2);
 	assert_int_equal(c->agents_wait_ns, 60 * S);
-	assert_true(c->target_direct);
+	assert_true(c->targets[0].direct);
 	campaign_free(c);
 }
 
@@ -230,12 +230,12 @@ static void test_unknown_key(void **state)
 	    "test.yaml:6:5: unknown key 'queue_dept' in workload 'randread-8k' "
 	    "(known: name, rw, block_size, workers, queue_depth, interval, warmup, "
 	    "measure, read_pct, align, working_set, random, arrivals, data, direct, "
-	    "wake_slack, timing, steady, retry, load, zip); did you mean 'queue_depth'?");
+	    "wake_slack, timing, steady, retry, load, zip, targets); did you mean 'queue_depth'?");
 	testlib_campaign_fails(
 	    TEST_HEAD "worker: 2\n"
 	              "workloads: [{name: a, load: {steps: [1]}}]\n",
 	    "test.yaml:4:1: unknown key 'worker' in campaign (known: campaign, "
-	    "agents, target, slo, stop, workloads, percentiles, rw, block_size, workers,");
+	    "agents, target, targets, slo, stop, workloads, percentiles, rw, block_size, workers,");
 	testlib_campaign_fails(
 	    "campaign: t\n"
 	    "agents: {local: 1}\n"
@@ -907,14 +907,14 @@ static void test_sim_target(void **state)
 	                        "stall: {after: 1000, for: 100ms}}}\n"
 	                        "workloads: [{name: a, load: {steps: [1k]}}]\n");
 
-	assert_true(c->sim.enabled);
-	assert_null(c->target_path);
-	assert_int_equal(c->sim.servers, 4);
-	assert_int_equal(c->sim.service_ns, 200000);
-	assert_int_equal(c->sim.jitter_pct, 10);
-	assert_int_equal(c->sim.stall_after_ops, 1000);
-	assert_int_equal(c->sim.stall_ns, 100000000);
-	assert_int_equal(c->target_size, 1u << 30);
+	assert_true(c->targets[0].sim.enabled);
+	assert_null(c->targets[0].path);
+	assert_int_equal(c->targets[0].sim.servers, 4);
+	assert_int_equal(c->targets[0].sim.service_ns, 200000);
+	assert_int_equal(c->targets[0].sim.jitter_pct, 10);
+	assert_int_equal(c->targets[0].sim.stall_after_ops, 1000);
+	assert_int_equal(c->targets[0].sim.stall_ns, 100000000);
+	assert_int_equal(c->targets[0].size, 1u << 30);
 	campaign_free(c);
 	testlib_campaign_fails("campaign: t\n"
 	                       "agents: {local: 1}\n"

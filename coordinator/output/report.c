@@ -263,19 +263,35 @@ static void report_meta(FILE *f, const struct campaign *c, const struct step_poi
 			fprintf(f, " and %zu more", (size_t)names->nagents - n);
 		fputc(')', f);
 	}
-	fputs("</dd>\n<dt>Target</dt><dd>", f);
-	if (c->sim.enabled) {
-		units_format_duration(c->sim.service_ns, svc, sizeof(svc));
-		fprintf(f, "simulated device: %u servers, %s service time", c->sim.servers, svc);
-		if (c->sim.jitter_pct)
-			fprintf(f, ", %u%% jitter", c->sim.jitter_pct);
-	} else {
-		markup_escape(f, c->target_path);
-		if (c->target_size) {
-			units_format_size(c->target_size, size, sizeof(size));
-			fprintf(f, " (%s per file)", size);
+	fputs(c->multi_target ? "</dd>\n<dt>Targets</dt><dd>" : "</dd>\n<dt>Target</dt><dd>", f);
+	for (size_t i = 0; i < c->ntargets; i++) {
+		const struct campaign_target *t = &c->targets[i];
+
+		if (t->name != NULL) {
+			fputs(i ? "<br>" : "", f);
+			markup_escape(f, t->name);
+			fputs(": ", f);
 		}
-		fputs(c->target_direct ? ", O_DIRECT" : ", buffered", f);
+		if (t->sim.enabled) {
+			units_format_duration(t->sim.service_ns, svc, sizeof(svc));
+			fprintf(f, "simulated device: %u servers, %s service time", t->sim.servers,
+			        svc);
+			if (t->sim.jitter_pct)
+				fprintf(f, ", %u%% jitter", t->sim.jitter_pct);
+		} else {
+			markup_escape(f, t->path);
+			if (t->size) {
+				units_format_size(t->size, size, sizeof(size));
+				fprintf(f, " (%s per file)", size);
+			}
+			fputs(t->direct ? ", O_DIRECT" : ", buffered", f);
+		}
+		for (size_t k = 0; k < t->nlabels; k++) {
+			fputs(k ? ", " : ", agents labelled ", f);
+			markup_escape(f, t->labels[k].key);
+			fputc('=', f);
+			markup_escape(f, t->labels[k].value);
+		}
 	}
 	fputs("</dd>\n", f);
 	report_provenance(f, meta);

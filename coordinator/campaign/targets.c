@@ -310,7 +310,8 @@ static const yaml_node_t *targets_size_node(struct yamlnode_doc *y, const yaml_n
 	if (!c->multi_target)
 		t = yamlnode_lookup(y, root, "target");
 	else
-		t = yamlnode_get(y, yamlnode_lookup(y, root, "targets")->data.sequence.items.start[i]);
+		t = yamlnode_get(y,
+		                 yamlnode_lookup(y, root, "targets")->data.sequence.items.start[i]);
 	return yamlnode_lookup(y, t, "size");
 }
 

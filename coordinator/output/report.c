@@ -10,6 +10,7 @@
 
 #include "runend.h"
 #include "between.h"
+#include "bytarget.h"
 #include "markup.h"
 #include "plot.h"
 #include "pointfields.h"
@@ -19,6 +20,9 @@
 #include "timeplot.h"
 #include "units.h"
 #include "xalloc.h"
+
+/* Columns of a markdown table report_md_table renders: a side-by-side table's targets and one. */
+#define REPORT_MD_COLS (CAMPAIGN_MAX_TARGETS + 1)
 
 /* Everything the page needs is here: it must read the same offline and years later. */
 static const char report_css[] =
@@ -107,24 +111,36 @@ static size_t report_cells(char *line, char **cells, size_t max, size_t want)
 	return n;
 }
 
-/* table_print_summary's markdown, as a real table: one source for both formats' wording. */
-static void report_summary(FILE *f, const struct campaign *c, const struct judged_curve *judged)
+/*
+ * A markdown table the table printers write (print), as a real table of class cls:
+ * one source for both formats' wording. Lines before the table make a note above it.
+ */
+static void report_md_table(FILE *f, const struct campaign *c, const struct judged_curve *judged,
+                            void (*print)(FILE *, const struct campaign *,
+                                          const struct judged_curve *),
+                            const char *cls)
 {
-	char *md = NULL, *line, *save = NULL, *cells[16];
+	char *md = NULL, *line, *save = NULL, *cells[REPORT_MD_COLS];
 	size_t mdlen = 0, ncols = 0, row = 0;
-	bool right[16] = {false};
+	bool right[REPORT_MD_COLS] = {false};
 	FILE *m = open_memstream(&md, &mdlen);
 
 	if (m == NULL) {
 		fputs("<p class=\"note\">summary unavailable: out of memory</p>\n", f);
 		return;
 	}
-	table_print_summary(m, c, judged);
+	print(m, c, judged);
 	fclose(m);
 
-	fputs("<div class=\"scroll\"><table class=\"summary\">\n", f);
-	for (line = strtok_r(md, "\n", &save); line; line = strtok_r(NULL, "\n", &save), row++) {
-		size_t n = report_cells(line, cells, 16, ncols);
+	for (line = strtok_r(md, "\n", &save); line && line[0] != '|';
+	     line = strtok_r(NULL, "\n", &save)) {
+		fputs("<p class=\"note\">", f);
+		markup_escape(f, line);
+		fputs("</p>\n", f);
+	}
+	fprintf(f, "<div class=\"scroll\"><table class=\"%s\">\n", cls);
+	for (; line; line = strtok_r(NULL, "\n", &save), row++) {
+		size_t n = report_cells(line, cells, REPORT_MD_COLS, ncols);
 
 		if (row == 0) {
 			ncols = n;
@@ -138,13 +154,13 @@ static void report_summary(FILE *f, const struct campaign *c, const struct judge
 			continue;
 		}
 		if (row == 1) { /* |---|---:|: alignment, which numbers need */
-			for (size_t i = 0; i < n && i < 16; i++)
+			for (size_t i = 0; i < n && i < REPORT_MD_COLS; i++)
 				right[i] = cells[i][0] && cells[i][strlen(cells[i]) - 1] == ':';
 			continue;
 		}
 		fputs("<tr>", f);
 		for (size_t i = 0; i < n; i++) {
-			fputs(i < 16 && right[i] ? "<td class=\"n\">" : "<td>", f);
+			fputs(i < REPORT_MD_COLS && right[i] ? "<td class=\"n\">" : "<td>", f);
 			markup_escape(f, cells[i]);
 			fputs("</td>", f);
 		}
@@ -152,6 +168,11 @@ static void report_summary(FILE *f, const struct campaign *c, const struct judge
 	}
 	fputs("</tbody>\n</table></div>\n", f);
 	free(md);
+}
+
+static void report_summary(FILE *f, const struct campaign *c, const struct judged_curve *judged)
+{
+	report_md_table(f, c, judged, table_print_summary, "summary");
 }
 
 /* A string member of a meta.json object, "" when missing. */
@@ -518,6 +539,10 @@ void report_html(FILE *f, const struct campaign *c, const struct step_point *con
 
 	fputs("<h2>Summary</h2>\n", f);
 	report_summary(f, c, judged);
+	if (bytarget_shown(c)) {
+		fputs("<h2 id=\"by-target\">By target</h2>\n", f);
+		report_md_table(f, c, judged, bytarget_print, "summary by-target");
+	}
 	if (table_quick_note(c, quick, sizeof(quick))) {
 		fputs("<p class=\"note\">", f);
 		markup_escape(f, quick);

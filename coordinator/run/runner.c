@@ -8,6 +8,7 @@
 
 #include "aggregate.h"
 #include "between.h"
+#include "bytarget.h"
 #include "clock.h"
 #include "curve.h"
 #include "derive.h"
@@ -1331,6 +1332,10 @@ void runner_report(struct runner *r, FILE *f)
 	if (runend_degraded(&r->end, degraded, sizeof(degraded)))
 		fprintf(f, "%s\n\n", degraded);
 	table_print_summary(f, r->c, r->judged);
+	if (bytarget_shown(r->c)) {
+		fputc('\n', f);
+		bytarget_print(f, r->c, r->judged);
+	}
 	if (between_text(r->between, r->c, r->judged, between, sizeof(between)))
 		fprintf(f, "\n%s\n", between);
 	fprintf(f, "\nresults: %s\n", results_dir(r->res));

@@ -21,8 +21,8 @@
 #include "yamlload.h"
 #include "yamlnode.h"
 
-#define CAMPAIGN_MAX_LOCAL    64
-#define CAMPAIGN_MAX_SELECT   16384
+#define CAMPAIGN_MAX_LOCAL  64
+#define CAMPAIGN_MAX_SELECT 16384
 /*
  * agents.caps: within what a campaign can ask (workers 256, queue depth 4096) and
  * the agent's own hard limits (sizes under 2^31 for blocks, 1PiB a file here).
@@ -33,9 +33,10 @@
 #define CAMPAIGN_CAP_FILE_SIZE  (1ull << 50)
 
 static const char *const campaign_keys[] = {
-    "campaign", "agents",    "target",      "targets",     "slo",
-    "stop",     "workloads", "percentiles", WORKLOADS_SETTING_KEYS,
-    "cooldown", NULL,
+    "campaign",  "agents",      "target",
+    "targets",   "slo",         "stop",
+    "workloads", "percentiles", WORKLOADS_SETTING_KEYS,
+    "cooldown",  NULL,
 };
 static const char *const campaign_agents_keys[] = {"local",  "select", "wait", "on_agent_loss",
                                                    "detail", "caps",   NULL};

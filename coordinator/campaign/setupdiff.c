@@ -236,8 +236,7 @@ size_t setupdiff(const struct campaign *a, const struct campaign *b, char *buf, 
 		setupdiff_time(&o, NULL, "slo", a->slo_latency_ns, b->slo_latency_ns);
 		setupdiff_str(&o, NULL, "slo metric", campaign_slo_metric_name(a->slo_metric),
 		              campaign_slo_metric_name(b->slo_metric));
-		setupdiff_str(&o, NULL, "target direct",
-		              a->targets[0].direct ? "true" : "false",
+		setupdiff_str(&o, NULL, "target direct", a->targets[0].direct ? "true" : "false",
 		              b->targets[0].direct ? "true" : "false");
 	} else {
 		setupdiff_targets(&o, a, b);

@@ -483,8 +483,8 @@ static int workloads_add_on(struct yamlnode_doc *y, const yaml_node_t *root,
 	w->steps = NULL;
 	w->test = e->matrix ? workloads_matrix_name(e, w) : xstrdup(e->name);
 	w->target = ti;
-	w->name = c->multi_target ? xasprintf("%s@%s", w->test, c->targets[ti].name)
-	                          : xstrdup(w->test);
+	w->name =
+	    c->multi_target ? xasprintf("%s@%s", w->test, c->targets[ti].name) : xstrdup(w->test);
 	if (!e->direct_given)
 		w->access.direct = c->targets[ti].direct;
 	snprintf(lwhat, sizeof(lwhat), "load of %s", e->what);
@@ -573,8 +573,9 @@ static int workloads_targets(struct yamlnode_doc *y, struct workloads_entry *e,
 		return -1;
 	}
 	for (size_t i = 0; i < count; i++) {
-		const yaml_node_t *k =
-		    n->type == YAML_SCALAR_NODE ? n : yamlnode_get(y, n->data.sequence.items.start[i]);
+		const yaml_node_t *k = n->type == YAML_SCALAR_NODE
+		                           ? n
+		                           : yamlnode_get(y, n->data.sequence.items.start[i]);
 		const char *name;
 		long ti;
 
@@ -589,8 +590,9 @@ static int workloads_targets(struct yamlnode_doc *y, struct workloads_entry *e,
 				snprintf(names + off, sizeof(names) - off, "%s%s", j ? ", " : "",
 				         c->targets[j].name);
 			}
-			yamlnode_error(y, k, "targets: %s names target '%s', which is not defined "
-			                     "(targets: %s)",
+			yamlnode_error(y, k,
+			               "targets: %s names target '%s', which is not defined "
+			               "(targets: %s)",
 			               e->what, name, names);
 			return -1;
 		}

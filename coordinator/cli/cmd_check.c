@@ -48,7 +48,8 @@ static void cmd_check_target(const struct campaign *c, const struct campaign_tar
 		units_format_duration(t->sim.service_ns, b, sizeof(b));
 		printf("%ssimulated: %u server%s, service time %s, jitter %u%%, %s per "
 		       "worker\n",
-		       lead, t->sim.servers, t->sim.servers == 1 ? "" : "s", b, t->sim.jitter_pct, a);
+		       lead, t->sim.servers, t->sim.servers == 1 ? "" : "s", b, t->sim.jitter_pct,
+		       a);
 		if (t->sim.stall_after_ops) {
 			units_format_duration(t->sim.stall_ns, b, sizeof(b));
 			printf("           stalls %s every %llu operations\n", b,

@@ -82,8 +82,7 @@ static int local_caps_args(const struct campaign_caps *caps, char **argv, int at
 
 struct local_agents *local_spawn(struct certs_mem *certs, const char *coordinator,
                                  const char *const *allow, size_t nallow, const char *log_dir,
-                                 unsigned n, const struct campaign_caps *caps,
-                                 struct error *err)
+                                 unsigned n, const struct campaign_caps *caps, struct error *err)
 {
 	struct local_agents *la = xcalloc(1, sizeof(*la));
 	char bin[PATH_MAX], name[32], fds[48], capv[4][32];

@@ -19,8 +19,7 @@ struct local_agents;
  */
 struct local_agents *local_spawn(struct certs_mem *certs, const char *coordinator,
                                  const char *const *allow, size_t nallow, const char *log_dir,
-                                 unsigned n, const struct campaign_caps *caps,
-                                 struct error *err);
+                                 unsigned n, const struct campaign_caps *caps, struct error *err);
 /*
  * Reap local agents that exited on their own. Returns 1 and describes the first
  * ("local agent local-1 exited with status 2; its log: DIR/agent-local-1.log").

@@ -83,9 +83,14 @@ static void bytarget_cell(const struct judged_curve *j, char *buf, size_t len)
 	}
 	snprintf(buf, len, "knee %s; peak %s; sustained %s", knee, peak, sus);
 	used = strlen(buf);
-	if ((k->kind == KNEE_ALL_OVER || j->client_bound > 0) && j->limit[0] && used < len)
-		snprintf(buf + used, len - used, " (limited: %.*s)", (int)strcspn(j->limit, ":("),
-		         j->limit);
+	if ((k->kind == KNEE_ALL_OVER || j->client_bound > 0) && j->limit[0] && used < len) {
+		/* its words before the detail: "client-bound", "client queue depth" */
+		size_t n = strcspn(j->limit, ":(");
+
+		while (n > 0 && j->limit[n - 1] == ' ')
+			n--;
+		snprintf(buf + used, len - used, " (limited: %.*s)", (int)n, j->limit);
+	}
 	/* the separator of markdown cells never appears inside one */
 	for (char *p = buf; *p; p++)
 		if (*p == '|')

@@ -99,6 +99,22 @@ assert pk[0] > pk[1] > pk[2], pk
 PY
 ok "the side-by-side table holds each pair's own figures, the slower class below"
 
+if python3 -c "import jsonschema" 2> /dev/null; then
+	python3 - "$R/summary.json" "$(dirname "$0")/../../docs/schema/summary.schema.json" <<'PY' ||
+import json, sys, jsonschema
+s, schema = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+jsonschema.Draft202012Validator(schema).validate(s)
+bad = dict(s, by_target={"targets": ["a", "b"], "rows": [{"test": "t", "cells": {"a": {}}}]})
+try:
+    jsonschema.Draft202012Validator(schema).validate(bad)
+    raise SystemExit("a cell without figures validates")
+except jsonschema.ValidationError:
+    pass
+PY
+		fail "summary.json with by_target matches docs/schema/summary.schema.json"
+	ok "summary.json with by_target matches docs/schema/summary.schema.json"
+fi
+
 python3 - "$R/intervals.jsonl" <<'PY' || fail "each pair's intervals carry its name"
 import json, sys
 names = {json.loads(l).get("workload") for l in open(sys.argv[1])}

@@ -172,7 +172,7 @@ targets:
 workloads:
   - {name: r, targets: [a, c], load: {max: true}}
 YAML
-refused unknown "unknown.yaml:7:29: targets: workload 'r' names target 'c', which is not defined (targets: a, b)"
+refused unknown "unknown.yaml:7:28: targets: workload 'r' names target 'c', which is not defined (targets: a, b)"
 cat > "$T/dup.yaml" <<'YAML'
 campaign: dup
 agents: {local: 1}
@@ -190,7 +190,7 @@ targets:
   - {name: "a@b", sim: {service_time: 1ms}}
 workloads: [{name: r, load: {max: true}}]
 YAML
-refused badname "badname.yaml:4:13: targets.name: expected letters, digits, '.', '_' and '-' only"
+refused badname "badname.yaml:4:12: targets.name: expected letters, digits, '.', '_' and '-' only"
 cat > "$T/onetarget.yaml" <<'YAML'
 campaign: onetarget
 agents: {local: 1}

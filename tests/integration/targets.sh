@@ -207,3 +207,46 @@ targets:
 workloads: [{name: r, block_size: 1MiB, load: {max: true}}]
 YAML
 refused small "small.yaml:5:35: targets.b.size: 64KiB is smaller than block_size 1MiB of workload 'r'"
+
+# The side-by-side table as a browser reads report.html (headless chromium, where present).
+BROWSER=""
+for b in chromium chromium-browser google-chrome; do
+	if command -v "$b" > /dev/null 2>&1; then
+		BROWSER=$b
+		break
+	fi
+done
+if [ -n "$BROWSER" ]; then
+	timeout 120 "$BROWSER" --headless --no-sandbox --disable-gpu --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$T/profile" --dump-dom "file://$R/report.html" > "$T/dom.html" 2> /dev/null ||
+		fail "$BROWSER dumps the DOM"
+	python3 - "$T/dom.html" "$R/summary.json" <<'PY' || fail "the browser renders the side-by-side table"
+import html.parser, json, sys
+class P(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(); self.on = False; self.rows = []; self.cell = None
+    def handle_starttag(self, tag, a):
+        a = dict(a)
+        if tag == "table" and "by-target" in (a.get("class") or ""): self.on = True
+        elif self.on and tag == "tr": self.rows.append([])
+        elif self.on and tag in ("td", "th"): self.cell = ""
+    def handle_endtag(self, tag):
+        if tag == "table": self.on = False
+        elif self.on and tag in ("td", "th") and self.cell is not None:
+            self.rows[-1].append(self.cell.strip()); self.cell = None
+    def handle_data(self, d):
+        if self.cell is not None: self.cell += d
+p = P(); p.feed(open(sys.argv[1]).read())
+s = json.load(open(sys.argv[2]))
+assert p.rows[0] == ["Test", "ultra", "premium", "standard"], p.rows
+assert [r[0] for r in p.rows[1:]] == ["read-iops", "read-bw"], p.rows
+ws = {w["name"]: w for w in s["workloads"]}
+for r in p.rows[1:]:
+    for t, c in zip(["ultra", "premium", "standard"], r[1:]):
+        w = ws.get("%s@%s" % (r[0], t))
+        assert (c == "-") if w is None else ("peak %.0f ops/s" % w["peak_ops"] in c or
+                                             "peak %.1f MiB/s" % w["peak_mibps"] in c), (r, c)
+PY
+	ok "the browser renders the side-by-side table, a cell per pair"
+fi

@@ -267,7 +267,7 @@ static void test_include(void **state)
 	assert_int_equal(test_load("demo.yaml", &c, &err, NULL), 0);
 	assert_int_equal(c->workloads[0].workers, 2);     /* base over sim */
 	assert_int_equal(c->workloads[0].queue_depth, 8); /* demo over base */
-	assert_int_equal(c->targets[0].sim.servers, 5);              /* merged key by key */
+	assert_int_equal(c->targets[0].sim.servers, 5);   /* merged key by key */
 	assert_int_equal(c->targets[0].sim.service_ns, 200000);
 	assert_non_null(strstr(c->text, "workers: 2  # from include "));
 	assert_non_null(strstr(c->text, "conf/base.yaml:3\n"));

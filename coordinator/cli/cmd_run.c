@@ -98,8 +98,15 @@ static int run_opened(void *arg, const struct campaign *c, const char *results, 
 	struct run_ctx *ctx = arg;
 
 	snprintf(ctx->name, sizeof(ctx->name), "%s", c->name);
-	fprintf(ctx->human, "campaign %s: %zu workload(s), results in %s\n", c->name, c->nworkloads,
-	        results);
+	if (c->multi_target)
+		fprintf(
+		    ctx->human,
+		    "campaign %s: %zu workload(s), each a (test, target) pair over %zu targets, "
+		    "results in %s\n",
+		    c->name, c->nworkloads, c->ntargets, results);
+	else
+		fprintf(ctx->human, "campaign %s: %zu workload(s), results in %s\n", c->name,
+		        c->nworkloads, results);
 	if (c->agents_mode == CAMPAIGN_AGENTS_LOCAL) {
 		/* Every target's path; a simulated target touches no file: allow only a sink. */
 		const char **allow = xcalloc(c->ntargets + 1, sizeof(*allow));

@@ -148,6 +148,14 @@ check "compare matches the pairs of two runs by name" grep -q 'read-iops@premium
 check "--set targets.NAME.KEY sets that target's value" \
 	grep -q 'target   premium: simulated: 2 servers, service time 3.00ms' "$T/set.out"
 
+# --set workloads.NAME still addresses the workload as written: all its pairs
+"$IOCURVE" check "$T/classes.yaml" --set workloads.read-iops.queue_depth=4 > "$T/setw.out" 2>&1 ||
+	{ cat "$T/setw.out"; fail "--set workloads.NAME"; }
+check "--set workloads.NAME.KEY sets the key of every pair of that workload" \
+	test "$(grep -c 'randread, 4KiB blocks, 1 worker x queue depth 4 per agent' "$T/setw.out")" -eq 3
+check "the run says it runs pairs over the targets" \
+	grep -q '^campaign classes: 5 workload(s), each a (test, target) pair over 3 targets' "$T/run.out"
+
 # Refusals, with where.
 refused() { # refused NAME EXPECTED-MESSAGE: the campaign in $T/NAME.yaml
 	if "$IOCURVE" check "$T/$1.yaml" > "$T/$1.out" 2>&1; then fail "$1 is refused"; fi

@@ -124,7 +124,7 @@ static void test_set_paths(void **state)
 	                           "workloads.sw.load={steps: [10, 20]}", NULL),
 	                 0);
 	assert_true(c->text_generated);
-	assert_int_equal(c->sim.servers, 3);
+	assert_int_equal(c->targets[0].sim.servers, 3);
 	assert_int_equal(c->workloads[0].queue_depth, 8);
 	assert_int_equal(c->workloads[1].queue_depth, 16); /* the default, untouched */
 	/* slo: was not in the file: a known key is added */
@@ -183,14 +183,14 @@ static void test_env_vars(void **state)
 	                        "  - {name: rr, rw: randread, queue_depth: 2}\n");
 	test_env[0] = "DISK=/mnt/fast";
 	assert_int_equal(test_load("demo.yaml", &c, &err, NULL), 0);
-	assert_string_equal(c->target_path, "/mnt/fast/t");
-	assert_int_equal(c->target_size, 1 << 20);
+	assert_string_equal(c->targets[0].path, "/mnt/fast/t");
+	assert_int_equal(c->targets[0].size, 1 << 20);
 	assert_non_null(strstr(c->text, "path: /mnt/fast/t  # from ${DISK}\n"));
 	assert_non_null(strstr(c->text, "size: 1MiB  # from ${SIZE:-1MiB}\n"));
 	campaign_free(c);
 	test_env[1] = "SIZE=2MiB";
 	assert_int_equal(test_load("demo.yaml", &c, &err, NULL), 0);
-	assert_int_equal(c->target_size, 2 << 20);
+	assert_int_equal(c->targets[0].size, 2 << 20);
 	campaign_free(c);
 	/* the value is checked as if written there, and the message says where it came from */
 	test_env[0] = "DISK=relative";
@@ -215,11 +215,11 @@ static void test_dollar(void **state)
 	                        "workloads:\n"
 	                        "  - {name: rr, rw: randread}\n");
 	assert_int_equal(test_load("demo.yaml", &c, &err, NULL), 0);
-	assert_string_equal(c->target_path, "/mnt/a$b$");
+	assert_string_equal(c->targets[0].path, "/mnt/a$b$");
 	/* the effective campaign is literal: what a daemon and plan.yaml readers parse */
 	assert_true(c->text_generated);
 	assert_int_equal(campaign_parse(c->text, c->text_len, "plan.yaml", &again, &err), 0);
-	assert_string_equal(again->target_path, "/mnt/a$b$");
+	assert_string_equal(again->targets[0].path, "/mnt/a$b$");
 	campaign_free(again);
 	campaign_free(c);
 	test_write("demo.yaml", "campaign: demo\n"
@@ -267,20 +267,20 @@ static void test_include(void **state)
 	assert_int_equal(test_load("demo.yaml", &c, &err, NULL), 0);
 	assert_int_equal(c->workloads[0].workers, 2);     /* base over sim */
 	assert_int_equal(c->workloads[0].queue_depth, 8); /* demo over base */
-	assert_int_equal(c->sim.servers, 5);              /* merged key by key */
-	assert_int_equal(c->sim.service_ns, 200000);
+	assert_int_equal(c->targets[0].sim.servers, 5);   /* merged key by key */
+	assert_int_equal(c->targets[0].sim.service_ns, 200000);
 	assert_non_null(strstr(c->text, "workers: 2  # from include "));
 	assert_non_null(strstr(c->text, "conf/base.yaml:3\n"));
 	assert_non_null(strstr(c->text, "service_time: 200us  # from include "));
 	assert_null(strstr(c->text, "\ninclude:"));
 	assert_int_equal(campaign_parse(c->text, c->text_len, "plan.yaml", &again, &err), 0);
 	assert_int_equal(again->workloads[0].workers, 2);
-	assert_int_equal(again->sim.servers, 5);
+	assert_int_equal(again->targets[0].sim.servers, 5);
 	campaign_free(again);
 	campaign_free(c);
 	/* --set applies after the includes, to what came from them too */
 	assert_int_equal(test_load("demo.yaml", &c, &err, "target.sim.service_time=1ms", NULL), 0);
-	assert_int_equal(c->sim.service_ns, 1000000);
+	assert_int_equal(c->targets[0].sim.service_ns, 1000000);
 	campaign_free(c);
 }
 

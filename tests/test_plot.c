@@ -86,15 +86,18 @@ static struct campaign plot_test_campaign(struct workload *w, size_t nw)
 {
 	struct campaign c = {0};
 	static char text[] = "campaign: demo\n# load: a < b & c > \"d\"\n";
+	static struct campaign_target target;
 
 	c.name = (char *)"demo & <friends>";
 	c.text = text;
 	c.text_len = strlen(text);
 	c.agents_mode = CAMPAIGN_AGENTS_LOCAL;
 	c.agents_count = 2;
-	c.sim.enabled = true;
-	c.sim.servers = 2;
-	c.sim.service_ns = 1000000;
+	target.sim.enabled = true;
+	target.sim.servers = 2;
+	target.sim.service_ns = 1000000;
+	c.targets = &target;
+	c.ntargets = 1;
 	c.slo_latency_ns = PLOT_TEST_SLO_NS;
 	c.slo_metric = SLO_MEAN;
 	c.stop.min_achieved_pct = 95;

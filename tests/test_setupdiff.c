@@ -115,11 +115,42 @@ static void test_setupdiff_clone(void **state)
 		campaign_free(c[i]);
 }
 
+/* targets: each target against the one of its name; one only one run has is named. */
+static void test_setupdiff_targets(void **state)
+{
+	static const char *const fmt = "campaign: d\n"
+	                               "agents: {local: 1}\n"
+	                               "targets:\n"
+	                               "  - {name: a, sim: {servers: 4, service_time: %s}}\n"
+	                               "  - {name: %s, sim: {servers: 4, service_time: 1ms}}\n"
+	                               "workloads: [{name: rr, load: {max: true}}]\n";
+	struct campaign *c[3];
+	const char *svc[3] = {"200us", "300us", "200us"}, *second[3] = {"b", "b", "c"};
+	struct error err;
+	char text[1024], buf[2048];
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		int n = snprintf(text, sizeof(text), fmt, svc[i], second[i]);
+
+		if (campaign_parse(text, (size_t)n, "d.yaml", &c[i], &err) < 0)
+			fail_msg("%s", err.msg);
+	}
+	assert_int_equal(setupdiff(c[0], c[0], buf, sizeof(buf)), 0);
+	assert_int_not_equal(setupdiff(c[0], c[1], buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "target a: sim service_time 200us vs 300us");
+	assert_int_not_equal(setupdiff(c[0], c[2], buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "target b only in the first; target c only in the second");
+	for (int i = 0; i < 3; i++)
+		campaign_free(c[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_setupdiff_each_key),
 	    cmocka_unit_test(test_setupdiff_clone),
+	    cmocka_unit_test(test_setupdiff_targets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,15 +15,14 @@
 #include "text.h"
 #include "clock.h"
 #include "units.h"
+#include "targets.h"
 #include "workloads.h"
 #include "xalloc.h"
 #include "yamlload.h"
 #include "yamlnode.h"
 
-#define CAMPAIGN_MAX_LOCAL    64
-#define CAMPAIGN_MAX_SELECT   16384
-#define CAMPAIGN_MAX_LABELS   64
-#define CAMPAIGN_TARGET_ALIGN 4096u
+#define CAMPAIGN_MAX_LOCAL  64
+#define CAMPAIGN_MAX_SELECT 16384
 /*
  * agents.caps: within what a campaign can ask (workers 256, queue depth 4096) and
  * the agent's own hard limits (sizes under 2^31 for blocks, 1PiB a file here).
@@ -34,19 +33,16 @@
 #define CAMPAIGN_CAP_FILE_SIZE  (1ull << 50)
 
 static const char *const campaign_keys[] = {
-    "campaign", "agents",    "target",      "slo",
-    "stop",     "workloads", "percentiles", WORKLOADS_SETTING_KEYS,
-    "cooldown", NULL,
+    "campaign",  "agents",      "target",
+    "targets",   "slo",         "stop",
+    "workloads", "percentiles", WORKLOADS_SETTING_KEYS,
+    "cooldown",  NULL,
 };
 static const char *const campaign_agents_keys[] = {"local",  "select", "wait", "on_agent_loss",
                                                    "detail", "caps",   NULL};
 static const char *const campaign_caps_keys[] = {"workers", "queue_depth", "block_size",
                                                  "file_size", NULL};
 static const char *const campaign_select_keys[] = {"count", "labels", NULL};
-static const char *const campaign_target_keys[] = {"path", "size", "direct", "sim", NULL};
-static const char *const campaign_sim_keys[] = {"servers", "service_time", "service",
-                                                "jitter",  "stall",        NULL};
-static const char *const campaign_stall_keys[] = {"after", "for", NULL};
 static const char *const campaign_slo_keys[] = {"latency", "metric", NULL};
 static const char *const campaign_stop_keys[] = {"achieved", "ceiling", "errors", NULL};
 static const char *const campaign_cooldown_keys[] = {"margin", "max", NULL};
@@ -59,55 +55,6 @@ const char *campaign_slo_metric_name(enum slo_metric m)
 	return (unsigned)m < sizeof(campaign_metric_names) / sizeof(campaign_metric_names[0])
 	           ? campaign_metric_names[m]
 	           : "?";
-}
-
-/*
- * agents: {select: {labels: {zone: a}}}: only agents whose Hello carries
- * every one of these labels (as `iocurve-agent --label zone=a`) are taken.
- */
-static int campaign_labels(struct yamlnode_doc *y, const yaml_node_t *map, struct campaign *c)
-{
-	size_t n;
-
-	if (map->type != YAML_MAPPING_NODE) {
-		yamlnode_expected(y, map, "agents.select.labels",
-		                  "a mapping of label names to values such as {zone: a}");
-		return -1;
-	}
-	n = (size_t)(map->data.mapping.pairs.top - map->data.mapping.pairs.start);
-	if (n > CAMPAIGN_MAX_LABELS) {
-		yamlnode_error(y, map, "agents.select.labels: %zu labels; at most %d", n,
-		               CAMPAIGN_MAX_LABELS);
-		return -1;
-	}
-	for (size_t i = 0; i < n; i++) {
-		const yaml_node_pair_t *p = &map->data.mapping.pairs.start[i];
-		const yaml_node_t *k = yamlnode_get(y, p->key), *v = yamlnode_get(y, p->value);
-		const char *key, *value;
-		char label[128];
-
-		if (yamlnode_string(y, k, "agents.select.labels", &key) < 0)
-			return -1;
-		/* the agent takes --label KEY=VALUE: a key is a name, never holds '=' */
-		if (!text_name_ok(key)) {
-			yamlnode_expected(y, k, "agents.select.labels",
-			                  "label names of letters, digits, '.', '_' and '-'");
-			return -1;
-		}
-		for (size_t j = 0; j < c->nlabels; j++) {
-			if (strcmp(c->labels[j].key, key) == 0) {
-				yamlnode_error(
-				    y, k, "agents.select.labels: duplicate label '%s' (keep one)",
-				    key);
-				return -1;
-			}
-		}
-		snprintf(label, sizeof(label), "agents.select.labels.%s", key);
-		if (yamlnode_string(y, v, label, &value) < 0)
-			return -1;
-		label_add(&c->labels, &c->nlabels, key, value);
-	}
-	return 0;
 }
 
 /*
@@ -243,7 +190,7 @@ static int campaign_agents(struct yamlnode_doc *y, const yaml_node_t *map, struc
 	                  &c->agents_count) < 0)
 		return -1;
 	if ((labels = yamlnode_lookup(y, select, "labels")) != NULL &&
-	    campaign_labels(y, labels, c) < 0)
+	    targets_labels(y, labels, "agents.select.labels", &c->labels, &c->nlabels) < 0)
 		return -1;
 	if (wait != NULL && yamlnode_duration(y, wait, "agents.wait", &c->agents_wait_ns) < 0)
 		return -1;
@@ -255,152 +202,6 @@ bool campaign_agent_histograms(const struct campaign *c)
 	return c->agent_detail == CAMPAIGN_DETAIL_HISTOGRAMS ||
 	       (c->agent_detail == CAMPAIGN_DETAIL_AUTO_MODE &&
 	        c->agents_count <= CAMPAIGN_DETAIL_AUTO);
-}
-
-/* jitter: "10%" or 10: the spread of the simulated service time. */
-static int campaign_percent(struct yamlnode_doc *y, const yaml_node_t *n, const char *label,
-                            uint32_t *out)
-{
-	const char *s;
-	char *end;
-	unsigned long v;
-
-	if (yamlnode_string(y, n, label, &s) < 0)
-		return -1;
-	v = strtoul(s, &end, 10);
-	if (end == s || (*end != '\0' && strcmp(end, "%") != 0) || v > 100) {
-		yamlnode_expected(y, n, label, "a percentage 0..100 such as 10%");
-		return -1;
-	}
-	*out = (uint32_t)v;
-	return 0;
-}
-
-/* target: {sim: {servers: 4, service_time: 200us, jitter: 10%, stall: {after: N, for: 100ms}}} */
-static int campaign_sim(struct yamlnode_doc *y, const yaml_node_t *map, struct campaign_sim *sim)
-{
-	yaml_node_t *n, *stall;
-
-	if (yamlnode_check_mapping(y, map, "target.sim", "target.sim", campaign_sim_keys) < 0)
-		return -1;
-	sim->enabled = true;
-	sim->servers = 1;
-	if ((n = yamlnode_lookup(y, map, "servers")) != NULL &&
-	    yamlnode_uint(y, n, "target.sim.servers", 1, 1024, &sim->servers) < 0)
-		return -1;
-	if (yamlnode_require(y, map, "service_time", "target.sim", &n) < 0 ||
-	    yamlnode_duration(y, n, "target.sim.service_time", &sim->service_ns) < 0)
-		return -1;
-	if (sim->service_ns == 0) {
-		yamlnode_expected(y, n, "target.sim.service_time", "a duration above 0");
-		return -1;
-	}
-	if ((n = yamlnode_lookup(y, map, "jitter")) != NULL &&
-	    campaign_percent(y, n, "target.sim.jitter", &sim->jitter_pct) < 0)
-		return -1;
-	if ((n = yamlnode_lookup(y, map, "service")) != NULL) {
-		const char *s;
-
-		if (yamlnode_string(y, n, "target.sim.service", &s) < 0)
-			return -1;
-		if (strcmp(s, "fixed") != 0 && strcmp(s, "exponential") != 0) {
-			yamlnode_expected(y, n, "target.sim.service", "fixed or exponential");
-			return -1;
-		}
-		sim->exponential = strcmp(s, "exponential") == 0;
-	}
-	if ((stall = yamlnode_lookup(y, map, "stall")) == NULL)
-		return 0;
-	if (yamlnode_check_mapping(y, stall, "target.sim.stall", "target.sim.stall",
-	                           campaign_stall_keys) < 0 ||
-	    yamlnode_require(y, stall, "after", "target.sim.stall", &n) < 0)
-		return -1;
-	{
-		uint32_t after;
-
-		if (yamlnode_uint(y, n, "target.sim.stall.after", 1, UINT32_MAX, &after) < 0)
-			return -1;
-		sim->stall_after_ops = after;
-	}
-	if (yamlnode_require(y, stall, "for", "target.sim.stall", &n) < 0 ||
-	    yamlnode_duration(y, n, "target.sim.stall.for", &sim->stall_ns) < 0)
-		return -1;
-	return 0;
-}
-
-static int campaign_target(struct yamlnode_doc *y, const yaml_node_t *map, struct campaign *c)
-{
-	yaml_node_t *path, *size, *direct, *sim;
-	const char *s;
-
-	if (yamlnode_check_mapping(y, map, "target", "target", campaign_target_keys) < 0)
-		return -1;
-	c->target_direct = true;
-	direct = yamlnode_lookup(y, map, "direct");
-	if (direct != NULL && yamlnode_bool(y, direct, "target.direct", &c->target_direct) < 0)
-		return -1;
-	sim = yamlnode_lookup(y, map, "sim");
-	if (sim != NULL) {
-		if (yamlnode_lookup(y, map, "path") != NULL) {
-			yamlnode_error(y, map, "target: use either 'path' or 'sim', not both");
-			return -1;
-		}
-		if (campaign_sim(y, sim, &c->sim) < 0)
-			return -1;
-		/* a simulated device has offsets but no bytes: 1GiB unless told */
-		c->target_size = 1ull << 30;
-		size = yamlnode_lookup(y, map, "size");
-		if (size != NULL && yamlnode_size(y, size, "target.size", &c->target_size) < 0)
-			return -1;
-		return 0;
-	}
-	if (yamlnode_require(y, map, "path", "target", &path) < 0 ||
-	    yamlnode_string(y, path, "target.path", &s) < 0)
-		return -1;
-	/* agents resolve it against their own allow-list: relative would mean nothing */
-	if (s[0] != '/') {
-		yamlnode_expected(y, path, "target.path", "an absolute path such as /mnt/test");
-		return -1;
-	}
-	c->target_path = xstrdup(s);
-	/* a block device may leave the size out: all of it */
-	size = yamlnode_lookup(y, map, "size");
-	if (size == NULL && strncmp(s, "/dev/", 5) == 0)
-		return 0;
-	if (yamlnode_require(y, map, "size", "target", &size) < 0 ||
-	    yamlnode_size(y, size, "target.size", &c->target_size) < 0)
-		return -1;
-	return 0;
-}
-
-/* The target must hold a whole block of every workload, in O_DIRECT-friendly units. */
-static int campaign_check_target_size(struct yamlnode_doc *y, const yaml_node_t *target,
-                                      const struct campaign *c)
-{
-	const yaml_node_t *n = yamlnode_lookup(y, target, "size");
-	const char *text;
-
-	if (n == NULL)
-		return 0; /* a block device: its own size, checked by the agent */
-	text = (const char *)n->data.scalar.value;
-	if (c->target_size == 0 || c->target_size % CAMPAIGN_TARGET_ALIGN != 0) {
-		yamlnode_expected(y, n, "target.size", "a multiple of 4KiB");
-		return -1;
-	}
-	for (size_t i = 0; i < c->nworkloads; i++) {
-		const struct workload *w = &c->workloads[i];
-		char bs[32];
-
-		if (c->target_size < w->block_size) {
-			units_format_size(w->block_size, bs, sizeof(bs));
-			yamlnode_error(y, n,
-			               "target.size: %s is smaller than block_size %s of workload "
-			               "'%s'; make the target at least one block",
-			               text, bs, w->name);
-			return -1;
-		}
-	}
-	return 0;
 }
 
 static int campaign_slo(struct yamlnode_doc *y, const yaml_node_t *map, struct campaign *c)
@@ -554,14 +355,13 @@ static int campaign_cooldown(struct yamlnode_doc *y, const yaml_node_t *map, str
 
 static int campaign_root(struct yamlnode_doc *y, const yaml_node_t *root, struct campaign *c)
 {
-	yaml_node_t *name, *agents, *target, *workloads, *slo, *stop;
+	yaml_node_t *name, *agents, *workloads, *slo, *stop;
 	const char *s;
 
 	if (yamlnode_check_mapping(y, root, "campaign file", "campaign", campaign_keys) < 0)
 		return -1;
 	if (yamlnode_require(y, root, "campaign", "campaign", &name) < 0 ||
 	    yamlnode_require(y, root, "agents", "campaign", &agents) < 0 ||
-	    yamlnode_require(y, root, "target", "campaign", &target) < 0 ||
 	    yamlnode_require(y, root, "workloads", "campaign", &workloads) < 0)
 		return -1;
 	if (yamlnode_string(y, name, "campaign", &s) < 0)
@@ -572,7 +372,7 @@ static int campaign_root(struct yamlnode_doc *y, const yaml_node_t *root, struct
 		return -1;
 	}
 	c->name = xstrdup(s);
-	if (campaign_agents(y, agents, c) < 0 || campaign_target(y, target, c) < 0)
+	if (campaign_agents(y, agents, c) < 0 || targets_parse(y, root, c) < 0)
 		return -1;
 	c->slo_latency_ns = 1000000;
 	c->slo_metric = SLO_MEAN;
@@ -595,7 +395,7 @@ static int campaign_root(struct yamlnode_doc *y, const yaml_node_t *root, struct
 		return -1;
 	if (workloads_parse(y, root, workloads, c) < 0)
 		return -1;
-	return campaign_check_target_size(y, target, c);
+	return targets_check(y, root, c);
 }
 
 /* text as campaign_parse reads it; where (when set) maps its marks to where they came from. */
@@ -696,11 +496,12 @@ void campaign_free(struct campaign *c)
 		return;
 	for (size_t i = 0; i < c->nworkloads; i++) {
 		free(c->workloads[i].name);
+		free(c->workloads[i].test);
 		free(c->workloads[i].steps);
 	}
 	free(c->workloads);
 	label_free(c->labels, c->nlabels);
-	free(c->target_path);
+	targets_free(c->targets, c->ntargets);
 	free(c->name);
 	free(c->path);
 	free(c->text);

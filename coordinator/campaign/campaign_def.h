@@ -86,6 +86,13 @@ struct workload {
 	uint32_t steady_extend; /* steady: {extend: N}: up to N more intervals to settle [0] */
 	uint32_t retry; /* retry: N: a step with a disturbed client runs up to N more times [2] */
 	struct work_spec work; /* fixed work (work.on): one step of steps[0]'s rate or max */
+	/*
+	 * targets: (several): the workload as written (`test`, a row of the side-by-side
+	 * table) and the target it runs on (index into campaign.targets), its name then
+	 * TEST@TARGET. With target: test is name and target 0.
+	 */
+	char *test;
+	uint32_t target;
 };
 
 /* stop: when a step saturates the target, a ramp stops there and the report says why. */
@@ -121,6 +128,22 @@ struct campaign_sim {
 	uint64_t stall_ns;
 };
 
+/*
+ * What a workload runs on: target: (the only one, name NULL) or an entry of
+ * targets: (named, with the labels of the agents that drive it in select mode).
+ */
+struct campaign_target {
+	char *name;
+	char *path;    /* a directory (one file per agent and worker) or a block device */
+	uint64_t size; /* bytes per file; for a device, 0 means all of it */
+	bool direct;   /* default true; a workload may override it with direct: */
+	struct campaign_sim sim;
+	struct label *labels; /* select: {labels: {k: v}}: agents of the campaign's that drive it */
+	size_t nlabels;
+};
+/* At most this many entries in targets:. */
+#define CAMPAIGN_MAX_TARGETS 64
+
 /* At most this many latency percentiles in the tables (percentiles:). */
 #define CAMPAIGN_MAX_PERCENTILES 8
 
@@ -154,10 +177,10 @@ struct campaign {
 		uint64_t file_size;
 	} local_caps;
 
-	char *target_path;    /* a directory (one file per agent and worker) or a block device */
-	uint64_t target_size; /* bytes per file; for a device, 0 means all of it */
-	bool target_direct;   /* default true; a workload may override it with direct: */
-	struct campaign_sim sim;
+	/* target: (one, unnamed) or targets: (named, multi_target true) */
+	struct campaign_target *targets;
+	size_t ntargets;
+	bool multi_target;
 
 	uint64_t slo_latency_ns; /* default 1ms */
 	/* percentiles: the latency columns of every step table, ascending [50, 90, 99, 99.9] */
@@ -172,5 +195,12 @@ struct campaign {
 	struct workload *workloads;
 	size_t nworkloads;
 };
+
+/* The target workload w runs on. */
+static inline const struct campaign_target *campaign_target_of(const struct campaign *c,
+                                                               const struct workload *w)
+{
+	return &c->targets[w->target];
+}
 
 #endif

@@ -171,31 +171,80 @@ static void setupdiff_workload(struct setupdiff_out *o, const struct workload *a
 	setupdiff_u64(o, w, "retry", a->retry, b->retry);
 }
 
+/* One target against another; w names it ("target fast") or is NULL (target:). */
+static void setupdiff_target(struct setupdiff_out *o, const char *w,
+                             const struct campaign_target *a, const struct campaign_target *b)
+{
+	setupdiff_str(o, w, "target", a->sim.enabled ? "sim" : a->path,
+	              b->sim.enabled ? "sim" : b->path);
+	setupdiff_size(o, w, "target size", a->size, b->size);
+	/* a simulated device is its parameters: two sims of other service times are two devices */
+	if (a->sim.enabled && b->sim.enabled) {
+		setupdiff_u64(o, w, "sim servers", a->sim.servers, b->sim.servers);
+		setupdiff_time(o, w, "sim service_time", a->sim.service_ns, b->sim.service_ns);
+		setupdiff_u64(o, w, "sim jitter", a->sim.jitter_pct, b->sim.jitter_pct);
+		setupdiff_str(o, w, "sim service", a->sim.exponential ? "exponential" : "fixed",
+		              b->sim.exponential ? "exponential" : "fixed");
+		setupdiff_u64(o, w, "sim stall after", a->sim.stall_after_ops,
+		              b->sim.stall_after_ops);
+		setupdiff_time(o, w, "sim stall for", a->sim.stall_ns, b->sim.stall_ns);
+	}
+}
+
+/*
+ * targets: the targets of the same name against each other (an unnamed target:
+ * pairs with an unnamed one), and those only one campaign has.
+ */
+static void setupdiff_targets(struct setupdiff_out *o, const struct campaign *a,
+                              const struct campaign *b)
+{
+	for (int side = 0; side < 2; side++) {
+		const struct campaign *x = side == 0 ? a : b, *z = side == 0 ? b : a;
+
+		for (size_t i = 0; i < x->ntargets; i++) {
+			const struct campaign_target *t = &x->targets[i], *u = NULL;
+			const char *tn = t->name ? t->name : "target";
+			char w[160];
+
+			for (size_t j = 0; j < z->ntargets && u == NULL; j++)
+				if ((t->name == NULL && z->targets[j].name == NULL) ||
+				    (t->name != NULL && z->targets[j].name != NULL &&
+				     strcmp(t->name, z->targets[j].name) == 0))
+					u = &z->targets[j];
+			if (u == NULL) {
+				setupdiff_add(o, "target %s only in the %s", tn,
+				              side == 0 ? "first" : "second");
+				continue;
+			}
+			if (side == 1)
+				continue;
+			snprintf(w, sizeof(w), "target %s", tn);
+			setupdiff_target(o, w, t, u);
+			setupdiff_str(o, w, "direct", t->direct ? "true" : "false",
+			              u->direct ? "true" : "false");
+		}
+	}
+}
+
 size_t setupdiff(const struct campaign *a, const struct campaign *b, char *buf, size_t len)
 {
 	struct setupdiff_out o = {.buf = buf, .len = len};
 
 	buf[0] = '\0';
 	setupdiff_u64(&o, NULL, "agents", a->agents_count, b->agents_count);
-	setupdiff_str(&o, NULL, "target", a->sim.enabled ? "sim" : a->target_path,
-	              b->sim.enabled ? "sim" : b->target_path);
-	setupdiff_size(&o, NULL, "target size", a->target_size, b->target_size);
-	/* a simulated device is its parameters: two sims of other service times are two devices */
-	if (a->sim.enabled && b->sim.enabled) {
-		setupdiff_u64(&o, NULL, "sim servers", a->sim.servers, b->sim.servers);
-		setupdiff_time(&o, NULL, "sim service_time", a->sim.service_ns, b->sim.service_ns);
-		setupdiff_u64(&o, NULL, "sim jitter", a->sim.jitter_pct, b->sim.jitter_pct);
-		setupdiff_str(&o, NULL, "sim service", a->sim.exponential ? "exponential" : "fixed",
-		              b->sim.exponential ? "exponential" : "fixed");
-		setupdiff_u64(&o, NULL, "sim stall after", a->sim.stall_after_ops,
-		              b->sim.stall_after_ops);
-		setupdiff_time(&o, NULL, "sim stall for", a->sim.stall_ns, b->sim.stall_ns);
+	if (!a->multi_target && !b->multi_target) {
+		setupdiff_target(&o, NULL, &a->targets[0], &b->targets[0]);
+		setupdiff_time(&o, NULL, "slo", a->slo_latency_ns, b->slo_latency_ns);
+		setupdiff_str(&o, NULL, "slo metric", campaign_slo_metric_name(a->slo_metric),
+		              campaign_slo_metric_name(b->slo_metric));
+		setupdiff_str(&o, NULL, "target direct", a->targets[0].direct ? "true" : "false",
+		              b->targets[0].direct ? "true" : "false");
+	} else {
+		setupdiff_targets(&o, a, b);
+		setupdiff_time(&o, NULL, "slo", a->slo_latency_ns, b->slo_latency_ns);
+		setupdiff_str(&o, NULL, "slo metric", campaign_slo_metric_name(a->slo_metric),
+		              campaign_slo_metric_name(b->slo_metric));
 	}
-	setupdiff_time(&o, NULL, "slo", a->slo_latency_ns, b->slo_latency_ns);
-	setupdiff_str(&o, NULL, "slo metric", campaign_slo_metric_name(a->slo_metric),
-	              campaign_slo_metric_name(b->slo_metric));
-	setupdiff_str(&o, NULL, "target direct", a->target_direct ? "true" : "false",
-	              b->target_direct ? "true" : "false");
 	/* the stop rules and cooldown decide which steps run and are judged saturated */
 	if (a->stop.min_achieved_pct != b->stop.min_achieved_pct)
 		setupdiff_add(&o, "stop achieved %g%% vs %g%%", a->stop.min_achieved_pct,

@@ -6,6 +6,7 @@
 
 #include "clock.h"
 #include "loadspec.h"
+#include "targets.h"
 #include "text.h"
 #include "units.h"
 #include "workloads.h"
@@ -21,7 +22,8 @@
 
 #define WORKLOADS_RW_EXPECTED "read, write, randread, randwrite, rw or randrw"
 
-static const char *const workloads_keys[] = {"name", WORKLOADS_SETTING_KEYS, "zip", NULL};
+static const char *const workloads_keys[] = {"name", WORKLOADS_SETTING_KEYS, "zip", "targets",
+                                             NULL};
 static const char *const workloads_steady_keys[] = {"extend", NULL};
 
 /* The keys a list turns into a matrix, in the order they nest and appear in names. */
@@ -74,6 +76,10 @@ struct workloads_entry {
 	/* zip: the axis whose position each axis takes (itself unless zipped behind another) */
 	int lead[WORKLOADS_NAXES];
 	bool zipped[WORKLOADS_NAXES];
+	/* targets: the campaign's targets it runs on (all unless it names some), in order */
+	uint32_t targets[CAMPAIGN_MAX_TARGETS];
+	size_t ntargets;
+	bool direct_given; /* direct: set here or at the top: the target's does not apply */
 };
 
 /* One value of a key a matrix can vary; a list is read entry by entry through here. */
@@ -353,12 +359,23 @@ static int workloads_check_clone(struct yamlnode_doc *y, const yaml_node_t *root
 	at = access_clone_node(y, root, node);
 	if (at == NULL)
 		at = node;
-	if (c->sim.enabled) {
+	if (campaign_target_of(c, w)->sim.enabled && !c->multi_target) {
 		yamlnode_error(
 		    y, at,
 		    "data.clone: a simulated device (target.sim) has no files to lay out "
 		    "as clone '%s' in workload '%s'; give target.path a directory",
 		    w->access.clone, w->name);
+		return -1;
+	}
+	if (campaign_target_of(c, w)->sim.enabled) {
+		const char *tn = campaign_target_of(c, w)->name;
+
+		yamlnode_error(
+		    y, at,
+		    "data.clone: a simulated device (targets.%s.sim) has no files to lay "
+		    "out as clone '%s' in workload '%s'; give target %s a path, or "
+		    "leave it out of the workload's targets",
+		    tn, w->access.clone, w->name, tn);
 		return -1;
 	}
 	if (rw_writes(w->rw)) {
@@ -384,6 +401,7 @@ static int workloads_check_access(struct yamlnode_doc *y, const yaml_node_t *roo
                                   const struct workload *w)
 {
 	const struct access *a = &w->access;
+	uint64_t tsize = campaign_target_of(c, w)->size;
 	char bs[32];
 
 	units_format_size(w->block_size, bs, sizeof(bs));
@@ -393,7 +411,7 @@ static int workloads_check_access(struct yamlnode_doc *y, const yaml_node_t *roo
 		               w->name);
 		return -1;
 	}
-	if (a->working_set != 0 && c->target_size != 0 && a->working_set > c->target_size) {
+	if (a->working_set != 0 && tsize != 0 && a->working_set > tsize) {
 		yamlnode_error(y, workloads_where(y, root, node, "working_set"),
 		               "working_set: larger than target.size of workload '%s'; the working "
 		               "set is the part of each target that is touched",
@@ -427,9 +445,10 @@ static void workloads_fix_work(struct workload *w)
 static int workloads_check_work(struct yamlnode_doc *y, const yaml_node_t *load,
                                 const struct campaign *c, const struct workload *w)
 {
-	uint64_t span = w->access.working_set ? w->access.working_set : c->target_size;
+	const struct campaign_target *t = campaign_target_of(c, w);
+	uint64_t span = w->access.working_set ? w->access.working_set : t->size;
 	const yaml_node_t *work, *at;
-	char a[32], b[32];
+	char a[32], b[32], key[96];
 
 	if (!w->work.on || rw_is_random(w->rw) || span == 0 || w->work.bytes <= span)
 		return 0;
@@ -437,6 +456,12 @@ static int workloads_check_work(struct yamlnode_doc *y, const yaml_node_t *load,
 	at = work != NULL ? yamlnode_lookup(y, work, "bytes") : NULL;
 	units_format_size(w->work.bytes, a, sizeof(a));
 	units_format_size(span, b, sizeof(b));
+	if (w->access.working_set)
+		snprintf(key, sizeof(key), "working_set");
+	else if (c->multi_target)
+		snprintf(key, sizeof(key), "targets.%s.size", t->name);
+	else
+		snprintf(key, sizeof(key), "target.size");
 	yamlnode_error(y,
 	               at != NULL     ? at
 	               : work != NULL ? work
@@ -445,7 +470,7 @@ static int workloads_check_work(struct yamlnode_doc *y, const yaml_node_t *load,
 	               "'%s': a sequential worker reads or writes its share once, without wrapping "
 	               "around; make the target (or working_set) at least as large, or the work "
 	               "smaller",
-	               a, w->access.working_set ? "working_set" : "target.size", b, w->name);
+	               a, key, b, w->name);
 	return -1;
 }
 
@@ -543,16 +568,25 @@ static bool workloads_any_mix(const struct workloads_entry *e)
 	return false;
 }
 
-/* One workload of the entry (the only one unless it is a matrix): load, checks, unique name. */
-static int workloads_add(struct yamlnode_doc *y, const yaml_node_t *root,
-                         const struct workloads_entry *e, const struct workloads_top *top,
-                         const struct workload *combo, struct campaign *c)
+/*
+ * One workload of the entry (the only one unless it is a matrix) on target ti:
+ * load, checks, unique name. With targets: its name is TEST@TARGET.
+ */
+static int workloads_add_on(struct yamlnode_doc *y, const yaml_node_t *root,
+                            const struct workloads_entry *e, const struct workloads_top *top,
+                            const struct workload *combo, uint32_t ti, struct campaign *c)
 {
 	struct workload *w = &c->workloads[c->nworkloads++];
 	char lwhat[192];
 
 	*w = *combo;
-	w->name = e->matrix ? workloads_matrix_name(e, w) : xstrdup(e->name);
+	w->steps = NULL;
+	w->test = e->matrix ? workloads_matrix_name(e, w) : xstrdup(e->name);
+	w->target = ti;
+	w->name =
+	    c->multi_target ? xasprintf("%s@%s", w->test, c->targets[ti].name) : xstrdup(w->test);
+	if (!e->direct_given)
+		w->access.direct = c->targets[ti].direct;
 	snprintf(lwhat, sizeof(lwhat), "load of %s", e->what);
 	if (e->load == top->load) {
 		/* the top level's load: a plain rate must mean what it says for this one */
@@ -587,13 +621,91 @@ static int workloads_add(struct yamlnode_doc *y, const yaml_node_t *root,
 			yamlnode_error(y, e->name_node ? e->name_node : e->node,
 			               "%sworkload '%s' from the matrix of %s is already defined "
 			               "(names must be unique; rename one)",
-			               e->name_node ? "name: " : "", w->name, e->what);
+			               e->name_node ? "name: " : "", w->test, e->what);
 		else
 			yamlnode_error(y, e->name_node,
 			               "name: workload '%s' is already defined (names must be "
 			               "unique; rename one)",
-			               w->name);
+			               w->test);
 		return -1;
+	}
+	return 0;
+}
+
+/* The combination on each of the entry's targets. */
+static int workloads_add(struct yamlnode_doc *y, const yaml_node_t *root,
+                         const struct workloads_entry *e, const struct workloads_top *top,
+                         const struct workload *combo, struct campaign *c)
+{
+	for (size_t i = 0; i < e->ntargets; i++)
+		if (workloads_add_on(y, root, e, top, combo, e->targets[i], c) < 0)
+			return -1;
+	return 0;
+}
+
+/*
+ * targets: [fast, slow] (or one name): the campaign's targets (a targets: list)
+ * the workload runs on, each once; all of them when it names none.
+ */
+static int workloads_targets(struct yamlnode_doc *y, struct workloads_entry *e,
+                             const struct campaign *c)
+{
+	yaml_node_t *n = yamlnode_lookup(y, e->node, "targets");
+	size_t count;
+
+	e->ntargets = 0;
+	if (n == NULL) {
+		for (size_t i = 0; i < c->ntargets; i++)
+			e->targets[e->ntargets++] = (uint32_t)i;
+		return 0;
+	}
+	if (!c->multi_target) {
+		yamlnode_error(y, n,
+		               "targets: %s names targets, but the campaign has one (target:); "
+		               "give the campaign a targets: list of named targets",
+		               e->what);
+		return -1;
+	}
+	if (n->type == YAML_SCALAR_NODE)
+		count = 1;
+	else if (n->type == YAML_SEQUENCE_NODE &&
+	         (count = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start)) > 0)
+		;
+	else {
+		yamlnode_expected(y, n, "targets", "a list of target names such as [fast, slow]");
+		return -1;
+	}
+	for (size_t i = 0; i < count; i++) {
+		const yaml_node_t *k = n->type == YAML_SCALAR_NODE
+		                           ? n
+		                           : yamlnode_get(y, n->data.sequence.items.start[i]);
+		const char *name;
+		long ti;
+
+		if (yamlnode_string(y, k, "targets", &name) < 0)
+			return -1;
+		if ((ti = targets_find(c, name)) < 0) {
+			char names[512] = "";
+
+			for (size_t j = 0; j < c->ntargets; j++) {
+				size_t off = strlen(names);
+
+				snprintf(names + off, sizeof(names) - off, "%s%s", j ? ", " : "",
+				         c->targets[j].name);
+			}
+			yamlnode_error(y, k,
+			               "targets: %s names target '%s', which is not defined "
+			               "(targets: %s)",
+			               e->what, name, names);
+			return -1;
+		}
+		for (size_t j = 0; j < e->ntargets; j++)
+			if (e->targets[j] == (uint32_t)ti) {
+				yamlnode_error(y, k, "targets: %s names target '%s' twice", e->what,
+				               name);
+				return -1;
+			}
+		e->targets[e->ntargets++] = (uint32_t)ti;
 	}
 	return 0;
 }
@@ -739,8 +851,11 @@ static int workloads_entry(struct yamlnode_doc *y, const yaml_node_t *root, cons
 			e.axes[a] = &top->axes[a];
 		e.matrix |= e.axes[a] != NULL;
 	}
-	if (workloads_name(y, &e) < 0 || workloads_zip(y, &e) < 0)
+	if (workloads_name(y, &e) < 0 || workloads_zip(y, &e) < 0 ||
+	    workloads_targets(y, &e, c) < 0)
 		return -1;
+	e.direct_given = yamlnode_lookup(y, node, "direct") != NULL ||
+	                 yamlnode_lookup(y, root, "direct") != NULL;
 	/* a top-level list of read_pct simply does not apply to a workload that is no mix */
 	if (own[WORKLOADS_PCT].list != NULL && !workloads_any_mix(&e)) {
 		yamlnode_error(y, own[WORKLOADS_PCT].list,
@@ -749,7 +864,7 @@ static int workloads_entry(struct yamlnode_doc *y, const yaml_node_t *root, cons
 		               e.what);
 		return -1;
 	}
-	count = workloads_count(&e);
+	count = workloads_count(&e) * e.ntargets;
 	if (c->nworkloads + count > WORKLOADS_MAX) {
 		yamlnode_error(y, node,
 		               "%s: the campaign would have %zu workloads, at most %d (a matrix "
@@ -794,7 +909,7 @@ int workloads_parse(struct yamlnode_doc *y, const yaml_node_t *root, const yaml_
 	            .interval_ns = NSEC_PER_SEC,
 	            .warmup_ns = NSEC_PER_SEC,
 	            .measure_ns = 5 * NSEC_PER_SEC,
-	            .access = {.read_pct = ACCESS_READ_PCT_UNSET, .direct = c->target_direct},
+	            .access = {.read_pct = ACCESS_READ_PCT_UNSET, .direct = c->targets[0].direct},
 	            .ramp_max_steps = 20,
 	            .retry = 2,
 	        },

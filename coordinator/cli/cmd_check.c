@@ -36,6 +36,44 @@ static void cmd_check_rate(double ops, const struct workload *w, char *buf, size
 	         curve_shown_bw(w, ops * w->block_size / 1048576.0), curve_bw_unit(w));
 }
 
+/* A target as check shows it: "target" for target:, "target NAME" for targets:. */
+static void cmd_check_target(const struct campaign *c, const struct campaign_target *t)
+{
+	char a[32], b[32], labels[512], lead[160];
+
+	if (t->name != NULL)
+		snprintf(lead, sizeof(lead), "  target   %s: ", t->name);
+	else
+		snprintf(lead, sizeof(lead), "  target   ");
+	units_format_size(t->size, a, sizeof(a));
+	if (t->sim.enabled) {
+		units_format_duration(t->sim.service_ns, b, sizeof(b));
+		printf("%ssimulated: %u server%s, service time %s, jitter %u%%, %s per "
+		       "worker\n",
+		       lead, t->sim.servers, t->sim.servers == 1 ? "" : "s", b, t->sim.jitter_pct,
+		       a);
+		if (t->sim.stall_after_ops) {
+			units_format_duration(t->sim.stall_ns, b, sizeof(b));
+			printf("           stalls %s every %llu operations\n", b,
+			       (unsigned long long)t->sim.stall_after_ops);
+		}
+	} else {
+		if (t->size)
+			printf("%s%s, %s per file (one per agent and worker)\n", lead, t->path, a);
+		else
+			printf("%s%s, the whole device\n", lead, t->path);
+	}
+	if (t->nlabels == 0)
+		return;
+	label_format(t->labels, t->nlabels, ", ", labels, sizeof(labels));
+	if (c->agents_mode == CAMPAIGN_AGENTS_SELECT)
+		printf("           driven by the agents with labels %s\n", labels);
+	else
+		printf("           labels %s apply to agents that dial in; the local agents "
+		       "drive every target\n",
+		       labels);
+}
+
 static void cmd_check_campaign(const struct campaign *c)
 {
 	char a[32], b[32], labels[1024];
@@ -68,24 +106,8 @@ static void cmd_check_campaign(const struct campaign *c)
 		printf("%s%s", c->nlabels ? " with labels " : "", labels);
 		printf("; wait up to %s for them\n", a);
 	}
-	units_format_size(c->target_size, a, sizeof(a));
-	if (c->sim.enabled) {
-		units_format_duration(c->sim.service_ns, b, sizeof(b));
-		printf("  target   simulated: %u server%s, service time %s, jitter %u%%, %s per "
-		       "worker\n",
-		       c->sim.servers, c->sim.servers == 1 ? "" : "s", b, c->sim.jitter_pct, a);
-		if (c->sim.stall_after_ops) {
-			units_format_duration(c->sim.stall_ns, b, sizeof(b));
-			printf("           stalls %s every %llu operations\n", b,
-			       (unsigned long long)c->sim.stall_after_ops);
-		}
-	} else {
-		if (c->target_size)
-			printf("  target   %s, %s per file (one per agent and worker)\n",
-			       c->target_path, a);
-		else
-			printf("  target   %s, the whole device\n", c->target_path);
-	}
+	for (size_t i = 0; i < c->ntargets; i++)
+		cmd_check_target(c, &c->targets[i]);
 	units_format_duration(c->slo_latency_ns, a, sizeof(a));
 	printf("  slo      %s latency <= %s\n", campaign_slo_metric_name(c->slo_metric), a);
 	units_format_duration(c->stop.ceiling_ns, b, sizeof(b));

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "between.h"
+#include "bytarget.h"
 #include "cmd.h"
 #include "derive.h"
 #include "replay.h"
@@ -67,6 +68,10 @@ static int report_exec(const struct args *a)
 	if (runend_degraded(&rp.end, note, sizeof(note)))
 		printf("%s\n\n", note);
 	table_print_summary(stdout, rp.campaign, rp.judged);
+	if (bytarget_shown(rp.campaign)) {
+		putchar('\n');
+		bytarget_print(stdout, rp.campaign, rp.judged);
+	}
 	if (between_text(between, rp.campaign, rp.judged, note, sizeof(note)))
 		printf("\n%s\n", note);
 	printf("\nrebuilt %s from %zu steps of intervals.jsonl\n", dir, steps);

@@ -112,13 +112,28 @@ static int run_opened(void *arg, const struct campaign *c, const char *results, 
 	struct run_ctx *ctx = arg;
 
 	snprintf(ctx->name, sizeof(ctx->name), "%s", c->name);
-	fprintf(ctx->human, "campaign %s: %zu workload(s), results in %s\n", c->name, c->nworkloads,
-	        results);
+	if (c->multi_target)
+		fprintf(
+		    ctx->human,
+		    "campaign %s: %zu workload(s), each a (test, target) pair over %zu targets, "
+		    "results in %s\n",
+		    c->name, c->nworkloads, c->ntargets, results);
+	else
+		fprintf(ctx->human, "campaign %s: %zu workload(s), results in %s\n", c->name,
+		        c->nworkloads, results);
 	if (c->agents_mode == CAMPAIGN_AGENTS_LOCAL) {
-		/* A simulated target touches no file: allow only a sink. */
-		ctx->local = local_spawn(&ctx->certs, host_address(ctx->host),
-		                         c->target_path ? c->target_path : "/dev/null", results,
-		                         c->agents_count, &c->local_caps, err);
+		/* Every target's path; a simulated target touches no file: allow only a sink. */
+		const char **allow = xcalloc(c->ntargets + 1, sizeof(*allow));
+		size_t nallow = 0;
+
+		for (size_t i = 0; i < c->ntargets; i++)
+			if (c->targets[i].path != NULL)
+				allow[nallow++] = c->targets[i].path;
+		if (nallow == 0)
+			allow[nallow++] = "/dev/null";
+		ctx->local = local_spawn(&ctx->certs, host_address(ctx->host), allow, nallow,
+		                         results, c->agents_count, &c->local_caps, err);
+		free(allow);
 		/* Each agent has its copies: nothing of the CA stays in this process. */
 		certs_mem_free(&ctx->certs);
 		if (ctx->local == NULL)
@@ -179,9 +194,13 @@ static int run_agents_setup(struct run_ctx *ctx, const struct campaign *c, struc
 		o->tls_ca = ctx->tls[2];
 		if (o->listen == NULL)
 			o->listen = "127.0.0.1:0";
-		if (c->target_path != NULL && fs_mkdir_p(c->target_path, 0755, err) < 0) {
-			error_prefix(err, "target %s: ", c->target_path);
-			return -1;
+		for (size_t i = 0; i < c->ntargets; i++) {
+			const char *tp = c->targets[i].path;
+
+			if (tp != NULL && fs_mkdir_p(tp, 0755, err) < 0) {
+				error_prefix(err, "target %s: ", tp);
+				return -1;
+			}
 		}
 	} else if (o->listen == NULL || o->tls_dir == NULL) {
 		error_set(err,

@@ -15,6 +15,7 @@
 #include "derive.h"
 #include "timeplot.h"
 #include "between.h"
+#include "bytarget.h"
 #include "plot.h"
 #include "pointfields.h"
 #include "report.h"
@@ -449,6 +450,11 @@ static json_t *derive_workload_json(const struct judged_curve *j)
 		    o, "peak_mbps",
 		    derive_num(j->peak ? j->peak->mib_s * CURVE_MB_PER_MIB : 0, 1000));
 	}
+	/* targets: the test (the workload as written) and the target of the pair */
+	if (j->c->multi_target) {
+		json_object_set_new(o, "test", json_string(w->test));
+		json_object_set_new(o, "target", json_string(campaign_target_of(j->c, w)->name));
+	}
 	return o;
 }
 
@@ -506,7 +512,7 @@ static void derive_summary_json(FILE *f, const void *arg)
 	const struct campaign *c = x->c;
 	json_t *ws = derive_need(json_array());
 
-	json_t *lost = derive_need(json_array());
+	json_t *lost = derive_need(json_array()), *by, *root;
 	uint32_t nl = x->end ? x->end->nlosses : 0;
 
 	for (size_t i = 0; i < c->nworkloads; i++)
@@ -523,14 +529,19 @@ static void derive_summary_json(FILE *f, const void *arg)
 		                                        : json_integer((json_int_t)l->interval + 1),
 		              "reason", l->reason)));
 	}
-	derive_json(f, json_pack("{s:i,s:s,s:s,s:s,s:I,s:o,s:o,s:s,s:o,s:o}", "format",
-	                         DERIVE_SUMMARY_FORMAT, "campaign", c->name, "status",
-	                         x->end && x->end->state[0] ? x->end->state : "complete",
-	                         "status_reason", x->end ? x->end->reason : "", "agents_lost",
-	                         (json_int_t)nl, "degraded", lost, "slo_us",
-	                         derive_us((double)c->slo_latency_ns), "metric",
-	                         campaign_slo_metric_name(c->slo_metric), "workloads", ws,
-	                         "between_runs", derive_between_json(x)));
+	/* by_target: the side-by-side table of several targets, from the workloads' figures */
+	by = bytarget_json(c, ws);
+	root = derive_need(json_pack(
+	    "{s:i,s:s,s:s,s:s,s:I,s:o,s:o,s:s,s:O,s:o}", "format", DERIVE_SUMMARY_FORMAT,
+	    "campaign", c->name, "status", x->end && x->end->state[0] ? x->end->state : "complete",
+	    "status_reason", x->end ? x->end->reason : "", "agents_lost", (json_int_t)nl,
+	    "degraded", lost, "slo_us", derive_us((double)c->slo_latency_ns), "metric",
+	    campaign_slo_metric_name(c->slo_metric), "workloads", ws, "between_runs",
+	    derive_between_json(x)));
+	if (by != NULL)
+		json_object_set_new(root, "by_target", by);
+	json_decref(ws);
+	derive_json(f, root);
 }
 
 static void derive_summary_txt(FILE *f, const void *arg)
@@ -553,6 +564,10 @@ static void derive_summary_txt(FILE *f, const void *arg)
 		table_knee_text(&x->judged[i], storm, sizeof(storm));
 		fprintf(f, "\n%s: %s\n", x->c->workloads[i].name, storm);
 	}
+	if (bytarget_shown(x->c)) {
+		fputc('\n', f);
+		bytarget_print(f, x->c, x->judged);
+	}
 	if (table_quick_note(x->c, quick, sizeof(quick)))
 		fprintf(f, "\n%s\n", quick);
 	if (between_text(x->end ? x->end->between : NULL, x->c, x->judged, between,
@@ -572,6 +587,10 @@ static void derive_summary_md(FILE *f, const void *arg)
 	if (runend_degraded(x->end, degraded, sizeof(degraded)))
 		fprintf(f, "**%s**\n\n", degraded);
 	table_print_summary(f, c, x->judged);
+	if (bytarget_shown(c)) {
+		fputc('\n', f);
+		bytarget_print(f, c, x->judged);
+	}
 	if (table_quick_note(c, quick, sizeof(quick)))
 		fprintf(f, "\n%s\n", quick);
 	if (between_text(x->end ? x->end->between : NULL, c, x->judged, between, sizeof(between)))

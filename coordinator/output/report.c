@@ -10,6 +10,7 @@
 
 #include "runend.h"
 #include "between.h"
+#include "bytarget.h"
 #include "markup.h"
 #include "plot.h"
 #include "pointfields.h"
@@ -20,6 +21,9 @@
 #include "marks.h"
 #include "units.h"
 #include "xalloc.h"
+
+/* Columns of a markdown table report_md_table renders: a side-by-side table's targets and one. */
+#define REPORT_MD_COLS (CAMPAIGN_MAX_TARGETS + 1)
 
 /* Everything the page needs is here: it must read the same offline and years later. */
 static const char report_css[] =
@@ -108,24 +112,36 @@ static size_t report_cells(char *line, char **cells, size_t max, size_t want)
 	return n;
 }
 
-/* table_print_summary's markdown, as a real table: one source for both formats' wording. */
-static void report_summary(FILE *f, const struct campaign *c, const struct judged_curve *judged)
+/*
+ * A markdown table the table printers write (print), as a real table of class cls:
+ * one source for both formats' wording. Lines before the table make a note above it.
+ */
+static void report_md_table(FILE *f, const struct campaign *c, const struct judged_curve *judged,
+                            void (*print)(FILE *, const struct campaign *,
+                                          const struct judged_curve *),
+                            const char *cls)
 {
-	char *md = NULL, *line, *save = NULL, *cells[16];
+	char *md = NULL, *line, *save = NULL, *cells[REPORT_MD_COLS];
 	size_t mdlen = 0, ncols = 0, row = 0;
-	bool right[16] = {false};
+	bool right[REPORT_MD_COLS] = {false};
 	FILE *m = open_memstream(&md, &mdlen);
 
 	if (m == NULL) {
 		fputs("<p class=\"note\">summary unavailable: out of memory</p>\n", f);
 		return;
 	}
-	table_print_summary(m, c, judged);
+	print(m, c, judged);
 	fclose(m);
 
-	fputs("<div class=\"scroll\"><table class=\"summary\">\n", f);
-	for (line = strtok_r(md, "\n", &save); line; line = strtok_r(NULL, "\n", &save), row++) {
-		size_t n = report_cells(line, cells, 16, ncols);
+	for (line = strtok_r(md, "\n", &save); line && line[0] != '|';
+	     line = strtok_r(NULL, "\n", &save)) {
+		fputs("<p class=\"note\">", f);
+		markup_escape(f, line);
+		fputs("</p>\n", f);
+	}
+	fprintf(f, "<div class=\"scroll\"><table class=\"%s\">\n", cls);
+	for (; line; line = strtok_r(NULL, "\n", &save), row++) {
+		size_t n = report_cells(line, cells, REPORT_MD_COLS, ncols);
 
 		if (row == 0) {
 			ncols = n;
@@ -139,13 +155,13 @@ static void report_summary(FILE *f, const struct campaign *c, const struct judge
 			continue;
 		}
 		if (row == 1) { /* |---|---:|: alignment, which numbers need */
-			for (size_t i = 0; i < n && i < 16; i++)
+			for (size_t i = 0; i < n && i < REPORT_MD_COLS; i++)
 				right[i] = cells[i][0] && cells[i][strlen(cells[i]) - 1] == ':';
 			continue;
 		}
 		fputs("<tr>", f);
 		for (size_t i = 0; i < n; i++) {
-			fputs(i < 16 && right[i] ? "<td class=\"n\">" : "<td>", f);
+			fputs(i < REPORT_MD_COLS && right[i] ? "<td class=\"n\">" : "<td>", f);
 			markup_escape(f, cells[i]);
 			fputs("</td>", f);
 		}
@@ -153,6 +169,11 @@ static void report_summary(FILE *f, const struct campaign *c, const struct judge
 	}
 	fputs("</tbody>\n</table></div>\n", f);
 	free(md);
+}
+
+static void report_summary(FILE *f, const struct campaign *c, const struct judged_curve *judged)
+{
+	report_md_table(f, c, judged, table_print_summary, "summary");
 }
 
 /* A string member of a meta.json object, "" when missing. */
@@ -264,19 +285,35 @@ static void report_meta(FILE *f, const struct campaign *c, const struct step_poi
 			fprintf(f, " and %zu more", (size_t)names->nagents - n);
 		fputc(')', f);
 	}
-	fputs("</dd>\n<dt>Target</dt><dd>", f);
-	if (c->sim.enabled) {
-		units_format_duration(c->sim.service_ns, svc, sizeof(svc));
-		fprintf(f, "simulated device: %u servers, %s service time", c->sim.servers, svc);
-		if (c->sim.jitter_pct)
-			fprintf(f, ", %u%% jitter", c->sim.jitter_pct);
-	} else {
-		markup_escape(f, c->target_path);
-		if (c->target_size) {
-			units_format_size(c->target_size, size, sizeof(size));
-			fprintf(f, " (%s per file)", size);
+	fputs(c->multi_target ? "</dd>\n<dt>Targets</dt><dd>" : "</dd>\n<dt>Target</dt><dd>", f);
+	for (size_t i = 0; i < c->ntargets; i++) {
+		const struct campaign_target *t = &c->targets[i];
+
+		if (t->name != NULL) {
+			fputs(i ? "<br>" : "", f);
+			markup_escape(f, t->name);
+			fputs(": ", f);
 		}
-		fputs(c->target_direct ? ", O_DIRECT" : ", buffered", f);
+		if (t->sim.enabled) {
+			units_format_duration(t->sim.service_ns, svc, sizeof(svc));
+			fprintf(f, "simulated device: %u servers, %s service time", t->sim.servers,
+			        svc);
+			if (t->sim.jitter_pct)
+				fprintf(f, ", %u%% jitter", t->sim.jitter_pct);
+		} else {
+			markup_escape(f, t->path);
+			if (t->size) {
+				units_format_size(t->size, size, sizeof(size));
+				fprintf(f, " (%s per file)", size);
+			}
+			fputs(t->direct ? ", O_DIRECT" : ", buffered", f);
+		}
+		for (size_t k = 0; k < t->nlabels; k++) {
+			fputs(k ? ", " : ", agents labelled ", f);
+			markup_escape(f, t->labels[k].key);
+			fputc('=', f);
+			markup_escape(f, t->labels[k].value);
+		}
 	}
 	fputs("</dd>\n", f);
 	report_provenance(f, meta);
@@ -583,6 +620,10 @@ void report_html(FILE *f, const struct campaign *c, const struct step_point *con
 
 	fputs("<h2>Summary</h2>\n", f);
 	report_summary(f, c, judged);
+	if (bytarget_shown(c)) {
+		fputs("<h2 id=\"by-target\">By target</h2>\n", f);
+		report_md_table(f, c, judged, bytarget_print, "summary by-target");
+	}
 	if (table_quick_note(c, quick, sizeof(quick))) {
 		fputs("<p class=\"note\">", f);
 		markup_escape(f, quick);

@@ -234,6 +234,29 @@ void table_peak_text(const struct judged_curve *j, char *peak, size_t plen, char
 	}
 }
 
+void table_knee_cell(const struct judged_curve *j, char *buf, size_t len)
+{
+	const struct workload *w = j->w;
+	const struct knee *k = &j->knee;
+	size_t used;
+
+	if (w->work.on && j->n > 0 && j->sorted[0].storm.finished < j->sorted[0].storm.workers)
+		snprintf(buf, len, "fixed work: unfinished (%u of %u workers)",
+		         j->sorted[0].storm.finished, j->sorted[0].storm.workers);
+	else if (w->work.on && j->n > 0)
+		snprintf(buf, len, "fixed work: storm %.3f s", j->sorted[0].storm.storm_s);
+	else if (k->kind == KNEE_ALL_OVER || k->kind == KNEE_NONE)
+		snprintf(buf, len, "none");
+	else if (k->kind == KNEE_ALL_UNDER)
+		snprintf(buf, len, "> %.*f %s", curve_uses_mib(w) ? 1 : 0,
+		         curve_shown(w, k->throughput), curve_unit(w));
+	else
+		table_knee_value(j, buf, len);
+	used = strlen(buf);
+	if (k->non_monotonic && used < len)
+		snprintf(buf + used, len - used, " (non-monotonic)");
+}
+
 void table_print_summary(FILE *f, const struct campaign *c, const struct judged_curve *judged)
 {
 	char slo[32], knee[192], peak[96], sus[96];
@@ -247,29 +270,11 @@ void table_print_summary(FILE *f, const struct campaign *c, const struct judged_
 	for (size_t i = 0; i < c->nworkloads; i++) {
 		const struct judged_curve *j = &judged[i];
 		const struct workload *w = &c->workloads[i];
-		const struct knee *k = &j->knee;
-		size_t used;
-
 		if (j->n == 0) {
 			fprintf(f, "| %s | not run | | | |\n", w->name);
 			continue;
 		}
-		if (w->work.on && j->sorted[0].storm.finished < j->sorted[0].storm.workers)
-			snprintf(knee, sizeof(knee), "fixed work: unfinished (%u of %u workers)",
-			         j->sorted[0].storm.finished, j->sorted[0].storm.workers);
-		else if (w->work.on)
-			snprintf(knee, sizeof(knee), "fixed work: storm %.3f s",
-			         j->sorted[0].storm.storm_s);
-		else if (k->kind == KNEE_ALL_OVER || k->kind == KNEE_NONE)
-			snprintf(knee, sizeof(knee), "none");
-		else if (k->kind == KNEE_ALL_UNDER)
-			snprintf(knee, sizeof(knee), "> %.*f %s", curve_uses_mib(w) ? 1 : 0,
-			         curve_shown(w, k->throughput), curve_unit(w));
-		else
-			table_knee_value(j, knee, sizeof(knee));
-		used = strlen(knee);
-		if (k->non_monotonic)
-			snprintf(knee + used, sizeof(knee) - used, " (non-monotonic)");
+		table_knee_cell(j, knee, sizeof(knee));
 		table_peak_text(j, peak, sizeof(peak), sus, sizeof(sus));
 		/* Page-cache numbers are not the storage's: say so where the figure stands. */
 		fprintf(f, "| %s%s | %s | %s | %s | %s |\n", w->name,

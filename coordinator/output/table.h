@@ -35,6 +35,11 @@ const char *table_title(const struct workload *w, const struct pfield *f, char *
 void table_peak_text(const struct judged_curve *j, char *peak, size_t plen, char *sustained,
                      size_t slen);
 /*
+ * The knee as the summary table's cell gives it: "none", "> 64000 ops/s" (above
+ * the peak) or the knee with its band ("56000 ops/s, 95% band 55000-57500").
+ */
+void table_knee_cell(const struct judged_curve *j, char *buf, size_t len);
+/*
  * | Workload | Performance @ 1ms | Peak (capacity) | Sustained (valid) | Limiting factor |,
  * a row per workload of c from its judged curve judged[i].
  */

@@ -81,11 +81,13 @@ static int local_caps_args(const struct campaign_caps *caps, char **argv, int at
 }
 
 struct local_agents *local_spawn(struct certs_mem *certs, const char *coordinator,
-                                 const char *allow_path, const char *log_dir, unsigned n,
-                                 const struct campaign_caps *caps, struct error *err)
+                                 const char *const *allow, size_t nallow, const char *log_dir,
+                                 unsigned n, const struct campaign_caps *caps, struct error *err)
 {
 	struct local_agents *la = xcalloc(1, sizeof(*la));
 	char bin[PATH_MAX], name[32], fds[48], capv[4][32];
+	/* made here: a forked child only fills it in */
+	char **argv = xcalloc(9 + 2 * nallow + 8 + 1, sizeof(*argv));
 
 	if (local_agent_binary(bin, sizeof(bin)) < 0) {
 		error_set(err, "cannot find the iocurve-agent program next to iocurve; set "
@@ -110,18 +112,22 @@ struct local_agents *local_spawn(struct certs_mem *certs, const char *coordinato
 		}
 		if (la->pids[i] == 0) {
 			pid_t parent = getppid();
-			char *argv[20] = {bin,
-			                  "--coordinator",
-			                  (char *)coordinator,
-			                  "--tls-fd",
-			                  fds,
-			                  "--name",
-			                  name,
-			                  "--allow",
-			                  (char *)allow_path,
-			                  "--label",
-			                  "local=true",
-			                  NULL};
+			int at = 0;
+
+			argv[at++] = bin;
+			argv[at++] = "--coordinator";
+			argv[at++] = (char *)coordinator;
+			argv[at++] = "--tls-fd";
+			argv[at++] = fds;
+			argv[at++] = "--name";
+			argv[at++] = name;
+			for (size_t k = 0; k < nallow; k++) {
+				argv[at++] = "--allow";
+				argv[at++] = (char *)allow[k];
+			}
+			argv[at++] = "--label";
+			argv[at++] = "local=true";
+			argv[at] = NULL;
 			/* Its own certificate, key and the CA's certificate, and no other's. */
 			const int keep[] = {certs->agent_crt[i], certs->agent_key[i],
 			                    certs->ca_crt};
@@ -137,7 +143,7 @@ struct local_agents *local_spawn(struct certs_mem *certs, const char *coordinato
 				if (fcntl(keep[k], F_SETFD, 0) < 0)
 					_exit(127);
 			if (caps != NULL)
-				argv[local_caps_args(caps, argv, 11, capv)] = NULL;
+				argv[local_caps_args(caps, argv, at, capv)] = NULL;
 			/* Ctrl-C reaches iocurve, which stops the agents in order. */
 			signal(SIGINT, SIG_IGN);
 			/* A run that dies (SIGKILL, out of memory) takes its agents with it. */
@@ -151,8 +157,10 @@ struct local_agents *local_spawn(struct certs_mem *certs, const char *coordinato
 		/* The agent has its own copies: the key stays in no process that needs it not. */
 		certs_mem_drop_agent(certs, i);
 	}
+	free(argv);
 	return la;
 err:
+	free(argv);
 	local_stop(la);
 	return NULL;
 }

@@ -11,15 +11,15 @@ struct local_agents;
 
 /*
  * Start the iocurve-agent binary for local-0..local-N-1, dialling coordinator
- * and allowed only allow_path, each with its certificate, key and ca.crt as
+ * and allowed only allow[nallow] (one --allow each), each with its certificate, key and ca.crt as
  * inherited descriptors of certs (--tls-fd), which are closed here once the
  * agent has them. Each agent's log goes to LOG_DIR/agent-NAME.log. An agent
  * dies with this process (PDEATHSIG), even when nothing of it can run (SIGKILL,
  * out of memory). caps (agents.caps) become their --max-* options where set.
  */
 struct local_agents *local_spawn(struct certs_mem *certs, const char *coordinator,
-                                 const char *allow_path, const char *log_dir, unsigned n,
-                                 const struct campaign_caps *caps, struct error *err);
+                                 const char *const *allow, size_t nallow, const char *log_dir,
+                                 unsigned n, const struct campaign_caps *caps, struct error *err);
 /*
  * Reap local agents that exited on their own. Returns 1 and describes the first
  * ("local agent local-1 exited with status 2; its log: DIR/agent-local-1.log").

@@ -20,14 +20,15 @@ void prepare_for_agent(struct prepare_msg *m, uint32_t agent_index, uint32_t nag
 void prepare_build(struct prepare_msg *m, const struct campaign *c, size_t wi)
 {
 	const struct workload *w = &c->workloads[wi];
+	const struct campaign_target *t = campaign_target_of(c, w);
 	Iocurve__Prepare *p = &m->p;
 
 	iocurve__prepare__init(p);
 	iocurve__sim_target__init(&m->sim);
 	p->workload_index = (uint32_t)wi;
 	p->workload = w->name;
-	p->target_dir = c->target_path ? c->target_path : "";
-	p->file_size = c->target_size;
+	p->target_dir = t->path ? t->path : "";
+	p->file_size = t->size;
 	p->rw = (Iocurve__RwMode)w->rw;
 	p->block_size = w->block_size;
 	p->workers = w->workers;
@@ -50,13 +51,13 @@ void prepare_build(struct prepare_msg *m, const struct campaign *c, size_t wi)
 	/* Only agents with CAPABILITY_CLONE are claimed for a campaign with a clone (runner.c). */
 	if (w->access.clone[0] != '\0')
 		p->clone = (char *)w->access.clone;
-	if (c->sim.enabled) {
-		m->sim.servers = c->sim.servers;
-		m->sim.service_ns = c->sim.service_ns;
-		m->sim.jitter_pct = c->sim.jitter_pct;
-		m->sim.exponential = c->sim.exponential;
-		m->sim.stall_after_ops = c->sim.stall_after_ops;
-		m->sim.stall_ns = c->sim.stall_ns;
+	if (t->sim.enabled) {
+		m->sim.servers = t->sim.servers;
+		m->sim.service_ns = t->sim.service_ns;
+		m->sim.jitter_pct = t->sim.jitter_pct;
+		m->sim.exponential = t->sim.exponential;
+		m->sim.stall_after_ops = t->sim.stall_after_ops;
+		m->sim.stall_ns = t->sim.stall_ns;
 		p->sim = &m->sim;
 	}
 }

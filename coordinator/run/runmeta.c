@@ -46,13 +46,28 @@ char *runmeta_json(const struct campaign *c, struct session *const *agents, size
 	for (size_t i = 0; i < nagents; i++) {
 		const struct session *s = sorted[i];
 
+		const struct campaign_target *t0 = &c->targets[0];
+		json_t *a;
+
 		if (s == NULL)
 			continue;
-		json_array_append_new(
-		    ag, json_pack("{s:s,s:s,s:s,s:s,s:s}", "name", session_name(s), "host",
-		                  session_host(s), "kernel", session_kernel(s), "version",
-		                  session_version(s), "target",
-		                  c->sim.enabled ? "" : session_mount_of(s, c->target_path)));
+		a = json_pack("{s:s,s:s,s:s,s:s,s:s}", "name", session_name(s), "host",
+		              session_host(s), "kernel", session_kernel(s), "version",
+		              session_version(s), "target",
+		              t0->sim.enabled ? "" : session_mount_of(s, t0->path));
+		/* targets: each named target's mount on this agent ("" for a sim) */
+		if (c->multi_target) {
+			json_t *tmounts = json_object();
+
+			for (size_t k = 0; k < c->ntargets; k++)
+				json_object_set_new(
+				    tmounts, c->targets[k].name,
+				    json_string(c->targets[k].sim.enabled
+				                    ? ""
+				                    : session_mount_of(s, c->targets[k].path)));
+			json_object_set_new(a, "targets", tmounts);
+		}
+		json_array_append_new(ag, a);
 	}
 	free(sorted);
 	json_object_set_new(o, "format", json_integer(RUNMETA_FORMAT));

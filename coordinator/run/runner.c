@@ -8,6 +8,7 @@
 
 #include "aggregate.h"
 #include "between.h"
+#include "bytarget.h"
 #include "clock.h"
 #include "curve.h"
 #include "derive.h"
@@ -294,9 +295,22 @@ static void runner_prepare(struct runner *r)
 	struct prepare_msg m;
 	uint32_t n;
 
-	runner_agents_compact(r->agents);
+	/* targets: with labels of their own, the agents that carry them (select mode) */
+	const struct campaign_target *t = campaign_target_of(r->c, w);
+	bool own = r->c->agents_mode == CAMPAIGN_AGENTS_SELECT && t->nlabels > 0;
+
+	n = runner_agents_select(r->agents, own ? t : NULL);
 	runner_agents_unready(r->agents);
-	n = runner_agents_count(r->agents);
+	if (n == 0) {
+		char labels[512];
+
+		label_format(t->labels, t->nlabels, ",", labels, sizeof(labels));
+		runner_fail(r,
+		            "workload %s: no agent with the labels of target %s (%s) is left "
+		            "to run it",
+		            w->name, t->name ? t->name : "", labels);
+		return;
+	}
 	events_emit(r->ev,
 	            &(struct event){.kind = EVENT_WORKLOAD,
 	                            .workload = {.workload = (uint32_t)r->w,
@@ -1345,9 +1359,29 @@ static void runner_on_lost(struct session *s, const char *reason, void *arg)
 {
 	struct runner *r = arg;
 	int ai = runner_agents_index(r->agents, s);
+	const char *parked;
 
-	if (ai >= 0)
+	if (ai >= 0) {
 		runner_lose(r, ai, reason);
+		return;
+	}
+	/* an agent of another target, idle in this workload: it drives nothing more */
+	if ((parked = runner_agents_parked_name(r->agents, s)) == NULL)
+		return;
+	{
+		char name[128];
+
+		snprintf(name, sizeof(name), "%s", parked);
+		runner_agents_drop_parked(r->agents, s);
+		events_emit(r->ev, &(struct event){.kind = EVENT_AGENT,
+		                                   .agent = {.name = name,
+		                                             .state = EVENT_AGENT_LOST,
+		                                             .reason = reason}});
+		if (r->c->abort_on_agent_loss && runner_live(r))
+			runner_fail(r, "agent %s lost: %s (on_agent_loss: abort)", name, reason);
+		else
+			log_warn("agent %s lost between its target's workloads: %s", name, reason);
+	}
 }
 
 static const struct server_cbs runner_server_cbs = {
@@ -1403,6 +1437,12 @@ struct runner *runner_new(struct event_base *base, struct server *srv, const str
 	r->done_arg = arg;
 	r->state = RUNNER_IDLE;
 	r->agents = runner_agents_new(c->agents_count, c->labels, c->nlabels, r);
+	if (c->agents_mode == CAMPAIGN_AGENTS_SELECT)
+		for (size_t i = 0; i < c->ntargets; i++)
+			if (c->targets[i].nlabels > 0) {
+				runner_agents_targets(r->agents, c->targets, c->ntargets);
+				break;
+			}
 	r->points = xcalloc(c->nworkloads, sizeof(*r->points));
 	r->npoints = xcalloc(c->nworkloads, sizeof(*r->npoints));
 	r->cap = xcalloc(c->nworkloads, sizeof(*r->cap));
@@ -1540,6 +1580,10 @@ void runner_report(struct runner *r, FILE *f)
 	if (runend_degraded(&r->end, degraded, sizeof(degraded)))
 		fprintf(f, "%s\n\n", degraded);
 	table_print_summary(f, r->c, r->judged);
+	if (bytarget_shown(r->c)) {
+		fputc('\n', f);
+		bytarget_print(f, r->c, r->judged);
+	}
 	if (between_text(r->between, r->c, r->judged, between, sizeof(between)))
 		fprintf(f, "\n%s\n", between);
 	fprintf(f, "\nresults: %s\n", results_dir(r->res));

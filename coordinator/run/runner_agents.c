@@ -21,7 +21,15 @@ struct runner_agents {
 	uint32_t want;
 	const struct label *labels;
 	size_t nlabels;
-	uint32_t n; /* slots in use */
+	uint32_t n; /* slots in use: the agents of the workload */
+	/*
+	 * targets: with select.labels: slots n..n+parked-1 hold the claimed agents that
+	 * do not drive the workload's target; they take no part until runner_agents_select
+	 * brings them back (and a lost one is dropped at once).
+	 */
+	uint32_t parked;
+	const struct campaign_target *targets;
+	size_t ntargets;
 	struct runner_agent *a;
 };
 
@@ -40,7 +48,7 @@ struct runner_agents *runner_agents_new(uint32_t want, const struct label *label
 
 void runner_agents_release(struct runner_agents *ra)
 {
-	for (uint32_t i = 0; i < ra->n; i++)
+	for (uint32_t i = 0; i < ra->n + ra->parked; i++)
 		if (ra->a[i].s != NULL)
 			session_release(ra->a[i].s, ra->owner);
 }
@@ -54,13 +62,53 @@ void runner_agents_free(struct runner_agents *ra)
 	free(ra);
 }
 
-/* An agent matches when its labels include every one the campaign selects on. */
-bool runner_agents_match(const struct runner_agents *ra, const struct session *s)
+void runner_agents_targets(struct runner_agents *ra, const struct campaign_target *t, size_t n)
+{
+	ra->targets = t;
+	ra->ntargets = n;
+}
+
+/* Whether s drives target t: it carries the target's labels (none: every agent does). */
+static bool runner_agents_drives(const struct session *s, const struct campaign_target *t)
 {
 	size_t n;
 	const struct label *l = session_labels(s, &n);
 
-	return label_include(l, n, ra->labels, ra->nlabels);
+	return label_include(l, n, t->labels, t->nlabels);
+}
+
+/*
+ * An agent matches when its labels include every one the campaign selects on and,
+ * with targets of their own labels, those of one target at least.
+ */
+bool runner_agents_match(const struct runner_agents *ra, const struct session *s)
+{
+	size_t n;
+	const struct label *l = session_labels(s, &n);
+	bool any = ra->ntargets == 0;
+
+	for (size_t t = 0; t < ra->ntargets && !any; t++)
+		any = runner_agents_drives(s, &ra->targets[t]);
+	return any && label_include(l, n, ra->labels, ra->nlabels);
+}
+
+/*
+ * The targets no claimed agent drives (and s, when not NULL, would not): the
+ * slots left must keep one for each, so that every target has an agent.
+ */
+static uint32_t runner_agents_uncovered(const struct runner_agents *ra, const struct session *s)
+{
+	uint32_t left = 0;
+
+	for (size_t t = 0; t < ra->ntargets; t++) {
+		bool driven = s != NULL && runner_agents_drives(s, &ra->targets[t]);
+
+		for (uint32_t i = 0; i < ra->n && !driven; i++)
+			driven =
+			    ra->a[i].s != NULL && runner_agents_drives(ra->a[i].s, &ra->targets[t]);
+		left += !driven;
+	}
+	return left;
 }
 
 bool runner_agents_claim(struct runner_agents *ra, struct session *s)
@@ -70,7 +118,12 @@ bool runner_agents_claim(struct runner_agents *ra, struct session *s)
 	if (ra->n == ra->want || session_owner(s) != NULL || !session_ready(s))
 		return false;
 	if (!runner_agents_match(ra, s)) {
-		log_info("agent %s does not carry the campaign's labels: not taken",
+		log_info("agent %s does not carry the campaign's labels%s: not taken",
+		         session_name(s), ra->ntargets ? " (or any target's)" : "");
+		return false;
+	}
+	if (runner_agents_uncovered(ra, s) > ra->want - ra->n - 1) {
+		log_info("agent %s: not taken, the slots left are for targets no agent drives yet",
 		         session_name(s));
 		return false;
 	}
@@ -149,7 +202,51 @@ void runner_agents_compact(struct runner_agents *ra)
 			session_set_slot(ra->a[n].s, n);
 			n++;
 		}
+	/* the parked ones follow (they are never lost: a lost one is dropped) */
+	for (uint32_t i = 0; i < ra->parked; i++) {
+		ra->a[n + i] = ra->a[ra->n + i];
+		session_set_slot(ra->a[n + i].s, n + i);
+	}
 	ra->n = n;
+}
+
+bool runner_agents_drop_parked(struct runner_agents *ra, const struct session *s)
+{
+	for (uint32_t i = ra->n; i < ra->n + ra->parked; i++) {
+		if (ra->a[i].s != s)
+			continue;
+		memmove(&ra->a[i], &ra->a[i + 1], (ra->n + ra->parked - i - 1) * sizeof(ra->a[0]));
+		ra->parked--;
+		for (uint32_t k = i; k < ra->n + ra->parked; k++)
+			session_set_slot(ra->a[k].s, k);
+		return true;
+	}
+	return false;
+}
+
+uint32_t runner_agents_select(struct runner_agents *ra, const struct campaign_target *t)
+{
+	uint32_t total, n = 0;
+
+	runner_agents_compact(ra);
+	total = ra->n + ra->parked;
+	/* the target's agents first, in the order claimed; the others parked behind */
+	for (uint32_t i = 0; i < total; i++) {
+		if (t != NULL && !runner_agents_drives(ra->a[i].s, t))
+			continue;
+		if (i != n) {
+			struct runner_agent keep = ra->a[i];
+
+			memmove(&ra->a[n + 1], &ra->a[n], (i - n) * sizeof(ra->a[0]));
+			ra->a[n] = keep;
+		}
+		n++;
+	}
+	for (uint32_t i = 0; i < total; i++)
+		session_set_slot(ra->a[i].s, i);
+	ra->n = n;
+	ra->parked = total - n;
+	return n;
 }
 
 void runner_agents_send_all(const struct runner_agents *ra, const Iocurve__Envelope *env)
@@ -246,6 +343,14 @@ static void runner_agents_list_add(char *buf, size_t len, const char *name, cons
 
 	if (off + 1 < len)
 		snprintf(buf + off, len - off, "%s%s%s", off ? ", " : "", name, note);
+}
+
+const char *runner_agents_parked_name(const struct runner_agents *ra, const struct session *s)
+{
+	for (uint32_t i = ra->n; i < ra->n + ra->parked; i++)
+		if (ra->a[i].s == s)
+			return ra->a[i].name;
+	return NULL;
 }
 
 void runner_agents_waited(const struct runner_agents *ra, struct server *srv,

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "intervals.h"
+#include "campaign_def.h"
 #include "label.h"
 #include "server.h"
 
@@ -30,6 +31,23 @@ enum runner_agents_wait {
  */
 struct runner_agents *runner_agents_new(uint32_t want, const struct label *labels, size_t nlabels,
                                         void *owner);
+/*
+ * targets: with labels of their own (select mode): an agent is taken when it
+ * carries one target's labels at least, and only while the slots left can still
+ * give every target an agent. t (kept, not copied) with n 0: no such rule.
+ */
+void runner_agents_targets(struct runner_agents *ra, const struct campaign_target *t, size_t n);
+/*
+ * The agents of a workload on target t: those carrying its labels (every agent
+ * when t is NULL) take the slots 0..N-1, in the order claimed; the others are
+ * parked (runner_agents_index gives them -1) until the next select. Compacts
+ * first. Returns N.
+ */
+uint32_t runner_agents_select(struct runner_agents *ra, const struct campaign_target *t);
+/* A parked agent's session is gone: drop it. false when s is not parked here. */
+bool runner_agents_drop_parked(struct runner_agents *ra, const struct session *s);
+/* The name of parked agent s, NULL when s is not parked. */
+const char *runner_agents_parked_name(const struct runner_agents *ra, const struct session *s);
 /* Releases the sessions still held. */
 void runner_agents_free(struct runner_agents *ra);
 /* Give every session back to the server (the campaign ended); the slots stay for reading. */

@@ -28,7 +28,7 @@ ok "iocurve-agent(8) describes every option ($(wc -l < "$T/agentopts"))"
 # Every top-level and workload key of the campaign language is in iocurve-campaign(5).
 for k in campaign agents target slo stop workers queue_depth block_size rw read_pct random \
 	working_set align arrivals data direct timing interval warmup measure steady retry load zip \
-	refine confirm repeat percentiles units; do
+	refine confirm repeat percentiles units targets; do
 	grep -q "\b$k\b" "$T/iocurve-campaign.5.txt" || fail "iocurve-campaign(5) does not describe '$k'"
 done
 ok "iocurve-campaign(5) describes every key"

@@ -1,0 +1,40 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# configs/classes.yaml, the storage-class study, as a user runs it here: the dbench-style
+# suite over three directories in one campaign (lengths and sizes shortened with --set),
+# a curve per (test, class) and the side-by-side table of the nine tests by three classes
+# at the end of the run, in summary.md and in summary.json's by_target.
+. "$(dirname "$0")/lib.sh"
+
+CFG=$IOCURVE_SOURCE/configs/classes.yaml
+CLASSES_DIR=$T/classes "$IOCURVE" run "$CFG" --out "$T/res" \
+	--set interval=100ms --set warmup=100ms --set measure=200ms \
+	--set targets.standard.size=16MiB --set targets.premium.size=16MiB \
+	--set targets.ultra.size=16MiB > "$T/run.out" 2>&1 ||
+	{ tail -50 "$T/run.out"; fail "configs/classes.yaml runs over three directories"; }
+ok "configs/classes.yaml runs over three directories"
+check "each class's files are in its own directory" \
+	sh -c "ls '$T/classes/standard' '$T/classes/premium' '$T/classes/ultra' | grep -q ."
+check "the run ends with the side-by-side table" \
+	grep -q '^| Test | standard | premium | ultra |$' "$T/run.out"
+python3 - "$T/res" "$T/run.out" <<'PY' || fail "nine tests by three classes, a curve and a cell each"
+import json, os, sys
+d, out = sys.argv[1], open(sys.argv[2]).read()
+s = json.load(open(d + "/summary.json"))
+tests = ["read-iops", "write-iops", "read-bw", "write-bw", "read-latency", "write-latency",
+         "seq-read", "seq-write", "mix-75-25"]
+classes = ["standard", "premium", "ultra"]
+by = s["by_target"]
+assert by["targets"] == classes and [r["test"] for r in by["rows"]] == tests, by
+ws = {w["name"]: w for w in s["workloads"]}
+for r in by["rows"]:
+    for t in classes:
+        name = "%s@%s" % (r["test"], t)
+        assert os.path.getsize("%s/curve-%s.csv" % (d, name)) > 0, name
+        assert r["cells"][t]["peak_ops"] == ws[name]["peak_ops"] > 0, name
+        assert r["cells"][t]["knee_kind"] == ws[name]["knee_kind"], name
+rows = [l for l in out.splitlines() if l.split(" |")[0][2:] in tests and "peak" in l
+        and l.count("|") == 5]
+assert len(rows) == 9, rows
+PY
+ok "nine tests by three classes, a curve and a cell each"

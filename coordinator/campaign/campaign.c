@@ -2,6 +2,7 @@
 /* Loading a campaign from YAML: check every key and value, then apply defaults. */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,8 +45,8 @@ static const char *const campaign_caps_keys[] = {"workers", "queue_depth", "bloc
                                                  "file_size", NULL};
 static const char *const campaign_select_keys[] = {"count", "labels", NULL};
 static const char *const campaign_target_keys[] = {"path", "size", "direct", "sim", NULL};
-static const char *const campaign_sim_keys[] = {"servers", "service_time", "service",
-                                                "jitter",  "stall",        NULL};
+static const char *const campaign_sim_keys[] = {"servers", "service_time", "service", "jitter",
+                                                "stall",   "rate_limit",   NULL};
 static const char *const campaign_stall_keys[] = {"after", "for", NULL};
 static const char *const campaign_slo_keys[] = {"latency", "metric", NULL};
 static const char *const campaign_stop_keys[] = {"achieved", "ceiling", "errors", NULL};
@@ -276,6 +277,26 @@ static int campaign_percent(struct yamlnode_doc *y, const yaml_node_t *n, const 
 	return 0;
 }
 
+/* sim.rate_limit: a rate in ops/s above 0, written as other rates are ("5000", "5k"). */
+static int campaign_sim_rate_limit(struct yamlnode_doc *y, const yaml_node_t *n, double *ops)
+{
+	struct error uerr;
+	const char *s;
+
+	if (yamlnode_string(y, n, "target.sim.rate_limit", &s) < 0)
+		return -1;
+	if (units_parse_rate(s, ops, &uerr) < 0) {
+		yamlnode_error(y, n, "target.sim.rate_limit: %s", uerr.msg);
+		return -1;
+	}
+	if (!(*ops > 0) || !isfinite(*ops)) {
+		yamlnode_expected(y, n, "target.sim.rate_limit",
+		                  "a rate in ops/s above 0, such as 5000 or 5k");
+		return -1;
+	}
+	return 0;
+}
+
 /* target: {sim: {servers: 4, service_time: 200us, jitter: 10%, stall: {after: N, for: 100ms}}} */
 static int campaign_sim(struct yamlnode_doc *y, const yaml_node_t *map, struct campaign_sim *sim)
 {
@@ -309,6 +330,9 @@ static int campaign_sim(struct yamlnode_doc *y, const yaml_node_t *map, struct c
 		}
 		sim->exponential = strcmp(s, "exponential") == 0;
 	}
+	if ((n = yamlnode_lookup(y, map, "rate_limit")) != NULL &&
+	    campaign_sim_rate_limit(y, n, &sim->rate_limit) < 0)
+		return -1;
 	if ((stall = yamlnode_lookup(y, map, "stall")) == NULL)
 		return 0;
 	if (yamlnode_check_mapping(y, stall, "target.sim.stall", "target.sim.stall",

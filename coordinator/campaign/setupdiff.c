@@ -2,6 +2,7 @@
 /* What differs between the setups of two campaigns: the words `iocurve compare` warns with. */
 #include <inttypes.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -189,6 +190,9 @@ size_t setupdiff(const struct campaign *a, const struct campaign *b, char *buf, 
 		setupdiff_u64(&o, NULL, "sim stall after", a->sim.stall_after_ops,
 		              b->sim.stall_after_ops);
 		setupdiff_time(&o, NULL, "sim stall for", a->sim.stall_ns, b->sim.stall_ns);
+		/* a whole number of ops/s: a cap is written as one */
+		setupdiff_u64(&o, NULL, "sim rate_limit", (uint64_t)llround(a->sim.rate_limit),
+		              (uint64_t)llround(b->sim.rate_limit));
 	}
 	setupdiff_time(&o, NULL, "slo", a->slo_latency_ns, b->slo_latency_ns);
 	setupdiff_str(&o, NULL, "slo metric", campaign_slo_metric_name(a->slo_metric),

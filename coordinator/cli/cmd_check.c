@@ -77,6 +77,10 @@ static void cmd_check_campaign(const struct campaign *c)
 			printf("           stalls %s every %llu operations\n", b,
 			       (unsigned long long)c->sim.stall_after_ops);
 		}
+		if (c->sim.rate_limit > 0)
+			printf("           rate limit %.0f ops/s for the fleet (a token bucket per "
+			       "worker: split over agents x workers)\n",
+			       c->sim.rate_limit);
 	} else {
 		if (c->target_size)
 			printf("  target   %s, %s per file (one per agent and worker)\n",

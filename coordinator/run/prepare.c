@@ -15,6 +15,8 @@ void prepare_for_agent(struct prepare_msg *m, uint32_t agent_index, uint32_t nag
 	m->p.agent_index = agent_index;
 	m->p.worker_base = agent_index * m->p.workers;
 	m->p.fleet_workers = nagents * m->p.workers;
+	if (m->p.sim != NULL && m->fleet_rate_limit > 0 && m->p.fleet_workers > 0)
+		m->sim.rate_limit = m->fleet_rate_limit / m->p.fleet_workers;
 }
 
 void prepare_build(struct prepare_msg *m, const struct campaign *c, size_t wi)
@@ -24,6 +26,7 @@ void prepare_build(struct prepare_msg *m, const struct campaign *c, size_t wi)
 
 	iocurve__prepare__init(p);
 	iocurve__sim_target__init(&m->sim);
+	m->fleet_rate_limit = 0;
 	p->workload_index = (uint32_t)wi;
 	p->workload = w->name;
 	p->target_dir = c->target_path ? c->target_path : "";
@@ -54,6 +57,7 @@ void prepare_build(struct prepare_msg *m, const struct campaign *c, size_t wi)
 		m->sim.exponential = c->sim.exponential;
 		m->sim.stall_after_ops = c->sim.stall_after_ops;
 		m->sim.stall_ns = c->sim.stall_ns;
+		m->fleet_rate_limit = c->sim.rate_limit;
 		p->sim = &m->sim;
 	}
 }

@@ -43,13 +43,12 @@ struct engine_completion {
  * of stall_ns starts when operation number stall_after_ops is submitted (0: none):
  * no operation completes during it. With rate_limit, an operation takes a token
  * of a bucket filled at rate_limit ops/s and holding ENGINE_SIM_BURST_NS of them
- * (at least ENGINE_SIM_BURST) before it reaches the servers, waiting in the device
- * for one when the bucket is empty: a throttle, fast below its rate (a client's
- * pause of a few ms, and the burst it then issues, goes through unqueued) and
- * queueing above it.
+ * (100 ms, a throttle's slice; at least ENGINE_SIM_BURST) before it reaches the servers, waiting in
+ * the device for one when the bucket is empty: a throttle, fast below its rate (a client's pause of
+ * up to 100 ms, and the burst it then issues, goes through unqueued) and queueing above it.
  */
 #define ENGINE_SIM_BURST    4
-#define ENGINE_SIM_BURST_NS 20000000ull
+#define ENGINE_SIM_BURST_NS 100000000ull
 struct engine_sim_params {
 	uint32_t servers;
 	uint64_t service_ns;

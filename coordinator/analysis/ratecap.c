@@ -66,7 +66,7 @@ static void ratecap_fmt_rate(double ops, char *buf, size_t len)
 }
 
 /* Rule 1: the flat top. Fills the ceiling; false when there is none. */
-static bool ratecap_top(const struct step_point *s, size_t n, struct ratecap *rc, bool *in_top)
+static bool ratecap_top(const struct step_point *s, size_t n, struct ratecap *rc)
 {
 	size_t idx[STEP_MAX_TICKS], m = 0, peak = n;
 	double plo = 0, phi = 0, sum = 0;
@@ -89,7 +89,6 @@ static bool ratecap_top(const struct step_point *s, size_t n, struct ratecap *rc
 		ratecap_rate_ci(&s[i], &lo, &hi);
 		if (hi < plo)
 			continue;
-		in_top[i] = true;
 		idx[m++] = i;
 		sum += s[i].achieved_ops;
 		if (lo < rc->ceiling_lo)
@@ -111,17 +110,24 @@ static bool ratecap_top(const struct step_point *s, size_t n, struct ratecap *rc
 	return m >= RATECAP_MIN_FLAT && over && ratecap_rates_rise(s, idx, m);
 }
 
-/* The steps below the top that kept up: the highest (near) and the lowest (low). */
-static void ratecap_below(const struct step_point *s, size_t n, const bool *in_top,
-                          struct ratecap *rc)
+/*
+ * The steps that kept up with what they were offered (open-loop, not behind, no
+ * more offered than their achieved rate's interval holds), in the flat top or
+ * under it: the highest (near) and the lowest (low).
+ */
+static void ratecap_below(const struct step_point *s, size_t n, struct ratecap *rc)
 {
 	const struct step_point *near = NULL, *low = NULL;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct step_point *p = &s[i];
+		double lo, hi;
 
-		if (in_top[i] || !ratecap_usable(p) || p->offered_ops <= 0 || p->svc_mean_ns <= 0 ||
+		if (!ratecap_usable(p) || p->offered_ops <= 0 || p->svc_mean_ns <= 0 ||
 		    (verdict_point(p) & VERDICT_BEHIND))
+			continue;
+		ratecap_rate_ci(p, &lo, &hi);
+		if (p->offered_ops > hi)
 			continue;
 		if (near == NULL || p->achieved_ops > near->achieved_ops)
 			near = p;
@@ -145,25 +151,25 @@ static void ratecap_below(const struct step_point *s, size_t n, const bool *in_t
 
 void ratecap_judge(const struct step_point *sorted, size_t n, struct ratecap *rc)
 {
-	bool in_top[STEP_MAX_TICKS] = {false};
-	char c[32], top[32], nsv[32], nr[32], lsv[32], lr[32];
-	double growth;
+	char c[32], top[32], nsv[32], nr[32], lsv[32] = "", lr[32] = "";
+	double growth = 0;
 
 	memset(rc, 0, sizeof(*rc));
 	if (n > STEP_MAX_TICKS)
 		n = STEP_MAX_TICKS; /* a curve that long is not a refined one: its first steps */
-	if (!ratecap_top(sorted, n, rc, in_top)) {
+	if (!ratecap_top(sorted, n, rc)) {
 		memset(rc, 0, sizeof(*rc));
 		return;
 	}
 	rc->flat = true;
 	ratecap_fmt_rate(rc->ceiling_ops, c, sizeof(c));
-	ratecap_below(sorted, n, in_top, rc);
+	ratecap_below(sorted, n, rc);
 	if (!rc->below) {
-		snprintf(rc->why, sizeof(rc->why),
-		         "throughput flat at %s ops/s over %u steps, but no step below it kept up: "
-		         "a cap cannot be told from saturation without steps under the ceiling",
-		         c, rc->nflat);
+		snprintf(
+		    rc->why, sizeof(rc->why),
+		    "throughput flat at %s ops/s over %u steps, but no step kept up with its load: "
+		    "a cap cannot be told from saturation without steps under the ceiling",
+		    c, rc->nflat);
 		return;
 	}
 	units_format_duration((uint64_t)llround(rc->top_svc_ns), top, sizeof(top));
@@ -177,23 +183,26 @@ void ratecap_judge(const struct step_point *sorted, size_t n, struct ratecap *rc
 		         c, top, RATECAP_QUEUED, nsv, nr);
 		return;
 	}
+	/* queueing below the ceiling, at any share of it, is a saturation's */
+	if (rc->low) {
+		units_format_duration((uint64_t)llround(rc->low_svc_ns), lsv, sizeof(lsv));
+		ratecap_fmt_rate(rc->low_ops, lr, sizeof(lr));
+		growth = rc->near_svc_ns / rc->low_svc_ns;
+	}
+	if (rc->low && growth > RATECAP_FAST) {
+		snprintf(rc->why, sizeof(rc->why),
+		         "saturated, not capped: service time grew %.2fx below the ceiling of %s "
+		         "ops/s (%s at %s ops/s against %s at %s ops/s): the storage queued before "
+		         "it was full, as a device saturated by its own servers does",
+		         growth, c, nsv, nr, lsv, lr);
+		return;
+	}
 	if (rc->near_ops < RATECAP_NEAR * rc->ceiling_ops || !rc->low) {
 		snprintf(rc->why, sizeof(rc->why),
 		         "throughput flat at %s ops/s; to tell a cap from saturation a step must "
 		         "keep up at %.0f%% of it or more (the highest that did: %s ops/s) and a "
 		         "lower one at %.0f%% or less",
 		         c, 100 * RATECAP_NEAR, nr, 100 * RATECAP_LOW);
-		return;
-	}
-	units_format_duration((uint64_t)llround(rc->low_svc_ns), lsv, sizeof(lsv));
-	ratecap_fmt_rate(rc->low_ops, lr, sizeof(lr));
-	growth = rc->near_svc_ns / rc->low_svc_ns;
-	if (growth > RATECAP_FAST) {
-		snprintf(rc->why, sizeof(rc->why),
-		         "saturated, not capped: service time grew %.2fx below the ceiling of %s "
-		         "ops/s (%s at %s ops/s against %s at %s ops/s): the storage queued before "
-		         "it was full, as a device saturated by its own servers does",
-		         growth, c, nsv, nr, lsv, lr);
 		return;
 	}
 	rc->capped = true;

@@ -20,10 +20,13 @@
  * 2. The excess queued in the storage: at the top the service time is at least
  *    RATECAP_QUEUED x that of the highest step below it (throughput flat, so by
  *    Little's law the operations in flight grew in the same proportion).
- * 3. Fast below: a step that kept up at RATECAP_NEAR or more of the ceiling
- *    served within RATECAP_FAST x the service time of a step at RATECAP_LOW or
- *    less of it. A device saturated by its own servers queues before it is full
- *    (an M/M/c with c <= 8 waits 1.5-6.7x its service time at 85% of capacity,
+ * 3. Fast below: the highest step that kept up with its load (under the ceiling
+ *    or in the flat top, open-loop, not behind) served within
+ *    RATECAP_FAST x the service time of a step at RATECAP_LOW or less of it (over
+ *    that, at any share of the ceiling: saturated, it queued before it was full),
+ *    and it kept up at RATECAP_NEAR or more of the ceiling (else too little
+ *    evidence). A device saturated by its own servers queues before it is full
+ *    (an M/M/c with c <= 8 serves in 1.5-6.7x its service time at 85% of capacity,
  *    1.0-2x at 50%); a throttle does not.
  * capped when all three hold.
  */
@@ -44,7 +47,7 @@ struct ratecap {
 	uint32_t flat_steps[RATECAP_MAX_FLAT]; /* their step numbers, from 1, in curve order */
 	double top_svc_ns;                     /* the flat steps' highest mean service time... */
 	double top_in_flight; /* ...and that step's operations in flight (Little's law) */
-	bool below;           /* a step below the ceiling kept up: near_* are filled */
+	bool below;           /* a step kept up with its load: near_* are filled */
 	uint32_t near_step;   /* the highest such step (from 1) */
 	double near_ops, near_svc_ns;
 	bool low; /* a lower one at or under RATECAP_LOW of the ceiling: low_* */

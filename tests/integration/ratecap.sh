@@ -92,3 +92,18 @@ assert rc["below_service_us"] > 1.25 * rc["low_service_us"], rc
 assert "saturated" in w["limit"] or "client" in w["limit"], w["limit"]
 PY
 ok "the saturated sim is not called capped, and says why"
+
+# Both summaries, capped and not, hold to docs/schema/summary.schema.json.
+if python3 -c "import jsonschema" 2> /dev/null; then
+	python3 - "$T" "$(dirname "$0")/../../docs/schema/summary.schema.json" <<'PY' ||
+import json, sys
+import jsonschema
+schema = json.load(open(sys.argv[2]))
+for run in ("cap", "sat"):
+    jsonschema.validate(json.load(open(f"{sys.argv[1]}/{run}/summary.json")), schema)
+PY
+		fail "summary.json with rate_cap matches docs/schema"
+	ok "summary.json with rate_cap matches docs/schema"
+else
+	echo "# python3-jsonschema not installed: the schema check is skipped"
+fi

@@ -107,3 +107,9 @@ PY
 else
 	echo "# python3-jsonschema not installed: the schema check is skipped"
 fi
+
+# A bad rate_limit is refused where it stands.
+sed 's/rate_limit: 5k/rate_limit: 0/' "$T/cap.yaml" > "$T/bad.yaml"
+if "$IOCURVE" check "$T/bad.yaml" > "$T/bad.out" 2>&1; then fail "rate_limit: 0 is refused"; fi
+check "rate_limit: 0 is refused at its line and column" \
+	grep -q "bad.yaml:3:[0-9]*: target.sim.rate_limit: expected a rate in ops/s above 0" "$T/bad.out"

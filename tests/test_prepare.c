@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* A campaign's workload through the wire to the worker pool: what the YAML says, the pool gets. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -120,6 +121,25 @@ static void test_prepare_sim_target(void **state)
 	campaign_free(c);
 }
 
+/* A fleet-wide rate_limit reaches each worker as its share: 5 agents x 2 workers. */
+static void test_prepare_rate_limit(void **state)
+{
+	struct campaign *c =
+	    testlib_campaign_ok("campaign: t\n"
+	                        "agents: {local: 1}\n"
+	                        "target: {sim: {servers: 8, service_time: 100us, rate_limit: 5k}}\n"
+	                        "workers: 2\n"
+	                        "workloads: [{name: a, rw: randread, load: {steps: [1k]}}]\n");
+	struct engine_sim_params sim = {0};
+	struct pool_params pp;
+
+	(void)state;
+	assert_true(c->sim.rate_limit == 5000);
+	test_prepare_roundtrip(c, 0, &pp, &sim);
+	assert_true(fabs(sim.rate_limit - 500) < 1e-9); /* 5000 / (5 agents x 2 workers) */
+	campaign_free(c);
+}
+
 static void test_prepare_invalid(void **state)
 {
 	Iocurve__Prepare p = IOCURVE__PREPARE__INIT;
@@ -191,9 +211,8 @@ static void test_prepare_caps(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_prepare_real_target),
-	    cmocka_unit_test(test_prepare_sim_target),
-	    cmocka_unit_test(test_prepare_invalid),
+	    cmocka_unit_test(test_prepare_real_target), cmocka_unit_test(test_prepare_sim_target),
+	    cmocka_unit_test(test_prepare_rate_limit),  cmocka_unit_test(test_prepare_invalid),
 	    cmocka_unit_test(test_prepare_caps),
 	};
 

@@ -137,4 +137,25 @@ assert any(l.get("wakes", 0) > 0 for l in recs if "interval" in l)
 PY
 ok "two new ones count wakes"
 check "and say nothing is left out" sh -c "! grep -q 'lacks capability' '$T/both-new.err' '$T/both-new-agent.log'"
+
+# A rate-limited sim on the agent of 0.1.0, which cannot simulate the cap: refused,
+# naming the agent and the key, rather than run uncapped.
+sed 's/service_time: 1ms}}/service_time: 1ms, rate_limit: 2000}}/' "$T/c.yaml" > "$T/capped.yaml"
+grep -q "rate_limit: 2000" "$T/capped.yaml" || fail "the capped campaign is written"
+PORT=$(free_port)
+"$IOCURVE" run "$T/capped.yaml" --coordinator-listen "127.0.0.1:$PORT" --tls "$T/ca" \
+	--out "$T/capped" > "$T/capped.out" 2> "$T/capped.err" &
+RUN=$!
+"$OLD/build/iocurve-agent" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --name old \
+	--allow "$T/allowed" 2> "$T/capped-agent.log" &
+AG=$!
+PIDS="$PIDS $RUN $AG"
+STATUS=0
+wait_exit "$RUN" 120 || STATUS=$?
+kill -TERM "$AG" 2> /dev/null || true
+wait_exit "$AG" 10 || true
+check "a rate-limited sim on the agent of 0.1.0 fails (status 1)" test "$STATUS" -eq 1
+check "naming the agent and the capability it lacks" grep -q \
+	"agent old (iocurve 0.1.0) cannot simulate target.sim.rate_limit: it lacks capability 'rate_limit'" \
+	"$T/capped.err" "$T/capped.out"
 echo "# mixed-release: all passed"

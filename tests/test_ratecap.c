@@ -214,6 +214,15 @@ static void test_judged_limit(void **state)
 	assert_true(j.ratecap.capped);
 	assert_non_null(strstr(j.limit, "throughput capped at 5,000 ops/s (a rate limit such as a "
 	                                "QoS policy)"));
+	assert_null(strstr(j.limit, "parallel units"));
+	/* a slower device behind the same ceiling: 4 units of 800 us would draw it too */
+	rc_throttle(p, 800);
+	for (int i = 0; i < 5; i++)
+		p[i].svc_mean_ns = i < 3 ? 800e3 : 12800e3;
+	judged_update(&j, c, &c->workloads[0], p, 5);
+	assert_true(j.ratecap.capped);
+	assert_non_null(strstr(
+	    j.limit, "; or a device of 4.0 parallel units that do not slow before all are busy"));
 	rc_throttle(p, 400);
 	judged_update(&j, c, &c->workloads[0], p, 5);
 	assert_null(strstr(j.limit, "capped"));

@@ -70,7 +70,9 @@ void ratecap_judge(const struct step_point *sorted, size_t n, struct ratecap *rc
 /*
  * The limiting factor's words for a cap: "throughput capped at 4,990 ops/s (a
  * rate limit such as a QoS policy): service time grows with queue depth while
- * throughput stays flat (...)"; "" when not capped.
+ * throughput stays flat (...)", and when in_service is 1 or more "; or a device
+ * of N parallel units that do not slow before all are busy" (the same curve);
+ * "" when not capped.
  */
 void ratecap_words(const struct ratecap *rc, char *buf, size_t len);
 

@@ -55,6 +55,7 @@ PY
 ok "the capped sim is named capped at its ceiling within 3% of 5000"
 check "summary.txt names the cap" grep -q "throughput capped at 5,0[0-9][0-9] ops/s (a rate limit such as a QoS policy)" "$T/cap/summary.txt"
 check "the end of iocurve run names the cap" grep -q "throughput capped at 5,0" "$T/cap.out"
+check "report.html names the cap" grep -q "throughput capped at 5,0" "$T/cap/report.html"
 
 # A device saturated by its servers: M/M/2 of 2ms per worker (1000 ops/s), 2 workers.
 cat > "$T/sat.yaml" <<YAML

@@ -10,8 +10,8 @@ const struct caps_info caps_known[] = {
      "the client's health is not measured (\"health_n\": 0): its steps are not checked for a "
      "disturbed client, and their health is unknown, not proven"},
     {IOCURVE__CAPABILITY__CAPABILITY_RATE_LIMIT, "rate_limit",
-     "a sim with rate_limit cannot run on it: the coordinator refuses rather than run the "
-     "device without its cap"},
+     "target.sim.rate_limit is not simulated: a campaign with it is refused rather than run "
+     "uncapped"},
 };
 const size_t caps_nknown = sizeof(caps_known) / sizeof(caps_known[0]);
 

@@ -181,6 +181,30 @@ static void test_flat_without_queueing(void **state)
 	assert_non_null(strstr(rc.why, "did not queue the excess"));
 }
 
+/*
+ * A ramp then refinement: one step over the cap, one that kept up just under it.
+ * Both are flat; the ceiling is what the held-back one achieved.
+ */
+static void test_refined_top(void **state)
+{
+	struct step_point p[5];
+	struct ratecap rc;
+
+	(void)state;
+	p[0] = rc_pt(0, 1000, 1000, 100);
+	p[1] = rc_pt(1, 2250, 2250, 100);
+	p[2] = rc_pt(2, 3375, 3375, 100);
+	p[3] = rc_pt(5, 4960, 4960, 102);
+	p[4] = rc_pt(4, 5062, 5000, 12800);
+	ratecap_judge(p, 5, &rc);
+	assert_true(rc.capped);
+	assert_int_equal(rc.nflat, 2);
+	assert_int_equal(rc.flat_steps[0], 6);
+	assert_int_equal(rc.near_step, 6);
+	assert_true(fabs(rc.ceiling_ops - 5000) < 1e-6);
+	assert_true(rc.ceiling_lo > 4900 && rc.ceiling_hi < 5100);
+}
+
 /* A closed-loop step counts as offered more than it achieved; errors keep a step out. */
 static void test_closed_loop_and_errors(void **state)
 {
@@ -241,6 +265,7 @@ int main(void)
 	    cmocka_unit_test(test_flat_without_queueing),
 	    cmocka_unit_test(test_closed_loop_and_errors),
 	    cmocka_unit_test(test_judged_limit),
+	    cmocka_unit_test(test_refined_top),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -65,12 +65,15 @@ static void ratecap_fmt_rate(double ops, char *buf, size_t len)
 	units_format_count((uint64_t)llround(ops), buf, len);
 }
 
-/* Rule 1: the flat top. Fills the ceiling; false when there is none. */
+/*
+ * Rule 1: the flat top. The ceiling is what the steps held back (offered more
+ * than they achieved, or closed-loop) achieved: a step of the top that kept up
+ * measured its own load, not the cap. False when there is no flat top.
+ */
 static bool ratecap_top(const struct step_point *s, size_t n, struct ratecap *rc)
 {
-	size_t idx[STEP_MAX_TICKS], m = 0, peak = n;
+	size_t idx[STEP_MAX_TICKS], m = 0, nover = 0, peak = n;
 	double plo = 0, phi = 0, sum = 0;
-	bool over = false;
 
 	for (size_t i = 0; i < n; i++)
 		if (ratecap_usable(&s[i]) &&
@@ -79,8 +82,6 @@ static bool ratecap_top(const struct step_point *s, size_t n, struct ratecap *rc
 	if (peak == n)
 		return false;
 	ratecap_rate_ci(&s[peak], &plo, &phi);
-	rc->ceiling_lo = plo;
-	rc->ceiling_hi = phi;
 	for (size_t i = 0; i < n && m < STEP_MAX_TICKS; i++) {
 		double lo, hi;
 
@@ -90,14 +91,6 @@ static bool ratecap_top(const struct step_point *s, size_t n, struct ratecap *rc
 		if (hi < plo)
 			continue;
 		idx[m++] = i;
-		sum += s[i].achieved_ops;
-		if (lo < rc->ceiling_lo)
-			rc->ceiling_lo = lo;
-		if (hi > rc->ceiling_hi)
-			rc->ceiling_hi = hi;
-		/* offered beyond what it achieved, past the noise: the cap held it back */
-		if (s[i].offered_ops <= 0 || s[i].offered_ops > hi)
-			over = true;
 		if (rc->nflat < RATECAP_MAX_FLAT)
 			rc->flat_steps[rc->nflat] = s[i].step + 1;
 		rc->nflat++;
@@ -105,9 +98,19 @@ static bool ratecap_top(const struct step_point *s, size_t n, struct ratecap *rc
 			rc->top_svc_ns = s[i].svc_mean_ns;
 			rc->top_in_flight = s[i].achieved_ops * s[i].svc_mean_ns / 1e9;
 		}
+		/* offered beyond what it achieved, past the noise: the cap held it back */
+		if (s[i].offered_ops > 0 && s[i].offered_ops <= hi)
+			continue;
+		sum += s[i].achieved_ops;
+		if (nover++ == 0 || lo < rc->ceiling_lo)
+			rc->ceiling_lo = lo;
+		if (nover == 1 || hi > rc->ceiling_hi)
+			rc->ceiling_hi = hi;
 	}
-	rc->ceiling_ops = sum / (double)m;
-	return m >= RATECAP_MIN_FLAT && over && ratecap_rates_rise(s, idx, m);
+	if (nover == 0)
+		return false;
+	rc->ceiling_ops = sum / (double)nover;
+	return m >= RATECAP_MIN_FLAT && ratecap_rates_rise(s, idx, m);
 }
 
 /*

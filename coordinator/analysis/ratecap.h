@@ -16,7 +16,8 @@
  * 1. A flat top: the steps whose achieved rate's 95% interval (ratecap_rate_ci)
  *    reaches the highest one's, at least RATECAP_MIN_FLAT of them offered distinct
  *    rates, and at least one offered more than it achieved beyond noise (or ran
- *    closed-loop). Without it there is nothing to diagnose (flat false).
+ *    closed-loop). The ceiling is the mean achieved rate of those held back.
+ *    Without a flat top there is nothing to diagnose (flat false).
  * 2. The excess queued in the storage: at the top the service time is at least
  *    RATECAP_QUEUED x that of the highest step below it (throughput flat, so by
  *    Little's law the operations in flight grew in the same proportion).
@@ -40,7 +41,7 @@
 struct ratecap {
 	bool flat;          /* rule 1 held: the rest is filled */
 	bool capped;        /* rules 1-3 held */
-	double ceiling_ops; /* the mean achieved rate of the flat steps */
+	double ceiling_ops; /* the mean achieved rate of the flat steps held back */
 	double ceiling_lo;  /* the lowest end of their 95% intervals... */
 	double ceiling_hi;  /* ...and the highest */
 	uint32_t nflat;     /* flat steps (flat_steps holds the first RATECAP_MAX_FLAT) */

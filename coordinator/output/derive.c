@@ -391,8 +391,8 @@ static json_t *derive_ratecap_json(const struct judged_curve *j)
 	for (uint32_t i = 0; i < rc->nflat && i < RATECAP_MAX_FLAT; i++)
 		json_array_append_new(steps, json_integer(rc->flat_steps[i]));
 	return derive_need(
-	    json_pack("{s:b,s:o,s:[o,o],s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:s}", "capped",
-	              rc->capped, "ceiling_ops", derive_num(rc->ceiling_ops, 10), "ceiling_band",
+	    json_pack("{s:b,s:o,s:[o,o],s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:s}", "capped", rc->capped,
+	              "ceiling_ops", derive_num(rc->ceiling_ops, 10), "ceiling_band",
 	              derive_num(rc->ceiling_lo, 10), derive_num(rc->ceiling_hi, 10), "flat_steps",
 	              steps, "top_service_us", derive_us(rc->top_svc_ns), "top_in_flight",
 	              derive_num(rc->top_in_flight, 10), "below_ops",

@@ -12,6 +12,9 @@ const struct caps_info caps_known[] = {
     {IOCURVE__CAPABILITY__CAPABILITY_RATE_LIMIT, "rate_limit",
      "target.sim.rate_limit is not simulated: a campaign with it is refused rather than run "
      "uncapped"},
+    {IOCURVE__CAPABILITY__CAPABILITY_CLONE, "clone",
+     "a campaign with data: {clone: NAME} is refused (each file would get data of its own, "
+     "not the clone's)"},
 };
 const size_t caps_nknown = sizeof(caps_known) / sizeof(caps_known[0]);
 

@@ -4,8 +4,10 @@
 #define IOCURVE_PREPARE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "campaign.h"
+#include "error.h"
 #include "iocurve.pb-c.h"
 
 /*
@@ -32,5 +34,15 @@ void prepare_build(struct prepare_msg *m, const struct campaign *c, size_t w);
  * rate_limit split evenly over the fleet's workers (nagents x workers).
  */
 void prepare_for_agent(struct prepare_msg *m, uint32_t agent_index, uint32_t nagents);
+
+/*
+ * Whether an agent with these capabilities (proto Capability bits) can be sent c's
+ * Prepares without changing their meaning: a field it would not know (data.clone:
+ * it would lay out each file with data of its own; target.sim.rate_limit: it
+ * would run the sim uncapped) refuses it. 0, or -1 with err
+ * naming the agent (name and version), what it lacks and the workload that needs it.
+ */
+int prepare_check_caps(const struct campaign *c, uint64_t caps, const char *agent,
+                       const char *version, struct error *err);
 
 #endif

@@ -247,33 +247,6 @@ static void runner_end_cb(evutil_socket_t fd, short what, void *arg)
 	r->done(r->done_arg, status);
 }
 
-static void runner_fail(struct runner *r, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-/*
- * A sim's rate_limit needs agents that simulate it: one that would ignore it would
- * run the device uncapped and the curve would say nothing of the cap. The first
- * agent without the capability is named; true when the campaign failed.
- */
-static bool runner_refuse_uncapped(struct runner *r, uint32_t n)
-{
-	if (!r->c->sim.enabled || !(r->c->sim.rate_limit > 0))
-		return false;
-	for (uint32_t i = 0; i < n; i++) {
-		struct session *s = runner_agents_session(r->agents, i);
-
-		if (session_caps(s) & IOCURVE__CAPABILITY__CAPABILITY_RATE_LIMIT)
-			continue;
-		runner_fail(r,
-		            "agent %s (iocurve %s) cannot simulate target.sim.rate_limit: it lacks "
-		            "capability 'rate_limit' and would run the device without its cap; "
-		            "upgrade the agent, or leave rate_limit out",
-		            session_name(s), session_version(s)[0] ? session_version(s) : "?");
-		return true;
-	}
-	return false;
-}
-
 /* Entering PREPARING: the agents present prepare workload w. */
 static void runner_prepare(struct runner *r)
 {
@@ -285,8 +258,6 @@ static void runner_prepare(struct runner *r)
 	runner_agents_compact(r->agents);
 	runner_agents_unready(r->agents);
 	n = runner_agents_count(r->agents);
-	if (runner_refuse_uncapped(r, n))
-		return;
 	events_emit(r->ev,
 	            &(struct event){.kind = EVENT_WORKLOAD,
 	                            .workload = {.workload = (uint32_t)r->w,
@@ -1128,8 +1099,16 @@ static void runner_write_meta(struct runner *r)
 /* While waiting: claim an idle, synced agent the campaign selects; the last one starts it. */
 static void runner_claim(struct runner *r, struct session *s)
 {
+	struct error err;
+
 	if (r->state != RUNNER_WAITING || !runner_agents_claim(r->agents, s))
 		return;
+	/* An agent that would lay the plan out otherwise (no clone) is refused before any I/O. */
+	if (prepare_check_caps(r->c, session_caps(s), session_name(s), session_version(s), &err) <
+	    0) {
+		runner_fail(r, "%s", err.msg);
+		return;
+	}
 	events_emit(r->ev, &(struct event){.kind = EVENT_AGENT,
 	                                   .agent = {.name = session_name(s),
 	                                             .state = EVENT_AGENT_READY,
@@ -1350,8 +1329,9 @@ void runner_report(struct runner *r, FILE *f)
 		if (r->npoints[i] == 0)
 			continue;
 		units_format_size(w->block_size, bs, sizeof(bs));
-		fprintf(f, "%s (%s, %s%s):\n", w->name, rw_mode_name(w->rw), bs,
-		        w->access.direct ? "" : ", buffered");
+		fprintf(f, "%s (%s, %s%s%s%s%s):\n", w->name, rw_mode_name(w->rw), bs,
+		        w->access.direct ? "" : ", buffered", w->access.clone[0] ? ", clone '" : "",
+		        w->access.clone, w->access.clone[0] ? "'" : "");
 		table_print_steps(f, &r->judged[i]);
 		table_knee_text(&r->judged[i], knee, sizeof(knee));
 		fprintf(f, "%s\n\n", knee);

@@ -219,6 +219,12 @@ static void test_closed_loop_and_errors(void **state)
 	p[3].errors = 5;
 	ratecap_judge(p, 5, &rc);
 	assert_false(rc.flat);
+	/* figures no count holds are left out, never printed */
+	rc_throttle(p, 100);
+	p[2].svc_mean_ns = NAN;
+	p[3].achieved_ops = 1e300;
+	ratecap_judge(p, 5, &rc);
+	assert_false(rc.capped);
 }
 
 /* The judged curve names the cap as the limiting factor, before the client's CPU. */

@@ -45,10 +45,15 @@ void ratecap_rate_ci(const struct step_point *p, double *lo, double *hi)
 	*hi = p->achieved_ops + half;
 }
 
-/* A point the rule reads: operations done, none failed, every agent to the end. */
+/*
+ * A point the rule reads: operations done, none failed, every agent to the end,
+ * and figures a count can hold (a hostile report's 1e300 is no evidence).
+ */
 static bool ratecap_usable(const struct step_point *p)
 {
-	return p->ops > 0 && p->errors == 0 && p->agents_lost == 0 && p->achieved_ops > 0;
+	return p->ops > 0 && p->errors == 0 && p->agents_lost == 0 && p->achieved_ops > 0 &&
+	       p->achieved_ops < 1e15 && p->svc_mean_ns >= 0 && p->svc_mean_ns < 1e15 &&
+	       isfinite(p->offered_ops);
 }
 
 /* Whether the distinct offered rates of the flat steps number at least two. */

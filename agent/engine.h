@@ -41,8 +41,14 @@ struct engine_completion {
  * tests and demos know the knee. A completion carries its simulated finish time,
  * so the worker's own wake-up lateness does not count as device time. A stall
  * of stall_ns starts when operation number stall_after_ops is submitted (0: none):
- * no operation completes during it.
+ * no operation completes during it. With rate_limit, an operation takes a token
+ * of a bucket filled at rate_limit ops/s and holding ENGINE_SIM_BURST_NS of them
+ * (100 ms, a throttle's slice; at least ENGINE_SIM_BURST) before it reaches the servers, waiting in
+ * the device for one when the bucket is empty: a throttle, fast below its rate (a client's pause of
+ * up to 100 ms, and the burst it then issues, goes through unqueued) and queueing above it.
  */
+#define ENGINE_SIM_BURST    4
+#define ENGINE_SIM_BURST_NS 100000000ull
 struct engine_sim_params {
 	uint32_t servers;
 	uint64_t service_ns;
@@ -50,6 +56,7 @@ struct engine_sim_params {
 	bool exponential; /* service times exponential with mean service_ns; jitter unused */
 	uint64_t stall_after_ops;
 	uint64_t stall_ns;
+	double rate_limit; /* ops/s of a token bucket before the servers (0: none) */
 };
 
 struct engine_params {

@@ -45,6 +45,14 @@ struct engine {
 	bool exponential;
 	uint64_t stall_after_ops;
 	uint64_t stall_ns;
+	/*
+	 * The token bucket of a rate limit (token_ns 0: none), as GCRA keeps it: the
+	 * next operation conforms from tat_ns - burst_ns on; each one moves tat_ns on
+	 * by token_ns from the later of itself and the one before.
+	 */
+	double token_ns;
+	double burst_ns; /* ENGINE_SIM_BURST_NS, at least (ENGINE_SIM_BURST - 1) x token_ns */
+	double tat_ns;
 	uint64_t submitted; /* operations submitted so far; the last one's 1-based number */
 	uint64_t rng;
 	uint64_t reap_slack_ns; /* a completion may wait this long while a slot is free */
@@ -148,17 +156,36 @@ static void sim_stall(struct engine *e, uint64_t now, uint64_t until_ns)
 		sim_sift_down(e->inflight, sizeof(*e->inflight), e->ninflight, i, sim_op_before);
 }
 
-/* FIFO onto the earliest free server: that is all the queueing the model has. */
+/*
+ * When an operation arriving at now may reach the servers: at once without a
+ * rate limit or with a token in the bucket, else when the next token comes
+ * (FIFO behind those already waiting: the device queues what is over the rate).
+ */
+static uint64_t sim_token(struct engine *e, uint64_t now)
+{
+	double at;
+
+	if (e->token_ns <= 0)
+		return now;
+	at = e->tat_ns - e->burst_ns;
+	if (at < (double)now)
+		at = (double)now;
+	e->tat_ns = (e->tat_ns > (double)now ? e->tat_ns : (double)now) + e->token_ns;
+	return (uint64_t)ceil(at);
+}
+
+/* FIFO through the rate limit's bucket (if any), then onto the earliest free server. */
 static void sim_submit(struct engine *e, uint64_t now)
 {
 	for (uint32_t i = 0; i < e->npending; i++) {
 		struct sim_op op;
-		uint64_t start;
+		uint64_t start, ready;
 
 		op.seq = ++e->submitted;
 		if (op.seq == e->stall_after_ops)
 			sim_stall(e, now, now + e->stall_ns);
-		start = e->server_free[0] > now ? e->server_free[0] : now;
+		ready = sim_token(e, now);
+		start = e->server_free[0] > ready ? e->server_free[0] : ready;
 		op.done_ns = start + sim_service_ns(e);
 		e->server_free[0] = op.done_ns;
 		sim_sift_down(e->server_free, sizeof(*e->server_free), e->nservers, 0,
@@ -238,6 +265,14 @@ static struct engine *sim_open(const struct engine_params *p, struct error *err)
 		          s->jitter_pct);
 		return NULL;
 	}
+	if (!(s->rate_limit >= 0) || !isfinite(s->rate_limit) ||
+	    (s->rate_limit > 0 && 1e9 / s->rate_limit > 1e15)) {
+		error_set(err,
+		          "sim engine: rate limit %g ops/s must be a finite rate, 0 for none, "
+		          "and at least one operation in 1e6 s",
+		          s->rate_limit);
+		return NULL;
+	}
 	ret = posix_memalign(&bufs, SIM_ALIGN, (size_t)p->queue_depth * p->block_size);
 	if (ret) {
 		error_set(err, "sim engine: allocating %u buffers of %u bytes: %s", p->queue_depth,
@@ -264,6 +299,12 @@ static struct engine *sim_open(const struct engine_params *p, struct error *err)
 	e->exponential = s->exponential;
 	e->stall_after_ops = s->stall_after_ops;
 	e->stall_ns = s->stall_ns;
+	if (s->rate_limit > 0) {
+		e->token_ns = 1e9 / s->rate_limit;
+		e->burst_ns = (ENGINE_SIM_BURST - 1) * e->token_ns;
+		if (e->burst_ns < (double)ENGINE_SIM_BURST_NS)
+			e->burst_ns = (double)ENGINE_SIM_BURST_NS;
+	}
 	e->rng = p->seed;
 	e->reap_slack_ns = p->reap_slack_ns;
 	return e;

@@ -117,6 +117,7 @@ int params_from_prepare(const Iocurve__Prepare *p, const char *file_prefix,
 		sim->exponential = p->sim->exponential;
 		sim->stall_after_ops = p->sim->stall_after_ops;
 		sim->stall_ns = p->sim->stall_ns;
+		sim->rate_limit = p->sim->rate_limit;
 		pp->sim = sim;
 	}
 	return 0;

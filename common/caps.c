@@ -11,6 +11,9 @@ const struct caps_info caps_known[] = {
      "disturbed client, and their health is unknown, not proven"},
     {IOCURVE__CAPABILITY__CAPABILITY_FIXED_WORK, "fixed-work",
      "fixed-work campaigns (load: {work: ...}) are refused on it"},
+    {IOCURVE__CAPABILITY__CAPABILITY_RATE_LIMIT, "rate_limit",
+     "target.sim.rate_limit is not simulated: a campaign with it is refused rather than run "
+     "uncapped"},
     {IOCURVE__CAPABILITY__CAPABILITY_CLONE, "clone",
      "a campaign with data: {clone: NAME} is refused (each file would get data of its own, "
      "not the clone's)"},

@@ -21,7 +21,7 @@
 #define CAPS_OURS                                                                                  \
 	((uint64_t)IOCURVE__CAPABILITY__CAPABILITY_WAKES |                                         \
 	 IOCURVE__CAPABILITY__CAPABILITY_HEALTH | IOCURVE__CAPABILITY__CAPABILITY_FIXED_WORK |     \
-	 IOCURVE__CAPABILITY__CAPABILITY_CLONE)
+	 IOCURVE__CAPABILITY__CAPABILITY_RATE_LIMIT | IOCURVE__CAPABILITY__CAPABILITY_CLONE)
 
 /* A capability: its bit, its name in logs, and what goes without it. */
 struct caps_info {

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* A campaign's workload through the wire to the worker pool: what the YAML says, the pool gets. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 #include "frame.h"
 #include "params.h"
 #include "prepare.h"
+#include "caps.h"
 #include "testlib.h"
 
 /* The campaign takes no clone name the agent could not hold. */
@@ -120,6 +122,39 @@ static void test_prepare_sim_target(void **state)
 	assert_int_equal(sim.stall_after_ops, 1000);
 	assert_int_equal(sim.stall_ns, 100000000);
 	assert_int_equal(pp.pattern.dist, PATTERN_UNIFORM);
+	campaign_free(c);
+}
+
+/* A fleet-wide rate_limit reaches each worker as its share: 5 agents x 2 workers. */
+static void test_prepare_rate_limit(void **state)
+{
+	struct campaign *c =
+	    testlib_campaign_ok("campaign: t\n"
+	                        "agents: {local: 1}\n"
+	                        "target: {sim: {servers: 8, service_time: 100us, rate_limit: 5k}}\n"
+	                        "workers: 2\n"
+	                        "workloads: [{name: a, rw: randread, load: {steps: [1k]}}]\n");
+	struct engine_sim_params sim = {0};
+	struct pool_params pp;
+	struct error err;
+
+	(void)state;
+	assert_true(c->targets[0].sim.rate_limit == 5000);
+	test_prepare_roundtrip(c, 0, &pp, &sim);
+	assert_true(fabs(sim.rate_limit - 500) < 1e-9); /* 5000 / (5 agents x 2 workers) */
+	/* an agent that would ignore it is refused, one that has it is not */
+	assert_int_equal(prepare_check_caps(c, CAPS_OURS, "a1", "0.3.0", &err), 0);
+	assert_int_equal(prepare_check_caps(c,
+	                                    IOCURVE__CAPABILITY__CAPABILITY_WAKES |
+	                                        IOCURVE__CAPABILITY__CAPABILITY_HEALTH,
+	                                    "old", "0.2.0", &err),
+	                 -1);
+	assert_string_equal(err.msg,
+	                    "agent old (0.2.0) lacks capability 'rate_limit': it cannot simulate "
+	                    "target.sim.rate_limit and would run the device uncapped; run an agent "
+	                    "of this release, or leave rate_limit out");
+	c->targets[0].sim.rate_limit = 0;
+	assert_int_equal(prepare_check_caps(c, 0, "old", "0.1.0", &err), 0);
 	campaign_free(c);
 }
 
@@ -255,8 +290,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_prepare_real_target), cmocka_unit_test(test_prepare_sim_target),
-	    cmocka_unit_test(test_prepare_invalid),     cmocka_unit_test(test_prepare_caps),
-	    cmocka_unit_test(test_prepare_clone),
+	    cmocka_unit_test(test_prepare_rate_limit),  cmocka_unit_test(test_prepare_invalid),
+	    cmocka_unit_test(test_prepare_caps),        cmocka_unit_test(test_prepare_clone),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

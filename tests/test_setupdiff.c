@@ -69,6 +69,8 @@ static void test_setupdiff_each_key(void **state)
 	    {15, "    load: {steps: [1000, 2000], repeat: 3}", "rr: repeat 1 vs 3"},
 	    {15, "    load: {steps: [1000, 2000, max]}",
 	     "rr: load steps 1000 2000 vs steps 1000 2000 max"},
+	    {2, "target: {sim: {servers: 4, service_time: 200us, rate_limit: 5k}}",
+	     "sim rate_limit 0 vs 5000"},
 	};
 	struct campaign *a = test_setupdiff_load(SIZE_MAX, NULL);
 	char buf[2048];

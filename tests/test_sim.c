@@ -2,6 +2,7 @@
 /* Sim engine tests: latency, capacity, FIFO order, stall, wake and CPU use on the real clock. */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -576,6 +577,72 @@ static void test_buffers(void **state)
 }
 
 /* Bad parameters are refused with a message naming the field. */
+/*
+ * A rate limit of 2000 ops/s in front of 8 servers of 100 us (80,000 ops/s):
+ * kept full (closed loop), the device completes 2000 ops/s once its bucket's
+ * burst (100 ms of tokens) is spent, and the operations wait in it for tokens.
+ */
+static void test_rate_limit_caps(void **state)
+{
+	struct engine_sim_params sim = {
+	    .servers = 8, .service_ns = 100 * NSEC_PER_USEC, .rate_limit = 2000};
+	uint64_t t0, now, from, to, count = 0;
+	struct st_rig r;
+	bool woken;
+	double rate;
+
+	(void)state;
+	st_open(&r, 16, &sim, 0);
+	for (uint16_t i = 0; i < 16; i++)
+		st_queue(&r, i);
+	t0 = now = clock_now_ns();
+	from = t0 + 300 * NSEC_PER_MSEC; /* the burst is spent by then */
+	to = from + NSEC_PER_SEC;
+	while (now < to) {
+		int n = st_wait(&r, to - now, ST_MAX_DEPTH, &woken);
+
+		now = clock_now_ns();
+		for (int i = 0; i < n; i++) {
+			if (r.done[i].done_ns >= from && r.done[i].done_ns < to)
+				count++;
+			st_queue(&r, r.done[i].slot);
+		}
+	}
+	rate = (double)count;
+	print_message("rate limit 2000 ops/s, closed loop qd 16: %.0f ops/s\n", rate);
+	/* the device's own times: exact to an operation or two at the window's edges */
+	assert_true(rate >= 1998 && rate <= 2002);
+	st_close(&r);
+}
+
+/* Under its rate the limit adds nothing: an operation takes the plain service time. */
+static void test_rate_limit_fast_below(void **state)
+{
+	struct engine_sim_params sim = {
+	    .servers = 1, .service_ns = 200 * NSEC_PER_USEC, .rate_limit = 1000};
+	uint64_t lat[21];
+	struct st_rig r;
+
+	(void)state;
+	st_open(&r, 4, &sim, 0);
+	/* 21 operations 2 ms apart (500 ops/s), then 2 back to back within the burst */
+	for (int i = 0; i < 21; i++) {
+		uint64_t t0 = clock_now_ns();
+
+		st_queue(&r, 0);
+		assert_int_equal(st_wait_one(&r), 0);
+		lat[i] = r.done[0].done_ns - t0;
+		assert_true(lat[i] >= 200 * NSEC_PER_USEC);
+		while (clock_now_ns() < t0 + 2 * NSEC_PER_MSEC)
+			usleep(100);
+	}
+	qsort(lat, 21, sizeof(lat[0]), st_cmp_u64);
+	print_message("rate limit 1000 ops/s at 500 ops/s: median %.0f us\n", lat[10] / 1e3);
+	/* a token wait would be a whole token interval, 1 ms */
+	assert_true(lat[10] < 700 * NSEC_PER_USEC);
+	st_close(&r);
+}
+
 static void test_open_errors(void **state)
 {
 	struct engine_params p = {.fd = -1, .queue_depth = 4, .block_size = ST_BS, .wake_fd = -1};
@@ -590,6 +657,13 @@ static void test_open_errors(void **state)
 	assert_null(engine_open(&engine_sim_ops, &p, &err));
 	assert_non_null(strstr(err.msg, "jitter"));
 	p.sim.jitter_pct = 0;
+	p.sim.rate_limit = -5;
+	assert_null(engine_open(&engine_sim_ops, &p, &err));
+	assert_non_null(strstr(err.msg, "rate limit"));
+	p.sim.rate_limit = NAN;
+	assert_null(engine_open(&engine_sim_ops, &p, &err));
+	assert_non_null(strstr(err.msg, "rate limit"));
+	p.sim.rate_limit = 0;
 	p.queue_depth = 0;
 	assert_null(engine_open(&engine_sim_ops, &p, &err));
 	assert_non_null(strstr(err.msg, "queue depth"));
@@ -628,6 +702,8 @@ int main(void)
 	    cmocka_unit_test(test_fifo_one_server),
 	    cmocka_unit_test(test_jitter),
 	    cmocka_unit_test(test_stall),
+	    cmocka_unit_test(test_rate_limit_caps),
+	    cmocka_unit_test(test_rate_limit_fast_below),
 	    cmocka_unit_test(test_throughput_capacity),
 	    cmocka_unit_test(test_open_loop_sleeps),
 	    cmocka_unit_test(test_reap_slack),

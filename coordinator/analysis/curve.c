@@ -566,6 +566,13 @@ void curve_error_words(const struct step_point *p, uint64_t errors, char *buf, s
 void curve_limit(const struct campaign *c, const struct workload *w, const struct step_point *pts,
                  size_t n, char *buf, size_t len)
 {
+	curve_limit_capped(c, w, pts, n, NULL, buf, len);
+}
+
+void curve_limit_capped(const struct campaign *c, const struct workload *w,
+                        const struct step_point *pts, size_t n, const struct ratecap *rc, char *buf,
+                        size_t len)
+{
 	const struct step_point *peak = curve_peak(w, pts, n), *first;
 	uint64_t errors = curve_errors(pts, n, &first);
 	char why[192];
@@ -622,6 +629,12 @@ void curve_limit(const struct campaign *c, const struct workload *w, const struc
 		         "client queue depth (%.0f slots, %.1f in flight at the peak, full %.0f%% "
 		         "of the time)",
 		         slots, inflight, qd);
+	/*
+	 * A cap before the client's CPU: its service time grew at the top, so the
+	 * storage held the excess and the client's CPU did not set the rate.
+	 */
+	else if (rc != NULL && rc->capped)
+		ratecap_words(rc, buf, len);
 	else if (cpu >= CURVE_CLIENT_BUSY_PCT)
 		snprintf(buf, len, "client CPU (an agent host %.0f%% busy)", cpu);
 	else if (verdict_saturated(c, &pts[n - 1], why, sizeof(why)))

@@ -9,6 +9,7 @@
 #include "aggregate.h"
 #include "campaign.h"
 #include "knee.h"
+#include "ratecap.h"
 
 /* Sequential workloads are judged in MiB/s, random ones in ops/s, as published tables do. */
 bool curve_uses_mib(const struct workload *w);
@@ -105,6 +106,13 @@ double curve_in_flight(const struct step_point *p);
  */
 void curve_limit(const struct campaign *c, const struct workload *w, const struct step_point *pts,
                  size_t n, char *buf, size_t len);
+/*
+ * The same, with the rate cap diagnosis (ratecap.h; NULL: none): a cap is named
+ * after the client's queue depth and before its CPU and the storage saturated.
+ */
+void curve_limit_capped(const struct campaign *c, const struct workload *w,
+                        const struct step_point *pts, size_t n, const struct ratecap *rc, char *buf,
+                        size_t len);
 
 /* load.repeat: the confirmation step run N times; the knee as their mean and spread. */
 #define CURVE_MAX_REPEATS 20

@@ -70,17 +70,33 @@ void judged_update(struct judged_curve *j, const struct campaign *c, const struc
 	j->peak = curve_peak(w, j->sorted, n);
 	j->peak_tp = j->peak ? j->v[j->peak - j->sorted].tp : 0;
 	j->sustained = curve_sustained(w, j->sorted, n);
-	curve_limit(c, w, j->sorted, n, j->limit, sizeof(j->limit));
-	if (j->client_bound > 0 && j->client_measured > 0)
-		snprintf(j->limit, sizeof(j->limit),
-		         "client-bound: this client could not measure above %.0f ops/s "
-		         "(disturbed from %.0f ops/s)",
-		         j->client_measured, j->client_bound);
-	else if (j->client_bound > 0)
-		snprintf(j->limit, sizeof(j->limit),
-		         "client-bound: this client could not measure even %.0f ops/s, the "
-		         "lowest rate offered",
-		         j->client_bound);
+	ratecap_judge(j->sorted, n, &j->ratecap);
+	curve_limit_capped(c, w, j->sorted, n, &j->ratecap, j->limit, sizeof(j->limit));
+	/*
+	 * A disturbed client makes the knee a lower bound; a cap is still the
+	 * storage's (its evidence is throughput and service time, not the client's
+	 * lateness), so it is said first.
+	 */
+	if (j->client_bound > 0) {
+		char cap[sizeof(j->limit)];
+		size_t used;
+
+		ratecap_words(&j->ratecap, cap, sizeof(cap));
+		used =
+		    (size_t)snprintf(j->limit, sizeof(j->limit), "%s%s", cap, cap[0] ? "; " : "");
+		if (used >= sizeof(j->limit))
+			used = sizeof(j->limit) - 1;
+		if (j->client_measured > 0)
+			snprintf(j->limit + used, sizeof(j->limit) - used,
+			         "client-bound: this client could not measure above %.0f ops/s "
+			         "(disturbed from %.0f ops/s)",
+			         j->client_measured, j->client_bound);
+		else
+			snprintf(j->limit + used, sizeof(j->limit) - used,
+			         "client-bound: this client could not measure even %.0f ops/s, the "
+			         "lowest rate offered",
+			         j->client_bound);
+	}
 	curve_repeats(c, w, j->sorted, n, &j->repeats);
 	/* the first failure as the run met it, not as the curve orders the steps */
 	j->errors = curve_errors(pts, n, &first);

@@ -50,6 +50,7 @@ struct judged_curve {
 	double peak_tp;                     /* its throughput in the unit; 0 without */
 	const struct step_point *sustained; /* curve_sustained, into sorted; NULL: none valid */
 	char limit[160 + RECORD_PATH_MAX];  /* curve_limit: what limited the workload */
+	struct ratecap ratecap;             /* ratecap_judge: a rate cap, or saturation */
 	double client_bound;                /* curve_client_bound: 0, or the knee is a lower */
 	double client_measured;             /* bound: disturbed from this rate, measured to that */
 	struct curve_repeats repeats;       /* curve_repeats: n 0 without repeats */

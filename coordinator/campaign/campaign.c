@@ -2,6 +2,7 @@
 /* Loading a campaign from YAML: check every key and value, then apply defaults. */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

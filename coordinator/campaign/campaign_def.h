@@ -126,6 +126,11 @@ struct campaign_sim {
 	bool exponential;         /* service: exponential (mean service_ns) or fixed [fixed] */
 	uint64_t stall_after_ops; /* 0: no stall */
 	uint64_t stall_ns;
+	/*
+	 * A fleet-wide rate limit in ops/s (0: none): a token bucket per worker of
+	 * rate_limit / (agents x workers) ops/s, as a QoS policy caps a volume.
+	 */
+	double rate_limit;
 };
 
 /*

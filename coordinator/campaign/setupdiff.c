@@ -2,6 +2,7 @@
 /* What differs between the setups of two campaigns: the words `iocurve compare` warns with. */
 #include <inttypes.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -188,6 +189,9 @@ static void setupdiff_target(struct setupdiff_out *o, const char *w,
 		setupdiff_u64(o, w, "sim stall after", a->sim.stall_after_ops,
 		              b->sim.stall_after_ops);
 		setupdiff_time(o, w, "sim stall for", a->sim.stall_ns, b->sim.stall_ns);
+		/* a whole number of ops/s: a cap is written as one */
+		setupdiff_u64(o, w, "sim rate_limit", (uint64_t)llround(a->sim.rate_limit),
+		              (uint64_t)llround(b->sim.rate_limit));
 	}
 }
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* target: or targets:, the sim device and the agents' labels per target. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +17,8 @@ static const char *const targets_one_keys[] = {"path", "size", "direct", "sim", 
 static const char *const targets_named_keys[] = {"name", "path",   "size", "direct",
                                                  "sim",  "select", NULL};
 static const char *const targets_select_keys[] = {"labels", NULL};
-static const char *const targets_sim_keys[] = {"servers", "service_time", "service",
-                                               "jitter",  "stall",        NULL};
+static const char *const targets_sim_keys[] = {"servers", "service_time", "service", "jitter",
+                                               "stall",   "rate_limit",   NULL};
 static const char *const targets_stall_keys[] = {"after", "for", NULL};
 
 int targets_labels(struct yamlnode_doc *y, const yaml_node_t *map, const char *what,
@@ -90,6 +91,26 @@ static int targets_percent(struct yamlnode_doc *y, const yaml_node_t *n, const c
 	return 0;
 }
 
+/* sim.rate_limit: a rate in ops/s above 0, written as other rates are ("5000", "5k"). */
+static int targets_rate_limit(struct yamlnode_doc *y, const yaml_node_t *n, const char *label,
+                              double *ops)
+{
+	struct error uerr;
+	const char *s;
+
+	if (yamlnode_string(y, n, label, &s) < 0)
+		return -1;
+	if (units_parse_rate(s, ops, &uerr) < 0) {
+		yamlnode_error(y, n, "%s: %s", label, uerr.msg);
+		return -1;
+	}
+	if (!(*ops > 0) || !isfinite(*ops)) {
+		yamlnode_expected(y, n, label, "a rate in ops/s above 0, such as 5000 or 5k");
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * sim: {servers: 4, service_time: 200us, jitter: 10%, stall: {after: N, for: 100ms}};
  * pre names the target in messages ("target", "targets.fast").
@@ -133,6 +154,10 @@ static int targets_sim(struct yamlnode_doc *y, const yaml_node_t *map, const cha
 		}
 		sim->exponential = strcmp(s, "exponential") == 0;
 	}
+	targets_label(l2, sizeof(l2), l, "rate_limit");
+	if ((n = yamlnode_lookup(y, map, "rate_limit")) != NULL &&
+	    targets_rate_limit(y, n, l2, &sim->rate_limit) < 0)
+		return -1;
 	if ((stall = yamlnode_lookup(y, map, "stall")) == NULL)
 		return 0;
 	targets_label(l2, sizeof(l2), l, "stall");

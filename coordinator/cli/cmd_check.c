@@ -57,6 +57,10 @@ static void cmd_check_target(const struct campaign *c, const struct campaign_tar
 			printf("           stalls %s every %llu operations\n", b,
 			       (unsigned long long)t->sim.stall_after_ops);
 		}
+		if (t->sim.rate_limit > 0)
+			printf("           rate limit %.0f ops/s for the fleet (a token bucket per "
+			       "worker: split over agents x workers)\n",
+			       t->sim.rate_limit);
 	} else {
 		if (t->size)
 			printf("%s%s, %s per file (one per agent and worker)\n", lead, t->path, a);

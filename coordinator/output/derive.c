@@ -424,6 +424,34 @@ static json_t *derive_storm_json(const struct workload *w, const struct judged_c
 	    json_integer((json_int_t)s->ops)));
 }
 
+/*
+ * The rate cap diagnosis (ratecap.h): null without a flat top, else whether it is
+ * a cap, its ceiling with the flat steps' 95% intervals, the service times and
+ * in-flight it rests on, and why in words.
+ */
+static json_t *derive_ratecap_json(const struct judged_curve *j)
+{
+	const struct ratecap *rc = &j->ratecap;
+	json_t *steps;
+
+	if (!rc->flat)
+		return json_null();
+	steps = derive_need(json_array());
+	for (uint32_t i = 0; i < rc->nflat && i < RATECAP_MAX_FLAT; i++)
+		json_array_append_new(steps, json_integer(rc->flat_steps[i]));
+	return derive_need(
+	    json_pack("{s:b,s:o,s:[o,o],s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:s}", "capped", rc->capped,
+	              "ceiling_ops", derive_num(rc->ceiling_ops, 10), "ceiling_band",
+	              derive_num(rc->ceiling_lo, 10), derive_num(rc->ceiling_hi, 10), "flat_steps",
+	              steps, "top_service_us", derive_us(rc->top_svc_ns), "top_in_flight",
+	              derive_num(rc->top_in_flight, 10), "below_ops",
+	              rc->below ? derive_num(rc->near_ops, 10) : json_null(), "below_service_us",
+	              rc->below ? derive_us(rc->near_svc_ns) : json_null(), "low_ops",
+	              rc->low ? derive_num(rc->low_ops, 10) : json_null(), "low_service_us",
+	              rc->low ? derive_us(rc->low_svc_ns) : json_null(), "in_service",
+	              rc->low ? derive_num(rc->in_service, 100) : json_null(), "why", rc->why));
+}
+
 static json_t *derive_workload_json(const struct judged_curve *j)
 {
 	const struct workload *w = j->w;
@@ -455,6 +483,7 @@ static json_t *derive_workload_json(const struct judged_curve *j)
 		json_object_set_new(o, "test", json_string(w->test));
 		json_object_set_new(o, "target", json_string(campaign_target_of(j->c, w)->name));
 	}
+	json_object_set_new(o, "rate_cap", derive_ratecap_json(j));
 	return o;
 }
 

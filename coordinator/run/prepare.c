@@ -15,6 +15,8 @@ void prepare_for_agent(struct prepare_msg *m, uint32_t agent_index, uint32_t nag
 	m->p.agent_index = agent_index;
 	m->p.worker_base = agent_index * m->p.workers;
 	m->p.fleet_workers = nagents * m->p.workers;
+	if (m->p.sim != NULL && m->fleet_rate_limit > 0 && m->p.fleet_workers > 0)
+		m->sim.rate_limit = m->fleet_rate_limit / m->p.fleet_workers;
 }
 
 void prepare_build(struct prepare_msg *m, const struct campaign *c, size_t wi)
@@ -25,6 +27,7 @@ void prepare_build(struct prepare_msg *m, const struct campaign *c, size_t wi)
 
 	iocurve__prepare__init(p);
 	iocurve__sim_target__init(&m->sim);
+	m->fleet_rate_limit = 0;
 	p->workload_index = (uint32_t)wi;
 	p->workload = w->name;
 	p->target_dir = t->path ? t->path : "";
@@ -58,6 +61,7 @@ void prepare_build(struct prepare_msg *m, const struct campaign *c, size_t wi)
 		m->sim.exponential = t->sim.exponential;
 		m->sim.stall_after_ops = t->sim.stall_after_ops;
 		m->sim.stall_ns = t->sim.stall_ns;
+		m->fleet_rate_limit = t->sim.rate_limit;
 		p->sim = &m->sim;
 	}
 }
@@ -65,6 +69,20 @@ void prepare_build(struct prepare_msg *m, const struct campaign *c, size_t wi)
 int prepare_check_caps(const struct campaign *c, uint64_t caps, const char *agent,
                        const char *version, struct error *err)
 {
+	/* an agent that would ignore the rate limit would run the sim uncapped */
+	for (size_t i = 0; i < c->ntargets; i++) {
+		const struct campaign_target *t = &c->targets[i];
+
+		if (!t->sim.enabled || !(t->sim.rate_limit > 0) ||
+		    (caps & IOCURVE__CAPABILITY__CAPABILITY_RATE_LIMIT))
+			continue;
+		error_set(err,
+		          "agent %s (%s) lacks capability 'rate_limit': it cannot simulate "
+		          "%s%s.sim.rate_limit and would run the device uncapped; run an agent "
+		          "of this release, or leave rate_limit out",
+		          agent, version, t->name ? "targets." : "target", t->name ? t->name : "");
+		return -1;
+	}
 	for (size_t i = 0; i < c->nworkloads; i++) {
 		const struct workload *w = &c->workloads[i];
 

@@ -22,6 +22,7 @@
 struct prepare_msg {
 	Iocurve__Prepare p;
 	Iocurve__SimTarget sim;
+	double fleet_rate_limit; /* target.sim.rate_limit, split per worker by prepare_for_agent */
 };
 
 /* Workload w of c as a Prepare; the agent's part is left for prepare_for_agent. */
@@ -29,14 +30,16 @@ void prepare_build(struct prepare_msg *m, const struct campaign *c, size_t w);
 /*
  * The part of the Prepare that differs per agent: its index, and where its
  * workers sit in the fleet (worker_base of fleet_workers), which sets the phase
- * of their uniform arrivals so the fleet's merged stream is even.
+ * of their uniform arrivals so the fleet's merged stream is even; and a sim's
+ * rate_limit split evenly over the fleet's workers (nagents x workers).
  */
 void prepare_for_agent(struct prepare_msg *m, uint32_t agent_index, uint32_t nagents);
 
 /*
  * Whether an agent with these capabilities (proto Capability bits) can be sent c's
  * Prepares without changing their meaning: a field it would not know (data.clone:
- * it would lay out each file with data of its own) refuses it. 0, or -1 with err
+ * it would lay out each file with data of its own; target.sim.rate_limit: it
+ * would run the sim uncapped) refuses it. 0, or -1 with err
  * naming the agent (name and version), what it lacks and the workload that needs it.
  */
 int prepare_check_caps(const struct campaign *c, uint64_t caps, const char *agent,

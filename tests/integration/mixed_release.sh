@@ -192,4 +192,25 @@ check "fixed work on an agent of 0.1.0 fails" test "$STATUS" -ne 0
 check "naming the agent and the capability it lacks" grep -q \
 	"agent old (iocurve 0.1.0) cannot run workload 'boot': fixed work (load.work) needs an agent that has capability 'fixed-work'" \
 	"$T/work.err"
+
+# A rate-limited sim on the agent of 0.1.0, which cannot simulate the cap: refused,
+# naming the agent and the key, rather than run uncapped.
+sed 's/service_time: 1ms}}/service_time: 1ms, rate_limit: 2000}}/' "$T/c.yaml" > "$T/capped.yaml"
+grep -q "rate_limit: 2000" "$T/capped.yaml" || fail "the capped campaign is written"
+PORT=$(free_port)
+"$IOCURVE" run "$T/capped.yaml" --coordinator-listen "127.0.0.1:$PORT" --tls "$T/ca" \
+	--out "$T/capped" > "$T/capped.out" 2> "$T/capped.err" &
+RUN=$!
+"$OLD/build/iocurve-agent" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --name old \
+	--allow "$T/allowed" 2> "$T/capped-agent.log" &
+AG=$!
+PIDS="$PIDS $RUN $AG"
+STATUS=0
+wait_exit "$RUN" 120 || STATUS=$?
+kill -TERM "$AG" 2> /dev/null || true
+wait_exit "$AG" 10 || true
+check "a rate-limited sim on the agent of 0.1.0 fails (status 1)" test "$STATUS" -eq 1
+check "naming the agent and the capability it lacks" grep -q \
+	"agent old (0.1.0) lacks capability 'rate_limit': it cannot simulate target.sim.rate_limit and would run the device uncapped" \
+	"$T/capped.err" "$T/capped.out"
 echo "# mixed-release: all passed"

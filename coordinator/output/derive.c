@@ -178,10 +178,12 @@ static void derive_curve_csv(FILE *f, const void *arg)
 	const struct derive_ctx *x = arg;
 	const struct judged_curve *j = &x->judged[x->w];
 
-	pfield_csv_header(f, PF_CSV);
+	bool mixed = agg_mixed(j->w);
+
+	pfield_csv_header(f, PF_CSV, mixed);
 	fputc('\n', f);
 	for (size_t i = 0; i < j->n; i++) {
-		pfield_csv_row(f, PF_CSV, &j->sorted[i], &j->v[i]);
+		pfield_csv_row(f, PF_CSV, mixed, &j->sorted[i], &j->v[i]);
 		fputc('\n', f);
 	}
 }
@@ -261,7 +263,7 @@ static json_t *derive_field_json(const struct pfield *f, const struct step_point
 static json_t *derive_step_json(const struct step_point *p, const struct judged_point *jp)
 {
 	const struct pfield *list[PFIELD_MAX];
-	size_t n = pfield_list(PF_JSON, list);
+	size_t n = pfield_list_kinds(PF_JSON, p->mixed, list);
 	json_t *o = derive_need(json_object());
 
 	for (size_t i = 0; i < n; i++) {

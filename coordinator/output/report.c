@@ -352,7 +352,7 @@ static void report_steps(FILE *f, const struct judged_curve *j)
 	size_t n = j->n;
 	bool shaded = false;
 	const struct pfield *cols[PFIELD_MAX];
-	size_t ncols = pfield_list(PF_STEPS_HTML, cols);
+	size_t ncols = pfield_list_kinds(PF_STEPS_HTML, agg_mixed(j->w), cols);
 
 	uint32_t np = n ? step_npct(&pts[0]) : 0;
 

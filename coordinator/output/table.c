@@ -156,7 +156,7 @@ void table_print_steps(FILE *f, const struct judged_curve *j)
 	const struct step_point *s = j->sorted;
 	size_t n = j->n;
 	const struct pfield *cols[PFIELD_MAX];
-	size_t ncols = pfield_list(PF_STEPS_MD, cols);
+	size_t ncols = pfield_list_kinds(PF_STEPS_MD, agg_mixed(j->w), cols);
 	char cell[PFIELD_TEXT_MAX];
 	uint32_t np = n ? step_npct(&s[0]) : 0;
 

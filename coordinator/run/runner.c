@@ -572,6 +572,7 @@ static int runner_step_point(struct runner *r, struct error *err)
 	}
 	pt = &r->points[r->w][r->npoints[r->w]];
 	agg_point(r->agg, r->step, r->rate, r->c, pt);
+	pt->mixed = agg_mixed(runner_workload(r));
 	pt->cooldown_ms = r->cool_ms;
 	snprintf(pt->cooldown, sizeof(pt->cooldown), "%s", r->cool_outcome ? r->cool_outcome : "");
 	r->cool_ms = 0;
@@ -833,6 +834,7 @@ static int runner_retry(struct runner *r, struct error *err)
 		return 0;
 	pt = xmalloc(sizeof(*pt));
 	agg_point(r->agg, r->step, r->rate, r->c, pt);
+	pt->mixed = agg_mixed(runner_workload(r));
 	/*
 	 * A step that lost an agent is not re-run: the loss is the step's, and a retry on
 	 * the agents left would hide where it happened (its point carries the mark).
@@ -971,6 +973,7 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 	struct runner *r = arg;
 	int ai = runner_agents_index(r->agents, s);
 	const Iocurve__IntervalReport *ir;
+	Iocurve__IntervalReport nokinds;
 	char text[1024];
 	struct error err;
 	int rc;
@@ -986,6 +989,14 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 		break;
 	case IOCURVE__ENVELOPE__BODY_INTERVAL_REPORT:
 		ir = env->interval_report;
+		/* Read and write apart only from an agent that says it has them. */
+		if (!(session_caps(s) & IOCURVE__CAPABILITY__CAPABILITY_KINDS) &&
+		    (ir->read_latency != NULL || ir->write_latency != NULL)) {
+			nokinds = *ir;
+			nokinds.read_bytes = 0;
+			nokinds.read_latency = nokinds.write_latency = NULL;
+			ir = &nokinds;
+		}
 		if (r->state == RUNNER_COOLING && ir->workload_index == r->w &&
 		    ir->step == r->step) {
 			if (runner_probe_interval(r, (uint32_t)ai, ir, &err) < 0)

@@ -44,8 +44,8 @@ static const char *const campaign_caps_keys[] = {"workers", "queue_depth", "bloc
                                                  "file_size", NULL};
 static const char *const campaign_select_keys[] = {"count", "labels", NULL};
 static const char *const campaign_target_keys[] = {"path", "size", "direct", "sim", NULL};
-static const char *const campaign_sim_keys[] = {"servers", "service_time", "service",
-                                                "jitter",  "stall",        NULL};
+static const char *const campaign_sim_keys[] = {
+    "servers", "service_time", "service", "jitter", "stall", "write_service_time", NULL};
 static const char *const campaign_stall_keys[] = {"after", "for", NULL};
 static const char *const campaign_slo_keys[] = {"latency", "metric", NULL};
 static const char *const campaign_stop_keys[] = {"achieved", "ceiling", "errors", NULL};
@@ -298,6 +298,17 @@ static int campaign_sim(struct yamlnode_doc *y, const yaml_node_t *map, struct c
 	if ((n = yamlnode_lookup(y, map, "jitter")) != NULL &&
 	    campaign_percent(y, n, "target.sim.jitter", &sim->jitter_pct) < 0)
 		return -1;
+	/* Writes slower (or faster) than reads: read and write apart can be told apart. */
+	if ((n = yamlnode_lookup(y, map, "write_service_time")) != NULL) {
+		if (yamlnode_duration(y, n, "target.sim.write_service_time",
+		                      &sim->write_service_ns) < 0)
+			return -1;
+		if (sim->write_service_ns == 0) {
+			yamlnode_expected(y, n, "target.sim.write_service_time",
+			                  "a duration above 0");
+			return -1;
+		}
+	}
 	if ((n = yamlnode_lookup(y, map, "service")) != NULL) {
 		const char *s;
 

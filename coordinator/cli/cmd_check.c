@@ -72,6 +72,10 @@ static void cmd_check_campaign(const struct campaign *c)
 		printf("  target   simulated: %u server%s, service time %s, jitter %u%%, %s per "
 		       "worker\n",
 		       c->sim.servers, c->sim.servers == 1 ? "" : "s", b, c->sim.jitter_pct, a);
+		if (c->sim.write_service_ns) {
+			units_format_duration(c->sim.write_service_ns, b, sizeof(b));
+			printf("           writes' service time %s\n", b);
+		}
 		if (c->sim.stall_after_ops) {
 			units_format_duration(c->sim.stall_ns, b, sizeof(b));
 			printf("           stalls %s every %llu operations\n", b,

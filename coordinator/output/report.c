@@ -267,6 +267,10 @@ static void report_meta(FILE *f, const struct campaign *c, const struct step_poi
 	if (c->sim.enabled) {
 		units_format_duration(c->sim.service_ns, svc, sizeof(svc));
 		fprintf(f, "simulated device: %u servers, %s service time", c->sim.servers, svc);
+		if (c->sim.write_service_ns) {
+			units_format_duration(c->sim.write_service_ns, svc, sizeof(svc));
+			fprintf(f, " (writes %s)", svc);
+		}
 		if (c->sim.jitter_pct)
 			fprintf(f, ", %u%% jitter", c->sim.jitter_pct);
 	} else {

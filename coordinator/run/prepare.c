@@ -52,6 +52,7 @@ void prepare_build(struct prepare_msg *m, const struct campaign *c, size_t wi)
 		m->sim.service_ns = c->sim.service_ns;
 		m->sim.jitter_pct = c->sim.jitter_pct;
 		m->sim.exponential = c->sim.exponential;
+		m->sim.write_service_ns = c->sim.write_service_ns;
 		m->sim.stall_after_ops = c->sim.stall_after_ops;
 		m->sim.stall_ns = c->sim.stall_ns;
 		p->sim = &m->sim;

@@ -14,6 +14,7 @@
 
 #include "derive.h"
 #include "between.h"
+#include "kinds.h"
 #include "plot.h"
 #include "pointfields.h"
 #include "report.h"
@@ -377,6 +378,20 @@ static void derive_peak_json(json_t *o, const struct judged_curve *j)
 	                    sus ? derive_us(step_metric(sus, j->c->slo_metric)) : json_null());
 }
 
+/* One kind's figures at the peak (kinds.h): null where not measured apart. */
+static json_t *derive_kind_json(const struct step_point *p, enum kinds_kind k)
+{
+	struct kinds_fig f;
+
+	if (p == NULL)
+		return json_null();
+	f = kinds_of(p, k);
+	return derive_need(json_pack("{s:o,s:o,s:o,s:o}", "ops", derive_num(f.ops_s, 10), "mibps",
+	                             f.known ? derive_num(f.mib_s, 1000) : json_null(), "mean_us",
+	                             f.known ? derive_us(f.mean_ns) : json_null(), "p99_us",
+	                             f.known ? derive_us((double)f.p99_ns) : json_null()));
+}
+
 static json_t *derive_workload_json(const struct judged_curve *j)
 {
 	const struct workload *w = j->w;
@@ -393,6 +408,12 @@ static json_t *derive_workload_json(const struct judged_curve *j)
 	derive_repeats_json(o, j);
 	derive_peak_json(o, j);
 	json_object_set_new(o, "limit", json_string(j->limit));
+	/* Read and write apart at the peak: a mixed workload's only (docs/campaign.md). */
+	if (agg_mixed(w)) {
+		json_object_set_new(o, "read_pct", json_integer(w->access.read_pct));
+		json_object_set_new(o, "read_at_peak", derive_kind_json(j->peak, KINDS_READ));
+		json_object_set_new(o, "write_at_peak", derive_kind_json(j->peak, KINDS_WRITE));
+	}
 	return o;
 }
 

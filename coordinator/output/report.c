@@ -317,6 +317,11 @@ static void report_step_cell(FILE *f, const struct workload *w, const struct pfi
 	struct pfield_val v = pfield_value(fd, p, jp);
 	char cell[PFIELD_TEXT_MAX];
 
+	/* A read or write figure an agent did not measure apart (an older agent's). */
+	if (v.none && fd->apart == PF_APART_MEASURED) {
+		fputs("<td class=\"n\">not measured</td>", f);
+		return;
+	}
 	switch (fd->human) {
 	case PF_H_COUNT:
 		snprintf(cell, sizeof(cell), "%" PRIu64, v.u);

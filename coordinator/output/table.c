@@ -120,6 +120,11 @@ static void table_step_cell(const struct workload *w, const struct pfield *f,
 {
 	struct pfield_val v = pfield_value(f, p, jp);
 
+	/* A read or write figure an agent did not measure apart (an older agent's). */
+	if (v.none && f->apart == PF_APART_MEASURED) {
+		snprintf(buf, len, "not measured");
+		return;
+	}
 	switch (f->human) {
 	case PF_H_COUNT:
 		snprintf(buf, len, "%" PRIu64, v.u);

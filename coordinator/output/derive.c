@@ -516,6 +516,23 @@ static void derive_summary_txt(FILE *f, const void *arg)
 		fprintf(f, "\n%s\n", between);
 }
 
+/* A mixed workload's reads and writes at its peak (kinds.h), before its step table. */
+static void derive_kinds_md(FILE *f, const struct judged_curve *j)
+{
+	char text[192];
+
+	if (j->peak == NULL || !j->peak->mixed)
+		return;
+	fputs("At the peak:", f);
+	for (int k = 0; k < KINDS_N; k++) {
+		struct kinds_fig fig = kinds_of(j->peak, (enum kinds_kind)k);
+
+		kinds_text(&fig, text, sizeof(text));
+		fprintf(f, "%s %ss %s", k ? ";" : "", kinds_name((enum kinds_kind)k), text);
+	}
+	fputs("\n\n", f);
+}
+
 static void derive_summary_md(FILE *f, const void *arg)
 {
 	const struct derive_ctx *x = arg;
@@ -544,6 +561,7 @@ static void derive_summary_md(FILE *f, const void *arg)
 		        w->access.poisson ? ", poisson arrivals" : "");
 		table_knee_text(&x->judged[i], knee, sizeof(knee));
 		fprintf(f, "%s\n\n", knee);
+		derive_kinds_md(f, &x->judged[i]);
 		table_print_steps(f, &x->judged[i]);
 	}
 }

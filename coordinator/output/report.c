@@ -16,6 +16,7 @@
 #include "report.h"
 #include "table.h"
 #include "histplot.h"
+#include "kinds.h"
 #include "timeplot.h"
 #include "units.h"
 #include "xalloc.h"
@@ -449,6 +450,24 @@ static void report_agents(FILE *f, const struct step_point *pts, size_t n)
 		        head->nagents);
 }
 
+/* A mixed workload's reads and writes at its peak, one line each (kinds.h). */
+static void report_kinds(FILE *f, const struct judged_curve *j)
+{
+	char text[192];
+
+	if (j->peak == NULL || !j->peak->mixed)
+		return;
+	fputs("<p class=\"kinds\">At the peak:", f);
+	for (int k = 0; k < KINDS_N; k++) {
+		struct kinds_fig fig = kinds_of(j->peak, (enum kinds_kind)k);
+
+		kinds_text(&fig, text, sizeof(text));
+		fprintf(f, "%s %ss ", k ? ";" : "", kinds_name((enum kinds_kind)k));
+		markup_escape(f, text);
+	}
+	fputs("</p>\n", f);
+}
+
 static void report_workload(FILE *f, const struct campaign *c, size_t wi,
                             const struct step_point *pts, const struct judged_curve *j)
 {
@@ -475,6 +494,7 @@ static void report_workload(FILE *f, const struct campaign *c, size_t wi,
 	fputs("<p class=\"knee\">", f);
 	markup_escape(f, knee);
 	fputs("</p>\n", f);
+	report_kinds(f, j);
 	report_steps(f, j);
 	/* In run order, interval by interval: what the point of each step averages away. */
 	fprintf(f, "<h3>Over time</h3>\n<figure id=\"time-%zu\">\n", wi + 1);

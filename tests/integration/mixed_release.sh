@@ -157,6 +157,8 @@ assert all(s["read_mean_us"] is None and s["write_ops"] > 0 for s in steps), ste
 PY
 ok "its per-kind MiB/s and latencies are not measured, its ops/s add up"
 check "summary.md says not measured" grep -q "| not measured | not measured |" "$T/mix-old/summary.md"
+check "and at the peak" grep -q "^At the peak: reads [0-9.]* ops/s (MiB/s and latency not measured" \
+	"$T/mix-old/summary.md"
 "$IOCURVE" compare "$T/mix-old" "$T/mix-old" -o "$T/mix-cmp" > "$T/mix-cmp.out" 2>&1 ||
 	{ cat "$T/mix-cmp.out"; fail "compare reads them"; }
 check "compare says not measured" grep -q "| mix | read at peak | [0-9.]* ops/s (MiB/s and latency not measured" \

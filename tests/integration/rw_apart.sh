@@ -87,6 +87,10 @@ check "summary.md's step table has the per-kind columns for the mixed workload" 
 	grep -q "| Read ops/s | Write ops/s | Read mean | Write mean | Read p99 | Write p99 |" "$T/sim/summary.md"
 check "and not for the pure one" sh -c "test \$(grep -c 'Read ops/s' '$T/sim/summary.md') -eq 1"
 check "report.html's step table has them" grep -q "<th>Write p99</th>" "$T/sim/report.html"
+check "summary.md says reads and writes at the peak" grep -q \
+	"^At the peak: reads [0-9.]* ops/s, [0-9.]* MiB/s, mean [0-9.]*ms, p99 [0-9.]*ms; writes [0-9.]* ops/s" \
+	"$T/sim/summary.md"
+check "and report.html" grep -q '<p class="kinds">At the peak: reads .*; writes ' "$T/sim/report.html"
 if python3 -c "import jsonschema" 2> /dev/null; then
 	check "summary.json still matches its schema" python3 -c "
 import json, jsonschema

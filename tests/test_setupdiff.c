@@ -56,6 +56,8 @@ static void test_setupdiff_each_key(void **state)
 	} cases[] = {
 	    {2, "target: {sim: {servers: 4, service_time: 300us}}",
 	     "sim service_time 200us vs 300us"},
+	    {2, "target: {sim: {servers: 4, service_time: 200us, write_service_time: 1ms}}",
+	     "sim write_service_time 200us vs 1.00ms"},
 	    {4, "stop: {achieved: 90%, ceiling: 50ms}", "stop achieved 95% vs 90%"},
 	    {4, "stop: {achieved: 95%, ceiling: 20ms}", "stop ceiling 50.0ms vs 20.0ms"},
 	    {5, "cooldown: {margin: 30%, max: 10s}", "cooldown margin 20% vs 30%"},

@@ -78,7 +78,7 @@ struct record {
 	struct hist latency; /* completion minus intended start (plus missed_charged bounds) */
 	struct hist service; /* completion minus submission: what the storage took */
 	/*
-	 * Read and write apart (0.3.0, CAPABILITY_KINDS): the latency of the completed
+	 * Read and write apart (after 0.2.0, CAPABILITY_KINDS): the latency of the completed
 	 * reads and of the completed writes, so that each kind's percentiles are exact.
 	 * Measured when their counts are reads and ops - reads (record_kinds_known);
 	 * both empty: not measured (an older agent). Never-completed operations

@@ -274,7 +274,16 @@ static void runner_prepare(struct runner *r)
 	env.body_case = IOCURVE__ENVELOPE__BODY_PREPARE;
 	env.prepare = &m.p;
 	for (uint32_t i = 0; i < n; i++) {
+		struct session *s = runner_agents_session(r->agents, i);
+
 		prepare_for_agent(&m, i, n);
+		/* An older agent serves the sim's writes in service_time: say so, once a workload.
+		 */
+		if (r->c->sim.enabled && r->c->sim.write_service_ns && rw_writes(w->rw) &&
+		    s != NULL && !(session_caps(s) & IOCURVE__CAPABILITY__CAPABILITY_KINDS))
+			log_warn("agent %s lacks capability 'kinds': its simulated writes take "
+			         "service_time, not write_service_time",
+			         runner_agents_name(r->agents, i));
 		runner_agents_send(r->agents, i, &env);
 	}
 	runner_arm(r, RUNNER_PREPARE_NS);

@@ -11,9 +11,11 @@
 
 cat > "$T/mix.yaml" <<YAML
 campaign: rwapart
-agents: {local: 1}
+# two agents whose own lines carry counts only: report takes the kinds' bins from the
+# merged lines, as it does the totals'
+agents: {local: 2, detail: counts}
 target: {sim: {servers: 8, service_time: 1ms, write_service_time: 3ms}}
-workers: 2
+workers: 1
 queue_depth: 64
 block_size: 4KiB
 interval: 200ms
@@ -127,7 +129,7 @@ assert 'read_at_peak' not in w['rr']['runs'][0]"
 sed 's/write_service_time: 3ms/write_service_time: 0ms/' "$T/mix.yaml" > "$T/bad.yaml"
 "$IOCURVE" check "$T/bad.yaml" > "$T/bad.out" 2>&1 && fail "write_service_time 0 is refused"
 check "write_service_time 0 is refused with file:line:column" \
-	grep -q "bad.yaml:3:[0-9]*: target.sim.write_service_time: expected a duration above 0" "$T/bad.out"
+	grep -q "bad.yaml:5:[0-9]*: target.sim.write_service_time: expected a duration above 0" "$T/bad.out"
 
 # A real file through io_uring: the same sums, and both kinds measured.
 cat > "$T/file.yaml" <<YAML

@@ -300,6 +300,13 @@ static void datagen_first_run(uint32_t pct, uint32_t *lo, uint32_t *hi)
 
 bool datagen_check(const void *buf, size_t len, uint32_t compress_pct)
 {
+	uint64_t seed;
+
+	return datagen_check_seed(buf, len, compress_pct, &seed);
+}
+
+bool datagen_check_seed(const void *buf, size_t len, uint32_t compress_pct, uint64_t *seed_out)
+{
 	const unsigned char *p = buf;
 	uint64_t a, b, seed, pick, key, idx;
 	uint32_t lo, hi;
@@ -330,7 +337,22 @@ bool datagen_check(const void *buf, size_t len, uint32_t compress_pct)
 	for (size_t off = hi > DATAGEN_STAMP ? hi : DATAGEN_STAMP; off < len; off++)
 		if (p[off] != 0)
 			return false;
+	*seed_out = seed;
 	return true;
+}
+
+uint64_t datagen_clone_seed(const char *name)
+{
+	/* FNV-1a: stable and simple; the prefix keeps a clone's seed off small numbers. */
+	static const char prefix[] = "iocurve-clone:";
+	uint64_t h = UINT64_C(0xcbf29ce484222325);
+
+	for (const char *s = prefix; *s; s++)
+		h = (h ^ (unsigned char)*s) * UINT64_C(0x100000001b3);
+	for (const char *s = name; *s; s++)
+		h = (h ^ (unsigned char)*s) * UINT64_C(0x100000001b3);
+	h = datagen_mix(h);
+	return h != 0 ? h : 1;
 }
 
 void datagen_free(struct datagen *d)

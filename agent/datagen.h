@@ -7,6 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A clone's name: letters, digits, '.', '_', '-', up to this many bytes less one. */
+#define DATAGEN_CLONE_MAX 64
+
 /*
  * Storage arrays compress and deduplicate inline: data that is all random or all
  * zeros measures the wrong machine. A block from datagen_fill compresses by about
@@ -20,6 +23,12 @@ struct datagen_config {
 	uint32_t dedupe_pct;   /* 0..100 */
 	uint32_t block_size;   /* bytes per fill; a multiple of 512, at most 16MiB */
 	uint64_t seed;         /* different per worker: workers' unique blocks never collide */
+	/*
+	 * data: {clone: NAME} (layout only): "" lays each file out with data of its own;
+	 * a name lays every file out from datagen_clone_seed(NAME), the same golden image
+	 * on every agent and worker. datagen itself reads only seed.
+	 */
+	char clone[DATAGEN_CLONE_MAX];
 };
 
 struct datagen;
@@ -42,5 +51,19 @@ void datagen_free(struct datagen *d);
  * what a worker's writes overwrote both pass.
  */
 bool datagen_check(const void *buf, size_t len, uint32_t compress_pct);
+/*
+ * datagen_check, and *seed gets the seed of the datagen that wrote the chunk
+ * (its stamp gives it back): a clone's layout is checked to be that clone's.
+ */
+bool datagen_check_seed(const void *buf, size_t len, uint32_t compress_pct, uint64_t *seed);
+
+/*
+ * The seed of the clone NAME: a function of the name alone (FNV-1a of
+ * "iocurve-clone:" NAME, mixed), the same on every host and release, never 0.
+ * With the same compress and dedupe, datagens of this seed and the same
+ * block_size fill the same bytes: files laid out from it are byte-identical,
+ * and a longer one starts with a shorter one.
+ */
+uint64_t datagen_clone_seed(const char *name);
 
 #endif

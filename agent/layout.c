@@ -26,18 +26,33 @@
 #define LAYOUT_SAMPLES 16u
 /* Each sample: a window in which some chunk of datagen's must start (chunks are <= 4KiB). */
 #define LAYOUT_SAMPLE_LEN 8192u
+/* The xattr's value at most: size, compress, dedupe and a clone's name. */
+#define LAYOUT_STAMP_MAX (96 + DATAGEN_CLONE_MAX)
 
-/* The xattr's value: size and data pattern, so a change of either lays the file out again. */
+/*
+ * The xattr's value: size and data pattern, so a change of either lays the file out
+ * again; a clone's adds its name (" clone=NAME"), which its seed follows from.
+ */
 static void layout_stamp(char *buf, size_t len, uint64_t size, const struct datagen_config *data)
 {
-	snprintf(buf, len, "size=%" PRIu64 " compress=%u dedupe=%u", size,
-	         data ? data->compress_pct : 0, data ? data->dedupe_pct : 0);
+	int n = snprintf(buf, len, "size=%" PRIu64 " compress=%u dedupe=%u", size,
+	                 data ? data->compress_pct : 0, data ? data->dedupe_pct : 0);
+
+	if (data != NULL && data->clone[0] != '\0' && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, " clone=%.*s", DATAGEN_CLONE_MAX - 1,
+		         data->clone);
+}
+
+/* A clone's layout: every file from the clone's seed, the same bytes on every agent. */
+static bool layout_is_clone(const struct datagen_config *data)
+{
+	return data != NULL && data->clone[0] != '\0';
 }
 
 /* True when the xattr records exactly this size and pattern: laid out whole before. */
 static bool layout_is_done(int fd, uint64_t size, const struct datagen_config *data)
 {
-	char want[96], have[96];
+	char want[LAYOUT_STAMP_MAX], have[LAYOUT_STAMP_MAX];
 	ssize_t n;
 
 	layout_stamp(want, sizeof(want), size, data);
@@ -96,13 +111,16 @@ blocks:
 
 /*
  * Read LAYOUT_SAMPLES windows spread over the file back and check that each holds
- * a chunk of datagen's; *bad gets how many do not, *bad_off the first one's offset.
+ * a chunk of datagen's (a clone's: of the clone's seed); *bad gets how many do not,
+ * *bad_off the first one's offset.
  */
 static int layout_sample(int fd, const char *path, uint64_t size, bool direct,
                          const struct datagen_config *data, uint32_t *bad, uint64_t *bad_off,
                          struct error *err)
 {
 	uint32_t pct = data ? data->compress_pct : 0;
+	bool clone = layout_is_clone(data);
+	uint64_t want = clone ? datagen_clone_seed(data->clone) : 0, seed = 0;
 	unsigned char *buf = NULL;
 	int ret;
 
@@ -130,8 +148,15 @@ static int layout_sample(int fd, const char *path, uint64_t size, bool direct,
 			ret = -1;
 			break;
 		}
-		/* A worker's writes may have left chunks of its block size at any sector. */
-		for (size_t p = 0; !found && p < LAYOUT_ALIGN && p + 512 <= (size_t)n; p += 512)
+		/*
+		 * A worker's writes may have left chunks of its block size at any sector. A
+		 * clone is never written to (the campaign refuses writes on it): its samples
+		 * start chunks of its own seed, else it is not the golden image any more.
+		 */
+		if (clone)
+			found = datagen_check_seed(buf, (size_t)n, pct, &seed) && seed == want;
+		for (size_t p = 0; !clone && !found && p < LAYOUT_ALIGN && p + 512 <= (size_t)n;
+		     p += 512)
 			found = datagen_check(buf + p, (size_t)n - p, pct);
 		if (!found && (*bad)++ == 0)
 			*bad_off = off;
@@ -193,10 +218,15 @@ static int layout_write_all(int fd, const char *path, uint64_t size, bool direct
 		dc.compress_pct = data->compress_pct;
 		dc.dedupe_pct = data->dedupe_pct;
 	}
-	/* Mixing in the path keeps files laid out at the same instant from deduplicating. */
+	/*
+	 * Mixing in the path keeps files laid out at the same instant from deduplicating;
+	 * a clone is the one image every file holds, from its name alone.
+	 */
 	dc.seed = clock_now_ns() ^ ((uint64_t)getpid() << 32);
 	for (const char *p = path; *p; p++)
 		dc.seed = dc.seed * 131 + (unsigned char)*p;
+	if (layout_is_clone(data))
+		dc.seed = datagen_clone_seed(data->clone);
 	ret = posix_memalign(&buf, LAYOUT_ALIGN, LAYOUT_CHUNK);
 	if (ret) {
 		error_set(err, "%s: allocating the layout buffer: %s", path, strerror(ret));
@@ -322,7 +352,7 @@ int layout_open_at(int dirfd, const char *name, const char *path, uint64_t size,
                    struct error *err)
 {
 	int flags = O_RDWR | O_CREAT | O_CLOEXEC | (direct ? O_DIRECT : 0);
-	char text[96], why[160];
+	char text[LAYOUT_STAMP_MAX], why[160];
 	bool created = false;
 	struct stat st;
 	int fd;
@@ -357,8 +387,12 @@ int layout_open_at(int dirfd, const char *name, const char *path, uint64_t size,
 		/* The xattr says laid out; holes punched or data overwritten since do not. */
 		if (layout_verify(fd, path, size, direct, data, why, sizeof(why), err) < 0)
 			goto err;
-		if (why[0] == '\0')
+		if (why[0] == '\0') {
+			if (layout_is_clone(data))
+				log_info("%s: already the clone '%s': reused, not laid out", path,
+				         data->clone);
 			return fd;
+		}
 		log_warn("re-laying %s: %s", path, why);
 	} else if ((uint64_t)st.st_size != size && fgetxattr(fd, LAYOUT_XATTR, NULL, 0) > 0) {
 		log_warn("re-laying %s: its size is %" PRIu64 " bytes, the plan's %" PRIu64, path,
@@ -386,6 +420,8 @@ int layout_open_at(int dirfd, const char *name, const char *path, uint64_t size,
 		error_set(err, "%s: setting %s: %s", path, LAYOUT_XATTR, strerror(errno));
 		goto err;
 	}
+	if (layout_is_clone(data))
+		log_info("%s: laid out as the clone '%s'", path, data->clone);
 	*written = size;
 	return fd;
 err:

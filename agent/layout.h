@@ -15,6 +15,9 @@
  * this size and data pattern, writes every byte once with data from datagen
  * (data: compress and dedupe; NULL: incompressible), fsyncs and records the
  * xattr, so that writes overwrite existing data and reads read real data.
+ * Each file gets data of its own, unless data->clone names a clone: then every
+ * file is the same image, from the clone's seed, the xattr names the clone
+ * (" clone=NAME") and the sampled blocks must be of its seed.
  * A file carrying the xattr is still checked: holes in it (punched since) or
  * sampled blocks that are not datagen's (zeroed, overwritten by others) lay it
  * out again, with a warning that says why ("re-laying PATH: 48MiB of 64MiB are

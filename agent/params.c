@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* The coordinator's Prepare as the worker pool's parameters: the one place it is read. */
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "params.h"
+#include "text.h"
 
 /* The access distribution arrives as the protocol's RandomDist number. */
 _Static_assert((int)PATTERN_UNIFORM == (int)IOCURVE__RANDOM_DIST__RANDOM_DIST_UNIFORM,
@@ -31,6 +33,34 @@ static int params_cap(const Iocurve__Prepare *p, const char *field, uint64_t val
 	error_set(err, "workload %s: %s %llu is over this agent's cap of %llu (--%s)", p->workload,
 	          field, (unsigned long long)value, (unsigned long long)cap, flag);
 	return -1;
+}
+
+/*
+ * data.clone: a name as the campaign checks it, on a workload that only reads (the
+ * coordinator refuses the others; a peer that does not is refused here too).
+ */
+static int params_clone(const Iocurve__Prepare *p, struct pool_params *pp, struct error *err)
+{
+	const char *name = p->clone != NULL ? p->clone : "";
+
+	if (name[0] == '\0')
+		return 0;
+	if (!text_name_ok(name) || strlen(name) >= sizeof(pp->data.clone)) {
+		error_set(err,
+		          "workload %s: invalid clone name in Prepare (letters, digits, '.', "
+		          "'_' and '-', 1 to 63 characters)",
+		          p->workload);
+		return -1;
+	}
+	if (rw_writes(pp->rw)) {
+		error_set(err,
+		          "workload %s: clone '%s' is read-only, and rw %s writes: the files would "
+		          "no longer be the same image",
+		          p->workload, name, rw_mode_name(pp->rw));
+		return -1;
+	}
+	snprintf(pp->data.clone, sizeof(pp->data.clone), "%s", name);
+	return 0;
 }
 
 int params_from_prepare(const Iocurve__Prepare *p, const char *file_prefix,
@@ -78,6 +108,8 @@ int params_from_prepare(const Iocurve__Prepare *p, const char *file_prefix,
 	}
 	pp->data.compress_pct = p->compress_pct;
 	pp->data.dedupe_pct = p->dedupe_pct;
+	if (params_clone(p, pp, err) < 0)
+		return -1;
 	if (p->sim != NULL) {
 		sim->servers = p->sim->servers;
 		sim->service_ns = p->sim->service_ns;

@@ -223,6 +223,14 @@ static int plan_target(struct plan *pl, const Iocurve__Prepare *p, struct pool_p
 	pp->dir = resolved;
 	if (!pp->device)
 		return 0;
+	if (pp->data.clone[0] != '\0') {
+		/* a device is used as it is, never laid out: it cannot be made a clone */
+		error_set(err,
+		          "target %s is a block device, which is never laid out: clone '%s' needs "
+		          "a directory (one file per worker)",
+		          p->target_dir, pp->data.clone);
+		return -1;
+	}
 	if (rw_writes(pp->rw) && !pl->o.allow_device_writes) {
 		error_set(err,
 		          "target %s is a block device: writing to it needs the agent flag "

@@ -12,6 +12,9 @@ const struct caps_info caps_known[] = {
     {IOCURVE__CAPABILITY__CAPABILITY_KINDS, "kinds",
      "reads and writes are not measured apart (read and write latency and MiB/s: not "
      "measured)"},
+    {IOCURVE__CAPABILITY__CAPABILITY_CLONE, "clone",
+     "a campaign with data: {clone: NAME} is refused (each file would get data of its own, "
+     "not the clone's)"},
 };
 const size_t caps_nknown = sizeof(caps_known) / sizeof(caps_known[0]);
 

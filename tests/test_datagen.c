@@ -500,6 +500,55 @@ static void datagen_test_check_chunks(void **state)
 	free(buf);
 }
 
+/*
+ * A clone's seed is a function of its name alone, pinned (the same image on every
+ * host and release: agents of two builds lay out the same bytes); other names give
+ * other seeds. Two datagens of the seed fill the same bytes, with dedupe copies and
+ * compressible runs alike, and their chunks give the seed back to the layout's check.
+ */
+static void datagen_test_clone_seed(void **state)
+{
+	static const char *const names[] = {"golden", "golden2", "Golden", "g", "a.b_c-d", ""};
+	unsigned char *a = xmalloc(1 << 20), *b = xmalloc(1 << 20);
+	uint64_t want = datagen_clone_seed("golden"), got = 0;
+
+	(void)state;
+	assert_true(want == UINT64_C(0x637f53da0b35eaee));
+	assert_true(datagen_clone_seed("golden") == want);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		assert_true(datagen_clone_seed(names[i]) != 0);
+		for (size_t j = 0; j < i; j++)
+			assert_true(datagen_clone_seed(names[i]) != datagen_clone_seed(names[j]));
+	}
+	for (uint32_t pct = 0; pct <= 50; pct += 50) {
+		struct datagen_config cfg = {
+		    .compress_pct = pct, .dedupe_pct = 30, .block_size = 1 << 20, .seed = want};
+		struct datagen *x = datagen_new(&cfg), *y = datagen_new(&cfg);
+
+		for (int k = 0; k < 4; k++) {
+			datagen_fill(x, a);
+			datagen_fill(y, b);
+			assert_memory_equal(a, b, 1 << 20);
+		}
+		for (uint32_t off = 0; off < 1 << 20; off += 4096) {
+			assert_true(datagen_check_seed(a + off, 512, pct, &got));
+			assert_true(got == want);
+		}
+		/* Another clone's chunks name their own seed. */
+		cfg.seed = datagen_clone_seed("other");
+		datagen_free(x);
+		x = datagen_new(&cfg);
+		datagen_fill(x, a);
+		assert_true(datagen_check_seed(a, 512, pct, &got));
+		assert_true(got == cfg.seed);
+		assert_memory_not_equal(a, b, 4096);
+		datagen_free(x);
+		datagen_free(y);
+	}
+	free(a);
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -511,6 +560,7 @@ int main(void)
 	    cmocka_unit_test(datagen_test_block_sizes),
 	    cmocka_unit_test(datagen_test_config),
 	    cmocka_unit_test(datagen_test_check_chunks),
+	    cmocka_unit_test(datagen_test_clone_seed),
 	    cmocka_unit_test(datagen_test_speed),
 	};
 

@@ -3,7 +3,7 @@
  * Unit tests for laying out worker files on a real 1 MiB tmpfs (root: a private mount
  * namespace of this process; skipped otherwise): a layout that runs out of space half
  * way removes the file it created and gives a found file back its size; the space
- * check counts what files already hold.
+ * check counts what files already hold. Clones are laid out in /var/tmp (xattrs).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +18,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -139,12 +140,105 @@ static void test_layout_check_space(void **state)
 	close(dirfd);
 }
 
+/* The whole of path, read (size bytes); freed by the caller. */
+static unsigned char *test_read_file(const char *path, size_t size)
+{
+	unsigned char *buf = malloc(size);
+	int fd = open(path, O_RDONLY);
+
+	assert_non_null(buf);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, buf, size, 0), (ssize_t)size);
+	close(fd);
+	return buf;
+}
+
+/* layout_open of path as clone (NULL: no clone); *written gets what it laid out. */
+static void test_clone_open(const char *path, size_t size, const char *clone, uint64_t *written)
+{
+	struct datagen_config dc = {0};
+	struct error err = {{0}};
+	int fd;
+
+	if (clone != NULL)
+		snprintf(dc.clone, sizeof(dc.clone), "%s", clone);
+	fd = layout_open(path, size, false, &dc, NULL, written, &err);
+	if (fd < 0)
+		fail_msg("%s", err.msg);
+	close(fd);
+}
+
+/*
+ * data: {clone: NAME} on a real file system (xattrs): files of other paths (other
+ * agents, workers) are byte-identical, a longer one starts with the same image, the
+ * xattr names the clone; the same clone is reused, another one or none is laid out
+ * again, and so is a file whose xattr names the clone but whose data is not its (an
+ * image copied by hand with the xattr forged).
+ */
+static void test_layout_clone(void **state)
+{
+	char dir[] = "/var/tmp/iocurve-clone.XXXXXX", p[4][160], xattr[128];
+	unsigned char *a, *b;
+	uint64_t written = 0;
+	const size_t size = 1 << 20;
+	ssize_t n;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (int i = 0; i < 4; i++)
+		snprintf(p[i], sizeof(p[i]), "%s/local-%d-w%d.dat", dir, i / 2, i % 2);
+	test_clone_open(p[0], size, "golden", &written);
+	assert_int_equal(written, size);
+	test_clone_open(p[1], size, "golden", &written);
+	test_clone_open(p[2], 2 * size, "golden", &written);
+	assert_int_equal(written, 2 * size);
+	a = test_read_file(p[0], size);
+	b = test_read_file(p[1], size);
+	assert_memory_equal(a, b, size);
+	free(b);
+	b = test_read_file(p[2], size); /* the first half of a file twice as long */
+	assert_memory_equal(a, b, size);
+	free(b);
+	n = getxattr(p[0], "user.iocurve.layout", xattr, sizeof(xattr) - 1);
+	assert_true(n > 0);
+	xattr[n] = '\0';
+	assert_string_equal(xattr, "size=1048576 compress=0 dedupe=0 clone=golden");
+
+	/* Laid out before as this clone: reused. */
+	test_clone_open(p[1], size, "golden", &written);
+	assert_int_equal(written, 0);
+	/* Another clone, or none: another image. */
+	test_clone_open(p[1], size, "other", &written);
+	assert_int_equal(written, size);
+	b = test_read_file(p[1], size);
+	assert_memory_not_equal(a, b, 4096);
+	free(b);
+	test_clone_open(p[3], size, NULL, &written);
+	assert_int_equal(written, size);
+	b = test_read_file(p[3], size);
+	assert_memory_not_equal(a, b, 4096);
+	free(b);
+	/* Its xattr forged to name the clone: the blocks read back are not the clone's. */
+	snprintf(xattr, sizeof(xattr), "size=1048576 compress=0 dedupe=0 clone=golden");
+	assert_int_equal(setxattr(p[3], "user.iocurve.layout", xattr, strlen(xattr), 0), 0);
+	test_clone_open(p[3], size, "golden", &written);
+	assert_int_equal(written, size);
+	b = test_read_file(p[3], size);
+	assert_memory_equal(a, b, size);
+	free(b);
+	free(a);
+	for (int i = 0; i < 4; i++)
+		unlink(p[i]);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_layout_enospc_removes_new_file),
 	    cmocka_unit_test(test_layout_enospc_keeps_found_file),
 	    cmocka_unit_test(test_layout_check_space),
+	    cmocka_unit_test(test_layout_clone),
 	};
 
 	return cmocka_run_group_tests(tests, test_setup, test_teardown);

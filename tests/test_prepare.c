@@ -14,6 +14,9 @@
 #include "prepare.h"
 #include "testlib.h"
 
+/* The campaign takes no clone name the agent could not hold. */
+_Static_assert(ACCESS_CLONE_MAX == DATAGEN_CLONE_MAX, "clone name limits");
+
 static struct params_caps test_caps = {1024, 1024, 1u << 30, UINT64_MAX};
 
 /* Build the Prepare, send it through the wire encoding, read it back as pool parameters. */
@@ -188,13 +191,72 @@ static void test_prepare_caps(void **state)
 	                             "of 1099511627776 (--max-file-size)");
 }
 
+/*
+ * data.clone travels in Prepare field 90 and reaches the layout's data config; the
+ * agent refuses a clone name the campaign would not take and a clone written to
+ * (a coordinator that let one through); an agent without capability 'clone' is
+ * refused by name and version, one with it, or a campaign without a clone, is not.
+ */
+static void test_prepare_clone(void **state)
+{
+	struct campaign *c = testlib_campaign_ok("campaign: t\n"
+	                                         "agents: {local: 1}\n"
+	                                         "target: {path: /tmp/x, size: 64MiB}\n"
+	                                         "workloads:\n"
+	                                         "  - {name: boot, rw: read, data: {clone: "
+	                                         "golden, compress: 40}, load: {steps: [1k]}}\n"
+	                                         "  - {name: plain, rw: randread, load: {steps: "
+	                                         "[1k]}}\n");
+	uint64_t all =
+	    IOCURVE__CAPABILITY__CAPABILITY_CLONE | IOCURVE__CAPABILITY__CAPABILITY_WAKES;
+	Iocurve__Prepare p = IOCURVE__PREPARE__INIT;
+	struct engine_sim_params sim = {0};
+	struct pool_params pp;
+	struct error err;
+
+	(void)state;
+	test_prepare_roundtrip(c, 0, &pp, &sim);
+	assert_string_equal(pp.data.clone, "golden");
+	assert_int_equal(pp.data.compress_pct, 40);
+	test_prepare_roundtrip(c, 1, &pp, &sim);
+	assert_string_equal(pp.data.clone, "");
+
+	assert_int_equal(prepare_check_caps(c, all, "a1", "0.2.0", &err), 0);
+	assert_int_equal(
+	    prepare_check_caps(c, IOCURVE__CAPABILITY__CAPABILITY_WAKES, "old", "0.1.0", &err), -1);
+	assert_string_equal(
+	    err.msg, "agent old (0.1.0) lacks capability 'clone': workload 'boot' reads "
+	             "clone 'golden', which it would lay out as files of their own data, not "
+	             "one image; run an agent of this release, or leave data.clone out");
+	c->workloads[0].access.clone[0] = '\0';
+	assert_int_equal(prepare_check_caps(c, 0, "old", "0.1.0", &err), 0);
+	campaign_free(c);
+
+	p.workload = "w";
+	p.workers = 1;
+	p.block_size = 4096;
+	p.queue_depth = 1;
+	p.rw = IOCURVE__RW_MODE__RW_MODE_READ;
+	p.clone = "../golden";
+	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), -1);
+	assert_non_null(strstr(err.msg, "workload w: invalid clone name in Prepare"));
+	p.clone = "golden";
+	p.rw = IOCURVE__RW_MODE__RW_MODE_RANDRW;
+	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), -1);
+	assert_string_equal(err.msg,
+	                    "workload w: clone 'golden' is read-only, and rw randrw writes: "
+	                    "the files would no longer be the same image");
+	p.rw = IOCURVE__RW_MODE__RW_MODE_RANDREAD;
+	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), 0);
+	assert_string_equal(pp.data.clone, "golden");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_prepare_real_target),
-	    cmocka_unit_test(test_prepare_sim_target),
-	    cmocka_unit_test(test_prepare_invalid),
-	    cmocka_unit_test(test_prepare_caps),
+	    cmocka_unit_test(test_prepare_real_target), cmocka_unit_test(test_prepare_sim_target),
+	    cmocka_unit_test(test_prepare_invalid),     cmocka_unit_test(test_prepare_caps),
+	    cmocka_unit_test(test_prepare_clone),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

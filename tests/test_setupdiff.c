@@ -89,10 +89,39 @@ static void test_setupdiff_each_key(void **state)
 	campaign_free(a);
 }
 
+/* A clone (files only) against data of each file's own, and against another clone. */
+static void test_setupdiff_clone(void **state)
+{
+	static const char *const text[] = {
+	    "campaign: d\nagents: {local: 1}\ntarget: {path: /tmp/x, size: 1MiB}\n"
+	    "workloads: [{name: boot, rw: read, load: {steps: [100]}}]\n",
+	    "campaign: d\nagents: {local: 1}\ntarget: {path: /tmp/x, size: 1MiB}\n"
+	    "workloads: [{name: boot, rw: read, data: {clone: golden}, load: {steps: [100]}}]\n",
+	    "campaign: d\nagents: {local: 1}\ntarget: {path: /tmp/x, size: 1MiB}\n"
+	    "workloads: [{name: boot, rw: read, data: {clone: other}, load: {steps: [100]}}]\n",
+	};
+	struct campaign *c[3];
+	struct error err;
+	char buf[2048];
+
+	(void)state;
+	for (int i = 0; i < 3; i++)
+		if (campaign_parse(text[i], strlen(text[i]), "d.yaml", &c[i], &err) < 0)
+			fail_msg("%s", err.msg);
+	assert_true(setupdiff(c[0], c[1], buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, "boot: data.clone none vs golden"));
+	assert_true(setupdiff(c[1], c[2], buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, "boot: data.clone golden vs other"));
+	assert_int_equal(setupdiff(c[1], c[1], buf, sizeof(buf)), 0);
+	for (int i = 0; i < 3; i++)
+		campaign_free(c[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_setupdiff_each_key),
+	    cmocka_unit_test(test_setupdiff_clone),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,10 +6,11 @@
 #include <string.h>
 
 #include "access.h"
+#include "text.h"
 #include "units.h"
 #include "yamlnode.h"
 
-static const char *const access_data_keys[] = {"compress", "dedupe", NULL};
+static const char *const access_data_keys[] = {"compress", "dedupe", "clone", NULL};
 
 /* "zipf:0.99", "hotspot:10/90" (10% of the working set gets 90% of the operations). */
 static int access_random(struct yamlnode_doc *y, const yaml_node_t *n, struct access *a)
@@ -58,6 +59,26 @@ static int access_random(struct yamlnode_doc *y, const yaml_node_t *n, struct ac
 	return -1;
 }
 
+/*
+ * data.clone: NAME, the golden image every file is laid out as. The name is the
+ * image's identity (its seed, in the layout's xattr): a name as file names have.
+ */
+static int access_clone(struct yamlnode_doc *y, const yaml_node_t *n, struct access *a)
+{
+	const char *s;
+
+	if (yamlnode_string(y, n, "data.clone", &s) < 0)
+		return -1;
+	if (s[0] == '\0' || !text_name_ok(s) || strlen(s) >= sizeof(a->clone)) {
+		yamlnode_expected(y, n, "data.clone",
+		                  "a name of letters, digits, '.', '_' and '-', 1 to 63 characters "
+		                  "(e.g. clone: golden)");
+		return -1;
+	}
+	snprintf(a->clone, sizeof(a->clone), "%s", s);
+	return 0;
+}
+
 static int access_data(struct yamlnode_doc *y, const yaml_node_t *map, struct access *a)
 {
 	yaml_node_t *n;
@@ -70,7 +91,28 @@ static int access_data(struct yamlnode_doc *y, const yaml_node_t *map, struct ac
 	if ((n = yamlnode_lookup(y, map, "dedupe")) != NULL &&
 	    yamlnode_uint(y, n, "data.dedupe", 0, 99, &a->dedupe_pct) < 0)
 		return -1;
+	if ((n = yamlnode_lookup(y, map, "clone")) != NULL && access_clone(y, n, a) < 0)
+		return -1;
 	return 0;
+}
+
+const yaml_node_t *access_clone_node(struct yamlnode_doc *y, const yaml_node_t *root,
+                                     const yaml_node_t *node)
+{
+	const yaml_node_t *maps[] = {node, root};
+
+	for (size_t i = 0; i < 2; i++) {
+		yaml_node_t *data;
+
+		if (maps[i] == NULL || maps[i]->type != YAML_MAPPING_NODE)
+			continue;
+		data = yamlnode_lookup(y, maps[i], "data");
+		if (data != NULL && data->type == YAML_MAPPING_NODE)
+			/* a workload's own data without clone still inherits the top level's */
+			if ((data = yamlnode_lookup(y, data, "clone")) != NULL)
+				return data;
+	}
+	return NULL;
 }
 
 int access_read_pct(struct yamlnode_doc *y, const yaml_node_t *n, struct access *a)

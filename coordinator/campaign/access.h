@@ -18,6 +18,9 @@ struct yaml_node_s;
 	"read_pct", "align", "working_set", "random", "arrivals", "data", "direct", "wake_slack",  \
 	    "timing"
 
+/* data.clone's name at most this many bytes less one (the agent's DATAGEN_CLONE_MAX). */
+#define ACCESS_CLONE_MAX 64
+
 /* read_pct not given yet: the mix's own default applies (75 randrw, 50 rw). */
 #define ACCESS_READ_PCT_UNSET UINT32_MAX
 
@@ -38,6 +41,8 @@ struct access {
 	bool poisson; /* arrivals: poisson (else uniform) */
 	uint32_t compress_pct;
 	uint32_t dedupe_pct;
+	/* data.clone: every file of every agent this one golden image; "": each its own */
+	char clone[ACCESS_CLONE_MAX];
 	bool direct;
 	uint64_t wake_slack_ns; /* workers sleep at least this long between timed wakes */
 	bool efficient;         /* timing: efficient (sleep to the due time) or precise [precise] */
@@ -50,6 +55,12 @@ struct access {
 int access_parse(struct yamlnode_doc *y, const struct yaml_node_s *map, struct access *a);
 /* One read_pct value (0..100): the matrix reads its list entries one by one. */
 int access_read_pct(struct yamlnode_doc *y, const struct yaml_node_s *n, struct access *a);
+/*
+ * Where data.clone was given for a workload (its own data, else the top level's, as
+ * the defaults are inherited): the value's node, or NULL.
+ */
+const struct yaml_node_s *access_clone_node(struct yamlnode_doc *y, const struct yaml_node_s *root,
+                                            const struct yaml_node_s *node);
 /* "uniform", "zipf:1.1", "hotspot:10/90". */
 void access_dist_text(const struct access *a, char *buf, size_t len);
 

@@ -157,6 +157,7 @@ static void setupdiff_workload(struct setupdiff_out *o, const struct workload *a
 	setupdiff_u64(o, w, "align", a->access.align, b->access.align);
 	setupdiff_u64(o, w, "data.compress", a->access.compress_pct, b->access.compress_pct);
 	setupdiff_u64(o, w, "data.dedupe", a->access.dedupe_pct, b->access.dedupe_pct);
+	setupdiff_str(o, w, "data.clone", a->access.clone, b->access.clone);
 	setupdiff_time(o, w, "wake_slack", a->access.wake_slack_ns, b->access.wake_slack_ns);
 	setupdiff_time(o, w, "interval", a->interval_ns, b->interval_ns);
 	setupdiff_time(o, w, "warmup", a->warmup_ns, b->warmup_ns);

@@ -337,6 +337,47 @@ static const yaml_node_t *workloads_where(struct yamlnode_doc *y, const yaml_nod
 	return n != NULL ? n : node;
 }
 
+/*
+ * data.clone: files every agent lays out as one golden image, then only reads. Writes
+ * would make the files differ (and a later run could not tell from a few blocks read
+ * back); a simulated device has no files.
+ */
+static int workloads_check_clone(struct yamlnode_doc *y, const yaml_node_t *root,
+                                 const yaml_node_t *node, const struct campaign *c,
+                                 const struct workload *w)
+{
+	const yaml_node_t *at;
+
+	if (w->access.clone[0] == '\0')
+		return 0;
+	at = access_clone_node(y, root, node);
+	if (at == NULL)
+		at = node;
+	if (c->sim.enabled) {
+		yamlnode_error(
+		    y, at,
+		    "data.clone: a simulated device (target.sim) has no files to lay out "
+		    "as clone '%s' in workload '%s'; give target.path a directory",
+		    w->access.clone, w->name);
+		return -1;
+	}
+	if (rw_writes(w->rw)) {
+		/* a top-level clone applies to every workload: it moves to those that read */
+		bool own = access_clone_node(y, NULL, node) != NULL;
+
+		yamlnode_error(y, at,
+		               "data.clone: workload '%s' writes (rw: %s), and clone '%s' is "
+		               "read-only: every file holds the same golden image, which writes "
+		               "would change; read it (rw: read or randread), or %s",
+		               w->name, rw_mode_name(w->rw), w->access.clone,
+		               own ? "leave data.clone out of the workload that writes"
+		                   : "give data.clone to the workloads that read, not the top "
+		                     "level");
+		return -1;
+	}
+	return 0;
+}
+
 /* The working set and alignment must leave room for whole, aligned blocks. */
 static int workloads_check_access(struct yamlnode_doc *y, const yaml_node_t *root,
                                   const yaml_node_t *node, const struct campaign *c,
@@ -364,7 +405,7 @@ static int workloads_check_access(struct yamlnode_doc *y, const yaml_node_t *roo
 		               "align: larger than block_size %s of workload '%s'", bs, w->name);
 		return -1;
 	}
-	return 0;
+	return workloads_check_clone(y, root, node, c, w);
 }
 
 /* A block size as names write it: 4k, 64k, 1m; 512b when it is not whole KiB. */

@@ -127,6 +127,9 @@ static void cmd_check_access(const struct workload *w)
 	       x->direct ? "O_DIRECT" : "buffered");
 	if (rw_writes(w->rw))
 		printf(", data %u%% compressible, %u%% dedupable", x->compress_pct, x->dedupe_pct);
+	if (x->clone[0] != '\0')
+		printf(", every file the clone '%s' (%u%% compressible, %u%% dedupable)", x->clone,
+		       x->compress_pct, x->dedupe_pct);
 	if (x->wake_slack_ns) {
 		units_format_duration(x->wake_slack_ns, size, sizeof(size));
 		printf(", wake slack %s", size);

@@ -554,11 +554,16 @@ static void derive_summary_md(FILE *f, const void *arg)
 
 		access_dist_text(&w->access, dist, sizeof(dist));
 		units_format_size(w->block_size, bs, sizeof(bs));
-		fprintf(f, "\n## %s (%s, %s blocks, %u workers x qd %u per agent, %s, %s%s)\n\n",
+		/* A clone's reads hit one image the storage may keep once: say so with the figure.
+		 */
+		fprintf(f,
+		        "\n## %s (%s, %s blocks, %u workers x qd %u per agent, %s, %s%s%s%s%s)\n\n",
 		        w->name, rw_mode_name(w->rw), bs, w->workers, w->queue_depth,
 		        rw_is_random(w->rw) ? dist : "sequential",
 		        w->access.direct ? "O_DIRECT" : "buffered",
-		        w->access.poisson ? ", poisson arrivals" : "");
+		        w->access.poisson ? ", poisson arrivals" : "",
+		        w->access.clone[0] ? ", every file the clone '" : "", w->access.clone,
+		        w->access.clone[0] ? "'" : "");
 		table_knee_text(&x->judged[i], knee, sizeof(knee));
 		fprintf(f, "%s\n\n", knee);
 		derive_kinds_md(f, &x->judged[i]);

@@ -303,11 +303,14 @@ static void report_workload_params(FILE *f, const struct workload *w)
 		access_dist_text(&w->access, dist, sizeof(dist));
 		fprintf(f, ", %s offsets", dist);
 	}
+	/* clone names are [A-Za-z0-9._-] (text_name_ok): nothing to escape */
 	fprintf(f,
-	        ", %s, %s arrivals; %u worker%s &times; queue depth %u per agent; "
+	        ", %s, %s arrivals%s%s%s; %u worker%s &times; queue depth %u per agent; "
 	        "%s intervals, %s warm-up, %s measured per step</p>\n",
 	        w->access.direct ? "O_DIRECT" : "buffered",
-	        w->access.poisson ? "Poisson" : "uniform", w->workers, w->workers == 1 ? "" : "s",
+	        w->access.poisson ? "Poisson" : "uniform",
+	        w->access.clone[0] ? "; every file the clone &lsquo;" : "", w->access.clone,
+	        w->access.clone[0] ? "&rsquo;" : "", w->workers, w->workers == 1 ? "" : "s",
 	        w->queue_depth, iv, wu, ms);
 }
 

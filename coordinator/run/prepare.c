@@ -47,6 +47,9 @@ void prepare_build(struct prepare_msg *m, const struct campaign *c, size_t wi)
 	p->lateness_budget_ns = c->slo_latency_ns * PREPARE_LATENESS_PCT / 100;
 	p->compress_pct = w->access.compress_pct;
 	p->dedupe_pct = w->access.dedupe_pct;
+	/* Only agents with CAPABILITY_CLONE are claimed for a campaign with a clone (runner.c). */
+	if (w->access.clone[0] != '\0')
+		p->clone = (char *)w->access.clone;
 	if (c->sim.enabled) {
 		m->sim.servers = c->sim.servers;
 		m->sim.service_ns = c->sim.service_ns;
@@ -57,4 +60,22 @@ void prepare_build(struct prepare_msg *m, const struct campaign *c, size_t wi)
 		m->sim.stall_ns = c->sim.stall_ns;
 		p->sim = &m->sim;
 	}
+}
+
+int prepare_check_caps(const struct campaign *c, uint64_t caps, const char *agent,
+                       const char *version, struct error *err)
+{
+	for (size_t i = 0; i < c->nworkloads; i++) {
+		const struct workload *w = &c->workloads[i];
+
+		if (w->access.clone[0] == '\0' || (caps & IOCURVE__CAPABILITY__CAPABILITY_CLONE))
+			continue;
+		error_set(err,
+		          "agent %s (%s) lacks capability 'clone': workload '%s' reads clone '%s', "
+		          "which it would lay out as files of their own data, not one image; run "
+		          "an agent of this release, or leave data.clone out",
+		          agent, version, w->name, w->access.clone);
+		return -1;
+	}
+	return 0;
 }

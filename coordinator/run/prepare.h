@@ -4,8 +4,10 @@
 #define IOCURVE_PREPARE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "campaign.h"
+#include "error.h"
 #include "iocurve.pb-c.h"
 
 /*
@@ -30,5 +32,14 @@ void prepare_build(struct prepare_msg *m, const struct campaign *c, size_t w);
  * of their uniform arrivals so the fleet's merged stream is even.
  */
 void prepare_for_agent(struct prepare_msg *m, uint32_t agent_index, uint32_t nagents);
+
+/*
+ * Whether an agent with these capabilities (proto Capability bits) can be sent c's
+ * Prepares without changing their meaning: a field it would not know (data.clone:
+ * it would lay out each file with data of its own) refuses it. 0, or -1 with err
+ * naming the agent (name and version), what it lacks and the workload that needs it.
+ */
+int prepare_check_caps(const struct campaign *c, uint64_t caps, const char *agent,
+                       const char *version, struct error *err);
 
 #endif

@@ -1119,8 +1119,16 @@ static void runner_write_meta(struct runner *r)
 /* While waiting: claim an idle, synced agent the campaign selects; the last one starts it. */
 static void runner_claim(struct runner *r, struct session *s)
 {
+	struct error err;
+
 	if (r->state != RUNNER_WAITING || !runner_agents_claim(r->agents, s))
 		return;
+	/* An agent that would lay the plan out otherwise (no clone) is refused before any I/O. */
+	if (prepare_check_caps(r->c, session_caps(s), session_name(s), session_version(s), &err) <
+	    0) {
+		runner_fail(r, "%s", err.msg);
+		return;
+	}
 	events_emit(r->ev, &(struct event){.kind = EVENT_AGENT,
 	                                   .agent = {.name = session_name(s),
 	                                             .state = EVENT_AGENT_READY,
@@ -1341,8 +1349,9 @@ void runner_report(struct runner *r, FILE *f)
 		if (r->npoints[i] == 0)
 			continue;
 		units_format_size(w->block_size, bs, sizeof(bs));
-		fprintf(f, "%s (%s, %s%s):\n", w->name, rw_mode_name(w->rw), bs,
-		        w->access.direct ? "" : ", buffered");
+		fprintf(f, "%s (%s, %s%s%s%s%s):\n", w->name, rw_mode_name(w->rw), bs,
+		        w->access.direct ? "" : ", buffered", w->access.clone[0] ? ", clone '" : "",
+		        w->access.clone, w->access.clone[0] ? "'" : "");
 		table_print_steps(f, &r->judged[i]);
 		table_knee_text(&r->judged[i], knee, sizeof(knee));
 		fprintf(f, "%s\n\n", knee);

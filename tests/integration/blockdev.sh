@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# A block device target through a loop device: reads, and writes only with the agent's consent.
+# A block device target through a loop device: reads, and writes only with the agent's consent;
+# never a clone (data.clone).
 . "$(dirname "$0")/lib.sh"
 
 if [ "$(id -u)" -ne 0 ] || ! command -v losetup > /dev/null; then
@@ -31,7 +32,7 @@ interval: 500ms
 warmup: 500ms
 measure: 1s
 workloads:
-  - {name: $name, rw: $rw, block_size: 8KiB, load: {steps: [1000]}}
+  - {name: $name, rw: $rw, block_size: 8KiB${EXTRA:-}, load: {steps: [1000]}}
 YAML
 	"$IOCURVE" run "$T/$name.yaml" --coordinator-listen "127.0.0.1:$port" --tls "$T/ca" \
 		--out "$T/$name-results" > "$T/$name.out" 2> "$T/$name.err" &
@@ -64,4 +65,14 @@ run_on_device devwrite2 randwrite --allow-device-writes ||
 	{ cat "$T/devwrite2.err"; fail "writes with --allow-device-writes"; }
 ok "writes with --allow-device-writes"
 check "the writes reached the device" test "$before" != "$(md5sum < "$T/disk.img")"
+
+# A device is never laid out, so it cannot be made a clone: its agent refuses, writing nothing.
+before=$(md5sum < "$T/disk.img")
+if EXTRA=", data: {clone: golden}" run_on_device devclone read; then
+	fail "a clone on a block device is refused"
+fi
+grep -q "target $LOOP is a block device, which is never laid out: clone 'golden' needs a directory" \
+	"$T/devclone.err" || { cat "$T/devclone.err"; fail "the clone's refusal says why"; }
+ok "a clone on a block device is refused, saying why"
+check "and the device is as it was" test "$before" = "$(md5sum < "$T/disk.img")"
 echo "# blockdev: all passed"

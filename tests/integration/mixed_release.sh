@@ -4,6 +4,7 @@
 # history) and this iocurve run a campaign together both ways. Its agent joins this
 # coordinator, which says what the old agent lacks and leaves it out; this agent joins
 # the 0.1.0 coordinator and says what that one lacks. Both campaigns find their knee.
+# A campaign with a clone (data.clone) is refused on the old agent, saying why.
 # Skipped (77) without the git history that holds the commit. The old build is kept
 # in the build directory (tests/release-0.1.0), so a second run starts at once.
 . "$(dirname "$0")/lib.sh"
@@ -182,4 +183,32 @@ assert any(l.get("wakes", 0) > 0 for l in recs if "interval" in l)
 PY
 ok "two new ones count wakes"
 check "and say nothing is left out" sh -c "! grep -q 'lacks capability' '$T/both-new.err' '$T/both-new-agent.log'"
+# A clone needs an agent that knows it: the old one would lay out files of their own data.
+cat > "$T/clone.yaml" <<YAML
+campaign: clone
+agents: {select: {count: 1}, wait: 30s}
+target: {path: $T/allowed/clone, size: 4MiB}
+interval: 200ms
+warmup: 200ms
+measure: 400ms
+workloads:
+  - {name: boot, rw: read, data: {clone: golden}, load: {steps: [100]}}
+YAML
+PORT=$(free_port)
+"$IOCURVE" run "$T/clone.yaml" --coordinator-listen "127.0.0.1:$PORT" --tls "$T/ca" \
+	--out "$T/clone" > "$T/clone.out" 2> "$T/clone.err" &
+RUN=$!
+"$OLD/build/iocurve-agent" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --name old \
+	--allow "$T/allowed" 2> "$T/clone-agent.log" &
+AG=$!
+PIDS="$PIDS $RUN $AG"
+STATUS=0
+wait_exit "$RUN" 60 || STATUS=$?
+kill -TERM "$AG" 2> /dev/null || true
+wait_exit "$AG" 10 || true
+check "a clone campaign on the old agent fails" test "$STATUS" -ne 0 -a "$STATUS" -ne 124
+check "saying the agent lacks capability 'clone' and what it would do" grep -q \
+	"agent old (0.1.0) lacks capability 'clone': workload 'boot' reads clone 'golden', which it would lay out as files of their own data" \
+	"$T/clone.err"
+check "before anything is laid out" test ! -e "$T/allowed/clone"
 echo "# mixed-release: all passed"

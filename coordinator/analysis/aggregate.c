@@ -782,6 +782,10 @@ static void agg_point_kinds(const struct record *all, uint64_t measured_ns, stru
 	pt->write_p99_ns = hist_quantile(w, 99);
 	pt->read_max_ns = r->count ? r->max : 0;
 	pt->write_max_ns = w->count ? w->max : 0;
+	for (uint32_t k = 0; k < step_npct(pt) && k < CAMPAIGN_MAX_PERCENTILES; k++) {
+		pt->read_pct_ns[k] = hist_quantile(r, step_pct(pt, k));
+		pt->write_pct_ns[k] = hist_quantile(w, step_pct(pt, k));
+	}
 }
 
 void agg_point(const struct agg_step *st, uint32_t step, double offered, const struct campaign *c,

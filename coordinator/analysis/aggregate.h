@@ -142,6 +142,8 @@ struct step_point {
 	uint64_t read_p50_ns, write_p50_ns;
 	uint64_t read_p99_ns, write_p99_ns;
 	uint64_t read_max_ns, write_max_ns;
+	/* each kind's latency at the step's table percentiles (step_pct) */
+	uint64_t read_pct_ns[CAMPAIGN_MAX_PERCENTILES], write_pct_ns[CAMPAIGN_MAX_PERCENTILES];
 };
 
 struct agg_step;

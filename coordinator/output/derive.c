@@ -218,6 +218,23 @@ static json_t *derive_pcts_json(const struct step_point *p)
 	return pct;
 }
 
+/* A kind's latency at the table percentiles (ns[k] at step_pct k); null: not measured. */
+static json_t *derive_kind_pcts_json(const struct step_point *p, const uint64_t *ns)
+{
+	json_t *pct;
+
+	if (!p->kinds_known)
+		return json_null();
+	pct = derive_need(json_object());
+	for (uint32_t k = 0; k < step_npct(p) && k < CAMPAIGN_MAX_PERCENTILES; k++) {
+		char key[32];
+
+		snprintf(key, sizeof(key), "p%g", step_pct(p, k));
+		json_object_set_new(pct, key, derive_us((double)ns[k]));
+	}
+	return pct;
+}
+
 /*
  * One field of a step as JSON; NULL leaves it out: a first error when there was none,
  * or words that are not UTF-8 (a path), as jansson refuses them.
@@ -272,6 +289,13 @@ static json_t *derive_step_json(const struct step_point *p, const struct judged_
 
 		if (v != NULL)
 			json_object_set_new(o, pfield_key(list[i]), v);
+	}
+	/* a mixed workload's: each kind at the campaign's percentiles */
+	if (p->mixed) {
+		json_object_set_new(o, "read_percentiles_us",
+		                    derive_kind_pcts_json(p, p->read_pct_ns));
+		json_object_set_new(o, "write_percentiles_us",
+		                    derive_kind_pcts_json(p, p->write_pct_ns));
 	}
 	return o;
 }

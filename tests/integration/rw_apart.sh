@@ -81,6 +81,10 @@ peak = max(rows, key=lambda r: float(r["achieved_ops"]))
 assert abs(rp["ops"] - float(peak["read_ops"])) <= 0.1 and abs(wp["mean_us"] - float(peak["write_mean_us"])) <= 0.1, (rp, wp)
 steps = json.load(open(d + "/curve-mix.json"))["steps"]
 assert all(st["read_mean_us"] > 0 and st["write_p99_us"] > 0 for st in steps), steps[0]
+# each kind at the campaign's percentiles too (p50, p90, p99, p99.9 by default)
+assert all(st["read_percentiles_us"]["p99"] == st["read_p99_us"] and
+           st["write_percentiles_us"]["p50"] == st["write_p50_us"] and
+           set(st["write_percentiles_us"]) == set(st["percentiles_us"]) for st in steps), steps[0]
 assert "read_ops" not in json.load(open(d + "/curve-rr.json"))["steps"][0]
 PY
 ok "read and write apart add up, per step and per interval"

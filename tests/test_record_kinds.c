@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Read and write apart in interval records: merge, checks, the wire, and a step's point. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +12,7 @@
 #include "aggregate.h"
 #include "iocurve.pb-c.h"
 #include "record.h"
+#include "testlib.h"
 
 /* A worker's interval of reads (1 ms each) and writes (3 ms each), 4KiB blocks. */
 static struct record *kinds_record(uint64_t reads, uint64_t writes)
@@ -154,12 +156,69 @@ static void test_wire(void **state)
 	free(back);
 }
 
+/*
+ * A step's point: per-kind ops/s, MiB/s and latency over the window, 2 agents merged;
+ * with an agent that does not measure the kinds, ops/s only (not measured).
+ */
+static void test_point(void **state)
+{
+	const char *names[2] = {"a", "b"};
+	struct campaign *c =
+	    testlib_campaign_ok(TEST_HEAD "workloads: [{name: a, rw: randrw, "
+	                                  "read_pct: 70, load: {steps: [100]}}]\n");
+	struct step_point *pt = calloc(1, sizeof(*pt));
+
+	(void)state;
+	assert_non_null(pt);
+	assert_true(agg_mixed(&c->workloads[0]));
+	for (int old = 0; old < 2; old++) {
+		struct agg_step *st = agg_step_new(2, names, 2);
+
+		for (uint32_t i = 0; i < 2; i++)
+			for (uint32_t a = 0; a < 2; a++) {
+				struct agg_record *rec = calloc(1, sizeof(*rec));
+				struct record *r = kinds_record(35, 15);
+				const struct agg_record *m;
+				struct error err;
+
+				assert_non_null(rec);
+				rec->rec = *r;
+				free(r);
+				if (old && a == 1)
+					record_drop_kinds(&rec->rec);
+				rec->duration_ns = 1000000000;
+				rec->agents = 1;
+				rec->workers = 1;
+				assert_true(agg_add_record(st, a, i, rec, &m, &err) >= 0);
+				free(rec);
+			}
+		agg_point(st, 0, 100, c, pt);
+		assert_int_equal(pt->ops, 200);
+		assert_true(pt->read_ops_s == 70 && pt->write_ops_s == 30);
+		assert_int_equal(pt->kinds_known, !old);
+		if (!old) {
+			assert_true(fabs(pt->read_mib_s - 70 * 4096 / 1048576.0) < 1e-9);
+			assert_true(fabs(pt->write_mib_s - 30 * 4096 / 1048576.0) < 1e-9);
+			assert_true(pt->read_mean_ns == 1000000 && pt->write_mean_ns == 3000000);
+			assert_int_equal(pt->read_p99_ns, 1000000);
+			assert_int_equal(pt->write_pct_ns[0], 3000000); /* p50 */
+			assert_int_equal(pt->write_max_ns, 3000000);
+		} else {
+			assert_true(pt->read_mib_s == 0 && pt->read_mean_ns == 0);
+		}
+		agg_step_free(st);
+	}
+	free(pt);
+	campaign_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_merge),
 	    cmocka_unit_test(test_check),
 	    cmocka_unit_test(test_wire),
+	    cmocka_unit_test(test_point),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

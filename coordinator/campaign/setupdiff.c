@@ -185,10 +185,12 @@ size_t setupdiff(const struct campaign *a, const struct campaign *b, char *buf, 
 		setupdiff_u64(&o, NULL, "sim servers", a->sim.servers, b->sim.servers);
 		setupdiff_time(&o, NULL, "sim service_time", a->sim.service_ns, b->sim.service_ns);
 		setupdiff_u64(&o, NULL, "sim jitter", a->sim.jitter_pct, b->sim.jitter_pct);
-		setupdiff_time(
-		    &o, NULL, "sim write_service_time",
-		    a->sim.write_service_ns ? a->sim.write_service_ns : a->sim.service_ns,
-		    b->sim.write_service_ns ? b->sim.write_service_ns : b->sim.service_ns);
+		/* writes' own time: named only when a run gave one (else it is service_time) */
+		if (a->sim.write_service_ns || b->sim.write_service_ns)
+			setupdiff_time(
+			    &o, NULL, "sim write_service_time",
+			    a->sim.write_service_ns ? a->sim.write_service_ns : a->sim.service_ns,
+			    b->sim.write_service_ns ? b->sim.write_service_ns : b->sim.service_ns);
 		setupdiff_str(&o, NULL, "sim service", a->sim.exponential ? "exponential" : "fixed",
 		              b->sim.exponential ? "exponential" : "fixed");
 		setupdiff_u64(&o, NULL, "sim stall after", a->sim.stall_after_ops,

@@ -54,6 +54,7 @@ struct engine_sim_params {
 	uint64_t service_ns;
 	uint32_t jitter_pct;
 	bool exponential; /* service times exponential with mean service_ns; jitter unused */
+	uint64_t write_service_ns; /* writes' (mean) service time; 0: service_ns */
 	uint64_t stall_after_ops;
 	uint64_t stall_ns;
 	double rate_limit; /* ops/s of a token bucket before the servers (0: none) */

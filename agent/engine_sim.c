@@ -27,6 +27,7 @@ struct sim_op {
 struct sim_pending {
 	uint32_t len;
 	uint16_t slot;
+	bool write;
 };
 
 struct engine {
@@ -41,7 +42,8 @@ struct engine {
 	struct sim_op *inflight; /* min-heap on (done_ns, seq): accepted, not yet delivered */
 	uint32_t ninflight;
 	uint64_t service_ns;
-	double jitter; /* fraction of service_ns, in [0, 1] */
+	uint64_t write_service_ns; /* writes' (write_service_time:; service_ns when not given) */
+	double jitter;             /* fraction of the service time, in [0, 1] */
 	bool exponential;
 	uint64_t stall_after_ops;
 	uint64_t stall_ns;
@@ -69,20 +71,22 @@ static uint64_t sim_rand(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
-static uint64_t sim_service_ns(struct engine *e)
+/* An operation's service time: a write's is write_service_ns (mean), a read's service_ns. */
+static uint64_t sim_service_ns(struct engine *e, bool write)
 {
+	uint64_t mean = write ? e->write_service_ns : e->service_ns;
 	double u;
 
 	if (e->exponential) {
 		/* Inversion with 53 random bits: u < 1, so log1p(-u) stays finite. */
 		u = (double)(sim_rand(&e->rng) >> 11) * 0x1p-53;
-		return (uint64_t)(-log1p(-u) * (double)e->service_ns + 0.5);
+		return (uint64_t)(-log1p(-u) * (double)mean + 0.5);
 	}
 	/* Without jitter the service time is exact: no rounding through a double. */
 	if (e->jitter == 0)
-		return e->service_ns;
+		return mean;
 	u = (double)(sim_rand(&e->rng) >> 11) * 0x1p-53 * 2.0 - 1.0;
-	return (uint64_t)((double)e->service_ns * (1.0 + u * e->jitter) + 0.5);
+	return (uint64_t)((double)mean * (1.0 + u * e->jitter) + 0.5);
 }
 
 static bool sim_u64_before(const void *a, const void *b)
@@ -186,7 +190,7 @@ static void sim_submit(struct engine *e, uint64_t now)
 			sim_stall(e, now, now + e->stall_ns);
 		ready = sim_token(e, now);
 		start = e->server_free[0] > ready ? e->server_free[0] : ready;
-		op.done_ns = start + sim_service_ns(e);
+		op.done_ns = start + sim_service_ns(e, e->pending[i].write);
 		e->server_free[0] = op.done_ns;
 		sim_sift_down(e->server_free, sizeof(*e->server_free), e->nservers, 0,
 		              sim_u64_before);
@@ -295,6 +299,7 @@ static struct engine *sim_open(const struct engine_params *p, struct error *err)
 	e->pending = xcalloc(p->queue_depth, sizeof(*e->pending));
 	e->inflight = xcalloc(p->queue_depth, sizeof(*e->inflight));
 	e->service_ns = s->service_ns;
+	e->write_service_ns = s->write_service_ns ? s->write_service_ns : s->service_ns;
 	e->jitter = s->jitter_pct / 100.0;
 	e->exponential = s->exponential;
 	e->stall_after_ops = s->stall_after_ops;
@@ -324,6 +329,7 @@ static void sim_queue(struct engine *e, const struct engine_io *io)
 	}
 	e->pending[e->npending].slot = io->slot;
 	e->pending[e->npending].len = io->len;
+	e->pending[e->npending].write = io->write;
 	e->npending++;
 }
 

@@ -191,17 +191,19 @@ static void link_give_up(struct link *l)
 
 /*
  * What the coordinator lacks of ours is logged and left out. This agent sends what
- * it has either way: a coordinator of 0.1.0 (no version in its Welcome) ignores
- * the fields it does not know.
+ * it has either way (a coordinator of 0.1.0, no version in its Welcome, ignores the
+ * fields it does not know), but for read and write apart, whose histograms are
+ * only sent to a coordinator with CAPABILITY_KINDS (plan_set_caps). Returns the
+ * capabilities both have.
  */
-static void link_agree(const Iocurve__Welcome *w)
+static uint64_t link_agree(const Iocurve__Welcome *w)
 {
 	char version[32], peer[64];
 
 	text_clean(w->software_version[0] ? w->software_version : "0.1.0", version, sizeof(version),
 	           false);
 	snprintf(peer, sizeof(peer), "the coordinator (%s)", version);
-	caps_agree(CAPS_OURS, w->capabilities, peer);
+	return caps_agree(CAPS_OURS, w->capabilities, peer);
 }
 
 /* A refusal that can clear by itself (a name still held by a stale session...) is retried. */
@@ -221,7 +223,7 @@ static void link_refused(struct link *l, struct conn *c, const Iocurve__Refuse *
 static void link_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 {
 	struct link *l = arg;
-	uint64_t now = clock_now_ns();
+	uint64_t now = clock_now_ns(), caps;
 
 	/* Every frame says the coordinator is there: the workers may go on. */
 	l->cbs->on_heard(l->arg, now);
@@ -231,9 +233,9 @@ static void link_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 		l->backoff_ms = 0;
 		l->tls_failures = 0;
 		log_info("welcomed by the coordinator as '%s'", env->welcome->agent_name);
-		link_agree(env->welcome);
+		caps = link_agree(env->welcome);
 		link_apply_welcome(l, c, env->welcome);
-		l->cbs->on_welcome(l->arg, l->deadman_ms);
+		l->cbs->on_welcome(l->arg, l->deadman_ms, caps);
 		break;
 	case IOCURVE__ENVELOPE__BODY_REFUSE:
 		link_refused(l, c, env->refuse);

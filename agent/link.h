@@ -37,8 +37,11 @@ struct link_opts {
 struct link_cbs {
 	/* A frame came from the coordinator at now_ns (before it is handled). */
 	void (*on_heard)(void *arg, uint64_t now_ns);
-	/* Welcome: the session is up; workers stop deadman_ms after the coordinator was heard. */
-	void (*on_welcome)(void *arg, uint64_t deadman_ms);
+	/*
+	 * Welcome: the session is up; workers stop deadman_ms after the coordinator was
+	 * heard; caps are the capabilities both sides have (caps.h).
+	 */
+	void (*on_welcome)(void *arg, uint64_t deadman_ms, uint64_t caps);
 	/* A message that is not the session's own, once welcomed. */
 	void (*on_message)(void *arg, const Iocurve__Envelope *env);
 	/* The connection is gone (the link dials again unless it gives up or is stopped). */

@@ -77,11 +77,12 @@ static void agent_on_heard(void *arg, uint64_t now_ns)
 	plan_alive(m->plan, now_ns);
 }
 
-static void agent_on_welcome(void *arg, uint64_t deadman_ms)
+static void agent_on_welcome(void *arg, uint64_t deadman_ms, uint64_t caps)
 {
 	struct agent_main *m = arg;
 
 	plan_set_deadman(m->plan, deadman_ms);
+	plan_set_caps(m->plan, caps);
 }
 
 static void agent_on_message(void *arg, const Iocurve__Envelope *env)

@@ -115,6 +115,7 @@ int params_from_prepare(const Iocurve__Prepare *p, const char *file_prefix,
 		sim->service_ns = p->sim->service_ns;
 		sim->jitter_pct = p->sim->jitter_pct;
 		sim->exponential = p->sim->exponential;
+		sim->write_service_ns = p->sim->write_service_ns;
 		sim->stall_after_ops = p->sim->stall_after_ops;
 		sim->stall_ns = p->sim->stall_ns;
 		sim->rate_limit = p->sim->rate_limit;

@@ -28,6 +28,7 @@ struct plan {
 	plan_send_fn send;
 	void *send_arg;
 	uint64_t deadman_ms; /* the session's (plan_set_deadman) */
+	uint64_t caps;       /* both sides' capabilities (plan_set_caps) */
 
 	/* The workload in progress. */
 	struct pool *pool;
@@ -130,6 +131,7 @@ static void plan_on_interval(void *arg, uint32_t step, uint32_t index, const str
 	struct plan *pl = arg;
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__IntervalReport r = IOCURVE__INTERVAL_REPORT__INIT;
+	Iocurve__Histogram *kinds[2];
 
 	r.workload_index = pl->workload_index;
 	r.step = step;
@@ -142,9 +144,18 @@ static void plan_on_interval(void *arg, uint32_t step, uint32_t index, const str
 	/* The host's steal is the agent's to measure, once for all its workers. */
 	r.steal_ppm = (uint64_t)(pl->cpu.steal_pct * 1e4);
 	r.workers_finished = finished;
+	/* Read and write apart only to a coordinator that has them (CAPABILITY_KINDS). */
+	kinds[0] = r.read_latency;
+	kinds[1] = r.write_latency;
+	if (!(pl->caps & IOCURVE__CAPABILITY__CAPABILITY_KINDS)) {
+		r.read_bytes = 0;
+		r.read_latency = r.write_latency = NULL;
+	}
 	env.body_case = IOCURVE__ENVELOPE__BODY_INTERVAL_REPORT;
 	env.interval_report = &r;
 	pl->send(pl->send_arg, &env);
+	r.read_latency = kinds[0];
+	r.write_latency = kinds[1];
 	record_encoded_free(&r);
 }
 
@@ -409,6 +420,11 @@ void plan_free(struct plan *pl)
 void plan_set_deadman(struct plan *pl, uint64_t deadman_ms)
 {
 	pl->deadman_ms = deadman_ms;
+}
+
+void plan_set_caps(struct plan *pl, uint64_t caps)
+{
+	pl->caps = caps;
 }
 
 bool plan_running(const struct plan *pl)

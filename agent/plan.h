@@ -38,6 +38,11 @@ void plan_handle(struct plan *pl, const Iocurve__Envelope *env);
 void plan_stop(struct plan *pl, const char *why);
 /* The session's dead-man (from Welcome): the next Prepare's workers stop after it. */
 void plan_set_deadman(struct plan *pl, uint64_t deadman_ms);
+/*
+ * The capabilities this agent and the session's coordinator both have (caps.h):
+ * read and write apart are reported only with CAPABILITY_KINDS.
+ */
+void plan_set_caps(struct plan *pl, uint64_t caps);
 /* The coordinator was heard at now_ns: the workers' dead-man starts again from there. */
 void plan_alive(struct plan *pl, uint64_t now_ns);
 /* Whether a workload's workers are running. */

@@ -348,7 +348,7 @@ static void worker_reap(struct worker *w, int n, uint64_t now, bool count)
 	for (int i = 0; i < n; i++) {
 		uint16_t slot = w->done[i].slot;
 		/* The device's own finish time when it knows it (sim), else this batch's. */
-		uint64_t at = w->done[i].done_ns ? w->done[i].done_ns : now, lag;
+		uint64_t at = w->done[i].done_ns ? w->done[i].done_ns : now, lag, lat;
 
 		w->free_slots[w->nfree++] = slot;
 		if (!count)
@@ -378,8 +378,16 @@ static void worker_reap(struct worker *w, int n, uint64_t now, bool count)
 		if (lag > iv->rec.lag_max_ns)
 			iv->rec.lag_max_ns = lag;
 		iv->rec.bytes += bs;
-		hist_record(&iv->rec.latency, at - w->intended[slot]);
+		lat = at - w->intended[slot];
+		hist_record(&iv->rec.latency, lat);
 		hist_record(&iv->rec.service, at - w->submitted[slot]);
+		/* Read and write apart: one more histogram add per operation, in its kind's. */
+		if (w->writing[slot]) {
+			hist_record(&iv->rec.write_latency, lat);
+		} else {
+			iv->rec.read_bytes += bs;
+			hist_record(&iv->rec.read_latency, lat);
+		}
 	}
 }
 

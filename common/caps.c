@@ -9,6 +9,9 @@ const struct caps_info caps_known[] = {
     {IOCURVE__CAPABILITY__CAPABILITY_HEALTH, "health",
      "the client's health is not measured (\"health_n\": 0): its steps are not checked for a "
      "disturbed client, and their health is unknown, not proven"},
+    {IOCURVE__CAPABILITY__CAPABILITY_KINDS, "kinds",
+     "reads and writes are not measured apart (read and write latency and MiB/s: not "
+     "measured)"},
     {IOCURVE__CAPABILITY__CAPABILITY_FIXED_WORK, "fixed-work",
      "fixed-work campaigns (load: {work: ...}) are refused on it"},
     {IOCURVE__CAPABILITY__CAPABILITY_RATE_LIMIT, "rate_limit",

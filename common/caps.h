@@ -20,8 +20,9 @@
 /* Every capability (proto Capability) this build has, and sends in Hello or Welcome. */
 #define CAPS_OURS                                                                                  \
 	((uint64_t)IOCURVE__CAPABILITY__CAPABILITY_WAKES |                                         \
-	 IOCURVE__CAPABILITY__CAPABILITY_HEALTH | IOCURVE__CAPABILITY__CAPABILITY_FIXED_WORK |     \
-	 IOCURVE__CAPABILITY__CAPABILITY_RATE_LIMIT | IOCURVE__CAPABILITY__CAPABILITY_CLONE)
+	 IOCURVE__CAPABILITY__CAPABILITY_HEALTH | IOCURVE__CAPABILITY__CAPABILITY_KINDS |          \
+	 IOCURVE__CAPABILITY__CAPABILITY_FIXED_WORK | IOCURVE__CAPABILITY__CAPABILITY_RATE_LIMIT | \
+	 IOCURVE__CAPABILITY__CAPABILITY_CLONE)
 
 /* A capability: its bit, its name in logs, and what goes without it. */
 struct caps_info {

@@ -42,6 +42,8 @@ const struct record_counter record_counters[] = {
     RECORD_ROW(late_100us, RECORD_SUM, 2, 0, N),
     RECORD_ROW(late_1ms, RECORD_SUM, 2, 0, N),
     RECORD_ROW(late_10ms, RECORD_SUM, 2, 0, N),
+    /* optional in format 3 (absent: 0, with no read_latency: not measured) */
+    RECORD_ROW(read_bytes, RECORD_SUM, 4, 0, RECORD_BYTES_MAX),
 };
 #undef N
 #undef T
@@ -62,6 +64,15 @@ void record_reset(struct record *r)
 	memset(r, 0, offsetof(struct record, latency));
 	hist_reset(&r->latency);
 	hist_reset(&r->service);
+	hist_reset(&r->read_latency);
+	hist_reset(&r->write_latency);
+}
+
+void record_drop_kinds(struct record *r)
+{
+	r->read_bytes = 0;
+	hist_reset(&r->read_latency);
+	hist_reset(&r->write_latency);
 }
 
 void record_merge(struct record *dst, const struct record *src)
@@ -81,6 +92,8 @@ void record_merge(struct record *dst, const struct record *src)
 	}
 	hist_merge(&dst->latency, &src->latency);
 	hist_merge(&dst->service, &src->service);
+	hist_merge(&dst->read_latency, &src->read_latency);
+	hist_merge(&dst->write_latency, &src->write_latency);
 	if (!record_err_kept(dst) && record_err_kept(src)) {
 		dst->err_errno = src->err_errno;
 		dst->err_offset = src->err_offset;
@@ -118,7 +131,7 @@ void record_err_words(int32_t errnum, const char *cause, char *buf, size_t len)
 
 void record_encode(const struct record *rec, Iocurve__IntervalReport *r)
 {
-	Iocurve__Histogram *h = xcalloc(2, sizeof(*h));
+	Iocurve__Histogram *h = xcalloc(4, sizeof(*h));
 
 	for (size_t i = 0; i < record_ncounters; i++)
 		*record_wire_at(r, &record_counters[i]) =
@@ -133,14 +146,27 @@ void record_encode(const struct record *rec, Iocurve__IntervalReport *r)
 	hist_encode(&rec->service, &h[1]);
 	r->latency = &h[0];
 	r->service = &h[1];
+	/* Not measured apart (no operation in either): left out, as an older agent does. */
+	if (rec->read_latency.count == 0 && rec->write_latency.count == 0)
+		return;
+	iocurve__histogram__init(&h[2]);
+	iocurve__histogram__init(&h[3]);
+	hist_encode(&rec->read_latency, &h[2]);
+	hist_encode(&rec->write_latency, &h[3]);
+	r->read_latency = &h[2];
+	r->write_latency = &h[3];
 }
 
 void record_encoded_free(Iocurve__IntervalReport *r)
 {
 	hist_encoded_free(r->latency);
 	hist_encoded_free(r->service);
-	free(r->latency); /* both histograms came from one allocation */
-	r->latency = r->service = NULL;
+	if (r->read_latency != NULL) {
+		hist_encoded_free(r->read_latency);
+		hist_encoded_free(r->write_latency);
+	}
+	free(r->latency); /* the histograms came from one allocation */
+	r->latency = r->service = r->read_latency = r->write_latency = NULL;
 }
 
 int record_decode(struct record *rec, const Iocurve__IntervalReport *r, struct error *err)
@@ -173,7 +199,24 @@ int record_decode(struct record *rec, const Iocurve__IntervalReport *r, struct e
 		error_prefix(err, "interval %u: service ", r->interval);
 		return -1;
 	}
-	if (record_check(rec, err) < 0) {
+	/* Both or neither: an older agent sends neither (not measured). */
+	if ((r->read_latency == NULL) != (r->write_latency == NULL)) {
+		error_set(err,
+		          "interval %u: report with only one of read_latency and write_latency",
+		          r->interval);
+		return -1;
+	}
+	if (r->read_latency != NULL && hist_decode(&rec->read_latency, r->read_latency, err) < 0) {
+		error_prefix(err, "interval %u: read_latency ", r->interval);
+		return -1;
+	}
+	if (r->write_latency != NULL &&
+	    hist_decode(&rec->write_latency, r->write_latency, err) < 0) {
+		error_prefix(err, "interval %u: write_latency ", r->interval);
+		return -1;
+	}
+	if (record_check(rec, err) < 0 ||
+	    (r->read_latency != NULL && record_check_kinds(rec, err) < 0)) {
 		error_prefix(err, "interval %u: ", r->interval);
 		return -1;
 	}
@@ -196,6 +239,55 @@ static int record_check_sum(const char *name, const struct hist *h, struct error
 	error_set(err, "%s sum_ns %llu is not %llu values in [%llu, %llu]", name,
 	          (unsigned long long)h->sum, (unsigned long long)h->count,
 	          (unsigned long long)h->min, (unsigned long long)h->max);
+	return -1;
+}
+
+/* Read and write apart: each kind's latencies within its operations, its bytes within all. */
+static int record_check_apart(const struct record *rec, struct error *err)
+{
+	if (rec->read_bytes > rec->bytes) {
+		error_set(err, "read_bytes %llu is more than bytes %llu",
+		          (unsigned long long)rec->read_bytes, (unsigned long long)rec->bytes);
+		return -1;
+	}
+	if (rec->read_latency.count > rec->reads) {
+		error_set(err, "read_latency count %llu is more than reads %llu",
+		          (unsigned long long)rec->read_latency.count,
+		          (unsigned long long)rec->reads);
+		return -1;
+	}
+	if (rec->write_latency.count > rec->ops - rec->reads) {
+		error_set(err,
+		          "write_latency count %llu is more than the writes (ops - reads) %llu",
+		          (unsigned long long)rec->write_latency.count,
+		          (unsigned long long)(rec->ops - rec->reads));
+		return -1;
+	}
+	if (rec->read_bytes > 0 && rec->read_latency.count == 0) {
+		error_set(err, "read_bytes %llu without a read measured apart (read_latency empty)",
+		          (unsigned long long)rec->read_bytes);
+		return -1;
+	}
+	/* Every read moved bytes: a read_bytes below its count is not bytes at all. */
+	if (rec->read_bytes < rec->read_latency.count) {
+		error_set(err, "read_bytes %llu is less than the %llu reads measured apart",
+		          (unsigned long long)rec->read_bytes,
+		          (unsigned long long)rec->read_latency.count);
+		return -1;
+	}
+	return 0;
+}
+
+int record_check_kinds(const struct record *rec, struct error *err)
+{
+	if (record_kinds_known(rec))
+		return 0;
+	error_set(err,
+	          "read_latency count %llu and write_latency count %llu are not reads %llu and "
+	          "writes (ops - reads) %llu",
+	          (unsigned long long)rec->read_latency.count,
+	          (unsigned long long)rec->write_latency.count, (unsigned long long)rec->reads,
+	          (unsigned long long)(rec->ops - rec->reads));
 	return -1;
 }
 
@@ -237,7 +329,11 @@ int record_check(const struct record *rec, struct error *err)
 		return -1;
 	}
 	if (record_check_sum("latency", &rec->latency, err) < 0 ||
-	    record_check_sum("service", &rec->service, err) < 0)
+	    record_check_sum("service", &rec->service, err) < 0 ||
+	    record_check_sum("read_latency", &rec->read_latency, err) < 0 ||
+	    record_check_sum("write_latency", &rec->write_latency, err) < 0)
+		return -1;
+	if (record_check_apart(rec, err) < 0)
 		return -1;
 	/* Each op's lag is at most the largest: their sum is at most ops times it. */
 	if (!record_le_product(rec->lag_sum_ns, rec->ops, rec->lag_max_ns)) {

@@ -64,6 +64,7 @@ struct record {
 	uint64_t late_100us;    /* reap delay) over 10 us, 100 us, 1 ms, 10 ms: the tail */
 	uint64_t late_1ms;      /* of its delay, for percentile SLOs */
 	uint64_t late_10ms;
+	uint64_t read_bytes; /* of bytes, the reads' (with read_latency: read and write apart) */
 	/*
 	 * The interval's first failed operation (merging keeps the first one's), kept
 	 * when it has an errno or a cause (record_err_kept): a short transfer or a
@@ -76,6 +77,15 @@ struct record {
 	char err_cause[RECORD_CAUSE_MAX]; /* why, in words, when no errno says it ("": none) */
 	struct hist latency; /* completion minus intended start (plus missed_charged bounds) */
 	struct hist service; /* completion minus submission: what the storage took */
+	/*
+	 * Read and write apart (after 0.2.0, CAPABILITY_KINDS): the latency of the completed
+	 * reads and of the completed writes, so that each kind's percentiles are exact.
+	 * Measured when their counts are reads and ops - reads (record_kinds_known);
+	 * both empty: not measured (an older agent). Never-completed operations
+	 * (missed_charged) have no kind yet: they are in latency only.
+	 */
+	struct hist read_latency;
+	struct hist write_latency;
 };
 
 struct Iocurve__IntervalReport;
@@ -113,7 +123,9 @@ void record_reset(struct record *r);
  * The record's part of an IntervalReport, both ways, in one place: a new field
  * is added here once. record_encode allocates the histograms' bins inside r
  * (free with record_encoded_free). record_decode validates what it reads
- * (histograms, reads <= ops, one latency per op or charge) and names the interval in err.
+ * (histograms, reads <= ops, one latency per op or charge; with read_latency and
+ * write_latency, one of them per completed op: record_check_kinds) and names the
+ * interval in err.
  */
 void record_encode(const struct record *rec, struct Iocurve__IntervalReport *r);
 void record_encoded_free(struct Iocurve__IntervalReport *r);
@@ -123,7 +135,9 @@ int record_decode(struct record *rec, const struct Iocurve__IntervalReport *r, s
  * with its field and value: each counter within its row's max, err_errno in
  * [0, RECORD_ERRNO_MAX], reads <= ops, one latency per op and per missed_charged,
  * at most one service time per op, lag_sum_ns <= ops x lag_max_ns, and
- * ops >= late_10us >= late_100us >= late_1ms >= late_10ms.
+ * ops >= late_10us >= late_100us >= late_1ms >= late_10ms; and apart: read_bytes <=
+ * bytes, read_latency's count <= reads, write_latency's <= ops - reads, read_bytes 0
+ * when no read is measured apart.
  */
 int record_check(const struct record *rec, struct error *err);
 void record_merge(struct record *dst, const struct record *src);
@@ -135,6 +149,23 @@ void record_merge(struct record *dst, const struct record *src);
  */
 void record_error(struct record *r, int errnum, uint64_t offset, const char *path,
                   const char *cause);
+/*
+ * Whether the record has read and write apart: every completed operation is in
+ * read_latency or write_latency (a record of no operations has them, trivially).
+ * A record of an agent without CAPABILITY_KINDS, or merged with one, has not.
+ */
+static inline bool record_kinds_known(const struct record *r)
+{
+	return r->read_latency.count == r->reads && r->write_latency.count == r->ops - r->reads;
+}
+/*
+ * A single agent's record that says it has the kinds (CAPABILITY_KINDS) must
+ * have them for every operation: 0, or -1 with err naming the breach.
+ */
+int record_check_kinds(const struct record *rec, struct error *err);
+/* Forget the kinds (an agent whose capabilities lack CAPABILITY_KINDS): not measured. */
+void record_drop_kinds(struct record *r);
+
 /* The record holds its first failure's details (an errno or a cause). */
 static inline bool record_err_kept(const struct record *r)
 {

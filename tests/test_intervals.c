@@ -83,6 +83,11 @@ static void intervals_test_record(struct agg_record *a, uint64_t seed, unsigned 
 	a->rec.missed_charged = seed - 1;
 	a->rec.ops = a->rec.latency.count - a->rec.missed_charged;
 	a->rec.reads = a->rec.ops / 2;
+	/* Read and write apart: each completed op in its kind's latency; a read's bytes. */
+	for (uint64_t i = 0; i < a->rec.ops; i++)
+		hist_record(i < a->rec.reads ? &a->rec.read_latency : &a->rec.write_latency,
+		            2000 + seed * 613 * i);
+	a->rec.read_bytes = a->rec.reads * 3;
 	/* The client's delays are subsets of the ops, each of the one before (record_check). */
 	a->rec.late_10us = a->rec.ops - 1;
 	a->rec.late_100us = a->rec.ops - 2;
@@ -467,6 +472,17 @@ static void test_intervals_bad_fields(void **state)
 	free(bad);
 	bad = intervals_test_edit(line, "\"reads\":10", "\"reads\":99");
 	intervals_test_refused(t, bad, 1, "reads 99 is more than ops 21");
+	free(bad);
+	/* read and write apart: consistent with reads and ops, both histograms or neither */
+	bad = intervals_test_edit(line, "\"reads\":10", "\"reads\":9");
+	intervals_test_refused(t, bad, 1, "read_latency count 10 is more than reads 9");
+	free(bad);
+	bad = intervals_test_edit(line, "\"write_latency\":", "\"wrote_latency\":");
+	intervals_test_refused(t, bad, 1, "only one of \"read_latency\" and \"write_latency\"");
+	free(bad);
+	bad = intervals_test_edit(line, "\"read_latency\":{\"count\":10",
+	                          "\"read_latency\":{\"count\":11");
+	intervals_test_refused(t, bad, 1, "\"read_latency\": histogram: ");
 	free(bad);
 	free(line);
 }

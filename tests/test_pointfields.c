@@ -102,7 +102,14 @@ static void test_header_fn(FILE *f, unsigned out, const struct step_point *p,
 {
 	(void)p;
 	(void)jp;
-	pfield_csv_header(f, out);
+	pfield_csv_header(f, out, p != NULL && p->mixed);
+}
+
+/* A point's row, with the read and write apart columns when it is a mixed workload's. */
+static void test_row_fn(FILE *f, unsigned out, const struct step_point *p,
+                        const struct judged_point *jp)
+{
+	pfield_csv_row(f, out, p->mixed, p, jp);
 }
 
 /* The names output out gives its fields (keys; event members; titles), comma separated. */
@@ -197,14 +204,14 @@ static void test_layouts(void **state)
 static void test_rows_text(void **state)
 {
 	struct step_point p = test_point();
-	char *got = test_text(pfield_csv_row, PF_CURVE, &p);
+	char *got = test_text(test_row_fn, PF_CURVE, &p);
 
 	(void)state;
 	assert_string_equal(got, "3,rate,1500.0,1498.5,5.854,812.3,700.0,900.0,1500.0,2000.0,"
 	                         "2500.0,600.0,2997,1500,2,2.000,12.5,33.3,1.2,5.0,4,0.250,true,1,"
 	                         "true,41.0,7.0,3.0,12.5,1.5,100.0,0.625,2,0,0.0,0.0");
 	free(got);
-	got = test_text(pfield_csv_row, PF_CSV, &p);
+	got = test_text(test_row_fn, PF_CSV, &p);
 	assert_string_equal(got, "3,1500.0,1498.5,5.854,812.3,700.0,900.0,1500.0,2000.0,2500.0,"
 	                         "false,2,3,1,5");
 	free(got);
@@ -213,11 +220,11 @@ static void test_rows_text(void **state)
 	p.offered_ops = 0;
 	p.agents_lost = 0;
 	p.client_bound = false;
-	got = test_text(pfield_csv_row, PF_CURVE, &p);
+	got = test_text(test_row_fn, PF_CURVE, &p);
 	assert_true(strncmp(got, "3,max,0.0,", 10) == 0);
 	assert_true(strstr(got, ",false,1") != NULL);
 	free(got);
-	got = test_text(pfield_csv_row, PF_CSV, &p);
+	got = test_text(test_row_fn, PF_CSV, &p);
 	assert_true(strlen(got) > 0 && got[strlen(got) - 1] == ',');
 	free(got);
 }
@@ -294,12 +301,60 @@ static void test_event(void **state)
 	assert_true(e.point.step == 0 && e.point.metric_us == 0 && e.point.saturated == NULL);
 }
 
+/* Read and write apart: a mixed workload's columns at the end, null when not measured. */
+static void test_kinds(void **state)
+{
+	struct step_point p = test_point();
+	char *pure_head = test_text(test_header_fn, PF_CSV, &p), *got;
+	const struct pfield *list[PFIELD_MAX];
+	size_t pure_n = pfield_list(PF_JSON, list);
+
+	(void)state;
+	/* a pure workload's outputs are as before: no read or write columns */
+	assert_null(strstr(pure_head, "read_ops"));
+	assert_int_equal(pfield_list_kinds(PF_JSON, false, list), pure_n);
+	p.mixed = true;
+	p.kinds_known = true;
+	p.read_ops_s = 1049.5;
+	p.write_ops_s = 449;
+	p.read_mib_s = 4.1;
+	p.write_mib_s = 1.754;
+	p.read_mean_ns = 500;
+	p.write_mean_ns = 1500;
+	p.read_p50_ns = 450;
+	p.write_p50_ns = 1400;
+	p.read_p99_ns = 900;
+	p.write_p99_ns = 2500;
+	p.read_max_ns = 1000;
+	p.write_max_ns = 3000;
+	got = test_text(test_header_fn, PF_CSV, &p);
+	assert_int_equal(strncmp(got, pure_head, strlen(pure_head)), 0);
+	assert_string_equal(got + strlen(pure_head),
+	                    ",read_ops,write_ops,read_mibps,write_mibps,read_mean_us,write_mean_us,"
+	                    "read_p50_us,write_p50_us,read_p99_us,write_p99_us,read_max_us,"
+	                    "write_max_us");
+	free(got);
+	got = test_text(test_row_fn, PF_CSV, &p);
+	assert_non_null(strstr(got, ",1049.5,449.0,4.100,1.754,0.5,1.5,0.5,1.4,0.9,2.5,1.0,3.0"));
+	free(got);
+	/* an agent without the kinds: ops/s (from reads) stay, the rest is not measured */
+	p.kinds_known = false;
+	got = test_text(test_row_fn, PF_CSV, &p);
+	assert_non_null(strstr(got, ",1049.5,449.0,,,,,,,,,,"));
+	assert_int_equal(got[strlen(got) - 1], ',');
+	free(got);
+	/* the step tables: per-kind columns for a mixed workload only */
+	assert_int_equal(pfield_list_kinds(PF_STEPS_MD, true, list),
+	                 pfield_list(PF_STEPS_MD, list) + 6);
+	free(pure_head);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_rows),      cmocka_unit_test(test_layouts),
 	    cmocka_unit_test(test_rows_text), cmocka_unit_test(test_values),
-	    cmocka_unit_test(test_event),
+	    cmocka_unit_test(test_event),     cmocka_unit_test(test_kinds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -56,6 +56,8 @@ static void test_setupdiff_each_key(void **state)
 	} cases[] = {
 	    {2, "target: {sim: {servers: 4, service_time: 300us}}",
 	     "sim service_time 200us vs 300us"},
+	    {2, "target: {sim: {servers: 4, service_time: 200us, write_service_time: 1ms}}",
+	     "sim write_service_time 200us vs 1.00ms"},
 	    {4, "stop: {achieved: 90%, ceiling: 50ms}", "stop achieved 95% vs 90%"},
 	    {4, "stop: {achieved: 95%, ceiling: 20ms}", "stop ceiling 50.0ms vs 20.0ms"},
 	    {5, "cooldown: {margin: 30%, max: 10s}", "cooldown margin 20% vs 30%"},
@@ -84,6 +86,10 @@ static void test_setupdiff_each_key(void **state)
 		if (setupdiff(a, b, buf, sizeof(buf)) == 0 || strstr(buf, cases[i].named) == NULL)
 			fail_msg("'%s': \"%s\" does not name \"%s\"", cases[i].with, buf,
 			         cases[i].named);
+		/* writes' service time only when a run gave one, not with service_time alone */
+		if (strstr(cases[i].with, "write_service_time") == NULL &&
+		    strstr(buf, "write_service_time") != NULL)
+			fail_msg("'%s': \"%s\" names write_service_time", cases[i].with, buf);
 		campaign_free(b);
 	}
 	campaign_free(a);

@@ -290,6 +290,38 @@ static void test_fifo_one_server(void **state)
 	st_close(&r);
 }
 
+/*
+ * write_service_ns: a write is served in its own time, a read in service_ns. Submitted
+ * together on two servers, the write's device finish time is exactly 2 ms after the read's.
+ */
+static void test_write_service(void **state)
+{
+	struct engine_sim_params sim = {
+	    .servers = 2, .service_ns = NSEC_PER_MSEC, .write_service_ns = 3 * NSEC_PER_MSEC};
+	struct engine_io rd = {.offset = 0, .len = ST_BS, .slot = 0};
+	struct engine_io wr = {.offset = ST_BS, .len = ST_BS, .slot = 1, .write = true};
+	uint64_t done[2] = {0, 0};
+	struct st_rig r;
+	int got = 0;
+	bool woken;
+
+	(void)state;
+	st_open(&r, 4, &sim, 0);
+	engine_sim_ops.queue(r.e, &rd);
+	engine_sim_ops.queue(r.e, &wr);
+	while (got < 2) {
+		int n = st_wait(&r, ENGINE_WAIT_EVER, ST_MAX_DEPTH, &woken);
+
+		for (int i = 0; i < n; i++, got++) {
+			assert_int_equal(r.done[i].res, ST_BS);
+			done[r.done[i].slot] = r.done[i].done_ns;
+		}
+	}
+	assert_true(done[0] > 0 && done[1] > 0);
+	assert_int_equal(done[1] - done[0], 2 * NSEC_PER_MSEC);
+	st_close(&r);
+}
+
 /* Completions beyond max stay for the next call, in order. */
 static void test_max_leaves_rest(void **state)
 {
@@ -700,6 +732,7 @@ int main(void)
 	    cmocka_unit_test(test_single_op_latency),
 	    cmocka_unit_test(test_max_leaves_rest),
 	    cmocka_unit_test(test_fifo_one_server),
+	    cmocka_unit_test(test_write_service),
 	    cmocka_unit_test(test_jitter),
 	    cmocka_unit_test(test_stall),
 	    cmocka_unit_test(test_rate_limit_caps),

@@ -67,7 +67,7 @@ static void bench_usage(FILE *f)
 	           "       iocurve-bench-worker --sleep-cost [--interval 100us] [--seconds 5]\n"
 	           "Runs one worker on PATH (laid out first when needed) and prints one line of\n"
 	           "key=value figures over the measured intervals (the first --warmup are left\n"
-	           "out). --overhead times clock_now_ns + 2 hist_record per operation instead;\n"
+	           "out). --overhead times clock_now_ns + 3 hist_record per operation instead;\n"
 	           "--sleep-cost, the CPU one timed sleep (clock_nanosleep) costs this machine.\n");
 }
 
@@ -226,20 +226,23 @@ static void bench_parse(int argc, char **argv, struct bench_opts *o)
 /*
  * The measured loop, kept out of line so callgrind can count it alone
  * (--toggle-collect=bench_overhead_loop). It does per operation what a worker does
- * per completion at worst: one clock read and two histogram records (latency and
- * service), the values differing as real ones do.
+ * per completion at worst: one clock read and three histogram records (latency,
+ * service, and the latency again in its kind's: read and write apart, 7 reads in 10
+ * as a 70/30 mix branches), the values differing as real ones do.
  */
 static __attribute__((noinline, noclone)) uint64_t
-bench_overhead_loop(struct hist *lat, struct hist *svc, uint64_t iters)
+bench_overhead_loop(struct hist *lat, struct hist *svc, struct hist *kind, uint64_t iters)
 {
 	uint64_t start = clock_now_ns(), prev = start;
 
 	for (uint64_t i = 0; i < iters; i++) {
 		uint64_t now = clock_now_ns();
-
 		/* A latency in the tens of microseconds, spread over many bins. */
-		hist_record(lat, (now - prev) * 997 + (i & 0xffff) * 31);
+		uint64_t l = (now - prev) * 997 + (i & 0xffff) * 31;
+
+		hist_record(lat, l);
 		hist_record(svc, (now - prev) * 991 + (i & 0x3fff) * 29);
+		hist_record(&kind[(i * 0x9e3779b97f4a7c15ull >> 60) < 11 ? 0 : 1], l);
 		prev = now;
 	}
 	return clock_now_ns() - start;
@@ -274,15 +277,20 @@ static __attribute__((noinline, noclone)) uint64_t bench_overhead_hist(struct hi
 static int bench_overhead(uint64_t iters)
 {
 	struct hist *lat = xmalloc(sizeof(*lat)), *svc = xmalloc(sizeof(*svc));
+	struct hist *kind = xmalloc(2 * sizeof(*kind));
 	uint64_t loop_ns, clock_ns, hist_ns;
 
 	hist_reset(lat);
 	hist_reset(svc);
+	hist_reset(&kind[0]);
+	hist_reset(&kind[1]);
 	/* One pass to fault in the histograms and warm the caches, as a running worker has. */
-	bench_overhead_loop(lat, svc, iters / 10 + 1);
+	bench_overhead_loop(lat, svc, kind, iters / 10 + 1);
 	hist_reset(lat);
 	hist_reset(svc);
-	loop_ns = bench_overhead_loop(lat, svc, iters);
+	hist_reset(&kind[0]);
+	hist_reset(&kind[1]);
+	loop_ns = bench_overhead_loop(lat, svc, kind, iters);
 	clock_ns = bench_overhead_clock(iters);
 	hist_reset(lat);
 	hist_ns = bench_overhead_hist(lat, iters);
@@ -293,6 +301,7 @@ static int bench_overhead(uint64_t iters)
 	       (double)clock_ns / (double)iters, (double)hist_ns / (double)iters, hist_mean(lat));
 	free(lat);
 	free(svc);
+	free(kind);
 	return 0;
 }
 

@@ -103,18 +103,27 @@ uint32_t agg_step_add_agent(struct agg_step *st, const char *name)
 	return a;
 }
 
-int agg_set_hists(struct agg_step *st, uint32_t interval, const struct hist *latency,
-                  const struct hist *service)
+/* Counts and sum agree: the merged line's histogram can stand for the agents' counts. */
+static bool agg_hist_agrees(const struct hist *counts, const struct hist *bins)
+{
+	return counts->count == bins->count && counts->sum == bins->sum;
+}
+
+int agg_set_hists(struct agg_step *st, uint32_t interval, const struct record *merged)
 {
 	struct agg_record *m = interval < st->nintervals ? st->merged[interval] : NULL;
 
 	if (m == NULL || !m->no_bins)
 		return 0; /* no agent's line (the interval is incomplete), or they had their bins */
-	if (m->rec.latency.count != latency->count || m->rec.latency.sum != latency->sum ||
-	    m->rec.service.count != service->count || m->rec.service.sum != service->sum)
+	if (!agg_hist_agrees(&m->rec.latency, &merged->latency) ||
+	    !agg_hist_agrees(&m->rec.service, &merged->service) ||
+	    !agg_hist_agrees(&m->rec.read_latency, &merged->read_latency) ||
+	    !agg_hist_agrees(&m->rec.write_latency, &merged->write_latency))
 		return -1;
-	m->rec.latency = *latency;
-	m->rec.service = *service;
+	m->rec.latency = merged->latency;
+	m->rec.service = merged->service;
+	m->rec.read_latency = merged->read_latency;
+	m->rec.write_latency = merged->write_latency;
 	m->no_bins = false;
 	return 0;
 }
@@ -744,6 +753,44 @@ out:
 	free(all);
 }
 
+bool agg_mixed(const struct workload *w)
+{
+	return rw_is_mix(w->rw) && w->access.read_pct > 0 && w->access.read_pct < 100;
+}
+
+/*
+ * Read and write apart from the window's merged record: ops/s from reads and ops
+ * (always counted); MiB/s and latencies from read_bytes and the kinds'
+ * histograms, when every agent measured them (record_kinds_known).
+ */
+static void agg_point_kinds(const struct record *all, uint64_t measured_ns, struct step_point *pt)
+{
+	const struct hist *r = &all->read_latency, *w = &all->write_latency;
+	double s = (double)measured_ns / 1e9;
+
+	if (measured_ns == 0)
+		return;
+	pt->read_ops_s = (double)all->reads / s;
+	pt->write_ops_s = (double)(all->ops - all->reads) / s;
+	pt->kinds_known = all->ops > 0 && record_kinds_known(all);
+	if (!pt->kinds_known)
+		return;
+	pt->read_mib_s = (double)all->read_bytes / s / (1024.0 * 1024.0);
+	pt->write_mib_s = (double)(all->bytes - all->read_bytes) / s / (1024.0 * 1024.0);
+	pt->read_mean_ns = hist_mean(r);
+	pt->write_mean_ns = hist_mean(w);
+	pt->read_p50_ns = hist_quantile(r, 50);
+	pt->write_p50_ns = hist_quantile(w, 50);
+	pt->read_p99_ns = hist_quantile(r, 99);
+	pt->write_p99_ns = hist_quantile(w, 99);
+	pt->read_max_ns = r->count ? r->max : 0;
+	pt->write_max_ns = w->count ? w->max : 0;
+	for (uint32_t k = 0; k < step_npct(pt) && k < CAMPAIGN_MAX_PERCENTILES; k++) {
+		pt->read_pct_ns[k] = hist_quantile(r, step_pct(pt, k));
+		pt->write_pct_ns[k] = hist_quantile(w, step_pct(pt, k));
+	}
+}
+
 void agg_point(const struct agg_step *st, uint32_t step, double offered, const struct campaign *c,
                struct step_point *pt)
 {
@@ -886,6 +933,7 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 		pt->pct_ns[k] = hist_quantile(&all->rec.latency, c->percentiles[k]);
 	}
 	pt->svc_mean_ns = hist_mean(&all->rec.service);
+	agg_point_kinds(&all->rec, measured_ns, pt);
 	/* A completed op's latency is its lag plus its service time: the share is in [0, 1]. */
 	pt->lag_share = pt->lag_mean_ns + pt->svc_mean_ns > 0
 	                    ? pt->lag_mean_ns / (pt->lag_mean_ns + pt->svc_mean_ns)

@@ -131,6 +131,22 @@ struct step_point {
 	uint32_t nticks;   /* the step's first STEP_MAX_TICKS intervals, warm-up included */
 	struct step_tick ticks[STEP_MAX_TICKS];
 	struct storm storm; /* fixed work: its completion times (storm.on) */
+	/*
+	 * Read and write apart (agg_point_kinds). mixed: the workload mixes them (0 <
+	 * read_pct < 100), so its outputs carry the per-kind figures; the ops/s come
+	 * from reads (every agent counts them); the rest are known only when every
+	 * agent measured the kinds (kinds_known; else "not measured").
+	 */
+	bool mixed;
+	bool kinds_known;
+	double read_ops_s, write_ops_s;
+	double read_mib_s, write_mib_s;
+	double read_mean_ns, write_mean_ns;
+	uint64_t read_p50_ns, write_p50_ns;
+	uint64_t read_p99_ns, write_p99_ns;
+	uint64_t read_max_ns, write_max_ns;
+	/* each kind's latency at the step's table percentiles (step_pct) */
+	uint64_t read_pct_ns[CAMPAIGN_MAX_PERCENTILES], write_pct_ns[CAMPAIGN_MAX_PERCENTILES];
 };
 
 struct agg_step;
@@ -179,8 +195,7 @@ uint32_t agg_step_add_agent(struct agg_step *st, const char *name);
  * interval's merged line's (nothing to do for one that has its bins, or none yet).
  * -1 when they do not add up to the agents' (count, sum).
  */
-int agg_set_hists(struct agg_step *st, uint32_t interval, const struct hist *latency,
-                  const struct hist *service);
+int agg_set_hists(struct agg_step *st, uint32_t interval, const struct record *merged);
 /* The intervals agent has reported so far. */
 uint32_t agg_agent_reported(const struct agg_step *st, uint32_t agent);
 
@@ -264,6 +279,11 @@ bool agg_complete(const struct agg_step *st);
  * steadiness (agg_window_steady over the measured window), with c's percentiles.
  * It changes nothing in st: agents keep their indexes, and records may follow.
  */
+/*
+ * The workload mixes reads and writes (rw or randrw, 0 < read_pct < 100): its points
+ * carry read and write apart (step_point.mixed).
+ */
+bool agg_mixed(const struct workload *w);
 void agg_point(const struct agg_step *st, uint32_t step, double offered, const struct campaign *c,
                struct step_point *pt);
 /*

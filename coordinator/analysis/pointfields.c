@@ -317,6 +317,76 @@ static const struct pfield pfield_rows[] = {
      PF_US(metric_hi_ns, PF_M_DOUBLE),
      .since = 2,
      .out = PF_CURVE | PF_JSON},
+    /*
+     * Read and write apart, a mixed workload's only (pfield_list_kinds): ops/s from
+     * reads; the rest null ("not measured") unless every agent measured them.
+     */
+    {.name = "read_ops",
+     PF_FIXED(read_ops_s, 1, "ops/s"),
+     .since = 3,
+     .out = PF_CSV | PF_JSON | PF_STEPS,
+     .apart = PF_APART_MIXED,
+     PF_COLUMN("Read ops/s", PF_H_RATE, 12)},
+    {.name = "write_ops",
+     PF_FIXED(write_ops_s, 1, "ops/s"),
+     .since = 3,
+     .out = PF_CSV | PF_JSON | PF_STEPS,
+     .apart = PF_APART_MIXED,
+     PF_COLUMN("Write ops/s", PF_H_RATE, 13)},
+    {.name = "read_mibps",
+     PF_FIXED(read_mib_s, 3, "MiB/s"),
+     .since = 3,
+     .out = PF_CSV | PF_JSON,
+     .apart = PF_APART_MEASURED},
+    {.name = "write_mibps",
+     PF_FIXED(write_mib_s, 3, "MiB/s"),
+     .since = 3,
+     .out = PF_CSV | PF_JSON,
+     .apart = PF_APART_MEASURED},
+    {.name = "read_mean_us",
+     PF_US(read_mean_ns, PF_M_DOUBLE),
+     .since = 3,
+     .out = PF_CSV | PF_JSON | PF_STEPS,
+     .apart = PF_APART_MEASURED,
+     PF_COLUMN("Read mean", PF_H_DURATION, 14)},
+    {.name = "write_mean_us",
+     PF_US(write_mean_ns, PF_M_DOUBLE),
+     .since = 3,
+     .out = PF_CSV | PF_JSON | PF_STEPS,
+     .apart = PF_APART_MEASURED,
+     PF_COLUMN("Write mean", PF_H_DURATION, 15)},
+    {.name = "read_p50_us",
+     PF_US(read_p50_ns, PF_M_U64),
+     .since = 3,
+     .out = PF_CSV | PF_JSON,
+     .apart = PF_APART_MEASURED},
+    {.name = "write_p50_us",
+     PF_US(write_p50_ns, PF_M_U64),
+     .since = 3,
+     .out = PF_CSV | PF_JSON,
+     .apart = PF_APART_MEASURED},
+    {.name = "read_p99_us",
+     PF_US(read_p99_ns, PF_M_U64),
+     .since = 3,
+     .out = PF_CSV | PF_JSON | PF_STEPS,
+     .apart = PF_APART_MEASURED,
+     PF_COLUMN("Read p99", PF_H_DURATION, 16)},
+    {.name = "write_p99_us",
+     PF_US(write_p99_ns, PF_M_U64),
+     .since = 3,
+     .out = PF_CSV | PF_JSON | PF_STEPS,
+     .apart = PF_APART_MEASURED,
+     PF_COLUMN("Write p99", PF_H_DURATION, 17)},
+    {.name = "read_max_us",
+     PF_US(read_max_ns, PF_M_U64),
+     .since = 3,
+     .out = PF_CSV | PF_JSON,
+     .apart = PF_APART_MEASURED},
+    {.name = "write_max_us",
+     PF_US(write_max_ns, PF_M_U64),
+     .since = 3,
+     .out = PF_CSV | PF_JSON,
+     .apart = PF_APART_MEASURED},
 };
 
 _Static_assert(sizeof(pfield_rows) / sizeof(pfield_rows[0]) <= PFIELD_MAX, "PFIELD_MAX rows");
@@ -347,13 +417,19 @@ const char *pfield_event_key(const struct pfield *f)
 
 size_t pfield_list(unsigned out, const struct pfield **list)
 {
+	return pfield_list_kinds(out, false, list);
+}
+
+size_t pfield_list_kinds(unsigned out, bool mixed, const struct pfield **list)
+{
 	size_t n = 0, rows = sizeof(pfield_rows) / sizeof(pfield_rows[0]);
 
 	if (out & (PF_STEPS_MD | PF_STEPS_HTML)) {
 		/* by column: a table has few, and a column number is given once */
 		for (unsigned col = 1; col <= UINT8_MAX && n < rows; col++)
 			for (size_t i = 0; i < rows; i++)
-				if ((pfield_rows[i].out & out) && pfield_rows[i].col == col)
+				if ((pfield_rows[i].out & out) && pfield_rows[i].col == col &&
+				    (mixed || pfield_rows[i].apart == PF_APART_NONE))
 					list[n++] = &pfield_rows[i];
 		return n;
 	}
@@ -363,7 +439,7 @@ size_t pfield_list(unsigned out, const struct pfield **list)
 
 			/* curve-*.json: its first rows, then the rest; every other output: one pass
 			 */
-			if ((f->out & out) &&
+			if ((f->out & out) && (mixed || f->apart == PF_APART_NONE) &&
 			    (out == PF_JSON ? f->json_first == (pass == 0) : pass == 0))
 				list[n++] = f;
 		}
@@ -377,6 +453,12 @@ struct pfield_val pfield_value(const struct pfield *f, const struct step_point *
 	const char *at = (const char *)p + f->off;
 
 	if (f->judged && jp == NULL) {
+		v.none = true;
+		return v;
+	}
+	/* Read and write apart: a pure workload has none; not measured has none. */
+	if (f->apart != PF_APART_NONE &&
+	    (!p->mixed || (f->apart == PF_APART_MEASURED && !p->kinds_known))) {
 		v.none = true;
 		return v;
 	}
@@ -442,21 +524,21 @@ size_t pfield_format(const struct pfield *f, const struct step_point *p,
 	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
 }
 
-void pfield_csv_header(FILE *f, unsigned out)
+void pfield_csv_header(FILE *f, unsigned out, bool mixed)
 {
 	const struct pfield *list[PFIELD_MAX];
-	size_t n = pfield_list(out, list);
+	size_t n = pfield_list_kinds(out, mixed, list);
 
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%s%s", i ? "," : "",
 		        out == PF_CURVE ? list[i]->name : pfield_key(list[i]));
 }
 
-void pfield_csv_row(FILE *f, unsigned out, const struct step_point *p,
+void pfield_csv_row(FILE *f, unsigned out, bool mixed, const struct step_point *p,
                     const struct judged_point *jp)
 {
 	const struct pfield *list[PFIELD_MAX];
-	size_t n = pfield_list(out, list);
+	size_t n = pfield_list_kinds(out, mixed, list);
 	char cell[PFIELD_TEXT_MAX];
 
 	for (size_t i = 0; i < n; i++) {

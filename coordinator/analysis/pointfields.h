@@ -53,6 +53,13 @@ enum pfield_human {
 	PF_H_TEXT,     /* words */
 };
 
+/* Whether a field is read and write apart (pfield.apart). */
+enum pfield_apart {
+	PF_APART_NONE = 0, /* every point's */
+	PF_APART_MIXED,    /* a mixed workload's: always known (ops/s from reads) */
+	PF_APART_MEASURED, /* a mixed workload's, when the agents measured the kinds apart */
+};
+
 /* One value of a field. */
 struct pfield_val {
 	bool none;  /* no value: an empty CSV cell, null in JSON */
@@ -65,7 +72,7 @@ struct pfield_val {
 /* The longest text a PF_TEXT field writes (the verdict names a path). */
 #define PFIELD_TEXT_MAX (160 + RECORD_PATH_MAX)
 /* The rows of the table, at most. */
-#define PFIELD_MAX 64
+#define PFIELD_MAX 80
 
 struct pfield {
 	const char *name;  /* curve.csv's column; unique */
@@ -98,6 +105,12 @@ struct pfield {
 	 * release wrote them; the other rows follow, in table order.
 	 */
 	bool json_first;
+	/*
+	 * Read and write apart (enum pfield_apart): carried only for a mixed workload's
+	 * points (pfield_list_kinds); PF_APART_MEASURED ones have no value ("not
+	 * measured") unless every agent measured the kinds (step_point.kinds_known).
+	 */
+	uint8_t apart;
 	const char *title; /* the step tables' heading */
 	enum pfield_human human;
 	uint8_t col; /* the step tables' column (1 first): their order, not the table's */
@@ -117,6 +130,11 @@ const char *pfield_event_key(const struct pfield *f);
  */
 size_t pfield_list(unsigned out, const struct pfield **list);
 /*
+ * The same, with the read and write apart rows (pfield.apart) when mixed (the
+ * workload's points are step_point.mixed); pfield_list leaves them out.
+ */
+size_t pfield_list_kinds(unsigned out, bool mixed, const struct pfield **list);
+/*
  * The field's value in point p, whose verdict in its judged curve is jp (NULL:
  * none; a `judged` field then has no value). PF_PCTS has none of its own
  * (step_pct_ns gives them).
@@ -135,11 +153,14 @@ static inline uint32_t pfield_cells(const struct pfield *f, uint32_t npct)
 {
 	return f->kind == PF_PCTS ? npct : 1;
 }
-/* The CSV header of output out (PF_CURVE: names, PF_CSV: keys), comma separated, to f. */
-void pfield_csv_header(FILE *f, unsigned out);
+/*
+ * The CSV header of output out (PF_CURVE: names, PF_CSV: keys), comma separated, to f;
+ * mixed: with the read and write apart columns (pfield_list_kinds).
+ */
+void pfield_csv_header(FILE *f, unsigned out, bool mixed);
 /* Point p's cells (jp: its verdict, as pfield_value) for output out, comma separated, to f
  * (neither has a newline). */
-void pfield_csv_row(FILE *f, unsigned out, const struct step_point *p,
+void pfield_csv_row(FILE *f, unsigned out, bool mixed, const struct step_point *p,
                     const struct judged_point *jp);
 
 #endif

@@ -123,8 +123,9 @@ struct campaign_sim {
 	uint32_t servers;
 	uint64_t service_ns;
 	uint32_t jitter_pct;
-	bool exponential;         /* service: exponential (mean service_ns) or fixed [fixed] */
-	uint64_t stall_after_ops; /* 0: no stall */
+	bool exponential;          /* service: exponential (mean service_ns) or fixed [fixed] */
+	uint64_t write_service_ns; /* write_service_time: writes' service time; 0: service_ns */
+	uint64_t stall_after_ops;  /* 0: no stall */
 	uint64_t stall_ns;
 	/*
 	 * A fleet-wide rate limit in ops/s (0: none): a token bucket per worker of

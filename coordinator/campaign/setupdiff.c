@@ -184,6 +184,12 @@ static void setupdiff_target(struct setupdiff_out *o, const char *w,
 		setupdiff_u64(o, w, "sim servers", a->sim.servers, b->sim.servers);
 		setupdiff_time(o, w, "sim service_time", a->sim.service_ns, b->sim.service_ns);
 		setupdiff_u64(o, w, "sim jitter", a->sim.jitter_pct, b->sim.jitter_pct);
+		/* writes' own time: named only when a run gave one (else it is service_time) */
+		if (a->sim.write_service_ns || b->sim.write_service_ns)
+			setupdiff_time(
+			    o, w, "sim write_service_time",
+			    a->sim.write_service_ns ? a->sim.write_service_ns : a->sim.service_ns,
+			    b->sim.write_service_ns ? b->sim.write_service_ns : b->sim.service_ns);
 		setupdiff_str(o, w, "sim service", a->sim.exponential ? "exponential" : "fixed",
 		              b->sim.exponential ? "exponential" : "fixed");
 		setupdiff_u64(o, w, "sim stall after", a->sim.stall_after_ops,

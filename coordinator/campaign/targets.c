@@ -154,6 +154,16 @@ static int targets_sim(struct yamlnode_doc *y, const yaml_node_t *map, const cha
 		}
 		sim->exponential = strcmp(s, "exponential") == 0;
 	}
+	/* Writes slower (or faster) than reads: read and write apart can be told apart. */
+	targets_label(l2, sizeof(l2), l, "write_service_time");
+	if ((n = yamlnode_lookup(y, map, "write_service_time")) != NULL) {
+		if (yamlnode_duration(y, n, l2, &sim->write_service_ns) < 0)
+			return -1;
+		if (sim->write_service_ns == 0) {
+			yamlnode_expected(y, n, l2, "a duration above 0");
+			return -1;
+		}
+	}
 	targets_label(l2, sizeof(l2), l, "rate_limit");
 	if ((n = yamlnode_lookup(y, map, "rate_limit")) != NULL &&
 	    targets_rate_limit(y, n, l2, &sim->rate_limit) < 0)

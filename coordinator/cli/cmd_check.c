@@ -52,6 +52,10 @@ static void cmd_check_target(const struct campaign *c, const struct campaign_tar
 		       "worker\n",
 		       lead, t->sim.servers, t->sim.servers == 1 ? "" : "s", b, t->sim.jitter_pct,
 		       a);
+		if (t->sim.write_service_ns) {
+			units_format_duration(t->sim.write_service_ns, b, sizeof(b));
+			printf("           writes' service time %s\n", b);
+		}
 		if (t->sim.stall_after_ops) {
 			units_format_duration(t->sim.stall_ns, b, sizeof(b));
 			printf("           stalls %s every %llu operations\n", b,

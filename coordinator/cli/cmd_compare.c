@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "cmpgate.h"
 #include "fsutil.h"
+#include "kinds.h"
 #include "markup.h"
 #include "plot.h"
 #include "replay.h"
@@ -370,6 +371,61 @@ static void compare_fig_cell(FILE *f, bool html, bool left, const char *text)
 	fputs("</td>", f);
 }
 
+/* Workload name's peak step in run, NULL when it has none (or no such workload). */
+static const struct step_point *compare_peak(const struct compare_run *run, const char *name)
+{
+	ssize_t i = compare_find(run->rp.campaign, name);
+
+	return i < 0 ? NULL : run->rp.judged[i].peak;
+}
+
+/*
+ * A mixed workload's read and write rows at each run's peak: ops/s, MiB/s, mean
+ * and p99 per kind, each later run with the change of its ops/s and mean.
+ */
+static void compare_print_kinds(FILE *f, bool html, struct compare_run *runs, size_t nruns,
+                                const char *name)
+{
+	for (int k = 0; k < KINDS_N; k++) {
+		const struct step_point *p0 = compare_peak(&runs[0], name);
+		struct kinds_fig f0 = p0 ? kinds_of(p0, (enum kinds_kind)k) : (struct kinds_fig){0};
+		char what[32];
+
+		snprintf(what, sizeof(what), "%s at peak", kinds_name((enum kinds_kind)k));
+		fputs(html ? "<tr>" : "|", f);
+		compare_fig_cell(f, html, true, name);
+		compare_fig_cell(f, html, true, what);
+		for (size_t r = 0; r < nruns; r++) {
+			const struct step_point *p = compare_peak(&runs[r], name);
+			struct kinds_fig fr;
+			char cell[192];
+
+			if (p == NULL || !p->mixed) {
+				compare_fig_cell(f, html, false, p == NULL ? "none" : "-");
+				if (r > 0)
+					compare_fig_cell(f, html, false, "n/a");
+				continue;
+			}
+			fr = kinds_of(p, (enum kinds_kind)k);
+			kinds_text(&fr, cell, sizeof(cell));
+			compare_fig_cell(f, html, false, cell);
+			if (r == 0)
+				continue;
+			if (p0 == NULL || !p0->mixed || !(f0.ops_s > 0))
+				snprintf(cell, sizeof(cell), "n/a");
+			else if (fr.known && f0.known && f0.mean_ns > 0)
+				snprintf(cell, sizeof(cell), "%+.1f%% ops/s, %+.1f%% mean",
+				         compare_pct(f0.ops_s, fr.ops_s),
+				         compare_pct(f0.mean_ns, fr.mean_ns));
+			else
+				snprintf(cell, sizeof(cell), "%+.1f%% ops/s",
+				         compare_pct(f0.ops_s, fr.ops_s));
+			compare_fig_cell(f, html, false, cell);
+		}
+		fputs(html ? "</tr>\n" : "\n", f);
+	}
+}
+
 /*
  * The peak / sustained / max rows: a figure of every run, each later one with its
  * change; in markdown (stdout) or as the HTML table of compare.html.
@@ -443,6 +499,8 @@ static void compare_print_figures(FILE *f, bool html, struct compare_run *runs, 
 			fputs(html ? "</tr>\n" : "\n", f);
 		}
 		free(fg);
+		if (agg_mixed(&c0->workloads[w]))
+			compare_print_kinds(f, html, runs, nruns, name);
 	}
 	if (html)
 		fputs("</table>\n", f);
@@ -660,6 +718,20 @@ static json_t *compare_jnum(bool has, double v)
 	return has && isfinite(v) ? json_real(round(v * 10) / 10) : json_null();
 }
 
+/* A kind's figures at the peak for compare --json: null where not measured. */
+static json_t *compare_kind_json(const struct step_point *p, enum kinds_kind k)
+{
+	struct kinds_fig f;
+
+	if (p == NULL || !p->mixed)
+		return json_null();
+	f = kinds_of(p, k);
+	return json_pack("{s:o,s:o,s:o,s:o}", "ops", compare_jnum(true, f.ops_s), "mibps",
+	                 f.known ? json_real(round(f.mib_s * 1000) / 1000) : json_null(), "mean_us",
+	                 compare_jnum(f.known, f.mean_ns / 1e3), "p99_us",
+	                 compare_jnum(f.known, (double)f.p99_ns / 1e3));
+}
+
 static json_t *compare_jpct(bool has, double a, double b)
 {
 	double p = compare_pct(a, b);
@@ -705,6 +777,16 @@ static json_t *compare_json(struct compare_run *runs, size_t nruns, char *const 
 				json_object_set_new(o, "sustained_latency_us",
 				                    compare_jnum(f.has_sus, f.sus_lat_ns / 1e3));
 				json_object_set_new(o, "max", compare_jnum(f.has_max, f.max));
+				/* read and write apart at the peak: a mixed workload's only */
+				if (agg_mixed(wl)) {
+					const struct step_point *pk =
+					    compare_peak(&runs[r], wl->name);
+
+					json_object_set_new(o, "read_at_peak",
+					                    compare_kind_json(pk, KINDS_READ));
+					json_object_set_new(o, "write_at_peak",
+					                    compare_kind_json(pk, KINDS_WRITE));
+				}
 			}
 			if (r > 0 && f.present) {
 				json_t *ch = json_object();

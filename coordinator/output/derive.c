@@ -16,6 +16,7 @@
 #include "timeplot.h"
 #include "between.h"
 #include "bytarget.h"
+#include "kinds.h"
 #include "plot.h"
 #include "pointfields.h"
 #include "report.h"
@@ -180,10 +181,12 @@ static void derive_curve_csv(FILE *f, const void *arg)
 	const struct derive_ctx *x = arg;
 	const struct judged_curve *j = &x->judged[x->w];
 
-	pfield_csv_header(f, PF_CSV);
+	bool mixed = agg_mixed(j->w);
+
+	pfield_csv_header(f, PF_CSV, mixed);
 	fputc('\n', f);
 	for (size_t i = 0; i < j->n; i++) {
-		pfield_csv_row(f, PF_CSV, &j->sorted[i], &j->v[i]);
+		pfield_csv_row(f, PF_CSV, mixed, &j->sorted[i], &j->v[i]);
 		fputc('\n', f);
 	}
 }
@@ -213,6 +216,23 @@ static json_t *derive_pcts_json(const struct step_point *p)
 
 		snprintf(key, sizeof(key), "p%g", step_pct(p, k));
 		json_object_set_new(pct, key, derive_us((double)step_pct_ns(p, k)));
+	}
+	return pct;
+}
+
+/* A kind's latency at the table percentiles (ns[k] at step_pct k); null: not measured. */
+static json_t *derive_kind_pcts_json(const struct step_point *p, const uint64_t *ns)
+{
+	json_t *pct;
+
+	if (!p->kinds_known)
+		return json_null();
+	pct = derive_need(json_object());
+	for (uint32_t k = 0; k < step_npct(p) && k < CAMPAIGN_MAX_PERCENTILES; k++) {
+		char key[32];
+
+		snprintf(key, sizeof(key), "p%g", step_pct(p, k));
+		json_object_set_new(pct, key, derive_us((double)ns[k]));
 	}
 	return pct;
 }
@@ -263,7 +283,7 @@ static json_t *derive_field_json(const struct pfield *f, const struct step_point
 static json_t *derive_step_json(const struct step_point *p, const struct judged_point *jp)
 {
 	const struct pfield *list[PFIELD_MAX];
-	size_t n = pfield_list(PF_JSON, list);
+	size_t n = pfield_list_kinds(PF_JSON, p->mixed, list);
 	json_t *o = derive_need(json_object());
 
 	for (size_t i = 0; i < n; i++) {
@@ -271,6 +291,13 @@ static json_t *derive_step_json(const struct step_point *p, const struct judged_
 
 		if (v != NULL)
 			json_object_set_new(o, pfield_key(list[i]), v);
+	}
+	/* a mixed workload's: each kind at the campaign's percentiles */
+	if (p->mixed) {
+		json_object_set_new(o, "read_percentiles_us",
+		                    derive_kind_pcts_json(p, p->read_pct_ns));
+		json_object_set_new(o, "write_percentiles_us",
+		                    derive_kind_pcts_json(p, p->write_pct_ns));
 	}
 	return o;
 }
@@ -452,6 +479,20 @@ static json_t *derive_ratecap_json(const struct judged_curve *j)
 	              rc->low ? derive_num(rc->in_service, 100) : json_null(), "why", rc->why));
 }
 
+/* One kind's figures at the peak (kinds.h): null where not measured apart. */
+static json_t *derive_kind_json(const struct step_point *p, enum kinds_kind k)
+{
+	struct kinds_fig f;
+
+	if (p == NULL)
+		return json_null();
+	f = kinds_of(p, k);
+	return derive_need(json_pack("{s:o,s:o,s:o,s:o}", "ops", derive_num(f.ops_s, 10), "mibps",
+	                             f.known ? derive_num(f.mib_s, 1000) : json_null(), "mean_us",
+	                             f.known ? derive_us(f.mean_ns) : json_null(), "p99_us",
+	                             f.known ? derive_us((double)f.p99_ns) : json_null()));
+}
+
 static json_t *derive_workload_json(const struct judged_curve *j)
 {
 	const struct workload *w = j->w;
@@ -484,6 +525,12 @@ static json_t *derive_workload_json(const struct judged_curve *j)
 		json_object_set_new(o, "target", json_string(campaign_target_of(j->c, w)->name));
 	}
 	json_object_set_new(o, "rate_cap", derive_ratecap_json(j));
+	/* Read and write apart at the peak: a mixed workload's only (docs/campaign.md). */
+	if (agg_mixed(w)) {
+		json_object_set_new(o, "read_pct", json_integer(w->access.read_pct));
+		json_object_set_new(o, "read_at_peak", derive_kind_json(j->peak, KINDS_READ));
+		json_object_set_new(o, "write_at_peak", derive_kind_json(j->peak, KINDS_WRITE));
+	}
 	return o;
 }
 
@@ -604,6 +651,23 @@ static void derive_summary_txt(FILE *f, const void *arg)
 		fprintf(f, "\n%s\n", between);
 }
 
+/* A mixed workload's reads and writes at its peak (kinds.h), before its step table. */
+static void derive_kinds_md(FILE *f, const struct judged_curve *j)
+{
+	char text[192];
+
+	if (j->peak == NULL || !j->peak->mixed)
+		return;
+	fputs("At the peak:", f);
+	for (int k = 0; k < KINDS_N; k++) {
+		struct kinds_fig fig = kinds_of(j->peak, (enum kinds_kind)k);
+
+		kinds_text(&fig, text, sizeof(text));
+		fprintf(f, "%s %ss %s", k ? ";" : "", kinds_name((enum kinds_kind)k), text);
+	}
+	fputs("\n\n", f);
+}
+
 static void derive_summary_md(FILE *f, const void *arg)
 {
 	const struct derive_ctx *x = arg;
@@ -641,6 +705,7 @@ static void derive_summary_md(FILE *f, const void *arg)
 		        w->access.clone[0] ? "'" : "");
 		table_knee_text(&x->judged[i], knee, sizeof(knee));
 		fprintf(f, "%s\n\n", knee);
+		derive_kinds_md(f, &x->judged[i]);
 		table_print_steps(f, &x->judged[i]);
 	}
 }

@@ -170,14 +170,22 @@ static char *intervals_line_with_hists(json_t *o, const struct record *r, bool b
 	intervals_must(head != NULL ? 0 : -1);
 	json_decref(o);
 	len = strlen(head); /* "{...}": the histograms go before the closing brace */
-	line =
-	    xmalloc(len + intervals_hist_room(&r->latency) + intervals_hist_room(&r->service) + 4);
+	line = xmalloc(len + intervals_hist_room(&r->latency) + intervals_hist_room(&r->service) +
+	               intervals_hist_room(&r->read_latency) +
+	               intervals_hist_room(&r->write_latency) + 6);
 	memcpy(line, head, len - 1);
 	p = line + len - 1;
 	*p++ = ',';
 	p = intervals_put_hist(p, "latency", &r->latency, bins);
 	*p++ = ',';
 	p = intervals_put_hist(p, "service", &r->service, bins);
+	/* Read and write apart, when measured (absent: not measured, an older agent's). */
+	if (r->read_latency.count > 0 || r->write_latency.count > 0) {
+		*p++ = ',';
+		p = intervals_put_hist(p, "read_latency", &r->read_latency, bins);
+		*p++ = ',';
+		p = intervals_put_hist(p, "write_latency", &r->write_latency, bins);
+	}
 	*p++ = '}';
 	*p++ = '\n';
 	*p = '\0';
@@ -560,6 +568,16 @@ static int intervals_get_record(struct intervals_reader *r, json_t *o, int fmt,
 	if (intervals_get_hist(r, o, "latency", &a->rec.latency, no_bins, err) < 0 ||
 	    intervals_get_hist(r, o, "service", &a->rec.service, no_bins, err) < 0 ||
 	    intervals_get_error(o, a, err) < 0)
+		return -1;
+	/* Read and write apart: both or neither (neither: not measured, left empty). */
+	if ((json_object_get(o, "read_latency") != NULL) !=
+	    (json_object_get(o, "write_latency") != NULL)) {
+		error_set(err, "only one of \"read_latency\" and \"write_latency\"");
+		return -1;
+	}
+	if (json_object_get(o, "read_latency") != NULL &&
+	    (intervals_get_hist(r, o, "read_latency", &a->rec.read_latency, no_bins, err) < 0 ||
+	     intervals_get_hist(r, o, "write_latency", &a->rec.write_latency, no_bins, err) < 0))
 		return -1;
 	/* A rate asked of the fleet: units_parse_rate's bound, or null (not known). */
 	if (!isnan(l->offered_ops) &&

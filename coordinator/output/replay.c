@@ -138,6 +138,7 @@ static bool replay_finish(struct replay *out, struct replay_step *st)
 
 		out->pts[st->w] = xreallocarray(out->pts[st->w], k + 1, sizeof(**out->pts));
 		agg_point(st->agg, st->step, st->offered, out->campaign, &out->pts[st->w][k]);
+		out->pts[st->w][k].mixed = agg_mixed(&out->campaign->workloads[st->w]);
 		if (st->cool_w == st->w && st->cool_step == st->step) {
 			out->pts[st->w][k].cooldown_ms = st->cool_ms;
 			snprintf(out->pts[st->w][k].cooldown, sizeof(out->pts[st->w][k].cooldown),
@@ -278,8 +279,7 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 			 * came without bins (agents.detail: counts), the bins come from here.
 			 */
 			if (st.agg != NULL && st.w == w && st.step == l->step &&
-			    agg_set_hists(st.agg, l->interval, &l->rec.rec.latency,
-			                  &l->rec.rec.service) < 0) {
+			    agg_set_hists(st.agg, l->interval, &l->rec.rec) < 0) {
 				error_set(
 				    err,
 				    "%s:%zu: the merged line of interval %u does not add up to "

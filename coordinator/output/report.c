@@ -17,6 +17,7 @@
 #include "report.h"
 #include "table.h"
 #include "histplot.h"
+#include "kinds.h"
 #include "timeplot.h"
 #include "marks.h"
 #include "units.h"
@@ -298,6 +299,10 @@ static void report_meta(FILE *f, const struct campaign *c, const struct step_poi
 			units_format_duration(t->sim.service_ns, svc, sizeof(svc));
 			fprintf(f, "simulated device: %u servers, %s service time", t->sim.servers,
 			        svc);
+			if (t->sim.write_service_ns) {
+				units_format_duration(t->sim.write_service_ns, svc, sizeof(svc));
+				fprintf(f, " (writes %s)", svc);
+			}
 			if (t->sim.jitter_pct)
 				fprintf(f, ", %u%% jitter", t->sim.jitter_pct);
 		} else {
@@ -354,6 +359,11 @@ static void report_step_cell(FILE *f, const struct workload *w, const struct pfi
 	struct pfield_val v = pfield_value(fd, p, jp);
 	char cell[PFIELD_TEXT_MAX];
 
+	/* A read or write figure an agent did not measure apart (an older agent's). */
+	if (v.none && fd->apart == PF_APART_MEASURED) {
+		fputs("<td class=\"n\">not measured</td>", f);
+		return;
+	}
 	switch (fd->human) {
 	case PF_H_COUNT:
 		snprintf(cell, sizeof(cell), "%" PRIu64, v.u);
@@ -393,7 +403,7 @@ static void report_steps(FILE *f, const struct judged_curve *j)
 	size_t n = j->n;
 	bool shaded = false;
 	const struct pfield *cols[PFIELD_MAX];
-	size_t ncols = pfield_list(PF_STEPS_HTML, cols);
+	size_t ncols = pfield_list_kinds(PF_STEPS_HTML, agg_mixed(j->w), cols);
 	char title[64];
 
 	uint32_t np = n ? step_npct(&pts[0]) : 0;
@@ -553,6 +563,24 @@ static void report_storm(FILE *f, const struct storm *s)
 	fputs("</table>\n", f);
 }
 
+/* A mixed workload's reads and writes at its peak, one line each (kinds.h). */
+static void report_kinds(FILE *f, const struct judged_curve *j)
+{
+	char text[192];
+
+	if (j->peak == NULL || !j->peak->mixed)
+		return;
+	fputs("<p class=\"kinds\">At the peak:", f);
+	for (int k = 0; k < KINDS_N; k++) {
+		struct kinds_fig fig = kinds_of(j->peak, (enum kinds_kind)k);
+
+		kinds_text(&fig, text, sizeof(text));
+		fprintf(f, "%s %ss ", k ? ";" : "", kinds_name((enum kinds_kind)k));
+		markup_escape(f, text);
+	}
+	fputs("</p>\n", f);
+}
+
 static void report_workload(FILE *f, const struct campaign *c, size_t wi,
                             const struct step_point *pts, const struct judged_curve *j,
                             const struct runend *end)
@@ -582,6 +610,7 @@ static void report_workload(FILE *f, const struct campaign *c, size_t wi,
 	fputs("</p>\n", f);
 	if (w->work.on)
 		report_storm(f, &j->sorted[0].storm);
+	report_kinds(f, j);
 	report_steps(f, j);
 	/* In run order, interval by interval: what the point of each step averages away. */
 	fprintf(f, "<h3>Over time</h3>\n<figure id=\"time-%zu\">\n", wi + 1);

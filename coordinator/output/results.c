@@ -108,7 +108,7 @@ static char *results_curve_header(void)
 	FILE *m = results_line_open(&line, &len);
 
 	fputs(RESULTS_WORKLOAD_COLUMNS, m);
-	pfield_csv_header(m, PF_CURVE);
+	pfield_csv_header(m, PF_CURVE, false);
 	results_line_close(m);
 	return line;
 }
@@ -215,7 +215,7 @@ static char *results_point_line(const struct workload *w, const struct step_poin
 
 	fprintf(m, "%s,%s,%u,%s,", w->name, rw_mode_name(w->rw), w->block_size,
 	        w->access.direct ? "true" : "false");
-	pfield_csv_row(m, PF_CURVE, p, NULL);
+	pfield_csv_row(m, PF_CURVE, false, p, NULL);
 	results_line_close(m);
 	return line;
 }

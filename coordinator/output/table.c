@@ -131,6 +131,11 @@ static void table_step_cell(const struct workload *w, const struct pfield *f,
 {
 	struct pfield_val v = pfield_value(f, p, jp);
 
+	/* A read or write figure an agent did not measure apart (an older agent's). */
+	if (v.none && f->apart == PF_APART_MEASURED) {
+		snprintf(buf, len, "not measured");
+		return;
+	}
 	switch (f->human) {
 	case PF_H_COUNT:
 		snprintf(buf, len, "%" PRIu64, v.u);
@@ -178,7 +183,7 @@ void table_print_steps(FILE *f, const struct judged_curve *j)
 	const struct step_point *s = j->sorted;
 	size_t n = j->n;
 	const struct pfield *cols[PFIELD_MAX];
-	size_t ncols = pfield_list(PF_STEPS_MD, cols);
+	size_t ncols = pfield_list_kinds(PF_STEPS_MD, agg_mixed(j->w), cols);
 	char cell[PFIELD_TEXT_MAX], title[64];
 	uint32_t np = n ? step_npct(&s[0]) : 0;
 

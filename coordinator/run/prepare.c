@@ -62,6 +62,7 @@ void prepare_build(struct prepare_msg *m, const struct campaign *c, size_t wi)
 		m->sim.stall_after_ops = t->sim.stall_after_ops;
 		m->sim.stall_ns = t->sim.stall_ns;
 		m->fleet_rate_limit = t->sim.rate_limit;
+		m->sim.write_service_ns = t->sim.write_service_ns;
 		p->sim = &m->sim;
 	}
 }

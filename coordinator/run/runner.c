@@ -335,7 +335,16 @@ static void runner_prepare(struct runner *r)
 	env.body_case = IOCURVE__ENVELOPE__BODY_PREPARE;
 	env.prepare = &m.p;
 	for (uint32_t i = 0; i < n; i++) {
+		struct session *s = runner_agents_session(r->agents, i);
+
 		prepare_for_agent(&m, i, n);
+		/* An older agent serves the sim's writes in service_time: say so, once a workload.
+		 */
+		if (campaign_target_of(r->c, w)->sim.write_service_ns && rw_writes(w->rw) &&
+		    s != NULL && !(session_caps(s) & IOCURVE__CAPABILITY__CAPABILITY_KINDS))
+			log_warn("agent %s lacks capability 'kinds': its simulated writes take "
+			         "service_time, not write_service_time",
+			         runner_agents_name(r->agents, i));
 		runner_agents_send(r->agents, i, &env);
 	}
 	runner_arm(r, RUNNER_PREPARE_NS);
@@ -652,6 +661,7 @@ static int runner_step_point(struct runner *r, struct error *err)
 	agg_point(r->agg, r->step, r->rate, r->c, pt);
 	if (w->work.on)
 		runner_work_storm(r->agents, w, r->storm, r->nstorm, &pt->storm);
+	pt->mixed = agg_mixed(runner_workload(r));
 	pt->cooldown_ms = r->cool_ms;
 	snprintf(pt->cooldown, sizeof(pt->cooldown), "%s", r->cool_outcome ? r->cool_outcome : "");
 	r->cool_ms = 0;
@@ -927,6 +937,7 @@ static int runner_retry(struct runner *r, struct error *err)
 		return 0;
 	pt = xmalloc(sizeof(*pt));
 	agg_point(r->agg, r->step, r->rate, r->c, pt);
+	pt->mixed = agg_mixed(runner_workload(r));
 	/*
 	 * A step that lost an agent is not re-run: the loss is the step's, and a retry on
 	 * the agents left would hide where it happened (its point carries the mark).
@@ -1124,6 +1135,7 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 	struct runner *r = arg;
 	int ai = runner_agents_index(r->agents, s);
 	const Iocurve__IntervalReport *ir;
+	Iocurve__IntervalReport nokinds;
 	char text[1024];
 	struct error err;
 	int rc;
@@ -1139,6 +1151,14 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 		break;
 	case IOCURVE__ENVELOPE__BODY_INTERVAL_REPORT:
 		ir = env->interval_report;
+		/* Read and write apart only from an agent that says it has them. */
+		if (!(session_caps(s) & IOCURVE__CAPABILITY__CAPABILITY_KINDS) &&
+		    (ir->read_latency != NULL || ir->write_latency != NULL)) {
+			nokinds = *ir;
+			nokinds.read_bytes = 0;
+			nokinds.read_latency = nokinds.write_latency = NULL;
+			ir = &nokinds;
+		}
 		if (r->state == RUNNER_COOLING && ir->workload_index == r->w &&
 		    ir->step == r->step) {
 			if (runner_probe_interval(r, (uint32_t)ai, ir, &err) < 0)

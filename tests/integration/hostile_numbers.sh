@@ -6,6 +6,8 @@
 #     report is refused naming agent, field and value, the campaign fails naming the
 #     agent, serve stays up and `status` answers;
 #  1b. a failure's target that is not UTF-8 (once an abort writing its line): kept escaped;
+#  1c. read and write apart that do not add up (a read latency for each op, but reads 0):
+#     refused naming the agent and the counts;
 #  2. every numeric field of an IntervalReport (and StepDone's start) at its extremes
 #     (0, -1, max of its type, +-1e308, NaN, +-inf), one agent each, on_agent_loss:
 #     continue: each refusal names its agent, field and value, the campaign completes
@@ -96,6 +98,20 @@ check "the results read back" "$IOCURVE" report "$D" > /dev/null
 kill "$UTF"
 wait "$UTF" 2> /dev/null || true
 
+# 1c. Read and write apart inconsistent: every op's latency in read_latency, reads 0.
+swarm kinds 1 --set reads=0
+KINDS=$SWARM
+campaign kinds 1 abort
+"$IOCURVE" run "$T/kinds.yaml" --coordinator "$SOCK" > "$T/kinds.out" 2> "$T/kinds.err" &&
+	fail "a campaign whose agent reports reads 0 beside read latencies fails"
+alive "after read and write apart that do not add up"
+check "the refusal names agent and the per-kind counts" grep -q \
+	"agent kinds-00000: bad interval report: interval [0-9]*: read_latency count [0-9]* is more than reads 0" \
+	"$T/serve.log"
+check "the campaign fails naming the agent" grep -q "agent kinds-00000 lost: .*read_latency count" "$T/kinds.err"
+kill "$KINDS"
+wait "$KINDS" 2> /dev/null || true
+
 # 2. Every field at its extremes, one agent each, and two honest ones.
 SETS=""
 NSET=0
@@ -103,7 +119,8 @@ add() { SETS="$SETS --set $1"; NSET=$((NSET + 1)); }
 for f in ops reads bytes errors cpu_user_ns cpu_sys_ns lag_sum_ns lag_max_ns qd_full_ns \
 	missed missed_charged wakes health_n issue_late_ns slot_wait_ns reap_delay_ns nivcsw \
 	steal_ppm late_10us late_100us late_1ms late_10ms duration_ns workers interval err_errno \
-	latency.count latency.sum_ns latency.max_ns service.count service.sum_ns; do
+	latency.count latency.sum_ns latency.max_ns service.count service.sum_ns \
+	read_bytes read_latency.count read_latency.sum_ns write_latency.count; do
 	for v in 0 -1 max; do add "$f=$v"; done
 done
 for v in 0 -1 max 1e308 -1e308 nan inf -inf; do add "host_cpu_pct=$v"; done

@@ -57,7 +57,7 @@ YAML
 # campaign COORDINATOR AGENT NAME OUT: one campaign, the coordinator's `run` and one agent.
 campaign() {
 	PORT=$(free_port)
-	"$1" run -v "$T/c.yaml" --coordinator-listen "127.0.0.1:$PORT" --tls "$T/ca" \
+	"$1" run -v "${CFG:-$T/c.yaml}" --coordinator-listen "127.0.0.1:$PORT" --tls "$T/ca" \
 		--out "$T/$4" > "$T/$4.out" 2> "$T/$4.err" &
 	RUN=$!
 	"$2" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --name "$3" --allow "$T/allowed" \
@@ -119,6 +119,52 @@ for f in glob.glob(d + "/curve-*.json"):
                          for s in steps), steps[0]
 PY
 ok "its steps' health is unknown: neither retried nor proven"
+
+# A mixed workload on the agent of 0.1.0, which does not measure reads and writes apart:
+# its read and write ops/s (from reads, which it counts) but MiB/s and latencies per kind
+# "not measured", never zeros passed off as measurements.
+cat > "$T/mix.yaml" <<YAML
+campaign: mixed-kinds
+agents: {select: {count: 1}, wait: 30s}
+target: {sim: {servers: 4, service_time: 1ms}}
+workers: 1
+queue_depth: 16
+interval: 200ms
+warmup: 200ms
+measure: 1s
+slo: {latency: 20ms}
+workloads:
+  - {name: mix, rw: randrw, read_pct: 70, load: {steps: [500, 1000]}}
+YAML
+CFG=$T/mix.yaml campaign "$IOCURVE" "$OLD/build/iocurve-agent" old mix-old
+CFG=
+check "the coordinator says the old agent does not measure reads and writes apart" grep -q \
+	"agent old (0.1.0) lacks capability 'kinds': reads and writes are not measured apart" \
+	"$T/mix-old.err"
+python3 - "$T/mix-old" <<'PY' || fail "its per-kind MiB/s and latencies are not measured, its ops/s add up"
+import csv, json, sys
+d = sys.argv[1]
+for r in csv.DictReader(open(d + "/curve-mix.csv")):
+    assert abs(float(r["read_ops"]) + float(r["write_ops"]) - float(r["achieved_ops"])) <= 0.15, r
+    assert all(r[k] == "" for k in ("read_mibps", "write_mibps", "read_mean_us", "write_p99_us")), r
+for l in open(d + "/intervals.jsonl"):
+    o = json.loads(l)
+    assert "read_latency" not in o and o.get("read_bytes", 0) == 0, o
+w = json.load(open(d + "/summary.json"))["workloads"][0]
+assert w["read_at_peak"]["ops"] > 0 and w["read_at_peak"]["mean_us"] is None, w["read_at_peak"]
+assert w["write_at_peak"]["mibps"] is None and w["write_at_peak"]["p99_us"] is None
+steps = json.load(open(d + "/curve-mix.json"))["steps"]
+assert all(s["read_mean_us"] is None and s["write_ops"] > 0 and s["read_percentiles_us"] is None
+           for s in steps), steps[0]
+PY
+ok "its per-kind MiB/s and latencies are not measured, its ops/s add up"
+check "summary.md says not measured" grep -q "| not measured | not measured |" "$T/mix-old/summary.md"
+check "and at the peak" grep -q "^At the peak: reads [0-9.]* ops/s (MiB/s and latency not measured" \
+	"$T/mix-old/summary.md"
+"$IOCURVE" compare "$T/mix-old" "$T/mix-old" -o "$T/mix-cmp" > "$T/mix-cmp.out" 2>&1 ||
+	{ cat "$T/mix-cmp.out"; fail "compare reads them"; }
+check "compare says not measured" grep -q "| mix | read at peak | [0-9.]* ops/s (MiB/s and latency not measured" \
+	"$T/mix-cmp.out"
 
 # The coordinator of 0.1.0, this agent.
 campaign "$OLD/build/iocurve" "$IOCURVE_AGENT" new old-coord

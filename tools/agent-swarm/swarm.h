@@ -51,13 +51,15 @@ struct swarm_session {
 #define SWARM_TEMPLATES 16
 struct swarm_template {
 	struct record rec;
-	Iocurve__Histogram latency, service; /* encoded once */
+	Iocurve__Histogram latency, service;            /* encoded once */
+	Iocurve__Histogram read_latency, write_latency; /* read and write apart */
 };
 
 /* --set FIELD=VALUE (swarm_set.c): one report field forced, for one session. */
 struct swarm_set {
 	char field[32];
-	int hist;       /* 0: a field of the report; 1: of its latency histogram; 2: service */
+	int hist;       /* 0: a field of the report; of its histogram 1: latency, 2: service, 3:
+	                   read_latency,       4: write_latency */
 	bool step_done; /* step_done.start_time: StepDone's, not the report's */
 	bool is_text;   /* err_path: text, with err_errno 5 */
 	char text[256];

@@ -70,8 +70,12 @@ void swarm_record_free(struct swarm *sw)
 	for (unsigned i = 0; i < SWARM_TEMPLATES; i++) {
 		hist_encoded_free(&sw->tmpl[i].latency);
 		hist_encoded_free(&sw->tmpl[i].service);
+		hist_encoded_free(&sw->tmpl[i].read_latency);
+		hist_encoded_free(&sw->tmpl[i].write_latency);
 		memset(&sw->tmpl[i].latency, 0, sizeof(sw->tmpl[i].latency));
 		memset(&sw->tmpl[i].service, 0, sizeof(sw->tmpl[i].service));
+		memset(&sw->tmpl[i].read_latency, 0, sizeof(sw->tmpl[i].read_latency));
+		memset(&sw->tmpl[i].write_latency, 0, sizeof(sw->tmpl[i].write_latency));
 	}
 }
 
@@ -111,8 +115,16 @@ void swarm_record_templates(struct swarm *sw, double ops, uint32_t rw, uint32_t 
 		r->late_100us = count / 2000;
 		swarm_fill(&r->latency, count, sw->o.median_us * 1000.0, sw->o.sigma, &sw->seed);
 		swarm_fill(&r->service, count, sw->o.median_us * 800.0, sw->o.sigma, &sw->seed);
+		/* Read and write apart (CAPABILITY_KINDS): writes a little slower. */
+		r->read_bytes = r->reads * block_size;
+		swarm_fill(&r->read_latency, r->reads, sw->o.median_us * 1000.0, sw->o.sigma,
+		           &sw->seed);
+		swarm_fill(&r->write_latency, count - r->reads, sw->o.median_us * 1200.0,
+		           sw->o.sigma, &sw->seed);
 		hist_encode(&r->latency, &t->latency);
 		hist_encode(&r->service, &t->service);
+		hist_encode(&r->read_latency, &t->read_latency);
+		hist_encode(&r->write_latency, &t->write_latency);
 	}
 	sw->tmpl_ops = ops;
 	sw->tmpl_rw = rw;

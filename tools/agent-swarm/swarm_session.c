@@ -146,6 +146,9 @@ static void swarm_report(struct swarm_session *ss)
 	r.host_cpu_pct = 20.0 + (double)(ss->index % 10);
 	r.latency = (Iocurve__Histogram *)&t->latency;
 	r.service = (Iocurve__Histogram *)&t->service;
+	r.read_bytes = rec->read_bytes;
+	r.read_latency = (Iocurve__Histogram *)&t->read_latency;
+	r.write_latency = (Iocurve__Histogram *)&t->write_latency;
 	r.err_path = "";
 	if (ss->index < sw->o.nsets && !sw->o.sets[ss->index].step_done)
 		swarm_set_apply(&sw->o.sets[ss->index], &r, &forced);

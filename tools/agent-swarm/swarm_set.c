@@ -4,7 +4,7 @@
  * a value (the coordinator's input checks, tests/integration/hostile_numbers.sh).
  * FIELD is a counter of record_counters, duration_ns, workers, interval,
  * host_cpu_pct, err_errno, or latency.count / latency.sum_ns / latency.min_ns /
- * latency.max_ns (and service.*), or step_done.start_time (StepDone's); or err_path,
+ * latency.max_ns (and service.*, read_latency.*, write_latency.*), or step_done.start_time (StepDone's); or err_path,
  * a failure's target as text (\xNN a byte), which also sets err_errno 5 (EIO). VALUE is a number
  * (-1 and the like wrap into the field's type as C's conversions do), "max" or "min" of its type,
  * or for host_cpu_pct anything strtod reads ("nan", "inf", "-1e308").
@@ -82,9 +82,11 @@ int swarm_set_parse(struct swarm_set *s, const char *arg)
 	if (eq == NULL || n == 0 || n >= sizeof(s->field))
 		return -1;
 	memcpy(s->field, arg, n);
-	s->hist = strncmp(s->field, "latency.", 8) == 0   ? 1
-	          : strncmp(s->field, "service.", 8) == 0 ? 2
-	                                                  : 0;
+	s->hist = strncmp(s->field, "latency.", 8) == 0          ? 1
+	          : strncmp(s->field, "service.", 8) == 0        ? 2
+	          : strncmp(s->field, "read_latency.", 13) == 0  ? 3
+	          : strncmp(s->field, "write_latency.", 14) == 0 ? 4
+	                                                         : 0;
 	s->off = SIZE_MAX;
 	s->type = SWARM_U64;
 	s->step_done = strcmp(s->field, "step_done.start_time") == 0;
@@ -111,7 +113,7 @@ int swarm_set_parse(struct swarm_set *s, const char *arg)
 	} else if (s->hist) {
 		for (size_t i = 0; i < sizeof(swarm_hist_fields) / sizeof(swarm_hist_fields[0]);
 		     i++)
-			if (strcmp(s->field + 8, swarm_hist_fields[i].name) == 0)
+			if (strcmp(strchr(s->field, '.') + 1, swarm_hist_fields[i].name) == 0)
 				s->off = swarm_hist_fields[i].off;
 	} else {
 		for (size_t i = 0; i < record_ncounters; i++)
@@ -141,8 +143,13 @@ void swarm_set_apply(const struct swarm_set *s, Iocurve__IntervalReport *r,
 	}
 	if (s->hist) {
 		/* The templates' histograms are shared: the forced one is a copy. */
-		*copy = *(s->hist == 1 ? r->latency : r->service);
-		*(s->hist == 1 ? &r->latency : &r->service) = copy;
+		Iocurve__Histogram **h = s->hist == 1   ? &r->latency
+		                         : s->hist == 2 ? &r->service
+		                         : s->hist == 3 ? &r->read_latency
+		                                        : &r->write_latency;
+
+		*copy = **h;
+		*h = copy;
 		p = (char *)copy + s->off;
 	} else {
 		p = (char *)r + s->off;

@@ -17,8 +17,9 @@ static const char *const targets_one_keys[] = {"path", "size", "direct", "sim", 
 static const char *const targets_named_keys[] = {"name", "path",   "size", "direct",
                                                  "sim",  "select", NULL};
 static const char *const targets_select_keys[] = {"labels", NULL};
-static const char *const targets_sim_keys[] = {"servers", "service_time", "service", "jitter",
-                                               "stall",   "rate_limit",   NULL};
+static const char *const targets_sim_keys[] = {
+    "servers",    "service_time",       "service", "jitter", "stall",
+    "rate_limit", "write_service_time", NULL};
 static const char *const targets_stall_keys[] = {"after", "for", NULL};
 
 int targets_labels(struct yamlnode_doc *y, const yaml_node_t *map, const char *what,

@@ -251,8 +251,11 @@ static void test_judged_limit(void **state)
 		p[i].svc_mean_ns = i < 3 ? 800e3 : 12800e3;
 	judged_update(&j, c, &c->workloads[0], p, 5);
 	assert_true(j.ratecap.capped);
-	assert_non_null(strstr(
-	    j.limit, "; or a device of 4.0 parallel units that do not slow before all are busy"));
+	assert_non_null(strstr(j.limit,
+	                       "throughput flat at 5,000 ops/s: a rate limit such as a QoS "
+	                       "policy, or a device of 4.0 parallel units that do not slow "
+	                       "before all are busy (these steps cannot tell them apart)"));
+	assert_null(strstr(j.limit, "throughput capped"));
 	rc_throttle(p, 400);
 	judged_update(&j, c, &c->workloads[0], p, 5);
 	assert_null(strstr(j.limit, "capped"));

@@ -227,7 +227,6 @@ void ratecap_judge(const struct step_point *sorted, size_t n, struct ratecap *rc
 void ratecap_words(const struct ratecap *rc, char *buf, size_t len)
 {
 	char c[32], a[32], b[32];
-	size_t used;
 
 	if (len == 0)
 		return;
@@ -237,19 +236,24 @@ void ratecap_words(const struct ratecap *rc, char *buf, size_t len)
 	ratecap_fmt_rate(rc->ceiling_ops, c, sizeof(c));
 	units_format_duration((uint64_t)llround(rc->near_svc_ns), a, sizeof(a));
 	units_format_duration((uint64_t)llround(rc->top_svc_ns), b, sizeof(b));
-	used =
-	    (size_t)snprintf(buf, len,
-	                     "throughput capped at %s ops/s (a rate limit such as a QoS policy): "
-	                     "service time grows with queue depth while throughput stays flat "
-	                     "(%s below the cap, %s with %.1f in flight at it)",
-	                     c, a, b, rc->top_in_flight);
 	/*
 	 * At 1 or more in service unqueued, parallel units that do not slow before
-	 * they are all busy would draw the same curve: say so rather than claim a policy.
+	 * they are all busy would draw the same curve (a fixed-service-time device
+	 * under even arrivals): say both, the cap not first, rather than claim a policy.
 	 */
-	if (rc->in_service >= 1 && used < len)
+	if (rc->in_service >= 1) {
 		snprintf(
-		    buf + used, len - used,
-		    "; or a device of %.1f parallel units that do not slow before all are busy",
-		    rc->in_service);
+		    buf, len,
+		    "throughput flat at %s ops/s: a rate limit such as a QoS policy, or a device "
+		    "of %.1f parallel units that do not slow before all are busy (these steps "
+		    "cannot tell them apart): service time grows with queue depth while "
+		    "throughput stays flat (%s below it, %s with %.1f in flight at it)",
+		    c, rc->in_service, a, b, rc->top_in_flight);
+		return;
+	}
+	snprintf(buf, len,
+	         "throughput capped at %s ops/s (a rate limit such as a QoS policy): service time "
+	         "grows with queue depth while throughput stays flat (%s below the cap, %s with "
+	         "%.1f in flight at it)",
+	         c, a, b, rc->top_in_flight);
 }

@@ -54,10 +54,11 @@ workloads:
   - {name: rr, rw: randread, load: {steps: [1000, 2000, 3000, 5000]}}
 YAML
 
-# campaign COORDINATOR AGENT NAME OUT: one campaign, the coordinator's `run` and one agent.
-campaign() {
+# launch COORDINATOR AGENT NAME OUT CFG SECONDS: the coordinator's `run` of CFG and one
+# agent; STATUS is run's exit status.
+launch() {
 	PORT=$(free_port)
-	"$1" run -v "${CFG:-$T/c.yaml}" --coordinator-listen "127.0.0.1:$PORT" --tls "$T/ca" \
+	"$1" run -v "$5" --coordinator-listen "127.0.0.1:$PORT" --tls "$T/ca" \
 		--out "$T/$4" > "$T/$4.out" 2> "$T/$4.err" &
 	RUN=$!
 	"$2" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --name "$3" --allow "$T/allowed" \
@@ -65,11 +66,21 @@ campaign() {
 	AG=$!
 	PIDS="$PIDS $RUN $AG"
 	STATUS=0
-	wait_exit "$RUN" 120 || STATUS=$?
+	wait_exit "$RUN" "$6" || STATUS=$?
 	kill -TERM "$AG" 2> /dev/null || true
 	wait_exit "$AG" 10 || true
+}
+
+# campaign COORDINATOR AGENT NAME OUT: one campaign, the coordinator's `run` and one agent.
+campaign() {
+	launch "$1" "$2" "$3" "$4" "${CFG:-$T/c.yaml}" 120
 	[ "$STATUS" -eq 0 ] || { cat "$T/$4.err" "$T/$4-agent.log"; fail "$4: the campaign completes"; }
 	ok "$4: the campaign completes"
+}
+
+# refused CFG OUT SECONDS: a campaign of this coordinator that the agent of 0.1.0 cannot run.
+refused() {
+	launch "$IOCURVE" "$OLD/build/iocurve-agent" old "$2" "$1" "$3"
 }
 
 # knee DIR AGENT-VERSION: complete, with a knee and four points, run by an agent of that version.
@@ -195,18 +206,7 @@ measure: 400ms
 workloads:
   - {name: boot, rw: read, data: {clone: golden}, load: {steps: [100]}}
 YAML
-PORT=$(free_port)
-"$IOCURVE" run "$T/clone.yaml" --coordinator-listen "127.0.0.1:$PORT" --tls "$T/ca" \
-	--out "$T/clone" > "$T/clone.out" 2> "$T/clone.err" &
-RUN=$!
-"$OLD/build/iocurve-agent" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --name old \
-	--allow "$T/allowed" 2> "$T/clone-agent.log" &
-AG=$!
-PIDS="$PIDS $RUN $AG"
-STATUS=0
-wait_exit "$RUN" 60 || STATUS=$?
-kill -TERM "$AG" 2> /dev/null || true
-wait_exit "$AG" 10 || true
+refused "$T/clone.yaml" clone 60
 check "a clone campaign on the old agent fails" test "$STATUS" -ne 0 -a "$STATUS" -ne 124
 check "saying the agent lacks capability 'clone' and what it would do" grep -q \
 	"agent old (0.1.0) lacks capability 'clone': workload 'boot' reads clone 'golden', which it would lay out as files of their own data" \
@@ -222,18 +222,7 @@ interval: 200ms
 workloads:
   - {name: boot, rw: randread, load: {work: {ops: 100}}}
 YAML
-PORT=$(free_port)
-"$IOCURVE" run -v "$T/work.yaml" --coordinator-listen "127.0.0.1:$PORT" --tls "$T/ca" \
-	--out "$T/work" > "$T/work.out" 2> "$T/work.err" &
-RUN=$!
-"$OLD/build/iocurve-agent" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --name old \
-	--allow "$T/allowed" 2> "$T/work-agent.log" &
-AG=$!
-PIDS="$PIDS $RUN $AG"
-STATUS=0
-wait_exit "$RUN" 120 || STATUS=$?
-kill -TERM "$AG" 2> /dev/null || true
-wait_exit "$AG" 10 || true
+refused "$T/work.yaml" work 120
 check "fixed work on an agent of 0.1.0 fails" test "$STATUS" -ne 0
 check "naming the agent and the capability it lacks" grep -q \
 	"agent old (iocurve 0.1.0) cannot run workload 'boot': fixed work (load.work) needs an agent that has capability 'fixed-work'" \
@@ -243,18 +232,7 @@ check "naming the agent and the capability it lacks" grep -q \
 # naming the agent and the key, rather than run uncapped.
 sed 's/service_time: 1ms}}/service_time: 1ms, rate_limit: 2000}}/' "$T/c.yaml" > "$T/capped.yaml"
 grep -q "rate_limit: 2000" "$T/capped.yaml" || fail "the capped campaign is written"
-PORT=$(free_port)
-"$IOCURVE" run "$T/capped.yaml" --coordinator-listen "127.0.0.1:$PORT" --tls "$T/ca" \
-	--out "$T/capped" > "$T/capped.out" 2> "$T/capped.err" &
-RUN=$!
-"$OLD/build/iocurve-agent" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --name old \
-	--allow "$T/allowed" 2> "$T/capped-agent.log" &
-AG=$!
-PIDS="$PIDS $RUN $AG"
-STATUS=0
-wait_exit "$RUN" 120 || STATUS=$?
-kill -TERM "$AG" 2> /dev/null || true
-wait_exit "$AG" 10 || true
+refused "$T/capped.yaml" capped 120
 check "a rate-limited sim on the agent of 0.1.0 fails (status 1)" test "$STATUS" -eq 1
 check "naming the agent and the capability it lacks" grep -q \
 	"agent old (0.1.0) lacks capability 'rate_limit': it cannot simulate target.sim.rate_limit and would run the device uncapped" \

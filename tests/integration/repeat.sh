@@ -34,9 +34,33 @@ R="{ramp: {start: 1500, factor: 1.5}, refine: 4, repeat: 3}"
 campaign "$T/a.yaml" 4 "$R"
 campaign "$T/c.yaml" 3 "$R"
 campaign "$T/d.yaml" 4 "{steps: [1500, 2250]}"  # no repeats
+# A knee whose 95% band is too wide to confirm (the metric's interval at the steps around
+# it straddles the SLO: an M/M/c's real noise) runs no confirmation step and so no
+# repeats, and the product says so; then the campaign runs again, up to 3 times, for
+# repeats to judge.
+unconfirmed() { # unconfirmed DIR OUT: 10 with repeats or no knee; 0 unconfirmed and said why
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+w = json.load(open(sys.argv[1] + "/summary.json"))["workloads"][0]
+if w["knee_repeats"] or w["knee_kind"] == "none":
+    sys.exit(10)  # repeats to judge, or no knee: the checks below say which
+assert not w["knee_confirmed"] and w["knee_mean"] is None, w
+assert "not confirmed: band" in open(sys.argv[2]).read(), "the run does not say why"
+print("# %s: not confirmed (band %s): no repeats, and said so; run again" % (sys.argv[1], w["knee_band"]))
+PY
+}
 for r in a c d; do
-	"$IOCURVE" run "$T/$r.yaml" --out "$T/$r" > "$T/$r.out" 2> "$T/$r.err" ||
-		{ cat "$T/$r.out" "$T/$r.err"; fail "campaign $r runs"; }
+	for attempt in 1 2 3; do
+		rm -rf "$T/$r"
+		"$IOCURVE" run "$T/$r.yaml" --out "$T/$r" > "$T/$r.out" 2> "$T/$r.err" ||
+			{ cat "$T/$r.out" "$T/$r.err"; fail "campaign $r runs"; }
+		[ "$r" = d ] && break
+		rc=0
+		unconfirmed "$T/$r" "$T/$r.out" || rc=$?
+		[ "$rc" -eq 10 ] && break
+		[ "$rc" -eq 0 ] || fail "$r: a knee without repeats says it was not confirmed, and why"
+		[ "$attempt" -lt 3 ] || { echo "# $r: not confirmed three times: the machine is too noisy here"; exit 77; }
+	done
 done
 ok "three campaigns run"
 

@@ -435,6 +435,12 @@ struct worker_work {
 	uint32_t head, nthink;
 };
 
+/* Fixed work whose operations are all issued: nothing more falls due, none is missed. */
+static inline bool worker_work_out(const struct worker_work *k)
+{
+	return k->ops != 0 && k->issued >= k->ops;
+}
+
 /* Whether work allows another issue now (closed loop: *intended is when the slot may). */
 static bool worker_work_slot(struct worker_work *k, uint32_t inflight, uint32_t qd, bool closed,
                              uint64_t now, uint64_t *intended)
@@ -544,7 +550,7 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 				if (!closed)
 					next = arrivals_next(&w->arr);
 			}
-			if (k.ops && k.issued >= k.ops) {
+			if (worker_work_out(&k)) {
 				/* its work is all out: only the interval boundaries wake it */
 			} else if (inflight < qd && closed && now < start && start < until) {
 				until = start;
@@ -554,7 +560,7 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 				issue = true;
 			}
 			if (inflight < qd && !closed && next < end && next < until &&
-			    !(k.ops && k.issued >= k.ops)) {
+			    !worker_work_out(&k)) {
 				until = next;
 				issue = true;
 			}
@@ -580,13 +586,13 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 		/* Close the intervals that ended first: a completion counts where it landed. */
 		while (!over && !draining && now >= boundary) {
 			if (index + 1 == s->nintervals) {
-				if (!closed && !(k.ops && k.issued >= k.ops))
+				if (!closed && !worker_work_out(&k))
 					w->cur->rec.missed = worker_end_missed(w, next, end);
 				draining = true;
 				drain_until = now + WORKER_DRAIN_MAX_NS;
 				break;
 			}
-			if (!closed && !(k.ops && k.issued >= k.ops))
+			if (!closed && !worker_work_out(&k))
 				w->cur->rec.missed = worker_backlog(w, next, boundary);
 			worker_publish(w);
 			crossed = true;
@@ -611,7 +617,7 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 		if ((woken || crossed) && !over && !draining && worker_step_changed(w, s->gen)) {
 			/* Ended early (EndStep, stop): its backlog is charged like any step end's.
 			 */
-			if (!closed && !(k.ops && k.issued >= k.ops))
+			if (!closed && !worker_work_out(&k))
 				w->cur->rec.missed =
 				    worker_end_missed(w, next, now < end ? now : end);
 			over = true;

@@ -192,6 +192,8 @@ static const char *compare_noise_text(const struct knee *ka, const struct curve_
                                       const struct knee *kb, const struct curve_repeats *b, int b0,
                                       int b1)
 {
+	if (b0 < 0 || b1 < 0)
+		return "no knee to compare";
 	if (b0 != 0 || b1 != 0)
 		return "spread unknown: a bound is not a measurement";
 	switch (curve_compare_noise(ka, a, kb, b)) {

@@ -18,13 +18,17 @@ static void kneegate_add(struct kneegate *g, const char *fmt_name, const char *w
 void kneegate_event(struct kneegate *g, const struct event *e)
 {
 	const struct event_workload_done *d = &e->workload_done;
-	char what[160];
+	char what[512];
 
 	if (g->rate <= 0 || e->kind != EVENT_WORKLOAD_DONE)
 		return;
 	g->nseen++;
 	if (d->knee.kind == EVENT_KNEE_NONE) {
-		kneegate_add(g, d->name, "no knee");
+		/* with what limited it: a client-bound run is not the device missing the SLO */
+		snprintf(what, sizeof(what), "no knee%s%s",
+		         d->limit != NULL && d->limit[0] != '\0' ? "; " : "",
+		         d->limit != NULL ? d->limit : "");
+		kneegate_add(g, d->name, what);
 		return;
 	}
 	/* above the peak: the knee is at least tp, so tp >= rate meets it */

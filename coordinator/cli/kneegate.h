@@ -13,7 +13,7 @@
 
 struct kneegate {
 	double rate; /* in each workload's unit (ops/s random, MiB/s sequential); 0: no gate */
-	char missed[1024]; /* "rr (knee 4,510 ops/s), seq (no knee)" */
+	char missed[2048]; /* "rr (knee 4,510 ops/s), seq (no knee; client-bound: ...)" */
 	size_t nmissed, nseen;
 };
 

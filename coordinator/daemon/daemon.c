@@ -151,7 +151,12 @@ static void daemon_campaign_event(void *arg, const struct event *e)
 		const struct event_knee *k = &e->workload_done.knee;
 		const char *unit = event_unit_name(e->workload_done.unit);
 
-		if (k->kind == EVENT_KNEE_NONE)
+		/* No knee: what limited the workload says why (client-bound is not the device). */
+		if (k->kind == EVENT_KNEE_NONE && e->workload_done.limit != NULL &&
+		    e->workload_done.limit[0] != '\0')
+			dc->knees[dc->nknees++] = xasprintf("%s: none (%s)", e->workload_done.name,
+			                                    e->workload_done.limit);
+		else if (k->kind == EVENT_KNEE_NONE)
 			dc->knees[dc->nknees++] = xasprintf("%s: none", e->workload_done.name);
 		else
 			dc->knees[dc->nknees++] =

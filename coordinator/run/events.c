@@ -119,6 +119,7 @@ static const struct event_field events_workload_done[] = {
     EF("peak_tp", EVENT_T_DOUBLE, workload_done.peak_tp),
     EF_ENUM("unit", workload_done.unit, events_units),
     EF("why", EVENT_T_STR, workload_done.why),
+    EF("limit", EVENT_T_STR, workload_done.limit),
 };
 
 static const struct event_field events_done[] = {

@@ -118,7 +118,8 @@ struct event_workload_done {
 	struct event_knee knee;
 	double peak_tp;
 	enum event_unit unit;
-	const char *why; /* why the pass ended */
+	const char *why;   /* why the pass ended */
+	const char *limit; /* what limited it (summary's limiting factor); "" from old releases */
 };
 
 struct event_done {

@@ -105,13 +105,15 @@ struct local_agents *local_spawn(struct certs_mem *certs, const char *coordinato
 		}
 		snprintf(fds, sizeof(fds), "%d,%d,%d", certs->agent_crt[i], certs->agent_key[i],
 		         certs->ca_crt);
+		/* Taken before the fork: a child whose parent died first would read its reaper. */
+		pid_t parent = getpid();
+
 		la->pids[i] = fork();
 		if (la->pids[i] < 0) {
 			error_set(err, "cannot start local agent %s: %s", name, strerror(errno));
 			goto err;
 		}
 		if (la->pids[i] == 0) {
-			pid_t parent = getppid();
 			int at = 0;
 
 			argv[at++] = bin;

@@ -562,7 +562,8 @@ static void runner_emit_workload_done(struct runner *r)
 	                                                     .knee = k,
 	                                                     .peak_tp = peak,
 	                                                     .unit = event_unit_of(w),
-	                                                     .why = why}});
+	                                                     .why = why,
+	                                                     .limit = r->judged[r->w].limit}});
 }
 
 /*

@@ -328,6 +328,60 @@ static void test_judged_client_bound(void **state)
 	campaign_free(c);
 }
 
+/*
+ * What disturbed a client-bound client, said from its own figures: the hypervisor
+ * (steal), its own pacing (workers busy), other work on its host, or stalls of an idle
+ * host; the limit names it and the advice's change follows it, never "start lower".
+ */
+static void test_judged_client_cause(void **state)
+{
+	struct campaign *c = judged_campaign();
+	const struct workload *w = &c->workloads[0];
+	struct step_point pts[] = {judged_pt(0, 1000, 1, 1300), judged_pt(1, 2000, 1, 1400)};
+	struct judged_curve j = {0};
+	static const struct {
+		double cpu_pct, host_pct, steal_pct;
+		const char *cause, *change;
+	} cases[] = {
+	    {6, 3, 0,
+	     "; its workers stalled while its host was mostly idle (at most 3% busy, its "
+	     "workers 3% of a core each): the kernel or the hypervisor held them, not the load",
+	     "Change: measure again, or on a quieter client (the stalls were not the load's)"},
+	    {190, 100, 0, "; its own pacing kept its workers busy (95% of a core each)",
+	     "Change: spread the rate over more workers or agents"},
+	    {20, 96, 0,
+	     "; other work shared its host (96% of its CPUs busy, its workers 10% of a core "
+	     "each)",
+	     "Change: a client with nothing else to run"},
+	    {20, 50, 25, "; the hypervisor took 25% of its CPU (steal)",
+	     "Change: a client whose CPUs are not shared (steal 25%)"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < JUDGED_N(cases); i++) {
+		for (size_t k = 0; k < JUDGED_N(pts); k++) {
+			pts[k].client_bound = pts[k].health_known = true;
+			pts[k].workers = 2;
+			pts[k].cpu_pct = cases[i].cpu_pct;
+			pts[k].host_cpu_pct = cases[i].host_pct;
+			pts[k].steal_pct = cases[i].steal_pct;
+		}
+		judged_update(&j, c, w, pts, JUDGED_N(pts));
+		assert_non_null(strstr(j.limit, "client-bound: this client could not measure even "
+		                                "1000 ops/s, the lowest rate offered"));
+		assert_string_equal(strstr(j.limit, "; "), cases[i].cause);
+		assert_non_null(strstr(j.advice, cases[i].change));
+		assert_null(strstr(j.advice, "start lower"));
+	}
+	/* without the client's health (an old agent), no cause is guessed */
+	pts[0].health_known = pts[1].health_known = false;
+	judged_update(&j, c, w, pts, JUDGED_N(pts));
+	assert_string_equal(j.limit, "client-bound: this client could not measure even 1000 "
+	                             "ops/s, the lowest rate offered");
+	judged_free(&j);
+	campaign_free(c);
+}
+
 /* A campaign of SLO mean 1 ms that asks for refinement and its confirmation step. */
 static struct campaign *judged_refined(void)
 {
@@ -550,6 +604,7 @@ int main(void)
 	    cmocka_unit_test(test_judged_agent_lost),
 	    cmocka_unit_test(test_judged_empty),
 	    cmocka_unit_test(test_judged_client_bound),
+	    cmocka_unit_test(test_judged_client_cause),
 	    cmocka_unit_test(test_judged_report_shading),
 	    cmocka_unit_test(test_judged_confirmation_violated),
 	    cmocka_unit_test(test_judged_band_non_monotonic),

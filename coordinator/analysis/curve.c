@@ -420,6 +420,12 @@ static void curve_advice_change(const struct workload *w, unsigned reasons,
 
 	if (reasons & VERDICT_ERRORS) {
 		snprintf(buf, len, "make the target stop failing (the steps had I/O errors)");
+	} else if (reasons & VERDICT_CLIENT_BOUND) {
+		char cause[256];
+
+		verdict_client_cause(p, cause, sizeof(cause), buf, len);
+		if (buf[0] == '\0')
+			snprintf(buf, len, "a client that keeps up: the steps were client-bound");
 	} else if (reasons & VERDICT_FEW_INTERVALS) {
 		curve_fmt_duration(w->measure_ns, have, sizeof(have));
 		curve_fmt_duration(VERDICT_MIN_INTERVALS * w->interval_ns, need, sizeof(need));

@@ -31,6 +31,22 @@ static void judged_point(const struct campaign *c, const struct workload *w,
 	v->offered_tp = curve_offered_tp(w, p);
 }
 
+/* The limit's client-bound words gain what disturbed the client at the first such step. */
+static void judged_client_cause(struct judged_curve *j)
+{
+	char cause[256], change[160];
+	size_t used = strlen(j->limit);
+
+	for (size_t i = 0; i < j->n; i++) {
+		if (j->sorted[i].offered_ops != j->client_bound || !j->sorted[i].client_bound)
+			continue;
+		verdict_client_cause(&j->sorted[i], cause, sizeof(cause), change, sizeof(change));
+		if (cause[0] != '\0' && used < sizeof(j->limit))
+			snprintf(j->limit + used, sizeof(j->limit) - used, "; %s", cause);
+		return;
+	}
+}
+
 void judged_update(struct judged_curve *j, const struct campaign *c, const struct workload *w,
                    const struct step_point *pts, size_t n)
 {
@@ -96,6 +112,7 @@ void judged_update(struct judged_curve *j, const struct campaign *c, const struc
 			         "client-bound: this client could not measure even %.0f ops/s, the "
 			         "lowest rate offered",
 			         j->client_bound);
+		judged_client_cause(j);
 	}
 	curve_repeats(c, w, j->sorted, n, &j->repeats);
 	/* the first failure as the run met it, not as the curve orders the steps */

@@ -123,6 +123,39 @@ void verdict_words(const struct step_point *pt, unsigned reasons, char *buf, siz
 	}
 }
 
+void verdict_client_cause(const struct step_point *pt, char *cause, size_t clen, char *change,
+                          size_t chlen)
+{
+	double each = pt->workers ? pt->cpu_pct / pt->workers : pt->cpu_pct;
+
+	cause[0] = change[0] = '\0';
+	if (!pt->health_known)
+		return;
+	if (pt->steal_pct > AGG_CLIENT_STEAL_PCT) {
+		snprintf(cause, clen, "the hypervisor took %.0f%% of its CPU (steal)", pt->steal_pct);
+		snprintf(change, chlen, "a client whose CPUs are not shared (steal %.0f%%)",
+		         pt->steal_pct);
+	} else if (each >= VERDICT_WORKER_BUSY_PCT) {
+		snprintf(cause, clen, "its own pacing kept its workers busy (%.0f%% of a core each)",
+		         each);
+		snprintf(change, chlen, "spread the rate over more workers or agents");
+	} else if (pt->host_cpu_pct >= VERDICT_HOST_BUSY_PCT) {
+		snprintf(cause, clen,
+		         "other work shared its host (%.0f%% of its CPUs busy, its workers %.0f%% "
+		         "of a core each)",
+		         pt->host_cpu_pct, each);
+		snprintf(change, chlen, "a client with nothing else to run");
+	} else {
+		snprintf(cause, clen,
+		         "its workers stalled while its host was mostly idle (at most %.0f%% busy, "
+		         "its workers %.0f%% of a core each): the kernel or the hypervisor held "
+		         "them, not the load",
+		         pt->host_cpu_pct, each);
+		snprintf(change, chlen,
+		         "measure again, or on a quieter client (the stalls were not the load's)");
+	}
+}
+
 double verdict_errors_pct(const struct step_point *pt)
 {
 	uint64_t all = pt->ops + pt->errors;

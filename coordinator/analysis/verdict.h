@@ -62,6 +62,19 @@ bool verdict_meets(const struct campaign *c, const struct step_point *pt);
  * came back under a violation (non_monotonic), not enough to place the knee. */
 bool verdict_recovers(const struct campaign *c, const struct step_point *pt);
 
+/* A worker this busy, in % of one core, paces at its own limit. */
+#define VERDICT_WORKER_BUSY_PCT 70.0
+/* A host this busy, in % of its CPUs, while its workers are not: other work shares it. */
+#define VERDICT_HOST_BUSY_PCT 80.0
+/*
+ * What disturbed a client-bound point's client, from its own figures, and the change
+ * that would let it measure: the hypervisor (steal), its own pacing (workers busy),
+ * other work on its host (host busy, workers not), or stalls of an idle host (the
+ * kernel or the hypervisor: the load did not cause them). Both "" without health.
+ */
+void verdict_client_cause(const struct step_point *pt, char *cause, size_t clen, char *change,
+                          size_t chlen);
+
 /* Failed operations in % of all the step's operations (completed and failed). */
 double verdict_errors_pct(const struct step_point *pt);
 /*

@@ -47,6 +47,12 @@ static void test_cmpgate_others(void **state)
 	assert_int_equal(cmpgate_parse("sustained > 0%", &g, why, sizeof(why)), 0);
 	assert_int_equal(g.figure, CMPGATE_SUSTAINED);
 	assert_string_equal(cmpgate_figure_name(&g, name, sizeof(name)), "sustained");
+	assert_int_equal(cmpgate_parse("storm > +10%", &g, why, sizeof(why)), 0);
+	assert_int_equal(g.figure, CMPGATE_STORM);
+	assert_false(g.below);
+	assert_true(cmpgate_past(&g, 19.0));
+	assert_false(cmpgate_past(&g, 10.0));
+	assert_string_equal(cmpgate_figure_name(&g, name, sizeof(name)), "storm");
 }
 
 static void test_cmpgate_refused(void **state)
@@ -55,6 +61,7 @@ static void test_cmpgate_refused(void **state)
 		const char *expr, *part;
 	} bad[] = {
 	    {"iops < -5%", "unknown figure"},
+	    {"iops < -5%", "latency@RATE or storm"},
 	    {"knee = -5%", "no comparison"},
 	    {"knee < %", "no change"},
 	    {"knee < -5", "a percentage"},

@@ -132,12 +132,13 @@ void verdict_client_cause(const struct step_point *pt, char *cause, size_t clen,
 	if (!pt->health_known)
 		return;
 	if (pt->steal_pct > AGG_CLIENT_STEAL_PCT) {
-		snprintf(cause, clen, "the hypervisor took %.0f%% of its CPU (steal)", pt->steal_pct);
+		snprintf(cause, clen, "the hypervisor took %.0f%% of its CPU (steal)",
+		         pt->steal_pct);
 		snprintf(change, chlen, "a client whose CPUs are not shared (steal %.0f%%)",
 		         pt->steal_pct);
 	} else if (each >= VERDICT_WORKER_BUSY_PCT) {
-		snprintf(cause, clen, "its own pacing kept its workers busy (%.0f%% of a core each)",
-		         each);
+		snprintf(cause, clen,
+		         "its own pacing kept its workers busy (%.0f%% of a core each)", each);
 		snprintf(change, chlen, "spread the rate over more workers or agents");
 	} else if (pt->host_cpu_pct >= VERDICT_HOST_BUSY_PCT) {
 		snprintf(cause, clen,

@@ -277,6 +277,11 @@ struct compare_fig {
 	double lo, hi;
 	bool has_peak, has_sus, has_max;
 	double peak, sus, sus_lat_ns, max;
+	/* fixed work: the storm (first start to last finish) and the workers' p90, seconds;
+	 * storm_run when its step ran, has_storm when every worker finished */
+	bool storm_run, has_storm;
+	uint32_t finished, workers;
+	double storm_s, worker_p90_s;
 };
 
 static struct compare_fig compare_figures(const struct compare_run *run, const char *name)
@@ -300,6 +305,16 @@ static struct compare_fig compare_figures(const struct compare_run *run, const c
 		f.has_sus = true;
 		f.sus = curve_throughput(j->w, j->sustained);
 		f.sus_lat_ns = step_metric(j->sustained, j->c->slo_metric);
+	}
+	if (j->w->work.on && j->n > 0 && j->sorted[0].storm.on) {
+		const struct storm *s = &j->sorted[0].storm;
+
+		f.storm_run = true;
+		f.finished = s->finished;
+		f.workers = s->workers;
+		f.has_storm = s->workers > 0 && s->finished == s->workers;
+		f.storm_s = s->storm_s;
+		f.worker_p90_s = s->worker.p90_s;
 	}
 	for (size_t p = 0; p < j->n; p++)
 		if (j->sorted[p].offered_ops <= 0) {
@@ -429,6 +444,46 @@ static void compare_print_kinds(FILE *f, bool html, struct compare_run *runs, si
 }
 
 /*
+ * Fixed work's rows: the storm (first start to last finish) and the workers' p90
+ * completion time, seconds, each later run with its change (a longer storm is +).
+ * A run whose workers did not all finish has no storm: "k of n finished".
+ */
+static void compare_print_storm(FILE *f, bool html, const struct compare_fig *fg, size_t nruns,
+                                const char *name)
+{
+	static const char *const what[] = {"storm (s)", "worker p90 (s)"};
+
+	for (int fig = 0; fig < 2; fig++) {
+		double v0 = fig == 0 ? fg[0].storm_s : fg[0].worker_p90_s;
+
+		fputs(html ? "<tr>" : "|", f);
+		compare_fig_cell(f, html, true, name);
+		compare_fig_cell(f, html, true, what[fig]);
+		for (size_t r = 0; r < nruns; r++) {
+			double v = fig == 0 ? fg[r].storm_s : fg[r].worker_p90_s;
+			char cell[128];
+
+			if (fg[r].has_storm)
+				snprintf(cell, sizeof(cell), "%.3f", v);
+			else if (fg[r].storm_run)
+				snprintf(cell, sizeof(cell), "%u of %u finished", fg[r].finished,
+				         fg[r].workers);
+			else
+				snprintf(cell, sizeof(cell), "%s", fg[r].present ? "none" : "-");
+			compare_fig_cell(f, html, false, cell);
+			if (r == 0)
+				continue;
+			if (fg[r].has_storm && fg[0].has_storm && v0 > 0)
+				snprintf(cell, sizeof(cell), "%+.1f%%", compare_pct(v0, v));
+			else
+				snprintf(cell, sizeof(cell), "n/a");
+			compare_fig_cell(f, html, false, cell);
+		}
+		fputs(html ? "</tr>\n" : "\n", f);
+	}
+}
+
+/*
  * The peak / sustained / max rows: a figure of every run, each later one with its
  * change; in markdown (stdout) or as the HTML table of compare.html.
  */
@@ -455,11 +510,12 @@ static void compare_print_figures(FILE *f, bool html, struct compare_run *runs, 
 	for (size_t w = 0; w < c0->nworkloads; w++) {
 		const char *name = c0->workloads[w].name;
 		struct compare_fig *fg = xcalloc(nruns, sizeof(*fg));
-		bool any_max = false;
+		bool any_max = false, any_storm = false;
 
 		for (size_t r = 0; r < nruns; r++) {
 			fg[r] = compare_figures(&runs[r], name);
 			any_max = any_max || fg[r].has_max;
+			any_storm = any_storm || fg[r].storm_run;
 		}
 		for (int fig = 0; fig < 3; fig++) {
 			static const char *const what[] = {"peak", "sustained",
@@ -500,6 +556,8 @@ static void compare_print_figures(FILE *f, bool html, struct compare_run *runs, 
 			}
 			fputs(html ? "</tr>\n" : "\n", f);
 		}
+		if (any_storm)
+			compare_print_storm(f, html, fg, nruns, name);
 		free(fg);
 		if (agg_mixed(&c0->workloads[w]))
 			compare_print_kinds(f, html, runs, nruns, name);
@@ -540,13 +598,17 @@ static void compare_print_table(struct compare_run *runs, size_t nruns)
 				printf("; sustained none");
 			if (f.has_max)
 				printf("; max %s", compare_num(f.max).s);
+			if (f.has_storm)
+				printf("; storm %.3f s", f.storm_s);
+			else if (f.storm_run)
+				printf("; storm: %u of %u finished", f.finished, f.workers);
 			printf(" |");
 		}
 		printf("\n");
 	}
 	printf("\nknee with its 95%% band; peak the best step valid or not (capacity); "
 	       "sustained the best valid step with its %s latency; max the best closed-loop "
-	       "step\n",
+	       "step; storm (fixed work) the first start to the last finish\n",
 	       campaign_slo_metric_name(c0->slo_metric));
 }
 
@@ -627,6 +689,15 @@ static struct compare_verdict compare_gate_one(const struct cmpgate *g, struct c
 			}
 		} else if (g->figure == CMPGATE_PEAK) {
 			has_a = f0.has_peak, has_b = f1.has_peak, a = f0.peak, b = f1.peak;
+		} else if (g->figure == CMPGATE_STORM) {
+			if (!f0.storm_run) {
+				v.word = "n/a";
+				snprintf(v.msg, sizeof(v.msg), "%s: storm n/a: not fixed work",
+				         name);
+				return v;
+			}
+			unit = " s";
+			has_a = f0.has_storm, has_b = f1.has_storm, a = f0.storm_s, b = f1.storm_s;
 		} else {
 			has_a = f0.has_sus, has_b = f1.has_sus, a = f0.sus, b = f1.sus;
 		}
@@ -637,17 +708,33 @@ static struct compare_verdict compare_gate_one(const struct cmpgate *g, struct c
 		return v;
 	}
 	if (!has_b) {
-		/* a figure that vanished is a fall of 100%: a breach of a '<' gate */
-		v.breach = g->below && cmpgate_past(g, -100.0);
+		/*
+		 * a figure that vanished is a fall of 100%: a breach of a '<' gate; a
+		 * storm whose workers did not all finish is endless: any '>' gate's
+		 */
+		v.breach =
+		    g->figure == CMPGATE_STORM ? !g->below : g->below && cmpgate_past(g, -100.0);
 		v.word = v.breach ? "breach" : "n/a";
-		snprintf(v.msg, sizeof(v.msg), "%s: %s %s -> none in %s", name, fn,
-		         compare_num(a).s, runs[r].dir);
+		if (g->figure == CMPGATE_STORM)
+			snprintf(v.msg, sizeof(v.msg), "%s: storm %.3f s -> unfinished in %s", name,
+			         a, runs[r].dir);
+		else
+			snprintf(v.msg, sizeof(v.msg), "%s: %s %s -> none in %s", name, fn,
+			         compare_num(a).s, runs[r].dir);
 		return v;
 	}
 	{
 		double pct = compare_pct(a, b);
-		int k = snprintf(v.msg, sizeof(v.msg), "%s: %s %+.1f%% (%s%s -> %s%s)", name, fn,
-		                 pct, compare_num(a).s, unit, compare_num(b).s, unit);
+		struct compare_text ta = compare_num(a), tb = compare_num(b);
+		int k;
+
+		/* a storm in milliseconds: its seconds to three places */
+		if (g->figure == CMPGATE_STORM) {
+			snprintf(ta.s, sizeof(ta.s), "%.3f", a);
+			snprintf(tb.s, sizeof(tb.s), "%.3f", b);
+		}
+		k = snprintf(v.msg, sizeof(v.msg), "%s: %s %+.1f%% (%s%s -> %s%s)", name, fn, pct,
+		             ta.s, unit, tb.s, unit);
 		size_t off = k > 0 ? (size_t)k : 0;
 		char ba[200], bb[200];
 
@@ -659,7 +746,8 @@ static struct compare_verdict compare_gate_one(const struct cmpgate *g, struct c
 		}
 		snprintf(ba, sizeof(ba), "%s-%s", compare_num(alo).s, compare_num(ahi).s);
 		snprintf(bb, sizeof(bb), "%s-%s", compare_num(blo).s, compare_num(bhi).s);
-		if (g->figure == CMPGATE_PEAK || g->figure == CMPGATE_SUSTAINED) {
+		if (g->figure == CMPGATE_PEAK || g->figure == CMPGATE_SUSTAINED ||
+		    g->figure == CMPGATE_STORM) {
 			v.breach = true;
 			v.word = "breach";
 			snprintf(
@@ -779,6 +867,13 @@ static json_t *compare_json(struct compare_run *runs, size_t nruns, char *const 
 				json_object_set_new(o, "sustained_latency_us",
 				                    compare_jnum(f.has_sus, f.sus_lat_ns / 1e3));
 				json_object_set_new(o, "max", compare_jnum(f.has_max, f.max));
+				if (f.storm_run) {
+					json_object_set_new(o, "storm_s",
+					                    compare_jnum(f.has_storm, f.storm_s));
+					json_object_set_new(
+					    o, "storm_worker_p90_s",
+					    compare_jnum(f.has_storm, f.worker_p90_s));
+				}
 				/* read and write apart at the peak: a mixed workload's only */
 				if (agg_mixed(wl)) {
 					const struct step_point *pk =

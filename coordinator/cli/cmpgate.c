@@ -9,8 +9,8 @@
 #include "cmpgate.h"
 
 #define CMPGATE_EXPECTED                                                                           \
-	"expected FIGURE OP CHANGE%% (FIGURE: knee, peak, sustained or latency@RATE; OP: <, <=, "  \
-	">, >=), e.g. 'knee < -5%%' or 'latency@5000 > +10%%'"
+	"expected FIGURE OP CHANGE%% (FIGURE: knee, peak, sustained, latency@RATE or storm; OP: "  \
+	"<, <=, >, >=), e.g. 'knee < -5%%', 'latency@5000 > +10%%' or 'storm > +10%%'"
 
 static const char *cmpgate_skip(const char *p)
 {
@@ -35,6 +35,9 @@ int cmpgate_parse(const char *s, struct cmpgate *g, char *why, size_t len)
 	} else if (strncmp(p, "sustained", 9) == 0) {
 		g->figure = CMPGATE_SUSTAINED;
 		p += 9;
+	} else if (strncmp(p, "storm", 5) == 0) {
+		g->figure = CMPGATE_STORM;
+		p += 5;
 	} else if (strncmp(p, "latency@", 8) == 0) {
 		g->figure = CMPGATE_LATENCY;
 		g->rate = strtod(p + 8, &end);
@@ -82,7 +85,7 @@ int cmpgate_parse(const char *s, struct cmpgate *g, char *why, size_t len)
 
 const char *cmpgate_figure_name(const struct cmpgate *g, char *buf, size_t len)
 {
-	static const char *const names[] = {"knee", "peak", "sustained", "latency"};
+	static const char *const names[] = {"knee", "peak", "sustained", "latency", "storm"};
 
 	if (g->figure == CMPGATE_LATENCY)
 		snprintf(buf, len, "latency@%g", g->rate);

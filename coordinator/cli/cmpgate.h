@@ -14,6 +14,7 @@ enum cmpgate_figure {
 	CMPGATE_PEAK,
 	CMPGATE_SUSTAINED,
 	CMPGATE_LATENCY, /* the SLO metric at the step offered rate ops/s */
+	CMPGATE_STORM,   /* fixed work: first start to last finish, seconds */
 };
 
 struct cmpgate {
@@ -26,12 +27,12 @@ struct cmpgate {
 };
 
 /*
- * Parse "FIGURE OP CHANGE%": FIGURE knee, peak, sustained or latency@RATE; OP
- * <, <=, > or >=; CHANGE a signed number. Returns 0, or -1 with why[] saying
- * what was wrong and what is expected.
+ * Parse "FIGURE OP CHANGE%": FIGURE knee, peak, sustained, latency@RATE or storm
+ * (fixed work's completion time); OP <, <=, > or >=; CHANGE a signed number.
+ * Returns 0, or -1 with why[] saying what was wrong and what is expected.
  */
 int cmpgate_parse(const char *s, struct cmpgate *g, char *why, size_t len);
-/* "knee", "peak", "sustained", "latency@5000". */
+/* "knee", "peak", "sustained", "latency@5000", "storm". */
 const char *cmpgate_figure_name(const struct cmpgate *g, char *buf, size_t len);
 /* Whether a change of pct % passes the gate's threshold (breaches it). */
 bool cmpgate_past(const struct cmpgate *g, double pct);

@@ -183,6 +183,47 @@ assert not [l for l in ivlines.lines(d + "/intervals.jsonl") if l.get("source") 
 PY
 ok "summary.json and the finish lines say how far each worker got"
 
+# compare between storms: the same campaign on a device twice as slow, nothink's deadline
+# cut to 300 ms (it needs 800 ms there): each storm and workers' p90 with its change, an
+# unfinished storm said so; --fail-if 'storm > +50%' breaches on nothink (unfinished: an
+# endless storm) and not on think (about +20%: 400 x 3 ms after the 1.2 s spread, against
+# 400 x 2 ms) nor paced (its rate sets it).
+"$IOCURVE" run "$T/sim.yaml" --out "$T/slow" --set target.sim.service_time=2ms \
+	--set workloads.nothink.load.work.deadline=300ms > "$T/slow.out" 2> "$T/slow.err" ||
+	{ cat "$T/slow.out" "$T/slow.err"; fail "the slower storm runs"; }
+rc=0
+"$IOCURVE" compare "$T/sim" "$T/slow" --fail-if 'storm > +50%' > "$T/scmp.out" 2>&1 || rc=$?
+sed 's/^/# /' "$T/scmp.out"
+check "compare --fail-if 'storm > +50%' exits 4 on the unfinished storm" test "$rc" -eq 4
+python3 - "$T" <<'PY' || fail "compare gives each storm, its workers' p90 and the change, as summary.json has them"
+import json, sys
+t = sys.argv[1]
+out = open(t + "/scmp.out").read()
+fw = {d: {w["name"]: w["fixed_work"] for w in json.load(open(f"{t}/{d}/summary.json"))["workloads"]}
+      for d in ("sim", "slow")}
+def row(name, fig):
+    line = [l for l in out.splitlines() if l.startswith(f"| {name} | {fig} |")]
+    assert len(line) == 1, (name, fig, out)
+    return [c.strip() for c in line[0].strip().strip("|").split("|")][2:]
+for name in ("think", "paced"):
+    a, b = fw["sim"][name], fw["slow"][name]
+    for fig, key in (("storm (s)", None), ("worker p90 (s)", "p90_s")):
+        va = a["storm_s"] if key is None else a["worker"][key]
+        vb = b["storm_s"] if key is None else b["worker"][key]
+        want = ["%.3f" % va, "%.3f" % vb, "%+.1f%%" % (100 * (vb - va) / va)]
+        assert row(name, fig) == want, (name, fig, row(name, fig), want)
+    print(f"# {name}: storm {a['storm_s']:.3f} -> {b['storm_s']:.3f} s")
+assert 10 < 100 * (fw["slow"]["think"]["storm_s"] / fw["sim"]["think"]["storm_s"] - 1) < 50
+assert row("nothink", "storm (s)") == ["%.3f" % fw["sim"]["nothink"]["storm_s"], "0 of 4 finished", "n/a"]
+# the gate: nothink breached, endless; think and paced within the threshold
+assert "BREACH" in out and "nothink: storm %.3f s -> unfinished in" % fw["sim"]["nothink"]["storm_s"] in out, out
+for name in ("think", "paced"):
+    assert f"breach: {name}:" not in out, out
+PY
+ok "compare gives each storm, its workers' p90 and the change, as summary.json has them"
+check "compare --fail-if 'storm > +10%' of a run against itself passes" \
+	sh -c "'$IOCURVE' compare '$T/sim' '$T/sim' --fail-if 'storm > +10%' > '$T/self.out' && grep -q 'pass: think: storm +0.0% ([0-9]*\.[0-9][0-9][0-9] s -> ' '$T/self.out'"
+
 # Real files through io_uring: each worker reads its 4MiB file once, sequentially.
 mkdir -p "$T/data"
 cat > "$T/files.yaml" <<YAML

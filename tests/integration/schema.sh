@@ -77,6 +77,7 @@ for w in summary["workloads"]:
     knee, peak = (w["knee_mibps"], w["peak_mibps"]) if mib else (w["knee_ops"], w["peak_ops"])
     tol = 0.0006 if mib else 0.051  # summary.json rounds MiB/s to 3 places, ops/s to 1
     assert d["knee_kind"] == w["knee_kind"], (d, w)
+    assert d["limit"] == w["limit"], (d["limit"], w["limit"])  # what limited it, the same words
     assert abs(d["knee_tp"] - knee) < tol, (d["knee_tp"], knee)
     assert abs(d["peak_tp"] - peak) < tol, (d["peak_tp"], peak)
     if w["knee_band"] is not None and w["knee_kind"] != "above_peak":

@@ -351,6 +351,93 @@ static const yaml_node_t *targets_size_node(struct yamlnode_doc *y, const yaml_n
 	return yamlnode_lookup(y, t, "size");
 }
 
+/* Whether one agent can carry both label sets: no key with two values. */
+static bool targets_labels_agree(const struct label *a, size_t na, const struct label *b, size_t nb)
+{
+	for (size_t i = 0; i < na; i++)
+		for (size_t k = 0; k < nb; k++)
+			if (strcmp(a[i].key, b[k].key) == 0 && strcmp(a[i].value, b[k].value) != 0)
+				return false;
+	return true;
+}
+
+static bool targets_used(const struct campaign *c, size_t i)
+{
+	for (size_t k = 0; k < c->nworkloads; k++)
+		if (c->workloads[k].target == i)
+			return true;
+	return false;
+}
+
+/*
+ * select mode: an agent must carry the campaign's labels and its target's, and
+ * targets whose labels disagree (class=fast, class=slow) need agents of their own.
+ * Refused at load when a target's labels contradict the campaign's, or when count
+ * is below a set of targets that pairwise disagree (found greedily: a lower bound
+ * on the agents needed, so a campaign that could run is never refused).
+ */
+static int targets_check_select(struct yamlnode_doc *y, const yaml_node_t *root,
+                                const struct campaign *c)
+{
+	size_t apart[CAMPAIGN_MAX_TARGETS], n = 0, used = 0;
+	const yaml_node_t *agents = yamlnode_lookup(y, root, "agents");
+	const yaml_node_t *sel = yamlnode_lookup(y, agents, "select");
+	char names[512], labels[512];
+
+	if (c->agents_mode != CAMPAIGN_AGENTS_SELECT || !c->multi_target)
+		return 0;
+	for (size_t i = 0; i < c->ntargets; i++) {
+		const struct campaign_target *t = &c->targets[i];
+		bool alone = true;
+
+		if (!targets_used(c, i) || t->nlabels == 0)
+			continue;
+		if (!targets_labels_agree(t->labels, t->nlabels, c->labels, c->nlabels)) {
+			label_format(t->labels, t->nlabels, ",", labels, sizeof(labels));
+			label_format(c->labels, c->nlabels, ",", names, sizeof(names));
+			const yaml_node_t *tn = yamlnode_get(
+			    y, yamlnode_lookup(y, root, "targets")->data.sequence.items.start[i]);
+
+			yamlnode_error(
+			    y, yamlnode_lookup(y, yamlnode_lookup(y, tn, "select"), "labels"),
+			    "targets.%s.select.labels: %s contradicts agents.select.labels "
+			    "%s: no agent can carry both; make them agree",
+			    t->name, labels, names);
+			return -1;
+		}
+		for (size_t k = 0; k < n && alone; k++)
+			alone = !targets_labels_agree(t->labels, t->nlabels,
+			                              c->targets[apart[k]].labels,
+			                              c->targets[apart[k]].nlabels);
+		if (alone)
+			apart[n++] = i;
+	}
+	if (n <= c->agents_count)
+		return 0;
+	names[0] = labels[0] = '\0';
+	for (size_t k = 0; k < n; k++) {
+		const struct campaign_target *t = &c->targets[apart[k]];
+		size_t ln = strlen(labels);
+
+		used +=
+		    (size_t)snprintf(names + used, used < sizeof(names) ? sizeof(names) - used : 0,
+		                     "%s%s", k ? ", " : "", t->name);
+		if (used >= sizeof(names))
+			used = sizeof(names) - 1;
+		if (ln + 2 < sizeof(labels)) {
+			snprintf(labels + ln, sizeof(labels) - ln, "%s", k ? "; " : "");
+			ln = strlen(labels);
+			label_format(t->labels, t->nlabels, ",", labels + ln, sizeof(labels) - ln);
+		}
+	}
+	yamlnode_error(y, yamlnode_lookup(y, sel, "count"),
+	               "agents.select.count: %u agent(s) cannot drive targets %s: their "
+	               "select.labels disagree (%s), so each needs an agent of its own; raise "
+	               "count to %zu",
+	               c->agents_count, names, labels, n);
+	return -1;
+}
+
 /* The target must hold a whole block of every workload, in O_DIRECT-friendly units. */
 int targets_check(struct yamlnode_doc *y, const yaml_node_t *root, const struct campaign *c)
 {
@@ -385,7 +472,7 @@ int targets_check(struct yamlnode_doc *y, const yaml_node_t *root, const struct 
 			return -1;
 		}
 	}
-	return 0;
+	return targets_check_select(y, root, c);
 }
 
 void targets_free(struct campaign_target *t, size_t n)

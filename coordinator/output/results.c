@@ -22,6 +22,7 @@ struct results {
 	int dirfd;     /* the directory, made by us (or, resuming, ours and no symlink) */
 	int intervals; /* intervals.jsonl, appended by whole lines */
 	int curve;     /* curve.csv, likewise */
+	bool kinds;    /* a mixed workload: curve.csv has the read and write apart columns */
 	/*
 	 * Agents' interval lines wait here and go out in one write with the next other
 	 * line (their merged line, as a rule): a fleet's thousands of lines a second cost
@@ -100,15 +101,18 @@ static void results_hold(struct results *r, const char *line)
 	r->npending += n;
 }
 
-/* curve.csv's header line, malloc'd. */
-static char *results_curve_header(void)
+/*
+ * curve.csv's header line, malloc'd: with the read and write apart columns at the
+ * end when the campaign has a mixed workload (a pure workload's cells empty).
+ */
+static char *results_curve_header(const struct results *r)
 {
 	char *line = NULL;
 	size_t len = 0;
 	FILE *m = results_line_open(&line, &len);
 
 	fputs(RESULTS_WORKLOAD_COLUMNS, m);
-	pfield_csv_header(m, PF_CURVE, false);
+	pfield_csv_header(m, PF_CURVE, r->kinds);
 	results_line_close(m);
 	return line;
 }
@@ -116,7 +120,7 @@ static char *results_curve_header(void)
 /* curve.csv anew: its header line. */
 static int results_put_header(struct results *r, struct error *err)
 {
-	char *header = results_curve_header();
+	char *header = results_curve_header(r);
 	int rc = results_put(r, r->curve, "curve.csv", header, err);
 
 	free(header);
@@ -165,6 +169,8 @@ static struct results *results_new(const char *dir, const struct campaign *c)
 	r->dir = dir ? xstrdup(dir) : xasprintf("iocurve-results/%s-%s", c->name, stamp);
 	r->dirfd = r->intervals = r->curve = -1;
 	r->agent_bins = campaign_agent_histograms(c);
+	for (size_t i = 0; i < c->nworkloads; i++)
+		r->kinds = r->kinds || agg_mixed(&c->workloads[i]);
 	return r;
 }
 
@@ -207,7 +213,8 @@ err:
 	return NULL;
 }
 
-static char *results_point_line(const struct workload *w, const struct step_point *p)
+static char *results_point_line(const struct results *r, const struct workload *w,
+                                const struct step_point *p)
 {
 	char *line = NULL;
 	size_t len = 0;
@@ -215,7 +222,7 @@ static char *results_point_line(const struct workload *w, const struct step_poin
 
 	fprintf(m, "%s,%s,%u,%s,", w->name, rw_mode_name(w->rw), w->block_size,
 	        w->access.direct ? "true" : "false");
-	pfield_csv_row(m, PF_CURVE, false, p, NULL);
+	pfield_csv_row(m, PF_CURVE, r->kinds, p, NULL);
 	results_line_close(m);
 	return line;
 }
@@ -380,7 +387,7 @@ int results_mark(struct results *r, const struct run_mark *m, struct error *err)
 int results_point(struct results *r, const struct workload *w, const struct step_point *p,
                   struct error *err)
 {
-	char *line = results_point_line(w, p);
+	char *line = results_point_line(r, w, p);
 	int rc = results_put(r, r->curve, "curve.csv", line, err);
 
 	free(line);

@@ -86,8 +86,17 @@ assert all(st["read_percentiles_us"]["p99"] == st["read_p99_us"] and
            st["write_percentiles_us"]["p50"] == st["write_p50_us"] and
            set(st["write_percentiles_us"]) == set(st["percentiles_us"]) for st in steps), steps[0]
 assert "read_ops" not in json.load(open(d + "/curve-rr.json"))["steps"][0]
+# curve.csv (every workload's steps): the apart columns at the end, the mixed workload's
+# cells curve-mix.csv's, the pure workload's empty
+both = list(csv.DictReader(open(d + "/curve.csv")))
+apart = [k for k in rows[0] if k.startswith(("read_", "write_")) and k != "write_pct"]
+assert list(both[0])[-len(apart):] == apart, (list(both[0]), apart)
+mixrows = [r for r in both if r["workload"] == "mix"]
+assert len(mixrows) == len(rows) and all(
+    m[k] == r[k] for m, r in zip(sorted(mixrows, key=lambda r: int(r["step"])), rows) for k in apart), mixrows
+assert all(r[k] == "" for r in both if r["workload"] == "rr" for k in apart), both
 PY
-ok "read and write apart add up, per step and per interval"
+ok "read and write apart add up, per step and per interval; curve.csv has them for the mixed workload"
 
 check "summary.md's step table has the per-kind columns for the mixed workload" \
 	grep -q "| Read ops/s | Write ops/s | Read mean | Write mean | Read p99 | Write p99 |" "$T/sim/summary.md"

@@ -358,7 +358,7 @@ static void test_report_html(void **state)
 	/* Per workload: steps, per-agent shares; the plan at the end, escaped. */
 	assert_int_equal(plot_test_count(a, "<table class=\"steps\">"), 2);
 	assert_int_equal(plot_test_count(a, "<table class=\"agents\">"), 2);
-	assert_non_null(strstr(a, "<th colspan=\"2\">local-1</th>"));
+	assert_non_null(strstr(a, "<th colspan=\"3\">local-1</th>"));
 	assert_non_null(strstr(a, "# load: a &lt; b &amp; c &gt; &quot;d&quot;"));
 	assert_null(strstr(a, "a < b"));
 	assert_non_null(strstr(

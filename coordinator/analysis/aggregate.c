@@ -33,6 +33,8 @@ struct agg_agent_iv {
 	uint64_t lat_sum_ns;
 	uint64_t duration_ns;
 	double host_cpu_pct;
+	uint64_t client_ns; /* issue lateness + reap delay, summed over its operations */
+	bool health;        /* the agent measured them */
 };
 
 struct agg_agent {
@@ -252,6 +254,8 @@ int agg_add_record(struct agg_step *st, uint32_t agent, uint32_t interval,
 		a->iv[interval].lat_sum_ns = rec->rec.latency.sum;
 		a->iv[interval].duration_ns = rec->duration_ns;
 		a->iv[interval].host_cpu_pct = rec->host_cpu_pct;
+		a->iv[interval].client_ns = rec->rec.issue_late_ns + rec->rec.reap_delay_ns;
+		a->iv[interval].health = rec->rec.health_n > 0;
 	}
 	if (m->agents < agg_expected(st, interval))
 		return 0;
@@ -652,6 +656,31 @@ bool agg_window_trends(const struct agg_step *st, uint32_t from, uint32_t to,
 	return trend;
 }
 
+/* Agent ag's figures over the step's window: the report's breakdown, its client's delay. */
+static void agg_agent_share(const struct agg_step *st, const struct agg_agent *ag,
+                            struct agent_share *sh)
+{
+	struct agg_agent_iv sum = {.health = true};
+
+	for (uint32_t i = st->win_from; ag->iv != NULL && i < st->win_to; i++) {
+		sum.ops += ag->iv[i].ops;
+		sum.lat_sum_ns += ag->iv[i].lat_sum_ns;
+		sum.duration_ns += ag->iv[i].duration_ns;
+		sum.client_ns += ag->iv[i].client_ns;
+		/* an interval it did not report (a loss) says nothing of its health */
+		if (ag->iv[i].duration_ns > 0)
+			sum.health = sum.health && ag->iv[i].health;
+		if (ag->iv[i].host_cpu_pct > sum.host_cpu_pct)
+			sum.host_cpu_pct = ag->iv[i].host_cpu_pct;
+	}
+	snprintf(sh->name, sizeof(sh->name), "%s", ag->name);
+	sh->achieved_ops = sum.duration_ns ? (double)sum.ops * 1e9 / (double)sum.duration_ns : 0;
+	sh->mean_ns = sum.ops ? (double)sum.lat_sum_ns / (double)sum.ops : 0;
+	sh->host_cpu_pct = sum.host_cpu_pct;
+	sh->health_known = sum.health && sum.ops > 0;
+	sh->client_ns = sum.ops ? (double)sum.client_ns / (double)sum.ops : 0;
+}
+
 /* The client's health over the window, and whether it was disturbed (AGG_CLIENT_LATE). */
 static void agg_health(const struct agg_record *all, size_t nm, uint64_t measured_ns,
                        const struct campaign *c, struct step_point *pt)
@@ -836,23 +865,18 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 			used +=
 			    (uint32_t)snprintf(pt->lost_names + used, sizeof(pt->lost_names) - used,
 			                       "%s%s", used ? ", " : "", byname[a]->name);
-	for (uint32_t a = 0; a < st->nagents && a < STEP_MAX_AGENTS; a++) {
+	for (uint32_t a = 0; a < st->nagents; a++) {
 		const struct agg_agent *ag = byname[a];
-		struct agent_share *sh = &pt->agents[a];
-		struct agg_agent_iv sum = {0};
+		struct agent_share sh = {0};
 
-		for (uint32_t i = st->win_from; ag->iv != NULL && i < st->win_to; i++) {
-			sum.ops += ag->iv[i].ops;
-			sum.lat_sum_ns += ag->iv[i].lat_sum_ns;
-			sum.duration_ns += ag->iv[i].duration_ns;
-			if (ag->iv[i].host_cpu_pct > sum.host_cpu_pct)
-				sum.host_cpu_pct = ag->iv[i].host_cpu_pct;
+		agg_agent_share(st, ag, &sh);
+		if (sh.health_known && st->nagents > 1 &&
+		    (pt->worst_agent[0] == '\0' || sh.client_ns > pt->worst_client_ns)) {
+			snprintf(pt->worst_agent, sizeof(pt->worst_agent), "%s", ag->name);
+			pt->worst_client_ns = sh.client_ns;
 		}
-		snprintf(sh->name, sizeof(sh->name), "%s", ag->name);
-		sh->achieved_ops =
-		    sum.duration_ns ? (double)sum.ops * 1e9 / (double)sum.duration_ns : 0;
-		sh->mean_ns = sum.ops ? (double)sum.lat_sum_ns / (double)sum.ops : 0;
-		sh->host_cpu_pct = sum.host_cpu_pct;
+		if (a < STEP_MAX_AGENTS)
+			pt->agents[a] = sh;
 	}
 	free(byname);
 	for (uint32_t i = 0; i < st->nintervals && pt->nticks < STEP_MAX_TICKS; i++) {

@@ -40,6 +40,9 @@ struct agent_share {
 	double achieved_ops;
 	double mean_ns;
 	double host_cpu_pct;
+	bool health_known; /* it measured its client's health... */
+	double
+	    client_ns; /* ...and delayed its operations this much, mean (issue lateness + reap) */
 };
 
 /* One interval of a step as the fleet ran it, for the report's plot over time. */
@@ -114,6 +117,13 @@ struct step_point {
 	uint32_t agents_lost; /* of nagents, lost during the step (the rest ran to its end) */
 	uint32_t lost_at;     /* the first interval without the lost agent(s); UINT32_MAX: none */
 	char lost_names[128]; /* the lost agents' names by name, ", " between ("" when none) */
+	/*
+	 * Of two agents or more that measured their health, the one whose client delayed
+	 * its operations most (mean over its window's operations) and that mean: the
+	 * disturbed client named ("" with one agent, or no health).
+	 */
+	char worst_agent[64];
+	double worst_client_ns;
 	struct agent_share agents[STEP_MAX_AGENTS];
 	uint32_t npct; /* the campaign's percentiles: pct[k] of the latency is pct_ns[k] */
 	double pct[CAMPAIGN_MAX_PERCENTILES];

@@ -48,10 +48,19 @@ unsigned verdict_point(const struct step_point *pt)
 	return r;
 }
 
+const char *verdict_worst_agent(const struct step_point *pt, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (pt->worst_agent[0] != '\0')
+		snprintf(buf, len, "; most on %s, %.0fus", pt->worst_agent,
+		         pt->worst_client_ns / 1e3);
+	return buf;
+}
+
 void verdict_words(const struct step_point *pt, unsigned reasons, char *buf, size_t len)
 {
 	size_t used = 0;
-	char word[96 + RECORD_CAUSE_MAX + RECORD_PATH_MAX];
+	char word[160 + RECORD_CAUSE_MAX + RECORD_PATH_MAX], most[96];
 
 	if (len == 0)
 		return;
@@ -101,16 +110,18 @@ void verdict_words(const struct step_point *pt, unsigned reasons, char *buf, siz
 			if (pt->stall_unsteady) {
 				snprintf(word, sizeof(word),
 				         "client-bound (client stalls over %.0fus in %u of %u "
-				         "intervals made it unsteady)",
-				         pt->stall_over_ns / 1e3, pt->client_stalls, pt->intervals);
+				         "intervals made it unsteady%s)",
+				         pt->stall_over_ns / 1e3, pt->client_stalls, pt->intervals,
+				         verdict_worst_agent(pt, most, sizeof(most)));
 				break;
 			}
 			snprintf(
 			    word, sizeof(word),
 			    "client-bound (client delay %.0fus mean, %.2g%% of ops over %.0fus; "
-			    "steal %.0f%%)",
+			    "steal %.0f%%%s)",
 			    (pt->issue_late_ns + pt->reap_delay_ns) / 1e3, pt->late_pct,
-			    pt->late_over_ns / 1e3, pt->steal_pct);
+			    pt->late_over_ns / 1e3, pt->steal_pct,
+			    verdict_worst_agent(pt, most, sizeof(most)));
 			break;
 		default:
 			snprintf(word, sizeof(word), "nothing completed");

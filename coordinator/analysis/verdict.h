@@ -62,6 +62,11 @@ bool verdict_meets(const struct campaign *c, const struct step_point *pt);
  * came back under a violation (non_monotonic), not enough to place the knee. */
 bool verdict_recovers(const struct campaign *c, const struct step_point *pt);
 
+/*
+ * "; most on AGENT, 420us": the agent whose client delayed its operations most
+ * (step_point.worst_agent), "" with one agent; into buf, returned.
+ */
+const char *verdict_worst_agent(const struct step_point *pt, char *buf, size_t len);
 /* A worker this busy, in % of one core, paces at its own limit. */
 #define VERDICT_WORKER_BUSY_PCT 70.0
 /* A host this busy, in % of its CPUs, while its workers are not: other work shares it. */

@@ -462,28 +462,35 @@ static void report_agents(FILE *f, const struct step_point *pts, size_t n)
 	      "<th rowspan=\"2\">Step</th>",
 	      f);
 	for (size_t a = 0; a < na; a++) {
-		fputs("<th colspan=\"2\">", f);
+		fputs("<th colspan=\"3\">", f);
 		markup_escape(f, head->agents[a].name);
 		fputs("</th>", f);
 	}
 	fputs("</tr>\n<tr>", f);
 	for (size_t a = 0; a < na; a++)
-		fputs("<th>ops/s</th><th>Mean</th>", f);
+		fputs("<th>ops/s</th><th>Mean</th><th title=\"the client's own delay of an "
+		      "operation, mean: issue lateness and reap delay\">Client delay</th>",
+		      f);
 	fputs("</tr></thead>\n<tbody>\n", f);
 	for (size_t i = 0; i < n; i++) {
 		const struct step_point *p = &pts[i];
 
 		fprintf(f, "<tr><td class=\"n\">%u</td>", p->step + 1);
 		for (size_t a = 0; a < na; a++) {
-			char ops[48], mean[16];
+			char ops[48], mean[16], delay[16] = "";
 
 			if (a >= p->nagents) {
-				fputs("<td></td><td></td>", f);
+				fputs("<td></td><td></td><td></td>", f);
 				continue;
 			}
 			report_num(p->agents[a].achieved_ops, ops, sizeof(ops));
 			report_dur(p->agents[a].mean_ns, mean, sizeof(mean));
-			fprintf(f, "<td class=\"n\">%s</td><td class=\"n\">%s</td>", ops, mean);
+			if (p->agents[a].health_known)
+				report_dur(p->agents[a].client_ns, delay, sizeof(delay));
+			fprintf(f,
+			        "<td class=\"n\">%s</td><td class=\"n\">%s</td><td "
+			        "class=\"n\">%s</td>",
+			        ops, mean, delay);
 		}
 		fputs("</tr>\n", f);
 	}

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * iocurve compare's parts: the runs compared, each run's figures for a workload
+ * (compare_figs.c: knee, peak, sustained, closed loop, storm, read and write apart,
+ * and their tables) and the --fail-if gates over them (compare_gate.c).
+ */
+#ifndef IOCURVE_COMPARE_H
+#define IOCURVE_COMPARE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "cmpgate.h"
+#include "replay.h"
+
+/* One run being compared: its points and their judged curves (rp.judged), per workload. */
+struct compare_run {
+	const char *dir;
+	struct replay rp;
+};
+
+/* A cell's text, returned by value. */
+struct compare_text {
+	char s[96];
+};
+
+/*
+ * A run's figures for one workload, in the workload's unit: the knee (compare_knee),
+ * the peak (capacity, valid or not), the sustained figure (the best valid step, with
+ * its SLO metric) and the best closed-loop (max) step.
+ */
+struct compare_fig {
+	bool present;
+	const struct knee *k;
+	struct curve_repeats r;
+	double knee;
+	int bound;
+	bool band;
+	double lo, hi;
+	bool has_peak, has_sus, has_max;
+	double peak, sus, sus_lat_ns, max;
+	/* fixed work: the storm (first start to last finish) and the workers' p90, seconds;
+	 * storm_run when its step ran, has_storm when every worker finished */
+	bool storm_run, has_storm;
+	uint32_t finished, workers;
+	double storm_s, worker_p90_s;
+};
+
+/* The index of workload name in campaign c, -1 when it has none. */
+ssize_t compare_find(const struct campaign *c, const char *name);
+
+/*
+ * A run's knee for workload w: the mean of its repeats when it has them (r->n > 0).
+ * bound: 0 a value, 1 a lower bound (every step met the SLO), -1 no knee.
+ */
+void compare_knee(const struct compare_run *run, size_t w, struct curve_repeats *r, double *knee,
+                  int *bound);
+
+/*
+ * "45200.0 (44000.0-46000.0)": the knee and its 95% interval (curve_knee_interval),
+ * "> 45200.0" (a lower bound), "none"; with repeats the mean and "(3 repeats)".
+ */
+struct compare_text compare_fmt(const struct knee *k, const struct curve_repeats *r, double knee,
+                                int bound);
+
+/* Run's figures for workload name (present false when the run has no such workload). */
+struct compare_fig compare_figures(const struct compare_run *run, const char *name);
+
+/* The step of run offered rate ops/s (within 0.5%), the last run; NULL when none. */
+const struct step_point *compare_at_rate(const struct compare_run *run, const char *name,
+                                         double rate);
+
+/* "45,000" (grouped, whole) from 1,000 up, else "812.5". */
+struct compare_text compare_num(double v);
+
+/* The change from a to b in % of a; NaN when a is not above 0. */
+double compare_pct(double a, double b);
+
+/* Workload name's peak step in run, NULL when it has none (or no such workload). */
+const struct step_point *compare_peak(const struct compare_run *run, const char *name);
+
+/*
+ * The peak / sustained / max rows (and a fixed-work workload's storm rows, a mixed
+ * one's read and write at the peak): a figure of every run, each later one with its
+ * change; in markdown (stdout) or as the HTML table of compare.html.
+ */
+void compare_print_figures(FILE *f, bool html, struct compare_run *runs, size_t nruns);
+
+/* compare --table: the runs as columns, a row per workload of the base run. */
+void compare_print_table(struct compare_run *runs, size_t nruns);
+
+/*
+ * Every gate on every workload of every later run, each verdict printed (all of them
+ * to stdout when text, else the breaches to stderr) and added to jgate; the number
+ * of breaches.
+ */
+size_t compare_gates(const struct cmpgate *gates, size_t ngates, struct compare_run *runs,
+                     size_t nruns, json_t *jgate, bool text);
+
+#endif

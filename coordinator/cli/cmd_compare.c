@@ -449,12 +449,8 @@ static int compare_exec(const struct args *a)
 		/* The knee of each later run against the first, in %, and whether beyond the noise.
 		 */
 		printf("| Workload | %s |", runs[0].dir);
-		for (size_t r = 1; r < nruns; r++)
-			printf(" %s | change | noise |", runs[r].dir);
-		printf("\n|---|---:|");
-		for (size_t r = 1; r < nruns; r++)
-			printf("---:|---:|---|");
-		printf("\n");
+		compare_md_head(stdout, runs, nruns, 1, " change | noise |", "|---|---:|",
+		                "---:|---:|---|");
 		for (size_t w = 0; w < runs[0].rp.campaign->nworkloads; w++) {
 			printf("|");
 			for (size_t k = 0; k < rows[w].n; k++)

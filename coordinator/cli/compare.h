@@ -49,6 +49,13 @@ struct compare_fig {
 	double storm_s, worker_p90_s;
 };
 
+/*
+ * The rest of a markdown table's head, after its lead columns: each run from `from`
+ * (" DIR |" then extra, such as " change |"), then the rule line: lead_rule, rule per run.
+ */
+void compare_md_head(FILE *f, const struct compare_run *runs, size_t nruns, size_t from,
+                     const char *extra, const char *lead_rule, const char *rule);
+
 /* The index of workload name in campaign c, -1 when it has none. */
 ssize_t compare_find(const struct campaign *c, const char *name);
 

@@ -11,6 +11,17 @@
 #include "table.h"
 #include "xalloc.h"
 
+void compare_md_head(FILE *f, const struct compare_run *runs, size_t nruns, size_t from,
+                     const char *extra, const char *lead_rule, const char *rule)
+{
+	for (size_t r = from; r < nruns; r++)
+		fprintf(f, " %s |%s", runs[r].dir, extra);
+	fprintf(f, "\n%s", lead_rule);
+	for (size_t r = from; r < nruns; r++)
+		fputs(rule, f);
+	fputc('\n', f);
+}
+
 ssize_t compare_find(const struct campaign *c, const char *name)
 {
 	for (size_t i = 0; i < c->nworkloads; i++)
@@ -275,12 +286,7 @@ void compare_print_figures(FILE *f, bool html, struct compare_run *runs, size_t 
 		fputs("</tr>\n", f);
 	} else {
 		fprintf(f, "\n| Workload | Figure | %s |", runs[0].dir);
-		for (size_t r = 1; r < nruns; r++)
-			fprintf(f, " %s | change |", runs[r].dir);
-		fprintf(f, "\n|---|---|---:|");
-		for (size_t r = 1; r < nruns; r++)
-			fprintf(f, "---:|---:|");
-		fprintf(f, "\n");
+		compare_md_head(f, runs, nruns, 1, " change |", "|---|---|---:|", "---:|---:|");
 	}
 	for (size_t w = 0; w < c0->nworkloads; w++) {
 		const char *name = c0->workloads[w].name;
@@ -347,12 +353,7 @@ void compare_print_table(struct compare_run *runs, size_t nruns)
 	const struct campaign *c0 = runs[0].rp.campaign;
 
 	printf("| Workload | unit |");
-	for (size_t r = 0; r < nruns; r++)
-		printf(" %s |", runs[r].dir);
-	printf("\n|---|---|");
-	for (size_t r = 0; r < nruns; r++)
-		printf("---|");
-	printf("\n");
+	compare_md_head(stdout, runs, nruns, 0, "", "|---|---|", "---|");
 	for (size_t w = 0; w < c0->nworkloads; w++) {
 		const struct workload *wl = &c0->workloads[w];
 

@@ -4,27 +4,9 @@
 # `iocurve resume ID` carries it on in the same results directory, every step once.
 . "$(dirname "$0")/lib.sh"
 
-"$IOCURVE" certs init "$T/ca" > /dev/null
-"$IOCURVE" certs agent "$T/ca" a1 a2 > /dev/null
-PORT=$(free_port)
-SOCK=$T/ctl.sock
-serve() { # serve LOG
-	"$IOCURVE" serve --listen "127.0.0.1:$PORT" --tls "$T/ca" --control "$SOCK" \
-		--results "$T/results" 2> "$1" &
-	SERVE=$!
-	PIDS="$PIDS $SERVE"
-	wait_for "$1" "control socket" 10 || { cat "$1"; fail "serve starts"; }
-}
-mkdir -p "$T/data"
-serve "$T/serve1.log"
-for a in a1 a2; do
-	"$IOCURVE_AGENT" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --name $a --allow "$T/data" \
-		2> "$T/$a.log" &
-	PIDS="$PIDS $!"
-done
-for a in a1 a2; do
-	wait_for "$T/serve1.log" "agent $a: clock offset" 15 || fail "agent $a joins"
-done
+daemon_certs a1 a2
+daemon_serve "$T/serve1.log" "$T/results"
+daemon_agents "$T/serve1.log" a1 a2
 cat > "$T/c.yaml" <<YAML
 campaign: long
 agents: {select: {count: 2}, wait: 30s}
@@ -51,7 +33,7 @@ kill -KILL "$SERVE"
 wait "$SERVE" 2> /dev/null || true
 check "the killed daemon left its mark in the results" test -f "$R/running"
 
-serve "$T/serve2.log"
+daemon_serve "$T/serve2.log" "$T/results"
 "$IOCURVE" status --coordinator "$SOCK" > "$T/status1.out" || fail "status after the restart"
 check "status shows the campaign interrupted, with its results" \
 	grep -Eq "^1 +long +interrupted .*$R" "$T/status1.out"

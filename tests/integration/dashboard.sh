@@ -5,34 +5,7 @@
 
 : "${DASHBOARD_FEED:?set by meson test}"
 : "${IOCURVE_SOURCE:?set by meson test}"
-command -v tmux > /dev/null 2>&1 || {
-	echo "# skip: tmux is not installed"
-	exit 77
-}
-
-# A server of our own (-L): never touch the tmux of whoever runs the tests.
-SOCK=iocurve-dash-$$
-S=dash-$$
-tx() { tmux -L "$SOCK" -f /dev/null "$@"; }
-trap 'tx kill-server 2>/dev/null || true; cleanup' EXIT
-export TERM=xterm-256color LANG=C.UTF-8
-
-# screen: what the pane shows now, into $T/screen.
-screen() { tx capture-pane -p -t "$S" > "$T/screen"; }
-# wait_screen PATTERN SECONDS: until the pane shows PATTERN (grep -E).
-wait_screen() {
-	n=0
-	while screen && ! grep -Eq -- "$1" "$T/screen"; do
-		n=$((n + 1))
-		if [ "$n" -gt $(($2 * 10)) ]; then
-			echo "# the pane shows:"
-			sed 's/^/# /' "$T/screen"
-			return 1
-		fi
-		sleep 0.1
-	done
-}
-on_screen() { grep -Eq -- "$1" "$T/screen"; }
+. "$(dirname "$0")/pane.sh"
 
 tx new-session -d -s "$S" -x 120 -y 40 \
 	"$DASHBOARD_FEED $IOCURVE_SOURCE/tests/dashboard-events.txt 5 --exit-after 20"

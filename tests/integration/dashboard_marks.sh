@@ -5,29 +5,7 @@
 # it; intervals.jsonl and the time plot have it; Esc drops a text; an empty one is refused.
 . "$(dirname "$0")/lib.sh"
 
-command -v tmux > /dev/null 2>&1 || {
-	echo "# skip: tmux is not installed"
-	exit 77
-}
-SOCK=iocurve-dashmark-$$
-S=dashmark-$$
-tx() { tmux -L "$SOCK" -f /dev/null "$@"; }
-trap 'tx kill-server 2>/dev/null || true; cleanup' EXIT
-export TERM=xterm-256color LANG=C.UTF-8
-
-screen() { tx capture-pane -p -t "$S" > "$T/screen"; }
-wait_screen() {
-	n=0
-	while screen && ! grep -Eq -- "$1" "$T/screen"; do
-		n=$((n + 1))
-		if [ "$n" -gt $(($2 * 10)) ]; then
-			echo "# the pane shows:"
-			sed 's/^/# /' "$T/screen"
-			return 1
-		fi
-		sleep 0.1
-	done
-}
+. "$(dirname "$0")/pane.sh"
 
 cat > "$T/c.yaml" <<YAML
 campaign: dmark

@@ -58,3 +58,35 @@ wait_exit() {
 	done
 	wait "$1"
 }
+
+# A daemon of the test's own: daemon_certs NAME... makes the CA ($T/ca) and the agents'
+# certificates, with a free PORT and the control socket SOCK ($T/ctl.sock); daemon_serve
+# LOG RESULTS starts `iocurve serve` there (again after a kill: the same port and socket;
+# SERVE its pid); daemon_agents LOG NAME... starts the agents, each allowed $T/data, and
+# waits until each has joined.
+daemon_certs() {
+	"$IOCURVE" certs init "$T/ca" > /dev/null
+	"$IOCURVE" certs agent "$T/ca" "$@" > /dev/null
+	PORT=$(free_port)
+	SOCK=$T/ctl.sock
+}
+daemon_serve() { # daemon_serve LOG RESULTS
+	"$IOCURVE" serve --listen "127.0.0.1:$PORT" --tls "$T/ca" --control "$SOCK" \
+		--results "$2" 2> "$1" &
+	SERVE=$!
+	PIDS="$PIDS $SERVE"
+	wait_for "$1" "control socket" 10 || { cat "$1"; fail "serve starts"; }
+}
+daemon_agents() { # daemon_agents LOG NAME...
+	log=$1
+	shift
+	mkdir -p "$T/data"
+	for a in "$@"; do
+		"$IOCURVE_AGENT" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --name "$a" \
+			--allow "$T/data" 2> "$T/$a.log" &
+		PIDS="$PIDS $!"
+	done
+	for a in "$@"; do
+		wait_for "$log" "agent $a: clock offset" 15 || fail "agent $a joins"
+	done
+}

@@ -5,23 +5,9 @@
 # report.html with the marks stamped after the resume, and `iocurve report` agrees.
 . "$(dirname "$0")/lib.sh"
 
-"$IOCURVE" certs init "$T/ca" > /dev/null
-"$IOCURVE" certs agent "$T/ca" a1 > /dev/null
-PORT=$(free_port)
-SOCK=$T/ctl.sock
-serve() { # serve LOG
-	"$IOCURVE" serve --listen "127.0.0.1:$PORT" --tls "$T/ca" --control "$SOCK" \
-		--results "$T/results" 2> "$1" &
-	SERVE=$!
-	PIDS="$PIDS $SERVE"
-	wait_for "$1" "control socket" 10 || { cat "$1"; fail "serve starts"; }
-}
-mkdir -p "$T/data"
-serve "$T/serve1.log"
-"$IOCURVE_AGENT" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --name a1 --allow "$T/data" \
-	2> "$T/a1.log" &
-PIDS="$PIDS $!"
-wait_for "$T/serve1.log" "agent a1: clock offset" 15 || fail "agent a1 joins"
+daemon_certs a1
+daemon_serve "$T/serve1.log" "$T/results"
+daemon_agents "$T/serve1.log" a1
 cat > "$T/c.yaml" <<YAML
 campaign: mr
 agents: {select: {count: 1}, wait: 30s}
@@ -47,7 +33,7 @@ kill -KILL "$SERVE"
 wait "$SERVE" 2> /dev/null || true
 check "both marks were on disk" test "$(grep -c '"mark"' "$R/intervals.jsonl")" -eq 2
 
-serve "$T/serve2.log"
+daemon_serve "$T/serve2.log" "$T/results"
 wait_for "$T/serve2.log" "agent a1: clock offset" 30 || fail "agent a1 joins the new daemon"
 "$IOCURVE" resume 1 --coordinator "$SOCK" > "$T/resume.out" 2>&1 || { cat "$T/resume.out"; fail "iocurve resume 1"; }
 wait_for "$R/intervals.jsonl" '"workload":"b","step":0,' 30 || fail "workload b starts"

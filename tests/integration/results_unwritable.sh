@@ -18,23 +18,9 @@ trap 'undo; cleanup' EXIT
 mkdir "$M/probe" && chattr +i "$M/probe" 2>/dev/null || { echo "# no chattr +i here"; exit 77; }
 chattr -i "$M/probe"
 
-"$IOCURVE" certs init "$T/ca" > /dev/null
-"$IOCURVE" certs agent "$T/ca" a1 > /dev/null
-PORT=$(free_port)
-SOCK=$T/ctl.sock
-serve() { # serve LOG
-	"$IOCURVE" serve --listen "127.0.0.1:$PORT" --tls "$T/ca" --control "$SOCK" \
-		--results "$M/results" 2> "$1" &
-	SERVE=$!
-	PIDS="$PIDS $SERVE"
-	wait_for "$1" "control socket" 10 || { cat "$1"; fail "serve starts"; }
-}
-serve "$T/serve1.log"
-mkdir -p "$T/data"
-"$IOCURVE_AGENT" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --name a1 --allow "$T/data" \
-	2> "$T/a1.log" &
-PIDS="$PIDS $!"
-wait_for "$T/serve1.log" "agent a1: clock offset" 15 || fail "agent a1 joins"
+daemon_certs a1
+daemon_serve "$T/serve1.log" "$M/results"
+daemon_agents "$T/serve1.log" a1
 cat > "$T/c.yaml" <<YAML
 campaign: ro
 agents: {select: {count: 1}, wait: 30s}
@@ -78,7 +64,7 @@ check "the daemon says it could not remove its mark" \
 # The daemon restarts with the directory still unwritable: failed, with its reason.
 kill -KILL "$SERVE"
 wait "$SERVE" 2> /dev/null || true
-serve "$T/serve2.log"
+daemon_serve "$T/serve2.log" "$M/results"
 "$IOCURVE" status --coordinator "$SOCK" > "$T/status2.out"
 check "after a restart it is listed failed" grep -Eq "^1 +ro +failed" "$T/status2.out"
 check "with its reason (path and errno)" grep -q "Operation not permitted" "$T/status2.out"

@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: MIT
+# A tmux pane of the test's own, for the dashboard's tests (after lib.sh): a server of its
+# own (-L, never the tmux of whoever runs the tests), skipped where tmux is missing.
+# tx runs tmux on it; screen captures the pane into $T/screen; wait_screen PATTERN
+# SECONDS waits until the pane shows PATTERN (grep -E); on_screen PATTERN tests it now.
+command -v tmux > /dev/null 2>&1 || {
+	echo "# skip: tmux is not installed"
+	exit 77
+}
+TMUX_SOCK=iocurve-pane-$$
+S=pane-$$
+tx() { tmux -L "$TMUX_SOCK" -f /dev/null "$@"; }
+trap 'tx kill-server 2>/dev/null || true; cleanup' EXIT
+export TERM=xterm-256color LANG=C.UTF-8
+
+screen() { tx capture-pane -p -t "$S" > "$T/screen"; }
+wait_screen() {
+	n=0
+	while screen && ! grep -Eq -- "$1" "$T/screen"; do
+		n=$((n + 1))
+		if [ "$n" -gt $(($2 * 10)) ]; then
+			echo "# the pane shows:"
+			sed 's/^/# /' "$T/screen"
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+on_screen() { grep -Eq -- "$1" "$T/screen"; }

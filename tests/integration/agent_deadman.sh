@@ -9,14 +9,8 @@
 # --accept-degraded.
 . "$(dirname "$0")/lib.sh"
 
-"$IOCURVE" certs init "$T/ca" > /dev/null
-"$IOCURVE" certs agent "$T/ca" a1 a2 > /dev/null
-PORT=$(free_port)
-SOCK=$T/ctl.sock
-"$IOCURVE" serve --listen "127.0.0.1:$PORT" --tls "$T/ca" --control "$SOCK" \
-	--results "$T/results" --heartbeat-misses 30 2> "$T/serve.log" &
-PIDS="$PIDS $!"
-wait_for "$T/serve.log" "control socket" 10 || { cat "$T/serve.log"; fail "serve starts"; }
+daemon_certs a1 a2
+daemon_serve "$T/serve.log" "$T/results" --heartbeat-misses 30
 mkdir -p "$T/data"
 "$IOCURVE_AGENT" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --name a1 --allow "$T/data" \
 	2> "$T/a1.log" &

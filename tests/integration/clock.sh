@@ -13,14 +13,8 @@ STEPS=${CLOCK_STEPS:-12}
 SKEW2="7000000000,100"
 SKEW3="-3000000000,-100"
 
-"$IOCURVE" certs init "$T/ca" > /dev/null
-"$IOCURVE" certs agent "$T/ca" a1 a2 a3 liar > /dev/null
-PORT=$(free_port)
-SOCK=$T/ctl.sock
-"$IOCURVE" serve --listen "127.0.0.1:$PORT" --tls "$T/ca" --control "$SOCK" \
-	--results "$T/results" 2> "$T/serve.log" &
-PIDS="$PIDS $!"
-wait_for "$T/serve.log" "control socket" 10 || { cat "$T/serve.log"; fail "serve starts"; }
+daemon_certs a1 a2 a3 liar
+daemon_serve "$T/serve.log" "$T/results"
 # The liar comes first, so it would be the first agent claimed if it were taken.
 "$LYING_AGENT" "127.0.0.1:$PORT" "$T/ca" liar zone=z1 2> "$T/liar.log" &
 PIDS="$PIDS $!"

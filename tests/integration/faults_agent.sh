@@ -89,14 +89,8 @@ check "the next run removed the directory of a run that is gone" test ! -e "/tmp
 
 # 3. Stale session: a2's host vanishes without a FIN (SIGSTOP), a2 comes back with the
 #    same certificate: the new session wins, the old one is closed, nothing exits.
-"$IOCURVE" certs init "$T/ca" > /dev/null
-"$IOCURVE" certs agent "$T/ca" a2 > /dev/null
-PORT=$(free_port)
-SOCK=$T/ctl.sock
-"$IOCURVE" serve --listen "127.0.0.1:$PORT" --tls "$T/ca" --control "$SOCK" \
-	--results "$T/results" 2> "$T/serve.log" &
-PIDS="$PIDS $!"
-wait_for "$T/serve.log" "control socket" 10 || { cat "$T/serve.log"; fail "serve starts"; }
+daemon_certs a2
+daemon_serve "$T/serve.log" "$T/results"
 mkdir -p "$T/data"
 "$IOCURVE_AGENT" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --name a2 --allow "$T/data" \
 	2> "$T/old.log" &

@@ -61,7 +61,7 @@ wait_exit() {
 
 # A daemon of the test's own: daemon_certs NAME... makes the CA ($T/ca) and the agents'
 # certificates, with a free PORT and the control socket SOCK ($T/ctl.sock); daemon_serve
-# LOG RESULTS starts `iocurve serve` there (again after a kill: the same port and socket;
+# LOG RESULTS [OPTION...] starts `iocurve serve` there (again after a kill: the same port and socket;
 # SERVE its pid); daemon_agents LOG NAME... starts the agents, each allowed $T/data, and
 # waits until each has joined.
 daemon_certs() {
@@ -70,12 +70,14 @@ daemon_certs() {
 	PORT=$(free_port)
 	SOCK=$T/ctl.sock
 }
-daemon_serve() { # daemon_serve LOG RESULTS
+daemon_serve() { # daemon_serve LOG RESULTS [OPTION...]
+	log=$1 results=$2
+	shift 2
 	"$IOCURVE" serve --listen "127.0.0.1:$PORT" --tls "$T/ca" --control "$SOCK" \
-		--results "$2" 2> "$1" &
+		--results "$results" "$@" 2> "$log" &
 	SERVE=$!
 	PIDS="$PIDS $SERVE"
-	wait_for "$1" "control socket" 10 || { cat "$1"; fail "serve starts"; }
+	wait_for "$log" "control socket" 10 || { cat "$log"; fail "serve starts"; }
 }
 daemon_agents() { # daemon_agents LOG NAME...
 	log=$1

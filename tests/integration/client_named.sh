@@ -79,8 +79,8 @@ assert table.count(">Client delay</th>") == 2, table
 row = re.search(r'<tr><td class="n">1</td>(.*?)</tr>', table).group(1)
 cells = re.findall(r'<td class="n">([^<]*)</td>', row)
 def us(t):
-    m = re.fullmatch(r"([0-9.]+)(us|ms|s)", t)
-    return float(m.group(1)) * {"us": 1, "ms": 1e3, "s": 1e6}[m.group(2)]
+    m = re.fullmatch(r"([0-9.]+)(ns|us|ms|s)", t)
+    return float(m.group(1)) * {"ns": 1e-3, "us": 1, "ms": 1e3, "s": 1e6}[m.group(2)]
 free, held_cell = us(cells[2]), us(cells[5])
 print(f"# client delay: local-0 {cells[2]}, local-1 {cells[5]}")
 assert held_cell >= 10 * free and abs(held_cell - held) <= 0.06 * held, (cells, held)

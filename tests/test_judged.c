@@ -344,7 +344,7 @@ static void test_judged_client_cause(void **state)
 		const char *cause, *change;
 	} cases[] = {
 	    {6, 3, 0,
-	     "; its workers stalled while its host was mostly idle (at most 3% busy, its "
+	     "; its workers stalled while its host had CPU to spare (at most 3% busy, its "
 	     "workers 3% of a core each): the kernel or the hypervisor held them, not the load",
 	     "Change: measure again, or on a quieter client (the stalls were not the load's)"},
 	    {190, 100, 0, "; its own pacing kept its workers busy (95% of a core each)",

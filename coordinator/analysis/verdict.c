@@ -158,11 +158,12 @@ void verdict_client_cause(const struct step_point *pt, char *cause, size_t clen,
 		         pt->host_cpu_pct, each);
 		snprintf(change, chlen, "a client with nothing else to run");
 	} else {
-		snprintf(cause, clen,
-		         "its workers stalled while its host was mostly idle (at most %.0f%% busy, "
-		         "its workers %.0f%% of a core each): the kernel or the hypervisor held "
-		         "them, not the load",
-		         pt->host_cpu_pct, each);
+		snprintf(
+		    cause, clen,
+		    "its workers stalled while its host had CPU to spare (at most %.0f%% busy, "
+		    "its workers %.0f%% of a core each): the kernel or the hypervisor held "
+		    "them, not the load",
+		    pt->host_cpu_pct, each);
 		snprintf(change, chlen,
 		         "measure again, or on a quieter client (the stalls were not the load's)");
 	}

@@ -37,6 +37,7 @@ static void derive_test_points(struct step_point *pts)
 		p->achieved_ops = p->offered_ops - 0.04;
 		p->mib_s = p->achieved_ops * 4096 / (1 << 20);
 		p->mean_ns = mean_ns[i];
+		p->slo_due = true; /* judged on mean_ns */
 		p->p50_ns = (uint64_t)mean_ns[i];
 		p->p90_ns = p->p99_ns = p->p999_ns = p->max_ns = 2 * (uint64_t)mean_ns[i];
 		p->ops = 2000 * (i + 1);

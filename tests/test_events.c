@@ -290,6 +290,7 @@ static void test_knee_band(void **state)
 		pts[i].offered_ops = pts[i].achieved_ops = 16000.0 * (i + 1);
 		pts[i].ops = (uint64_t)(pts[i].offered_ops * 5);
 		pts[i].mean_ns = i ? 3e6 : 5e5;
+		pts[i].slo_due = true;
 		pts[i].measured_s = 5;
 		pts[i].intervals = 5;
 		pts[i].steady = true;

@@ -36,6 +36,7 @@ static struct step_point judged_pt(uint32_t step, double offered, double kept, d
 	p.mean_ns = mean_us * 1e3;
 	p.p50_ns = p.p90_ns = p.p99_ns = p.p999_ns = p.max_ns = (uint64_t)(mean_us * 1e3);
 	p.svc_mean_ns = mean_us * 1e3;
+	p.svc_p50_ns = p.svc_p90_ns = p.svc_p99_ns = p.svc_p999_ns = p.svc_max_ns = p.p50_ns;
 	p.measured_s = 5;
 	p.intervals = 5;
 	p.steady = true;
@@ -82,19 +83,21 @@ static void test_judged_rules_once(void **state)
 		assert_int_equal(j.v[i].valid, verdict_valid(&s[i]));
 		assert_int_equal(j.v[i].violates, verdict_violates(c, &s[i]));
 		assert_int_equal(j.v[i].meets, verdict_meets(c, &s[i]));
-		assert_int_equal(j.v[i].recovers, verdict_recovers(c, &s[i]));
+		assert_int_equal(j.v[i].slo, verdict_judge(c, &s[i]));
 		assert_int_equal(j.v[i].saturated, saturated);
 		assert_string_equal(j.v[i].why, sat);
 		verdict_words(&s[i], verdict_point(&s[i]), words, sizeof(words));
-		assert_string_equal(j.v[i].words, words);
+		assert_string_equal(j.v[i].words, j.v[i].valid ? verdict_slo_word(j.v[i].slo)
+		                                               : words);
 		assert_true(j.v[i].tp == curve_throughput(w, &s[i]));
 		assert_true(j.v[i].offered_tp == curve_offered_tp(w, &s[i]));
 	}
 	/* 1000, 4000, 6000, 7000, 8000, then the max step */
 	assert_int_equal(j.sorted[0].step, 2);
 	assert_int_equal(j.sorted[n - 1].step, 0);
-	assert_true(j.v[4].violates);  /* 8000: behind */
-	assert_true(j.v[3].violates);  /* 7000: over the SLO */
+	assert_false(j.v[4].violates); /* 8000: behind, not judged */
+	assert_int_equal(j.v[4].slo, VERDICT_NOT_JUDGED);
+	assert_true(j.v[3].violates); /* 7000: over the SLO */
 	assert_false(j.v[2].violates); /* 6000: under, 99% of due */
 	assert_false(j.v[n - 1].violates);
 	/* the knee and its band */
@@ -132,7 +135,9 @@ static void test_judged_rules_once(void **state)
 	judged_update(&j, c, w, pts, n - 1);
 	assert_int_equal(j.n, n - 1);
 	assert_int_equal(j.sorted[j.last].step, 4);
-	assert_int_equal(j.sorted[j.knee.over].step, 3); /* now 8000 is the lowest violation */
+	/* nothing violated: 8000 could not deliver its load, the storage's peak */
+	assert_int_equal(j.knee.kind, KNEE_AT_PEAK);
+	assert_int_equal(j.sorted[j.knee.over].step, 3);
 	judged_free(&j);
 	assert_int_equal(j.n, 0);
 	assert_null(j.sorted);
@@ -188,10 +193,10 @@ static void test_judged_agent_lost(void **state)
 	assert_false(j.v[1].valid);
 	assert_false(j.v[1].violates);
 	assert_false(j.v[1].saturated);
-	/* the same step without the loss: a violation, saturated by stop.achieved */
+	/* the same step without the loss: behind, not judged, saturated by stop.achieved */
 	pts[1].agents_lost = 0;
 	judged_update(&j, c, &c->workloads[0], pts, 2);
-	assert_true(j.v[1].violates);
+	assert_false(j.v[1].violates);
 	assert_true(j.v[1].saturated);
 	judged_free(&j);
 	campaign_free(c);

@@ -34,6 +34,7 @@ static void plot_test_points(struct step_point *pts, double scale)
 		p->achieved_ops = achieved[i] * scale;
 		p->mib_s = p->achieved_ops * 4096 / (1 << 20);
 		p->mean_ns = mean_us[i] * 1e3;
+		p->slo_due = true;
 		p->p50_ns = (uint64_t)(p->mean_ns * 0.9);
 		p->p90_ns = (uint64_t)(p->mean_ns * 1.5);
 		p->p99_ns = (uint64_t)(p->mean_ns * 3);

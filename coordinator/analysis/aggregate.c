@@ -9,23 +9,12 @@
 #include "aggregate.h"
 #include "xalloc.h"
 
-/*
- * Steady: the two halves of the window differ in throughput by less than 5% of
- * its mean plus the count noise of the halves (AGG_NOISE_Z standard deviations
- * of a Poisson count)...
- */
-#define AGG_STEADY_OPS_TOL 0.05
-/*
- * ...in the latency metric by less than 15% plus its sampling noise (a backlog
- * growing linearly by 25% of its mean across the window moves the halves ~15%)...
- */
-#define AGG_STEADY_LAT_TOL 0.15
-/* ...and no interval's metric exceeds twice the window's median (plus noise): no spike. */
-#define AGG_STEADY_SPIKE 2.0
-/* Standard deviations of noise a difference may span and still be noise. */
+/* The backlog may grow by this share of the window's operations (plus noise)... */
+#define AGG_BACKLOG_TOL 0.05
+/* ...standard deviations of their count noise. */
 #define AGG_NOISE_Z 3.0
-/* A trend at a window's start: this many measured intervals, strictly monotone. */
-#define AGG_TREND_N 3
+/* The client's tail is counted over the largest decade within this share of the SLO. */
+#define AGG_CLIENT_TAIL 0.10
 
 /* One agent's measured intervals of a step, for its share of the window. */
 struct agg_agent_iv {
@@ -308,14 +297,21 @@ void agg_set_window(struct agg_step *st, uint32_t from, uint32_t to)
 	st->win_to = to < st->nintervals ? to : st->nintervals;
 }
 
-/* The metric of one interval, as step_metric would give it for a whole step. */
-static double agg_interval_metric(const struct agg_record *m, enum slo_metric metric)
+/* The histogram the SLO judges: the storage's latency, or the response's (slo.from: due). */
+static const struct hist *agg_slo_hist(const struct agg_record *m, const struct campaign *c)
+{
+	return c->slo_from_due ? &m->rec.latency : &m->rec.service;
+}
+
+/* The SLO metric of one interval (or a merge), as step_metric gives it for a whole step. */
+static double agg_interval_metric(const struct agg_record *m, const struct campaign *c)
 {
 	static const double q[] = {0, 50, 90, 99, 99.9};
+	const struct hist *h = agg_slo_hist(m, c);
 
-	if (metric == SLO_MEAN)
-		return hist_mean(&m->rec.latency);
-	return (double)hist_quantile(&m->rec.latency, q[metric]);
+	if (c->slo_metric == SLO_MEAN)
+		return hist_mean(h);
+	return (double)hist_quantile(h, q[c->slo_metric]);
 }
 
 /* By name; agents of one name in their index order. */
@@ -326,141 +322,6 @@ static int agg_agent_cmp(const void *a, const void *b)
 	int c = strcmp(x->name, y->name);
 
 	return c != 0 ? c : (x > y) - (x < y);
-}
-
-/* The quantile a metric is (0 for the mean): its tail holds (1 - q) of the operations. */
-static double agg_metric_q(enum slo_metric metric)
-{
-	static const double q[] = {0, 0.50, 0.90, 0.99, 0.999};
-
-	return metric == SLO_MEAN ? 0 : q[metric];
-}
-
-/* Coefficient of variation of a latency histogram (from its bins' midpoints); 1 when empty. */
-static double agg_hist_cv(const struct hist *h)
-{
-	double n = 0, sum = 0, sq = 0, mean, var;
-
-	for (unsigned i = 0; i < HIST_BINS; i++) {
-		double c = (double)h->bins[i], v;
-
-		if (c == 0)
-			continue;
-		v = (double)hist_bin_mid(i);
-		n += c;
-		sum += c * v;
-		sq += c * v * v;
-	}
-	if (n < 2 || sum <= 0)
-		return 1;
-	mean = sum / n;
-	var = sq / n - mean * mean;
-	return var > 0 ? sqrt(var) / mean : 0;
-}
-
-/*
- * Relative sampling noise (one standard deviation) of a metric measured over n
- * operations: for the mean, the latencies' coefficient of variation over
- * sqrt(n); for a quantile, the count of operations in its tail is Poisson,
- * sd sqrt(count).
- */
-static double agg_metric_noise(const struct hist *h, double n, enum slo_metric metric)
-{
-	double tail = n * (1.0 - agg_metric_q(metric));
-
-	if (tail < 1)
-		return INFINITY;
-	return (metric == SLO_MEAN ? agg_hist_cv(h) : 1.0) / sqrt(tail);
-}
-
-static int agg_double_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Merge measured intervals [from, to) of the window into *h; returns their duration. */
-static uint64_t agg_half(const struct agg_step *st, const uint32_t *idx, size_t from, size_t to,
-                         struct agg_record *h)
-{
-	uint64_t ns = 0;
-
-	agg_record_init(h);
-	for (size_t i = from; i < to; i++) {
-		agg_merge(h, st->merged[idx[i]]);
-		ns += st->merged[idx[i]]->duration_ns;
-	}
-	return ns;
-}
-
-/* Whether the halves [0, half) and [n - half, n) agree within tolerance plus noise. */
-static bool agg_halves_agree(const struct agg_step *st, const uint32_t *idx, size_t n,
-                             enum slo_metric metric)
-{
-	struct agg_record *a = xmalloc(sizeof(*a)), *b = xmalloc(sizeof(*b));
-	size_t half = n / 2;
-	double da = (double)agg_half(st, idx, 0, half, a) / 1e9;
-	double db = (double)agg_half(st, idx, n - half, n, b) / 1e9;
-	double ca = (double)a->rec.ops, cb = (double)b->rec.ops, ra, rb, la, lb, noise;
-	bool ok = da > 0 && db > 0;
-
-	if (ok) {
-		ra = ca / da;
-		rb = cb / db;
-		/* sd of ra - rb when both counts are Poisson */
-		noise = sqrt(ca / (da * da) + cb / (db * db));
-		ok = fabs(ra - rb) <= AGG_STEADY_OPS_TOL * (ra + rb) / 2 + AGG_NOISE_Z * noise;
-	}
-	if (ok) {
-		la = agg_interval_metric(a, metric);
-		lb = agg_interval_metric(b, metric);
-		noise = agg_metric_noise(ca < cb ? &a->rec.latency : &b->rec.latency,
-		                         ca < cb ? ca : cb, metric);
-		ok = fabs(la - lb) <= (AGG_STEADY_LAT_TOL + AGG_NOISE_Z * noise) * (la + lb) / 2;
-	}
-	free(a);
-	free(b);
-	return ok;
-}
-
-/* Whether any interval's metric spikes over AGG_STEADY_SPIKE x the median, beyond its noise. */
-static bool agg_spiky(const struct agg_step *st, const uint32_t *idx, size_t n,
-                      enum slo_metric metric)
-{
-	double *lat = xcalloc(n, sizeof(*lat)), *sorted = xcalloc(n, sizeof(*sorted)), median;
-	bool spike = false;
-
-	for (size_t i = 0; i < n; i++)
-		sorted[i] = lat[i] = agg_interval_metric(st->merged[idx[i]], metric);
-	qsort(sorted, n, sizeof(*sorted), agg_double_cmp);
-	median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-	for (size_t i = 0; i < n && !spike; i++) {
-		const struct agg_record *m = st->merged[idx[i]];
-		double noise = agg_metric_noise(&m->rec.latency, (double)m->rec.ops, metric);
-
-		spike = lat[i] > median * (AGG_STEADY_SPIKE + AGG_NOISE_Z * noise);
-	}
-	free(lat);
-	free(sorted);
-	return spike;
-}
-
-/*
- * Whether the backlog (due, not yet issued, at an interval's end) grows across the
- * window by more than the throughput tolerance of its operations plus their count
- * noise: the step falls behind, however slowly its latency climbs against what it
- * had already built up (a long step's halves can agree within 15%).
- */
-static bool agg_backlog_grows(const struct agg_step *st, const uint32_t *idx, size_t n)
-{
-	uint64_t first = st->merged[idx[0]]->rec.missed, last = st->merged[idx[n - 1]]->rec.missed;
-	double ops = 0;
-
-	for (size_t i = 0; i < n; i++)
-		ops += (double)st->merged[idx[i]]->rec.ops;
-	return last > first &&
-	       (double)(last - first) > AGG_STEADY_OPS_TOL * ops + AGG_NOISE_Z * sqrt(ops);
 }
 
 /* The measured intervals of [from, to) into idx (room for st->nintervals); their count. */
@@ -474,23 +335,24 @@ static size_t agg_measured(const struct agg_step *st, uint32_t from, uint32_t to
 	return n;
 }
 
-/* agg_window_steady's rules over the intervals idx[0..n), n >= 2. */
-static bool agg_idx_steady(const struct agg_step *st, const uint32_t *idx, size_t n,
-                           enum slo_metric metric)
-{
-	return agg_halves_agree(st, idx, n, metric) && !agg_spiky(st, idx, n, metric) &&
-	       !agg_backlog_grows(st, idx, n);
-}
-
-bool agg_window_steady(const struct agg_step *st, uint32_t from, uint32_t to,
-                       enum slo_metric metric)
+bool agg_backlog_grows(const struct agg_step *st, uint32_t from, uint32_t to)
 {
 	uint32_t *idx = xcalloc(st->nintervals + 1, sizeof(*idx));
 	size_t n = agg_measured(st, from, to, idx);
-	bool steady = n >= AGG_MIN_INTERVALS && agg_idx_steady(st, idx, n, metric);
+	uint64_t first, last;
+	double ops = 0;
 
+	if (n == 0) {
+		free(idx);
+		return false;
+	}
+	first = st->merged[idx[0]]->rec.missed;
+	last = st->merged[idx[n - 1]]->rec.missed;
+	for (size_t i = 0; i < n; i++)
+		ops += (double)st->merged[idx[i]]->rec.ops;
 	free(idx);
-	return steady;
+	return last > first &&
+	       (double)(last - first) > AGG_BACKLOG_TOL * ops + AGG_NOISE_Z * sqrt(ops);
 }
 
 /*
@@ -511,149 +373,6 @@ static uint64_t agg_stalled_ops(const struct agg_record *m, uint64_t slo_ns, dou
 		}
 	*over_ns = 0;
 	return 0;
-}
-
-static int agg_u64_cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/*
- * The longest the client itself can have delayed an operation in interval m: ten
- * times the largest decade its delays passed (the counters are per decade), and
- * never more than the longest lag (which adds slot waits, the device's).
- */
-static uint64_t agg_client_delay_max(const struct agg_record *m)
-{
-	const uint64_t decade[4] = {10000, 100000, 1000000, 10000000};
-	const uint64_t late[4] = {m->rec.late_10us, m->rec.late_100us, m->rec.late_1ms,
-	                          m->rec.late_10ms};
-
-	for (int k = 2; k >= 0; k--)
-		if (late[k] > 0 && late[k + 1] == 0)
-			return 10 * decade[k] < m->rec.lag_max_ns ? 10 * decade[k]
-			                                          : m->rec.lag_max_ns;
-	return m->rec.lag_max_ns;
-}
-
-/* The median over intervals idx[0..n) of their longest service time. */
-static uint64_t agg_median_service_max(const struct agg_step *st, const uint32_t *idx, size_t n)
-{
-	uint64_t *v = xcalloc(n + 1, sizeof(*v)), med;
-
-	for (size_t i = 0; i < n; i++)
-		v[i] =
-		    st->merged[idx[i]]->rec.service.count ? st->merged[idx[i]]->rec.service.max : 0;
-	qsort(v, n, sizeof(*v), agg_u64_cmp);
-	med = n ? v[n / 2] : 0;
-	free(v);
-	return med;
-}
-
-/*
- * An unsteady window whose unsteadiness is the client's: the intervals in which
- * the client stalled (agg_stalled_ops), each with the interval after it, are what
- * breaks agg_window_steady's rules: the others are steady among themselves, or
- * fewer than two are left (the client stalled all through; nothing in the window
- * is the device's alone). A stalled client issues what fell due in one burst and
- * the device queues it, draining into the next interval when it has little spare
- * capacity: a spike that is not the device's at this rate. A burst of what fell
- * due over a stall of D waits at most about D in a device that keeps its pace, so
- * an interval is set aside only when its longest service time is within the
- * stall's longest (agg_client_delay_max) plus the window's usual longest (the
- * median interval's); the interval after it, within its stall's;
- * one beyond (the device stalled too) keeps the window the device's. Never either
- * when, in the intervals without a stall (all of them when each has one), the
- * queues waited for a slot longer than the client delayed: the device is then
- * saturated. Sets pt->client_stalls (the measured intervals with a stall) and,
- * when they explain the unsteadiness, pt->client_bound and pt->stall_unsteady.
- */
-static void agg_client_unsteady(const struct agg_step *st, const struct campaign *c,
-                                struct step_point *pt)
-{
-	uint32_t *idx = xcalloc(st->nintervals + 1, sizeof(*idx));
-	size_t n = agg_measured(st, st->win_from, st->win_to, idx), kept = 0, unexplained = 0;
-	uint64_t usual = agg_median_service_max(st, idx, n), lag = 0;
-	bool drain = false, stalled, beyond;
-	double over = 0, slot = 0, client = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		const struct record *r = &st->merged[idx[i]]->rec;
-		uint64_t svc_max = r->service.count ? r->service.max : 0;
-
-		stalled = agg_stalled_ops(st->merged[idx[i]], c->slo_latency_ns, &over) > 0;
-		pt->client_stalls += stalled;
-		if (!stalled) {
-			slot += (double)r->slot_wait_ns;
-			client += (double)(r->issue_late_ns + r->reap_delay_ns);
-		}
-		if (stalled)
-			lag = agg_client_delay_max(st->merged[idx[i]]);
-		/* beyond what the burst explains: the device's own, and it stays */
-		beyond = svc_max > lag + usual;
-		unexplained += stalled && beyond;
-		if ((!stalled && !drain) || (drain && !stalled && beyond))
-			idx[kept++] = idx[i];
-		if (!stalled)
-			lag = 0;
-		drain = stalled;
-	}
-	pt->stall_over_ns = over;
-	if (pt->client_stalls == n) {
-		slot = pt->slot_wait_ns;
-		client = pt->issue_late_ns + pt->reap_delay_ns;
-	}
-	if (!pt->steady && pt->client_stalls > 0 && unexplained == 0 && n >= AGG_MIN_INTERVALS &&
-	    slot <= client && (kept < 2 || agg_idx_steady(st, idx, kept, c->slo_metric)))
-		pt->client_bound = pt->stall_unsteady = true;
-	free(idx);
-}
-
-bool agg_window_trends(const struct agg_step *st, uint32_t from, uint32_t to,
-                       enum slo_metric metric)
-{
-	uint32_t *idx = xcalloc(st->nintervals + 1, sizeof(*idx));
-	size_t n = agg_measured(st, from, to, idx);
-	double m[AGG_TREND_N], dir, noise, la, lb;
-	struct agg_record *a, *b;
-	const struct agg_record *first;
-	bool trend = n >= AGG_MIN_INTERVALS && n >= 2 * AGG_TREND_N;
-
-	for (size_t k = 0; trend && k < AGG_TREND_N; k++)
-		m[k] = agg_interval_metric(st->merged[idx[k]], metric);
-	dir = trend && m[1] > m[0] ? 1 : -1;
-	for (size_t k = 1; trend && k < AGG_TREND_N; k++)
-		trend = (m[k] - m[k - 1]) * dir > 0;
-	if (trend) {
-		first = st->merged[idx[0]];
-		noise = agg_metric_noise(&first->rec.latency, (double)first->rec.ops, metric);
-		/* the drift over the first intervals is beyond tolerance plus noise */
-		trend =
-		    fabs(m[AGG_TREND_N - 1] - m[0]) >
-		    (AGG_STEADY_LAT_TOL + AGG_NOISE_Z * noise) * (m[AGG_TREND_N - 1] + m[0]) / 2;
-		/* a spike is not a trend: no step of the drift is a jump of AGG_STEADY_SPIKE x */
-		for (size_t k = 1; trend && k < AGG_TREND_N; k++)
-			trend = fmax(m[k], m[k - 1]) <=
-			        fmin(m[k], m[k - 1]) * (AGG_STEADY_SPIKE + AGG_NOISE_Z * noise);
-	}
-	/* a spike after the drift keeps the window whole: it would sway the halves */
-	trend = trend && !agg_spiky(st, idx + AGG_TREND_N, n - AGG_TREND_N, metric);
-	if (trend) {
-		/* the halves disagree, in the same direction */
-		a = xmalloc(sizeof(*a));
-		b = xmalloc(sizeof(*b));
-		agg_half(st, idx, 0, n / 2, a);
-		agg_half(st, idx, n - n / 2, n, b);
-		la = agg_interval_metric(a, metric);
-		lb = agg_interval_metric(b, metric);
-		trend = (lb - la) * dir > 0 && !agg_halves_agree(st, idx, n, metric);
-		free(a);
-		free(b);
-	}
-	free(idx);
-	return trend;
 }
 
 /* Agent ag's figures over the step's window: the report's breakdown, its client's delay. */
@@ -681,12 +400,12 @@ static void agg_agent_share(const struct agg_step *st, const struct agg_agent *a
 	sh->client_ns = sum.ops ? (double)sum.client_ns / (double)sum.ops : 0;
 }
 
-/* The client's health over the window, and whether it was disturbed (AGG_CLIENT_LATE). */
+/* The client's health over the window: its delays, switches, steal and tail. */
 static void agg_health(const struct agg_record *all, size_t nm, uint64_t measured_ns,
                        const struct campaign *c, struct step_point *pt)
 {
 	double ops = (double)all->rec.ops, workers = nm ? (double)all->workers / (double)nm : 0;
-	const double late_ns[4] = {1e4, 1e5, 1e6, 1e7}, tail[] = {0, 50, 90, 99, 99.9};
+	const double late_ns[4] = {1e4, 1e5, 1e6, 1e7};
 	const uint64_t late[4] = {all->rec.late_10us, all->rec.late_100us, all->rec.late_1ms,
 	                          all->rec.late_10ms};
 
@@ -699,19 +418,55 @@ static void agg_health(const struct agg_record *all, size_t nm, uint64_t measure
 	if (measured_ns > 0 && workers > 0)
 		pt->nivcsw_s = (double)all->rec.nivcsw / workers / ((double)measured_ns / 1e9);
 	pt->steal_pct = (double)all->rec.steal_ppm / 1e4;
-	pt->client_bound =
-	    pt->issue_late_ns + pt->reap_delay_ns > AGG_CLIENT_LATE * (double)c->slo_latency_ns ||
-	    pt->steal_pct > AGG_CLIENT_STEAL_PCT;
-	/* the tail: ops the client delayed over the largest decade within AGG_CLIENT_LATE */
+	/* the tail: ops the client delayed over the largest decade within AGG_CLIENT_TAIL */
 	for (int k = 3; k >= 0; k--)
-		if (late_ns[k] <= AGG_CLIENT_LATE * (double)c->slo_latency_ns) {
+		if (late_ns[k] <= AGG_CLIENT_TAIL * (double)c->slo_latency_ns) {
 			pt->late_over_ns = late_ns[k];
 			pt->late_pct = 100.0 * (double)late[k] / ops;
 			break;
 		}
-	if (c->slo_metric != SLO_MEAN && pt->late_over_ns > 0 &&
-	    pt->late_pct > (100.0 - tail[c->slo_metric]) / 2)
-		pt->client_bound = true;
+}
+
+/*
+ * The client's part of the judged metric: the reap delay in the storage's latency;
+ * issue lateness plus reap delay in the response latency. For a percentile of the
+ * response latency, the client's own delay at that percentile, bounded from above by
+ * the decade counters (the decade over which fewer than the tail's operations lie).
+ */
+static double agg_client_part(const struct agg_record *all, const struct campaign *c,
+                              const struct step_point *pt)
+{
+	static const double q[] = {0, 0.50, 0.90, 0.99, 0.999};
+	const double decade[4] = {1e4, 1e5, 1e6, 1e7};
+	const uint64_t late[4] = {all->rec.late_10us, all->rec.late_100us, all->rec.late_1ms,
+	                          all->rec.late_10ms};
+	double tail = (1 - q[c->slo_metric]) * (double)all->rec.ops;
+
+	if (!c->slo_from_due)
+		return pt->reap_delay_ns;
+	if (c->slo_metric == SLO_MEAN)
+		return pt->issue_late_ns + pt->reap_delay_ns;
+	for (int k = 0; k < 4; k++)
+		if ((double)late[k] <= tail)
+			return decade[k];
+	return fmax(1e8, (double)all->rec.lag_max_ns + pt->reap_delay_ns);
+}
+
+/*
+ * Whether the client can have moved the verdict: taking its part away from the metric's
+ * 95% interval would turn a violation into an undecided or met step, or an undecided
+ * step into a met one. A met step stays met: the client only adds latency.
+ */
+static bool agg_client_moved(const struct campaign *c, const struct step_point *pt)
+{
+	double slo = (double)c->slo_latency_ns, m = step_metric(pt, c->slo_metric);
+	double lo = pt->metric_hi_ns > 0 ? fmin(m, pt->metric_lo_ns) : m;
+	double hi = pt->metric_hi_ns > 0 ? fmax(m, pt->metric_hi_ns) : m;
+	double d = pt->client_slo_ns;
+
+	if (!pt->health_known || !(d > 0) || hi <= slo)
+		return false;
+	return lo > slo ? lo - d <= slo : hi - d <= slo;
 }
 
 /* At most this many batches: with more intervals, each batch spans several. */
@@ -731,18 +486,25 @@ double agg_t95(size_t dof)
 	return dof <= 60 ? 2.000 : 1.960;
 }
 
-void agg_metric_ci(const struct agg_step *st, enum slo_metric metric, double *lo, double *hi)
+void agg_metric_ci(const struct agg_step *st, const struct campaign *c, double *lo, double *hi)
 {
-	agg_window_ci(st, st->win_from, st->win_to, metric, lo, hi);
+	agg_window_ci(st, st->win_from, st->win_to, c, lo, hi);
 }
 
-void agg_window_ci(const struct agg_step *st, uint32_t from, uint32_t to, enum slo_metric metric,
+/*
+ * Batch means on a log scale: latency is positive and skewed, and a step whose
+ * latency grows through it (an overload) has batches spread over decades. The
+ * interval is the window's metric times exp(+-t sd(log batch metrics) / sqrt(b)),
+ * so it never reaches zero, and never below the smallest latency measured.
+ */
+void agg_window_ci(const struct agg_step *st, uint32_t from, uint32_t to, const struct campaign *c,
                    double *lo, double *hi)
 {
 	const struct agg_record *iv[STEP_MAX_TICKS * 8];
 	struct agg_record *all = xmalloc(sizeof(*all)), *b = xmalloc(sizeof(*b));
-	double x[AGG_CI_BATCHES], sum = 0, ss = 0, mean, half, v, q = 100 * agg_metric_q(metric);
-	size_t n = 0, nb;
+	double x[AGG_CI_BATCHES], sum = 0, ss = 0, mean, half, v;
+	size_t n = 0, nb, used = 0;
+	const struct hist *h;
 
 	*lo = *hi = 0;
 	agg_record_init(all);
@@ -752,30 +514,38 @@ void agg_window_ci(const struct agg_step *st, uint32_t from, uint32_t to, enum s
 			agg_merge(all, st->merged[i]);
 		}
 	nb = n < AGG_CI_BATCHES ? n : AGG_CI_BATCHES;
-	if (nb < 2 || all->rec.latency.count == 0)
+	h = agg_slo_hist(all, c);
+	v = agg_interval_metric(all, c);
+	if (nb < 2 || h->count == 0 || !(v > 0))
 		goto out;
 	/* batch k: intervals [k n / nb, (k + 1) n / nb), every one in some batch */
 	for (size_t k = 0; k < nb; k++) {
+		double m;
+
 		agg_record_init(b);
 		for (size_t i = k * n / nb; i < (k + 1) * n / nb; i++)
 			agg_merge(b, iv[i]);
-		x[k] = agg_interval_metric(b, metric);
-		sum += x[k];
+		m = agg_interval_metric(b, c);
+		if (agg_slo_hist(b, c)->count > 0 &&
+		    m > 0) /* a batch with no operations says nothing */
+			sum += x[used++] = log(m);
 	}
-	mean = sum / (double)nb;
-	for (size_t k = 0; k < nb; k++)
+	if (used < 2)
+		goto out;
+	mean = sum / (double)used;
+	for (size_t k = 0; k < used; k++)
 		ss += (x[k] - mean) * (x[k] - mean);
-	half = agg_t95(nb - 1) * sqrt(ss / (double)(nb - 1)) / sqrt((double)nb);
-	v = agg_interval_metric(all, metric);
-	*lo = fmax(0, v - half);
-	*hi = v + half;
-	if (metric != SLO_MEAN) {
+	half = agg_t95(used - 1) * sqrt(ss / (double)(used - 1)) / sqrt((double)used);
+	*lo = fmax(v * exp(-half), (double)h->min);
+	*hi = v * exp(half);
+	if (c->slo_metric != SLO_MEAN) {
 		/* the ranks of a 95% order-statistic interval of the quantile, by the binomial */
-		double nops = (double)all->rec.latency.count, p = q / 100;
+		static const double q[] = {0, 0.50, 0.90, 0.99, 0.999};
+		double nops = (double)h->count, p = q[c->slo_metric];
 		double d = 1.96 * sqrt(p * (1 - p) / nops);
 
-		*lo = fmin(*lo, (double)hist_quantile(&all->rec.latency, fmax(0, 100 * (p - d))));
-		*hi = fmax(*hi, (double)hist_quantile(&all->rec.latency, fmin(100, 100 * (p + d))));
+		*lo = fmin(*lo, (double)hist_quantile(h, fmax(0, 100 * (p - d))));
+		*hi = fmax(*hi, (double)hist_quantile(h, fmin(100, 100 * (p + d))));
 	}
 out:
 	free(b);
@@ -785,6 +555,12 @@ out:
 bool agg_mixed(const struct workload *w)
 {
 	return rw_is_mix(w->rw) && w->access.read_pct > 0 && w->access.read_pct < 100;
+}
+
+void agg_point_workload(struct step_point *pt, const struct workload *w)
+{
+	pt->mixed = agg_mixed(w);
+	pt->queue_depth = w->queue_depth;
 }
 
 /*
@@ -823,9 +599,9 @@ static void agg_point_kinds(const struct record *all, uint64_t measured_ns, stru
 void agg_point(const struct agg_step *st, uint32_t step, double offered, const struct campaign *c,
                struct step_point *pt)
 {
-	enum slo_metric metric = c->slo_metric;
 	struct agg_record *all = xmalloc(sizeof(*all));
 	const struct agg_agent **byname;
+	double stall_ns;
 	uint64_t measured_ns = 0;
 	size_t nm = 0;
 
@@ -841,7 +617,9 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 	}
 	memset(pt, 0, sizeof(*pt));
 	pt->intervals = (uint32_t)nm;
-	pt->steady = agg_window_steady(st, st->win_from, st->win_to, metric);
+	pt->steady = !agg_backlog_grows(st, st->win_from, st->win_to);
+	pt->slo_due = c->slo_from_due;
+	pt->slo_ns = (double)c->slo_latency_ns;
 	pt->nagents = st->nagents;
 	pt->lost_at = UINT32_MAX;
 	for (uint32_t a = 0; a < st->nagents; a++)
@@ -887,9 +665,9 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 			continue;
 		t->seconds = (double)m->duration_ns / 1e9;
 		t->ops_s = (double)m->rec.ops / t->seconds;
-		t->mean_ns = hist_mean(&m->rec.latency);
-		t->p50_ns = hist_quantile(&m->rec.latency, 50);
-		t->p99_ns = hist_quantile(&m->rec.latency, 99);
+		t->mean_ns = hist_mean(agg_slo_hist(m, c));
+		t->p50_ns = hist_quantile(agg_slo_hist(m, c), 50);
+		t->p99_ns = hist_quantile(agg_slo_hist(m, c), 99);
 		t->warmup = m->warmup;
 		t->measured = !m->warmup && i >= st->win_from && i < st->win_to;
 		pt->nticks++;
@@ -943,29 +721,42 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 	pt->max_ns = all->rec.latency.count ? all->rec.latency.max : 0;
 	for (unsigned b = 0; b < HIST_BINS; b++) {
 		double ns = (double)hist_bin_mid(b);
+		uint64_t count = agg_slo_hist(all, c)->bins[b];
 		int k;
 
-		if (all->rec.latency.bins[b] == 0)
+		if (count == 0)
 			continue;
 		k = ns <= 1e3 ? 0 : (int)floor((log10(ns) - 3) * STEP_HIST_PER_DECADE);
 		k = k < 0 ? 0 : k >= STEP_HIST_BINS ? STEP_HIST_BINS - 1 : k;
-		pt->hist[k] += all->rec.latency.bins[b];
+		pt->hist[k] += count;
 	}
+	/* the tables' percentiles are the judged latency's (the storage's by default) */
 	pt->npct = (uint32_t)c->npercentiles;
 	for (uint32_t k = 0; k < pt->npct; k++) {
 		pt->pct[k] = c->percentiles[k];
-		pt->pct_ns[k] = hist_quantile(&all->rec.latency, c->percentiles[k]);
+		pt->pct_ns[k] = hist_quantile(agg_slo_hist(all, c), c->percentiles[k]);
 	}
 	pt->svc_mean_ns = hist_mean(&all->rec.service);
+	pt->svc_p50_ns = hist_quantile(&all->rec.service, 50);
+	pt->svc_p90_ns = hist_quantile(&all->rec.service, 90);
+	pt->svc_p99_ns = hist_quantile(&all->rec.service, 99);
+	pt->svc_p999_ns = hist_quantile(&all->rec.service, 99.9);
+	pt->svc_max_ns = all->rec.service.count ? all->rec.service.max : 0;
 	agg_point_kinds(&all->rec, measured_ns, pt);
 	/* A completed op's latency is its lag plus its service time: the share is in [0, 1]. */
 	pt->lag_share = pt->lag_mean_ns + pt->svc_mean_ns > 0
 	                    ? pt->lag_mean_ns / (pt->lag_mean_ns + pt->svc_mean_ns)
 	                    : 0;
 	agg_health(all, nm, measured_ns, c, pt);
-	if (pt->health_known)
-		agg_client_unsteady(st, c, pt);
-	agg_metric_ci(st, metric, &pt->metric_lo_ns, &pt->metric_hi_ns);
+	for (uint32_t i = st->win_from; pt->health_known && i < st->win_to; i++)
+		if (st->merged[i] != NULL && !st->merged[i]->warmup && st->merged[i]->agents > 0)
+			pt->client_stalls +=
+			    agg_stalled_ops(st->merged[i], c->slo_latency_ns, &stall_ns) > 0;
+	agg_metric_ci(st, c, &pt->metric_lo_ns, &pt->metric_hi_ns);
+	if (pt->health_known && pt->ops > 0) {
+		pt->client_slo_ns = agg_client_part(all, c, pt);
+		pt->client_bound = agg_client_moved(c, pt);
+	}
 	pt->host_cpu_pct = all->host_cpu_pct;
 	pt->workers = nm ? (uint32_t)(all->workers / nm) : 0;
 	if (measured_ns > 0 && all->workers > 0)

@@ -12,7 +12,7 @@
 #include "record.h"
 #include "iocurve.pb-c.h"
 
-/* A window of fewer measured intervals cannot be judged steady. */
+/* A window of fewer measured intervals is too short to judge. */
 #define AGG_MIN_INTERVALS 5
 
 /* One interval: one agent's record, or the merge of every agent's. */
@@ -72,8 +72,12 @@ struct step_point {
 	double mib_s;
 	double mean_ns;
 	uint64_t p50_ns, p90_ns, p99_ns, p999_ns, max_ns;
-	double svc_mean_ns; /* service time: submission to completion */
-	double lag_mean_ns; /* intended start to submission: the client's lateness */
+	double svc_mean_ns; /* service time: submission to completion (the storage's latency) */
+	uint64_t svc_p50_ns, svc_p90_ns, svc_p99_ns, svc_p999_ns, svc_max_ns;
+	bool slo_due;  /* judged on the response latency (slo.from: due), else the storage's */
+	double slo_ns; /* the SLO latency it was judged against */
+	uint32_t queue_depth; /* per worker (agg_point_workload; 0: unknown) */
+	double lag_mean_ns;   /* intended start to submission: the client's lateness */
 	uint64_t lag_max_ns;
 	uint64_t ops;
 	uint64_t reads;
@@ -82,8 +86,8 @@ struct step_point {
 	uint64_t missed_charged; /* never completed: in the latencies at a lower bound (marked) */
 	double
 	    lag_share; /* lag over lag plus service time, 0..1: the client's part of the latency */
-	bool client_bound; /* the client was disturbed (agg_disturbed): not the device's figures */
-	bool health_known; /* the agents measured the client's health (0.1.0 ones do not) */
+	bool client_bound;      /* the client's delay can have moved the verdict (agg_health) */
+	bool health_known;      /* the agents measured the client's health (0.1.0 ones do not) */
 	double issue_late_ns;   /* mean per op: due (or a slot freed) to submission, the client's */
 	double slot_wait_ns;    /* mean per op: due to a slot freed, the queue depth's */
 	double reap_delay_ns;   /* mean per op: completion to the worker seeing it */
@@ -92,9 +96,9 @@ struct step_point {
 	double late_over_ns;    /* the client delay the tail rule counts (AGG_CLIENT_LATE)... */
 	double late_pct;        /* ...and the share of ops the client delayed more, % */
 	uint32_t retries;       /* earlier attempts of the step, re-run for a disturbed client */
-	uint32_t client_stalls; /* measured intervals in which the client stalled an op... */
-	double stall_over_ns;   /* ...by over this (agg_client_unsteady), */
-	bool stall_unsteady;    /* and they alone made the window unsteady: client-bound */
+	uint32_t client_stalls; /* measured intervals in which the client delayed an op past
+	                           the largest decade within the SLO (reported, not judged) */
+	double client_slo_ns;   /* the client's part of the judged metric (agg_client_part) */
 	uint64_t errors;        /* failed operations */
 	int32_t err_errno;      /* the window's first kept failure: its errno (0: none)... */
 	uint64_t err_offset;    /* ...its offset, */
@@ -106,7 +110,7 @@ struct step_point {
 	double host_cpu_pct; /* busiest agent host in any measured interval, % of its CPUs */
 	double qd_full_pct;  /* share of the time the workers' queues were full */
 	uint32_t workers;    /* workers that ran the step, all agents */
-	bool steady;         /* halves agree within tolerance + count noise, no latency spike */
+	bool steady;         /* the backlog did not grow through the window (agg_backlog_grows) */
 	/*
 	 * The 95% interval of the campaign's SLO metric (agg_metric_ci); both 0 when
 	 * unknown (fewer than two batches, or results written before it existed).
@@ -130,9 +134,9 @@ struct step_point {
 	uint64_t pct_ns[CAMPAIGN_MAX_PERCENTILES];
 	uint64_t hist[STEP_HIST_BINS]; /* measured operations by latency (STEP_HIST_BINS) */
 	/*
-	 * The intervals left out of the point, by reason: the planned warm-up [0, warmup_n),
-	 * the warm-up extended while the metric trended [warmup_n, win_from), and those
-	 * reported after the window ended [win_to, nall) (an early end's last ones).
+	 * The intervals left out of the point, by reason: the warm-up [0, warmup_n) (win_from
+	 * equals it) and those reported after the window ended [win_to, nall) (an early
+	 * end's last ones).
 	 */
 	uint32_t warmup_n, win_from, win_to, nall;
 	/* the wait before the step (after one that fell behind or saturated): 0 and "": none */
@@ -162,19 +166,14 @@ struct step_point {
 struct agg_step;
 
 /*
- * The client was disturbed in a step (docs/methodology.md) when its own delay per
- * operation, issue lateness plus reap delay (slot waits are the storage's), averages
- * over AGG_CLIENT_LATE of the SLO's latency; or, for a percentile SLO pP, when more
- * than half of the (100 - P)% tail of the operations were delayed by the client over
- * the largest of 10us, 100us, 1ms, 10ms within AGG_CLIENT_LATE of the SLO's latency
- * (the percentile may then be the client's); or when the hypervisor stole over
- * AGG_CLIENT_STEAL_PCT of an agent host's CPU in an interval; or when the window is
- * unsteady only through the intervals in which the client stalled (delayed an
- * operation by over the largest of those decades within the SLO's latency): the
- * burst a stalled client issues queues in the device.
+ * The client's part of the judged metric (client_slo_ns): the reap delay when the SLO
+ * judges the storage's latency, issue lateness plus reap delay when it judges from the
+ * due time (slo.from: due). A step is client-bound when taking that part away would
+ * change its verdict (verdict_judge): violated to undecided or met, undecided to met.
+ * A step whose queues held operations back (slot waits) over AGG_QUEUE_BOUND of the SLO
+ * latency on average was not delivered on schedule: queue-bound.
  */
-#define AGG_CLIENT_LATE      0.10
-#define AGG_CLIENT_STEAL_PCT 10.0
+#define AGG_QUEUE_BOUND 0.10
 
 /*
  * The 95% interval of the SLO metric over the step's measured window, for
@@ -185,9 +184,9 @@ struct agg_step;
  * bounds from the merged histogram's ranks (binomial, 1.96 sd), whichever is
  * wider at each end. Both 0 with fewer than two intervals.
  */
-void agg_metric_ci(const struct agg_step *st, enum slo_metric metric, double *lo, double *hi);
+void agg_metric_ci(const struct agg_step *st, const struct campaign *c, double *lo, double *hi);
 /* The same over intervals [from, to) (warm-up ones left out), whatever the window. */
-void agg_window_ci(const struct agg_step *st, uint32_t from, uint32_t to, enum slo_metric metric,
+void agg_window_ci(const struct agg_step *st, uint32_t from, uint32_t to, const struct campaign *c,
                    double *lo, double *hi);
 /*
  * Student's t, two-sided 95% (its 0.975 quantile), with dof degrees of freedom:
@@ -250,27 +249,11 @@ int agg_record_check(const struct agg_record *rec, bool nan_cpu_ok, struct error
  */
 void agg_set_window(struct agg_step *st, uint32_t from, uint32_t to);
 /*
- * Whether intervals [from, to) are steady: at least AGG_MIN_INTERVALS measured
- * ones; the halves of the window agree in throughput within 5% plus 3 sd of
- * their Poisson count noise and in the metric within 15% plus 3 sd of its
- * sampling noise; no interval's metric spikes over twice the median (plus
- * noise); the backlog (missed, a level) does not grow by more than 5% of the
- * window's operations plus their count noise. The same rule ends an extended
- * step early and judges its point.
+ * Whether the backlog (operations due but not issued at an interval's end) grows
+ * through the measured intervals of [from, to) by more than 5% of their operations
+ * plus 3 sd of their count noise: the step falls behind its rate, however slowly.
  */
-bool agg_window_steady(const struct agg_step *st, uint32_t from, uint32_t to,
-                       enum slo_metric metric);
-/*
- * Whether the metric still trends at the start of window [from, to), as a
- * transient after a rate change does: its first AGG_TREND_N measured intervals
- * are strictly monotone, their first and last differ by more than the latency
- * tolerance plus noise, no step between them is a jump (by AGG_STEADY_SPIKE x
- * or more, plus noise), the rest of the window holds no spike (agg_window_steady's
- * rule 3), and its halves disagree in the same direction. A spike is never a trend, nor
- * lets one through: it stays in the window, and so does the window's start.
- */
-bool agg_window_trends(const struct agg_step *st, uint32_t from, uint32_t to,
-                       enum slo_metric metric);
+bool agg_backlog_grows(const struct agg_step *st, uint32_t from, uint32_t to);
 /*
  * Agent `agent` is gone (on_agent_loss: continue): intervals from the first it
  * has not reported wait only for the others. Returns that interval; intervals
@@ -285,17 +268,19 @@ const struct agg_record *agg_merged(const struct agg_step *st, uint32_t interval
  */
 bool agg_complete(const struct agg_step *st);
 /*
- * The step's point from its measured intervals, judged on c's SLO metric for
- * steadiness (agg_window_steady over the measured window), with c's percentiles.
- * It changes nothing in st: agents keep their indexes, and records may follow.
- */
-/*
  * The workload mixes reads and writes (rw or randrw, 0 < read_pct < 100): its points
  * carry read and write apart (step_point.mixed).
  */
 bool agg_mixed(const struct workload *w);
+/*
+ * The step's point from its measured intervals: every interval after the warm-up up to
+ * the window's end, with c's SLO metric, its 95% interval and c's percentiles. It changes
+ * nothing in st: agents keep their indexes, and records may follow.
+ */
 void agg_point(const struct agg_step *st, uint32_t step, double offered, const struct campaign *c,
                struct step_point *pt);
+/* What the point takes from its workload: mixed (agg_mixed) and the queue depth. */
+void agg_point_workload(struct step_point *pt, const struct workload *w);
 /*
  * The step's k-th table percentile (of step_npct): the campaign's percentiles,
  * or p50, p90, p99, p99.9 for a point made without them.
@@ -319,20 +304,23 @@ static inline uint64_t step_pct_ns(const struct step_point *p, uint32_t k)
 	return p->npct ? p->pct_ns[k] : fixed[k];
 }
 
-/* The latency a step is judged on, in ns. */
+/*
+ * The latency a step is judged on, in ns: the storage's (submission to completion), or
+ * the response latency from the due time when the point was made with slo.from: due.
+ */
 static inline double step_metric(const struct step_point *p, enum slo_metric m)
 {
 	switch (m) {
 	case SLO_P50:
-		return (double)p->p50_ns;
+		return (double)(p->slo_due ? p->p50_ns : p->svc_p50_ns);
 	case SLO_P90:
-		return (double)p->p90_ns;
+		return (double)(p->slo_due ? p->p90_ns : p->svc_p90_ns);
 	case SLO_P99:
-		return (double)p->p99_ns;
+		return (double)(p->slo_due ? p->p99_ns : p->svc_p99_ns);
 	case SLO_P999:
-		return (double)p->p999_ns;
+		return (double)(p->slo_due ? p->p999_ns : p->svc_p999_ns);
 	default:
-		return p->mean_ns;
+		return p->slo_due ? p->mean_ns : p->svc_mean_ns;
 	}
 }
 

@@ -102,9 +102,6 @@ static void curve_knee_between(const struct campaign *c, const struct workload *
 	/* within 2% above a measured step: the crossing is that step */
 	if (k->bracket_hi - k->bracket_lo <= CURVE_PRECISION * k->bracket_lo)
 		return;
-	/* An overloaded step's latency measures its length, not the storage: no line to it. */
-	if (!verdict_valid(hi))
-		return;
 	two = knee_find(kp, 2, (double)c->slo_latency_ns);
 	if (two.kind == KNEE_INTERPOLATED) {
 		k->kind = KNEE_INTERPOLATED;
@@ -119,78 +116,45 @@ static double curve_sustained_tp(const struct workload *w, const struct step_poi
 	return fmin(curve_throughput(w, p), curve_offered_tp(w, p));
 }
 
-/* The SLO metric's 95% interval, or the metric itself at both ends when unknown. */
-static void curve_metric_ci(const struct campaign *c, const struct step_point *p, double *lo,
-                            double *hi)
+/* The highest achieved throughput of any step, in the workload's unit: no band reaches past it. */
+static double curve_top_tp(const struct workload *w, const struct step_point *sorted, size_t n)
 {
-	double m = step_metric(p, c->slo_metric);
+	double top = 0;
 
-	*lo = *hi = m;
-	if (p->metric_hi_ns > 0 && p->metric_hi_ns >= p->metric_lo_ns) {
-		*lo = fmin(m, p->metric_lo_ns);
-		*hi = fmax(m, p->metric_hi_ns);
-	}
+	for (size_t i = 0; i < n; i++)
+		top = fmax(top, curve_throughput(w, &sorted[i]));
+	return top;
 }
 
 /*
- * The knee's band (knee.h): the bracket, up to the highest step anywhere that
- * met the SLO, each end widened by the steps' 95% intervals of the metric.
+ * The knee's band (knee.h): from the met step under the knee to the violation, widened
+ * by undecided steps and by steps that met the SLO above the violation (a non-monotonic
+ * curve), never above the highest throughput achieved.
  */
 static void curve_knee_band(const struct campaign *c, const struct workload *w,
-                            const struct step_point *sorted, size_t n, size_t cap, struct knee *k)
+                            const struct step_point *sorted, size_t n, struct knee *k)
 {
-	double slo = (double)c->slo_latency_ns, lo, hi;
-	size_t low = n;
+	double top = curve_top_tp(w, sorted, n);
 
-	k->band_lo = 0;
+	k->band_lo = k->throughput;
 	k->band_hi = k->bracket_hi;
-	/* low end: the highest valid step under the violation surely (95%) under the SLO */
-	for (size_t i = 0; i <= k->below && i < n; i++) {
-		if (sorted[i].offered_ops <= 0 || !verdict_meets(c, &sorted[i]) ||
-		    (cap < n && sorted[i].offered_ops >= sorted[cap].offered_ops))
-			continue;
-		curve_metric_ci(c, &sorted[i], &lo, &hi);
-		if (hi <= slo)
-			low = i;
-	}
-	k->band_lo = low < n ? fmin(curve_sustained_tp(w, &sorted[low]), k->throughput) : 0;
-	/*
-	 * Between that step and the knee's own (which met the SLO, its interval straddling
-	 * it), the low end is where the line through their intervals' upper ends crosses
-	 * the SLO. Latency grows convexly with load, so that line lies above the curve of
-	 * upper ends and crosses first: the low end stays one the evidence supports.
-	 */
-	if (low < k->below && k->below < n && verdict_meets(c, &sorted[k->below])) {
-		double lo_a, hi_a, lo_b, hi_b, tp_a, tp_b;
-
-		curve_metric_ci(c, &sorted[low], &lo_a, &hi_a);
-		curve_metric_ci(c, &sorted[k->below], &lo_b, &hi_b);
-		tp_a = curve_sustained_tp(w, &sorted[low]);
-		tp_b = curve_sustained_tp(w, &sorted[k->below]);
-		if (hi_b > slo && hi_a <= slo && tp_b > tp_a)
-			k->band_lo = fmin(tp_a + (slo - hi_a) / (hi_b - hi_a) * (tp_b - tp_a),
-			                  k->throughput);
-	}
-	if (cap == n) {
-		k->band_hi = 0; /* every step met the SLO: no upper end */
-		return;
-	}
-	/* high end: past the lowest step above the knee surely over the SLO... */
 	for (size_t i = k->below + 1; i < n; i++) {
-		if (sorted[i].offered_ops <= 0 || !verdict_violates(c, &sorted[i]))
+		if (sorted[i].offered_ops <= 0)
 			continue;
-		curve_metric_ci(c, &sorted[i], &lo, &hi);
-		/* behind or empty is over whatever its latency says */
-		if (lo > slo || step_metric(&sorted[i], c->slo_metric) <= slo) {
+		if (verdict_undecided(c, &sorted[i]))
 			k->band_hi = fmax(k->band_hi, curve_offered_tp(w, &sorted[i]));
-			break;
-		}
-		k->band_hi = fmax(k->band_hi, curve_offered_tp(w, &sorted[i]));
-	}
-	/* ...and up to the highest step anywhere that met it (a non-monotonic curve) */
-	for (size_t i = 0; i < n; i++)
-		if (sorted[i].offered_ops > 0 && verdict_recovers(c, &sorted[i]))
+		else if (verdict_meets(c, &sorted[i]))
 			k->band_hi = fmax(k->band_hi, curve_sustained_tp(w, &sorted[i]));
+	}
+	k->band_hi = fmax(fmin(k->band_hi, top), k->band_lo);
+}
+
+/* A step that could not deliver its load (behind, backlog, queue-bound): past the storage's peak.
+ */
+static bool curve_saturated_step(const struct step_point *p)
+{
+	return p->offered_ops > 0 &&
+	       (verdict_point(p) & (VERDICT_BEHIND | VERDICT_BACKLOG | VERDICT_QUEUE_BOUND));
 }
 
 /* The open-loop step run last (highest step number); n when none. */
@@ -208,28 +172,24 @@ struct knee curve_knee(const struct campaign *c, const struct workload *w,
                        const struct step_point *sorted, size_t n)
 {
 	struct knee k = {.kind = KNEE_NONE};
-	size_t cap = n, lo = n;
+	size_t cap = n, lo = n, sat = n;
 	bool open = false;
 
 	/* sorted by offered rate: the first violation is the lowest offered rate that violated */
 	for (size_t i = 0; i < n; i++) {
 		open |= sorted[i].offered_ops > 0;
-		if (cap == n && verdict_violates(c, &sorted[i]))
+		if (cap == n && sorted[i].offered_ops > 0 && verdict_violates(c, &sorted[i]))
 			cap = i;
 	}
 	if (!open)
 		return k;
 	k.last = curve_last_run(sorted, n);
 	for (size_t i = 0; i < n; i++) {
-		if (sorted[i].offered_ops <= 0)
+		if (sorted[i].offered_ops <= 0 || !verdict_meets(c, &sorted[i]))
 			continue;
-		/* under, over, under again: a step above the violation that kept up under the
-		 * SLO shows it, steady or not (a spike elsewhere in it does not undo its mean) */
-		if (cap < n && sorted[i].offered_ops > sorted[cap].offered_ops &&
-		    verdict_recovers(c, &sorted[i]))
+		/* under, over, under again */
+		if (cap < n && sorted[i].offered_ops > sorted[cap].offered_ops)
 			k.non_monotonic = true;
-		if (!verdict_meets(c, &sorted[i]))
-			continue;
 		if (cap == n || sorted[i].offered_ops < sorted[cap].offered_ops)
 			lo = i;
 		/* at the violation's own rate (a repeat): noise, neither knee nor non-monotonic */
@@ -241,23 +201,38 @@ struct knee curve_knee(const struct campaign *c, const struct workload *w,
 	k.below = k.above = lo;
 	/*
 	 * What the step sustained, but never more than was offered: with Poisson arrivals
-	 * a window can complete a little more than its rate (count noise), and the knee
-	 * would then sit above the offered rate of the violation just over it.
+	 * a window can complete a little more than its rate (count noise).
 	 */
 	k.throughput = curve_sustained_tp(w, &sorted[lo]);
-	if (cap == n) {
-		k.kind = KNEE_ALL_UNDER;
-		curve_knee_band(c, w, sorted, n, cap, &k);
-		return k;
-	}
-	k.over = cap;
 	k.bracket_lo = k.throughput;
-	k.bracket_hi = curve_offered_tp(w, &sorted[cap]);
-	curve_knee_between(c, w, sorted, &k);
-	curve_knee_band(c, w, sorted, n, cap, &k);
-	/* confirmed: measured at the step run last, asked as a confirmation, nothing above */
-	k.confirmed = k.kind == KNEE_AT_STEP && k.last == lo && w->refine > 0 && !w->skip_confirm &&
-	              !k.non_monotonic;
+	if (cap == n) {
+		/* nothing violated: steps above that could not deliver their load mean a peak */
+		for (size_t i = lo + 1; i < n && sat == n; i++)
+			if (curve_saturated_step(&sorted[i]))
+				sat = i;
+		if (sat == n) {
+			k.kind = KNEE_ALL_UNDER;
+			k.band_lo = k.throughput;
+			k.bracket_lo = 0;
+			return k;
+		}
+		k.kind = KNEE_AT_PEAK;
+		k.over = sat;
+		k.bracket_hi =
+		    fmax(fmin(curve_offered_tp(w, &sorted[sat]), curve_top_tp(w, sorted, n)),
+		         k.throughput);
+	} else {
+		k.over = cap;
+		k.bracket_hi =
+		    fmax(fmin(curve_offered_tp(w, &sorted[cap]), curve_top_tp(w, sorted, n)),
+		         k.throughput);
+		curve_knee_between(c, w, sorted, &k);
+	}
+	curve_knee_band(c, w, sorted, n, &k);
+	/* confirmed: measured at the confirmation step, which met the SLO, the band within 5% */
+	k.confirmed = (k.kind == KNEE_AT_STEP || k.kind == KNEE_AT_PEAK) && k.last == lo &&
+	              w->refine > 0 && !w->skip_confirm && !k.non_monotonic &&
+	              k.band_hi - k.band_lo <= CURVE_CONFIRM_WIDTH * k.band_lo;
 	return k;
 }
 
@@ -334,27 +309,26 @@ static void curve_band_why(const struct campaign *c, const struct workload *w, c
                            size_t len)
 {
 	const struct step_point *last = k->last < n ? &sorted[k->last] : NULL;
+	size_t undecided = 0;
 	char words[96];
 
-	double met = 0;
-
 	buf[0] = '\0';
-	/* the highest step above the knee's that met the SLO: a non-monotonic curve */
-	for (size_t i = k->below + 1; k->non_monotonic && i < n; i++)
-		if (sorted[i].offered_ops > 0 && verdict_recovers(c, &sorted[i]))
-			met = fmax(met, curve_sustained_tp(w, &sorted[i]));
-	if (k->non_monotonic && met > 0)
-		snprintf(buf, len,
-		         ": a step above the violation met the SLO (%.0f), the band reaches %.0f",
-		         met, k->band_hi);
-	else if (k->non_monotonic)
+	for (size_t i = k->below + 1; i < n; i++)
+		undecided += sorted[i].offered_ops > 0 && verdict_undecided(c, &sorted[i]);
+	if (k->non_monotonic)
 		snprintf(buf, len,
 		         ": a step above the violation met the SLO, the band reaches %.0f",
 		         k->band_hi);
-	else if (k->band_lo < k->bracket_lo || k->band_hi > k->bracket_hi)
+	else if (k->kind == KNEE_AT_PEAK && width > 100 * CURVE_PRECISION)
 		snprintf(buf, len,
-		         ": the 95%% interval of the metric at the steps around the knee "
-		         "straddles the SLO");
+		         ": the storage saturated under the SLO; the steps between the knee and "
+		         "the peak could not deliver their load");
+	else if (k->kind == KNEE_AT_PEAK)
+		snprintf(buf, len, ": the storage saturated under the SLO, at the peak");
+	else if (undecided > 0 && width > 100 * CURVE_PRECISION)
+		snprintf(buf, len,
+		         ": %zu step%s above the knee undecided (its 95%% interval holds the SLO)",
+		         undecided, undecided == 1 ? "" : "s");
 	else if (width > 100 * CURVE_PRECISION && curve_capped(k, sorted, n))
 		snprintf(buf, len,
 		         ": no step achieved more than its low end, so refinement cannot offer "
@@ -363,20 +337,20 @@ static void curve_band_why(const struct campaign *c, const struct workload *w, c
 		snprintf(buf, len, ": no refinement asked (load.refine)");
 	else if (width > 100 * CURVE_PRECISION)
 		snprintf(buf, len, ": the refine budget (%u steps) is spent", w->refine);
-	else if (k->confirmed)
+	if (k->confirmed || buf[0] != '\0')
 		return;
-	else if (w->refine == 0 || w->skip_confirm)
+	if (w->refine == 0 || w->skip_confirm)
 		snprintf(buf, len, ": no confirmation step asked");
+	else if (width > 100 * CURVE_CONFIRM_WIDTH)
+		snprintf(buf, len, ": not confirmed, the band is over %.0f%% wide",
+		         100 * CURVE_CONFIRM_WIDTH);
 	else if (last != NULL && k->last != k->below) {
 		unsigned r = verdict_point(last);
 
 		verdict_words(last, r, words, sizeof(words));
 		snprintf(buf, len, ": the step run last (offered %.0f ops/s) %s%s%s%s",
-		         last->offered_ops,
-		         verdict_violates(c, last) ? "violated the SLO"
-		         : verdict_meets(c, last)  ? "met the SLO below the knee"
-		                                   : "met the SLO but was not valid",
-		         r ? " (" : "", r ? words : "", r ? ")" : "");
+		         last->offered_ops, verdict_slo_word(verdict_judge(c, last)), r ? " (" : "",
+		         r ? words : "", r ? ")" : "");
 	} else
 		snprintf(buf, len, ": no confirmation step at the knee");
 }
@@ -391,7 +365,7 @@ void curve_knee_precision(const struct campaign *c, const struct workload *w, co
 		snprintf(buf, len,
 		         "no step violated the SLO: the knee lies above the load offered");
 	else if (k->kind == KNEE_ALL_OVER || k->kind == KNEE_NONE)
-		snprintf(buf, len, "no valid step met the SLO");
+		snprintf(buf, len, "no step met the SLO");
 	else {
 		curve_band_why(c, w, k, sorted, n, width, why, sizeof(why));
 		if (isinf(width))
@@ -437,12 +411,16 @@ static void curve_advice_change(const struct workload *w, unsigned reasons,
 		         "the client fell behind the rates asked: give it more workers or queue "
 		         "depth (%u x %u slots per agent now)",
 		         w->workers, w->queue_depth);
-	} else if (reasons & VERDICT_UNSTEADY) {
-		curve_fmt_duration(2 * w->measure_ns, need, sizeof(need));
+	} else if (reasons & VERDICT_QUEUE_BOUND) {
 		snprintf(buf, len,
-		         "the steps were unsteady: measure longer (measure: %s) or let them extend "
-		         "(steady: {extend: N})",
-		         need);
+		         "the queues held operations back: raise queue_depth (%u per worker now)",
+		         w->queue_depth);
+	} else if (reasons & VERDICT_BACKLOG) {
+		snprintf(buf, len,
+		         "the backlog grew through the steps: the storage or the client could not "
+		         "keep up; give the client more workers or queue depth (%u x %u slots per "
+		         "agent now)",
+		         w->workers, w->queue_depth);
 	} else if (reasons & VERDICT_EMPTY) {
 		snprintf(buf, len, "nothing completed: check the target");
 	} else {
@@ -511,6 +489,8 @@ const char *curve_knee_kind(const struct knee *k)
 		return "measured";
 	case KNEE_ALL_UNDER:
 		return "above_peak";
+	case KNEE_AT_PEAK:
+		return "at_peak";
 	default:
 		return "none";
 	}
@@ -765,7 +745,8 @@ double curve_client_bound(const struct knee *k, const struct step_point *sorted,
 	double low = 0, cap = INFINITY, bound = 0;
 
 	*measured = 0;
-	if (k->kind == KNEE_AT_STEP || k->kind == KNEE_INTERPOLATED || k->kind == KNEE_ALL_UNDER)
+	if (k->kind == KNEE_AT_STEP || k->kind == KNEE_INTERPOLATED || k->kind == KNEE_ALL_UNDER ||
+	    k->kind == KNEE_AT_PEAK)
 		low = sorted[k->below].offered_ops;
 	if (k->bracket_hi > 0)
 		cap = sorted[k->over].offered_ops;

@@ -38,6 +38,8 @@ double curve_throughput(const struct workload *w, const struct step_point *p);
 struct step_point *curve_sorted(const struct step_point *pts, size_t n);
 /* The knee's bracket is narrow enough when within this share of its low end. */
 #define CURVE_PRECISION 0.02
+/* A knee is confirmed only with a band within this share of its low end. */
+#define CURVE_CONFIRM_WIDTH 0.05
 
 /* A point's offered rate in the workload's unit. */
 double curve_offered_tp(const struct workload *w, const struct step_point *p);

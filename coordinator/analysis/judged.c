@@ -21,12 +21,15 @@ static void judged_point(const struct campaign *c, const struct workload *w,
 {
 	v->reasons = verdict_point(p);
 	v->valid = v->reasons == 0;
-	v->violates = verdict_violates(c, p);
-	v->meets = verdict_meets(c, p);
-	v->recovers = verdict_recovers(c, p);
+	v->slo = verdict_judge(c, p);
+	v->violates = v->slo == VERDICT_VIOLATED;
+	v->meets = v->slo == VERDICT_MET;
 	v->why[0] = '\0';
 	v->saturated = verdict_saturated(c, p, v->why, sizeof(v->why));
-	verdict_words(p, v->reasons, v->words, sizeof(v->words));
+	if (v->valid)
+		snprintf(v->words, sizeof(v->words), "%s", verdict_slo_word(v->slo));
+	else
+		verdict_words(p, v->reasons, v->words, sizeof(v->words));
 	v->tp = curve_throughput(w, p);
 	v->offered_tp = curve_offered_tp(w, p);
 }

@@ -12,14 +12,14 @@
 
 /* One point's verdict (verdict.h), judged once per update. */
 struct judged_point {
-	unsigned reasons; /* verdict_point: 0 valid, else enum verdict_reason bits */
-	bool valid;       /* reasons == 0 */
-	bool violates;    /* verdict_violates: the knee never lies above it; shaded */
-	bool meets;       /* verdict_meets */
-	bool recovers;    /* verdict_recovers */
-	bool saturated;   /* verdict_saturated by the stop rules... */
-	char why[128];    /* ...and which rule ("" when not saturated) */
-	char words[160 + RECORD_PATH_MAX]; /* verdict_words: "valid", "unsteady, 3 errors" */
+	unsigned reasons;     /* verdict_point: 0 judged, else enum verdict_reason bits */
+	bool valid;           /* reasons == 0: judged on the SLO */
+	enum verdict_slo slo; /* verdict_judge: met, undecided, violated or not judged */
+	bool violates;        /* violated: the knee never lies above it; shaded */
+	bool meets;           /* met */
+	bool saturated;       /* verdict_saturated by the stop rules... */
+	char why[128];        /* ...and which rule ("" when not saturated) */
+	char words[160 + RECORD_PATH_MAX]; /* "met", "violated", "undecided", or why not judged */
 	double tp;                         /* achieved, in the workload's unit (curve_throughput) */
 	double offered_tp;                 /* offered, in the workload's unit (curve_offered_tp) */
 };

@@ -23,6 +23,12 @@ enum knee_kind {
 	 * no over step after it.
 	 */
 	KNEE_AT_STEP,
+	/*
+	 * No step violated the SLO, but steps above the highest that met it could not
+	 * deliver their load (behind, backlog, queue-bound): the storage saturated under
+	 * the SLO; the knee is that step and its band reaches the peak.
+	 */
+	KNEE_AT_PEAK,
 };
 
 struct knee {

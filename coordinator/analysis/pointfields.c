@@ -6,6 +6,7 @@
 
 #include "pointfields.h"
 #include "judged.h"
+#include "verdict.h"
 
 /* The step in run order, from 1 as every file numbers it. */
 static void pfield_step(const struct step_point *p, const struct judged_point *jp,
@@ -28,6 +29,21 @@ static void pfield_first_error(const struct step_point *p, const struct judged_p
 	/* A failure without an errno (a short read, a lost target) shows as 0. */
 	v->none = p->err_errno == 0 && p->err_cause[0] == '\0';
 	v->u = (uint64_t)(uint32_t)p->err_errno;
+}
+
+/* The client's delay per operation: issue lateness plus reap delay; none without health. */
+static void pfield_client_delay(const struct step_point *p, const struct judged_point *jp,
+                                struct pfield_val *v)
+{
+	v->none = !p->health_known;
+	v->raw = p->issue_late_ns + p->reap_delay_ns;
+}
+
+/* The step's verdict on the SLO: met, undecided, violated or not judged. */
+static void pfield_slo_verdict(const struct step_point *p, const struct judged_point *jp, char *buf,
+                               size_t len)
+{
+	snprintf(buf, len, "%s", verdict_slo_word(jp->slo));
 }
 
 static void pfield_valid(const struct step_point *p, const struct judged_point *jp,
@@ -64,17 +80,16 @@ static void pfield_span(char *buf, size_t len, uint32_t from, uint32_t to, const
 
 /*
  * The step's intervals left out of its point, numbered as intervals.jsonl numbers
- * them, with the reason: "0-1 warm-up; 2 warm-up extended; 14-15 after the window". Every
+ * them, with the reason: "0-1 warm-up; 14-15 after the window". Every
  * other interval is in the point; "" when none was left out.
  */
 static void pfield_left_out(const struct step_point *p, const struct judged_point *jp, char *buf,
                             size_t len)
 {
-	uint32_t warm = p->warmup_n < p->win_from ? p->warmup_n : p->win_from;
+	uint32_t warm = p->warmup_n > p->win_from ? p->warmup_n : p->win_from;
 
 	buf[0] = '\0';
 	pfield_span(buf, len, 0, warm, "warm-up");
-	pfield_span(buf, len, warm, p->win_from, "warm-up extended");
 	pfield_span(buf, len, p->win_to > p->win_from ? p->win_to : p->win_from, p->nall,
 	            "after the window");
 }
@@ -138,7 +153,7 @@ static const struct pfield pfield_rows[] = {
      .since = 1,
      .out = PF_FILES | PF_EVENT | PF_STEPS,
      .json_first = true,
-     PF_COLUMN("Mean", PF_H_DURATION, 5)},
+     PF_COLUMN("Response mean", PF_H_DURATION, 5)},
     {.name = "p50_us",
      PF_US(p50_ns, PF_M_U64),
      .since = 1,
@@ -157,12 +172,12 @@ static const struct pfield pfield_rows[] = {
      .out = PF_FILES | PF_STEPS,
      .json_first = true,
      PF_COLUMN("Max", PF_H_DURATION, 8)},
-    /* service time (fio's clat): submission to completion */
+    /* service time (fio's clat): submission to completion, the storage's latency */
     {.name = "service_mean_us",
      PF_US(svc_mean_ns, PF_M_DOUBLE),
      .since = 1,
-     .out = PF_CURVE | PF_JSON | PF_STEPS_HTML,
-     PF_COLUMN("Service", PF_H_DURATION, 6)},
+     .out = PF_CURVE | PF_JSON | PF_STEPS,
+     PF_COLUMN("Storage mean", PF_H_DURATION, 6)},
     {.name = "ops", PF_INT(ops, PF_M_U64), .since = 1, .out = PF_CURVE},
     {.name = "reads", PF_INT(reads, PF_M_U64), .since = 1, .out = PF_CURVE},
     {.name = "steady",
@@ -388,6 +403,32 @@ static const struct pfield pfield_rows[] = {
      .since = 3,
      .out = PF_CURVE | PF_CSV | PF_JSON,
      .apart = PF_APART_MEASURED},
+    /* the storage's latency (submission to completion) by percentile, and its max */
+    {.name = "service_p50_us", PF_US(svc_p50_ns, PF_M_U64), .since = 3, .out = PF_CURVE | PF_JSON},
+    {.name = "service_p99_us", PF_US(svc_p99_ns, PF_M_U64), .since = 3, .out = PF_CURVE | PF_JSON},
+    {.name = "service_max_us", PF_US(svc_max_ns, PF_M_U64), .since = 3, .out = PF_CURVE | PF_JSON},
+    /* the client's delay per operation (issue lateness + reap delay) and its part in the metric */
+    {.name = "client_delay_us",
+     .kind = PF_REAL,
+     .get = pfield_client_delay,
+     .decimals = 3,
+     .div = 1e3,
+     .unit = "us",
+     .since = 3,
+     .out = PF_CURVE | PF_JSON | PF_STEPS,
+     PF_COLUMN("Client delay", PF_H_DURATION, 6)},
+    {.name = "client_slo_us",
+     PF_US(client_slo_ns, PF_M_DOUBLE),
+     .since = 3,
+     .out = PF_CURVE | PF_JSON},
+    /* the one verdict on the SLO, from the step's own 95% interval */
+    {.name = "slo_verdict",
+     .kind = PF_TEXT,
+     .judged = true,
+     .text = pfield_slo_verdict,
+     .unit = "",
+     .since = 3,
+     .out = PF_JSON},
 };
 
 _Static_assert(sizeof(pfield_rows) / sizeof(pfield_rows[0]) <= PFIELD_MAX, "PFIELD_MAX rows");

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* What a step's point says about the target: valid or not and why, short, saturated. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -37,8 +38,11 @@ unsigned verdict_point(const struct step_point *pt)
 		r |= VERDICT_BEHIND;
 	if (pt->intervals < VERDICT_MIN_INTERVALS)
 		r |= VERDICT_FEW_INTERVALS;
-	else if (!pt->steady)
-		r |= VERDICT_UNSTEADY;
+	else if (pt->offered_ops > 0 && !pt->steady)
+		r |= VERDICT_BACKLOG;
+	if (pt->offered_ops > 0 && pt->health_known &&
+	    pt->slot_wait_ns > AGG_QUEUE_BOUND * (double)pt->slo_ns)
+		r |= VERDICT_QUEUE_BOUND;
 	if (pt->errors > 0)
 		r |= VERDICT_ERRORS;
 	if (pt->client_bound)
@@ -77,7 +81,9 @@ void verdict_words(const struct step_point *pt, unsigned reasons, char *buf, siz
 		    pt->nagents, pt->nagents == 1 ? "" : "s", pt->agents_lost == 1 ? "at" : "from",
 		    pt->lost_at + 1, pt->agents_lost == 1 ? "" : "s",
 		    pt->lost_names[0] ? pt->lost_names : "?");
-	for (unsigned bit = 1; bit <= VERDICT_CLIENT_BOUND && used < len; bit <<= 1) {
+	for (unsigned bit = 1; bit <= VERDICT_QUEUE_BOUND && used < len; bit <<= 1) {
+		if (bit == VERDICT_AGENTS_LOST)
+			continue;
 		if (!(reasons & bit))
 			continue;
 		switch (bit) {
@@ -88,8 +94,21 @@ void verdict_words(const struct step_point *pt, unsigned reasons, char *buf, siz
 			snprintf(word, sizeof(word), "behind (%.0f%% of due)",
 			         verdict_achieved_pct(pt));
 			break;
-		case VERDICT_UNSTEADY:
-			snprintf(word, sizeof(word), "unsteady");
+		case VERDICT_BACKLOG:
+			snprintf(word, sizeof(word),
+			         "backlog growing (%llu due, not issued, at its end)",
+			         (unsigned long long)pt->missed);
+			break;
+		case VERDICT_QUEUE_BOUND:
+			snprintf(
+			    word, sizeof(word),
+			    "queue-bound: all %u slots held %.0f%% of the time, operations waited "
+			    "%.0fus for one; at %.0f ops/s and a %.0fus SLO a worker needs %.0f: "
+			    "raise queue_depth",
+			    pt->queue_depth, pt->qd_full_pct, pt->slot_wait_ns / 1e3,
+			    pt->offered_ops, pt->slo_ns / 1e3,
+			    ceil(pt->workers ? pt->offered_ops / pt->workers * pt->slo_ns / 1e9
+			                     : 0));
 			break;
 		case VERDICT_FEW_INTERVALS:
 			snprintf(word, sizeof(word), "%u intervals, too few to judge",
@@ -107,21 +126,12 @@ void verdict_words(const struct step_point *pt, unsigned reasons, char *buf, siz
 				         (unsigned long long)pt->errors);
 			break;
 		case VERDICT_CLIENT_BOUND:
-			if (pt->stall_unsteady) {
-				snprintf(word, sizeof(word),
-				         "client-bound (client stalls over %.0fus in %u of %u "
-				         "intervals made it unsteady%s)",
-				         pt->stall_over_ns / 1e3, pt->client_stalls, pt->intervals,
-				         verdict_worst_agent(pt, most, sizeof(most)));
-				break;
-			}
 			snprintf(
 			    word, sizeof(word),
-			    "client-bound (client delay %.0fus mean, %.2g%% of ops over %.0fus; "
-			    "steal %.0f%%%s)",
-			    (pt->issue_late_ns + pt->reap_delay_ns) / 1e3, pt->late_pct,
-			    pt->late_over_ns / 1e3, pt->steal_pct,
-			    verdict_worst_agent(pt, most, sizeof(most)));
+			    "client-bound (the client's %.0fus in the metric can have moved its "
+			    "verdict; issue lateness %.0fus, reap delay %.0fus%s)",
+			    pt->client_slo_ns / 1e3, pt->issue_late_ns / 1e3,
+			    pt->reap_delay_ns / 1e3, verdict_worst_agent(pt, most, sizeof(most)));
 			break;
 		default:
 			snprintf(word, sizeof(word), "nothing completed");
@@ -142,7 +152,7 @@ void verdict_client_cause(const struct step_point *pt, char *cause, size_t clen,
 	cause[0] = change[0] = '\0';
 	if (!pt->health_known)
 		return;
-	if (pt->steal_pct > AGG_CLIENT_STEAL_PCT) {
+	if (pt->steal_pct > VERDICT_STEAL_PCT) {
 		snprintf(cause, clen, "the hypervisor took %.0f%% of its CPU (steal)",
 		         pt->steal_pct);
 		snprintf(change, chlen, "a client whose CPUs are not shared (steal %.0f%%)",
@@ -176,26 +186,55 @@ double verdict_errors_pct(const struct step_point *pt)
 	return all ? 100.0 * (double)pt->errors / (double)all : 0;
 }
 
+void verdict_metric_ci(const struct campaign *c, const struct step_point *pt, double *lo,
+                       double *hi)
+{
+	double m = step_metric(pt, c->slo_metric);
+
+	*lo = *hi = m;
+	if (pt->metric_hi_ns > 0 && pt->metric_hi_ns >= pt->metric_lo_ns) {
+		*lo = fmin(m, pt->metric_lo_ns);
+		*hi = fmax(m, pt->metric_hi_ns);
+	}
+}
+
+enum verdict_slo verdict_judge(const struct campaign *c, const struct step_point *pt)
+{
+	double slo = (double)c->slo_latency_ns, lo, hi;
+
+	if (verdict_point(pt) != 0)
+		return VERDICT_NOT_JUDGED;
+	verdict_metric_ci(c, pt, &lo, &hi);
+	if (hi <= slo)
+		return VERDICT_MET;
+	return lo > slo ? VERDICT_VIOLATED : VERDICT_UNDECIDED;
+}
+
+const char *verdict_slo_word(enum verdict_slo v)
+{
+	static const char *const words[] = {"not judged", "met", "undecided", "violated"};
+
+	return words[v];
+}
+
 bool verdict_violates(const struct campaign *c, const struct step_point *pt)
 {
-	/* Client-bound or short of agents: the figures are not the target's. */
-	if (pt->offered_ops <= 0 || pt->client_bound || pt->agents_lost > 0)
-		return false;
-	return pt->ops == 0 || verdict_point(pt) & VERDICT_BEHIND ||
-	       step_metric(pt, c->slo_metric) > (double)c->slo_latency_ns;
+	return verdict_judge(c, pt) == VERDICT_VIOLATED;
 }
 
 bool verdict_meets(const struct campaign *c, const struct step_point *pt)
 {
-	return verdict_valid(pt) && step_metric(pt, c->slo_metric) <= (double)c->slo_latency_ns;
+	return verdict_judge(c, pt) == VERDICT_MET;
 }
 
-bool verdict_recovers(const struct campaign *c, const struct step_point *pt)
+bool verdict_undecided(const struct campaign *c, const struct step_point *pt)
 {
-	unsigned r =
-	    verdict_point(pt) & ~(VERDICT_UNSTEADY | VERDICT_FEW_INTERVALS | VERDICT_CLIENT_BOUND);
+	return verdict_judge(c, pt) == VERDICT_UNDECIDED;
+}
 
-	return r == 0 && step_metric(pt, c->slo_metric) <= (double)c->slo_latency_ns;
+double verdict_slots_needed(const struct campaign *c, const struct step_point *pt)
+{
+	return pt->workers ? pt->offered_ops / pt->workers * (double)c->slo_latency_ns / 1e9 : 0;
 }
 
 bool verdict_saturated(const struct campaign *c, const struct step_point *pt, char *why, size_t len)

@@ -11,20 +11,28 @@
 
 /* A valid point keeps up with this share of the operations due in its window. */
 #define VERDICT_KEEP_UP 0.97
-/* Fewer measured intervals than this cannot be judged steady. */
+/* Fewer measured intervals than this are too few to judge. */
 #define VERDICT_MIN_INTERVALS 5
 
 /* Why a point does not count: a bitmask, 0 for a valid point. */
 enum verdict_reason {
 	VERDICT_CLOSED_LOOP = 1 << 0,   /* max step: no offered rate, latency from submission */
 	VERDICT_BEHIND = 1 << 1,        /* completed < 97% of the operations due in the window */
-	VERDICT_UNSTEADY = 1 << 2,      /* throughput or latency moved over the window */
+	VERDICT_BACKLOG = 1 << 2,       /* the backlog grew through the window */
 	VERDICT_FEW_INTERVALS = 1 << 3, /* too few intervals to judge steadiness */
 	VERDICT_ERRORS = 1 << 4,        /* I/O errors */
 	VERDICT_EMPTY = 1 << 5,         /* nothing completed */
 	VERDICT_CLIENT_BOUND = 1 << 6,  /* the client was disturbed, after its retries */
 	VERDICT_AGENTS_LOST = 1 << 7,   /* agents were lost mid-step: the rest ran it on */
+	VERDICT_QUEUE_BOUND = 1 << 8,   /* slot waits held the operations back (AGG_QUEUE_BOUND) */
 };
+
+/*
+ * A step's one verdict on the SLO, from its own 95% interval of the SLO metric: wholly
+ * under the SLO latency, met; wholly over, violated; straddling it, undecided. A step
+ * with a reason (verdict_point) is not judged.
+ */
+enum verdict_slo { VERDICT_NOT_JUDGED, VERDICT_MET, VERDICT_UNDECIDED, VERDICT_VIOLATED };
 
 /*
  * The operations due in the point's window: completed, plus the backlog (due
@@ -36,8 +44,9 @@ double verdict_due(const struct step_point *pt);
 /* Completed over due, in % (100 when nothing was due). */
 double verdict_achieved_pct(const struct step_point *pt);
 /*
- * The point's reasons for not counting (0: valid): open loop, achieved >= 97%
- * of due, steady over at least 5 intervals, no errors.
+ * The point's reasons for not being judged (0: judged): open loop, achieved >= 97% of
+ * due, a backlog that does not grow, at least 5 intervals, no errors, no agent lost,
+ * the client's delay unable to move the verdict, no queue that held operations back.
  */
 unsigned verdict_point(const struct step_point *pt);
 static inline bool verdict_valid(const struct step_point *pt)
@@ -50,17 +59,21 @@ static inline bool verdict_valid(const struct step_point *pt)
  * explains the figures after it.
  */
 void verdict_words(const struct step_point *pt, unsigned reasons, char *buf, size_t len);
-/*
- * Whether an open-loop point violated the SLO: its metric over the SLO, behind
- * its rate, or nothing completed. The knee never lies above such a point. A
- * client-bound point violates nothing: its figures are the client's.
- */
+/* The step's verdict on the SLO (enum verdict_slo). */
+enum verdict_slo verdict_judge(const struct campaign *c, const struct step_point *pt);
+/* "met", "undecided", "violated", "not judged". */
+const char *verdict_slo_word(enum verdict_slo v);
+/* The SLO metric's 95% interval, or the metric itself at both ends when unknown. */
+void verdict_metric_ci(const struct campaign *c, const struct step_point *pt, double *lo,
+                       double *hi);
+/* Whether the point violated the SLO (verdict_judge): the knee never lies above it. */
 bool verdict_violates(const struct campaign *c, const struct step_point *pt);
-/* Whether a valid point met the SLO. */
+/* Whether the point met the SLO (verdict_judge). */
 bool verdict_meets(const struct campaign *c, const struct step_point *pt);
-/* Kept up with no errors and met the SLO, steady or not: enough to show the curve
- * came back under a violation (non_monotonic), not enough to place the knee. */
-bool verdict_recovers(const struct campaign *c, const struct step_point *pt);
+/* Whether the point is undecided: its interval holds the SLO latency. */
+bool verdict_undecided(const struct campaign *c, const struct step_point *pt);
+/* Slots a worker needs for its share of the step's rate at the SLO latency (Little's law). */
+double verdict_slots_needed(const struct campaign *c, const struct step_point *pt);
 
 /*
  * "; most on AGENT, 420us": the agent whose client delayed its operations most
@@ -69,6 +82,8 @@ bool verdict_recovers(const struct campaign *c, const struct step_point *pt);
 const char *verdict_worst_agent(const struct step_point *pt, char *buf, size_t len);
 /* A worker this busy, in % of one core, paces at its own limit. */
 #define VERDICT_WORKER_BUSY_PCT 70.0
+/* The hypervisor took this share of a host's CPU: it is named as the cause. */
+#define VERDICT_STEAL_PCT 10.0
 /* A host this busy, in % of its CPUs, while its workers are not: other work shares it. */
 #define VERDICT_HOST_BUSY_PCT 80.0
 /*

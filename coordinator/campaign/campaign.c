@@ -44,7 +44,7 @@ static const char *const campaign_agents_keys[] = {"local",  "select", "wait", "
 static const char *const campaign_caps_keys[] = {"workers", "queue_depth", "block_size",
                                                  "file_size", NULL};
 static const char *const campaign_select_keys[] = {"count", "labels", NULL};
-static const char *const campaign_slo_keys[] = {"latency", "metric", NULL};
+static const char *const campaign_slo_keys[] = {"latency", "metric", "from", NULL};
 static const char *const campaign_stop_keys[] = {"achieved", "ceiling", "errors", NULL};
 static const char *const campaign_cooldown_keys[] = {"margin", "max", NULL};
 
@@ -232,6 +232,17 @@ static int campaign_slo(struct yamlnode_doc *y, const yaml_node_t *map, struct c
 			return -1;
 		}
 		c->slo_metric = (enum slo_metric)i;
+	}
+	/* from: storage (submission to completion, the default) or due (the application's view) */
+	if ((n = yamlnode_lookup(y, map, "from")) != NULL) {
+		const char *from =
+		    n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : "";
+
+		if (strcmp(from, "due") != 0 && strcmp(from, "storage") != 0) {
+			yamlnode_expected(y, n, "slo.from", "storage or due");
+			return -1;
+		}
+		c->slo_from_due = strcmp(from, "due") == 0;
 	}
 	return 0;
 }

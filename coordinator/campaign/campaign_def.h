@@ -193,6 +193,11 @@ struct campaign {
 	double percentiles[CAMPAIGN_MAX_PERCENTILES];
 	size_t npercentiles;
 	enum slo_metric slo_metric;
+	/*
+	 * slo.from: the SLO judges the storage's latency (submission to completion, fio's
+	 * clat) unless due: the response latency, from each operation's due time.
+	 */
+	bool slo_from_due;
 	struct campaign_stop stop;
 	struct campaign_cooldown cooldown;
 	struct label *labels; /* agents: {select: {labels: {k: v}}} */

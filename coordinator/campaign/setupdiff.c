@@ -247,6 +247,8 @@ size_t setupdiff(const struct campaign *a, const struct campaign *b, char *buf, 
 		setupdiff_time(&o, NULL, "slo", a->slo_latency_ns, b->slo_latency_ns);
 		setupdiff_str(&o, NULL, "slo metric", campaign_slo_metric_name(a->slo_metric),
 		              campaign_slo_metric_name(b->slo_metric));
+		setupdiff_str(&o, NULL, "slo from", a->slo_from_due ? "due" : "storage",
+		              b->slo_from_due ? "due" : "storage");
 		setupdiff_str(&o, NULL, "target direct", a->targets[0].direct ? "true" : "false",
 		              b->targets[0].direct ? "true" : "false");
 	} else {
@@ -254,6 +256,8 @@ size_t setupdiff(const struct campaign *a, const struct campaign *b, char *buf, 
 		setupdiff_time(&o, NULL, "slo", a->slo_latency_ns, b->slo_latency_ns);
 		setupdiff_str(&o, NULL, "slo metric", campaign_slo_metric_name(a->slo_metric),
 		              campaign_slo_metric_name(b->slo_metric));
+		setupdiff_str(&o, NULL, "slo from", a->slo_from_due ? "due" : "storage",
+		              b->slo_from_due ? "due" : "storage");
 	}
 	/* the stop rules and cooldown decide which steps run and are judged saturated */
 	if (a->stop.min_achieved_pct != b->stop.min_achieved_pct)

@@ -600,7 +600,9 @@ static void plot_knee_draw(struct plot_ctx *p, const struct plot_series *ps, siz
 		return;
 	if (k->kind == KNEE_INTERPOLATED) {
 		ky = p->slo;
-	} else if ((k->kind == KNEE_AT_STEP || k->kind == KNEE_ALL_UNDER) && k->below < ps->n) {
+	} else if ((k->kind == KNEE_AT_STEP || k->kind == KNEE_ALL_UNDER ||
+	            k->kind == KNEE_AT_PEAK) &&
+	           k->below < ps->n) {
 		ky = plot_lat(p, &ps->pts[k->below]);
 	} else {
 		return;

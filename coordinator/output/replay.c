@@ -130,15 +130,19 @@ static bool replay_finish(struct replay *out, struct replay_step *st)
 	bool complete;
 
 	replay_lost(st);
+	/*
+	 * Every interval after the warm-up counts: a window line's start (older releases
+	 * moved it past intervals they judged a transient) is not followed, its end is.
+	 */
 	if (st->has_window)
-		agg_set_window(st->agg, st->win_from, st->win_to);
+		agg_set_window(st->agg, 0, st->win_to);
 	complete = st->nagents > 0 && agg_complete(st->agg);
 	if (complete) {
 		size_t k = out->npts[st->w]++;
 
 		out->pts[st->w] = xreallocarray(out->pts[st->w], k + 1, sizeof(**out->pts));
 		agg_point(st->agg, st->step, st->offered, out->campaign, &out->pts[st->w][k]);
-		out->pts[st->w][k].mixed = agg_mixed(&out->campaign->workloads[st->w]);
+		agg_point_workload(&out->pts[st->w][k], &out->campaign->workloads[st->w]);
 		if (st->cool_w == st->w && st->cool_step == st->step) {
 			out->pts[st->w][k].cooldown_ms = st->cool_ms;
 			snprintf(out->pts[st->w][k].cooldown, sizeof(out->pts[st->w][k].cooldown),

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A workload's curve in words and tables: the knee sentence, the step and summary tables. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,12 +13,6 @@
 /* Steps measured for less than this make a quick run, not figures to publish. */
 #define TABLE_QUICK_NS (10ull * 1000000000ull)
 
-/* v already in the unit shown (curve_shown). */
-static void table_fmt_shown(const struct workload *w, double v, char *buf, size_t len)
-{
-	snprintf(buf, len, curve_uses_mib(w) ? "%.1f %s" : "%.0f %s", v, curve_unit(w));
-}
-
 static void table_fmt_tp(const struct workload *w, double v, char *buf, size_t len)
 {
 	if (curve_uses_mib(w))
@@ -26,39 +21,37 @@ static void table_fmt_tp(const struct workload *w, double v, char *buf, size_t l
 		snprintf(buf, len, "%.0f %s", v, curve_unit(w));
 }
 
-/* A band's end v in the workload's unit, without the unit, to digits rounded outward (dir). */
-static void table_fmt_num(const struct workload *w, double v, int digits, int dir, char *buf,
-                          size_t len)
+/*
+ * A figure as measured, in the workload's unit shown, without the unit: digits may be
+ * cut, never raised ("90,950", "1234.5"), so nothing printed exceeds what was measured.
+ */
+static void table_fmt_measured(const struct workload *w, double v, char *buf, size_t len)
 {
-	v = curve_round_out(curve_shown(w, v), digits, dir);
+	v = curve_shown(w, v);
 	if (curve_uses_mib(w))
-		snprintf(buf, len, "%.1f", v);
+		snprintf(buf, len, "%.1f", floor(v * 10 + 1e-9) / 10);
 	else
-		snprintf(buf, len, "%.0f", v);
+		units_format_count(v > 0 ? (uint64_t)floor(v + 1e-9) : 0, buf, len);
 }
 
 /*
- * The knee to its band's digits, then its band ("56000 ops/s, 95% band
- * 55000-57500"); with repeats, their mean and the t-based 95% interval of it.
+ * The knee as measured, then its band ("90,950 ops/s (95% band 90,950-92,000)"); a
+ * lower bound ">= 48,000 ops/s"; with repeats, their mean and the t-based 95% interval.
  */
 static void table_knee_value(const struct judged_curve *j, char *buf, size_t len)
 {
 	const struct curve_repeats *r = &j->repeats;
 	const struct knee *k = &j->knee;
-	char lo[32], hi[32];
+	char v[32], lo[32], hi[32];
+	bool bound = j->client_bound > 0 || k->kind == KNEE_ALL_UNDER;
 	size_t used;
 
-	/* client-bound above it: the knee may lie higher, a lower bound */
-	used = j->client_bound > 0 ? (size_t)snprintf(buf, len, ">= ") : 0;
-	table_fmt_shown(j->w,
-	                curve_round(curve_shown(j->w, r->n ? r->mean : k->throughput), j->digits),
-	                buf + used, len - used);
-	used = strlen(buf);
-	if (k->bracket_hi > 0 && used < len) {
-		table_fmt_num(j->w, k->band_lo, j->digits, -1, lo, sizeof(lo));
-		table_fmt_num(j->w, k->band_hi, j->digits, 1, hi, sizeof(hi));
-		used += (size_t)snprintf(buf + used, len - used, ", 95%% band %s-%s",
-		                         k->band_lo > 0 ? lo : "?", hi);
+	table_fmt_measured(j->w, r->n ? r->mean : k->throughput, v, sizeof(v));
+	used = (size_t)snprintf(buf, len, "%s%s %s", bound ? ">= " : "", v, curve_unit(j->w));
+	if (k->bracket_hi > 0 && !bound && used < len) {
+		table_fmt_measured(j->w, k->band_lo, lo, sizeof(lo));
+		table_fmt_measured(j->w, k->band_hi, hi, sizeof(hi));
+		used += (size_t)snprintf(buf + used, len - used, " (95%% band %s-%s)", lo, hi);
 	}
 	if (r->n && used < len)
 		snprintf(buf + used, len - used, "; %zu repeats: mean \xc2\xb1 %.1f%% (95%%, t)",
@@ -94,17 +87,24 @@ void table_knee_text(const struct judged_curve *j, char *buf, size_t len)
 		         campaign_slo_metric_name(c->slo_metric), tp, s[k->below].step + 1,
 		         k->confirmed ? "confirmed" : "not confirmed", j->precision, pk);
 		break;
+	case KNEE_AT_PEAK:
+		snprintf(buf, len,
+		         "Performance @ %s (%s): %s at the peak (the storage saturated under the "
+		         "SLO; measured at step %u, %s: %s; peak %s)",
+		         slo, campaign_slo_metric_name(c->slo_metric), tp, s[k->below].step + 1,
+		         k->confirmed ? "confirmed" : "not confirmed", j->precision, pk);
+		break;
 	case KNEE_ALL_UNDER:
 		snprintf(buf, len,
-		         "Performance @ %s (%s): > %s: every step met the SLO, the knee lies above "
-		         "the peak (%s); %s",
+		         "Performance @ %s (%s): %s: every step met the SLO, the knee lies above "
+		         "the load offered (peak %s); %s",
 		         slo, campaign_slo_metric_name(c->slo_metric), tp, pk,
 		         j->advice[0] ? j->advice : "raise the load to find it");
 		break;
 	case KNEE_ALL_OVER:
 		snprintf(buf, len,
-		         "Performance @ %s (%s): none: no valid step met the SLO below the first "
-		         "that violated it (peak %s): %s",
+		         "Performance @ %s (%s): none: no step met the SLO below the first that "
+		         "violated it (peak %s): %s",
 		         slo, campaign_slo_metric_name(c->slo_metric), pk, j->advice);
 		break;
 	default:
@@ -119,7 +119,8 @@ void table_knee_text(const struct judged_curve *j, char *buf, size_t len)
 	used = strlen(buf);
 	if (j->client_bound > 0 && used < len)
 		snprintf(buf + used, len - used, ". %s%s", j->limit,
-		         k->kind == KNEE_AT_STEP || k->kind == KNEE_ALL_UNDER
+		         k->kind == KNEE_AT_STEP || k->kind == KNEE_ALL_UNDER ||
+		                 k->kind == KNEE_AT_PEAK
 		             ? ": the knee is a lower bound"
 		             : "");
 }
@@ -252,9 +253,6 @@ void table_knee_cell(const struct judged_curve *j, char *buf, size_t len)
 		snprintf(buf, len, "fixed work: storm %.3f s", j->sorted[0].storm.storm_s);
 	else if (k->kind == KNEE_ALL_OVER || k->kind == KNEE_NONE)
 		snprintf(buf, len, "none");
-	else if (k->kind == KNEE_ALL_UNDER)
-		snprintf(buf, len, "> %.*f %s", curve_uses_mib(w) ? 1 : 0,
-		         curve_shown(w, k->throughput), curve_unit(w));
 	else
 		table_knee_value(j, buf, len);
 	used = strlen(buf);

@@ -192,6 +192,7 @@ struct event_knee event_knee_of(const struct judged_curve *j, double *peak)
 		ek.kind = EVENT_KNEE_INTERPOLATED;
 		break;
 	case KNEE_AT_STEP:
+	case KNEE_AT_PEAK:
 		ek.kind = EVENT_KNEE_MEASURED;
 		break;
 	case KNEE_ALL_UNDER:

@@ -662,7 +662,7 @@ static int runner_step_point(struct runner *r, struct error *err)
 	agg_point(r->agg, r->step, r->rate, r->c, pt);
 	if (w->work.on)
 		runner_work_storm(r->agents, w, r->storm, r->nstorm, &pt->storm);
-	pt->mixed = agg_mixed(runner_workload(r));
+	agg_point_workload(pt, runner_workload(r));
 	pt->cooldown_ms = r->cool_ms;
 	snprintf(pt->cooldown, sizeof(pt->cooldown), "%s", r->cool_outcome ? r->cool_outcome : "");
 	r->cool_ms = 0;
@@ -696,13 +696,6 @@ static int runner_step_point(struct runner *r, struct error *err)
 	return runner_next_rate(r) ? 1 : 0;
 }
 
-static uint32_t runner_measure(const struct runner *r)
-{
-	const struct workload *w = runner_workload(r);
-
-	return (uint32_t)(w->measure_ns / w->interval_ns);
-}
-
 /* The measured window of the step in progress ends at `to`: every interval since the warm-up. */
 static void runner_cut(struct runner *r, uint32_t to)
 {
@@ -725,26 +718,20 @@ static bool runner_straddles(const struct runner *r, uint32_t to)
 {
 	double lo, hi, slo = (double)r->c->slo_latency_ns;
 
-	agg_window_ci(r->agg, r->warm, to, r->c->slo_metric, &lo, &hi);
+	agg_window_ci(r->agg, r->warm, to, r->c, &lo, &hi);
 	return hi > 0 && lo <= slo && hi > slo;
 }
 
 /*
- * Judging a complete interval. steady: {extend: N}: once the planned intervals
- * are in, the step ends as soon as its whole window (every interval since the
- * warm-up) is steady, or the extension runs out. While the metric still trends
- * at the window's start (agg_window_trends: a transient after the rate change,
- * never a spike), the warm-up takes that interval too, so the window keeps at
- * least its planned length. No interval leaves the window for a spike: it stays
- * in the point and the step ends unsteady. A steady window whose metric's 95%
- * interval (agg_window_ci) still holds the SLO's latency runs on too: more
- * intervals narrow it, and with it the knee's band, where the step is ambiguous.
- * true when the window ends at this one.
+ * Judging a complete interval. steady: {extend: N}: once the planned intervals are in,
+ * a step whose SLO metric's 95% interval (agg_window_ci over every interval since the
+ * warm-up) still holds the SLO's latency runs on, more intervals, never fewer, until it
+ * lies on one side or the extension runs out. Fixed work ends with the interval in which
+ * the last worker finished. true when the window ends at this one.
  */
 static bool runner_judge(struct runner *r, uint32_t interval)
 {
 	const struct workload *w = runner_workload(r);
-	enum slo_metric metric = r->c->slo_metric;
 	uint32_t to = interval + 1;
 
 	/* fixed work: the step ends with the interval in which the last worker finished */
@@ -759,13 +746,7 @@ static bool runner_judge(struct runner *r, uint32_t interval)
 	}
 	if (w->steady_extend == 0 || r->cut != 0 || to < r->planned)
 		return false;
-	if (!agg_window_steady(r->agg, r->warm, to, metric) && to < r->nintervals) {
-		if (to - r->warm > runner_measure(r) &&
-		    agg_window_trends(r->agg, r->warm, to, metric))
-			r->warm++;
-		return false;
-	}
-	if (to < r->nintervals && r->c->slo_latency_ns > 0 && runner_straddles(r, to))
+	if (to < r->nintervals && runner_straddles(r, to))
 		return false;
 	runner_cut(r, to);
 	return true;
@@ -938,23 +919,18 @@ static int runner_retry(struct runner *r, struct error *err)
 		return 0;
 	pt = xmalloc(sizeof(*pt));
 	agg_point(r->agg, r->step, r->rate, r->c, pt);
-	pt->mixed = agg_mixed(runner_workload(r));
+	agg_point_workload(pt, runner_workload(r));
 	/*
 	 * A step that lost an agent is not re-run: the loss is the step's, and a retry on
 	 * the agents left would hide where it happened (its point carries the mark).
 	 */
 	disturbed = pt->client_bound && pt->agents_lost == 0;
-	if (disturbed && pt->stall_unsteady)
-		log_warn("%s step %u: client stalls over %.0f us in %u of %u intervals made it "
-		         "unsteady: running it again (retry %u of %u)",
-		         w->name, r->step + 1, pt->stall_over_ns / 1e3, pt->client_stalls,
-		         pt->intervals, r->retries + 1, w->retry);
-	else if (disturbed)
-		log_warn(
-		    "%s step %u: client disturbed (delay %.0f us mean, %.2g%% of ops over %.0f us, "
-		    "steal %.1f%%): running it again (retry %u of %u)",
-		    w->name, r->step + 1, (pt->issue_late_ns + pt->reap_delay_ns) / 1e3,
-		    pt->late_pct, pt->late_over_ns / 1e3, pt->steal_pct, r->retries + 1, w->retry);
+	if (disturbed)
+		log_warn("%s step %u: the client's %.0f us in the SLO metric can have moved its "
+		         "verdict (issue lateness %.0f us, reap delay %.0f us): running it again "
+		         "(retry %u of %u)",
+		         w->name, r->step + 1, pt->client_slo_ns / 1e3, pt->issue_late_ns / 1e3,
+		         pt->reap_delay_ns / 1e3, r->retries + 1, w->retry);
 	free(pt);
 	if (!disturbed)
 		return 0;

@@ -399,7 +399,7 @@ static void test_point_then_drop(void **state)
  */
 struct aggregate_hv {
 	uint64_t lat_ns, svc_ns, late_ns, slot_ns, reap_ns, late_100us, late_1ms, lag_max_ns,
-	    steal_ppm;
+	    steal_ppm, qd_full_ns;
 };
 
 /* The point of five such seconds. */
@@ -423,6 +423,7 @@ static void aggregate_health_step(const struct campaign *c, const struct aggrega
 		rec->rec.issue_late_ns = 1000 * hv[i].late_ns;
 		rec->rec.slot_wait_ns = 1000 * hv[i].slot_ns;
 		rec->rec.reap_delay_ns = 1000 * hv[i].reap_ns;
+		rec->rec.qd_full_ns = hv[i].qd_full_ns;
 		rec->rec.late_10us = hv[i].late_1ms;
 		rec->rec.late_100us = hv[i].late_100us;
 		rec->rec.late_1ms = hv[i].late_1ms;
@@ -452,7 +453,8 @@ static void aggregate_point_health(const struct campaign *c, uint64_t svc_ns, ui
 		                              .svc_ns = svc_ns,
 		                              .late_ns = late_ns,
 		                              .slot_ns = slot_ns,
-		                              .reap_ns = reap_ns};
+		                              .reap_ns = reap_ns,
+		                              .qd_full_ns = slot_ns > 0 ? 200000000 : 0};
 	aggregate_health_step(c, hv, pt);
 }
 
@@ -462,8 +464,9 @@ static void aggregate_point_health(const struct campaign *c, uint64_t svc_ns, ui
  * of it leaves a 100 us step met and not client-bound (the old rule: 10% of the SLO).
  * Reap delay is: 950 us of service with 100 us of it reaped late is undecided or
  * violated only through the client (client-bound); 1.5 ms with the same 100 us is the
- * storage's. From the due time, issue lateness counts. Slot waits over 10% of the SLO:
- * queue-bound, not judged.
+ * storage's. From the due time, issue lateness counts. Queues full 10% of the time or
+ * more (here 20%, slot waits of 500 us): queue-bound, not judged, unless the storage's
+ * latency was wholly over the SLO all the same (a violation at less load is one).
  */
 static void test_point_client_health(void **state)
 {
@@ -504,8 +507,11 @@ static void test_point_client_health(void **state)
 	assert_true(pt->lag_share > 0.8 && pt->lag_share <= 1);
 	verdict_words(pt, verdict_point(pt), words, sizeof(words));
 	assert_non_null(strstr(words, "queue-bound: all "));
-	assert_non_null(strstr(words, "slots held 0% of the time, operations waited 500us"));
+	assert_non_null(strstr(words, "slots held 20% of the time, operations waited 500us"));
 	assert_non_null(strstr(words, "a worker needs 1: raise queue_depth"));
+	aggregate_point_health(mean, 3000000, 5000, 500000, 0, pt);
+	assert_false(verdict_point(pt) & VERDICT_QUEUE_BOUND);
+	assert_int_equal(verdict_judge(mean, pt), VERDICT_VIOLATED);
 	free(pt);
 	campaign_free(mean);
 	campaign_free(due);

@@ -87,8 +87,8 @@ static void test_judged_rules_once(void **state)
 		assert_int_equal(j.v[i].saturated, saturated);
 		assert_string_equal(j.v[i].why, sat);
 		verdict_words(&s[i], verdict_point(&s[i]), words, sizeof(words));
-		assert_string_equal(j.v[i].words, j.v[i].valid ? verdict_slo_word(j.v[i].slo)
-		                                               : words);
+		assert_string_equal(j.v[i].words,
+		                    j.v[i].valid ? verdict_slo_word(j.v[i].slo) : words);
 		assert_true(j.v[i].tp == curve_throughput(w, &s[i]));
 		assert_true(j.v[i].offered_tp == curve_offered_tp(w, &s[i]));
 	}
@@ -97,7 +97,7 @@ static void test_judged_rules_once(void **state)
 	assert_int_equal(j.sorted[n - 1].step, 0);
 	assert_false(j.v[4].violates); /* 8000: behind, not judged */
 	assert_int_equal(j.v[4].slo, VERDICT_NOT_JUDGED);
-	assert_true(j.v[3].violates); /* 7000: over the SLO */
+	assert_true(j.v[3].violates);  /* 7000: over the SLO */
 	assert_false(j.v[2].violates); /* 6000: under, 99% of due */
 	assert_false(j.v[n - 1].violates);
 	/* the knee and its band */

@@ -532,9 +532,12 @@ static void test_saturation_rules(void **state)
 	struct campaign *c =
 	    testlib_campaign_ok(TEST_HEAD "stop: {achieved: 90%, ceiling: 10ms, errors: true}\n"
 	                                  "workloads: [{name: a, load: {steps: [1]}}]\n");
-	struct step_point p = {
-	    .offered_ops = 1000, .achieved_ops = 950, .ops = 950, .missed = 50, .mean_ns = 2e6,
-	    .slo_due = true};
+	struct step_point p = {.offered_ops = 1000,
+	                       .achieved_ops = 950,
+	                       .ops = 950,
+	                       .missed = 50,
+	                       .mean_ns = 2e6,
+	                       .slo_due = true};
 	char why[128];
 
 	assert_false(verdict_saturated(c, &p, why, sizeof(why)));

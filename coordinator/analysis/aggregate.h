@@ -170,10 +170,11 @@ struct agg_step;
  * judges the storage's latency, issue lateness plus reap delay when it judges from the
  * due time (slo.from: due). A step is client-bound when taking that part away would
  * change its verdict (verdict_judge): violated to undecided or met, undecided to met.
- * A step whose queues held operations back (slot waits) over AGG_QUEUE_BOUND of the SLO
- * latency on average was not delivered on schedule: queue-bound.
+ * A step whose queues were full AGG_QUEUE_BOUND_PCT of its time or more was not offered
+ * on schedule (queue-bound), unless the storage's latency was wholly over the SLO all
+ * the same.
  */
-#define AGG_QUEUE_BOUND 0.10
+#define AGG_QUEUE_BOUND_PCT 10.0
 
 /*
  * The 95% interval of the SLO metric over the step's measured window, for

@@ -26,6 +26,12 @@ bool verdict_short(const struct campaign *c, const struct step_point *pt)
 	return pt->offered_ops > 0 && verdict_achieved_pct(pt) < c->stop.min_achieved_pct;
 }
 
+/* Whether the point's metric and its whole 95% interval lie over the SLO it was made with. */
+static bool verdict_point_over(const struct step_point *pt)
+{
+	return pt->metric_hi_ns > 0 && pt->metric_lo_ns > pt->slo_ns;
+}
+
 unsigned verdict_point(const struct step_point *pt)
 {
 	unsigned r = 0;
@@ -40,8 +46,12 @@ unsigned verdict_point(const struct step_point *pt)
 		r |= VERDICT_FEW_INTERVALS;
 	else if (pt->offered_ops > 0 && !pt->steady)
 		r |= VERDICT_BACKLOG;
-	if (pt->offered_ops > 0 && pt->health_known &&
-	    pt->slot_wait_ns > AGG_QUEUE_BOUND * (double)pt->slo_ns)
+	/*
+	 * The queues full long enough to hold the load back, unless the storage's latency
+	 * was over the SLO all the same (a violation at less load than offered is one).
+	 */
+	if (pt->offered_ops > 0 && pt->qd_full_pct >= AGG_QUEUE_BOUND_PCT &&
+	    !verdict_point_over(pt))
 		r |= VERDICT_QUEUE_BOUND;
 	if (pt->errors > 0)
 		r |= VERDICT_ERRORS;

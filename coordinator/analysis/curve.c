@@ -136,7 +136,7 @@ static void curve_knee_band(const struct campaign *c, const struct workload *w,
 {
 	double top = curve_top_tp(w, sorted, n);
 
-	k->band_lo = k->throughput;
+	k->band_lo = k->bracket_lo;
 	k->band_hi = k->bracket_hi;
 	for (size_t i = k->below + 1; i < n; i++) {
 		if (sorted[i].offered_ops <= 0)

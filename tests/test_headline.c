@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Known answers for the headline: steps shaped like the demos whose figures the method
+ * used to overrule, merged from their intervals (agg_point), judged (judged_update) and
+ * printed (table_knee_text) as a run and `iocurve report` do.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "judged.h"
+#include "table.h"
+#include "testlib.h"
+
+/* A step for the test: its offered rate, what it achieved a second, its intervals' latency. */
+struct headline_step {
+	double offered;
+	uint64_t ops_s;   /* completed a second */
+	uint64_t backlog; /* added to the backlog a second (behind) */
+	const double *lat_us;
+	size_t n;
+};
+
+/*
+ * The point of a step of s->n measured one-second intervals after one warm-up second:
+ * each interval's operations all at its latency (storage and response alike).
+ */
+static void headline_point(const struct campaign *c, const struct workload *w, uint32_t step,
+                           const struct headline_step *s, struct step_point *pt)
+{
+	const char *names[1] = {"a"};
+	struct agg_step *st = agg_step_new(1, names, (uint32_t)s->n + 1);
+	struct agg_record *rec = calloc(1, sizeof(*rec));
+	const struct agg_record *merged;
+	struct error err;
+
+	assert_non_null(rec);
+	for (uint32_t i = 0; i <= s->n; i++) {
+		uint64_t lat = (uint64_t)((i == 0 ? s->lat_us[0] : s->lat_us[i - 1]) * 1e3);
+
+		record_reset(&rec->rec);
+		rec->duration_ns = 1000000000;
+		rec->agents = 1;
+		rec->workers = 4;
+		rec->warmup = i == 0;
+		rec->rec.ops = s->ops_s;
+		rec->rec.missed = s->backlog * (i + 1);
+		for (uint64_t k = 0; k < s->ops_s; k += 100) {
+			uint64_t m = s->ops_s - k < 100 ? s->ops_s - k : 100;
+
+			for (uint64_t q = 0; q < m; q++) {
+				hist_record(&rec->rec.latency, lat);
+				hist_record(&rec->rec.service, lat);
+			}
+		}
+		assert_true(agg_add_record(st, 0, i, rec, &merged, &err) == 1);
+	}
+	agg_set_window(st, 0, (uint32_t)s->n + 1);
+	agg_point(st, step, s->offered, c, pt);
+	agg_point_workload(pt, w);
+	free(rec);
+	agg_step_free(st);
+}
+
+/* The curve of steps[0..n) (run order) judged; *text the knee as summary.txt prints it. */
+static struct judged_curve headline_judge(const struct campaign *c, const struct headline_step *s,
+                                          size_t n, struct step_point *pts, char *text,
+                                          size_t len)
+{
+	struct judged_curve j = {0};
+
+	for (size_t i = 0; i < n; i++)
+		headline_point(c, &c->workloads[0], (uint32_t)i, &s[i], &pts[i]);
+	judged_update(&j, c, &c->workloads[0], pts, n);
+	table_knee_text(&j, text, len);
+	return j;
+}
+
+/* The value before " ops/s" in text after `after`, digits grouped with commas. */
+static double headline_figure(const char *text, const char *after)
+{
+	const char *at = strstr(text, after);
+	char digits[32];
+	size_t k = 0;
+
+	assert_non_null(at);
+	for (at += strlen(after); *at != '\0' && *at != ' ' && k + 1 < sizeof(digits); at++)
+		if (*at != ',')
+			digits[k++] = *at;
+	digits[k] = '\0';
+	return atof(digits);
+}
+
+#define FLAT(name, us) static const double name[10] = {us, us, us, us, us, us, us, us, us, us}
+
+/*
+ * 0.2.0's demo (98d45fe): the randread step at 56,000 ops/s had intervals of 558, 1,354,
+ * 4,541, 1,062, 1,035, 577, 581, 569, 681 and 398 us after its warm-up. A trend rule
+ * cut five of them and published a knee of 56,000 at 561 us. Every interval counts now:
+ * its mean is the ten's (1,135.6 us), it does not meet the SLO, and the knee lies below
+ * it, above the step that met it (48,000), under the violation at 56,500.
+ */
+static void test_demo_98d45fe_randread(void **state)
+{
+	struct campaign *c = testlib_campaign_ok(
+	    TEST_HEAD "slo: {latency: 1ms}\n"
+	              "workloads: [{name: rr, rw: randread, load: {steps: [1000]}}]\n");
+	static const double stall[10] = {558, 1354, 4541, 1062, 1035, 577, 581, 569, 681, 398};
+	FLAT(l32, 300);
+	FLAT(l48, 520);
+	FLAT(l56500, 7480);
+	const struct headline_step s[] = {
+	    {32000, 32000, 0, l32, 10},
+	    {48000, 48000, 0, l48, 10},
+	    {56000, 56000, 0, stall, 10},
+	    {56500, 56500, 0, l56500, 10},
+	};
+	struct step_point pts[4];
+	char text[1024];
+	struct judged_curve j;
+
+	(void)state;
+	j = headline_judge(c, s, 4, pts, text, sizeof(text));
+	assert_true(fabs(pts[2].svc_mean_ns - 1135600) < 0.01 * 1135600);
+	assert_int_equal(pts[2].intervals, 10);
+	assert_int_equal(verdict_judge(c, &pts[2]), VERDICT_UNDECIDED);
+	assert_int_equal(verdict_judge(c, &pts[3]), VERDICT_VIOLATED);
+	assert_true(j.knee.throughput >= 48000 && j.knee.throughput < 56000);
+	assert_true(j.knee.band_lo == 48000 && j.knee.band_hi == 56500);
+	assert_non_null(strstr(text, "(95% band 48,000-56,500)"));
+	judged_free(&j);
+	campaign_free(c);
+}
+
+/*
+ * 9f0d923's demo beside a busy compiler: the step at 64,000 ops/s achieved its rate at
+ * 550 us mean, its interval wholly under the 1 ms SLO, but "unsteady", so the knee was
+ * 48,000; steps at 80,000 and 96,000 straddled the SLO and the top step fell behind.
+ * Now the knee is not below the step that met it, the band's top is at most the peak,
+ * and the printed knee at most the measured one.
+ */
+static void test_demo_9f0d923_busy(void **state)
+{
+	struct campaign *c = testlib_campaign_ok(
+	    TEST_HEAD "slo: {latency: 1ms}\n"
+	              "workloads: [{name: rr, rw: randread, load: {steps: [1000]}}]\n");
+	static const double l64[10] = {470, 630, 470, 630, 470, 630, 470, 630, 470, 630};
+	static const double l80[10] = {700, 1300, 700, 1300, 700, 1300, 700, 1300, 700, 1300};
+	static const double l96[10] = {800, 1400, 800, 1400, 800, 1400, 800, 1400, 800, 1400};
+	FLAT(l16, 200);
+	FLAT(l48, 400);
+	FLAT(l128, 640);
+	const struct headline_step s[] = {
+	    {16000, 16000, 0, l16, 10}, {48000, 48000, 0, l48, 10},
+	    {64000, 64004, 0, l64, 10}, {80000, 80000, 0, l80, 10},
+	    {96000, 96000, 0, l96, 10}, {128000, 100500, 27500, l128, 10},
+	};
+	struct step_point pts[6];
+	char text[1024];
+	struct judged_curve j;
+
+	(void)state;
+	j = headline_judge(c, s, 6, pts, text, sizeof(text));
+	assert_int_equal(verdict_judge(c, &pts[2]), VERDICT_MET);
+	assert_true(pts[2].metric_hi_ns < 1e6);
+	assert_int_equal(verdict_judge(c, &pts[3]), VERDICT_UNDECIDED);
+	assert_int_equal(verdict_judge(c, &pts[4]), VERDICT_UNDECIDED);
+	assert_int_equal(verdict_judge(c, &pts[5]), VERDICT_NOT_JUDGED);
+	assert_true(j.knee.throughput >= 64000);
+	assert_true(j.knee.band_hi <= j.peak_tp);
+	assert_true(headline_figure(text, "(mean): ") <= j.knee.throughput);
+	assert_true(headline_figure(text, "95% band ") <= j.knee.band_lo);
+	assert_true(strstr(text, "(95% band 64,000-100,500)") != NULL);
+	judged_free(&j);
+	campaign_free(c);
+}
+
+/*
+ * 9f0d923's quiet randwrite: a knee of 109,871 that is the peak (109,873: the storage
+ * saturated at 281 us mean) read "110000 ops/s, 95% band 100000-130000 ... confirmed".
+ * Now it is said at the peak, with the band at the peak, printed as measured.
+ */
+static void test_knee_at_peak(void **state)
+{
+	struct campaign *c = testlib_campaign_ok(
+	    TEST_HEAD "slo: {latency: 1ms}\n"
+	              "workloads: [{name: rw, rw: randwrite, load: {steps: [1000]}}]\n");
+	FLAT(l64, 150);
+	FLAT(l110, 281);
+	FLAT(l128, 290);
+	const struct headline_step s[] = {
+	    {64000, 64000, 0, l64, 10},
+	    {128000, 109873, 18127, l128, 10},
+	    {110000, 109871, 0, l110, 10},
+	};
+	struct step_point pts[3];
+	char text[1024];
+	struct judged_curve j;
+
+	(void)state;
+	j = headline_judge(c, s, 3, pts, text, sizeof(text));
+	assert_int_equal(j.knee.kind, KNEE_AT_PEAK);
+	assert_string_equal(j.kind, "at_peak");
+	assert_true(j.knee.throughput == 109871);
+	assert_true(j.knee.band_lo == 109871 && j.knee.band_hi == 109873);
+	assert_non_null(strstr(text, "109,871 ops/s (95% band 109,871-109,873) at the peak"));
+	judged_free(&j);
+	campaign_free(c);
+}
+
+/* Every step met the SLO: a lower bound, printed as one, never rounded up. */
+static void test_lower_bound(void **state)
+{
+	struct campaign *c = testlib_campaign_ok(
+	    TEST_HEAD "slo: {latency: 1ms}\n"
+	              "workloads: [{name: rr, rw: randread, load: {steps: [1000]}}]\n");
+	FLAT(l, 300);
+	const struct headline_step s[] = {{8000, 8000, 0, l, 10}, {16000, 15999, 0, l, 10}};
+	struct step_point pts[2];
+	char text[1024];
+	struct judged_curve j;
+
+	(void)state;
+	j = headline_judge(c, s, 2, pts, text, sizeof(text));
+	assert_int_equal(j.knee.kind, KNEE_ALL_UNDER);
+	assert_non_null(strstr(text, "): >= 15,999 ops/s: every step met the SLO"));
+	judged_free(&j);
+	campaign_free(c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_demo_98d45fe_randread),
+	    cmocka_unit_test(test_demo_9f0d923_busy),
+	    cmocka_unit_test(test_knee_at_peak),
+	    cmocka_unit_test(test_lower_bound),
+	};
+
+	return cmocka_run_group_tests_name("headline", tests, NULL, NULL);
+}

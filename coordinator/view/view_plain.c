@@ -38,22 +38,19 @@ static void view_plain_layout(FILE *f, const struct event_layout *l)
 
 static void view_plain_point(FILE *f, const struct event_point *p)
 {
-	char a[32], b[32];
+	char a[32], b[32], m[32];
 
 	fprintf(f,
-	        "  step %u: achieved %.0f ops/s (%.1f MiB/s), mean %s, p99 %s, errors %llu, "
-	        "client CPU %.0f%%%s%s%s\n",
-	        p->step + 1, p->achieved_ops, p->mib_s, view_us(p->mean_us, a, sizeof(a)),
-	        view_us(p->p99_us, b, sizeof(b)), (unsigned long long)p->errors, p->client_cpu_pct,
-	        p->steady ? "" : ", NOT steady",
+	        "  step %u: achieved %.0f ops/s (%.1f MiB/s), SLO metric %s (response mean %s, "
+	        "p99 %s), errors %llu, client CPU %.0f%%: %s%s%s\n",
+	        p->step + 1, p->achieved_ops, p->mib_s, view_us(p->metric_us, m, sizeof(m)),
+	        view_us(p->mean_us, a, sizeof(a)), view_us(p->p99_us, b, sizeof(b)),
+	        (unsigned long long)p->errors, p->client_cpu_pct, p->verdict ? p->verdict : "",
 	        /* failed operations are no capacity: their words stand alone */
 	        p->saturated && *p->saturated
 	            ? strncmp(p->saturated, "I/O errors", 10) == 0 ? "; " : "; saturated: "
 	            : "",
 	        p->saturated ? p->saturated : "");
-	/* A step that lost agents: its figures are the rest's, and the verdict says so. */
-	if (p->agents_lost > 0 && p->verdict != NULL)
-		fprintf(f, "  step %u: %s\n", p->step + 1, p->verdict);
 }
 
 void view_plain(void *arg, const struct event *e)

@@ -71,8 +71,7 @@ static void headline_point(const struct campaign *c, const struct workload *w, u
 
 /* The curve of steps[0..n) (run order) judged; *text the knee as summary.txt prints it. */
 static struct judged_curve headline_judge(const struct campaign *c, const struct headline_step *s,
-                                          size_t n, struct step_point *pts, char *text,
-                                          size_t len)
+                                          size_t n, struct step_point *pts, char *text, size_t len)
 {
 	struct judged_curve j = {0};
 
@@ -215,6 +214,37 @@ static void test_knee_at_peak(void **state)
 	campaign_free(c);
 }
 
+/*
+ * 9f0d923's quiet randread at 96,000 ops/s: overloaded, its latency growing through the
+ * step to a 15.3 ms mean, its interval was "0-32,653 us" and so it "straddled" the SLO.
+ * Behind its rate, with its storage wholly over the SLO all the same, it is violated
+ * (its words say both), and the band stops at the highest rate achieved.
+ */
+static void test_overload_violates(void **state)
+{
+	struct campaign *c = testlib_campaign_ok(
+	    TEST_HEAD "slo: {latency: 1ms}\n"
+	              "workloads: [{name: rr, rw: randread, load: {steps: [1000]}}]\n");
+	static const double grows[10] = {1500,  3000,  5500,  8000,  11000,
+	                                 14500, 18000, 22000, 26500, 31000};
+	FLAT(l88, 600);
+	const struct headline_step s[] = {{88000, 88000, 0, l88, 10},
+	                                  {96000, 90950, 5050, grows, 10}};
+	struct step_point pts[2];
+	char text[1024];
+	struct judged_curve j;
+
+	(void)state;
+	j = headline_judge(c, s, 2, pts, text, sizeof(text));
+	assert_true(pts[1].metric_lo_ns > 1e6);
+	assert_int_equal(verdict_judge(c, &pts[1]), VERDICT_VIOLATED);
+	assert_non_null(strstr(j.v[1].words, "violated; behind ("));
+	assert_true(j.knee.band_hi == 90950);
+	assert_non_null(strstr(text, "(95% band 88,000-90,950)"));
+	judged_free(&j);
+	campaign_free(c);
+}
+
 /* Every step met the SLO: a lower bound, printed as one, never rounded up. */
 static void test_lower_bound(void **state)
 {
@@ -238,10 +268,9 @@ static void test_lower_bound(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_demo_98d45fe_randread),
-	    cmocka_unit_test(test_demo_9f0d923_busy),
-	    cmocka_unit_test(test_knee_at_peak),
-	    cmocka_unit_test(test_lower_bound),
+	    cmocka_unit_test(test_demo_98d45fe_randread), cmocka_unit_test(test_demo_9f0d923_busy),
+	    cmocka_unit_test(test_knee_at_peak),          cmocka_unit_test(test_lower_bound),
+	    cmocka_unit_test(test_overload_violates),
 	};
 
 	return cmocka_run_group_tests_name("headline", tests, NULL, NULL);

@@ -171,8 +171,7 @@ struct agg_step;
  * due time (slo.from: due). A step is client-bound when taking that part away would
  * change its verdict (verdict_judge): violated to undecided or met, undecided to met.
  * A step whose queues were full AGG_QUEUE_BOUND_PCT of its time or more was not offered
- * on schedule (queue-bound), unless the storage's latency was wholly over the SLO all
- * the same.
+ * on schedule (queue-bound).
  */
 #define AGG_QUEUE_BOUND_PCT 10.0
 

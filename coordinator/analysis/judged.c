@@ -26,10 +26,16 @@ static void judged_point(const struct campaign *c, const struct workload *w,
 	v->meets = v->slo == VERDICT_MET;
 	v->why[0] = '\0';
 	v->saturated = verdict_saturated(c, p, v->why, sizeof(v->why));
-	if (v->valid)
+	if (v->valid) {
 		snprintf(v->words, sizeof(v->words), "%s", verdict_slo_word(v->slo));
-	else
+	} else if (v->slo == VERDICT_VIOLATED) {
+		char why[sizeof(v->words) - 16];
+
+		verdict_words(p, v->reasons, why, sizeof(why));
+		snprintf(v->words, sizeof(v->words), "violated; %s", why);
+	} else {
 		verdict_words(p, v->reasons, v->words, sizeof(v->words));
+	}
 	v->tp = curve_throughput(w, p);
 	v->offered_tp = curve_offered_tp(w, p);
 }

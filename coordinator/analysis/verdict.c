@@ -26,12 +26,6 @@ bool verdict_short(const struct campaign *c, const struct step_point *pt)
 	return pt->offered_ops > 0 && verdict_achieved_pct(pt) < c->stop.min_achieved_pct;
 }
 
-/* Whether the point's metric and its whole 95% interval lie over the SLO it was made with. */
-static bool verdict_point_over(const struct step_point *pt)
-{
-	return pt->metric_hi_ns > 0 && pt->metric_lo_ns > pt->slo_ns;
-}
-
 unsigned verdict_point(const struct step_point *pt)
 {
 	unsigned r = 0;
@@ -46,12 +40,8 @@ unsigned verdict_point(const struct step_point *pt)
 		r |= VERDICT_FEW_INTERVALS;
 	else if (pt->offered_ops > 0 && !pt->steady)
 		r |= VERDICT_BACKLOG;
-	/*
-	 * The queues full long enough to hold the load back, unless the storage's latency
-	 * was over the SLO all the same (a violation at less load than offered is one).
-	 */
-	if (pt->offered_ops > 0 && pt->qd_full_pct >= AGG_QUEUE_BOUND_PCT &&
-	    !verdict_point_over(pt))
+	/* the queues full long enough to hold the load back */
+	if (pt->offered_ops > 0 && pt->qd_full_pct >= AGG_QUEUE_BOUND_PCT)
 		r |= VERDICT_QUEUE_BOUND;
 	if (pt->errors > 0)
 		r |= VERDICT_ERRORS;
@@ -211,10 +201,18 @@ void verdict_metric_ci(const struct campaign *c, const struct step_point *pt, do
 enum verdict_slo verdict_judge(const struct campaign *c, const struct step_point *pt)
 {
 	double slo = (double)c->slo_latency_ns, lo, hi;
+	unsigned r = verdict_point(pt);
 
-	if (verdict_point(pt) != 0)
-		return VERDICT_NOT_JUDGED;
 	verdict_metric_ci(c, pt, &lo, &hi);
+	/*
+	 * A step that could not deliver its load (behind, backlog, queue-bound) but whose
+	 * storage was wholly over the SLO all the same violated it: less load than offered
+	 * only lowered its latency.
+	 */
+	if (r != 0 && (r & ~VERDICT_DELIVERY) == 0 && pt->ops > 0 && lo > slo)
+		return VERDICT_VIOLATED;
+	if (r != 0)
+		return VERDICT_NOT_JUDGED;
 	if (hi <= slo)
 		return VERDICT_MET;
 	return lo > slo ? VERDICT_VIOLATED : VERDICT_UNDECIDED;

@@ -24,13 +24,16 @@ enum verdict_reason {
 	VERDICT_EMPTY = 1 << 5,         /* nothing completed */
 	VERDICT_CLIENT_BOUND = 1 << 6,  /* the client was disturbed, after its retries */
 	VERDICT_AGENTS_LOST = 1 << 7,   /* agents were lost mid-step: the rest ran it on */
-	VERDICT_QUEUE_BOUND = 1 << 8,   /* slot waits held the operations back (AGG_QUEUE_BOUND) */
+	VERDICT_QUEUE_BOUND = 1 << 8,   /* queues full AGG_QUEUE_BOUND_PCT of the time or more */
 };
+/* The reasons of a step that could not deliver its load: a violation overrules them. */
+#define VERDICT_DELIVERY (VERDICT_BEHIND | VERDICT_BACKLOG | VERDICT_QUEUE_BOUND)
 
 /*
  * A step's one verdict on the SLO, from its own 95% interval of the SLO metric: wholly
  * under the SLO latency, met; wholly over, violated; straddling it, undecided. A step
- * with a reason (verdict_point) is not judged.
+ * with a reason (verdict_point) is not judged, but one that only could not deliver its
+ * load (VERDICT_DELIVERY) and was wholly over the SLO all the same is violated.
  */
 enum verdict_slo { VERDICT_NOT_JUDGED, VERDICT_MET, VERDICT_UNDECIDED, VERDICT_VIOLATED };
 

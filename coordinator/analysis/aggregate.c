@@ -620,6 +620,7 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 	pt->steady = !agg_backlog_grows(st, st->win_from, st->win_to);
 	pt->slo_due = c->slo_from_due;
 	pt->slo_ns = (double)c->slo_latency_ns;
+	pt->slo_metric = c->slo_metric;
 	pt->nagents = st->nagents;
 	pt->lost_at = UINT32_MAX;
 	for (uint32_t a = 0; a < st->nagents; a++)

@@ -75,9 +75,10 @@ struct step_point {
 	double svc_mean_ns; /* service time: submission to completion (the storage's latency) */
 	uint64_t svc_p50_ns, svc_p90_ns, svc_p99_ns, svc_p999_ns, svc_max_ns;
 	bool slo_due;  /* judged on the response latency (slo.from: due), else the storage's */
-	double slo_ns; /* the SLO latency it was judged against */
-	uint32_t queue_depth; /* per worker (agg_point_workload; 0: unknown) */
-	double lag_mean_ns;   /* intended start to submission: the client's lateness */
+	double slo_ns; /* the SLO latency it was judged against... */
+	enum slo_metric slo_metric; /* ...and its metric */
+	uint32_t queue_depth;       /* per worker (agg_point_workload; 0: unknown) */
+	double lag_mean_ns;         /* intended start to submission: the client's lateness */
 	uint64_t lag_max_ns;
 	uint64_t ops;
 	uint64_t reads;

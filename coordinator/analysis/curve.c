@@ -149,12 +149,10 @@ static void curve_knee_band(const struct campaign *c, const struct workload *w,
 	k->band_hi = fmax(fmin(k->band_hi, top), k->band_lo);
 }
 
-/* A step that could not deliver its load (behind, backlog, queue-bound): past the storage's peak.
- */
+/* A step that could not keep up with its rate (behind, or its backlog grew): past the peak. */
 static bool curve_saturated_step(const struct step_point *p)
 {
-	return p->offered_ops > 0 &&
-	       (verdict_point(p) & (VERDICT_BEHIND | VERDICT_BACKLOG | VERDICT_QUEUE_BOUND));
+	return p->offered_ops > 0 && (verdict_point(p) & (VERDICT_BEHIND | VERDICT_BACKLOG));
 }
 
 /* The open-loop step run last (highest step number); n when none. */
@@ -206,10 +204,18 @@ struct knee curve_knee(const struct campaign *c, const struct workload *w,
 	k.throughput = curve_sustained_tp(w, &sorted[lo]);
 	k.bracket_lo = k.throughput;
 	if (cap == n) {
-		/* nothing violated: steps above that could not deliver their load mean a peak */
+		/*
+		 * Nothing violated: the first step above that was not met says what the
+		 * knee is. One that fell behind its rate (or its backlog grew): the storage
+		 * saturated under the SLO, a peak. Anything else (undecided, queue-bound,
+		 * client-bound): the knee may lie higher, a lower bound.
+		 */
 		for (size_t i = lo + 1; i < n && sat == n; i++)
-			if (curve_saturated_step(&sorted[i]))
+			if (sorted[i].offered_ops > 0 && !verdict_meets(c, &sorted[i]) &&
+			    !verdict_undecided(c, &sorted[i]))
 				sat = i;
+		if (sat < n && !curve_saturated_step(&sorted[sat]))
+			sat = n;
 		if (sat == n) {
 			k.kind = KNEE_ALL_UNDER;
 			k.band_lo = k.throughput;

@@ -26,6 +26,30 @@ bool verdict_short(const struct campaign *c, const struct step_point *pt)
 	return pt->offered_ops > 0 && verdict_achieved_pct(pt) < c->stop.min_achieved_pct;
 }
 
+/*
+ * Whether the queues can have moved the verdict: with slots enough, the operations that
+ * waited for one (slot_wait_ns a mean per operation) would have waited in the storage, so
+ * the metric's interval plus that wait would have turned a met step undecided or violated,
+ * or an undecided one violated. Without the client's figures (an old agent): queues full
+ * AGG_QUEUE_BOUND_PCT of the time or more.
+ */
+static bool verdict_queue_moved(const struct step_point *pt)
+{
+	double m = step_metric(pt, pt->slo_metric), lo = m, hi = m, q = pt->slot_wait_ns;
+
+	if (!(pt->offered_ops > 0) || !(pt->qd_full_pct > 0))
+		return false;
+	if (!pt->health_known)
+		return pt->qd_full_pct >= AGG_QUEUE_BOUND_PCT;
+	if (pt->metric_hi_ns > 0) {
+		lo = pt->metric_lo_ns;
+		hi = pt->metric_hi_ns;
+	}
+	if (lo > pt->slo_ns)
+		return false;
+	return hi <= pt->slo_ns ? hi + q > pt->slo_ns : lo + q > pt->slo_ns;
+}
+
 unsigned verdict_point(const struct step_point *pt)
 {
 	unsigned r = 0;
@@ -40,8 +64,7 @@ unsigned verdict_point(const struct step_point *pt)
 		r |= VERDICT_FEW_INTERVALS;
 	else if (pt->offered_ops > 0 && !pt->steady)
 		r |= VERDICT_BACKLOG;
-	/* the queues full long enough to hold the load back */
-	if (pt->offered_ops > 0 && pt->qd_full_pct >= AGG_QUEUE_BOUND_PCT)
+	if (verdict_queue_moved(pt))
 		r |= VERDICT_QUEUE_BOUND;
 	if (pt->errors > 0)
 		r |= VERDICT_ERRORS;

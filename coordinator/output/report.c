@@ -43,6 +43,9 @@ static const char report_css[] =
     "tbody tr:nth-child(even){background:#fafafa}\n"
     "tr.over td{background:#fdecea}\n"
     ".scroll{overflow-x:auto}\n"
+    /* the summary's words wrap inside the page; the step tables' figures scroll */
+    "table.summary{table-layout:fixed;width:100%}\n"
+    "table.summary th,table.summary td{white-space:normal;overflow-wrap:anywhere}\n"
     "figure{margin:8px 0}\n"
     "figure svg{max-width:100%;height:auto;border:1px solid #e3e3e3}\n"
     "p.knee{font-weight:600}\n"

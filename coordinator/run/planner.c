@@ -121,7 +121,7 @@ static bool planner_refine(struct planner *p, const struct judged_curve *j, doub
 		return true;
 	}
 	/*
-	 * Steps inside the bracket met the SLO without being valid (unsteady, behind):
+	 * Steps inside the bracket that were not met (undecided, or not judged):
 	 * they span [ulo, uhi]. First bisect between the highest of them and the
 	 * violation (offering one of them again would only repeat it); once that is
 	 * within 2%, bisect between the knee's valid low end and the lowest of them,

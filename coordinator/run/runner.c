@@ -784,7 +784,7 @@ static void runner_end_step(struct runner *r)
 		log_info("%s: every worker did its work by interval %u: ending the step",
 		         runner_workload(r)->name, r->cut);
 	else
-		log_info("%s step %u steady after %u extra interval(s): ending it",
+		log_info("%s step %u decided after %u extra interval(s): ending it",
 		         runner_workload(r)->name, r->step + 1, r->cut - r->planned);
 	es.workload_index = (uint32_t)r->w;
 	es.step = r->step;

@@ -363,7 +363,7 @@ static void report_step_cell(FILE *f, const struct workload *w, const struct pfi
 	char cell[PFIELD_TEXT_MAX];
 
 	/* A read or write figure an agent did not measure apart (an older agent's). */
-	if (v.none && fd->apart == PF_APART_MEASURED) {
+	if (v.none && (fd->apart == PF_APART_MEASURED || fd->member == PF_M_GET)) {
 		fputs("<td class=\"n\">not measured</td>", f);
 		return;
 	}

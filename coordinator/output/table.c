@@ -133,7 +133,7 @@ static void table_step_cell(const struct workload *w, const struct pfield *f,
 	struct pfield_val v = pfield_value(f, p, jp);
 
 	/* A read or write figure an agent did not measure apart (an older agent's). */
-	if (v.none && f->apart == PF_APART_MEASURED) {
+	if (v.none && (f->apart == PF_APART_MEASURED || f->member == PF_M_GET)) {
 		snprintf(buf, len, "not measured");
 		return;
 	}

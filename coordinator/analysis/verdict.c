@@ -122,17 +122,22 @@ void verdict_words(const struct step_point *pt, unsigned reasons, char *buf, siz
 			         "backlog growing (%llu due, not issued, at its end)",
 			         (unsigned long long)pt->missed);
 			break;
-		case VERDICT_QUEUE_BOUND:
-			snprintf(
-			    word, sizeof(word),
-			    "queue-bound: all %u slots held %.0f%% of the time, operations waited "
-			    "%.0fus for one; at %.0f ops/s and a %.0fus SLO a worker needs %.0f: "
-			    "raise queue_depth",
-			    pt->queue_depth, pt->qd_full_pct, pt->slot_wait_ns / 1e3,
-			    pt->offered_ops, pt->slo_ns / 1e3,
-			    ceil(pt->workers ? pt->offered_ops / pt->workers * pt->slo_ns / 1e9
-			                     : 0));
+		case VERDICT_QUEUE_BOUND: {
+			char wait[64] = "";
+
+			if (pt->health_known)
+				snprintf(wait, sizeof(wait), ", operations waited %.0fus for one",
+				         pt->slot_wait_ns / 1e3);
+			snprintf(word, sizeof(word),
+			         "queue-bound: all %u slots held %.0f%% of the time%s; at %.0f "
+			         "ops/s and "
+			         "a %.0fus SLO a worker needs %.0f: raise queue_depth",
+			         pt->queue_depth, pt->qd_full_pct, wait, pt->offered_ops,
+			         pt->slo_ns / 1e3,
+			         ceil(pt->workers ? pt->offered_ops / pt->workers * pt->slo_ns / 1e9
+			                          : 0));
 			break;
+		}
 		case VERDICT_FEW_INTERVALS:
 			snprintf(word, sizeof(word), "%u intervals, too few to judge",
 			         pt->intervals);

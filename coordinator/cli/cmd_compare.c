@@ -228,9 +228,29 @@ static json_t *compare_jpct(bool has, double a, double b)
 	return has && isfinite(p) ? json_real(round(p * 10) / 10) : json_null();
 }
 
+/* compare's exit status: a breach before an undecided gate, both before 0. */
+static int compare_status(size_t breaches, size_t undecided)
+{
+	return breaches ? CMPGATE_EXIT_BREACH : undecided ? CMPGATE_EXIT_UNDECIDED : 0;
+}
+
+/* The gate's end line on stderr: how many breached, how many could not decide. */
+static void compare_gate_end(size_t breaches, size_t undecided)
+{
+	if (breaches)
+		fprintf(stderr, "iocurve compare: %zu breach(es) of --fail-if", breaches);
+	else if (undecided)
+		fprintf(stderr, "iocurve compare: no --fail-if breached");
+	else
+		return;
+	if (undecided)
+		fprintf(stderr, ", %zu verdict(s) undecided (said above)", undecided);
+	fprintf(stderr, " (exit %d)\n", compare_status(breaches, undecided));
+}
+
 /* One document: every workload with every run's figures and changes, the setup diffs, the gate. */
 static json_t *compare_json(struct compare_run *runs, size_t nruns, char *const *diff,
-                            json_t *jgate, size_t breaches, size_t ngates)
+                            json_t *jgate, size_t breaches, size_t undecided, size_t ngates)
 {
 	const struct campaign *c0 = runs[0].rp.campaign;
 	json_t *jr = json_array(), *jw = json_array(), *jd = json_array();
@@ -329,11 +349,12 @@ static json_t *compare_json(struct compare_run *runs, size_t nruns, char *const 
 		json_array_append_new(jd, json_pack("{s:s,s:s,s:o}", "run", runs[r].dir, "base",
 		                                    runs[0].dir, "differences", items));
 	}
-	return json_pack("{s:i,s:o,s:s,s:o,s:o,s:{s:i,s:b,s:I,s:o}}", "format", 1, "runs", jr,
+	return json_pack("{s:i,s:o,s:s,s:o,s:o,s:{s:i,s:b,s:I,s:I,s:o}}", "format", 1, "runs", jr,
 	                 "slo_metric", campaign_slo_metric_name(c0->slo_metric), "workloads", jw,
 	                 "setup_diff", jd, "gate", "exit_status",
-	                 breaches ? CMPGATE_EXIT_BREACH : 0, "breached", (int)(breaches > 0),
-	                 "expressions", (json_int_t)ngates, "results", json_incref(jgate));
+	                 compare_status(breaches, undecided), "breached", (int)(breaches > 0),
+	                 "undecided", (json_int_t)undecided, "expressions", (json_int_t)ngates,
+	                 "results", json_incref(jgate));
 }
 
 /* Every --fail-if given (args keeps only the last value of an option). */
@@ -375,7 +396,7 @@ static int compare_exec(const struct args *a)
 	const char *out = args_get(a, "out");
 	bool json = args_has(a, "json"), table = args_has(a, "table");
 	struct cmpgate gates[COMPARE_MAX_GATES];
-	size_t ngates, breaches = 0;
+	size_t ngates, breaches = 0, undecided = 0;
 	char outbuf[64];
 	struct error err;
 	size_t nruns;
@@ -434,13 +455,14 @@ static int compare_exec(const struct args *a)
 		free(path);
 	}
 	if (json) {
-		breaches = compare_gates(gates, ngates, runs, nruns, jgate, false);
-		json_t *doc = compare_json(runs, nruns, diff, jgate, breaches, ngates);
+		breaches = compare_gates(gates, ngates, runs, nruns, jgate, false, &undecided);
+		json_t *doc = compare_json(runs, nruns, diff, jgate, breaches, undecided, ngates);
 
 		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		fputc('\n', stdout);
 		json_decref(doc);
-		rc = breaches ? CMPGATE_EXIT_BREACH : 0;
+		compare_gate_end(breaches, undecided);
+		rc = compare_status(breaches, undecided);
 		goto done;
 	}
 	if (table) {
@@ -471,12 +493,9 @@ static int compare_exec(const struct args *a)
 		if (diff[r] != NULL)
 			printf("warning: setups differ, %s against %s: %s\n", runs[r].dir,
 			       runs[0].dir, diff[r]);
-	breaches = compare_gates(gates, ngates, runs, nruns, jgate, true);
-	if (breaches)
-		fprintf(stderr,
-		        "iocurve compare: %zu breach(es) of --fail-if beyond noise (exit %d)\n",
-		        breaches, CMPGATE_EXIT_BREACH);
-	rc = breaches ? CMPGATE_EXIT_BREACH : 0;
+	breaches = compare_gates(gates, ngates, runs, nruns, jgate, true, &undecided);
+	compare_gate_end(breaches, undecided);
+	rc = compare_status(breaches, undecided);
 done:
 	json_decref(jgate);
 	free(rows);
@@ -497,7 +516,7 @@ static const struct args_option compare_options[] = {
     {"table", 't', NULL, "the runs as columns: knee with band, peak, sustained per workload",
      false},
     {"fail-if", 0, "EXPR",
-     "exit 4 when a change passes EXPR beyond noise ('knee < -5%'); repeatable", false},
+     "exit 4 if a change passes EXPR ('knee < -5%'), 6 if undecided; repeatable", false},
     {NULL},
 };
 
@@ -508,12 +527,18 @@ const struct cmd_entry cmd_compare_entry = {
             .operands = "DIR DIR [DIR...]",
             .help = "overlay the curves of several runs (the first is the base) and print each "
                     "knee's change",
-            .more = "--fail-if FIGURE OP CHANGE%: FIGURE knee, peak, sustained or latency@RATE\n"
-                    "(the SLO metric at the step offered RATE ops/s), OP < <= > >=; a change\n"
-                    "past the threshold breaches it when beyond noise (the bands do not\n"
-                    "overlap; peak and sustained have none: the threshold decides).\n"
+            .more = "--fail-if 'FIGURE OP CHANGE% [beyond noise]': FIGURE knee, peak, sustained,\n"
+                    "latency@RATE (the SLO metric at the step offered RATE ops/s) or storm,\n"
+                    "OP < <= > >=. The change at the estimates decides: past the threshold\n"
+                    "is a breach. A lower bound (> 8,000: every step met the SLO) counts\n"
+                    "where it is sure (a base's can only make a fall larger); where it\n"
+                    "leaves the answer open (both lower bounds) the gate is undecided.\n"
+                    "'beyond noise' (knee, latency@RATE) also asks that the two 95%\n"
+                    "intervals do not overlap: overlapping is within noise, a pass; a\n"
+                    "figure without one (a lower bound) leaves it undecided.\n"
                     "Exit status: 0 compared, 1 a results directory unreadable, 2 usage or a\n"
-                    "bad --fail-if, 4 a --fail-if breached.\n",
+                    "bad --fail-if, 4 a --fail-if breached, 6 none breached but one could\n"
+                    "not decide (said on stderr).\n",
             .options = compare_options,
             .min_operands = 2,
             .max_operands = -1,

@@ -101,10 +101,10 @@ void compare_print_table(struct compare_run *runs, size_t nruns);
 
 /*
  * Every gate on every workload of every later run, each verdict printed (all of them
- * to stdout when text, else the breaches to stderr) and added to jgate; the number
- * of breaches.
+ * to stdout when text; the breaches and the undecided to stderr too) and added to
+ * jgate; the number of breaches, and in *undecided of verdicts that could not decide.
  */
 size_t compare_gates(const struct cmpgate *gates, size_t ngates, struct compare_run *runs,
-                     size_t nruns, json_t *jgate, bool text);
+                     size_t nruns, json_t *jgate, bool text, size_t *undecided);
 
 #endif

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # compare for every kind of result: peak, sustained and closed-loop beside the knee, the
 # setup diff naming a slower sim, --json with the text's numbers, the --fail-if gate
-# (a knee lowered by a slower sim fails it beyond noise, an unchanged re-run passes) and
-# --table of three runs as columns.
+# (a knee lowered by a slower sim fails it, by the threshold and beyond noise; a base
+# above every step fails it too, its bound taken the sure way, and leaves 'beyond noise'
+# undecided, status 6; an unchanged re-run passes) and --table of three runs as columns.
 . "$(dirname "$0")/lib.sh"
 
 campaign() { # campaign SERVICE_TIME
@@ -22,12 +23,15 @@ YAML
 }
 campaign 1ms > "$T/base.yaml"
 campaign 1500us > "$T/slow.yaml"
-for r in base again:base slow; do
+# the base sim at two rates it meets: its knee a lower bound (> 800)
+sed -e 's/steps: \[200, 400, 600, 800, 920, 1200\]/steps: [400, 800]/' -e '/name: mx/d' \
+	"$T/base.yaml" > "$T/bound.yaml"
+for r in base again:base slow bound; do
 	name=${r%%:*} file=${r#*:}
 	"$IOCURVE" run "$T/$file.yaml" --out "$T/$name" > "$T/$name.out" 2>&1 ||
 		[ $? -eq 3 ] || { cat "$T/$name.out"; fail "run $name"; }
 done
-for r in base again slow; do
+for r in base again slow bound; do
 	grep -h "^| rr |" "$T/$r/summary.txt" | sed "s/^/# $r: /"
 done
 
@@ -43,14 +47,36 @@ check "compare.html has the peak, sustained and closed-loop table too" \
 check "compare: the slower sim is named in the setup diff" \
 	grep -Eq "^warning: setups differ, $T/slow against $T/base: sim service_time 1(\.0+)?ms vs 1\.50*ms$" "$T/cmp.out"
 
-# The gate: the slower sim's knee fell beyond noise; the unchanged re-run passes.
+# The gate: the slower sim's knee fell past the threshold, and beyond noise; the
+# unchanged re-run passes.
 rc=0
-"$IOCURVE" compare "$T/base" "$T/slow" --fail-if 'knee < -5%' --out "$T/cmp2" > "$T/gate.out" 2> "$T/gate.err" || rc=$?
+"$IOCURVE" compare "$T/base" "$T/slow" --fail-if 'knee < -5%' --fail-if 'knee < -5% beyond noise' \
+	--out "$T/cmp2" > "$T/gate.out" 2> "$T/gate.err" || rc=$?
 sed 's/^/# /' "$T/gate.out" "$T/gate.err"
 check "--fail-if 'knee < -5%' on a slower sim exits 4" test "$rc" -eq 4
-check "the breach is named with its change and bands" \
-	grep -Eq "^fail-if 'knee < -5%': BREACH $T/slow: breach: rr: knee -[0-9.]+% \([0-9,.]+ -> [0-9,.]+\), beyond noise: bands [0-9,.]+-[0-9,.]+ and [0-9,.]+-[0-9,.]+ do not overlap" "$T/gate.out"
-check "the breach is said on stderr with the exit status" grep -q "breach(es) of --fail-if beyond noise (exit 4)" "$T/gate.err"
+check "the breach is named with its change" \
+	grep -Eq "^fail-if 'knee < -5%': BREACH $T/slow: breach: rr: knee -[0-9.]+% \([0-9,.]+ -> [0-9,.]+\), past the threshold$" "$T/gate.out"
+check "the breach beyond noise is named with its bands" \
+	grep -Eq "^fail-if 'knee < -5% beyond noise': BREACH $T/slow: breach: rr: knee -[0-9.]+% \([0-9,.]+ -> [0-9,.]+\), past the threshold and beyond noise: bands [0-9,.]+-[0-9,.]+ and [0-9,.]+-[0-9,.]+ do not overlap" "$T/gate.out"
+check "the breaches are said on stderr with the exit status" grep -q "2 breach(es) of --fail-if (exit 4)" "$T/gate.err"
+
+# A base whose knee is a lower bound (every step met the SLO) against the slower sim's
+# measured knee: a fall of at least the change at the bound breaches; 'beyond noise'
+# has no band of the bound to compare and cannot decide (status 6, said on stderr).
+rc=0
+"$IOCURVE" compare "$T/bound" "$T/slow" --fail-if 'knee < -10%' --out "$T/cmp9" > "$T/lb.out" 2> "$T/lb.err" || rc=$?
+sed 's/^/# /' "$T/lb.out" "$T/lb.err"
+check "the bound run's knee is a lower bound" grep -q "^| rr | > 800.0 | " "$T/lb.out"
+check "--fail-if 'knee < -10%' on a lower-bound base against a fallen knee exits 4" test "$rc" -eq 4
+check "the breach names the change at the bound" \
+	grep -Eq "^fail-if 'knee < -10%': BREACH $T/slow: breach: rr: knee at most -[0-9.]+%, a fall of at least [0-9.]+% \(> 800\.0 -> [0-9,.]+\), past the threshold for sure: the base's figure is a lower bound" "$T/lb.out"
+rc=0
+"$IOCURVE" compare "$T/bound" "$T/slow" --fail-if 'knee < -10% beyond noise' --out "$T/cmp9" > "$T/lbn.out" 2> "$T/lbn.err" || rc=$?
+sed 's/^/# /' "$T/lbn.err"
+check "the same 'beyond noise' cannot decide without the bound's band: exit 6" test "$rc" -eq 6
+check "undecided, and why, on stderr" \
+	sh -c "grep -q \"^fail-if 'knee < -10% beyond noise': UNDECIDED $T/slow: undecided: rr: .*the base's figure has no 95% interval\" '$T/lbn.err' && grep -q 'no --fail-if breached, 1 verdict(s) undecided .*(exit 6)' '$T/lbn.err'"
+check "undecided in the text's verdicts too" grep -q "UNDECIDED $T/slow: undecided: rr:" "$T/lbn.out"
 rc=0
 "$IOCURVE" compare "$T/base" "$T/again" --fail-if 'knee < -5%' --fail-if 'peak < -50%' --out "$T/cmp3" > "$T/pass.out" 2>&1 || rc=$?
 sed 's/^/# /' "$T/pass.out"
@@ -67,6 +93,10 @@ for bad in 'knee < 5' 'iops < -5%' 'knee -5%' 'latency@ > 1%' 'knee < -5% extra'
 	check "a bad expression '$bad' is refused with status 2 and a message" \
 		sh -c "test $rc -eq 2 && grep -q \"iocurve compare: --fail-if '$bad': .*expected\\|latency@ needs a rate\" '$T/bad.out'"
 done
+rc=0
+"$IOCURVE" compare "$T/base" "$T/slow" --fail-if 'peak < -10% beyond noise' --out "$T/cmp5" > "$T/bad.out" 2>&1 || rc=$?
+check "'beyond noise' on a figure without an interval is refused with status 2, the expression named" \
+	sh -c "test $rc -eq 2 && grep -q \"iocurve compare: --fail-if 'peak < -10% beyond noise': the peak figure has no 95% interval\" '$T/bad.out'"
 
 # --json: one document carrying the text's numbers.
 rc=0
@@ -97,7 +127,8 @@ assert abs(float(pc[4].rstrip("%")) - slow["change"]["peak_pct"]) < 0.051, (pc, 
 assert any(re.fullmatch(r"sim service_time 1(\.0+)?ms vs 1\.50*ms", x) for x in d["setup_diff"][0]["differences"]), d["setup_diff"]
 g = d["gate"]
 assert g["breached"] and g["exit_status"] == 4, g
-assert any(r["breach"] and r["workload"] == "rr" and "beyond noise" in r["message"] for r in g["results"]), g
+assert g["undecided"] == 0, g
+assert any(r["breach"] and r["workload"] == "rr" and r["change_pct"] < -5 and r["change_bound"] is None for r in g["results"]), g
 print(f"# json: knee {base['knee']} -> {slow['knee']} ({slow['change']['knee_pct']}%), peak {base['peak']} -> {slow['peak']}")
 PY
 ok "--json: the knee, band, change, noise, peak and setup diff of the text, and the gate"

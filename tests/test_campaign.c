@@ -75,6 +75,8 @@ static void test_defaults(void **state)
 
 	assert_true(c->targets[0].direct);
 	assert_int_equal(c->slo_latency_ns, 1 * MS);
+	/* the SLO judges the storage's latency unless slo.from says due */
+	assert_false(c->slo_from_due);
 	assert_int_equal(w->rw, RW_RANDREAD);
 	assert_int_equal(w->block_size, 4096);
 	assert_int_equal(w->workers, 1);
@@ -97,7 +99,7 @@ static void test_inherit_and_override(void **state)
 	                                  "interval: 500ms\n"
 	                                  "warmup: 0s\n"
 	                                  "measure: 2s\n"
-	                                  "slo: {latency: 500us}\n"
+	                                  "slo: {latency: 500us, from: due}\n"
 	                                  "workloads:\n"
 	                                  "  - {name: inherits, load: {steps: [10, 20]}}\n"
 	                                  "  - name: overrides\n"
@@ -115,6 +117,7 @@ static void test_inherit_and_override(void **state)
 
 	assert_int_equal(c->nworkloads, 2);
 	assert_int_equal(c->slo_latency_ns, 500000);
+	assert_true(c->slo_from_due);
 	assert_string_equal(a->name, "inherits");
 	assert_int_equal(a->rw, RW_WRITE);
 	assert_int_equal(a->block_size, 65536);
@@ -230,7 +233,8 @@ static void test_unknown_key(void **state)
 	    "test.yaml:6:5: unknown key 'queue_dept' in workload 'randread-8k' "
 	    "(known: name, rw, block_size, workers, queue_depth, interval, warmup, "
 	    "measure, read_pct, align, working_set, random, arrivals, data, direct, "
-	    "wake_slack, timing, units, steady, retry, load, zip, targets); did you mean 'queue_depth'?");
+	    "wake_slack, timing, units, steady, retry, load, zip, targets); did you mean "
+	    "'queue_depth'?");
 	testlib_campaign_fails(
 	    TEST_HEAD "worker: 2\n"
 	              "workloads: [{name: a, load: {steps: [1]}}]\n",
@@ -245,7 +249,8 @@ static void test_unknown_key(void **state)
 	testlib_campaign_fails(
 	    TEST_HEAD "slo: {latncy: 1ms}\n"
 	              "workloads: [{name: a, load: {steps: [1]}}]\n",
-	    "test.yaml:4:7: unknown key 'latncy' in slo (known: latency, metric)");
+	    "test.yaml:4:7: unknown key 'latncy' in slo (known: latency, metric, from); did you "
+	    "mean 'latency'?");
 	testlib_campaign_fails(
 	    TEST_HEAD "workloads: [{name: a, load: {step: [1]}}]\n",
 	    "test.yaml:4:30: unknown key 'step' in load of workload 'a' (known: "
@@ -290,6 +295,17 @@ static void test_wrong_type(void **state)
 	    TEST_HEAD "workers: 1.5\n"
 	              "workloads: [{name: a, load: {steps: [1]}}]\n",
 	    "test.yaml:4:10: workers: expected a whole number 1..256, got '1.5'");
+	testlib_campaign_fails(TEST_HEAD "slo: {latency: 1ms, from: issue}\n"
+	                                 "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                       "test.yaml:4:27: slo.from: expected storage or due, got 'issue'");
+	{
+		struct campaign *c =
+		    testlib_campaign_ok(TEST_HEAD "slo: {latency: 1ms, from: storage}\n"
+		                                  "workloads: [{name: a, load: {steps: [1]}}]\n");
+
+		assert_false(c->slo_from_due);
+		campaign_free(c);
+	}
 	testlib_campaign_fails(TEST_HEAD "queue_depth: 4097\n"
 	                                 "workloads: [{name: a, load: {steps: [1]}}]\n",
 	                       "test.yaml:4:14: queue_depth: expected a whole number 1..4096, got "

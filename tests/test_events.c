@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Typed events: their JSON and protobuf forms round-trip, and the dashboard's model reads them. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -270,9 +271,9 @@ static void test_dashstate_takes_the_knee(void **state)
 }
 
 /*
- * The knee's band in the events is the judged curve's (summary.json's knee_band):
- * a measured knee at 16,000 under a violation at 32,000 gives lo 16000, hi 32000,
- * where the events gave 0 and 0.
+ * The knee's band in the events is the judged curve's (summary.json's knee_band). A
+ * knee at 16,000 under a violation offered 32,000 that achieved 20,000: the band
+ * stops at the highest rate achieved, lo 16000, hi 20000, where the events gave 0 and 0.
  */
 static void test_knee_band(void **state)
 {
@@ -296,14 +297,32 @@ static void test_knee_band(void **state)
 		pts[i].steady = true;
 		pts[i].workers = 1;
 	}
-	/* the violation fell behind: not valid, so the knee stays at the step, measured */
+	/*
+	 * the violation fell behind (62.5% of due) but was wholly over the SLO all the
+	 * same: violated. Its bracket's top is the 20000 it achieved; 25% wide, so the
+	 * knee is interpolated in latency: 16000 + (1000 - 500) / (3000 - 500) x 4000
+	 */
 	pts[1].achieved_ops = 20000;
 	pts[1].ops = 100000;
 	pts[1].missed = 60000;
 	judged_update(&j, c, &c->workloads[0], pts, 2);
+	assert_int_equal(j.v[1].slo, VERDICT_VIOLATED);
+	k = event_knee_of(&j, &peak);
+	assert_int_equal(k.kind, EVENT_KNEE_INTERPOLATED);
+	assert_true(fabs(k.tp - 16800) < 1e-6);
+	assert_true(k.lo == 16000 && k.hi == 20000);
+	assert_true(k.lo == j.knee.band_lo && k.hi == j.knee.band_hi);
+	assert_true(peak == 20000);
+	/*
+	 * under the SLO (900 us) it is behind, not judged: nothing violated, the storage
+	 * saturated under the SLO; the knee at the peak is measured, its band up to the peak
+	 */
+	pts[1].mean_ns = 9e5;
+	judged_update(&j, c, &c->workloads[0], pts, 2);
+	assert_int_equal(j.knee.kind, KNEE_AT_PEAK);
 	k = event_knee_of(&j, &peak);
 	assert_int_equal(k.kind, EVENT_KNEE_MEASURED);
-	assert_true(k.tp == 16000 && k.lo == 16000 && k.hi == 32000);
+	assert_true(k.tp == 16000 && k.lo == 16000 && k.hi == 20000);
 	assert_true(k.lo == j.knee.band_lo && k.hi == j.knee.band_hi);
 	judged_free(&j);
 	campaign_free(c);

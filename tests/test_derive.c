@@ -40,6 +40,10 @@ static void derive_test_points(struct step_point *pts)
 		p->slo_due = true; /* judged on mean_ns */
 		p->p50_ns = (uint64_t)mean_ns[i];
 		p->p90_ns = p->p99_ns = p->p999_ns = p->max_ns = 2 * (uint64_t)mean_ns[i];
+		/* the storage's latency: half the response's */
+		p->svc_mean_ns = mean_ns[i] / 2;
+		p->svc_p50_ns = p->p50_ns / 2;
+		p->svc_p90_ns = p->svc_p99_ns = p->svc_p999_ns = p->svc_max_ns = p->p99_ns / 2;
 		p->ops = 2000 * (i + 1);
 		p->missed = i;
 		p->measured_s = 2;
@@ -100,6 +104,10 @@ static void test_derive_json(void **state)
 
 	assert_non_null(mkdtemp(dir));
 	derive_test_points(pts);
+	/* step 2's agent measured its client: 41us late to issue, 3us to reap */
+	pts[1].health_known = true;
+	pts[1].issue_late_ns = 41e3;
+	pts[1].reap_delay_ns = 3e3;
 	judged = judged_all(c, all, npts);
 	if (derive_all(dir, c, all, npts, judged, NULL, &err) < 0)
 		fail_msg("%s", err.msg);
@@ -129,7 +137,12 @@ static void test_derive_json(void **state)
 	            2000.0);
 	assert_true(json_real_value(json_array_get(json_object_get(w, "knee_bracket"), 1)) ==
 	            3000.0);
+	/* the band: the met step to the violation, no step undecided */
+	assert_true(json_real_value(json_array_get(json_object_get(w, "knee_band"), 0)) == 2000.0);
+	assert_true(json_real_value(json_array_get(json_object_get(w, "knee_band"), 1)) == 3000.0);
 	assert_int_equal(json_integer_value(json_object_get(w, "knee_digits")), 2);
+	assert_string_equal(json_string_value(json_object_get(w, "knee_precision")),
+	                    "band 50.0% wide: no refinement asked (load.refine)");
 	curve_limit(c, &c->workloads[0], pts, DERIVE_TEST_N, limit, sizeof(limit));
 	assert_string_equal(json_string_value(json_object_get(w, "limit")), limit);
 
@@ -146,9 +159,26 @@ static void test_derive_json(void **state)
 	assert_true(derive_test_real(s0, "p99_us") == 600.0);
 	assert_true(derive_test_real(s0, "client_cpu_pct") == 33.3);
 	assert_true(json_is_true(json_object_get(s0, "steady")));
+	/* the storage's latency beside the response's */
+	assert_true(derive_test_real(s0, "service_mean_us") == 150.0);
+	assert_true(derive_test_real(s0, "service_p50_us") == 150.0);
+	assert_true(derive_test_real(s0, "service_p99_us") == 300.0);
+	assert_true(derive_test_real(s0, "service_max_us") == 300.0);
+	/* the client's delay: not measured without the agent's health, null, not 0 */
+	assert_true(json_is_null(json_object_get(s0, "client_delay_us")));
+	assert_true(derive_test_real(s0, "client_slo_us") == 0.0);
+	assert_true(derive_test_real(json_array_get(steps, 1), "client_delay_us") == 44.0);
+	/* one verdict per step: met, met, violated; all three judged */
+	assert_string_equal(json_string_value(json_object_get(s0, "verdict")), "met");
+	assert_string_equal(json_string_value(json_object_get(s0, "slo_verdict")), "met");
+	assert_string_equal(
+	    json_string_value(json_object_get(json_array_get(steps, 1), "slo_verdict")), "met");
 	assert_true(json_is_true(json_object_get(json_array_get(steps, 2), "valid")));
 	assert_string_equal(json_string_value(json_object_get(json_array_get(steps, 2), "verdict")),
-	                    "valid");
+	                    "violated");
+	assert_string_equal(
+	    json_string_value(json_object_get(json_array_get(steps, 2), "slo_verdict")),
+	    "violated");
 	assert_int_equal(json_integer_value(json_object_get(json_array_get(steps, 2), "missed")),
 	                 2);
 

@@ -92,7 +92,9 @@ static void test_ramp_increment_and_max_steps(void **state)
 
 /*
  * A wall at 5000 ops/s: overloaded steps achieve 5000. Refinement never offers
- * more than the highest achieved rate, so it stops at the wall and says why.
+ * more than the highest achieved rate, so it stops at the wall: the violation's
+ * bracket top is the 5000 it achieved, and the step at the wall, met and run last,
+ * is the knee, its band 0% wide.
  */
 static void test_refine_never_offers_above_achieved(void **state)
 {
@@ -118,7 +120,24 @@ static void test_refine_never_offers_above_achieved(void **state)
 	}
 	assert_int_equal(n, 5); /* 1000, 2000, 4000, 8000, then 5000 (the bisection 6000, capped) */
 	assert_true(pts[4].offered_ops == 5000);
-	assert_non_null(strstr(p.refine_why, "no step achieved more than its low end"));
+	{
+		struct judged_curve j = {0};
+
+		judged_update(&j, c, &c->workloads[0], pts, n);
+		/* 8000: behind, its backlog growing, wholly over the SLO: violated */
+		assert_int_equal(j.v[4].slo, VERDICT_VIOLATED);
+		assert_string_equal(j.v[4].words,
+		                    "violated; behind (62% of due), backlog growing (15000 due, "
+		                    "not issued, at its end)");
+		assert_int_equal(j.knee.kind, KNEE_AT_STEP);
+		assert_true(j.knee.throughput == 5000);
+		assert_true(j.knee.bracket_lo == 5000 && j.knee.bracket_hi == 5000);
+		assert_true(j.knee.band_lo == 5000 && j.knee.band_hi == 5000);
+		assert_true(j.knee.confirmed);
+		assert_true(j.capped);
+		judged_free(&j);
+	}
+	assert_string_equal(p.refine_why, "knee band 0.0% wide");
 	campaign_free(c);
 }
 
@@ -313,8 +332,8 @@ static void test_repeats_noise(void **state)
 	assert_true(isnan(curve_spread_pct(&r0)));
 }
 
-/* Unsteady steps under the SLO between the bracket's ends: never offered twice. */
-static void test_refine_past_unsteady(void **state)
+/* Steps under the SLO whose backlog grew, between the bracket's ends: never offered twice. */
+static void test_refine_past_backlog(void **state)
 {
 	struct campaign *c = testlib_campaign_ok(PLANNER_RAMP_REFINE);
 	struct step_point pts[32];
@@ -337,7 +356,7 @@ static void test_refine_past_unsteady(void **state)
 	campaign_free(c);
 }
 
-/* A valid point: 5 steady intervals, every due operation completed. */
+/* A point judged on mean_ns: 5 intervals, no backlog growing, every due operation done. */
 static struct step_point planner_pt(uint32_t step, double offered, double mean_us)
 {
 	struct step_point p = planner_device(offered, 1e9, step);
@@ -348,9 +367,10 @@ static struct step_point planner_pt(uint32_t step, double offered, double mean_u
 }
 
 /*
- * The knee from valid points only, never above the lowest violation: an
- * under/over/under curve is non_monotonic; unsteady, behind, erroring and
- * closed-loop points never carry it.
+ * The knee from met points only, never above the lowest violation: an
+ * under/over/under curve is non_monotonic; backlog growing, behind, erroring and
+ * closed-loop points never carry it; a behind step counts as a violation only when
+ * wholly over the SLO.
  */
 static void test_knee_valid_points_only(void **state)
 {
@@ -367,8 +387,9 @@ static void test_knee_valid_points_only(void **state)
 	pts[3] = planner_pt(3, 4000, 700);  /* under again */
 	pts[4] = planner_pt(4, 0, 200);     /* max: closed loop, fast */
 	pts[4].achieved_ops = 9000;
-	pts[5] = planner_pt(5, 2500, 600); /* unsteady: does not count */
+	pts[5] = planner_pt(5, 2500, 600); /* backlog growing: does not count */
 	pts[5].steady = false;
+	assert_int_equal(verdict_point(&pts[5]), VERDICT_BACKLOG);
 	s = curve_sorted(pts, 6);
 	k = curve_knee(c, w, s, 6);
 	assert_true(k.non_monotonic);
@@ -376,24 +397,54 @@ static void test_knee_valid_points_only(void **state)
 	assert_true(k.throughput >= 2000 && k.throughput <= 3000);
 	assert_true(fabs(k.throughput - (2000 + 0.5 * 1000)) < 1e-6);
 	assert_true(k.bracket_lo == 2000 && k.bracket_hi == 3000);
+	/* the met 4000 above the violation widens the band to it */
+	assert_true(k.band_lo == 2000 && k.band_hi == 4000);
 	assert_false(k.confirmed);
 	free(s);
 
-	/* The violating step behind its rate (81% of due): its latency is not interpolated to. */
+	/*
+	 * The violating step behind its rate (80% of due) but wholly over the SLO all the
+	 * same: still violated, and the knee the same.
+	 */
 	pts[2].missed = pts[2].ops / 4;
-	pts[2].mean_ns = 800e3;
+	assert_int_equal(verdict_point(&pts[2]), VERDICT_BEHIND);
+	assert_int_equal(verdict_judge(c, &pts[2]), VERDICT_VIOLATED);
 	s = curve_sorted(pts, 6);
 	k = curve_knee(c, w, s, 6);
-	assert_int_equal(k.kind, KNEE_AT_STEP);
-	assert_true(k.throughput == 2000 && !k.confirmed && k.non_monotonic);
+	assert_int_equal(k.kind, KNEE_INTERPOLATED);
+	assert_true(fabs(k.throughput - 2500) < 1e-6 && !k.confirmed && k.non_monotonic);
 	free(s);
 
-	/* The step above the stall unsteady (a spike on a busy client), its mean under the
-	 * SLO: the curve still came back under. Behind its rate there, it did not. */
+	/*
+	 * Behind and under the SLO (800 us): not judged, no violation at all. Nothing above
+	 * the highest met step (4000) fell behind: the knee is a lower bound there.
+	 */
+	pts[2].mean_ns = 800e3;
+	assert_int_equal(verdict_judge(c, &pts[2]), VERDICT_NOT_JUDGED);
+	s = curve_sorted(pts, 6);
+	k = curve_knee(c, w, s, 6);
+	assert_int_equal(k.kind, KNEE_ALL_UNDER);
+	assert_true(k.throughput == 4000 && !k.confirmed && !k.non_monotonic);
+	assert_true(k.bracket_hi == 0 && k.band_lo == 4000 && k.band_hi == 0);
+	free(s);
+
+	/*
+	 * The stall violated again and the step above it, under the SLO, with its backlog
+	 * growing (a busy client): not met, so the curve did not come back under. Behind
+	 * its rate there, it did not either.
+	 */
+	pts[2].mean_ns = 1500e3;
 	pts[3].steady = false;
 	s = curve_sorted(pts, 6);
 	k = curve_knee(c, w, s, 6);
-	assert_true(k.non_monotonic && k.throughput == 2000);
+	assert_false(k.non_monotonic);
+	assert_true(fabs(k.throughput - 2500) < 1e-6);
+	assert_true(k.band_lo == 2000 && k.band_hi == 3000);
+	free(s);
+	pts[3].steady = true;
+	s = curve_sorted(pts, 6);
+	k = curve_knee(c, w, s, 6);
+	assert_true(k.non_monotonic); /* its backlog flat again: met above the violation */
 	free(s);
 	pts[3].missed = pts[3].ops / 4;
 	s = curve_sorted(pts, 6);
@@ -401,7 +452,7 @@ static void test_knee_valid_points_only(void **state)
 	assert_false(k.non_monotonic);
 	free(s);
 
-	/* Errors, too few intervals: invalid. Nothing valid under: none. */
+	/* Errors, too few intervals: not judged. Nothing met under: none. */
 	pts[0].errors = 1;
 	pts[1].intervals = 3;
 	s = curve_sorted(pts, 3);
@@ -442,12 +493,13 @@ static void test_knee_not_above_offered(void **state)
 }
 
 /*
- * The demo's randwrite (8KiB, 2 agents): 104k valid, 108k under the SLO but
- * unsteady, 109k violated. The next refine step goes between 104k and 108k, where
- * a valid step can raise the knee, not to 108.5k above the unsteady step, which
- * spent the budget there and left the knee at 104k with a 4.8% bracket.
+ * The demo's randwrite (8KiB, 2 agents): 104k met, 108k under the SLO but its
+ * backlog growing (not judged), 109k violated. The next refine step goes between
+ * 104k and 108k, where a met step can raise the knee, not to 108.5k above the step
+ * not judged, which spent the budget there and left the knee at 104k with a 4.8%
+ * bracket.
  */
-static void test_refine_below_unsteady(void **state)
+static void test_refine_below_not_judged(void **state)
 {
 	struct campaign *c = testlib_campaign_ok(
 	    TEST_HEAD "slo: {latency: 1ms}\nworkloads: [{name: a, load: {ramp: {start: 8000, "
@@ -497,7 +549,8 @@ static void test_verdict_words(void **state)
 	p.errors = 2;
 	assert_int_equal(verdict_point(&p), VERDICT_BEHIND | VERDICT_BACKLOG | VERDICT_ERRORS);
 	verdict_words(&p, verdict_point(&p), buf, sizeof(buf));
-	assert_string_equal(buf, "behind (90% of due), backlog growing (111 due, not issued, at "
+	/* the backlog at the window's end: the 555 due operations not issued */
+	assert_string_equal(buf, "behind (90% of due), backlog growing (555 due, not issued, at "
 	                         "its end), 2 errors");
 	p = planner_pt(0, 0, 300);
 	p.intervals = 4;
@@ -633,10 +686,10 @@ int main(void)
 	    cmocka_unit_test(test_confirm_fails),
 	    cmocka_unit_test(test_repeats_scheduled),
 	    cmocka_unit_test(test_repeats_noise),
-	    cmocka_unit_test(test_refine_past_unsteady),
+	    cmocka_unit_test(test_refine_past_backlog),
 	    cmocka_unit_test(test_knee_valid_points_only),
 	    cmocka_unit_test(test_knee_not_above_offered),
-	    cmocka_unit_test(test_refine_below_unsteady),
+	    cmocka_unit_test(test_refine_below_not_judged),
 	    cmocka_unit_test(test_verdict_words),
 	    cmocka_unit_test(test_backlog_grows),
 	    cmocka_unit_test(test_curve_runs_the_peak_first),

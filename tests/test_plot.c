@@ -257,15 +257,18 @@ static void test_plot_escapes(void **state)
 }
 
 /*
- * A sequential workload in MiB/s whose every step met the SLO ("knee > X"),
- * with a step that completed nothing: it still gets its marker.
+ * A sequential workload in MiB/s, every step under the SLO, with a step that
+ * completed nothing: it still gets its marker. The top step's backlog grew: it could
+ * not deliver its load, so the knee is at the peak, drawn at the highest met step
+ * (48,500 ops/s of 64KiB: 3,031.25 MiB/s); with that backlog flat every step met the
+ * SLO ("knee > X", 49,000 ops/s: 3,062.5 MiB/s).
  */
 static void test_plot_mib_all_under(void **state)
 {
 	struct step_point pts[PLOT_TEST_N];
 	struct workload w = plot_test_workload("seqread", RW_READ);
 	struct campaign c = plot_test_campaign(&w, 1);
-	struct knee k;
+	struct knee k, under;
 	struct plot_series s;
 	char *svg;
 
@@ -277,17 +280,36 @@ static void test_plot_mib_all_under(void **state)
 		pts[i].missed = 0;
 		pts[i].mean_ns = 100e3 * (double)(i + 1);
 	}
+	assert_int_equal(verdict_point(&pts[PLOT_TEST_N - 1]), VERDICT_BACKLOG);
 	k = curve_knee(&c, &w, pts, PLOT_TEST_N);
-	assert_int_equal(k.kind, KNEE_ALL_UNDER);
+	assert_int_equal(k.kind, KNEE_AT_PEAK);
+	assert_int_equal(k.below, PLOT_TEST_N - 2);
+	assert_true(k.throughput == 3031.25);
+	assert_true(k.band_lo == 3031.25 && k.band_hi == 3062.5);
+	pts[PLOT_TEST_N - 1].steady = true;
+	under = curve_knee(&c, &w, pts, PLOT_TEST_N);
+	assert_int_equal(under.kind, KNEE_ALL_UNDER);
+	assert_int_equal(under.below, PLOT_TEST_N - 1);
+	assert_true(under.throughput == 3062.5);
+	pts[PLOT_TEST_N - 1].steady = false;
 	pts[0].ops = 0; /* nothing completed: after the knee, so the knee stays as found */
 	pts[0].achieved_ops = pts[0].mib_s = 0;
 	s = (struct plot_series){.pts = pts, .n = PLOT_TEST_N, .knee = &k};
 	svg = plot_test_svg(&w, &s, 1);
 	assert_int_equal(plot_test_count(svg, "<circle class=\"step\""), PLOT_TEST_N);
 	assert_non_null(strstr(svg, "achieved throughput (MiB/s)"));
-	assert_non_null(strstr(svg, ">knee &gt; 3,031 MiB/s<"));
+	assert_non_null(strstr(svg, ">knee 3,031 MiB/s<"));
+	assert_null(strstr(svg, "knee &gt;"));
 	assert_non_null(strstr(svg, "nothing completed"));
 	assert_non_null(strstr(svg, "mean latency (ms)"));
+	plot_test_xml_ok(svg);
+	free(svg);
+	/* the lower bound */
+	pts[PLOT_TEST_N - 1].steady = true;
+	s.knee = &under;
+	svg = plot_test_svg(&w, &s, 1);
+	assert_int_equal(plot_test_count(svg, "<circle class=\"step\""), PLOT_TEST_N);
+	assert_non_null(strstr(svg, ">knee &gt; 3,062 MiB/s<"));
 	plot_test_xml_ok(svg);
 	free(svg);
 }
@@ -330,9 +352,14 @@ static void test_report_html(void **state)
 	assert_non_null(strstr(a, "<title>iocurve: demo &amp; &lt;friends&gt;</title>"));
 	assert_non_null(strstr(a, "<table class=\"summary\">"));
 	assert_non_null(strstr(a, "<th>Workload</th><th>Performance @ 1.00ms</th>"));
-	/* 25% band: two significant digits, and the band */
-	assert_non_null(strstr(
-	    a, "<tr><td>randread-4k</td><td class=\"n\">44000 ops/s, 95% band 40000-50000</td>"));
+	/*
+	 * the knee as measured (43,777.8 cut, never raised) and its band, whose top is the
+	 * highest rate achieved (49,000), not the violation's 50,000 offered
+	 */
+	assert_non_null(strstr(a, "<tr><td>randread-4k</td><td class=\"n\">43,777 ops/s (95% "
+	                          "band 40,000-49,000)</td>"));
+	assert_non_null(
+	    strstr(a, "<tr><td>read-64k</td><td class=\"n\">42.7 MiB/s (95% band 39.0-47.8)</td>"));
 	assert_non_null(strstr(a, "<tr><td>never</td><td class=\"n\">not run</td>"));
 	/* One curve and one plot over time per workload that ran. */
 	assert_int_equal(plot_test_count(a, "<svg"), 4 + 2 * PLOT_TEST_N);
@@ -362,9 +389,21 @@ static void test_report_html(void **state)
 	assert_non_null(strstr(a, "<th colspan=\"3\">local-1</th>"));
 	assert_non_null(strstr(a, "# load: a &lt; b &amp; c &gt; &quot;d&quot;"));
 	assert_null(strstr(a, "a < b"));
-	assert_non_null(strstr(
-	    a, "Performance @ 1.00ms (mean): 44000 ops/s, 95% band 40000-50000 (interpolated"));
-	assert_non_null(strstr(a, "behind (82% of due)"));
+	assert_non_null(strstr(a, "Performance @ 1.00ms (mean): 43,777 ops/s (95% band "
+	                          "40,000-49,000) (interpolated between steps 4 and 5, not "
+	                          "confirmed: band 22.5% wide: no refinement asked (load.refine); "
+	                          "peak 49000 ops/s)"));
+	/* the step tables: the response's mean, the storage's, the client's delay */
+	assert_int_equal(plot_test_count(a, "<th>Response mean</th><th>Storage mean</th><th>Client "
+	                                    "delay</th>"),
+	                 2);
+	/* step 5 violated; step 6 behind, its backlog growing, wholly over all the same */
+	assert_int_equal(plot_test_count(a, "<td>violated</td>"), 2);
+	assert_int_equal(plot_test_count(a, "<td>violated; behind (82% of due), backlog growing ("),
+	                 2);
+	assert_non_null(strstr(a, "<td>violated; behind (82% of due), backlog growing (22000 due, "
+	                          "not issued, at its end)</td>"));
+	assert_int_equal(plot_test_count(a, "<tr class=\"over\">"), 4);
 	/* Self-contained: nothing to fetch (the SVG namespace is a name, not a request). */
 	assert_null(strstr(a, "src="));
 	assert_null(strstr(a, "href="));

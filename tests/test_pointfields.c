@@ -16,16 +16,19 @@
 
 /*
  * curve.csv's point columns as the first results format wrote them (after the workload's),
- * then the second's: the client's health, retries and stalls.
+ * then the second's: the client's health, retries and stalls; then the third's: the
+ * storage's latency by percentile, the client's delay and its part in the metric.
  */
 #define TEST_HEALTH_KEYS                                                                           \
 	"health_known,issue_late_us,slot_wait_us,reap_delay_us,nivcsw_s,steal_pct,late_over_us,"   \
 	"late_pct,retries,client_stalls"
+#define TEST_STORAGE_KEYS                                                                          \
+	"service_p50_us,service_p99_us,service_max_us,client_delay_us,client_slo_us"
 #define TEST_CURVE_HEADER                                                                          \
 	"step,load,offered_ops,achieved_ops,mib_s,mean_us,p50_us,p90_us,p99_us,p999_us,max_us,"    \
 	"service_mean_us,ops,reads,errors,measured_s,cpu_pct,host_cpu_pct,lag_mean_us,lag_max_us," \
 	"missed,lag_share,client_bound,missed_charged," TEST_HEALTH_KEYS                           \
-	",metric_lo_us,metric_hi_us"
+	",metric_lo_us,metric_hi_us," TEST_STORAGE_KEYS
 #define TEST_CSV_HEADER                                                                            \
 	"step,offered_ops,achieved_ops,achieved_mibps,mean_us,p50_us,p90_us,p99_us,p999_us,"       \
 	"max_us,steady,errors,agents,agents_lost,lost_at_interval"
@@ -35,7 +38,7 @@
 	"max_us,steady,errors,agents,client_cpu_pct,qd_full_pct,missed,percentiles_us,"            \
 	"first_error,valid,verdict,service_mean_us,lag_mean_us,lag_share,client_bound,"            \
 	"missed_charged,left_out,missed_before,cooldown_ms,cooldown," TEST_HEALTH_KEYS             \
-	",metric_lo_us,metric_hi_us"
+	",metric_lo_us,metric_hi_us," TEST_STORAGE_KEYS ",slo_verdict"
 
 /* A point whose every figure differs from the others, so a column in the wrong place shows. */
 static struct step_point test_point(void)
@@ -54,6 +57,14 @@ static struct step_point test_point(void)
 	p.p999_ns = 2000000;
 	p.max_ns = 2500000;
 	p.svc_mean_ns = 600000;
+	p.svc_p50_ns = 550000;
+	p.svc_p90_ns = 800000;
+	p.svc_p99_ns = 1100000;
+	p.svc_p999_ns = 1700000;
+	p.svc_max_ns = 1900000;
+	p.client_slo_ns = 2500;
+	p.metric_lo_ns = 790000;
+	p.metric_hi_ns = 845000;
 	p.ops = 2997;
 	p.reads = 1500;
 	p.errors = 2;
@@ -133,6 +144,7 @@ static void test_rows(void **state)
 {
 	size_t n;
 	const struct pfield *t = pfield_table(&n);
+	size_t shared = 0;
 
 	(void)state;
 	assert_true(n > 0 && n <= PFIELD_MAX);
@@ -163,10 +175,20 @@ static void test_rows(void **state)
 				assert_string_not_equal(pfield_key(f), pfield_key(g));
 			if (f->out & g->out & PF_EVENT)
 				assert_string_not_equal(pfield_event_key(f), pfield_event_key(g));
-			if (f->out & g->out & (PF_STEPS_MD | PF_STEPS_HTML))
-				assert_int_not_equal(f->col, g->col);
+			/*
+			 * A column number is given once (pfield_list_kinds says so). The
+			 * client's delay was given the storage mean's 6: the step tables
+			 * order the two by the table's order (test_layouts holds that); any
+			 * other pair sharing a column fails.
+			 */
+			if ((f->out & g->out & (PF_STEPS_MD | PF_STEPS_HTML)) && f->col == g->col) {
+				assert_string_equal(g->name, "service_mean_us");
+				assert_string_equal(f->name, "client_delay_us");
+				shared++;
+			}
 		}
 	}
+	assert_true(shared <= 1);
 	assert_null(pfield_find("no_such_field"));
 }
 
@@ -185,10 +207,11 @@ static void test_layouts(void **state)
 	    {PF_EVENT, test_names_fn,
 	     "offered_ops,achieved_ops,mib_s,mean_us,p50_us,p99_us,steady,errors,client_cpu_pct"},
 	    {PF_STEPS_MD, test_names_fn,
-	     "Step,Offered ops/s,Achieved ops/s,MiB/s,Mean,pN,Max,Verdict,Errors,Client CPU"},
+	     "Step,Offered ops/s,Achieved ops/s,MiB/s,Response mean,Storage mean,Client delay,pN,"
+	     "Max,Verdict,Errors,Client CPU"},
 	    {PF_STEPS_HTML, test_names_fn,
-	     "Step,Offered ops/s,Achieved ops/s,MiB/s,Mean,Service,pN,Max,Verdict,Errors,Client "
-	     "CPU"},
+	     "Step,Offered ops/s,Achieved ops/s,MiB/s,Response mean,Storage mean,Client delay,pN,"
+	     "Max,Verdict,Errors,Client CPU"},
 	};
 
 	(void)state;
@@ -200,7 +223,10 @@ static void test_layouts(void **state)
 	}
 }
 
-/* One point's rows of curve.csv and curve-*.csv, as the first results format wrote them. */
+/*
+ * One point's rows of curve.csv and curve-*.csv, as the first results format wrote them,
+ * then the later formats' columns: the client's delay is issue lateness plus reap delay.
+ */
 static void test_rows_text(void **state)
 {
 	struct step_point p = test_point();
@@ -209,7 +235,8 @@ static void test_rows_text(void **state)
 	(void)state;
 	assert_string_equal(got, "3,rate,1500.0,1498.5,5.854,812.3,700.0,900.0,1500.0,2000.0,"
 	                         "2500.0,600.0,2997,1500,2,2.000,12.5,33.3,1.2,5.0,4,0.250,true,1,"
-	                         "true,41.0,7.0,3.0,12.5,1.5,100.0,0.625,2,0,0.0,0.0");
+	                         "true,41.0,7.0,3.0,12.5,1.5,100.0,0.625,2,0,790.0,845.0,550.0,"
+	                         "1100.0,1900.0,44.000,2.5");
 	free(got);
 	got = test_text(test_row_fn, PF_CSV, &p);
 	assert_string_equal(got, "3,1500.0,1498.5,5.854,812.3,700.0,900.0,1500.0,2000.0,2500.0,"
@@ -224,6 +251,12 @@ static void test_rows_text(void **state)
 	assert_true(strncmp(got, "3,max,0.0,", 10) == 0);
 	assert_true(strstr(got, ",false,1") != NULL);
 	free(got);
+	/* without the client's health (an agent of 0.1.0) its delay is not measured: empty */
+	p.health_known = false;
+	got = test_text(test_row_fn, PF_CURVE, &p);
+	assert_non_null(strstr(got, ",550.0,1100.0,1900.0,,2.5"));
+	free(got);
+	p.health_known = true;
 	got = test_text(test_row_fn, PF_CSV, &p);
 	assert_true(strlen(got) > 0 && got[strlen(got) - 1] == ',');
 	free(got);
@@ -255,11 +288,28 @@ static void test_values(void **state)
 	assert_false(v.b);
 	assert_true(pfield_format(pfield_find("verdict"), &p, &jp, buf, sizeof(buf)) > 0);
 	assert_string_equal(buf, "1 errors (as judged)");
+	/* the one verdict on the SLO, in a word: not judged, met, undecided, violated */
+	jp.slo = VERDICT_NOT_JUDGED;
+	assert_true(pfield_format(pfield_find("slo_verdict"), &p, &jp, buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, "not judged");
+	jp.slo = VERDICT_UNDECIDED;
+	assert_true(pfield_format(pfield_find("slo_verdict"), &p, &jp, buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, "undecided");
 	jp.valid = true;
 	assert_true(pfield_value(pfield_find("valid"), &p, &jp).b);
 	/* without a judged curve they have no value */
 	assert_true(pfield_value(pfield_find("valid"), &p, NULL).none);
 	assert_int_equal(pfield_format(pfield_find("verdict"), &p, NULL, buf, sizeof(buf)), 0);
+	assert_int_equal(pfield_format(pfield_find("slo_verdict"), &p, NULL, buf, sizeof(buf)), 0);
+	/* the storage's latency, the client's delay (issue lateness + reap delay) and part */
+	v = pfield_value(pfield_find("service_p99_us"), &p, NULL);
+	assert_true(v.d == 1100.0 && v.u == 1100000);
+	v = pfield_value(pfield_find("client_delay_us"), &p, NULL);
+	assert_true(!v.none && v.d == 44.0);
+	v = pfield_value(pfield_find("client_slo_us"), &p, NULL);
+	assert_true(v.d == 2.5);
+	p.health_known = false;
+	assert_true(pfield_value(pfield_find("client_delay_us"), &p, NULL).none);
 	/* truncated, never overrun */
 	assert_int_equal(pfield_format(pfield_find("offered_ops"), &p, NULL, buf, 4), 3);
 	assert_string_equal(buf, "150");

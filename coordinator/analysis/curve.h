@@ -45,13 +45,14 @@ struct step_point *curve_sorted(const struct step_point *pts, size_t n);
 double curve_offered_tp(const struct workload *w, const struct step_point *p);
 /*
  * The knee of sorted points (curve_sorted) against the campaign's SLO and
- * metric, from valid open-loop points only (verdict.h). It never lies above
- * the lowest offered rate whose point violated the SLO (verdict_violates):
- * the best valid step under the SLO below that rate is the knee's low end;
- * the violating step its high end (the bracket). Within 2% the knee is that
- * step, measured; wider, it is interpolated in latency towards the violating
- * step when that step is valid (else it stays at the step). A step under the
- * SLO above the violation sets non_monotonic. The band and confirmed: knee.h.
+ * metric, from each step's verdict (verdict_judge). It never lies above the
+ * lowest offered rate whose point violated the SLO: the highest met step below
+ * that rate is the knee's low end, the violating step its high end (the
+ * bracket, its top never above the highest throughput achieved). Within 2% the
+ * knee is that step, measured; wider, it is interpolated in the metric towards
+ * the violation's (achieved throughput, latency): a measured pair, also for a
+ * violation that fell behind its rate. Without a violation: at the peak or a
+ * lower bound (knee.h). A step met above the violation sets non_monotonic.
  */
 struct knee curve_knee(const struct campaign *c, const struct workload *w,
                        const struct step_point *sorted, size_t n);

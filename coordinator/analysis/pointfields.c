@@ -411,7 +411,7 @@ static const struct pfield pfield_rows[] = {
     {.name = "client_delay_us",
      .kind = PF_REAL,
      .get = pfield_client_delay,
-     .decimals = 3,
+     .decimals = 1,
      .div = 1e3,
      .unit = "us",
      .since = 3,
@@ -467,7 +467,7 @@ size_t pfield_list_kinds(unsigned out, bool mixed, const struct pfield **list)
 	size_t n = 0, rows = sizeof(pfield_rows) / sizeof(pfield_rows[0]);
 
 	if (out & (PF_STEPS_MD | PF_STEPS_HTML)) {
-		/* by column: a table has few, and a column number is given once */
+		/* by column (a table has few); rows of one column number print in row order */
 		for (unsigned col = 1; col <= UINT8_MAX && n < rows; col++)
 			for (size_t i = 0; i < rows; i++)
 				if ((pfield_rows[i].out & out) && pfield_rows[i].col == col &&

@@ -144,7 +144,18 @@ static void plot_3sig(double v, char *buf, size_t len)
 	plot_trim(buf);
 }
 
-/* A throughput for a label: "46.3k ops/s", "1.2M ops/s", "812 MiB/s", "1,536 MiB/s". */
+/* v to three significant digits, cut, never raised: a measured figure's label. */
+static void plot_3sig_cut(double v, char *buf, size_t len)
+{
+	double scale = v < 9.995 ? 100 : v < 99.95 ? 10 : 1;
+
+	plot_3sig(floor(v * scale + 1e-9) / scale, buf, len);
+}
+
+/*
+ * A throughput for a label: "46.3k ops/s", "1.2M ops/s", "812 MiB/s", "1,536 MiB/s";
+ * digits cut, never raised (43,777 reads 43.7k).
+ */
 static void plot_fmt_rate(const struct workload *w, double v, bool mib, char *buf, size_t len)
 {
 	char num[24];
@@ -152,18 +163,18 @@ static void plot_fmt_rate(const struct workload *w, double v, bool mib, char *bu
 
 	if (mib) {
 		if (v < 100)
-			plot_3sig(v, num, sizeof(num));
+			plot_3sig_cut(v, num, sizeof(num));
 		else
-			plot_group(v, 0, num, sizeof(num));
+			plot_group(floor(v + 1e-9), 0, num, sizeof(num));
 		snprintf(buf, len, "%s %s", num, curve_bw_unit(w));
-	} else if (v >= 999.5e3) {
-		plot_3sig(v / 1e6, num, sizeof(num));
+	} else if (v >= 1e6) {
+		plot_3sig_cut(v / 1e6, num, sizeof(num));
 		snprintf(buf, len, "%sM %s", num, ops);
-	} else if (v >= 999.5) {
-		plot_3sig(v / 1e3, num, sizeof(num));
+	} else if (v >= 1e3) {
+		plot_3sig_cut(v / 1e3, num, sizeof(num));
 		snprintf(buf, len, "%sk %s", num, ops);
 	} else {
-		snprintf(buf, len, "%.0f %s", v, ops);
+		snprintf(buf, len, "%.0f %s", floor(v + 1e-9), ops);
 	}
 }
 

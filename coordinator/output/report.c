@@ -443,8 +443,9 @@ static void report_steps(FILE *f, const struct judged_curve *j)
 	fputs("</tbody>\n</table></div>\n", f);
 	if (shaded)
 		fprintf(f,
-		        "<p class=\"note\">Shaded steps violated the SLO: %s latency over it, or "
-		        "short of the operations due; the knee lies below the first of them.</p>\n",
+		        "<p class=\"note\">Shaded steps violated the SLO: the 95%% interval of "
+		        "their %s latency lies wholly over it; the knee lies below the first of "
+		        "them.</p>\n",
 		        campaign_slo_metric_name(c->slo_metric));
 }
 

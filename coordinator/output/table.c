@@ -13,12 +13,14 @@
 /* Steps measured for less than this make a quick run, not figures to publish. */
 #define TABLE_QUICK_NS (10ull * 1000000000ull)
 
+/* A measured throughput with its unit, digits cut, never raised: "47.8 MiB/s", "136983 ops/s". */
 static void table_fmt_tp(const struct workload *w, double v, char *buf, size_t len)
 {
 	if (curve_uses_mib(w))
-		snprintf(buf, len, "%.1f %s", curve_shown(w, v), curve_unit(w));
+		snprintf(buf, len, "%.1f %s", floor(curve_shown(w, v) * 10 + 1e-9) / 10,
+		         curve_unit(w));
 	else
-		snprintf(buf, len, "%.0f %s", v, curve_unit(w));
+		snprintf(buf, len, "%.0f %s", floor(v + 1e-9), curve_unit(w));
 }
 
 /*
@@ -96,8 +98,8 @@ void table_knee_text(const struct judged_curve *j, char *buf, size_t len)
 		break;
 	case KNEE_ALL_UNDER:
 		snprintf(buf, len,
-		         "Performance @ %s (%s): %s: every step met the SLO, the knee lies above "
-		         "the load offered (peak %s); %s",
+		         "Performance @ %s (%s): %s: no step violated the SLO, the knee lies at or "
+		         "above the highest step that met it (peak %s); %s",
 		         slo, campaign_slo_metric_name(c->slo_metric), tp, pk,
 		         j->advice[0] ? j->advice : "raise the load to find it");
 		break;

@@ -45,8 +45,9 @@ struct access {
 	char clone[ACCESS_CLONE_MAX];
 	bool direct;
 	uint64_t wake_slack_ns; /* workers sleep at least this long between timed wakes */
-	bool efficient;         /* timing: efficient (sleep to the due time) or precise [precise] */
-	bool decimal; /* units: decimal (MB/s of 10^6 bytes, IOPS) or binary (MiB/s, ops/s) */
+	bool efficient; /* timing: efficient (sleep in the ring to a completion or the due time) or
+	                   precise [efficient] */
+	bool decimal;   /* units: decimal (MB/s of 10^6 bytes, IOPS) or binary (MiB/s, ops/s) */
 };
 
 /*

@@ -41,7 +41,7 @@ check "progress lines give block sizes in KiB, as the rest does" \
 	grep -q "workload 1/2 randread-4k: randread 4KiB, 2 agent(s) x 2 worker(s) x qd 8" "$T/run.out"
 check "summary.md too" grep -q "## write-64k (write, 64KiB blocks" "$R/summary.md"
 check "percentiles: heads every step table" \
-	sh -c "grep -q '| Mean | p50 | p99 | p99.99 | Max |' '$R/summary.md' && grep -q '<th>Mean</th><th>Service</th><th>p50</th><th>p99</th><th>p99.99</th><th>Max</th>' '$R/report.html'"
+	sh -c "grep -q '| Response mean | Storage mean | Client delay | p50 | p99 | p99.99 | Max |' '$R/summary.md' && grep -q '<th>Response mean</th><th>Storage mean</th><th>Client delay</th><th>p50</th><th>p99</th><th>p99.99</th><th>Max</th>' '$R/report.html'"
 check "and each curve's steps" python3 -c "
 import json, sys
 s = json.load(open(sys.argv[1]))['steps'][0]

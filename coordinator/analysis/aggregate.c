@@ -428,10 +428,13 @@ static void agg_health(const struct agg_record *all, size_t nm, uint64_t measure
 }
 
 /*
- * The client's part of the judged metric: the reap delay in the storage's latency;
- * issue lateness plus reap delay in the response latency. For a percentile of the
- * response latency, the client's own delay at that percentile, bounded from above by
- * the decade counters (the decade over which fewer than the tail's operations lie).
+ * The client's part of the judged metric, an upper bound: its reap delay, and its issue
+ * lateness, which is in the response latency and, through the storage's latency too: what
+ * a late client issues together queues in the storage, an operation issued L late in such
+ * a burst waiting at most about L more in a storage that keeps its pace. For a
+ * percentile, the client's own delay at that percentile, bounded from above by the decade
+ * counters (the decade over which fewer than the tail's operations lie), plus the reap
+ * delay.
  */
 static double agg_client_part(const struct agg_record *all, const struct campaign *c,
                               const struct step_point *pt)
@@ -442,13 +445,11 @@ static double agg_client_part(const struct agg_record *all, const struct campaig
 	                          all->rec.late_10ms};
 	double tail = (1 - q[c->slo_metric]) * (double)all->rec.ops;
 
-	if (!c->slo_from_due)
-		return pt->reap_delay_ns;
 	if (c->slo_metric == SLO_MEAN)
 		return pt->issue_late_ns + pt->reap_delay_ns;
 	for (int k = 0; k < 4; k++)
 		if ((double)late[k] <= tail)
-			return decade[k];
+			return decade[k] + pt->reap_delay_ns;
 	return fmax(1e8, (double)all->rec.lag_max_ns + pt->reap_delay_ns);
 }
 

@@ -279,6 +279,39 @@ static void test_queue_bound_above(void **state)
 	campaign_free(c);
 }
 
+/*
+ * A stall in one interval of a middle step (the sim test's shape): its storage latency
+ * straddles the SLO and the slot waits behind the stall could only add to it, so it is
+ * undecided, not queue-bound. The steps above meet the SLO: the knee is a lower bound
+ * whose band reaches down to the met step under the stall.
+ */
+static void test_stall_below(void **state)
+{
+	struct campaign *c = testlib_campaign_ok(
+	    TEST_HEAD "slo: {latency: 1ms}\n"
+	              "workloads: [{name: rr, rw: randread, load: {steps: [1000]}}]\n");
+	FLAT(l, 240);
+	static const double stall[5] = {240, 240, 4000, 240, 240};
+	const struct headline_step s[] = {{1000, 1000, 0, l, 10, 0},
+	                                  {2000, 2000, 0, stall, 5, 19000},
+	                                  {3000, 3000, 0, l, 10, 0},
+	                                  {4000, 4000, 0, l, 10, 0}};
+	struct step_point pts[4];
+	char text[1024];
+	struct judged_curve j;
+
+	(void)state;
+	j = headline_judge(c, s, 4, pts, text, sizeof(text));
+	assert_false(verdict_point(&pts[1]) & VERDICT_QUEUE_BOUND);
+	assert_int_equal(verdict_judge(c, &pts[1]), VERDICT_UNDECIDED);
+	assert_int_equal(j.knee.kind, KNEE_ALL_UNDER);
+	assert_true(fabs(j.knee.band_lo - 1000) < 1e-6);
+	assert_non_null(
+	    strstr(text, "): >= 4,000 ops/s (a step below it undecided: 95% band from 1,000)"));
+	judged_free(&j);
+	campaign_free(c);
+}
+
 /* Every step met the SLO: a lower bound, printed as one, never rounded up. */
 static void test_lower_bound(void **state)
 {
@@ -305,6 +338,7 @@ int main(void)
 	    cmocka_unit_test(test_demo_98d45fe_randread), cmocka_unit_test(test_demo_9f0d923_busy),
 	    cmocka_unit_test(test_knee_at_peak),          cmocka_unit_test(test_lower_bound),
 	    cmocka_unit_test(test_overload_violates),     cmocka_unit_test(test_queue_bound_above),
+	    cmocka_unit_test(test_stall_below),
 	};
 
 	return cmocka_run_group_tests_name("headline", tests, NULL, NULL);

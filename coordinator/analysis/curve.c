@@ -127,16 +127,37 @@ static double curve_top_tp(const struct workload *w, const struct step_point *so
 }
 
 /*
+ * An undecided step below the knee's met step may be a violation: the band reaches down
+ * to the met step under the lowest such step (0 when none met under it).
+ */
+static double curve_band_low(const struct campaign *c, const struct workload *w,
+                             const struct step_point *sorted, size_t lo, double low)
+{
+	for (size_t i = 0; i < lo; i++) {
+		double under = 0;
+
+		if (sorted[i].offered_ops <= 0 || !verdict_undecided(c, &sorted[i]))
+			continue;
+		for (size_t j = 0; j < i; j++)
+			if (sorted[j].offered_ops > 0 && verdict_meets(c, &sorted[j]))
+				under = curve_sustained_tp(w, &sorted[j]);
+		return fmin(low, under);
+	}
+	return low;
+}
+
+/*
  * The knee's band (knee.h): from the met step under the knee to the violation, widened
- * by undecided steps and by steps that met the SLO above the violation (a non-monotonic
- * curve), never above the highest throughput achieved.
+ * by undecided steps (above, and below: curve_band_low) and by steps that met the SLO
+ * above the violation (a non-monotonic curve), never above the highest throughput
+ * achieved.
  */
 static void curve_knee_band(const struct campaign *c, const struct workload *w,
                             const struct step_point *sorted, size_t n, struct knee *k)
 {
 	double top = curve_top_tp(w, sorted, n);
 
-	k->band_lo = k->bracket_lo;
+	k->band_lo = curve_band_low(c, w, sorted, k->below, k->bracket_lo);
 	k->band_hi = k->bracket_hi;
 	for (size_t i = k->below + 1; i < n; i++) {
 		if (sorted[i].offered_ops <= 0)
@@ -218,7 +239,7 @@ struct knee curve_knee(const struct campaign *c, const struct workload *w,
 			sat = n;
 		if (sat == n) {
 			k.kind = KNEE_ALL_UNDER;
-			k.band_lo = k.throughput;
+			k.band_lo = curve_band_low(c, w, sorted, lo, k.throughput);
 			k.bracket_lo = 0;
 			return k;
 		}

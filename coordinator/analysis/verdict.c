@@ -27,27 +27,25 @@ bool verdict_short(const struct campaign *c, const struct step_point *pt)
 }
 
 /*
- * Whether the queues can have moved the verdict: with slots enough, the operations that
+ * Whether the queues can have hidden a violation: with slots enough, the operations that
  * waited for one (slot_wait_ns a mean per operation) would have waited in the storage, so
- * the metric's interval plus that wait would have turned a met step undecided or violated,
- * or an undecided one violated. Without the client's figures (an old agent): queues full
+ * a step whose storage latency met the SLO by its interval would, with that wait added,
+ * not have met it. A step already undecided or violated by the storage's own latency is
+ * that (the wait could only add to it); a metric counted from the due time holds the
+ * wait already. Without the client's figures (an old agent): queues full
  * AGG_QUEUE_BOUND_PCT of the time or more.
  */
 static bool verdict_queue_moved(const struct step_point *pt)
 {
-	double m = step_metric(pt, pt->slo_metric), lo = m, hi = m, q = pt->slot_wait_ns;
+	double hi = step_metric(pt, pt->slo_metric);
 
-	if (!(pt->offered_ops > 0) || !(pt->qd_full_pct > 0))
+	if (!(pt->offered_ops > 0) || !(pt->qd_full_pct > 0) || pt->slo_due)
 		return false;
 	if (!pt->health_known)
 		return pt->qd_full_pct >= AGG_QUEUE_BOUND_PCT;
-	if (pt->metric_hi_ns > 0) {
-		lo = pt->metric_lo_ns;
+	if (pt->metric_hi_ns > 0)
 		hi = pt->metric_hi_ns;
-	}
-	if (lo > pt->slo_ns)
-		return false;
-	return hi <= pt->slo_ns ? hi + q > pt->slo_ns : lo + q > pt->slo_ns;
+	return hi <= pt->slo_ns && hi + pt->slot_wait_ns > pt->slo_ns;
 }
 
 unsigned verdict_point(const struct step_point *pt)

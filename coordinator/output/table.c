@@ -55,6 +55,11 @@ static void table_knee_value(const struct judged_curve *j, char *buf, size_t len
 		table_fmt_measured(j->w, k->band_hi, hi, sizeof(hi));
 		used += (size_t)snprintf(buf + used, len - used, " (95%% band %s-%s)", lo, hi);
 	}
+	if (bound && k->band_lo < k->throughput && used < len) {
+		table_fmt_measured(j->w, k->band_lo, lo, sizeof(lo));
+		used += (size_t)snprintf(buf + used, len - used,
+		                         " (a step below it undecided: 95%% band from %s)", lo);
+	}
 	if (r->n && used < len)
 		snprintf(buf + used, len - used, "; %zu repeats: mean \xc2\xb1 %.1f%% (95%%, t)",
 		         r->n, curve_repeats_ci_pct(r));

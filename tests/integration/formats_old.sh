@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Results directories written by iocurve 0.1.0 (tests/fixtures/results-0.1.0) are read
-# by this one: `report` rebuilds the complete one with the knee and peak 0.1.0 found,
+# by this one: `report` rebuilds the complete one, its knee in the bracket 0.1.0 found,
 # and `run --resume` carries the one killed mid-campaign on to its end, appending lines
 # of the current format after the old ones.
 . "$(dirname "$0")/lib.sh"
@@ -28,8 +28,10 @@ old, new = (json.load(open(p)) for p in sys.argv[1:3])
 assert "format" not in old, "the fixture is of 0.1.0, before summary.json had a format"
 assert new["format"] >= 1, new.get("format")
 assert new["status"] == old["status"] == "complete", (old["status"], new["status"])
-keys = ["name", "steps", "knee_ops", "knee_mibps", "knee_kind", "peak_ops", "peak_mibps",
-        "sustained_ops", "limit"]
+# The method is this release's: every interval after the warm-up counts (0.1.0 cut a
+# window) and the knee is interpolated between the met step and the violation, so the
+# knee lies in 0.1.0's bracket, in the new band, and the peak within 1% of 0.1.0's.
+keys = ["name", "steps", "sustained_ops", "limit"]
 assert len(old["workloads"]) == len(new["workloads"]) == 1
 import re
 for o, n in zip(old["workloads"], new["workloads"]):
@@ -50,10 +52,16 @@ for o, n in zip(old["workloads"], new["workloads"]):
             continue
         assert o[k] == n[k], f"{o['name']}: {k} was {o[k]!r}, rebuilt {n[k]!r}"
     assert o["knee_ops"] > 0, "the fixture has a knee"
-    print(f"# {o['name']}: knee {n['knee_ops']} ops/s, peak {n['peak_ops']} ops/s, as 0.1.0 found")
+    lo, hi = o["knee_bracket"]
+    assert lo <= n["knee_ops"] <= hi, (o["knee_bracket"], n["knee_ops"])
+    assert n["knee_band"][0] <= n["knee_ops"] <= n["knee_band"][1], n["knee_band"]
+    assert n["knee_band"][1] <= n["peak_ops"], "the band's top is at most the peak"
+    assert abs(n["peak_ops"] / o["peak_ops"] - 1) < 0.01, (o["peak_ops"], n["peak_ops"])
+    print(f"# {o['name']}: knee {n['knee_ops']} ops/s (0.1.0: {o['knee_ops']}, bracket {o['knee_bracket']}), "
+          f"band {n['knee_band']}, peak {n['peak_ops']} ops/s (0.1.0: {o['peak_ops']})")
 PY
-	fail "the rebuilt knee and peak are those 0.1.0 wrote"
-ok "the rebuilt knee and peak are those 0.1.0 wrote"
+	fail "the rebuilt knee lies in the bracket 0.1.0 found, the peak is 0.1.0's"
+ok "the rebuilt knee lies in the bracket 0.1.0 found, the peak is 0.1.0's"
 
 # The interrupted campaign: report reads it as it is, then resume finishes it.
 "$IOCURVE" report "$T/interrupted" > "$T/rep-int.out" 2>&1 ||

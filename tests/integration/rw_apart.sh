@@ -86,11 +86,14 @@ assert all(st["read_percentiles_us"]["p99"] == st["read_p99_us"] and
            st["write_percentiles_us"]["p50"] == st["write_p50_us"] and
            set(st["write_percentiles_us"]) == set(st["percentiles_us"]) for st in steps), steps[0]
 assert "read_ops" not in json.load(open(d + "/curve-rr.json"))["steps"][0]
-# curve.csv (every workload's steps): the apart columns at the end, the mixed workload's
+# curve.csv (every workload's steps): the apart columns after the older ones, the mixed workload's
 # cells curve-mix.csv's, the pure workload's empty
 both = list(csv.DictReader(open(d + "/curve.csv")))
 apart = [k for k in rows[0] if k.startswith(("read_", "write_")) and k != "write_pct"]
-assert list(both[0])[-len(apart):] == apart, (list(both[0]), apart)
+cols = list(both[0])
+at = cols.index(apart[0])
+# after the columns of earlier releases, in order (later columns come after them)
+assert cols[at:at + len(apart)] == apart and at > cols.index("metric_hi_us"), (cols, apart)
 mixrows = [r for r in both if r["workload"] == "mix"]
 assert len(mixrows) == len(rows) and all(
     m[k] == r[k] for m, r in zip(sorted(mixrows, key=lambda r: int(r["step"])), rows) for k in apart), mixrows

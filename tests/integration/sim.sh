@@ -107,14 +107,14 @@ assert lat >= 80, lat
 assert svc <= 20, svc
 PY
 ok "operations queued behind a 100ms stall carry its wait in their latency"
-# A stall in the middle step of an otherwise easy curve: that step violates the SLO,
-# the ones above it meet it again. The curve is flagged non_monotonic and the knee
-# stays at or below the stalled step. One worker: 1000 ops/s for 3.5 s (3500 ops),
-# then 2000 ops/s: the stall starts 0.75 s into step 2's measured 2.5 s. Half-second
-# intervals hold enough operations that a busy client's jitter is not a spike. retry: 0:
-# the sim stalls once per worker, so a step re-run for a disturbed client would be a
-# quiet one; a disturbed client's step is then client-bound, and the product must say
-# so rather than judge it.
+# A stall in the middle step of an otherwise easy curve: that step is not met, the ones
+# above it meet the SLO again. One worker: 1000 ops/s for 3.5 s (3500 ops), then 2000
+# ops/s: the stall starts 0.75 s into step 2's measured 2.5 s. The storage's latency of
+# one 300 ms stall in one of five intervals has a wide 95% interval: the step is
+# undecided (a stall that came once may not come again), or violated; either way the
+# knee's band reaches below it. retry: 0: the sim stalls once per worker, so a step
+# re-run for a disturbed client would be a quiet one; a disturbed client's step is then
+# client-bound, and the product must say so rather than judge it.
 cat > "$T/nonmono.yaml" <<YAML
 campaign: simnonmono
 agents: {local: 1}
@@ -138,28 +138,30 @@ w = json.load(open(d + "/summary.json"))["workloads"][0]
 steps = json.load(open(d + "/curve-rr.json"))["steps"]
 for s in steps:
     print(f"# step {s['step']}: offered {s['offered_ops']} mean {s['mean_us']}us {s['verdict']}")
-assert steps[1]["mean_us"] > 1000, "the stalled step violates the SLO"
+# the response latency carries the stall's wait (no coordinated omission)
+assert steps[1]["mean_us"] > 1000, "the stalled step's response mean is over the SLO"
 if "client-bound" in steps[1]["verdict"]:
-    # The client was disturbed in the stalled step too (hypervisor steal over 10% beside
-    # busy loops): by the product's rule the step is the client's, neither met nor
-    # violated, and never passed off as the device's: its verdict and the step table say so.
+    # The client was disturbed in the stalled step too (beside busy loops): by the
+    # product's rule the step is the client's, neither met nor violated, and said so.
     assert "client-bound" in open(d + "/summary.md").read()
     print("# the client was disturbed in the stalled step: client-bound said, not judged")
     sys.exit(0)
-# A step whose client was disturbed is not the device's (client-bound): it neither meets
-# nor violates the SLO. The steps above the stall the client measured meet it.
+assert steps[1]["slo_verdict"] in ("undecided", "violated"), steps[1]
 above = [s for s in steps[2:] if "client-bound" not in s["verdict"]]
-assert all(s["mean_us"] <= 1000 for s in above), "the steps above meet it"
-if not above:
-    # none measured above the stall: the curve cannot be non-monotonic
+assert all(s["slo_verdict"] == "met" for s in above), "the steps above meet it"
+band = w["knee_band"]
+print("# knee", w["knee_ops"], w["knee_kind"], "band", band, w["knee_precision"])
+if steps[1]["slo_verdict"] == "violated":
     assert w["knee_ops"] <= 2000, w
-    print("# the client was disturbed above the stall: client-bound said, nothing above")
-    sys.exit(0)
-assert w["non_monotonic"] is True, w
-assert w["knee_ops"] <= 2000, w
-print("# knee", w["knee_ops"], w["knee_kind"], w["knee_precision"])
-assert "non-monotonic" in open(d + "/summary.txt").read()
-assert "NON-MONOTONIC" in open(d + "/report.html").read()
+    if above:
+        assert w["non_monotonic"] is True, w
+        assert "non-monotonic" in open(d + "/summary.txt").read()
+        assert "NON-MONOTONIC" in open(d + "/report.html").read()
+else:
+    # undecided: the knee's band reaches down to the met step under it
+    assert band is not None and (band[0] is None or band[0] <= 1000), w
+    if w["knee_kind"] == "above_peak":
+        assert "a step below it undecided: 95% band from 1,000" in open(d + "/summary.md").read()
 PY
-ok "a stall in a middle step: non_monotonic in summary.json, .txt and report.html, knee at or below it"
+ok "a stall in a middle step: not met, the knee (or its band) at or below it"
 echo "# sim: all passed"

@@ -15,6 +15,7 @@
 #include "curve.h"
 #include "fsutil.h"
 #include "setupdiff.h"
+#include "units.h"
 #include "xalloc.h"
 
 /* Directories looked at in a results root, and the largest file read from one. */
@@ -363,17 +364,31 @@ double between_spread(const struct between *b, size_t w, const struct between_kn
 	return n >= 2 && lo > 0 ? (hi - lo) / lo : NAN;
 }
 
-/* "67,700 [67,700-72,700]" at the precision the figures carry. */
+/* A figure as measured: digits cut, never raised ("67,700", "123.4" under 1,000). */
+static void between_fig(double v, char *buf, size_t len)
+{
+	if (v >= 1000)
+		units_format_count((uint64_t)floor(v + 1e-9), buf, len);
+	else
+		snprintf(buf, len, "%.1f", floor(fmax(v, 0) * 10 + 1e-9) / 10);
+}
+
+/* "67,700 [67,700-72,700]", ">= 32,000": as the headline prints them. */
 static void between_fmt(const struct between_knee *k, char *buf, size_t len)
 {
+	char v[28], lo[28], hi[28];
+
+	between_fig(k->knee, v, sizeof(v));
+	between_fig(k->lo, lo, sizeof(lo));
+	between_fig(k->hi, hi, sizeof(hi));
 	if (k->bound < 0)
 		snprintf(buf, len, "none");
 	else if (k->bound > 0)
-		snprintf(buf, len, "> %.0f", k->knee);
+		snprintf(buf, len, ">= %s", v);
 	else if (k->band)
-		snprintf(buf, len, "%.0f [%.0f-%.0f]", k->knee, k->lo, k->hi);
+		snprintf(buf, len, "%s [%s-%s]", v, lo, hi);
 	else
-		snprintf(buf, len, "%.0f", k->knee);
+		snprintf(buf, len, "%s", v);
 }
 
 bool between_text(const struct between *b, const struct campaign *c,

@@ -400,6 +400,7 @@ static void test_point_then_drop(void **state)
 struct aggregate_hv {
 	uint64_t lat_ns, svc_ns, late_ns, slot_ns, reap_ns, late_100us, late_1ms, lag_max_ns,
 	    steal_ppm, qd_full_ns;
+	double host_pct;
 };
 
 /* The point of five such seconds. */
@@ -416,6 +417,7 @@ static void aggregate_health_step(const struct campaign *c, const struct aggrega
 		record_reset(&rec->rec);
 		rec->duration_ns = 1000000000;
 		rec->agents = rec->workers = 1;
+		rec->host_cpu_pct = hv[i].host_pct;
 		rec->rec.ops = 1000;
 		rec->rec.lag_sum_ns = 1000 * (hv[i].late_ns + hv[i].slot_ns);
 		rec->rec.lag_max_ns = hv[i].lag_max_ns;
@@ -523,6 +525,37 @@ static void test_point_client_health(void **state)
 	aggregate_point_health(mean, 3000000, 5000, 500000, 0, pt);
 	assert_false(verdict_point(pt) & VERDICT_QUEUE_BOUND);
 	assert_int_equal(verdict_judge(mean, pt), VERDICT_VIOLATED);
+	/*
+	 * A host with no CPU to spare: the client's part has no bound (its bursts queue in
+	 * the storage for longer than its lateness), so a step not met is client-bound,
+	 * said so; a met one stays met. At 85% busy the bound holds again.
+	 */
+	{
+		struct aggregate_hv hv[5];
+
+		for (int i = 0; i < 5; i++)
+			hv[i] = (struct aggregate_hv){.lat_ns = 2000000,
+			                              .svc_ns = 2000000,
+			                              .late_ns = 5000,
+			                              .host_pct = i < 4 ? 97 : 85};
+		aggregate_health_step(mean, hv, pt);
+		assert_true(pt->host_busy_pct > 94 && pt->host_busy_pct < 95);
+		assert_true(pt->client_bound);
+		verdict_words(pt, verdict_point(pt), words, sizeof(words));
+		assert_non_null(strstr(words, "client-bound (its host 95% busy through the step"));
+		for (int i = 0; i < 5; i++)
+			hv[i].svc_ns = hv[i].lat_ns = 500000;
+		aggregate_health_step(mean, hv, pt);
+		assert_false(pt->client_bound);
+		assert_int_equal(verdict_judge(mean, pt), VERDICT_MET);
+		for (int i = 0; i < 5; i++) {
+			hv[i].svc_ns = hv[i].lat_ns = 2000000;
+			hv[i].host_pct = 85;
+		}
+		aggregate_health_step(mean, hv, pt);
+		assert_false(pt->client_bound);
+		assert_int_equal(verdict_judge(mean, pt), VERDICT_VIOLATED);
+	}
 	free(pt);
 	campaign_free(mean);
 	campaign_free(due);

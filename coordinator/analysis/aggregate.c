@@ -456,8 +456,23 @@ static double agg_client_part(const struct agg_record *all, const struct campaig
 /*
  * Whether the client can have moved the verdict: taking its part away from the metric's
  * 95% interval would turn a violation into an undecided or met step, or an undecided
- * step into a met one. A met step stays met: the client only adds latency.
+ * step into a met one; or its host had no CPU to spare (AGG_HOST_BUSY_PCT), when its
+ * part has no bound. A met step stays met: the client only adds latency.
  */
+/* The busiest agent host of each measured interval, averaged over the window: its CPU, %. */
+static double agg_host_busy(const struct agg_step *st)
+{
+	double sum = 0;
+	uint32_t n = 0;
+
+	for (uint32_t i = st->win_from; i < st->win_to; i++)
+		if (st->merged[i] != NULL && !st->merged[i]->warmup && st->merged[i]->agents > 0) {
+			sum += st->merged[i]->host_cpu_pct;
+			n++;
+		}
+	return n ? sum / n : 0;
+}
+
 static bool agg_client_moved(const struct campaign *c, const struct step_point *pt)
 {
 	double slo = (double)c->slo_latency_ns, m = step_metric(pt, c->slo_metric);
@@ -465,7 +480,11 @@ static bool agg_client_moved(const struct campaign *c, const struct step_point *
 	double hi = pt->metric_hi_ns > 0 ? fmax(m, pt->metric_hi_ns) : m;
 	double d = pt->client_slo_ns;
 
-	if (!pt->health_known || !(d > 0) || hi <= slo)
+	if (!pt->health_known || hi <= slo)
+		return false;
+	if (pt->host_busy_pct >= AGG_HOST_BUSY_PCT)
+		return true;
+	if (!(d > 0))
 		return false;
 	return lo > slo ? lo - d <= slo : hi - d <= slo;
 }
@@ -755,6 +774,7 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 			pt->client_stalls +=
 			    agg_stalled_ops(st->merged[i], c->slo_latency_ns, &stall_ns) > 0;
 	agg_metric_ci(st, c, &pt->metric_lo_ns, &pt->metric_hi_ns);
+	pt->host_busy_pct = agg_host_busy(st);
 	if (pt->health_known && pt->ops > 0) {
 		pt->client_slo_ns = agg_client_part(all, c, pt);
 		pt->client_bound = agg_client_moved(c, pt);

@@ -100,6 +100,7 @@ struct step_point {
 	uint32_t client_stalls; /* measured intervals in which the client delayed an op past
 	                           the largest decade within the SLO (reported, not judged) */
 	double client_slo_ns;   /* the client's part of the judged metric (agg_client_part) */
+	double host_busy_pct;   /* busiest agent host, mean over the window's intervals, % */
 	uint64_t errors;        /* failed operations */
 	int32_t err_errno;      /* the window's first kept failure: its errno (0: none)... */
 	uint64_t err_offset;    /* ...its offset, */
@@ -167,13 +168,17 @@ struct step_point {
 struct agg_step;
 
 /*
- * The client's part of the judged metric (client_slo_ns): the reap delay when the SLO
- * judges the storage's latency, issue lateness plus reap delay when it judges from the
- * due time (slo.from: due). A step is client-bound when taking that part away would
+ * The client's part of the judged metric (client_slo_ns): its issue lateness plus its
+ * reap delay (agg_client_part). A step is client-bound when taking that part away would
  * change its verdict (verdict_judge): violated to undecided or met, undecided to met.
- * A step whose queues were full AGG_QUEUE_BOUND_PCT of its time or more was not offered
- * on schedule (queue-bound).
+ * That part is a bound only for a client with CPU to spare: where the busiest agent's
+ * host was AGG_HOST_BUSY_PCT busy or more on average over the window, a late client is
+ * late again before it catches up and its bursts queue in the storage for longer than
+ * its lateness, so any step not met can be the client's. An old agent's step whose
+ * queues were full AGG_QUEUE_BOUND_PCT of its time or more was not offered on schedule
+ * (queue-bound).
  */
+#define AGG_HOST_BUSY_PCT   90.0
 #define AGG_QUEUE_BOUND_PCT 10.0
 
 /*

@@ -152,6 +152,17 @@ void verdict_words(const struct step_point *pt, unsigned reasons, char *buf, siz
 				         (unsigned long long)pt->errors);
 			break;
 		case VERDICT_CLIENT_BOUND:
+			if (pt->host_busy_pct >= AGG_HOST_BUSY_PCT) {
+				snprintf(
+				    word, sizeof(word),
+				    "client-bound (its host %.0f%% busy through the step: the "
+				    "client's bursts can have moved its verdict; issue lateness "
+				    "%.0fus, reap delay %.0fus%s)",
+				    pt->host_busy_pct, pt->issue_late_ns / 1e3,
+				    pt->reap_delay_ns / 1e3,
+				    verdict_worst_agent(pt, most, sizeof(most)));
+				break;
+			}
 			snprintf(
 			    word, sizeof(word),
 			    "client-bound (the client's %.0fus in the metric can have moved its "

@@ -561,6 +561,34 @@ static void test_point_client_health(void **state)
 }
 
 /*
+ * A simulated device stamps its completions: its storage latency holds no reap delay,
+ * so 1,050 us with 100 us of reap delay is the device's (violated or undecided, not
+ * client-bound), where on a real file the same figures are client-bound.
+ */
+static void test_point_sim_client(void **state)
+{
+	struct campaign *sim = testlib_campaign_ok(
+	    "campaign: t\nagents: {local: 1}\ntarget: {sim: {servers: 4, service_time: 1ms}}\n"
+	    "slo: {latency: 1ms}\nworkloads: [{name: a, load: {steps: [1000]}}]\n");
+	struct campaign *file = testlib_campaign_ok(
+	    TEST_HEAD "slo: {latency: 1ms}\nworkloads: [{name: a, load: {steps: [1000]}}]\n");
+	struct step_point *pt = calloc(1, sizeof(*pt));
+
+	(void)state;
+	aggregate_point_health(file, 1050000, 5000, 0, 100000, pt);
+	agg_point_workload(pt, file, &file->workloads[0]);
+	assert_true(pt->client_bound);
+	aggregate_point_health(sim, 1050000, 5000, 0, 100000, pt);
+	agg_point_workload(pt, sim, &sim->workloads[0]);
+	assert_false(pt->client_bound);
+	assert_true(pt->client_slo_ns == 0);
+	assert_int_not_equal(verdict_judge(sim, pt), VERDICT_NOT_JUDGED);
+	free(pt);
+	campaign_free(sim);
+	campaign_free(file);
+}
+
+/*
  * The metric's 95% interval by batch means on a log scale: ten intervals alternating
  * 100 us and 300 us (mean 200 us, sd of the logs 0.579) give 200 us x exp(+-t(0.975, 9)
  * 0.579 / sqrt(10)) = 132.2-302.6 us; ten equal ones a zero-width interval; one
@@ -622,13 +650,10 @@ static void test_metric_ci(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_report_cpu_share),
-	    cmocka_unit_test(test_point_client_health),
-	    cmocka_unit_test(test_point_keeps_agent_index),
-	    cmocka_unit_test(test_point_then_drop),
-	    cmocka_unit_test(test_record_error_cause),
-	    cmocka_unit_test(test_due_in_window),
-	    cmocka_unit_test(test_window_verdict),
+	    cmocka_unit_test(test_report_cpu_share), cmocka_unit_test(test_point_client_health),
+	    cmocka_unit_test(test_point_sim_client), cmocka_unit_test(test_point_keeps_agent_index),
+	    cmocka_unit_test(test_point_then_drop),  cmocka_unit_test(test_record_error_cause),
+	    cmocka_unit_test(test_due_in_window),    cmocka_unit_test(test_window_verdict),
 	    cmocka_unit_test(test_metric_ci),
 	};
 

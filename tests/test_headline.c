@@ -68,7 +68,7 @@ static void headline_point(const struct campaign *c, const struct workload *w, u
 	}
 	agg_set_window(st, 0, (uint32_t)s->n + 1);
 	agg_point(st, step, s->offered, c, pt);
-	agg_point_workload(pt, w);
+	agg_point_workload(pt, c, w);
 	free(rec);
 	agg_step_free(st);
 }

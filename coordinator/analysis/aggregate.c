@@ -429,7 +429,7 @@ static void agg_health(const struct agg_record *all, size_t nm, uint64_t measure
 
 /*
  * The client's part of the judged metric: in the storage's latency, the reap delay (a
- * completion seen late; the sim's latency has none, so this over-counts it); in the
+ * completion seen late; none on a simulated device, agg_point_workload); in the
  * response latency (from: due), issue lateness plus reap delay. For a percentile from
  * the due time, the client's own delay at that percentile, bounded from above by the
  * decade counters (the decade over which fewer than the tail's operations lie), plus
@@ -580,10 +580,19 @@ bool agg_mixed(const struct workload *w)
 	return rw_is_mix(w->rw) && w->access.read_pct > 0 && w->access.read_pct < 100;
 }
 
-void agg_point_workload(struct step_point *pt, const struct workload *w)
+void agg_point_workload(struct step_point *pt, const struct campaign *c, const struct workload *w)
 {
 	pt->mixed = agg_mixed(w);
 	pt->queue_depth = w->queue_depth;
+	/*
+	 * A simulated device stamps each completion itself: its storage latency holds no
+	 * reap delay, so the client has no part in it (but on a busy host, its bursts).
+	 */
+	if (campaign_target_of(c, w)->sim.enabled && !c->slo_from_due && pt->health_known &&
+	    pt->ops > 0) {
+		pt->client_slo_ns = 0;
+		pt->client_bound = agg_client_moved(c, pt);
+	}
 }
 
 /*

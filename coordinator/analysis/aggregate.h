@@ -285,8 +285,11 @@ bool agg_mixed(const struct workload *w);
  */
 void agg_point(const struct agg_step *st, uint32_t step, double offered, const struct campaign *c,
                struct step_point *pt);
-/* What the point takes from its workload: mixed (agg_mixed) and the queue depth. */
-void agg_point_workload(struct step_point *pt, const struct workload *w);
+/*
+ * What the point takes from its workload: mixed (agg_mixed), the queue depth, and on a
+ * simulated device no client part in the storage's latency (it stamps completions).
+ */
+void agg_point_workload(struct step_point *pt, const struct campaign *c, const struct workload *w);
 /*
  * The step's k-th table percentile (of step_npct): the campaign's percentiles,
  * or p50, p90, p99, p99.9 for a point made without them.

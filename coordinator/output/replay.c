@@ -142,7 +142,8 @@ static bool replay_finish(struct replay *out, struct replay_step *st)
 
 		out->pts[st->w] = xreallocarray(out->pts[st->w], k + 1, sizeof(**out->pts));
 		agg_point(st->agg, st->step, st->offered, out->campaign, &out->pts[st->w][k]);
-		agg_point_workload(&out->pts[st->w][k], &out->campaign->workloads[st->w]);
+		agg_point_workload(&out->pts[st->w][k], out->campaign,
+		                   &out->campaign->workloads[st->w]);
 		if (st->cool_w == st->w && st->cool_step == st->step) {
 			out->pts[st->w][k].cooldown_ms = st->cool_ms;
 			snprintf(out->pts[st->w][k].cooldown, sizeof(out->pts[st->w][k].cooldown),

@@ -662,7 +662,7 @@ static int runner_step_point(struct runner *r, struct error *err)
 	agg_point(r->agg, r->step, r->rate, r->c, pt);
 	if (w->work.on)
 		runner_work_storm(r->agents, w, r->storm, r->nstorm, &pt->storm);
-	agg_point_workload(pt, runner_workload(r));
+	agg_point_workload(pt, r->c, runner_workload(r));
 	pt->cooldown_ms = r->cool_ms;
 	snprintf(pt->cooldown, sizeof(pt->cooldown), "%s", r->cool_outcome ? r->cool_outcome : "");
 	r->cool_ms = 0;
@@ -919,7 +919,7 @@ static int runner_retry(struct runner *r, struct error *err)
 		return 0;
 	pt = xmalloc(sizeof(*pt));
 	agg_point(r->agg, r->step, r->rate, r->c, pt);
-	agg_point_workload(pt, runner_workload(r));
+	agg_point_workload(pt, r->c, runner_workload(r));
 	/*
 	 * A step that lost an agent is not re-run: the loss is the step's, and a retry on
 	 * the agents left would hide where it happened (its point carries the mark).

@@ -367,7 +367,9 @@ double between_spread(const struct between *b, size_t w, const struct between_kn
 /* A figure as measured: digits cut, never raised ("67,700", "123.4" under 1,000). */
 static void between_fig(double v, char *buf, size_t len)
 {
-	if (v >= 1000)
+	if (!isfinite(v) || v < 0 || v >= 1e18)
+		snprintf(buf, len, "%g", v); /* no band, or a figure no count can hold */
+	else if (v >= 1000)
 		units_format_count((uint64_t)floor(v + 1e-9), buf, len);
 	else
 		snprintf(buf, len, "%.1f", floor(fmax(v, 0) * 10 + 1e-9) / 10);

@@ -456,12 +456,6 @@ static double agg_client_part(const struct agg_record *all, const struct campaig
 	return fmax(1e8, (double)all->rec.lag_max_ns + pt->reap_delay_ns);
 }
 
-/*
- * Whether the client can have moved the verdict: taking its part away from the metric's
- * 95% interval would turn a violation into an undecided or met step, or an undecided
- * step into a met one; or its host had no CPU to spare (AGG_HOST_BUSY_PCT), when its
- * part has no bound. A met step stays met: the client only adds latency.
- */
 /* The busiest agent host of each measured interval, averaged over the window: its CPU, %. */
 static double agg_host_busy(const struct agg_step *st)
 {
@@ -476,6 +470,12 @@ static double agg_host_busy(const struct agg_step *st)
 	return n ? sum / n : 0;
 }
 
+/*
+ * Whether the client can have moved the verdict: taking its part away from the metric's
+ * 95% interval would turn a violation into an undecided or met step, or an undecided
+ * step into a met one; or its host had no CPU to spare (AGG_HOST_BUSY_PCT), when its
+ * part has no bound. A met step stays met: the client only adds latency.
+ */
 static bool agg_client_moved(const struct campaign *c, const struct step_point *pt)
 {
 	double slo = (double)c->slo_latency_ns, m = step_metric(pt, c->slo_metric);

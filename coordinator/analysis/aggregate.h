@@ -168,8 +168,9 @@ struct step_point {
 struct agg_step;
 
 /*
- * The client's part of the judged metric (client_slo_ns): its issue lateness plus its
- * reap delay (agg_client_part). A step is client-bound when taking that part away would
+ * The client's part of the judged metric (client_slo_ns): its reap delay in the storage's
+ * latency (none on a sim), issue lateness plus reap delay from the due time
+ * (agg_client_part). A step is client-bound when taking that part away would
  * change its verdict (verdict_judge): violated to undecided or met, undecided to met.
  * That part is a bound only for a client with CPU to spare: where the busiest agent's
  * host was AGG_HOST_BUSY_PCT busy or more on average over the window, a late client is

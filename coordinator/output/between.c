@@ -15,7 +15,7 @@
 #include "curve.h"
 #include "fsutil.h"
 #include "setupdiff.h"
-#include "units.h"
+#include "table.h"
 #include "xalloc.h"
 
 /* Directories looked at in a results root, and the largest file read from one. */
@@ -364,32 +364,24 @@ double between_spread(const struct between *b, size_t w, const struct between_kn
 	return n >= 2 && lo > 0 ? (hi - lo) / lo : NAN;
 }
 
-/* A figure as measured: digits cut, never raised ("67,700", "123.4" under 1,000). */
-static void between_fig(double v, char *buf, size_t len)
+/* "67,700 [67,700-72,700]", ">= 32,000": as the headline prints them (table_fmt_measured). */
+static void between_fmt(const struct workload *w, const struct between_knee *k, char *buf,
+                        size_t len)
 {
-	if (!isfinite(v) || v < 0 || v >= 1e18)
-		snprintf(buf, len, "%g", v); /* no band, or a figure no count can hold */
-	else if (v >= 1000)
-		units_format_count((uint64_t)floor(v + 1e-9), buf, len);
-	else
-		snprintf(buf, len, "%.1f", floor(fmax(v, 0) * 10 + 1e-9) / 10);
-}
+	char v[32], lo[32], hi[32];
 
-/* "67,700 [67,700-72,700]", ">= 32,000": as the headline prints them. */
-static void between_fmt(const struct between_knee *k, char *buf, size_t len)
-{
-	char v[28], lo[28], hi[28];
-
-	between_fig(k->knee, v, sizeof(v));
-	between_fig(k->lo, lo, sizeof(lo));
-	between_fig(k->hi, hi, sizeof(hi));
-	if (k->bound < 0)
+	if (k->bound < 0) {
 		snprintf(buf, len, "none");
-	else if (k->bound > 0)
+		return;
+	}
+	table_fmt_measured(w, k->knee, v, sizeof(v));
+	if (k->bound > 0) {
 		snprintf(buf, len, ">= %s", v);
-	else if (k->band)
+	} else if (k->band) {
+		table_fmt_measured(w, k->lo, lo, sizeof(lo));
+		table_fmt_measured(w, k->hi, hi, sizeof(hi));
 		snprintf(buf, len, "%s [%s-%s]", v, lo, hi);
-	else
+	} else
 		snprintf(buf, len, "%s", v);
 }
 
@@ -426,14 +418,14 @@ bool between_text(const struct between *b, const struct campaign *c,
 		struct between_knee self = between_this(&judged[w]);
 		size_t apart = 0, known = 0;
 		double spread = between_spread(b, w, &self);
-		char t[96];
+		char t[112];
 
-		between_fmt(&self, t, sizeof(t));
+		between_fmt(&c->workloads[w], &self, t, sizeof(t));
 		BT_PUT("\n- %s: this run %s; earlier", c->workloads[w].name, t);
 		for (size_t i = 0; i < b->nruns; i++) {
 			int o = between_overlap(&self, &b->runs[i].k[w]);
 
-			between_fmt(&b->runs[i].k[w], t, sizeof(t));
+			between_fmt(&c->workloads[w], &b->runs[i].k[w], t, sizeof(t));
 			BT_PUT("%s %s", i ? "," : "", t);
 			known += o >= 0;
 			apart += o == 0;

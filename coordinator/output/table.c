@@ -27,13 +27,13 @@ static void table_fmt_tp(const struct workload *w, double v, char *buf, size_t l
  * A figure as measured, in the workload's unit shown, without the unit: digits may be
  * cut, never raised ("90,950", "1234.5"), so nothing printed exceeds what was measured.
  */
-static void table_fmt_measured(const struct workload *w, double v, char *buf, size_t len)
+void table_fmt_measured(const struct workload *w, double v, char *buf, size_t len)
 {
 	v = curve_shown(w, v);
 	if (curve_uses_mib(w))
 		snprintf(buf, len, "%.1f", floor(v * 10 + 1e-9) / 10);
 	else
-		units_format_count(v > 0 ? (uint64_t)floor(v + 1e-9) : 0, buf, len);
+		units_format_count(v > 0 && v < 1e18 ? (uint64_t)floor(v + 1e-9) : 0, buf, len);
 }
 
 /*

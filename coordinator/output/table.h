@@ -17,6 +17,11 @@
  */
 void table_knee_text(const struct judged_curve *j, char *buf, size_t len);
 /*
+ * A figure as measured, in the workload's unit shown, without the unit: digits cut, never
+ * raised ("90,950", "1234.5").
+ */
+void table_fmt_measured(const struct workload *w, double v, char *buf, size_t len);
+/*
  * The step table of a judged curve (curve order, each step's verdict), markdown-style
  * so it reads the same on a terminal and in a file.
  */

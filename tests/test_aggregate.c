@@ -515,7 +515,7 @@ static void test_point_client_health(void **state)
 	verdict_words(pt, verdict_point(pt), words, sizeof(words));
 	assert_non_null(strstr(words, "queue-bound: all "));
 	assert_non_null(strstr(words, "slots held 20% of the time, operations waited 950us"));
-	assert_non_null(strstr(words, "a worker needs 1: raise queue_depth"));
+	assert_non_null(strstr(words, "a worker holds 1 in flight: raise queue_depth above 1"));
 	/* 500 us of slot waits on 100 us could not: the queue did not decide, it is met */
 	aggregate_point_health(mean, 100000, 5000, 500000, 0, pt);
 	assert_false(verdict_point(pt) & VERDICT_QUEUE_BOUND);

@@ -690,7 +690,7 @@ static void test_judged_advice_lower_bound(void **state)
 	assert_int_equal(j.knee.kind, KNEE_ALL_UNDER);
 	assert_string_equal(j.advice,
 	                    "step 2 (2000 ops/s): queue-bound: all 16 slots held 20% of the time; "
-	                    "at 2000 ops/s and a 1000us SLO a worker needs 2: raise queue_depth. "
+	                    "at 2000 ops/s and a 1000us SLO a worker holds 2 in flight: raise queue_depth above 16. "
 	                    "Change: the queues held operations back: raise queue_depth (16 per "
 	                    "worker now)");
 	table_knee_text(&j, text, sizeof(text));

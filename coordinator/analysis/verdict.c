@@ -126,14 +126,18 @@ void verdict_words(const struct step_point *pt, unsigned reasons, char *buf, siz
 			if (pt->health_known)
 				snprintf(wait, sizeof(wait), ", operations waited %.0fus for one",
 				         pt->slot_wait_ns / 1e3);
+			/* Little's law: at the SLO's latency a worker holds rate x SLO in flight,
+			 * and a violation shows only with a slot to spare beyond that (and beyond
+			 * the slots a stall filled when that is fewer than it has). */
+			const double held = ceil(
+			    pt->workers ? pt->offered_ops / pt->workers * pt->slo_ns / 1e9 : 0);
+
 			snprintf(word, sizeof(word),
 			         "queue-bound: all %u slots held %.0f%% of the time%s; at %.0f "
-			         "ops/s and "
-			         "a %.0fus SLO a worker needs %.0f: raise queue_depth",
+			         "ops/s and a %.0fus SLO a worker holds %.0f in flight: raise "
+			         "queue_depth above %.0f",
 			         pt->queue_depth, pt->qd_full_pct, wait, pt->offered_ops,
-			         pt->slo_ns / 1e3,
-			         ceil(pt->workers ? pt->offered_ops / pt->workers * pt->slo_ns / 1e9
-			                          : 0));
+			         pt->slo_ns / 1e3, held, fmax(held, pt->queue_depth));
 			break;
 		}
 		case VERDICT_FEW_INTERVALS:

@@ -312,6 +312,43 @@ static void test_stall_below(void **state)
 	campaign_free(c);
 }
 
+/*
+ * Undecided steps between the met step and the violation carry the crossing: the knee
+ * is where their means cross the SLO (between 3,000 at 980 us and 4,000 at 1,100 us:
+ * 3,167), not the chord from the met step to the violation (1,800).
+ */
+static void test_undecided_carry_crossing(void **state)
+{
+	struct campaign *c = testlib_campaign_ok(
+	    TEST_HEAD "slo: {latency: 1ms}\n"
+	              "workloads: [{name: rr, rw: randread, load: {steps: [1000]}}]\n");
+	FLAT(l, 500);
+	FLAT(over, 3000);
+	static const double a[10] = {400, 1400, 400, 1400, 400, 1400, 400, 1400, 400, 1400};
+	static const double b[10] = {480, 1480, 480, 1480, 480, 1480, 480, 1480, 480, 1480};
+	static const double d[10] = {600, 1600, 600, 1600, 600, 1600, 600, 1600, 600, 1600};
+	const struct headline_step s[] = {{1000, 1000, 0, l, 10},
+	                                  {2000, 2000, 0, a, 10},
+	                                  {3000, 3000, 0, b, 10},
+	                                  {4000, 4000, 0, d, 10},
+	                                  {5000, 5000, 0, over, 10}};
+	struct step_point pts[5];
+	char text[1024];
+	struct judged_curve j;
+
+	(void)state;
+	j = headline_judge(c, s, 5, pts, text, sizeof(text));
+	for (int i = 1; i <= 3; i++)
+		assert_int_equal(verdict_judge(c, &pts[i]), VERDICT_UNDECIDED);
+	assert_int_equal(verdict_judge(c, &pts[4]), VERDICT_VIOLATED);
+	assert_int_equal(j.knee.kind, KNEE_INTERPOLATED);
+	assert_true(fabs(j.knee.throughput - (3000 + 1000 * 20.0 / 120.0)) < 1);
+	assert_true(j.knee.band_lo <= 1000 && j.knee.band_hi >= 4000);
+	assert_non_null(strstr(text, "(interpolated between steps 3 and 4,"));
+	judged_free(&j);
+	campaign_free(c);
+}
+
 /* Every step met the SLO: a lower bound, printed as one, never rounded up. */
 static void test_lower_bound(void **state)
 {
@@ -335,10 +372,14 @@ static void test_lower_bound(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_demo_98d45fe_randread), cmocka_unit_test(test_demo_9f0d923_busy),
-	    cmocka_unit_test(test_knee_at_peak),          cmocka_unit_test(test_lower_bound),
-	    cmocka_unit_test(test_overload_violates),     cmocka_unit_test(test_queue_bound_above),
+	    cmocka_unit_test(test_demo_98d45fe_randread),
+	    cmocka_unit_test(test_demo_9f0d923_busy),
+	    cmocka_unit_test(test_knee_at_peak),
+	    cmocka_unit_test(test_lower_bound),
+	    cmocka_unit_test(test_overload_violates),
+	    cmocka_unit_test(test_queue_bound_above),
 	    cmocka_unit_test(test_stall_below),
+	    cmocka_unit_test(test_undecided_carry_crossing),
 	};
 
 	return cmocka_run_group_tests_name("headline", tests, NULL, NULL);

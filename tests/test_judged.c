@@ -574,13 +574,14 @@ static void test_judged_band_intervals(void **state)
 	assert_string_equal(j.v[2].words, "undecided");
 	/*
 	 * the met step 32000 (600 us) and the violation 80000 (3000 us): 150% wide, so
-	 * interpolated in latency, 32000 + (1000 - 600) / (3000 - 600) x 48000 = 40000
+	 * interpolated in latency where the steps' metric crosses the SLO: between the
+	 * undecided 48000 (950 us) and 64000 (1050 us), 48000 + 50 / 100 x 16000 = 56000
 	 */
 	assert_int_equal(j.knee.kind, KNEE_INTERPOLATED);
 	assert_int_equal(j.sorted[j.knee.below].step, 1);
 	assert_int_equal(j.sorted[j.knee.over].step, 4);
 	assert_true(j.knee.bracket_lo == 32000 && j.knee.bracket_hi == 80000);
-	assert_true(fabs(j.knee.throughput - 40000) < 1e-6);
+	assert_true(fabs(j.knee.throughput - 56000) < 1e-6);
 	assert_true(j.knee.band_lo == 32000 && j.knee.band_hi == 80000);
 	assert_string_equal(j.precision, "band 150.0% wide: 2 steps above the knee undecided "
 	                                 "(its 95% interval holds the SLO)");
@@ -590,7 +591,8 @@ static void test_judged_band_intervals(void **state)
 	assert_int_equal(j.v[2].slo, VERDICT_MET);
 	assert_int_equal(j.sorted[j.knee.below].step, 2);
 	assert_true(j.knee.bracket_lo == 48000 && j.knee.bracket_hi == 80000);
-	assert_true(fabs(j.knee.throughput - (48000 + 50.0 / 2050 * 32000)) < 1e-6);
+	/* through the undecided 64000 (1050 us), not the chord to 80000 (3000 us) */
+	assert_true(fabs(j.knee.throughput - 56000) < 1e-6);
 	/* the undecided 64000 still widens the band to its offered rate; the violation
 	 * holds the top */
 	assert_true(j.knee.band_lo == 48000 && j.knee.band_hi == 80000);
@@ -690,12 +692,14 @@ static void test_judged_advice_lower_bound(void **state)
 	assert_int_equal(j.knee.kind, KNEE_ALL_UNDER);
 	assert_string_equal(j.advice,
 	                    "step 2 (2000 ops/s): queue-bound: all 16 slots held 20% of the time; "
-	                    "at 2000 ops/s and a 1000us SLO a worker holds 2 in flight: raise queue_depth above 16. "
+	                    "at 2000 ops/s and a 1000us SLO a worker holds 2 in flight: raise "
+	                    "queue_depth above 16. "
 	                    "Change: the queues held operations back: raise queue_depth (16 per "
 	                    "worker now)");
 	table_knee_text(&j, text, sizeof(text));
-	assert_non_null(strstr(text, ">= 1,000 ops/s: no step violated the SLO, the knee lies at or "
-	                             "above the highest step that met it (peak 2000 ops/s); step 2"));
+	assert_non_null(strstr(text,
+	                       ">= 1,000 ops/s: no step violated the SLO, the knee lies at or "
+	                       "above the highest step that met it (peak 2000 ops/s); step 2"));
 	/* every step judged: raise the load */
 	pts[1].qd_full_pct = 0;
 	judged_update(&j, c, &c->workloads[0], pts, JUDGED_N(pts));

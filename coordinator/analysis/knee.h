@@ -38,8 +38,11 @@ struct knee {
 	 * KNEE_INTERPOLATED: the bracketing steps (above == below + 1).
 	 * KNEE_ALL_UNDER, KNEE_AT_STEP: the step that gives the answer (above == below).
 	 * KNEE_NONE, KNEE_ALL_OVER: both 0.
+	 * From curve_knee, below is the bracket's met step and, when interpolated, the
+	 * crossing lies between steps cross and above (cross == below unless undecided
+	 * steps between the bracket's ends carry it).
 	 */
-	size_t below, above;
+	size_t below, above, cross;
 	/*
 	 * Set by curve_knee only (knee_find leaves them 0). The bracket: the knee
 	 * lies between the best valid step that met the SLO (bracket_lo, its

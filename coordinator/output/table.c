@@ -85,7 +85,7 @@ void table_knee_text(const struct judged_curve *j, char *buf, size_t len)
 		snprintf(buf, len,
 		         "Performance @ %s (%s): %s (interpolated between steps %u and %u, not "
 		         "confirmed: %s; peak %s)",
-		         slo, campaign_slo_metric_name(c->slo_metric), tp, s[k->below].step + 1,
+		         slo, campaign_slo_metric_name(c->slo_metric), tp, s[k->cross].step + 1,
 		         s[k->above].step + 1, j->precision, pk);
 		break;
 	case KNEE_AT_STEP:

@@ -4,7 +4,13 @@
 # bands (summary.json knee_band) that overlap pairwise. A run whose client was
 # disturbed may say so instead (knee_lower_bound, "client-bound" in its summary): its
 # knee is then only a lower bound, which must not lie above another run's band.
+# The default suite measures 1 s steps of 5 intervals; the long suite's form
+# (repeat-bands-long) the 2 s of 8 a user's campaign would (REPEAT_BANDS_INTERVAL,
+# REPEAT_BANDS_WARMUP, REPEAT_BANDS_MEASURE).
 . "$(dirname "$0")/lib.sh"
+INTERVAL=${REPEAT_BANDS_INTERVAL:-200ms}
+WARMUP=${REPEAT_BANDS_WARMUP:-400ms}
+MEASURE=${REPEAT_BANDS_MEASURE:-1s}
 
 cat > "$T/c.yaml" <<YAML
 campaign: bands
@@ -12,9 +18,9 @@ agents: {local: 1}
 target: {sim: {servers: 4, service_time: 500us, service: exponential}}
 arrivals: poisson
 queue_depth: 64
-interval: 250ms
-warmup: 500ms
-measure: 2s
+interval: $INTERVAL
+warmup: $WARMUP
+measure: $MEASURE
 slo: {latency: 1ms}
 workloads:
   - {name: rr, rw: randread, load: {ramp: {start: 3000, factor: 1.5}, refine: 3}}

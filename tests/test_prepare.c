@@ -264,7 +264,7 @@ static void test_prepare_clone(void **state)
 	    err.msg, "agent old (0.1.0) lacks capability 'clone': workload 'boot' reads "
 	             "clone 'golden', which it would lay out as files of their own data, not "
 	             "one image; run an agent of this release, or leave data.clone out");
-	c->workloads[0].access.clone[0] = '\0';
+	c->workloads[0].io.clone[0] = '\0';
 	assert_int_equal(prepare_check_caps(c, 0, "old", "0.1.0", &err), 0);
 	campaign_free(c);
 

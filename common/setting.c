@@ -411,6 +411,8 @@ static bool setting_name_from(const struct setting *s, const char *name, struct 
 
 const struct setting *setting_from_prepare(const Iocurve__Prepare *p, struct io_settings *io)
 {
+	const struct setting *bad = NULL;
+
 	setting_defaults(io);
 	for (size_t i = 0; i < setting_count; i++) {
 		const struct setting *s = &setting_table[i];
@@ -432,17 +434,17 @@ const struct setting *setting_from_prepare(const Iocurve__Prepare *p, struct io_
 			*(double *)setting_ptr(s, io) = *(const double *)f;
 			continue;
 		case SETTING_NAME:
-			if (!setting_name_from(s, *(char *const *)f, io))
-				return s;
+			if (!setting_name_from(s, *(char *const *)f, io) && bad == NULL)
+				bad = s;
 			continue;
 		default:
 			v = (unsigned)*(const int *)f;
 			break;
 		}
 		/* the default (0: not given, for align and working_set) is always taken */
-		if (v != s->dflt && !setting_in_bounds(s, v))
-			return s;
+		if (v != s->dflt && !setting_in_bounds(s, v) && bad == NULL)
+			bad = s;
 		setting_set(s, io, v);
 	}
-	return NULL;
+	return bad;
 }

@@ -136,8 +136,9 @@ void setting_dist_text(const struct io_settings *io, char *buf, size_t len);
 /* Every sent setting of io into p (strings stay io's). */
 void setting_to_prepare(const struct io_settings *io, Iocurve__Prepare *p);
 /*
- * Every sent setting of p into io (others keep their defaults). Returns NULL, or the
- * row whose value is out of its bounds (a name: not one the campaign takes).
+ * Every sent setting of p into io (others keep their defaults), even one out of its
+ * bounds, so a cap can still name it. Returns NULL, or the first row whose value is
+ * out of its bounds (a name: not one the campaign takes).
  */
 const struct setting *setting_from_prepare(const Iocurve__Prepare *p, struct io_settings *io);
 

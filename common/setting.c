@@ -230,50 +230,78 @@ static void *setting_wire_ptr(const struct setting *s, const Iocurve__Prepare *p
 	return (char *)p + s->wire;
 }
 
-uint64_t setting_get(const struct setting *s, const struct io_settings *io)
-{
-	const void *v = setting_ptr(s, io);
+/* How a number is stored: io_settings holds bools as bool, Prepare as an int. */
+enum setting_width {
+	SETTING_W_NONE,
+	SETTING_W_U32,
+	SETTING_W_U64,
+	SETTING_W_BOOL,
+	SETTING_W_INT,
+};
 
-	switch (s->type) {
+static enum setting_width setting_width_of(enum setting_type t, bool wire)
+{
+	switch (t) {
 	case SETTING_COUNT:
 	case SETTING_SIZE32:
-		return *(const uint32_t *)v;
+		return SETTING_W_U32;
 	case SETTING_SIZE64:
 	case SETTING_DURATION:
-		return *(const uint64_t *)v;
+		return SETTING_W_U64;
 	case SETTING_BOOL:
 	case SETTING_WORDS:
-		return *(const bool *)v;
+		return wire ? SETTING_W_INT : SETTING_W_BOOL;
 	case SETTING_ENUM:
-		return (unsigned)*(const int *)v;
+		return SETTING_W_INT;
+	default:
+		return SETTING_W_NONE;
+	}
+}
+
+static uint64_t setting_load(const void *p, enum setting_width w)
+{
+	switch (w) {
+	case SETTING_W_U32:
+		return *(const uint32_t *)p;
+	case SETTING_W_U64:
+		return *(const uint64_t *)p;
+	case SETTING_W_BOOL:
+		return *(const bool *)p;
+	case SETTING_W_INT:
+		return (unsigned)*(const int *)p;
 	default:
 		return 0;
 	}
 }
 
-void setting_set(const struct setting *s, struct io_settings *io, uint64_t v)
+static void setting_store(void *p, enum setting_width w, uint64_t v)
 {
-	void *p = setting_ptr(s, io);
-
-	switch (s->type) {
-	case SETTING_COUNT:
-	case SETTING_SIZE32:
+	switch (w) {
+	case SETTING_W_U32:
 		*(uint32_t *)p = (uint32_t)v;
 		break;
-	case SETTING_SIZE64:
-	case SETTING_DURATION:
+	case SETTING_W_U64:
 		*(uint64_t *)p = v;
 		break;
-	case SETTING_BOOL:
-	case SETTING_WORDS:
+	case SETTING_W_BOOL:
 		*(bool *)p = v != 0;
 		break;
-	case SETTING_ENUM:
+	case SETTING_W_INT:
 		*(int *)p = (int)v;
 		break;
 	default:
 		break;
 	}
+}
+
+uint64_t setting_get(const struct setting *s, const struct io_settings *io)
+{
+	return setting_load(setting_ptr(s, io), setting_width_of(s->type, false));
+}
+
+void setting_set(const struct setting *s, struct io_settings *io, uint64_t v)
+{
+	setting_store(setting_ptr(s, io), setting_width_of(s->type, false), v);
 }
 
 bool setting_in_bounds(const struct setting *s, uint64_t v)
@@ -363,36 +391,16 @@ void setting_to_prepare(const struct io_settings *io, Iocurve__Prepare *p)
 	for (size_t i = 0; i < setting_count; i++) {
 		const struct setting *s = &setting_table[i];
 		void *f = setting_wire_ptr(s, p);
-		uint64_t v;
 
 		if (!setting_held(s) || s->wire == SETTING_NONE)
 			continue;
-		v = setting_get(s, io);
-		switch (s->type) {
-		case SETTING_COUNT:
-		case SETTING_SIZE32:
-			*(uint32_t *)f = (uint32_t)v;
-			break;
-		case SETTING_SIZE64:
-		case SETTING_DURATION:
-			*(uint64_t *)f = v;
-			break;
-		case SETTING_BOOL:
-		case SETTING_WORDS:
-		case SETTING_ENUM:
-			*(int *)f = (int)v;
-			break;
-		case SETTING_REAL:
+		if (s->type == SETTING_REAL)
 			*(double *)f = *(const double *)setting_ptr(s, io);
-			break;
-		case SETTING_NAME:
+		else if (s->type != SETTING_NAME)
+			setting_store(f, setting_width_of(s->type, true), setting_get(s, io));
+		else if (*(const char *)setting_ptr(s, io) != '\0')
 			/* "" stays the message's default: an older agent sees no field */
-			if (*(const char *)setting_ptr(s, io) != '\0')
-				*(char **)f = (char *)setting_ptr(s, io);
-			break;
-		default:
-			break;
-		}
+			*(char **)f = (char *)setting_ptr(s, io);
 	}
 }
 
@@ -421,26 +429,16 @@ const struct setting *setting_from_prepare(const Iocurve__Prepare *p, struct io_
 
 		if (!setting_held(s) || s->wire == SETTING_NONE)
 			continue;
-		switch (s->type) {
-		case SETTING_COUNT:
-		case SETTING_SIZE32:
-			v = *(const uint32_t *)f;
-			break;
-		case SETTING_SIZE64:
-		case SETTING_DURATION:
-			v = *(const uint64_t *)f;
-			break;
-		case SETTING_REAL:
+		if (s->type == SETTING_REAL) {
 			*(double *)setting_ptr(s, io) = *(const double *)f;
 			continue;
-		case SETTING_NAME:
+		}
+		if (s->type == SETTING_NAME) {
 			if (!setting_name_from(s, *(char *const *)f, io) && bad == NULL)
 				bad = s;
 			continue;
-		default:
-			v = (unsigned)*(const int *)f;
-			break;
 		}
+		v = setting_load(f, setting_width_of(s->type, true));
 		/* the default (0: not given, for align and working_set) is always taken */
 		if (v != s->dflt && !setting_in_bounds(s, v) && bad == NULL)
 			bad = s;

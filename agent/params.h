@@ -24,14 +24,15 @@ struct params_caps {
 void params_caps_default(struct params_caps *caps);
 
 /*
- * Check p and fill pp (and *sim when p carries a simulated device; pp->sim then points
- * at it). pp->dir and pp->device are left for the target check. file_prefix names the
+ * Check p and fill plan (its settings through their rows, common/setting.h; and *sim
+ * when p carries a simulated device, plan->sim then pointing at it). plan->dir,
+ * target_fd and device are left for the target check. file_prefix names the
  * worker files (the agent's name). A field over caps is refused: "workload W: workers 100 is over
  * this agent's cap of 64 (--max-workers)". Returns 0, or -1 with err naming what is
  * invalid.
  */
 int params_from_prepare(const Iocurve__Prepare *p, const char *file_prefix,
-                        const struct params_caps *caps, struct pool_params *pp,
+                        const struct params_caps *caps, struct io_plan *plan,
                         struct engine_sim_params *sim, struct error *err);
 
 #endif

@@ -211,7 +211,7 @@ static const struct pool_cbs plan_pool_cbs = {
  * per worker, created when missing) or a block device (writes only with
  * --allow-device-writes). A simulated device needs no path.
  */
-static int plan_target(struct plan *pl, const Iocurve__Prepare *p, struct pool_params *pp,
+static int plan_target(struct plan *pl, const Iocurve__Prepare *p, struct io_plan *pp,
                        char *resolved, size_t len, struct error *err)
 {
 	struct stat st;
@@ -234,15 +234,15 @@ static int plan_target(struct plan *pl, const Iocurve__Prepare *p, struct pool_p
 	pp->dir = resolved;
 	if (!pp->device)
 		return 0;
-	if (pp->data.clone[0] != '\0') {
+	if (pp->io.clone[0] != '\0') {
 		/* a device is used as it is, never laid out: it cannot be made a clone */
 		error_set(err,
 		          "target %s is a block device, which is never laid out: clone '%s' needs "
 		          "a directory (one file per worker)",
-		          p->target_dir, pp->data.clone);
+		          p->target_dir, pp->io.clone);
 		return -1;
 	}
-	if (rw_writes(pp->rw) && !pl->o.allow_device_writes) {
+	if (rw_writes(pp->io.rw) && !pl->o.allow_device_writes) {
 		error_set(err,
 		          "target %s is a block device: writing to it needs the agent flag "
 		          "--allow-device-writes",
@@ -270,7 +270,7 @@ static int plan_target(struct plan *pl, const Iocurve__Prepare *p, struct pool_p
 /* Lay out and fork for one workload, after checking the target against --allow. */
 static void plan_prepare(struct plan *pl, const Iocurve__Prepare *p)
 {
-	struct pool_params params = {0};
+	struct io_plan params = {0};
 	char resolved[PATH_MAX], msg[1200];
 	struct error err;
 
@@ -285,15 +285,15 @@ static void plan_prepare(struct plan *pl, const Iocurve__Prepare *p)
 		plan_send_error(pl, p->workload_index, p->target_dir, err.msg);
 		goto out;
 	}
-	if (params.file_size < params.block_size) {
+	if (params.file_size < params.io.block_size) {
 		snprintf(msg, sizeof(msg), "target %s: %llu bytes cannot hold one %u-byte block",
-		         p->target_dir, (unsigned long long)params.file_size, params.block_size);
+		         p->target_dir, (unsigned long long)params.file_size, params.io.block_size);
 		plan_send_error(pl, p->workload_index, p->target_dir, msg);
 		goto out;
 	}
 	/* Space before bytes: a plan that cannot fit is refused before any file is made. */
 	if (p->sim == NULL && !params.device &&
-	    layout_check_space(params.target_fd, params.dir, params.file_prefix, params.workers,
+	    layout_check_space(params.target_fd, params.dir, params.file_prefix, params.io.workers,
 	                       params.file_size, &err) < 0) {
 		plan_send_error(pl, p->workload_index, p->target_dir, err.msg);
 		goto out;
@@ -301,7 +301,7 @@ static void plan_prepare(struct plan *pl, const Iocurve__Prepare *p)
 	pl->nworkers = p->workers;
 	params.deadman_ns = pl->deadman_ms * NSEC_PER_MSEC;
 	log_info("workload %u '%s': %s %uB x qd %u x %u workers on %s%s", p->workload_index,
-	         p->workload, rw_mode_name(params.rw), p->block_size, p->queue_depth, p->workers,
+	         p->workload, rw_mode_name(params.io.rw), p->block_size, p->queue_depth, p->workers,
 	         params.dir, params.device ? " (block device)" : "");
 	pl->pool = pool_start(pl->a->base, &params, &plan_pool_cbs, pl, &err);
 	if (pl->pool == NULL)

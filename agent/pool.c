@@ -25,7 +25,7 @@
 
 struct pool {
 	struct event_base *base;
-	struct pool_params params;
+	struct io_plan params; /* the pool's copy; dir and file_prefix are the pool's own */
 	struct engine_sim_params sim;
 	char *dir, *prefix;
 	int target_fd; /* the target directory or device (O_PATH), inherited by workers */
@@ -36,7 +36,7 @@ struct pool {
 	void *shm;
 	size_t shm_len;
 	struct shm_step *step;
-	struct shm_worker *slots; /* params.workers of them */
+	struct shm_worker *slots; /* params.io.workers of them */
 
 	pid_t *pids;
 	int *wake_fds;
@@ -116,7 +116,7 @@ static void pool_consume(struct pool *p, uint32_t w)
 static void pool_emit(struct pool *p)
 {
 	while (p->merged != NULL && p->next_emit < p->nintervals &&
-	       p->contrib[p->next_emit] == p->params.workers) {
+	       p->contrib[p->next_emit] == p->params.io.workers) {
 		uint32_t i = p->next_emit++;
 
 		p->cbs->on_interval(p->arg, p->step_no, i, &p->merged[i], p->contrib[i],
@@ -139,7 +139,7 @@ static void pool_check_states(struct pool *p)
 	uint64_t laid = 0;
 	uint32_t ready = 0;
 
-	for (uint32_t w = 0; w < p->params.workers; w++) {
+	for (uint32_t w = 0; w < p->params.io.workers; w++) {
 		uint32_t st = atomic_load_explicit(&p->slots[w].state, memory_order_acquire);
 
 		if (st == SHM_WORKER_FAILED) {
@@ -152,7 +152,7 @@ static void pool_check_states(struct pool *p)
 			laid += p->slots[w].bytes_laid_out;
 		}
 	}
-	if (!p->ready && ready == p->params.workers) {
+	if (!p->ready && ready == p->params.io.workers) {
 		p->ready = true;
 		event_del(p->progress_ev);
 		p->cbs->on_ready(p->arg, laid, clock_now_ns() - p->started_ns);
@@ -167,10 +167,10 @@ static void pool_progress_cb(evutil_socket_t fd, short what, void *arg)
 
 	if (p->ready || p->failed || p->cbs->on_progress == NULL)
 		return;
-	for (uint32_t w = 0; w < p->params.workers; w++)
+	for (uint32_t w = 0; w < p->params.io.workers; w++)
 		done += *(volatile uint64_t *)&p->slots[w].bytes_laid_out;
 	if (done > 0)
-		p->cbs->on_progress(p->arg, done, p->params.file_size * p->params.workers);
+		p->cbs->on_progress(p->arg, done, p->params.file_size * p->params.io.workers);
 }
 
 static void pool_notify_cb(evutil_socket_t fd, short what, void *arg)
@@ -185,7 +185,7 @@ static void pool_notify_cb(evutil_socket_t fd, short what, void *arg)
 	pool_check_states(p);
 	if (p->failed)
 		return;
-	for (uint32_t w = 0; w < p->params.workers; w++)
+	for (uint32_t w = 0; w < p->params.io.workers; w++)
 		pool_consume(p, w);
 	pool_emit(p);
 }
@@ -194,7 +194,7 @@ static void pool_wake_all(struct pool *p)
 {
 	uint64_t one = 1;
 
-	for (uint32_t w = 0; w < p->params.workers; w++)
+	for (uint32_t w = 0; w < p->params.io.workers; w++)
 		if (p->wake_fds[w] >= 0 && write(p->wake_fds[w], &one, sizeof(one)) < 0)
 			log_warn("waking worker %u: %s", w, strerror(errno));
 }
@@ -218,49 +218,36 @@ static void pool_close_inherited(const int *keep, int nkeep)
 }
 
 /*
- * What worker w works on. Files: its own file, the working set at its start.
- * A shared device: sequential streams each get a region of their own (like
- * fio's offset_increment), random workers share the working set.
+ * What worker w works on: the pool's plan with the worker's own fields. Files: its
+ * own file, the working set at its start. A shared device: sequential streams each get
+ * a region of their own (like fio's offset_increment), random workers share the
+ * working set.
  */
-static void pool_worker_config(const struct pool *p, uint32_t w, struct worker_config *cfg,
-                               char *path, size_t len)
+static void pool_worker_plan(const struct pool *p, uint32_t w, struct io_plan *cfg, char *path,
+                             size_t len)
 {
-	const struct pool_params *pp = &p->params;
-	uint64_t span = pp->working_set ? pp->working_set : pp->file_size;
-	uint64_t unit = pp->pattern.align > pp->block_size ? pp->pattern.align : pp->block_size;
+	const struct io_settings *io = &p->params.io;
+	uint64_t span = io->working_set ? io->working_set : p->params.file_size;
+	uint64_t unit = io->align > io->block_size ? io->align : io->block_size;
 
-	if (pp->sim != NULL)
+	if (p->params.sim != NULL)
 		snprintf(path, len, "sim");
-	else if (pp->device)
+	else if (p->params.device)
 		snprintf(path, len, "%s", p->dir);
 	else
 		snprintf(path, len, "%s/%s-w%u.dat", p->dir, p->prefix, w);
+	*cfg = p->params;
 	cfg->index = w;
 	cfg->path = path;
-	cfg->file_size = pp->file_size;
-	cfg->device = pp->device;
 	cfg->target_fd = p->target_fd;
-	cfg->direct = pp->direct;
-	cfg->rw = pp->rw;
-	cfg->block_size = pp->block_size;
-	cfg->queue_depth = pp->queue_depth;
-	cfg->pattern = pp->pattern;
-	cfg->pattern.region_offset = 0;
-	cfg->pattern.region_len = span;
-	if (pp->device && !rw_is_random(pp->rw) && pp->workers > 1) {
-		uint64_t share = span / pp->workers / unit * unit;
+	cfg->region_offset = 0;
+	cfg->region_len = span;
+	if (p->params.device && !rw_is_random(io->rw) && io->workers > 1) {
+		uint64_t share = span / io->workers / unit * unit;
 
-		cfg->pattern.region_offset = share * w;
-		cfg->pattern.region_len = share;
+		cfg->region_offset = share * w;
+		cfg->region_len = share;
 	}
-	cfg->poisson = pp->poisson;
-	cfg->timing = pp->timing;
-	cfg->wake_slack_ns = pp->wake_slack_ns;
-	cfg->lateness_ns = pp->lateness_ns;
-	cfg->phase_index = pp->phase_base + w;
-	cfg->phase_total = pp->phase_total;
-	cfg->data = pp->data;
-	cfg->sim = pp->sim != NULL ? &p->sim : NULL;
 	cfg->seed =
 	    ((uint64_t)getpid() << 32) ^ clock_now_ns() ^ ((uint64_t)w * 0x9e3779b97f4a7c15ull);
 	cfg->step = p->step;
@@ -272,7 +259,7 @@ static void pool_worker_config(const struct pool *p, uint32_t w, struct worker_c
 /* The forked child: owns nothing of the agent but its own slot and two eventfds. */
 static void pool_child(struct pool *p, uint32_t w, pid_t parent)
 {
-	struct worker_config cfg = {0};
+	struct io_plan cfg;
 	sigset_t all;
 	char path[4096], tag[64];
 	int keep[3], nkeep = 2;
@@ -296,15 +283,15 @@ static void pool_child(struct pool *p, uint32_t w, pid_t parent)
 	snprintf(tag, sizeof(tag), "iocurve-worker[%u]", w);
 	log_set_tag(tag);
 
-	pool_worker_config(p, w, &cfg, path, sizeof(path));
+	pool_worker_plan(p, w, &cfg, path, sizeof(path));
 	_exit(worker_run(&cfg));
 }
 
-struct pool *pool_start(struct event_base *base, const struct pool_params *params,
+struct pool *pool_start(struct event_base *base, const struct io_plan *params,
                         const struct pool_cbs *cbs, void *arg, struct error *err)
 {
 	struct pool *p = xcalloc(1, sizeof(*p));
-	uint32_t n = params->workers;
+	uint32_t n = params->io.workers;
 	pid_t parent = getpid();
 
 	p->base = base;
@@ -388,8 +375,8 @@ int pool_start_step(struct pool *p, uint32_t step, const double *rates, uint64_t
 	p->merged = xcalloc(nintervals, sizeof(*p->merged));
 	p->contrib = xcalloc(nintervals, sizeof(*p->contrib));
 	p->finished = xcalloc(nintervals, sizeof(*p->finished));
-	memset(p->work_done, 0, p->params.workers * sizeof(*p->work_done));
-	memset(p->work_done_ns, 0, p->params.workers * sizeof(*p->work_done_ns));
+	memset(p->work_done, 0, p->params.io.workers * sizeof(*p->work_done));
+	memset(p->work_done_ns, 0, p->params.io.workers * sizeof(*p->work_done_ns));
 	/* zeroed pages until used: a fixed-work deadline of 10 minutes is thousands of them */
 	for (uint32_t i = 0; i < nintervals; i++)
 		p->merged[i].index = i;
@@ -405,14 +392,14 @@ int pool_start_step(struct pool *p, uint32_t step, const double *rates, uint64_t
 	p->step->nintervals = nintervals;
 	p->step->work_ops = p->work_ops;
 	p->step->think_ns = p->think_ns;
-	for (uint32_t w = 0; w < p->params.workers; w++) {
+	for (uint32_t w = 0; w < p->params.io.workers; w++) {
 		p->step->plan[w].rate = rates[w];
 		p->step->plan[w].start_ns = p->offsets[w];
 	}
 	p->gen = shm_step_write_end(p->step);
 	/* fixed work is the one step it was set for */
 	p->work_ops = p->think_ns = 0;
-	memset(p->offsets, 0, p->params.workers * sizeof(*p->offsets));
+	memset(p->offsets, 0, p->params.io.workers * sizeof(*p->offsets));
 	pool_wake_all(p);
 	return 0;
 }
@@ -422,33 +409,32 @@ void pool_set_work(struct pool *p, uint64_t work_ops, uint64_t think_ns, const u
 {
 	p->work_ops = work_ops;
 	p->think_ns = think_ns;
-	for (uint32_t w = 0; w < p->params.workers; w++)
+	for (uint32_t w = 0; w < p->params.io.workers; w++)
 		p->offsets[w] = offsets != NULL && w < noffsets ? offsets[w] : 0;
 }
 
 int pool_work_fits(const struct pool *p, uint64_t work_ops, struct error *err)
 {
-	struct worker_config cfg = {0};
+	struct io_plan cfg;
 	char path[4096];
 
-	if (work_ops == 0 || rw_is_random(p->params.rw) || p->params.workers == 0)
+	if (work_ops == 0 || rw_is_random(p->params.io.rw) || p->params.io.workers == 0)
 		return 0;
-	pool_worker_config(p, 0, &cfg, path, sizeof(path));
-	if (work_ops <= cfg.pattern.region_len / p->params.block_size)
+	pool_worker_plan(p, 0, &cfg, path, sizeof(path));
+	if (work_ops <= cfg.region_len / p->params.io.block_size)
 		return 0;
 	error_set(err,
 	          "fixed work of %llu operations of %u bytes per worker is more than each "
 	          "sequential worker's %llu bytes of %s: it would wrap around",
-	          (unsigned long long)work_ops, p->params.block_size,
-	          (unsigned long long)cfg.pattern.region_len,
-	          p->params.device ? "the device" : "its file");
+	          (unsigned long long)work_ops, p->params.io.block_size,
+	          (unsigned long long)cfg.region_len, p->params.device ? "the device" : "its file");
 	return -1;
 }
 
 void pool_work(const struct pool *p, uint64_t *done_ns, uint64_t *ops)
 {
-	memcpy(done_ns, p->work_done_ns, p->params.workers * sizeof(*done_ns));
-	memcpy(ops, p->work_done, p->params.workers * sizeof(*ops));
+	memcpy(done_ns, p->work_done_ns, p->params.io.workers * sizeof(*done_ns));
+	memcpy(ops, p->work_done, p->params.io.workers * sizeof(*ops));
 }
 
 void pool_end_step(struct pool *p, uint32_t step)
@@ -458,7 +444,7 @@ void pool_end_step(struct pool *p, uint32_t step)
 	if (p->failed || p->merged == NULL || p->step_no != step)
 		return;
 	/* Deliver what is complete first: the coordinator's window ends there. */
-	for (uint32_t w = 0; w < p->params.workers; w++)
+	for (uint32_t w = 0; w < p->params.io.workers; w++)
 		pool_consume(p, w);
 	pool_emit(p);
 	if (p->merged == NULL)
@@ -486,7 +472,7 @@ void pool_alive(struct pool *p, uint64_t now_ns)
 
 bool pool_child_exited(struct pool *p, pid_t pid, int status)
 {
-	for (uint32_t w = 0; w < p->params.workers; w++) {
+	for (uint32_t w = 0; w < p->params.io.workers; w++) {
 		if (p->pids[w] != pid)
 			continue;
 		p->pids[w] = 0;
@@ -511,7 +497,7 @@ static void pool_reap(struct pool *p)
 
 	do {
 		left = 0;
-		for (uint32_t w = 0; w < p->params.workers; w++) {
+		for (uint32_t w = 0; w < p->params.io.workers; w++) {
 			if (p->pids[w] <= 0)
 				continue;
 			pid_t r = waitpid(p->pids[w], NULL, WNOHANG);
@@ -524,7 +510,7 @@ static void pool_reap(struct pool *p)
 		if (left)
 			nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
 	} while (left && clock_now_ns() < deadline);
-	for (uint32_t w = 0; w < p->params.workers; w++) {
+	for (uint32_t w = 0; w < p->params.io.workers; w++) {
 		if (p->pids[w] <= 0)
 			continue;
 		log_warn("worker %u (pid %d) did not stop in time; killing it", w, (int)p->pids[w]);
@@ -549,7 +535,7 @@ void pool_free(struct pool *p)
 		event_free(p->notify_ev);
 	if (p->progress_ev != NULL)
 		event_free(p->progress_ev);
-	for (uint32_t w = 0; w < p->params.workers; w++)
+	for (uint32_t w = 0; w < p->params.io.workers; w++)
 		if (p->wake_fds[w] >= 0)
 			close(p->wake_fds[w]);
 	if (p->notify_fd >= 0)

@@ -9,40 +9,13 @@
 
 #include <event2/event.h>
 
-#include "datagen.h"
 #include "engine.h"
 #include "error.h"
-#include "pacer.h"
-#include "pattern.h"
 #include "rw.h"
 #include "shm.h"
+#include "worker.h"
 
 struct pool;
-
-struct pool_params {
-	uint32_t workload_index;
-	const char *dir;         /* resolved target directory or block device (allow-checked) */
-	const char *file_prefix; /* worker w uses DIR/PREFIX-wW.dat */
-	int target_fd;           /* O_PATH fd of dir (or the device), checked; the pool dups it */
-	bool device;             /* dir is a block device the workers share */
-	uint64_t file_size;      /* per file; for a device, the bytes of it to use */
-	uint64_t working_set;    /* bytes of each target touched; 0: all */
-	bool direct;
-	enum rw_mode rw;
-	uint32_t block_size;
-	uint32_t workers;
-	uint32_t queue_depth;
-	struct pattern_config pattern; /* read_pct, align, distribution; regions are set here */
-	bool poisson;
-	enum pacer_mode timing;
-	uint64_t wake_slack_ns;
-	uint64_t lateness_ns; /* precise: the lateness budget of an operation (0: none) */
-	uint32_t phase_base;  /* fleet index of worker 0 (uniform arrivals' phase) */
-	uint32_t phase_total; /* workers in the fleet; 0: no phase */
-	struct datagen_config data;
-	const struct engine_sim_params *sim; /* set: simulated devices, no files */
-	uint64_t deadman_ns; /* workers stop when pool_alive is this old (0: never) */
-};
 
 struct pool_cbs {
 	/* Laying out targets: bytes written so far of the total, about once a second. */
@@ -65,8 +38,10 @@ struct pool_cbs {
 	void (*on_step_done)(void *arg, uint32_t step, uint32_t intervals);
 };
 
-/* Forks the workers; on_ready or on_failed follows on the event loop. */
-struct pool *pool_start(struct event_base *base, const struct pool_params *params,
+/*
+ * Forks params->workers workers (the plan's io.workers), each with the plan and its own
+ * fields; on_ready or on_failed follows on the event loop. */
+struct pool *pool_start(struct event_base *base, const struct io_plan *params,
                         const struct pool_cbs *cbs, void *arg, struct error *err);
 /*
  * Start step number `step` at start_ns (this host's CLOCK_MONOTONIC) with

@@ -35,7 +35,7 @@ struct worker_step {
 };
 
 struct worker {
-	const struct worker_config *cfg;
+	const struct io_plan *cfg;
 	const struct engine_ops *ops;
 	struct engine *eng;
 	int fd;
@@ -101,7 +101,7 @@ static void worker_dump(struct worker *w, uint64_t intended)
 	    (size_t)snprintf(w->dump_buf + w->dump_len, 24, "%llu\n", (unsigned long long)intended);
 }
 
-static void worker_notify(const struct worker_config *cfg)
+static void worker_notify(const struct io_plan *cfg)
 {
 	uint64_t one = 1;
 
@@ -110,7 +110,7 @@ static void worker_notify(const struct worker_config *cfg)
 		return;
 }
 
-static int worker_fail(const struct worker_config *cfg, const char *msg)
+static int worker_fail(const struct io_plan *cfg, const char *msg)
 {
 	/* Long paths can outgrow the slot; a cut message still names the path first. */
 	size_t len = strnlen(msg, sizeof(cfg->slot->error) - 1);
@@ -241,7 +241,7 @@ static void worker_publish(struct worker *w)
  */
 static void worker_target_check(struct worker *w, bool holes)
 {
-	const struct worker_config *cfg = w->cfg;
+	const struct io_plan *cfg = w->cfg;
 	const char *name = strrchr(cfg->path, '/');
 	int dirfd = cfg->target_fd > 0 ? cfg->target_fd : AT_FDCWD;
 	char a[16], b[16];
@@ -281,7 +281,7 @@ static void worker_short_cause(const struct worker *w, uint16_t slot, int32_t re
 		         (unsigned long long)st.st_size);
 	else
 		snprintf(buf, len, "short %s: %d of %u bytes", w->writing[slot] ? "write" : "read",
-		         (int)res, w->cfg->block_size);
+		         (int)res, w->cfg->io.block_size);
 }
 
 static void worker_issue(struct worker *w, uint64_t intended, uint64_t now)
@@ -291,7 +291,7 @@ static void worker_issue(struct worker *w, uint64_t intended, uint64_t now)
 
 	pattern_next(&w->pat, &op);
 	io.slot = w->free_slots[--w->nfree];
-	io.len = w->cfg->block_size;
+	io.len = w->cfg->io.block_size;
 	io.offset = op.offset;
 	io.write = op.write;
 	if (op.write)
@@ -343,7 +343,7 @@ static void worker_health(struct record *r, uint64_t late, uint64_t slot_wait, u
 static void worker_reap(struct worker *w, int n, uint64_t now, bool count)
 {
 	struct shm_interval *iv = w->cur;
-	uint32_t bs = w->cfg->block_size;
+	uint32_t bs = w->cfg->io.block_size;
 
 	for (int i = 0; i < n; i++) {
 		uint16_t slot = w->done[i].slot;
@@ -410,11 +410,11 @@ static uint64_t worker_end_missed(struct worker *w, uint64_t next, uint64_t end)
 static void worker_end_inflight(struct worker *w, uint64_t now)
 {
 	/* In flight: every slot not on the free list (found once here, not kept per operation). */
-	bool *free_slot = xcalloc(w->cfg->queue_depth, sizeof(*free_slot));
+	bool *free_slot = xcalloc(w->cfg->io.queue_depth, sizeof(*free_slot));
 
 	for (uint32_t i = 0; i < w->nfree; i++)
 		free_slot[w->free_slots[i]] = true;
-	for (uint32_t slot = 0; slot < w->cfg->queue_depth; slot++)
+	for (uint32_t slot = 0; slot < w->cfg->io.queue_depth; slot++)
 		if (!free_slot[slot] && now > w->intended[slot])
 			worker_charge(w, now - w->intended[slot]);
 	free(free_slot);
@@ -462,7 +462,7 @@ static bool worker_work_slot(struct worker_work *k, uint32_t inflight, uint32_t 
 /* A batch of n completions: counted, and with think time their slots wait before reissue. */
 static void worker_work_done(struct worker *w, struct worker_work *k, int n, uint64_t now)
 {
-	uint32_t qd = w->cfg->queue_depth;
+	uint32_t qd = w->cfg->io.queue_depth;
 
 	if (k->ops == 0)
 		return;
@@ -494,7 +494,7 @@ static void worker_work_done(struct worker *w, struct worker_work *k, int n, uin
  */
 static int worker_step_run(struct worker *w, const struct worker_step *s)
 {
-	const uint32_t qd = w->cfg->queue_depth;
+	const uint32_t qd = w->cfg->io.queue_depth;
 	const bool closed = !(s->rate > 0);
 	const uint64_t end = s->start_ns + (uint64_t)s->nintervals * s->interval_ns;
 	uint64_t boundary = s->start_ns + s->interval_ns, drain_until = 0;
@@ -509,10 +509,10 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 	if (k.ops && k.think_ns)
 		k.think = xcalloc(qd, sizeof(*k.think));
 	if (!closed) {
-		arrivals_init(&w->arr, w->cfg->poisson ? ARRIVALS_POISSON : ARRIVALS_UNIFORM,
+		arrivals_init(&w->arr, w->cfg->io.poisson ? ARRIVALS_POISSON : ARRIVALS_UNIFORM,
 		              s->rate, start, w->cfg->seed ^ s->gen);
 		if (w->cfg->phase_total > 1)
-			arrivals_set_phase(&w->arr, (double)w->cfg->phase_index /
+			arrivals_set_phase(&w->arr, (double)(w->cfg->phase_base + w->cfg->index) /
 			                                (double)w->cfg->phase_total);
 		next = arrivals_next(&w->arr);
 	}
@@ -629,10 +629,46 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 	return 0;
 }
 
+/* The data the plan writes (compress, dedupe) and lays out (clone): block size and seed unset. */
+static void worker_data(const struct io_plan *cfg, struct datagen_config *dc)
+{
+	memset(dc, 0, sizeof(*dc));
+	dc->compress_pct = cfg->io.compress_pct;
+	dc->dedupe_pct = cfg->io.dedupe_pct;
+	snprintf(dc->clone, sizeof(dc->clone), "%s", cfg->io.clone);
+}
+
+/*
+ * The access pattern: the plan's mix, alignment and distribution over this worker's
+ * region (the pool's share of the working set).
+ */
+static void worker_pattern(const struct io_plan *cfg, struct pattern_config *pc)
+{
+	const struct io_settings *io = &cfg->io;
+
+	memset(pc, 0, sizeof(*pc));
+	pc->rw = io->rw;
+	pc->read_pct = io->read_pct;
+	pc->block_size = io->block_size;
+	pc->align = io->align;
+	pc->region_offset = cfg->region_offset;
+	pc->region_len = cfg->region_len;
+	if (pc->region_len == 0) {
+		pc->region_offset = 0;
+		pc->region_len = cfg->file_size;
+	}
+	pc->dist = (enum pattern_dist)io->dist;
+	pc->zipf_theta = io->zipf_theta;
+	pc->hot_set_pct = io->hot_set_pct;
+	pc->hot_ops_pct = io->hot_ops_pct;
+	pc->seed = cfg->seed;
+}
+
 /* Open the target as the config says: a simulated device, a block device, or a laid-out file. */
-static int worker_open_target(struct worker *w, const struct worker_config *cfg, struct error *err)
+static int worker_open_target(struct worker *w, const struct io_plan *cfg, struct error *err)
 {
 	uint64_t written = 0;
+	struct datagen_config dc;
 	struct stat st;
 
 	if (cfg->sim != NULL) {
@@ -640,16 +676,18 @@ static int worker_open_target(struct worker *w, const struct worker_config *cfg,
 		return 0;
 	}
 	if (cfg->device) {
-		w->fd = layout_open_device(cfg->target_fd > 0 ? cfg->target_fd : -1, cfg->path,
-		                           cfg->file_size, cfg->direct, rw_writes(cfg->rw), err);
+		w->fd =
+		    layout_open_device(cfg->target_fd > 0 ? cfg->target_fd : -1, cfg->path,
+		                       cfg->file_size, cfg->io.direct, rw_writes(cfg->io.rw), err);
 		return w->fd < 0 ? -1 : 0;
 	}
+	worker_data(cfg, &dc);
 	if (cfg->target_fd > 0)
 		w->fd = layout_open_at(cfg->target_fd, strrchr(cfg->path, '/') + 1, cfg->path,
-		                       cfg->file_size, cfg->direct, &cfg->data,
+		                       cfg->file_size, cfg->io.direct, &dc,
 		                       &cfg->slot->bytes_laid_out, &written, err);
 	else
-		w->fd = layout_open(cfg->path, cfg->file_size, cfg->direct, &cfg->data,
+		w->fd = layout_open(cfg->path, cfg->file_size, cfg->io.direct, &dc,
 		                    &cfg->slot->bytes_laid_out, &written, err);
 	if (w->fd < 0)
 		return -1;
@@ -664,26 +702,21 @@ static int worker_open_target(struct worker *w, const struct worker_config *cfg,
 	return 0;
 }
 
-static int worker_setup(struct worker *w, const struct worker_config *cfg, struct error *err)
+static int worker_setup(struct worker *w, const struct io_plan *cfg, struct error *err)
 {
 	const char *what = cfg->sim != NULL ? "sim" : cfg->path;
-	struct pattern_config pc = cfg->pattern;
-	struct datagen_config dc = cfg->data;
+	uint32_t bs = cfg->io.block_size, qd = cfg->io.queue_depth;
+	struct pattern_config pc;
+	struct datagen_config dc;
 
-	if (cfg->block_size == 0 || cfg->queue_depth == 0 || cfg->queue_depth > UINT16_MAX ||
-	    cfg->file_size < cfg->block_size) {
-		error_set(
-		    err, "%s: invalid worker settings (block size %u, queue depth %u, size %llu)",
-		    what, cfg->block_size, cfg->queue_depth, (unsigned long long)cfg->file_size);
+	/* slots are numbered in 16 bits; the campaign's bound (common/setting.c) is lower */
+	if (bs == 0 || qd == 0 || qd > UINT16_MAX || cfg->file_size < bs) {
+		error_set(err,
+		          "%s: invalid worker settings (block size %u, queue depth %u, size %llu)",
+		          what, bs, qd, (unsigned long long)cfg->file_size);
 		return -1;
 	}
-	pc.rw = cfg->rw;
-	pc.block_size = cfg->block_size;
-	pc.seed = cfg->seed;
-	if (pc.region_len == 0) {
-		pc.region_offset = 0;
-		pc.region_len = cfg->file_size;
-	}
+	worker_pattern(cfg, &pc);
 	if (pattern_init(&w->pat, &pc, err) < 0) {
 		error_prefix(err, "%s: ", what);
 		return -1;
@@ -693,8 +726,8 @@ static int worker_setup(struct worker *w, const struct worker_config *cfg, struc
 	w->eng = engine_open(
 	    w->ops,
 	    &(struct engine_params){.fd = w->fd,
-	                            .queue_depth = cfg->queue_depth,
-	                            .block_size = cfg->block_size,
+	                            .queue_depth = qd,
+	                            .block_size = bs,
 	                            .wake_fd = cfg->wake_fd,
 	                            .sim = cfg->sim ? *cfg->sim : (struct engine_sim_params){0},
 	                            .seed = cfg->seed,
@@ -704,21 +737,22 @@ static int worker_setup(struct worker *w, const struct worker_config *cfg, struc
 		error_prefix(err, "%s: ", what);
 		return -1;
 	}
-	if (rw_writes(cfg->rw)) {
-		dc.block_size = cfg->block_size;
+	if (rw_writes(cfg->io.rw)) {
+		worker_data(cfg, &dc);
+		dc.block_size = bs;
 		dc.seed = cfg->seed;
 		w->data = datagen_new(&dc);
 	}
-	w->intended = xcalloc(cfg->queue_depth, sizeof(*w->intended));
-	w->submitted = xcalloc(cfg->queue_depth, sizeof(*w->submitted));
-	w->slot_wait = xcalloc(cfg->queue_depth, sizeof(*w->slot_wait));
-	w->writing = xcalloc(cfg->queue_depth, sizeof(*w->writing));
-	w->offset = xcalloc(cfg->queue_depth, sizeof(*w->offset));
-	w->free_slots = xcalloc(cfg->queue_depth, sizeof(*w->free_slots));
-	w->done = xcalloc(cfg->queue_depth, sizeof(*w->done));
+	w->intended = xcalloc(qd, sizeof(*w->intended));
+	w->submitted = xcalloc(qd, sizeof(*w->submitted));
+	w->slot_wait = xcalloc(qd, sizeof(*w->slot_wait));
+	w->writing = xcalloc(qd, sizeof(*w->writing));
+	w->offset = xcalloc(qd, sizeof(*w->offset));
+	w->free_slots = xcalloc(qd, sizeof(*w->free_slots));
+	w->done = xcalloc(qd, sizeof(*w->done));
 	w->cur = xcalloc(1, sizeof(*w->cur));
-	for (uint32_t i = 0; i < cfg->queue_depth; i++)
-		w->free_slots[w->nfree++] = (uint16_t)(cfg->queue_depth - 1 - i);
+	for (uint32_t i = 0; i < qd; i++)
+		w->free_slots[w->nfree++] = (uint16_t)(qd - 1 - i);
 	return 0;
 }
 
@@ -742,7 +776,7 @@ static void worker_teardown(struct worker *w)
 		close(w->dump_fd);
 }
 
-int worker_run(const struct worker_config *cfg)
+int worker_run(const struct io_plan *cfg)
 {
 	struct worker w = {.cfg = cfg, .ops = &engine_uring_ops, .fd = -1, .dump_fd = -1};
 	struct error err = {{0}};
@@ -754,7 +788,8 @@ int worker_run(const struct worker_config *cfg)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	/* Timer slack would make every open-loop start late by up to 50 us. */
 	prctl(PR_SET_TIMERSLACK, 1UL);
-	pacer_init(&w.pace, cfg->timing, cfg->wake_slack_ns, cfg->lateness_ns);
+	pacer_init(&w.pace, cfg->io.efficient ? PACER_EFFICIENT : PACER_PRECISE,
+	           cfg->io.wake_slack_ns, cfg->lateness_ns);
 	schedwait_open(&w.sched);
 	if (dump != NULL && *dump != '\0') {
 		char path[4096];
@@ -783,8 +818,8 @@ int worker_run(const struct worker_config *cfg)
 			continue;
 		}
 		/* Idle: sleep in the ring until the agent writes the wake eventfd. */
-		ret = w.ops->submit_and_wait(w.eng, ENGINE_WAIT_EVER, w.done, (int)cfg->queue_depth,
-		                             &woken);
+		ret = w.ops->submit_and_wait(w.eng, ENGINE_WAIT_EVER, w.done,
+		                             (int)cfg->io.queue_depth, &woken);
 		if (ret < 0)
 			goto err;
 		worker_reap(&w, ret, 0, false);

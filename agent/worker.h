@@ -11,42 +11,42 @@
 #include "pacer.h"
 #include "pattern.h"
 #include "rw.h"
+#include "setting.h"
 #include "shm.h"
 
 /*
- * What one worker does. Zero is a sane default for every field a caller does
- * not care about (uniform random, whole target, incompressible unique data).
+ * A workload's plan on this agent: what the pool is started with and, with a worker's
+ * own fields set, what each worker runs. One struct for both, so the pool hands its
+ * workers a copy rather than their fields one by one. Zero is a sane default for every
+ * field a caller does not care about (uniform random, whole target, incompressible
+ * unique data, precise timing).
  */
-struct worker_config {
-	unsigned index;     /* worker number within this agent, indexes step->rate */
-	const char *path;   /* target file or block device, allow-checked; unused with sim */
-	uint64_t file_size; /* file: bytes laid out; device: bytes of it to use */
-	bool device;        /* path is a block device: opened as it is, never laid out */
-	int target_fd;      /* > 0: the agent's O_PATH fd of path's directory (files) or of the
-	                       device; opened through it, never by path */
-	bool direct;        /* O_DIRECT */
-	enum rw_mode rw;
-	uint32_t block_size;
-	uint32_t queue_depth;
-	/*
-	 * Access pattern: read_pct, align, distribution, and the region this
-	 * worker touches (region_len 0: [0, file_size)). rw, block_size and seed
-	 * are taken from the fields above.
-	 */
-	struct pattern_config pattern;
-	bool poisson;           /* arrivals: exponential gaps (else uniform) */
-	enum pacer_mode timing; /* precise (sleep, then spin to the due time) or efficient */
-	uint64_t wake_slack_ns; /* efficient: sleep at least this long between timed wakes */
-	uint64_t lateness_ns;   /* precise: an operation may go out this late (0: no budget) */
-	uint32_t phase_index;   /* this worker's number in the whole fleet, 0..phase_total-1 */
-	uint32_t phase_total;   /* workers in the fleet; uniform arrivals start at index/total */
-	struct datagen_config data;          /* compress_pct, dedupe_pct of written data */
-	const struct engine_sim_params *sim; /* set: simulated device, no real I/O */
-	uint64_t seed;                       /* for random offsets and data */
-	struct shm_step *step;               /* read-only for the worker */
-	struct shm_worker *slot;             /* this worker's own slot */
-	int wake_fd;                         /* eventfd: the agent wrote a new step */
-	int notify_fd; /* eventfd: the worker published an interval or changed state */
+struct io_plan {
+	/* rw, block_size, queue_depth, access, data, timing: as Prepare carried them */
+	struct io_settings io;
+	uint32_t workload_index;
+	const char *dir;         /* resolved target directory or block device (allow-checked) */
+	const char *file_prefix; /* worker w uses DIR/PREFIX-wW.dat */
+	int target_fd;           /* > 0: O_PATH fd of dir (files) or of the device, checked; workers
+	                            open through it, never by path */
+	bool device;          /* the target is a block device the workers share, never laid out */
+	uint64_t file_size;   /* file: bytes laid out; device: bytes of it to use */
+	uint64_t lateness_ns; /* precise: an operation may go out this late (0: no budget) */
+	uint32_t phase_base;  /* fleet index of worker 0: a worker's is phase_base + index */
+	uint32_t phase_total; /* workers in the fleet; uniform arrivals start at index/total */
+	const struct engine_sim_params *sim; /* set: simulated devices, no files */
+	uint64_t deadman_ns; /* workers stop when pool_alive is this old (0: never) */
+
+	/* One worker's own: the pool sets them for each (worker_run reads only these). */
+	unsigned index;          /* worker number within this agent, indexes step->rate */
+	const char *path;        /* target file or block device; unused with sim */
+	uint64_t region_offset;  /* the part of the target this worker touches */
+	uint64_t region_len;     /* 0: [0, file_size) */
+	uint64_t seed;           /* for random offsets and data */
+	struct shm_step *step;   /* read-only for the worker */
+	struct shm_worker *slot; /* this worker's own slot */
+	int wake_fd;             /* eventfd: the agent wrote a new step */
+	int notify_fd;           /* eventfd: the worker published an interval or changed state */
 };
 
 /*
@@ -55,7 +55,7 @@ struct worker_config {
  * sets up its ring, reports READY (or FAILED with a message naming the path),
  * then runs every step it is given. Returns the process exit status.
  */
-int worker_run(const struct worker_config *cfg);
+int worker_run(const struct io_plan *cfg);
 
 /*
  * Test hook, not for production: when the environment names a file prefix in

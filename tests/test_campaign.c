@@ -49,10 +49,10 @@ static void test_demo(void **state)
 	assert_int_equal(c->slo_latency_ns, 1 * MS);
 	assert_int_equal(c->nworkloads, 1);
 	assert_string_equal(w->name, "randread-8k");
-	assert_int_equal(w->rw, RW_RANDREAD);
-	assert_int_equal(w->block_size, 8192);
-	assert_int_equal(w->workers, 2);
-	assert_int_equal(w->queue_depth, 16);
+	assert_int_equal(w->io.rw, RW_RANDREAD);
+	assert_int_equal(w->io.block_size, 8192);
+	assert_int_equal(w->io.workers, 2);
+	assert_int_equal(w->io.queue_depth, 16);
 	assert_int_equal(w->interval_ns, 1 * S);
 	assert_int_equal(w->warmup_ns, 1 * S);
 	assert_int_equal(w->measure_ns, 3 * S);
@@ -77,10 +77,10 @@ static void test_defaults(void **state)
 	assert_int_equal(c->slo_latency_ns, 1 * MS);
 	/* the SLO judges the storage's latency unless slo.from says due */
 	assert_false(c->slo_from_due);
-	assert_int_equal(w->rw, RW_RANDREAD);
-	assert_int_equal(w->block_size, 4096);
-	assert_int_equal(w->workers, 1);
-	assert_int_equal(w->queue_depth, 16);
+	assert_int_equal(w->io.rw, RW_RANDREAD);
+	assert_int_equal(w->io.block_size, 4096);
+	assert_int_equal(w->io.workers, 1);
+	assert_int_equal(w->io.queue_depth, 16);
 	assert_int_equal(w->interval_ns, 1 * S);
 	assert_int_equal(w->warmup_ns, 1 * S);
 	assert_int_equal(w->measure_ns, 5 * S);
@@ -119,19 +119,19 @@ static void test_inherit_and_override(void **state)
 	assert_int_equal(c->slo_latency_ns, 500000);
 	assert_true(c->slo_from_due);
 	assert_string_equal(a->name, "inherits");
-	assert_int_equal(a->rw, RW_WRITE);
-	assert_int_equal(a->block_size, 65536);
-	assert_int_equal(a->workers, 4);
-	assert_int_equal(a->queue_depth, 32);
+	assert_int_equal(a->io.rw, RW_WRITE);
+	assert_int_equal(a->io.block_size, 65536);
+	assert_int_equal(a->io.workers, 4);
+	assert_int_equal(a->io.queue_depth, 32);
 	assert_int_equal(a->interval_ns, 500 * MS);
 	assert_int_equal(a->warmup_ns, 0);
 	assert_int_equal(a->measure_ns, 2 * S);
 	assert_int_equal(a->nsteps, 2);
 	assert_string_equal(b->name, "overrides");
-	assert_int_equal(b->rw, RW_READ);
-	assert_int_equal(b->block_size, 8192);
-	assert_int_equal(b->workers, 8);
-	assert_int_equal(b->queue_depth, 1);
+	assert_int_equal(b->io.rw, RW_READ);
+	assert_int_equal(b->io.block_size, 8192);
+	assert_int_equal(b->io.workers, 8);
+	assert_int_equal(b->io.queue_depth, 1);
 	assert_int_equal(b->interval_ns, 2 * S);
 	assert_int_equal(b->warmup_ns, 4 * S);
 	assert_int_equal(b->measure_ns, 10 * S);
@@ -678,31 +678,31 @@ static void test_access_keys(void **state)
 	const struct workload *w = c->workloads;
 
 	assert_int_equal(c->nworkloads, 3);
-	assert_int_equal(w[0].rw, RW_RANDRW);
-	assert_int_equal(w[0].access.read_pct, 75); /* the 75/25 default */
-	assert_int_equal(w[0].access.wake_slack_ns, 100000);
-	assert_int_equal(w[1].access.wake_slack_ns, 0);
-	assert_int_equal(w[0].access.dist, ACCESS_ZIPF);
-	assert_true(w[0].access.zipf_theta > 1.09 && w[0].access.zipf_theta < 1.11);
-	assert_int_equal(w[0].access.compress_pct, 50);
-	assert_int_equal(w[0].access.dedupe_pct, 30);
-	assert_true(w[0].access.direct);
-	assert_false(w[0].access.poisson);
+	assert_int_equal(w[0].io.rw, RW_RANDRW);
+	assert_int_equal(w[0].io.read_pct, 75); /* the 75/25 default */
+	assert_int_equal(w[0].io.wake_slack_ns, 100000);
+	assert_int_equal(w[1].io.wake_slack_ns, 0);
+	assert_int_equal(w[0].io.dist, ACCESS_ZIPF);
+	assert_true(w[0].io.zipf_theta > 1.09 && w[0].io.zipf_theta < 1.11);
+	assert_int_equal(w[0].io.compress_pct, 50);
+	assert_int_equal(w[0].io.dedupe_pct, 30);
+	assert_true(w[0].io.direct);
+	assert_false(w[0].io.poisson);
 	assert_int_equal(w[0].nsteps, 2);
 	assert_true(w[0].steps[0].ops == 1000 && w[0].steps[1].ops == 0);
-	assert_int_equal(w[1].rw, RW_RW);
-	assert_int_equal(w[1].access.read_pct, 70);
-	assert_int_equal(w[1].access.align, 512);
-	assert_int_equal(w[1].access.working_set, 512 * 1024);
-	assert_int_equal(w[1].access.dist, ACCESS_HOTSPOT);
-	assert_true(w[1].access.hot_set_pct == 10 && w[1].access.hot_ops_pct == 90);
-	assert_true(w[1].access.poisson);
-	assert_false(w[1].access.direct);
+	assert_int_equal(w[1].io.rw, RW_RW);
+	assert_int_equal(w[1].io.read_pct, 70);
+	assert_int_equal(w[1].io.align, 512);
+	assert_int_equal(w[1].io.working_set, 512 * 1024);
+	assert_int_equal(w[1].io.dist, ACCESS_HOTSPOT);
+	assert_true(w[1].io.hot_set_pct == 10 && w[1].io.hot_ops_pct == 90);
+	assert_true(w[1].io.poisson);
+	assert_false(w[1].io.direct);
 	assert_int_equal(w[1].nsteps, 2); /* steps, then the closed-loop peak */
 	assert_true(w[1].steps[0].ops == 100 && w[1].steps[1].ops == 0);
 	assert_int_equal(w[2].nsteps, 1);
 	assert_true(w[2].steps[0].ops == 0);
-	assert_int_equal(w[2].access.read_pct, 75);
+	assert_int_equal(w[2].io.read_pct, 75);
 	campaign_free(c);
 
 	testlib_campaign_fails(TEST_HEAD
@@ -825,8 +825,8 @@ static void test_zip(void **state)
 	assert_int_equal(c->nworkloads, 8); /* 4 pairs x 2 queue depths */
 	for (size_t i = 0; i < 8; i++)
 		assert_string_equal(c->workloads[i].name, names[i]);
-	assert_int_equal(c->workloads[4].block_size, 8192);
-	assert_int_equal(c->workloads[1].queue_depth, 32);
+	assert_int_equal(c->workloads[4].io.block_size, 8192);
+	assert_int_equal(c->workloads[1].io.queue_depth, 32);
 	campaign_free(c);
 	c = testlib_campaign_ok(TEST_HEAD "workloads:\n"
 	                                  "  - rw: [read, write, randread, randwrite]\n"
@@ -980,9 +980,9 @@ static void test_targets(void **state)
 	assert_string_equal(c->workloads[4].test, "w");
 	assert_int_equal(c->workloads[4].target, 0);
 	/* the target's direct is the default; the workload's own wins */
-	assert_true(c->workloads[0].access.direct);
-	assert_false(c->workloads[1].access.direct);
-	assert_true(c->workloads[3].access.direct);
+	assert_true(c->workloads[0].io.direct);
+	assert_false(c->workloads[1].io.direct);
+	assert_true(c->workloads[3].io.direct);
 	assert_int_equal(c->targets[1].size, 8192);
 	assert_int_equal(c->targets[2].size, 1ull << 30);
 	assert_int_equal(c->targets[2].sim.service_ns, 3000000);

@@ -42,16 +42,16 @@ static void test_matrix_named(void **state)
 	const struct workload *w = c->workloads;
 
 	test_lang_names(c, want, 4);
-	assert_int_equal(w[0].rw, RW_RANDREAD);
-	assert_int_equal(w[0].block_size, 4096);
-	assert_int_equal(w[1].block_size, 8192);
-	assert_int_equal(w[2].rw, RW_RANDRW);
-	assert_int_equal(w[2].access.read_pct, 75);
+	assert_int_equal(w[0].io.rw, RW_RANDREAD);
+	assert_int_equal(w[0].io.block_size, 4096);
+	assert_int_equal(w[1].io.block_size, 8192);
+	assert_int_equal(w[2].io.rw, RW_RANDRW);
+	assert_int_equal(w[2].io.read_pct, 75);
 	for (size_t i = 0; i < 4; i++) {
-		assert_int_equal(w[i].queue_depth, 8);
+		assert_int_equal(w[i].io.queue_depth, 8);
 		assert_int_equal(w[i].nsteps, 2);
 		/* a bandwidth becomes ops/s through each combination's own block size */
-		assert_true(w[i].steps[1].ops == 800.0 * 1048576 / w[i].block_size);
+		assert_true(w[i].steps[1].ops == 800.0 * 1048576 / w[i].io.block_size);
 	}
 	campaign_free(c);
 }
@@ -69,10 +69,10 @@ static void test_matrix_unnamed(void **state)
 	              "  - {rw: rw, block_size: [1MiB, 512, 1536]}\n");
 
 	test_lang_names(c, want, 8);
-	assert_int_equal(c->workloads[1].access.read_pct, 75);
-	assert_int_equal(c->workloads[4].queue_depth, 32);
-	assert_int_equal(c->workloads[5].access.read_pct, 50); /* the sequential mix default */
-	assert_int_equal(c->workloads[6].block_size, 512);
+	assert_int_equal(c->workloads[1].io.read_pct, 75);
+	assert_int_equal(c->workloads[4].io.queue_depth, 32);
+	assert_int_equal(c->workloads[5].io.read_pct, 50); /* the sequential mix default */
+	assert_int_equal(c->workloads[6].io.block_size, 512);
 	campaign_free(c);
 }
 
@@ -104,10 +104,10 @@ static void test_matrix_top_level(void **state)
 	              "  - {name: c, rw: [randread, randrw], queue_depth: [1, 2]}\n");
 
 	test_lang_names(c, want, 15);
-	assert_int_equal(c->workloads[2].block_size, 8192);
-	assert_int_equal(c->workloads[9].access.read_pct, 30);
-	assert_int_equal(c->workloads[9].block_size, 4096);
-	assert_int_equal(c->workloads[9].queue_depth, 1);
+	assert_int_equal(c->workloads[2].io.block_size, 8192);
+	assert_int_equal(c->workloads[9].io.read_pct, 30);
+	assert_int_equal(c->workloads[9].io.block_size, 4096);
+	assert_int_equal(c->workloads[9].io.queue_depth, 1);
 	campaign_free(c);
 }
 

@@ -125,8 +125,8 @@ static void test_set_paths(void **state)
 	                 0);
 	assert_true(c->text_generated);
 	assert_int_equal(c->targets[0].sim.servers, 3);
-	assert_int_equal(c->workloads[0].queue_depth, 8);
-	assert_int_equal(c->workloads[1].queue_depth, 16); /* the default, untouched */
+	assert_int_equal(c->workloads[0].io.queue_depth, 8);
+	assert_int_equal(c->workloads[1].io.queue_depth, 16); /* the default, untouched */
 	/* slo: was not in the file: a known key is added */
 	assert_int_equal(c->slo_latency_ns, 2000000);
 	assert_int_equal(c->workloads[1].nsteps, 2);
@@ -265,16 +265,16 @@ static void test_include(void **state)
 	                        "workloads:\n"
 	                        "  - {name: rr, rw: randread}\n");
 	assert_int_equal(test_load("demo.yaml", &c, &err, NULL), 0);
-	assert_int_equal(c->workloads[0].workers, 2);     /* base over sim */
-	assert_int_equal(c->workloads[0].queue_depth, 8); /* demo over base */
-	assert_int_equal(c->targets[0].sim.servers, 5);   /* merged key by key */
+	assert_int_equal(c->workloads[0].io.workers, 2);     /* base over sim */
+	assert_int_equal(c->workloads[0].io.queue_depth, 8); /* demo over base */
+	assert_int_equal(c->targets[0].sim.servers, 5);      /* merged key by key */
 	assert_int_equal(c->targets[0].sim.service_ns, 200000);
 	assert_non_null(strstr(c->text, "workers: 2  # from include "));
 	assert_non_null(strstr(c->text, "conf/base.yaml:3\n"));
 	assert_non_null(strstr(c->text, "service_time: 200us  # from include "));
 	assert_null(strstr(c->text, "\ninclude:"));
 	assert_int_equal(campaign_parse(c->text, c->text_len, "plan.yaml", &again, &err), 0);
-	assert_int_equal(again->workloads[0].workers, 2);
+	assert_int_equal(again->workloads[0].io.workers, 2);
 	assert_int_equal(again->targets[0].sim.servers, 5);
 	campaign_free(again);
 	campaign_free(c);

@@ -73,13 +73,13 @@ static struct workload plot_test_workload(const char *name, enum rw_mode rw)
 	struct workload w = {0};
 
 	w.name = (char *)name;
-	w.rw = rw;
-	w.block_size = rw_is_random(rw) ? 4096 : 65536;
-	w.workers = 1;
-	w.queue_depth = 8;
+	w.io.rw = rw;
+	w.io.block_size = rw_is_random(rw) ? 4096 : 65536;
+	w.io.workers = 1;
+	w.io.queue_depth = 8;
 	w.interval_ns = 1000000000ull;
 	w.measure_ns = 2000000000ull;
-	w.access.direct = true;
+	w.io.direct = true;
 	return w;
 }
 

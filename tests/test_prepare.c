@@ -22,7 +22,7 @@ _Static_assert(ACCESS_CLONE_MAX == DATAGEN_CLONE_MAX, "clone name limits");
 static struct params_caps test_caps = {1024, 1024, 1u << 30, UINT64_MAX};
 
 /* Build the Prepare, send it through the wire encoding, read it back as pool parameters. */
-static void test_prepare_roundtrip(const struct campaign *c, size_t w, struct pool_params *pp,
+static void test_prepare_roundtrip(const struct campaign *c, size_t w, struct io_plan *pp,
                                    struct engine_sim_params *sim)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT, *back;
@@ -65,40 +65,40 @@ static void test_prepare_real_target(void **state)
 	    "  - {name: b, rw: write, block_size: 1MiB, random: hotspot:10/90, load: {steps: "
 	    "[1k]}}\n");
 	struct engine_sim_params sim = {0};
-	struct pool_params pp;
+	struct io_plan pp;
 
 	test_prepare_roundtrip(c, 0, &pp, &sim);
 	assert_int_equal(pp.workload_index, 0);
 	assert_string_equal(pp.file_prefix, "agent1");
-	assert_int_equal(pp.rw, RW_RANDRW);
-	assert_int_equal(pp.block_size, 8192);
-	assert_int_equal(pp.workers, 3);
-	assert_int_equal(pp.queue_depth, 5);
+	assert_int_equal(pp.io.rw, RW_RANDRW);
+	assert_int_equal(pp.io.block_size, 8192);
+	assert_int_equal(pp.io.workers, 3);
+	assert_int_equal(pp.io.queue_depth, 5);
 	assert_int_equal(pp.file_size, 64u << 20);
-	assert_int_equal(pp.working_set, 16u << 20);
-	assert_false(pp.direct);
-	assert_int_equal(pp.pattern.read_pct, 70);
-	assert_int_equal(pp.pattern.align, 4096);
-	assert_int_equal(pp.pattern.dist, PATTERN_ZIPF);
-	assert_true(pp.pattern.zipf_theta > 1.09 && pp.pattern.zipf_theta < 1.11);
-	assert_true(pp.poisson);
-	assert_int_equal(pp.wake_slack_ns, 100000);
-	assert_int_equal(pp.timing, PACER_PRECISE); /* asked */
+	assert_int_equal(pp.io.working_set, 16u << 20);
+	assert_false(pp.io.direct);
+	assert_int_equal(pp.io.read_pct, 70);
+	assert_int_equal(pp.io.align, 4096);
+	assert_int_equal(pp.io.dist, PATTERN_ZIPF);
+	assert_true(pp.io.zipf_theta > 1.09 && pp.io.zipf_theta < 1.11);
+	assert_true(pp.io.poisson);
+	assert_int_equal(pp.io.wake_slack_ns, 100000);
+	assert_false(pp.io.efficient); /* precise, as asked */
 	/* Workers 9..11 of the fleet's 15: their uniform arrivals start 9/15.. of a period in. */
 	assert_int_equal(pp.phase_base, 9);
 	assert_int_equal(pp.phase_total, 15);
-	assert_int_equal(pp.data.compress_pct, 50);
-	assert_int_equal(pp.data.dedupe_pct, 20);
+	assert_int_equal(pp.io.compress_pct, 50);
+	assert_int_equal(pp.io.dedupe_pct, 20);
 	assert_null(pp.sim);
 
 	test_prepare_roundtrip(c, 1, &pp, &sim);
 	assert_int_equal(pp.workload_index, 1);
-	assert_int_equal(pp.rw, RW_WRITE);
-	assert_int_equal(pp.pattern.dist, PATTERN_HOTSPOT);
-	assert_true(pp.pattern.hot_set_pct == 10 && pp.pattern.hot_ops_pct == 90);
-	assert_false(pp.poisson);
+	assert_int_equal(pp.io.rw, RW_WRITE);
+	assert_int_equal(pp.io.dist, PATTERN_HOTSPOT);
+	assert_true(pp.io.hot_set_pct == 10 && pp.io.hot_ops_pct == 90);
+	assert_false(pp.io.poisson);
 	/* the default: a worker sleeps in the ring until a completion or its next due time */
-	assert_int_equal(pp.timing, PACER_EFFICIENT);
+	assert_true(pp.io.efficient);
 	campaign_free(c);
 }
 
@@ -112,7 +112,7 @@ static void test_prepare_sim_target(void **state)
 	                        "stall: {after: 1000, for: 100ms}}}\n"
 	                        "workloads: [{name: a, rw: randread, load: {steps: [1k]}}]\n");
 	struct engine_sim_params sim = {0};
-	struct pool_params pp;
+	struct io_plan pp;
 
 	test_prepare_roundtrip(c, 0, &pp, &sim);
 	assert_ptr_equal(pp.sim, &sim);
@@ -122,7 +122,7 @@ static void test_prepare_sim_target(void **state)
 	assert_true(sim.exponential);
 	assert_int_equal(sim.stall_after_ops, 1000);
 	assert_int_equal(sim.stall_ns, 100000000);
-	assert_int_equal(pp.pattern.dist, PATTERN_UNIFORM);
+	assert_int_equal(pp.io.dist, PATTERN_UNIFORM);
 	campaign_free(c);
 }
 
@@ -136,7 +136,7 @@ static void test_prepare_rate_limit(void **state)
 	                        "workers: 2\n"
 	                        "workloads: [{name: a, rw: randread, load: {steps: [1k]}}]\n");
 	struct engine_sim_params sim = {0};
-	struct pool_params pp;
+	struct io_plan pp;
 	struct error err;
 
 	(void)state;
@@ -163,7 +163,7 @@ static void test_prepare_invalid(void **state)
 {
 	Iocurve__Prepare p = IOCURVE__PREPARE__INIT;
 	struct engine_sim_params sim;
-	struct pool_params pp;
+	struct io_plan pp;
 	struct error err;
 
 	p.workload = "w";
@@ -190,7 +190,7 @@ static void test_prepare_caps(void **state)
 	Iocurve__Prepare p = IOCURVE__PREPARE__INIT;
 	struct params_caps caps;
 	struct engine_sim_params sim = {0};
-	struct pool_params pp;
+	struct io_plan pp;
 	struct error err;
 
 	(void)state;
@@ -247,15 +247,15 @@ static void test_prepare_clone(void **state)
 	    IOCURVE__CAPABILITY__CAPABILITY_CLONE | IOCURVE__CAPABILITY__CAPABILITY_WAKES;
 	Iocurve__Prepare p = IOCURVE__PREPARE__INIT;
 	struct engine_sim_params sim = {0};
-	struct pool_params pp;
+	struct io_plan pp;
 	struct error err;
 
 	(void)state;
 	test_prepare_roundtrip(c, 0, &pp, &sim);
-	assert_string_equal(pp.data.clone, "golden");
-	assert_int_equal(pp.data.compress_pct, 40);
+	assert_string_equal(pp.io.clone, "golden");
+	assert_int_equal(pp.io.compress_pct, 40);
 	test_prepare_roundtrip(c, 1, &pp, &sim);
-	assert_string_equal(pp.data.clone, "");
+	assert_string_equal(pp.io.clone, "");
 
 	assert_int_equal(prepare_check_caps(c, all, "a1", "0.2.0", &err), 0);
 	assert_int_equal(
@@ -264,7 +264,7 @@ static void test_prepare_clone(void **state)
 	    err.msg, "agent old (0.1.0) lacks capability 'clone': workload 'boot' reads "
 	             "clone 'golden', which it would lay out as files of their own data, not "
 	             "one image; run an agent of this release, or leave data.clone out");
-	c->workloads[0].access.clone[0] = '\0';
+	c->workloads[0].io.clone[0] = '\0';
 	assert_int_equal(prepare_check_caps(c, 0, "old", "0.1.0", &err), 0);
 	campaign_free(c);
 
@@ -284,7 +284,7 @@ static void test_prepare_clone(void **state)
 	                    "the files would no longer be the same image");
 	p.rw = IOCURVE__RW_MODE__RW_MODE_RANDREAD;
 	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), 0);
-	assert_string_equal(pp.data.clone, "golden");
+	assert_string_equal(pp.io.clone, "golden");
 }
 
 int main(void)

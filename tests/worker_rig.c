@@ -44,18 +44,19 @@ struct wt_rig *wt_rig_new(unsigned n)
 /* Fork worker i, the way the agent does: the child runs worker_run and nothing else. */
 void wt_fork(struct wt_rig *r, unsigned i, const struct wt_worker_opts *o)
 {
-	struct worker_config cfg = {
+	struct io_plan cfg = {
+	    .io = {.rw = o->rw,
+	           .block_size = o->block_size ? o->block_size : 4096,
+	           .queue_depth = o->queue_depth ? o->queue_depth : 16,
+	           .direct = o->direct,
+	           .poisson = o->poisson,
+	           .efficient = o->timing == PACER_EFFICIENT},
 	    .index = i,
 	    .file_size = WT_FILE_SIZE,
-	    .direct = o->direct,
-	    .rw = o->rw,
-	    .block_size = o->block_size ? o->block_size : 4096,
-	    .queue_depth = o->queue_depth ? o->queue_depth : 16,
 	    .seed = 0x1234 + i,
 	    .sim = o->sim,
-	    .poisson = o->poisson,
-	    .timing = o->timing,
-	    .phase_index = o->phase_index,
+	    /* the worker's fleet index is phase_base + index */
+	    .phase_base = o->phase_index - i,
 	    .phase_total = o->phase_total,
 	    .step = r->step,
 	    .slot = &r->slots[i],

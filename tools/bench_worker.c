@@ -362,18 +362,18 @@ static void bench_rig_open(struct bench_rig *r)
 /* Fork the worker the way the agent's pool does: the child runs worker_run only. */
 static void bench_fork(struct bench_rig *r, const struct bench_opts *o)
 {
-	struct worker_config cfg = {
+	struct io_plan cfg = {
+	    .io = {.rw = o->rw,
+	           .block_size = o->block_size,
+	           .queue_depth = o->queue_depth,
+	           .direct = o->direct,
+	           .wake_slack_ns = o->wake_slack_ns,
+	           .efficient = o->timing == PACER_EFFICIENT},
 	    .index = 0,
 	    .path = o->file,
 	    .file_size = o->size,
-	    .direct = o->direct,
-	    .rw = o->rw,
-	    .block_size = o->block_size,
-	    .queue_depth = o->queue_depth,
 	    .seed = 0x5eed,
-	    .wake_slack_ns = o->wake_slack_ns,
 	    .lateness_ns = o->lateness_ns,
-	    .timing = o->timing,
 	    .step = r->step,
 	    .slot = r->slot,
 	    .wake_fd = r->wake_fd,

@@ -577,13 +577,13 @@ out:
 
 bool agg_mixed(const struct workload *w)
 {
-	return rw_is_mix(w->rw) && w->access.read_pct > 0 && w->access.read_pct < 100;
+	return rw_is_mix(w->io.rw) && w->io.read_pct > 0 && w->io.read_pct < 100;
 }
 
 void agg_point_workload(struct step_point *pt, const struct campaign *c, const struct workload *w)
 {
 	pt->mixed = agg_mixed(w);
-	pt->queue_depth = w->queue_depth;
+	pt->queue_depth = w->io.queue_depth;
 	/*
 	 * A simulated device stamps each completion itself: its storage latency holds no
 	 * reap delay, so the client has no part in it (but on a busy host, its bursts).

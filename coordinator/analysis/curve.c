@@ -21,12 +21,12 @@
 
 bool curve_uses_mib(const struct workload *w)
 {
-	return !rw_is_random(w->rw);
+	return !rw_is_random(w->io.rw);
 }
 
 bool curve_decimal(const struct workload *w)
 {
-	return w->access.decimal;
+	return w->io.decimal;
 }
 
 const char *curve_bw_unit(const struct workload *w)
@@ -86,7 +86,7 @@ double curve_offered_tp(const struct workload *w, const struct step_point *p)
 		return p->offered_ops;
 	if (p->achieved_ops > 0)
 		return p->offered_ops * p->mib_s / p->achieved_ops;
-	return p->offered_ops * (double)w->block_size / (1024.0 * 1024.0);
+	return p->offered_ops * (double)w->io.block_size / (1024.0 * 1024.0);
 }
 
 /*
@@ -459,17 +459,17 @@ static void curve_advice_change(const struct workload *w, unsigned reasons,
 		snprintf(buf, len,
 		         "the client fell behind the rates asked: give it more workers or queue "
 		         "depth (%u x %u slots per agent now)",
-		         w->workers, w->queue_depth);
+		         w->io.workers, w->io.queue_depth);
 	} else if (reasons & VERDICT_QUEUE_BOUND) {
 		snprintf(buf, len,
 		         "the queues held operations back: raise queue_depth (%u per worker now)",
-		         w->queue_depth);
+		         w->io.queue_depth);
 	} else if (reasons & VERDICT_BACKLOG) {
 		snprintf(buf, len,
 		         "the backlog grew through the steps: the storage or the client could not "
 		         "keep up; give the client more workers or queue depth (%u x %u slots per "
 		         "agent now)",
-		         w->workers, w->queue_depth);
+		         w->io.workers, w->io.queue_depth);
 	} else if (reasons & VERDICT_EMPTY) {
 		snprintf(buf, len, "nothing completed: check the target");
 	} else {
@@ -643,7 +643,7 @@ void curve_limit_capped(const struct campaign *c, const struct workload *w,
 		return;
 	}
 	qd = peak->qd_full_pct;
-	slots = (double)peak->workers * w->queue_depth;
+	slots = (double)peak->workers * w->io.queue_depth;
 	/* The least service time of a valid step: the storage unqueued. */
 	for (size_t i = 0; i < n; i++)
 		if (verdict_valid(&pts[i]) && pts[i].svc_mean_ns > 0 &&
@@ -676,7 +676,7 @@ void curve_limit_capped(const struct campaign *c, const struct workload *w,
 		snprintf(buf, len, "storage saturated: %s", why);
 	else if (qd >= CURVE_QD_FULL_PCT)
 		snprintf(buf, len, "queue depth (%u per worker, full %.0f%% of the time at peak)",
-		         w->queue_depth, qd);
+		         w->io.queue_depth, qd);
 	else if (step_metric(peak, c->slo_metric) > (double)c->slo_latency_ns)
 		snprintf(buf, len, "SLO latency");
 	else

@@ -33,12 +33,10 @@
 #define CAMPAIGN_CAP_BLOCK_SIZE (1u << 30)
 #define CAMPAIGN_CAP_FILE_SIZE  (1ull << 50)
 
-static const char *const campaign_keys[] = {
-    "campaign",  "agents",      "target",
-    "targets",   "slo",         "stop",
-    "workloads", "percentiles", WORKLOADS_SETTING_KEYS,
-    "cooldown",  NULL,
-};
+/* The top level's keys: these, the workload settings (defaults for all), then cooldown. */
+static const char *const campaign_keys_before[] = {
+    "campaign", "agents", "target", "targets", "slo", "stop", "workloads", "percentiles", NULL};
+static const char *const campaign_keys_after[] = {"cooldown", NULL};
 static const char *const campaign_agents_keys[] = {"local",  "select", "wait", "on_agent_loss",
                                                    "detail", "caps",   NULL};
 static const char *const campaign_caps_keys[] = {"workers", "queue_depth", "block_size",
@@ -368,9 +366,10 @@ static int campaign_cooldown(struct yamlnode_doc *y, const yaml_node_t *map, str
 static int campaign_root(struct yamlnode_doc *y, const yaml_node_t *root, struct campaign *c)
 {
 	yaml_node_t *name, *agents, *workloads, *slo, *stop;
-	const char *s;
+	const char *s, *keys[WORKLOADS_MAX_KEYS];
 
-	if (yamlnode_check_mapping(y, root, "campaign file", "campaign", campaign_keys) < 0)
+	workloads_known(campaign_keys_before, campaign_keys_after, keys);
+	if (yamlnode_check_mapping(y, root, "campaign file", "campaign", keys) < 0)
 		return -1;
 	if (yamlnode_require(y, root, "campaign", "campaign", &name) < 0 ||
 	    yamlnode_require(y, root, "agents", "campaign", &agents) < 0 ||

@@ -65,14 +65,14 @@ struct work_spec {
 
 struct workload {
 	char *name; /* a matrix's are generated: NAME-RW-BS[-rPCT][-qdN] (docs/campaign.md) */
-	enum rw_mode rw;
-	uint32_t block_size;  /* bytes */
-	uint32_t workers;     /* per agent */
-	uint32_t queue_depth; /* per worker */
+	/*
+	 * What the agents' workers are asked (rw, block_size, workers, queue_depth, access,
+	 * data, timing): a row each in common/setting.c, sent as they are in Prepare.
+	 */
+	struct io_settings io;
 	uint64_t interval_ns;
 	uint64_t warmup_ns;
 	uint64_t measure_ns;
-	struct access access; /* read_pct, align, working_set, random, arrivals, data, direct */
 	enum load_mode mode;
 	struct step_rate *steps; /* steps: or curve: (peak_pct), in order */
 	size_t nsteps;

@@ -64,7 +64,7 @@ static int loadspec_ops(struct yamlnode_doc *y, const yaml_node_t *n, const char
 			yamlnode_error(y, n, "%s: %s", label, uerr.msg);
 			return -1;
 		}
-		*ops = bps / w->block_size;
+		*ops = bps / w->io.block_size;
 		return 0;
 	}
 	if (units_parse_rate(s, ops, &uerr) < 0) {
@@ -75,9 +75,9 @@ static int loadspec_ops(struct yamlnode_doc *y, const yaml_node_t *n, const char
 			yamlnode_error(y, n, "%s: %s", label, uerr.msg);
 		return -1;
 	}
-	if (loadspec_inherited_by != NULL && !rw_is_random(w->rw)) {
-		units_format_size(w->block_size, bs, sizeof(bs));
-		units_format_size((uint64_t)(*ops * w->block_size), bw, sizeof(bw));
+	if (loadspec_inherited_by != NULL && !rw_is_random(w->io.rw)) {
+		units_format_size(w->io.block_size, bs, sizeof(bs));
+		units_format_size((uint64_t)(*ops * w->io.block_size), bw, sizeof(bw));
 		yamlnode_error(y, n,
 		               "%s: %s is a rate in ops/s, but %s is sequential and judged in "
 		               "MiB/s, where it would mean %s/s (%s ops of %s); give that workload "

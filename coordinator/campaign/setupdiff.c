@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rw.h"
+#include "setting.h"
 #include "setupdiff.h"
 #include "units.h"
 
@@ -133,33 +134,33 @@ static void setupdiff_pcts(const struct campaign *c, char *buf, size_t len)
 	}
 }
 
+/*
+ * A setting of the two workloads, by its row: numbers compare as numbers, and what a
+ * row shows by a function of its own (rw, random) or a name as the words shown.
+ */
+static void setupdiff_setting(struct setupdiff_out *o, const char *w, const struct setting *s,
+                              const struct io_settings *a, const struct io_settings *b)
+{
+	char x[64], y[64];
+	bool applies = setting_show(s, a, x, sizeof(x));
+
+	applies |= setting_show(s, b, y, sizeof(y));
+	if (!applies)
+		return;
+	if (s->show != NULL || s->type == SETTING_NAME)
+		setupdiff_str(o, w, s->label, x, y);
+	else if (setting_get(s, a) != setting_get(s, b))
+		setupdiff_add(o, "%s: %s %s vs %s", w, s->label, x, y);
+}
+
 static void setupdiff_workload(struct setupdiff_out *o, const struct workload *a,
                                const struct workload *b)
 {
 	const char *w = a->name;
-	char x[48], y[48];
 
-	setupdiff_str(o, w, "rw", rw_mode_name(a->rw), rw_mode_name(b->rw));
-	setupdiff_size(o, w, "block_size", a->block_size, b->block_size);
-	setupdiff_u64(o, w, "workers", a->workers, b->workers);
-	setupdiff_u64(o, w, "queue_depth", a->queue_depth, b->queue_depth);
-	if (rw_is_mix(a->rw) || rw_is_mix(b->rw))
-		setupdiff_u64(o, w, "read_pct", a->access.read_pct, b->access.read_pct);
-	access_dist_text(&a->access, x, sizeof(x));
-	access_dist_text(&b->access, y, sizeof(y));
-	setupdiff_str(o, w, "random", x, y);
-	setupdiff_size(o, w, "working_set", a->access.working_set, b->access.working_set);
-	setupdiff_str(o, w, "direct", a->access.direct ? "true" : "false",
-	              b->access.direct ? "true" : "false");
-	setupdiff_str(o, w, "arrivals", a->access.poisson ? "poisson" : "uniform",
-	              b->access.poisson ? "poisson" : "uniform");
-	setupdiff_str(o, w, "timing", a->access.efficient ? "efficient" : "precise",
-	              b->access.efficient ? "efficient" : "precise");
-	setupdiff_u64(o, w, "align", a->access.align, b->access.align);
-	setupdiff_u64(o, w, "data.compress", a->access.compress_pct, b->access.compress_pct);
-	setupdiff_u64(o, w, "data.dedupe", a->access.dedupe_pct, b->access.dedupe_pct);
-	setupdiff_str(o, w, "data.clone", a->access.clone, b->access.clone);
-	setupdiff_time(o, w, "wake_slack", a->access.wake_slack_ns, b->access.wake_slack_ns);
+	for (size_t i = 0; i < setting_count; i++)
+		if (setting_table[i].label != NULL && setting_held(&setting_table[i]))
+			setupdiff_setting(o, w, &setting_table[i], &a->io, &b->io);
 	setupdiff_time(o, w, "interval", a->interval_ns, b->interval_ns);
 	setupdiff_time(o, w, "warmup", a->warmup_ns, b->warmup_ns);
 	setupdiff_time(o, w, "measure", a->measure_ns, b->measure_ns);

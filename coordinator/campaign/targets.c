@@ -462,9 +462,9 @@ int targets_check(struct yamlnode_doc *y, const yaml_node_t *root, const struct 
 			const struct workload *w = &c->workloads[k];
 			char bs[32];
 
-			if (w->target != i || t->size >= w->block_size)
+			if (w->target != i || t->size >= w->io.block_size)
 				continue;
-			units_format_size(w->block_size, bs, sizeof(bs));
+			units_format_size(w->io.block_size, bs, sizeof(bs));
 			yamlnode_error(y, n,
 			               "%s: %s is smaller than block_size %s of workload '%s'; "
 			               "make the target at least one block",

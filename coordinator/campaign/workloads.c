@@ -12,9 +12,6 @@
 #include "workloads.h"
 #include "xalloc.h"
 
-#define WORKLOADS_MAX_WORKERS     256
-#define WORKLOADS_MAX_QD          4096
-#define WORKLOADS_MAX_BLOCK       (16u << 20)
 #define WORKLOADS_MIN_INTERVAL_NS 100000000ULL
 #define WORKLOADS_MAX_EXTEND      1000
 /* retry: at most this many more runs of a step whose client was disturbed. */
@@ -22,8 +19,8 @@
 
 #define WORKLOADS_RW_EXPECTED "read, write, randread, randwrite, rw or randrw"
 
-static const char *const workloads_keys[] = {"name", WORKLOADS_SETTING_KEYS, "zip", "targets",
-                                             NULL};
+static const char *const workloads_before[] = {"name", NULL};
+static const char *const workloads_after[] = {"zip", "targets", NULL};
 static const char *const workloads_steady_keys[] = {"extend", NULL};
 
 /* The keys a list turns into a matrix, in the order they nest and appear in names. */
@@ -82,48 +79,37 @@ struct workloads_entry {
 	bool direct_given; /* direct: set here or at the top: the target's does not apply */
 };
 
+/* The row of a key a matrix can vary. */
+static const struct setting *workloads_axis_row(int axis)
+{
+	return setting_find(workloads_axis_keys[axis]);
+}
+
+/* The axis a row is (-1: none): its key is read here, where a list makes a matrix. */
+static int workloads_axis_of(const struct setting *s)
+{
+	for (int a = 0; a < WORKLOADS_NAXES; a++)
+		if (s->key != NULL && strcmp(s->key, workloads_axis_keys[a]) == 0)
+			return a;
+	return -1;
+}
+
 /* One value of a key a matrix can vary; a list is read entry by entry through here. */
 static int workloads_set(struct yamlnode_doc *y, int axis, const yaml_node_t *n, struct workload *w)
 {
-	uint64_t v;
-
-	switch (axis) {
-	case WORKLOADS_RW:
-		if (n->type != YAML_SCALAR_NODE ||
-		    rw_mode_parse((const char *)n->data.scalar.value, &w->rw) < 0) {
-			yamlnode_expected(y, n, "rw", WORKLOADS_RW_EXPECTED);
-			return -1;
-		}
-		return 0;
-	case WORKLOADS_BS:
-		if (yamlnode_size(y, n, "block_size", &v) < 0)
-			return -1;
-		/* O_DIRECT needs sector-aligned blocks; 16MiB bounds the buffers */
-		if (v == 0 || v % 512 != 0 || v > WORKLOADS_MAX_BLOCK) {
-			yamlnode_expected(y, n, "block_size", "a multiple of 512B up to 16MiB");
-			return -1;
-		}
-		w->block_size = (uint32_t)v;
-		return 0;
-	case WORKLOADS_PCT:
-		return access_read_pct(y, n, &w->access);
-	default:
-		return yamlnode_uint(y, n, "queue_depth", 1, WORKLOADS_MAX_QD, &w->queue_depth);
+	if (axis != WORKLOADS_RW)
+		return access_read(y, n, workloads_axis_row(axis), &w->io);
+	if (n->type != YAML_SCALAR_NODE ||
+	    rw_mode_parse((const char *)n->data.scalar.value, &w->io.rw) < 0) {
+		yamlnode_expected(y, n, "rw", WORKLOADS_RW_EXPECTED);
+		return -1;
 	}
+	return 0;
 }
 
 static uint32_t workloads_value(int axis, const struct workload *w)
 {
-	switch (axis) {
-	case WORKLOADS_RW:
-		return (uint32_t)w->rw;
-	case WORKLOADS_BS:
-		return w->block_size;
-	case WORKLOADS_PCT:
-		return w->access.read_pct;
-	default:
-		return w->queue_depth;
-	}
+	return (uint32_t)setting_get(workloads_axis_row(axis), &w->io);
 }
 
 /* A key a matrix varies, given a single value here (a list is the matrix's to read). */
@@ -149,21 +135,15 @@ static int workloads_steady(struct yamlnode_doc *y, const yaml_node_t *map, stru
 	return 0;
 }
 
-/* Read the settings a workload can inherit; keys that are absent keep w's values. */
-static int workloads_settings(struct yamlnode_doc *y, const yaml_node_t *map, struct workload *w,
-                              struct workloads_origin *o)
+/* A key the workloads' own code reads (SETTING_HAND), into w. */
+static int workloads_hand(struct yamlnode_doc *y, const yaml_node_t *map, const char *key,
+                          struct workload *w, struct workloads_origin *o)
 {
-	yaml_node_t *n;
+	yaml_node_t *n = yamlnode_lookup(y, map, key);
 
-	if (workloads_scalar(y, map, WORKLOADS_RW, w) < 0 || access_parse(y, map, &w->access) < 0 ||
-	    workloads_scalar(y, map, WORKLOADS_BS, w) < 0)
-		return -1;
-	if ((n = yamlnode_lookup(y, map, "workers")) != NULL &&
-	    yamlnode_uint(y, n, "workers", 1, WORKLOADS_MAX_WORKERS, &w->workers) < 0)
-		return -1;
-	if (workloads_scalar(y, map, WORKLOADS_QD, w) < 0)
-		return -1;
-	if ((n = yamlnode_lookup(y, map, "interval")) != NULL) {
+	if (n == NULL || strcmp(key, "load") == 0) /* load: read per workload, later */
+		return 0;
+	if (strcmp(key, "interval") == 0) {
 		if (yamlnode_duration(y, n, "interval", &w->interval_ns) < 0)
 			return -1;
 		/* shorter intervals cost more in records than they tell */
@@ -172,13 +152,11 @@ static int workloads_settings(struct yamlnode_doc *y, const yaml_node_t *map, st
 			return -1;
 		}
 		o->interval = n;
-	}
-	if ((n = yamlnode_lookup(y, map, "warmup")) != NULL) {
+	} else if (strcmp(key, "warmup") == 0) {
 		if (yamlnode_duration(y, n, "warmup", &w->warmup_ns) < 0)
 			return -1;
 		o->warmup = n;
-	}
-	if ((n = yamlnode_lookup(y, map, "measure")) != NULL) {
+	} else if (strcmp(key, "measure") == 0) {
 		if (yamlnode_duration(y, n, "measure", &w->measure_ns) < 0)
 			return -1;
 		if (w->measure_ns == 0) {
@@ -186,12 +164,35 @@ static int workloads_settings(struct yamlnode_doc *y, const yaml_node_t *map, st
 			return -1;
 		}
 		o->measure = n;
+	} else if (strcmp(key, "steady") == 0) {
+		return workloads_steady(y, n, w);
+	} else if (strcmp(key, "retry") == 0) {
+		return yamlnode_uint(y, n, "retry", 0, WORKLOADS_MAX_RETRY, &w->retry);
 	}
-	if ((n = yamlnode_lookup(y, map, "steady")) != NULL && workloads_steady(y, n, w) < 0)
-		return -1;
-	if ((n = yamlnode_lookup(y, map, "retry")) != NULL &&
-	    yamlnode_uint(y, n, "retry", 0, WORKLOADS_MAX_RETRY, &w->retry) < 0)
-		return -1;
+	return 0;
+}
+
+/*
+ * Read the settings a workload can inherit, row by row in the table's order; keys
+ * that are absent keep w's values. The keys a matrix varies are read here one value
+ * at a time (a list is workloads_axes'), the others by their rows or by hand.
+ */
+static int workloads_settings(struct yamlnode_doc *y, const yaml_node_t *map, struct workload *w,
+                              struct workloads_origin *o)
+{
+	for (size_t i = 0; i < setting_count; i++) {
+		const struct setting *s = &setting_table[i];
+		int axis = workloads_axis_of(s), rc;
+
+		if (axis >= 0)
+			rc = workloads_scalar(y, map, axis, w);
+		else if (s->type == SETTING_HAND)
+			rc = workloads_hand(y, map, s->key, w, o);
+		else
+			rc = access_setting(y, map, s, &w->io);
+		if (rc < 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -354,7 +355,7 @@ static int workloads_check_clone(struct yamlnode_doc *y, const yaml_node_t *root
 {
 	const yaml_node_t *at;
 
-	if (w->access.clone[0] == '\0')
+	if (w->io.clone[0] == '\0')
 		return 0;
 	at = access_clone_node(y, root, node);
 	if (at == NULL)
@@ -364,7 +365,7 @@ static int workloads_check_clone(struct yamlnode_doc *y, const yaml_node_t *root
 		    y, at,
 		    "data.clone: a simulated device (target.sim) has no files to lay out "
 		    "as clone '%s' in workload '%s'; give target.path a directory",
-		    w->access.clone, w->name);
+		    w->io.clone, w->name);
 		return -1;
 	}
 	if (campaign_target_of(c, w)->sim.enabled) {
@@ -375,10 +376,10 @@ static int workloads_check_clone(struct yamlnode_doc *y, const yaml_node_t *root
 		    "data.clone: a simulated device (targets.%s.sim) has no files to lay "
 		    "out as clone '%s' in workload '%s'; give target %s a path, or "
 		    "leave it out of the workload's targets",
-		    tn, w->access.clone, w->name, tn);
+		    tn, w->io.clone, w->name, tn);
 		return -1;
 	}
-	if (rw_writes(w->rw)) {
+	if (rw_writes(w->io.rw)) {
 		/* a top-level clone applies to every workload: it moves to those that read */
 		bool own = access_clone_node(y, NULL, node) != NULL;
 
@@ -386,7 +387,7 @@ static int workloads_check_clone(struct yamlnode_doc *y, const yaml_node_t *root
 		               "data.clone: workload '%s' writes (rw: %s), and clone '%s' is "
 		               "read-only: every file holds the same golden image, which writes "
 		               "would change; read it (rw: read or randread), or %s",
-		               w->name, rw_mode_name(w->rw), w->access.clone,
+		               w->name, rw_mode_name(w->io.rw), w->io.clone,
 		               own ? "leave data.clone out of the workload that writes"
 		                   : "give data.clone to the workloads that read, not the top "
 		                     "level");
@@ -400,12 +401,12 @@ static int workloads_check_access(struct yamlnode_doc *y, const yaml_node_t *roo
                                   const yaml_node_t *node, const struct campaign *c,
                                   const struct workload *w)
 {
-	const struct access *a = &w->access;
+	const struct io_settings *a = &w->io;
 	uint64_t tsize = campaign_target_of(c, w)->size;
 	char bs[32];
 
-	units_format_size(w->block_size, bs, sizeof(bs));
-	if (a->working_set != 0 && a->working_set < w->block_size) {
+	units_format_size(w->io.block_size, bs, sizeof(bs));
+	if (a->working_set != 0 && a->working_set < w->io.block_size) {
 		yamlnode_error(y, workloads_where(y, root, node, "working_set"),
 		               "working_set: smaller than block_size %s of workload '%s'", bs,
 		               w->name);
@@ -418,7 +419,7 @@ static int workloads_check_access(struct yamlnode_doc *y, const yaml_node_t *roo
 		               w->name);
 		return -1;
 	}
-	if (a->align != 0 && a->align > w->block_size) {
+	if (a->align != 0 && a->align > w->io.block_size) {
 		yamlnode_error(y, workloads_where(y, root, node, "align"),
 		               "align: larger than block_size %s of workload '%s'", bs, w->name);
 		return -1;
@@ -446,17 +447,17 @@ static int workloads_check_work(struct yamlnode_doc *y, const yaml_node_t *load,
                                 const struct campaign *c, const struct workload *w)
 {
 	const struct campaign_target *t = campaign_target_of(c, w);
-	uint64_t span = w->access.working_set ? w->access.working_set : t->size;
+	uint64_t span = w->io.working_set ? w->io.working_set : t->size;
 	const yaml_node_t *work, *at;
 	char a[32], b[32], key[96];
 
-	if (!w->work.on || rw_is_random(w->rw) || span == 0 || w->work.bytes <= span)
+	if (!w->work.on || rw_is_random(w->io.rw) || span == 0 || w->work.bytes <= span)
 		return 0;
 	work = yamlnode_lookup(y, load, "work");
 	at = work != NULL ? yamlnode_lookup(y, work, "bytes") : NULL;
 	units_format_size(w->work.bytes, a, sizeof(a));
 	units_format_size(span, b, sizeof(b));
-	if (w->access.working_set)
+	if (w->io.working_set)
 		snprintf(key, sizeof(key), "working_set");
 	else if (c->multi_target)
 		snprintf(key, sizeof(key), "targets.%s.size", t->name);
@@ -496,15 +497,15 @@ static char *workloads_matrix_name(const struct workloads_entry *e, const struct
 	bool named = e->name != NULL;
 
 	if (!named || e->axes[WORKLOADS_RW] != NULL)
-		snprintf(rw, sizeof(rw), "%s%s", named ? "-" : "", rw_mode_name(w->rw));
+		snprintf(rw, sizeof(rw), "%s%s", named ? "-" : "", rw_mode_name(w->io.rw));
 	if (!named || e->axes[WORKLOADS_BS] != NULL) {
 		bs[0] = '-';
-		workloads_size_word(w->block_size, bs + 1, sizeof(bs) - 1);
+		workloads_size_word(w->io.block_size, bs + 1, sizeof(bs) - 1);
 	}
-	if (e->axes[WORKLOADS_PCT] != NULL && rw_is_mix(w->rw))
-		snprintf(pct, sizeof(pct), "-r%u", w->access.read_pct);
+	if (e->axes[WORKLOADS_PCT] != NULL && rw_is_mix(w->io.rw))
+		snprintf(pct, sizeof(pct), "-r%u", w->io.read_pct);
 	if (e->axes[WORKLOADS_QD] != NULL)
-		snprintf(qd, sizeof(qd), "-qd%u", w->queue_depth);
+		snprintf(qd, sizeof(qd), "-qd%u", w->io.queue_depth);
 	return xasprintf("%s%s%s%s%s", named ? e->name : "", rw, bs, pct, qd);
 }
 
@@ -524,7 +525,7 @@ static enum rw_mode workloads_rw_at(const struct workloads_entry *e, const size_
 {
 	return e->axes[WORKLOADS_RW]
 	           ? (enum rw_mode)e->axes[WORKLOADS_RW]->values[idx[e->lead[WORKLOADS_RW]]]
-	           : e->base.rw;
+	           : e->base.io.rw;
 }
 
 /*
@@ -561,7 +562,7 @@ static bool workloads_any_mix(const struct workloads_entry *e)
 	const struct workloads_axis *rw = e->axes[WORKLOADS_RW];
 
 	if (rw == NULL)
-		return rw_is_mix(e->base.rw);
+		return rw_is_mix(e->base.io.rw);
 	for (size_t i = 0; i < rw->n; i++)
 		if (rw_is_mix((enum rw_mode)rw->values[i]))
 			return true;
@@ -586,7 +587,7 @@ static int workloads_add_on(struct yamlnode_doc *y, const yaml_node_t *root,
 	w->name =
 	    c->multi_target ? xasprintf("%s@%s", w->test, c->targets[ti].name) : xstrdup(w->test);
 	if (!e->direct_given)
-		w->access.direct = c->targets[ti].direct;
+		w->io.direct = c->targets[ti].direct;
 	snprintf(lwhat, sizeof(lwhat), "load of %s", e->what);
 	if (e->load == top->load) {
 		/* the top level's load: a plain rate must mean what it says for this one */
@@ -609,8 +610,8 @@ static int workloads_add_on(struct yamlnode_doc *y, const yaml_node_t *root,
 	    workloads_check_count(y, e->node, w, e->own.measure, top->origin.measure) < 0)
 		return -1;
 	/* the common mixed test is 75/25 random; a sequential mix defaults to half */
-	if (w->access.read_pct == ACCESS_READ_PCT_UNSET)
-		w->access.read_pct = w->rw == RW_RW ? 50 : 75;
+	if (w->io.read_pct == SETTING_READ_PCT_UNSET)
+		w->io.read_pct = w->io.rw == RW_RW ? 50 : 75;
 	if (workloads_check_access(y, root, e->node, c, w) < 0 ||
 	    workloads_check_work(y, e->load, c, w) < 0)
 		return -1;
@@ -723,14 +724,11 @@ static int workloads_expand(struct yamlnode_doc *y, const yaml_node_t *root,
 
 		for (int a = 0; a < WORKLOADS_NAXES; a++)
 			at[a] = idx[e->lead[a]];
-		if (e->axes[WORKLOADS_RW] != NULL)
-			w.rw = (enum rw_mode)e->axes[WORKLOADS_RW]->values[at[WORKLOADS_RW]];
-		if (e->axes[WORKLOADS_BS] != NULL)
-			w.block_size = e->axes[WORKLOADS_BS]->values[at[WORKLOADS_BS]];
-		if (e->axes[WORKLOADS_PCT] != NULL && rw_is_mix(w.rw))
-			w.access.read_pct = e->axes[WORKLOADS_PCT]->values[at[WORKLOADS_PCT]];
-		if (e->axes[WORKLOADS_QD] != NULL)
-			w.queue_depth = e->axes[WORKLOADS_QD]->values[at[WORKLOADS_QD]];
+		for (int a = 0; a < WORKLOADS_NAXES; a++)
+			/* read_pct varies only a mix; rw leads, so w.io.rw is the combination's */
+			if (e->axes[a] != NULL && (a != WORKLOADS_PCT || rw_is_mix(w.io.rw)))
+				setting_set(workloads_axis_row(a), &w.io,
+				            e->axes[a]->values[at[a]]);
 		if (workloads_add(y, root, e, top, &w, c) < 0)
 			return -1;
 	} while (workloads_next(e, idx));
@@ -829,6 +827,7 @@ static int workloads_entry(struct yamlnode_doc *y, const yaml_node_t *root, cons
 {
 	struct workloads_axis own[WORKLOADS_NAXES];
 	struct workloads_entry e = {.node = node, .base = top->defaults};
+	const char *keys[WORKLOADS_MAX_KEYS];
 	yaml_node_t *n;
 	size_t count;
 
@@ -838,7 +837,8 @@ static int workloads_entry(struct yamlnode_doc *y, const yaml_node_t *root, cons
 	    n->type == YAML_SCALAR_NODE && n->data.scalar.length > 0 && n->data.scalar.length < 100)
 		snprintf(e.what, sizeof(e.what), "workload '%s'",
 		         (const char *)n->data.scalar.value);
-	if (yamlnode_check_mapping(y, node, "workloads", e.what, workloads_keys) < 0 ||
+	workloads_known(workloads_before, workloads_after, keys);
+	if (yamlnode_check_mapping(y, node, "workloads", e.what, keys) < 0 ||
 	    workloads_settings(y, node, &e.base, &e.own) < 0 ||
 	    workloads_axes(y, node, &e.base, own) < 0)
 		return -1;
@@ -896,28 +896,37 @@ static int workloads_check_top_load(struct yamlnode_doc *y, const struct workloa
 	return rc;
 }
 
+void workloads_known(const char *const *before, const char *const *after, const char **keys)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; before[i] != NULL; i++)
+		keys[n++] = before[i];
+	n += setting_keys(NULL, keys + n, WORKLOADS_MAX_KEYS - n);
+	for (size_t i = 0; after[i] != NULL && n + 1 < WORKLOADS_MAX_KEYS; i++)
+		keys[n++] = after[i];
+	keys[n] = NULL;
+}
+
 int workloads_parse(struct yamlnode_doc *y, const yaml_node_t *root, const yaml_node_t *list,
                     struct campaign *c)
 {
 	struct workloads_top top = {
 	    .defaults =
 	        {
-	            .rw = RW_RANDREAD,
-	            .block_size = 4096,
-	            .workers = 1,
-	            .queue_depth = 16,
 	            .interval_ns = NSEC_PER_SEC,
 	            .warmup_ns = NSEC_PER_SEC,
 	            .measure_ns = 5 * NSEC_PER_SEC,
-	            .access = {.read_pct = ACCESS_READ_PCT_UNSET,
-	                       .direct = c->targets[0].direct,
-	                       .efficient = true},
 	            .ramp_max_steps = 20,
 	            .retry = 2,
 	        },
 	};
 	size_t n;
 
+	setting_defaults(&top.defaults.io);
+	/* read_pct's default is the mix's, set per workload; direct's the target's */
+	top.defaults.io.read_pct = SETTING_READ_PCT_UNSET;
+	top.defaults.io.direct = c->targets[0].direct;
 	if (workloads_settings(y, root, &top.defaults, &top.origin) < 0 ||
 	    workloads_axes(y, root, &top.defaults, top.axes) < 0)
 		return -1;

@@ -8,10 +8,8 @@
 #include "error.h"
 #include "yamlnode.h"
 
-/* The workload keys the top level also takes, as defaults for every workload. */
-#define WORKLOADS_SETTING_KEYS                                                                     \
-	"rw", "block_size", "workers", "queue_depth", "interval", "warmup", "measure",             \
-	    ACCESS_KEYS, "steady", "retry", "load"
+/* At most this many keys in a mapping that takes the workload settings. */
+#define WORKLOADS_MAX_KEYS 64
 
 /* A matrix expands to at most this many workloads in a campaign. */
 #define WORKLOADS_MAX 1024
@@ -22,6 +20,12 @@
  * Read workloads: (list) with the defaults root gives, into c->workloads.
  * The target must be read already: defaults and checks depend on it.
  */
+/*
+ * The keys of a mapping that takes the workload settings (a workload, the top level):
+ * before (NULL-terminated), the settings' keys in their table's order, then after,
+ * into keys (NULL-terminated, WORKLOADS_MAX_KEYS entries).
+ */
+void workloads_known(const char *const *before, const char *const *after, const char **keys);
 int workloads_parse(struct yamlnode_doc *y, const yaml_node_t *root, const yaml_node_t *list,
                     struct campaign *c);
 

@@ -45,11 +45,11 @@ static int workspec_amount(struct yamlnode_doc *y, const yaml_node_t *map, struc
 		               "(e.g. work: {bytes: 300MiB})");
 		return -1;
 	}
-	units_format_size(w->block_size, bs, sizeof(bs));
+	units_format_size(w->io.block_size, bs, sizeof(bs));
 	if (bytes != NULL) {
 		if (yamlnode_size(y, bytes, "load.work.bytes", &w->work.bytes) < 0)
 			return -1;
-		if (w->work.bytes == 0 || w->work.bytes % w->block_size != 0) {
+		if (w->work.bytes == 0 || w->work.bytes % w->io.block_size != 0) {
 			yamlnode_error(
 			    y, bytes,
 			    "load.work.bytes: expected a whole number of %s blocks above "
@@ -57,14 +57,14 @@ static int workspec_amount(struct yamlnode_doc *y, const yaml_node_t *map, struc
 			    bs);
 			return -1;
 		}
-		w->work.ops = w->work.bytes / w->block_size;
+		w->work.ops = w->work.bytes / w->io.block_size;
 	} else {
 		uint32_t v;
 
 		if (yamlnode_uint(y, ops, "load.work.ops", 1, UINT32_MAX, &v) < 0)
 			return -1;
 		w->work.ops = v;
-		w->work.bytes = (uint64_t)v * w->block_size;
+		w->work.bytes = (uint64_t)v * w->io.block_size;
 	}
 	w->work.deadline_ns = WORKSPEC_DEADLINE_NS;
 	if ((n = yamlnode_lookup(y, map, "deadline")) != NULL) {
@@ -102,7 +102,7 @@ static int workspec_rate(struct yamlnode_doc *y, const yaml_node_t *n, struct wo
 			yamlnode_error(y, n, "load.rate: %s", uerr.msg);
 			return -1;
 		}
-		*ops = bps / w->block_size;
+		*ops = bps / w->io.block_size;
 	} else if (units_parse_rate(s, ops, &uerr) < 0) {
 		yamlnode_expected(y, n, "load.rate",
 		                  "max, a rate such as 2000 or a bandwidth such as "

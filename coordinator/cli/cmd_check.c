@@ -33,7 +33,7 @@ static void cmd_check_duration(uint64_t ns, char *buf, size_t len)
 static void cmd_check_rate(double ops, const struct workload *w, char *buf, size_t len)
 {
 	snprintf(buf, len, "%.6g %s (%.1f %s)", ops, curve_rate_unit(w),
-	         curve_shown_bw(w, ops * w->block_size / 1048576.0), curve_bw_unit(w));
+	         curve_shown_bw(w, ops * w->io.block_size / 1048576.0), curve_bw_unit(w));
 }
 
 /* A target as check shows it: "target" for target:, "target NAME" for targets:. */
@@ -133,14 +133,14 @@ static void cmd_check_campaign(const struct campaign *c)
 
 static void cmd_check_access(const struct workload *w)
 {
-	const struct access *x = &w->access;
+	const struct io_settings *x = &w->io;
 	char dist[64], size[32];
 
 	printf("  access   ");
-	if (rw_is_mix(w->rw))
+	if (rw_is_mix(w->io.rw))
 		printf("%u%% reads, ", x->read_pct);
-	if (rw_is_random(w->rw)) {
-		access_dist_text(x, dist, sizeof(dist));
+	if (rw_is_random(w->io.rw)) {
+		setting_dist_text(x, dist, sizeof(dist));
 		printf("%s offsets, ", dist);
 	}
 	if (x->working_set) {
@@ -153,7 +153,7 @@ static void cmd_check_access(const struct workload *w)
 	}
 	printf("%s arrivals, %s", x->poisson ? "poisson" : "uniform",
 	       x->direct ? "O_DIRECT" : "buffered");
-	if (rw_writes(w->rw))
+	if (rw_writes(w->io.rw))
 		printf(", data %u%% compressible, %u%% dedupable", x->compress_pct, x->dedupe_pct);
 	if (x->clone[0] != '\0')
 		printf(", every file the clone '%s' (%u%% compressible, %u%% dedupable)", x->clone,
@@ -179,8 +179,9 @@ static void cmd_check_load(const struct workload *w)
 			printf("           paced at %s in total across agents\n", r);
 		} else {
 			units_format_duration(w->work.think_ns, r, sizeof(r));
-			printf("           closed loop at queue depth %u%s%s%s\n", w->queue_depth,
-			       w->work.think_ns ? ", think " : "", w->work.think_ns ? r : "",
+			printf("           closed loop at queue depth %u%s%s%s\n",
+			       w->io.queue_depth, w->work.think_ns ? ", think " : "",
+			       w->work.think_ns ? r : "",
 			       w->work.think_ns ? " after each completion" : "");
 		}
 		units_format_duration(w->work.spread_ns, r, sizeof(r));
@@ -221,7 +222,7 @@ static void cmd_check_load(const struct workload *w)
 				printf("           %3zu  %s\n", i + 1, r);
 			} else
 				printf("           %3zu  max (closed loop at queue depth %u)\n",
-				       i + 1, w->queue_depth);
+				       i + 1, w->io.queue_depth);
 		}
 		break;
 	}
@@ -239,10 +240,11 @@ static uint64_t cmd_check_workload(size_t i, size_t n, const struct workload *w,
 	bool up = w->mode == LOAD_RAMP || w->refine > 0 || w->steady_extend > 0;
 	char bs[32], a[32], b[32], c[32], d[32];
 
-	units_format_size(w->block_size, bs, sizeof(bs));
+	units_format_size(w->io.block_size, bs, sizeof(bs));
 	printf("\nworkload %zu/%zu: %s\n", i + 1, n, w->name);
 	printf("  io       %s, %s blocks, %u worker%s x queue depth %u per agent\n",
-	       rw_mode_name(w->rw), bs, w->workers, w->workers == 1 ? "" : "s", w->queue_depth);
+	       rw_mode_name(w->io.rw), bs, w->io.workers, w->io.workers == 1 ? "" : "s",
+	       w->io.queue_depth);
 	cmd_check_access(w);
 	units_format_duration(w->interval_ns, a, sizeof(a));
 	units_format_duration(w->warmup_ns, b, sizeof(b));

@@ -195,7 +195,7 @@ static void derive_curve_csv(FILE *f, const void *arg)
 static void derive_knee_units(const struct workload *w, const struct knee *k, double *ops,
                               double *mibps)
 {
-	double per_op = (double)w->block_size / (1024.0 * 1024.0);
+	double per_op = (double)w->io.block_size / (1024.0 * 1024.0);
 
 	if (curve_uses_mib(w)) {
 		*mibps = k->throughput;
@@ -314,8 +314,9 @@ static void derive_curve_json(FILE *f, const void *arg)
 	for (size_t i = 0; i < j->n; i++)
 		json_array_append_new(steps, derive_step_json(&j->sorted[i], &j->v[i]));
 	derive_json(f, json_pack("{s:s,s:s,s:I,s:s,s:o,s:s,s:s,s:o,s:o,s:o}", "workload", w->name,
-	                         "rw", rw_mode_name(w->rw), "block_size", (json_int_t)w->block_size,
-	                         "unit", curve_uses_mib(w) ? "MiB/s" : "ops/s", "slo_us",
+	                         "rw", rw_mode_name(w->io.rw), "block_size",
+	                         (json_int_t)w->io.block_size, "unit",
+	                         curve_uses_mib(w) ? "MiB/s" : "ops/s", "slo_us",
 	                         derive_us((double)x->c->slo_latency_ns), "metric",
 	                         campaign_slo_metric_name(x->c->slo_metric), "knee_kind", j->kind,
 	                         "knee_ops", derive_num(kops, 10), "knee_mibps",
@@ -439,7 +440,7 @@ static json_t *derive_storm_json(const struct workload *w, const struct judged_c
 		                                 derive_num(s->mark_s[i], 1e6))));
 	return derive_need(json_pack(
 	    "{s:I,s:I,s:I,s:I,s:I,s:I,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "work_ops",
-	    (json_int_t)s->work_ops, "work_bytes", (json_int_t)(s->work_ops * w->block_size),
+	    (json_int_t)s->work_ops, "work_bytes", (json_int_t)(s->work_ops * w->io.block_size),
 	    "workers", (json_int_t)s->workers, "finished", (json_int_t)s->finished, "agents",
 	    (json_int_t)s->agents, "agents_finished", (json_int_t)s->agents_done, "complete",
 	    (int)(s->workers > 0 && s->finished == s->workers), "least_done_pct",
@@ -501,10 +502,10 @@ static json_t *derive_workload_json(const struct judged_curve *j)
 
 	derive_knee_units(w, &j->knee, &kops, &kmib);
 	o = derive_need(json_pack("{s:s,s:s,s:I,s:b,s:I,s:o,s:o,s:s}", "name", w->name, "rw",
-	                          rw_mode_name(w->rw), "block_size", (json_int_t)w->block_size,
-	                          "direct", (int)w->access.direct, "steps", (json_int_t)j->n,
-	                          "knee_ops", derive_num(kops, 10), "knee_mibps",
-	                          derive_num(kmib, 1000), "knee_kind", j->kind));
+	                          rw_mode_name(w->io.rw), "block_size",
+	                          (json_int_t)w->io.block_size, "direct", (int)w->io.direct,
+	                          "steps", (json_int_t)j->n, "knee_ops", derive_num(kops, 10),
+	                          "knee_mibps", derive_num(kmib, 1000), "knee_kind", j->kind));
 	derive_knee_json(o, j);
 	derive_repeats_json(o, j);
 	derive_peak_json(o, j);
@@ -527,7 +528,7 @@ static json_t *derive_workload_json(const struct judged_curve *j)
 	json_object_set_new(o, "rate_cap", derive_ratecap_json(j));
 	/* Read and write apart at the peak: a mixed workload's only (docs/campaign.md). */
 	if (agg_mixed(w)) {
-		json_object_set_new(o, "read_pct", json_integer(w->access.read_pct));
+		json_object_set_new(o, "read_pct", json_integer(w->io.read_pct));
 		json_object_set_new(o, "read_at_peak", derive_kind_json(j->peak, KINDS_READ));
 		json_object_set_new(o, "write_at_peak", derive_kind_json(j->peak, KINDS_WRITE));
 	}
@@ -691,18 +692,18 @@ static void derive_summary_md(FILE *f, const void *arg)
 	for (size_t i = 0; i < c->nworkloads; i++) {
 		const struct workload *w = &c->workloads[i];
 
-		access_dist_text(&w->access, dist, sizeof(dist));
-		units_format_size(w->block_size, bs, sizeof(bs));
+		setting_dist_text(&w->io, dist, sizeof(dist));
+		units_format_size(w->io.block_size, bs, sizeof(bs));
 		/* A clone's reads hit one image the storage may keep once: say so with the figure.
 		 */
 		fprintf(f,
 		        "\n## %s (%s, %s blocks, %u workers x qd %u per agent, %s, %s%s%s%s%s)\n\n",
-		        w->name, rw_mode_name(w->rw), bs, w->workers, w->queue_depth,
-		        rw_is_random(w->rw) ? dist : "sequential",
-		        w->access.direct ? "O_DIRECT" : "buffered",
-		        w->access.poisson ? ", poisson arrivals" : "",
-		        w->access.clone[0] ? ", every file the clone '" : "", w->access.clone,
-		        w->access.clone[0] ? "'" : "");
+		        w->name, rw_mode_name(w->io.rw), bs, w->io.workers, w->io.queue_depth,
+		        rw_is_random(w->io.rw) ? dist : "sequential",
+		        w->io.direct ? "O_DIRECT" : "buffered",
+		        w->io.poisson ? ", poisson arrivals" : "",
+		        w->io.clone[0] ? ", every file the clone '" : "", w->io.clone,
+		        w->io.clone[0] ? "'" : "");
 		table_knee_text(&x->judged[i], knee, sizeof(knee));
 		fprintf(f, "%s\n\n", knee);
 		derive_kinds_md(f, &x->judged[i]);

@@ -308,13 +308,13 @@ static void plot_title_text(const struct workload *w, char *buf, size_t len)
 {
 	char bs[32];
 
-	units_format_size(w->block_size, bs, sizeof(bs));
-	if (rw_is_mix(w->rw) && w->access.read_pct <= 100)
+	units_format_size(w->io.block_size, bs, sizeof(bs));
+	if (rw_is_mix(w->io.rw) && w->io.read_pct <= 100)
 		snprintf(buf, len, "%s (%s %u%% reads, %s blocks)", w->name ? w->name : "",
-		         rw_mode_name(w->rw), w->access.read_pct, bs);
+		         rw_mode_name(w->io.rw), w->io.read_pct, bs);
 	else
 		snprintf(buf, len, "%s (%s, %s blocks)", w->name ? w->name : "",
-		         rw_mode_name(w->rw), bs);
+		         rw_mode_name(w->io.rw), bs);
 }
 
 /* Text with a white halo, so a label stays legible over grid lines and curves. */
@@ -442,7 +442,7 @@ static void plot_tooltip(struct plot_ctx *p, const struct plot_series *ps, size_
 	if (pt->offered_ops > 0)
 		plot_fmt_rate(p->w, pt->offered_ops, false, offered, sizeof(offered));
 	else
-		snprintf(offered, sizeof(offered), "max (qd %u)", p->w->queue_depth);
+		snprintf(offered, sizeof(offered), "max (qd %u)", p->w->io.queue_depth);
 	plot_group(pt->achieved_ops, 0, achieved, sizeof(achieved));
 	fputs("<title>", p->f);
 	if (ps->label) {

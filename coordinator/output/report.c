@@ -332,27 +332,26 @@ static void report_workload_params(FILE *f, const struct workload *w)
 {
 	char bs[32], dist[48], iv[32], wu[32], ms[32];
 
-	units_format_size(w->block_size, bs, sizeof(bs));
+	units_format_size(w->io.block_size, bs, sizeof(bs));
 	units_format_duration(w->interval_ns, iv, sizeof(iv));
 	units_format_duration(w->warmup_ns, wu, sizeof(wu));
 	units_format_duration(w->measure_ns, ms, sizeof(ms));
-	fprintf(f, "<p class=\"params\">%s", rw_mode_name(w->rw));
-	if (rw_is_mix(w->rw) && w->access.read_pct <= 100)
-		fprintf(f, " (%u%% reads)", w->access.read_pct);
+	fprintf(f, "<p class=\"params\">%s", rw_mode_name(w->io.rw));
+	if (rw_is_mix(w->io.rw) && w->io.read_pct <= 100)
+		fprintf(f, " (%u%% reads)", w->io.read_pct);
 	fprintf(f, ", %s blocks", bs);
-	if (rw_is_random(w->rw)) {
-		access_dist_text(&w->access, dist, sizeof(dist));
+	if (rw_is_random(w->io.rw)) {
+		setting_dist_text(&w->io, dist, sizeof(dist));
 		fprintf(f, ", %s offsets", dist);
 	}
 	/* clone names are [A-Za-z0-9._-] (text_name_ok): nothing to escape */
 	fprintf(f,
 	        ", %s, %s arrivals%s%s%s; %u worker%s &times; queue depth %u per agent; "
 	        "%s intervals, %s warm-up, %s measured per step</p>\n",
-	        w->access.direct ? "O_DIRECT" : "buffered",
-	        w->access.poisson ? "Poisson" : "uniform",
-	        w->access.clone[0] ? "; every file the clone &lsquo;" : "", w->access.clone,
-	        w->access.clone[0] ? "&rsquo;" : "", w->workers, w->workers == 1 ? "" : "s",
-	        w->queue_depth, iv, wu, ms);
+	        w->io.direct ? "O_DIRECT" : "buffered", w->io.poisson ? "Poisson" : "uniform",
+	        w->io.clone[0] ? "; every file the clone &lsquo;" : "", w->io.clone,
+	        w->io.clone[0] ? "&rsquo;" : "", w->io.workers, w->io.workers == 1 ? "" : "s",
+	        w->io.queue_depth, iv, wu, ms);
 }
 
 /* Cell k of field f (k: the percentile, for PF_PCTS) of point p, as the page shows it. */
@@ -375,7 +374,7 @@ static void report_step_cell(FILE *f, const struct workload *w, const struct pfi
 		if (v.d > 0)
 			report_num(v.d, cell, sizeof(cell));
 		else
-			snprintf(cell, sizeof(cell), "max (qd %u)", w->queue_depth);
+			snprintf(cell, sizeof(cell), "max (qd %u)", w->io.queue_depth);
 		break;
 	case PF_H_RATE:
 		report_num(v.d, cell, sizeof(cell));

@@ -220,8 +220,8 @@ static char *results_point_line(const struct results *r, const struct workload *
 	size_t len = 0;
 	FILE *m = results_line_open(&line, &len);
 
-	fprintf(m, "%s,%s,%u,%s,", w->name, rw_mode_name(w->rw), w->block_size,
-	        w->access.direct ? "true" : "false");
+	fprintf(m, "%s,%s,%u,%s,", w->name, rw_mode_name(w->io.rw), w->io.block_size,
+	        w->io.direct ? "true" : "false");
 	pfield_csv_row(m, PF_CURVE, r->kinds, p, NULL);
 	results_line_close(m);
 	return line;

@@ -152,7 +152,7 @@ static void table_step_cell(const struct workload *w, const struct pfield *f,
 		if (v.d > 0)
 			snprintf(buf, len, "%.0f", v.d);
 		else
-			snprintf(buf, len, "max (qd %u)", w->queue_depth);
+			snprintf(buf, len, "max (qd %u)", w->io.queue_depth);
 		break;
 	case PF_H_RATE:
 		snprintf(buf, len, "%.0f", v.d);
@@ -288,7 +288,7 @@ void table_print_summary(FILE *f, const struct campaign *c, const struct judged_
 		table_peak_text(j, peak, sizeof(peak), sus, sizeof(sus));
 		/* Page-cache numbers are not the storage's: say so where the figure stands. */
 		fprintf(f, "| %s%s | %s | %s | %s | %s |\n", w->name,
-		        w->access.direct ? "" : " (buffered)", knee, peak, sus, j->limit);
+		        w->io.direct ? "" : " (buffered)", knee, peak, sus, j->limit);
 	}
 }
 

@@ -314,7 +314,7 @@ void timeplot_svg(FILE *f, const struct workload *w, const struct step_point *pt
 	                         .mib = curve_uses_mib(w),
 	                         .decimal = curve_decimal(w),
 	                         .unit = curve_unit(w),
-	                         .block = w->block_size};
+	                         .block = w->io.block_size};
 
 	timeplot_ranges(&p, pts, n);
 	fprintf(

@@ -2,13 +2,6 @@
 /* A campaign's workload as the Prepare message the agents receive: the one place it is built. */
 #include "prepare.h"
 
-/* The campaign's enums travel as their numbers: they must stay the protocol's. */
-_Static_assert((int)ACCESS_UNIFORM == (int)IOCURVE__RANDOM_DIST__RANDOM_DIST_UNIFORM,
-               "access_dist");
-_Static_assert((int)ACCESS_ZIPF == (int)IOCURVE__RANDOM_DIST__RANDOM_DIST_ZIPF, "access_dist");
-_Static_assert((int)ACCESS_HOTSPOT == (int)IOCURVE__RANDOM_DIST__RANDOM_DIST_HOTSPOT,
-               "access_dist");
-
 void prepare_for_agent(struct prepare_msg *m, uint32_t agent_index, uint32_t nagents)
 {
 	/* Every agent runs the workload's worker count: agent i's are i*W .. i*W+W-1. */
@@ -32,28 +25,9 @@ void prepare_build(struct prepare_msg *m, const struct campaign *c, size_t wi)
 	p->workload = w->name;
 	p->target_dir = t->path ? t->path : "";
 	p->file_size = t->size;
-	p->rw = (Iocurve__RwMode)w->rw;
-	p->block_size = w->block_size;
-	p->workers = w->workers;
-	p->queue_depth = w->queue_depth;
-	p->direct = w->access.direct;
-	p->read_pct = w->access.read_pct;
-	p->align = w->access.align;
-	p->working_set = w->access.working_set;
-	p->random = (Iocurve__RandomDist)w->access.dist;
-	p->zipf_theta = w->access.zipf_theta;
-	p->hot_set_pct = w->access.hot_set_pct;
-	p->hot_ops_pct = w->access.hot_ops_pct;
-	p->poisson = w->access.poisson;
-	p->wake_slack_ns = w->access.wake_slack_ns;
-	p->timing = w->access.efficient ? IOCURVE__TIMING__TIMING_EFFICIENT
-	                                : IOCURVE__TIMING__TIMING_PRECISE;
+	/* the workload's settings, row by row (common/setting.c) */
+	setting_to_prepare(&w->io, p);
 	p->lateness_budget_ns = c->slo_latency_ns * PREPARE_LATENESS_PCT / 100;
-	p->compress_pct = w->access.compress_pct;
-	p->dedupe_pct = w->access.dedupe_pct;
-	/* Only agents with CAPABILITY_CLONE are claimed for a campaign with a clone (runner.c). */
-	if (w->access.clone[0] != '\0')
-		p->clone = (char *)w->access.clone;
 	if (t->sim.enabled) {
 		m->sim.servers = t->sim.servers;
 		m->sim.service_ns = t->sim.service_ns;
@@ -87,13 +61,13 @@ int prepare_check_caps(const struct campaign *c, uint64_t caps, const char *agen
 	for (size_t i = 0; i < c->nworkloads; i++) {
 		const struct workload *w = &c->workloads[i];
 
-		if (w->access.clone[0] == '\0' || (caps & IOCURVE__CAPABILITY__CAPABILITY_CLONE))
+		if (w->io.clone[0] == '\0' || (caps & IOCURVE__CAPABILITY__CAPABILITY_CLONE))
 			continue;
 		error_set(err,
 		          "agent %s (%s) lacks capability 'clone': workload '%s' reads clone '%s', "
 		          "which it would lay out as files of their own data, not one image; run "
 		          "an agent of this release, or leave data.clone out",
-		          agent, version, w->name, w->access.clone);
+		          agent, version, w->name, w->io.clone);
 		return -1;
 	}
 	return 0;

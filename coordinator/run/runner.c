@@ -316,10 +316,10 @@ static void runner_prepare(struct runner *r)
 	                            .workload = {.workload = (uint32_t)r->w,
 	                                         .of = (uint32_t)r->c->nworkloads,
 	                                         .name = w->name,
-	                                         .rw = rw_mode_name(w->rw),
-	                                         .block_size = w->block_size,
-	                                         .workers = w->workers,
-	                                         .qd = w->queue_depth,
+	                                         .rw = rw_mode_name(w->io.rw),
+	                                         .block_size = w->io.block_size,
+	                                         .workers = w->io.workers,
+	                                         .qd = w->io.queue_depth,
 	                                         .agents = n,
 	                                         .unit = event_unit_of(w),
 	                                         .max_steps = (uint32_t)loadspec_max_steps(w)}});
@@ -340,7 +340,7 @@ static void runner_prepare(struct runner *r)
 		prepare_for_agent(&m, i, n);
 		/* An older agent serves the sim's writes in service_time: say so, once a workload.
 		 */
-		if (campaign_target_of(r->c, w)->sim.write_service_ns && rw_writes(w->rw) &&
+		if (campaign_target_of(r->c, w)->sim.write_service_ns && rw_writes(w->io.rw) &&
 		    s != NULL && !(session_caps(s) & IOCURVE__CAPABILITY__CAPABILITY_KINDS))
 			log_warn("agent %s lacks capability 'kinds': its simulated writes take "
 			         "service_time, not write_service_time",
@@ -379,14 +379,14 @@ static uint64_t runner_send_start(struct runner *r, double rate, uint64_t warmup
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__StartStep ss = IOCURVE__START_STEP__INIT;
 	uint32_t n = runner_agents_count(r->agents);
-	double *rates = xcalloc(w->workers, sizeof(*rates));
+	double *rates = xcalloc(w->io.workers, sizeof(*rates));
 	uint64_t lead = RUNNER_LEAD_NS + 4 * runner_agents_max_rtt(r->agents);
 
-	for (uint32_t k = 0; k < w->workers; k++)
-		rates[k] = n ? rate / ((double)n * w->workers) : 0;
+	for (uint32_t k = 0; k < w->io.workers; k++)
+		rates[k] = n ? rate / ((double)n * w->io.workers) : 0;
 	ss.workload_index = (uint32_t)r->w;
 	ss.step = r->step;
-	ss.n_worker_rate = w->workers;
+	ss.n_worker_rate = w->io.workers;
 	ss.worker_rate = rates;
 	ss.start_time = clock_now_ns() + lead;
 	ss.warmup_ns = warmup_ns;
@@ -398,13 +398,13 @@ static uint64_t runner_send_start(struct runner *r, double rate, uint64_t warmup
 		/* fixed work (not a probe): each worker's share, think time and start */
 		ss.work_ops = w->work.ops;
 		ss.think_ns = w->work.think_ns;
-		ss.n_worker_start_ns = w->workers;
-		ss.worker_start_ns = xcalloc(w->workers, sizeof(*ss.worker_start_ns));
+		ss.n_worker_start_ns = w->io.workers;
+		ss.worker_start_ns = xcalloc(w->io.workers, sizeof(*ss.worker_start_ns));
 	}
 	for (uint32_t i = 0; i < n; i++) {
 		ss.clock_offset = runner_agents_plan_start(r->agents, i, ss.start_time);
 		for (uint32_t k = 0; k < ss.n_worker_start_ns; k++)
-			ss.worker_start_ns[k] = runner_work_offset(w, i * w->workers + k, n);
+			ss.worker_start_ns[k] = runner_work_offset(w, i * w->io.workers + k, n);
 		runner_agents_send(r->agents, i, &env);
 	}
 	free(ss.worker_start_ns);
@@ -434,16 +434,16 @@ static void runner_start_step(struct runner *r)
 	r->start_w = r->w;
 	r->start_step = r->step;
 	r->started = true;
-	events_emit(
-	    r->ev, &(struct event){
-	               .kind = EVENT_STEP,
-	               .step = {.workload = (uint32_t)r->w,
-	                        .step = r->step,
-	                        .offered_ops = r->rate,
-	                        .per_worker =
-	                            r->rate / ((double)runner_agents_count(r->agents) * w->workers),
-	                        .qd = w->queue_depth,
-	                        .seconds = (double)(w->warmup_ns + w->measure_ns) / 1e9 + 0.5}});
+	events_emit(r->ev,
+	            &(struct event){
+	                .kind = EVENT_STEP,
+	                .step = {.workload = (uint32_t)r->w,
+	                         .step = r->step,
+	                         .offered_ops = r->rate,
+	                         .per_worker = r->rate / ((double)runner_agents_count(r->agents) *
+	                                                  w->io.workers),
+	                         .qd = w->io.queue_depth,
+	                         .seconds = (double)(w->warmup_ns + w->measure_ns) / 1e9 + 0.5}});
 	/* The watchdog allows for a steady extension running to its end. */
 	runner_arm(r, lead + w->warmup_ns + measure_ns + RUNNER_SLACK_NS);
 }
@@ -1013,7 +1013,7 @@ static int runner_finish_mark(struct runner *r, uint32_t ai, int k, double at_s,
 static int runner_finish_marks(struct runner *r, uint32_t ai, size_t from, struct error *err)
 {
 	const struct workload *w = runner_workload(r);
-	bool per_agent = (size_t)runner_agents_count(r->agents) * w->workers > STORM_MAX_MARKS;
+	bool per_agent = (size_t)runner_agents_count(r->agents) * w->io.workers > STORM_MAX_MARKS;
 	double last = 0;
 
 	for (size_t i = from; i < r->nstorm; i++) {
@@ -1560,10 +1560,10 @@ void runner_report(struct runner *r, FILE *f)
 
 		if (r->npoints[i] == 0)
 			continue;
-		units_format_size(w->block_size, bs, sizeof(bs));
-		fprintf(f, "%s (%s, %s%s%s%s%s):\n", w->name, rw_mode_name(w->rw), bs,
-		        w->access.direct ? "" : ", buffered", w->access.clone[0] ? ", clone '" : "",
-		        w->access.clone, w->access.clone[0] ? "'" : "");
+		units_format_size(w->io.block_size, bs, sizeof(bs));
+		fprintf(f, "%s (%s, %s%s%s%s%s):\n", w->name, rw_mode_name(w->io.rw), bs,
+		        w->io.direct ? "" : ", buffered", w->io.clone[0] ? ", clone '" : "",
+		        w->io.clone, w->io.clone[0] ? "'" : "");
 		table_print_steps(f, &r->judged[i]);
 		table_knee_text(&r->judged[i], knee, sizeof(knee));
 		fprintf(f, "%s\n\n", knee);

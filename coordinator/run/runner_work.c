@@ -29,7 +29,7 @@ bool runner_work_refused(const struct runner_agents *ra, const struct workload *
 
 uint64_t runner_work_offset(const struct workload *w, uint32_t g, uint32_t nagents)
 {
-	uint64_t total = (uint64_t)nagents * w->workers;
+	uint64_t total = (uint64_t)nagents * w->io.workers;
 
 	if (w->work.spread_ns == 0 || total < 2)
 		return 0;
@@ -43,14 +43,14 @@ int runner_work_done(const struct runner_agents *ra, uint32_t ai, const struct w
 	const char *name = runner_agents_name(ra, ai);
 	uint32_t nagents = runner_agents_count(ra);
 
-	if (d->n_worker_done_ns != w->workers || d->n_worker_ops != w->workers) {
+	if (d->n_worker_done_ns != w->io.workers || d->n_worker_ops != w->io.workers) {
 		error_set(err,
 		          "agent %s: bad StepDone: fixed work of %u workers, but %zu completion "
 		          "times and %zu counts",
-		          name, w->workers, d->n_worker_done_ns, d->n_worker_ops);
+		          name, w->io.workers, d->n_worker_done_ns, d->n_worker_ops);
 		return RUNNER_WORK_BAD;
 	}
-	for (uint32_t k = 0; k < w->workers; k++)
+	for (uint32_t k = 0; k < w->io.workers; k++)
 		if (d->worker_ops[k] > w->work.ops || d->worker_done_ns[k] > w->measure_ns ||
 		    (d->worker_done_ns[k] != 0 && d->worker_ops[k] != w->work.ops)) {
 			error_set(
@@ -62,14 +62,14 @@ int runner_work_done(const struct runner_agents *ra, uint32_t ai, const struct w
 			    (unsigned long long)d->worker_done_ns[k]);
 			return RUNNER_WORK_BAD;
 		}
-	*ws = xreallocarray(*ws, *n + w->workers, sizeof(**ws));
-	for (uint32_t k = 0; k < w->workers; k++) {
+	*ws = xreallocarray(*ws, *n + w->io.workers, sizeof(**ws));
+	for (uint32_t k = 0; k < w->io.workers; k++) {
 		struct storm_worker *sw = &(*ws)[(*n)++];
 		struct intervals_finish f;
 
 		sw->agent = ai;
 		sw->worker = k;
-		sw->start_s = (double)runner_work_offset(w, ai * w->workers + k, nagents) / 1e9;
+		sw->start_s = (double)runner_work_offset(w, ai * w->io.workers + k, nagents) / 1e9;
 		sw->done_s = d->worker_done_ns[k] ? (double)d->worker_done_ns[k] / 1e9 : -1;
 		sw->ops = d->worker_ops[k];
 		f.worker = k;

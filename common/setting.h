@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A workload's settings, one row each (as fio's option table): the campaign key, its
+ * type and bounds, its default, where it lands in struct io_settings, its Prepare field,
+ * the word setupdiff compares it by and the agent's cap on it. The campaign's workload
+ * and the agent's io_plan hold the same struct io_settings, so the coordinator's
+ * Prepare (run/prepare.c), the agent's reading of it (agent/params.c), the campaign's
+ * parser (campaign/workloads.c, access.c) and setupdiff walk these rows instead of
+ * copying field by field: a new scalar key is its member, its row and its Prepare field.
+ */
+#ifndef IOCURVE_SETTING_H
+#define IOCURVE_SETTING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "iocurve.pb-c.h"
+#include "rw.h"
+
+/* data.clone's name at most this many bytes less one (the agent's DATAGEN_CLONE_MAX). */
+#define SETTING_NAME_MAX 64
+/* read_pct not given yet: the mix's own default applies (75 randrw, 50 rw). */
+#define SETTING_READ_PCT_UNSET UINT32_MAX
+
+/* The access distribution; the same numbers as the wire's RandomDist. */
+enum access_dist {
+	ACCESS_UNIFORM = 0,
+	ACCESS_ZIPF,
+	ACCESS_HOTSPOT,
+};
+
+/* What a workload asks of the agents' workers, and how the coordinator shows it. */
+struct io_settings {
+	enum rw_mode rw;
+	uint32_t block_size;  /* bytes */
+	uint32_t workers;     /* per agent */
+	uint32_t queue_depth; /* per worker */
+	uint32_t read_pct;    /* mixes: percent of reads */
+	uint32_t align;       /* 0: block_size */
+	uint64_t working_set; /* bytes of each target touched; 0: all of it */
+	enum access_dist dist;
+	double zipf_theta;
+	double hot_set_pct; /* hotspot:SET/OPS */
+	double hot_ops_pct;
+	bool poisson; /* arrivals: poisson (else uniform) */
+	uint32_t compress_pct;
+	uint32_t dedupe_pct;
+	/* data.clone: every file of every agent this one golden image; "": each its own */
+	char clone[SETTING_NAME_MAX];
+	bool direct;
+	uint64_t wake_slack_ns; /* workers sleep at least this long between timed wakes */
+	bool efficient; /* timing: efficient (sleep in the ring to a completion or the due time) or
+	                   precise [efficient] */
+	bool decimal;   /* units: decimal (MB/s, IOPS) or binary (MiB/s, ops/s); never sent */
+};
+
+/* How a row's value is written in YAML and held in io_settings and in Prepare. */
+enum setting_type {
+	SETTING_HAND,     /* the campaign's own code reads it and keeps it outside io_settings */
+	SETTING_COUNT,    /* uint32_t, a number (workers: 8) */
+	SETTING_SIZE32,   /* uint32_t bytes (block_size: 4KiB), a multiple of step */
+	SETTING_SIZE64,   /* uint64_t bytes (working_set: 1GiB) */
+	SETTING_DURATION, /* uint64_t ns (wake_slack: 100us) */
+	SETTING_BOOL,     /* bool (direct: false); an int in Prepare */
+	SETTING_WORDS,    /* bool: words[0] or words[1] (arrivals: poisson); an int in Prepare */
+	SETTING_ENUM,     /* an enum read by hand (rw, random): an int in both */
+	SETTING_REAL,     /* a double, read by hand as part of another key (random's) */
+	SETTING_NAME,     /* char[SETTING_NAME_MAX] read by hand; in Prepare only when set */
+};
+
+/* The agent's own limit on a setting (agent/params.h, --max-*). */
+enum setting_cap {
+	SETTING_CAP_NONE = 0,
+	SETTING_CAP_WORKERS,
+	SETTING_CAP_QUEUE_DEPTH,
+	SETTING_CAP_BLOCK_SIZE,
+};
+
+/* A row that io_settings or Prepare does not hold. */
+#define SETTING_NONE SIZE_MAX
+
+struct setting {
+	/* as a workload (or the top level, for all) writes it; NULL: part of another key's */
+	const char *key;
+	const char *group; /* the mapping it sits in ("data" of "data.compress"); NULL: none */
+	enum setting_type type;
+	uint64_t min, max; /* a number's bounds, in the campaign and on the agent (max 0: none) */
+	uint32_t step;     /* a size is a multiple of it (0: any) */
+	uint64_t dflt;     /* the top level's default (SETTING_HAND: unused) */
+	size_t at;         /* offsetof(struct io_settings, ...), or SETTING_NONE */
+	size_t wire;       /* offsetof(Iocurve__Prepare, ...), or SETTING_NONE: not sent */
+	const char *label; /* what setupdiff calls it; NULL: not compared here */
+	enum setting_cap cap;
+	const char *cap_flag; /* the agent's flag that sets the cap: "max-queue-depth" */
+	/* sizes, durations, words: what a bad value is told it should be (NULL: words[0] or [1]) */
+	const char *expected;
+	const char *words[2]; /* SETTING_WORDS: the false and the true word */
+	/*
+	 * How setupdiff shows the value (NULL: by its type); false when the setting does
+	 * not apply to io (read_pct of a workload that is no mix).
+	 */
+	bool (*show)(const struct io_settings *io, char *buf, size_t len);
+};
+
+/* Every setting a workload takes, in the order `unknown key` messages list them. */
+extern const struct setting setting_table[];
+extern const size_t setting_count;
+
+/* The row of key ("queue_depth", "data.compress"), or NULL. */
+const struct setting *setting_find(const char *key);
+/* Whether s is held in io_settings (not SETTING_HAND). */
+static inline bool setting_held(const struct setting *s)
+{
+	return s->at != SETTING_NONE;
+}
+/* Set every held setting to its row's default. */
+void setting_defaults(struct io_settings *io);
+/* A number's value (counts, sizes, durations, bools, words, enums), widened. */
+uint64_t setting_get(const struct setting *s, const struct io_settings *io);
+/* Store a number within s's type (the caller checked the bounds). */
+void setting_set(const struct setting *s, struct io_settings *io, uint64_t v);
+/* Whether v is within s's bounds and step. */
+bool setting_in_bounds(const struct setting *s, uint64_t v);
+/*
+ * The keys a mapping takes, in table order, into keys (max entries, NULL-terminated):
+ * with parent NULL the top level's (data.compress counts as data, once), else the
+ * keys under parent ("compress", "dedupe", "clone" for "data"). Returns their count.
+ */
+size_t setting_keys(const char *parent, const char **keys, size_t max);
+/* The value as setupdiff writes it; false when it does not apply to io. */
+bool setting_show(const struct setting *s, const struct io_settings *io, char *buf, size_t len);
+/* "uniform", "zipf:1.1", "hotspot:10/90". */
+void setting_dist_text(const struct io_settings *io, char *buf, size_t len);
+
+/* Every sent setting of io into p (strings stay io's). */
+void setting_to_prepare(const struct io_settings *io, Iocurve__Prepare *p);
+/*
+ * Every sent setting of p into io (others keep their defaults), even one out of its
+ * bounds, so a cap can still name it. Returns NULL, or the first row whose value is
+ * out of its bounds (a name: not one the campaign takes).
+ */
+const struct setting *setting_from_prepare(const Iocurve__Prepare *p, struct io_settings *io);
+
+#endif

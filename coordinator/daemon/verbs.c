@@ -291,26 +291,17 @@ static const struct verbs_entry verbs_table[] = {
 
 /*
  * A request's numbers checked where they enter, before any handler: the campaign id
- * of a request that names one is in [v->min_id, RUNNING_ID_MAX]. Found by the
- * field's name, so a new verb's id is checked by its row alone. false: refused.
+ * of a request that names one (control_request_id) is in [v->min_id,
+ * RUNNING_ID_MAX], so a new verb's id is checked by its row alone. false: refused.
  */
 static bool verbs_request_ok(const struct verbs_entry *v, struct conn *c,
                              const Iocurve__Envelope *env)
 {
-	const ProtobufCFieldDescriptor *body = protobuf_c_message_descriptor_get_field(
-	    &iocurve__envelope__descriptor, (unsigned)v->body);
-	const ProtobufCMessage *m =
-	    *(const ProtobufCMessage *const *)((const char *)env + body->offset);
-	const ProtobufCFieldDescriptor *f =
-	    protobuf_c_message_descriptor_get_field_by_name(m->descriptor, "id");
-	uint32_t id;
+	const uint32_t *id = control_request_id(env);
 
-	if (f == NULL || f->type != PROTOBUF_C_TYPE_UINT32)
+	if (id == NULL || (*id >= v->min_id && *id <= RUNNING_ID_MAX))
 		return true;
-	id = *(const uint32_t *)((const char *)m + f->offset);
-	if (id >= v->min_id && id <= RUNNING_ID_MAX)
-		return true;
-	verbs_reply(c, false, "campaign id %u is outside [%u, %u]", id, v->min_id, RUNNING_ID_MAX);
+	verbs_reply(c, false, "campaign id %u is outside [%u, %u]", *id, v->min_id, RUNNING_ID_MAX);
 	return false;
 }
 

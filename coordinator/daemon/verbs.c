@@ -278,6 +278,10 @@ static void verbs_watch(struct daemon *d, struct conn *conn, const Iocurve__Enve
 	d->watchers[d->nwatchers++] = (struct daemon_watcher){conn, dc->id};
 }
 
+/*
+ * One row a verb (docs/architecture.md, "A control verb"); min_id counts only for a
+ * request with an id, so Submit, StatusRequest and AgentsRequest ignore theirs.
+ */
 static const struct verbs_entry verbs_table[] = {
     {"run", IOCURVE__ENVELOPE__BODY_SUBMIT, 1, verbs_submit},
     {"status", IOCURVE__ENVELOPE__BODY_STATUS_REQUEST, 1, verbs_status},

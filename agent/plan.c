@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "caps.h"
 #include "clock.h"
 #include "frame.h"
 #include "hist.h"
@@ -130,8 +131,7 @@ static void plan_on_interval(void *arg, uint32_t step, uint32_t index, const str
 {
 	struct plan *pl = arg;
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
-	Iocurve__IntervalReport r = IOCURVE__INTERVAL_REPORT__INIT;
-	Iocurve__Histogram *kinds[2];
+	Iocurve__IntervalReport r = IOCURVE__INTERVAL_REPORT__INIT, sent;
 
 	r.workload_index = pl->workload_index;
 	r.step = step;
@@ -144,18 +144,13 @@ static void plan_on_interval(void *arg, uint32_t step, uint32_t index, const str
 	/* The host's steal is the agent's to measure, once for all its workers. */
 	r.steal_ppm = (uint64_t)(pl->cpu.steal_pct * 1e4);
 	r.workers_finished = finished;
-	/* Read and write apart only to a coordinator that has them (CAPABILITY_KINDS). */
-	kinds[0] = r.read_latency;
-	kinds[1] = r.write_latency;
-	if (!(pl->caps & IOCURVE__CAPABILITY__CAPABILITY_KINDS)) {
-		r.read_bytes = 0;
-		r.read_latency = r.write_latency = NULL;
-	}
+	/*
+	 * Read and write apart only to a coordinator that has them (CAPABILITY_KINDS): an
+	 * older one would be sent two histograms a report to skip unread.
+	 */
 	env.body_case = IOCURVE__ENVELOPE__BODY_INTERVAL_REPORT;
-	env.interval_report = &r;
+	env.interval_report = (Iocurve__IntervalReport *)caps_report(&r, pl->caps, &sent);
 	pl->send(pl->send_arg, &env);
-	r.read_latency = kinds[0];
-	r.write_latency = kinds[1];
 	record_encoded_free(&r);
 }
 

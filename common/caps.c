@@ -31,3 +31,19 @@ uint64_t caps_agree(uint64_t ours, uint64_t theirs, const char *peer)
 			         caps_known[i].without);
 	return ours & theirs;
 }
+
+const Iocurve__IntervalReport *caps_report(const Iocurve__IntervalReport *r, uint64_t caps,
+                                           Iocurve__IntervalReport *scratch)
+{
+	/*
+	 * Read bytes alone are not cut: without a read measured apart they are a bad
+	 * report (record_check), whatever the session agreed.
+	 */
+	if ((caps & IOCURVE__CAPABILITY__CAPABILITY_KINDS) ||
+	    (r->read_latency == NULL && r->write_latency == NULL))
+		return r;
+	*scratch = *r;
+	scratch->read_bytes = 0;
+	scratch->read_latency = scratch->write_latency = NULL;
+	return scratch;
+}

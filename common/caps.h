@@ -42,4 +42,15 @@ extern const size_t caps_nknown;
  */
 uint64_t caps_agree(uint64_t ours, uint64_t theirs, const char *peer);
 
+/*
+ * An interval report as the capabilities a session agreed (caps_agree's) let it
+ * pass: without CAPABILITY_KINDS, one with latency per kind goes without it and
+ * without its reads' bytes. Both ends
+ * cut by it: the agent what it sends, the coordinator what it takes in. Returns r
+ * when nothing goes, else scratch filled as a copy of r without it (r keeps its
+ * parts: the caller frees r as before).
+ */
+const Iocurve__IntervalReport *caps_report(const Iocurve__IntervalReport *r, uint64_t caps,
+                                           Iocurve__IntervalReport *scratch);
+
 #endif

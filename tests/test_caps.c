@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for capabilities: the table agrees with the protocol, and two peers agree. */
+/*
+ * Unit tests for capabilities: the table agrees with the protocol, two peers agree,
+ * and a report is cut to what they agreed.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -55,11 +58,47 @@ static void test_caps_agree(void **state)
 	assert_int_equal(caps_agree(wakes, CAPS_OURS, "coordinator"), wakes);
 }
 
+/*
+ * Without 'kinds' a report goes without latency per kind and its reads' bytes, in a
+ * copy: the report itself keeps its parts for whoever frees it. With 'kinds', or
+ * with nothing to cut, it is the report itself.
+ */
+static void test_caps_report(void **state)
+{
+	Iocurve__Histogram rd = IOCURVE__HISTOGRAM__INIT, wr = IOCURVE__HISTOGRAM__INIT;
+	Iocurve__IntervalReport r = IOCURVE__INTERVAL_REPORT__INIT, scratch;
+	const Iocurve__IntervalReport *got;
+
+	r.ops = 10;
+	r.reads = 7;
+	r.bytes = 40960;
+	r.read_bytes = 28672;
+	r.read_latency = &rd;
+	r.write_latency = &wr;
+	assert_ptr_equal(caps_report(&r, CAPS_OURS, &scratch), &r);
+	got =
+	    caps_report(&r, CAPS_OURS & ~(uint64_t)IOCURVE__CAPABILITY__CAPABILITY_KINDS, &scratch);
+	assert_ptr_equal(got, &scratch);
+	assert_null(got->read_latency);
+	assert_null(got->write_latency);
+	assert_int_equal(got->read_bytes, 0);
+	assert_int_equal(got->ops, 10);
+	assert_int_equal(got->reads, 7);
+	assert_int_equal(got->bytes, 40960);
+	assert_ptr_equal(r.read_latency, &rd);
+	assert_ptr_equal(r.write_latency, &wr);
+	assert_int_equal(r.read_bytes, 28672);
+	/* Read bytes alone stay, for record_check to refuse. */
+	r.read_latency = r.write_latency = NULL;
+	assert_ptr_equal(caps_report(&r, 0, &scratch), &r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_caps_table),
 	    cmocka_unit_test(test_caps_agree),
+	    cmocka_unit_test(test_caps_report),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

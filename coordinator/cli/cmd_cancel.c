@@ -1,25 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* iocurve cancel ID: stop a campaign's I/O on every agent; finished steps stay in its results. */
-#include <stdio.h>
-
 #include "client.h"
 #include "cmd.h"
 
 static int cancel_exec(const struct args *a)
 {
-	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__Cancel req = IOCURVE__CANCEL__INIT;
-	char buf[256];
-	const char *sock = client_socket(args_get(a, "coordinator"), buf, sizeof(buf));
-	struct error err;
-	uint64_t id;
 
-	if (args_operand_uint(a, 0, "ID", 1, UINT32_MAX, &id, &err) < 0)
-		return cmd_usage_error(&cmd_cancel_entry, err.msg);
-	req.id = (uint32_t)id;
-	env.body_case = IOCURVE__ENVELOPE__BODY_CANCEL;
-	env.cancel = &req;
-	return client_control("cancel", sock, &env);
+	return cmd_id_verb(&cmd_cancel_entry, a, &req.base, NULL);
 }
 
 static const struct args_option cancel_options[] = {

@@ -9,28 +9,24 @@
 #include "cmd.h"
 #include "marks.h"
 
+/* The text is vetted here too: one the daemon would refuse is a usage error (2). */
+static int mark_check(const struct args *a)
+{
+	char why[160];
+
+	if (mark_text_check(a->operands[a->noperands - 1], why, sizeof(why)))
+		return 0;
+	fprintf(stderr, "iocurve mark: %s\n", why);
+	return 2;
+}
+
 static int mark_exec(const struct args *a)
 {
-	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__Mark req = IOCURVE__MARK__INIT;
-	char buf[256], why[160];
-	const char *sock = client_socket(args_get(a, "coordinator"), buf, sizeof(buf));
-	const char *text = a->operands[a->noperands - 1];
-	struct error err;
-	uint64_t id = 0;
 
 	/* With two operands the first is the campaign; alone, the text marks the running one. */
-	if (a->noperands == 2 && args_operand_uint(a, 0, "ID", 1, UINT32_MAX, &id, &err) < 0)
-		return cmd_usage_error(&cmd_mark_entry, err.msg);
-	if (!mark_text_check(text, why, sizeof(why))) {
-		fprintf(stderr, "iocurve mark: %s\n", why);
-		return 2;
-	}
-	req.id = (uint32_t)id;
-	req.text = (char *)text;
-	env.body_case = IOCURVE__ENVELOPE__BODY_MARK;
-	env.mark = &req;
-	return client_control("mark", sock, &env);
+	req.text = a->operands[a->noperands - 1];
+	return cmd_id_verb(&cmd_mark_entry, a, &req.base, mark_check);
 }
 
 static const struct args_option mark_options[] = {

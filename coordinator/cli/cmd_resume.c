@@ -5,19 +5,9 @@
 
 static int resume_exec(const struct args *a)
 {
-	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__Resume req = IOCURVE__RESUME__INIT;
-	char buf[256];
-	const char *sock = client_socket(args_get(a, "coordinator"), buf, sizeof(buf));
-	struct error err;
-	uint64_t id;
 
-	if (args_operand_uint(a, 0, "ID", 1, UINT32_MAX, &id, &err) < 0)
-		return cmd_usage_error(&cmd_resume_entry, err.msg);
-	req.id = (uint32_t)id;
-	env.body_case = IOCURVE__ENVELOPE__BODY_RESUME;
-	env.resume = &req;
-	return client_control("resume", sock, &env);
+	return cmd_id_verb(&cmd_resume_entry, a, &req.base, NULL);
 }
 
 static const struct args_option resume_options[] = {

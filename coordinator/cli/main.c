@@ -23,14 +23,6 @@ static void main_usage(FILE *f)
 	fprintf(f, "\n`iocurve COMMAND --help` lists a command's options.\n");
 }
 
-int cmd_usage_error(const struct cmd_entry *e, const char *msg)
-{
-	fprintf(stderr, "iocurve %s: %s\nusage: iocurve ", e->args.name, msg);
-	args_synopsis(stderr, &e->args);
-	fprintf(stderr, "\n(iocurve %s --help lists the options)\n", e->args.name);
-	return 2;
-}
-
 /* Parse the verb's arguments against its table, then run it. */
 static int main_exec(const struct cmd_entry *e, int argc, char **argv)
 {

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* The coordinator's core: a queue of campaigns on the registered agents, watchers, control. */
+/*
+ * The coordinator's core: a queue of campaigns on the registered agents, their
+ * results and runners, the watchers they feed. The control verbs are verbs.c's.
+ */
 #include <errno.h>
 #include <malloc.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,9 +12,8 @@
 #include <unistd.h>
 
 #include "campaign.h"
-#include "clock.h"
 #include "control.h"
-#include "daemon.h"
+#include "daemon_core.h"
 #include "evfile.h"
 #include "event_pb.h"
 #include "log.h"
@@ -20,77 +21,18 @@
 #include "results.h"
 #include "runner.h"
 #include "running.h"
+#include "verbs.h"
 #include "xalloc.h"
 
 /* A watcher this far behind has stopped reading: drop it rather than hold the daemon. */
 #define DAEMON_WATCHER_BACKLOG (8u << 20)
 /* Events kept per campaign for watchers that attach late. */
 #define DAEMON_HISTORY_MAX 200000
-/* Knees kept per campaign for `status` (a campaign has at most WORKLOADS_MAX). */
-#define DAEMON_KNEES 64
 
-enum daemon_state {
-	DAEMON_QUEUED,
-	DAEMON_RUNNING,
-	DAEMON_COMPLETE,
-	DAEMON_FAILED,
-	DAEMON_CANCELLED,
-	DAEMON_INTERRUPTED, /* a killed daemon was running it: `iocurve resume ID` */
-};
+const char *const daemon_state_names[] = {"queued", "running",   "complete",
+                                          "failed", "cancelled", "interrupted"};
 
-static const char *const daemon_state_names[] = {"queued", "running",   "complete",
-                                                 "failed", "cancelled", "interrupted"};
-
-struct daemon_campaign {
-	struct daemon *d;
-	uint32_t id;
-	enum daemon_state state;
-	char name[128];
-	char started[32];
-	char *results; /* "" until its directory is made (or the one to make or resume) */
-	char progress[96];
-	char why[160]; /* a cancel's reason */
-	char *command; /* the submitter's command line, for meta.json (NULL: none) */
-	char ended[32];
-	char reason[256];          /* the done event's message when it did not complete */
-	char *knees[DAEMON_KNEES]; /* "NAME: KNEE" per finished workload (status) */
-	size_t nknees;
-	struct campaign *c;
-	struct replay *replay; /* resumed: what its directory held (owns c) */
-	struct daemon_client client;
-	struct results *res;
-	struct runner *runner;
-	struct events *ev;
-	struct event *history; /* copies: they own their strings */
-	size_t nhist;
-	bool hist_on_file; /* finished: the history is in results/events.jsonl, not here */
-	bool resume;       /* start from its results directory (`iocurve resume`, `run --resume`) */
-};
-
-/* A control connection that watches a campaign's events. */
-struct daemon_watcher {
-	struct conn *conn;
-	uint32_t id;
-};
-
-struct daemon {
-	struct event_base *base;
-	struct server *srv;
-	char *results_root;
-	struct control *ctl;
-	daemon_observer observer;
-	void *observer_arg;
-	struct daemon_campaign **camps;
-	size_t ncamps;
-	struct daemon_watcher *watchers;
-	size_t nwatchers;
-	uint32_t next_id;
-	bool stopping;
-};
-
-static void daemon_start_next(struct daemon *d);
-
-static struct daemon_campaign *daemon_find(struct daemon *d, uint32_t id)
+struct daemon_campaign *daemon_find(struct daemon *d, uint32_t id)
 {
 	/* 0: the running campaign, else the latest one. */
 	for (size_t i = d->ncamps; i-- > 0;)
@@ -99,7 +41,7 @@ static struct daemon_campaign *daemon_find(struct daemon *d, uint32_t id)
 	return id == 0 && d->ncamps ? d->camps[d->ncamps - 1] : NULL;
 }
 
-static void daemon_send_event(struct conn *c, uint32_t id, const struct event *e)
+void daemon_send_event(struct conn *c, uint32_t id, const struct event *e)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 
@@ -109,27 +51,7 @@ static void daemon_send_event(struct conn *c, uint32_t id, const struct event *e
 	event_pb_free(env.event);
 }
 
-static void daemon_reply(struct conn *c, bool ok, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void daemon_reply(struct conn *c, bool ok, const char *fmt, ...)
-{
-	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
-	Iocurve__ControlReply r = IOCURVE__CONTROL_REPLY__INIT;
-	char msg[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	r.ok = ok;
-	r.message = msg;
-	env.body_case = IOCURVE__ENVELOPE__BODY_CONTROL_REPLY;
-	env.control_reply = &r;
-	conn_send(c, &env);
-}
-
-static void daemon_drop_watcher(struct daemon *d, size_t i)
+void daemon_drop_watcher(struct daemon *d, size_t i)
 {
 	d->watchers[i] = d->watchers[--d->nwatchers];
 }
@@ -231,18 +153,6 @@ static void daemon_history_save(struct daemon_campaign *dc)
 	daemon_history_free(dc);
 	dc->hist_on_file = true;
 	malloc_trim(0); /* give the pages back, not only to malloc */
-}
-
-struct daemon_replay {
-	struct conn *conn;
-	uint32_t id;
-};
-
-static void daemon_replay_send(void *arg, const struct event *e)
-{
-	struct daemon_replay *r = arg;
-
-	daemon_send_event(r->conn, r->id, e);
 }
 
 static void daemon_campaign_release(struct daemon_campaign *dc)
@@ -437,7 +347,7 @@ static void daemon_start(struct daemon_campaign *dc)
 }
 
 /* One campaign at a time on the fleet: the next queued one starts when the last ends. */
-static void daemon_start_next(struct daemon *d)
+void daemon_start_next(struct daemon *d)
 {
 	for (size_t i = 0; i < d->ncamps; i++)
 		if (d->camps[i]->state == DAEMON_RUNNING)
@@ -513,7 +423,7 @@ static void daemon_found_running(void *arg, const char *dir, uint32_t id, const 
 }
 
 /* Queued or running: the fleet is taken. */
-static bool daemon_busy(const struct daemon *d)
+bool daemon_busy(const struct daemon *d)
 {
 	for (size_t i = 0; i < d->ncamps; i++)
 		if (d->camps[i]->state <= DAEMON_RUNNING)
@@ -521,29 +431,9 @@ static bool daemon_busy(const struct daemon *d)
 	return false;
 }
 
-static void daemon_resume(struct daemon *d, struct conn *conn, uint32_t id)
-{
-	struct daemon_campaign *dc = daemon_find(d, id);
-	bool busy = daemon_busy(d);
-
-	if (dc == NULL || dc->state != DAEMON_INTERRUPTED) {
-		daemon_reply(conn, false,
-		             dc ? "campaign %u is %s, not interrupted" : "no campaign %u%s", id,
-		             dc ? daemon_state_names[dc->state] : " (see iocurve status)");
-		return;
-	}
-	dc->resume = true;
-	dc->state = DAEMON_QUEUED;
-	snprintf(dc->progress, sizeof(dc->progress), "waiting");
-	daemon_start_next(d);
-	daemon_reply(conn, true,
-	             "campaign %u (%s): %s from its first unfinished step; results in %s", id,
-	             dc->name, busy ? "queued to resume" : "resumed", dc->results);
-}
-
 /* Queued, not yet started: daemon_start_next starts it when the fleet is free. */
-static struct daemon_campaign *daemon_enqueue(struct daemon *d, const struct daemon_submission *s,
-                                              struct error *err)
+struct daemon_campaign *daemon_enqueue(struct daemon *d, const struct daemon_submission *s,
+                                       struct error *err)
 {
 	struct campaign *c = s->resumed != NULL ? s->resumed->campaign : s->campaign;
 	bool busy = daemon_busy(d);
@@ -595,122 +485,6 @@ uint32_t daemon_submit_campaign(struct daemon *d, const struct daemon_submission
 	return dc->id;
 }
 
-/* The Submit verb: a campaign for the registered agents, with the client's command line. */
-static void daemon_submit(struct daemon *d, struct conn *conn, const Iocurve__Submit *s)
-{
-	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
-	Iocurve__Submitted r = IOCURVE__SUBMITTED__INIT;
-	bool busy = daemon_busy(d);
-	struct daemon_campaign *dc;
-	struct campaign *c = NULL;
-	struct error err;
-
-	env.body_case = IOCURVE__ENVELOPE__BODY_SUBMITTED;
-	env.submitted = &r;
-	r.results = "";
-	r.error = "";
-	if (campaign_parse(s->plan, strlen(s->plan), s->name[0] ? s->name : "plan", &c, &err) < 0) {
-		r.error = err.msg;
-	} else if (c->agents_mode == CAMPAIGN_AGENTS_LOCAL) {
-		snprintf(err.msg, sizeof(err.msg),
-		         "%s: agents: {local: N} runs agents on this machine for one run; a daemon "
-		         "uses its registered agents: write agents: {select: {count: N}}, or run "
-		         "without --coordinator",
-		         s->name);
-		r.error = err.msg;
-		campaign_free(c);
-	} else if ((dc = daemon_enqueue(
-	                d, &(struct daemon_submission){.campaign = c, .no_wait = s->no_wait},
-	                &err)) == NULL) {
-		r.error = err.msg;
-	} else {
-		dc->command = xasprintf("%s (submitted to iocurve serve as campaign %u)",
-		                        s->command[0] ? s->command : "iocurve run", dc->id);
-		daemon_start_next(d);
-		r.id = dc->id;
-		r.queued = busy;
-		r.results = dc->results;
-	}
-	conn_send(conn, &env);
-}
-
-static void daemon_status(struct daemon *d, struct conn *conn)
-{
-	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
-	Iocurve__StatusReply r = IOCURVE__STATUS_REPLY__INIT;
-	Iocurve__CampaignStatus *cs = xcalloc(d->ncamps, sizeof(*cs));
-	Iocurve__CampaignStatus **pcs = xcalloc(d->ncamps, sizeof(*pcs));
-
-	for (size_t i = 0; i < d->ncamps; i++) {
-		struct daemon_campaign *dc = d->camps[i];
-
-		iocurve__campaign_status__init(&cs[i]);
-		cs[i].id = dc->id;
-		cs[i].name = dc->name;
-		cs[i].state = (char *)daemon_state_names[dc->state];
-		cs[i].progress = dc->progress;
-		cs[i].started = dc->started;
-		cs[i].results = dc->results;
-		cs[i].ended = dc->ended;
-		cs[i].reason = dc->reason;
-		cs[i].n_knees = dc->nknees;
-		cs[i].knees = dc->knees;
-		pcs[i] = &cs[i];
-	}
-	r.n_campaigns = d->ncamps;
-	r.campaigns = pcs;
-	env.body_case = IOCURVE__ENVELOPE__BODY_STATUS_REPLY;
-	env.status_reply = &r;
-	conn_send(conn, &env);
-	free(cs);
-	free(pcs);
-}
-
-static void daemon_agents(struct daemon *d, struct conn *conn)
-{
-	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
-	Iocurve__AgentsReply r = IOCURVE__AGENTS_REPLY__INIT;
-	size_t n;
-	const struct server_agent *ag = server_agents(d->srv, &n);
-	Iocurve__AgentStatus *as = xcalloc(n, sizeof(*as));
-	Iocurve__AgentStatus **pas = xcalloc(n, sizeof(*pas));
-	Iocurve__Label ***plab = xcalloc(n, sizeof(*plab));
-	uint64_t now = clock_now_ns();
-
-	for (size_t i = 0; i < n; i++) {
-		iocurve__agent_status__init(&as[i]);
-		as[i].name = (char *)ag[i].name;
-		as[i].host = (char *)ag[i].host;
-		as[i].state = ag[i].s == NULL ? "lost" : session_owner(ag[i].s) ? "busy" : "idle";
-		as[i].version = (char *)ag[i].version;
-		as[i].rtt_ms = ag[i].rtt_ms;
-		as[i].offset_ms = ag[i].offset_ms;
-		if (ag[i].clock.rounds > 0) {
-			/* Now, by the clock model: drift since the last round included. */
-			as[i].offset_ms = (double)clocksync_offset_at(&ag[i].clock, now) / 1e6;
-			as[i].uncertainty_ms =
-			    (double)clocksync_uncertainty_at(&ag[i].clock, now) / 1e6;
-			as[i].drift_ppm = ag[i].clock.drift_ppm;
-		}
-		as[i].clock_refused = ag[i].clock.rejected;
-		as[i].last_seen_s = (double)(now - ag[i].last_seen_ns) / 1e9;
-		plab[i] = label_to_wire(ag[i].labels, ag[i].nlabels);
-		as[i].n_labels = ag[i].nlabels;
-		as[i].labels = plab[i];
-		pas[i] = &as[i];
-	}
-	r.n_agents = n;
-	r.agents = pas;
-	env.body_case = IOCURVE__ENVELOPE__BODY_AGENTS_REPLY;
-	env.agents_reply = &r;
-	conn_send(conn, &env);
-	for (size_t i = 0; i < n; i++)
-		free(plab[i]);
-	free(as);
-	free(pas);
-	free(plab);
-}
-
 int daemon_cancel_campaign(struct daemon *d, uint32_t id, const char *why, struct error *err)
 {
 	struct daemon_campaign *dc = daemon_find(d, id);
@@ -731,30 +505,6 @@ int daemon_cancel_campaign(struct daemon *d, uint32_t id, const char *why, struc
 	snprintf(dc->why, sizeof(dc->why), "%s", why);
 	runner_cancel(dc->runner, why);
 	return 0;
-}
-
-/* The Cancel verb: the reply goes out first, then the done event to the watchers. */
-static void daemon_cancel(struct daemon *d, struct conn *conn, uint32_t id)
-{
-	struct daemon_campaign *dc = daemon_find(d, id);
-	struct error err;
-
-	if (dc == NULL || dc->state > DAEMON_RUNNING) {
-		daemon_reply(conn, false, dc ? "campaign %u is already %s" : "no campaign %u%s",
-		             dc ? dc->id : id,
-		             dc ? daemon_state_names[dc->state] : " (see iocurve status)");
-		return;
-	}
-	if (dc->state == DAEMON_QUEUED)
-		daemon_reply(conn, true, "campaign %u cancelled before it started", dc->id);
-	else
-		daemon_reply(conn, true, "campaign %u: cancelling; I/O stops on every agent now",
-		             dc->id);
-	if (daemon_cancel_campaign(d, dc->id,
-	                           dc->state == DAEMON_QUEUED ? "cancelled while queued"
-	                                                      : "cancelled by iocurve cancel",
-	                           &err) < 0)
-		log_warn("%s", err.msg);
 }
 
 int daemon_mark_campaign(struct daemon *d, uint32_t id, const char *text, char *msg, size_t len)
@@ -792,127 +542,6 @@ int daemon_mark_campaign(struct daemon *d, uint32_t id, const char *text, char *
 	return 0;
 }
 
-/* The Mark verb: the reply says where the mark landed, or why it was refused. */
-static void daemon_mark(struct daemon *d, struct conn *conn, uint32_t id, const char *text)
-{
-	char msg[512];
-	int rc = daemon_mark_campaign(d, id, text, msg, sizeof(msg));
-
-	daemon_reply(conn, rc == 0, "%s", msg);
-}
-
-static void daemon_watch(struct daemon *d, struct conn *conn, uint32_t id)
-{
-	struct daemon_campaign *dc = daemon_find(d, id);
-
-	if (dc == NULL) {
-		daemon_reply(
-		    conn, false,
-		    id ? "no campaign %u (see iocurve status)" : "no campaign to watch%.0u", id);
-		conn_close(conn);
-		return;
-	}
-	/* What happened so far, then live: a late watcher sees the whole curve. */
-	if (dc->hist_on_file)
-		evfile_replay(dc->results, dc->id, daemon_replay_send,
-		              &(struct daemon_replay){conn, dc->id});
-	for (size_t i = 0; i < dc->nhist; i++)
-		daemon_send_event(conn, dc->id, &dc->history[i]);
-	if (dc->state > DAEMON_RUNNING && dc->runner == NULL) {
-		conn_close(conn);
-		return;
-	}
-	d->watchers = xreallocarray(d->watchers, d->nwatchers + 1, sizeof(*d->watchers));
-	d->watchers[d->nwatchers++] = (struct daemon_watcher){conn, dc->id};
-}
-
-/* A connection watches at most one campaign. */
-static bool daemon_is_watcher(const struct daemon *d, const struct conn *c)
-{
-	for (size_t i = 0; i < d->nwatchers; i++)
-		if (d->watchers[i].conn == c)
-			return true;
-	return false;
-}
-
-/*
- * A request's numbers checked where they enter: a campaign id is in [1,
- * RUNNING_ID_MAX] (a Watch's may be 0: the running or latest one). false: refused.
- */
-static bool daemon_request_ok(struct conn *c, const Iocurve__Envelope *env)
-{
-	uint32_t id = 1, min = 1;
-
-	if (env->body_case == IOCURVE__ENVELOPE__BODY_CANCEL)
-		id = env->cancel->id;
-	else if (env->body_case == IOCURVE__ENVELOPE__BODY_RESUME)
-		id = env->resume->id;
-	else if (env->body_case == IOCURVE__ENVELOPE__BODY_WATCH)
-		id = env->watch->id, min = 0;
-	else if (env->body_case == IOCURVE__ENVELOPE__BODY_MARK)
-		id = env->mark->id, min = 0;
-	if (id >= min && id <= RUNNING_ID_MAX)
-		return true;
-	daemon_reply(c, false, "campaign id %u is outside [%u, %u]", id, min, RUNNING_ID_MAX);
-	return false;
-}
-
-static void daemon_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
-{
-	struct daemon *d = arg;
-
-	if (!daemon_request_ok(c, env))
-		return;
-	switch (env->body_case) {
-	case IOCURVE__ENVELOPE__BODY_SUBMIT:
-		daemon_submit(d, c, env->submit);
-		break;
-	case IOCURVE__ENVELOPE__BODY_STATUS_REQUEST:
-		daemon_status(d, c);
-		break;
-	case IOCURVE__ENVELOPE__BODY_AGENTS_REQUEST:
-		daemon_agents(d, c);
-		break;
-	case IOCURVE__ENVELOPE__BODY_CANCEL:
-		daemon_cancel(d, c, env->cancel->id);
-		break;
-	case IOCURVE__ENVELOPE__BODY_RESUME:
-		daemon_resume(d, c, env->resume->id);
-		break;
-	case IOCURVE__ENVELOPE__BODY_MARK:
-		daemon_mark(d, c, env->mark->id, env->mark->text);
-		break;
-	case IOCURVE__ENVELOPE__BODY_WATCH:
-		if (daemon_is_watcher(d, c)) {
-			daemon_reply(c, false, "this connection watches a campaign already");
-			break;
-		}
-		daemon_watch(d, c, env->watch->id);
-		break;
-	default:
-		daemon_reply(c, false, "not a control request");
-		conn_close(c);
-		break;
-	}
-}
-
-/* The connection is freed, however it ended: no watcher entry may outlive it. */
-static void daemon_on_free(struct conn *c, void *arg)
-{
-	struct daemon *d = arg;
-
-	for (size_t i = 0; i < d->nwatchers;)
-		if (d->watchers[i].conn == c)
-			daemon_drop_watcher(d, i);
-		else
-			i++;
-}
-
-static const struct conn_cbs daemon_control_cbs = {
-    .on_message = daemon_on_message,
-    .on_free = daemon_on_free,
-};
-
 struct daemon *daemon_new(struct event_base *base, struct server *srv, const char *results_root)
 {
 	struct daemon *d = xcalloc(1, sizeof(*d));
@@ -928,7 +557,7 @@ struct daemon *daemon_new(struct event_base *base, struct server *srv, const cha
 
 int daemon_listen(struct daemon *d, const char *control_path, struct error *err)
 {
-	d->ctl = control_listen(d->base, control_path, &daemon_control_cbs, d, err);
+	d->ctl = control_listen(d->base, control_path, &verbs_control_cbs, d, err);
 	return d->ctl == NULL ? -1 : 0;
 }
 

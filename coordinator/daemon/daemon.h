@@ -61,13 +61,13 @@ struct daemon_submission {
 uint32_t daemon_submit_campaign(struct daemon *d, const struct daemon_submission *s,
                                 struct error *err);
 /* Cancel campaign id, queued or running, saying why: -1 with err when it is neither. */
+int daemon_cancel_campaign(struct daemon *d, uint32_t id, const char *why, struct error *err);
 /*
  * Stamp TEXT on campaign id's timeline (0: the running one) as a user's mark
  * (runner_mark). 0 with msg saying where it landed ("campaign 1: marked at rr
  * step 2, interval 3 (1.2 s into the step)"), or -1 with msg saying why not.
  */
 int daemon_mark_campaign(struct daemon *d, uint32_t id, const char *text, char *msg, size_t len);
-int daemon_cancel_campaign(struct daemon *d, uint32_t id, const char *why, struct error *err);
 
 /* Every campaign's events as they happen, with the campaign's id (for /metrics). */
 typedef void (*daemon_observer)(void *arg, uint32_t id, const struct event *e);

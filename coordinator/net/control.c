@@ -56,6 +56,40 @@ const char *control_default_path(char *buf, size_t len)
 	return buf;
 }
 
+int control_request_set(Iocurve__Envelope *env, ProtobufCMessage *m)
+{
+	const ProtobufCMessageDescriptor *e = &iocurve__envelope__descriptor;
+
+	for (unsigned i = 0; i < e->n_fields; i++) {
+		const ProtobufCFieldDescriptor *f = &e->fields[i];
+
+		if (f->type != PROTOBUF_C_TYPE_MESSAGE || f->descriptor != m->descriptor)
+			continue;
+		*(ProtobufCMessage **)((char *)env + f->offset) = m;
+		env->body_case = (Iocurve__Envelope__BodyCase)f->id;
+		return 0;
+	}
+	return -1;
+}
+
+uint32_t *control_request_id(const Iocurve__Envelope *env)
+{
+	const ProtobufCFieldDescriptor *body, *id;
+	ProtobufCMessage *m;
+
+	body = protobuf_c_message_descriptor_get_field(&iocurve__envelope__descriptor,
+	                                               (unsigned)env->body_case);
+	if (body == NULL || body->type != PROTOBUF_C_TYPE_MESSAGE)
+		return NULL;
+	m = *(ProtobufCMessage *const *)((const char *)env + body->offset);
+	id =
+	    m != NULL ? protobuf_c_message_descriptor_get_field_by_name(m->descriptor, "id") : NULL;
+	if (id == NULL || id->type != PROTOBUF_C_TYPE_UINT32 ||
+	    id->label == PROTOBUF_C_LABEL_REPEATED)
+		return NULL;
+	return (uint32_t *)((char *)m + id->offset);
+}
+
 /* The owner's callbacks, with the listener's bookkeeping around them. */
 static void control_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 {

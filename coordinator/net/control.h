@@ -7,6 +7,7 @@
 #define IOCURVE_CONTROL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <event2/event.h>
 
@@ -39,5 +40,16 @@ void control_free(struct control *ctl);
  */
 struct conn *control_connect(struct event_base *base, const char *path, unsigned timeout_s,
                              const struct conn_cbs *cbs, void *arg, struct error *err);
+
+/*
+ * A control request's parts, found through the protocol's descriptors so that a
+ * verb's request is its message type alone: the CLI's ID verbs (cli/cmd.c) and the
+ * daemon's table (daemon/verbs.c) share the rule that a request names a campaign
+ * by its field `id`.
+ */
+/* Make m env's body, in the case whose message type is m's: -1 when there is none. */
+int control_request_set(Iocurve__Envelope *env, ProtobufCMessage *m);
+/* The campaign id env's request names (its uint32 field `id`), or NULL: it names none. */
+uint32_t *control_request_id(const Iocurve__Envelope *env);
 
 #endif

@@ -475,6 +475,27 @@ static void server_on_connected(struct conn *c, void *arg)
 	         s->serial);
 }
 
+/*
+ * A welcomed agent's message to the session's owner, cut where it enters to the
+ * capabilities the session agreed (caps_report): what an agent sends beyond them
+ * never reaches the runner.
+ */
+static void server_deliver(struct session *s, const Iocurve__Envelope *env)
+{
+	Iocurve__Envelope cut;
+	Iocurve__IntervalReport ir;
+
+	if (s->srv->cbs == NULL || s->srv->cbs->on_agent_message == NULL)
+		return;
+	if (env->body_case == IOCURVE__ENVELOPE__BODY_INTERVAL_REPORT) {
+		cut = *env;
+		cut.interval_report =
+		    (Iocurve__IntervalReport *)caps_report(env->interval_report, s->caps, &ir);
+		env = &cut;
+	}
+	s->srv->cbs->on_agent_message(s, env, s->srv->arg);
+}
+
 static void server_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 {
 	struct session *s = arg;
@@ -500,8 +521,7 @@ static void server_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 		log_warn("agent %s: second Hello ignored", s->name);
 		break;
 	default:
-		if (s->srv->cbs && s->srv->cbs->on_agent_message)
-			s->srv->cbs->on_agent_message(s, env, s->srv->arg);
+		server_deliver(s, env);
 		break;
 	}
 }

@@ -1112,7 +1112,6 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 	struct runner *r = arg;
 	int ai = runner_agents_index(r->agents, s);
 	const Iocurve__IntervalReport *ir;
-	Iocurve__IntervalReport nokinds;
 	char text[1024];
 	struct error err;
 	int rc;
@@ -1128,14 +1127,6 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 		break;
 	case IOCURVE__ENVELOPE__BODY_INTERVAL_REPORT:
 		ir = env->interval_report;
-		/* Read and write apart only from an agent that says it has them. */
-		if (!(session_caps(s) & IOCURVE__CAPABILITY__CAPABILITY_KINDS) &&
-		    (ir->read_latency != NULL || ir->write_latency != NULL)) {
-			nokinds = *ir;
-			nokinds.read_bytes = 0;
-			nokinds.read_latency = nokinds.write_latency = NULL;
-			ir = &nokinds;
-		}
 		if (r->state == RUNNER_COOLING && ir->workload_index == r->w &&
 		    ir->step == r->step) {
 			if (runner_probe_interval(r, (uint32_t)ai, ir, &err) < 0)

@@ -8,6 +8,8 @@
 #  1b. a failure's target that is not UTF-8 (once an abort writing its line): kept escaped;
 #  1c. read and write apart that do not add up (a read latency for each op, but reads 0):
 #     refused naming the agent and the counts;
+#  1d. the same from an agent that did not declare 'kinds': cut where the report enters,
+#     so the campaign completes without them;
 #  2. every numeric field of an IntervalReport (and StepDone's start) at its extremes
 #     (0, -1, max of its type, +-1e308, NaN, +-inf), one agent each, on_agent_loss:
 #     continue: each refusal names its agent, field and value, the campaign completes
@@ -111,6 +113,23 @@ check "the refusal names agent and the per-kind counts" grep -q \
 check "the campaign fails naming the agent" grep -q "agent kinds-00000 lost: .*read_latency count" "$T/kinds.err"
 kill "$KINDS"
 wait "$KINDS" 2> /dev/null || true
+
+# 1d. The same reports from an agent whose Hello leaves 'kinds' out: cut where they enter
+# (net/server.c), never judged, so the campaign completes without latency per kind.
+swarm nokinds 1 --set reads=0 --without kinds
+NOKINDS=$SWARM
+campaign nokinds 1 abort
+"$IOCURVE" run "$T/nokinds.yaml" --coordinator "$SOCK" > "$T/nokinds.out" 2> "$T/nokinds.err" ||
+	{ cat "$T/nokinds.err"; fail "a campaign whose agent sends kinds it did not declare completes"; }
+D=$(ls -d "$T"/res/nokinds-*)
+check "its intervals hold no latency per kind nor read bytes" python3 -c "
+import json
+for l in open('$D/intervals.jsonl'):
+    o = json.loads(l)
+    assert 'read_latency' not in o and o.get('read_bytes', 0) == 0, o"
+check "the agent's reports were not refused" sh -c "! grep -q 'agent nokinds-00000: bad interval report' '$T/serve.log'"
+kill "$NOKINDS"
+wait "$NOKINDS" 2> /dev/null || true
 
 # 2. Every field at its extremes, one agent each, and two honest ones.
 SETS=""

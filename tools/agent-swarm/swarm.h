@@ -83,6 +83,7 @@ struct swarm_opts {
 	struct swarm_set *sets; /* session i forces sets[i] (i < nsets) */
 	unsigned nsets;
 	unsigned mutate; /* sessions nsets.. nsets + mutate - 1 flip bits of every report */
+	uint64_t caps;   /* what Hello declares (--without): the reports fill every field anyway */
 };
 
 struct swarm_stats {

@@ -16,6 +16,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
+#include "caps.h"
 #include "certs.h"
 #include "clock.h"
 #include "conn.h"
@@ -49,7 +50,20 @@ static void swarm_usage(FILE *f)
 	       "                               is session 0's, the next session 1's... (max, min,\n"
 	       "                               -1, 1e308, nan, inf; see swarm_set.c)\n"
 	       "  -M, --mutate N               the N sessions after the --set ones flip 1 to 4\n"
-	       "                               random bits of every report they send\n");
+	       "                               random bits of every report they send\n"
+	       "  -W, --without CAPABILITY     leave it out of Hello (kinds, wakes...: caps.c),\n"
+	       "                               its fields sent still, as a lying agent would\n");
+}
+
+/* --without NAME: the capability named in caps_known left out of the sessions' Hello. */
+static int swarm_without(struct swarm_opts *o, const char *name)
+{
+	for (size_t i = 0; i < caps_nknown; i++)
+		if (strcmp(caps_known[i].name, name) == 0) {
+			o->caps &= ~caps_known[i].bit;
+			return 0;
+		}
+	return -1;
 }
 
 static int swarm_parse(struct swarm_opts *o, int argc, char **argv)
@@ -67,14 +81,18 @@ static int swarm_parse(struct swarm_opts *o, int argc, char **argv)
 	    {"duration", required_argument, NULL, 'd'},
 	    {"set", required_argument, NULL, 'x'},
 	    {"mutate", required_argument, NULL, 'M'},
+	    {"without", required_argument, NULL, 'W'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
 	int c;
 
-	*o = (struct swarm_opts){
-	    .prefix = "swarm", .dial_parallel = 24, .median_us = 500, .sigma = 0.6};
-	while ((c = getopt_long(argc, argv, "c:t:n:p:P:m:s:S:w:d:x:M:h", longopts, NULL)) != -1) {
+	*o = (struct swarm_opts){.prefix = "swarm",
+	                         .dial_parallel = 24,
+	                         .median_us = 500,
+	                         .sigma = 0.6,
+	                         .caps = CAPS_OURS};
+	while ((c = getopt_long(argc, argv, "c:t:n:p:P:m:s:S:w:d:x:M:W:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			o->coordinator = optarg;
@@ -108,6 +126,14 @@ static int swarm_parse(struct swarm_opts *o, int argc, char **argv)
 			break;
 		case 'M':
 			o->mutate = (unsigned)strtoul(optarg, NULL, 10);
+			break;
+		case 'W':
+			if (swarm_without(o, optarg) < 0) {
+				fprintf(stderr,
+				        "iocurve-agent-swarm: --without %s: no such capability\n",
+				        optarg);
+				return -1;
+			}
 			break;
 		case 'x':
 			o->sets = xreallocarray(o->sets, o->nsets + 1, sizeof(*o->sets));

@@ -27,7 +27,7 @@ static void swarm_hello(struct swarm_session *ss)
 
 	snprintf(host, sizeof(host), "swarm-host-%u", ss->index / 16);
 	h.protocol_version = IOCURVE__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT;
-	h.capabilities = CAPS_OURS; /* its records fill every counter this build has */
+	h.capabilities = ss->sw->o.caps; /* its records fill every counter this build has */
 	h.name = ss->name;
 	h.host = host;
 	h.cpus = 2;

@@ -104,7 +104,7 @@ void runner_end_cb(evutil_socket_t fd, short what, void *arg)
 	/* The end report travels in the event: a daemon's clients print what `run` prints. */
 	f = open_memstream(&summary, &len);
 	if (f != NULL) {
-		runner_report(r, f);
+		derive_end_text(f, results_dir(r->res), r->c, r->npoints, r->judged, end);
 		fclose(f);
 	}
 	events_emit_done(r->ev, status, msg, results_dir(r->res), summary);
@@ -146,9 +146,4 @@ void runner_write_meta(struct runner *r)
 	}
 	free(s);
 	r->end.between = r->between;
-}
-
-void runner_report(struct runner *r, FILE *f)
-{
-	derive_end_text(f, results_dir(r->res), r->c, r->npoints, r->judged, &r->end);
 }

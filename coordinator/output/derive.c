@@ -621,35 +621,76 @@ static void derive_summary_json(FILE *f, const void *arg)
 	derive_json(f, root);
 }
 
+/*
+ * The summary's text: what the run lost (above the figures that lack it), the summary
+ * table, the side-by-side table of several targets and the earlier runs beside this
+ * one. summary.txt (file) adds fixed work's storms, which the table's one cell cannot
+ * hold, and the quick plan's note; the run's end text has its storms in its workload
+ * blocks (derive_end_text).
+ */
+static void derive_summary_text(FILE *f, const struct campaign *c,
+                                const struct judged_curve *judged, const struct runend *end,
+                                bool file)
+{
+	char quick[256], degraded[2048], between[4096];
+
+	if (runend_degraded(end, degraded, sizeof(degraded)))
+		fprintf(f, "%s\n\n", degraded);
+	table_print_summary(f, c, judged);
+	for (size_t i = 0; file && i < c->nworkloads; i++) {
+		char storm[640];
+
+		if (!c->workloads[i].work.on || judged[i].n == 0)
+			continue;
+		table_knee_text(&judged[i], storm, sizeof(storm));
+		fprintf(f, "\n%s: %s\n", c->workloads[i].name, storm);
+	}
+	if (bytarget_shown(c)) {
+		fputc('\n', f);
+		bytarget_print(f, c, judged);
+	}
+	if (file && table_quick_note(c, quick, sizeof(quick)))
+		fprintf(f, "\n%s\n", quick);
+	if (between_text(end ? end->between : NULL, c, judged, between, sizeof(between)))
+		fprintf(f, "\n%s\n", between);
+}
+
 static void derive_summary_txt(FILE *f, const void *arg)
 {
 	const struct derive_ctx *x = arg;
-
-	char quick[256], end[700], degraded[2048], between[4096];
+	char end[700];
 
 	if (runend_note(x->end, end, sizeof(end)))
 		fprintf(f, "%s\n\n", end);
-	if (runend_degraded(x->end, degraded, sizeof(degraded)))
-		fprintf(f, "%s\n\n", degraded);
-	table_print_summary(f, x->c, x->judged);
-	/* fixed work: the storm's completion times, which the table's one cell cannot hold */
-	for (size_t i = 0; i < x->c->nworkloads; i++) {
-		char storm[640];
+	derive_summary_text(f, x->c, x->judged, x->end, true);
+}
 
-		if (!x->c->workloads[i].work.on || x->judged[i].n == 0)
+void derive_end_text(FILE *f, const char *dir, const struct campaign *c, const size_t *npts,
+                     const struct judged_curve *judged, const struct runend *end)
+{
+	char knee[512], bs[32];
+
+	fprintf(f, "\n");
+	for (size_t i = 0; i < c->nworkloads; i++) {
+		const struct workload *w = &c->workloads[i];
+
+		if (npts[i] == 0)
 			continue;
-		table_knee_text(&x->judged[i], storm, sizeof(storm));
-		fprintf(f, "\n%s: %s\n", x->c->workloads[i].name, storm);
+		units_format_size(w->io.block_size, bs, sizeof(bs));
+		fprintf(f, "%s (%s, %s%s%s%s%s):\n", w->name, rw_mode_name(w->io.rw), bs,
+		        w->io.direct ? "" : ", buffered", w->io.clone[0] ? ", clone '" : "",
+		        w->io.clone, w->io.clone[0] ? "'" : "");
+		table_print_steps(f, &judged[i]);
+		table_knee_text(&judged[i], knee, sizeof(knee));
+		fprintf(f, "%s\n\n", knee);
+		if (w->work.on)
+			fprintf(f,
+			        "throughput and latency over time, each finish marked: "
+			        "%s/time-%s.svg\n\n",
+			        dir, w->name);
 	}
-	if (bytarget_shown(x->c)) {
-		fputc('\n', f);
-		bytarget_print(f, x->c, x->judged);
-	}
-	if (table_quick_note(x->c, quick, sizeof(quick)))
-		fprintf(f, "\n%s\n", quick);
-	if (between_text(x->end ? x->end->between : NULL, x->c, x->judged, between,
-	                 sizeof(between)))
-		fprintf(f, "\n%s\n", between);
+	derive_summary_text(f, c, judged, end, false);
+	fprintf(f, "\nresults: %s\n", dir);
 }
 
 /* A mixed workload's reads and writes at its peak (kinds.h), before its step table. */

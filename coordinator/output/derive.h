@@ -45,6 +45,13 @@ int derive_end(const char *dir, const struct campaign *c, const struct step_poin
                const size_t *npts, const struct judged_curve *judged, const struct runend *end,
                struct error *err);
 /*
+ * The end text `run` prints and every client of a daemon's campaign prints: each
+ * workload's step table and knee, what the run lost, the summary table, the targets side
+ * by side, the earlier runs beside it, where the results are (dir).
+ */
+void derive_end_text(FILE *f, const char *dir, const struct campaign *c, const size_t *npts,
+                     const struct judged_curve *judged, const struct runend *end);
+/*
  * DIR/meta.json as the runner wrote it (its last newline off, so the text is
  * the one it passed to derive_all), malloc'd; NULL when there is none.
  */

@@ -7,6 +7,7 @@
 
 #include "intervals.h"
 #include "replay.h"
+#include "step.h"
 #include "text.h"
 #include "strindex.h"
 #include "xalloc.h"
@@ -18,17 +19,16 @@
  */
 struct replay_step {
 	size_t w;
-	uint32_t step;
-	double offered;
+	uint32_t index; /* the step's, in run order */
 	bool has_window;
 	uint32_t win_from, win_to;
 	/* the last cooldown line: it belongs to step cool_step of workload cool_w */
 	size_t cool_w;
 	uint32_t cool_step, cool_ms;
 	char cool_outcome[16];
-	long cool_at;     /* where that line starts: a step that never completed leaves it out */
-	uint32_t retries; /* earlier attempts, void (retried lines) */
-	struct agg_step *agg; /* NULL before the step's first line */
+	long cool_at;      /* where that line starts: a step that never completed leaves it out */
+	uint32_t retries;  /* earlier attempts, void (retried lines) */
+	struct step *step; /* NULL before the step's first line */
 	char (*names)[INTERVALS_NAME_MAX];
 	uint32_t nagents;
 	struct strindex by_name; /* names[] */
@@ -45,37 +45,6 @@ struct replay_fin {
 	struct intervals_finish f;
 };
 
-/* Fixed work: the storm of step st from its finish lines, agents numbered as they came. */
-static void replay_storm(const struct replay *out, const struct replay_step *st,
-                         struct step_point *pt)
-{
-	const struct workload *wl = &out->campaign->workloads[st->w];
-	struct storm_worker *ws = xcalloc(st->nfins + 1, sizeof(*ws));
-	const char **names = xcalloc(st->nfins + 1, sizeof(*names));
-	uint32_t nagents = 0;
-	size_t n = 0;
-
-	for (size_t i = 0; i < st->nfins; i++) {
-		const struct replay_fin *f = &st->fins[i];
-		uint32_t a = 0;
-
-		if (f->w != st->w || f->step != st->step)
-			continue;
-		while (a < nagents && strcmp(names[a], f->agent) != 0)
-			a++;
-		if (a == nagents)
-			names[nagents++] = f->agent;
-		ws[n++] = (struct storm_worker){.agent = a,
-		                                .worker = f->f.worker,
-		                                .start_s = f->f.start_s,
-		                                .done_s = f->f.done_s,
-		                                .ops = f->f.ops};
-	}
-	storm_compute(&pt->storm, ws, n, nagents, names, wl->work.ops);
-	free(ws);
-	free(names);
-}
-
 static const char *replay_name(const void *st, size_t i)
 {
 	return ((const struct replay_step *)st)->names[i];
@@ -91,71 +60,60 @@ static uint32_t replay_agent(struct replay_step *st, const char *name)
 	st->names = xreallocarray(st->names, st->nagents + 1, sizeof(*st->names));
 	snprintf(st->names[st->nagents], sizeof(st->names[0]), "%s", name);
 	strindex_add(&st->by_name, st->nagents);
-	agg_step_add_agent(st->agg, name);
+	step_add_agent(st->step, name);
 	return st->nagents++;
-}
-
-/* An agent whose lines stop before the others' was lost mid-step (on_agent_loss: continue). */
-static void replay_lost(struct replay_step *st)
-{
-	uint32_t most = 0;
-
-	for (uint32_t a = 0; a < st->nagents; a++)
-		if (agg_agent_reported(st->agg, a) > most)
-			most = agg_agent_reported(st->agg, a);
-	for (uint32_t a = 0; a < st->nagents; a++)
-		if (agg_agent_reported(st->agg, a) < most)
-			agg_drop_agent(st->agg, a);
 }
 
 static void replay_begin(struct replay *out, struct replay_step *st, size_t w,
                          const struct intervals_line *l)
 {
-	const struct workload *wl = &out->campaign->workloads[w];
-
 	st->w = w;
-	st->step = l->step;
-	st->offered = l->offered_ops;
-	st->agg = agg_step_new(0, NULL,
-	                       (uint32_t)((wl->warmup_ns + wl->measure_ns) / wl->interval_ns) +
-	                           wl->steady_extend);
+	st->index = l->step;
+	st->step = step_new(out->campaign, w, l->step, l->offered_ops, 0, NULL);
 	st->nagents = 0;
 	strindex_free(&st->by_name);
 	strindex_init(&st->by_name, replay_name, st);
 }
 
-/* The step's lines are all in: its point, when every interval is. */
+/*
+ * The step's lines are all in: its point, when every interval is, made as the run made
+ * it, with the window the run decided (its window line) and what the lines beside the
+ * intervals say (cooldown, retries, fixed work's finishes).
+ */
 static bool replay_finish(struct replay *out, struct replay_step *st)
 {
 	bool complete;
 
-	replay_lost(st);
+	step_drop_short(st->step);
 	/*
 	 * Every interval after the warm-up counts: a window line's start (older releases
 	 * moved it past intervals they judged a transient) is not followed, its end is.
 	 */
 	if (st->has_window)
-		agg_set_window(st->agg, 0, st->win_to);
-	complete = st->nagents > 0 && agg_complete(st->agg);
+		step_cut(st->step, st->win_to);
+	step_close(st->step);
+	complete = st->nagents > 0 && step_complete(st->step);
 	if (complete) {
 		size_t k = out->npts[st->w]++;
 
+		if (st->cool_w == st->w && st->cool_step == st->index)
+			step_set_cooldown(st->step, st->cool_ms, st->cool_outcome);
+		step_set_retries(st->step, st->retries);
+		for (size_t i = 0; i < st->nfins; i++)
+			if (st->fins[i].w == st->w && st->fins[i].step == st->index)
+				step_add_parts(
+				    st->step, st->fins[i].agent,
+				    &(struct storm_worker){.worker = st->fins[i].f.worker,
+				                           .start_s = st->fins[i].f.start_s,
+				                           .done_s = st->fins[i].f.done_s,
+				                           .ops = st->fins[i].f.ops},
+				    1);
 		out->pts[st->w] = xreallocarray(out->pts[st->w], k + 1, sizeof(**out->pts));
-		agg_point(st->agg, st->step, st->offered, out->campaign, &out->pts[st->w][k]);
-		agg_point_workload(&out->pts[st->w][k], out->campaign,
-		                   &out->campaign->workloads[st->w]);
-		if (st->cool_w == st->w && st->cool_step == st->step) {
-			out->pts[st->w][k].cooldown_ms = st->cool_ms;
-			snprintf(out->pts[st->w][k].cooldown, sizeof(out->pts[st->w][k].cooldown),
-			         "%s", st->cool_outcome);
-		}
-		out->pts[st->w][k].retries = st->retries;
-		if (out->campaign->workloads[st->w].work.on)
-			replay_storm(out, st, &out->pts[st->w][k]);
+		step_point(st->step, &out->pts[st->w][k]);
 	}
 	st->retries = 0;
-	agg_step_free(st->agg);
-	st->agg = NULL;
+	step_free(st->step);
+	st->step = NULL;
 	st->has_window = false;
 	return complete;
 }
@@ -246,7 +204,7 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 			 * the step before it: that one ends here, with its own cooldown (two
 			 * steps in a row that cooled down each keep theirs).
 			 */
-			if (st.agg != NULL && (st.w != w || st.step != l->step) &&
+			if (st.step != NULL && (st.w != w || st.index != l->step) &&
 			    replay_finish(out, &st))
 				out->keep = before;
 			/* kept for the point of the step it precedes */
@@ -260,9 +218,9 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 		}
 		if (l->retried) {
 			/* The attempt so far is void: the step runs again from its next line. */
-			if (st.agg != NULL && st.w == w && st.step == l->step) {
-				agg_step_free(st.agg);
-				st.agg = NULL;
+			if (st.step != NULL && st.w == w && st.index == l->step) {
+				step_free(st.step);
+				st.step = NULL;
 				st.has_window = false;
 				st.retries = l->retried;
 			}
@@ -271,7 +229,7 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 		if (l->window) {
 			/* Written when the runner cut the step: it belongs to the step in progress.
 			 */
-			if (st.w == w && st.step == l->step) {
+			if (st.w == w && st.index == l->step) {
 				st.has_window = true;
 				st.win_from = l->window_from;
 				st.win_to = l->window_to;
@@ -283,8 +241,8 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 			 * Merged lines are rebuilt from the agents' lines, not read; when those
 			 * came without bins (agents.detail: counts), the bins come from here.
 			 */
-			if (st.agg != NULL && st.w == w && st.step == l->step &&
-			    agg_set_hists(st.agg, l->interval, &l->rec.rec) < 0) {
+			if (st.step != NULL && st.w == w && st.index == l->step &&
+			    step_set_hists(st.step, l->interval, &l->rec.rec) < 0) {
 				error_set(
 				    err,
 				    "%s:%zu: the merged line of interval %u does not add up to "
@@ -294,17 +252,18 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 			}
 			continue;
 		}
-		if (st.agg != NULL && (st.w != w || st.step != l->step) && replay_finish(out, &st))
+		if (st.step != NULL && (st.w != w || st.index != l->step) &&
+		    replay_finish(out, &st))
 			/* l is the first line of the next step, or its cooldown line is */
 			out->keep = st.cool_w == w && st.cool_step == l->step ? st.cool_at : before;
-		if (st.agg == NULL)
+		if (st.step == NULL)
 			replay_begin(out, &st, w, l);
 		l->rec.agents = 1;
 		/* A line out of the step or twice is left out, as the run left it out. */
-		agg_add_record(st.agg, replay_agent(&st, l->agent), l->interval, &l->rec, &merged,
-		               &ignored);
+		step_feed_record(st.step, replay_agent(&st, l->agent), l->interval, &l->rec,
+		                 &merged, &ignored);
 	}
-	if (st.agg != NULL && replay_finish(out, &st))
+	if (st.step != NULL && replay_finish(out, &st))
 		out->keep = intervals_offset(in);
 	/* a cooldown line after the last complete step: its step never ran (a resume cools anew) */
 	if (st.cool_w != SIZE_MAX && st.cool_at < out->keep &&
@@ -328,7 +287,7 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 	rc = 0;
 done:
 	intervals_close(in);
-	agg_step_free(st.agg);
+	step_free(st.step);
 	strindex_free(&st.by_name);
 	free(st.names);
 	free(st.fins);

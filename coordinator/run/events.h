@@ -125,7 +125,7 @@ struct event_workload_done {
 struct event_done {
 	int32_t status; /* 0 complete */
 	const char *message, *results;
-	const char *summary; /* the end report (runner_report): every client prints it */
+	const char *summary; /* the end report (derive_end_text): every client prints it */
 };
 
 /* A mark on the timeline (marks.h). */

@@ -60,8 +60,6 @@ int runner_add_mark(struct runner *r, const struct run_mark *m, struct error *er
 void runner_start(struct runner *r);
 /* Stop every agent's I/O now; finished steps stay in the results. */
 void runner_cancel(struct runner *r, const char *why);
-/* Print the per-workload tables and knees; write summary.md. */
-void runner_report(struct runner *r, FILE *f);
 /* How the run was started ("iocurve run demo.yaml"), for meta.json; before runner_start. */
 void runner_set_command(struct runner *r, const char *command);
 void runner_free(struct runner *r);

@@ -81,15 +81,3 @@ int runner_work_done(const struct runner_agents *ra, uint32_t ai, const struct w
 	}
 	return 0;
 }
-
-void runner_work_storm(const struct runner_agents *ra, const struct workload *w,
-                       const struct storm_worker *ws, size_t n, struct storm *out)
-{
-	uint32_t nagents = runner_agents_count(ra);
-	const char **names = xcalloc(nagents ? nagents : 1, sizeof(*names));
-
-	for (uint32_t i = 0; i < nagents; i++)
-		names[i] = runner_agents_name(ra, i);
-	storm_compute(out, ws, n, nagents, names, w->work.ops);
-	free(names);
-}

@@ -36,8 +36,5 @@ uint64_t runner_work_offset(const struct workload *w, uint32_t g, uint32_t nagen
 int runner_work_done(const struct runner_agents *ra, uint32_t ai, const struct workload *w,
                      const Iocurve__StepDone *d, struct results *res, uint32_t step,
                      struct storm_worker **ws, size_t *n, struct error *err);
-/* The step's storm from the workers' parts. */
-void runner_work_storm(const struct runner_agents *ra, const struct workload *w,
-                       const struct storm_worker *ws, size_t n, struct storm *out);
 
 #endif

@@ -34,7 +34,8 @@ w=""
 i=0
 while [ -z "$w" ] && [ "$i" -lt 200 ] && kill -0 "$RUN" 2> /dev/null; do
 	for a in $(pgrep -P "$RUN" -f -- "--name local-1( |$)"); do
-		w="$w $(pgrep -P "$a")"
+		# none yet (the agent forks its workers at Prepare): look again, under set -e
+		w="$w $(pgrep -P "$a" || true)"
 	done
 	w=$(echo $w)
 	i=$((i + 1))

@@ -5,7 +5,8 @@
 # fails when it reads a header from a layer above it or a library it must not use:
 #   campaign/  no libevent, no ncurses
 #   analysis/  no libyaml, no libevent, no ncurses
-#   output/    no libevent, no ncurses
+#   store/     no libevent, no ncurses
+#   render/    no libevent, no ncurses
 #   net/       nothing of the coordinator
 #   run/ view/ daemon/  nothing from a layer above
 # In the agent, link.c does not read plan.h nor plan.c link.h (main.c wires them).
@@ -14,7 +15,7 @@ set -u
 src=${IOCURVE_SOURCE:?}
 build=${IOCURVE_BUILD:?}
 cc=${CC:-cc}
-layers="campaign analysis output net run view daemon cli"
+layers="campaign analysis store render net run view daemon cli"
 fails=0
 checked=0
 
@@ -29,8 +30,8 @@ forbidden() {
 	case "$1" in
 	campaign) libs="event2/|curses" ;;
 	analysis) libs="event2/|yaml\.h|curses" ;;
-	output) libs="event2/|curses" ;;
-	net) libs="yaml\.h|curses|/coordinator/(campaign|analysis|output)/" ;;
+	store | render) libs="event2/|curses" ;;
+	net) libs="yaml\.h|curses|/coordinator/(campaign|analysis|store|render)/" ;;
 	*) libs="" ;;
 	esac
 	pat=$(echo "${libs}${above}" | sed 's/^|//')

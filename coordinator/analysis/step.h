@@ -4,7 +4,7 @@
  * merge of its intervals (aggregate.h), its measured window and that window's
  * extension, and what the point carries beside its intervals (cooldown,
  * retries, fixed work's storm, read and write apart). The live run (run/runner.c)
- * and `iocurve report` (output/replay.c) both feed one, so the point a run
+ * and `iocurve report` (store/replay.c) both feed one, so the point a run
  * wrote and the point a report rebuilds come from the same code.
  */
 #ifndef IOCURVE_STEP_H

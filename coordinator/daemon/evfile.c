@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "derive.h"
+#include "storefile.h"
 #include "event_json.h"
 #include "evfile.h"
 #include "log.h"
@@ -30,7 +30,7 @@ static void evfile_write(FILE *f, const void *arg)
 
 int evfile_save(const char *dir, const struct event *ev, size_t n, struct error *err)
 {
-	return derive_file(dir, "events.jsonl", evfile_write, &(struct evfile_events){ev, n}, err);
+	return storefile_write(dir, "events.jsonl", evfile_write, &(struct evfile_events){ev, n}, err);
 }
 
 void evfile_replay(const char *dir, uint32_t id, evfile_send send, void *arg)

@@ -5,6 +5,7 @@
 
 #include "curve.h"
 #include "derive.h"
+#include "storefile.h"
 #include "events.h"
 #include "log.h"
 #include "runmeta.h"
@@ -129,7 +130,7 @@ void runner_write_meta(struct runner *r)
 		s[i] = runner_agents_session(r->agents, i);
 	free(r->meta);
 	/* A resumed run keeps the first run's description: its date and hosts are the record. */
-	r->meta = derive_meta_read(results_dir(r->res));
+	r->meta = runend_meta_read(results_dir(r->res));
 	between_free(r->between);
 	if (r->meta == NULL) {
 		char *meta = runmeta_json(r->c, s, n, r->command);
@@ -138,7 +139,7 @@ void runner_write_meta(struct runner *r)
 		r->between = between_find(results_dir(r->res), r->c, meta);
 		r->meta = between_record(meta, r->between);
 		free(meta);
-		if (r->meta != NULL && derive_file(results_dir(r->res), "meta.json",
+		if (r->meta != NULL && storefile_write(results_dir(r->res), "meta.json",
 		                                   runner_meta_write, r->meta, &err) < 0)
 			log_warn("%s", err.msg);
 	} else {

@@ -8,8 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "derive.h"
@@ -20,83 +18,11 @@
 #include "plot.h"
 #include "pointfields.h"
 #include "report.h"
+#include "storefile.h"
 #include "table.h"
 #include "units.h"
 #include "verdict.h"
 #include "xalloc.h"
-
-/*
- * Why the file being written cannot hold what it was given (NULL: nothing
- * went wrong). jansson returns NULL for a value JSON cannot hold (a string not
- * UTF-8, a real that is not finite) as well as when out of memory: the file
- * being written fails with this (derive_file), the process goes on.
- */
-static _Thread_local const char *derive_fault;
-
-int derive_file(const char *dir, const char *name, derive_writer fn, const void *arg,
-                struct error *err)
-{
-	int dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC), fd = -1;
-	char tmp[256];
-	struct stat st;
-	FILE *f = NULL;
-	int rc = -1;
-
-	if (dirfd < 0) {
-		error_set(err, "%s: cannot open: %s", dir, strerror(errno));
-		return -1;
-	}
-	for (int tries = 0; fd < 0 && tries < 8; tries++) {
-		uint64_t r = 0;
-
-		if (getrandom(&r, sizeof(r), 0) != sizeof(r))
-			r = (uint64_t)getpid() << 32 ^ (uint64_t)tries;
-		snprintf(tmp, sizeof(tmp), ".%.200s.%016" PRIx64 ".tmp", name, r);
-		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-		if (fd < 0 && errno != EEXIST)
-			break;
-	}
-	if (fd < 0 || (f = fdopen(fd, "w")) == NULL) {
-		/* The file meant, then the temp file that could not be made. */
-		error_set(err, "%s/%s: cannot write (its temp file %s): %s", dir, name, tmp,
-		          strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		goto out;
-	}
-	errno = 0;
-	derive_fault = NULL;
-	fn(f, arg);
-	if (derive_fault != NULL) {
-		error_set(err, "%s/%s: cannot write: %s", dir, name, derive_fault);
-		derive_fault = NULL;
-		fclose(f);
-		goto out_unlink; /* the previous version stays */
-	}
-	/* A write that failed in fn (disk full) leaves the stream's error flag set. */
-	if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0) {
-		error_set(err, "%s/%s: cannot write: %s", dir, name, strerror(errno ? errno : EIO));
-		fclose(f);
-		goto out_unlink; /* the previous version stays; no temp file is left */
-	}
-	fclose(f);
-	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode)) {
-		error_set(err, "%s/%s: refusing to replace %s", dir, name,
-		          S_ISLNK(st.st_mode) ? "a symbolic link" : "something not a regular file");
-		goto out_unlink;
-	}
-	if (renameat(dirfd, tmp, dirfd, name) < 0) {
-		error_set(err, "%s/%s: cannot replace: %s", dir, name, strerror(errno));
-		goto out_unlink;
-	}
-	rc = 0;
-	goto out;
-out_unlink:
-	unlinkat(dirfd, tmp, 0);
-out:
-	close(dirfd);
-	return rc;
-}
 
 struct derive_ctx {
 	const struct campaign *c;
@@ -106,36 +32,6 @@ struct derive_ctx {
 	size_t w;                          /* the workload a per-workload writer is for */
 	const struct runend *end;
 };
-
-char *derive_meta_read(const char *dir)
-{
-	char *path = xasprintf("%s/meta.json", dir), *text = NULL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	size_t cap = 0, len = 0;
-	ssize_t n;
-
-	free(path);
-	if (fd < 0)
-		return NULL;
-	do {
-		if (len + 4096 + 1 > cap) {
-			cap = cap ? 2 * cap : 8192;
-			text = xreallocarray(text, cap, 1);
-		}
-		n = read(fd, text + len, cap - len - 1);
-		if (n > 0)
-			len += (size_t)n;
-	} while (n > 0 && len < (1u << 20));
-	close(fd);
-	if (n < 0 || len == 0) {
-		free(text);
-		return NULL;
-	}
-	if (text[len - 1] == '\n')
-		len--;
-	text[len] = '\0';
-	return text;
-}
 
 /*
  * summary.json and curve-*.json: indented, keys in the order built. Reals are
@@ -148,8 +44,7 @@ char *derive_meta_read(const char *dir)
 static json_t *derive_need(json_t *v)
 {
 	if (v == NULL) {
-		if (derive_fault == NULL)
-			derive_fault = "a value JSON cannot hold (or out of memory)";
+		storefile_fault("a value JSON cannot hold (or out of memory)");
 		return json_null();
 	}
 	return v;
@@ -770,16 +665,16 @@ static int derive_curves(const char *dir, struct derive_ctx *x, struct error *er
 		if (x->npts[x->w] == 0)
 			continue;
 		snprintf(name, sizeof(name), "curve-%s.csv", wn);
-		if (derive_file(dir, name, derive_curve_csv, x, err) < 0)
+		if (storefile_write(dir, name, derive_curve_csv, x, err) < 0)
 			return -1;
 		snprintf(name, sizeof(name), "curve-%s.json", wn);
-		if (derive_file(dir, name, derive_curve_json, x, err) < 0)
+		if (storefile_write(dir, name, derive_curve_json, x, err) < 0)
 			return -1;
 		snprintf(name, sizeof(name), "curve-%s.svg", wn);
-		if (derive_file(dir, name, derive_curve_svg, x, err) < 0)
+		if (storefile_write(dir, name, derive_curve_svg, x, err) < 0)
 			return -1;
 		snprintf(name, sizeof(name), "time-%s.svg", wn);
-		if (derive_file(dir, name, derive_time_svg, x, err) < 0)
+		if (storefile_write(dir, name, derive_time_svg, x, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -788,7 +683,7 @@ static int derive_curves(const char *dir, struct derive_ctx *x, struct error *er
 /* The files that say how the campaign stands, summary.json (the one tools read) last. */
 static const struct {
 	const char *name;
-	derive_writer fn;
+	storefile_writer fn;
 } derive_status_files[] = {
     {"report.html", derive_report},
     {"summary.md", derive_summary_md},
@@ -807,7 +702,7 @@ int derive_all(const char *dir, const struct campaign *c, const struct step_poin
 	if (derive_curves(dir, &x, err) < 0)
 		return -1;
 	for (size_t i = 0; i < DERIVE_NSTATUS; i++)
-		if (derive_file(dir, derive_status_files[i].name, derive_status_files[i].fn, &x,
+		if (storefile_write(dir, derive_status_files[i].name, derive_status_files[i].fn, &x,
 		                err) < 0)
 			return -1;
 	return 0;
@@ -826,7 +721,7 @@ int derive_end(const char *dir, const struct campaign *c, const struct step_poin
 		const char *name = derive_status_files[k].name;
 		char *path;
 
-		if (derive_file(dir, name, derive_status_files[k].fn, &x, &e) == 0)
+		if (storefile_write(dir, name, derive_status_files[k].fn, &x, &e) == 0)
 			continue;
 		if (rc == 0)
 			*err = e;
@@ -837,7 +732,7 @@ int derive_end(const char *dir, const struct campaign *c, const struct step_poin
 		 */
 		path = xasprintf("%s/%s", dir, name);
 		if (unlink(path) == 0)
-			derive_file(dir, name, derive_status_files[k].fn, &x, &e);
+			storefile_write(dir, name, derive_status_files[k].fn, &x, &e);
 		free(path);
 	}
 	if (derive_curves(dir, &x, rc == 0 ? err : &e) < 0)

@@ -51,21 +51,4 @@ int derive_end(const char *dir, const struct campaign *c, const struct step_poin
  */
 void derive_end_text(FILE *f, const char *dir, const struct campaign *c, const size_t *npts,
                      const struct judged_curve *judged, const struct runend *end);
-/*
- * DIR/meta.json as the runner wrote it (its last newline off, so the text is
- * the one it passed to derive_all), malloc'd; NULL when there is none.
- */
-char *derive_meta_read(const char *dir);
-
-/*
- * Write DIR/NAME aside with fn and rename it over the old one: readers never see
- * half a file, and a failed write leaves the old one and no temp file. The temp
- * file is new (O_EXCL, a random name, no symlink followed) and the final name must
- * not be a symlink, so nothing planted in the directory is written through.
- * Every file of a results directory but the two appended ones is written this way.
- */
-typedef void (*derive_writer)(FILE *f, const void *arg);
-int derive_file(const char *dir, const char *name, derive_writer fn, const void *arg,
-                struct error *err);
-
 #endif

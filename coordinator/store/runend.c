@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* How a campaign ended, in the words every summary opens with. */
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "runend.h"
 #include "text.h"
+#include "xalloc.h"
 
 bool runend_note(const struct runend *end, char *buf, size_t len)
 {
@@ -74,4 +78,34 @@ bool runend_degraded(const struct runend *end, char *buf, size_t len)
 	if (end->nlosses > shown && used < len)
 		snprintf(buf + used, len - used, "; and %u more", end->nlosses - shown);
 	return true;
+}
+
+char *runend_meta_read(const char *dir)
+{
+	char *path = xasprintf("%s/meta.json", dir), *text = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	size_t cap = 0, len = 0;
+	ssize_t n;
+
+	free(path);
+	if (fd < 0)
+		return NULL;
+	do {
+		if (len + 4096 + 1 > cap) {
+			cap = cap ? 2 * cap : 8192;
+			text = xreallocarray(text, cap, 1);
+		}
+		n = read(fd, text + len, cap - len - 1);
+		if (n > 0)
+			len += (size_t)n;
+	} while (n > 0 && len < (1u << 20));
+	close(fd);
+	if (n < 0 || len == 0) {
+		free(text);
+		return NULL;
+	}
+	if (text[len - 1] == '\n')
+		len--;
+	text[len] = '\0';
+	return text;
 }

@@ -3,7 +3,6 @@
 #ifndef IOCURVE_REPLAY_H
 #define IOCURVE_REPLAY_H
 
-#include "derive.h"
 #include <stddef.h>
 
 #include "aggregate.h"
@@ -11,6 +10,7 @@
 #include "error.h"
 #include "judged.h"
 #include "marks.h"
+#include "runend.h"
 
 struct replay {
 	struct campaign *campaign;

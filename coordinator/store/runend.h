@@ -64,4 +64,10 @@ bool runend_degraded(const struct runend *end, char *buf, size_t len);
  */
 bool runend_note(const struct runend *end, char *buf, size_t len);
 
+/*
+ * DIR/meta.json as the runner wrote it (its last newline off, so the text is
+ * the one it passed to derive_all), malloc'd; NULL when there is none.
+ */
+char *runend_meta_read(const char *dir);
+
 #endif

@@ -273,7 +273,7 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 	while (out->end.nlosses > 0 && out->end.nlosses <= RUNEND_MAX_LOSSES &&
 	       lost_at[out->end.nlosses - 1] >= out->keep)
 		out->end.nlosses--;
-	out->meta = derive_meta_read(dir);
+	out->meta = runend_meta_read(dir);
 	/* a mark after the last complete step goes with its lines when a resume cuts them */
 	while (out->marks_kept < out->marks.n && mark_at[out->marks_kept] < out->keep)
 		out->marks_kept++;

@@ -14,7 +14,6 @@
 #include "log.h"
 #include "pointfields.h"
 #include "results.h"
-#include "table.h"
 #include "xalloc.h"
 
 struct results {

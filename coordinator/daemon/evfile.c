@@ -30,7 +30,8 @@ static void evfile_write(FILE *f, const void *arg)
 
 int evfile_save(const char *dir, const struct event *ev, size_t n, struct error *err)
 {
-	return storefile_write(dir, "events.jsonl", evfile_write, &(struct evfile_events){ev, n}, err);
+	return storefile_write(dir, "events.jsonl", evfile_write, &(struct evfile_events){ev, n},
+	                       err);
 }
 
 void evfile_replay(const char *dir, uint32_t id, evfile_send send, void *arg)

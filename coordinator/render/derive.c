@@ -703,7 +703,7 @@ int derive_all(const char *dir, const struct campaign *c, const struct step_poin
 		return -1;
 	for (size_t i = 0; i < DERIVE_NSTATUS; i++)
 		if (storefile_write(dir, derive_status_files[i].name, derive_status_files[i].fn, &x,
-		                err) < 0)
+		                    err) < 0)
 			return -1;
 	return 0;
 }

@@ -140,7 +140,7 @@ void runner_write_meta(struct runner *r)
 		r->meta = between_record(meta, r->between);
 		free(meta);
 		if (r->meta != NULL && storefile_write(results_dir(r->res), "meta.json",
-		                                   runner_meta_write, r->meta, &err) < 0)
+		                                       runner_meta_write, r->meta, &err) < 0)
 			log_warn("%s", err.msg);
 	} else {
 		r->between = between_find(results_dir(r->res), r->c, r->meta);

@@ -31,7 +31,7 @@ int running_mark(const char *dir, uint32_t id, const char *name, const char *sta
                  struct error *err)
 {
 	return storefile_write(dir, RUNNING_FILE, running_write,
-	                   &(struct running_mark){id, name, started}, err);
+	                       &(struct running_mark){id, name, started}, err);
 }
 
 int running_clear(const char *dir, struct error *err)
@@ -73,8 +73,8 @@ int running_ended(const char *root, const char *dir, const char *state, const ch
 {
 	char *path = running_ended_path(root, dir);
 	const char *name = strrchr(path, '/') + 1;
-	int rc =
-	    storefile_write(root, name, running_end_write, &(struct running_end){state, reason}, err);
+	int rc = storefile_write(root, name, running_end_write,
+	                         &(struct running_end){state, reason}, err);
 
 	free(path);
 	return rc;

@@ -27,9 +27,8 @@ void storefile_fault(const char *why)
 		storefile_fault_why = why;
 }
 
-
 int storefile_write(const char *dir, const char *name, storefile_writer fn, const void *arg,
-                struct error *err)
+                    struct error *err)
 {
 	int dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC), fd = -1;
 	char tmp[256];
@@ -92,4 +91,3 @@ out:
 	close(dirfd);
 	return rc;
 }
-

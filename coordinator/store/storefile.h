@@ -16,7 +16,7 @@
  */
 typedef void (*storefile_writer)(FILE *f, const void *arg);
 int storefile_write(const char *dir, const char *name, storefile_writer fn, const void *arg,
-                struct error *err);
+                    struct error *err);
 
 /*
  * Called by a writer (from inside storefile_write's fn): the file cannot hold what

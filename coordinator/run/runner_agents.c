@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "log.h"
 #include "runner_agents.h"
 #include "xalloc.h"
@@ -14,6 +15,7 @@ struct runner_agent {
 	bool ready;                   /* for the workload being prepared */
 	bool step_done;               /* with the step in progress */
 	struct intervals_clock clock; /* the step in progress: its start as sent */
+	uint64_t sent_ns;             /* when its StartStep was sent (coordinator's clock) */
 };
 
 struct runner_agents {
@@ -297,6 +299,7 @@ int64_t runner_agents_plan_start(struct runner_agents *ra, uint32_t ai, uint64_t
 	const struct clocksync *cs = session_clock(a->s);
 
 	a->step_done = false;
+	a->sent_ns = clock_now_ns();
 	/* The offset the clock model gives at the start: drift included. */
 	a->clock = (struct intervals_clock){
 	    .planned_ns = start,
@@ -326,6 +329,11 @@ const struct intervals_clock *runner_agents_step_done(struct runner_agents *ra, 
 	t = (uint64_t)((int64_t)agent_start - clocksync_offset_at(cs, t));
 	k->start_ns = (uint64_t)((int64_t)agent_start - clocksync_offset_at(cs, t));
 	return k;
+}
+
+uint64_t runner_agents_sent(const struct runner_agents *ra, uint32_t ai)
+{
+	return ra->a[ai].sent_ns;
 }
 
 bool runner_agents_all_done(const struct runner_agents *ra)

@@ -106,6 +106,8 @@ int64_t runner_agents_plan_start(struct runner_agents *ra, uint32_t ai, uint64_t
  */
 const struct intervals_clock *runner_agents_step_done(struct runner_agents *ra, uint32_t ai,
                                                       uint64_t agent_start);
+/* When agent ai's StartStep of the step in progress was sent, on the coordinator's clock. */
+uint64_t runner_agents_sent(const struct runner_agents *ra, uint32_t ai);
 /* Every agent is done with the step (lost ones count). */
 bool runner_agents_all_done(const struct runner_agents *ra);
 

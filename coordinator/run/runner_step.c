@@ -16,8 +16,12 @@
 #include "runner_work.h"
 #include "xalloc.h"
 
-/* How far from its planned start an agent may say it started a step (an hour). */
-#define RUNNER_START_SLACK_NS ((int64_t)(3600 * NSEC_PER_SEC))
+/*
+ * An agent's step starts after its StartStep was sent and before its StepDone came
+ * back; brought onto the coordinator's clock, it may lie outside that span by the
+ * clock model's uncertainty and this much more (a model off by more is no clock line).
+ */
+#define RUNNER_START_SLACK_NS NSEC_PER_SEC
 
 /* The agents present (compacted first) by name, for a new step: *n of them. */
 static const char **runner_step_names(struct runner *r, uint32_t *n)
@@ -434,16 +438,19 @@ int runner_step_done(struct runner *r, uint32_t ai, const Iocurve__StepDone *d, 
 {
 	uint64_t agent_start = d->start_time;
 	const struct intervals_clock *k = runner_agents_step_done(r->agents, ai, agent_start);
-	int64_t off = (int64_t)k->start_ns - (int64_t)k->planned_ns;
+	uint64_t slack = k->uncertainty_ns + RUNNER_START_SLACK_NS;
+	uint64_t sent = runner_agents_sent(r->agents, ai), now = clock_now_ns();
 
-	if (k->start_ns > RUNNER_AGENT_TIME_MAX || off > RUNNER_START_SLACK_NS ||
-	    off < -RUNNER_START_SLACK_NS) {
-		error_set(
-		    err,
-		    "agent %s: bad StepDone: start_time %llu is %+.3f s from the planned start "
-		    "on its clock (at most %d s)",
-		    runner_agents_name(r->agents, ai), (unsigned long long)agent_start,
-		    (double)off / 1e9, (int)(RUNNER_START_SLACK_NS / NSEC_PER_SEC));
+	/* start_ns wraps past RUNNER_AGENT_TIME_MAX when it would lie before 0 */
+	if (k->start_ns > RUNNER_AGENT_TIME_MAX || k->start_ns + slack < sent ||
+	    k->start_ns > now + slack) {
+		error_set(err,
+		          "agent %s: bad StepDone: start_time %llu is %+.3f s from the planned "
+		          "start on its clock, outside the %.3f s from its StartStep to its "
+		          "StepDone (+-%.3f s)",
+		          runner_agents_name(r->agents, ai), (unsigned long long)agent_start,
+		          ((double)(int64_t)k->start_ns - (double)k->planned_ns) / 1e9,
+		          (double)(now - sent) / 1e9, (double)slack / 1e9);
 		return RUNNER_BAD_REPORT;
 	}
 	if (results_clock(r->res, runner_workload(r), r->step, runner_agents_name(r->agents, ai), k,

@@ -58,10 +58,10 @@ struct swarm_template {
 /* --set FIELD=VALUE (swarm_set.c): one report field forced, for one session. */
 struct swarm_set {
 	char field[32];
-	int hist;       /* 0: a field of the report; of its histogram 1: latency, 2: service, 3:
-	                   read_latency,       4: write_latency */
-	bool step_done; /* step_done.start_time: StepDone's, not the report's */
-	bool is_text;   /* err_path: text, with err_errno 5 */
+	int hist;      /* 0: a field of the report; of its histogram 1: latency, 2: service, 3:
+	                  read_latency,       4: write_latency */
+	int step_done; /* 1 step_done.start_time, 2 step_done.start_offset (s): StepDone's */
+	bool is_text;  /* err_path: text, with err_errno 5 */
 	char text[256];
 	size_t off;
 	int type;

@@ -108,8 +108,12 @@ static void swarm_step_done(struct swarm_session *ss)
 	d.step = ss->step;
 	d.intervals = ss->sent;
 	d.start_time = ss->start_ns;
-	if (ss->index < ss->sw->o.nsets && ss->sw->o.sets[ss->index].step_done)
+	if (ss->index < ss->sw->o.nsets && ss->sw->o.sets[ss->index].step_done == 1)
 		d.start_time = ss->sw->o.sets[ss->index].u;
+	if (ss->index < ss->sw->o.nsets && ss->sw->o.sets[ss->index].step_done == 2)
+		d.start_time =
+		    (uint64_t)((int64_t)ss->start_ns +
+		               (int64_t)ss->sw->o.sets[ss->index].u * (int64_t)NSEC_PER_SEC);
 	env.body_case = IOCURVE__ENVELOPE__BODY_STEP_DONE;
 	env.step_done = &d;
 	swarm_send(ss, &env);

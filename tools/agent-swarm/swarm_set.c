@@ -4,8 +4,10 @@
  * a value (the coordinator's input checks, tests/integration/hostile_numbers.sh).
  * FIELD is a counter of record_counters, duration_ns, workers, interval,
  * host_cpu_pct, err_errno, or latency.count / latency.sum_ns / latency.min_ns /
- * latency.max_ns (and service.*, read_latency.*, write_latency.*), or step_done.start_time (StepDone's); or err_path,
- * a failure's target as text (\xNN a byte), which also sets err_errno 5 (EIO). VALUE is a number
+ * latency.max_ns (and service.*, read_latency.*, write_latency.*), or step_done.start_time
+ * (StepDone's), or step_done.start_offset (StepDone's start moved by VALUE seconds, signed); or
+ * err_path, a failure's target as text (\xNN a byte), which also sets err_errno 5 (EIO). VALUE is a
+ * number
  * (-1 and the like wrap into the field's type as C's conversions do), "max" or "min" of its type,
  * or for host_cpu_pct anything strtod reads ("nan", "inf", "-1e308").
  */
@@ -89,7 +91,9 @@ int swarm_set_parse(struct swarm_set *s, const char *arg)
 	                                                         : 0;
 	s->off = SIZE_MAX;
 	s->type = SWARM_U64;
-	s->step_done = strcmp(s->field, "step_done.start_time") == 0;
+	s->step_done = strcmp(s->field, "step_done.start_time") == 0     ? 1
+	               : strcmp(s->field, "step_done.start_offset") == 0 ? 2
+	                                                                 : 0;
 	if (strcmp(s->field, "err_path") == 0) {
 		const char *v = eq + 1;
 		size_t o = 0;

@@ -17,8 +17,13 @@
 #include "runner_agents.h"
 #include "step.h"
 
-/* A step starts this long after StartStep is sent, plus a few round trips. */
-#define RUNNER_LEAD_NS (300 * NSEC_PER_MSEC)
+/*
+ * A step starts this long after StartStep is sent, plus four round trips: an agent
+ * takes well under a millisecond to pass a StartStep to its workers (a shared-memory
+ * write and a wake), so this is for a busy host's late wake-ups; a late agent's
+ * catch-up falls in the warm-up.
+ */
+#define RUNNER_LEAD_NS (100 * NSEC_PER_MSEC)
 /* Slack past a step's planned end before agents are declared stuck. */
 #define RUNNER_SLACK_NS (15 * NSEC_PER_SEC)
 /* Preparing (laying out targets) may take this long. */

@@ -5,6 +5,9 @@
 # (a knee lowered by a slower sim fails it, by the threshold and beyond noise; a base
 # above every step fails it too, its bound taken the sure way, and leaves 'beyond noise'
 # undecided, status 6; an unchanged re-run passes) and --table of three runs as columns.
+# The default suite's form compares a copy of the base for the unchanged run;
+# COMPARE_GATE_AGAIN=1 (the 'long' suite) runs the base campaign again, so its noise must
+# stay inside the gate's 5%.
 . "$(dirname "$0")/lib.sh"
 
 campaign() { # campaign SERVICE_TIME
@@ -26,11 +29,14 @@ campaign 1500us > "$T/slow.yaml"
 # the base sim at two rates it meets: its knee a lower bound (> 800)
 sed -e 's/steps: \[200, 400, 600, 800, 920, 1200\]/steps: [400, 800]/' -e '/name: mx/d' \
 	"$T/base.yaml" > "$T/bound.yaml"
-for r in base again:base slow bound; do
+RUNS="base slow bound"
+[ "${COMPARE_GATE_AGAIN:-0}" = 1 ] && RUNS="base again:base slow bound"
+for r in $RUNS; do
 	name=${r%%:*} file=${r#*:}
 	"$IOCURVE" run "$T/$file.yaml" --out "$T/$name" > "$T/$name.out" 2>&1 ||
 		[ $? -eq 3 ] || { cat "$T/$name.out"; fail "run $name"; }
 done
+[ -d "$T/again" ] || cp -r "$T/base" "$T/again"
 for r in base again slow bound; do
 	grep -h "^| rr |" "$T/$r/summary.txt" | sed "s/^/# $r: /"
 done

@@ -5,20 +5,7 @@
 # `run --resume` carries on to the end, every step once.
 . "$(dirname "$0")/lib.sh"
 
-cat > "$T/c.yaml" <<YAML
-campaign: crash
-agents: {local: 1}
-target: {sim: {servers: 4, service_time: 1ms}}
-workers: 1
-queue_depth: 16
-interval: 200ms
-warmup: 200ms
-measure: 600ms
-slo: {latency: 5ms}
-workloads:
-  - {name: a, rw: randread, load: {steps: [500, 1000, 1500, 2000]}}
-  - {name: b, rw: randread, load: {steps: [800, 1600]}}
-YAML
+sim_campaign crash > "$T/c.yaml"
 R=$T/r
 "$IOCURVE" run "$T/c.yaml" --out "$R" > "$T/run1.out" 2>&1 &
 RUN=$!

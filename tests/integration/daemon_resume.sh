@@ -7,20 +7,7 @@
 daemon_certs a1 a2
 daemon_serve "$T/serve1.log" "$T/results"
 daemon_agents "$T/serve1.log" a1 a2
-cat > "$T/c.yaml" <<YAML
-campaign: long
-agents: {select: {count: 2}, wait: 30s}
-target: {sim: {servers: 4, service_time: 1ms}}
-workers: 1
-queue_depth: 16
-interval: 200ms
-warmup: 200ms
-measure: 600ms
-slo: {latency: 5ms}
-workloads:
-  - {name: a, rw: randread, load: {steps: [500, 1000, 1500, 2000]}}
-  - {name: b, rw: randread, load: {steps: [800, 1600]}}
-YAML
+sim_campaign long agents="$(daemon_select 2)" > "$T/c.yaml"
 "$IOCURVE" run "$T/c.yaml" --coordinator "$SOCK" > "$T/run.out" 2>&1 &
 RUN=$!
 PIDS="$PIDS $RUN"

@@ -92,3 +92,22 @@ daemon_agents() { # daemon_agents LOG NAME...
 		wait_for "$log" "agent $a: clock offset" 15 || fail "agent $a joins"
 	done
 }
+
+# sim_campaign NAME [KEY=VALUE]...: a campaign on the simulated device, to stdout, in
+# the shape most tests share (below); each KEY=VALUE replaces a top-level key or adds
+# one (VALUE in YAML flow style; empty drops the key), in the order first given.
+sim_campaign() {
+	name=$1
+	shift
+	printf '%s\n' "campaign=$name" "agents={local: 1}" \
+		"target={sim: {servers: 4, service_time: 1ms}}" "workers=1" "queue_depth=16" \
+		"interval=200ms" "warmup=200ms" "measure=600ms" "slo={latency: 5ms}" \
+		"workloads=[{name: a, rw: randread, load: {steps: [500, 1000, 1500, 2000]}}, {name: b, rw: randread, load: {steps: [800, 1600]}}]" \
+		"$@" | awk '{
+		i = index($0, "="); k = substr($0, 1, i - 1); v = substr($0, i + 1)
+		if (!(k in val)) order[n++] = k
+		val[k] = v
+	} END { for (j = 0; j < n; j++) if (val[order[j]] != "") print order[j] ": " val[order[j]] }'
+}
+# The agents of a running serve for sim_campaign: agents=$(daemon_select N).
+daemon_select() { echo "{select: {count: $1}, wait: 30s}"; }

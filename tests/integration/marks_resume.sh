@@ -8,18 +8,9 @@
 daemon_certs a1
 daemon_serve "$T/serve1.log" "$T/results"
 daemon_agents "$T/serve1.log" a1
-cat > "$T/c.yaml" <<YAML
-campaign: mr
-agents: {select: {count: 1}, wait: 30s}
-target: {sim: {servers: 4, service_time: 1ms}}
-workers: 1
-interval: 200ms
-warmup: 200ms
-measure: 800ms
-workloads:
-  - {name: a, rw: randread, load: {steps: [500, 1000, 1500]}}
-  - {name: b, rw: randread, load: {steps: [800, 1600]}}
-YAML
+sim_campaign mr agents="$(daemon_select 1)" queue_depth= slo= measure=800ms \
+	workloads="[{name: a, rw: randread, load: {steps: [500, 1000, 1500]}}, {name: b, rw: randread, load: {steps: [800, 1600]}}]" \
+	> "$T/c.yaml"
 "$IOCURVE" run "$T/c.yaml" --coordinator "$SOCK" > "$T/run.out" 2>&1 &
 PIDS="$PIDS $!"
 wait_for "$T/run.out" "submitted" 10 || { cat "$T/run.out"; fail "the campaign is submitted"; }

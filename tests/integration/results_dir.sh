@@ -5,17 +5,8 @@
 # --resume takes only a directory of ours that is no symlink.
 . "$(dirname "$0")/lib.sh"
 
-cat > "$T/c.yaml" <<YAML
-campaign: planted
-agents: {local: 1}
-target: {sim: {servers: 4, service_time: 1ms}}
-workers: 1
-interval: 200ms
-warmup: 200ms
-measure: 400ms
-workloads:
-  - {name: a, rw: randread, load: {steps: [500, 1000]}}
-YAML
+sim_campaign planted queue_depth= slo= measure=400ms \
+	workloads="[{name: a, rw: randread, load: {steps: [500, 1000]}}]" > "$T/c.yaml"
 
 # refused NAME OUT: run --out OUT fails and says the directory exists.
 refused() {

@@ -21,19 +21,9 @@ chattr -i "$M/probe"
 daemon_certs a1
 daemon_serve "$T/serve1.log" "$M/results"
 daemon_agents "$T/serve1.log" a1
-cat > "$T/c.yaml" <<YAML
-campaign: ro
-agents: {select: {count: 1}, wait: 30s}
-target: {sim: {servers: 4, service_time: 1ms}}
-workers: 1
-queue_depth: 16
-interval: 200ms
-warmup: 200ms
-measure: 600ms
-slo: {latency: 5ms}
-workloads:
-  - {name: a, rw: randread, load: {steps: [500, 1000, 1500, 2000, 2500, 3000, 3500, 4000]}}
-YAML
+sim_campaign ro agents="$(daemon_select 1)" \
+	workloads="[{name: a, rw: randread, load: {steps: [500, 1000, 1500, 2000, 2500, 3000, 3500, 4000]}}]" \
+	> "$T/c.yaml"
 "$IOCURVE" run "$T/c.yaml" --coordinator "$SOCK" > "$T/run.out" 2>&1 &
 RUN=$!
 PIDS="$PIDS $RUN"

@@ -9,9 +9,9 @@ cat > "$T/local.yaml" <<YAML
 campaign: local
 agents: {local: 1}
 target: {sim: {servers: 4, service_time: 200us}}
-interval: 250ms
-warmup: 250ms
-measure: 1250ms
+interval: 100ms
+warmup: 100ms
+measure: 300ms
 workloads:
   - {name: rr, rw: randread, load: {steps: [500]}}
 YAML
@@ -48,9 +48,9 @@ campaign() { # campaign NAME STEPS
 campaign: $1
 agents: {select: {count: 1}, wait: 20s}
 target: {sim: {servers: 4, service_time: 200us}}
-interval: 250ms
-warmup: 250ms
-measure: 1250ms
+interval: 100ms
+warmup: 100ms
+measure: 500ms
 steady: {extend: 4}
 slo: {latency: 1ms}
 workloads:
@@ -61,14 +61,14 @@ campaign long "1000, 1000, 1000, 1000, 1000, 1000" > "$T/long.yaml"
 campaign short "1000, 2000" > "$T/short.yaml"
 
 export IOCURVE_COORDINATOR="$SOCK"
-start=$(date +%s.%N)
+start=$(date +%s%N)
 "$IOCURVE" run "$T/long.yaml" --detach > "$T/detach.out" 2> "$T/detach.err" ||
 	{ cat "$T/detach.err"; fail "run --detach exits 0"; }
-took=$(python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.3f}')" "$start" "$(date +%s.%N)")
-echo "# run --detach returned after $took s"
-# Behaviour, not speed: it returned before the campaign (6 steps of 1.5 s) could end, and
-# the refusals below show the fleet still busy with it.
-check "run --detach returns before its campaign ends" python3 -c "import sys; assert float(sys.argv[1]) < 7.5" "$took"
+took=$((($(date +%s%N) - start) / 1000000))
+echo "# run --detach returned after $took ms"
+# Behaviour, not speed: it returned before the campaign (6 steps of 0.6 s and their leads)
+# could end, and the refusals below show the fleet still busy with it.
+check "run --detach returns before its campaign ends" test "$took" -lt 3000
 check "run --detach prints the campaign's id alone on stdout" test "$(cat "$T/detach.out")" = 1
 check "and says how to follow it on stderr" grep -q "iocurve watch 1" "$T/detach.err"
 "$IOCURVE" run "$T/short.yaml" --no-queue > "$T/noqueue.out" 2>&1 &&
@@ -174,9 +174,9 @@ cat > "$T/over.yaml" <<YAML
 campaign: over
 agents: {select: {count: 1}, wait: 20s}
 target: {sim: {servers: 4, service_time: 200us}}
-interval: 250ms
-warmup: 250ms
-measure: 1250ms
+interval: 100ms
+warmup: 100ms
+measure: 500ms
 slo: {latency: 1ms}
 queue_depth: 8
 workloads:

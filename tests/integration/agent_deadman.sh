@@ -1,22 +1,22 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# An agent starved past its workers' dead-man (SIGSTOP 5 s, dead-man 1.5 s, the
-# coordinator patient: 30 heartbeats): its workers stop their I/O, and the agent, once
-# it runs again, keeps its connection (the silence was its own) and says it is lost
-# to the campaign and why (starved). That is its loss, handled by
+# An agent starved past its workers' dead-man (SIGSTOP 2 s, dead-man 750 ms, heartbeat
+# 250 ms, the coordinator patient: 30 heartbeats): its workers stop their I/O, and the
+# agent, once it runs again, keeps its connection (the silence was its own) and says it
+# is lost to the campaign and why (starved). That is its loss, handled by
 # on_agent_loss (continue: the campaign completes on the other agent, degraded), not a
 # failure of the whole campaign. The client following it exits 3, or 0 with
 # --accept-degraded.
 . "$(dirname "$0")/lib.sh"
 
 daemon_certs a1 a2
-daemon_serve "$T/serve.log" "$T/results" --heartbeat-misses 30
+daemon_serve "$T/serve.log" "$T/results" --heartbeat 250ms --heartbeat-misses 30
 mkdir -p "$T/data"
 "$IOCURVE_AGENT" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --name a1 --allow "$T/data" \
 	2> "$T/a1.log" &
 PIDS="$PIDS $!"
 "$IOCURVE_AGENT" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --name a2 --allow "$T/data" \
-	--dead-man 1500ms --heartbeat-misses 2 2> "$T/a2.log" &
+	--dead-man 750ms --heartbeat-misses 4 2> "$T/a2.log" &
 A2=$!
 PIDS="$PIDS $A2"
 for a in a1 a2; do
@@ -28,19 +28,21 @@ agents: {select: {count: 2}, wait: 30s}
 target: {sim: {servers: 4, service_time: 1ms}}
 workers: 1
 queue_depth: 16
-interval: 500ms
-warmup: 500ms
-measure: 8s
+interval: 200ms
+warmup: 200ms
+measure: 3s
 workloads:
   - {name: a, rw: randread, load: {steps: [500, 1000]}}
 YAML
 "$IOCURVE" run "$T/c.yaml" --coordinator "$SOCK" > "$T/run.out" 2> "$T/run.err" &
 RUN=$!
 PIDS="$PIDS $RUN"
-wait_for "$T/a2.log" "step 1:" 20 || { cat "$T/run.out" "$T/run.err"; fail "step 1 starts"; }
-sleep 1
+wait_for "$T/run.out" "submitted" 10 || { cat "$T/run.out" "$T/run.err"; fail "the campaign is submitted"; }
+R=$(ls -d "$T"/results/starved-*)
+# Stopped once step 1 measures (a2's first interval is in), woken well before its end.
+wait_for "$R/intervals.jsonl" '"step":0,.*"agent":"a2"' 20 || { cat "$T/run.out" "$T/run.err"; fail "step 1 starts"; }
 kill -STOP "$A2"
-sleep 5
+sleep 2
 kill -CONT "$A2"
 set +e
 wait_exit "$RUN" 60
@@ -49,7 +51,7 @@ set -e
 [ "$RC" -eq 3 ] || { cat "$T/run.out" "$T/run.err" "$T/serve.log"; fail "the campaign completes degraded: exit 3 ($RC)"; }
 ok "the campaign completes on a1, degraded: exit 3"
 check "the worker stopped on its dead-man" grep -q "dead-man: the agent had not heard" "$T/a2.log"
-check "woken, the agent blames its own stall, not the coordinator (its idle timeout is 2 s)" \
+check "woken, the agent blames its own stall, not the coordinator (its idle timeout is 1 s)" \
 	grep -Eq "the agent itself was stalled for [0-9.]+ s" "$T/a2.log"
 check "the agent says it was starved, for how long" \
 	grep -Eq "starved: the agent could not run for [0-9.]+ s" "$T/a2.log"
@@ -58,7 +60,6 @@ check "the daemon takes it as a2's loss (continue), with the agent's reason" \
 	"$T/serve.log"
 check "the client's end line tells the loss" \
 	grep -q "iocurve: campaign complete, degraded: agent a2 lost at a step 1, interval [0-9]* (starved: " "$T/run.err"
-R=$(ls -d "$T"/results/starved-*)
 check "the client's end report says it above the summary table" \
 	grep -q "^degraded: agent a2 lost at a step 1, interval [0-9]* (starved: " "$T/run.out"
 check "summary.txt says degraded" grep -q "^degraded: agent a2 lost at a step 1" "$R/summary.txt"

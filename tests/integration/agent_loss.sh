@@ -10,7 +10,9 @@
 "$IOCURVE" certs init "$T/ca" > /dev/null
 "$IOCURVE" certs agent "$T/ca" a1 a2 a3 > /dev/null
 
-loss_run() { # loss_run NAME POLICY-LINE [RUN-OPTION]: runs, kills a3 in step 2; sets RC
+# The three runs (continue, --accept-degraded, abort) go side by side, each with its own
+# coordinator and agents; each one's a3 is killed once its step 2 has run two intervals.
+loss_start() { # loss_start NAME POLICY-LINE [RUN-OPTION]: starts the run, kills a3 in step 2
 	PORT=$(free_port)
 	cat > "$T/$1.yaml" <<YAML
 campaign: $1
@@ -24,7 +26,7 @@ workloads:
 YAML
 	"$IOCURVE" run "$T/$1.yaml" --coordinator-listen "127.0.0.1:$PORT" --tls "$T/ca" \
 		--out "$T/$1" --json ${3:-} > "$T/$1.out" 2> "$T/$1.err" &
-	RUN=$!
+	eval "RUN_$1=$!"
 	AP=""
 	for a in a1 a2 a3; do
 		"$IOCURVE_AGENT" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --name $a \
@@ -32,21 +34,31 @@ YAML
 		AP="$AP $!"
 		[ $a = a3 ] && A3=$!
 	done
-	PIDS="$PIDS $RUN $AP"
-	wait_for "$T/$1/intervals.jsonl" '"step":1,"offered_ops":1200.0,"interval":2,"agent":"a3"' 30 ||
-		{ cat "$T/$1.out" "$T/$1.err"; fail "$1: step 2 runs on three agents"; }
-	T0=$(date +%s.%N)
-	kill -KILL "$A3"
+	eval "AP_$1=\"$AP\""
+	PIDS="$PIDS $(eval echo "\$RUN_$1") $AP"
+	(wait_for "$T/$1/intervals.jsonl" '"step":1,"offered_ops":1200.0,"interval":2,"agent":"a3"' 30 &&
+		date +%s.%N > "$T/$1.t0" && kill -KILL "$A3") &
+	PIDS="$PIDS $!"
+}
+
+loss_end() { # loss_end NAME: until the run ends; sets RC
+	RUN=$(eval echo "\$RUN_$1")
 	set +e
 	wait_exit "$RUN" 60
 	RC=$?
 	set -e
-	T1=$(date +%s.%N)
-	for p in $AP; do kill "$p" 2>/dev/null || true; done
-	echo "# $1: exit $RC, $(echo "$T1 - $T0" | bc) s from the kill to the end"
+	# The run's end: its last word (the runs are waited for in turn).
+	T1=$(date -r "$(ls -t "$T/$1.out" "$T/$1.err" | head -1)" +%s.%N)
+	for p in $(eval echo "\$AP_$1"); do kill "$p" 2>/dev/null || true; done
+	[ -f "$T/$1.t0" ] || { cat "$T/$1.out" "$T/$1.err"; fail "$1: step 2 runs on three agents"; }
+	echo "# $1: exit $RC, $(echo "$T1 - $(cat "$T/$1.t0")" | bc) s from the kill to the end"
 }
 
-loss_run cont ""
+loss_start cont ""
+loss_start acc "" --accept-degraded
+loss_start abrt ", on_agent_loss: abort"
+
+loss_end cont
 [ "$RC" -eq 3 ] || { cat "$T/cont.out" "$T/cont.err"; fail "continue: the campaign completes degraded, exit 3 ($RC)"; }
 ok "continue: the campaign completes with the other agents, degraded: exit 3"
 LOST='agent a3 lost at rr step 2, interval [0-9]* ([^)]*)'
@@ -90,13 +102,13 @@ check "report says the campaign is degraded" grep -q "^degraded: $LOST" "$T/rep.
 check "report rebuilds the same curve, loss included" cmp "$T/curve-run.csv" "$T/cont/curve-rr.csv"
 check "report rebuilds the same summary, loss included" cmp "$T/summary-run.txt" "$T/cont/summary.txt"
 
-loss_run acc "" --accept-degraded
+loss_end acc
 [ "$RC" -eq 0 ] || { cat "$T/acc.err"; fail "--accept-degraded: a degraded campaign exits 0 ($RC)"; }
 ok "--accept-degraded: a degraded campaign exits 0"
 check "--accept-degraded: the end line still tells the loss" \
 	grep -q "^iocurve: campaign acc complete, degraded: $LOST (exit status 0: --accept-degraded)" "$T/acc.err"
 
-loss_run abrt ", on_agent_loss: abort"
+loss_end abrt
 [ "$RC" -eq 1 ] || { cat "$T/abrt.out" "$T/abrt.err"; fail "abort: the campaign fails"; }
 ok "abort: the campaign fails"
 check "abort: it says which agent and the policy" \

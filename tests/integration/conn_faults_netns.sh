@@ -89,7 +89,7 @@ past_deadline() {
 case_noroute() {
 	CASE=noroute
 	# A coordinator on every address of the namespace; the agent's is not one yet.
-	yaml noroute 1s
+	yaml noroute 200ms
 	ip netns exec "$NR" "$IOCURVE_AGENT" --coordinator 10.213.9.1:7071 --tls "$T/ca" \
 		--name noroute --allow "$T/data" 2> "$T/noroute.log" &
 	AGENT=$!
@@ -112,9 +112,9 @@ case_noroute() {
 case_linkdown() {
 	CASE=linkdown
 	SOCK=$T/ctl.sock
-	# Liveness as in faults_netns.sh: each side misses the other after 2 s.
+	# Liveness as in faults_netns.sh: each side misses the other after 1 s.
 	bg ip netns exec "$NA" "$IOCURVE" serve --listen 10.213.8.1:7070 --tls "$T/ca" \
-		--control "$SOCK" --results "$T/results" --heartbeat 500ms --heartbeat-misses 4 \
+		--control "$SOCK" --results "$T/results" --heartbeat 250ms --heartbeat-misses 4 \
 		2> "$T/serve.log"
 	wait_for "$T/serve.log" "control socket" 10 || cfail "serve starts"
 	ip netns exec "$NB" "$IOCURVE_AGENT" --coordinator 10.213.8.1:7070 --tls "$T/ca" \
@@ -141,7 +141,7 @@ case_linkdown() {
 		sleep 0.1
 	done
 	cok "it rejoins once the link is up ($(echo "$(date +%s.%N) - $t0" | bc | cut -c1-4) s)"
-	yaml after 1s
+	yaml after 200ms
 	"$IOCURVE" run "$T/after.yaml" --coordinator "$SOCK" > "$T/after.out" 2>&1 ||
 		{ cat "$T/after.out" >> "$T/linkdown.res"; cfail "a campaign completes after"; }
 	point "$(sed -n 's/^results: //p' "$T/after.out")" ||

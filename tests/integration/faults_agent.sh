@@ -49,9 +49,9 @@ echo "# SIGSTOP agent: $m"
 stopped=$(echo "$m" | sed 's/.*io_stopped_after=\([0-9.]*\).*/\1/')
 detected=$(echo "$m" | sed 's/.*detected_after=\([-0-9.]*\).*/\1/')
 check "workers' I/O stops within the dead-man + 1 s ($stopped s)" \
-	python3 -c "import sys; sys.exit(not 0 < $stopped <= 3.0)"
+	awk "BEGIN { exit !(0 < $stopped && $stopped <= 3.0) }"
 check "the coordinator declares the stopped agent lost within 3 + 1 s ($detected s)" \
-	python3 -c "import sys; sys.exit(not 0 < $detected <= 4.0)"
+	awk "BEGIN { exit !(0 < $detected && $detected <= 4.0) }"
 wait_exit "$RUN" 20 || true
 check "the worker says why it stopped" grep -q "dead-man: the agent had not heard" "$T/r1/agent-local-0.log"
 
@@ -64,8 +64,13 @@ PIDS="$PIDS $RUN"
 wait_agent "$T/t2" "$T/r2/agent-local-0.log" || { cat "$T/r2.err"; fail "the run starts a step"; }
 kill -KILL "$RUN"
 wait "$RUN" 2>/dev/null || true
-sleep 3
-check "no iocurve-agent or worker is left 3 s after the run's SIGKILL" test -z "$(agent_of "$T/t2")"
+# Its agent and workers go with it (their link drops): waited for up to 3 s.
+n=0
+while [ -n "$(agent_of "$T/t2")" ] && [ "$n" -lt 30 ]; do
+	n=$((n + 1))
+	sleep 0.1
+done
+check "no iocurve-agent or worker is left within 3 s of the run's SIGKILL" test -z "$(agent_of "$T/t2")"
 check "no certificate directory of the killed run is left" \
 	test -z "$(ls -d /tmp/iocurve-run."$RUN".* 2>/dev/null)"
 sh -c 'exit 0' &
@@ -77,9 +82,9 @@ cat > "$T/sim.yaml" <<YAML
 campaign: quick
 agents: {local: 1}
 target: {sim: {servers: 2, service_time: 100us}}
-interval: 500ms
-warmup: 500ms
-measure: 500ms
+interval: 100ms
+warmup: 100ms
+measure: 100ms
 workloads:
   - {name: rr, rw: randread, load: {steps: [500]}}
 YAML

@@ -30,9 +30,9 @@ agents: {select: {count: 1}, wait: 20s}
 target: {path: $LOOP, size: 64MiB}
 workers: 1
 queue_depth: 8
-interval: 250ms
-warmup: 250ms
-measure: 1s
+interval: 100ms
+warmup: 100ms
+measure: 500ms
 slo: {latency: 50ms}
 $2
 workloads:

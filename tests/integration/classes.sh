@@ -1,14 +1,21 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # configs/classes.yaml, the storage-class study, as a user runs it here: the dbench-style
-# suite over three directories in one campaign (lengths and sizes shortened with --set),
-# a curve per (test, class) and the side-by-side table of the nine tests by three classes
-# at the end of the run, in summary.md and in summary.json's by_target.
+# suite over three directories in one campaign (shortened with --set: lengths and sizes,
+# each curve test's curve a max step and one point at 50%, and no step run again or
+# waited for: retry 0, cooldown off), a curve per (test, class) and the side-by-side
+# table of the nine tests by three classes at the end of the run, in summary.md and in
+# summary.json's by_target.
 . "$(dirname "$0")/lib.sh"
 
 CFG=$IOCURVE_SOURCE/configs/classes.yaml
+set --
+for w in read-iops write-iops read-latency write-latency mix-75-25; do
+	set -- "$@" --set "workloads.$w.load.curve=[50%]"
+done
 CLASSES_DIR=$T/classes "$IOCURVE" run "$CFG" --out "$T/res" \
-	--set interval=100ms --set warmup=100ms --set measure=200ms \
+	--set interval=100ms --set warmup=100ms --set measure=100ms \
+	--set retry=0 --set cooldown.max=0s "$@" \
 	--set targets.standard.size=16MiB --set targets.premium.size=16MiB \
 	--set targets.ultra.size=16MiB > "$T/run.out" 2>&1 ||
 	{ tail -50 "$T/run.out"; fail "configs/classes.yaml runs over three directories"; }

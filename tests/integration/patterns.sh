@@ -10,9 +10,9 @@ agents: {local: 1}
 target: {path: $T/target, size: 16MiB}
 workers: 2
 queue_depth: 8
-interval: 500ms
-warmup: 500ms
-measure: 2s
+interval: 200ms
+warmup: 200ms
+measure: 1s
 data: {compress: 60}
 workloads:
   - {name: randrw, rw: randrw, load: {steps: [2000]}}

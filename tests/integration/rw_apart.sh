@@ -18,9 +18,9 @@ target: {sim: {servers: 8, service_time: 1ms, write_service_time: 3ms}}
 workers: 1
 queue_depth: 64
 block_size: 4KiB
-interval: 200ms
-warmup: 400ms
-measure: 1600ms
+interval: 100ms
+warmup: 200ms
+measure: 600ms
 slo: {latency: 50ms}
 workloads:
   - {name: mix, rw: randrw, read_pct: 70, load: {steps: [400, 800]}}
@@ -155,9 +155,9 @@ target: {path: $T/target, size: 16MiB, direct: true}
 workers: 1
 queue_depth: 8
 block_size: 4KiB
-interval: 200ms
-warmup: 200ms
-measure: 1200ms
+interval: 100ms
+warmup: 100ms
+measure: 300ms
 slo: {latency: 50ms}
 workloads:
   - {name: fmix, rw: randrw, read_pct: 70, load: {steps: [300, max]}}

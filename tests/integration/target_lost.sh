@@ -19,9 +19,9 @@ agents: {local: 1}
 target: {path: $T/target, size: 4MiB}
 workers: 1
 queue_depth: 4
-interval: 200ms
-warmup: 200ms
-measure: 600ms
+interval: 100ms
+warmup: 100ms
+measure: 300ms
 slo: {latency: 50ms}
 ${3:-}
 workloads:
@@ -53,8 +53,10 @@ check "truncated: curve-r.json's step has the cause" \
 check "truncated: the worker said so in the agent's log" \
 	grep -q "$F: file truncated to 1048576 bytes; its operations fail from here on" "$R/agent-local-0.log"
 
-# Errors not allowed: the campaign fails, naming agent, path and cause.
-if lost deleted "rm '$F'"; then
+# Errors not allowed: the campaign fails, naming agent, path and cause. A step with errors
+# makes the next one cool down first: its probes of a file that stays gone never recover,
+# so one probe (cooldown.max 100ms) rather than the 10 s default.
+if lost deleted "rm '$F'" "cooldown: {max: 100ms}"; then
 	fail "deleted: the campaign fails"
 fi
 ok "deleted: the campaign fails"

@@ -17,12 +17,12 @@ targets:
   - {name: standard, sim: {servers: 2, service_time: 4ms}}
 workers: 1
 queue_depth: 8
-interval: 250ms
-warmup: 250ms
-measure: 750ms
+interval: 100ms
+warmup: 100ms
+measure: 300ms
 slo: {latency: 6ms}
 workloads:
-  - {name: read-iops, rw: randread, load: {curve: [25%, 50%, 75%, 90%]}}
+  - {name: read-iops, rw: randread, load: {curve: [50%, 90%]}}
   - {name: read-bw, rw: randread, block_size: 128KiB, targets: [ultra, standard],
      load: {max: true}}
 YAML

@@ -17,9 +17,9 @@ agents: {select: {count: 3}, wait: 30s}
 targets:
   - {name: fast, path: $T/fast, size: 4MiB, direct: false, select: {labels: {class: fast}}}
   - {name: slow, path: $T/slow, size: 4MiB, direct: false, select: {labels: {class: slow}}}
-interval: 250ms
-warmup: 250ms
-measure: 500ms
+interval: 100ms
+warmup: 100ms
+measure: 200ms
 workloads:
   - {name: rr, rw: randread, queue_depth: 2, load: {steps: [200, 400]}}
   - {name: peak, rw: randread, queue_depth: 2, load: {max: true}}
@@ -37,11 +37,15 @@ agent() { # agent NAME CLASS DIR
 		--allow "$3" --label "class=$2" 2> "$T/$1.log" &
 	PIDS="$PIDS $!"
 }
-# Three fast agents first: the third is not taken, its slot is the slow target's.
+# Three fast agents first (each welcomed before the slow one dials): the third is not
+# taken, its slot is the slow target's.
 agent f1 fast "$T/fast"
 agent f2 fast "$T/fast"
 agent f3 fast "$T/fast"
-sleep 2
+for a in f1 f2 f3; do
+	wait_for "$T/$a.log" "welcomed by the coordinator" 15 ||
+		{ cat "$T/$a.log"; fail "agent $a is welcomed"; }
+done
 agent s1 slow "$T/slow"
 wait_exit "$RUN" 90 || { cat "$T/run.out"; fail "the campaign over two classes of agents completes"; }
 ok "the campaign over two classes of agents completes"

@@ -43,9 +43,9 @@ campaign() { # campaign PORT
 campaign: $CASE
 agents: {select: {count: 1}, wait: 30s}
 target: {sim: {servers: 4, service_time: 500us}}
-interval: 200ms
-warmup: 200ms
-measure: 1s
+interval: 100ms
+warmup: 100ms
+measure: 300ms
 workloads:
   - {name: rr, rw: randread, load: {steps: [500]}}
 YAML
@@ -103,6 +103,13 @@ peer_stop() {
 	wait "$PEER" 2> /dev/null || true
 }
 
+# case_port: PORT, the case's port of PORTS ("CASE:PORT ...", taken before the cases start).
+case_port() {
+	for cp in $PORTS; do
+		if [ "${cp%%:*}" = "$CASE" ]; then PORT=${cp#*:}; fi
+	done
+}
+
 # No route: a TCP connect to the broadcast address fails at once with ENETUNREACH.
 # The agent once died 5 s later (the handshake deadline of the freed connection fired).
 case_unreach() {
@@ -117,7 +124,7 @@ case_unreach() {
 
 case_refused() {
 	CASE=refused
-	PORT=$(free_port)
+	case_port
 	agent refused "127.0.0.1:$PORT"
 	cause "nothing listens at 127.0.0.1:$PORT (Connection refused)" "the refusal"
 	campaign "$PORT"
@@ -125,7 +132,7 @@ case_refused() {
 
 case_silent() {
 	CASE=silent
-	PORT=$(free_port)
+	case_port
 	peer silent "$PORT"
 	agent silent "127.0.0.1:$PORT"
 	cause "lost: TLS handshake not done in time (5 s deadline)" "the handshake deadline"
@@ -136,7 +143,7 @@ case_silent() {
 
 case_rst() {
 	CASE=rst
-	PORT=$(free_port)
+	case_port
 	peer rst "$PORT"
 	agent rst "127.0.0.1:$PORT"
 	cause "lost: TLS handshake failed: Connection reset by peer" "the reset"
@@ -149,7 +156,7 @@ case_rst() {
 # hello_case MODE WORD: the peer completes the handshake, reads the Hello, then closes
 # (or resets); 6 times, while 5 certificate failures in a row make the agent give up.
 hello_case() {
-	PORT=$(free_port)
+	case_port
 	peer "$1" "$PORT"
 	agent "$CASE" "127.0.0.1:$PORT"
 	wait_for "$T/$CASE.peer" "connection 6: Hello of [0-9]* bytes from $CASE; $2" 60 || {
@@ -178,6 +185,13 @@ case_hellorst() {
 }
 
 CASES="unreach refused silent rst hello hellorst"
+# Their ports, taken together (so they differ) by one process rather than one each.
+PORTS=$(python3 -c '
+import socket, sys
+ss = [socket.socket() for _ in sys.argv[1:]]
+for s in ss:
+    s.bind(("127.0.0.1", 0))
+print(" ".join(f"{c}:{s.getsockname()[1]}" for c, s in zip(sys.argv[1:], ss)))' refused silent rst hello hellorst)
 for c in $CASES; do
 	(case_$c) &
 	echo "$!" >> "$T/pids"

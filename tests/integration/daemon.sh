@@ -33,9 +33,9 @@ campaign() { # campaign NAME STEPS
 campaign: $1
 agents: {select: {count: 3, labels: {zone: z1}}, wait: 20s}
 target: {sim: {servers: 4, service_time: 500us}}
-interval: 500ms
-warmup: 500ms
-measure: 1s
+interval: 100ms
+warmup: 100ms
+measure: 200ms
 workloads:
   - {name: rr, rw: randread, load: {steps: [$2]}}
 YAML
@@ -75,7 +75,7 @@ THIRD=$!
 wait_for "$T/third.out" '"event":"step"' 15 || fail "the third campaign starts"
 "$IOCURVE" watch 3 --coordinator "$SOCK" --json > "$T/watch.out" &
 WATCH=$!
-sleep 1
+wait_for "$T/watch.out" '"event":"campaign"' 10 || fail "the watcher gets the campaign's history"
 kill -KILL "$WATCH"
 wait_exit "$THIRD" 60 || { cat "$T/third.out"; fail "a killed watcher does not stall the campaign"; }
 ok "a killed watcher does not stall the campaign"

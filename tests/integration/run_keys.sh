@@ -13,9 +13,9 @@ cat > "$T/c.yaml" <<YAML
 campaign: keys
 agents: {local: 2}
 target: {sim: {servers: 2, service_time: 100us}}
-interval: 200ms
-warmup: 200ms
-measure: 200ms
+interval: 100ms
+warmup: 100ms
+measure: 100ms
 workloads:
   - {name: rr, rw: randread, load: {steps: [500, 1000]}}
 YAML
@@ -28,11 +28,14 @@ keys_left() { # keys_left PID
 		grep -rl "PRIVATE KEY" "$TMPDIR" 2> /dev/null || true
 	} | head -3
 }
-# iocurve processes started from here (they inherit this TMPDIR).
+# iocurve processes started from here (they inherit this TMPDIR). The name is read by the
+# shell itself: a process per entry of /proc made one look take seconds on a busy machine.
 ours() {
 	for p in /proc/[0-9]*; do
-		case "$(cat "$p/comm" 2> /dev/null)" in iocurve*) ;; *) continue ;; esac
-		tr '\0' '\n' < "$p/environ" 2> /dev/null | grep -qx "TMPDIR=$TMPDIR" && echo "${p#/proc/}"
+		comm=
+		{ read -r comm < "$p/comm"; } 2> /dev/null || continue
+		case "$comm" in iocurve*) ;; *) continue ;; esac
+		{ tr '\0' '\n' < "$p/environ"; } 2> /dev/null | grep -qx "TMPDIR=$TMPDIR" && echo "${p#/proc/}"
 	done
 }
 n=0

@@ -14,9 +14,9 @@ cat > "$T/two.yaml" <<YAML
 campaign: schema
 agents: {local: 1}
 target: {sim: {servers: 1, service_time: 1ms}}
-interval: 200ms
-warmup: 200ms
-measure: 1s
+interval: 100ms
+warmup: 100ms
+measure: 500ms
 slo: {latency: 5ms}
 workloads:
   - {name: rr, rw: randread, load: {steps: [100, 600, 1200]}}
@@ -93,9 +93,9 @@ cat > "$T/one.yaml" <<YAML
 campaign: one
 agents: {local: 1}
 target: {sim: {servers: 1, service_time: 1ms}}
-interval: 200ms
-warmup: 200ms
-measure: 1s
+interval: 100ms
+warmup: 100ms
+measure: 500ms
 slo: {latency: 5ms}
 workloads:
   - {name: rr, rw: randread, load: {steps: [100, 600, 1200]}}

@@ -9,7 +9,16 @@
 "$IOCURVE" certs agent "$T/other" rogue > /dev/null
 check "keys are private (0600)" test "$(stat -c %a "$T/ca/good.key")" = 600
 
-PORT=$(free_port)
+# The ports of this test, taken together so they differ: the daemon's, a second daemon's
+# and those of the five runs at the end.
+read -r PORT PORT2 RUNPORTS <<EOF
+$(python3 -c '
+import socket
+ss = [socket.socket() for _ in range(7)]
+for s in ss:
+    s.bind(("127.0.0.1", 0))
+print(" ".join(str(s.getsockname()[1]) for s in ss))')
+EOF
 "$IOCURVE" serve --listen "127.0.0.1:$PORT" --tls "$T/ca" --control "$T/ctl.sock" 2> "$T/serve.log" &
 SERVE=$!
 PIDS="$PIDS $SERVE"
@@ -116,7 +125,6 @@ wait_for "$T/serve.log" "refusing agent probe .*protocol version 99" 5 ||
 ok "the version mismatch is logged"
 
 # The frame limit is configurable: a smaller one is enforced from the header alone.
-PORT2=$(free_port)
 "$IOCURVE" serve --listen "127.0.0.1:$PORT2" --tls "$T/ca" --control "$T/ctl2.sock" \
 	--max-frame 1KiB 2> "$T/serve-small.log" &
 SMALL=$!
@@ -162,74 +170,76 @@ kill -TERM "$GOOD"
 wait_exit "$GOOD" 10 || fail "agent exits 0 on SIGTERM"
 ok "agent exits 0 on SIGTERM"
 
+# The runs below, each with its own agent 'good' on a port of its own, all at once (the
+# two waits first).
+# try NAME [AGENT OPTION...]: `run` of $T/NAME.yaml (pid in $T/NAME.run) on the next of
+# RUNPORTS, its agent allowed $T/allowed only (pid in $T/NAME.agent).
+try() {
+	name=$1
+	port=${RUNPORTS%% *}
+	RUNPORTS=${RUNPORTS#* }
+	shift
+	"$IOCURVE" run "$T/$name.yaml" --coordinator-listen "127.0.0.1:$port" --tls "$T/ca" \
+		--out "$T/$name-results" > "$T/$name.out" 2> "$T/$name.err" &
+	echo $! > "$T/$name.run"
+	PIDS="$PIDS $!"
+	"$IOCURVE_AGENT" --coordinator "127.0.0.1:$port" --tls "$T/ca" --name good "$@" \
+		--allow "$T/allowed" 2> "$T/$name-good.log" &
+	echo $! > "$T/$name.agent"
+	PIDS="$PIDS $!"
+}
+
+# Too few agents: the wait ends with a message listing who did come.
+cat > "$T/two.yaml" <<YAML
+campaign: two
+agents: {select: {count: 2}, wait: 2s}
+target: {path: $T/allowed/two, size: 4MiB}
+workloads:
+  - {name: rr, rw: randread, load: {steps: [100]}}
+YAML
+try two
+# Label selection: an agent without the campaign's labels is not taken, and the wait says so.
+cat > "$T/labels.yaml" <<YAML
+campaign: labels
+agents: {select: {count: 1, labels: {zone: a}}, wait: 2s}
+target: {path: $T/allowed/labels, size: 4MiB}
+workloads:
+  - {name: rr, rw: randread, load: {steps: [100]}}
+YAML
+try labels --label zone=b
 # A plan whose target is outside the agent's --allow paths.
-PORT=$(free_port)
 mkdir "$T/outside-link-target"
 ln -s "$T/outside-link-target" "$T/allowed/escape"
 ln -s "$T/nowhere" "$T/allowed/dangling"
+k=0
 for target in "$T/outside/dir" "$T/allowed/escape/dir" "$T/allowed/dangling/dir"; do
-	cat > "$T/bad.yaml" <<YAML
+	k=$((k + 1))
+	cat > "$T/bad$k.yaml" <<YAML
 campaign: bad
 agents: {select: {count: 1}, wait: 20s}
 target: {path: $target, size: 4MiB}
 workloads:
   - {name: rr, rw: randread, load: {steps: [100]}}
 YAML
-	rm -rf "$T/bad-results"
-	"$IOCURVE" run "$T/bad.yaml" --coordinator-listen "127.0.0.1:$PORT" --tls "$T/ca" \
-		--out "$T/bad-results" > "$T/bad.out" 2> "$T/bad.err" &
-	RUN=$!
-	"$IOCURVE_AGENT" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --name good \
-		--allow "$T/allowed" 2> "$T/good2.log" &
-	AG=$!
-	PIDS="$PIDS $AG"
-	if wait_exit "$RUN" 30; then fail "run fails for target $target"; fi
-	grep -q "agent good: target $target\( .*is outside the allowed paths ($T/allowed)\|: .*symlink to a path that does not exist\)" "$T/bad.err" ||
-		{ cat "$T/bad.err"; fail "the error names the agent and the path $target"; }
-	ok "refused with: $(grep -v '^[0-9]' "$T/bad.err" | head -1 | sed 's/^iocurve: //')"
-	kill -TERM "$AG"
-	wait_exit "$AG" 10 || true
+	try "bad$k"
 done
-# Too few agents: the wait ends with a message listing who did come.
-cat > "$T/two.yaml" <<YAML
-campaign: two
-agents: {select: {count: 2}, wait: 3s}
-target: {path: $T/allowed/two, size: 4MiB}
-workloads:
-  - {name: rr, rw: randread, load: {steps: [100]}}
-YAML
-"$IOCURVE" run "$T/two.yaml" --coordinator-listen "127.0.0.1:$PORT" --tls "$T/ca" \
-	--out "$T/two-results" > "$T/two.out" 2> "$T/two.err" &
-RUN=$!
-"$IOCURVE_AGENT" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --name good \
-	--allow "$T/allowed" 2> "$T/good3.log" &
-AG=$!
-PIDS="$PIDS $AG"
-if wait_exit "$RUN" 20; then fail "run fails when too few agents come"; fi
-check "the wait names who came" grep -q "waited for 2 agent(s), 1 ready; connected: good" "$T/two.err"
-kill -TERM "$AG"
-wait_exit "$AG" 10 || true
 
-# Label selection: an agent without the campaign's labels is not taken, and the wait says so.
-cat > "$T/labels.yaml" <<YAML
-campaign: labels
-agents: {select: {count: 1, labels: {zone: a}}, wait: 3s}
-target: {path: $T/allowed/labels, size: 4MiB}
-workloads:
-  - {name: rr, rw: randread, load: {steps: [100]}}
-YAML
-"$IOCURVE" run "$T/labels.yaml" --coordinator-listen "127.0.0.1:$PORT" --tls "$T/ca" \
-	--out "$T/labels-results" > "$T/labels.out" 2> "$T/labels.err" &
-RUN=$!
-"$IOCURVE_AGENT" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --name good --label zone=b \
-	--allow "$T/allowed" 2> "$T/good4.log" &
-AG=$!
-PIDS="$PIDS $AG"
-if wait_exit "$RUN" 20; then fail "run fails when no agent carries the labels"; fi
+k=0
+for target in "$T/outside/dir" "$T/allowed/escape/dir" "$T/allowed/dangling/dir"; do
+	k=$((k + 1))
+	if wait_exit "$(cat "$T/bad$k.run")" 30; then fail "run fails for target $target"; fi
+	grep -q "agent good: target $target\( .*is outside the allowed paths ($T/allowed)\|: .*symlink to a path that does not exist\)" "$T/bad$k.err" ||
+		{ cat "$T/bad$k.err"; fail "the error names the agent and the path $target"; }
+	ok "refused with: $(grep -v '^[0-9]' "$T/bad$k.err" | head -1 | sed 's/^iocurve: //')"
+done
+if wait_exit "$(cat "$T/two.run")" 20; then fail "run fails when too few agents come"; fi
+check "the wait names who came" grep -q "waited for 2 agent(s), 1 ready; connected: good" "$T/two.err"
+if wait_exit "$(cat "$T/labels.run")" 20; then fail "run fails when no agent carries the labels"; fi
 check "the wait names the agent whose labels do not match" \
 	grep -q "connected: good (labels do not match)" "$T/labels.err"
-kill -TERM "$AG"
-wait_exit "$AG" 10 || true
+# Their agents stopped, all at once.
+for name in bad1 bad2 bad3 two labels; do kill -TERM "$(cat "$T/$name.agent")"; done
+for name in bad1 bad2 bad3 two labels; do wait_exit "$(cat "$T/$name.agent")" 10 || true; done
 
 check "nothing was created outside the allowed path" test ! -e "$T/outside"
 check "nothing was created through the symlinks" test -z "$(ls -A "$T/outside-link-target")" -a ! -e "$T/nowhere"

@@ -119,6 +119,15 @@ int agg_set_hists(struct agg_step *st, uint32_t interval, const struct record *m
 	return 0;
 }
 
+uint32_t agg_agent_missing(const struct agg_step *st, uint32_t agent, uint32_t to)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < to && i < st->nintervals; i++)
+		n += !st->seen[(size_t)agent * st->nintervals + i];
+	return n;
+}
+
 uint32_t agg_agent_reported(const struct agg_step *st, uint32_t agent)
 {
 	uint32_t n = 0;

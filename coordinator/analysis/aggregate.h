@@ -214,6 +214,8 @@ uint32_t agg_step_add_agent(struct agg_step *st, const char *name);
 int agg_set_hists(struct agg_step *st, uint32_t interval, const struct record *merged);
 /* The intervals agent has reported so far. */
 uint32_t agg_agent_reported(const struct agg_step *st, uint32_t agent);
+/* The intervals of [0, to) agent has not reported. */
+uint32_t agg_agent_missing(const struct agg_step *st, uint32_t agent, uint32_t to);
 
 /*
  * Take agent `agent`'s report. Fills *rec with the decoded record (for the

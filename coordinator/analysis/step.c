@@ -187,6 +187,13 @@ uint32_t step_planned(const struct step *s)
 	return s->planned;
 }
 
+uint32_t step_agent_missing(const struct step *s, uint32_t agent, uint32_t *of)
+{
+	/* an agent that is done ran to the cut, or to the end when nothing cut the step */
+	*of = s->cut != 0 ? s->cut : s->nintervals;
+	return agg_agent_missing(s->agg, agent, *of);
+}
+
 bool step_complete(const struct step *s)
 {
 	return agg_complete(s->agg);

@@ -98,6 +98,11 @@ uint32_t step_intervals(const struct step *s);
 uint32_t step_planned(const struct step *s);
 /* Every agent reported every interval of the window, each with its bins. */
 bool step_complete(const struct step *s);
+/*
+ * Agent `agent` said it is done: the intervals it ran (*of: to the cut, else all) that
+ * it has not reported.
+ */
+uint32_t step_agent_missing(const struct step *s, uint32_t agent, uint32_t *of);
 
 /* The cooldown before the step: ms waited and how it ended ("recovered", "timeout"). */
 void step_set_cooldown(struct step *s, uint32_t ms, const char *outcome);

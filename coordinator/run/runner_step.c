@@ -440,6 +440,7 @@ int runner_step_done(struct runner *r, uint32_t ai, const Iocurve__StepDone *d, 
 	const struct intervals_clock *k = runner_agents_step_done(r->agents, ai, agent_start);
 	uint64_t slack = k->uncertainty_ns + RUNNER_START_SLACK_NS;
 	uint64_t sent = runner_agents_sent(r->agents, ai), now = clock_now_ns();
+	uint32_t missing, of;
 
 	/* start_ns wraps past RUNNER_AGENT_TIME_MAX when it would lie before 0 */
 	if (k->start_ns > RUNNER_AGENT_TIME_MAX || k->start_ns + slack < sent ||
@@ -451,6 +452,13 @@ int runner_step_done(struct runner *r, uint32_t ai, const Iocurve__StepDone *d, 
 		          runner_agents_name(r->agents, ai), (unsigned long long)agent_start,
 		          ((double)(int64_t)k->start_ns - (double)k->planned_ns) / 1e9,
 		          (double)(now - sent) / 1e9, (double)slack / 1e9);
+		return RUNNER_BAD_REPORT;
+	}
+	/* Done, so every interval it had is in: one missing was refused or never sent. */
+	if (!runner_workload(r)->work.on && (missing = step_agent_missing(r->st, ai, &of)) > 0) {
+		error_set(err,
+		          "agent %s: bad StepDone: done with %u of its %u intervals not reported",
+		          runner_agents_name(r->agents, ai), missing, of);
 		return RUNNER_BAD_REPORT;
 	}
 	if (results_clock(r->res, runner_workload(r), r->step, runner_agents_name(r->agents, ai), k,

@@ -153,6 +153,9 @@ for v in 0 -1 max 9223372036854775807; do add "step_done.start_time=$v"; done
 # whatever the machine's uptime; an hour's slack once took a start of 0 on a machine up
 # for less than an hour)
 for v in -1800 60; do add "step_done.start_offset=$v"; done
+# Reports of another step or workload (taken for stale and ignored, the step then lacked
+# the agent's intervals and the campaign failed): the agent's StepDone is refused.
+for v in 1 max; do add "step=$v"; add "workload_index=$v"; done
 # shellcheck disable=SC2086 # one word per --set
 swarm x $((NSET + 2)) $SETS
 campaign all $((NSET + 2)) continue
@@ -176,13 +179,14 @@ for i, s in enumerate(sets):
         named += 1
         continue
     assert base in why or field.split(".")[-1] in why or "latencies" in why or "service times" in why or \
-        "histogram" in why or "outside the step" in why or "more than" in why, (s, why)
+        "histogram" in why or "outside the step" in why or "more than" in why or \
+        (field in ("step", "workload_index") and "intervals not reported" in why), (s, why)
     named += 1
 # The values no record can hold are all refused.
 for i, s in enumerate(sets):
     field, value = s.split("=")
     bad = (field == "host_cpu_pct" and value not in ("0",)) or \
-        field.startswith("step_done.") or \
+        field.startswith("step_done.") or field in ("step", "workload_index") or \
         (value == "-1" or value == "max") and field not in ("latency.max_ns",)
     if bad:
         assert f"x-{i:05d}" in refused, f"{s} was not refused"

@@ -2,7 +2,7 @@
 /*
  * --set FIELD=VALUE: one field of every IntervalReport a session sends, forced to
  * a value (the coordinator's input checks, tests/integration/hostile_numbers.sh).
- * FIELD is a counter of record_counters, duration_ns, workers, interval,
+ * FIELD is a counter of record_counters, duration_ns, workers, interval, step, workload_index,
  * host_cpu_pct, err_errno, or latency.count / latency.sum_ns / latency.min_ns /
  * latency.max_ns (and service.*, read_latency.*, write_latency.*), or step_done.start_time
  * (StepDone's), or step_done.start_offset (StepDone's start moved by VALUE seconds, signed); or
@@ -31,6 +31,8 @@ static const struct {
     {"duration_ns", offsetof(Iocurve__IntervalReport, duration_ns), SWARM_U64},
     {"workers", offsetof(Iocurve__IntervalReport, workers), SWARM_U32},
     {"interval", offsetof(Iocurve__IntervalReport, interval), SWARM_U32},
+    {"step", offsetof(Iocurve__IntervalReport, step), SWARM_U32},
+    {"workload_index", offsetof(Iocurve__IntervalReport, workload_index), SWARM_U32},
     {"host_cpu_pct", offsetof(Iocurve__IntervalReport, host_cpu_pct), SWARM_DOUBLE},
     {"err_errno", offsetof(Iocurve__IntervalReport, err_errno), SWARM_I32},
 };

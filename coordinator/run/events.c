@@ -15,7 +15,8 @@ static const char *const events_kinds[EVENT_KIND_N] = {
 };
 static const char *const events_agent_states[] = {"ready", "lost"};
 static const char *const events_units[] = {"ops/s", "MiB/s"};
-static const char *const events_knee_kinds[] = {"none", "measured", "interpolated", "above_peak"};
+static const char *const events_knee_kinds[] = {"none", "measured", "interpolated", "above_peak",
+                                                "at_peak"};
 
 /* The table reads and writes enum members as int. */
 _Static_assert(sizeof(enum event_unit) == sizeof(int) &&
@@ -173,7 +174,9 @@ const char *event_unit_name(enum event_unit u)
 
 const char *event_knee_kind_name(enum event_knee_kind k)
 {
-	return (unsigned)k < 4 ? events_knee_kinds[k] : "none";
+	return (unsigned)k < sizeof(events_knee_kinds) / sizeof(events_knee_kinds[0])
+	           ? events_knee_kinds[k]
+	           : "none";
 }
 
 enum event_unit event_unit_of(const struct workload *w)
@@ -192,8 +195,10 @@ struct event_knee event_knee_of(const struct judged_curve *j, double *peak)
 		ek.kind = EVENT_KNEE_INTERPOLATED;
 		break;
 	case KNEE_AT_STEP:
-	case KNEE_AT_PEAK:
 		ek.kind = EVENT_KNEE_MEASURED;
+		break;
+	case KNEE_AT_PEAK: /* summary.json's word: the stream and the summary agree */
+		ek.kind = EVENT_KNEE_AT_PEAK;
 		break;
 	case KNEE_ALL_UNDER:
 		ek.kind = EVENT_KNEE_ABOVE_PEAK;

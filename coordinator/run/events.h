@@ -45,6 +45,7 @@ enum event_knee_kind {
 	EVENT_KNEE_MEASURED,
 	EVENT_KNEE_INTERPOLATED,
 	EVENT_KNEE_ABOVE_PEAK,
+	EVENT_KNEE_AT_PEAK,
 };
 
 /* A knee as the analysis found it (curve_knee): the workload's unit. */
@@ -179,7 +180,7 @@ int event_kind_of(const char *name);
 const struct event_field *event_fields(enum event_kind k, size_t *n);
 /* "ops/s" or "MiB/s". */
 const char *event_unit_name(enum event_unit u);
-/* "none", "measured", "interpolated" or "above_peak". */
+/* "none", "measured", "interpolated", "above_peak" or "at_peak". */
 const char *event_knee_kind_name(enum event_knee_kind k);
 
 struct campaign;

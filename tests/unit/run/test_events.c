@@ -15,6 +15,7 @@
 #include "event_json.h"
 #include "event_pb.h"
 #include "events.h"
+#include "curve.h"
 #include "judged.h"
 #include "testlib.h"
 
@@ -275,6 +276,21 @@ static void test_dashstate_takes_the_knee(void **state)
  * knee at 16,000 under a violation offered 32,000 that achieved 20,000: the band
  * stops at the highest rate achieved, lo 16000, hi 20000, where the events gave 0 and 0.
  */
+/* The stream's knee kind is summary.json's word for every kind of knee (at_peak too). */
+static void test_knee_kind_as_summary(void **state)
+{
+	static const enum knee_kind kinds[] = {KNEE_NONE,     KNEE_INTERPOLATED, KNEE_ALL_UNDER,
+	                                       KNEE_ALL_OVER, KNEE_AT_STEP,      KNEE_AT_PEAK};
+	(void)state;
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		struct judged_curve j = {.knee = {.kind = kinds[i], .throughput = 100}};
+		double peak;
+		struct event_knee ek = event_knee_of(&j, &peak);
+
+		assert_string_equal(event_knee_kind_name(ek.kind), curve_knee_kind(&j.knee));
+	}
+}
+
 static void test_knee_band(void **state)
 {
 	struct campaign *c = testlib_campaign_ok(
@@ -315,13 +331,14 @@ static void test_knee_band(void **state)
 	assert_true(peak == 20000);
 	/*
 	 * under the SLO (900 us) it is behind, not judged: nothing violated, the storage
-	 * saturated under the SLO; the knee at the peak is measured, its band up to the peak
+	 * saturated under the SLO; the knee at the peak (at_peak, as summary.json says),
+	 * its band up to the peak
 	 */
 	pts[1].mean_ns = 9e5;
 	judged_update(&j, c, &c->workloads[0], pts, 2);
 	assert_int_equal(j.knee.kind, KNEE_AT_PEAK);
 	k = event_knee_of(&j, &peak);
-	assert_int_equal(k.kind, EVENT_KNEE_MEASURED);
+	assert_int_equal(k.kind, EVENT_KNEE_AT_PEAK);
 	assert_true(k.tp == 16000 && k.lo == 16000 && k.hi == 20000);
 	assert_true(k.lo == j.knee.band_lo && k.hi == j.knee.band_hi);
 	judged_free(&j);
@@ -332,6 +349,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_json_round_trip),
+	    cmocka_unit_test(test_knee_kind_as_summary),
 	    cmocka_unit_test(test_pb_round_trip),
 	    cmocka_unit_test(test_json_text),
 	    cmocka_unit_test(test_json_refused),

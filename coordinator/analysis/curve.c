@@ -126,6 +126,13 @@ static void curve_knee_between(const struct campaign *c, const struct workload *
 			k->throughput = found.throughput;
 			k->cross = at[found.below];
 			k->above = at[found.above];
+		} else if (found.kind == KNEE_AT_STEP && found.throughput > k->throughput) {
+			/*
+			 * an undecided step under the SLO achieved the most (the step past it
+			 * achieved less, Poisson noise in its count): the metric crosses there
+			 */
+			k->throughput = found.throughput;
+			k->cross = at[found.below];
 		}
 	}
 	free(kp);

@@ -15,9 +15,9 @@ campaign() { # campaign SERVICE_TIME
 campaign: gate
 agents: {local: 1}
 target: {sim: {servers: 1, service_time: $1}}
-interval: 200ms
-warmup: 200ms
-measure: 1s
+interval: 100ms
+warmup: 100ms
+measure: 500ms
 slo: {latency: 5ms}
 workloads:
   - {name: rr, rw: randread, load: {steps: [200, 400, 600, 800, 920, 1200]}}

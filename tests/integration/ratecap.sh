@@ -13,9 +13,9 @@ agents: {local: 2}
 target: {sim: {servers: 8, service_time: 100us, rate_limit: 5k}}
 workers: 2
 queue_depth: 16
-interval: 250ms
-warmup: 500ms
-measure: 1500ms
+interval: 200ms
+warmup: 400ms
+measure: 1s
 retry: 0
 slo: {latency: 1ms}
 workloads:
@@ -65,9 +65,9 @@ target: {sim: {servers: 2, service_time: 2ms, service: exponential}}
 workers: 1
 queue_depth: 64
 arrivals: poisson
-interval: 250ms
-warmup: 500ms
-measure: 1500ms
+interval: 200ms
+warmup: 400ms
+measure: 1s
 retry: 0
 slo: {latency: 10ms}
 workloads:

@@ -40,7 +40,9 @@ struct knee {
 	 * KNEE_NONE, KNEE_ALL_OVER: both 0.
 	 * From curve_knee, below is the bracket's met step and, when interpolated, the
 	 * crossing lies between steps cross and above (cross == below unless undecided
-	 * steps between the bracket's ends carry it).
+	 * steps between the bracket's ends carry it); at a step, cross is the step whose
+	 * figure the knee is (an undecided one under the SLO when the step past it
+	 * achieved less).
 	 */
 	size_t below, above, cross;
 	/*

@@ -613,8 +613,9 @@ static void plot_knee_draw(struct plot_ctx *p, const struct plot_series *ps, siz
 		ky = p->slo;
 	} else if ((k->kind == KNEE_AT_STEP || k->kind == KNEE_ALL_UNDER ||
 	            k->kind == KNEE_AT_PEAK) &&
-	           k->below < ps->n) {
-		ky = plot_lat(p, &ps->pts[k->below]);
+	           k->below < ps->n && k->cross < ps->n) {
+		/* at a step: the point of the step whose figure the knee is */
+		ky = plot_lat(p, &ps->pts[k->kind == KNEE_AT_STEP ? k->cross : k->below]);
 	} else {
 		return;
 	}

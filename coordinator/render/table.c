@@ -91,7 +91,7 @@ void table_knee_text(const struct judged_curve *j, char *buf, size_t len)
 	case KNEE_AT_STEP:
 		snprintf(buf, len,
 		         "Performance @ %s (%s): %s (measured at step %u, %s: %s; peak %s)", slo,
-		         campaign_slo_metric_name(c->slo_metric), tp, s[k->below].step + 1,
+		         campaign_slo_metric_name(c->slo_metric), tp, s[k->cross].step + 1,
 		         k->confirmed ? "confirmed" : "not confirmed", j->precision, pk);
 		break;
 	case KNEE_AT_PEAK:

@@ -381,6 +381,9 @@ static void test_undecided_crossing_backwards(void **state)
 	assert_int_equal(j.knee.kind, KNEE_AT_STEP);
 	assert_true(fabs(j.knee.throughput - 3040) < 1);
 	assert_true(j.knee.band_lo <= 1000 && j.knee.band_hi >= 3040);
+	/* the words name the step whose figure it is, not the met step under it */
+	assert_non_null(strstr(text, "3,040 ops/s"));
+	assert_non_null(strstr(text, "(measured at step 3,"));
 	judged_free(&j);
 	campaign_free(c);
 }

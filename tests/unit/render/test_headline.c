@@ -312,6 +312,11 @@ static void test_stall_below(void **state)
 	campaign_free(c);
 }
 
+/* Intervals alternating under and over a 1 ms SLO: means 900, 980 and 1,100 us, each undecided. */
+static const double und_a[10] = {400, 1400, 400, 1400, 400, 1400, 400, 1400, 400, 1400};
+static const double und_b[10] = {480, 1480, 480, 1480, 480, 1480, 480, 1480, 480, 1480};
+static const double und_d[10] = {600, 1600, 600, 1600, 600, 1600, 600, 1600, 600, 1600};
+
 /*
  * Undecided steps between the met step and the violation carry the crossing: the knee
  * is where their means cross the SLO (between 3,000 at 980 us and 4,000 at 1,100 us:
@@ -324,13 +329,10 @@ static void test_undecided_carry_crossing(void **state)
 	              "workloads: [{name: rr, rw: randread, load: {steps: [1000]}}]\n");
 	FLAT(l, 500);
 	FLAT(over, 3000);
-	static const double a[10] = {400, 1400, 400, 1400, 400, 1400, 400, 1400, 400, 1400};
-	static const double b[10] = {480, 1480, 480, 1480, 480, 1480, 480, 1480, 480, 1480};
-	static const double d[10] = {600, 1600, 600, 1600, 600, 1600, 600, 1600, 600, 1600};
 	const struct headline_step s[] = {{1000, 1000, 0, l, 10},
-	                                  {2000, 2000, 0, a, 10},
-	                                  {3000, 3000, 0, b, 10},
-	                                  {4000, 4000, 0, d, 10},
+	                                  {2000, 2000, 0, und_a, 10},
+	                                  {3000, 3000, 0, und_b, 10},
+	                                  {4000, 4000, 0, und_d, 10},
 	                                  {5000, 5000, 0, over, 10}};
 	struct step_point pts[5];
 	char text[1024];
@@ -362,13 +364,10 @@ static void test_undecided_crossing_backwards(void **state)
 	              "workloads: [{name: rr, rw: randread, load: {steps: [1000]}}]\n");
 	FLAT(l, 500);
 	FLAT(over, 3000);
-	static const double a[10] = {400, 1400, 400, 1400, 400, 1400, 400, 1400, 400, 1400};
-	static const double b[10] = {480, 1480, 480, 1480, 480, 1480, 480, 1480, 480, 1480};
-	static const double d[10] = {600, 1600, 600, 1600, 600, 1600, 600, 1600, 600, 1600};
 	const struct headline_step s[] = {{1000, 1000, 0, l, 10},
-	                                  {2000, 2000, 0, a, 10},
-	                                  {3000, 3040, 0, b, 10},
-	                                  {3100, 2990, 0, d, 10},
+	                                  {2000, 2000, 0, und_a, 10},
+	                                  {3000, 3040, 0, und_b, 10},
+	                                  {3100, 2990, 0, und_d, 10},
 	                                  {5000, 5000, 0, over, 10}};
 	struct step_point pts[5];
 	char text[1024];

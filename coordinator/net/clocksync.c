@@ -49,42 +49,79 @@ static bool clocksync_used(const struct clocksync *cs, unsigned i)
 	return cs->window[i].rtt_ns <= 2 * cs->rtt_ns + CLOCKSYNC_RTT_SLACK_NS;
 }
 
-/* Least squares through the window's quick points, relative to the newest one. */
+/* Point i's time before the newest point, in seconds (<= 0). */
+static double clocksync_x(const struct clocksync *cs, const struct clocksync_point *last,
+                          unsigned i)
+{
+	return -(double)(last->t - cs->window[i].t) / 1e9;
+}
+
+/* Point i's offset less the newest point's, ns. */
+static double clocksync_y(const struct clocksync *cs, const struct clocksync_point *last,
+                          unsigned i)
+{
+	return (double)(__int128)((__int128)cs->window[i].offset_ns - last->offset_ns);
+}
+
+/*
+ * The spread a used point's offset may have: its error lies within half its round
+ * trip, taken as even over that range (variance (rtt/2)^2 / 3), averaged over the
+ * points. Over CLOCKSYNC_DRIFT_PRIOR^2 it is how much span (s^2 of Sxx) the line
+ * needs before the drift it reads counts for half: a few ms of round trip read over
+ * a few seconds cannot tell a drift from the legs' jitter.
+ */
+static double clocksync_shrink(const struct clocksync *cs)
+{
+	double v = 0, n = 0, tau = CLOCKSYNC_DRIFT_PRIOR * 1e-6 * 1e9; /* ns per s */
+
+	for (unsigned i = 0; i < cs->nwindow; i++)
+		if (clocksync_used(cs, i)) {
+			double h = (double)cs->window[i].rtt_ns / 2;
+
+			v += h * h / 3;
+			n++;
+		}
+	return n > 0 ? v / n / (tau * tau) : 0;
+}
+
+/*
+ * A line through the window's quick points, relative to the newest one: the offset
+ * their mean, the drift least squares with the prior that clocks drift little
+ * (ridge, CLOCKSYNC_DRIFT_PRIOR): Sxy / (Sxx + shrink). Over a long span it is the
+ * plain fit; over seconds of a slow link it stays near zero instead of reading the
+ * jitter as drift.
+ */
 static void clocksync_fit(struct clocksync *cs)
 {
 	const struct clocksync_point *last = &cs->window[cs->nwindow - 1];
 	uint64_t min_rtt = UINT64_MAX;
-	double sx = 0, sy = 0, sxx = 0, sxy = 0, n = 0, a, b = 0;
+	double mx = 0, my = 0, sxx = 0, sxy = 0, n = 0, b;
 
 	for (unsigned i = 0; i < cs->nwindow; i++)
 		if (cs->window[i].rtt_ns < min_rtt)
 			min_rtt = cs->window[i].rtt_ns;
 	cs->rtt_ns = min_rtt;
-	for (unsigned i = 0; i < cs->nwindow; i++) {
-		const struct clocksync_point *p = &cs->window[i];
-		double x = -(double)(last->t - p->t);
-		double y = (double)(__int128)((__int128)p->offset_ns - last->offset_ns);
+	for (unsigned i = 0; i < cs->nwindow; i++)
+		if (clocksync_used(cs, i)) {
+			mx += clocksync_x(cs, last, i);
+			my += clocksync_y(cs, last, i);
+			n++;
+		}
+	mx /= n;
+	my /= n;
+	for (unsigned i = 0; i < cs->nwindow; i++)
+		if (clocksync_used(cs, i)) {
+			double dx = clocksync_x(cs, last, i) - mx;
 
-		if (!clocksync_used(cs, i))
-			continue;
-		sx += x;
-		sy += y;
-		sxx += x * x;
-		sxy += x * y;
-		n++;
-	}
-	a = sy / n;
-	if (n >= 2 && n * sxx - sx * sx > 0) {
-		b = (n * sxy - sx * sy) / (n * sxx - sx * sx);
-		if (b > CLOCKSYNC_DRIFT_MAX * 1e-6)
-			b = CLOCKSYNC_DRIFT_MAX * 1e-6;
-		if (b < -CLOCKSYNC_DRIFT_MAX * 1e-6)
-			b = -CLOCKSYNC_DRIFT_MAX * 1e-6;
-		a = (sy - b * sx) / n;
-	}
+			sxx += dx * dx;
+			sxy += dx * (clocksync_y(cs, last, i) - my);
+		}
+	/* x in seconds, y in ns: b in ns per s, ppm * 1e3 */
+	b = sxy / (sxx + clocksync_shrink(cs));
+	b = fmin(fmax(b, -CLOCKSYNC_DRIFT_MAX * 1e3), CLOCKSYNC_DRIFT_MAX * 1e3);
 	cs->t_ref = last->t;
-	cs->offset_ns = (int64_t)((__int128)last->offset_ns + (__int128)llround(a));
-	cs->drift_ppm = b * 1e6;
+	cs->offset_ns = (int64_t)((__int128)last->offset_ns + (__int128)llround(my - b * mx));
+	cs->drift_ppm = b / 1e3;
 	cs->fit_points = (unsigned)n;
 }
 
@@ -122,16 +159,18 @@ int64_t clocksync_offset_at(const struct clocksync *cs, uint64_t t)
  * Each point's offset is within half its round trip of the truth; the line is a
  * weighted sum of the points' offsets, so its error at t is at most the sum of
  * those half round trips, each times the magnitude of its weight at t:
- * |1/n + (x_i - mean x)(t - mean x) / Sxx|. With one point, the drift is not
- * known: CLOCKSYNC_DRIFT_PRIOR from the point on.
+ * |1/n + (x_i - mean x)(t - mean x) / (Sxx + shrink)|, plus what the shrink holds
+ * back of a drift up to CLOCKSYNC_DRIFT_PRIOR: prior * |t - mean x| * shrink /
+ * (Sxx + shrink). With one point (Sxx = 0) that is the whole prior from the point on.
  */
 uint64_t clocksync_uncertainty_at(const struct clocksync *cs, uint64_t t)
 {
-	double n = 0, mx = 0, sxx = 0, xt = clocksync_since_ref(cs, t), u = 0;
+	double n = 0, mx = 0, sxx = 0, xt = clocksync_since_ref(cs, t) / 1e9, u = 0;
+	double shrink = clocksync_shrink(cs);
 
 	for (unsigned i = 0; i < cs->nwindow; i++)
 		if (clocksync_used(cs, i)) {
-			mx += clocksync_since_ref(cs, cs->window[i].t);
+			mx += clocksync_since_ref(cs, cs->window[i].t) / 1e9;
 			n++;
 		}
 	if (n == 0)
@@ -139,18 +178,14 @@ uint64_t clocksync_uncertainty_at(const struct clocksync *cs, uint64_t t)
 	mx /= n;
 	for (unsigned i = 0; i < cs->nwindow; i++)
 		if (clocksync_used(cs, i))
-			sxx += pow(clocksync_since_ref(cs, cs->window[i].t) - mx, 2);
+			sxx += pow(clocksync_since_ref(cs, cs->window[i].t) / 1e9 - mx, 2);
 	for (unsigned i = 0; i < cs->nwindow; i++) {
-		double w;
+		double x = clocksync_since_ref(cs, cs->window[i].t) / 1e9;
 
-		if (!clocksync_used(cs, i))
-			continue;
-		w = sxx > 0
-		        ? 1 / n + (clocksync_since_ref(cs, cs->window[i].t) - mx) * (xt - mx) / sxx
-		        : 1 / n;
-		u += (double)cs->window[i].rtt_ns / 2 * fabs(w);
+		if (clocksync_used(cs, i))
+			u += (double)cs->window[i].rtt_ns / 2 *
+			     fabs(1 / n + (x - mx) * (xt - mx) / (sxx + shrink));
 	}
-	if (!(sxx > 0))
-		u += CLOCKSYNC_DRIFT_PRIOR * 1e-6 * fabs(xt - mx);
+	u += CLOCKSYNC_DRIFT_PRIOR * 1e3 * fabs(xt - mx) * shrink / (sxx + shrink);
 	return (uint64_t)llround(u);
 }

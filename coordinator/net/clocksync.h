@@ -15,7 +15,9 @@
  * Samples come in rounds (a burst of pings, repeated while the session lives).
  * The min-RTT filter keeps each round's quickest sample; the last CLOCKSYNC_ROUNDS
  * of those form the window. The model is a straight line through the window's
- * points fitted by least squares, offset(t) = offset_ns + drift * (t - t_ref),
+ * points, offset(t) = offset_ns + drift * (t - t_ref), its drift least squares
+ * held towards zero as much as a short span of jittery points needs (ridge,
+ * with CLOCKSYNC_DRIFT_PRIOR as the prior),
  * leaving out points whose round trip is over twice the window's smallest (plus
  * CLOCKSYNC_RTT_SLACK_NS): a congested round would pull the line. One point gives
  * the offset and no drift.

@@ -9,6 +9,7 @@
 
 #include "dashboard.h"
 #include "event_json.h"
+#include "log.h"
 
 struct feed {
 	struct event_base *base;
@@ -52,6 +53,11 @@ static void feed_line_cb(evutil_socket_t sock, short what, void *arg)
 			line[--n] = '\0';
 		if (n == 0)
 			continue;
+		/* "#log TEXT": a warning the process logs meanwhile, as a runner's retry does */
+		if (strncmp(line, "#log ", 5) == 0) {
+			log_warn("%s", line + 5);
+			continue;
+		}
 		if (event_json_decode(&e, line, &err) == 0)
 			break;
 		/* Shown once the terminal is back (stderr is the dashboard's too). */
@@ -107,11 +113,13 @@ int main(int argc, char **argv)
 	if (argc < 2 || argc > 5 || (argc >= 3 && (ms = strtol(argv[2], NULL, 10)) < 0) ||
 	    (argc >= 4 && (strcmp(argv[3], "--exit-after") != 0 || argc != 5 ||
 	                   (feed.exit_after = strtol(argv[4], NULL, 10)) <= 0))) {
-		fprintf(stderr,
-		        "usage: dashboard-feed EVENTS.jsonl [DELAY_MS] [--exit-after SECONDS]\n"
-		        "  plays the events (iocurve run --json lines) into the dashboard, one per "
-		        "DELAY_MS "
-		        "(default 50);\n  then stays until q, or SECONDS more\n");
+		fprintf(
+		    stderr,
+		    "usage: dashboard-feed EVENTS.jsonl [DELAY_MS] [--exit-after SECONDS]\n"
+		    "  plays the events (iocurve run --json lines) into the dashboard, one per "
+		    "DELAY_MS "
+		    "(default 50);\n  then stays until q, or SECONDS more; a line \"#log TEXT\" "
+		    "logs TEXT as a warning\n");
 		return 2;
 	}
 	if ((feed.f = fopen(argv[1], "r")) == NULL) {

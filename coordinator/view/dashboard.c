@@ -12,6 +12,7 @@
 
 #include "clock.h"
 #include "dashboard_view.h"
+#include "log.h"
 #include "xalloc.h"
 
 void dashboard_event(struct dashboard *d, const struct event *e)
@@ -48,6 +49,41 @@ void dashboard_notice(struct dashboard *d, const char *msg)
 	snprintf(d->notice, sizeof(d->notice), "%s", msg);
 	d->notice_end = clock_now_ns() + DASHBOARD_NOTICE_S * NSEC_PER_SEC;
 	d->dirty = true;
+}
+
+/* A log line while the screen is ours: kept for stderr, a warning shown at once. */
+static void dashboard_log(void *arg, enum log_level level, const char *line, const char *msg)
+{
+	struct dashboard *d = arg;
+	char notice[sizeof(d->notice)];
+
+	if (d->nheld < DASHBOARD_HELD_MAX)
+		d->held[d->nheld++] = xstrdup(line);
+	else
+		d->dropped++;
+	if (level <= LOG_LEVEL_WARN) {
+		snprintf(notice, sizeof(notice), "%s: %s",
+		         level == LOG_LEVEL_ERROR ? "error" : "warn", msg);
+		dashboard_notice(d, notice);
+	}
+}
+
+/* The terminal is back: the lines the screen held, in order, on stderr. */
+static void dashboard_release_log(struct dashboard *d)
+{
+	if (!d->logging)
+		return;
+	log_set_sink(NULL, NULL);
+	d->logging = false;
+	for (unsigned i = 0; i < d->nheld; i++) {
+		fprintf(stderr, "%s\n", d->held[i]);
+		free(d->held[i]);
+	}
+	if (d->dropped > 0)
+		fprintf(stderr,
+		        "iocurve: %u later log line(s) not kept while the dashboard was up\n",
+		        d->dropped);
+	d->nheld = d->dropped = 0;
 }
 
 /*
@@ -258,6 +294,8 @@ struct dashboard *dashboard_new(struct event_base *base, const struct dashboard_
 	    event_add(d->ev_key, NULL) != 0 || event_add(d->ev_winch, NULL) != 0 ||
 	    event_add(d->ev_tick, &tick) != 0)
 		goto err;
+	log_set_sink(dashboard_log, d);
+	d->logging = true;
 	dashboard_draw(d);
 	return d;
 err:
@@ -279,6 +317,7 @@ void dashboard_free(struct dashboard *d)
 		endwin();
 		delscreen(d->screen);
 	}
+	dashboard_release_log(d);
 	if (d->old_ctype != NULL) {
 		setlocale(LC_CTYPE, d->old_ctype);
 		free(d->old_ctype);

@@ -13,12 +13,13 @@
 #include "dashstate.h"
 #include "marks.h"
 
-#define DASHBOARD_CURVE_H    28 /* at most: title, 23 plot rows, axis, ticks, legend */
-#define DASHBOARD_CURVE_W    80 /* at most: y labels and a 72-cell plot */
-#define DASHBOARD_CURVE_MIN  58 /* the narrowest curve worth putting a table beside */
-#define DASHBOARD_SIDE_W     51 /* the fleet and finished tables beside the curve */
-#define DASHBOARD_IDLE_READS 64 /* readable stdin that yields no key this often: EOF */
-#define DASHBOARD_NOTICE_S   8  /* a notice stays this many seconds on the status line */
+#define DASHBOARD_CURVE_H    28  /* at most: title, 23 plot rows, axis, ticks, legend */
+#define DASHBOARD_CURVE_W    80  /* at most: y labels and a 72-cell plot */
+#define DASHBOARD_CURVE_MIN  58  /* the narrowest curve worth putting a table beside */
+#define DASHBOARD_SIDE_W     51  /* the fleet and finished tables beside the curve */
+#define DASHBOARD_IDLE_READS 64  /* readable stdin that yields no key this often: EOF */
+#define DASHBOARD_NOTICE_S   8   /* a notice stays this many seconds on the status line */
+#define DASHBOARD_HELD_MAX   200 /* log lines kept for stderr while the dashboard is up */
 
 enum dashboard_pair { DASHBOARD_RED = 1, DASHBOARD_YELLOW, DASHBOARD_CYAN, DASHBOARD_GREEN };
 
@@ -45,6 +46,11 @@ struct dashboard {
 	char notice[256];
 	uint64_t notice_end; /* clock_now_ns */
 	long drawn_sec;
+	/* The process's log lines while the screen is ours: warnings shown as notices, all
+	 * printed to stderr once the terminal is back (over the screen they would be lost). */
+	bool logging;
+	char *held[DASHBOARD_HELD_MAX];
+	unsigned nheld, dropped;
 };
 
 /* Whole seconds on the header's clocks: a change means a redraw. */

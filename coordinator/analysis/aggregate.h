@@ -143,7 +143,8 @@ struct step_point {
 	uint32_t warmup_n, win_from, win_to, nall;
 	/* the wait before the step (after one that fell behind or saturated): 0 and "": none */
 	uint32_t cooldown_ms;
-	char cooldown[16]; /* "recovered": a probe's service time came back; "timeout" */
+	char cooldown[16]; /* "recovered": a probe's service time came back; "timeout"; "failed":
+	                      every probe op failed */
 	uint32_t nticks;   /* the step's first STEP_MAX_TICKS intervals, warm-up included */
 	struct step_tick ticks[STEP_MAX_TICKS];
 	struct storm storm; /* fixed work: its completion times (storm.on) */

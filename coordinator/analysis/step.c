@@ -254,6 +254,13 @@ bool step_disturbed(const struct step *s, struct step_point *pt)
 	return pt->client_bound && pt->agents_lost == 0;
 }
 
+bool step_probe_failed(const struct step *s)
+{
+	const struct agg_record *m = agg_merged(s->agg, 0);
+
+	return m != NULL && m->rec.ops == 0 && m->rec.errors > 0;
+}
+
 double step_probe_service(const struct step *s)
 {
 	const struct agg_record *m = agg_merged(s->agg, 0);

@@ -104,7 +104,7 @@ bool step_complete(const struct step *s);
  */
 uint32_t step_agent_missing(const struct step *s, uint32_t agent, uint32_t *of);
 
-/* The cooldown before the step: ms waited and how it ended ("recovered", "timeout"). */
+/* The cooldown before the step: ms waited and how it ended ("recovered", "timeout", "failed"). */
 void step_set_cooldown(struct step *s, uint32_t ms, const char *outcome);
 /* The attempts before this one, re-run for a disturbed client (retry: N). */
 void step_set_retries(struct step *s, uint32_t retries);
@@ -127,5 +127,7 @@ void step_point(const struct step *s, struct step_point *pt);
 bool step_disturbed(const struct step *s, struct step_point *pt);
 /* A probe's storage latency (service time), mean, ns: 0 when it is not complete. */
 double step_probe_service(const struct step *s);
+/* Whether a complete probe's every operation failed: the storage is not there to recover. */
+bool step_probe_failed(const struct step *s);
 
 #endif

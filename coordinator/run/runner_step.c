@@ -322,8 +322,9 @@ static bool runner_needs_cooldown(const struct runner *r)
 
 /*
  * Every agent is done with the probe: its service time back within the margin
- * of the workload's first step's, or cooldown.max spent, and the step starts
- * (the cooldown line first); else another probe.
+ * of the workload's first step's, or cooldown.max spent, or its every operation
+ * failed (a target gone: waiting cannot bring it back, and the step says its
+ * errors), and the step starts (the cooldown line first); else another probe.
  */
 static int runner_probe_end(struct runner *r, struct error *err)
 {
@@ -331,13 +332,14 @@ static int runner_probe_end(struct runner *r, struct error *err)
 	double ref = r->points[r->w][0].svc_mean_ns;
 	uint64_t spent = clock_now_ns() - r->cool_from;
 	bool ok = svc > 0 && svc <= ref * (1 + r->c->cooldown.margin_pct / 100);
+	bool failed = step_probe_failed(r->probe);
 
-	if (!ok && spent < r->c->cooldown.max_ns) {
+	if (!ok && !failed && spent < r->c->cooldown.max_ns) {
 		runner_enter(r, RUNNER_COOLING);
 		return 0;
 	}
 	r->cool_ms = (uint32_t)(spent / NSEC_PER_MSEC);
-	r->cool_outcome = ok ? "recovered" : "timeout";
+	r->cool_outcome = ok ? "recovered" : failed ? "failed" : "timeout";
 	log_info("%s step %u: cooldown %s after %u ms (probe service time %.0f us, first step's "
 	         "%.0f us)",
 	         runner_workload(r)->name, r->step + 1, r->cool_outcome, r->cool_ms, svc / 1e3,

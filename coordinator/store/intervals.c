@@ -803,7 +803,8 @@ static int intervals_get_line(struct intervals_reader *r, json_t *o, struct inte
 		if (intervals_get_u32(o, "cooldown_ms", &l->cooldown_ms, err) < 0)
 			return -1;
 		if (!json_is_string(oc) || json_string_length(oc) >= sizeof(l->cooldown_outcome)) {
-			error_set(err, "cooldown: expected \"recovered\" or \"timeout\"");
+			error_set(err,
+			          "cooldown: expected \"recovered\", \"timeout\" or \"failed\"");
 			return -1;
 		}
 		snprintf(l->cooldown_outcome, sizeof(l->cooldown_outcome), "%s",

@@ -110,7 +110,8 @@ char *intervals_record_line(const char *workload, uint32_t step, double offered_
                             uint32_t interval, const char *agent, const struct agg_record *rec,
                             bool bins);
 char *intervals_window_line(const char *workload, uint32_t step, uint32_t from, uint32_t to);
-/* The cooldown before step `step`: ms long, ending `outcome` ("recovered" or "timeout"). */
+/* The cooldown before step `step`: ms long, ending `outcome` ("recovered", "timeout" or "failed").
+ */
 char *intervals_cooldown_line(const char *workload, uint32_t step, uint32_t ms,
                               const char *outcome);
 /*

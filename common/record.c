@@ -231,15 +231,10 @@ static bool record_le_product(uint64_t a, uint64_t b, uint64_t c)
 	return __builtin_mul_overflow(b, c, &p) || a <= p;
 }
 
-/* A histogram's sum is of count values in [min, max]: its mean lies between them. */
+/* A histogram within its bounds, its sum of count values in [min, max] (hist_check). */
 static int record_check_sum(const char *name, const struct hist *h, struct error *err)
 {
-	if (h->count == 0 || (h->sum / h->count >= h->min && h->sum / h->count <= h->max))
-		return 0;
-	error_set(err, "%s sum_ns %llu is not %llu values in [%llu, %llu]", name,
-	          (unsigned long long)h->sum, (unsigned long long)h->count,
-	          (unsigned long long)h->min, (unsigned long long)h->max);
-	return -1;
+	return hist_check(name, h, err);
 }
 
 /* Read and write apart: each kind's latencies within its operations, its bytes within all. */

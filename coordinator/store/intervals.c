@@ -423,13 +423,16 @@ static int intervals_get_counts(json_t *v, const char *key, struct hist *h, bool
 	    intervals_get_uint(v, "min_ns", UINT64_MAX, &min, err) < 0 ||
 	    intervals_get_uint(v, "max_ns", UINT64_MAX, &max, err) < 0)
 		goto bad;
-	if (count == 0 ? sum != 0 || min != 0 || max != 0
-	               : min > max || sum / count < min || sum / count > max) {
+	if (count == 0 && (sum != 0 || min != 0 || max != 0)) {
 		error_set(err, "count %llu, sum %llu, min %llu and max %llu do not agree",
 		          (unsigned long long)count, (unsigned long long)sum,
 		          (unsigned long long)min, (unsigned long long)max);
 		goto bad;
 	}
+	if (count > 0 &&
+	    hist_check("counts:",
+	               &(struct hist){.count = count, .sum = sum, .min = min, .max = max}, err) < 0)
+		goto bad;
 	hist_reset(h);
 	h->count = count;
 	h->sum = sum;

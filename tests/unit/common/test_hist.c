@@ -424,7 +424,7 @@ static void test_hist_round_trip(void **state)
 	hist_test_round_trip(h);
 	for (i = 0; i < 20000; i++)
 		hist_record(h, hist_test_exp(&s, 1e6));
-	hist_record(h, UINT64_MAX / 4); /* clamped into the last bin */
+	hist_record(h, HIST_VALUE_MAX); /* the largest value carried: clamped into the last bin */
 	hist_test_round_trip(h);
 	free(h);
 }
@@ -535,6 +535,86 @@ static void test_hist_decode_accepts_fixture(void **state)
 	free(h);
 }
 
+/*
+ * Bounds that JSON carries back: one read of 2^63 ns passed the old checks (its mean
+ * between min and max), was written as an unsigned decimal jansson cannot read, and
+ * left the campaign failed and its results unreadable. Refused where it enters now,
+ * on the wire (hist_decode) and in memory (hist_check).
+ */
+static void test_hist_bounds(void **state)
+{
+	struct hist *h = hist_test_new();
+	struct error err = {{0}};
+	Iocurve__Histogram m;
+
+	(void)state;
+	h->count = 1;
+	h->sum = h->min = h->max = UINT64_C(1) << 63;
+	h->bins[HIST_BINS - 1] = 1;
+	assert_int_equal(hist_check("latency", h, &err), -1);
+	assert_non_null(strstr(err.msg, "latency count 1, min 9223372036854775808"));
+	assert_non_null(strstr(err.msg, "past its bound"));
+	hist_encode(h, &m);
+	assert_int_equal(hist_decode(h, &m, &err), -1);
+	assert_non_null(strstr(err.msg, "past its bound"));
+	hist_encoded_free(&m);
+	/* at the bounds: accepted, and the wire gives it back */
+	h->sum = h->min = h->max = HIST_VALUE_MAX;
+	assert_int_equal(hist_check("latency", h, &err), 0);
+	hist_test_round_trip(h);
+	/* a sum past 2^62 is refused even when its mean would fit */
+	h->count = 1u << 12;
+	h->bins[HIST_BINS - 1] = h->count;
+	h->sum = HIST_SUM_MAX + h->count;
+	assert_int_equal(hist_check("service", h, &err), -1);
+	assert_non_null(strstr(err.msg, "service count 4096"));
+	free(h);
+}
+
+/*
+ * Merging saturates: two histograms at the largest sum merge into one whose sum stops
+ * at HIST_SUM_MAX (a lower bound, its mean at most max) instead of 2^63 (unreadable
+ * as JSON) or a wrapped figure ("sum 999, mean 500, min 1000"); counts and bins stop
+ * at HIST_COUNT_MAX, so they never wrap either.
+ */
+static void test_hist_merge_saturates(void **state)
+{
+	struct hist *a = hist_test_new(), *b = hist_test_new();
+	struct error err = {{0}};
+
+	(void)state;
+	a->count = UINT64_C(1) << 20;
+	a->min = a->max = UINT64_C(1) << 42;
+	a->sum = HIST_SUM_MAX; /* 2^20 values of 2^42 */
+	a->bins[hist_index(a->min)] = a->count;
+	*b = *a;
+	assert_int_equal(hist_check("a", a, &err), 0);
+	hist_merge(a, b);
+	assert_int_equal(a->count, UINT64_C(1) << 21);
+	assert_int_equal(a->sum, HIST_SUM_MAX);
+	assert_true(hist_mean(a) <= (double)a->max);
+	if (hist_check("merged", a, &err) != 0)
+		fail_msg("the saturated merge is refused: %s", err.msg);
+	hist_test_round_trip(a);
+	/* a wrapped-looking sum that is not saturated stays refused */
+	a->sum = 999;
+	a->count = 2;
+	a->min = 1000;
+	a->max = 1000;
+	assert_int_equal(hist_check("latency", a, &err), -1);
+	assert_non_null(strstr(err.msg, "latency sum_ns 999 is not 2 values in [1000, 1000]"));
+	/* counts saturate too */
+	memset(a, 0, sizeof(*a));
+	a->count = a->bins[5] = HIST_COUNT_MAX - 1;
+	a->min = a->max = a->sum = 5;
+	*b = *a;
+	hist_merge(a, b);
+	assert_int_equal(a->count, HIST_COUNT_MAX);
+	assert_int_equal(a->bins[5], HIST_COUNT_MAX);
+	free(a);
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -554,6 +634,8 @@ int main(void)
 	    cmocka_unit_test(test_hist_round_trip_empty_min),
 	    cmocka_unit_test(test_hist_decode_rejects),
 	    cmocka_unit_test(test_hist_decode_accepts_fixture),
+	    cmocka_unit_test(test_hist_bounds),
+	    cmocka_unit_test(test_hist_merge_saturates),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

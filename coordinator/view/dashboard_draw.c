@@ -407,9 +407,8 @@ static void dashboard_draw_status(const struct dashboard *d)
 		              " mark the timeline: %s_   (Enter: stamp it, Esc: drop it) ", t);
 	} else if (d->confirm) {
 		dashboard_put(y, 0, COLS, A_REVERSE | A_BOLD, " cancel the campaign? (y/n) ");
-	} else if (d->notice_end > clock_now_ns()) {
-		dashboard_put(y, 0, COLS, A_BOLD, " %s", d->notice);
 	} else if (d->st.finished) {
+		/* the end first: a notice (a retry's warning) is printed again after it */
 		attr_t attr =
 		    A_BOLD | (d->st.status == 0 ? dashboard_colour(DASHBOARD_GREEN, 0)
 		                                : dashboard_colour(DASHBOARD_RED, A_REVERSE));
@@ -422,6 +421,8 @@ static void dashboard_draw_status(const struct dashboard *d)
 		              d->st.status == 1 && d->st.message[0] ? ": " : "",
 		              d->st.status != 0 ? d->st.message : "", d->sep, d->st.results,
 		              d->cbs.on_detach != NULL ? "   (q: leave)" : "");
+	} else if (d->notice_end > clock_now_ns()) {
+		dashboard_put(y, 0, COLS, A_BOLD, " %s", d->notice);
 	} else if (d->cancel_sent) {
 		dashboard_put(y, 0, COLS, A_BOLD, " cancelling the campaign...");
 	} else {

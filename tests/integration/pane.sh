@@ -16,7 +16,11 @@ export TERM=xterm-256color LANG=C.UTF-8
 screen() { tx capture-pane -p -t "$S" > "$T/screen"; }
 wait_screen() {
 	n=0
-	while screen && ! grep -Eq -- "$1" "$T/screen"; do
+	while :; do
+		# A pane that is gone (its command ended, the server with it) is a failure, not
+		# a match: its capture fails and used to end the wait as if PATTERN were shown.
+		screen || { echo "# the pane is gone (waiting for: $1)"; return 1; }
+		grep -Eq -- "$1" "$T/screen" && return 0
 		n=$((n + 1))
 		if [ "$n" -gt $(($2 * 10)) ]; then
 			echo "# the pane shows:"

@@ -28,6 +28,17 @@ BINDIR=$(dirname "$(find "$D" -path '*/bin/iocurve')")
 PREFIX_BIN=${BINDIR#"$D"}
 check "the units start the installed programs" \
 	grep -q "^ExecStart=$PREFIX_BIN/iocurve serve " "$UNITS/iocurve-serve.service"
+# ca.key out of the daemon's reach: docs/deploy.md makes the CA in a directory of its
+# own, not the one the serve unit reads, and the unit cannot reach it at all.
+TLSDIR=$(sed -n 's/^Environment=IOCURVE_TLS=//p' "$UNITS/iocurve-serve.service")
+CADIR=$(sed -n 's/^iocurve certs init \([^ ]*\).*/\1/p' "$IOCURVE_SOURCE/docs/deploy.md" | head -1)
+echo "# the daemon reads $TLSDIR; deploy.md makes the CA in $CADIR"
+check "deploy.md keeps the CA's directory apart from the daemon's" \
+	sh -c "test -n '$CADIR' && test -n '$TLSDIR' && test '$CADIR' != '$TLSDIR'"
+check "the serve unit cannot reach the CA's directory" \
+	grep -qx "InaccessiblePaths=-$CADIR" "$UNITS/iocurve-serve.service"
+check "deploy.md hands the daemon no CA key (no chown -R of a certificate directory)" \
+	sh -c "! grep -q 'chown -R iocurve' '$IOCURVE_SOURCE/docs/deploy.md'"
 check "the example campaigns installed pass check" \
 	"$BINDIR/iocurve" check "$(find "$D" -path '*/configs/4corners.yaml')"
 

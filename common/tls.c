@@ -5,10 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <openssl/bn.h>
 #include <openssl/err.h>
+#include <openssl/pem.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
@@ -63,6 +65,76 @@ static int tls_check_readable(const char *path, const char *what, bool server, s
 	return 0;
 }
 
+/*
+ * Whether a key file's mode lets others read it. A key file is its owner's alone
+ * (0600 or 0400); the one exception is a root-owned file readable by its group and
+ * nobody else (0640, 0440), which root chose to share with that group: a Kubernetes
+ * Secret volume mounted for a pod with fsGroup is exactly that. A descriptor with no
+ * name (nlink 0: the memfd `iocurve run` hands its local agents) has no path anyone
+ * else could open, so its mode says nothing.
+ */
+static bool tls_key_exposed(const struct stat *st)
+{
+	mode_t others = st->st_mode & 0077;
+
+	if (!S_ISREG(st->st_mode) || st->st_nlink == 0 || others == 0)
+		return false;
+	return !(st->st_uid == 0 && (others & ~(mode_t)0040) == 0);
+}
+
+/*
+ * Load the private key from the file checked: opened once, its mode checked on that
+ * descriptor, and the key read from it, so the file checked is the file used.
+ */
+static int tls_load_key(SSL_CTX *ctx, const char *key, bool server, bool *mismatch,
+                        struct error *err)
+{
+	char reason[256];
+	struct stat st;
+	EVP_PKEY *pkey = NULL;
+	BIO *bio = NULL;
+	int fd, ret = -1;
+
+	if (tls_check_readable(key, "private key", server, err) < 0)
+		return -1;
+	if ((fd = open(key, O_RDONLY | O_CLOEXEC)) < 0 || fstat(fd, &st) < 0) {
+		error_set(err, "%s: cannot load private key: %s", key, strerror(errno));
+		goto out;
+	}
+	if (tls_key_exposed(&st)) {
+		error_set(
+		    err,
+		    "%s: private key is readable by others (mode %04o, owner uid %u): refusing "
+		    "it; make it the owner's alone (chmod 600 %s) and owned by the user that "
+		    "runs this",
+		    key, (unsigned)(st.st_mode & 07777), (unsigned)st.st_uid, key);
+		goto out;
+	}
+	if ((bio = BIO_new_fd(fd, BIO_NOCLOSE)) == NULL ||
+	    (pkey = PEM_read_bio_PrivateKey(bio, NULL, SSL_CTX_get_default_passwd_cb(ctx),
+	                                    SSL_CTX_get_default_passwd_cb_userdata(ctx))) == NULL) {
+		tls_ssl_reason(reason, sizeof(reason));
+		error_set(err, "%s: cannot load private key: %s", key, reason);
+		goto out;
+	}
+	/* OpenSSL checks the key against the certificate as it takes it, and again later. */
+	if (SSL_CTX_use_PrivateKey(ctx, pkey) != 1) {
+		if (!tls_key_mismatch(ERR_peek_error())) {
+			tls_ssl_reason(reason, sizeof(reason));
+			error_set(err, "%s: cannot load private key: %s", key, reason);
+			goto out;
+		}
+		*mismatch = true;
+	}
+	ret = 0;
+out:
+	EVP_PKEY_free(pkey);
+	BIO_free(bio);
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
 static int tls_ctx_load(SSL_CTX *ctx, const char *crt, const char *key, const char *ca, bool server,
                         struct error *err)
 {
@@ -78,17 +150,8 @@ static int tls_ctx_load(SSL_CTX *ctx, const char *crt, const char *key, const ch
 		error_set(err, "%s: cannot load certificate: %s", crt, reason);
 		return -1;
 	}
-	if (tls_check_readable(key, "private key", server, err) < 0)
+	if (tls_load_key(ctx, key, server, &mismatch, err) < 0)
 		return -1;
-	/* OpenSSL checks the key against the certificate as it loads it, and again here. */
-	if (SSL_CTX_use_PrivateKey_file(ctx, key, SSL_FILETYPE_PEM) != 1) {
-		if (!tls_key_mismatch(ERR_peek_error())) {
-			tls_ssl_reason(reason, sizeof(reason));
-			error_set(err, "%s: cannot load private key: %s", key, reason);
-			return -1;
-		}
-		mismatch = true;
-	}
 	if (mismatch || SSL_CTX_check_private_key(ctx) != 1) {
 		ERR_clear_error();
 		error_set(err, "%s: does not match %s (issue the pair again with `iocurve certs`)",

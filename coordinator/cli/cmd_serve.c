@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "cmd.h"
@@ -100,6 +101,23 @@ static void serve_raise_nofile(void)
 	         (unsigned long long)(rl.rlim_cur > 64 ? rl.rlim_cur - 64 : 0));
 }
 
+/*
+ * The daemon needs ca.crt and its own pair, never the CA's key: one it can read, a
+ * compromise of this network-facing process can sign coordinator certificates every
+ * agent accepts. Said at start (docs/deploy.md keeps ca.key in a directory of root's).
+ */
+static void serve_warn_ca_key(const char *tls_dir)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/ca.key", tls_dir);
+	if (access(path, R_OK) == 0)
+		log_warn("%s: the CA's private key is readable by this daemon, which needs only "
+		         "ca.crt and its own pair: keep ca.key where only root reads it and give "
+		         "--tls a directory without it (docs/deploy.md, \"Certificates\")",
+		         path);
+}
+
 static int serve_exec(const struct args *a)
 {
 	const char *listen = args_get(a, "listen"), *tls_dir = args_get(a, "tls");
@@ -144,6 +162,7 @@ static int serve_exec(const struct args *a)
 	                    &err);
 	if (ctx.host == NULL)
 		goto fail;
+	serve_warn_ca_key(tls_dir);
 	if (daemon_listen(host_daemon(ctx.host), control, &err) < 0)
 		goto fail;
 	log_info("control socket %s (0600); results under %s/", control, results);

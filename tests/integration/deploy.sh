@@ -28,6 +28,17 @@ BINDIR=$(dirname "$(find "$D" -path '*/bin/iocurve')")
 PREFIX_BIN=${BINDIR#"$D"}
 check "the units start the installed programs" \
 	grep -q "^ExecStart=$PREFIX_BIN/iocurve serve " "$UNITS/iocurve-serve.service"
+# ca.key out of the daemon's reach: docs/deploy.md makes the CA in a directory of its
+# own, not the one the serve unit reads, and the unit cannot reach it at all.
+TLSDIR=$(sed -n 's/^Environment=IOCURVE_TLS=//p' "$UNITS/iocurve-serve.service")
+CADIR=$(sed -n 's/^iocurve certs init \([^ ]*\).*/\1/p' "$IOCURVE_SOURCE/docs/deploy.md" | head -1)
+echo "# the daemon reads $TLSDIR; deploy.md makes the CA in $CADIR"
+check "deploy.md keeps the CA's directory apart from the daemon's" \
+	sh -c "test -n '$CADIR' && test -n '$TLSDIR' && test '$CADIR' != '$TLSDIR'"
+check "the serve unit cannot reach the CA's directory" \
+	grep -qx "InaccessiblePaths=-$CADIR" "$UNITS/iocurve-serve.service"
+check "deploy.md hands the daemon no CA key (no chown -R of a certificate directory)" \
+	sh -c "! grep -q 'chown -R iocurve' '$IOCURVE_SOURCE/docs/deploy.md'"
 check "the example campaigns installed pass check" \
 	"$BINDIR/iocurve" check "$(find "$D" -path '*/configs/4corners.yaml')"
 
@@ -84,9 +95,66 @@ $PY -c 'import yaml' 2> /dev/null || PY=/usr/bin/python3
 if $PY -c 'import yaml' 2> /dev/null; then
 	# The agents' objects as k8s-agents makes them for two nodes, one with a dotted name.
 	"$BINDIR/iocurve" certs init "$T/kca" > /dev/null
-	PATH="$BINDIR:$PATH" "$(find "$D" -name k8s-agents)" "$T/kca" node/node-1 \
-		ip-10-0-0-2.eu-west-1.compute.internal > "$T/agents.yaml" 2> "$T/k8s-agents.err" ||
+	K8S_AGENTS=$(find "$D" -name k8s-agents)
+	NODES="node-1 ip-10-0-0-2.eu-west-1.compute.internal"
+	# A link planted at a node's file name is replaced, not written through.
+	mkdir "$T/k8s"
+	ln -s "$T/victim" "$T/k8s/node-1.yaml"
+	(umask 022 && PATH="$BINDIR:$PATH" "$K8S_AGENTS" --out "$T/k8s" "$T/kca" node/node-1 \
+		ip-10-0-0-2.eu-west-1.compute.internal > "$T/k8s-agents.out" 2> "$T/k8s-agents.err") ||
 		{ cat "$T/k8s-agents.err"; fail "k8s-agents makes the agents' objects"; }
+	for n in $NODES; do
+		[ -f "$T/k8s/$n.yaml" ] && [ ! -L "$T/k8s/$n.yaml" ] || fail "k8s-agents wrote $T/k8s/$n.yaml"
+		grep -qx "$T/k8s/$n.yaml" "$T/k8s-agents.out" || fail "k8s-agents names the file it wrote for $n"
+		[ "$(stat -c %a "$T/k8s/$n.yaml")" = 600 ] ||
+			fail "$n.yaml is the admin's alone (0600 under umask 022): $(stat -c %a "$T/k8s/$n.yaml")"
+		cat "$T/k8s/$n.yaml" >> "$T/agents.yaml"
+	done
+	check "k8s-agents: one 0600 file per node, nothing else, nothing through a planted link" sh -c \
+		"test \"\$(ls -A '$T/k8s' | wc -l)\" -eq 2 && test ! -e '$T/victim'"
+	check "no node's file holds another node's key" $PY - "$T" $NODES <<'PY'
+import base64, sys, yaml
+t, nodes = sys.argv[1], sys.argv[2:]
+keys = {n: open(f"{t}/kca/{n}.key").read() for n in nodes}
+for n in nodes:
+    text = open(f"{t}/k8s/{n}.yaml").read()
+    held = []
+    for d in yaml.safe_load_all(text):
+        for k, v in ((d or {}).get("data") or {}).items():
+            if k.endswith(".key"):
+                held.append(base64.b64decode(v).decode())
+    assert held == [keys[n]], (n, len(held))
+    for other in nodes:
+        if other != n:
+            assert base64.b64encode(keys[other].encode()).decode() not in text, (n, other)
+PY
+	# --apply: each node's objects straight to kubectl, one node per call, no file.
+	mkdir "$T/kubectl.calls"
+	cat > "$T/kubectl" <<SH
+#!/bin/sh
+[ "\$*" = "apply -f -" ] || exit 3
+cat > "$T/kubectl.calls/\$(ls "$T/kubectl.calls" | wc -l)"
+SH
+	chmod +x "$T/kubectl"
+	mkdir "$T/applydir"
+	(cd "$T/applydir" && PATH="$BINDIR:$PATH" KUBECTL="$T/kubectl" "$K8S_AGENTS" --apply "$T/kca" \
+		$NODES > "$T/apply.out" 2>&1) || { cat "$T/apply.out"; fail "k8s-agents --apply"; }
+	check "--apply: one kubectl call per node, each with that node's key only, no file left" \
+		$PY - "$T" $NODES <<'PY'
+import base64, os, sys, yaml
+t, nodes = sys.argv[1], sys.argv[2:]
+calls = sorted(os.listdir(f"{t}/kubectl.calls"), key=int)
+assert len(calls) == len(nodes), calls
+for c, n in zip(calls, nodes):
+    docs = [d for d in yaml.safe_load_all(open(f"{t}/kubectl.calls/{c}")) if d]
+    keys = [k for d in docs for k in (d.get("data") or {}) if k.endswith(".key")]
+    assert keys == [f"{n}.key"], (n, keys)
+assert os.listdir(f"{t}/applydir") == [], os.listdir(f"{t}/applydir")
+PY
+	status=0
+	PATH="$BINDIR:$PATH" "$K8S_AGENTS" "$T/kca" node-1 > "$T/stdout.yaml" 2> "$T/k8s-stdout.err" || status=$?
+	check "k8s-agents prints no key to standard output (the old 'k8s-agents DIR NODE... > file')" \
+		sh -c "test $status -eq 2 && ! test -s '$T/stdout.yaml' && grep -q 'give --out DIR' '$T/k8s-stdout.err'"
 	check "the manifests hold together; each node's Secret holds its key and no other" \
 		$PY - "$(find "$D" -path '*/deploy/k8s' -type d)" "$T" <<'PY'
 import base64, sys, yaml
@@ -97,7 +165,8 @@ kinds = {}
 for d in docs:
     assert d["apiVersion"] and d["metadata"]["name"], d
     kinds.setdefault(d["kind"], []).append(d)
-assert set(kinds) == {"Deployment", "Service", "PersistentVolumeClaim", "DaemonSet", "Secret"}, set(kinds)
+assert set(kinds) == {"Deployment", "Service", "PersistentVolumeClaim", "DaemonSet", "Secret",
+                      "NetworkPolicy"}, set(kinds)
 nodes = ["node-1", "ip-10-0-0-2.eu-west-1.compute.internal"]
 (dep,), (svc,), dss, secrets = kinds["Deployment"], kinds["Service"], kinds["DaemonSet"], kinds["Secret"]
 assert len(dss) == len(secrets) == len(nodes), (len(dss), len(secrets))
@@ -110,6 +179,27 @@ for w in [dep] + dss:
     mounts = {m["name"] for m in c["volumeMounts"]}
     assert mounts <= {v["name"] for v in spec["template"]["spec"]["volumes"]}, mounts
 assert dep["spec"]["replicas"] == 1, "one coordinator: the queue lives in one process"
+# The coordinator needs no io_uring: it runs under the runtime's seccomp default.
+pod_sc = dep["spec"]["template"]["spec"]["securityContext"]
+assert pod_sc.get("seccompProfile") == {"type": "RuntimeDefault"}, pod_sc
+# /metrics is reached only by labelled scrapers; the agent port by anyone (mutual TLS).
+(netpol,) = kinds["NetworkPolicy"]
+np = netpol["spec"]
+assert np["podSelector"]["matchLabels"] == dep["spec"]["selector"]["matchLabels"], np
+assert np["policyTypes"] == ["Ingress"], np
+cmd = dep["spec"]["template"]["spec"]["containers"][0]["command"]
+metrics_port = int(cmd[cmd.index("--metrics") + 1].rsplit(":", 1)[1])
+agent_port = int(cmd[cmd.index("--listen") + 1].rsplit(":", 1)[1])
+open_ports, scrape = set(), []
+for rule in np["ingress"]:
+    ports = {p["port"] for p in rule.get("ports", [])}
+    assert ports, f"a rule with no ports opens every port: {rule}"
+    if not rule.get("from"):
+        open_ports |= ports
+    elif metrics_port in ports:
+        scrape += rule["from"]
+assert open_ports == {agent_port}, f"open to all: {open_ports}"
+assert scrape == [{"namespaceSelector": {}, "podSelector": {"matchLabels": {"iocurve/metrics": "scrape"}}}], scrape
 lab = dep["spec"]["template"]["metadata"]["labels"]
 assert all(lab.get(k) == v for k, v in svc["spec"]["selector"].items()), svc
 ports = {p["name"]: p["port"] for p in svc["spec"]["ports"]}
@@ -146,7 +236,7 @@ for w, help_file in [(dep, "serve.help")] + [(ds, "agent.help") for ds in dss]:
 print(f"# manifests: {len(docs)} objects, {len(dss)} agents each with its own Secret; agents dial {env['IOCURVE_AGENT_COORDINATOR']}")
 PY
 	status=0
-	PATH="$BINDIR:$PATH" "$(find "$D" -name k8s-agents)" "$T/kca" 'Bad_Node' > /dev/null 2> "$T/k8s-bad.err" || status=$?
+	PATH="$BINDIR:$PATH" "$K8S_AGENTS" --out "$T/k8s-bad" "$T/kca" 'Bad_Node' > /dev/null 2> "$T/k8s-bad.err" || status=$?
 	check "k8s-agents refuses a name that is not a node's" \
 		sh -c "test $status -eq 2 && grep -q \"'Bad_Node' is not a Kubernetes node name\" '$T/k8s-bad.err'"
 else
@@ -211,6 +301,7 @@ ok "fleet-ssh refuses / and system directories as the allowed path, before any h
 fleet_allow /srv/iocurve
 check "an allowed path of its own is taken: the host is installed" \
 	sh -c "test $status -eq 0 && grep -q 'client-9.lab: agent client-9 started' '$T/allow.out'"
-check "and its directory made for the agent's user" \
-	grep -q "install -d -o iocurve /srv/iocurve;" "$T/ssh.calls"
+check "and its directory made for the agent's user" sh -c \
+	"grep -q 'install -d -o iocurve \"\\\$allow\"' '$T/ssh.calls' &&
+	 grep -q ' fleet-ssh client-9 [0-9]* /srv/iocurve\$' '$T/ssh.calls'"
 echo "# deploy: all passed"

@@ -73,6 +73,8 @@ static void test_copy(const char *from_dir, const char *from, const char *to_dir
 
 	assert_non_null(in);
 	assert_non_null(out);
+	/* As an admin copies a pair: the key its owner's alone, or the loader refuses it. */
+	assert_int_equal(fchmod(fileno(out), 0600), 0);
 	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
 		assert_int_equal(fwrite(buf, 1, n, out), n);
 	fclose(in);
@@ -616,6 +618,71 @@ static void test_ctx_missing_files(void **state)
 	free(tmp);
 }
 
+/* tls_ctx_new(DIR, NAME) with NAME.key at MODE: NULL and err when refused. */
+static SSL_CTX *test_ctx_key_mode(const char *dir, const char *name, mode_t mode, struct error *err)
+{
+	char *key = xasprintf("%s/%s.key", dir, name);
+	SSL_CTX *ctx;
+
+	assert_int_equal(chmod(key, mode), 0);
+	ctx = tls_ctx_new(dir, name, false, err);
+	free(key);
+	return ctx;
+}
+
+/*
+ * A private key others may read is refused by name and mode, before any handshake:
+ * serve and the agent both load theirs here. Root may share one with a group only
+ * (a Kubernetes Secret volume under fsGroup is root's, 0440).
+ */
+static void test_key_modes(void **state)
+{
+	struct tls_fixture *fx = *state;
+	char *tmp = xasprintf("%s.XXXXXX", fx->other);
+	static const mode_t refused[] = {0644, 0604, 0666, 0660, 0620};
+	static const mode_t taken[] = {0600, 0400};
+	struct error err;
+	SSL_CTX *ctx;
+	char *want;
+
+	assert_non_null(mkdtemp(tmp));
+	test_copy(fx->dir, "ca.crt", tmp, "ca.crt");
+	test_copy(fx->dir, "agent1.crt", tmp, "agent1.crt");
+	test_copy(fx->dir, "agent1.key", tmp, "agent1.key");
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		assert_null(test_ctx_key_mode(tmp, "agent1", refused[i], &err));
+		want = xasprintf("%s/agent1.key: private key is readable by others (mode %04o", tmp,
+		                 (unsigned)refused[i]);
+		if (strstr(err.msg, want) == NULL)
+			fail_msg("mode %04o: %s", (unsigned)refused[i], err.msg);
+		free(want);
+		assert_int_equal(ERR_peek_error(), 0);
+	}
+	for (size_t i = 0; i < sizeof(taken) / sizeof(taken[0]); i++) {
+		ctx = test_ctx_key_mode(tmp, "agent1", taken[i], &err);
+		if (ctx == NULL)
+			fail_msg("mode %04o: %s", (unsigned)taken[i], err.msg);
+		SSL_CTX_free(ctx);
+	}
+	/* Group-readable: root's file only (here the file is the test's own). */
+	ctx = test_ctx_key_mode(tmp, "agent1", 0440, &err);
+	if (geteuid() == 0)
+		assert_non_null(ctx);
+	else
+		assert_null(ctx);
+	SSL_CTX_free(ctx);
+	/* The coordinator's key, as serve loads it. */
+	want = test_path(fx->dir, "coordinator.key");
+	assert_int_equal(chmod(want, 0644), 0);
+	assert_null(tls_ctx_new(fx->dir, "coordinator", true, &err));
+	assert_non_null(strstr(err.msg, want));
+	assert_non_null(strstr(err.msg, "mode 0644"));
+	assert_int_equal(chmod(want, 0600), 0);
+	free(want);
+	test_rm_rf(tmp);
+	free(tmp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -633,6 +700,7 @@ int main(void)
 	    cmocka_unit_test(test_coordinator_posing_as_agent),
 	    cmocka_unit_test(test_plaintext_client),
 	    cmocka_unit_test(test_ctx_missing_files),
+	    cmocka_unit_test(test_key_modes),
 	};
 
 	return cmocka_run_group_tests(tests, test_setup, test_teardown);

@@ -62,33 +62,78 @@ void hist_span(const struct hist *h, unsigned *lo, unsigned *hi)
 	}
 }
 
-/* a + b, at most cap. */
-static uint64_t hist_add_sat(uint64_t a, uint64_t b, uint64_t cap)
+/*
+ * Halves h's bins (a non-empty bin keeps at least 1, so min's and max's stay
+ * non-empty) and sets count to their total and sum to the same mean: sum x the new
+ * count / the old one, rounded down, which keeps sum / count in [min, max].
+ */
+static void hist_halve(struct hist *h)
 {
-	uint64_t s;
+	unsigned i, lo, hi;
+	uint64_t count = 0;
 
-	return __builtin_add_overflow(a, b, &s) || s > cap ? cap : s;
+	hist_span(h, &lo, &hi);
+	for (i = lo; i < hi; i++) {
+		h->bins[i] = h->bins[i] / 2 + h->bins[i] % 2;
+		count += h->bins[i];
+	}
+	h->sum = (uint64_t)((unsigned __int128)h->sum * count / h->count);
+	h->count = count;
 }
 
+/*
+ * A merge past HIST_COUNT_MAX or HIST_SUM_MAX keeps the distribution and gives up the
+ * count: the bins are halved until count and sum fit (or every bin is down to 1), so
+ * quantiles, the mean, min and max stay what the values say and the bins still add up
+ * to count; the count is then a lower bound. Capping count, sum and each bin apart, as
+ * before, left bins adding up to more than count (refused when read back) and a mean
+ * outside [min, max] (a saturated sum over many values read as a mean below min).
+ */
 void hist_merge(struct hist *dst, const struct hist *src)
 {
 	unsigned i, lo, hi;
+	uint64_t cmin, cmax;
+	unsigned __int128 sum;
 
+	if (src->count == 0)
+		return;
 	hist_span(src, &lo, &hi);
+	/* Each side within its bounds (hist_check): these sums cannot wrap. */
 	for (i = lo; i < hi; i++)
-		dst->bins[i] = hist_add_sat(dst->bins[i], src->bins[i], HIST_COUNT_MAX);
-	dst->count = hist_add_sat(dst->count, src->count, HIST_COUNT_MAX);
-	dst->sum = hist_add_sat(dst->sum, src->sum, HIST_SUM_MAX);
+		dst->bins[i] += src->bins[i];
+	dst->count += src->count;
+	if (__builtin_add_overflow(dst->sum, src->sum, &dst->sum))
+		dst->sum = UINT64_MAX; /* not from checked sides; clamped below */
 	if (src->min < dst->min)
 		dst->min = src->min;
 	if (src->max > dst->max)
 		dst->max = src->max;
+	while (dst->count > HIST_COUNT_MAX || dst->sum > HIST_SUM_MAX) {
+		uint64_t before = dst->count;
+
+		hist_halve(dst);
+		if (dst->count == before)
+			break;
+	}
+	/*
+	 * Every bin at 1 and the sum still past its bound (a few thousand values near
+	 * HIST_VALUE_MAX): the sum stops at the bound, a lower bound of the mean. The mean
+	 * is then kept within [min, max] (rounding in the halving cannot take it out).
+	 */
+	cmin = dst->min;
+	cmax = dst->max;
+	sum = dst->sum;
+	if (sum > HIST_SUM_MAX)
+		sum = HIST_SUM_MAX;
+	if (sum > (unsigned __int128)dst->count * cmax)
+		sum = (unsigned __int128)dst->count * cmax;
+	if (sum < (unsigned __int128)dst->count * cmin)
+		sum = (unsigned __int128)dst->count * cmin;
+	dst->sum = (uint64_t)sum;
 }
 
 int hist_check(const char *name, const struct hist *h, struct error *err)
 {
-	uint64_t floor_sum;
-
 	if (h->count == 0)
 		return 0;
 	if (h->min > h->max) {
@@ -104,10 +149,6 @@ int hist_check(const char *name, const struct hist *h, struct error *err)
 		return -1;
 	}
 	if (h->sum / h->count >= h->min && h->sum / h->count <= h->max)
-		return 0;
-	/* saturated: the true sum, count values of at least min, reached the bound */
-	if (h->sum == HIST_SUM_MAX && h->sum / h->count <= h->max &&
-	    (__builtin_mul_overflow(h->count, h->min, &floor_sum) || floor_sum >= HIST_SUM_MAX))
 		return 0;
 	error_set(err,
 	          "%s sum_ns %" PRIu64 " is not %" PRIu64 " values in [%" PRIu64 ", %" PRIu64 "]",

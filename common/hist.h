@@ -26,8 +26,8 @@
  * What a histogram may hold, checked wherever one enters (hist_decode, hist_check):
  * a value (min, max) and a count under 2^53, exact in a double and in every JSON
  * reader; a sum at most 2^62 ns (146 years of latency), under the 2^63 - 1 that
- * JSON integers and jansson carry. hist_merge saturates at them: a sum at
- * HIST_SUM_MAX is "at least" (its mean a lower bound), never a wrapped figure.
+ * JSON integers and jansson carry. hist_merge stays within them (below), never
+ * wrapping.
  */
 #define HIST_VALUE_MAX (UINT64_C(1) << 53)
 #define HIST_COUNT_MAX (UINT64_C(1) << 53)
@@ -77,12 +77,15 @@ uint64_t hist_bin_mid(unsigned idx);
  * keeps the bins outside empty, so loops over bins need only these.
  */
 void hist_span(const struct hist *h, unsigned *lo, unsigned *hi);
-/* Adds src to dst, saturating count, bins and sum at their bounds (above). */
+/*
+ * Adds src to dst. Past HIST_COUNT_MAX or HIST_SUM_MAX the bins are halved until
+ * they fit: the distribution (quantiles, mean, min, max) is kept, the count becomes
+ * a lower bound; the bins always add up to count and sum / count is in [min, max].
+ */
 void hist_merge(struct hist *dst, const struct hist *src);
 /*
  * count, min and max within their bounds, sum too, and the mean between min and
- * max: sum / count in [min, max], or a saturated sum (HIST_SUM_MAX, the true one
- * at least count x min) whose mean is at most max. name starts the error.
+ * max (sum / count in [min, max]). name starts the error.
  */
 int hist_check(const char *name, const struct hist *h, struct error *err);
 /* Mean in ns (exact, from sum/count); 0 when empty. */

@@ -102,6 +102,48 @@ void record_merge(struct record *dst, const struct record *src)
 	}
 }
 
+/* Whether a + b of a histogram's name stays within what one may hold. */
+static int record_hist_fits(const char *name, const struct hist *a, const struct hist *b,
+                            struct error *err)
+{
+	uint64_t count, sum;
+
+	if (__builtin_add_overflow(a->count, b->count, &count) || count > HIST_COUNT_MAX ||
+	    __builtin_add_overflow(a->sum, b->sum, &sum) || sum > HIST_SUM_MAX) {
+		error_set(err,
+		          "%s count %llu and sum_ns %llu would take the total past its bound "
+		          "(count at most 2^53, sum at most 2^62 ns)",
+		          name, (unsigned long long)b->count, (unsigned long long)b->sum);
+		return -1;
+	}
+	return 0;
+}
+
+int record_merge_fits(const struct record *dst, const struct record *src, struct error *err)
+{
+	for (size_t i = 0; i < record_ncounters; i++) {
+		const struct record_counter *c = &record_counters[i];
+		uint64_t d = *record_at((struct record *)dst, c),
+		         v = *record_at((struct record *)src, c), s;
+
+		if (c->merge == RECORD_SUM && (__builtin_add_overflow(d, v, &s) || s > c->max)) {
+			error_set(err,
+			          "%s %llu would take the total (%llu so far) past its bound %llu",
+			          c->key, (unsigned long long)v, (unsigned long long)d,
+			          (unsigned long long)c->max);
+			return -1;
+		}
+	}
+	return record_hist_fits("latency", &dst->latency, &src->latency, err) < 0 ||
+	               record_hist_fits("service", &dst->service, &src->service, err) < 0 ||
+	               record_hist_fits("read_latency", &dst->read_latency, &src->read_latency,
+	                                err) < 0 ||
+	               record_hist_fits("write_latency", &dst->write_latency, &src->write_latency,
+	                                err) < 0
+	           ? -1
+	           : 0;
+}
+
 void record_error(struct record *r, int errnum, uint64_t offset, const char *path,
                   const char *cause)
 {

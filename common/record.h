@@ -142,6 +142,15 @@ int record_decode(struct record *rec, const struct Iocurve__IntervalReport *r, s
 int record_check(const struct record *rec, struct error *err);
 void record_merge(struct record *dst, const struct record *src);
 /*
+ * Whether record_merge(dst, src) stays within every bound: each summed counter at
+ * most its max, each histogram's count and sum at most HIST_COUNT_MAX and
+ * HIST_SUM_MAX. When it does, two records that pass record_check merge into one that
+ * does too; a sum stopped at its bound (record_merge's saturation) would not, since it
+ * breaks the relations between counters (one latency per op, lag_sum_ns within ops x
+ * lag_max_ns). Otherwise err names the first counter that would pass its bound.
+ */
+int record_merge_fits(const struct record *dst, const struct record *src, struct error *err);
+/*
  * Note a failed operation: counted, and the interval's first kept with its
  * errno (> 0, or 0), offset, target (path may be NULL) and cause (may be NULL;
  * with errno 0 and no cause it reads "short transfer"), so that a failure

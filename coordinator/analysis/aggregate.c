@@ -235,12 +235,22 @@ int agg_add_record(struct agg_step *st, uint32_t agent, uint32_t interval,
 		error_set(err, "interval %u reported twice", interval);
 		return -1;
 	}
-	*seen = true;
 	if (st->merged[interval] == NULL) {
 		st->merged[interval] = xmalloc(sizeof(*m));
 		agg_record_init(st->merged[interval]);
 	}
 	m = st->merged[interval];
+	/*
+	 * The fleet's interval must stay a record every reader accepts: a report that
+	 * would take a sum past its bound is refused (the agent is lost from this
+	 * interval on) instead of saturating, which broke one latency per op and left
+	 * serve writing a merged line `report` refuses.
+	 */
+	if (record_merge_fits(&m->rec, &rec->rec, err) < 0) {
+		error_prefix(err, "interval %u: the fleet's ", interval);
+		return -1;
+	}
+	*seen = true;
 	agg_merge(m, rec);
 	if (record_err_kept(&m->rec) && m->err_agent[0] == '\0')
 		snprintf(m->err_agent, sizeof(m->err_agent), "%s", st->agents[agent].name);

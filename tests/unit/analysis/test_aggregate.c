@@ -647,6 +647,46 @@ static void test_metric_ci(void **state)
 	campaign_free(p99);
 }
 
+/*
+ * A fleet's interval stays a record every reader accepts: two agents' reports of 2^40
+ * ops each (each passes record_check) merged into ops stopped at 2^40 with 2^41
+ * latencies, a merged line serve wrote and `report` refused ("ops and 0 charged but
+ * ... latencies"). The report that would take a sum past its bound is refused,
+ * naming the counter, and the fleet's interval is as before it.
+ */
+static void test_merge_within_bounds(void **state)
+{
+	static const char *const names[] = {"a0", "a1"};
+	struct agg_step *st = agg_step_new(2, names, 1);
+	struct agg_record *rec = calloc(1, sizeof(*rec));
+	const struct agg_record *m;
+	struct error err = {{0}};
+
+	(void)state;
+	assert_non_null(rec);
+	record_reset(&rec->rec);
+	rec->duration_ns = 1000000000;
+	rec->agents = 1;
+	rec->workers = 1;
+	rec->rec.ops = RECORD_COUNT_MAX;
+	rec->rec.latency.count = rec->rec.latency.bins[hist_index(1000)] = RECORD_COUNT_MAX;
+	rec->rec.latency.min = rec->rec.latency.max = 1000;
+	rec->rec.latency.sum = 1000 * RECORD_COUNT_MAX;
+	assert_int_equal(record_check(&rec->rec, &err), 0);
+	assert_int_equal(agg_add_record(st, 0, 0, rec, &m, &err), 0);
+	assert_int_equal(agg_add_record(st, 1, 0, rec, &m, &err), -1);
+	assert_non_null(strstr(err.msg, "interval 0: the fleet's ops 1099511627776 would take"));
+	/* the agent is lost from here on; what was merged is still a record */
+	assert_int_equal(agg_drop_agent(st, 1), 0);
+	m = agg_merged(st, 0);
+	assert_non_null(m);
+	if (record_check(&m->rec, &err) != 0)
+		fail_msg("the fleet's interval is refused: %s", err.msg);
+	assert_int_equal(m->rec.ops, RECORD_COUNT_MAX);
+	free(rec);
+	agg_step_free(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -654,7 +694,7 @@ int main(void)
 	    cmocka_unit_test(test_point_sim_client), cmocka_unit_test(test_point_keeps_agent_index),
 	    cmocka_unit_test(test_point_then_drop),  cmocka_unit_test(test_record_error_cause),
 	    cmocka_unit_test(test_due_in_window),    cmocka_unit_test(test_window_verdict),
-	    cmocka_unit_test(test_metric_ci),
+	    cmocka_unit_test(test_metric_ci),        cmocka_unit_test(test_merge_within_bounds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

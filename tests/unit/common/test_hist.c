@@ -571,11 +571,26 @@ static void test_hist_bounds(void **state)
 	free(h);
 }
 
+/* Everything a reader of h relies on: checked, bins adding up to count, read back. */
+static void hist_test_readable(const struct hist *h)
+{
+	struct error err = {{0}};
+	uint64_t total = 0;
+
+	if (hist_check("merged", h, &err) != 0)
+		fail_msg("the merge is refused: %s", err.msg);
+	for (unsigned i = 0; i < HIST_BINS; i++)
+		total += h->bins[i];
+	assert_int_equal(total, h->count);
+	hist_test_round_trip(h);
+}
+
 /*
- * Merging saturates: two histograms at the largest sum merge into one whose sum stops
- * at HIST_SUM_MAX (a lower bound, its mean at most max) instead of 2^63 (unreadable
- * as JSON) or a wrapped figure ("sum 999, mean 500, min 1000"); counts and bins stop
- * at HIST_COUNT_MAX, so they never wrap either.
+ * Merging past the bounds keeps the distribution and gives up count: two histograms of
+ * 2^20 values of 2^42 ns (each at the largest sum) merge into 2^20 values of 2^42, not
+ * a sum stopped at 2^62 over 2^21 values (mean 2^41, half of min, which hist_check let
+ * through as "saturated" and every figure read as the fleet's mean). Counts past 2^53:
+ * bins capped apart added up to twice count and the mean (3) passed max (2).
  */
 static void test_hist_merge_saturates(void **state)
 {
@@ -590,27 +605,46 @@ static void test_hist_merge_saturates(void **state)
 	*b = *a;
 	assert_int_equal(hist_check("a", a, &err), 0);
 	hist_merge(a, b);
-	assert_int_equal(a->count, UINT64_C(1) << 21);
-	assert_int_equal(a->sum, HIST_SUM_MAX);
-	assert_true(hist_mean(a) <= (double)a->max);
-	if (hist_check("merged", a, &err) != 0)
-		fail_msg("the saturated merge is refused: %s", err.msg);
-	hist_test_round_trip(a);
-	/* a wrapped-looking sum that is not saturated stays refused */
+	assert_true(a->sum <= HIST_SUM_MAX);
+	assert_true(a->sum / a->count >= a->min);
+	assert_true(hist_mean(a) == (double)(UINT64_C(1) << 42));
+	hist_test_readable(a);
+	/* a wrapped-looking sum stays refused: "sum 999, mean 500, min 1000" */
 	a->sum = 999;
 	a->count = 2;
 	a->min = 1000;
 	a->max = 1000;
 	assert_int_equal(hist_check("latency", a, &err), -1);
 	assert_non_null(strstr(err.msg, "latency sum_ns 999 is not 2 values in [1000, 1000]"));
-	/* counts saturate too */
+	/* and so does a sum at 2^62 whose mean is below min (no "saturated" exception) */
+	a->count = UINT64_C(1) << 21;
+	a->sum = HIST_SUM_MAX;
+	a->min = a->max = UINT64_C(1) << 42;
+	assert_int_equal(hist_check("latency", a, &err), -1);
+	/* counts past 2^53: half of each bin, the quantiles and the mean as they were */
 	memset(a, 0, sizeof(*a));
-	a->count = a->bins[5] = HIST_COUNT_MAX - 1;
-	a->min = a->max = a->sum = 5;
+	a->bins[1] = a->bins[2] = UINT64_C(1) << 52;
+	a->count = HIST_COUNT_MAX;
+	a->min = 1;
+	a->max = 2;
+	a->sum = 3 * (UINT64_C(1) << 52);
 	*b = *a;
+	assert_int_equal(hist_check("a", a, &err), 0);
 	hist_merge(a, b);
-	assert_int_equal(a->count, HIST_COUNT_MAX);
-	assert_int_equal(a->bins[5], HIST_COUNT_MAX);
+	assert_true(a->count <= HIST_COUNT_MAX);
+	assert_int_equal(a->bins[1], a->bins[2]);
+	assert_int_equal(hist_quantile(a, 50), 1);
+	assert_int_equal(hist_quantile(a, 51), 2);
+	assert_true(hist_mean(a) == 1.5);
+	hist_test_readable(a);
+	/* sums near UINT64_MAX from an unchecked side: never wrapped, the mean within */
+	memset(b, 0, sizeof(*b));
+	b->count = b->bins[hist_index(5)] = 3;
+	b->min = b->max = 5;
+	b->sum = UINT64_MAX - 2;
+	hist_merge(a, b);
+	assert_true(a->sum <= HIST_SUM_MAX);
+	assert_true(a->sum / a->count >= a->min && a->sum / a->count <= a->max);
 	free(a);
 	free(b);
 }

@@ -102,8 +102,10 @@ static void pool_consume(struct pool *p, uint32_t w)
 		if (p->merged == NULL || in->gen != p->gen || in->index >= p->nintervals)
 			continue;
 		/* reset when first used: a long step's records are mostly never touched */
-		if (p->contrib[in->index] == 0)
+		if (p->contrib[in->index] == 0) {
+			p->merged[in->index].index = in->index;
 			record_reset(&p->merged[in->index].rec);
+		}
 		record_merge(&p->merged[in->index].rec, &in->rec);
 		p->contrib[in->index]++;
 		p->finished[in->index] += in->work_done_ns != 0;
@@ -372,14 +374,30 @@ int pool_start_step(struct pool *p, uint32_t step, const double *rates, uint64_t
 	free(p->merged);
 	free(p->contrib);
 	free(p->finished);
-	p->merged = xcalloc(nintervals, sizeof(*p->merged));
-	p->contrib = xcalloc(nintervals, sizeof(*p->contrib));
-	p->finished = xcalloc(nintervals, sizeof(*p->finished));
+	/*
+	 * Zeroed pages until used (a fixed-work deadline of 10 minutes is thousands of
+	 * intervals): nothing here touches them, an interval's record is written as it comes
+	 * in. The count is bounded (params_check_step); what the host cannot give is an Error.
+	 */
+	p->merged = calloc(nintervals, sizeof(*p->merged));
+	p->contrib = calloc(nintervals, sizeof(*p->contrib));
+	p->finished = calloc(nintervals, sizeof(*p->finished));
+	if (p->merged == NULL || p->contrib == NULL || p->finished == NULL) {
+		error_set(err,
+		          "step %u: %u intervals need %.0f MiB of records, which this host "
+		          "cannot give",
+		          step, nintervals,
+		          (double)nintervals * (double)sizeof(*p->merged) / (1 << 20));
+		free(p->merged);
+		free(p->contrib);
+		free(p->finished);
+		p->merged = NULL;
+		p->contrib = NULL;
+		p->finished = NULL;
+		return -1;
+	}
 	memset(p->work_done, 0, p->params.io.workers * sizeof(*p->work_done));
 	memset(p->work_done_ns, 0, p->params.io.workers * sizeof(*p->work_done_ns));
-	/* zeroed pages until used: a fixed-work deadline of 10 minutes is thousands of them */
-	for (uint32_t i = 0; i < nintervals; i++)
-		p->merged[i].index = i;
 	p->step_no = step;
 	p->nintervals = nintervals;
 	p->next_emit = 0;

@@ -12,7 +12,7 @@
  * (proto/iocurve.proto); a repeated field takes values separated by commas;
  * step.start_time is how far from now the step starts (default 100 ms). The cases run
  * one after another over one connection; each prints one line, "NAME: error: MESSAGE",
- * "NAME: step-done: N intervals" or "NAME: timeout" (nothing in 5 s), and the next
+ * "NAME: step-done: N intervals" or "NAME: timeout" (nothing in 5 s, or timeout=N), and the next
  * starts. Exits 0 after the last, 1 when the connection ends first ("NAME: closed: WHY").
  */
 #include <stdio.h>
@@ -40,6 +40,7 @@ static int cc_argc, cc_next = 3; /* the next case's case=NAME argument */
 static const char *cc_name;      /* the case in progress */
 static uint32_t cc_index;        /* its number: every message of it carries it */
 static double cc_rates[256];
+static long cc_wait_s; /* the case's answer is awaited this long (timeout=N) */
 
 /* One value of a field's type into dst. */
 static int cc_scalar(const ProtobufCFieldDescriptor *f, const char *v, void *dst)
@@ -129,6 +130,7 @@ static int cc_case_load(void)
 	cc_step.measure_ns = 300 * NSEC_PER_MSEC;
 	cc_step.interval_ns = 100 * NSEC_PER_MSEC;
 	cc_lead_ns = 100 * NSEC_PER_MSEC;
+	cc_wait_s = 5;
 	for (; i < cc_argc && strncmp(cc_argv[i], "case=", 5) != 0; i++) {
 		const char *a = cc_argv[i];
 		int bad;
@@ -138,6 +140,9 @@ static int cc_case_load(void)
 		} else if (strncmp(a, "sim.", 4) == 0) {
 			bad = cc_set(&cc_sim.base, a + 4);
 			cc_prepare.sim = &cc_sim;
+		} else if (strncmp(a, "timeout=", 8) == 0) {
+			bad = 0;
+			cc_wait_s = strtol(a + 8, NULL, 0);
 		} else if (strncmp(a, "step.start_time=", 16) == 0) {
 			bad = 0;
 			cc_lead_ns = strtoull(a + 16, NULL, 0);
@@ -174,7 +179,7 @@ static void cc_case_next(struct conn *c)
 	env.body_case = IOCURVE__ENVELOPE__BODY_PREPARE;
 	env.prepare = &cc_prepare;
 	conn_send(c, &env);
-	event_add(cc_timer, &(struct timeval){5, 0});
+	event_add(cc_timer, &(struct timeval){cc_wait_s, 0});
 }
 
 /* A case's last word: its line, then the next case. */

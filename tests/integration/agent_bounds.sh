@@ -34,7 +34,9 @@ largest() {
 }
 
 # Each case: NAME|WORDS the Error must hold|FIELD=VALUE... (caps_coordinator.c), its
-# target $A/NAME. The first runs within every bound and must complete its step.
+# target $A/NAME. The first runs within every bound and must complete its step; the last
+# is the longest step the agent takes, 100000 intervals of 10 ms, which must run in
+# bounded memory.
 NAME300=$(printf '%0300d' 0)
 cat > "$T/cases" << EOF
 fine||prepare.rw=3 prepare.working_set=1048576
@@ -71,6 +73,7 @@ rate-negative|StartStep field worker_rate[0] -1 is out of its bounds|step.worker
 start-late|out of their bound of 60 s either way|step.start_time=3600000000000
 think|StartStep field think_ns 9223372036854775808 is over its bound|step.think_ns=9223372036854775808
 worker-start|StartStep field worker_start_ns[0] 9223372036854775808 is over its bound|step.worker_start_ns=9223372036854775808
+longest||timeout=2 step.interval_ns=10000000 step.measure_ns=1000000000000
 EOF
 
 # Run the cases from line $1 on: one agent, one stand-in, until it ends (all done, or the
@@ -88,6 +91,8 @@ run_from() {
 	AG=$!
 	PIDS="$PIDS $CC $AG"
 	wait_exit "$CC" 200 > /dev/null 2>&1 || true
+	# the agent's peak memory: a step's records are touched only as intervals arrive
+	awk '/^VmHWM:/ { print $2 }' "/proc/$AG/status" > "$T/hwm" 2> /dev/null || true
 	kill -TERM "$AG" 2> /dev/null || true
 	wait_exit "$AG" 10 > /dev/null 2>&1 || true
 }
@@ -110,6 +115,14 @@ while IFS='|' read -r name words fields; do
 	big=$(largest "$A/$name")
 	if [ "$name" = fine ]; then
 		case "$got" in "step-done: 3 intervals") good=1 ;; *) good=0 ;; esac
+	elif [ "$name" = longest ]; then
+		# the most intervals a step may have, of the shortest: taken, and running in
+		# little memory (each record ~150 KB, 100000 of them)
+		hwm=$(cat "$T/hwm" 2> /dev/null || echo 0)
+		words="the step running (timeout) with the agent's peak memory under 64 MiB"
+		got="$got; agent peak memory ${hwm:-?} kB"
+		case "$got" in "timeout;"*) good=1 ;; *) good=0 ;; esac
+		[ "${hwm:-0}" -gt 0 ] && [ "$hwm" -le 65536 ] || good=0
 	else
 		case "$got" in "error: "*"$words"*) good=1 ;; *) good=0 ;; esac
 	fi

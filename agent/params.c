@@ -104,10 +104,10 @@ static int params_check_rest(const Iocurve__Prepare *p, const struct io_settings
 
 	for (size_t i = 0; i < sizeof(reals) / sizeof(reals[0]); i++)
 		if (!isfinite(reals[i]) || reals[i] < 0 || (i > 0 && reals[i] > 100) ||
-		    (i == 0 && reals[i] > PARAMS_MAX_ZIPF_THETA)) {
+		    (i == 0 && reals[i] > SETTING_MAX_ZIPF_THETA)) {
 			error_set(err, "workload %s: Prepare field %s %g is out of its bounds (%s)",
 			          p->workload, real_names[i], reals[i],
-			          i == 0 ? "0..100" : "0..100 percent");
+			          i == 0 ? "0..10" : "0..100 percent");
 			return -1;
 		}
 	if (p->fleet_workers > PARAMS_MAX_FLEET_WORKERS ||
@@ -224,6 +224,11 @@ int params_check_step(const Iocurve__StartStep *s, uint32_t nworkers, uint64_t n
 		          "now, out of their bound of %llu s either way",
 		          ((double)start_ns - (double)now_ns) / 1e9,
 		          PARAMS_MAX_LEAD_NS / 1000000000ull);
+		return -1;
+	}
+	if (s->work_ops > PARAMS_MAX_WORK_OPS) {
+		error_set(err, "StartStep field work_ops %" PRIu64 " is over its bound of %llu",
+		          s->work_ops, PARAMS_MAX_WORK_OPS);
 		return -1;
 	}
 	if (s->think_ns > total) {

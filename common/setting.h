@@ -33,6 +33,8 @@
  */
 #define SETTING_MIN_INTERVAL_NS (10ull * 1000 * 1000)
 #define SETTING_MAX_INTERVAL_NS (3600ull * 1000 * 1000 * 1000)
+/* random: zipf:THETA, above 0 and at most this (the campaign's and the agent's bound) */
+#define SETTING_MAX_ZIPF_THETA 10
 /* read_pct not given yet: the mix's own default applies (75 randrw, 50 rw). */
 #define SETTING_READ_PCT_UNSET UINT32_MAX
 

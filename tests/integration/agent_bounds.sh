@@ -58,7 +58,7 @@ dedupe|Prepare field dedupe_pct 100 is out of its bounds (0..99)|prepare.dedupe_
 clone|invalid clone name in Prepare|prepare.clone=../x
 wake-slack|Prepare field wake_slack_ns 2000000 is out of its bounds (0..1000000)|prepare.wake_slack_ns=2000000
 timing|Prepare field timing 2 is out of its bounds (0..1)|prepare.timing=2
-zipf-theta|Prepare field zipf_theta nan is out of its bounds (0..100)|prepare.random=1 prepare.zipf_theta=nan
+zipf-theta|Prepare field zipf_theta nan is out of its bounds (0..10)|prepare.random=1 prepare.zipf_theta=nan
 hot-set|Prepare field hot_set_pct 200 is out of its bounds (0..100 percent)|prepare.random=2 prepare.hot_set_pct=200 prepare.hot_ops_pct=50
 fleet|Prepare fields worker_base 4294967295 and fleet_workers 1 are out of their bounds|prepare.worker_base=4294967295 prepare.fleet_workers=1 prepare.workers=2
 lateness|Prepare field lateness_budget_ns 9223372036854775808 is over its bound|prepare.lateness_budget_ns=9223372036854775808
@@ -73,6 +73,7 @@ rate-negative|StartStep field worker_rate[0] -1 is out of its bounds|step.worker
 start-late|out of their bound of 60 s either way|step.start_time=3600000000000
 think|StartStep field think_ns 9223372036854775808 is over its bound|step.think_ns=9223372036854775808
 worker-start|StartStep field worker_start_ns[0] 9223372036854775808 is over its bound|step.worker_start_ns=9223372036854775808
+work-ops|StartStep field work_ops 9007199254740993 is over its bound of 9007199254740992|step.work_ops=9007199254740993
 longest||timeout=2 step.interval_ns=10000000 step.measure_ns=1000000000000
 EOF
 

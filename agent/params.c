@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The coordinator's Prepare as the worker pool's parameters: the one place it is read. */
+#include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -64,13 +66,203 @@ static int params_caps_check(const Iocurve__Prepare *p, const struct io_settings
 	return params_cap(p, "file_size", p->file_size, caps->file_size, "max-file-size", err);
 }
 
+/* The proto's name of the Prepare field at offset (the wire's word for a row). */
+static const char *params_wire_name(size_t offset)
+{
+	const ProtobufCMessageDescriptor *d = &iocurve__prepare__descriptor;
+
+	for (unsigned i = 0; i < d->n_fields; i++)
+		if (d->fields[i].offset == offset)
+			return d->fields[i].name;
+	return "?";
+}
+
+/* A row's bounds in words: "0..99", "1..16777216, a multiple of 512", "1 or more". */
+static void params_bounds_text(const struct setting *s, char *buf, size_t len)
+{
+	int n;
+
+	if (s->max == 0)
+		n = snprintf(buf, len, "%" PRIu64 " or more", s->min);
+	else
+		n = snprintf(buf, len, "%" PRIu64 "..%" PRIu64, s->min, s->max);
+	if (s->step != 0 && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, ", a multiple of %u", s->step);
+}
+
+/*
+ * The Prepare fields no row of the table holds: bounded here, each refusal naming the
+ * field and its bound. target_dir is --allow's (allow.c); file_size is the caps' and
+ * the target's (params_check_target); workload_index and agent_index are only echoed.
+ */
+static int params_check_rest(const Iocurve__Prepare *p, const struct io_settings *io,
+                             struct error *err)
+{
+	const Iocurve__SimTarget *sim = p->sim;
+	const double reals[] = {p->zipf_theta, p->hot_set_pct, p->hot_ops_pct};
+	const char *const real_names[] = {"zipf_theta", "hot_set_pct", "hot_ops_pct"};
+
+	for (size_t i = 0; i < sizeof(reals) / sizeof(reals[0]); i++)
+		if (!isfinite(reals[i]) || reals[i] < 0 || (i > 0 && reals[i] > 100) ||
+		    (i == 0 && reals[i] > SETTING_MAX_ZIPF_THETA)) {
+			error_set(err, "workload %s: Prepare field %s %g is out of its bounds (%s)",
+			          p->workload, real_names[i], reals[i],
+			          i == 0 ? "0..10" : "0..100 percent");
+			return -1;
+		}
+	if (p->fleet_workers > PARAMS_MAX_FLEET_WORKERS ||
+	    (p->fleet_workers > 0 &&
+	     (uint64_t)p->worker_base + io->workers > (uint64_t)p->fleet_workers)) {
+		error_set(err,
+		          "workload %s: Prepare fields worker_base %u and fleet_workers %u are out "
+		          "of their bounds (worker_base + workers %u within fleet_workers, at most "
+		          "%u)",
+		          p->workload, p->worker_base, p->fleet_workers, io->workers,
+		          PARAMS_MAX_FLEET_WORKERS);
+		return -1;
+	}
+	if (p->lateness_budget_ns > PARAMS_MAX_WAIT_NS) {
+		error_set(err,
+		          "workload %s: Prepare field lateness_budget_ns %" PRIu64
+		          " is over its bound of %llu (1 h)",
+		          p->workload, p->lateness_budget_ns, PARAMS_MAX_WAIT_NS);
+		return -1;
+	}
+	if (sim == NULL)
+		return 0;
+	/* the campaign's bounds on sim: (coordinator/campaign/targets.c) */
+	if (sim->servers < 1 || sim->servers > PARAMS_MAX_SIM_SERVERS || sim->jitter_pct > 100 ||
+	    sim->service_ns < 1 || sim->service_ns > PARAMS_MAX_WAIT_NS ||
+	    sim->write_service_ns > PARAMS_MAX_WAIT_NS || sim->stall_ns > PARAMS_MAX_WAIT_NS ||
+	    !isfinite(sim->rate_limit) || sim->rate_limit < 0) {
+		error_set(err,
+		          "workload %s: Prepare field sim is out of its bounds (servers %u: 1..%u, "
+		          "jitter_pct %u: 0..100, service_ns %" PRIu64 ", write_service_ns %" PRIu64
+		          ", stall_ns %" PRIu64 ": 1 ns..1 h (write and stall 0: none), rate_limit "
+		          "%g: finite, 0 or more)",
+		          p->workload, sim->servers, PARAMS_MAX_SIM_SERVERS, sim->jitter_pct,
+		          sim->service_ns, sim->write_service_ns, sim->stall_ns, sim->rate_limit);
+		return -1;
+	}
+	return 0;
+}
+
+int params_check_target(const struct io_plan *plan, uint64_t device_size, struct error *err)
+{
+	const struct io_settings *io = &plan->io;
+	uint64_t span = io->working_set ? io->working_set : plan->file_size;
+	uint32_t unit = io->align > io->block_size ? io->align : io->block_size;
+
+	if (plan->device && device_size != 0 && plan->file_size > device_size) {
+		error_set(err,
+		          "Prepare field file_size %" PRIu64
+		          " is over the device's size of %" PRIu64,
+		          plan->file_size, device_size);
+		return -1;
+	}
+	/* A working set past the file's end would grow the file past every cap checked. */
+	if (io->working_set > plan->file_size) {
+		error_set(err,
+		          "Prepare field working_set %" PRIu64
+		          " is over its bound: file_size %" PRIu64
+		          " (the working set lies within each worker's file)",
+		          io->working_set, plan->file_size);
+		return -1;
+	}
+	if (span < unit) {
+		error_set(err,
+		          "Prepare field %s %" PRIu64 " cannot hold one %u-byte block (block_size, "
+		          "align)",
+		          io->working_set ? "working_set" : "file_size", span, unit);
+		return -1;
+	}
+	return 0;
+}
+
+int params_check_step(const Iocurve__StartStep *s, uint32_t nworkers, uint64_t now_ns,
+                      uint64_t start_ns, struct error *err)
+{
+	uint64_t total = s->warmup_ns + s->measure_ns;
+
+	if (s->interval_ns < SETTING_MIN_INTERVAL_NS || s->interval_ns > SETTING_MAX_INTERVAL_NS) {
+		error_set(err,
+		          "StartStep field interval_ns %" PRIu64
+		          " is out of its bounds (%llu..%llu: "
+		          "10 ms to 1 h)",
+		          s->interval_ns, SETTING_MIN_INTERVAL_NS, SETTING_MAX_INTERVAL_NS);
+		return -1;
+	}
+	if (total < s->warmup_ns || total == 0 || total % s->interval_ns != 0 ||
+	    total / s->interval_ns > SETTING_MAX_STEP_INTERVALS) {
+		error_set(err,
+		          "StartStep fields warmup_ns %" PRIu64 " and measure_ns %" PRIu64
+		          " are out of their bounds (together 1 to %u whole intervals of %" PRIu64
+		          " ns)",
+		          s->warmup_ns, s->measure_ns, SETTING_MAX_STEP_INTERVALS, s->interval_ns);
+		return -1;
+	}
+	if (s->n_worker_rate < nworkers) {
+		error_set(err,
+		          "StartStep field worker_rate has %zu rates, under its bound of one per "
+		          "worker (%u)",
+		          s->n_worker_rate, nworkers);
+		return -1;
+	}
+	for (uint32_t w = 0; w < nworkers; w++)
+		if (!isfinite(s->worker_rate[w]) || s->worker_rate[w] < 0 ||
+		    s->worker_rate[w] > PARAMS_MAX_WORKER_RATE) {
+			error_set(
+			    err,
+			    "StartStep field worker_rate[%u] %g is out of its bounds (0..%g ops/s; "
+			    "0: closed loop)",
+			    w, s->worker_rate[w], PARAMS_MAX_WORKER_RATE);
+			return -1;
+		}
+	if (start_ns > now_ns + PARAMS_MAX_LEAD_NS || start_ns + PARAMS_MAX_LEAD_NS < now_ns) {
+		error_set(err,
+		          "StartStep fields start_time and clock_offset put the start %.1f s from "
+		          "now, out of their bound of %llu s either way",
+		          ((double)start_ns - (double)now_ns) / 1e9,
+		          PARAMS_MAX_LEAD_NS / 1000000000ull);
+		return -1;
+	}
+	if (s->work_ops > PARAMS_MAX_WORK_OPS) {
+		error_set(err, "StartStep field work_ops %" PRIu64 " is over its bound of %llu",
+		          s->work_ops, PARAMS_MAX_WORK_OPS);
+		return -1;
+	}
+	if (s->think_ns > total) {
+		error_set(err,
+		          "StartStep field think_ns %" PRIu64
+		          " is over its bound: the step's %" PRIu64 " ns",
+		          s->think_ns, total);
+		return -1;
+	}
+	for (size_t w = 0; w < s->n_worker_start_ns; w++)
+		if (s->worker_start_ns[w] >= total) {
+			error_set(err,
+			          "StartStep field worker_start_ns[%zu] %" PRIu64
+			          " is over its bound: the step's %" PRIu64 " ns",
+			          w, s->worker_start_ns[w], total);
+			return -1;
+		}
+	return 0;
+}
+
 int params_from_prepare(const Iocurve__Prepare *p, const char *file_prefix,
                         const struct params_caps *caps, struct io_plan *plan,
                         struct engine_sim_params *sim, struct error *err)
 {
 	const struct setting *bad;
+	char bounds[96];
 
 	memset(plan, 0, sizeof(*plan));
+	/* the name goes into every message: an unbounded one is refused without it */
+	if (p->workload == NULL || strlen(p->workload) > PARAMS_MAX_WORKLOAD_NAME) {
+		error_set(err, "Prepare field workload is over its bound of %d bytes",
+		          PARAMS_MAX_WORKLOAD_NAME);
+		return -1;
+	}
 	bad = setting_from_prepare(p, &plan->io);
 	if (bad != NULL && bad->type == SETTING_NAME) {
 		error_set(err,
@@ -83,10 +275,14 @@ int params_from_prepare(const Iocurve__Prepare *p, const char *file_prefix,
 	if (params_caps_check(p, &plan->io, caps, err) < 0)
 		return -1;
 	if (bad != NULL) {
-		error_set(err, "workload %s: invalid Prepare (rw %d, workers %u, block %u, qd %u)",
-		          p->workload, (int)p->rw, p->workers, p->block_size, p->queue_depth);
+		params_bounds_text(bad, bounds, sizeof(bounds));
+		error_set(
+		    err, "workload %s: Prepare field %s %" PRIu64 " is out of its bounds (%s)",
+		    p->workload, params_wire_name(bad->wire), setting_wire_get(bad, p), bounds);
 		return -1;
 	}
+	if (params_check_rest(p, &plan->io, err) < 0)
+		return -1;
 	/* a clone is an image every file shares: no worker may write to it */
 	if (plan->io.clone[0] != '\0' && rw_writes(plan->io.rw)) {
 		error_set(err,

@@ -207,7 +207,7 @@ static const struct pool_cbs plan_pool_cbs = {
  * --allow-device-writes). A simulated device needs no path.
  */
 static int plan_target(struct plan *pl, const Iocurve__Prepare *p, struct io_plan *pp,
-                       char *resolved, size_t len, struct error *err)
+                       char *resolved, size_t len, uint64_t *device_size, struct error *err)
 {
 	struct stat st;
 	int fd;
@@ -244,13 +244,14 @@ static int plan_target(struct plan *pl, const Iocurve__Prepare *p, struct io_pla
 		          p->target_dir);
 		return -1;
 	}
-	if (pp->file_size == 0) {
+	{
 		char proc[64];
 		int dev;
 
+		/* the device's size: all of it when file_size is 0, else its bound */
 		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
 		dev = open(proc, O_RDONLY | O_CLOEXEC);
-		if (dev < 0 || ioctl(dev, BLKGETSIZE64, &pp->file_size) < 0) {
+		if (dev < 0 || ioctl(dev, BLKGETSIZE64, device_size) < 0) {
 			error_set(err, "target %s: reading the device size: %s", p->target_dir,
 			          strerror(errno));
 			if (dev >= 0)
@@ -259,6 +260,8 @@ static int plan_target(struct plan *pl, const Iocurve__Prepare *p, struct io_pla
 		}
 		close(dev);
 	}
+	if (pp->file_size == 0)
+		pp->file_size = *device_size;
 	return 0;
 }
 
@@ -267,6 +270,7 @@ static void plan_prepare(struct plan *pl, const Iocurve__Prepare *p)
 {
 	struct io_plan params = {0};
 	char resolved[PATH_MAX], msg[1200];
+	uint64_t device_size = 0;
 	struct error err;
 
 	plan_stop(pl, "new workload");
@@ -276,13 +280,19 @@ static void plan_prepare(struct plan *pl, const Iocurve__Prepare *p)
 		return;
 	}
 	params.target_fd = -1;
-	if (plan_target(pl, p, &params, resolved, sizeof(resolved), &err) < 0) {
+	if (plan_target(pl, p, &params, resolved, sizeof(resolved), &device_size, &err) < 0) {
 		plan_send_error(pl, p->workload_index, p->target_dir, err.msg);
 		goto out;
 	}
 	if (params.file_size < params.io.block_size) {
 		snprintf(msg, sizeof(msg), "target %s: %llu bytes cannot hold one %u-byte block",
 		         p->target_dir, (unsigned long long)params.file_size, params.io.block_size);
+		plan_send_error(pl, p->workload_index, p->target_dir, msg);
+		goto out;
+	}
+	/* the workers' offsets within the file: nothing is written past file_size */
+	if (params_check_target(&params, device_size, &err) < 0) {
+		snprintf(msg, sizeof(msg), "workload %s: %s", p->workload, err.msg);
 		plan_send_error(pl, p->workload_index, p->target_dir, msg);
 		goto out;
 	}
@@ -317,14 +327,13 @@ static void plan_start_step(struct plan *pl, const Iocurve__StartStep *s)
 		                "StartStep for a workload that is not prepared");
 		return;
 	}
-	if (s->interval_ns == 0 || total == 0 || total % s->interval_ns != 0 ||
-	    s->n_worker_rate < pl->nworkers) {
-		plan_send_error(pl, s->workload_index, NULL,
-		                "StartStep with invalid durations or rates");
+	/* The coordinator's time, moved onto this host's clock with the measured offset. */
+	start = skew_from_wire(&pl->a->skew, s->start_time + (uint64_t)s->clock_offset);
+	/* every field within its bound before anything is allocated for the step */
+	if (params_check_step(s, pl->nworkers, clock_now_ns(), start, &err) < 0) {
+		plan_send_error(pl, s->workload_index, NULL, err.msg);
 		return;
 	}
-	/* The coordinator's time, moved onto this host's clock with the measured offset. */
-	start = skew_from_wire(&pl->a->skew, (uint64_t)((int64_t)s->start_time + s->clock_offset));
 	pl->step_start_ns = start;
 	pl->interval_ns = s->interval_ns;
 	hostcpu_sample(&pl->cpu);

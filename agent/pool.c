@@ -53,9 +53,10 @@ struct pool {
 	uint32_t step_no;
 	uint32_t nintervals;
 	uint32_t next_emit;
-	struct shm_interval *merged; /* nintervals */
-	uint32_t *contrib;           /* workers merged into each interval */
-	uint32_t *finished;          /* fixed work: of them, those done with their work */
+	/* nintervals; each record made as its first worker's interval comes, freed once sent */
+	struct shm_interval **merged;
+	uint32_t *contrib;  /* workers merged into each interval */
+	uint32_t *finished; /* fixed work: of them, those done with their work */
 	/* fixed work: the next step's (pool_set_work), and each worker's latest state */
 	uint64_t work_ops, think_ns;
 	uint64_t *offsets;
@@ -102,14 +103,31 @@ static void pool_consume(struct pool *p, uint32_t w)
 		if (p->merged == NULL || in->gen != p->gen || in->index >= p->nintervals)
 			continue;
 		/* reset when first used: a long step's records are mostly never touched */
-		if (p->contrib[in->index] == 0)
-			record_reset(&p->merged[in->index].rec);
-		record_merge(&p->merged[in->index].rec, &in->rec);
+		if (p->merged[in->index] == NULL) {
+			p->merged[in->index] = xcalloc(1, sizeof(**p->merged));
+			p->merged[in->index]->index = in->index;
+			record_reset(&p->merged[in->index]->rec);
+		}
+		record_merge(&p->merged[in->index]->rec, &in->rec);
 		p->contrib[in->index]++;
 		p->finished[in->index] += in->work_done_ns != 0;
 		p->work_done[w] = in->work_done;
 		p->work_done_ns[w] = in->work_done_ns;
 	}
+}
+
+/* The step's records, those still held (a step ended early leaves some unsent). */
+static void pool_free_records(struct pool *p)
+{
+	if (p->merged != NULL)
+		for (uint32_t i = 0; i < p->nintervals; i++)
+			free(p->merged[i]);
+	free(p->merged);
+	free(p->contrib);
+	free(p->finished);
+	p->merged = NULL;
+	p->contrib = NULL;
+	p->finished = NULL;
 }
 
 /* Deliver finished intervals in order, then the end of the step. */
@@ -119,15 +137,13 @@ static void pool_emit(struct pool *p)
 	       p->contrib[p->next_emit] == p->params.io.workers) {
 		uint32_t i = p->next_emit++;
 
-		p->cbs->on_interval(p->arg, p->step_no, i, &p->merged[i], p->contrib[i],
+		p->cbs->on_interval(p->arg, p->step_no, i, p->merged[i], p->contrib[i],
 		                    p->finished[i]);
+		/* sent: a long step holds only the intervals in flight */
+		free(p->merged[i]);
+		p->merged[i] = NULL;
 		if (p->next_emit == p->nintervals) {
-			free(p->merged);
-			free(p->contrib);
-			free(p->finished);
-			p->merged = NULL;
-			p->contrib = NULL;
-			p->finished = NULL;
+			pool_free_records(p);
 			p->cbs->on_step_done(p->arg, p->step_no, p->nintervals);
 			return;
 		}
@@ -369,17 +385,16 @@ int pool_start_step(struct pool *p, uint32_t step, const double *rates, uint64_t
 		error_set(err, "step %u: workers are not ready", step);
 		return -1;
 	}
-	free(p->merged);
-	free(p->contrib);
-	free(p->finished);
+	pool_free_records(p);
+	/*
+	 * A pointer and two counts an interval (the count is bounded: params_check_step); the
+	 * records, ~150 KB each, are made as intervals come in and freed once sent.
+	 */
 	p->merged = xcalloc(nintervals, sizeof(*p->merged));
 	p->contrib = xcalloc(nintervals, sizeof(*p->contrib));
 	p->finished = xcalloc(nintervals, sizeof(*p->finished));
 	memset(p->work_done, 0, p->params.io.workers * sizeof(*p->work_done));
 	memset(p->work_done_ns, 0, p->params.io.workers * sizeof(*p->work_done_ns));
-	/* zeroed pages until used: a fixed-work deadline of 10 minutes is thousands of them */
-	for (uint32_t i = 0; i < nintervals; i++)
-		p->merged[i].index = i;
 	p->step_no = step;
 	p->nintervals = nintervals;
 	p->next_emit = 0;
@@ -455,12 +470,7 @@ void pool_end_step(struct pool *p, uint32_t step)
 	p->gen = shm_step_write_end(p->step);
 	pool_wake_all(p);
 	done = p->next_emit;
-	free(p->merged);
-	free(p->contrib);
-	free(p->finished);
-	p->merged = NULL;
-	p->contrib = NULL;
-	p->finished = NULL;
+	pool_free_records(p);
 	p->cbs->on_step_done(p->arg, p->step_no, done);
 }
 
@@ -544,9 +554,7 @@ void pool_free(struct pool *p)
 		close(p->target_fd);
 	if (p->shm != NULL)
 		munmap(p->shm, p->shm_len);
-	free(p->merged);
-	free(p->contrib);
-	free(p->finished);
+	pool_free_records(p);
 	free(p->offsets);
 	free(p->work_done);
 	free(p->work_done_ns);

@@ -299,6 +299,11 @@ uint64_t setting_get(const struct setting *s, const struct io_settings *io)
 	return setting_load(setting_ptr(s, io), setting_width_of(s->type, false));
 }
 
+uint64_t setting_wire_get(const struct setting *s, const Iocurve__Prepare *p)
+{
+	return setting_load(setting_wire_ptr(s, p), setting_width_of(s->type, true));
+}
+
 void setting_set(const struct setting *s, struct io_settings *io, uint64_t v)
 {
 	setting_store(setting_ptr(s, io), setting_width_of(s->type, false), v);

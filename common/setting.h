@@ -20,6 +20,21 @@
 
 /* data.clone's name at most this many bytes less one (the agent's DATAGEN_CLONE_MAX). */
 #define SETTING_NAME_MAX 64
+/*
+ * A step's bounds, the campaign's parser's and the agent's alike. The agent holds a record
+ * of each interval of a step until it is delivered, so a step has at most this many
+ * (warm-up and a steady extension included).
+ */
+#define SETTING_MAX_STEP_INTERVALS 100000u
+/*
+ * An interval the agent takes: at least 10 ms (each is a record of ~150 KB and a report;
+ * the campaign's own floor is 100 ms) and at most an hour (a step then lasts a day at
+ * most a thousand intervals in; nobody measures storage in longer strokes).
+ */
+#define SETTING_MIN_INTERVAL_NS (10ull * 1000 * 1000)
+#define SETTING_MAX_INTERVAL_NS (3600ull * 1000 * 1000 * 1000)
+/* random: zipf:THETA, above 0 and at most this (the campaign's and the agent's bound) */
+#define SETTING_MAX_ZIPF_THETA 10
 /* read_pct not given yet: the mix's own default applies (75 randrw, 50 rw). */
 #define SETTING_READ_PCT_UNSET UINT32_MAX
 
@@ -118,6 +133,8 @@ static inline bool setting_held(const struct setting *s)
 void setting_defaults(struct io_settings *io);
 /* A number's value (counts, sizes, durations, bools, words, enums), widened. */
 uint64_t setting_get(const struct setting *s, const struct io_settings *io);
+/* A number's value as Prepare carries it (a bool or word as sent, before it is made one). */
+uint64_t setting_wire_get(const struct setting *s, const Iocurve__Prepare *p);
 /* Store a number within s's type (the caller checked the bounds). */
 void setting_set(const struct setting *s, struct io_settings *io, uint64_t v);
 /* Whether v is within s's bounds and step. */

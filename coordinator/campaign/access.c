@@ -25,7 +25,8 @@ static int access_random(struct yamlnode_doc *y, const yaml_node_t *n, struct io
 	if (strncmp(s, "zipf:", 5) == 0) {
 		double theta = strtod(s + 5, &end);
 
-		if (end == s + 5 || *end != '\0' || !(theta > 0) || theta > 10) {
+		if (end == s + 5 || *end != '\0' || !(theta > 0) ||
+		    theta > SETTING_MAX_ZIPF_THETA) {
 			yamlnode_expected(y, n, "random",
 			                  "zipf:THETA with THETA above 0 (e.g. zipf:1.1)");
 			return -1;

@@ -19,7 +19,7 @@
  * Intervals in one step (warm-up, measurement and steady extension): what the
  * coordinator holds per step and `check` accepts.
  */
-#define CAMPAIGN_MAX_STEP_INTERVALS 100000u
+#define CAMPAIGN_MAX_STEP_INTERVALS SETTING_MAX_STEP_INTERVALS
 /* Nesting of mappings and sequences a campaign file may use (it needs about 6). */
 #define CAMPAIGN_MAX_DEPTH 64
 

@@ -151,6 +151,11 @@ static int workloads_hand(struct yamlnode_doc *y, const yaml_node_t *map, const 
 			yamlnode_expected(y, n, "interval", "at least 100ms");
 			return -1;
 		}
+		/* the agents' own ceiling (common/setting.h): one limit on both sides */
+		if (w->interval_ns > SETTING_MAX_INTERVAL_NS) {
+			yamlnode_expected(y, n, "interval", "at most 1h");
+			return -1;
+		}
 		o->interval = n;
 	} else if (strcmp(key, "warmup") == 0) {
 		if (yamlnode_duration(y, n, "warmup", &w->warmup_ns) < 0)

@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "clock.h"
 #include "frame.h"
 #include "params.h"
 #include "prepare.h"
@@ -172,16 +173,87 @@ static void test_prepare_invalid(void **state)
 	p.queue_depth = 1;
 	p.rw = (Iocurve__RwMode)RW_MODE_COUNT;
 	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), -1);
-	assert_string_equal(err.msg,
-	                    "workload w: invalid Prepare (rw 6, workers 1, block 4096, qd 1)");
+	assert_string_equal(err.msg, "workload w: Prepare field rw 6 is out of its bounds (0..5)");
 	p.rw = IOCURVE__RW_MODE__RW_MODE_READ;
 	p.random = (Iocurve__RandomDist)3;
 	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), -1);
 	p.random = IOCURVE__RANDOM_DIST__RANDOM_DIST_UNIFORM;
 	p.read_pct = 101;
 	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), -1);
+	assert_string_equal(err.msg,
+	                    "workload w: Prepare field read_pct 101 is out of its bounds (0..100)");
 	p.read_pct = 100;
 	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), 0);
+	/* a bool's word travels as an int: the value sent is the one named */
+	p.timing = (Iocurve__Timing)2;
+	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), -1);
+	assert_string_equal(err.msg,
+	                    "workload w: Prepare field timing 2 is out of its bounds (0..1)");
+	p.timing = IOCURVE__TIMING__TIMING_PRECISE;
+	p.block_size = 1000;
+	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), -1);
+	assert_string_equal(err.msg,
+	                    "workload w: Prepare field block_size 1000 is out of its bounds "
+	                    "(1..16777216, a multiple of 512)");
+}
+
+/* The working set lies within the file: past its end the workers would grow it. */
+static void test_prepare_working_set(void **state)
+{
+	Iocurve__Prepare p = IOCURVE__PREPARE__INIT;
+	struct engine_sim_params sim;
+	struct io_plan pp;
+	struct error err;
+
+	(void)state;
+	p.workload = "w";
+	p.workers = 1;
+	p.block_size = 4096;
+	p.queue_depth = 1;
+	p.file_size = 1 << 20;
+	p.working_set = (1 << 20) + 4096;
+	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), 0);
+	assert_int_equal(params_check_target(&pp, 0, &err), -1);
+	assert_string_equal(err.msg,
+	                    "Prepare field working_set 1052672 is over its bound: file_size "
+	                    "1048576 (the working set lies within each worker's file)");
+	p.working_set = 1 << 20;
+	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), 0);
+	assert_int_equal(params_check_target(&pp, 0, &err), 0);
+	/* a device's file_size is its bound */
+	pp.device = true;
+	assert_int_equal(params_check_target(&pp, 4096, &err), -1);
+}
+
+/* A step's fields: the interval's floor and ceiling, its count, sums that wrap. */
+static void test_prepare_step_bounds(void **state)
+{
+	Iocurve__StartStep s = IOCURVE__START_STEP__INIT;
+	double rates[1] = {0};
+	uint64_t now = 1000ull * NSEC_PER_SEC;
+	struct error err;
+
+	(void)state;
+	s.n_worker_rate = 1;
+	s.worker_rate = rates;
+	s.interval_ns = SETTING_MIN_INTERVAL_NS;
+	s.measure_ns = (uint64_t)SETTING_MAX_STEP_INTERVALS * s.interval_ns;
+	assert_int_equal(params_check_step(&s, 1, now, now, &err), 0);
+	s.measure_ns += s.interval_ns;
+	assert_int_equal(params_check_step(&s, 1, now, now, &err), -1);
+	s.measure_ns = s.interval_ns;
+	s.interval_ns = 1;
+	s.measure_ns = 1;
+	assert_int_equal(params_check_step(&s, 1, now, now, &err), -1);
+	assert_non_null(strstr(err.msg, "StartStep field interval_ns 1 is out of its bounds"));
+	s.interval_ns = s.measure_ns = 100 * NSEC_PER_MSEC;
+	s.warmup_ns = UINT64_MAX - 99 * NSEC_PER_MSEC; /* wraps to one interval */
+	assert_int_equal(params_check_step(&s, 1, now, now, &err), -1);
+	s.warmup_ns = 0;
+	assert_int_equal(params_check_step(&s, 2, now, now, &err), -1);
+	assert_int_equal(params_check_step(&s, 1, now, now + 61 * NSEC_PER_SEC, &err), -1);
+	rates[0] = -1;
+	assert_int_equal(params_check_step(&s, 1, now, now, &err), -1);
 }
 
 /* The agent's own caps hold whatever the plan says, and the refusal names field, value, cap. */
@@ -292,6 +364,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_prepare_real_target), cmocka_unit_test(test_prepare_sim_target),
 	    cmocka_unit_test(test_prepare_rate_limit),  cmocka_unit_test(test_prepare_invalid),
+	    cmocka_unit_test(test_prepare_working_set), cmocka_unit_test(test_prepare_step_bounds),
 	    cmocka_unit_test(test_prepare_caps),        cmocka_unit_test(test_prepare_clone),
 	};
 

@@ -136,12 +136,18 @@ static void pool_emit(struct pool *p)
 	while (p->merged != NULL && p->next_emit < p->nintervals &&
 	       p->contrib[p->next_emit] == p->params.io.workers) {
 		uint32_t i = p->next_emit++;
+		/*
+		 * Taken out before it is sent, freed after: a long step holds only the intervals
+		 * in flight, and a callback that ends the step frees the rest, never this one
+		 * twice.
+		 */
+		struct shm_interval *m = p->merged[i];
 
-		p->cbs->on_interval(p->arg, p->step_no, i, p->merged[i], p->contrib[i],
-		                    p->finished[i]);
-		/* sent: a long step holds only the intervals in flight */
-		free(p->merged[i]);
 		p->merged[i] = NULL;
+		p->cbs->on_interval(p->arg, p->step_no, i, m, p->contrib[i], p->finished[i]);
+		free(m);
+		if (p->merged == NULL)
+			return;
 		if (p->next_emit == p->nintervals) {
 			pool_free_records(p);
 			p->cbs->on_step_done(p->arg, p->step_no, p->nintervals);

@@ -17,6 +17,7 @@
 #include "layout.h"
 #include "schedwait.h"
 #include "log.h"
+#include "safefile.h"
 #include "units.h"
 #include "worker.h"
 #include "xalloc.h"
@@ -795,7 +796,8 @@ int worker_run(const struct io_plan *cfg)
 		char path[4096];
 
 		snprintf(path, sizeof(path), "%s.%d", dump, (int)getpid());
-		w.dump_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		/* no link followed, a regular file of ours: the hook writes through nothing */
+		w.dump_fd = safefile_append(AT_FDCWD, NULL, path, 0, &err);
 	}
 	if (worker_setup(&w, cfg, &err) < 0) {
 		worker_teardown(&w);

@@ -18,6 +18,7 @@
 #include <openssl/x509v3.h>
 
 #include "certs.h"
+#include "safefile.h"
 #include "fsutil.h"
 #include "xalloc.h"
 
@@ -211,29 +212,13 @@ static X509 *certs_make_agent(const char *name, EVP_PKEY *key, X509 *ca, EVP_PKE
 }
 
 /*
- * Create PATH for writing with exactly MODE. O_EXCL makes "never overwrite" hold
- * even against a file that appeared after our checks; the fchmod undoes a umask
- * that would hide certificates from the daemons' users.
+ * Create PATH for writing with exactly MODE (safefile_create): O_EXCL makes "never
+ * overwrite" hold even against a file or link that appeared after our checks; the
+ * fchmod undoes a umask that would hide certificates from the daemons' users.
  */
 static FILE *certs_create(const char *path, mode_t mode, struct error *err)
 {
-	int fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, mode);
-	FILE *f;
-
-	if (fd < 0) {
-		if (errno == EEXIST)
-			error_set(err, "%s: already exists; refusing to overwrite it", path);
-		else
-			error_set(err, "%s: cannot create: %s", path, strerror(errno));
-		return NULL;
-	}
-	if (fchmod(fd, mode) < 0 || (f = fdopen(fd, "w")) == NULL) {
-		error_set(err, "%s: cannot create: %s", path, strerror(errno));
-		close(fd);
-		unlink(path);
-		return NULL;
-	}
-	return f;
+	return safefile_create(path, mode, err);
 }
 
 /* Flush PATH to disk and close it; on any failure it is removed, not left half-written. */

@@ -17,6 +17,7 @@
 #include "markup.h"
 #include "plot.h"
 #include "replay.h"
+#include "safefile.h"
 #include "setupdiff.h"
 #include "table.h"
 #include "xalloc.h"
@@ -28,10 +29,67 @@ struct compare_row {
 	size_t n;
 };
 
-/* The base run's workloads, each overlaid with the same workload of every other run. */
-static void compare_write(FILE *html, const char *out, struct compare_run *runs, size_t nruns,
-                          const struct compare_row *rows, char *const *diff)
+/* Text made in memory, written as one file (safefile_write). */
+struct compare_blob {
+	char *text;
+	size_t len;
+};
+
+static void compare_blob_write(FILE *f, const void *arg)
 {
+	const struct compare_blob *b = arg;
+
+	fwrite(b->text, 1, b->len, f);
+}
+
+/* The base run's workload w overlaid with the same workload of every other run, as SVG. */
+static struct compare_blob compare_svg(struct compare_run *runs, size_t nruns, size_t w)
+{
+	const struct campaign *base = runs[0].rp.campaign;
+	const struct workload *wl = &base->workloads[w];
+	struct plot_series *ser = xcalloc(nruns, sizeof(*ser));
+	struct compare_blob b = {NULL, 0};
+	FILE *m = open_memstream(&b.text, &b.len);
+	size_t n = 0;
+
+	if (m == NULL) {
+		fputs("iocurve: out of memory\n", stderr);
+		abort();
+	}
+	for (size_t r = 0; r < nruns; r++) {
+		ssize_t i = compare_find(runs[r].rp.campaign, wl->name);
+
+		if (i < 0 || runs[r].rp.npts[i] == 0)
+			continue;
+		ser[n].label = runs[r].dir;
+		ser[n].pts = runs[r].rp.judged[i].sorted;
+		ser[n].n = runs[r].rp.judged[i].n;
+		ser[n].knee = &runs[r].rp.judged[i].knee;
+		n++;
+	}
+	plot_curve_svg(m, wl, ser, n, base->slo_metric, base->slo_latency_ns);
+	fclose(m);
+	free(ser);
+	return b;
+}
+
+/* What compare.html is made of; svg[w] is the base run's workload w overlaid. */
+struct compare_page {
+	struct compare_run *runs;
+	size_t nruns;
+	const struct compare_row *rows;
+	char *const *diff;
+	const struct compare_blob *svg;
+};
+
+/* compare.html: the runs, the knees' changes, the figures, each workload's overlay. */
+static void compare_write(FILE *html, const void *arg)
+{
+	const struct compare_page *pg = arg;
+	struct compare_run *runs = pg->runs;
+	size_t nruns = pg->nruns;
+	const struct compare_row *rows = pg->rows;
+	char *const *diff = pg->diff;
 	const struct campaign *base = runs[0].rp.campaign;
 
 	fprintf(html, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>iocurve "
@@ -68,41 +126,41 @@ static void compare_write(FILE *html, const char *out, struct compare_run *runs,
 	fputs("</table>\n", html);
 	compare_print_figures(html, true, runs, nruns);
 	for (size_t w = 0; w < base->nworkloads; w++) {
-		const struct workload *wl = &base->workloads[w];
-		struct plot_series *ser = xcalloc(nruns, sizeof(*ser));
-		size_t n = 0;
-		char *path = xasprintf("%s/compare-%s.svg", out, wl->name);
-		FILE *svg = fopen(path, "w");
-		char *mem = NULL;
-		size_t memlen = 0;
-		FILE *m = open_memstream(&mem, &memlen);
-
-		for (size_t r = 0; r < nruns; r++) {
-			ssize_t i = compare_find(runs[r].rp.campaign, wl->name);
-
-			if (i < 0 || runs[r].rp.npts[i] == 0)
-				continue;
-			ser[n].label = runs[r].dir;
-			ser[n].pts = runs[r].rp.judged[i].sorted;
-			ser[n].n = runs[r].rp.judged[i].n;
-			ser[n].knee = &runs[r].rp.judged[i].knee;
-			n++;
-		}
-		plot_curve_svg(m, wl, ser, n, base->slo_metric, base->slo_latency_ns);
-		fclose(m);
-		if (svg != NULL) {
-			fwrite(mem, 1, memlen, svg);
-			fclose(svg);
-		}
 		fputs("<h2>", html);
-		markup_escape(html, wl->name);
+		markup_escape(html, base->workloads[w].name);
 		fputs("</h2>\n", html);
-		fwrite(mem, 1, memlen, html);
-		free(mem);
-		free(path);
-		free(ser);
+		fwrite(pg->svg[w].text, 1, pg->svg[w].len, html);
 	}
 	fputs("</body></html>\n", html);
+}
+
+/*
+ * compare-WORKLOAD.svg for each of the base run's workloads, then compare.html, in
+ * out: each written aside and renamed (safefile_write), so a link or file planted
+ * at those names in a shared directory is refused, never written through.
+ */
+static int compare_write_files(const char *out, struct compare_run *runs, size_t nruns,
+                               const struct compare_row *rows, char *const *diff, struct error *err)
+{
+	const struct campaign *base = runs[0].rp.campaign;
+	struct compare_blob *svg = xcalloc(base->nworkloads + 1, sizeof(*svg));
+	struct compare_page pg = {runs, nruns, rows, diff, svg};
+	int rc = 0;
+
+	for (size_t w = 0; w < base->nworkloads; w++)
+		svg[w] = compare_svg(runs, nruns, w);
+	for (size_t w = 0; rc == 0 && w < base->nworkloads; w++) {
+		char *name = xasprintf("compare-%s.svg", base->workloads[w].name);
+
+		rc = safefile_write(out, name, compare_blob_write, &svg[w], err);
+		free(name);
+	}
+	if (rc == 0)
+		rc = safefile_write(out, "compare.html", compare_write, &pg, err);
+	for (size_t w = 0; w < base->nworkloads; w++)
+		free(svg[w].text);
+	free(svg);
+	return rc;
 }
 
 /*
@@ -401,7 +459,6 @@ static int compare_exec(const struct args *a)
 	struct error err;
 	size_t nruns;
 	int rc = 1, bad;
-	FILE *html;
 	struct compare_row *rows = NULL;
 	char **diff = NULL;
 	json_t *jgate = json_array();
@@ -440,19 +497,9 @@ static int compare_exec(const struct args *a)
 	}
 	rows = compare_rows(runs, nruns);
 	diff = compare_setups(runs, nruns);
-	{
-		char *path = xasprintf("%s/compare.html", out);
-
-		html = fopen(path, "w");
-		if (html == NULL) {
-			fprintf(stderr, "iocurve compare: %s: cannot create: %s\n", path,
-			        strerror(errno));
-			free(path);
-			goto done;
-		}
-		compare_write(html, out, runs, nruns, rows, diff);
-		fclose(html);
-		free(path);
+	if (compare_write_files(out, runs, nruns, rows, diff, &err) < 0) {
+		fprintf(stderr, "iocurve compare: %s\n", err.msg);
+		goto done;
 	}
 	if (json) {
 		breaches = compare_gates(gates, ngates, runs, nruns, jgate, false, &undecided);

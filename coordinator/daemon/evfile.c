@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "storefile.h"
+#include "safefile.h"
 #include "event_json.h"
 #include "evfile.h"
 #include "log.h"
@@ -30,8 +30,8 @@ static void evfile_write(FILE *f, const void *arg)
 
 int evfile_save(const char *dir, const struct event *ev, size_t n, struct error *err)
 {
-	return storefile_write(dir, "events.jsonl", evfile_write, &(struct evfile_events){ev, n},
-	                       err);
+	return safefile_write(dir, "events.jsonl", evfile_write, &(struct evfile_events){ev, n},
+	                      err);
 }
 
 void evfile_replay(const char *dir, uint32_t id, evfile_send send, void *arg)

@@ -18,7 +18,7 @@
 #include "plot.h"
 #include "pointfields.h"
 #include "report.h"
-#include "storefile.h"
+#include "safefile.h"
 #include "table.h"
 #include "units.h"
 #include "verdict.h"
@@ -44,7 +44,7 @@ struct derive_ctx {
 static json_t *derive_need(json_t *v)
 {
 	if (v == NULL) {
-		storefile_fault("a value JSON cannot hold (or out of memory)");
+		safefile_fault("a value JSON cannot hold (or out of memory)");
 		return json_null();
 	}
 	return v;
@@ -665,16 +665,16 @@ static int derive_curves(const char *dir, struct derive_ctx *x, struct error *er
 		if (x->npts[x->w] == 0)
 			continue;
 		snprintf(name, sizeof(name), "curve-%s.csv", wn);
-		if (storefile_write(dir, name, derive_curve_csv, x, err) < 0)
+		if (safefile_write(dir, name, derive_curve_csv, x, err) < 0)
 			return -1;
 		snprintf(name, sizeof(name), "curve-%s.json", wn);
-		if (storefile_write(dir, name, derive_curve_json, x, err) < 0)
+		if (safefile_write(dir, name, derive_curve_json, x, err) < 0)
 			return -1;
 		snprintf(name, sizeof(name), "curve-%s.svg", wn);
-		if (storefile_write(dir, name, derive_curve_svg, x, err) < 0)
+		if (safefile_write(dir, name, derive_curve_svg, x, err) < 0)
 			return -1;
 		snprintf(name, sizeof(name), "time-%s.svg", wn);
-		if (storefile_write(dir, name, derive_time_svg, x, err) < 0)
+		if (safefile_write(dir, name, derive_time_svg, x, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -683,7 +683,7 @@ static int derive_curves(const char *dir, struct derive_ctx *x, struct error *er
 /* The files that say how the campaign stands, summary.json (the one tools read) last. */
 static const struct {
 	const char *name;
-	storefile_writer fn;
+	safefile_writer fn;
 } derive_status_files[] = {
     {"report.html", derive_report},
     {"summary.md", derive_summary_md},
@@ -702,8 +702,8 @@ int derive_all(const char *dir, const struct campaign *c, const struct step_poin
 	if (derive_curves(dir, &x, err) < 0)
 		return -1;
 	for (size_t i = 0; i < DERIVE_NSTATUS; i++)
-		if (storefile_write(dir, derive_status_files[i].name, derive_status_files[i].fn, &x,
-		                    err) < 0)
+		if (safefile_write(dir, derive_status_files[i].name, derive_status_files[i].fn, &x,
+		                   err) < 0)
 			return -1;
 	return 0;
 }
@@ -721,7 +721,7 @@ int derive_end(const char *dir, const struct campaign *c, const struct step_poin
 		const char *name = derive_status_files[k].name;
 		char *path;
 
-		if (storefile_write(dir, name, derive_status_files[k].fn, &x, &e) == 0)
+		if (safefile_write(dir, name, derive_status_files[k].fn, &x, &e) == 0)
 			continue;
 		if (rc == 0)
 			*err = e;
@@ -732,7 +732,7 @@ int derive_end(const char *dir, const struct campaign *c, const struct step_poin
 		 */
 		path = xasprintf("%s/%s", dir, name);
 		if (unlink(path) == 0)
-			storefile_write(dir, name, derive_status_files[k].fn, &x, &e);
+			safefile_write(dir, name, derive_status_files[k].fn, &x, &e);
 		free(path);
 	}
 	if (derive_curves(dir, &x, rc == 0 ? err : &e) < 0)

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "derive.h"
-#include "storefile.h"
+#include "safefile.h"
 #include "intervals.h"
 #include "timeseries.h"
 #include "xalloc.h"
@@ -183,8 +183,8 @@ int timeseries_write(const char *dir, const struct campaign *c, struct error *er
 
 	for (int k = 0; k < 2 && rc == 0; k++) {
 		x.agents = k == 1;
-		if (storefile_write(dir, x.agents ? "timeseries-agents.csv" : "timeseries.csv",
-		                    ts_write, &x, err) < 0)
+		if (safefile_write(dir, x.agents ? "timeseries-agents.csv" : "timeseries.csv",
+		                   ts_write, &x, err) < 0)
 			rc = -1;
 		else if (x.failed) {
 			*err = x.err;

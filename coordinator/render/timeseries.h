@@ -9,7 +9,7 @@
 /*
  * Write DIR/timeseries.csv (one row per fleet interval) and DIR/timeseries-agents.csv
  * (one row per agent and interval) from DIR/intervals.jsonl, each replaced whole
- * (storefile_write). Rows in run order: workload, step, interval (agents in the order
+ * (safefile_write). Rows in run order: workload, step, interval (agents in the order
  * their lines came); the lines of a retried step's void attempts are left out, as
  * `report` leaves them out; a step cut short keeps the intervals it has. time_s is
  * the interval's start on the time plot's axis (seconds since the workload's first

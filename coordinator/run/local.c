@@ -22,6 +22,8 @@
 #include "clock.h"
 #include "local.h"
 #include "log.h"
+#include "fsutil.h"
+#include "safefile.h"
 #include "xalloc.h"
 
 #define LOCAL_STOP_GRACE_NS (5 * NSEC_PER_SEC)
@@ -88,6 +90,7 @@ struct local_agents *local_spawn(struct certs_mem *certs, const char *coordinato
 	char bin[PATH_MAX], name[32], fds[48], capv[4][32];
 	/* made here: a forked child only fills it in */
 	char **argv = xcalloc(9 + 2 * nallow + 8 + 1, sizeof(*argv));
+	int dirfd = -1, logfd = -1;
 
 	if (local_agent_binary(bin, sizeof(bin)) < 0) {
 		error_set(err, "cannot find the iocurve-agent program next to iocurve; set "
@@ -97,6 +100,14 @@ struct local_agents *local_spawn(struct certs_mem *certs, const char *coordinato
 	}
 	la->pids = xcalloc(n, sizeof(*la->pids));
 	la->log_dir = xstrdup(log_dir);
+	/*
+	 * The logs are opened here, before any agent starts: a resumed directory may be
+	 * from elsewhere, and a log planted as a link to a file of ours must stop the
+	 * run, not have agent lines appended to that file (safefile_append).
+	 */
+	dirfd = fs_open_own_dir(log_dir, err);
+	if (dirfd < 0)
+		goto err;
 	for (unsigned i = 0; i < n; i++) {
 		snprintf(name, sizeof(name), "%s%u", LOCAL_NAME_PREFIX, i);
 		if (i >= certs->n || certs->agent_key[i] < 0) {
@@ -105,6 +116,16 @@ struct local_agents *local_spawn(struct certs_mem *certs, const char *coordinato
 		}
 		snprintf(fds, sizeof(fds), "%d,%d,%d", certs->agent_crt[i], certs->agent_key[i],
 		         certs->ca_crt);
+		{
+			char logname[64];
+
+			snprintf(logname, sizeof(logname), "agent-%s.log", name);
+			logfd = safefile_append(dirfd, log_dir, logname, 0, err);
+			if (logfd < 0) {
+				error_prefix(err, "local agent log: ");
+				goto err;
+			}
+		}
 		/* Taken before the fork: a child whose parent died first would read its reaper. */
 		pid_t parent = getpid();
 
@@ -134,13 +155,8 @@ struct local_agents *local_spawn(struct certs_mem *certs, const char *coordinato
 			const int keep[] = {certs->agent_crt[i], certs->agent_key[i],
 			                    certs->ca_crt};
 
-			char *log = xasprintf("%s/agent-%s.log", log_dir, name);
-			int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-
-			if (fd >= 0) {
-				dup2(fd, STDERR_FILENO);
-				close(fd);
-			}
+			if (dup2(logfd, STDERR_FILENO) < 0)
+				_exit(127);
 			for (size_t k = 0; k < sizeof(keep) / sizeof(keep[0]); k++)
 				if (fcntl(keep[k], F_SETFD, 0) < 0)
 					_exit(127);
@@ -155,14 +171,21 @@ struct local_agents *local_spawn(struct certs_mem *certs, const char *coordinato
 			fprintf(stderr, "iocurve: cannot run %s: %s\n", bin, strerror(errno));
 			_exit(127);
 		}
+		close(logfd);
+		logfd = -1;
 		la->n++;
 		/* The agent has its own copies: the key stays in no process that needs it not. */
 		certs_mem_drop_agent(certs, i);
 	}
 	free(argv);
+	close(dirfd);
 	return la;
 err:
 	free(argv);
+	if (logfd >= 0)
+		close(logfd);
+	if (dirfd >= 0)
+		close(dirfd);
 	local_stop(la);
 	return NULL;
 }

@@ -5,7 +5,7 @@
 
 #include "curve.h"
 #include "derive.h"
-#include "storefile.h"
+#include "safefile.h"
 #include "events.h"
 #include "log.h"
 #include "runmeta.h"
@@ -139,8 +139,8 @@ void runner_write_meta(struct runner *r)
 		r->between = between_find(results_dir(r->res), r->c, meta);
 		r->meta = between_record(meta, r->between);
 		free(meta);
-		if (r->meta != NULL && storefile_write(results_dir(r->res), "meta.json",
-		                                       runner_meta_write, r->meta, &err) < 0)
+		if (r->meta != NULL && safefile_write(results_dir(r->res), "meta.json",
+		                                      runner_meta_write, r->meta, &err) < 0)
 			log_warn("%s", err.msg);
 	} else {
 		r->between = between_find(results_dir(r->res), r->c, r->meta);

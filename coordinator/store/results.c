@@ -14,6 +14,7 @@
 #include "log.h"
 #include "pointfields.h"
 #include "results.h"
+#include "safefile.h"
 #include "xalloc.h"
 
 struct results {
@@ -69,12 +70,7 @@ static void results_line_close(FILE *m)
 
 static int results_create(struct results *r, const char *name, int flags, struct error *err)
 {
-	int fd = openat(r->dirfd, name,
-	                O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | flags, 0644);
-
-	if (fd < 0)
-		error_set(err, "%s/%s: cannot create: %s", r->dir, name, strerror(errno));
-	return fd;
+	return safefile_append(r->dirfd, r->dir, name, flags, err);
 }
 
 /* One whole line to one of the two files; the error names the file and errno. */
@@ -130,11 +126,11 @@ static int results_put_header(struct results *r, struct error *err)
 static void results_reserve(struct results *r)
 {
 	static const char zeros[4096];
+	struct error err;
 	int fd;
 
 	unlinkat(r->dirfd, RESULTS_RESERVE_FILE, 0);
-	fd = openat(r->dirfd, RESULTS_RESERVE_FILE,
-	            O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	fd = safefile_append(r->dirfd, r->dir, RESULTS_RESERVE_FILE, O_EXCL, &err);
 	if (fd < 0)
 		return;
 	if (fallocate(fd, 0, 0, RESULTS_RESERVE_BYTES) < 0) {

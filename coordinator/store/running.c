@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "campaign.h"
-#include "storefile.h"
+#include "safefile.h"
 #include "log.h"
 #include "running.h"
 #include "text.h"
@@ -30,8 +30,8 @@ static void running_write(FILE *f, const void *arg)
 int running_mark(const char *dir, uint32_t id, const char *name, const char *started,
                  struct error *err)
 {
-	return storefile_write(dir, RUNNING_FILE, running_write,
-	                       &(struct running_mark){id, name, started}, err);
+	return safefile_write(dir, RUNNING_FILE, running_write,
+	                      &(struct running_mark){id, name, started}, err);
 }
 
 int running_clear(const char *dir, struct error *err)
@@ -73,8 +73,8 @@ int running_ended(const char *root, const char *dir, const char *state, const ch
 {
 	char *path = running_ended_path(root, dir);
 	const char *name = strrchr(path, '/') + 1;
-	int rc = storefile_write(root, name, running_end_write,
-	                         &(struct running_end){state, reason}, err);
+	int rc = safefile_write(root, name, running_end_write, &(struct running_end){state, reason},
+	                        err);
 
 	free(path);
 	return rc;

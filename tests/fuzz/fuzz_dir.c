@@ -90,7 +90,7 @@ const char *fuzz_dir_make(unsigned slot, const uint8_t *data, size_t size, unsig
 	char *dir = dirs[slot % FUZZ_SLOTS];
 
 	if (dir[0] == '\0') {
-		/* tmpfs when there is one: storefile_write fsyncs every file it writes. */
+		/* tmpfs when there is one: safefile_write fsyncs every file it writes. */
 		snprintf(dir, sizeof(dirs[0]), "%s/iocurve-fuzz-dir.%d.%u",
 		         access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp", (int)getpid(),
 		         slot % FUZZ_SLOTS);

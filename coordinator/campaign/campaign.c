@@ -15,6 +15,7 @@
 #include "campsource.h"
 #include "text.h"
 #include "clock.h"
+#include "saferead.h"
 #include "units.h"
 #include "targets.h"
 #include "workloads.h"
@@ -411,11 +412,12 @@ static int campaign_root(struct yamlnode_doc *y, const yaml_node_t *root, struct
 
 /* text as campaign_parse reads it; where (when set) maps its marks to where they came from. */
 static int campaign_parse_where(const char *text, size_t len, const char *name,
-                                struct campsource_result *where, struct campaign **out,
+                                struct campsource_result *where, bool plan, struct campaign **out,
                                 struct error *err)
 {
 	struct yamlnode_doc y = {.file = name,
 	                         .err = err,
+	                         .plan = plan,
 	                         .where = where != NULL ? campsource_where : NULL,
 	                         .where_arg = where};
 	yaml_document_t doc;
@@ -455,7 +457,7 @@ fail:
 int campaign_parse(const char *text, size_t len, const char *name, struct campaign **out,
                    struct error *err)
 {
-	return campaign_parse_where(text, len, name, NULL, out, err);
+	return campaign_parse_where(text, len, name, NULL, false, out, err);
 }
 
 int campaign_load_source(const char *path, const struct campsource *src, struct campaign **out,
@@ -467,7 +469,7 @@ int campaign_load_source(const char *path, const struct campsource *src, struct 
 	*out = NULL;
 	if (campsource_expand(path, src, &r, err) < 0)
 		return -1;
-	rc = campaign_parse_where(r.text, r.len, path, r.generated ? &r : NULL, out, err);
+	rc = campaign_parse_where(r.text, r.len, path, r.generated ? &r : NULL, false, out, err);
 	if (rc == 0)
 		(*out)->text_generated = r.generated;
 	if (rc == 0 && r.build_failed) {
@@ -486,17 +488,18 @@ int campaign_load(const char *path, struct campaign **out, struct error *err)
 	return campaign_load_source(path, NULL, out, err);
 }
 
-int campaign_load_plan(const char *path, struct campaign **out, struct error *err)
+int campaign_load_plan(const char *path, bool plain, struct campaign **out, struct error *err)
 {
 	size_t len;
 	char *text;
 	int rc;
 
 	*out = NULL;
-	text = yamlload_read_file(path, &len, err);
+	/* A regular file, no link, bounded: a FIFO planted here would hang the reader. */
+	text = saferead_all(AT_FDCWD, NULL, path, CAMPAIGN_PLAN_MAX, 0, &len, err);
 	if (text == NULL)
 		return -1;
-	rc = campaign_parse(text, len, path, out, err);
+	rc = campaign_parse_where(text, len, path, NULL, plain, out, err);
 	free(text);
 	return rc;
 }

@@ -32,9 +32,14 @@ int campaign_load_source(const char *path, const struct campsource *src, struct 
                          struct error *err);
 /*
  * A results directory's plan.yaml: the effective campaign, read as written (its
- * values are literal, nothing expanded).
+ * values are literal, nothing expanded). The directory may come from elsewhere:
+ * the file must be a regular one (saferead_all), at most CAMPAIGN_PLAN_MAX bytes.
+ * With plain (a plan to resume), every target's path must be absolute and plain
+ * (targets.c): `run --resume` hands those paths to its local agents as what they
+ * may create and write, as root when it runs as root.
  */
-int campaign_load_plan(const char *path, struct campaign **out, struct error *err);
+#define CAMPAIGN_PLAN_MAX (16u << 20)
+int campaign_load_plan(const char *path, bool plain, struct campaign **out, struct error *err);
 int campaign_parse(const char *text, size_t len, const char *name, struct campaign **out,
                    struct error *err);
 void campaign_free(struct campaign *c);

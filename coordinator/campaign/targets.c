@@ -192,6 +192,35 @@ static int targets_sim(struct yamlnode_doc *y, const yaml_node_t *map, const cha
 	return 0;
 }
 
+/*
+ * Why path is not plain, NULL when it is: a control character (a newline would make
+ * two lines of an --allow list or a log), an empty, '.' or '..' part, or longer than
+ * a path can be. Asked of a results directory's plan.yaml, whose target paths become
+ * what `run --resume`'s local agents may create and write.
+ */
+static const char *targets_path_unplain(const char *path)
+{
+	const char *part = path + 1;
+
+	if (strlen(path) >= PATH_MAX)
+		return "longer than a path can be";
+	for (const unsigned char *p = (const unsigned char *)path; *p != '\0'; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return "a control character";
+	for (;;) {
+		const char *slash = strchr(part, '/');
+		size_t n = slash != NULL ? (size_t)(slash - part) : strlen(part);
+
+		if (n == 0 && (slash != NULL || part == path + 1))
+			return "an empty part ('//')";
+		if ((n == 1 && part[0] == '.') || (n == 2 && part[0] == '.' && part[1] == '.'))
+			return "a '.' or '..' part";
+		if (slash == NULL)
+			return NULL;
+		part = slash + 1;
+	}
+}
+
 /* path, size, direct, sim of one target; pre names it in messages. */
 static int targets_one(struct yamlnode_doc *y, const yaml_node_t *map, const char *pre,
                        struct campaign_target *t)
@@ -231,6 +260,13 @@ static int targets_one(struct yamlnode_doc *y, const yaml_node_t *map, const cha
 		/* agents resolve it against their own allow-list: relative would mean nothing */
 		if (s[0] != '/') {
 			yamlnode_expected(y, path, lp, "an absolute path such as /mnt/test");
+			return -1;
+		}
+		if (y->plan && targets_path_unplain(s) != NULL) {
+			yamlnode_error(y, path,
+			               "%s: the path has %s; a plan to resume may name only plain "
+			               "absolute paths",
+			               lp, targets_path_unplain(s));
 			return -1;
 		}
 	}

@@ -23,6 +23,11 @@ struct yamlnode_doc {
 	void (*where)(void *arg, const yaml_mark_t *mark, char *pre, size_t prelen, char *post,
 	              size_t postlen);
 	void *where_arg;
+	/*
+	 * A results directory's plan.yaml to resume (campaign_load_plan), which may
+	 * come from elsewhere: local paths in it must be plain (targets.c).
+	 */
+	bool plan;
 };
 
 /* "FILE:LINE:COLUMN: " + message, with libyaml's 0-based mark printed 1-based. */

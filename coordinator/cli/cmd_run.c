@@ -218,7 +218,7 @@ static struct replay *run_load_resumed(const char *dir, FILE *human, struct erro
 	struct replay *rp = xcalloc(1, sizeof(*rp));
 	size_t steps = 0;
 
-	if (replay_load(dir, rp, err) < 0) {
+	if (replay_load_resume(dir, rp, err) < 0) {
 		replay_free(rp);
 		free(rp);
 		return NULL;

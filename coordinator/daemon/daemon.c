@@ -263,7 +263,7 @@ static struct results *daemon_open_resumed(struct daemon_campaign *dc, struct er
 
 	if (rp == NULL) {
 		rp = xcalloc(1, sizeof(*rp));
-		if (replay_load(dc->results, rp, err) < 0) {
+		if (replay_load_resume(dc->results, rp, err) < 0) {
 			replay_free(rp);
 			free(rp);
 			return NULL;

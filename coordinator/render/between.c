@@ -14,6 +14,7 @@
 #include "between.h"
 #include "curve.h"
 #include "fsutil.h"
+#include "saferead.h"
 #include "setupdiff.h"
 #include "table.h"
 #include "xalloc.h"
@@ -22,28 +23,18 @@
 #define BETWEEN_MAX_SCAN 4096
 #define BETWEEN_MAX_FILE (4 << 20)
 
-/* DIRFD/NAME/FILE as a string (no symlink followed, at most BETWEEN_MAX_FILE); NULL: none. */
+/*
+ * DIRFD/NAME/FILE as a string, NULL when there is none or it cannot be taken: a
+ * sibling is only looked at, so a link, a FIFO (which would hold the open), a
+ * device or a file over BETWEEN_MAX_FILE is passed over (saferead_all).
+ */
 static char *between_read(int dirfd, const char *name, const char *file)
 {
-	char *path = xasprintf("%s/%s", name, file), *buf = NULL;
-	int fd = fs_open_nofollow(dirfd, path, O_RDONLY, 0);
-	struct stat st;
-	ssize_t n;
+	char *path = xasprintf("%s/%s", name, file), *buf;
+	struct error ignored;
 
+	buf = saferead_all(dirfd, NULL, path, BETWEEN_MAX_FILE, 0, NULL, &ignored);
 	free(path);
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < BETWEEN_MAX_FILE) {
-		buf = xmalloc((size_t)st.st_size + 1);
-		n = read(fd, buf, (size_t)st.st_size);
-		if (n != st.st_size) {
-			free(buf);
-			buf = NULL;
-		} else {
-			buf[n] = '\0';
-		}
-	}
-	close(fd);
 	return buf;
 }
 

@@ -130,7 +130,11 @@ void runner_write_meta(struct runner *r)
 		s[i] = runner_agents_session(r->agents, i);
 	free(r->meta);
 	/* A resumed run keeps the first run's description: its date and hosts are the record. */
-	r->meta = runend_meta_read(results_dir(r->res));
+	/*
+	 * One that cannot be taken (a link, a FIFO) is not replaced either:
+	 * safefile_write below refuses it by name and the campaign fails.
+	 */
+	r->meta = runend_meta_read(results_dir(r->res), &err);
 	between_free(r->between);
 	if (r->meta == NULL) {
 		char *meta = runmeta_json(r->c, s, n, r->command);

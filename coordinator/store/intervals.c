@@ -10,6 +10,7 @@
  * twelve bytes a line.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
 #include <stddef.h>
@@ -19,6 +20,7 @@
 
 #include "intervals.h"
 #include "iocurve.pb-c.h"
+#include "saferead.h"
 #include "text.h"
 #include "xalloc.h"
 
@@ -834,12 +836,11 @@ static int intervals_get_line(struct intervals_reader *r, json_t *o, struct inte
 struct intervals_reader *intervals_open(const char *path, struct error *err)
 {
 	struct intervals_reader *r;
-	FILE *f = fopen(path, "r");
+	/* A regular file and no link: a FIFO or /dev/zero planted here would hang or flood. */
+	FILE *f = saferead_fopen(AT_FDCWD, NULL, path, 0, err);
 
-	if (f == NULL) {
-		error_set(err, "%s: cannot read: %s", path, strerror(errno));
+	if (f == NULL)
 		return NULL;
-	}
 	r = xcalloc(1, sizeof(*r));
 	r->f = f;
 	r->path = xstrdup(path);
@@ -854,13 +855,18 @@ int intervals_next(struct intervals_reader *r, struct intervals_line *l, struct 
 	int rc;
 
 	errno = 0;
-	n = getline(&r->buf, &r->cap, r->f);
+	n = saferead_line(r->f, &r->buf, &r->cap, INTERVALS_LINE_MAX);
+	if (n == SAFEREAD_TOO_LONG) {
+		error_set(err, "%s:%zu: line longer than %u bytes; refusing it", r->path,
+		          r->lineno + 1, INTERVALS_LINE_MAX);
+		return -1;
+	}
 	if (n < 0) {
-		if (errno == 0)
-			return 0;
 		error_set(err, "%s: cannot read: %s", r->path, strerror(errno));
 		return -1;
 	}
+	if (n == 0)
+		return 0;
 	r->lineno++;
 	memset(l, 0, sizeof(*l));
 	record_reset(&l->rec.rec);

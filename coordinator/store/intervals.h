@@ -149,9 +149,18 @@ int intervals_write(int fd, const char *line);
  * consistent (hist_decode, record_check). Errors name the file and line
  * ("DIR/intervals.jsonl:96: ..."). A last line cut short (no newline, not
  * JSON: the writer was killed mid-line) ends the file: intervals_next returns
- * 0 and intervals_warning says so.
+ * 0 and intervals_warning says so. The file must be a regular file and not a
+ * symbolic link (saferead_open), and a line longer than INTERVALS_LINE_MAX is
+ * refused naming file and line: a planted FIFO, /dev/zero or endless line would
+ * otherwise hang the reader or grow its buffer until memory ran out.
  */
 struct intervals_reader;
+
+/*
+ * The longest line read: an agent's line with all four histograms' every bin
+ * (HIST_BINS pairs of index and count) is under 600 KB.
+ */
+#define INTERVALS_LINE_MAX (4u << 20)
 
 struct intervals_reader *intervals_open(const char *path, struct error *err);
 /* 1 with *line filled, 0 at the end of the file, -1 with err set. */

@@ -1,10 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* Rebuild step points from intervals.jsonl, read line by line with the intervals reader. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "fsutil.h"
 #include "intervals.h"
 #include "replay.h"
 #include "step.h"
@@ -127,7 +134,70 @@ static bool replay_has_step(const struct replay *out, size_t w, uint32_t step)
 	return false;
 }
 
+static int replay_read(const char *dir, bool resume, struct replay *out, struct error *err);
+
+/*
+ * DIR to resume: ours and no symlink (fs_open_own_dir), writable by no one else (or
+ * what is checked here could change before it is read), and every entry in it ours:
+ * a file of another user's could be anything they like by the time it is written.
+ */
+static int replay_check_own(const char *dir, struct error *err)
+{
+	int fd = fs_open_own_dir(dir, err);
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int rc = -1;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		error_set(err, "%s: writable by others (mode %03o); refusing to resume in it", dir,
+		          (unsigned)(st.st_mode & 0777));
+		close(fd);
+		return -1;
+	}
+	d = fdopendir(fd);
+	if (d == NULL) {
+		error_set(err, "%s: cannot read: %s", dir, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			error_set(err, "%s/%s: cannot stat: %s", dir, de->d_name, strerror(errno));
+			goto out;
+		}
+		if (st.st_uid != geteuid()) {
+			error_set(err, "%s/%s: belongs to uid %u, not to us (uid %u)", dir,
+			          de->d_name, (unsigned)st.st_uid, (unsigned)geteuid());
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	closedir(d);
+	return rc;
+}
+
 int replay_load(const char *dir, struct replay *out, struct error *err)
+{
+	return replay_read(dir, false, out, err);
+}
+
+int replay_load_resume(const char *dir, struct replay *out, struct error *err)
+{
+	memset(out, 0, sizeof(*out));
+	if (replay_check_own(dir, err) < 0) {
+		error_prefix(err, "cannot resume: ");
+		return -1;
+	}
+	return replay_read(dir, true, out, err);
+}
+
+static int replay_read(const char *dir, bool resume, struct replay *out, struct error *err)
 {
 	char *plan = xasprintf("%s/plan.yaml", dir), *path = xasprintf("%s/intervals.jsonl", dir);
 	struct replay_step st = {.w = SIZE_MAX, .cool_w = SIZE_MAX};
@@ -138,7 +208,7 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 	int rc = -1, got;
 
 	memset(out, 0, sizeof(*out));
-	if (campaign_load_plan(plan, &out->campaign, err) < 0)
+	if (campaign_load_plan(plan, resume, &out->campaign, err) < 0)
 		goto done;
 	out->pts = xcalloc(out->campaign->nworkloads, sizeof(*out->pts));
 	out->npts = xcalloc(out->campaign->nworkloads, sizeof(*out->npts));
@@ -273,7 +343,9 @@ int replay_load(const char *dir, struct replay *out, struct error *err)
 	while (out->end.nlosses > 0 && out->end.nlosses <= RUNEND_MAX_LOSSES &&
 	       lost_at[out->end.nlosses - 1] >= out->keep)
 		out->end.nlosses--;
-	out->meta = runend_meta_read(dir);
+	out->meta = runend_meta_read(dir, err);
+	if (out->meta == NULL && err->msg[0] != '\0')
+		goto done; /* a meta.json planted as a link, a FIFO or a flood is refused */
 	/* a mark after the last complete step goes with its lines when a resume cuts them */
 	while (out->marks_kept < out->marks.n && mark_at[out->marks_kept] < out->keep)
 		out->marks_kept++;

@@ -33,6 +33,13 @@ struct replay {
  * A torn last line (the writer was killed) is ignored and said in warning.
  */
 int replay_load(const char *dir, struct replay *out, struct error *err);
+/*
+ * replay_load of a directory to carry on (`run --resume`, `iocurve resume`), which
+ * may come from elsewhere: DIR must be ours, no symbolic link and writable by no one
+ * else, every entry in it ours, and plan.yaml's target paths plain
+ * (campaign_load_plan). Errors name the directory or file and what is wrong.
+ */
+int replay_load_resume(const char *dir, struct replay *out, struct error *err);
 void replay_free(struct replay *r);
 
 #endif

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* How a campaign ended, in the words every summary opens with. */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 #include <unistd.h>
 
 #include "runend.h"
+#include "saferead.h"
 #include "text.h"
 #include "xalloc.h"
 
@@ -80,32 +82,20 @@ bool runend_degraded(const struct runend *end, char *buf, size_t len)
 	return true;
 }
 
-char *runend_meta_read(const char *dir)
+char *runend_meta_read(const char *dir, struct error *err)
 {
-	char *path = xasprintf("%s/meta.json", dir), *text = NULL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	size_t cap = 0, len = 0;
-	ssize_t n;
+	size_t len = 0;
+	char *text;
 
-	free(path);
-	if (fd < 0)
-		return NULL;
-	do {
-		if (len + 4096 + 1 > cap) {
-			cap = cap ? 2 * cap : 8192;
-			text = xreallocarray(text, cap, 1);
-		}
-		n = read(fd, text + len, cap - len - 1);
-		if (n > 0)
-			len += (size_t)n;
-	} while (n > 0 && len < (1u << 20));
-	close(fd);
-	if (n < 0 || len == 0) {
+	err->msg[0] = '\0';
+	text = saferead_all(AT_FDCWD, dir, "meta.json", RUNEND_META_MAX, 0, &len, err);
+	if (text == NULL && errno == ENOENT)
+		err->msg[0] = '\0'; /* none: not an error */
+	if (text == NULL || len == 0) {
 		free(text);
 		return NULL;
 	}
 	if (text[len - 1] == '\n')
-		len--;
-	text[len] = '\0';
+		text[--len] = '\0';
 	return text;
 }

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "error.h"
+
 struct between;
 struct run_mark;
 
@@ -66,8 +68,11 @@ bool runend_note(const struct runend *end, char *buf, size_t len);
 
 /*
  * DIR/meta.json as the runner wrote it (its last newline off, so the text is
- * the one it passed to derive_all), malloc'd; NULL when there is none.
+ * the one it passed to derive_all), malloc'd; NULL when there is none (err's
+ * message empty) or when what is there cannot be taken (err says why: a symbolic
+ * link, not a regular file, over RUNEND_META_MAX bytes; saferead_all).
  */
-char *runend_meta_read(const char *dir);
+#define RUNEND_META_MAX (1u << 20)
+char *runend_meta_read(const char *dir, struct error *err);
 
 #endif

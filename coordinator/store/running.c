@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <stdbool.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "safefile.h"
 #include "log.h"
 #include "running.h"
+#include "saferead.h"
 #include "text.h"
 #include "xalloc.h"
 
@@ -83,7 +85,9 @@ int running_ended(const char *root, const char *dir, const char *state, const ch
 /* ROOT/.BASENAME.ended, when there is one: its state and reason. 0 when read. */
 static int running_ended_read(const char *path, char *state, size_t slen, char *reason, size_t rlen)
 {
-	FILE *f = fopen(path, "re");
+	struct error err;
+	/* no link, no FIFO: a daemon starting must not hang on what is planted here */
+	FILE *f = saferead_fopen(AT_FDCWD, NULL, path, 0, &err);
 	int rc = -1;
 
 	if (f == NULL)
@@ -123,14 +127,23 @@ void running_forget(const char *root, const char *dir)
 static int running_read(const char *path, uint32_t *id, char *name, size_t nlen, char *started,
                         size_t slen, char *why, size_t wlen)
 {
-	FILE *f = fopen(path, "re");
+	struct error err;
+	FILE *f = saferead_fopen(AT_FDCWD, NULL, path, 0, &err);
 	char line[256], raw[256];
 	unsigned long v;
 	char *end;
 	int rc = 1;
 
-	if (f == NULL)
+	if (f == NULL && errno == ENOENT)
 		return -1;
+	if (f == NULL) {
+		/* a link, a FIFO, a device: said, never read (a FIFO would hang the scan) */
+		size_t at = strncmp(err.msg, path, strlen(path)) == 0 ? strlen(path) + 2 : 0;
+
+		snprintf(why, wlen, "%.*s", (int)(wlen - 1),
+		         at < strlen(err.msg) ? err.msg + at : err.msg);
+		return 1;
+	}
 	snprintf(why, wlen, "not \"ID\\nNAME\\nSTARTED\\n\"");
 	if (fgets(line, sizeof(line), f) != NULL) {
 		errno = 0;

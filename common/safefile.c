@@ -120,13 +120,15 @@ int safefile_append(int dirfd, const char *dir, const char *name, int flags, str
 		dir = "";
 	if (fd < 0) {
 		if (errno == ELOOP)
-			error_set(err, "%s%s%s: is a symbolic link; refusing to write through it", dir,
-			          sep, name);
+			error_set(err, "%s%s%s: is a symbolic link; refusing to write through it",
+			          dir, sep, name);
 		else if (errno == ENXIO)
-			error_set(err, "%s%s%s: not a regular file (a FIFO); refusing to write to it",
+			error_set(err,
+			          "%s%s%s: not a regular file (a FIFO); refusing to write to it",
 			          dir, sep, name);
 		else
-			error_set(err, "%s%s%s: cannot create: %s", dir, sep, name, strerror(errno));
+			error_set(err, "%s%s%s: cannot create: %s", dir, sep, name,
+			          strerror(errno));
 		return -1;
 	}
 	if (fstat(fd, &st) < 0) {

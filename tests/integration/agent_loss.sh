@@ -92,8 +92,11 @@ assert rows["1"]["agents"] == "3" and rows["1"]["agents_lost"] == "0" and rows["
 assert rows["2"]["agents"] == "3" and rows["2"]["agents_lost"] == "1", rows["2"]
 assert 3 <= int(rows["2"]["lost_at_interval"]) <= 7, rows["2"]
 assert rows["3"]["agents"] == "2" and rows["3"]["agents_lost"] == "0", rows["3"]
-# the next step's load is split over the two present: the whole rate is still offered
-assert abs(float(rows["3"]["achieved_ops"]) - 1800) / 1800 < 0.05, rows["3"]
+# the next step's load is split over the two present: the whole rate is still offered,
+# and they carry more than the 1,200 ops/s their old shares were (a CI run beside a
+# fuzzer achieved 1,666: this test runs two at a time and judges no rate)
+assert float(rows["3"]["offered_ops"]) == 1800, rows["3"]
+assert float(rows["3"]["achieved_ops"]) > 1500, rows["3"]
 PY
 ok "continue: the point of step 2 is marked, step 3 runs on two agents"
 cp "$T/cont/curve-rr.csv" "$T/curve-run.csv"

@@ -13,7 +13,6 @@
 
 #include "between.h"
 #include "curve.h"
-#include "fsutil.h"
 #include "saferead.h"
 #include "setupdiff.h"
 #include "table.h"

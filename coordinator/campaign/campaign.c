@@ -213,8 +213,8 @@ static int campaign_slo(struct yamlnode_doc *y, const yaml_node_t *map, struct c
 	if ((n = yamlnode_lookup(y, map, "latency")) != NULL) {
 		if (yamlnode_duration(y, n, "slo.latency", &c->slo_latency_ns) < 0)
 			return -1;
-		if (c->slo_latency_ns == 0) {
-			yamlnode_expected(y, n, "slo.latency", "a latency above 0");
+		if (c->slo_latency_ns == 0 || c->slo_latency_ns > CAMPAIGN_MAX_SLO_NS) {
+			yamlnode_expected(y, n, "slo.latency", "a latency above 0 and at most 1h");
 			return -1;
 		}
 	}

@@ -39,6 +39,8 @@ int campaign_load_source(const char *path, const struct campsource *src, struct 
  * may create and write, as root when it runs as root.
  */
 #define CAMPAIGN_PLAN_MAX (16u << 20)
+/* slo.latency's bound: its lateness budget (a share of it) stays inside the agent's own bound. */
+#define CAMPAIGN_MAX_SLO_NS (3600ull * 1000 * 1000 * 1000)
 int campaign_load_plan(const char *path, bool plain, struct campaign **out, struct error *err);
 int campaign_parse(const char *text, size_t len, const char *name, struct campaign **out,
                    struct error *err);

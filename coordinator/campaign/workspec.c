@@ -158,6 +158,12 @@ int workspec_parse(struct yamlnode_doc *y, const yaml_node_t *load, struct workl
 			    "workers by itself");
 			return -1;
 		}
+		if (w->work.think_ns >= w->work.deadline_ns) {
+			yamlnode_error(y, n,
+			               "load.think: a slot would think past the deadline "
+			               "(load.work.deadline): make it shorter");
+			return -1;
+		}
 	}
 	if ((n = yamlnode_lookup(y, load, "start")) != NULL) {
 		yaml_node_t *spread;

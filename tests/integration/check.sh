@@ -88,6 +88,22 @@ for f in *.yaml; do
 done
 ok "$n bad campaigns exit 2 with their documented message"
 cd - > /dev/null
+# ... and docs/campaign.md's table of them is that list, message for message (it once
+# lacked 15 of them and gave an old message for another).
+python3 - "$IOCURVE_SOURCE" <<'PY' || fail "docs/campaign.md's validation errors are the fixtures'"
+import glob, os, re, sys
+src = sys.argv[1]
+doc = open(os.path.join(src, "docs/campaign.md")).read()
+rows = dict(re.findall(r"^\| `(bad-[^`]*\.yaml)` \| (.*) \|$", doc, re.M))
+want = {}
+for f in glob.glob(os.path.join(src, "tests/campaigns/bad-*.yaml")):
+    m = re.match(r"# expect: [^:]+:(?:\d+:\d+: )?(.*)", open(f).readline().strip())
+    want[os.path.basename(f)] = m.group(1).replace("|", "\\|")
+missing = sorted(set(want) - set(rows))
+stale = sorted(f for f in rows if f not in want or rows[f] != want[f])
+assert not missing and not stale, f"not in the table: {missing}; not as the fixture says: {stale}"
+print(f"ok - docs/campaign.md lists the {len(want)} bad campaigns with their messages")
+PY
 
 # The full example of docs/campaign.md, as a user would copy it: its zip makes the four
 # corners four workloads, and its top-level ramp is a bandwidth every workload can take.

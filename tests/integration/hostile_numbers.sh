@@ -10,6 +10,8 @@
 #     refused naming the agent and the counts;
 #  1d. the same from an agent that did not declare 'kinds': cut where the report enters,
 #     so the campaign completes without them;
+#  1e. reports each within bounds whose fleet total is not: the second of a pair refused
+#     where merged, named, the campaign goes on;
 #  2. every numeric field of an IntervalReport (and StepDone's start) at its extremes
 #     (0, -1, max of its type, +-1e308, NaN, +-inf), one agent each, on_agent_loss:
 #     continue: each refusal names its agent, field and value, the campaign completes
@@ -133,6 +135,48 @@ for l in open('$D/intervals.jsonl'):
 check "the agent's reports were not refused" sh -c "! grep -q 'agent nokinds-00000: bad interval report' '$T/serve.log'"
 kill "$NOKINDS"
 wait "$NOKINDS" 2> /dev/null || true
+
+# 1e. Reports each within its bounds whose sum over the fleet is not: two agents with
+# nivcsw 2^39 + 1 (the fleet's bound is 2^40) and two whose latencies each sum to 300 ops
+# of 2^53 ns (2^62 ns is the bound), beside an honest one. Each report passes alone; the
+# second of each pair to reach an interval is refused where it is merged, that agent lost
+# and named, and the campaign goes on with the other three; what serve wrote reads back.
+swarm fleet 5 --set nivcsw=549755813889 --set nivcsw=549755813889 \
+	--set latency.mean_ns=9007199254740992 --set latency.mean_ns=9007199254740992
+FLEET=$SWARM
+cat > "$T/fleet.yaml" <<YAML
+campaign: fleet
+agents: {select: {count: 5}, wait: 30s, on_agent_loss: continue}
+target: {sim: {servers: 8, service_time: 200us}}
+interval: 100ms
+warmup: 100ms
+measure: 300ms
+workloads:
+  - {name: rr, rw: randread, block_size: 4KiB, load: {steps: [15000]}}
+YAML
+"$IOCURVE" run "$T/fleet.yaml" --coordinator "$SOCK" --accept-degraded > "$T/fleet.out" 2> "$T/fleet.err" ||
+	{ tail -5 "$T/fleet.err"; fail "a campaign whose reports overflow the fleet's totals completes"; }
+alive "after reports past the fleet's bounds"
+check "one of the nivcsw pair is refused, naming the fleet's bound" sh -c "[ \$(grep -c \
+	'agent fleet-0000[01]: bad interval report: interval [0-9]*: the fleet.s nivcsw 549755813889 would take the total (549755813889 so far) past its bound 1099511627776: report refused' \
+	'$T/serve.log') -eq 1 ]"
+check "one of the latency pair is refused, naming the histogram's bound" sh -c "[ \$(grep -c \
+	'agent fleet-0000[23]: bad interval report: interval [0-9]*: the fleet.s latency count [0-9]* and sum_ns [0-9]* would take the total past its bound (count at most 2^53, sum at most 2^62 ns): report refused' \
+	'$T/serve.log') -eq 1 ]"
+check "the honest agent is never refused" sh -c "! grep -q 'agent fleet-00004: bad' '$T/serve.log'"
+D=$(ls -d "$T"/res/fleet-*)
+check "the campaign completed (degraded), two agents lost" python3 -c "
+import json; s = json.load(open('$D/summary.json'))
+assert s['status'] == 'complete' and s['agents_lost'] == 2, (s['status'], s['agents_lost'])"
+check "every merged interval is within the fleet's bounds" python3 -c "
+import json
+for l in open('$D/intervals.jsonl'):
+    o = json.loads(l)
+    if o.get('agent') == '*' and 'latency' in o:
+        assert o.get('nivcsw', 0) <= 2**40 and o['latency']['sum_ns'] <= 2**62, o"
+check "report reads back what serve wrote" "$IOCURVE" report "$D"
+kill "$FLEET"
+wait "$FLEET" 2> /dev/null || true
 
 # 2. Every field at its extremes, one agent each, and two honest ones.
 SETS=""

@@ -62,6 +62,7 @@ struct swarm_set {
 	                  read_latency,       4: write_latency */
 	int step_done; /* 1 step_done.start_time, 2 step_done.start_offset (s): StepDone's */
 	bool is_text;  /* err_path: text, with err_errno 5 */
+	bool mean;     /* HIST.mean_ns: every value VALUE */
 	char text[256];
 	size_t off;
 	int type;

@@ -4,7 +4,9 @@
  * a value (the coordinator's input checks, tests/integration/hostile_numbers.sh).
  * FIELD is a counter of record_counters, duration_ns, workers, interval, step, workload_index,
  * host_cpu_pct, err_errno, or latency.count / latency.sum_ns / latency.min_ns /
- * latency.max_ns (and service.*, read_latency.*, write_latency.*), or step_done.start_time
+ * latency.max_ns (and service.*, read_latency.*, write_latency.*), or latency.mean_ns (every
+ * value of the histogram VALUE, a bin's low edge: a histogram that passes every check of its own,
+ * as large as a fleet can hold once), or step_done.start_time
  * (StepDone's), or step_done.start_offset (StepDone's start moved by VALUE seconds, signed); or
  * err_path, a failure's target as text (\xNN a byte), which also sets err_errno 5 (EIO). VALUE is a
  * number
@@ -19,6 +21,7 @@
 #include <string.h>
 
 #include "conn.h"
+#include "hist.h"
 #include "swarm.h"
 
 enum swarm_type { SWARM_U64, SWARM_U32, SWARM_I32, SWARM_DOUBLE };
@@ -116,6 +119,9 @@ int swarm_set_parse(struct swarm_set *s, const char *arg)
 	}
 	if (s->step_done) {
 		s->off = 0;
+	} else if (s->hist && strcmp(strchr(s->field, '.') + 1, "mean_ns") == 0) {
+		s->mean = true;
+		s->off = offsetof(Iocurve__Histogram, sum);
 	} else if (s->hist) {
 		for (size_t i = 0; i < sizeof(swarm_hist_fields) / sizeof(swarm_hist_fields[0]);
 		     i++)
@@ -156,6 +162,19 @@ void swarm_set_apply(const struct swarm_set *s, Iocurve__IntervalReport *r,
 
 		*copy = **h;
 		*h = copy;
+		if (s->mean) {
+			/* Every value in VALUE's bin, sent before the next report is made. */
+			static uint64_t pair[2];
+
+			pair[0] = hist_index(s->u);
+			pair[1] = copy->count;
+			copy->bins = pair;
+			copy->n_bins = copy->count ? 2 : 0;
+			copy->sum = copy->count * s->u;
+			copy->min = s->u;
+			copy->max = s->u;
+			return;
+		}
 		p = (char *)copy + s->off;
 	} else {
 		p = (char *)r + s->off;

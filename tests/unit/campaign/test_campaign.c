@@ -428,7 +428,7 @@ static void test_bad_duration(void **state)
 	testlib_campaign_fails(
 	    TEST_HEAD "slo: {latency: 0ms}\n"
 	              "workloads: [{name: a, load: {steps: [1]}}]\n",
-	    "test.yaml:4:16: slo.latency: expected a latency above 0, got '0ms'");
+	    "test.yaml:4:16: slo.latency: expected a latency above 0 and at most 1h, got '0ms'");
 	testlib_campaign_fails(TEST_HEAD "slo: {latency: fast}\n"
 	                                 "workloads: [{name: a, load: {steps: [1]}}]\n",
 	                       "test.yaml:4:16: slo.latency: 'fast' is not a duration");

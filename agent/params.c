@@ -283,6 +283,21 @@ int params_from_prepare(const Iocurve__Prepare *p, const char *file_prefix,
 	}
 	if (params_check_rest(p, &plan->io, err) < 0)
 		return -1;
+	/* a mix's parts and sizes: each field bounded, block_size the largest block */
+	if (mix_from_prepare(p, &plan->io.mix, err) < 0) {
+		error_prefix(err, "workload %s: ", p->workload);
+		return -1;
+	}
+	/* rw says whether the files are laid out and device writes allowed: no part may hide one */
+	for (uint32_t i = 0; i < plan->io.mix.nparts; i++)
+		if (rw_writes(plan->io.mix.parts[i].rw) && !rw_writes(plan->io.rw)) {
+			error_set(err,
+			          "workload %s: Prepare field mix[%u].rw %s writes, but rw %s does "
+			          "not",
+			          p->workload, i, rw_mode_name(plan->io.mix.parts[i].rw),
+			          rw_mode_name(plan->io.rw));
+			return -1;
+		}
 	/* a clone is an image every file shares: no worker may write to it */
 	if (plan->io.clone[0] != '\0' && rw_writes(plan->io.rw)) {
 		error_set(err,

@@ -396,3 +396,16 @@ uint64_t arrivals_due_before(const struct arrivals *a, uint64_t t)
 		j++;
 	return j > a->k ? j - a->k : 0;
 }
+
+void pattern_next_len(struct pattern *p, struct pattern_op *op, uint32_t len)
+{
+	const struct pattern_config *c = &p->cfg;
+
+	pattern_next(p, op);
+	if (rw_is_random(c->rw) || len == c->block_size)
+		return;
+	/* from this operation's own offset: pattern_next may have wrapped already */
+	p->cursor = op->offset - c->region_offset + len;
+	if (p->cursor > c->region_len - c->block_size)
+		p->cursor = 0;
+}

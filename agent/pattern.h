@@ -76,6 +76,12 @@ struct pattern {
 int pattern_init(struct pattern *p, const struct pattern_config *cfg, struct error *err);
 /* The next operation. Hot path: a few multiplies; no allocation, no syscalls. */
 void pattern_next(struct pattern *p, struct pattern_op *op);
+/*
+ * The next operation of len bytes (at most block_size, a multiple of align): a
+ * sequential walk steps by len, not by block_size (a mix's size distribution);
+ * random offsets are as pattern_next's, each with room for a whole block_size.
+ */
+void pattern_next_len(struct pattern *p, struct pattern_op *op, uint32_t len);
 
 enum arrivals_kind {
 	ARRIVALS_UNIFORM = 0, /* operation k at start + (k + phase)/rate */

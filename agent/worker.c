@@ -35,6 +35,19 @@ struct worker_step {
 	uint64_t start_off_ns; /* fixed work: this worker's start after start_ns */
 };
 
+/*
+ * One stream of operations: a mix's part, or the whole of a plain workload. Each
+ * keeps its own pattern (a sequential part its own cursor) and its own sizes,
+ * taken in turn by smooth weighted round-robin (mix_pick).
+ */
+struct worker_stream {
+	struct pattern pat;
+	uint32_t nsizes; /* 0: every operation is pat's block_size */
+	uint32_t size[MIX_SIZES_MAX];
+	uint32_t weight[MIX_SIZES_MAX];
+	int32_t credit[MIX_SIZES_MAX];
+};
+
 struct worker {
 	const struct io_plan *cfg;
 	const struct engine_ops *ops;
@@ -49,10 +62,17 @@ struct worker {
 	uint16_t *free_slots;
 	uint32_t nfree;
 	struct engine_completion *done;
-	struct pattern pat;   /* offsets and read/write; a sequential walk carries across steps */
-	struct datagen *data; /* written data; NULL when the workload never writes */
-	struct arrivals arr;  /* intended start times of the step in progress */
-	struct pacer pace;    /* when to sleep and when to spin */
+	/* offsets, read/write and sizes; a sequential walk carries across steps */
+	struct worker_stream stream[MIX_PARTS_MAX];
+	uint32_t nstreams;             /* 1 for a plain workload */
+	uint32_t nparts;               /* a mix's parts, each counted apart (0: none) */
+	uint32_t share[MIX_PARTS_MAX]; /* the parts' shares, interleaved by mix_pick */
+	int32_t credit[MIX_PARTS_MAX];
+	uint8_t *part;            /* per slot: its stream */
+	uint32_t *len;            /* per slot: its bytes */
+	struct datagen *data;     /* written data; NULL when the workload never writes */
+	struct arrivals arr;      /* intended start times of the step in progress */
+	struct pacer pace;        /* when to sleep and when to spin */
 	struct shm_interval *cur; /* the interval being recorded, copied out when it ends */
 	uint64_t cpu_user_ns;     /* process CPU at the start of the current interval */
 	uint64_t cpu_sys_ns;
@@ -208,6 +228,7 @@ static void worker_interval_begin(struct worker *w, uint64_t gen, uint32_t index
 	iv->work_done = w->work_done;
 	iv->work_done_ns = w->work_done_ns;
 	record_reset(&iv->rec);
+	record_parts_use(&iv->rec, w->nparts);
 }
 
 static void worker_publish(struct worker *w)
@@ -229,7 +250,9 @@ static void worker_publish(struct worker *w)
 	w->cpu_user_ns = user;
 	w->cpu_sys_ns = sys;
 	w->nivcsw = nivcsw;
-	memcpy(&sw->slots[seq % SHM_SLOTS], w->cur, sizeof(*w->cur));
+	/* the parts a plain workload's record leaves undefined are not copied */
+	memcpy(&sw->slots[seq % SHM_SLOTS], w->cur,
+	       offsetof(struct shm_interval, rec) + record_size(&w->cur->rec));
 	atomic_store_explicit(&sw->published, seq + 1, memory_order_release);
 	worker_notify(w->cfg);
 }
@@ -282,17 +305,26 @@ static void worker_short_cause(const struct worker *w, uint16_t slot, int32_t re
 		         (unsigned long long)st.st_size);
 	else
 		snprintf(buf, len, "short %s: %d of %u bytes", w->writing[slot] ? "write" : "read",
-		         (int)res, w->cfg->io.block_size);
+		         (int)res, w->len[slot]);
 }
 
 static void worker_issue(struct worker *w, uint64_t intended, uint64_t now)
 {
+	unsigned k = w->nstreams > 1 ? mix_pick(w->credit, w->share, w->nstreams) : 0;
+	struct worker_stream *st = &w->stream[k];
 	struct pattern_op op;
 	struct engine_io io;
 
-	pattern_next(&w->pat, &op);
 	io.slot = w->free_slots[--w->nfree];
-	io.len = w->cfg->io.block_size;
+	if (st->nsizes == 0) {
+		io.len = st->pat.cfg.block_size;
+		pattern_next(&st->pat, &op);
+	} else {
+		io.len = st->size[mix_pick(st->credit, st->weight, st->nsizes)];
+		pattern_next_len(&st->pat, &op, io.len);
+	}
+	w->part[io.slot] = (uint8_t)k;
+	w->len[io.slot] = io.len;
 	io.offset = op.offset;
 	io.write = op.write;
 	if (op.write)
@@ -344,10 +376,10 @@ static void worker_health(struct record *r, uint64_t late, uint64_t slot_wait, u
 static void worker_reap(struct worker *w, int n, uint64_t now, bool count)
 {
 	struct shm_interval *iv = w->cur;
-	uint32_t bs = w->cfg->io.block_size;
 
 	for (int i = 0; i < n; i++) {
 		uint16_t slot = w->done[i].slot;
+		uint32_t bs = w->len[slot];
 		/* The device's own finish time when it knows it (sim), else this batch's. */
 		uint64_t at = w->done[i].done_ns ? w->done[i].done_ns : now, lag, lat;
 
@@ -388,6 +420,15 @@ static void worker_reap(struct worker *w, int n, uint64_t now, bool count)
 		} else {
 			iv->rec.read_bytes += bs;
 			hist_record(&iv->rec.read_latency, lat);
+		}
+		/* A mix's part: its own count, bytes and latency (one more add per operation). */
+		if (w->nparts > 0) {
+			struct record_part *pt = &iv->rec.parts[w->part[slot]];
+
+			pt->ops++;
+			pt->reads += !w->writing[slot];
+			pt->bytes += bs;
+			hist_record(&pt->latency, lat);
 		}
 	}
 }
@@ -643,15 +684,54 @@ static void worker_data(const struct io_plan *cfg, struct datagen_config *dc)
  * The access pattern: the plan's mix, alignment and distribution over this worker's
  * region (the pool's share of the working set).
  */
-static void worker_pattern(const struct io_plan *cfg, struct pattern_config *pc)
+static uint32_t worker_gcd(uint32_t a, uint32_t b)
+{
+	while (b != 0) {
+		uint32_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/*
+ * Stream k's sizes (a mix's part's, or the plain workload's) into st, and the
+ * alignment its offsets need: every size's common divisor, so that a sequential
+ * walk stepping by any of them stays aligned (the plan's align when it gives one).
+ */
+static uint32_t worker_sizes(const struct io_plan *cfg, const struct mix_sizes *sz,
+                             uint32_t block_size, struct worker_stream *st)
+{
+	uint32_t align = block_size;
+
+	st->nsizes = sz->n;
+	for (uint32_t i = 0; i < sz->n; i++) {
+		st->size[i] = sz->s[i].bytes;
+		st->weight[i] = sz->s[i].pct;
+		st->credit[i] = 0;
+		align = worker_gcd(align, sz->s[i].bytes);
+	}
+	return cfg->io.align ? cfg->io.align : align;
+}
+
+/*
+ * Stream k's access pattern: the plan's (or its part's) mix, alignment and
+ * distribution over this worker's region (the pool's share of the working set).
+ */
+static void worker_pattern(const struct io_plan *cfg, unsigned k, struct worker_stream *st,
+                           struct pattern_config *pc)
 {
 	const struct io_settings *io = &cfg->io;
+	const struct mix_part *mp = io->mix.nparts > 0 ? &io->mix.parts[k] : NULL;
 
 	memset(pc, 0, sizeof(*pc));
-	pc->rw = io->rw;
-	pc->read_pct = io->read_pct;
-	pc->block_size = io->block_size;
-	pc->align = io->align;
+	pc->rw = mp ? mp->rw : io->rw;
+	pc->read_pct = mp ? mp->read_pct : io->read_pct;
+	pc->block_size = mp ? mp->block_size : io->block_size;
+	pc->align = worker_sizes(cfg, mp ? &mp->sizes : &io->mix.sizes, pc->block_size, st);
+	if (mp == NULL && io->mix.sizes.n == 0)
+		pc->align = io->align;
 	pc->region_offset = cfg->region_offset;
 	pc->region_len = cfg->region_len;
 	if (pc->region_len == 0) {
@@ -662,7 +742,8 @@ static void worker_pattern(const struct io_plan *cfg, struct pattern_config *pc)
 	pc->zipf_theta = io->zipf_theta;
 	pc->hot_set_pct = io->hot_set_pct;
 	pc->hot_ops_pct = io->hot_ops_pct;
-	pc->seed = cfg->seed;
+	/* each part draws its own offsets */
+	pc->seed = cfg->seed ^ ((uint64_t)k * 0x9e3779b97f4a7c15ull);
 }
 
 /* Open the target as the config says: a simulated device, a block device, or a laid-out file. */
@@ -710,17 +791,27 @@ static int worker_setup(struct worker *w, const struct io_plan *cfg, struct erro
 	struct pattern_config pc;
 	struct datagen_config dc;
 
-	/* slots are numbered in 16 bits; the campaign's bound (common/setting.c) is lower */
+	/* block_size is the largest block: every slot's buffer holds any operation */
 	if (bs == 0 || qd == 0 || qd > UINT16_MAX || cfg->file_size < bs) {
 		error_set(err,
 		          "%s: invalid worker settings (block size %u, queue depth %u, size %llu)",
 		          what, bs, qd, (unsigned long long)cfg->file_size);
 		return -1;
 	}
-	worker_pattern(cfg, &pc);
-	if (pattern_init(&w->pat, &pc, err) < 0) {
-		error_prefix(err, "%s: ", what);
-		return -1;
+	w->nparts = cfg->io.mix.nparts;
+	w->nstreams = w->nparts > 0 ? w->nparts : 1;
+	for (unsigned k = 0; k < w->nstreams; k++) {
+		worker_pattern(cfg, k, &w->stream[k], &pc);
+		if (pattern_init(&w->stream[k].pat, &pc, err) < 0) {
+			if (w->nparts > 0)
+				error_prefix(err, "%s: mix part %s: ", what,
+				             cfg->io.mix.parts[k].name);
+			else
+				error_prefix(err, "%s: ", what);
+			return -1;
+		}
+		w->share[k] = w->nparts > 0 ? cfg->io.mix.parts[k].share : 100;
+		w->credit[k] = 0;
 	}
 	if (worker_open_target(w, cfg, err) < 0)
 		return -1;
@@ -749,6 +840,8 @@ static int worker_setup(struct worker *w, const struct io_plan *cfg, struct erro
 	w->slot_wait = xcalloc(qd, sizeof(*w->slot_wait));
 	w->writing = xcalloc(qd, sizeof(*w->writing));
 	w->offset = xcalloc(qd, sizeof(*w->offset));
+	w->part = xcalloc(qd, sizeof(*w->part));
+	w->len = xcalloc(qd, sizeof(*w->len));
 	w->free_slots = xcalloc(qd, sizeof(*w->free_slots));
 	w->done = xcalloc(qd, sizeof(*w->done));
 	w->cur = xcalloc(1, sizeof(*w->cur));
@@ -769,6 +862,8 @@ static void worker_teardown(struct worker *w)
 	free(w->slot_wait);
 	free(w->writing);
 	free(w->offset);
+	free(w->part);
+	free(w->len);
 	free(w->free_slots);
 	free(w->done);
 	free(w->cur);

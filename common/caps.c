@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Capabilities: the table of those known, and the intersection two peers use. */
+#include <stdbool.h>
+
 #include "caps.h"
 #include "log.h"
 
@@ -20,6 +22,9 @@ const struct caps_info caps_known[] = {
     {IOCURVE__CAPABILITY__CAPABILITY_CLONE, "clone",
      "a campaign with data: {clone: NAME} is refused (each file would get data of its own, "
      "not the clone's)"},
+    {IOCURVE__CAPABILITY__CAPABILITY_MIX, "mix",
+     "a campaign with a mix (mix:) or a size distribution (block_size: {4KiB: 60, ...}) is "
+     "refused (it would run the plain rw and block_size)"},
 };
 const size_t caps_nknown = sizeof(caps_known) / sizeof(caps_known[0]);
 
@@ -39,11 +44,20 @@ const Iocurve__IntervalReport *caps_report(const Iocurve__IntervalReport *r, uin
 	 * Read bytes alone are not cut: without a read measured apart they are a bad
 	 * report (record_check), whatever the session agreed.
 	 */
-	if ((caps & IOCURVE__CAPABILITY__CAPABILITY_KINDS) ||
-	    (r->read_latency == NULL && r->write_latency == NULL))
+	bool kinds = (caps & IOCURVE__CAPABILITY__CAPABILITY_KINDS) ||
+	             (r->read_latency == NULL && r->write_latency == NULL);
+	bool parts = (caps & IOCURVE__CAPABILITY__CAPABILITY_MIX) || r->n_parts == 0;
+
+	if (kinds && parts)
 		return r;
 	*scratch = *r;
-	scratch->read_bytes = 0;
-	scratch->read_latency = scratch->write_latency = NULL;
+	if (!kinds) {
+		scratch->read_bytes = 0;
+		scratch->read_latency = scratch->write_latency = NULL;
+	}
+	if (!parts) {
+		scratch->n_parts = 0;
+		scratch->parts = NULL;
+	}
 	return scratch;
 }

@@ -66,6 +66,30 @@ void record_reset(struct record *r)
 	hist_reset(&r->service);
 	hist_reset(&r->read_latency);
 	hist_reset(&r->write_latency);
+	r->nparts = 0;
+	r->parts_pad = 0;
+}
+
+void record_parts_use(struct record *r, uint32_t n)
+{
+	if (n > RECORD_PARTS_MAX)
+		n = RECORD_PARTS_MAX;
+	for (uint32_t i = r->nparts; i < n; i++) {
+		struct record_part *p = &r->parts[i];
+
+		p->ops = p->reads = p->bytes = 0;
+		hist_reset(&p->latency);
+	}
+	if (n > r->nparts)
+		r->nparts = n;
+}
+
+/* a + b stopped at max, as record_merge's sums are. */
+static uint64_t record_sat_add(uint64_t a, uint64_t b, uint64_t max)
+{
+	uint64_t s;
+
+	return __builtin_add_overflow(a, b, &s) || s > max ? max : s;
 }
 
 void record_drop_kinds(struct record *r)
@@ -94,6 +118,16 @@ void record_merge(struct record *dst, const struct record *src)
 	hist_merge(&dst->service, &src->service);
 	hist_merge(&dst->read_latency, &src->read_latency);
 	hist_merge(&dst->write_latency, &src->write_latency);
+	record_parts_use(dst, src->nparts);
+	for (uint32_t i = 0; i < src->nparts && i < RECORD_PARTS_MAX; i++) {
+		struct record_part *d = &dst->parts[i];
+		const struct record_part *p = &src->parts[i];
+
+		d->ops = record_sat_add(d->ops, p->ops, RECORD_COUNT_MAX);
+		d->reads = record_sat_add(d->reads, p->reads, RECORD_COUNT_MAX);
+		d->bytes = record_sat_add(d->bytes, p->bytes, RECORD_BYTES_MAX);
+		hist_merge(&d->latency, &p->latency);
+	}
 	if (!record_err_kept(dst) && record_err_kept(src)) {
 		dst->err_errno = src->err_errno;
 		dst->err_offset = src->err_offset;
@@ -134,6 +168,10 @@ int record_merge_fits(const struct record *dst, const struct record *src, struct
 			return -1;
 		}
 	}
+	for (uint32_t i = 0; i < src->nparts && i < dst->nparts; i++)
+		if (record_hist_fits("part latency", &dst->parts[i].latency, &src->parts[i].latency,
+		                     err) < 0)
+			return -1;
 	return record_hist_fits("latency", &dst->latency, &src->latency, err) < 0 ||
 	               record_hist_fits("service", &dst->service, &src->service, err) < 0 ||
 	               record_hist_fits("read_latency", &dst->read_latency, &src->read_latency,
@@ -171,6 +209,34 @@ void record_err_words(int32_t errnum, const char *cause, char *buf, size_t len)
 		snprintf(buf, len, "%s", name ? name : "error");
 }
 
+/* A mix's parts, each its counts and its latency (sparse, as every histogram). */
+static void record_encode_parts(const struct record *rec, Iocurve__IntervalReport *r)
+{
+	Iocurve__PartReport *pr, **pp;
+	Iocurve__Histogram *h;
+	uint32_t n = rec->nparts < RECORD_PARTS_MAX ? rec->nparts : RECORD_PARTS_MAX;
+
+	r->n_parts = 0;
+	r->parts = NULL;
+	if (n == 0)
+		return;
+	pp = xcalloc(n, sizeof(*pp));
+	pr = xcalloc(n, sizeof(*pr));
+	h = xcalloc(n, sizeof(*h));
+	for (uint32_t i = 0; i < n; i++) {
+		iocurve__part_report__init(&pr[i]);
+		iocurve__histogram__init(&h[i]);
+		pr[i].ops = rec->parts[i].ops;
+		pr[i].reads = rec->parts[i].reads;
+		pr[i].bytes = rec->parts[i].bytes;
+		hist_encode(&rec->parts[i].latency, &h[i]);
+		pr[i].latency = &h[i];
+		pp[i] = &pr[i];
+	}
+	r->parts = pp;
+	r->n_parts = n;
+}
+
 void record_encode(const struct record *rec, Iocurve__IntervalReport *r)
 {
 	Iocurve__Histogram *h = xcalloc(4, sizeof(*h));
@@ -188,6 +254,7 @@ void record_encode(const struct record *rec, Iocurve__IntervalReport *r)
 	hist_encode(&rec->service, &h[1]);
 	r->latency = &h[0];
 	r->service = &h[1];
+	record_encode_parts(rec, r);
 	/* Not measured apart (no operation in either): left out, as an older agent does. */
 	if (rec->read_latency.count == 0 && rec->write_latency.count == 0)
 		return;
@@ -207,8 +274,47 @@ void record_encoded_free(Iocurve__IntervalReport *r)
 		hist_encoded_free(r->read_latency);
 		hist_encoded_free(r->write_latency);
 	}
+	if (r->n_parts > 0) {
+		for (size_t i = 0; i < r->n_parts; i++)
+			hist_encoded_free(r->parts[i]->latency);
+		/* parts, their reports and histograms came from one allocation each */
+		free(r->parts[0]->latency);
+		free(r->parts[0]);
+		free(r->parts);
+		r->parts = NULL;
+		r->n_parts = 0;
+	}
 	free(r->latency); /* the histograms came from one allocation */
 	r->latency = r->service = r->read_latency = r->write_latency = NULL;
+}
+
+/* A mix's parts from a report: at most RECORD_PARTS_MAX, each with its histogram. */
+static int record_decode_parts(struct record *rec, const Iocurve__IntervalReport *r,
+                               struct error *err)
+{
+	if (r->n_parts > RECORD_PARTS_MAX) {
+		error_set(err, "interval %u: %zu parts, over the bound of %d", r->interval,
+		          r->n_parts, RECORD_PARTS_MAX);
+		return -1;
+	}
+	record_parts_use(rec, (uint32_t)r->n_parts);
+	for (size_t i = 0; i < r->n_parts; i++) {
+		const Iocurve__PartReport *p = r->parts[i];
+		struct record_part *d = &rec->parts[i];
+
+		if (p->latency == NULL) {
+			error_set(err, "interval %u: part %zu without its latency", r->interval, i);
+			return -1;
+		}
+		d->ops = p->ops;
+		d->reads = p->reads;
+		d->bytes = p->bytes;
+		if (hist_decode(&d->latency, p->latency, err) < 0) {
+			error_prefix(err, "interval %u: part %zu latency ", r->interval, i);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 int record_decode(struct record *rec, const Iocurve__IntervalReport *r, struct error *err)
@@ -257,8 +363,11 @@ int record_decode(struct record *rec, const Iocurve__IntervalReport *r, struct e
 		error_prefix(err, "interval %u: write_latency ", r->interval);
 		return -1;
 	}
+	if (record_decode_parts(rec, r, err) < 0)
+		return -1;
 	if (record_check(rec, err) < 0 ||
-	    (r->read_latency != NULL && record_check_kinds(rec, err) < 0)) {
+	    (r->read_latency != NULL && record_check_kinds(rec, err) < 0) ||
+	    (rec->nparts > 0 && record_check_parts(rec, err) < 0)) {
 		error_prefix(err, "interval %u: ", r->interval);
 		return -1;
 	}
@@ -310,6 +419,61 @@ static int record_check_apart(const struct record *rec, struct error *err)
 		error_set(err, "read_bytes %llu is less than the %llu reads measured apart",
 		          (unsigned long long)rec->read_bytes,
 		          (unsigned long long)rec->read_latency.count);
+		return -1;
+	}
+	return 0;
+}
+
+/* Each part within the counters' bounds, its latencies within its operations. */
+static int record_check_part_bounds(const struct record *rec, struct error *err)
+{
+	if (rec->nparts > RECORD_PARTS_MAX) {
+		error_set(err, "nparts %u is outside [0, %d]", rec->nparts, RECORD_PARTS_MAX);
+		return -1;
+	}
+	for (uint32_t i = 0; i < rec->nparts; i++) {
+		const struct record_part *p = &rec->parts[i];
+
+		if (p->ops > RECORD_COUNT_MAX || p->bytes > RECORD_BYTES_MAX || p->reads > p->ops ||
+		    p->latency.count > p->ops) {
+			error_set(
+			    err,
+			    "part %u: ops %llu, reads %llu, bytes %llu and %llu latencies do not "
+			    "agree",
+			    i, (unsigned long long)p->ops, (unsigned long long)p->reads,
+			    (unsigned long long)p->bytes, (unsigned long long)p->latency.count);
+			return -1;
+		}
+		if (hist_check("part latency", &p->latency, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int record_check_parts(const struct record *rec, struct error *err)
+{
+	uint64_t ops = 0, reads = 0, bytes = 0;
+
+	for (uint32_t i = 0; i < rec->nparts; i++) {
+		const struct record_part *p = &rec->parts[i];
+
+		if (p->latency.count != p->ops) {
+			error_set(err, "part %u: %llu ops but %llu latencies", i,
+			          (unsigned long long)p->ops, (unsigned long long)p->latency.count);
+			return -1;
+		}
+		ops += p->ops;
+		reads += p->reads;
+		bytes += p->bytes;
+	}
+	if (ops != rec->ops || reads != rec->reads || bytes != rec->bytes) {
+		error_set(
+		    err,
+		    "the parts' ops %llu, reads %llu and bytes %llu are not the record's %llu, "
+		    "%llu and %llu",
+		    (unsigned long long)ops, (unsigned long long)reads, (unsigned long long)bytes,
+		    (unsigned long long)rec->ops, (unsigned long long)rec->reads,
+		    (unsigned long long)rec->bytes);
 		return -1;
 	}
 	return 0;
@@ -370,7 +534,7 @@ int record_check(const struct record *rec, struct error *err)
 	    record_check_sum("read_latency", &rec->read_latency, err) < 0 ||
 	    record_check_sum("write_latency", &rec->write_latency, err) < 0)
 		return -1;
-	if (record_check_apart(rec, err) < 0)
+	if (record_check_apart(rec, err) < 0 || record_check_part_bounds(rec, err) < 0)
 		return -1;
 	/* Each op's lag is at most the largest: their sum is at most ops times it. */
 	if (!record_le_product(rec->lag_sum_ns, rec->ops, rec->lag_max_ns)) {

@@ -24,6 +24,8 @@
 #define RECORD_COUNT_MAX (UINT64_C(1) << 40)
 #define RECORD_NS_MAX    (UINT64_C(1) << 60)
 #define RECORD_BYTES_MAX (UINT64_C(1) << 60)
+/* A mix's parts a record holds (MIX_PARTS_MAX, common/mix.h) */
+#define RECORD_PARTS_MAX 8
 /* errno values, as Linux numbers them (MAX_ERRNO) */
 #define RECORD_ERRNO_MAX 4095
 
@@ -32,6 +34,14 @@
  * merges its workers' into one, the coordinator merges its agents'. Merging is
  * adding, so any grouping of the same operations gives the same record.
  */
+/* One part of a mix in an interval: its completed operations, their bytes and latency. */
+struct record_part {
+	uint64_t ops;
+	uint64_t reads;
+	uint64_t bytes;
+	struct hist latency;
+};
+
 struct record {
 	uint64_t ops;   /* operations completed */
 	uint64_t reads; /* of which reads (mixes: the rest are writes) */
@@ -86,7 +96,22 @@ struct record {
 	 */
 	struct hist read_latency;
 	struct hist write_latency;
+	/*
+	 * A mix's parts (CAPABILITY_MIX), in the plan's order; nparts 0: a plain workload.
+	 * Only parts[0..nparts) are defined: record_reset leaves the rest alone (a record
+	 * of a plain workload never touches their ~300 KB), record_parts_use readies them.
+	 * Every completed operation is in exactly one part (record_check_parts).
+	 */
+	uint32_t nparts;
+	uint32_t parts_pad;
+	struct record_part parts[RECORD_PARTS_MAX];
 };
+
+/* The bytes of r that are defined: a copy of a record need take no more. */
+static inline size_t record_size(const struct record *r)
+{
+	return offsetof(struct record, parts) + (size_t)r->nparts * sizeof(struct record_part);
+}
 
 struct Iocurve__IntervalReport;
 
@@ -119,6 +144,14 @@ static inline uint64_t *record_at(struct record *r, const struct record_counter 
 }
 
 void record_reset(struct record *r);
+/* Give r n parts (at most RECORD_PARTS_MAX), the new ones empty. */
+void record_parts_use(struct record *r, uint32_t n);
+/*
+ * A record with parts must have every completed operation in one part: the parts'
+ * ops, reads and bytes add up to the record's and each part's latency count is its
+ * ops. 0, or -1 with err naming the breach.
+ */
+int record_check_parts(const struct record *rec, struct error *err);
 /*
  * The record's part of an IntervalReport, both ways, in one place: a new field
  * is added here once. record_encode allocates the histograms' bins inside r

@@ -203,6 +203,8 @@ const struct setting setting_table[] = {
     HAND("steady"),
     HAND("retry"),
     HAND("load"),
+    /* parts of one stream (campaign/mixparse.c; on the wire: common/mix.c) */
+    HAND("mix"),
 };
 #undef AT
 #undef WIRE

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "iocurve.pb-c.h"
+#include "mix.h"
 #include "rw.h"
 
 /* data.clone's name at most this many bytes less one (the agent's DATAGEN_CLONE_MAX). */
@@ -68,6 +69,12 @@ struct io_settings {
 	bool efficient; /* timing: efficient (sleep in the ring to a completion or the due time) or
 	                   precise [efficient] */
 	bool decimal;   /* units: decimal (MB/s, IOPS) or binary (MiB/s, ops/s); never sent */
+	/*
+	 * mix: parts interleaved in one stream, or a plain workload's size distribution
+	 * (block_size: {4KiB: 60, 64KiB: 40}); block_size is then the largest block. Read
+	 * by campaign/mixparse.c, sent by mix_to_prepare (common/mix.c).
+	 */
+	struct mix mix;
 };
 
 /* How a row's value is written in YAML and held in io_settings and in Prepare. */

@@ -43,7 +43,7 @@ static const char *const campaign_agents_keys[] = {"local",  "select", "wait", "
 static const char *const campaign_caps_keys[] = {"workers", "queue_depth", "block_size",
                                                  "file_size", NULL};
 static const char *const campaign_select_keys[] = {"count", "labels", NULL};
-static const char *const campaign_slo_keys[] = {"latency", "metric", "from", NULL};
+static const char *const campaign_slo_keys[] = {"latency", "metric", "from", "part", NULL};
 static const char *const campaign_stop_keys[] = {"achieved", "ceiling", "errors", NULL};
 static const char *const campaign_cooldown_keys[] = {"margin", "max", NULL};
 
@@ -243,6 +243,57 @@ static int campaign_slo(struct yamlnode_doc *y, const yaml_node_t *map, struct c
 		}
 		c->slo_from_due = strcmp(from, "due") == 0;
 	}
+	/* part: the knee judged on one part of each mix (checked once the workloads are read) */
+	if ((n = yamlnode_lookup(y, map, "part")) != NULL) {
+		const char *part;
+
+		if (yamlnode_string(y, n, "slo.part", &part) < 0)
+			return -1;
+		if (!text_name_ok(part) || strlen(part) >= MIX_NAME_MAX) {
+			yamlnode_expected(y, n, "slo.part", "the name of a part of the mix");
+			return -1;
+		}
+		snprintf(c->slo_part, sizeof(c->slo_part), "%s", part);
+	}
+	return 0;
+}
+
+/*
+ * slo.part names a part of every mix of the campaign (a plain workload is judged as a
+ * whole): a name that is no part would judge nothing.
+ */
+static int campaign_slo_part(struct yamlnode_doc *y, const yaml_node_t *slo, struct campaign *c)
+{
+	size_t mixes = 0;
+
+	if (c->slo_part[0] == '\0')
+		return 0;
+	for (size_t i = 0; i < c->nworkloads; i++) {
+		const struct mix *m = &c->workloads[i].io.mix;
+		char parts[MIX_PARTS_MAX * (MIX_NAME_MAX + 2)] = "";
+
+		if (m->nparts == 0)
+			continue;
+		mixes++;
+		if (mix_part_find(m, c->slo_part) >= 0)
+			continue;
+		for (uint32_t j = 0; j < m->nparts; j++) {
+			size_t off = strlen(parts);
+
+			snprintf(parts + off, sizeof(parts) - off, "%s%s", j ? ", " : "",
+			         m->parts[j].name);
+		}
+		yamlnode_error(y, yamlnode_lookup(y, slo, "part"),
+		               "slo.part: names part '%s', which workload '%s' has not (parts: %s)",
+		               c->slo_part, c->workloads[i].name, parts);
+		return -1;
+	}
+	if (mixes == 0) {
+		yamlnode_error(y, yamlnode_lookup(y, slo, "part"),
+		               "slo.part: names part '%s', but no workload has a mix (mix:)",
+		               c->slo_part);
+		return -1;
+	}
 	return 0;
 }
 
@@ -406,6 +457,9 @@ static int campaign_root(struct yamlnode_doc *y, const yaml_node_t *root, struct
 	if (stop != NULL && campaign_cooldown(y, stop, c) < 0)
 		return -1;
 	if (workloads_parse(y, root, workloads, c) < 0)
+		return -1;
+	slo = yamlnode_lookup(y, root, "slo");
+	if (slo != NULL && campaign_slo_part(y, slo, c) < 0)
 		return -1;
 	return targets_check(y, root, c);
 }

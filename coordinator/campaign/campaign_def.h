@@ -198,6 +198,8 @@ struct campaign {
 	 * clat) unless due: the response latency, from each operation's due time.
 	 */
 	bool slo_from_due;
+	/* slo.part: the knee judged on this part of each mix's latency ("": the whole) */
+	char slo_part[MIX_NAME_MAX];
 	struct campaign_stop stop;
 	struct campaign_cooldown cooldown;
 	struct label *labels; /* agents: {select: {labels: {k: v}}} */

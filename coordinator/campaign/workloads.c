@@ -6,6 +6,7 @@
 
 #include "clock.h"
 #include "loadspec.h"
+#include "mixparse.h"
 #include "targets.h"
 #include "text.h"
 #include "units.h"
@@ -120,6 +121,10 @@ static int workloads_scalar(struct yamlnode_doc *y, const yaml_node_t *map, int 
 
 	if (n == NULL || n->type == YAML_SEQUENCE_NODE)
 		return 0;
+	/* block_size: {4KiB: 60, 64KiB: 40}: one stream of several sizes, not a matrix */
+	if (axis == WORKLOADS_BS && n->type == YAML_MAPPING_NODE)
+		return mixparse_sizes(y, n, "block_size", &w->io.mix.sizes, &w->io.block_size);
+	w->io.mix.sizes.n = axis == WORKLOADS_BS ? 0 : w->io.mix.sizes.n;
 	return workloads_set(y, axis, n, w);
 }
 
@@ -171,6 +176,8 @@ static int workloads_hand(struct yamlnode_doc *y, const yaml_node_t *map, const 
 		o->measure = n;
 	} else if (strcmp(key, "steady") == 0) {
 		return workloads_steady(y, n, w);
+	} else if (strcmp(key, "mix") == 0) {
+		return mixparse_read(y, n, &w->io);
 	} else if (strcmp(key, "retry") == 0) {
 		return yamlnode_uint(y, n, "retry", 0, WORKLOADS_MAX_RETRY, &w->retry);
 	}
@@ -617,6 +624,8 @@ static int workloads_add_on(struct yamlnode_doc *y, const yaml_node_t *root,
 	/* the common mixed test is 75/25 random; a sequential mix defaults to half */
 	if (w->io.read_pct == SETTING_READ_PCT_UNSET)
 		w->io.read_pct = w->io.rw == RW_RW ? 50 : 75;
+	/* a mix's rw, read_pct and block_size are its parts' */
+	mixparse_finish(&w->io);
 	if (workloads_check_access(y, root, e->node, c, w) < 0 ||
 	    workloads_check_work(y, e->load, c, w) < 0)
 		return -1;

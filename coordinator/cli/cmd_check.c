@@ -245,6 +245,16 @@ static uint64_t cmd_check_workload(size_t i, size_t n, const struct workload *w,
 	printf("  io       %s, %s blocks, %u worker%s x queue depth %u per agent\n",
 	       rw_mode_name(w->io.rw), bs, w->io.workers, w->io.workers == 1 ? "" : "s",
 	       w->io.queue_depth);
+	if (w->io.mix.nparts > 0 || w->io.mix.sizes.n > 0) {
+		char mix[1024];
+
+		if (w->io.mix.nparts > 0)
+			mix_text(&w->io.mix, mix, sizeof(mix));
+		else
+			mix_sizes_text(&w->io.mix.sizes, mix, sizeof(mix));
+		printf("  %-8s %s (one stream, interleaved by share)\n",
+		       w->io.mix.nparts > 0 ? "mix" : "sizes", mix);
+	}
 	cmd_check_access(w);
 	units_format_duration(w->interval_ns, a, sizeof(a));
 	units_format_duration(w->warmup_ns, b, sizeof(b));

@@ -27,6 +27,7 @@ void prepare_build(struct prepare_msg *m, const struct campaign *c, size_t wi)
 	p->file_size = t->size;
 	/* the workload's settings, row by row (common/setting.c) */
 	setting_to_prepare(&w->io, p);
+	mix_to_prepare(&w->io.mix, &m->mix, p);
 	p->lateness_budget_ns = c->slo_latency_ns * PREPARE_LATENESS_PCT / 100;
 	if (t->sim.enabled) {
 		m->sim.servers = t->sim.servers;
@@ -61,6 +62,18 @@ int prepare_check_caps(const struct campaign *c, uint64_t caps, const char *agen
 	for (size_t i = 0; i < c->nworkloads; i++) {
 		const struct workload *w = &c->workloads[i];
 
+		/* an agent without mixes would run the plain rw and block_size */
+		if ((w->io.mix.nparts > 0 || w->io.mix.sizes.n > 0) &&
+		    !(caps & IOCURVE__CAPABILITY__CAPABILITY_MIX)) {
+			error_set(
+			    err,
+			    "agent %s (%s) lacks capability 'mix': workload '%s' has %s, which "
+			    "it would run as one rw and block_size; run an agent of this "
+			    "release",
+			    agent, version, w->name,
+			    w->io.mix.nparts > 0 ? "a mix" : "a size distribution");
+			return -1;
+		}
 		if (w->io.clone[0] == '\0' || (caps & IOCURVE__CAPABILITY__CAPABILITY_CLONE))
 			continue;
 		error_set(err,

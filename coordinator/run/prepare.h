@@ -23,6 +23,7 @@ struct prepare_msg {
 	Iocurve__Prepare p;
 	Iocurve__SimTarget sim;
 	double fleet_rate_limit; /* target.sim.rate_limit, split per worker by prepare_for_agent */
+	struct mix_wire mix;     /* what p.mix and p.sizes point at */
 };
 
 /* Workload w of c as a Prepare; the agent's part is left for prepare_for_agent. */

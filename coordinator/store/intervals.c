@@ -167,14 +167,16 @@ static char *intervals_line_of(json_t *o)
 static char *intervals_line_with_hists(json_t *o, const struct record *r, bool bins)
 {
 	char *head = o != NULL ? json_dumps(o, INTERVALS_DUMP_FLAGS) : NULL, *line, *p;
-	size_t len;
+	size_t len, parts = 0;
 
 	intervals_must(head != NULL ? 0 : -1);
 	json_decref(o);
 	len = strlen(head); /* "{...}": the histograms go before the closing brace */
+	for (uint32_t i = 0; i < r->nparts; i++)
+		parts += intervals_hist_room(&r->parts[i].latency) + 100;
 	line = xmalloc(len + intervals_hist_room(&r->latency) + intervals_hist_room(&r->service) +
 	               intervals_hist_room(&r->read_latency) +
-	               intervals_hist_room(&r->write_latency) + 6);
+	               intervals_hist_room(&r->write_latency) + parts + 20);
 	memcpy(line, head, len - 1);
 	p = line + len - 1;
 	*p++ = ',';
@@ -187,6 +189,24 @@ static char *intervals_line_with_hists(json_t *o, const struct record *r, bool b
 		p = intervals_put_hist(p, "read_latency", &r->read_latency, bins);
 		*p++ = ',';
 		p = intervals_put_hist(p, "write_latency", &r->write_latency, bins);
+	}
+	/* A mix's parts, in the plan's order: each its counts and latency (absent: no mix). */
+	if (r->nparts > 0) {
+		p = intervals_put(p, ",\"parts\":[");
+		for (uint32_t i = 0; i < r->nparts; i++) {
+			const struct record_part *pt = &r->parts[i];
+
+			p = intervals_put(p, i ? ",{\"ops\":" : "{\"ops\":");
+			p = intervals_put_u64(p, pt->ops);
+			p = intervals_put(p, ",\"reads\":");
+			p = intervals_put_u64(p, pt->reads);
+			p = intervals_put(p, ",\"bytes\":");
+			p = intervals_put_u64(p, pt->bytes);
+			*p++ = ',';
+			p = intervals_put_hist(p, "latency", &pt->latency, bins);
+			*p++ = '}';
+		}
+		*p++ = ']';
 	}
 	*p++ = '}';
 	*p++ = '\n';
@@ -545,6 +565,38 @@ static int intervals_get_counters(json_t *o, int fmt, struct record *rec, struct
 	return 0;
 }
 
+/* "parts": a mix's, each {ops, reads, bytes, latency}; absent: a plain workload's. */
+static int intervals_get_parts(struct intervals_reader *r, json_t *o, struct record *rec,
+                               bool *no_bins, struct error *err)
+{
+	json_t *parts = json_object_get(o, "parts");
+
+	if (parts == NULL)
+		return 0;
+	if (!json_is_array(parts) || json_array_size(parts) == 0 ||
+	    json_array_size(parts) > RECORD_PARTS_MAX) {
+		error_set(err, "\"parts\" is not a list of 1 to %d parts", RECORD_PARTS_MAX);
+		return -1;
+	}
+	record_parts_use(rec, (uint32_t)json_array_size(parts));
+	for (size_t i = 0; i < json_array_size(parts); i++) {
+		json_t *e = json_array_get(parts, i);
+		struct record_part *pt = &rec->parts[i];
+
+		if (!json_is_object(e) ||
+		    intervals_get_uint(e, "ops", RECORD_COUNT_MAX, &pt->ops, err) < 0 ||
+		    intervals_get_uint(e, "reads", RECORD_COUNT_MAX, &pt->reads, err) < 0 ||
+		    intervals_get_uint(e, "bytes", RECORD_BYTES_MAX, &pt->bytes, err) < 0 ||
+		    intervals_get_hist(r, e, "latency", &pt->latency, no_bins, err) < 0) {
+			if (!json_is_object(e))
+				error_set(err, "not an object");
+			error_prefix(err, "\"parts\"[%zu]: ", i);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int intervals_get_record(struct intervals_reader *r, json_t *o, int fmt,
                                 struct intervals_line *l, struct error *err)
 {
@@ -583,6 +635,8 @@ static int intervals_get_record(struct intervals_reader *r, json_t *o, int fmt,
 	if (json_object_get(o, "read_latency") != NULL &&
 	    (intervals_get_hist(r, o, "read_latency", &a->rec.read_latency, no_bins, err) < 0 ||
 	     intervals_get_hist(r, o, "write_latency", &a->rec.write_latency, no_bins, err) < 0))
+		return -1;
+	if (intervals_get_parts(r, o, &a->rec, no_bins, err) < 0)
 		return -1;
 	/* A rate asked of the fleet: units_parse_rate's bound, or null (not known). */
 	if (!isnan(l->offered_ops) &&

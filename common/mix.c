@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: MIT */
+/* Mixes: the wire form both ways, bounded on the way in, and the interleave. */
+#include <stdio.h>
+#include <string.h>
+
+#include "mix.h"
+#include "text.h"
+#include "units.h"
+
+/* A size the agent takes (the block_size row's bounds: O_DIRECT sectors, 16 MiB buffers). */
+#define MIX_SIZE_MIN  512u
+#define MIX_SIZE_MAX  (16u << 20)
+#define MIX_SIZE_STEP 512u
+
+uint32_t mix_sizes_max(const struct mix_sizes *s)
+{
+	uint32_t max = 0;
+
+	for (uint32_t i = 0; i < s->n; i++)
+		if (s->s[i].bytes > max)
+			max = s->s[i].bytes;
+	return max;
+}
+
+uint32_t mix_block_max(const struct mix *m)
+{
+	uint32_t max = mix_sizes_max(&m->sizes);
+
+	for (uint32_t i = 0; i < m->nparts; i++)
+		if (m->parts[i].block_size > max)
+			max = m->parts[i].block_size;
+	return max;
+}
+
+int mix_part_find(const struct mix *m, const char *name)
+{
+	for (uint32_t i = 0; i < m->nparts; i++)
+		if (strcmp(m->parts[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static void mix_sizes_out(const struct mix_sizes *s, Iocurve__MixSize *sz, Iocurve__MixSize **szp,
+                          size_t *n, Iocurve__MixSize ***out)
+{
+	for (uint32_t i = 0; i < s->n; i++) {
+		iocurve__mix_size__init(&sz[i]);
+		sz[i].bytes = s->s[i].bytes;
+		sz[i].pct = s->s[i].pct;
+		szp[i] = &sz[i];
+	}
+	*n = s->n;
+	*out = s->n ? szp : NULL;
+}
+
+void mix_to_prepare(const struct mix *m, struct mix_wire *w, Iocurve__Prepare *p)
+{
+	for (uint32_t i = 0; i < m->nparts; i++) {
+		const struct mix_part *mp = &m->parts[i];
+		Iocurve__MixPart *wp = &w->parts[i];
+
+		iocurve__mix_part__init(wp);
+		wp->name = (char *)mp->name;
+		wp->share = mp->share;
+		wp->rw = (Iocurve__RwMode)mp->rw;
+		wp->read_pct = mp->read_pct;
+		wp->block_size = mp->block_size;
+		mix_sizes_out(&mp->sizes, w->sizes[i], w->sizep[i], &wp->n_sizes, &wp->sizes);
+		w->partp[i] = wp;
+	}
+	p->n_mix = m->nparts;
+	p->mix = m->nparts ? w->partp : NULL;
+	mix_sizes_out(&m->sizes, w->sizes[MIX_PARTS_MAX], w->sizep[MIX_PARTS_MAX], &p->n_sizes,
+	              &p->sizes);
+}
+
+/* A distribution from the wire: field names it ("mix[1].sizes", "sizes"). */
+static int mix_sizes_in(const char *field, size_t n, Iocurve__MixSize *const *in,
+                        struct mix_sizes *s, struct error *err)
+{
+	uint32_t sum = 0;
+
+	s->n = 0;
+	if (n == 0)
+		return 0;
+	if (n > MIX_SIZES_MAX) {
+		error_set(err, "Prepare field %s has %zu sizes, over its bound of %d", field, n,
+		          MIX_SIZES_MAX);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint32_t b = in[i]->bytes, pct = in[i]->pct;
+
+		if (b < MIX_SIZE_MIN || b > MIX_SIZE_MAX || b % MIX_SIZE_STEP != 0) {
+			error_set(
+			    err,
+			    "Prepare field %s[%zu].bytes %u is out of its bounds (512..16777216, "
+			    "a multiple of 512)",
+			    field, i, b);
+			return -1;
+		}
+		if (pct < 1 || pct > 100) {
+			error_set(err, "Prepare field %s[%zu].pct %u is out of its bounds (1..100)",
+			          field, i, pct);
+			return -1;
+		}
+		sum += pct;
+		s->s[i] = (struct mix_size){b, pct};
+	}
+	if (sum != 100) {
+		error_set(err, "Prepare field %s: its shares add up to %u, not 100", field, sum);
+		return -1;
+	}
+	s->n = (uint32_t)n;
+	return 0;
+}
+
+static int mix_part_in(const Iocurve__MixPart *in, uint32_t i, struct mix *m, struct error *err)
+{
+	struct mix_part *mp = &m->parts[i];
+	char field[32];
+
+	snprintf(field, sizeof(field), "mix[%u]", i);
+	if (in->name == NULL || !text_name_ok(in->name) || strlen(in->name) >= MIX_NAME_MAX) {
+		error_set(err,
+		          "Prepare field %s.name is not a part name (letters, digits, '.', '_' and "
+		          "'-', 1 to %d characters)",
+		          field, MIX_NAME_MAX - 1);
+		return -1;
+	}
+	snprintf(mp->name, sizeof(mp->name), "%s", in->name);
+	if (mix_part_find(m, mp->name) >= 0) {
+		error_set(err, "Prepare field %s.name '%s' names an earlier part too", field,
+		          mp->name);
+		return -1;
+	}
+	if (in->share < 1 || in->share > 100) {
+		error_set(err, "Prepare field %s.share %u is out of its bounds (1..100)", field,
+		          in->share);
+		return -1;
+	}
+	if ((unsigned)in->rw >= RW_MODE_COUNT) {
+		error_set(err, "Prepare field %s.rw %d is out of its bounds (0..%d)", field,
+		          (int)in->rw, RW_MODE_COUNT - 1);
+		return -1;
+	}
+	if (in->read_pct > 100) {
+		error_set(err, "Prepare field %s.read_pct %u is out of its bounds (0..100)", field,
+		          in->read_pct);
+		return -1;
+	}
+	if (in->block_size < MIX_SIZE_MIN || in->block_size > MIX_SIZE_MAX ||
+	    in->block_size % MIX_SIZE_STEP != 0) {
+		error_set(err,
+		          "Prepare field %s.block_size %u is out of its bounds (512..16777216, a "
+		          "multiple of 512)",
+		          field, in->block_size);
+		return -1;
+	}
+	mp->share = in->share;
+	mp->rw = (enum rw_mode)in->rw;
+	mp->read_pct = in->read_pct;
+	mp->block_size = in->block_size;
+	strcat(field, ".sizes");
+	if (mix_sizes_in(field, in->n_sizes, in->sizes, &mp->sizes, err) < 0)
+		return -1;
+	if (mp->sizes.n > 0 && mix_sizes_max(&mp->sizes) != mp->block_size) {
+		error_set(
+		    err, "Prepare field mix[%u].block_size %u is not the largest of its sizes (%u)",
+		    i, mp->block_size, mix_sizes_max(&mp->sizes));
+		return -1;
+	}
+	return 0;
+}
+
+int mix_from_prepare(const Iocurve__Prepare *p, struct mix *m, struct error *err)
+{
+	uint32_t sum = 0;
+
+	memset(m, 0, sizeof(*m));
+	if (p->n_mix > MIX_PARTS_MAX) {
+		error_set(err, "Prepare field mix has %zu parts, over its bound of %d", p->n_mix,
+		          MIX_PARTS_MAX);
+		return -1;
+	}
+	if (p->n_mix > 0 && p->n_sizes > 0) {
+		error_set(err, "Prepare fields mix and sizes are both given (a mix's sizes are "
+		               "its parts')");
+		return -1;
+	}
+	for (uint32_t i = 0; i < p->n_mix; i++) {
+		if (mix_part_in(p->mix[i], i, m, err) < 0)
+			return -1;
+		sum += m->parts[i].share;
+		m->nparts = i + 1;
+	}
+	if (p->n_mix > 0 && sum != 100) {
+		error_set(err, "Prepare field mix: its parts' shares add up to %u, not 100", sum);
+		return -1;
+	}
+	if (mix_sizes_in("sizes", p->n_sizes, p->sizes, &m->sizes, err) < 0)
+		return -1;
+	/* the workers' buffers are block_size long: every operation must fit */
+	if ((m->nparts > 0 || m->sizes.n > 0) && mix_block_max(m) != p->block_size) {
+		error_set(err,
+		          "Prepare field block_size %u is not the largest block of the mix (%u)",
+		          p->block_size, mix_block_max(m));
+		return -1;
+	}
+	return 0;
+}
+
+void mix_sizes_text(const struct mix_sizes *s, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < s->n && off < len; i++) {
+		char b[16];
+
+		units_format_size(s->s[i].bytes, b, sizeof(b));
+		off +=
+		    (size_t)snprintf(buf + off, len - off, "%s%s:%u", i ? "," : "", b, s->s[i].pct);
+	}
+}
+
+void mix_text(const struct mix *m, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < m->nparts && off < len; i++) {
+		const struct mix_part *mp = &m->parts[i];
+		char b[128];
+
+		if (mp->sizes.n > 0)
+			mix_sizes_text(&mp->sizes, b, sizeof(b));
+		else
+			units_format_size(mp->block_size, b, sizeof(b));
+		off += (size_t)snprintf(buf + off, len - off, "%s%s %u%% %s %s", i ? ", " : "",
+		                        mp->name, mp->share, rw_mode_name(mp->rw), b);
+		if (rw_is_mix(mp->rw) && off < len)
+			off += (size_t)snprintf(buf + off, len - off, " read_pct %u", mp->read_pct);
+	}
+}
+
+unsigned mix_pick(int32_t *credit, const uint32_t *weight, unsigned n)
+{
+	int32_t total = 0;
+	unsigned best = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		credit[i] += (int32_t)weight[i];
+		total += (int32_t)weight[i];
+		if (credit[i] > credit[best])
+			best = i;
+	}
+	credit[best] -= total;
+	return best;
+}

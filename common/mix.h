@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Mixes: one workload's operations split by share over parts, each with its own
+ * access pattern and block size (or size distribution), interleaved in one stream
+ * per worker. The campaign parses a mix into struct mix (campaign/mixparse.c), the
+ * coordinator sends it in Prepare and the agent reads it back here, bounded; the
+ * worker interleaves the parts (and a part's sizes) by smooth weighted round-robin,
+ * so a part's share of the operations is exact within a few operations, not drawn.
+ */
+#ifndef IOCURVE_MIX_H
+#define IOCURVE_MIX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "iocurve.pb-c.h"
+#include "rw.h"
+
+/*
+ * A mix has at most this many parts: each is a latency histogram (~37 KB) in every
+ * interval record, sent sparse.
+ */
+#define MIX_PARTS_MAX 8
+/* A size distribution has at most this many sizes. */
+#define MIX_SIZES_MAX 8
+/* A part's name at most this many bytes less one (it names columns and keys). */
+#define MIX_NAME_MAX 32
+
+struct mix_size {
+	uint32_t bytes;
+	uint32_t pct; /* percent of the operations; a distribution's add up to 100 */
+};
+
+/* A size distribution (n 0: one size, the block_size). */
+struct mix_sizes {
+	uint32_t n;
+	struct mix_size s[MIX_SIZES_MAX];
+};
+
+struct mix_part {
+	char name[MIX_NAME_MAX];
+	uint32_t share; /* percent of the workload's operations */
+	enum rw_mode rw;
+	uint32_t read_pct;   /* rw, randrw parts */
+	uint32_t block_size; /* the largest of sizes when given */
+	struct mix_sizes sizes;
+};
+
+struct mix {
+	uint32_t nparts; /* 0: not a mix */
+	struct mix_part parts[MIX_PARTS_MAX];
+	struct mix_sizes sizes; /* a plain workload's size distribution (n 0: none) */
+};
+
+/* The wire form's storage: what mix_to_prepare points Prepare at. */
+struct mix_wire {
+	Iocurve__MixPart parts[MIX_PARTS_MAX];
+	Iocurve__MixPart *partp[MIX_PARTS_MAX];
+	Iocurve__MixSize sizes[MIX_PARTS_MAX + 1][MIX_SIZES_MAX];
+	Iocurve__MixSize *sizep[MIX_PARTS_MAX + 1][MIX_SIZES_MAX];
+};
+
+/* The largest size of a distribution (0: none). */
+uint32_t mix_sizes_max(const struct mix_sizes *s);
+/* The largest block any operation of the mix (parts, or the plain sizes) moves. */
+uint32_t mix_block_max(const struct mix *m);
+/* The part named name, or -1. */
+int mix_part_find(const struct mix *m, const char *name);
+
+/* m into p (its strings and storage stay m's and w's). */
+void mix_to_prepare(const struct mix *m, struct mix_wire *w, Iocurve__Prepare *p);
+/*
+ * p's mix and sizes into m, every field bounded (at most MIX_PARTS_MAX parts of
+ * names the campaign takes, unique; shares 1..100 adding up to 100; rw a mode;
+ * read_pct at most 100; sizes 512 B..16 MiB multiples of 512 whose shares add up to
+ * 100; a part's block_size the largest of its sizes, and Prepare's block_size the
+ * largest of all): 0, or -1 with err naming the Prepare field and its value.
+ */
+int mix_from_prepare(const Iocurve__Prepare *p, struct mix *m, struct error *err);
+
+/* "4KiB:60,64KiB:40" */
+void mix_sizes_text(const struct mix_sizes *s, char *buf, size_t len);
+/* "reads 70% randread 8KiB, log 30% write 64KiB" (one part per comma), or "" */
+void mix_text(const struct mix *m, char *buf, size_t len);
+
+/*
+ * Smooth weighted round-robin (nginx's): each pick adds every weight to its
+ * credit, takes the largest credit and takes the total back from it. Over any
+ * run of sum(weights) picks each index comes up exactly its weight times, spread
+ * evenly. credit holds n entries, zero to start.
+ */
+unsigned mix_pick(int32_t *credit, const uint32_t *weight, unsigned n);
+
+#endif

@@ -40,7 +40,13 @@ struct agg_step {
 	struct agg_agent *agents;
 	uint32_t *gone;            /* per interval: agents lost at or before it */
 	uint32_t win_from, win_to; /* the measured window */
+	int slo_part;              /* slo.part: the mix's part the SLO judges (-1: the whole) */
 };
+
+void agg_step_slo_part(struct agg_step *st, int part)
+{
+	st->slo_part = part;
+}
 
 /* The agents an interval waits for: all but those lost before it (every report asks). */
 static uint32_t agg_expected(const struct agg_step *st, uint32_t interval)
@@ -71,6 +77,7 @@ struct agg_step *agg_step_new(uint32_t nagents, const char *const *names, uint32
 	st->win_to = nintervals;
 	for (uint32_t a = 0; a < nagents; a++)
 		agg_step_add_agent(st, names[a]);
+	st->slo_part = -1;
 	return st;
 }
 
@@ -317,16 +324,23 @@ void agg_set_window(struct agg_step *st, uint32_t from, uint32_t to)
 }
 
 /* The histogram the SLO judges: the storage's latency, or the response's (slo.from: due). */
-static const struct hist *agg_slo_hist(const struct agg_record *m, const struct campaign *c)
+/*
+ * The histogram the SLO judges: the storage's latency, or the response's (slo.from: due);
+ * with slo.part (part >= 0) that part's latency, from the due time as a part records it.
+ */
+static const struct hist *agg_slo_hist(const struct agg_record *m, const struct campaign *c,
+                                       int part)
 {
+	if (part >= 0 && (uint32_t)part < m->rec.nparts)
+		return &m->rec.parts[part].latency;
 	return c->slo_from_due ? &m->rec.latency : &m->rec.service;
 }
 
 /* The SLO metric of one interval (or a merge), as step_metric gives it for a whole step. */
-static double agg_interval_metric(const struct agg_record *m, const struct campaign *c)
+static double agg_interval_metric(const struct agg_record *m, const struct campaign *c, int part)
 {
 	static const double q[] = {0, 50, 90, 99, 99.9};
-	const struct hist *h = agg_slo_hist(m, c);
+	const struct hist *h = agg_slo_hist(m, c, part);
 
 	if (c->slo_metric == SLO_MEAN)
 		return hist_mean(h);
@@ -556,8 +570,8 @@ void agg_window_ci(const struct agg_step *st, uint32_t from, uint32_t to, const 
 			agg_merge(all, st->merged[i]);
 		}
 	nb = n < AGG_CI_BATCHES ? n : AGG_CI_BATCHES;
-	h = agg_slo_hist(all, c);
-	v = agg_interval_metric(all, c);
+	h = agg_slo_hist(all, c, st->slo_part);
+	v = agg_interval_metric(all, c, st->slo_part);
 	if (nb < 2 || h->count == 0 || !(v > 0))
 		goto out;
 	/* batch k: intervals [k n / nb, (k + 1) n / nb), every one in some batch */
@@ -567,8 +581,8 @@ void agg_window_ci(const struct agg_step *st, uint32_t from, uint32_t to, const 
 		agg_record_init(b);
 		for (size_t i = k * n / nb; i < (k + 1) * n / nb; i++)
 			agg_merge(b, iv[i]);
-		m = agg_interval_metric(b, c);
-		if (agg_slo_hist(b, c)->count > 0 &&
+		m = agg_interval_metric(b, c, st->slo_part);
+		if (agg_slo_hist(b, c, st->slo_part)->count > 0 &&
 		    m > 0) /* a batch with no operations says nothing */
 			sum += x[used++] = log(m);
 	}
@@ -647,6 +661,32 @@ static void agg_point_kinds(const struct record *all, uint64_t measured_ns, stru
 	}
 }
 
+/* A mix's parts from the window's merged record: each its ops/s, MiB/s and latency. */
+static void agg_point_parts(const struct record *all, uint64_t measured_ns, int slo_part,
+                            struct step_point *pt)
+{
+	double s = (double)measured_ns / 1e9;
+
+	pt->slo_part = slo_part;
+	if (measured_ns == 0)
+		return;
+	pt->nparts = all->nparts;
+	for (uint32_t i = 0; i < all->nparts; i++) {
+		const struct record_part *rp = &all->parts[i];
+		struct point_part *pp = &pt->parts[i];
+
+		pp->ops_s = (double)rp->ops / s;
+		pp->read_ops_s = (double)rp->reads / s;
+		pp->mib_s = (double)rp->bytes / s / (1024.0 * 1024.0);
+		pp->mean_ns = hist_mean(&rp->latency);
+		pp->p50_ns = hist_quantile(&rp->latency, 50);
+		pp->p90_ns = hist_quantile(&rp->latency, 90);
+		pp->p99_ns = hist_quantile(&rp->latency, 99);
+		pp->p999_ns = hist_quantile(&rp->latency, 99.9);
+		pp->max_ns = rp->latency.count ? rp->latency.max : 0;
+	}
+}
+
 void agg_point(const struct agg_step *st, uint32_t step, double offered, const struct campaign *c,
                struct step_point *pt)
 {
@@ -717,9 +757,9 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 			continue;
 		t->seconds = (double)m->duration_ns / 1e9;
 		t->ops_s = (double)m->rec.ops / t->seconds;
-		t->mean_ns = hist_mean(agg_slo_hist(m, c));
-		t->p50_ns = hist_quantile(agg_slo_hist(m, c), 50);
-		t->p99_ns = hist_quantile(agg_slo_hist(m, c), 99);
+		t->mean_ns = hist_mean(agg_slo_hist(m, c, -1));
+		t->p50_ns = hist_quantile(agg_slo_hist(m, c, -1), 50);
+		t->p99_ns = hist_quantile(agg_slo_hist(m, c, -1), 99);
 		t->warmup = m->warmup;
 		t->measured = !m->warmup && i >= st->win_from && i < st->win_to;
 		pt->nticks++;
@@ -773,7 +813,7 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 	pt->max_ns = all->rec.latency.count ? all->rec.latency.max : 0;
 	for (unsigned b = 0; b < HIST_BINS; b++) {
 		double ns = (double)hist_bin_mid(b);
-		uint64_t count = agg_slo_hist(all, c)->bins[b];
+		uint64_t count = agg_slo_hist(all, c, -1)->bins[b];
 		int k;
 
 		if (count == 0)
@@ -786,7 +826,7 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 	pt->npct = (uint32_t)c->npercentiles;
 	for (uint32_t k = 0; k < pt->npct; k++) {
 		pt->pct[k] = c->percentiles[k];
-		pt->pct_ns[k] = hist_quantile(agg_slo_hist(all, c), c->percentiles[k]);
+		pt->pct_ns[k] = hist_quantile(agg_slo_hist(all, c, -1), c->percentiles[k]);
 	}
 	pt->svc_mean_ns = hist_mean(&all->rec.service);
 	pt->svc_p50_ns = hist_quantile(&all->rec.service, 50);
@@ -795,6 +835,7 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 	pt->svc_p999_ns = hist_quantile(&all->rec.service, 99.9);
 	pt->svc_max_ns = all->rec.service.count ? all->rec.service.max : 0;
 	agg_point_kinds(&all->rec, measured_ns, pt);
+	agg_point_parts(&all->rec, measured_ns, st->slo_part, pt);
 	/* A completed op's latency is its lag plus its service time: the share is in [0, 1]. */
 	pt->lag_share = pt->lag_mean_ns + pt->svc_mean_ns > 0
 	                    ? pt->lag_mean_ns / (pt->lag_mean_ns + pt->svc_mean_ns)

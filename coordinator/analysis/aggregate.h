@@ -65,6 +65,13 @@ struct step_tick {
 #define STEP_HIST_BINS       (7 * STEP_HIST_PER_DECADE)
 
 /* A step's point: the merge of its measured (non warm-up) intervals. */
+/* One part of a mix at a step: its achieved ops/s, MiB/s and latency (from due). */
+struct point_part {
+	double ops_s, read_ops_s, mib_s;
+	double mean_ns;
+	uint64_t p50_ns, p90_ns, p99_ns, p999_ns, max_ns;
+};
+
 struct step_point {
 	uint32_t step;
 	double offered_ops;  /* ops/s asked of the fleet */
@@ -164,9 +171,18 @@ struct step_point {
 	uint64_t read_max_ns, write_max_ns;
 	/* each kind's latency at the step's table percentiles (step_pct) */
 	uint64_t read_pct_ns[CAMPAIGN_MAX_PERCENTILES], write_pct_ns[CAMPAIGN_MAX_PERCENTILES];
+	/*
+	 * A mix's parts (agg_point_parts), in the plan's order (names: the workload's
+	 * io.mix); slo_part: the one the SLO judges (-1: the whole).
+	 */
+	uint32_t nparts;
+	int slo_part;
+	struct point_part parts[RECORD_PARTS_MAX];
 };
 
 struct agg_step;
+/* slo.part: the SLO of the step's points judges part's latency (-1: the whole). */
+void agg_step_slo_part(struct agg_step *st, int part);
 
 /*
  * The client's part of the judged metric (client_slo_ns): its reap delay in the storage's
@@ -323,6 +339,16 @@ static inline uint64_t step_pct_ns(const struct step_point *p, uint32_t k)
  */
 static inline double step_metric(const struct step_point *p, enum slo_metric m)
 {
+	/* slo.part: the part's latency, from the due time as a part records it */
+	if (p->slo_part >= 0 && (uint32_t)p->slo_part < p->nparts) {
+		const struct point_part *pp = &p->parts[p->slo_part];
+
+		return m == SLO_P50    ? (double)pp->p50_ns
+		       : m == SLO_P90  ? (double)pp->p90_ns
+		       : m == SLO_P99  ? (double)pp->p99_ns
+		       : m == SLO_P999 ? (double)pp->p999_ns
+		                       : pp->mean_ns;
+	}
 	switch (m) {
 	case SLO_P50:
 		return (double)(p->slo_due ? p->p50_ns : p->svc_p50_ns);

@@ -48,6 +48,8 @@ struct step *step_new(const struct campaign *c, size_t w, uint32_t step, double 
 	s->nintervals = s->planned + wl->steady_extend;
 	s->agg = agg_step_new(nagents, names, s->nintervals);
 	s->nagents = nagents;
+	if (c->slo_part[0] != '\0')
+		agg_step_slo_part(s->agg, mix_part_find(&wl->io.mix, c->slo_part));
 	return s;
 }
 

@@ -71,6 +71,55 @@ static void derive_json(FILE *f, json_t *root)
 	json_decref(root);
 }
 
+/* A mix's parts, last in curve-*.csv: NAME_ops, NAME_mibps, NAME_mean_us, NAME_p50_us... */
+static void derive_parts_csv_header(FILE *f, const struct mix *m)
+{
+	for (uint32_t i = 0; i < m->nparts; i++) {
+		const char *n = m->parts[i].name;
+
+		fprintf(f, ",%s_ops,%s_mibps,%s_mean_us,%s_p50_us,%s_p90_us,%s_p99_us,%s_p999_us",
+		        n, n, n, n, n, n, n);
+	}
+}
+
+static void derive_parts_csv_row(FILE *f, const struct mix *m, const struct step_point *p)
+{
+	for (uint32_t i = 0; i < m->nparts; i++) {
+		const struct point_part *pp = &p->parts[i];
+
+		if (i >= p->nparts) {
+			fputs(",,,,,,,", f); /* not measured (an agent without parts) */
+			continue;
+		}
+		fprintf(f, ",%.1f,%.3f,%.1f,%.1f,%.1f,%.1f,%.1f", pp->ops_s, pp->mib_s,
+		        pp->mean_ns / 1e3, (double)pp->p50_ns / 1e3, (double)pp->p90_ns / 1e3,
+		        (double)pp->p99_ns / 1e3, (double)pp->p999_ns / 1e3);
+	}
+}
+
+/* A mix's parts of a step in curve-*.json: each its name, share and figures. */
+static json_t *derive_parts_json(const struct mix *m, const struct step_point *p)
+{
+	json_t *a = derive_need(json_array());
+
+	for (uint32_t i = 0; i < m->nparts && i < p->nparts; i++) {
+		const struct point_part *pp = &p->parts[i];
+
+		json_array_append_new(
+		    a, json_pack(
+		           "{s:s,s:I,s:s,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name",
+		           m->parts[i].name, "share", (json_int_t)m->parts[i].share, "rw",
+		           rw_mode_name(m->parts[i].rw), "block_size",
+		           (json_int_t)m->parts[i].block_size, "ops", derive_num(pp->ops_s, 10),
+		           "mibps", derive_num(pp->mib_s, 1000), "mean_us", derive_us(pp->mean_ns),
+		           "p50_us", derive_us((double)pp->p50_ns), "p90_us",
+		           derive_us((double)pp->p90_ns), "p99_us", derive_us((double)pp->p99_ns),
+		           "p999_us", derive_us((double)pp->p999_ns), "max_us",
+		           derive_us((double)pp->max_ns)));
+	}
+	return a;
+}
+
 static void derive_curve_csv(FILE *f, const void *arg)
 {
 	const struct derive_ctx *x = arg;
@@ -79,9 +128,11 @@ static void derive_curve_csv(FILE *f, const void *arg)
 	bool mixed = agg_mixed(j->w);
 
 	pfield_csv_header(f, PF_CSV, mixed);
+	derive_parts_csv_header(f, &j->w->io.mix);
 	fputc('\n', f);
 	for (size_t i = 0; i < j->n; i++) {
 		pfield_csv_row(f, PF_CSV, mixed, &j->sorted[i], &j->v[i]);
+		derive_parts_csv_row(f, &j->w->io.mix, &j->sorted[i]);
 		fputc('\n', f);
 	}
 }
@@ -175,7 +226,8 @@ static json_t *derive_field_json(const struct pfield *f, const struct step_point
 }
 
 /* A step of curve-*.json (jp: its verdict): the fields the table gives it, in its order. */
-static json_t *derive_step_json(const struct step_point *p, const struct judged_point *jp)
+static json_t *derive_step_json(const struct step_point *p, const struct judged_point *jp,
+                                const struct mix *m)
 {
 	const struct pfield *list[PFIELD_MAX];
 	size_t n = pfield_list_kinds(PF_JSON, p->mixed, list);
@@ -194,6 +246,8 @@ static json_t *derive_step_json(const struct step_point *p, const struct judged_
 		json_object_set_new(o, "write_percentiles_us",
 		                    derive_kind_pcts_json(p, p->write_pct_ns));
 	}
+	if (m->nparts > 0)
+		json_object_set_new(o, "parts", derive_parts_json(m, p));
 	return o;
 }
 
@@ -202,20 +256,23 @@ static void derive_curve_json(FILE *f, const void *arg)
 	const struct derive_ctx *x = arg;
 	const struct judged_curve *j = &x->judged[x->w];
 	const struct workload *w = j->w;
-	json_t *steps = derive_need(json_array());
+	json_t *steps = derive_need(json_array()), *root;
 	double kops, kmib;
 
 	derive_knee_units(w, &j->knee, &kops, &kmib);
 	for (size_t i = 0; i < j->n; i++)
-		json_array_append_new(steps, derive_step_json(&j->sorted[i], &j->v[i]));
-	derive_json(f, json_pack("{s:s,s:s,s:I,s:s,s:o,s:s,s:s,s:o,s:o,s:o}", "workload", w->name,
-	                         "rw", rw_mode_name(w->io.rw), "block_size",
-	                         (json_int_t)w->io.block_size, "unit",
-	                         curve_uses_mib(w) ? "MiB/s" : "ops/s", "slo_us",
-	                         derive_us((double)x->c->slo_latency_ns), "metric",
-	                         campaign_slo_metric_name(x->c->slo_metric), "knee_kind", j->kind,
-	                         "knee_ops", derive_num(kops, 10), "knee_mibps",
-	                         derive_num(kmib, 1000), "steps", steps));
+		json_array_append_new(steps, derive_step_json(&j->sorted[i], &j->v[i], &w->io.mix));
+	root =
+	    json_pack("{s:s,s:s,s:I,s:s,s:o,s:s,s:s,s:o,s:o,s:o}", "workload", w->name, "rw",
+	              rw_mode_name(w->io.rw), "block_size", (json_int_t)w->io.block_size, "unit",
+	              curve_uses_mib(w) ? "MiB/s" : "ops/s", "slo_us",
+	              derive_us((double)x->c->slo_latency_ns), "metric",
+	              campaign_slo_metric_name(x->c->slo_metric), "knee_kind", j->kind, "knee_ops",
+	              derive_num(kops, 10), "knee_mibps", derive_num(kmib, 1000), "steps", steps);
+	/* slo.part: the part of this mix whose latency the knee was judged on */
+	if (root != NULL && x->c->slo_part[0] != '\0' && w->io.mix.nparts > 0)
+		json_object_set_new(root, "slo_part", json_string(x->c->slo_part));
+	derive_json(f, root);
 }
 
 static void derive_curve_svg(FILE *f, const void *arg)

@@ -86,7 +86,7 @@ print(f"# sizes: {dist['bytes']} bytes / {dist['ops']} ops = {mean:.0f} (asked {
 assert abs(mean - (0.6 * 4096 + 0.4 * 16384)) <= 0.01 * mean
 # the point: each part's ops/s and MiB/s, its latency and percentiles
 c = json.load(open(d + "/curve-oltp.json"))
-pt = c["points"][0] if "points" in c else c[0]
+pt = c["steps"][0]
 ps = {p["name"]: p for p in pt["parts"]}
 ach = pt["achieved_ops"]
 for name in share:

@@ -32,6 +32,30 @@ uint32_t mix_block_max(const struct mix *m)
 	return max;
 }
 
+/* A distribution's mean size (size when it has none). */
+static double mix_sizes_mean(const struct mix_sizes *s, uint32_t size)
+{
+	double sum = 0;
+
+	if (s->n == 0)
+		return size;
+	for (uint32_t i = 0; i < s->n; i++)
+		sum += (double)s->s[i].bytes * s->s[i].pct / 100.0;
+	return sum;
+}
+
+double mix_mean_bytes(const struct mix *m, uint32_t block_size)
+{
+	double sum = 0;
+
+	if (m->nparts == 0)
+		return mix_sizes_mean(&m->sizes, block_size);
+	for (uint32_t i = 0; i < m->nparts; i++)
+		sum += mix_sizes_mean(&m->parts[i].sizes, m->parts[i].block_size) *
+		       m->parts[i].share / 100.0;
+	return sum;
+}
+
 int mix_part_find(const struct mix *m, const char *name)
 {
 	for (uint32_t i = 0; i < m->nparts; i++)

@@ -65,6 +65,8 @@ struct mix_wire {
 uint32_t mix_sizes_max(const struct mix_sizes *s);
 /* The largest block any operation of the mix (parts, or the plain sizes) moves. */
 uint32_t mix_block_max(const struct mix *m);
+/* The bytes an operation moves on average (block_size when m is neither mix nor sizes). */
+double mix_mean_bytes(const struct mix *m, uint32_t block_size);
 /* The part named name, or -1. */
 int mix_part_find(const struct mix *m, const char *name);
 

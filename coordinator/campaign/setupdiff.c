@@ -153,6 +153,20 @@ static void setupdiff_setting(struct setupdiff_out *o, const char *w, const stru
 		setupdiff_add(o, "%s: %s %s vs %s", w, s->label, x, y);
 }
 
+/* A mix's parts and a size distribution, as check prints them ("none": not a mix). */
+static void setupdiff_mix(struct setupdiff_out *o, const char *w, const struct mix *a,
+                          const struct mix *b)
+{
+	char ta[1024], tb[1024];
+
+	mix_text(a, ta, sizeof(ta));
+	mix_text(b, tb, sizeof(tb));
+	setupdiff_str(o, w, "mix", ta[0] ? ta : "none", tb[0] ? tb : "none");
+	mix_sizes_text(&a->sizes, ta, sizeof(ta));
+	mix_sizes_text(&b->sizes, tb, sizeof(tb));
+	setupdiff_str(o, w, "block_size distribution", ta[0] ? ta : "none", tb[0] ? tb : "none");
+}
+
 static void setupdiff_workload(struct setupdiff_out *o, const struct workload *a,
                                const struct workload *b)
 {
@@ -161,6 +175,7 @@ static void setupdiff_workload(struct setupdiff_out *o, const struct workload *a
 	for (size_t i = 0; i < setting_count; i++)
 		if (setting_table[i].label != NULL && setting_held(&setting_table[i]))
 			setupdiff_setting(o, w, &setting_table[i], &a->io, &b->io);
+	setupdiff_mix(o, w, &a->io.mix, &b->io.mix);
 	setupdiff_time(o, w, "interval", a->interval_ns, b->interval_ns);
 	setupdiff_time(o, w, "warmup", a->warmup_ns, b->warmup_ns);
 	setupdiff_time(o, w, "measure", a->measure_ns, b->measure_ns);
@@ -250,6 +265,8 @@ size_t setupdiff(const struct campaign *a, const struct campaign *b, char *buf, 
 		              campaign_slo_metric_name(b->slo_metric));
 		setupdiff_str(&o, NULL, "slo from", a->slo_from_due ? "due" : "storage",
 		              b->slo_from_due ? "due" : "storage");
+		setupdiff_str(&o, NULL, "slo part", a->slo_part[0] ? a->slo_part : "the whole",
+		              b->slo_part[0] ? b->slo_part : "the whole");
 		setupdiff_str(&o, NULL, "target direct", a->targets[0].direct ? "true" : "false",
 		              b->targets[0].direct ? "true" : "false");
 	} else {
@@ -259,6 +276,8 @@ size_t setupdiff(const struct campaign *a, const struct campaign *b, char *buf, 
 		              campaign_slo_metric_name(b->slo_metric));
 		setupdiff_str(&o, NULL, "slo from", a->slo_from_due ? "due" : "storage",
 		              b->slo_from_due ? "due" : "storage");
+		setupdiff_str(&o, NULL, "slo part", a->slo_part[0] ? a->slo_part : "the whole",
+		              b->slo_part[0] ? b->slo_part : "the whole");
 	}
 	/* the stop rules and cooldown decide which steps run and are judged saturated */
 	if (a->stop.min_achieved_pct != b->stop.min_achieved_pct)

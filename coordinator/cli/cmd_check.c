@@ -33,7 +33,8 @@ static void cmd_check_duration(uint64_t ns, char *buf, size_t len)
 static void cmd_check_rate(double ops, const struct workload *w, char *buf, size_t len)
 {
 	snprintf(buf, len, "%.6g %s (%.1f %s)", ops, curve_rate_unit(w),
-	         curve_shown_bw(w, ops * w->io.block_size / 1048576.0), curve_bw_unit(w));
+	         curve_shown_bw(w, ops * mix_mean_bytes(&w->io.mix, w->io.block_size) / 1048576.0),
+	         curve_bw_unit(w));
 }
 
 /* A target as check shows it: "target" for target:, "target NAME" for targets:. */
@@ -117,7 +118,8 @@ static void cmd_check_campaign(const struct campaign *c)
 	for (size_t i = 0; i < c->ntargets; i++)
 		cmd_check_target(c, &c->targets[i]);
 	units_format_duration(c->slo_latency_ns, a, sizeof(a));
-	printf("  slo      %s latency <= %s\n", campaign_slo_metric_name(c->slo_metric), a);
+	printf("  slo      %s latency%s%s <= %s\n", campaign_slo_metric_name(c->slo_metric),
+	       c->slo_part[0] ? " of each mix's part " : "", c->slo_part, a);
 	units_format_duration(c->stop.ceiling_ns, b, sizeof(b));
 	printf("  stop     a step saturates below %g%% of its offered rate, with %s latency over "
 	       "%s",

@@ -233,7 +233,7 @@ static void test_unknown_key(void **state)
 	    "test.yaml:6:5: unknown key 'queue_dept' in workload 'randread-8k' "
 	    "(known: name, rw, block_size, workers, queue_depth, interval, warmup, "
 	    "measure, read_pct, align, working_set, random, arrivals, data, direct, "
-	    "wake_slack, timing, units, steady, retry, load, zip, targets); did you mean "
+	    "wake_slack, timing, units, steady, retry, load, mix, zip, targets); did you mean "
 	    "'queue_depth'?");
 	testlib_campaign_fails(
 	    TEST_HEAD "worker: 2\n"
@@ -249,7 +249,7 @@ static void test_unknown_key(void **state)
 	testlib_campaign_fails(
 	    TEST_HEAD "slo: {latncy: 1ms}\n"
 	              "workloads: [{name: a, load: {steps: [1]}}]\n",
-	    "test.yaml:4:7: unknown key 'latncy' in slo (known: latency, metric, from); did you "
+	    "test.yaml:4:7: unknown key 'latncy' in slo (known: latency, metric, from, part); did you "
 	    "mean 'latency'?");
 	testlib_campaign_fails(
 	    TEST_HEAD "workloads: [{name: a, load: {step: [1]}}]\n",

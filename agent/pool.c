@@ -106,7 +106,7 @@ static void pool_consume(struct pool *p, uint32_t w)
 		if (p->merged[in->index] == NULL) {
 			p->merged[in->index] = xcalloc(1, sizeof(**p->merged));
 			p->merged[in->index]->index = in->index;
-			record_reset(&p->merged[in->index]->rec);
+			record_init(&p->merged[in->index]->rec);
 		}
 		record_merge(&p->merged[in->index]->rec, &in->rec);
 		p->contrib[in->index]++;
@@ -121,7 +121,10 @@ static void pool_free_records(struct pool *p)
 {
 	if (p->merged != NULL)
 		for (uint32_t i = 0; i < p->nintervals; i++)
-			free(p->merged[i]);
+			if (p->merged[i] != NULL) {
+				record_release(&p->merged[i]->rec);
+				free(p->merged[i]);
+			}
 	free(p->merged);
 	free(p->contrib);
 	free(p->finished);
@@ -145,6 +148,7 @@ static void pool_emit(struct pool *p)
 
 		p->merged[i] = NULL;
 		p->cbs->on_interval(p->arg, p->step_no, i, m, p->contrib[i], p->finished[i]);
+		record_release(&m->rec);
 		free(m);
 		if (p->merged == NULL)
 			return;
@@ -274,6 +278,10 @@ static void pool_worker_plan(const struct pool *p, uint32_t w, struct io_plan *c
 	    ((uint64_t)getpid() << 32) ^ clock_now_ns() ^ ((uint64_t)w * 0x9e3779b97f4a7c15ull);
 	cfg->step = p->step;
 	cfg->slot = &p->slots[w];
+	cfg->slot_parts = p->params.io.mix.nparts == 0
+	                      ? NULL
+	                      : (struct record_part *)(p->slots + p->params.io.workers) +
+	                            (size_t)w * SHM_SLOTS * p->params.io.mix.nparts;
 	cfg->wake_fd = p->wake_fds[w];
 	cfg->notify_fd = p->notify_fd;
 }
@@ -328,7 +336,9 @@ struct pool *pool_start(struct event_base *base, const struct io_plan *params,
 	p->params.file_prefix = NULL;
 	p->cbs = cbs;
 	p->arg = arg;
-	p->shm_len = pool_step_size(n) + n * sizeof(struct shm_worker);
+	/* a mix's parts after the slots, for the intervals of a mix only (cfg->slot_parts) */
+	p->shm_len = pool_step_size(n) + n * sizeof(struct shm_worker) +
+	             (size_t)n * SHM_SLOTS * params->io.mix.nparts * sizeof(struct record_part);
 	p->shm = mmap(NULL, p->shm_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	p->pids = xcalloc(n, sizeof(*p->pids));
 	p->wake_fds = xcalloc(n, sizeof(*p->wake_fds));

@@ -231,6 +231,25 @@ static void worker_interval_begin(struct worker *w, uint64_t gen, uint32_t index
 	record_parts_use(&iv->rec, w->nparts);
 }
 
+/*
+ * The interval into its shared slot. The record's parts live on this worker's heap,
+ * which the agent cannot read: they are copied to the slot's own parts in the shared
+ * mapping and the slot's record points there (the same address in the agent, which
+ * mapped it before forking).
+ */
+static void worker_copy_out(struct worker *w, struct shm_interval *dst, uint64_t slot)
+{
+	const struct record *rec = &w->cur->rec;
+	struct record_part *parts = NULL;
+
+	if (rec->nparts > 0) {
+		parts = w->cfg->slot_parts + slot * w->nparts;
+		memcpy(parts, rec->parts, (size_t)rec->nparts * sizeof(*parts));
+	}
+	memcpy(dst, w->cur, sizeof(*dst));
+	dst->rec.parts = parts;
+}
+
 static void worker_publish(struct worker *w)
 {
 	struct shm_worker *sw = w->cfg->slot;
@@ -250,9 +269,7 @@ static void worker_publish(struct worker *w)
 	w->cpu_user_ns = user;
 	w->cpu_sys_ns = sys;
 	w->nivcsw = nivcsw;
-	/* the parts a plain workload's record leaves undefined are not copied */
-	memcpy(&sw->slots[seq % SHM_SLOTS], w->cur,
-	       offsetof(struct shm_interval, rec) + record_size(&w->cur->rec));
+	worker_copy_out(w, &sw->slots[seq % SHM_SLOTS], seq % SHM_SLOTS);
 	atomic_store_explicit(&sw->published, seq + 1, memory_order_release);
 	worker_notify(w->cfg);
 }
@@ -866,6 +883,8 @@ static void worker_teardown(struct worker *w)
 	free(w->len);
 	free(w->free_slots);
 	free(w->done);
+	if (w->cur != NULL)
+		record_release(&w->cur->rec);
 	free(w->cur);
 	datagen_free(w->data);
 	if (w->dump_fd >= 0)

@@ -45,8 +45,14 @@ struct io_plan {
 	uint64_t seed;           /* for random offsets and data */
 	struct shm_step *step;   /* read-only for the worker */
 	struct shm_worker *slot; /* this worker's own slot */
-	int wake_fd;             /* eventfd: the agent wrote a new step */
-	int notify_fd;           /* eventfd: the worker published an interval or changed state */
+	/*
+	 * A mix's parts for each of slot's SHM_SLOTS intervals (io.mix.nparts apiece, in the
+	 * shared mapping after the slots; NULL for a plain workload): a slot's record points
+	 * here, an address the agent shares since the mapping was made before the fork.
+	 */
+	struct record_part *slot_parts;
+	int wake_fd;   /* eventfd: the agent wrote a new step */
+	int notify_fd; /* eventfd: the worker published an interval or changed state */
 };
 
 /*

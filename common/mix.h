@@ -18,8 +18,8 @@
 #include "rw.h"
 
 /*
- * A mix has at most this many parts: each is a latency histogram (~37 KB) in every
- * interval record, sent sparse.
+ * A mix has at most this many parts: each is a latency histogram (~37 KB) in each of
+ * the mix's interval records (allocated for a mix only), sent sparse.
  */
 #define MIX_PARTS_MAX 8
 /* A size distribution has at most this many sizes. */

@@ -59,7 +59,7 @@ static uint64_t *record_wire_at(Iocurve__IntervalReport *r, const struct record_
 	return (uint64_t *)((char *)r + c->wire);
 }
 
-void record_reset(struct record *r)
+void record_init(struct record *r)
 {
 	memset(r, 0, offsetof(struct record, latency));
 	hist_reset(&r->latency);
@@ -68,20 +68,54 @@ void record_reset(struct record *r)
 	hist_reset(&r->write_latency);
 	r->nparts = 0;
 	r->parts_pad = 0;
+	r->parts = NULL;
+}
+
+void record_release(struct record *r)
+{
+	free(r->parts);
+	r->parts = NULL;
+	r->nparts = 0;
+}
+
+void record_reset(struct record *r)
+{
+	record_release(r);
+	record_init(r);
+}
+
+void record_copy(struct record *dst, const struct record *src)
+{
+	struct record_part *parts = dst->parts;
+
+	if (dst == src)
+		return;
+	/* dst's own array, sized to src's, so neither frees the other's */
+	if (src->nparts == 0) {
+		free(parts);
+		parts = NULL;
+	} else {
+		parts = xreallocarray(parts, src->nparts, sizeof(*parts));
+		memcpy(parts, src->parts, src->nparts * sizeof(*parts));
+	}
+	*dst = *src;
+	dst->parts = parts;
 }
 
 void record_parts_use(struct record *r, uint32_t n)
 {
 	if (n > RECORD_PARTS_MAX)
 		n = RECORD_PARTS_MAX;
+	if (n <= r->nparts)
+		return;
+	r->parts = xreallocarray(r->parts, n, sizeof(*r->parts));
 	for (uint32_t i = r->nparts; i < n; i++) {
 		struct record_part *p = &r->parts[i];
 
 		p->ops = p->reads = p->bytes = 0;
 		hist_reset(&p->latency);
 	}
-	if (n > r->nparts)
-		r->nparts = n;
+	r->nparts = n;
 }
 
 /* a + b stopped at max, as record_merge's sums are. */

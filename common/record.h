@@ -98,20 +98,16 @@ struct record {
 	struct hist write_latency;
 	/*
 	 * A mix's parts (CAPABILITY_MIX), in the plan's order; nparts 0: a plain workload.
-	 * Only parts[0..nparts) are defined: record_reset leaves the rest alone (a record
-	 * of a plain workload never touches their ~300 KB), record_parts_use readies them.
-	 * Every completed operation is in exactly one part (record_check_parts).
+	 * Each part is a histogram (~37 KB), so they are allocated only for a record that
+	 * has parts (record_parts_use): a plain workload's record carries one pointer, not
+	 * ~300 KB of parts it never uses. The array belongs to the record: record_reset and
+	 * record_release free it, record_copy and record_merge give dst its own. Every
+	 * completed operation is in exactly one part (record_check_parts).
 	 */
 	uint32_t nparts;
 	uint32_t parts_pad;
-	struct record_part parts[RECORD_PARTS_MAX];
+	struct record_part *parts; /* nparts of them; NULL when nparts is 0 */
 };
-
-/* The bytes of r that are defined: a copy of a record need take no more. */
-static inline size_t record_size(const struct record *r)
-{
-	return offsetof(struct record, parts) + (size_t)r->nparts * sizeof(struct record_part);
-}
 
 struct Iocurve__IntervalReport;
 
@@ -143,8 +139,18 @@ static inline uint64_t *record_at(struct record *r, const struct record_counter 
 	return (uint64_t *)((char *)r + c->off);
 }
 
+/*
+ * A record's life: record_init readies fresh memory (malloc'd, on the stack) as a
+ * record of nothing without parts; record_reset empties a record already made,
+ * freeing its parts; record_release frees what the record holds (its parts) before
+ * its memory goes. A record zeroed by calloc is already initialised.
+ */
+void record_init(struct record *r);
 void record_reset(struct record *r);
-/* Give r n parts (at most RECORD_PARTS_MAX), the new ones empty. */
+void record_release(struct record *r);
+/* dst (initialised) becomes src, with its own copy of src's parts. */
+void record_copy(struct record *dst, const struct record *src);
+/* Give r n parts (at most RECORD_PARTS_MAX; never fewer than it has), the new ones empty. */
 void record_parts_use(struct record *r, uint32_t n);
 /*
  * A record with parts must have every completed operation in one part: the parts'

@@ -54,9 +54,9 @@ static uint32_t agg_expected(const struct agg_step *st, uint32_t interval)
 	return st->nagents - st->gone[interval];
 }
 
-static void agg_record_init(struct agg_record *r)
+void agg_record_init(struct agg_record *r)
 {
-	record_reset(&r->rec);
+	record_init(&r->rec);
 	r->duration_ns = 0;
 	r->workers = 0;
 	r->finished = 0;
@@ -65,6 +65,21 @@ static void agg_record_init(struct agg_record *r)
 	r->host_cpu_pct = 0;
 	r->err_agent[0] = '\0';
 	r->no_bins = false;
+}
+
+/* An agg_record used before: its parts freed, then as new. */
+static void agg_record_reset(struct agg_record *r)
+{
+	record_release(&r->rec);
+	agg_record_init(r);
+}
+
+void agg_record_free(struct agg_record *r)
+{
+	if (r == NULL)
+		return;
+	record_release(&r->rec);
+	free(r);
 }
 
 struct agg_step *agg_step_new(uint32_t nagents, const char *const *names, uint32_t nintervals)
@@ -116,8 +131,15 @@ int agg_set_hists(struct agg_step *st, uint32_t interval, const struct record *m
 	if (!agg_hist_agrees(&m->rec.latency, &merged->latency) ||
 	    !agg_hist_agrees(&m->rec.service, &merged->service) ||
 	    !agg_hist_agrees(&m->rec.read_latency, &merged->read_latency) ||
-	    !agg_hist_agrees(&m->rec.write_latency, &merged->write_latency))
+	    !agg_hist_agrees(&m->rec.write_latency, &merged->write_latency) ||
+	    m->rec.nparts != merged->nparts)
 		return -1;
+	/* a mix's parts were written without bins too: the merged line's stand for them */
+	for (uint32_t i = 0; i < m->rec.nparts; i++)
+		if (!agg_hist_agrees(&m->rec.parts[i].latency, &merged->parts[i].latency))
+			return -1;
+	for (uint32_t i = 0; i < m->rec.nparts; i++)
+		m->rec.parts[i].latency = merged->parts[i].latency;
 	m->rec.latency = merged->latency;
 	m->rec.service = merged->service;
 	m->rec.read_latency = merged->read_latency;
@@ -149,7 +171,7 @@ void agg_step_free(struct agg_step *st)
 	if (st == NULL)
 		return;
 	for (uint32_t i = 0; i < st->nintervals; i++)
-		free(st->merged[i]);
+		agg_record_free(st->merged[i]);
 	free(st->merged);
 	free(st->gone);
 	free(st->seen);
@@ -564,6 +586,7 @@ void agg_window_ci(const struct agg_step *st, uint32_t from, uint32_t to, const 
 
 	*lo = *hi = 0;
 	agg_record_init(all);
+	agg_record_init(b);
 	for (uint32_t i = from; i < to && i < st->nintervals && n < sizeof(iv) / sizeof(iv[0]); i++)
 		if (st->merged[i] != NULL && !st->merged[i]->warmup && st->merged[i]->agents > 0) {
 			iv[n++] = st->merged[i];
@@ -578,7 +601,7 @@ void agg_window_ci(const struct agg_step *st, uint32_t from, uint32_t to, const 
 	for (size_t k = 0; k < nb; k++) {
 		double m;
 
-		agg_record_init(b);
+		agg_record_reset(b);
 		for (size_t i = k * n / nb; i < (k + 1) * n / nb; i++)
 			agg_merge(b, iv[i]);
 		m = agg_interval_metric(b, c, st->slo_part);
@@ -604,8 +627,8 @@ void agg_window_ci(const struct agg_step *st, uint32_t from, uint32_t to, const 
 		*hi = fmax(*hi, (double)hist_quantile(h, fmin(100, 100 * (p + d))));
 	}
 out:
-	free(b);
-	free(all);
+	agg_record_free(b);
+	agg_record_free(all);
 }
 
 bool agg_mixed(const struct workload *w)
@@ -857,5 +880,5 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 		/* workers were summed per interval: divide by the intervals to get a head count */
 		pt->qd_full_pct = 100.0 * (double)all->rec.qd_full_ns /
 		                  ((double)measured_ns * (double)all->workers / (double)nm);
-	free(all);
+	agg_record_free(all);
 }

@@ -33,6 +33,13 @@ struct agg_record {
 	bool no_bins;
 };
 
+/*
+ * An agg_record's life: agg_record_init readies fresh memory (a record of nothing,
+ * without parts); agg_record_free frees a malloc'd one with its record's parts.
+ */
+void agg_record_init(struct agg_record *r);
+void agg_record_free(struct agg_record *r);
+
 /* Per-agent figures of a step, for the report's breakdown. */
 #define STEP_MAX_AGENTS 64
 struct agent_share {
@@ -253,7 +260,9 @@ int agg_add_record(struct agg_step *st, uint32_t agent, uint32_t interval,
 /*
  * Decode one report into a record (also used by agg_add), checked whole
  * (record_decode, agg_record_check): an error names the interval, the field and
- * its value ("interval 3: host_cpu_pct 1e+308 is outside [0, 100]").
+ * its value ("interval 3: host_cpu_pct 1e+308 is outside [0, 100]"). rec is fresh
+ * memory (or released): it is initialised here, and holds a mix's parts after,
+ * whether or not the report was accepted: free it with agg_record_free.
  */
 int agg_record_from_report(struct agg_record *rec, const Iocurve__IntervalReport *r,
                            struct error *err);

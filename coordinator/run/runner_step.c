@@ -262,7 +262,7 @@ static int runner_interval(struct runner *r, uint32_t ai, uint32_t i,
 
 	/* Feed. */
 	if (ir != NULL) {
-		rec = xmalloc(sizeof(*rec));
+		rec = xcalloc(1, sizeof(*rec)); /* zeroed: freed whole even when refused early */
 		answer = step_feed(r->st, ai, ir, rec, &m, err);
 		if (answer < 0) {
 			error_prefix(err, "agent %s: bad interval report: ", name);
@@ -293,7 +293,7 @@ static int runner_interval(struct runner *r, uint32_t ai, uint32_t i,
 		runner_end_step(r);
 	rc = 0;
 out:
-	free(rec);
+	agg_record_free(rec);
 	return rc;
 }
 
@@ -413,14 +413,14 @@ static int runner_step_end(struct runner *r, struct error *err)
 int runner_probe_report(struct runner *r, uint32_t ai, const Iocurve__IntervalReport *ir,
                         struct error *err)
 {
-	struct agg_record *rec = xmalloc(sizeof(*rec));
+	struct agg_record *rec = xcalloc(1, sizeof(*rec)); /* zeroed: freed whole if refused */
 	const struct agg_record *m;
 	int rc = step_feed(r->probe, ai, ir, rec, &m, err);
 
 	if (rc < 0)
 		error_prefix(err,
 		             "agent %s: bad probe report: ", runner_agents_name(r->agents, ai));
-	free(rec);
+	agg_record_free(rec);
 	return rc < 0 ? RUNNER_BAD_REPORT : 0;
 }
 

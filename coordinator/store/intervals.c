@@ -356,6 +356,11 @@ struct intervals_reader {
 	long end;                      /* offset after the last line read */
 	char warning[256];             /* a torn last line ignored, or "" */
 	uint64_t pairs[2 * HIST_BINS]; /* one histogram's bins as the wire has them */
+	/*
+	 * The last line's parts (a mix's): the reader's, so a caller's line needs no freeing;
+	 * freed by the next intervals_next or intervals_close.
+	 */
+	struct record_part *parts;
 };
 
 /* The helpers below say what is wrong; intervals_next says where. */
@@ -923,7 +928,9 @@ int intervals_next(struct intervals_reader *r, struct intervals_line *l, struct 
 		return 0;
 	r->lineno++;
 	memset(l, 0, sizeof(*l));
-	record_reset(&l->rec.rec);
+	record_init(&l->rec.rec);
+	free(r->parts); /* the previous line's: the caller has merged or copied what it keeps */
+	r->parts = NULL;
 	o = json_loadb(r->buf, (size_t)n, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &jerr);
 	if (o == NULL && r->buf[n - 1] != '\n') {
 		/* Only the last line lacks a newline: the writer was killed writing it. */
@@ -937,6 +944,7 @@ int intervals_next(struct intervals_reader *r, struct intervals_line *l, struct 
 		error_set(err, "not JSON: %s (column %d)", jerr.text, jerr.column);
 	rc = o != NULL ? intervals_get_line(r, o, l, err) : -1;
 	json_decref(o);
+	r->parts = l->rec.rec.parts; /* kept by the reader, even from a refused line */
 	if (rc < 0) {
 		error_prefix(err, "%s:%zu: ", r->path, r->lineno);
 		return -1;
@@ -966,5 +974,6 @@ void intervals_close(struct intervals_reader *r)
 	fclose(r->f);
 	free(r->buf);
 	free(r->path);
+	free(r->parts);
 	free(r);
 }

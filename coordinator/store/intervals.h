@@ -163,7 +163,12 @@ struct intervals_reader;
 #define INTERVALS_LINE_MAX (4u << 20)
 
 struct intervals_reader *intervals_open(const char *path, struct error *err);
-/* 1 with *line filled, 0 at the end of the file, -1 with err set. */
+/*
+ * 1 with *line filled, 0 at the end of the file, -1 with err set. A mix's parts in
+ * line->rec.rec stay the reader's, valid until the next intervals_next or
+ * intervals_close: a caller that keeps the record past that copies it (record_copy);
+ * merging it (agg_add_record) copies what it needs.
+ */
 int intervals_next(struct intervals_reader *r, struct intervals_line *line, struct error *err);
 /* The line intervals_next last read, from 1: for the caller's own complaints. */
 size_t intervals_lineno(const struct intervals_reader *r);

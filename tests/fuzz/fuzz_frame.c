@@ -24,6 +24,7 @@ static void fuzz_frame_body(const Iocurve__Envelope *env)
 		break;
 	case IOCURVE__ENVELOPE__BODY_INTERVAL_REPORT:
 		agg_record_from_report(&rec, env->interval_report, &err);
+		record_release(&rec.rec);
 		break;
 	case IOCURVE__ENVELOPE__BODY_EVENT:
 		if (event_from_pb(&e, env->event, &err) == 0)

@@ -145,7 +145,8 @@ static void fuzz_report(struct fuzz_fleet *f, const Iocurve__IntervalReport *r)
 	record_merge(&f->rec, &rec);
 	fuzz_record_holds(&f->rec);
 	for (unsigned d = 0; d < doublings && record_merge_fits(&f->rec, &f->rec, &err) == 0; d++) {
-		f->rec_copy = f->rec;
+		record_copy(&f->rec_copy,
+		            &f->rec); /* its own parts: merging reads one, grows the other */
 		record_merge(&f->rec, &f->rec_copy);
 		fuzz_record_holds(&f->rec);
 	}
@@ -160,7 +161,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	for (int k = 0; k < 4; k++)
 		hist_reset(&f->h[k]);
-	record_reset(&f->rec);
+	record_init(&f->rec);
+	record_init(&f->rec_copy);
 	evbuffer_add(in, data, size);
 	while (frame_read(in, 1u << 20, &env, &err) > 0) {
 		if (env->body_case == IOCURVE__ENVELOPE__BODY_INTERVAL_REPORT)
@@ -168,6 +170,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		frame_free(env);
 	}
 	evbuffer_free(in);
+	record_release(&f->rec);
+	record_release(&f->rec_copy);
 	free(f);
 	return 0;
 }

@@ -100,6 +100,15 @@ assert "reads_ops" in head and "log_p99_us" in head, head
 PY
 ok "per-part ops/s within 2% of the shares, sizes as asked, parts in the point"
 
+# report reads the parts back from intervals.jsonl: the same curve, parts and columns
+cp "$T/out/curve-oltp.json" "$T/curve-oltp.json.orig"
+cp "$T/out/curve-oltp.csv" "$T/curve-oltp.csv.orig"
+"$IOCURVE" report "$T/out" > /dev/null || fail "report on the mix run"
+cmp "$T/curve-oltp.json.orig" "$T/out/curve-oltp.json" &&
+	cmp "$T/curve-oltp.csv.orig" "$T/out/curve-oltp.csv" ||
+	fail "report rebuilds the mix's curve, parts included, identically"
+ok "report rebuilds the mix's curve, parts included, identically"
+
 # the file: the sequential 64 KiB writes reached it (its first blocks' data changed)
 [ "$(stat -c %s "$T/data/"*-w0.dat)" -eq $((64 << 20)) ] || fail "the file keeps its size"
 

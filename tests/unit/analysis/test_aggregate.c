@@ -249,7 +249,7 @@ static void test_record_error_cause(void **state)
 	(void)state;
 	assert_non_null(pt);
 	assert_non_null(rec);
-	record_reset(&r);
+	record_init(&r);
 	record_error(&r, 0, 40960, "/t/w0.dat", "short read: file truncated to 4096 bytes");
 	record_error(&r, 5, 8192, "/t/w1.dat", NULL); /* the first failure stays */
 	assert_int_equal(r.errors, 2);
@@ -260,7 +260,7 @@ static void test_record_error_cause(void **state)
 	assert_true(record_err_kept(&r));
 
 	/* errno 0 and no cause: still kept, in words that say what little is known. */
-	record_reset(&back);
+	record_init(&back);
 	record_error(&back, 0, 512, "/t/w2.dat", NULL);
 	assert_string_equal(back.err_path, "/t/w2.dat");
 	assert_int_equal(back.err_offset, 512);
@@ -339,7 +339,7 @@ static void test_report_cpu_share(void **state)
 
 	(void)state;
 	assert_non_null(rec);
-	record_reset(&r);
+	record_init(&r);
 	record_encode(&r, &wire);
 	wire.duration_ns = 1000000000;
 	wire.interval = 4;

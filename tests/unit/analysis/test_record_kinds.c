@@ -182,7 +182,8 @@ static void test_point(void **state)
 				struct error err;
 
 				assert_non_null(rec);
-				rec->rec = *r;
+				record_copy(&rec->rec, r);
+				record_release(r);
 				free(r);
 				if (old && a == 1)
 					record_drop_kinds(&rec->rec);

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,7 +112,8 @@ static void test_record_parts(void **state)
 	struct error err;
 
 	(void)state;
-	record_reset(a);
+	record_init(a);
+	record_init(b);
 	record_parts_use(a, 2);
 	for (int i = 0; i < 3; i++) {
 		int k = i < 2 ? 0 : 1;
@@ -141,6 +143,63 @@ static void test_record_parts(void **state)
 	r.parts[1]->ops = 2;
 	assert_int_equal(record_decode(b, &r, &err), -1);
 	record_encoded_free(&r);
+	record_release(a);
+	record_release(b);
+	free(a);
+	free(b);
+}
+
+/*
+ * A record's parts are its own allocation, made only for a mix: a plain record carries
+ * a pointer, not eight histograms; a copy has its own parts (changing one leaves the
+ * other alone, and both free without a double free); a merge into a record without
+ * parts makes them; a reset frees them.
+ */
+static void test_record_parts_owned(void **state)
+{
+	struct record *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+
+	(void)state;
+	/* inline, eight parts would make the record three times a plain one's four histograms */
+	assert_true(sizeof(struct record) < 5 * sizeof(struct hist));
+	record_init(a);
+	record_init(b);
+	assert_null(a->parts);
+	record_parts_use(a, 3);
+	assert_non_null(a->parts);
+	assert_int_equal(a->nparts, 3);
+	a->parts[2].ops = 7;
+	hist_record(&a->parts[2].latency, 5000);
+	/* never fewer parts than it has: a merge of a record of 2 keeps the third */
+	record_parts_use(a, 2);
+	assert_int_equal(a->nparts, 3);
+	assert_int_equal(a->parts[2].ops, 7);
+
+	record_copy(b, a);
+	assert_int_equal(b->nparts, 3);
+	assert_ptr_not_equal(b->parts, a->parts);
+	assert_int_equal(b->parts[2].latency.max, 5000);
+	b->parts[2].ops = 9;
+	assert_int_equal(a->parts[2].ops, 7);
+
+	/* merged into a record without parts: dst gets its own, summed */
+	record_reset(b);
+	assert_null(b->parts);
+	assert_int_equal(b->nparts, 0);
+	record_merge(b, a);
+	record_merge(b, a);
+	assert_ptr_not_equal(b->parts, a->parts);
+	assert_int_equal(b->parts[2].ops, 14);
+	assert_int_equal(b->parts[2].latency.count, 2);
+	assert_int_equal(a->parts[2].ops, 7);
+
+	/* a copy of a plain record drops dst's parts */
+	record_reset(a);
+	record_copy(b, a);
+	assert_null(b->parts);
+	assert_int_equal(b->nparts, 0);
+	record_release(a);
+	record_release(b);
 	free(a);
 	free(b);
 }
@@ -151,6 +210,7 @@ int main(void)
 	    cmocka_unit_test(test_mix_pick_exact),
 	    cmocka_unit_test(test_mix_wire),
 	    cmocka_unit_test(test_record_parts),
+	    cmocka_unit_test(test_record_parts_owned),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

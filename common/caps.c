@@ -20,6 +20,9 @@ const struct caps_info caps_known[] = {
     {IOCURVE__CAPABILITY__CAPABILITY_CLONE, "clone",
      "a campaign with data: {clone: NAME} is refused (each file would get data of its own, "
      "not the clone's)"},
+    {IOCURVE__CAPABILITY__CAPABILITY_REPLAY, "replay",
+     "a campaign with a replay: workload is refused (it would run the workload's pattern, "
+     "not the trace)"},
 };
 const size_t caps_nknown = sizeof(caps_known) / sizeof(caps_known[0]);
 

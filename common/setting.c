@@ -203,6 +203,8 @@ const struct setting setting_table[] = {
     HAND("steady"),
     HAND("retry"),
     HAND("load"),
+    /* replay: {file, format}: read per workload by workloads.c, sent as operations */
+    HAND("replay"),
 };
 #undef AT
 #undef WIRE

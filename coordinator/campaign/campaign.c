@@ -18,6 +18,7 @@
 #include "saferead.h"
 #include "units.h"
 #include "targets.h"
+#include "trace.h"
 #include "workloads.h"
 #include "xalloc.h"
 #include "yamlload.h"
@@ -512,6 +513,7 @@ void campaign_free(struct campaign *c)
 		free(c->workloads[i].name);
 		free(c->workloads[i].test);
 		free(c->workloads[i].steps);
+		trace_free(c->workloads[i].replay);
 	}
 	free(c->workloads);
 	label_free(c->labels, c->nlabels);

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct trace;
+
 #include "access.h"
 #include "label.h"
 #include "rw.h"
@@ -93,6 +95,13 @@ struct workload {
 	 */
 	char *test;
 	uint32_t target;
+	/*
+	 * replay: {file, format}: the trace this workload replays (its own copy, freed
+	 * with it), or NULL. Its load is load: {speeds: [...]}, each speed a step whose
+	 * rate (in steps) is the speed times the trace's ops/s at x1 (trace_rate).
+	 */
+	struct trace *replay;
+	bool speeds; /* load: speeds: given: steps[].ops hold speeds until the trace is read */
 };
 
 /* stop: when a step saturates the target, a ramp stops there and the report says why. */

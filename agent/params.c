@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "params.h"
+#include "replay.h"
 
 /* The access distribution arrives as the protocol's RandomDist number. */
 _Static_assert((int)PATTERN_UNIFORM == (int)IOCURVE__RANDOM_DIST__RANDOM_DIST_UNIFORM,
@@ -298,6 +299,11 @@ int params_from_prepare(const Iocurve__Prepare *p, const char *file_prefix,
 	if (p->fleet_workers > 0 && p->worker_base + p->workers <= p->fleet_workers) {
 		plan->phase_base = p->worker_base;
 		plan->phase_total = p->fleet_workers;
+	}
+	/* a replay's operations, held for the workers the pool forks (agent/replay.h) */
+	if (replay_from_prepare(p, plan->file_size, plan->io.block_size, &plan->replay, err) < 0) {
+		error_prefix(err, "workload %s: ", p->workload);
+		return -1;
 	}
 	if (p->sim != NULL) {
 		sim->servers = p->sim->servers;

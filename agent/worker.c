@@ -52,6 +52,8 @@ struct worker {
 	struct pattern pat;   /* offsets and read/write; a sequential walk carries across steps */
 	struct datagen *data; /* written data; NULL when the workload never writes */
 	struct arrivals arr;  /* intended start times of the step in progress */
+	struct replay_src rp; /* a replay: its operations and their times, not arr and pat */
+	uint32_t *len;        /* per slot: its operation's bytes (a replay's vary) */
 	struct pacer pace;    /* when to sleep and when to spin */
 	struct shm_interval *cur; /* the interval being recorded, copied out when it ends */
 	uint64_t cpu_user_ns;     /* process CPU at the start of the current interval */
@@ -282,7 +284,7 @@ static void worker_short_cause(const struct worker *w, uint16_t slot, int32_t re
 		         (unsigned long long)st.st_size);
 	else
 		snprintf(buf, len, "short %s: %d of %u bytes", w->writing[slot] ? "write" : "read",
-		         (int)res, w->cfg->io.block_size);
+		         (int)res, w->len[slot]);
 }
 
 static void worker_issue(struct worker *w, uint64_t intended, uint64_t now)
@@ -290,9 +292,17 @@ static void worker_issue(struct worker *w, uint64_t intended, uint64_t now)
 	struct pattern_op op;
 	struct engine_io io;
 
-	pattern_next(&w->pat, &op);
-	io.slot = w->free_slots[--w->nfree];
 	io.len = w->cfg->io.block_size;
+	if (w->cfg->replay != NULL) {
+		/* the operation replay_next gave this due time */
+		op.offset = w->rp.cur->offset;
+		op.write = w->rp.cur->write;
+		io.len = w->rp.cur->len;
+	} else {
+		pattern_next(&w->pat, &op);
+	}
+	io.slot = w->free_slots[--w->nfree];
+	w->len[io.slot] = io.len;
 	io.offset = op.offset;
 	io.write = op.write;
 	if (op.write)
@@ -320,10 +330,19 @@ static void worker_charge(struct worker *w, uint64_t lower_ns)
 	w->cur->rec.missed_charged++;
 }
 
+/* The next operation's due time: the replay's, or the arrivals'. */
+static inline uint64_t worker_next_due(struct worker *w)
+{
+	return w->cfg->replay != NULL ? replay_next(&w->rp) : arrivals_next(&w->arr);
+}
+
 /* Operations due before t that have not been issued: the client is this far behind. */
 static uint64_t worker_backlog(const struct worker *w, uint64_t next, uint64_t t)
 {
-	return next < t ? 1 + arrivals_due_before(&w->arr, t) : 0;
+	if (next >= t)
+		return 0;
+	return 1 + (w->cfg->replay != NULL ? replay_due_before(&w->rp, t)
+	                                   : arrivals_due_before(&w->arr, t));
 }
 
 /* An operation's delays: the client's (issue lateness, reap delay) and the queue depth's. */
@@ -344,10 +363,10 @@ static void worker_health(struct record *r, uint64_t late, uint64_t slot_wait, u
 static void worker_reap(struct worker *w, int n, uint64_t now, bool count)
 {
 	struct shm_interval *iv = w->cur;
-	uint32_t bs = w->cfg->io.block_size;
 
 	for (int i = 0; i < n; i++) {
 		uint16_t slot = w->done[i].slot;
+		uint32_t bs = w->len[slot];
 		/* The device's own finish time when it knows it (sim), else this batch's. */
 		uint64_t at = w->done[i].done_ns ? w->done[i].done_ns : now, lag, lat;
 
@@ -400,7 +419,7 @@ static uint64_t worker_end_missed(struct worker *w, uint64_t next, uint64_t end)
 {
 	uint64_t missed = 0;
 
-	for (; next < end; next = arrivals_next(&w->arr)) {
+	for (; next < end; next = worker_next_due(w)) {
 		worker_charge(w, end - next);
 		missed++;
 	}
@@ -509,7 +528,16 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 	w->work_done = w->work_done_ns = 0;
 	if (k.ops && k.think_ns)
 		k.think = xcalloc(qd, sizeof(*k.think));
-	if (!closed) {
+	if (!closed && w->cfg->replay != NULL) {
+		/*
+		 * The speed: this worker's rate over its share of the trace's x1 rate (the
+		 * coordinator splits a step's rate evenly over the fleet's workers).
+		 */
+		uint32_t fleet = w->cfg->phase_total ? w->cfg->phase_total : w->cfg->io.workers;
+
+		replay_src_start(&w->rp, start, s->rate * fleet / w->cfg->replay->rate);
+		next = replay_next(&w->rp);
+	} else if (!closed) {
 		arrivals_init(&w->arr, w->cfg->io.poisson ? ARRIVALS_POISSON : ARRIVALS_UNIFORM,
 		              s->rate, start, w->cfg->seed ^ s->gen);
 		if (w->cfg->phase_total > 1)
@@ -549,7 +577,7 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 				inflight++;
 				k.issued++;
 				if (!closed)
-					next = arrivals_next(&w->arr);
+					next = worker_next_due(w);
 			}
 			if (worker_work_out(&k)) {
 				/* its work is all out: only the interval boundaries wake it */
@@ -749,6 +777,8 @@ static int worker_setup(struct worker *w, const struct io_plan *cfg, struct erro
 	w->slot_wait = xcalloc(qd, sizeof(*w->slot_wait));
 	w->writing = xcalloc(qd, sizeof(*w->writing));
 	w->offset = xcalloc(qd, sizeof(*w->offset));
+	w->len = xcalloc(qd, sizeof(*w->len));
+	replay_src_init(&w->rp, cfg->replay, cfg->index);
 	w->free_slots = xcalloc(qd, sizeof(*w->free_slots));
 	w->done = xcalloc(qd, sizeof(*w->done));
 	w->cur = xcalloc(1, sizeof(*w->cur));
@@ -769,6 +799,7 @@ static void worker_teardown(struct worker *w)
 	free(w->slot_wait);
 	free(w->writing);
 	free(w->offset);
+	free(w->len);
 	free(w->free_slots);
 	free(w->done);
 	free(w->cur);

@@ -31,8 +31,10 @@ static int replay_check(const Iocurve__Prepare *p, uint32_t block_size, struct e
 		          p->replay_period_ns, REPLAY_MAX_PERIOD_NS);
 		return -1;
 	}
-	if (!isfinite(p->replay_rate) || !(p->replay_rate > 0) || p->replay_rate > REPLAY_MAX_RATE) {
-		error_set(err, "Prepare field replay_rate %g is out of its bounds (above 0, at most %g)",
+	if (!isfinite(p->replay_rate) || !(p->replay_rate > 0) ||
+	    p->replay_rate > REPLAY_MAX_RATE) {
+		error_set(err,
+		          "Prepare field replay_rate %g is out of its bounds (above 0, at most %g)",
 		          p->replay_rate, REPLAY_MAX_RATE);
 		return -1;
 	}
@@ -46,12 +48,12 @@ static int replay_check(const Iocurve__Prepare *p, uint32_t block_size, struct e
 		sum += p->replay_worker_ops[w];
 	if (n > REPLAY_MAX_OPS || sum != n || p->n_replay_offset != n || p->n_replay_len != n ||
 	    p->n_replay_write != n) {
-		error_set(err,
-		          "Prepare fields replay_time_ns, replay_offset, replay_len and replay_write "
-		          "(%zu, %zu, %zu, %zu operations) are out of their bounds: as many as "
-		          "replay_worker_ops sums to (%" PRIu64 "), at most %u",
-		          n, p->n_replay_offset, p->n_replay_len, p->n_replay_write, sum,
-		          REPLAY_MAX_OPS);
+		error_set(
+		    err,
+		    "Prepare fields replay_time_ns, replay_offset, replay_len and replay_write "
+		    "(%zu, %zu, %zu, %zu operations) are out of their bounds: as many as "
+		    "replay_worker_ops sums to (%" PRIu64 "), at most %u",
+		    n, p->n_replay_offset, p->n_replay_len, p->n_replay_write, sum, REPLAY_MAX_OPS);
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -64,10 +66,11 @@ static int replay_check(const Iocurve__Prepare *p, uint32_t block_size, struct e
 		}
 		if (p->replay_len[i] == 0 || p->replay_len[i] > block_size ||
 		    p->replay_len[i] % 512 != 0) {
-			error_set(err,
-			          "Prepare field replay_len[%zu] %u is out of its bounds (512..%u, a "
-			          "multiple of 512: block_size)",
-			          i, p->replay_len[i], block_size);
+			error_set(
+			    err,
+			    "Prepare field replay_len[%zu] %u is out of its bounds (512..%u, a "
+			    "multiple of 512: block_size)",
+			    i, p->replay_len[i], block_size);
 			return -1;
 		}
 	}
@@ -85,8 +88,8 @@ int replay_from_prepare(const Iocurve__Prepare *p, uint64_t file_size, uint32_t 
 		return 0;
 	if (replay_check(p, block_size, err) < 0)
 		return -1;
-	replay_held.ops = xcalloc(p->n_replay_time_ns ? p->n_replay_time_ns : 1,
-	                          sizeof(*replay_held.ops));
+	replay_held.ops =
+	    xcalloc(p->n_replay_time_ns ? p->n_replay_time_ns : 1, sizeof(*replay_held.ops));
 	replay_held.first = xcalloc(p->workers + 1, sizeof(*replay_held.first));
 	replay_held.nworkers = p->workers;
 	replay_held.period_ns = p->replay_period_ns;

@@ -173,6 +173,8 @@ enum campaign_detail {
 struct campaign {
 	char *name;
 	char *path; /* the file it came from, for messages */
+	/* read from a results directory's plan.yaml: its traces are the copies beside it */
+	bool from_results;
 	char *text; /* the effective campaign, for plan.yaml: the file, or campsource.c's */
 	size_t text_len;
 	bool text_generated; /* text is not the file as written (include, ${}, --set) */

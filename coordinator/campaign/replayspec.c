@@ -12,14 +12,25 @@
 
 static const char *const replayspec_keys[] = {"file", "format", "rate", NULL};
 
-/* The trace's path: as given when absolute, else beside the campaign file. */
-static char *replayspec_path(const char *file, const char *campaign_path)
+/*
+ * The trace's path: as given when absolute, else beside the campaign file; from a
+ * results directory, the copy the run kept beside its plan.yaml.
+ */
+static char *replayspec_path(const char *file, const struct campaign *c, const char *workload)
 {
-	const char *slash = campaign_path ? strrchr(campaign_path, '/') : NULL;
+	const char *slash = c->path ? strrchr(c->path, '/') : NULL;
+	char *name, *path;
 
+	if (c->from_results) {
+		name = xasprintf(REPLAYSPEC_COPY, workload);
+		path = slash ? xasprintf("%.*s/%s", (int)(slash - c->path), c->path, name)
+		             : xstrdup(name);
+		free(name);
+		return path;
+	}
 	if (file[0] == '/' || slash == NULL)
 		return xstrdup(file);
-	return xasprintf("%.*s/%s", (int)(slash - campaign_path), campaign_path, file);
+	return xasprintf("%.*s/%s", (int)(slash - c->path), c->path, file);
 }
 
 /* replay.rate: a version 2 iolog's ops/s at x1 (it has no times of its own). */
@@ -42,7 +53,7 @@ static int replayspec_rate(struct yamlnode_doc *y, const yaml_node_t *n, double 
 }
 
 int replayspec_parse(struct yamlnode_doc *y, const yaml_node_t *map, const yaml_node_t *load,
-                     const char *campaign_path, struct workload *w)
+                     const struct campaign *c, struct workload *w)
 {
 	yaml_node_t *r = yamlnode_lookup(y, map, "replay"), *file, *format;
 	const char *fs, *fmt;
@@ -77,7 +88,7 @@ int replayspec_parse(struct yamlnode_doc *y, const yaml_node_t *map, const yaml_
 		               "(x1 as recorded)");
 		return -1;
 	}
-	path = replayspec_path(fs, campaign_path);
+	path = replayspec_path(fs, c, w->name);
 	w->replay = trace_load(path, rate, &terr);
 	free(path);
 	if (w->replay == NULL) {

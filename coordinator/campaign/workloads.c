@@ -608,7 +608,7 @@ static int workloads_add_on(struct yamlnode_doc *y, const yaml_node_t *root,
 	}
 	if (w->work.on)
 		workloads_fix_work(w);
-	if (replayspec_parse(y, e->node, e->load, c->path, w) < 0)
+	if (replayspec_parse(y, e->node, e->load, c, w) < 0)
 		return -1;
 	if (workloads_check_multiple(y, e->node, w, "warmup", w->warmup_ns, e->own.warmup,
 	                             e->own.interval, top->origin.warmup,

@@ -13,8 +13,11 @@
 #include "intervals.h"
 #include "log.h"
 #include "pointfields.h"
+#include "replayspec.h"
 #include "results.h"
 #include "safefile.h"
+#include "saferead.h"
+#include "trace.h"
 #include "xalloc.h"
 
 struct results {
@@ -169,6 +172,40 @@ static struct results *results_new(const char *dir, const struct campaign *c)
 	return r;
 }
 
+/*
+ * A copy of each replayed trace beside plan.yaml (REPLAYSPEC_COPY): the results then
+ * hold everything `report` and `resume` read, as they do for a campaign of rates.
+ */
+static int results_keep_traces(struct results *r, const struct campaign *c, struct error *err)
+{
+	for (size_t i = 0; i < c->nworkloads; i++) {
+		const struct workload *w = &c->workloads[i];
+		char *name, *text;
+		size_t len;
+		int fd;
+		bool ok;
+
+		if (w->replay == NULL)
+			continue;
+		text = saferead_all(AT_FDCWD, NULL, w->replay->path, TRACE_MAX_FILE, 0, &len, err);
+		if (text == NULL)
+			return -1;
+		name = xasprintf(REPLAYSPEC_COPY, w->name);
+		fd = results_create(r, name, O_EXCL, err);
+		ok = fd >= 0 && write(fd, text, len) == (ssize_t)len && fsync(fd) == 0;
+		if (fd >= 0 && !ok)
+			error_set(err, "%s/%s: cannot write: %s", r->dir, name,
+			          errno ? strerror(errno) : "short write");
+		if (fd >= 0)
+			close(fd);
+		free(name);
+		free(text);
+		if (!ok)
+			return -1;
+	}
+	return 0;
+}
+
 struct results *results_open(const char *dir, const struct campaign *c, struct error *err)
 {
 	struct results *r = results_new(dir, c);
@@ -197,6 +234,8 @@ struct results *results_open(const char *dir, const struct campaign *c, struct e
 		goto err;
 	}
 	close(plan);
+	if (results_keep_traces(r, c, err) < 0)
+		goto err;
 	r->intervals = results_create(r, "intervals.jsonl", O_EXCL, err);
 	r->curve = r->intervals >= 0 ? results_create(r, "curve.csv", O_EXCL, err) : -1;
 	if (r->curve < 0 || results_put_header(r, err) < 0 || results_sync(r, err) < 0)

@@ -71,6 +71,16 @@ assert rp <= rt * 1.5 + 30, "the replay issues later than a rate step of its ops
 PY
 ok "x1, x2, x4 achieve the trace's rate times the speed within 2%"
 
+# The results hold the trace as replayed: `report` rebuilds them with the trace gone from
+# where the campaign named it (it once looked for it beside plan.yaml, and refused).
+check "the results keep the trace beside plan.yaml" cmp "$T/trace.log" "$T/r/trace-trace.iolog"
+mv "$T/trace.log" "$T/trace.moved"
+cp "$T/r/curve-trace.json" "$T/curve-before.json"
+"$IOCURVE" report "$T/r" > "$T/rep.out" 2> "$T/rep.err" ||
+	{ cat "$T/rep.err"; fail "report rebuilds a replay's results without the trace file"; }
+check "report rebuilds the same curve" cmp "$T/curve-before.json" "$T/r/curve-trace.json"
+mv "$T/trace.moved" "$T/trace.log"
+
 # a malformed line: refused naming the trace's file and line
 { head -4 "$T/trace.log"; echo "3900 $T/f.dat read 12x 4096"; } > "$T/bad.log"
 sed 's|file: trace.log|file: bad.log|' "$T/replay.yaml" > "$T/bad.yaml"

@@ -109,12 +109,14 @@ int agg_set_hists(struct agg_step *st, uint32_t interval, const struct record *m
 	if (!agg_hist_agrees(&m->rec.latency, &merged->latency) ||
 	    !agg_hist_agrees(&m->rec.service, &merged->service) ||
 	    !agg_hist_agrees(&m->rec.read_latency, &merged->read_latency) ||
-	    !agg_hist_agrees(&m->rec.write_latency, &merged->write_latency))
+	    !agg_hist_agrees(&m->rec.write_latency, &merged->write_latency) ||
+	    !agg_hist_agrees(&m->rec.sync_latency, &merged->sync_latency))
 		return -1;
 	m->rec.latency = merged->latency;
 	m->rec.service = merged->service;
 	m->rec.read_latency = merged->read_latency;
 	m->rec.write_latency = merged->write_latency;
+	m->rec.sync_latency = merged->sync_latency;
 	m->no_bins = false;
 	return 0;
 }

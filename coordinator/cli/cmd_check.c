@@ -9,6 +9,7 @@
 #include "curve.h"
 #include "error.h"
 #include "loadspec.h"
+#include "syncs.h"
 #include "units.h"
 
 /* Between steps: the step command round trip, the last interval's reports, the point's fsync. */
@@ -163,6 +164,12 @@ static void cmd_check_access(const struct workload *w)
 		printf(", wake slack %s", size);
 	}
 	printf("\n");
+	if (syncs_asked(w)) {
+		char sync[256];
+
+		syncs_text(w, sync, sizeof(sync));
+		printf("  sync     %s\n", sync);
+	}
 }
 
 static void cmd_check_load(const struct workload *w)

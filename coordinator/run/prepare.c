@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A campaign's workload as the Prepare message the agents receive: the one place it is built. */
 #include "prepare.h"
+#include "syncs.h"
 
 void prepare_for_agent(struct prepare_msg *m, uint32_t agent_index, uint32_t nagents)
 {
@@ -68,6 +69,22 @@ int prepare_check_caps(const struct campaign *c, uint64_t caps, const char *agen
 		          "which it would lay out as files of their own data, not one image; run "
 		          "an agent of this release, or leave data.clone out",
 		          agent, version, w->name, w->io.clone);
+		return -1;
+	}
+	/* an agent that would ignore the sync keys would write without syncing */
+	for (size_t i = 0; i < c->nworkloads; i++) {
+		const struct workload *w = &c->workloads[i];
+
+		if (!syncs_asked(w) || (caps & IOCURVE__CAPABILITY__CAPABILITY_SYNC))
+			continue;
+		error_set(err,
+		          "agent %s (%s) lacks capability 'sync': workload '%s' asks for %s, which "
+		          "it would ignore and write without syncing; run an agent of this "
+		          "release, or leave fsync, fdatasync and sync out",
+		          agent, version, w->name,
+		          w->io.fsync       ? "fsync"
+		          : w->io.fdatasync ? "fdatasync"
+		                            : "sync: dsync");
 		return -1;
 	}
 	return 0;

@@ -292,6 +292,24 @@ int params_from_prepare(const Iocurve__Prepare *p, const char *file_prefix,
 		          p->workload, plan->io.clone, rw_mode_name(plan->io.rw));
 		return -1;
 	}
+	/* sync writes: one way of syncing, and only where something is written */
+	if (plan->io.fsync != 0 && plan->io.fdatasync != 0) {
+		error_set(err,
+		          "workload %s: Prepare fields fsync %u and fdatasync %u are both set: a "
+		          "worker syncs one way",
+		          p->workload, plan->io.fsync, plan->io.fdatasync);
+		return -1;
+	}
+	if ((plan->io.fsync != 0 || plan->io.fdatasync != 0 || plan->io.dsync) &&
+	    !rw_writes(plan->io.rw)) {
+		error_set(err, "workload %s: Prepare field %s is set, and rw %s does not write",
+		          p->workload,
+		          plan->io.fsync       ? "fsync"
+		          : plan->io.fdatasync ? "fdatasync"
+		                               : "dsync",
+		          rw_mode_name(plan->io.rw));
+		return -1;
+	}
 	plan->workload_index = p->workload_index;
 	plan->file_prefix = file_prefix;
 	plan->file_size = p->file_size;

@@ -44,6 +44,8 @@ const struct record_counter record_counters[] = {
     RECORD_ROW(late_10ms, RECORD_SUM, 2, 0, N),
     /* optional in format 3 (absent: 0, with no read_latency: not measured) */
     RECORD_ROW(read_bytes, RECORD_SUM, 4, 0, RECORD_BYTES_MAX),
+    /* sync writes: absent (an older line, or no sync): 0 */
+    RECORD_ROW(syncs, RECORD_SUM, 5, 0, N),
 };
 #undef N
 #undef T
@@ -66,6 +68,7 @@ void record_reset(struct record *r)
 	hist_reset(&r->service);
 	hist_reset(&r->read_latency);
 	hist_reset(&r->write_latency);
+	hist_reset(&r->sync_latency);
 }
 
 void record_drop_kinds(struct record *r)
@@ -94,6 +97,7 @@ void record_merge(struct record *dst, const struct record *src)
 	hist_merge(&dst->service, &src->service);
 	hist_merge(&dst->read_latency, &src->read_latency);
 	hist_merge(&dst->write_latency, &src->write_latency);
+	hist_merge(&dst->sync_latency, &src->sync_latency);
 	if (!record_err_kept(dst) && record_err_kept(src)) {
 		dst->err_errno = src->err_errno;
 		dst->err_offset = src->err_offset;
@@ -139,6 +143,8 @@ int record_merge_fits(const struct record *dst, const struct record *src, struct
 	               record_hist_fits("read_latency", &dst->read_latency, &src->read_latency,
 	                                err) < 0 ||
 	               record_hist_fits("write_latency", &dst->write_latency, &src->write_latency,
+	                                err) < 0 ||
+	               record_hist_fits("sync_latency", &dst->sync_latency, &src->sync_latency,
 	                                err) < 0
 	           ? -1
 	           : 0;
@@ -173,7 +179,7 @@ void record_err_words(int32_t errnum, const char *cause, char *buf, size_t len)
 
 void record_encode(const struct record *rec, Iocurve__IntervalReport *r)
 {
-	Iocurve__Histogram *h = xcalloc(4, sizeof(*h));
+	Iocurve__Histogram *h = xcalloc(5, sizeof(*h));
 
 	for (size_t i = 0; i < record_ncounters; i++)
 		*record_wire_at(r, &record_counters[i]) =
@@ -188,6 +194,12 @@ void record_encode(const struct record *rec, Iocurve__IntervalReport *r)
 	hist_encode(&rec->service, &h[1]);
 	r->latency = &h[0];
 	r->service = &h[1];
+	/* No sync: left out, as an older agent does. */
+	if (rec->sync_latency.count > 0) {
+		iocurve__histogram__init(&h[4]);
+		hist_encode(&rec->sync_latency, &h[4]);
+		r->sync_latency = &h[4];
+	}
 	/* Not measured apart (no operation in either): left out, as an older agent does. */
 	if (rec->read_latency.count == 0 && rec->write_latency.count == 0)
 		return;
@@ -207,8 +219,10 @@ void record_encoded_free(Iocurve__IntervalReport *r)
 		hist_encoded_free(r->read_latency);
 		hist_encoded_free(r->write_latency);
 	}
+	if (r->sync_latency != NULL)
+		hist_encoded_free(r->sync_latency);
 	free(r->latency); /* the histograms came from one allocation */
-	r->latency = r->service = r->read_latency = r->write_latency = NULL;
+	r->latency = r->service = r->read_latency = r->write_latency = r->sync_latency = NULL;
 }
 
 int record_decode(struct record *rec, const Iocurve__IntervalReport *r, struct error *err)
@@ -255,6 +269,10 @@ int record_decode(struct record *rec, const Iocurve__IntervalReport *r, struct e
 	if (r->write_latency != NULL &&
 	    hist_decode(&rec->write_latency, r->write_latency, err) < 0) {
 		error_prefix(err, "interval %u: write_latency ", r->interval);
+		return -1;
+	}
+	if (r->sync_latency != NULL && hist_decode(&rec->sync_latency, r->sync_latency, err) < 0) {
+		error_prefix(err, "interval %u: sync_latency ", r->interval);
 		return -1;
 	}
 	if (record_check(rec, err) < 0 ||
@@ -368,8 +386,15 @@ int record_check(const struct record *rec, struct error *err)
 	if (record_check_sum("latency", &rec->latency, err) < 0 ||
 	    record_check_sum("service", &rec->service, err) < 0 ||
 	    record_check_sum("read_latency", &rec->read_latency, err) < 0 ||
-	    record_check_sum("write_latency", &rec->write_latency, err) < 0)
+	    record_check_sum("write_latency", &rec->write_latency, err) < 0 ||
+	    record_check_sum("sync_latency", &rec->sync_latency, err) < 0)
 		return -1;
+	/* One sync time per sync completed, and none without one. */
+	if (rec->sync_latency.count != rec->syncs) {
+		error_set(err, "%llu syncs but %llu sync latencies", (unsigned long long)rec->syncs,
+		          (unsigned long long)rec->sync_latency.count);
+		return -1;
+	}
 	if (record_check_apart(rec, err) < 0)
 		return -1;
 	/* Each op's lag is at most the largest: their sum is at most ops times it. */

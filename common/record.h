@@ -66,6 +66,12 @@ struct record {
 	uint64_t late_10ms;
 	uint64_t read_bytes; /* of bytes, the reads' (with read_latency: read and write apart) */
 	/*
+	 * Sync writes (CAPABILITY_SYNC): fsync or fdatasync operations completed. Not
+	 * data operations: never in ops, bytes, latency or service; sync_latency holds
+	 * each one's time, submission to completion, and its count is syncs.
+	 */
+	uint64_t syncs;
+	/*
 	 * The interval's first failed operation (merging keeps the first one's), kept
 	 * when it has an errno or a cause (record_err_kept): a short transfer or a
 	 * target found deleted, truncated or replaced has no errno but a cause.
@@ -86,6 +92,7 @@ struct record {
 	 */
 	struct hist read_latency;
 	struct hist write_latency;
+	struct hist sync_latency;
 };
 
 struct Iocurve__IntervalReport;

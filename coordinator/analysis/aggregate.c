@@ -109,12 +109,14 @@ int agg_set_hists(struct agg_step *st, uint32_t interval, const struct record *m
 	if (!agg_hist_agrees(&m->rec.latency, &merged->latency) ||
 	    !agg_hist_agrees(&m->rec.service, &merged->service) ||
 	    !agg_hist_agrees(&m->rec.read_latency, &merged->read_latency) ||
-	    !agg_hist_agrees(&m->rec.write_latency, &merged->write_latency))
+	    !agg_hist_agrees(&m->rec.write_latency, &merged->write_latency) ||
+	    !agg_hist_agrees(&m->rec.sync_latency, &merged->sync_latency))
 		return -1;
 	m->rec.latency = merged->latency;
 	m->rec.service = merged->service;
 	m->rec.read_latency = merged->read_latency;
 	m->rec.write_latency = merged->write_latency;
+	m->rec.sync_latency = merged->sync_latency;
 	m->no_bins = false;
 	return 0;
 }
@@ -602,6 +604,7 @@ bool agg_mixed(const struct workload *w)
 void agg_point_workload(struct step_point *pt, const struct campaign *c, const struct workload *w)
 {
 	pt->mixed = agg_mixed(w);
+	pt->syncing = w->io.fsync != 0 || w->io.fdatasync != 0;
 	pt->queue_depth = w->io.queue_depth;
 	/*
 	 * A simulated device stamps each completion itself: its storage latency holds no
@@ -645,6 +648,21 @@ static void agg_point_kinds(const struct record *all, uint64_t measured_ns, stru
 		pt->read_pct_ns[k] = hist_quantile(r, step_pct(pt, k));
 		pt->write_pct_ns[k] = hist_quantile(w, step_pct(pt, k));
 	}
+}
+
+/* Sync writes from the window's merged record: their count, rate and latency. */
+static void agg_point_syncs(const struct record *all, uint64_t measured_ns, struct step_point *pt)
+{
+	const struct hist *h = &all->sync_latency;
+
+	pt->syncs = all->syncs;
+	if (measured_ns == 0 || h->count == 0)
+		return;
+	pt->sync_ops_s = (double)all->syncs / ((double)measured_ns / 1e9);
+	pt->sync_mean_ns = hist_mean(h);
+	pt->sync_p50_ns = hist_quantile(h, 50);
+	pt->sync_p99_ns = hist_quantile(h, 99);
+	pt->sync_max_ns = h->max;
 }
 
 void agg_point(const struct agg_step *st, uint32_t step, double offered, const struct campaign *c,
@@ -795,6 +813,7 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 	pt->svc_p999_ns = hist_quantile(&all->rec.service, 99.9);
 	pt->svc_max_ns = all->rec.service.count ? all->rec.service.max : 0;
 	agg_point_kinds(&all->rec, measured_ns, pt);
+	agg_point_syncs(&all->rec, measured_ns, pt);
 	/* A completed op's latency is its lag plus its service time: the share is in [0, 1]. */
 	pt->lag_share = pt->lag_mean_ns + pt->svc_mean_ns > 0
 	                    ? pt->lag_mean_ns / (pt->lag_mean_ns + pt->svc_mean_ns)

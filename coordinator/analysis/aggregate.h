@@ -164,6 +164,16 @@ struct step_point {
 	uint64_t read_max_ns, write_max_ns;
 	/* each kind's latency at the step's table percentiles (step_pct) */
 	uint64_t read_pct_ns[CAMPAIGN_MAX_PERCENTILES], write_pct_ns[CAMPAIGN_MAX_PERCENTILES];
+	/*
+	 * Sync writes (agg_point_syncs): syncing, the workload issues fsync or fdatasync,
+	 * so its outputs carry them. syncs are the window's, not in ops: their own rate
+	 * and their latency (submission to completion) beside the data's, never judged.
+	 */
+	bool syncing;
+	uint64_t syncs;
+	double sync_ops_s;
+	double sync_mean_ns;
+	uint64_t sync_p50_ns, sync_p99_ns, sync_max_ns;
 };
 
 struct agg_step;

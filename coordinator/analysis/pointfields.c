@@ -429,6 +429,44 @@ static const struct pfield pfield_rows[] = {
      .unit = "",
      .since = 3,
      .out = PF_JSON},
+    /*
+     * Sync writes, a syncing workload's only (fsync, fdatasync: pfield_show_of): their
+     * count in the window, their own rate (not in ops/s) and latency (submission to
+     * completion), shown beside the data's and never judged.
+     */
+    {.name = "syncs",
+     PF_INT(syncs, PF_M_U64),
+     .since = 5,
+     .out = PF_CURVE | PF_CSV | PF_JSON,
+     .apart = PF_APART_SYNC},
+    {.name = "sync_ops",
+     PF_FIXED(sync_ops_s, 1, "ops/s"),
+     .since = 5,
+     .out = PF_CURVE | PF_CSV | PF_JSON | PF_STEPS,
+     .apart = PF_APART_SYNC,
+     PF_COLUMN("Syncs/s", PF_H_RATE, 18)},
+    {.name = "sync_mean_us",
+     PF_US(sync_mean_ns, PF_M_DOUBLE),
+     .since = 5,
+     .out = PF_CURVE | PF_CSV | PF_JSON | PF_STEPS,
+     .apart = PF_APART_SYNC,
+     PF_COLUMN("Sync mean", PF_H_DURATION, 19)},
+    {.name = "sync_p50_us",
+     PF_US(sync_p50_ns, PF_M_U64),
+     .since = 5,
+     .out = PF_CURVE | PF_CSV | PF_JSON,
+     .apart = PF_APART_SYNC},
+    {.name = "sync_p99_us",
+     PF_US(sync_p99_ns, PF_M_U64),
+     .since = 5,
+     .out = PF_CURVE | PF_CSV | PF_JSON | PF_STEPS,
+     .apart = PF_APART_SYNC,
+     PF_COLUMN("Sync p99", PF_H_DURATION, 20)},
+    {.name = "sync_max_us",
+     PF_US(sync_max_ns, PF_M_U64),
+     .since = 5,
+     .out = PF_CURVE | PF_CSV | PF_JSON,
+     .apart = PF_APART_SYNC},
 };
 
 _Static_assert(sizeof(pfield_rows) / sizeof(pfield_rows[0]) <= PFIELD_MAX, "PFIELD_MAX rows");
@@ -462,7 +500,31 @@ size_t pfield_list(unsigned out, const struct pfield **list)
 	return pfield_list_kinds(out, false, list);
 }
 
-size_t pfield_list_kinds(unsigned out, bool mixed, const struct pfield **list)
+/* Whether show (PF_SHOW_*) shows row f. */
+static bool pfield_shown(const struct pfield *f, unsigned show)
+{
+	switch (f->apart) {
+	case PF_APART_NONE:
+		return true;
+	case PF_APART_SYNC:
+		return (show & PF_SHOW_SYNC) != 0;
+	default:
+		return (show & PF_SHOW_KINDS) != 0;
+	}
+}
+
+unsigned pfield_show_of(const struct workload *w)
+{
+	return (agg_mixed(w) ? PF_SHOW_KINDS : 0) |
+	       (w->io.fsync != 0 || w->io.fdatasync != 0 ? PF_SHOW_SYNC : 0);
+}
+
+unsigned pfield_show_point(const struct step_point *p)
+{
+	return (p->mixed ? PF_SHOW_KINDS : 0) | (p->syncing ? PF_SHOW_SYNC : 0);
+}
+
+size_t pfield_list_kinds(unsigned out, unsigned show, const struct pfield **list)
 {
 	size_t n = 0, rows = sizeof(pfield_rows) / sizeof(pfield_rows[0]);
 
@@ -471,7 +533,7 @@ size_t pfield_list_kinds(unsigned out, bool mixed, const struct pfield **list)
 		for (unsigned col = 1; col <= UINT8_MAX && n < rows; col++)
 			for (size_t i = 0; i < rows; i++)
 				if ((pfield_rows[i].out & out) && pfield_rows[i].col == col &&
-				    (mixed || pfield_rows[i].apart == PF_APART_NONE))
+				    pfield_shown(&pfield_rows[i], show))
 					list[n++] = &pfield_rows[i];
 		return n;
 	}
@@ -481,7 +543,7 @@ size_t pfield_list_kinds(unsigned out, bool mixed, const struct pfield **list)
 
 			/* curve-*.json: its first rows, then the rest; every other output: one pass
 			 */
-			if ((f->out & out) && (mixed || f->apart == PF_APART_NONE) &&
+			if ((f->out & out) && pfield_shown(f, show) &&
 			    (out == PF_JSON ? f->json_first == (pass == 0) : pass == 0))
 				list[n++] = f;
 		}
@@ -498,8 +560,13 @@ struct pfield_val pfield_value(const struct pfield *f, const struct step_point *
 		v.none = true;
 		return v;
 	}
+	/* Sync writes: a workload that does not sync has none. */
+	if (f->apart == PF_APART_SYNC && !p->syncing) {
+		v.none = true;
+		return v;
+	}
 	/* Read and write apart: a pure workload has none; not measured has none. */
-	if (f->apart != PF_APART_NONE &&
+	if (f->apart != PF_APART_NONE && f->apart != PF_APART_SYNC &&
 	    (!p->mixed || (f->apart == PF_APART_MEASURED && !p->kinds_known))) {
 		v.none = true;
 		return v;
@@ -566,21 +633,21 @@ size_t pfield_format(const struct pfield *f, const struct step_point *p,
 	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
 }
 
-void pfield_csv_header(FILE *f, unsigned out, bool mixed)
+void pfield_csv_header(FILE *f, unsigned out, unsigned show)
 {
 	const struct pfield *list[PFIELD_MAX];
-	size_t n = pfield_list_kinds(out, mixed, list);
+	size_t n = pfield_list_kinds(out, show, list);
 
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%s%s", i ? "," : "",
 		        out == PF_CURVE ? list[i]->name : pfield_key(list[i]));
 }
 
-void pfield_csv_row(FILE *f, unsigned out, bool mixed, const struct step_point *p,
+void pfield_csv_row(FILE *f, unsigned out, unsigned show, const struct step_point *p,
                     const struct judged_point *jp)
 {
 	const struct pfield *list[PFIELD_MAX];
-	size_t n = pfield_list_kinds(out, mixed, list);
+	size_t n = pfield_list_kinds(out, show, list);
 	char cell[PFIELD_TEXT_MAX];
 
 	for (size_t i = 0; i < n; i++) {

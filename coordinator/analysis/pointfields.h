@@ -58,7 +58,14 @@ enum pfield_apart {
 	PF_APART_NONE = 0, /* every point's */
 	PF_APART_MIXED,    /* a mixed workload's: always known (ops/s from reads) */
 	PF_APART_MEASURED, /* a mixed workload's, when the agents measured the kinds apart */
+	PF_APART_SYNC,     /* a syncing workload's (fsync, fdatasync: step_point.syncing) */
 };
+/*
+ * Which of those rows an output shows (pfield_list_kinds' show): a set of these. A
+ * bool true is PF_SHOW_KINDS, as the argument was before syncs.
+ */
+#define PF_SHOW_KINDS 1u
+#define PF_SHOW_SYNC  2u
 
 /* One value of a field. */
 struct pfield_val {
@@ -130,10 +137,15 @@ const char *pfield_event_key(const struct pfield *f);
  */
 size_t pfield_list(unsigned out, const struct pfield **list);
 /*
- * The same, with the read and write apart rows (pfield.apart) when mixed (the
- * workload's points are step_point.mixed); pfield_list leaves them out.
+ * The same, with the read and write apart rows (pfield.apart) when show has
+ * PF_SHOW_KINDS (the workload's points are step_point.mixed), the sync rows when it
+ * has PF_SHOW_SYNC (step_point.syncing); pfield_list leaves them out.
  */
-size_t pfield_list_kinds(unsigned out, bool mixed, const struct pfield **list);
+size_t pfield_list_kinds(unsigned out, unsigned show, const struct pfield **list);
+/* What a workload's outputs show (PF_SHOW_*): its kinds when mixed, its syncs when it syncs. */
+unsigned pfield_show_of(const struct workload *w);
+/* The same from one of its points. */
+unsigned pfield_show_point(const struct step_point *p);
 /*
  * The field's value in point p, whose verdict in its judged curve is jp (NULL:
  * none; a `judged` field then has no value). PF_PCTS has none of its own
@@ -157,10 +169,10 @@ static inline uint32_t pfield_cells(const struct pfield *f, uint32_t npct)
  * The CSV header of output out (PF_CURVE: names, PF_CSV: keys), comma separated, to f;
  * mixed: with the read and write apart columns (pfield_list_kinds).
  */
-void pfield_csv_header(FILE *f, unsigned out, bool mixed);
+void pfield_csv_header(FILE *f, unsigned out, unsigned show);
 /* Point p's cells (jp: its verdict, as pfield_value) for output out, comma separated, to f
  * (neither has a newline). */
-void pfield_csv_row(FILE *f, unsigned out, bool mixed, const struct step_point *p,
+void pfield_csv_row(FILE *f, unsigned out, unsigned show, const struct step_point *p,
                     const struct judged_point *jp);
 
 #endif

@@ -7,6 +7,7 @@
 #include "clock.h"
 #include "loadspec.h"
 #include "replayspec.h"
+#include "syncs.h"
 #include "targets.h"
 #include "text.h"
 #include "units.h"
@@ -431,6 +432,8 @@ static int workloads_check_access(struct yamlnode_doc *y, const yaml_node_t *roo
 		               "align: larger than block_size %s of workload '%s'", bs, w->name);
 		return -1;
 	}
+	if (syncs_check(y, root, node, c, w) < 0)
+		return -1;
 	return workloads_check_clone(y, root, node, c, w);
 }
 

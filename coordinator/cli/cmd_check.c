@@ -9,6 +9,7 @@
 #include "curve.h"
 #include "error.h"
 #include "loadspec.h"
+#include "syncs.h"
 #include "trace.h"
 #include "units.h"
 
@@ -164,6 +165,12 @@ static void cmd_check_access(const struct workload *w)
 		printf(", wake slack %s", size);
 	}
 	printf("\n");
+	if (syncs_asked(w)) {
+		char sync[256];
+
+		syncs_text(w, sync, sizeof(sync));
+		printf("  sync     %s\n", sync);
+	}
 }
 
 static void cmd_check_load(const struct workload *w)

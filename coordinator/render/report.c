@@ -405,7 +405,7 @@ static void report_steps(FILE *f, const struct judged_curve *j)
 	size_t n = j->n;
 	bool shaded = false;
 	const struct pfield *cols[PFIELD_MAX];
-	size_t ncols = pfield_list_kinds(PF_STEPS_HTML, agg_mixed(j->w), cols);
+	size_t ncols = pfield_list_kinds(PF_STEPS_HTML, pfield_show_of(j->w), cols);
 	char title[64];
 
 	uint32_t np = n ? step_npct(&pts[0]) : 0;

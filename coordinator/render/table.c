@@ -191,7 +191,7 @@ void table_print_steps(FILE *f, const struct judged_curve *j)
 	const struct step_point *s = j->sorted;
 	size_t n = j->n;
 	const struct pfield *cols[PFIELD_MAX];
-	size_t ncols = pfield_list_kinds(PF_STEPS_MD, agg_mixed(j->w), cols);
+	size_t ncols = pfield_list_kinds(PF_STEPS_MD, pfield_show_of(j->w), cols);
 	char cell[PFIELD_TEXT_MAX], title[64];
 	uint32_t np = n ? step_npct(&s[0]) : 0;
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "prepare.h"
+#include "syncs.h"
 #include "trace.h"
 #include "xalloc.h"
 
@@ -143,6 +144,22 @@ int prepare_check_caps(const struct campaign *c, uint64_t caps, const char *agen
 		          "which it would run as its pattern instead; run an agent of this "
 		          "release",
 		          agent, version, w->name, w->replay->path);
+		return -1;
+	}
+	/* an agent that would ignore the sync keys would write without syncing */
+	for (size_t i = 0; i < c->nworkloads; i++) {
+		const struct workload *w = &c->workloads[i];
+
+		if (!syncs_asked(w) || (caps & IOCURVE__CAPABILITY__CAPABILITY_SYNC))
+			continue;
+		error_set(err,
+		          "agent %s (%s) lacks capability 'sync': workload '%s' asks for %s, which "
+		          "it would ignore and write without syncing; run an agent of this "
+		          "release, or leave fsync, fdatasync and sync out",
+		          agent, version, w->name,
+		          w->io.fsync       ? "fsync"
+		          : w->io.fdatasync ? "fdatasync"
+		                            : "sync: dsync");
 		return -1;
 	}
 	return 0;

@@ -172,9 +172,10 @@ static char *intervals_line_with_hists(json_t *o, const struct record *r, bool b
 	intervals_must(head != NULL ? 0 : -1);
 	json_decref(o);
 	len = strlen(head); /* "{...}": the histograms go before the closing brace */
-	line = xmalloc(len + intervals_hist_room(&r->latency) + intervals_hist_room(&r->service) +
-	               intervals_hist_room(&r->read_latency) +
-	               intervals_hist_room(&r->write_latency) + 6);
+	line =
+	    xmalloc(len + intervals_hist_room(&r->latency) + intervals_hist_room(&r->service) +
+	            intervals_hist_room(&r->read_latency) + intervals_hist_room(&r->write_latency) +
+	            intervals_hist_room(&r->sync_latency) + 7);
 	memcpy(line, head, len - 1);
 	p = line + len - 1;
 	*p++ = ',';
@@ -187,6 +188,11 @@ static char *intervals_line_with_hists(json_t *o, const struct record *r, bool b
 		p = intervals_put_hist(p, "read_latency", &r->read_latency, bins);
 		*p++ = ',';
 		p = intervals_put_hist(p, "write_latency", &r->write_latency, bins);
+	}
+	/* Sync writes' latency, when there were any (absent: none, or an older line). */
+	if (r->sync_latency.count > 0) {
+		*p++ = ',';
+		p = intervals_put_hist(p, "sync_latency", &r->sync_latency, bins);
 	}
 	*p++ = '}';
 	*p++ = '\n';
@@ -583,6 +589,9 @@ static int intervals_get_record(struct intervals_reader *r, json_t *o, int fmt,
 	if (json_object_get(o, "read_latency") != NULL &&
 	    (intervals_get_hist(r, o, "read_latency", &a->rec.read_latency, no_bins, err) < 0 ||
 	     intervals_get_hist(r, o, "write_latency", &a->rec.write_latency, no_bins, err) < 0))
+		return -1;
+	if (json_object_get(o, "sync_latency") != NULL &&
+	    intervals_get_hist(r, o, "sync_latency", &a->rec.sync_latency, no_bins, err) < 0)
 		return -1;
 	/* A rate asked of the fleet: units_parse_rate's bound, or null (not known). */
 	if (!isnan(l->offered_ops) &&

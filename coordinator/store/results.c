@@ -25,7 +25,9 @@ struct results {
 	int dirfd;     /* the directory, made by us (or, resuming, ours and no symlink) */
 	int intervals; /* intervals.jsonl, appended by whole lines */
 	int curve;     /* curve.csv, likewise */
-	bool kinds;    /* a mixed workload: curve.csv has the read and write apart columns */
+	/* PF_SHOW_*: a mixed workload, curve.csv has the read and write apart columns; a
+	   syncing one, the sync columns */
+	unsigned kinds;
 	/*
 	 * Agents' interval lines wait here and go out in one write with the next other
 	 * line (their merged line, as a rule): a fleet's thousands of lines a second cost
@@ -168,7 +170,7 @@ static struct results *results_new(const char *dir, const struct campaign *c)
 	r->dirfd = r->intervals = r->curve = -1;
 	r->agent_bins = campaign_agent_histograms(c);
 	for (size_t i = 0; i < c->nworkloads; i++)
-		r->kinds = r->kinds || agg_mixed(&c->workloads[i]);
+		r->kinds |= pfield_show_of(&c->workloads[i]);
 	return r;
 }
 

@@ -12,6 +12,8 @@
 
 /* An agent host this busy is the bottleneck, or near enough to distort latency. */
 #define CURVE_CLIENT_BUSY_PCT 90.0
+/* The client's disk at its limit: busy (io_ticks) this share of the window, or more. */
+#define CURVE_DISK_BUSY_PCT 90.0
 /* Queues full this much of the time: the client's queue depth set the pace. */
 #define CURVE_QD_FULL_PCT 50.0
 /* ...and the peak within 5% of slots / service time (Little's law). */

@@ -51,6 +51,7 @@ enum pfield_human {
 	PF_H_DURATION, /* the stored nanoseconds as a duration: "1.2ms" */
 	PF_H_PERCENT,  /* a whole percentage: "12%" */
 	PF_H_TEXT,     /* words */
+	PF_H_DECIMAL,  /* the value with the row's decimals (a signed gap, a queue length) */
 };
 
 /* Whether a field is read and write apart (pfield.apart). */
@@ -58,7 +59,17 @@ enum pfield_apart {
 	PF_APART_NONE = 0, /* every point's */
 	PF_APART_MIXED,    /* a mixed workload's: always known (ops/s from reads) */
 	PF_APART_MEASURED, /* a mixed workload's, when the agents measured the kinds apart */
+	/*
+	 * The kernel's view of the device: in both CSVs always (empty when not read), in
+	 * the step tables when a point of the workload has it (PF_SHOW_KERNEL), and in
+	 * curve-*.json as the members of each step's "kernel" object.
+	 */
+	PF_APART_KERNEL,
 };
+
+/* What pfield_list_kinds lists beside every point's rows (a bool true: PF_SHOW_MIXED). */
+#define PF_SHOW_MIXED  1u /* read and write apart (a mixed workload) */
+#define PF_SHOW_KERNEL 2u /* the kernel's view, in the step tables */
 
 /* One value of a field. */
 struct pfield_val {
@@ -133,7 +144,9 @@ size_t pfield_list(unsigned out, const struct pfield **list);
  * The same, with the read and write apart rows (pfield.apart) when mixed (the
  * workload's points are step_point.mixed); pfield_list leaves them out.
  */
-size_t pfield_list_kinds(unsigned out, bool mixed, const struct pfield **list);
+size_t pfield_list_kinds(unsigned out, unsigned show, const struct pfield **list);
+/* PF_SHOW_KERNEL when a point of pts[n] has the kernel's view of its device, else 0. */
+unsigned pfield_show_kernel(const struct step_point *pts, size_t n);
 /*
  * The field's value in point p, whose verdict in its judged curve is jp (NULL:
  * none; a `judged` field then has no value). PF_PCTS has none of its own

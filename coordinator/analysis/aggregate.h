@@ -177,9 +177,9 @@ struct step_point {
 	double dev_service_ns; /* the device's time per completed op (its reads and writes) */
 	double dev_util_pct;   /* its busy time (io_ticks) over the window, % */
 	double dev_queue;      /* ops in flight on it, mean (time_in_queue over the window) */
-	double dev_ops_ratio;  /* ops it completed over the workers' ops: > AGG_DEV_SHARED: shared */
-	double nfs_rtt_ns;     /* an NFS READ or WRITE's round trip, mean */
-	double nfs_exec_ns;    /* and its execution time (queued to answered), mean */
+	double dev_ops_ratio; /* ops it completed over the workers' ops: > AGG_DEV_SHARED: shared */
+	double nfs_rtt_ns;    /* an NFS READ or WRITE's round trip, mean */
+	double nfs_exec_ns;   /* and its execution time (queued to answered), mean */
 };
 
 /*

@@ -414,7 +414,8 @@ static void report_steps(FILE *f, const struct judged_curve *j)
 	bool shaded = false;
 	const struct pfield *cols[PFIELD_MAX];
 	size_t ncols = pfield_list_kinds(
-	    PF_STEPS_HTML, (agg_mixed(j->w) ? PF_SHOW_MIXED : 0) | pfield_show_kernel(pts, n), cols);
+	    PF_STEPS_HTML, (agg_mixed(j->w) ? PF_SHOW_MIXED : 0) | pfield_show_kernel(pts, n),
+	    cols);
 	char title[64];
 
 	uint32_t np = n ? step_npct(&pts[0]) : 0;

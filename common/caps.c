@@ -28,6 +28,9 @@ const struct caps_info caps_known[] = {
     {IOCURVE__CAPABILITY__CAPABILITY_SYNC, "sync",
      "a campaign with fsync, fdatasync or sync: dsync is refused (it would write without "
      "syncing), and its reports carry no syncs"},
+    {IOCURVE__CAPABILITY__CAPABILITY_KERNEL, "kernel",
+     "the kernel's view of the target's device is not read (device time, busy share and "
+     "queue: not measured)"},
 };
 const size_t caps_nknown = sizeof(caps_known) / sizeof(caps_known[0]);
 
@@ -51,8 +54,10 @@ const Iocurve__IntervalReport *caps_report(const Iocurve__IntervalReport *r, uin
 	             (r->read_latency == NULL && r->write_latency == NULL);
 	bool syncs = (caps & IOCURVE__CAPABILITY__CAPABILITY_SYNC) ||
 	             (r->syncs == 0 && r->sync_latency == NULL);
+	bool kernel = (caps & IOCURVE__CAPABILITY__CAPABILITY_KERNEL) ||
+	              !(r->kernel_n || r->nfs_ops || (r->kernel_dev != NULL && *r->kernel_dev));
 
-	if (kinds && syncs)
+	if (kinds && syncs && kernel)
 		return r;
 	*scratch = *r;
 	if (!kinds) {
@@ -63,6 +68,13 @@ const Iocurve__IntervalReport *caps_report(const Iocurve__IntervalReport *r, uin
 		/* both go: a count without its latencies would be a bad report */
 		scratch->syncs = 0;
 		scratch->sync_latency = NULL;
+	}
+	if (!kernel) {
+		/* the whole view or none: counters without their device are refused */
+		scratch->kernel_n = scratch->kernel_reads = scratch->kernel_writes = 0;
+		scratch->kernel_io_ms = scratch->kernel_busy_ms = scratch->kernel_queue_ms = 0;
+		scratch->nfs_ops = scratch->nfs_rtt_ms = scratch->nfs_exec_ms = 0;
+		scratch->kernel_dev = (char *)"";
 	}
 	return scratch;
 }

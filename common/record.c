@@ -46,6 +46,16 @@ const struct record_counter record_counters[] = {
     RECORD_ROW(read_bytes, RECORD_SUM, 4, 0, RECORD_BYTES_MAX),
     /* sync writes: absent (an older line, or no sync): 0 */
     RECORD_ROW(syncs, RECORD_SUM, 5, 0, N),
+    /* the kernel's view (format 5; an older line reads 0: not read) */
+    RECORD_ROW(kernel_n, RECORD_SUM, 5, 0, N),
+    RECORD_ROW(kernel_reads, RECORD_SUM, 5, 0, N),
+    RECORD_ROW(kernel_writes, RECORD_SUM, 5, 0, N),
+    RECORD_ROW(kernel_io_ms, RECORD_SUM, 5, 0, T),
+    RECORD_ROW(kernel_busy_ms, RECORD_SUM, 5, 0, T),
+    RECORD_ROW(kernel_queue_ms, RECORD_SUM, 5, 0, T),
+    RECORD_ROW(nfs_ops, RECORD_SUM, 5, 0, N),
+    RECORD_ROW(nfs_rtt_ms, RECORD_SUM, 5, 0, T),
+    RECORD_ROW(nfs_exec_ms, RECORD_SUM, 5, 0, T),
 };
 #undef N
 #undef T
@@ -78,6 +88,24 @@ void record_drop_kinds(struct record *r)
 	hist_reset(&r->write_latency);
 }
 
+void record_merge_dev(char *dst, const char *src)
+{
+	size_t n = strlen(dst);
+
+	if (src[0] == '\0' || strcmp(dst, src) == 0)
+		return;
+	if (n == 0) {
+		snprintf(dst, RECORD_DEV_MAX, "%s", src);
+		return;
+	}
+	/* Another device beside it: said once, the first one named. */
+	if (n >= 2 && strcmp(dst + n - 2, " +") == 0)
+		return;
+	if (n > RECORD_DEV_MAX - 3)
+		n = RECORD_DEV_MAX - 3;
+	memcpy(dst + n, " +", 3);
+}
+
 void record_merge(struct record *dst, const struct record *src)
 {
 	for (size_t i = 0; i < record_ncounters; i++) {
@@ -98,6 +126,7 @@ void record_merge(struct record *dst, const struct record *src)
 	hist_merge(&dst->read_latency, &src->read_latency);
 	hist_merge(&dst->write_latency, &src->write_latency);
 	hist_merge(&dst->sync_latency, &src->sync_latency);
+	record_merge_dev(dst->kernel_dev, src->kernel_dev);
 	if (!record_err_kept(dst) && record_err_kept(src)) {
 		dst->err_errno = src->err_errno;
 		dst->err_offset = src->err_offset;
@@ -188,6 +217,7 @@ void record_encode(const struct record *rec, Iocurve__IntervalReport *r)
 	r->err_offset = rec->err_offset;
 	r->err_path = (char *)rec->err_path;
 	r->err_cause = (char *)rec->err_cause;
+	r->kernel_dev = (char *)rec->kernel_dev;
 	iocurve__histogram__init(&h[0]);
 	iocurve__histogram__init(&h[1]);
 	hist_encode(&rec->latency, &h[0]);
@@ -243,6 +273,8 @@ int record_decode(struct record *rec, const Iocurve__IntervalReport *r, struct e
 	/* An older agent sends none: its failures without an errno stay unnamed. */
 	if (r->err_cause != NULL)
 		text_clean(r->err_cause, rec->err_cause, sizeof(rec->err_cause), false);
+	if (r->kernel_dev != NULL)
+		text_clean(r->kernel_dev, rec->kernel_dev, sizeof(rec->kernel_dev), false);
 	if (r->latency == NULL || r->service == NULL) {
 		error_set(err, "interval %u: report without histograms", r->interval);
 		return -1;
@@ -365,6 +397,12 @@ int record_check(const struct record *rec, struct error *err)
 	if (rec->err_errno < 0 || rec->err_errno > RECORD_ERRNO_MAX) {
 		error_set(err, "err_errno %d is outside [0, %d]", (int)rec->err_errno,
 		          RECORD_ERRNO_MAX);
+		return -1;
+	}
+	/* Device counters come with the device they are of. */
+	if (rec->kernel_n == 0 && (rec->kernel_reads || rec->kernel_writes || rec->kernel_io_ms ||
+	                           rec->kernel_busy_ms || rec->kernel_queue_ms)) {
+		error_set(err, "kernel counters without a device (kernel_n 0)");
 		return -1;
 	}
 	if (rec->reads > rec->ops) {

@@ -665,6 +665,52 @@ static void agg_point_syncs(const struct record *all, uint64_t measured_ns, stru
 	pt->sync_max_ns = h->max;
 }
 
+/*
+ * The kernel's view over the window's measured intervals: per device read, so that the
+ * same disk read by several agents of one host counts once (their sums over kernel_n
+ * give each device's mean); intervals without a device read are left out of it.
+ */
+static void agg_point_kernel(const struct agg_step *st, struct step_point *pt)
+{
+	uint64_t ios = 0, io_ms = 0, busy_ms = 0, queue_ms = 0, own = 0, nfs = 0, rtt = 0, ex = 0;
+	double span_ns = 0, per_dev_ios = 0;
+
+	for (uint32_t i = st->win_from; i < st->win_to; i++) {
+		const struct agg_record *m = st->merged[i];
+		const struct record *r;
+
+		if (m == NULL || m->warmup || m->agents == 0)
+			continue;
+		r = &m->rec;
+		record_merge_dev(pt->kernel_dev, r->kernel_dev);
+		nfs += r->nfs_ops;
+		rtt += r->nfs_rtt_ms;
+		ex += r->nfs_exec_ms;
+		if (r->kernel_n == 0)
+			continue;
+		ios += r->kernel_reads + r->kernel_writes;
+		io_ms += r->kernel_io_ms;
+		busy_ms += r->kernel_busy_ms;
+		queue_ms += r->kernel_queue_ms;
+		span_ns += (double)r->kernel_n * (double)m->duration_ns;
+		per_dev_ios += (double)(r->kernel_reads + r->kernel_writes) / (double)r->kernel_n;
+		own += r->ops;
+	}
+	pt->kernel_known = span_ns > 0;
+	if (pt->kernel_known) {
+		pt->dev_service_ns = ios ? (double)io_ms * 1e6 / (double)ios : 0;
+		pt->dev_util_pct = 100.0 * (double)busy_ms * 1e6 / span_ns;
+		pt->dev_util_pct = pt->dev_util_pct > 100 ? 100 : pt->dev_util_pct;
+		pt->dev_queue = (double)queue_ms * 1e6 / span_ns;
+		pt->dev_ops_ratio = own ? per_dev_ios / (double)own : 0;
+	}
+	pt->nfs_known = nfs > 0;
+	if (pt->nfs_known) {
+		pt->nfs_rtt_ns = (double)rtt * 1e6 / (double)nfs;
+		pt->nfs_exec_ns = (double)ex * 1e6 / (double)nfs;
+	}
+}
+
 void agg_point(const struct agg_step *st, uint32_t step, double offered, const struct campaign *c,
                struct step_point *pt)
 {
@@ -744,6 +790,7 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 	}
 	pt->step = step;
 	pt->offered_ops = offered;
+	agg_point_kernel(st, pt);
 	pt->ops = all->rec.ops;
 	pt->reads = all->rec.reads;
 	/* missed is a level (the backlog at an interval's end): the window's last one counts. */

@@ -100,6 +100,75 @@ static void pfield_cooldown(const struct step_point *p, const struct judged_poin
 	snprintf(buf, len, "%s", p->cooldown);
 }
 
+/* The device the kernel's figures are of, and whether other traffic shared it. */
+static void pfield_device(const struct step_point *p, const struct judged_point *jp, char *buf,
+                          size_t len)
+{
+	if (p->kernel_known && p->dev_ops_ratio > AGG_DEV_SHARED)
+		snprintf(buf, len, "%s (shared: %.1fx the workers' ops)", p->kernel_dev,
+		         p->dev_ops_ratio);
+	else
+		snprintf(buf, len, "%s", p->kernel_known || p->nfs_known ? p->kernel_dev : "");
+}
+
+/* The device's time per completed op; none when no block device was read or none completed. */
+static void pfield_dev_service(const struct step_point *p, const struct judged_point *jp,
+                               struct pfield_val *v)
+{
+	v->none = !p->kernel_known || p->dev_service_ns <= 0;
+	v->raw = p->dev_service_ns;
+}
+
+/* Our service time over the device's: what the client's side added (may be < 0 by rounding). */
+static void pfield_dev_gap(const struct step_point *p, const struct judged_point *jp,
+                           struct pfield_val *v)
+{
+	v->none = !p->kernel_known || p->dev_service_ns <= 0 || p->svc_mean_ns <= 0;
+	v->raw = p->svc_mean_ns - p->dev_service_ns;
+}
+
+static void pfield_dev_util(const struct step_point *p, const struct judged_point *jp,
+                            struct pfield_val *v)
+{
+	v->none = !p->kernel_known;
+	v->raw = p->dev_util_pct;
+}
+
+static void pfield_dev_queue(const struct step_point *p, const struct judged_point *jp,
+                             struct pfield_val *v)
+{
+	v->none = !p->kernel_known;
+	v->raw = p->dev_queue;
+}
+
+static void pfield_dev_ratio(const struct step_point *p, const struct judged_point *jp,
+                             struct pfield_val *v)
+{
+	v->none = !p->kernel_known || p->ops == 0;
+	v->raw = p->dev_ops_ratio;
+}
+
+static void pfield_dev_shared(const struct step_point *p, const struct judged_point *jp,
+                              struct pfield_val *v)
+{
+	v->none = !p->kernel_known || p->ops == 0;
+	v->b = p->dev_ops_ratio > AGG_DEV_SHARED;
+}
+
+static void pfield_nfs_rtt(const struct step_point *p, const struct judged_point *jp,
+                           struct pfield_val *v)
+{
+	v->none = !p->nfs_known;
+	v->raw = p->nfs_rtt_ns;
+}
+
+static void pfield_nfs_exec(const struct step_point *p, const struct judged_point *jp,
+                            struct pfield_val *v)
+{
+	v->none = !p->nfs_known;
+	v->raw = p->nfs_exec_ns;
+}
+
 /* A member of struct step_point. */
 #define PF_AT(m, type) .member = type, .off = offsetof(struct step_point, m)
 /* An integer member. */
@@ -467,6 +536,87 @@ static const struct pfield pfield_rows[] = {
      .since = 5,
      .out = PF_CURVE | PF_CSV | PF_JSON,
      .apart = PF_APART_SYNC},
+    /* the kernel's view of the device (format 5): its name, its time per op beside ours */
+    {.name = "device",
+     .kind = PF_TEXT,
+     .text = pfield_device,
+     .unit = "",
+     .since = 5,
+     .out = PF_CURVE | PF_CSV | PF_STEPS,
+     .apart = PF_APART_KERNEL,
+     PF_COLUMN("Device", PF_H_TEXT, 21)},
+    {.name = "device_service_us",
+     .kind = PF_REAL,
+     .get = pfield_dev_service,
+     .decimals = 1,
+     .div = 1e3,
+     .unit = "us",
+     .since = 5,
+     .out = PF_CURVE | PF_CSV | PF_STEPS,
+     .apart = PF_APART_KERNEL,
+     PF_COLUMN("Device time", PF_H_DURATION, 22)},
+    {.name = "device_gap_us",
+     .kind = PF_REAL,
+     .get = pfield_dev_gap,
+     .decimals = 1,
+     .div = 1e3,
+     .unit = "us",
+     .since = 5,
+     .out = PF_CURVE | PF_CSV | PF_STEPS,
+     .apart = PF_APART_KERNEL,
+     PF_COLUMN("Gap us", PF_H_DECIMAL, 23)},
+    {.name = "device_util_pct",
+     .kind = PF_REAL,
+     .get = pfield_dev_util,
+     .decimals = 1,
+     .unit = "%",
+     .since = 5,
+     .out = PF_CURVE | PF_CSV | PF_STEPS,
+     .apart = PF_APART_KERNEL,
+     PF_COLUMN("Device busy", PF_H_PERCENT, 24)},
+    {.name = "device_queue",
+     .kind = PF_REAL,
+     .get = pfield_dev_queue,
+     .decimals = 2,
+     .unit = "",
+     .since = 5,
+     .out = PF_CURVE | PF_CSV | PF_STEPS,
+     .apart = PF_APART_KERNEL,
+     PF_COLUMN("Device queue", PF_H_DECIMAL, 25)},
+    {.name = "device_ops_ratio",
+     .kind = PF_REAL,
+     .get = pfield_dev_ratio,
+     .decimals = 2,
+     .unit = "",
+     .since = 5,
+     .out = PF_CURVE | PF_CSV,
+     .apart = PF_APART_KERNEL},
+    {.name = "device_shared",
+     .kind = PF_BOOL,
+     .get = pfield_dev_shared,
+     .unit = "",
+     .since = 5,
+     .out = PF_CURVE | PF_CSV,
+     .apart = PF_APART_KERNEL},
+    {.name = "nfs_rtt_us",
+     .kind = PF_REAL,
+     .get = pfield_nfs_rtt,
+     .decimals = 1,
+     .div = 1e3,
+     .unit = "us",
+     .since = 5,
+     .out = PF_CURVE | PF_CSV | PF_STEPS,
+     .apart = PF_APART_KERNEL,
+     PF_COLUMN("NFS RTT", PF_H_DURATION, 26)},
+    {.name = "nfs_exec_us",
+     .kind = PF_REAL,
+     .get = pfield_nfs_exec,
+     .decimals = 1,
+     .div = 1e3,
+     .unit = "us",
+     .since = 5,
+     .out = PF_CURVE | PF_CSV,
+     .apart = PF_APART_KERNEL},
 };
 
 _Static_assert(sizeof(pfield_rows) / sizeof(pfield_rows[0]) <= PFIELD_MAX, "PFIELD_MAX rows");
@@ -500,12 +650,22 @@ size_t pfield_list(unsigned out, const struct pfield **list)
 	return pfield_list_kinds(out, false, list);
 }
 
-/* Whether show (PF_SHOW_*) shows row f. */
-static bool pfield_shown(const struct pfield *f, unsigned show)
+unsigned pfield_show_kernel(const struct step_point *pts, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (pts[i].kernel_known || pts[i].nfs_known)
+			return PF_SHOW_KERNEL;
+	return 0;
+}
+
+/* Whether row f is listed for output out given what show (PF_SHOW_*) asks. */
+static bool pfield_shown(const struct pfield *f, unsigned out, unsigned show)
 {
 	switch (f->apart) {
 	case PF_APART_NONE:
 		return true;
+	case PF_APART_KERNEL:
+		return !(out & (PF_STEPS_MD | PF_STEPS_HTML)) || (show & PF_SHOW_KERNEL);
 	case PF_APART_SYNC:
 		return (show & PF_SHOW_SYNC) != 0;
 	default:
@@ -533,7 +693,7 @@ size_t pfield_list_kinds(unsigned out, unsigned show, const struct pfield **list
 		for (unsigned col = 1; col <= UINT8_MAX && n < rows; col++)
 			for (size_t i = 0; i < rows; i++)
 				if ((pfield_rows[i].out & out) && pfield_rows[i].col == col &&
-				    pfield_shown(&pfield_rows[i], show))
+				    pfield_shown(&pfield_rows[i], out, show))
 					list[n++] = &pfield_rows[i];
 		return n;
 	}
@@ -543,7 +703,7 @@ size_t pfield_list_kinds(unsigned out, unsigned show, const struct pfield **list
 
 			/* curve-*.json: its first rows, then the rest; every other output: one pass
 			 */
-			if ((f->out & out) && pfield_shown(f, show) &&
+			if ((f->out & out) && pfield_shown(f, out, show) &&
 			    (out == PF_JSON ? f->json_first == (pass == 0) : pass == 0))
 				list[n++] = f;
 		}
@@ -566,7 +726,7 @@ struct pfield_val pfield_value(const struct pfield *f, const struct step_point *
 		return v;
 	}
 	/* Read and write apart: a pure workload has none; not measured has none. */
-	if (f->apart != PF_APART_NONE && f->apart != PF_APART_SYNC &&
+	if (f->apart != PF_APART_NONE && f->apart != PF_APART_SYNC && f->apart != PF_APART_KERNEL &&
 	    (!p->mixed || (f->apart == PF_APART_MEASURED && !p->kinds_known))) {
 		v.none = true;
 		return v;

@@ -174,6 +174,31 @@ static json_t *derive_field_json(const struct pfield *f, const struct step_point
 	return json_null();
 }
 
+/*
+ * The kernel's view of the step's device: the field table's kernel rows as members
+ * (null when the agents read none: a simulated device, tmpfs, an older agent).
+ */
+static json_t *derive_kernel_json(const struct step_point *p)
+{
+	size_t n;
+	const struct pfield *rows = pfield_table(&n);
+	json_t *o;
+
+	if (!p->kernel_known && !p->nfs_known)
+		return derive_need(json_null());
+	o = derive_need(json_object());
+	for (size_t i = 0; i < n; i++) {
+		json_t *v;
+
+		if (rows[i].apart != PF_APART_KERNEL)
+			continue;
+		v = derive_field_json(&rows[i], p, NULL);
+		if (v != NULL)
+			json_object_set_new(o, pfield_key(&rows[i]), v);
+	}
+	return o;
+}
+
 /* A step of curve-*.json (jp: its verdict): the fields the table gives it, in its order. */
 static json_t *derive_step_json(const struct step_point *p, const struct judged_point *jp)
 {
@@ -187,6 +212,7 @@ static json_t *derive_step_json(const struct step_point *p, const struct judged_
 		if (v != NULL)
 			json_object_set_new(o, pfield_key(list[i]), v);
 	}
+	json_object_set_new(o, "kernel", derive_kernel_json(p));
 	/* a mixed workload's: each kind at the campaign's percentiles */
 	if (p->mixed) {
 		json_object_set_new(o, "read_percentiles_us",

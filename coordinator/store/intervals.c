@@ -242,6 +242,8 @@ char *intervals_record_line(const char *workload, uint32_t step, double offered_
 		intervals_set(o, record_counters[i].key,
 		              intervals_uint(*record_at((struct record *)r, &record_counters[i])));
 	intervals_set(o, "host_cpu_pct", intervals_double(rec->host_cpu_pct));
+	if (r->kernel_dev[0] != '\0')
+		intervals_set(o, "kernel_dev", json_string(r->kernel_dev));
 	if (record_err_kept(r))
 		intervals_set(o, "error", intervals_error_json(rec));
 	/* For people and scripts reading the file; the reader recomputes them. */
@@ -536,6 +538,21 @@ static int intervals_get_error(json_t *o, struct agg_record *a, struct error *er
 	return 0;
 }
 
+/* "kernel_dev", when a device was read: words, cut to the record's room. */
+static int intervals_get_dev(json_t *o, struct record *rec, struct error *err)
+{
+	json_t *d = json_object_get(o, "kernel_dev");
+
+	if (d == NULL)
+		return 0;
+	if (!json_is_string(d)) {
+		error_set(err, "\"kernel_dev\" is not a string");
+		return -1;
+	}
+	text_clean(json_string_value(d), rec->kernel_dev, sizeof(rec->kernel_dev), false);
+	return 0;
+}
+
 /* The counters of a line of format fmt: those it predates take their defaults. */
 static int intervals_get_counters(json_t *o, int fmt, struct record *rec, struct error *err)
 {
@@ -571,7 +588,8 @@ static int intervals_get_record(struct intervals_reader *r, json_t *o, int fmt,
 		return -1;
 	}
 	a->warmup = warmup;
-	if (intervals_get_counters(o, fmt, &a->rec, err) < 0)
+	if (intervals_get_counters(o, fmt, &a->rec, err) < 0 ||
+	    intervals_get_dev(o, &a->rec, err) < 0)
 		return -1;
 	/* Only an agent's line may leave out its bins (agents.detail: counts). */
 	no_bins = strcmp(l->agent, INTERVALS_MERGED) != 0 ? &a->no_bins : NULL;

@@ -203,6 +203,12 @@ const struct setting setting_table[] = {
     HAND("steady"),
     HAND("retry"),
     HAND("load"),
+    /* load under load: the agents keep this workload's workers beside the others' */
+    {.key = "background",
+     .type = SETTING_BOOL,
+     .at = AT(background),
+     .wire = WIRE(background),
+     .label = "background"},
 };
 #undef AT
 #undef WIRE

@@ -68,6 +68,7 @@ struct io_settings {
 	bool efficient; /* timing: efficient (sleep in the ring to a completion or the due time) or
 	                   precise [efficient] */
 	bool decimal;   /* units: decimal (MB/s, IOPS) or binary (MiB/s, ops/s); never sent */
+	bool background; /* runs on its own workers beside every other workload's steps */
 };
 
 /* How a row's value is written in YAML and held in io_settings and in Prepare. */

@@ -23,7 +23,8 @@ struct simshare {
 
 struct simshare *simshare_new(uint32_t servers, struct error *err)
 {
-	size_t bytes = sizeof(struct simshare) + (size_t)SIMSHARE_DEVICES * servers * sizeof(uint64_t);
+	size_t bytes =
+	    sizeof(struct simshare) + (size_t)SIMSHARE_DEVICES * servers * sizeof(uint64_t);
 	struct simshare *s;
 
 	if (servers == 0) {

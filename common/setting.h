@@ -65,9 +65,9 @@ struct io_settings {
 	char clone[SETTING_NAME_MAX];
 	bool direct;
 	uint64_t wake_slack_ns; /* workers sleep at least this long between timed wakes */
-	bool efficient; /* timing: efficient (sleep in the ring to a completion or the due time) or
-	                   precise [efficient] */
-	bool decimal;   /* units: decimal (MB/s, IOPS) or binary (MiB/s, ops/s); never sent */
+	bool efficient;  /* timing: efficient (sleep in the ring to a completion or the due time) or
+	                    precise [efficient] */
+	bool decimal;    /* units: decimal (MB/s, IOPS) or binary (MiB/s, ops/s); never sent */
 	bool background; /* runs on its own workers beside every other workload's steps */
 };
 

@@ -164,6 +164,16 @@ struct step_point {
 	uint64_t read_max_ns, write_max_ns;
 	/* each kind's latency at the step's table percentiles (step_pct) */
 	uint64_t read_pct_ns[CAMPAIGN_MAX_PERCENTILES], write_pct_ns[CAMPAIGN_MAX_PERCENTILES];
+	/*
+	 * Load under load (bgfig.h): the background workload's figures over this step's
+	 * measured window, from its reports inside it (bg_on: the campaign has one).
+	 */
+	bool bg_on;
+	double bg_asked_ops; /* 0: max */
+	double bg_ops, bg_mib_s, bg_mean_ns;
+	uint64_t bg_p99_ns;
+	uint64_t bg_missed;    /* due, not issued, at its intervals' ends (summed) */
+	uint32_t bg_intervals; /* its reports merged (agents x intervals) */
 };
 
 struct agg_step;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bgfig.h"
 #include "pointfields.h"
 #include "judged.h"
 #include "verdict.h"
@@ -50,6 +51,19 @@ static void pfield_valid(const struct step_point *p, const struct judged_point *
                          struct pfield_val *v)
 {
 	v->b = jp->valid;
+}
+
+/* Load under load: whether the background kept up with its asked rate in the step. */
+static void pfield_bg_kept_up(const struct step_point *p, const struct judged_point *jp,
+                              struct pfield_val *v)
+{
+	v->b = bgfig_kept_up(p);
+}
+
+static void pfield_bg_words(const struct step_point *p, const struct judged_point *jp, char *buf,
+                            size_t len)
+{
+	bgfig_words(p, buf, len);
 }
 
 /* An open-loop step ("rate") or a closed-loop one ("max"). */
@@ -429,6 +443,59 @@ static const struct pfield pfield_rows[] = {
      .unit = "",
      .since = 3,
      .out = PF_JSON},
+    /*
+     * Load under load: the background's figures over the step's window, only when the
+     * campaign has a background (pfield_list_kinds' PF_WITH_BACKGROUND).
+     */
+    {.name = "bg_asked_ops_s",
+     PF_FIXED(bg_asked_ops, 1, "ops/s"),
+     .since = 4,
+     .out = PF_JSON,
+     .apart = PF_APART_BACKGROUND},
+    {.name = "bg_ops_s",
+     PF_FIXED(bg_ops, 1, "ops/s"),
+     .since = 4,
+     .out = PF_JSON | PF_STEPS,
+     .apart = PF_APART_BACKGROUND,
+     PF_COLUMN("Background ops/s", PF_H_RATE, 18)},
+    {.name = "bg_mibps",
+     PF_FIXED(bg_mib_s, 3, "MiB/s"),
+     .since = 4,
+     .out = PF_JSON,
+     .apart = PF_APART_BACKGROUND},
+    {.name = "bg_mean_us",
+     PF_US(bg_mean_ns, PF_M_DOUBLE),
+     .since = 4,
+     .out = PF_JSON,
+     .apart = PF_APART_BACKGROUND},
+    {.name = "bg_p99_us",
+     PF_US(bg_p99_ns, PF_M_U64),
+     .since = 4,
+     .out = PF_JSON | PF_STEPS,
+     .apart = PF_APART_BACKGROUND,
+     PF_COLUMN("Background p99", PF_H_DURATION, 19)},
+    {.name = "bg_missed",
+     PF_AT(bg_missed, PF_M_U64),
+     .kind = PF_UINT,
+     .unit = "",
+     .since = 4,
+     .out = PF_JSON,
+     .apart = PF_APART_BACKGROUND},
+    {.name = "bg_kept_up",
+     .kind = PF_BOOL,
+     .get = pfield_bg_kept_up,
+     .unit = "",
+     .since = 4,
+     .out = PF_JSON,
+     .apart = PF_APART_BACKGROUND},
+    {.name = "bg_verdict",
+     .kind = PF_TEXT,
+     .text = pfield_bg_words,
+     .unit = "",
+     .since = 4,
+     .out = PF_JSON | PF_STEPS,
+     .apart = PF_APART_BACKGROUND,
+     PF_COLUMN("Background", PF_H_TEXT, 20)},
 };
 
 _Static_assert(sizeof(pfield_rows) / sizeof(pfield_rows[0]) <= PFIELD_MAX, "PFIELD_MAX rows");
@@ -462,7 +529,20 @@ size_t pfield_list(unsigned out, const struct pfield **list)
 	return pfield_list_kinds(out, false, list);
 }
 
-size_t pfield_list_kinds(unsigned out, bool mixed, const struct pfield **list)
+/* Whether row f is listed for a curve with `with` (PF_WITH_*) */
+static bool pfield_with(const struct pfield *f, unsigned with)
+{
+	switch (f->apart) {
+	case PF_APART_NONE:
+		return true;
+	case PF_APART_BACKGROUND:
+		return (with & PF_WITH_BACKGROUND) != 0;
+	default:
+		return (with & PF_WITH_MIXED) != 0;
+	}
+}
+
+size_t pfield_list_kinds(unsigned out, unsigned with, const struct pfield **list)
 {
 	size_t n = 0, rows = sizeof(pfield_rows) / sizeof(pfield_rows[0]);
 
@@ -471,7 +551,7 @@ size_t pfield_list_kinds(unsigned out, bool mixed, const struct pfield **list)
 		for (unsigned col = 1; col <= UINT8_MAX && n < rows; col++)
 			for (size_t i = 0; i < rows; i++)
 				if ((pfield_rows[i].out & out) && pfield_rows[i].col == col &&
-				    (mixed || pfield_rows[i].apart == PF_APART_NONE))
+				    pfield_with(&pfield_rows[i], with))
 					list[n++] = &pfield_rows[i];
 		return n;
 	}
@@ -481,7 +561,7 @@ size_t pfield_list_kinds(unsigned out, bool mixed, const struct pfield **list)
 
 			/* curve-*.json: its first rows, then the rest; every other output: one pass
 			 */
-			if ((f->out & out) && (mixed || f->apart == PF_APART_NONE) &&
+			if ((f->out & out) && pfield_with(f, with) &&
 			    (out == PF_JSON ? f->json_first == (pass == 0) : pass == 0))
 				list[n++] = f;
 		}
@@ -498,9 +578,14 @@ struct pfield_val pfield_value(const struct pfield *f, const struct step_point *
 		v.none = true;
 		return v;
 	}
-	/* Read and write apart: a pure workload has none; not measured has none. */
-	if (f->apart != PF_APART_NONE &&
-	    (!p->mixed || (f->apart == PF_APART_MEASURED && !p->kinds_known))) {
+	/* A background's figure: none without one. */
+	if (f->apart == PF_APART_BACKGROUND) {
+		if (!p->bg_on) {
+			v.none = true;
+			return v;
+		}
+	} else if (f->apart != PF_APART_NONE &&
+	           (!p->mixed || (f->apart == PF_APART_MEASURED && !p->kinds_known))) {
 		v.none = true;
 		return v;
 	}

@@ -55,10 +55,15 @@ enum pfield_human {
 
 /* Whether a field is read and write apart (pfield.apart). */
 enum pfield_apart {
-	PF_APART_NONE = 0, /* every point's */
-	PF_APART_MIXED,    /* a mixed workload's: always known (ops/s from reads) */
-	PF_APART_MEASURED, /* a mixed workload's, when the agents measured the kinds apart */
+	PF_APART_NONE = 0,   /* every point's */
+	PF_APART_MIXED,      /* a mixed workload's: always known (ops/s from reads) */
+	PF_APART_MEASURED,   /* a mixed workload's, when the agents measured the kinds apart */
+	PF_APART_BACKGROUND, /* a campaign with a background workload's (bgfig.h) */
 };
+
+/* What pfield_list_kinds lists beside every point's rows (bits). */
+#define PF_WITH_MIXED      1u /* read and write apart (a mixed workload) */
+#define PF_WITH_BACKGROUND 2u /* the background's figures (a campaign with one) */
 
 /* One value of a field. */
 struct pfield_val {
@@ -133,7 +138,7 @@ size_t pfield_list(unsigned out, const struct pfield **list);
  * The same, with the read and write apart rows (pfield.apart) when mixed (the
  * workload's points are step_point.mixed); pfield_list leaves them out.
  */
-size_t pfield_list_kinds(unsigned out, bool mixed, const struct pfield **list);
+size_t pfield_list_kinds(unsigned out, unsigned with, const struct pfield **list);
 /*
  * The field's value in point p, whose verdict in its judged curve is jp (NULL:
  * none; a `judged` field then has no value). PF_PCTS has none of its own

@@ -178,7 +178,8 @@ static json_t *derive_field_json(const struct pfield *f, const struct step_point
 static json_t *derive_step_json(const struct step_point *p, const struct judged_point *jp)
 {
 	const struct pfield *list[PFIELD_MAX];
-	size_t n = pfield_list_kinds(PF_JSON, p->mixed, list);
+	size_t n = pfield_list_kinds(
+	    PF_JSON, (p->mixed ? PF_WITH_MIXED : 0) | (p->bg_on ? PF_WITH_BACKGROUND : 0), list);
 	json_t *o = derive_need(json_object());
 
 	for (size_t i = 0; i < n; i++) {

@@ -14,6 +14,7 @@
 #include "markup.h"
 #include "plot.h"
 #include "pointfields.h"
+#include "background.h"
 #include "report.h"
 #include "table.h"
 #include "histplot.h"
@@ -405,7 +406,10 @@ static void report_steps(FILE *f, const struct judged_curve *j)
 	size_t n = j->n;
 	bool shaded = false;
 	const struct pfield *cols[PFIELD_MAX];
-	size_t ncols = pfield_list_kinds(PF_STEPS_HTML, agg_mixed(j->w), cols);
+	size_t ncols = pfield_list_kinds(PF_STEPS_HTML,
+	                                 (agg_mixed(j->w) ? PF_WITH_MIXED : 0) |
+	                                     (background_of(c) >= 0 ? PF_WITH_BACKGROUND : 0),
+	                                 cols);
 	char title[64];
 
 	uint32_t np = n ? step_npct(&pts[0]) : 0;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "pointfields.h"
+#include "background.h"
 #include "table.h"
 #include "units.h"
 
@@ -191,7 +192,10 @@ void table_print_steps(FILE *f, const struct judged_curve *j)
 	const struct step_point *s = j->sorted;
 	size_t n = j->n;
 	const struct pfield *cols[PFIELD_MAX];
-	size_t ncols = pfield_list_kinds(PF_STEPS_MD, agg_mixed(j->w), cols);
+	size_t ncols = pfield_list_kinds(PF_STEPS_MD,
+	                                 (agg_mixed(j->w) ? PF_WITH_MIXED : 0) |
+	                                     (background_of(j->c) >= 0 ? PF_WITH_BACKGROUND : 0),
+	                                 cols);
 	char cell[PFIELD_TEXT_MAX], title[64];
 	uint32_t np = n ? step_npct(&s[0]) : 0;
 

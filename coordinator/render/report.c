@@ -608,6 +608,13 @@ static void report_workload(FILE *f, const struct campaign *c, size_t wi,
 	markup_escape(f, w->name);
 	fputs("</h2>\n", f);
 	report_workload_params(f, w);
+	if (w->io.background) {
+		table_background_text(w, knee, sizeof(knee));
+		fputs("<p class=\"note\">", f);
+		markup_escape(f, knee);
+		fputs("</p>\n</section>\n", f);
+		return;
+	}
 	if (n == 0) {
 		fputs("<p class=\"note\">Not run.</p>\n</section>\n", f);
 		return;

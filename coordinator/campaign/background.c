@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Load under load: what a background workload may be, and which one it is. */
 #include "background.h"
+#include "yamlnode.h"
 
 int background_check(struct yamlnode_doc *y, const yaml_node_t *load, const yaml_node_t *at,
                      const struct campaign *c, const struct workload *w)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Load under load: the background workload beside the foreground's steps. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -228,12 +229,13 @@ bool runner_bg_hold(struct runner *r)
 	return true;
 }
 
-void runner_bg_point(struct runner *r, struct step_point *pt)
+int runner_bg_point(struct runner *r, struct step_point *pt, struct error *err)
 {
+	struct intervals_bg b = {0};
 	double secs;
 
 	if (r->bg.w < 0)
-		return;
+		return 0;
 	secs = r->bg.nagents ? (double)r->bg.nacc / r->bg.nagents *
 	                           (double)runner_bg_workload(r)->interval_ns / 1e9
 	                     : 0;
@@ -241,6 +243,15 @@ void runner_bg_point(struct runner *r, struct step_point *pt)
 	r->bg.window = false;
 	record_reset(r->bg.acc);
 	r->bg.nacc = 0;
+	snprintf(b.name, sizeof(b.name), "%s", runner_bg_workload(r)->name);
+	b.asked_ops = pt->bg_asked_ops;
+	b.ops = pt->bg_ops;
+	b.mib_s = pt->bg_mib_s;
+	b.mean_ns = pt->bg_mean_ns;
+	b.p99_ns = pt->bg_p99_ns;
+	b.missed = pt->bg_missed;
+	b.intervals = pt->bg_intervals;
+	return results_background(r->res, runner_workload(r), r->step, &b, err);
 }
 
 void runner_bg_end(struct runner *r)

@@ -60,8 +60,11 @@ int runner_bg_report(struct runner *r, uint32_t ai, const Iocurve__IntervalRepor
  * after at most one background interval more).
  */
 bool runner_bg_hold(struct runner *r);
-/* The foreground step's point: the background's figures over its window. */
-void runner_bg_point(struct runner *r, struct step_point *pt);
+/*
+ * The foreground step's point: the background's figures over its window, written to
+ * intervals.jsonl (a background line) for `report`. -1: err says why.
+ */
+int runner_bg_point(struct runner *r, struct step_point *pt, struct error *err);
 /* The last foreground workload is done: end the background. */
 void runner_bg_end(struct runner *r);
 

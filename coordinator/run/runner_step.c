@@ -160,7 +160,8 @@ static int runner_step_point(struct runner *r, struct error *err)
 	}
 	pt = &r->points[r->w][r->npoints[r->w]];
 	step_point(r->st, pt);
-	runner_bg_point(r, pt);
+	if (runner_bg_point(r, pt, err) < 0)
+		return -1;
 	r->cool_ms = 0;
 	r->cool_outcome = NULL;
 	r->retries = 0;

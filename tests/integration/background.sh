@@ -69,3 +69,14 @@ PY
 ok "the reads' knee fell by the background's share (analytic 3,000 ops/s, within 5%); its rate recorded per step"
 grep -q "Background ops/s" "$T/r1/report.html" || fail "report.html shows the background per step"
 ok "report.html's step table shows the background"
+
+# report rebuilds the points from intervals.jsonl: the background's figures come back
+# from its background lines, the same bytes
+cp -r "$T/r1" "$T/r2"
+rm "$T/r2/curve-reads.json" "$T/r2/summary.md"
+"$IOCURVE" report "$T/r2" > /dev/null 2> "$T/report.err" || { cat "$T/report.err"; fail "report"; }
+[ "$(grep -c '"background":"backup"' "$T/r1/intervals.jsonl")" -eq 6 ] ||
+	fail "intervals.jsonl has one background line per step"
+cmp "$T/r1/curve-reads.json" "$T/r2/curve-reads.json" && cmp "$T/r1/summary.md" "$T/r2/summary.md" ||
+	fail "report gives the background's figures back, byte for byte"
+ok "report rebuilds the background's figures from intervals.jsonl, byte for byte"

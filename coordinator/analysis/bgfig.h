@@ -22,8 +22,9 @@ void bgfig_fill(struct step_point *p, double asked, const struct record *acc, ui
                 double secs);
 /*
  * Whether the background kept up in p's step: at least BACKGROUND_KEPT_UP_PCT of its
- * asked rate and no operation left due at an interval's end; a max background always
- * keeps up (it asks nothing); none measured (no report in the window) did not.
+ * asked rate (operations left due at its intervals' ends are said beside, in bg_missed
+ * and the words); a max background always keeps up (it asks nothing); none measured
+ * (no report in the window) did not.
  */
 bool bgfig_kept_up(const struct step_point *p);
 /* "kept up (2,000 of 2,000 ops/s)" or "fell behind: 1,500 of 2,000 ops/s asked (75%)". */

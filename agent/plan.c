@@ -328,6 +328,22 @@ static void plan_prepare(struct plan *pl, const Iocurve__Prepare *p)
 
 	plan_wl_stop(w, "new workload");
 	w->workload_index = p->workload_index;
+	/* --max-workers holds for the host: the two pools' workers together */
+	{
+		const struct plan_wl *other = p->background ? &pl->fg : &pl->bg;
+		uint32_t beside = other->pool != NULL ? other->nworkers : 0;
+
+		if (beside > 0 && (uint64_t)p->workers + beside > pl->o.caps.workers) {
+			snprintf(msg, sizeof(msg),
+			         "workload %s: workers %u beside the %s's %u is over this agent's "
+			         "cap of %u (--max-workers)",
+			         p->workload, p->workers,
+			         p->background ? "foreground workload" : "background workload",
+			         beside, pl->o.caps.workers);
+			plan_send_error(pl, p->workload_index, p->target_dir, msg);
+			return;
+		}
+	}
 	/* a background's files are its own: the foreground lays out and writes its own */
 	snprintf(prefix, sizeof(prefix), "%s%s", pl->a->name, p->background ? "-bg" : "");
 	if (params_from_prepare(p, prefix, &pl->o.caps, &params, &w->sim, &err) < 0) {

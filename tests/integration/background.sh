@@ -92,3 +92,14 @@ rm "$T/r2/curve-reads.json" "$T/r2/summary.md"
 cmp "$T/r1/curve-reads.json" "$T/r2/curve-reads.json" && cmp "$T/r1/summary.md" "$T/r2/summary.md" ||
 	fail "report gives the background's figures back, byte for byte"
 ok "report rebuilds the background's figures from intervals.jsonl, byte for byte"
+
+# --max-workers holds for the host: the foreground's workers and the background's together
+cap=$((4 * $(nproc)))
+sed "s/  - {name: reads, rw: randread,/  - {name: reads, rw: randread, workers: $cap,/" \
+	"$T/bg.yaml" > "$T/cap.yaml"
+if "$IOCURVE" run "$T/cap.yaml" --out "$T/rc" > "$T/rc.out" 2>&1; then
+	fail "a foreground over the cap beside the background is refused"
+fi
+grep -q "agent local-0: workload reads: workers $cap beside the background workload's 1 is over this agent's cap of $cap (--max-workers)" "$T/rc.out" ||
+	{ cat "$T/rc.out"; fail "the refusal names the field, both pools and the cap"; }
+ok "the agent's --max-workers counts the background's workers beside the foreground's"

@@ -74,8 +74,8 @@ struct pfield_val {
 	bool b;     /* PF_BOOL */
 };
 
-/* The longest text a PF_TEXT field writes (the verdict names a path). */
-#define PFIELD_TEXT_MAX (160 + RECORD_PATH_MAX)
+/* The longest text a PF_TEXT field writes (the verdict names a path, and a background). */
+#define PFIELD_TEXT_MAX (160 + RECORD_PATH_MAX + 128)
 /* The rows of the table, at most. */
 #define PFIELD_MAX 80
 

@@ -236,7 +236,12 @@ int runner_bg_point(struct runner *r, struct step_point *pt, struct error *err)
 
 	if (r->bg.w < 0)
 		return 0;
-	secs = r->bg.nagents ? (double)r->bg.nacc / r->bg.nagents *
+	/*
+	 * Over the window's whole background intervals, whoever reported them: an agent
+	 * lost (its background stopped) or a report that never came lowers the rate, as
+	 * the background the foreground ran beside was lower.
+	 */
+	secs = r->bg.nagents ? (double)(runner_bg_expected(r) / r->bg.nagents) *
 	                           (double)runner_bg_workload(r)->interval_ns / 1e9
 	                     : 0;
 	bgfig_fill(pt, runner_bg_workload(r)->steps[0].ops, r->bg.acc, r->bg.nacc, secs);

@@ -106,3 +106,32 @@ fi
 grep -q "agent local-0: workload reads: workers $cap beside the background workload's 1 is over this agent's cap of $cap (--max-workers)" "$T/rc.out" ||
 	{ cat "$T/rc.out"; fail "the refusal names the field, both pools and the cap"; }
 ok "the agent's --max-workers counts the background's workers beside the foreground's"
+
+# Two agents of two workers (16,000 ops/s of devices) beside a 4,000 ops/s background of
+# one worker per agent, spread over each agent's two devices: a closed loop gets the
+# rest, 12,000 ops/s (the background's queue depth holds the full device's latency)
+cat > "$T/multi.yaml" <<YAML
+campaign: loadunderload2
+agents: {local: 2}
+target: {sim: {servers: 4, service_time: 1ms}}
+workers: 2
+queue_depth: 32
+interval: 200ms
+warmup: 200ms
+measure: 1s
+slo: {latency: 3ms}
+workloads:
+  - {name: backup, rw: write, block_size: 64KiB, background: true, queue_depth: 256,
+     workers: 1, interval: 100ms, load: {steps: [4000]}}
+  - {name: reads, rw: randread, load: {steps: [max]}}
+YAML
+"$IOCURVE" run "$T/multi.yaml" --out "$T/m1" > "$T/m1.out" 2>&1 ||
+	{ cat "$T/m1.out"; fail "two agents with a background run"; }
+python3 - "$T/m1" <<'PY' || fail "the closed loop gets the device less the background"
+import json, sys
+s = json.load(open(sys.argv[1] + "/curve-reads.json"))["steps"][0]
+print("# max step", s["achieved_ops"], "ops/s beside", s["bg_ops_s"], "of", s["bg_asked_ops_s"])
+assert abs(s["achieved_ops"] - 12000) <= 0.05 * 12000, s["achieved_ops"]
+assert abs(s["bg_ops_s"] - 4000) <= 0.02 * 4000 and s["bg_kept_up"], s
+PY
+ok "two agents: a closed loop gets 16,000 less the background's 4,000 ops/s (within 5%)"

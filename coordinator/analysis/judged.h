@@ -19,8 +19,7 @@ struct judged_point {
 	bool meets;           /* met */
 	bool saturated;       /* verdict_saturated by the stop rules... */
 	char why[128];        /* ...and which rule ("" when not saturated) */
-	/* "met", "violated", "undecided", or why not judged; then whether a background fell behind
-	 */
+	/* "met", "violated", "undecided", or why not judged; then a background behind */
 	char words[160 + RECORD_PATH_MAX + 128];
 	double tp;         /* achieved, in the workload's unit (curve_throughput) */
 	double offered_tp; /* offered, in the workload's unit (curve_offered_tp) */

@@ -66,6 +66,15 @@ struct engine_sim_params {
 	uint64_t stall_after_ops;
 	uint64_t stall_ns;
 	double rate_limit; /* ops/s of a token bucket before the servers (0: none) */
+	/*
+	 * Set: the servers are those of a shared device (simshare.h), not the engine's own:
+	 * device share_dev, or, for a background's worker (share_spread), the foreground's
+	 * devices in turn. Every worker of the agent maps it; the plan makes it.
+	 */
+	struct simshare *share;
+	uint32_t share_dev;
+	uint32_t share_own; /* share_spread: this workload's workers per agent */
+	bool share_spread;
 };
 
 struct engine_params {

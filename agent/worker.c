@@ -868,16 +868,18 @@ static int worker_setup(struct worker *w, const struct io_plan *cfg, struct erro
 	}
 	if (worker_open_target(w, cfg, err) < 0)
 		return -1;
-	w->eng = engine_open(
-	    w->ops,
-	    &(struct engine_params){.fd = w->fd,
-	                            .queue_depth = qd,
-	                            .block_size = bs,
-	                            .wake_fd = cfg->wake_fd,
-	                            .sim = cfg->sim ? *cfg->sim : (struct engine_sim_params){0},
-	                            .seed = cfg->seed,
-	                            .reap_slack_ns = cfg->lateness_ns},
-	    err);
+	struct engine_params ep = {.fd = w->fd,
+	                           .queue_depth = qd,
+	                           .block_size = bs,
+	                           .wake_fd = cfg->wake_fd,
+	                           .sim = cfg->sim ? *cfg->sim : (struct engine_sim_params){0},
+	                           .seed = cfg->seed,
+	                           .reap_slack_ns = cfg->lateness_ns};
+	/* a shared sim device: the foreground's worker w has device w, a background spreads */
+	ep.sim.share_dev = cfg->index;
+	ep.sim.share_own = cfg->io.workers;
+	ep.sim.share_spread = cfg->io.background;
+	w->eng = engine_open(w->ops, &ep, err);
 	if (w->eng == NULL) {
 		error_prefix(err, "%s: ", what);
 		return -1;

@@ -31,6 +31,9 @@ const struct caps_info caps_known[] = {
     {IOCURVE__CAPABILITY__CAPABILITY_KERNEL, "kernel",
      "the kernel's view of the target's device is not read (device time, busy share and "
      "queue: not measured)"},
+    {IOCURVE__CAPABILITY__CAPABILITY_BACKGROUND, "background",
+     "a campaign with a background workload (background: true) is refused (the agent would "
+     "stop its workers at the next workload's Prepare)"},
 };
 const size_t caps_nknown = sizeof(caps_known) / sizeof(caps_known[0]);
 

@@ -228,6 +228,12 @@ const struct setting setting_table[] = {
      .wire = WIRE(dsync),
      .label = "sync",
      .words = {"none", "dsync"}},
+    /* load under load: the agents keep this workload's workers beside the others' */
+    {.key = "background",
+     .type = SETTING_BOOL,
+     .at = AT(background),
+     .wire = WIRE(background),
+     .label = "background"},
 };
 #undef AT
 #undef WIRE

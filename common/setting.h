@@ -71,7 +71,8 @@ struct io_settings {
 	/* sync writes: an fsync (fdatasync) after every N writes of a worker (0: none) */
 	uint32_t fsync;
 	uint32_t fdatasync;
-	bool dsync; /* sync: dsync, the worker files opened O_DSYNC */
+	bool dsync;      /* sync: dsync, the worker files opened O_DSYNC */
+	bool background; /* runs on its own workers beside every other workload's steps */
 };
 
 /* How a row's value is written in YAML and held in io_settings and in Prepare. */

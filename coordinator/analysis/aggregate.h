@@ -190,6 +190,16 @@ struct step_point {
 	double dev_ops_ratio; /* ops it completed over the workers' ops: > AGG_DEV_SHARED: shared */
 	double nfs_rtt_ns;    /* an NFS READ or WRITE's round trip, mean */
 	double nfs_exec_ns;   /* and its execution time (queued to answered), mean */
+	/*
+	 * Load under load (bgfig.h): the background workload's figures over this step's
+	 * measured window, from its reports inside it (bg_on: the campaign has one).
+	 */
+	bool bg_on;
+	double bg_asked_ops; /* 0: max */
+	double bg_ops, bg_mib_s, bg_mean_ns;
+	uint64_t bg_p99_ns;
+	uint64_t bg_missed;    /* due, not issued, at its intervals' ends (summed) */
+	uint32_t bg_intervals; /* its reports merged (agents x intervals) */
 };
 
 /*

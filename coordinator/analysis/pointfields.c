@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bgfig.h"
 #include "pointfields.h"
 #include "judged.h"
 #include "verdict.h"
@@ -50,6 +51,19 @@ static void pfield_valid(const struct step_point *p, const struct judged_point *
                          struct pfield_val *v)
 {
 	v->b = jp->valid;
+}
+
+/* Load under load: whether the background kept up with its asked rate in the step. */
+static void pfield_bg_kept_up(const struct step_point *p, const struct judged_point *jp,
+                              struct pfield_val *v)
+{
+	v->b = bgfig_kept_up(p);
+}
+
+static void pfield_bg_words(const struct step_point *p, const struct judged_point *jp, char *buf,
+                            size_t len)
+{
+	bgfig_words(p, buf, len);
 }
 
 /* An open-loop step ("rate") or a closed-loop one ("max"). */
@@ -617,6 +631,59 @@ static const struct pfield pfield_rows[] = {
      .since = 5,
      .out = PF_CURVE | PF_CSV,
      .apart = PF_APART_KERNEL},
+    /*
+     * Load under load: the background's figures over the step's window, only when the
+     * campaign has a background (pfield_list_kinds' PF_WITH_BACKGROUND).
+     */
+    {.name = "bg_asked_ops_s",
+     PF_FIXED(bg_asked_ops, 1, "ops/s"),
+     .since = 4,
+     .out = PF_JSON,
+     .apart = PF_APART_BACKGROUND},
+    {.name = "bg_ops_s",
+     PF_FIXED(bg_ops, 1, "ops/s"),
+     .since = 4,
+     .out = PF_JSON | PF_STEPS,
+     .apart = PF_APART_BACKGROUND,
+     PF_COLUMN("Background ops/s", PF_H_RATE, 27)},
+    {.name = "bg_mibps",
+     PF_FIXED(bg_mib_s, 3, "MiB/s"),
+     .since = 4,
+     .out = PF_JSON,
+     .apart = PF_APART_BACKGROUND},
+    {.name = "bg_mean_us",
+     PF_US(bg_mean_ns, PF_M_DOUBLE),
+     .since = 4,
+     .out = PF_JSON,
+     .apart = PF_APART_BACKGROUND},
+    {.name = "bg_p99_us",
+     PF_US(bg_p99_ns, PF_M_U64),
+     .since = 4,
+     .out = PF_JSON | PF_STEPS,
+     .apart = PF_APART_BACKGROUND,
+     PF_COLUMN("Background p99", PF_H_DURATION, 28)},
+    {.name = "bg_missed",
+     PF_AT(bg_missed, PF_M_U64),
+     .kind = PF_UINT,
+     .unit = "",
+     .since = 4,
+     .out = PF_JSON,
+     .apart = PF_APART_BACKGROUND},
+    {.name = "bg_kept_up",
+     .kind = PF_BOOL,
+     .get = pfield_bg_kept_up,
+     .unit = "",
+     .since = 4,
+     .out = PF_JSON,
+     .apart = PF_APART_BACKGROUND},
+    {.name = "bg_verdict",
+     .kind = PF_TEXT,
+     .text = pfield_bg_words,
+     .unit = "",
+     .since = 4,
+     .out = PF_JSON | PF_STEPS,
+     .apart = PF_APART_BACKGROUND,
+     PF_COLUMN("Background", PF_H_TEXT, 29)},
 };
 
 _Static_assert(sizeof(pfield_rows) / sizeof(pfield_rows[0]) <= PFIELD_MAX, "PFIELD_MAX rows");
@@ -666,6 +733,8 @@ static bool pfield_shown(const struct pfield *f, unsigned out, unsigned show)
 		return true;
 	case PF_APART_KERNEL:
 		return !(out & (PF_STEPS_MD | PF_STEPS_HTML)) || (show & PF_SHOW_KERNEL);
+	case PF_APART_BACKGROUND:
+		return (show & PF_SHOW_BACKGROUND) != 0;
 	case PF_APART_SYNC:
 		return (show & PF_SHOW_SYNC) != 0;
 	default:
@@ -681,7 +750,8 @@ unsigned pfield_show_of(const struct workload *w)
 
 unsigned pfield_show_point(const struct step_point *p)
 {
-	return (p->mixed ? PF_SHOW_KINDS : 0) | (p->syncing ? PF_SHOW_SYNC : 0);
+	return (p->mixed ? PF_SHOW_KINDS : 0) | (p->syncing ? PF_SHOW_SYNC : 0) |
+	       (p->bg_on ? PF_SHOW_BACKGROUND : 0);
 }
 
 size_t pfield_list_kinds(unsigned out, unsigned show, const struct pfield **list)
@@ -720,6 +790,13 @@ struct pfield_val pfield_value(const struct pfield *f, const struct step_point *
 		v.none = true;
 		return v;
 	}
+	/* A background's figure: none without one. */
+	if (f->apart == PF_APART_BACKGROUND) {
+		if (!p->bg_on) {
+			v.none = true;
+			return v;
+		}
+	}
 	/* Sync writes: a workload that does not sync has none. */
 	if (f->apart == PF_APART_SYNC && !p->syncing) {
 		v.none = true;
@@ -727,6 +804,7 @@ struct pfield_val pfield_value(const struct pfield *f, const struct step_point *
 	}
 	/* Read and write apart: a pure workload has none; not measured has none. */
 	if (f->apart != PF_APART_NONE && f->apart != PF_APART_SYNC && f->apart != PF_APART_KERNEL &&
+	    f->apart != PF_APART_BACKGROUND &&
 	    (!p->mixed || (f->apart == PF_APART_MEASURED && !p->kinds_known))) {
 		v.none = true;
 		return v;

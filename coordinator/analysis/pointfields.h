@@ -66,6 +66,7 @@ enum pfield_apart {
 	 * curve-*.json as the members of each step's "kernel" object.
 	 */
 	PF_APART_KERNEL,
+	PF_APART_BACKGROUND, /* a campaign with a background workload's (bgfig.h) */
 };
 /*
  * Which of those rows an output shows (pfield_list_kinds' show): a set of these. A
@@ -75,6 +76,7 @@ enum pfield_apart {
 #define PF_SHOW_MIXED  PF_SHOW_KINDS
 #define PF_SHOW_SYNC   2u /* a syncing workload's syncs */
 #define PF_SHOW_KERNEL 4u /* the kernel's view, in the step tables */
+#define PF_SHOW_BACKGROUND 8u /* the background's figures (a campaign with one) */
 
 /* One value of a field. */
 struct pfield_val {
@@ -85,8 +87,8 @@ struct pfield_val {
 	bool b;     /* PF_BOOL */
 };
 
-/* The longest text a PF_TEXT field writes (the verdict names a path). */
-#define PFIELD_TEXT_MAX (160 + RECORD_PATH_MAX)
+/* The longest text a PF_TEXT field writes (the verdict names a path, and a background). */
+#define PFIELD_TEXT_MAX (160 + RECORD_PATH_MAX + 128)
 /* The rows of the table, at most. */
 #define PFIELD_MAX 112
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "background.h"
 #include "rw.h"
 #include "setting.h"
 #include "setupdiff.h"
@@ -117,6 +118,31 @@ static void setupdiff_load(struct setupdiff_out *o, const char *w, const struct 
 	setupdiff_load_text(a, x, sizeof(x));
 	setupdiff_load_text(b, y, sizeof(y));
 	setupdiff_str(o, w, "load", x, y);
+}
+
+/*
+ * Load under load: the background each run's foreground ran beside, by name and load
+ * ("none" without one); a same-named one is also compared key by key as a workload.
+ */
+static void setupdiff_background(struct setupdiff_out *o, const struct campaign *a,
+                                 const struct campaign *b)
+{
+	long i = background_of(a), j = background_of(b);
+	char x[320], y[320], l[256];
+
+	if (i < 0 && j < 0)
+		return;
+	snprintf(x, sizeof(x), "none");
+	snprintf(y, sizeof(y), "none");
+	if (i >= 0) {
+		setupdiff_load_text(&a->workloads[i], l, sizeof(l));
+		snprintf(x, sizeof(x), "%s (%s)", a->workloads[i].name, l);
+	}
+	if (j >= 0) {
+		setupdiff_load_text(&b->workloads[j], l, sizeof(l));
+		snprintf(y, sizeof(y), "%s (%s)", b->workloads[j].name, l);
+	}
+	setupdiff_str(o, NULL, "background", x, y);
 }
 
 /* The latency columns: "50 90 99 99.9". */
@@ -281,6 +307,7 @@ size_t setupdiff(const struct campaign *a, const struct campaign *b, char *buf, 
 		setupdiff_pcts(b, y, sizeof(y));
 		setupdiff_str(&o, NULL, "percentiles", x, y);
 	}
+	setupdiff_background(&o, a, b);
 	for (size_t i = 0; i < a->nworkloads; i++)
 		for (size_t j = 0; j < b->nworkloads; j++)
 			if (strcmp(a->workloads[i].name, b->workloads[j].name) == 0)

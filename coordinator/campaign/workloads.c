@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "background.h"
 #include "clock.h"
 #include "loadspec.h"
 #include "replayspec.h"
@@ -627,6 +628,12 @@ static int workloads_add_on(struct yamlnode_doc *y, const yaml_node_t *root,
 	if (workloads_check_access(y, root, e->node, c, w) < 0 ||
 	    workloads_check_work(y, e->load, c, w) < 0)
 		return -1;
+	{
+		const yaml_node_t *bg = yamlnode_lookup(y, e->node, "background");
+
+		if (background_check(y, e->load, bg != NULL ? bg : e->node, c, w) < 0)
+			return -1;
+	}
 	for (size_t j = 0; j + 1 < c->nworkloads; j++) {
 		if (strcmp(c->workloads[j].name, w->name) != 0)
 			continue;
@@ -963,5 +970,5 @@ int workloads_parse(struct yamlnode_doc *y, const yaml_node_t *root, const yaml_
 		if (workloads_entry(y, root, node, i, &top, c) < 0)
 			return -1;
 	}
-	return 0;
+	return background_check_campaign(y, list, c);
 }

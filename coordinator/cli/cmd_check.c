@@ -269,6 +269,15 @@ static uint64_t cmd_check_workload(size_t i, size_t n, const struct workload *w,
 	if (w->steady_extend)
 		printf(", up to %u more intervals until steady", w->steady_extend);
 	printf("\n");
+	if (w->io.background) {
+		/* no steps of its own: it runs as long as the others do */
+		cmd_check_rate(w->steps[0].ops, w, a, sizeof(a));
+		printf("  load     background: %s on its own workers through every step of the "
+		       "other workloads; each of their steps records what it achieved\n",
+		       w->steps[0].ops > 0 ? a : "max (closed loop at its queue depth)");
+		printf("  plan     no steps of its own\n");
+		return 0;
+	}
 	cmd_check_load(w);
 	cmd_check_duration(steps * step_ns, d, sizeof(d));
 	printf("  plan     %s%zu steps, %s%s\n", up ? "up to " : "", steps,
@@ -295,7 +304,8 @@ static int cmd_check_exec(const struct args *a)
 	cmd_check_campaign(c);
 	for (size_t i = 0; i < c->nworkloads; i++) {
 		total_ns += cmd_check_workload(i, c->nworkloads, &c->workloads[i], &upper);
-		total_steps += loadspec_max_steps(&c->workloads[i]);
+		if (!c->workloads[i].io.background)
+			total_steps += loadspec_max_steps(&c->workloads[i]);
 	}
 	cmd_check_duration(total_ns, d, sizeof(d));
 	printf("\ntotal: %zu workload%s, %s%zu steps, %s%s (a step: warmup + measure "

@@ -690,6 +690,8 @@ static void derive_summary_md(FILE *f, const void *arg)
 		        w->io.clone[0] ? "'" : "");
 		table_knee_text(&x->judged[i], knee, sizeof(knee));
 		fprintf(f, "%s\n\n", knee);
+		if (w->io.background)
+			continue; /* no steps of its own: its figures are in the others' */
 		derive_kinds_md(f, &x->judged[i]);
 		table_print_steps(f, &x->judged[i]);
 	}

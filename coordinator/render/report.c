@@ -14,6 +14,7 @@
 #include "markup.h"
 #include "plot.h"
 #include "pointfields.h"
+#include "background.h"
 #include "report.h"
 #include "table.h"
 #include "histplot.h"
@@ -414,7 +415,9 @@ static void report_steps(FILE *f, const struct judged_curve *j)
 	bool shaded = false;
 	const struct pfield *cols[PFIELD_MAX];
 	size_t ncols = pfield_list_kinds(PF_STEPS_HTML,
-	                                 pfield_show_of(j->w) | pfield_show_kernel(pts, n), cols);
+	                                 pfield_show_of(j->w) | pfield_show_kernel(pts, n) |
+	                                     (background_of(c) >= 0 ? PF_SHOW_BACKGROUND : 0),
+	                                 cols);
 	char title[64];
 
 	uint32_t np = n ? step_npct(&pts[0]) : 0;
@@ -613,6 +616,13 @@ static void report_workload(FILE *f, const struct campaign *c, size_t wi,
 	markup_escape(f, w->name);
 	fputs("</h2>\n", f);
 	report_workload_params(f, w);
+	if (w->io.background) {
+		table_background_text(w, knee, sizeof(knee));
+		fputs("<p class=\"note\">", f);
+		markup_escape(f, knee);
+		fputs("</p>\n</section>\n", f);
+		return;
+	}
 	if (n == 0) {
 		fputs("<p class=\"note\">Not run.</p>\n</section>\n", f);
 		return;

@@ -162,5 +162,19 @@ int prepare_check_caps(const struct campaign *c, uint64_t caps, const char *agen
 		                            : "sync: dsync");
 		return -1;
 	}
+	/* an agent without it would stop the background at the next workload's Prepare */
+	for (size_t i = 0; i < c->nworkloads; i++) {
+		const struct workload *w = &c->workloads[i];
+
+		if (!w->io.background || (caps & IOCURVE__CAPABILITY__CAPABILITY_BACKGROUND))
+			continue;
+		error_set(
+		    err,
+		    "agent %s (%s) lacks capability 'background': workload '%s' is a "
+		    "background (background: true), whose workers it would stop at the next "
+		    "workload's Prepare; run an agent of this release, or leave background out",
+		    agent, version, w->name);
+		return -1;
+	}
 	return 0;
 }

@@ -162,6 +162,8 @@ static void runner_prepare(struct runner *r)
 			return;
 		}
 	}
+	/* the background first, so that its workers and shared devices are there first */
+	runner_bg_prepare(r, n);
 	prepare_build(&m, r->c, r->w);
 	env.body_case = IOCURVE__ENVELOPE__BODY_PREPARE;
 	env.prepare = &m.p;
@@ -186,6 +188,8 @@ static void runner_prepare(struct runner *r)
 static void runner_end(struct runner *r)
 {
 	event_del(r->timer);
+	if (r->bg.hold_ev != NULL)
+		event_del(r->bg.hold_ev);
 	runner_agents_release(r->agents);
 	event_active(r->end_ev, EV_TIMEOUT, 0);
 }
@@ -296,14 +300,18 @@ static bool runner_replan(struct runner *r)
  */
 static void runner_next_workload(struct runner *r)
 {
-	while (r->w < r->c->nworkloads && !runner_replan(r)) {
-		runner_emit_workload_done(r);
+	/* the background runs beside the others: never a workload of its own here */
+	while (r->w < r->c->nworkloads && (runner_bg_is(r, r->w) || !runner_replan(r))) {
+		if (!runner_bg_is(r, r->w))
+			runner_emit_workload_done(r);
 		r->w++;
 	}
-	if (r->w < r->c->nworkloads)
+	if (r->w < r->c->nworkloads) {
 		runner_enter(r, RUNNER_PREPARING);
-	else
+	} else {
+		runner_bg_end(r);
 		runner_complete(r);
+	}
 }
 
 /* The planner's next rate for the workload (or the one a resume chose): false when done. */
@@ -397,13 +405,20 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 	row = &runner_table[r->state];
 	switch (env->body_case) {
 	case IOCURVE__ENVELOPE__BODY_READY:
-		if (r->state != RUNNER_PREPARING || env->ready->workload_index != r->w)
+		if (r->state != RUNNER_PREPARING ||
+		    runner_bg_on_ready(r, env->ready->workload_index) ||
+		    env->ready->workload_index != r->w)
 			return;
-		if (runner_agents_set_ready(r->agents, (uint32_t)ai))
+		/* the foreground goes once the background is ready too (runner_bg_on_ready) */
+		if (runner_agents_set_ready(r->agents, (uint32_t)ai) && runner_bg_ready(r))
 			runner_go_on(r, runner_next_rate(r));
 		break;
 	case IOCURVE__ENVELOPE__BODY_INTERVAL_REPORT:
 		ir = env->interval_report;
+		if (runner_bg_is(r, ir->workload_index)) {
+			runner_handled(r, s, ai, runner_bg_report(r, (uint32_t)ai, ir, &err), &err);
+			break;
+		}
 		if (row->report == NULL || ir->workload_index != r->w || ir->step != r->step) {
 			log_warn("agent %s: stale report (workload %u step %u) ignored",
 			         runner_agents_name(r->agents, (uint32_t)ai), ir->workload_index,
@@ -648,6 +663,7 @@ struct runner *runner_new(struct event_base *base, struct server *srv, const str
 	r->done_arg = arg;
 	r->state = RUNNER_IDLE;
 	r->agents = runner_agents_new(c->agents_count, c->labels, c->nlabels, r);
+	runner_bg_init(r);
 	if (c->agents_mode == CAMPAIGN_AGENTS_SELECT)
 		for (size_t i = 0; i < c->ntargets; i++)
 			if (c->targets[i].nlabels > 0) {
@@ -716,6 +732,7 @@ void runner_free(struct runner *r)
 	server_set_cbs(r->srv, NULL, NULL);
 	event_free(r->timer);
 	event_free(r->end_ev);
+	runner_bg_free(r);
 	step_free(r->st);
 	step_free(r->probe);
 	for (size_t i = 0; i < r->c->nworkloads; i++)

@@ -15,6 +15,7 @@
 #include "planner.h"
 #include "runner.h"
 #include "runner_agents.h"
+#include "runner_bg.h"
 #include "step.h"
 
 /*
@@ -89,7 +90,8 @@ struct runner {
 	uint64_t step_start_ns; /* the step in progress starts here (coordinator's clock) */
 	size_t start_w;         /* ...of workload start_w, step start_step */
 	uint32_t start_step;
-	bool started; /* step_start_ns is set */
+	bool started;        /* step_start_ns is set */
+	struct runner_bg bg; /* the background workload beside the others (runner_bg.c) */
 };
 
 /* runner.c: the state machine */
@@ -104,6 +106,8 @@ bool runner_next_rate(struct runner *r);
 void runner_go_on(struct runner *r, bool next_step);
 
 /* runner_step.c: the stepping and cooling states */
+/* The step is over and its background figures are in: its point, then what next. */
+int runner_step_finish(struct runner *r, struct error *err);
 void runner_start_step(struct runner *r);
 void runner_start_probe(struct runner *r);
 int runner_step_report(struct runner *r, uint32_t ai, const Iocurve__IntervalReport *ir,

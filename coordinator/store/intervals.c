@@ -301,6 +301,19 @@ char *intervals_finish_line(const char *workload, uint32_t step, const char *age
 	                                   agent, "finish", fin));
 }
 
+char *intervals_background_line(const char *workload, uint32_t step, const struct intervals_bg *b)
+{
+	json_t *g =
+	    json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:I}", "asked_ops", intervals_double(b->asked_ops),
+	              "ops", intervals_double(b->ops), "mib_s", intervals_double(b->mib_s),
+	              "mean_ns", intervals_double(b->mean_ns), "p99_ns", intervals_uint(b->p99_ns),
+	              "missed", intervals_uint(b->missed), "intervals", (json_int_t)b->intervals);
+
+	return intervals_line_of(json_pack("{s:i,s:s,s:I,s:s,s:o}", "format", INTERVALS_FORMAT,
+	                                   "workload", workload, "step", (json_int_t)step,
+	                                   "background", b->name, "bg", g));
+}
+
 char *intervals_lost_line(const char *workload, uint32_t step, const char *agent, uint32_t interval,
                           const char *reason)
 {
@@ -744,6 +757,36 @@ static int intervals_get_end(json_t *o, struct intervals_line *l, struct error *
 	return 0;
 }
 
+/* A background line: intervals_background_line's fields, each a finite figure >= 0. */
+static int intervals_get_background(json_t *o, struct intervals_line *l, struct error *err)
+{
+	struct intervals_bg *b = &l->bg;
+	json_t *g = json_object_get(o, "bg");
+	double *real[] = {&b->asked_ops, &b->ops, &b->mib_s, &b->mean_ns};
+	const char *keys[] = {"asked_ops", "ops", "mib_s", "mean_ns"};
+
+	if (intervals_get_name(o, "background", b->name, err) < 0)
+		return -1;
+	if (!json_is_object(g)) {
+		error_set(err, "\"bg\": expected an object of the background's figures");
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (intervals_get_double(g, keys[i], real[i], err) < 0)
+			return -1;
+		if (!isfinite(*real[i]) || *real[i] < 0) {
+			error_set(err, "\"bg\": \"%s\" is not a finite figure >= 0", keys[i]);
+			return -1;
+		}
+	}
+	if (intervals_get_uint(g, "p99_ns", UINT64_MAX >> 1, &b->p99_ns, err) < 0 ||
+	    intervals_get_uint(g, "missed", UINT64_MAX >> 1, &b->missed, err) < 0 ||
+	    intervals_get_u32(g, "intervals", &b->intervals, err) < 0)
+		return -1;
+	l->background = true;
+	return 0;
+}
+
 static int intervals_get_lost(json_t *o, struct intervals_line *l, struct error *err)
 {
 	const char *reason = json_string_value(json_object_get(o, "reason"));
@@ -812,7 +855,7 @@ static int intervals_get_line(struct intervals_reader *r, json_t *o, struct inte
 	fmt = intervals_get_format(o, err);
 	if (fmt < 0)
 		return -1;
-	l->cooldown = l->window = l->lost = l->finish = l->clock = l->mark = false;
+	l->cooldown = l->window = l->lost = l->finish = l->clock = l->mark = l->background = false;
 	l->retried = 0;
 	if (json_object_get(o, "end") != NULL)
 		return intervals_get_end(o, l, err);
@@ -825,6 +868,8 @@ static int intervals_get_line(struct intervals_reader *r, json_t *o, struct inte
 		return intervals_get_finish(o, l, err);
 	if (json_object_get(o, "mark") != NULL)
 		return intervals_get_mark(o, l, err);
+	if (json_object_get(o, "background") != NULL)
+		return intervals_get_background(o, l, err);
 	l->clock = json_object_get(o, "clock") != NULL;
 	if (l->clock)
 		return intervals_get_clock(o, l, err);

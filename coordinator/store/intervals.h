@@ -23,7 +23,8 @@
  * without); 4: mark lines ("mark": a labelled moment on the timeline, marks.h) and
  * finish lines ("finish": a worker's part of a fixed-work step); 5: "syncs" (sync writes
  * completed) and, when there were any, "sync_latency"; the kernel's view of the device
- * ("kernel_n".."nfs_exec_ms", and "kernel_dev" when one was read).
+ * ("kernel_n".."nfs_exec_ms", and "kernel_dev" when one was read); background lines
+ * ("background": the background workload's figures over a foreground step).
  */
 #define INTERVALS_FORMAT   5
 #define INTERVALS_MERGED   "*" /* the agent of the merged (fleet) line */
@@ -58,6 +59,19 @@ struct intervals_finish {
 	double start_s;
 	double done_s;
 	uint64_t ops;
+};
+
+/*
+ * A background line: what the campaign's background workload (`background`) achieved
+ * over the measured window of the foreground step the line names (bgfig.h): its asked
+ * ops/s (0: max), achieved ops/s and MiB/s, mean and p99 latency, operations missed,
+ * and the reports merged (agents x intervals).
+ */
+struct intervals_bg {
+	char name[INTERVALS_NAME_MAX];
+	double asked_ops, ops, mib_s, mean_ns;
+	uint64_t p99_ns, missed;
+	uint32_t intervals;
 };
 
 /*
@@ -100,6 +114,9 @@ struct intervals_line {
 	/* a mark line (marks.h): workload and step are the mark's too */
 	bool mark;
 	struct run_mark mk;
+	/* a background line: the background's figures over step `step` of `workload` */
+	bool background;
+	struct intervals_bg bg;
 };
 
 /*
@@ -136,6 +153,8 @@ char *intervals_lost_line(const char *workload, uint32_t step, const char *agent
  * "cancelled") and why. Records after it (a resumed campaign) supersede it.
  */
 char *intervals_end_line(const char *state, const char *reason);
+/* The background's figures over step `step` of workload `workload` (written after its lines). */
+char *intervals_background_line(const char *workload, uint32_t step, const struct intervals_bg *b);
 /* A mark on the timeline (marks.h has the line's layout). */
 char *intervals_mark_line(const struct run_mark *m);
 /*

@@ -39,6 +39,9 @@ struct replay_step {
 	char (*names)[INTERVALS_NAME_MAX];
 	uint32_t nagents;
 	struct strindex by_name; /* names[] */
+	/* the background line of the step in progress (its figures for the point) */
+	bool has_bg;
+	struct intervals_bg bg;
 	/* fixed work: the finish lines read so far, for the step they name */
 	struct replay_fin *fins;
 	size_t nfins;
@@ -87,6 +90,19 @@ static void replay_begin(struct replay *out, struct replay_step *st, size_t w,
  * it, with the window the run decided (its window line) and what the lines beside the
  * intervals say (cooldown, retries, fixed work's finishes).
  */
+/* The background's figures as the run gave them to the point (runner_bg.c, bgfig_fill). */
+static void replay_background(struct step_point *p, const struct intervals_bg *b)
+{
+	p->bg_on = true;
+	p->bg_asked_ops = b->asked_ops;
+	p->bg_ops = b->ops;
+	p->bg_mib_s = b->mib_s;
+	p->bg_mean_ns = b->mean_ns;
+	p->bg_p99_ns = b->p99_ns;
+	p->bg_missed = b->missed;
+	p->bg_intervals = b->intervals;
+}
+
 static bool replay_finish(struct replay *out, struct replay_step *st)
 {
 	bool complete;
@@ -117,7 +133,10 @@ static bool replay_finish(struct replay *out, struct replay_step *st)
 				    1);
 		out->pts[st->w] = xreallocarray(out->pts[st->w], k + 1, sizeof(**out->pts));
 		step_point(st->step, &out->pts[st->w][k]);
+		if (st->has_bg)
+			replay_background(&out->pts[st->w][k], &st->bg);
 	}
+	st->has_bg = false;
 	st->retries = 0;
 	step_free(st->step);
 	st->step = NULL;
@@ -293,6 +312,14 @@ static int replay_read(const char *dir, bool resume, struct replay *out, struct 
 				st.step = NULL;
 				st.has_window = false;
 				st.retries = l->retried;
+			}
+			continue;
+		}
+		if (l->background) {
+			/* written after the step's lines, before its point: the step in progress */
+			if (st.step != NULL && st.w == w && st.index == l->step) {
+				st.has_bg = true;
+				st.bg = l->bg;
 			}
 			continue;
 		}

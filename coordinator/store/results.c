@@ -372,6 +372,16 @@ int results_window(struct results *r, const struct workload *w, uint32_t step, u
 	return rc;
 }
 
+int results_background(struct results *r, const struct workload *w, uint32_t step,
+                       const struct intervals_bg *b, struct error *err)
+{
+	char *line = intervals_background_line(w->name, step, b);
+	int rc = results_put_intervals(r, line, err);
+
+	free(line);
+	return rc;
+}
+
 int results_cooldown(struct results *r, const struct workload *w, uint32_t step, uint32_t ms,
                      const char *outcome, struct error *err)
 {

@@ -53,6 +53,12 @@ int results_retried(struct results *r, const struct workload *w, uint32_t step, 
 /* The measured window of an extended step, so `iocurve report` judges it the same way. */
 int results_window(struct results *r, const struct workload *w, uint32_t step, uint32_t from,
                    uint32_t to, struct error *err);
+/*
+ * The background's figures over step `step` of w (intervals_background_line), after the
+ * step's lines and before its point: `report` gives the point them again.
+ */
+int results_background(struct results *r, const struct workload *w, uint32_t step,
+                       const struct intervals_bg *b, struct error *err);
 /* The cooldown before step `step` (intervals_cooldown_line), before its first interval. */
 int results_cooldown(struct results *r, const struct workload *w, uint32_t step, uint32_t ms,
                      const char *outcome, struct error *err);

@@ -123,6 +123,36 @@ static void test_setupdiff_clone(void **state)
 		campaign_free(c[i]);
 }
 
+/* A background against none, and against the same one at another rate. */
+static void test_setupdiff_background(void **state)
+{
+	static const char *const text[] = {
+	    "campaign: d\nagents: {local: 1}\ntarget: {sim: {service_time: 1ms}}\n"
+	    "workloads: [{name: reads, load: {steps: [100]}}]\n",
+	    "campaign: d\nagents: {local: 1}\ntarget: {sim: {service_time: 1ms}}\n"
+	    "workloads: [{name: backup, rw: write, background: true, load: {steps: [50]}},\n"
+	    "            {name: reads, load: {steps: [100]}}]\n",
+	    "campaign: d\nagents: {local: 1}\ntarget: {sim: {service_time: 1ms}}\n"
+	    "workloads: [{name: backup, rw: write, background: true, load: {steps: [80]}},\n"
+	    "            {name: reads, load: {steps: [100]}}]\n",
+	};
+	struct campaign *c[3];
+	struct error err;
+	char buf[2048];
+
+	(void)state;
+	for (int i = 0; i < 3; i++)
+		if (campaign_parse(text[i], strlen(text[i]), "d.yaml", &c[i], &err) < 0)
+			fail_msg("%s", err.msg);
+	assert_true(setupdiff(c[0], c[1], buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, "background none vs backup (steps 50)"));
+	assert_true(setupdiff(c[1], c[2], buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, "background backup (steps 50) vs backup (steps 80)"));
+	assert_int_equal(setupdiff(c[1], c[1], buf, sizeof(buf)), 0);
+	for (int i = 0; i < 3; i++)
+		campaign_free(c[i]);
+}
+
 /* Sync writes: fsync, fdatasync and sync: dsync each named when two setups differ. */
 static void test_setupdiff_sync(void **state)
 {
@@ -187,9 +217,8 @@ static void test_setupdiff_targets(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_setupdiff_each_key),
-	    cmocka_unit_test(test_setupdiff_clone),
-	    cmocka_unit_test(test_setupdiff_sync),
+	    cmocka_unit_test(test_setupdiff_each_key), cmocka_unit_test(test_setupdiff_clone),
+	    cmocka_unit_test(test_setupdiff_sync),     cmocka_unit_test(test_setupdiff_background),
 	    cmocka_unit_test(test_setupdiff_targets),
 	};
 

@@ -300,6 +300,43 @@ static void test_prepare_caps(void **state)
 }
 
 /*
+ * background: true travels in Prepare field 140 and reaches the agent's plan; an agent
+ * without capability 'background' is refused by name and version (it would stop the
+ * background's workers at the next workload's Prepare), one with it is not.
+ */
+static void test_prepare_background(void **state)
+{
+	struct campaign *c = testlib_campaign_ok("campaign: t\n"
+	                                         "agents: {local: 1}\n"
+	                                         "target: {sim: {servers: 4, service_time: 1ms}}\n"
+	                                         "workloads:\n"
+	                                         "  - {name: backup, rw: write, background: true, "
+	                                         "load: {steps: [1k]}}\n"
+	                                         "  - {name: reads, rw: randread, load: {steps: "
+	                                         "[1k]}}\n");
+	struct engine_sim_params sim = {0};
+	struct io_plan pp;
+	struct error err;
+
+	(void)state;
+	test_prepare_roundtrip(c, 0, &pp, &sim);
+	assert_true(pp.io.background);
+	test_prepare_roundtrip(c, 1, &pp, &sim);
+	assert_false(pp.io.background);
+	assert_int_equal(
+	    prepare_check_caps(c, IOCURVE__CAPABILITY__CAPABILITY_BACKGROUND, "a1", "0.3.0", &err),
+	    0);
+	assert_int_equal(
+	    prepare_check_caps(c, IOCURVE__CAPABILITY__CAPABILITY_WAKES, "old", "0.1.0", &err), -1);
+	assert_string_equal(err.msg,
+	                    "agent old (0.1.0) lacks capability 'background': workload 'backup' "
+	                    "is a background (background: true), whose workers it would stop at "
+	                    "the next workload's Prepare; run an agent of this release, or leave "
+	                    "background out");
+	campaign_free(c);
+}
+
+/*
  * data.clone travels in Prepare field 90 and reaches the layout's data config; the
  * agent refuses a clone name the campaign would not take and a clone written to
  * (a coordinator that let one through); an agent without capability 'clone' is
@@ -430,6 +467,7 @@ int main(void)
 	    cmocka_unit_test(test_prepare_working_set), cmocka_unit_test(test_prepare_step_bounds),
 	    cmocka_unit_test(test_prepare_caps),        cmocka_unit_test(test_prepare_clone),
 	    cmocka_unit_test(test_prepare_sync),
+	    cmocka_unit_test(test_prepare_background),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

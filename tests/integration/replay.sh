@@ -36,7 +36,14 @@ print(f"{len(t) * 1e6 / span:.3f}")
 PY
 )
 # the rate step of the trace's own ops/s, for the lateness beside it
-echo "  - {name: rate, rw: randread, block_size: 4KiB, load: {steps: [$x1]}}" >> "$T/replay.yaml"
+# the rate step of the trace's own ops/s, for the lateness beside it; then each once more,
+# taking turns, so that a neighbour's burst on a shared machine does not decide the
+# comparison: each side's least figure is compared
+{
+	echo "  - {name: rate, rw: randread, block_size: 4KiB, load: {steps: [$x1]}}"
+	echo "  - {name: trace2, replay: {file: trace.log, format: fio-iolog}, load: {speeds: [1]}}"
+	echo "  - {name: rate2, rw: randread, block_size: 4KiB, load: {steps: [$x1]}}"
+} >> "$T/replay.yaml"
 "$IOCURVE" run "$T/replay.yaml" --out "$T/r" > "$T/r.out" 2> "$T/r.err" ||
 	{ cat "$T/r.out" "$T/r.err"; fail "the replay campaign runs"; }
 ok "the replay campaign runs (trace at x1: $x1 ops/s)"
@@ -61,8 +68,9 @@ for r in records(sys.argv[1] + "/intervals.jsonl"):
 def median(v):
     v = sorted(v)
     return v[len(v) // 2]
-rp, rt = median(late["trace"]), median(late["rate"])
-print(f"# issue lateness at x1 (median of the intervals' means): replay {rp:.1f} us/op, "
+rp = min(median(late["trace"]), median(late["trace2"]))
+rt = min(median(late["rate"]), median(late["rate2"]))
+print(f"# issue lateness at x1 (median of the intervals' means, the lesser of two runs): replay {rp:.1f} us/op, "
       f"rate step of {x1:.0f} ops/s {rt:.1f} us/op; over the step: replay "
       f"{tot['trace'][0] / tot['trace'][1] / 1000:.1f}, rate {tot['rate'][0] / tot['rate'][1] / 1000:.1f}")
 # a machine shared with other work moves single intervals by 100s of us: the median,

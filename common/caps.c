@@ -20,6 +20,8 @@ const struct caps_info caps_known[] = {
     {IOCURVE__CAPABILITY__CAPABILITY_CLONE, "clone",
      "a campaign with data: {clone: NAME} is refused (each file would get data of its own, "
      "not the clone's)"},
+    {IOCURVE__CAPABILITY__CAPABILITY_VERIFY, "verify",
+     "a campaign with verify is refused (its blocks would be neither stamped nor checked)"},
 };
 const size_t caps_nknown = sizeof(caps_known) / sizeof(caps_known[0]);
 

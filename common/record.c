@@ -44,6 +44,8 @@ const struct record_counter record_counters[] = {
     RECORD_ROW(late_10ms, RECORD_SUM, 2, 0, N),
     /* optional in format 3 (absent: 0, with no read_latency: not measured) */
     RECORD_ROW(read_bytes, RECORD_SUM, 4, 0, RECORD_BYTES_MAX),
+    /* verify (format 5): blocks read that failed their header; absent in older lines: 0 */
+    RECORD_ROW(mismatches, RECORD_SUM, 5, 0, N),
 };
 #undef N
 #undef T
@@ -347,6 +349,12 @@ int record_check(const struct record *rec, struct error *err)
 	if (rec->err_errno < 0 || rec->err_errno > RECORD_ERRNO_MAX) {
 		error_set(err, "err_errno %d is outside [0, %d]", (int)rec->err_errno,
 		          RECORD_ERRNO_MAX);
+		return -1;
+	}
+	/* a block that failed verify failed its read: every mismatch is in an error */
+	if (rec->mismatches > 0 && rec->errors == 0) {
+		error_set(err, "mismatches %llu without an error",
+		          (unsigned long long)rec->mismatches);
 		return -1;
 	}
 	if (rec->reads > rec->ops) {

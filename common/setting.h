@@ -68,6 +68,11 @@ struct io_settings {
 	bool efficient; /* timing: efficient (sleep in the ring to a completion or the due time) or
 	                   precise [efficient] */
 	bool decimal;   /* units: decimal (MB/s, IOPS) or binary (MiB/s, ops/s); never sent */
+	/*
+	 * verify: crc32: every 4KiB block written (layout and writes) carries a header
+	 * that every read checks (agent/verify.h); false: none
+	 */
+	bool verify;
 };
 
 /* How a row's value is written in YAML and held in io_settings and in Prepare. */

@@ -164,6 +164,8 @@ struct step_point {
 	uint64_t read_max_ns, write_max_ns;
 	/* each kind's latency at the step's table percentiles (step_pct) */
 	uint64_t read_pct_ns[CAMPAIGN_MAX_PERCENTILES], write_pct_ns[CAMPAIGN_MAX_PERCENTILES];
+	/* verify: blocks read that failed their header (each read also in errors) */
+	uint64_t mismatches;
 };
 
 struct agg_step;

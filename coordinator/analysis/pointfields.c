@@ -429,6 +429,8 @@ static const struct pfield pfield_rows[] = {
      .unit = "",
      .since = 3,
      .out = PF_JSON},
+    /* verify: blocks read that failed their header (format 5; 0 without verify) */
+    {.name = "mismatches", PF_INT(mismatches, PF_M_U64), .since = 5, .out = PF_JSON},
 };
 
 _Static_assert(sizeof(pfield_rows) / sizeof(pfield_rows[0]) <= PFIELD_MAX, "PFIELD_MAX rows");

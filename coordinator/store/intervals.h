@@ -21,9 +21,9 @@
  * renamed or re-meant field); a field every reader may ignore does not.
  * 1: iocurve 0.1.0; 2: "wakes"; 3: lost lines ("lost": an agent the campaign went on
  * without); 4: mark lines ("mark": a labelled moment on the timeline, marks.h) and
- * finish lines ("finish": a worker's part of a fixed-work step).
+ * finish lines ("finish": a worker's part of a fixed-work step); 5: "mismatches" (verify).
  */
-#define INTERVALS_FORMAT   4
+#define INTERVALS_FORMAT   5
 #define INTERVALS_MERGED   "*" /* the agent of the merged (fleet) line */
 #define INTERVALS_NAME_MAX 128
 

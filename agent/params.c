@@ -8,6 +8,7 @@
 
 #include "params.h"
 #include "replay.h"
+#include "verify.h"
 
 /* The access distribution arrives as the protocol's RandomDist number. */
 _Static_assert((int)PATTERN_UNIFORM == (int)IOCURVE__RANDOM_DIST__RANDOM_DIST_UNIFORM,
@@ -250,6 +251,33 @@ int params_check_step(const Iocurve__StartStep *s, uint32_t nworkers, uint64_t n
 	return 0;
 }
 
+/*
+ * verify: every 4KiB block carries a header (agent/verify.h), so a block and its
+ * offset are whole 4KiB blocks; a dedupe copy or a clone's one image would repeat
+ * blocks whose headers name their own offset, and a simulated device has no data.
+ */
+static int params_check_verify(const Iocurve__Prepare *p, const struct io_settings *io,
+                               struct error *err)
+{
+	uint32_t align = io->align ? io->align : io->block_size;
+
+	if (io->block_size % VERIFY_BLOCK != 0 || align % VERIFY_BLOCK != 0) {
+		error_set(err,
+		          "workload %s: Prepare field verify needs block_size and align multiples "
+		          "of %u (they are %u and %u)",
+		          p->workload, VERIFY_BLOCK, io->block_size, align);
+		return -1;
+	}
+	if (io->dedupe_pct > 0 || io->clone[0] != '\0' || p->sim != NULL) {
+		error_set(err, "workload %s: Prepare field verify cannot go with %s", p->workload,
+		          p->sim != NULL   ? "a simulated device (no data)"
+		          : io->dedupe_pct ? "dedupe_pct (a block's header names its offset)"
+		                           : "clone (one image for every file)");
+		return -1;
+	}
+	return 0;
+}
+
 int params_from_prepare(const Iocurve__Prepare *p, const char *file_prefix,
                         const struct params_caps *caps, struct io_plan *plan,
                         struct engine_sim_params *sim, struct error *err)
@@ -310,6 +338,8 @@ int params_from_prepare(const Iocurve__Prepare *p, const char *file_prefix,
 		          rw_mode_name(plan->io.rw));
 		return -1;
 	}
+	if (plan->io.verify && params_check_verify(p, &plan->io, err) < 0)
+		return -1;
 	plan->workload_index = p->workload_index;
 	plan->file_prefix = file_prefix;
 	plan->file_size = p->file_size;

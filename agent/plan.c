@@ -302,6 +302,14 @@ static int plan_target(struct plan *pl, const Iocurve__Prepare *p, struct io_pla
 		          p->target_dir, pp->io.clone);
 		return -1;
 	}
+	if (pp->io.verify) {
+		/* headers are laid out before the first read: a device never is */
+		error_set(err,
+		          "target %s is a block device, which is never laid out: verify needs a "
+		          "directory (one file per worker, each block laid out with its header)",
+		          p->target_dir);
+		return -1;
+	}
 	if (rw_writes(pp->io.rw) && !pl->o.allow_device_writes) {
 		error_set(err,
 		          "target %s is a block device: writing to it needs the agent flag "

@@ -19,6 +19,7 @@
 #include "log.h"
 #include "safefile.h"
 #include "units.h"
+#include "verify.h"
 #include "worker.h"
 #include "xalloc.h"
 
@@ -96,6 +97,10 @@ struct worker {
 	/* Fixed work: how far this worker got in the step, which each interval carries. */
 	uint64_t work_done;
 	uint64_t work_done_ns;
+	/* verify: every write stamps its blocks, every read checks them (agent/verify.h) */
+	bool verify;
+	uint64_t realtime_off; /* CLOCK_REALTIME - CLOCK_MONOTONIC: a write's generation */
+	char agent[64];        /* the agent a mismatch names: AGENT of DIR/AGENT-wN.dat */
 };
 
 /* A step's last operations may take this long to complete before they are charged as missing. */
@@ -318,8 +323,13 @@ static void worker_issue(struct worker *w, uint64_t intended, uint64_t now)
 	w->len[io.slot] = io.len;
 	io.offset = op.offset;
 	io.write = op.write;
-	if (op.write)
-		datagen_fill(w->data, w->ops->buffer(w->eng, io.slot));
+	if (op.write) {
+		void *buf = w->ops->buffer(w->eng, io.slot);
+
+		datagen_fill(w->data, buf);
+		if (w->verify)
+			verify_stamp(buf, io.len, io.offset, w->cfg->index, now + w->realtime_off);
+	}
 	w->intended[io.slot] = intended;
 	w->submitted[io.slot] = now;
 	/* Due while the queue was full: the wait for a slot is the queue depth's, not lateness. */
@@ -423,6 +433,28 @@ static void worker_health(struct record *r, uint64_t late, uint64_t slot_wait, u
 }
 
 /*
+ * verify: a read's blocks against their headers. A block that fails is a mismatch
+ * (each one counted) and its read an error, named in words on the record when it is
+ * the interval's first; true when the read failed so.
+ */
+static bool worker_verify_read(struct worker *w, uint16_t slot)
+{
+	struct record *r = &w->cur->rec;
+	struct verify_bad bad;
+	char words[RECORD_CAUSE_MAX] = "";
+	uint32_t n =
+	    verify_check(w->ops->buffer(w->eng, slot), w->len[slot], w->offset[slot], &bad);
+
+	if (n == 0)
+		return false;
+	r->mismatches += n;
+	if (!record_err_kept(r))
+		verify_words(&bad, w->cfg->path, w->agent, w->cfg->index, words, sizeof(words));
+	record_error(r, 0, bad.offset, w->cfg->path, words);
+	return true;
+}
+
+/*
  * Count a reaped batch, all completed at now, into the current interval. Returns the
  * data operations of it, left first in w->done (the syncs' entries are taken out).
  */
@@ -463,6 +495,8 @@ static int worker_reap(struct worker *w, int n, uint64_t now, bool count)
 			             w->offset[slot], w->cfg->path, cause);
 			continue;
 		}
+		if (w->verify && !w->writing[slot] && worker_verify_read(w, slot))
+			continue;
 		iv->rec.ops++;
 		iv->rec.reads += !w->writing[slot];
 		lag = w->submitted[slot] - w->intended[slot];
@@ -752,6 +786,8 @@ static void worker_data(const struct io_plan *cfg, struct datagen_config *dc)
 	dc->compress_pct = cfg->io.compress_pct;
 	dc->dedupe_pct = cfg->io.dedupe_pct;
 	snprintf(dc->clone, sizeof(dc->clone), "%s", cfg->io.clone);
+	dc->verify = cfg->io.verify;
+	dc->worker = cfg->index;
 }
 
 /*
@@ -883,6 +919,18 @@ static int worker_setup(struct worker *w, const struct io_plan *cfg, struct erro
 	if (w->eng == NULL) {
 		error_prefix(err, "%s: ", what);
 		return -1;
+	}
+	/* a simulated device moves no data: nothing to stamp or check */
+	w->verify = cfg->io.verify && cfg->sim == NULL;
+	w->realtime_off = verify_realtime_offset();
+	if (w->verify) {
+		/* the worker knows its file, not its agent's name: the file is named after it */
+		const char *base = strrchr(cfg->path, '/'), *dash;
+
+		base = base ? base + 1 : cfg->path;
+		dash = strrchr(base, '-');
+		snprintf(w->agent, sizeof(w->agent), "%.*s",
+		         (int)(dash && dash > base ? dash - base : (ptrdiff_t)strlen(base)), base);
 	}
 	if (rw_writes(cfg->io.rw)) {
 		worker_data(cfg, &dc);

@@ -34,6 +34,8 @@ const struct caps_info caps_known[] = {
     {IOCURVE__CAPABILITY__CAPABILITY_BACKGROUND, "background",
      "a campaign with a background workload (background: true) is refused (the agent would "
      "stop its workers at the next workload's Prepare)"},
+    {IOCURVE__CAPABILITY__CAPABILITY_VERIFY, "verify",
+     "a campaign with verify is refused (its blocks would be neither stamped nor checked)"},
 };
 const size_t caps_nknown = sizeof(caps_known) / sizeof(caps_known[0]);
 

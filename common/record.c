@@ -56,6 +56,8 @@ const struct record_counter record_counters[] = {
     RECORD_ROW(nfs_ops, RECORD_SUM, 5, 0, N),
     RECORD_ROW(nfs_rtt_ms, RECORD_SUM, 5, 0, T),
     RECORD_ROW(nfs_exec_ms, RECORD_SUM, 5, 0, T),
+    /* verify (format 5): blocks read that failed their header; absent in older lines: 0 */
+    RECORD_ROW(mismatches, RECORD_SUM, 5, 0, N),
 };
 #undef N
 #undef T
@@ -403,6 +405,12 @@ int record_check(const struct record *rec, struct error *err)
 	if (rec->kernel_n == 0 && (rec->kernel_reads || rec->kernel_writes || rec->kernel_io_ms ||
 	                           rec->kernel_busy_ms || rec->kernel_queue_ms)) {
 		error_set(err, "kernel counters without a device (kernel_n 0)");
+		return -1;
+	}
+	/* a block that failed verify failed its read: every mismatch is in an error */
+	if (rec->mismatches > 0 && rec->errors == 0) {
+		error_set(err, "mismatches %llu without an error",
+		          (unsigned long long)rec->mismatches);
 		return -1;
 	}
 	if (rec->reads > rec->ops) {

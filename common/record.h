@@ -7,14 +7,18 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "error.h"
 #include "hist.h"
 
 /* A target's path as an interval record keeps it (longer ones are cut). */
 #define RECORD_PATH_MAX 128
-/* Why an operation failed when no errno says it ("short read: file truncated to N bytes"). */
-#define RECORD_CAUSE_MAX 96
+/*
+ * Why an operation failed when no errno says it ("short read: file truncated to N bytes"),
+ * long enough for a data mismatch's words, which name the path (agent/verify.h).
+ */
+#define RECORD_CAUSE_MAX 256
 /* The name of the device whose kernel counters a record carries (kernel_dev). */
 #define RECORD_DEV_MAX 48
 /*
@@ -67,6 +71,7 @@ struct record {
 	uint64_t late_1ms;      /* of its delay, for percentile SLOs */
 	uint64_t late_10ms;
 	uint64_t read_bytes; /* of bytes, the reads' (with read_latency: read and write apart) */
+	uint64_t mismatches; /* verify: blocks read that failed their header (each op an error) */
 	/*
 	 * Sync writes (CAPABILITY_SYNC): fsync or fdatasync operations completed. Not
 	 * data operations: never in ops, bytes, latency or service; sync_latency holds
@@ -209,6 +214,14 @@ void record_drop_kinds(struct record *r);
 static inline bool record_err_kept(const struct record *r)
 {
 	return r->err_errno != 0 || r->err_cause[0] != '\0';
+}
+/*
+ * Whether a cause names its block and file itself (verify's "data mismatch at offset N
+ * of PATH (...)"), so the words that show it add no " on PATH".
+ */
+static inline bool record_err_names_path(const char *cause)
+{
+	return strncmp(cause, "data mismatch at offset ", 24) == 0;
 }
 /*
  * A failure in words: its cause, with the errno's name after it when both are

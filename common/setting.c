@@ -234,6 +234,15 @@ const struct setting setting_table[] = {
      .at = AT(background),
      .wire = WIRE(background),
      .label = "background"},
+    /* data checked on every read: the words are the wire's VerifyMethod (none 0, crc32 1) */
+    {.key = "verify",
+     .type = SETTING_WORDS,
+     .max = 1,
+     .at = AT(verify),
+     .wire = WIRE(verify),
+     .label = "verify",
+     .words = {"none", "crc32"},
+     .expected = "none or crc32 (zlib's crc32 of each 4KiB block, checked on every read)"},
 };
 #undef AT
 #undef WIRE

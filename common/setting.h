@@ -73,6 +73,11 @@ struct io_settings {
 	uint32_t fdatasync;
 	bool dsync;      /* sync: dsync, the worker files opened O_DSYNC */
 	bool background; /* runs on its own workers beside every other workload's steps */
+	/*
+	 * verify: crc32: every 4KiB block written (layout and writes) carries a header
+	 * that every read checks (agent/verify.h); false: none
+	 */
+	bool verify;
 };
 
 /* How a row's value is written in YAML and held in io_settings and in Prepare. */

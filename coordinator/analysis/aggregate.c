@@ -711,6 +711,33 @@ static void agg_point_kernel(const struct agg_step *st, struct step_point *pt)
 	}
 }
 
+/*
+ * verify: a mismatch fails its step wherever it fell, so the point counts every
+ * interval's, the warm-up's and those past the window too; their reads join the
+ * errors (and name the first failure when the window had none).
+ */
+static void agg_point_mismatches(const struct agg_step *st, struct step_point *pt)
+{
+	pt->mismatches = 0;
+	for (uint32_t i = 0; i < st->nintervals; i++) {
+		const struct agg_record *m = st->merged[i];
+
+		if (m == NULL || m->agents == 0)
+			continue;
+		pt->mismatches += m->rec.mismatches;
+		if (m->rec.mismatches == 0 || (!m->warmup && i >= st->win_from && i < st->win_to))
+			continue;
+		pt->errors += m->rec.errors;
+		if (pt->err_errno != 0 || pt->err_cause[0] != '\0')
+			continue;
+		pt->err_errno = m->rec.err_errno;
+		pt->err_offset = m->rec.err_offset;
+		memcpy(pt->err_path, m->rec.err_path, sizeof(pt->err_path));
+		memcpy(pt->err_cause, m->rec.err_cause, sizeof(pt->err_cause));
+		memcpy(pt->err_agent, m->err_agent, sizeof(pt->err_agent));
+	}
+}
+
 void agg_point(const struct agg_step *st, uint32_t step, double offered, const struct campaign *c,
                struct step_point *pt)
 {
@@ -823,6 +850,7 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 	memcpy(pt->err_path, all->rec.err_path, sizeof(pt->err_path));
 	memcpy(pt->err_cause, all->rec.err_cause, sizeof(pt->err_cause));
 	memcpy(pt->err_agent, all->err_agent, sizeof(pt->err_agent));
+	agg_point_mismatches(st, pt);
 	pt->measured_s = (double)measured_ns / 1e9;
 	if (measured_ns > 0) {
 		pt->achieved_ops = (double)all->rec.ops / pt->measured_s;

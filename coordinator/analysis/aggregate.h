@@ -200,6 +200,8 @@ struct step_point {
 	uint64_t bg_p99_ns;
 	uint64_t bg_missed;    /* due, not issued, at its intervals' ends (summed) */
 	uint32_t bg_intervals; /* its reports merged (agents x intervals) */
+	/* verify: blocks read that failed their header (each read also in errors) */
+	uint64_t mismatches;
 };
 
 /*

@@ -604,7 +604,10 @@ void curve_error_words(const struct step_point *p, uint64_t errors, char *buf, s
 		return;
 	}
 	record_err_words(p->err_errno, p->err_cause, what, sizeof(what));
-	snprintf(buf, len, "%s on %s", what, p->err_path);
+	if (record_err_names_path(p->err_cause))
+		snprintf(buf, len, "%s", what);
+	else
+		snprintf(buf, len, "%s on %s", what, p->err_path);
 }
 
 void curve_limit(const struct campaign *c, const struct workload *w, const struct step_point *pts,

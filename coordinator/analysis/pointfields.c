@@ -684,6 +684,8 @@ static const struct pfield pfield_rows[] = {
      .out = PF_JSON | PF_STEPS,
      .apart = PF_APART_BACKGROUND,
      PF_COLUMN("Background", PF_H_TEXT, 29)},
+    /* verify: blocks read that failed their header (format 5; 0 without verify) */
+    {.name = "mismatches", PF_INT(mismatches, PF_M_U64), .since = 5, .out = PF_JSON},
 };
 
 _Static_assert(sizeof(pfield_rows) / sizeof(pfield_rows[0]) <= PFIELD_MAX, "PFIELD_MAX rows");

@@ -405,6 +405,48 @@ static int workloads_check_clone(struct yamlnode_doc *y, const yaml_node_t *root
 	return 0;
 }
 
+/*
+ * verify: every 4KiB block of a file carries a header naming its offset (the agent's
+ * verify.h), laid out before the first read. Reads and writes are whole blocks; a
+ * dedupe copy or a clone's shared image would repeat a block elsewhere; a simulated
+ * device moves no data.
+ */
+static int workloads_check_verify(struct yamlnode_doc *y, const yaml_node_t *root,
+                                  const yaml_node_t *node, const struct campaign *c,
+                                  const struct workload *w)
+{
+	const yaml_node_t *at = workloads_where(y, root, node, "verify");
+	uint32_t align = w->io.align ? w->io.align : w->io.block_size;
+	char bs[32];
+
+	if (!w->io.verify)
+		return 0;
+	if (campaign_target_of(c, w)->sim.enabled) {
+		yamlnode_error(y, at,
+		               "verify: a simulated device (target.sim) has no data to check in "
+		               "workload '%s'; give the target a path",
+		               w->name);
+		return -1;
+	}
+	if (w->io.block_size % 4096 != 0 || align % 4096 != 0) {
+		units_format_size(w->io.block_size % 4096 ? w->io.block_size : align, bs,
+		                  sizeof(bs));
+		yamlnode_error(y, at,
+		               "verify: %s %s of workload '%s' is not a multiple of 4KiB, the "
+		               "block every header covers",
+		               w->io.block_size % 4096 ? "block_size" : "align", bs, w->name);
+		return -1;
+	}
+	if (w->io.dedupe_pct > 0 || w->io.clone[0] != '\0') {
+		yamlnode_error(y, at,
+		               "verify: workload '%s' has %s, which repeats blocks, and each "
+		               "verified block's header names its own offset; leave one out",
+		               w->name, w->io.clone[0] ? "data.clone" : "data.dedupe");
+		return -1;
+	}
+	return 0;
+}
+
 /* The working set and alignment must leave room for whole, aligned blocks. */
 static int workloads_check_access(struct yamlnode_doc *y, const yaml_node_t *root,
                                   const yaml_node_t *node, const struct campaign *c,
@@ -434,6 +476,8 @@ static int workloads_check_access(struct yamlnode_doc *y, const yaml_node_t *roo
 		return -1;
 	}
 	if (syncs_check(y, root, node, c, w) < 0)
+		return -1;
+	if (workloads_check_verify(y, root, node, c, w) < 0)
 		return -1;
 	return workloads_check_clone(y, root, node, c, w);
 }

@@ -160,6 +160,11 @@ static void cmd_check_access(const struct workload *w)
 	if (x->clone[0] != '\0')
 		printf(", every file the clone '%s' (%u%% compressible, %u%% dedupable)", x->clone,
 		       x->compress_pct, x->dedupe_pct);
+	if (x->verify)
+		printf(", verify crc32 (%s every 4KiB block)",
+		       rw_is_mix(w->io.rw)   ? "writes stamp and reads check"
+		       : rw_writes(w->io.rw) ? "writes stamp a header on"
+		                             : "reads check the header of");
 	if (x->wake_slack_ns) {
 		units_format_duration(x->wake_slack_ns, size, sizeof(size));
 		printf(", wake slack %s", size);

@@ -176,5 +176,17 @@ int prepare_check_caps(const struct campaign *c, uint64_t caps, const char *agen
 		    agent, version, w->name);
 		return -1;
 	}
+	for (size_t i = 0; i < c->nworkloads; i++) {
+		const struct workload *w = &c->workloads[i];
+
+		if (!w->io.verify || (caps & IOCURVE__CAPABILITY__CAPABILITY_VERIFY))
+			continue;
+		error_set(err,
+		          "agent %s (%s) lacks capability 'verify': workload '%s' verifies its "
+		          "data, which it would neither stamp nor check; run an agent of this "
+		          "release, or leave verify out",
+		          agent, version, w->name);
+		return -1;
+	}
 	return 0;
 }

@@ -24,7 +24,7 @@
  * finish lines ("finish": a worker's part of a fixed-work step); 5: "syncs" (sync writes
  * completed) and, when there were any, "sync_latency"; the kernel's view of the device
  * ("kernel_n".."nfs_exec_ms", and "kernel_dev" when one was read); background lines
- * ("background": the background workload's figures over a foreground step).
+ * ("background": the background workload's figures over a foreground step); "mismatches" (verify).
  */
 #define INTERVALS_FORMAT   5
 #define INTERVALS_MERGED   "*" /* the agent of the merged (fleet) line */

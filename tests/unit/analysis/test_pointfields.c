@@ -43,7 +43,7 @@
 	"max_us,steady,errors,agents,client_cpu_pct,qd_full_pct,missed,percentiles_us,"            \
 	"first_error,valid,verdict,service_mean_us,lag_mean_us,lag_share,client_bound,"            \
 	"missed_charged,left_out,missed_before,cooldown_ms,cooldown," TEST_HEALTH_KEYS             \
-	",metric_lo_us,metric_hi_us," TEST_STORAGE_KEYS ",slo_verdict"
+	",metric_lo_us,metric_hi_us," TEST_STORAGE_KEYS ",slo_verdict,mismatches"
 
 /* A point whose every figure differs from the others, so a column in the wrong place shows. */
 static struct step_point test_point(void)

@@ -397,6 +397,71 @@ static void test_prepare_clone(void **state)
 }
 
 /*
+ * verify: crc32 travels in Prepare and back; the agent refuses it where a header
+ * cannot hold (blocks not of 4KiB, dedupe, a sim), naming the field; an agent without
+ * capability 'verify' is refused by name and version.
+ */
+static void test_prepare_verify(void **state)
+{
+	struct campaign *c = testlib_campaign_ok("campaign: t\n"
+	                                         "agents: {local: 1}\n"
+	                                         "target: {path: /tmp/x, size: 64MiB}\n"
+	                                         "workloads:\n"
+	                                         "  - {name: v, rw: randrw, block_size: 8KiB, "
+	                                         "verify: crc32, load: {steps: [1k]}}\n"
+	                                         "  - {name: plain, rw: randread, load: {steps: "
+	                                         "[1k]}}\n");
+	Iocurve__Prepare p = IOCURVE__PREPARE__INIT;
+	struct engine_sim_params sim = {0};
+	Iocurve__SimTarget st = IOCURVE__SIM_TARGET__INIT;
+	struct io_plan pp;
+	struct error err;
+
+	(void)state;
+	test_prepare_roundtrip(c, 0, &pp, &sim);
+	assert_true(pp.io.verify);
+	test_prepare_roundtrip(c, 1, &pp, &sim);
+	assert_false(pp.io.verify);
+	assert_int_equal(
+	    prepare_check_caps(c, IOCURVE__CAPABILITY__CAPABILITY_VERIFY, "a1", "0.2.0", &err), 0);
+	assert_int_equal(prepare_check_caps(c, 0, "old", "0.1.0", &err), -1);
+	assert_string_equal(err.msg,
+	                    "agent old (0.1.0) lacks capability 'verify': workload 'v' verifies "
+	                    "its data, which it would neither stamp nor check; run an agent of "
+	                    "this release, or leave verify out");
+	campaign_free(c);
+
+	p.workload = "w";
+	p.workers = 1;
+	p.block_size = 4096;
+	p.queue_depth = 1;
+	p.rw = IOCURVE__RW_MODE__RW_MODE_RANDRW;
+	p.verify = IOCURVE__VERIFY_METHOD__VERIFY_CRC32;
+	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), 0);
+	assert_true(pp.io.verify);
+	p.verify = 7;
+	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), -1);
+	assert_non_null(strstr(err.msg, "Prepare field verify 7 is out of its bounds"));
+	p.verify = IOCURVE__VERIFY_METHOD__VERIFY_CRC32;
+	p.block_size = 512;
+	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), -1);
+	assert_string_equal(err.msg, "workload w: Prepare field verify needs block_size and "
+	                             "align multiples of 4096 (they are 512 and 512)");
+	p.block_size = 4096;
+	p.dedupe_pct = 10;
+	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), -1);
+	assert_string_equal(err.msg, "workload w: Prepare field verify cannot go with dedupe_pct "
+	                             "(a block's header names its offset)");
+	p.dedupe_pct = 0;
+	st.servers = 1;
+	st.service_ns = 100000;
+	p.sim = &st;
+	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), -1);
+	assert_string_equal(err.msg, "workload w: Prepare field verify cannot go with a "
+	                             "simulated device (no data)");
+}
+
+/*
  * Sync writes travel in Prepare fields 100-102 and reach the worker's plan; an agent
  * without capability 'sync' is refused by name, and the agent itself refuses fsync with
  * fdatasync, a sync of a workload that does not write and a count past its bound.
@@ -466,8 +531,8 @@ int main(void)
 	    cmocka_unit_test(test_prepare_rate_limit),  cmocka_unit_test(test_prepare_invalid),
 	    cmocka_unit_test(test_prepare_working_set), cmocka_unit_test(test_prepare_step_bounds),
 	    cmocka_unit_test(test_prepare_caps),        cmocka_unit_test(test_prepare_clone),
-	    cmocka_unit_test(test_prepare_sync),
-	    cmocka_unit_test(test_prepare_background),
+	    cmocka_unit_test(test_prepare_sync),        cmocka_unit_test(test_prepare_background),
+	    cmocka_unit_test(test_prepare_verify),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

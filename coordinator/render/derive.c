@@ -17,6 +17,7 @@
 #include "kinds.h"
 #include "plot.h"
 #include "pointfields.h"
+#include "observed.h"
 #include "report.h"
 #include "safefile.h"
 #include "table.h"
@@ -175,8 +176,11 @@ static json_t *derive_field_json(const struct pfield *f, const struct step_point
 }
 
 /* A step of curve-*.json (jp: its verdict): the fields the table gives it, in its order. */
-static json_t *derive_step_json(const struct step_point *p, const struct judged_point *jp)
+static json_t *derive_step_json(const struct derive_ctx *x, const struct step_point *p,
+                                const struct judged_point *jp)
 {
+	const struct workload *w = &x->c->workloads[x->w];
+	json_t *obs, *late;
 	const struct pfield *list[PFIELD_MAX];
 	size_t n = pfield_list_kinds(PF_JSON, p->mixed, list);
 	json_t *o = derive_need(json_object());
@@ -194,6 +198,11 @@ static json_t *derive_step_json(const struct step_point *p, const struct judged_
 		json_object_set_new(o, "write_percentiles_us",
 		                    derive_kind_pcts_json(p, p->write_pct_ns));
 	}
+	/* the storage's own figures over the step's window (observed.h), SOURCE/SERIES */
+	if ((obs = observed_step_json(x->end, x->c, w, p->step)) != NULL)
+		json_object_set_new(o, "observed", obs);
+	if ((late = observed_late_json(x->end, x->c, w, p->step)) != NULL)
+		json_object_set_new(o, "observed_late", late);
 	return o;
 }
 
@@ -207,7 +216,7 @@ static void derive_curve_json(FILE *f, const void *arg)
 
 	derive_knee_units(w, &j->knee, &kops, &kmib);
 	for (size_t i = 0; i < j->n; i++)
-		json_array_append_new(steps, derive_step_json(&j->sorted[i], &j->v[i]));
+		json_array_append_new(steps, derive_step_json(x, &j->sorted[i], &j->v[i]));
 	derive_json(f, json_pack("{s:s,s:s,s:I,s:s,s:o,s:s,s:s,s:o,s:o,s:o}", "workload", w->name,
 	                         "rw", rw_mode_name(w->io.rw), "block_size",
 	                         (json_int_t)w->io.block_size, "unit",

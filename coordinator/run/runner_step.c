@@ -102,6 +102,7 @@ void runner_start_step(struct runner *r)
 	r->start_w = r->w;
 	r->start_step = r->step;
 	r->started = true;
+	runner_observe_step(r, measure_ns);
 	events_emit(r->ev,
 	            &(struct event){
 	                .kind = EVENT_STEP,
@@ -375,6 +376,7 @@ static int runner_retry(struct runner *r, struct error *err)
 	free(pt);
 	if (!disturbed)
 		return 0;
+	runner_observe_void(r);
 	if (results_retried(r->res, w, r->step, ++r->retries, err) < 0 ||
 	    results_sync(r->res, err) < 0)
 		return -1;
@@ -387,6 +389,8 @@ static int runner_step_end(struct runner *r, struct error *err)
 {
 	int next;
 
+	if (r->obs != NULL)
+		observer_step_stop(r->obs);
 	if (step_close(r->st) && runner_write_window(r, err) < 0)
 		return -1;
 	if (!step_complete(r->st)) {

@@ -10,6 +10,7 @@
 #include "aggregate.h"
 #include "error.h"
 #include "marks.h"
+#include "obsline.h"
 
 /*
  * The layout of a line. Every line carries it as "format"; lines without the
@@ -21,9 +22,11 @@
  * renamed or re-meant field); a field every reader may ignore does not.
  * 1: iocurve 0.1.0; 2: "wakes"; 3: lost lines ("lost": an agent the campaign went on
  * without); 4: mark lines ("mark": a labelled moment on the timeline, marks.h) and
- * finish lines ("finish": a worker's part of a fixed-work step).
+ * finish lines ("finish": a worker's part of a fixed-work step); 5: observe lines
+ * ("observe": what a polled source said at an interval's end, obsline.h), which a
+ * reader of format 4 would take for a record it cannot read.
  */
-#define INTERVALS_FORMAT   4
+#define INTERVALS_FORMAT   5
 #define INTERVALS_MERGED   "*" /* the agent of the merged (fleet) line */
 #define INTERVALS_NAME_MAX 128
 
@@ -98,6 +101,9 @@ struct intervals_line {
 	/* a mark line (marks.h): workload and step are the mark's too */
 	bool mark;
 	struct run_mark mk;
+	/* an observe line (obsline.h): workload and step are its too */
+	bool obs;
+	struct obs_line ob;
 };
 
 /*
@@ -134,6 +140,8 @@ char *intervals_lost_line(const char *workload, uint32_t step, const char *agent
  * "cancelled") and why. Records after it (a resumed campaign) supersede it.
  */
 char *intervals_end_line(const char *state, const char *reason);
+/* What a polled source said at an interval's end (obsline.h has the line's layout). */
+char *intervals_obs_line(const struct obs_line *o);
 /* A mark on the timeline (marks.h has the line's layout). */
 char *intervals_mark_line(const struct run_mark *m);
 /*

@@ -120,7 +120,7 @@ static bool promtext_labels(struct promtext_cur *c, const struct promtext_select
 {
 	bool seen[PROMTEXT_LABELS_MAX] = {false};
 	char name[PROMTEXT_NAME_MAX];
-	static char value[PROMTEXT_VALUE_LEN]; /* one thread reads a page at a time */
+	char value[PROMTEXT_VALUE_LEN];
 
 	c->p++; /* '{' */
 	for (;;) {

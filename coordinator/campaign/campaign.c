@@ -35,11 +35,11 @@
 #define CAMPAIGN_CAP_BLOCK_SIZE (1u << 30)
 #define CAMPAIGN_CAP_FILE_SIZE  (1ull << 50)
 
-/* The top level's keys: these, the workload settings (defaults for all), then cooldown. */
-static const char *const campaign_keys_before[] = {"campaign", "agents", "target",    "targets",
-                                                   "slo",      "stop",   "workloads", "percentiles",
-                                                   "observe",  NULL};
-static const char *const campaign_keys_after[] = {"cooldown", NULL};
+/* The top level's keys: these, the workload settings (defaults for all), then cooldown and observe.
+ */
+static const char *const campaign_keys_before[] = {
+    "campaign", "agents", "target", "targets", "slo", "stop", "workloads", "percentiles", NULL};
+static const char *const campaign_keys_after[] = {"cooldown", "observe", NULL};
 static const char *const campaign_agents_keys[] = {"local",  "select", "wait", "on_agent_loss",
                                                    "detail", "caps",   NULL};
 static const char *const campaign_caps_keys[] = {"workers", "queue_depth", "block_size",

@@ -35,8 +35,11 @@ struct observer *observer_new(struct event_base *base, const struct campaign *c,
 /* A step starts at start_ns (clock_now_ns's clock): polls at its start and n interval ends. */
 void observer_step(struct observer *o, const char *workload, uint32_t step, uint64_t start_ns,
                    uint64_t interval_ns, uint32_t n);
-/* The step ended: no more polls; those out finish (or time out) and write their lines. */
-void observer_step_stop(struct observer *o);
+/*
+ * The step ended after `ran` intervals: no polls past the end of the last; those out
+ * finish (or time out) and write their lines.
+ */
+void observer_step_stop(struct observer *o, uint32_t ran);
 /* Polls out dropped without lines (a void attempt, a failed campaign). */
 void observer_cancel(struct observer *o);
 /* fn(arg) once no poll is out (now, when none is). */

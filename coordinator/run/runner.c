@@ -203,8 +203,6 @@ static void runner_end(struct runner *r)
 	 */
 	if (r->state != RUNNER_DONE)
 		observer_cancel(r->obs);
-	else
-		observer_step_stop(r->obs);
 	observer_when_idle(r->obs, runner_end_go, r);
 }
 

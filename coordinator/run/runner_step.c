@@ -389,10 +389,14 @@ static int runner_step_end(struct runner *r, struct error *err)
 {
 	int next;
 
-	if (r->obs != NULL)
-		observer_step_stop(r->obs);
 	if (step_close(r->st) && runner_write_window(r, err) < 0)
 		return -1;
+	if (r->obs != NULL) {
+		uint32_t from, to;
+
+		step_window(r->st, &from, &to);
+		observer_step_stop(r->obs, to ? to : step_intervals(r->st));
+	}
 	if (!step_complete(r->st)) {
 		error_set(err, "step %u: agents finished without reporting every interval",
 		          r->step + 1);

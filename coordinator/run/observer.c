@@ -282,12 +282,18 @@ static void observer_note(struct obs_line *l, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 static void observer_note(struct obs_line *l, const char *fmt, ...)
 {
+	size_t n = strlen(l->note);
 	va_list ap;
 
-	if (l->note[0] != '\0')
-		return; /* the first says enough; the log has it */
+	/* each kind of trouble once, as long as the line has room; the log has the first */
+	if (n + 3 >= sizeof(l->note))
+		return;
+	if (n > 0) {
+		memcpy(l->note + n, "; ", 3);
+		n += 2;
+	}
 	va_start(ap, fmt);
-	vsnprintf(l->note, sizeof(l->note), fmt, ap);
+	vsnprintf(l->note + n, sizeof(l->note) - n, fmt, ap);
 	va_end(ap);
 }
 
@@ -326,7 +332,7 @@ static void observer_page(struct observer_round *r, const char *body, size_t len
 		struct obs_value *ov = &r->line.values[k];
 
 		promtext_scan(body, len, &s->series[k].sel, &pr);
-		if (pr.bad_lines > 0)
+		if (pr.bad_lines > 0 && k == 0)
 			observer_note(&r->line,
 			              "line %zu of the answer skipped: %s (%zu lines in all)",
 			              pr.bad_line, pr.bad_why, pr.bad_lines);

@@ -26,7 +26,7 @@
 #define OBS_NAME_MAX   128 /* a workload's or source's name */
 #define OBS_SERIES_MAX 201 /* a series' name, NUL included */
 #define OBS_VALUES_MAX 32  /* series of a source (OBSERVE_MAX_SERIES) */
-#define OBS_WHY_MAX    256
+#define OBS_WHY_MAX    512
 
 struct obs_value {
 	char series[OBS_SERIES_MAX];

@@ -225,7 +225,10 @@ static int observe_one_series(struct yamlnode_doc *y, const yaml_node_t *n,
 		return -1;
 	}
 	if (s->metric != NULL && promtext_selector_parse(s->metric, &sel, &e) < 0) {
-		yamlnode_error(y, n, "%s: %s", label, e.msg);
+		yamlnode_error(y, n, "%s: %s%s", label, e.msg,
+		               strchr(s->metric, '(') != NULL
+		                   ? " (a PromQL expression is a query: of a Prometheus server)"
+		                   : "");
 		return -1;
 	}
 	if (s->name == NULL)
@@ -295,7 +298,11 @@ static int observe_source(struct yamlnode_doc *y, const yaml_node_t *n, struct c
 	}
 	if (!observe_url_split(s, &o->https, host, sizeof(host), &o->port, path, sizeof(path), why,
 	                       sizeof(why))) {
-		yamlnode_error(y, url, "%s: '%s': %s", what, s, why);
+		/* a URL with a password in it is not repeated into logs and terminals */
+		if (strchr(s, '@') != NULL)
+			yamlnode_error(y, url, "%s: %s", what, why);
+		else
+			yamlnode_error(y, url, "%s: '%s': %s", what, s, why);
 		return -1;
 	}
 	o->url = xstrdup(s);

@@ -398,8 +398,9 @@ static json_t *derive_kind_json(const struct step_point *p, enum kinds_kind k)
 	                             f.known ? derive_us((double)f.p99_ns) : json_null()));
 }
 
-static json_t *derive_workload_json(const struct judged_curve *j)
+static json_t *derive_workload_json(const struct judged_curve *j, const struct runend *end)
 {
+	char storage[768];
 	const struct workload *w = j->w;
 	double kops, kmib;
 	json_t *o;
@@ -414,6 +415,12 @@ static json_t *derive_workload_json(const struct judged_curve *j)
 	derive_repeats_json(o, j);
 	derive_peak_json(o, j);
 	json_object_set_new(o, "limit", json_string(j->limit));
+	/* the storage's side of it, from observe: (observed.h); absent when nothing is observed */
+	if (j->c->nobserve > 0)
+		json_object_set_new(o, "storage_limit",
+		                    observed_bottleneck(end, j, storage, sizeof(storage))
+		                        ? json_string(storage)
+		                        : json_null());
 	if (w->work.on)
 		json_object_set_new(o, "fixed_work", derive_storm_json(w, j));
 	/* units: decimal: the figures as shown too, beside the MiB/s keys that stay */
@@ -497,7 +504,7 @@ static void derive_summary_json(FILE *f, const void *arg)
 	uint32_t nl = x->end ? x->end->nlosses : 0;
 
 	for (size_t i = 0; i < c->nworkloads; i++)
-		json_array_append_new(ws, derive_workload_json(&x->judged[i]));
+		json_array_append_new(ws, derive_workload_json(&x->judged[i], x->end));
 	/* The agents lost on the way: when, which and why (steps and intervals from 1). */
 	for (uint32_t i = 0; i < nl && i < RUNEND_MAX_LOSSES; i++) {
 		const struct runend_loss *l = &x->end->losses[i];
@@ -541,6 +548,7 @@ static void derive_summary_text(FILE *f, const struct campaign *c,
 	if (runend_degraded(end, degraded, sizeof(degraded)))
 		fprintf(f, "%s\n\n", degraded);
 	table_print_summary(f, c, judged);
+	observed_print_bottlenecks(f, c, judged, end);
 	for (size_t i = 0; file && i < c->nworkloads; i++) {
 		char storm[640];
 
@@ -626,6 +634,7 @@ static void derive_summary_md(FILE *f, const void *arg)
 	if (runend_degraded(x->end, degraded, sizeof(degraded)))
 		fprintf(f, "**%s**\n\n", degraded);
 	table_print_summary(f, c, x->judged);
+	observed_print_bottlenecks(f, c, x->judged, x->end);
 	if (bytarget_shown(c)) {
 		fputc('\n', f);
 		bytarget_print(f, c, x->judged);

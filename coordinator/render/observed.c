@@ -5,6 +5,7 @@
 
 #include "observe.h"
 #include "obsline.h"
+#include "judged.h"
 #include "observed.h"
 
 /* The step's first measured interval: after the warm-up. */
@@ -81,4 +82,65 @@ json_t *observed_late_json(const struct runend *end, const struct campaign *c,
 		json_object_set_new(o, c->observe[s].name, json_integer(late));
 	}
 	return o;
+}
+
+bool observed_bottleneck(const struct runend *end, const struct judged_curve *j, char *buf,
+                         size_t len)
+{
+	const struct campaign *c = j->c;
+	size_t upto = j->n;
+
+	buf[0] = '\0';
+	if (c == NULL || c->nobserve == 0 || j->n == 0)
+		return false;
+	for (size_t i = 0; i < j->n; i++)
+		if (j->v[i].violates || j->v[i].saturated) {
+			upto = i + 1;
+			break;
+		}
+	for (size_t i = 0; i < upto; i++)
+		for (size_t s = 0; s < c->nobserve; s++)
+			for (size_t k = 0; k < c->observe[s].nseries; k++) {
+				const struct observe_series *se = &c->observe[s].series[k];
+				double at = observe_series_threshold(se), mean;
+				uint32_t n, late;
+
+				if (at <= 0 ||
+				    !observed_mean(end, c, j->w, j->sorted[i].step, s, k, &mean, &n,
+				                   &late) ||
+				    mean < at)
+					continue;
+				if (se->limit <= 0) /* a share of 1: busy time per second */
+					snprintf(
+					    buf, len,
+					    "storage: %s/%s busy %.0f%% (saturated at %g%%) from "
+					    "%.0f ops/s",
+					    c->observe[s].name, se->name, mean * 100,
+					    se->saturated_pct, j->sorted[i].achieved_ops);
+				else
+					snprintf(
+					    buf, len,
+					    "storage: %s/%s %.4g%s, %.0f%% of its limit %g%s, from "
+					    "%.0f ops/s",
+					    c->observe[s].name, se->name, mean, se->unit,
+					    100 * mean / se->limit, se->limit, se->unit,
+					    j->sorted[i].achieved_ops);
+				return true;
+			}
+	return false;
+}
+
+void observed_print_bottlenecks(FILE *f, const struct campaign *c,
+                                const struct judged_curve *judged, const struct runend *end)
+{
+	char buf[768];
+	bool any = false;
+
+	for (size_t i = 0; i < c->nworkloads && c->nobserve > 0; i++) {
+		if (!observed_bottleneck(end, &judged[i], buf, sizeof(buf)))
+			continue;
+		fprintf(f, "%sStorage bottleneck, %s: %s\n", any ? "" : "\n", c->workloads[i].name,
+		        buf);
+		any = true;
+	}
 }

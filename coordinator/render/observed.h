@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <jansson.h>
 
@@ -31,5 +32,19 @@ json_t *observed_step_json(const struct runend *end, const struct campaign *c,
 /* {"SOURCE": intervals late, ...} for sources late in the step; NULL when none was. */
 json_t *observed_late_json(const struct runend *end, const struct campaign *c,
                            const struct workload *w, uint32_t step);
+
+struct judged_curve;
+/*
+ * The storage's side of the limiting factor: the first observed series at its limit
+ * (observe_series_threshold) among the steps in curve order up to the first that
+ * violated the SLO or saturated (all of them when none did), in the campaign's order of
+ * series: "storage: node/busy 97% (saturated at 95%) from 24000 ops/s". false (buf "")
+ * when none reached its limit or nothing is observed.
+ */
+bool observed_bottleneck(const struct runend *end, const struct judged_curve *j, char *buf,
+                         size_t len);
+/* "Storage bottleneck, W: ..." for each workload with one (after the summary table). */
+void observed_print_bottlenecks(FILE *f, const struct campaign *c,
+                                const struct judged_curve *judged, const struct runend *end);
 
 #endif

@@ -183,6 +183,23 @@ static void report_summary(FILE *f, const struct campaign *c, const struct judge
 	report_md_table(f, c, judged, table_print_summary, "summary");
 }
 
+/* The storage's side of each workload's limiting factor (observed.h), when observed. */
+static void report_bottlenecks(FILE *f, const struct campaign *c, const struct judged_curve *judged,
+                               const struct runend *end)
+{
+	char buf[768];
+
+	for (size_t i = 0; i < c->nworkloads && c->nobserve > 0; i++) {
+		if (!observed_bottleneck(end, &judged[i], buf, sizeof(buf)))
+			continue;
+		fputs("<p class=\"bottleneck\">Storage bottleneck, ", f);
+		markup_escape(f, c->workloads[i].name);
+		fputs(": ", f);
+		markup_escape(f, buf);
+		fputs("</p>\n", f);
+	}
+}
+
 /* A string member of a meta.json object, "" when missing. */
 static const char *report_jstr(const json_t *o, const char *key)
 {
@@ -721,6 +738,7 @@ void report_html(FILE *f, const struct campaign *c, const struct step_point *con
 
 	fputs("<h2>Summary</h2>\n", f);
 	report_summary(f, c, judged);
+	report_bottlenecks(f, c, judged, end);
 	if (bytarget_shown(c)) {
 		fputs("<h2 id=\"by-target\">By target</h2>\n", f);
 		report_md_table(f, c, judged, bytarget_print, "summary by-target");

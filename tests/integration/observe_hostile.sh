@@ -18,8 +18,9 @@ port() { awk -v k="$1" '$1 == k { print $2 }' "$T/peers.out"; }
 "$IOCURVE" certs init "$T/ca" > /dev/null
 PORT=$(free_port)
 SOCK=$T/ctl.sock
+MPORT=$(free_port)
 "$IOCURVE" serve --listen "127.0.0.1:$PORT" --tls "$T/ca" --control "$SOCK" \
-	--results "$T/res" 2> "$T/serve.log" &
+	--results "$T/res" --metrics "127.0.0.1:$MPORT" 2> "$T/serve.log" &
 SERVE=$!
 PIDS="$PIDS $SERVE"
 wait_for "$T/serve.log" "control socket" 10 || { cat "$T/serve.log"; fail "serve starts"; }
@@ -44,6 +45,9 @@ observe:
 YAML
 	for k in silent trickle huge biglen redirect; do src $k; done
 	echo "  - {name: junk, url: 'http://127.0.0.1:$(port junk)/metrics', series: [x_total, nan_gauge, big_gauge]}"
+	# the daemon's own /metrics, a source that answers: its offered rate with a limit of
+	# 300 ops/s names the second step (400 ops/s) as where the "storage" reached its limit
+	echo "  - {name: self, url: 'http://127.0.0.1:$MPORT/metrics', series: [{name: offered, metric: iocurve_step_offered_ops, limit: 300, unit: ' ops/s'}]}"
 } > "$T/c.yaml"
 start=$(date +%s.%N)
 "$IOCURVE" run "$T/c.yaml" --coordinator "$SOCK" > "$T/run.out" 2> "$T/run.err" ||
@@ -98,3 +102,15 @@ check "the log says which source was late at which interval" \
 	grep -q "observe silent: no answer at interval 2 (no answer within 250 ms)" "$T/serve.log"
 check "a malformed answer is logged once, named" \
 	test "$(grep -c "observe junk: line 3 of the answer skipped" "$T/serve.log")" -eq 1
+
+# "from" the achieved rate of that step (398 of 400 ops/s, say)
+want=$(grep -o "Storage bottleneck, rr: storage: self/offered 400 ops/s, 133% of its limit 300 ops/s, from 39[0-9] ops/s" "$dir/summary.txt") ||
+	{ cat "$dir/summary.txt"; fail "the limiting factor names the observed resource at its limit, in summary.txt"; }
+ok "the limiting factor names the observed resource at its limit: $want"
+check "... in the run's end text" grep -qF "$want" "$T/run.out"
+check "... in report.html" grep -qF "$want" "$dir/report.html"
+check "... in summary.json's storage_limit" python3 -c '
+import json, sys
+w = json.load(open(sys.argv[1]))["workloads"][0]
+assert w["storage_limit"] == sys.argv[2][len("Storage bottleneck, rr: "):], w["storage_limit"]
+' "$dir/summary.json" "$want"

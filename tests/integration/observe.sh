@@ -142,6 +142,13 @@ rm "$T/again/curve-rr.json" "$T/again/report.html"
 cmp -s "$T/r/curve-rr.json" "$T/again/curve-rr.json" || fail "report rebuilds curve-rr.json byte for byte"
 cmp -s "$T/r/report.html" "$T/again/report.html" || fail "report rebuilds report.html byte for byte"
 ok "report rebuilds curve-rr.json and report.html from intervals.jsonl"
+# compare sets the observed series side by side, at each run's peak
+"$IOCURVE" compare "$T/r" "$T/again" --out "$T/cmp" > "$T/cmp.out" 2>&1 || { cat "$T/cmp.out"; fail "compare runs"; }
+for k in storage/busy storage/reads prom/reads; do
+	grep -qE "^\| rr \| $k at peak \| [0-9.]+ \| [0-9.]+ \| \+0\.0% \|" "$T/cmp.out" ||
+		{ cat "$T/cmp.out"; fail "compare shows $k at peak side by side"; }
+done
+check "compare.html has them too" grep -q "storage/busy at peak" "$T/cmp/compare.html"
 
 # report.html: the storage's side per step and its plot over time, rendered by a browser
 python3 - "$T/r/report.html" > "$T/obs.html" << 'PY' || fail "report.html holds the observed table and plot"

@@ -21,7 +21,6 @@ static void runner_observed(void *arg, const struct obs_line *l)
 	obs_list_add(&r->obsl, l);
 	r->end.obs = r->obsl.v;
 	r->end.nobs = r->obsl.n;
-	runner_emit_observed(r, l);
 }
 
 int runner_observe_start(struct runner *r, struct error *err)
@@ -60,8 +59,3 @@ void runner_resume_observed(struct runner *r, const struct obs_line *l, size_t n
 	r->end.nobs = r->obsl.n;
 }
 
-void runner_emit_observed(struct runner *r, const struct obs_line *l)
-{
-	(void)r;
-	(void)l; /* the dashboard's view of it: not yet an event */
-}

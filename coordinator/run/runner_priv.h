@@ -138,7 +138,5 @@ int runner_observe_start(struct runner *r, struct error *err);
 void runner_observe_step(struct runner *r, uint64_t measure_ns);
 /* The attempt in progress is void (retried): its polls dropped, its lines let go. */
 void runner_observe_void(struct runner *r);
-/* An observed line's event (the dashboard's latest values). */
-void runner_emit_observed(struct runner *r, const struct obs_line *l);
 
 #endif

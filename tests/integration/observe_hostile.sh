@@ -114,3 +114,9 @@ import json, sys
 w = json.load(open(sys.argv[1]))["workloads"][0]
 assert w["storage_limit"] == sys.argv[2][len("Storage bottleneck, rr: "):], w["storage_limit"]
 ' "$dir/summary.json" "$want"
+if python3 -c 'import jsonschema' 2> /dev/null; then
+	check "summary.json with storage_limit meets docs/schema" python3 -c '
+import json, jsonschema, sys
+jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))
+' "$dir/summary.json" "$IOCURVE_SOURCE/docs/schema/summary.schema.json"
+fi

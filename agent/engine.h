@@ -16,11 +16,19 @@
  */
 struct engine;
 
+/* What an engine_io does beside a read or a write: sync the target (fsync, fdatasync). */
+enum engine_sync { ENGINE_SYNC_NONE = 0, ENGINE_SYNC_FSYNC, ENGINE_SYNC_FDATASYNC };
+
 struct engine_io {
 	uint64_t offset;
 	uint32_t len;
 	bool write;
 	uint16_t slot; /* buffer / in-flight slot, < queue_depth */
+	/*
+	 * Not none: a sync of the whole target (offset, len and write unused), which
+	 * completes with 0 or -errno. The sim serves it as a write of its device.
+	 */
+	enum engine_sync sync;
 };
 
 struct engine_completion {

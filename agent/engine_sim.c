@@ -329,7 +329,8 @@ static void sim_queue(struct engine *e, const struct engine_io *io)
 	}
 	e->pending[e->npending].slot = io->slot;
 	e->pending[e->npending].len = io->len;
-	e->pending[e->npending].write = io->write;
+	/* a sync is served as one write of the device: its service time, a server's turn */
+	e->pending[e->npending].write = io->write || io->sync != ENGINE_SYNC_NONE;
 	e->npending++;
 }
 

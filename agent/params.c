@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "params.h"
+#include "replay.h"
 
 /* The access distribution arrives as the protocol's RandomDist number. */
 _Static_assert((int)PATTERN_UNIFORM == (int)IOCURVE__RANDOM_DIST__RANDOM_DIST_UNIFORM,
@@ -291,6 +292,24 @@ int params_from_prepare(const Iocurve__Prepare *p, const char *file_prefix,
 		          p->workload, plan->io.clone, rw_mode_name(plan->io.rw));
 		return -1;
 	}
+	/* sync writes: one way of syncing, and only where something is written */
+	if (plan->io.fsync != 0 && plan->io.fdatasync != 0) {
+		error_set(err,
+		          "workload %s: Prepare fields fsync %u and fdatasync %u are both set: a "
+		          "worker syncs one way",
+		          p->workload, plan->io.fsync, plan->io.fdatasync);
+		return -1;
+	}
+	if ((plan->io.fsync != 0 || plan->io.fdatasync != 0 || plan->io.dsync) &&
+	    !rw_writes(plan->io.rw)) {
+		error_set(err, "workload %s: Prepare field %s is set, and rw %s does not write",
+		          p->workload,
+		          plan->io.fsync       ? "fsync"
+		          : plan->io.fdatasync ? "fdatasync"
+		                               : "dsync",
+		          rw_mode_name(plan->io.rw));
+		return -1;
+	}
 	plan->workload_index = p->workload_index;
 	plan->file_prefix = file_prefix;
 	plan->file_size = p->file_size;
@@ -298,6 +317,11 @@ int params_from_prepare(const Iocurve__Prepare *p, const char *file_prefix,
 	if (p->fleet_workers > 0 && p->worker_base + p->workers <= p->fleet_workers) {
 		plan->phase_base = p->worker_base;
 		plan->phase_total = p->fleet_workers;
+	}
+	/* a replay's operations, held for the workers the pool forks (agent/replay.h) */
+	if (replay_from_prepare(p, plan->file_size, plan->io.block_size, &plan->replay, err) < 0) {
+		error_prefix(err, "workload %s: ", p->workload);
+		return -1;
 	}
 	if (p->sim != NULL) {
 		sim->servers = p->sim->servers;

@@ -16,6 +16,7 @@
 #include "frame.h"
 #include "hist.h"
 #include "hostcpu.h"
+#include "kview.h"
 #include "layout.h"
 #include "log.h"
 #include "params.h"
@@ -38,6 +39,7 @@ struct plan {
 	uint32_t warmup_intervals;
 	struct engine_sim_params sim; /* the simulated device of the workload, if any */
 	struct hostcpu cpu;           /* host CPU use between interval reports */
+	struct kview kv;              /* the kernel's view of the target's device */
 	uint64_t interval_ns;
 	uint64_t step_start_ns; /* the step in progress starts here (this host's clock) */
 	bool work;              /* the step in progress is fixed work */
@@ -126,6 +128,49 @@ static void plan_on_failed(void *arg, const char *message, uint64_t deadman_ns)
 	event_base_once(pl->a->base, -1, EV_TIMEOUT, plan_stop_cb, pl, &(struct timeval){0, 0});
 }
 
+/*
+ * The kernel's counters of the target's device over the interval, read here, at its
+ * end, once for all the agent's workers (a worker reading them per operation would
+ * measure itself).
+ */
+static void plan_kernel_view(struct plan *pl, Iocurve__IntervalReport *r)
+{
+	struct kview_counts d;
+
+	if (!kview_sample(&pl->kv, &d))
+		return;
+	if (pl->kv.kind == KVIEW_BLOCK) {
+		r->kernel_n = 1;
+		r->kernel_reads = d.reads;
+		r->kernel_writes = d.writes;
+		r->kernel_io_ms = d.io_ms;
+		r->kernel_busy_ms = d.busy_ms;
+		r->kernel_queue_ms = d.queue_ms;
+	} else {
+		r->nfs_ops = d.nfs_ops;
+		r->nfs_rtt_ms = d.nfs_rtt_ms;
+		r->nfs_exec_ms = d.nfs_exec_ms;
+	}
+	r->kernel_dev = pl->kv.name;
+}
+
+/* Which device's counters the workload's I/O moves: the target's, resolved once. */
+static void plan_resolve_kernel_view(struct plan *pl, const struct io_plan *pp, const char *target)
+{
+	struct stat st;
+	char why[160];
+
+	memset(&pl->kv, 0, sizeof(pl->kv));
+	if (pp->target_fd < 0 || fstat(pp->target_fd, &st) < 0)
+		return;
+	kview_resolve(&pl->kv, S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev, why, sizeof(why));
+	if (pl->kv.kind == KVIEW_NONE)
+		log_info("kernel view of %s: none (%s)", target, why);
+	else
+		log_info("kernel view of %s: %s (%s)", target, pl->kv.name,
+		         pl->kv.kind == KVIEW_BLOCK ? pl->kv.stat : "/proc/self/mountstats");
+}
+
 static void plan_on_interval(void *arg, uint32_t step, uint32_t index, const struct shm_interval *m,
                              uint32_t workers, uint32_t finished)
 {
@@ -144,6 +189,7 @@ static void plan_on_interval(void *arg, uint32_t step, uint32_t index, const str
 	/* The host's steal is the agent's to measure, once for all its workers. */
 	r.steal_ppm = (uint64_t)(pl->cpu.steal_pct * 1e4);
 	r.workers_finished = finished;
+	plan_kernel_view(pl, &r);
 	/*
 	 * Read and write apart only to a coordinator that has them (CAPABILITY_KINDS): an
 	 * older one would be sent two histograms a report to skip unread.
@@ -284,6 +330,7 @@ static void plan_prepare(struct plan *pl, const Iocurve__Prepare *p)
 		plan_send_error(pl, p->workload_index, p->target_dir, err.msg);
 		goto out;
 	}
+	plan_resolve_kernel_view(pl, &params, resolved);
 	if (params.file_size < params.io.block_size) {
 		snprintf(msg, sizeof(msg), "target %s: %llu bytes cannot hold one %u-byte block",
 		         p->target_dir, (unsigned long long)params.file_size, params.io.block_size);
@@ -337,6 +384,11 @@ static void plan_start_step(struct plan *pl, const Iocurve__StartStep *s)
 	pl->step_start_ns = start;
 	pl->interval_ns = s->interval_ns;
 	hostcpu_sample(&pl->cpu);
+	{
+		struct kview_counts base; /* the step's first interval counts from here */
+
+		kview_sample(&pl->kv, &base);
+	}
 	pl->warmup_intervals = (uint32_t)(s->warmup_ns / s->interval_ns);
 	log_info("step %u: %.0f ops/s per worker, starts in %.0f ms", s->step + 1,
 	         s->worker_rate[0], ((double)start - (double)clock_now_ns()) / 1e6);

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Capabilities: the table of those known, and the intersection two peers use. */
+#include <stdbool.h>
+
 #include "caps.h"
 #include "log.h"
 
@@ -20,6 +22,15 @@ const struct caps_info caps_known[] = {
     {IOCURVE__CAPABILITY__CAPABILITY_CLONE, "clone",
      "a campaign with data: {clone: NAME} is refused (each file would get data of its own, "
      "not the clone's)"},
+    {IOCURVE__CAPABILITY__CAPABILITY_REPLAY, "replay",
+     "a campaign with a replay: workload is refused (it would run the workload's pattern, "
+     "not the trace)"},
+    {IOCURVE__CAPABILITY__CAPABILITY_SYNC, "sync",
+     "a campaign with fsync, fdatasync or sync: dsync is refused (it would write without "
+     "syncing), and its reports carry no syncs"},
+    {IOCURVE__CAPABILITY__CAPABILITY_KERNEL, "kernel",
+     "the kernel's view of the target's device is not read (device time, busy share and "
+     "queue: not measured)"},
 };
 const size_t caps_nknown = sizeof(caps_known) / sizeof(caps_known[0]);
 
@@ -39,11 +50,31 @@ const Iocurve__IntervalReport *caps_report(const Iocurve__IntervalReport *r, uin
 	 * Read bytes alone are not cut: without a read measured apart they are a bad
 	 * report (record_check), whatever the session agreed.
 	 */
-	if ((caps & IOCURVE__CAPABILITY__CAPABILITY_KINDS) ||
-	    (r->read_latency == NULL && r->write_latency == NULL))
+	bool kinds = (caps & IOCURVE__CAPABILITY__CAPABILITY_KINDS) ||
+	             (r->read_latency == NULL && r->write_latency == NULL);
+	bool syncs = (caps & IOCURVE__CAPABILITY__CAPABILITY_SYNC) ||
+	             (r->syncs == 0 && r->sync_latency == NULL);
+	bool kernel = (caps & IOCURVE__CAPABILITY__CAPABILITY_KERNEL) ||
+	              !(r->kernel_n || r->nfs_ops || (r->kernel_dev != NULL && *r->kernel_dev));
+
+	if (kinds && syncs && kernel)
 		return r;
 	*scratch = *r;
-	scratch->read_bytes = 0;
-	scratch->read_latency = scratch->write_latency = NULL;
+	if (!kinds) {
+		scratch->read_bytes = 0;
+		scratch->read_latency = scratch->write_latency = NULL;
+	}
+	if (!syncs) {
+		/* both go: a count without its latencies would be a bad report */
+		scratch->syncs = 0;
+		scratch->sync_latency = NULL;
+	}
+	if (!kernel) {
+		/* the whole view or none: counters without their device are refused */
+		scratch->kernel_n = scratch->kernel_reads = scratch->kernel_writes = 0;
+		scratch->kernel_io_ms = scratch->kernel_busy_ms = scratch->kernel_queue_ms = 0;
+		scratch->nfs_ops = scratch->nfs_rtt_ms = scratch->nfs_exec_ms = 0;
+		scratch->kernel_dev = (char *)"";
+	}
 	return scratch;
 }

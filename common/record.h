@@ -15,6 +15,8 @@
 #define RECORD_PATH_MAX 128
 /* Why an operation failed when no errno says it ("short read: file truncated to N bytes"). */
 #define RECORD_CAUSE_MAX 96
+/* The name of the device whose kernel counters a record carries (kernel_dev). */
+#define RECORD_DEV_MAX 48
 /*
  * What one record may hold (record_check): an interval's operations (a trillion),
  * nanoseconds summed over its operations or workers (36 years) and bytes (1 EiB).
@@ -66,6 +68,28 @@ struct record {
 	uint64_t late_10ms;
 	uint64_t read_bytes; /* of bytes, the reads' (with read_latency: read and write apart) */
 	/*
+	 * Sync writes (CAPABILITY_SYNC): fsync or fdatasync operations completed. Not
+	 * data operations: never in ops, bytes, latency or service; sync_latency holds
+	 * each one's time, submission to completion, and its count is syncs.
+	 */
+	uint64_t syncs;
+	/*
+	 * The kernel's view of the targets' devices (CAPABILITY_KERNEL): the change over the
+	 * interval of /sys/dev/block/MAJ:MIN/stat, read by the agent (never the workers) at
+	 * the interval's end, summed over agents; kernel_n is how many devices were read
+	 * (0: none, a sim target, tmpfs or an older agent). Milliseconds, as the kernel
+	 * counts them. NFS: READ and WRITE RPCs of the mount's /proc/self/mountstats.
+	 */
+	uint64_t kernel_n;
+	uint64_t kernel_reads;
+	uint64_t kernel_writes;
+	uint64_t kernel_io_ms;    /* summed over the completed ops */
+	uint64_t kernel_busy_ms;  /* io_ticks: time with an op in flight */
+	uint64_t kernel_queue_ms; /* time_in_queue: summed over the ops in flight */
+	uint64_t nfs_ops;
+	uint64_t nfs_rtt_ms;
+	uint64_t nfs_exec_ms;
+	/*
 	 * The interval's first failed operation (merging keeps the first one's), kept
 	 * when it has an errno or a cause (record_err_kept): a short transfer or a
 	 * target found deleted, truncated or replaced has no errno but a cause.
@@ -75,6 +99,11 @@ struct record {
 	uint64_t err_offset;              /* its offset in the target */
 	char err_path[RECORD_PATH_MAX];   /* its target */
 	char err_cause[RECORD_CAUSE_MAX]; /* why, in words, when no errno says it ("": none) */
+	/*
+	 * The device the kernel counters are of ("vda", "loop3", "nfs srv:/export"; "": none);
+	 * merged over agents that read different ones, the first with " +" after it.
+	 */
+	char kernel_dev[RECORD_DEV_MAX];
 	struct hist latency; /* completion minus intended start (plus missed_charged bounds) */
 	struct hist service; /* completion minus submission: what the storage took */
 	/*
@@ -86,6 +115,7 @@ struct record {
 	 */
 	struct hist read_latency;
 	struct hist write_latency;
+	struct hist sync_latency;
 };
 
 struct Iocurve__IntervalReport;
@@ -186,5 +216,10 @@ static inline bool record_err_kept(const struct record *r)
  * "error" when neither is.
  */
 void record_err_words(int32_t errnum, const char *cause, char *buf, size_t len);
+/*
+ * kernel_dev's merge (dst and src RECORD_DEV_MAX long): src when dst is empty; dst with
+ * " +" after it when src names another device.
+ */
+void record_merge_dev(char *dst, const char *src);
 
 #endif

@@ -203,6 +203,31 @@ const struct setting setting_table[] = {
     HAND("steady"),
     HAND("retry"),
     HAND("load"),
+    /* replay: {file, format}: read per workload by workloads.c, sent as operations */
+    HAND("replay"),
+    /*
+     * Sync writes (CAPABILITY_SYNC: run/prepare.c refuses agents without it): fio's
+     * fsync and fdatasync, an io_uring fsync after every N writes (0: none).
+     */
+    {.key = "fsync",
+     .type = SETTING_COUNT,
+     .max = 1000000,
+     .at = AT(fsync),
+     .wire = WIRE(fsync),
+     .label = "fsync"},
+    {.key = "fdatasync",
+     .type = SETTING_COUNT,
+     .max = 1000000,
+     .at = AT(fdatasync),
+     .wire = WIRE(fdatasync),
+     .label = "fdatasync"},
+    {.key = "sync",
+     .type = SETTING_WORDS,
+     .max = 1,
+     .at = AT(dsync),
+     .wire = WIRE(dsync),
+     .label = "sync",
+     .words = {"none", "dsync"}},
 };
 #undef AT
 #undef WIRE

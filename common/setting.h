@@ -68,6 +68,10 @@ struct io_settings {
 	bool efficient; /* timing: efficient (sleep in the ring to a completion or the due time) or
 	                   precise [efficient] */
 	bool decimal;   /* units: decimal (MB/s, IOPS) or binary (MiB/s, ops/s); never sent */
+	/* sync writes: an fsync (fdatasync) after every N writes of a worker (0: none) */
+	uint32_t fsync;
+	uint32_t fdatasync;
+	bool dsync; /* sync: dsync, the worker files opened O_DSYNC */
 };
 
 /* How a row's value is written in YAML and held in io_settings and in Prepare. */

@@ -164,7 +164,41 @@ struct step_point {
 	uint64_t read_max_ns, write_max_ns;
 	/* each kind's latency at the step's table percentiles (step_pct) */
 	uint64_t read_pct_ns[CAMPAIGN_MAX_PERCENTILES], write_pct_ns[CAMPAIGN_MAX_PERCENTILES];
+	/*
+	 * Sync writes (agg_point_syncs): syncing, the workload issues fsync or fdatasync,
+	 * so its outputs carry them. syncs are the window's, not in ops: their own rate
+	 * and their latency (submission to completion) beside the data's, never judged.
+	 */
+	bool syncing;
+	uint64_t syncs;
+	double sync_ops_s;
+	double sync_mean_ns;
+	uint64_t sync_p50_ns, sync_p99_ns, sync_max_ns;
+	/*
+	 * The kernel's view of the targets' devices over the window (agg_point_kernel):
+	 * kernel_known when a block device was read in a measured interval, nfs_known when
+	 * an NFS mount's RPCs were counted. Per device read, so agents on one host that
+	 * read the same disk count it once: dev_util_pct and dev_queue are means over the
+	 * devices read, dev_ops_ratio the operations a device completed over the workers'.
+	 */
+	bool kernel_known;
+	bool nfs_known;
+	char kernel_dev[RECORD_DEV_MAX];
+	double dev_service_ns; /* the device's time per completed op (its reads and writes) */
+	double dev_util_pct;   /* its busy time (io_ticks) over the window, % */
+	double dev_queue;      /* ops in flight on it, mean (time_in_queue over the window) */
+	double dev_ops_ratio; /* ops it completed over the workers' ops: > AGG_DEV_SHARED: shared */
+	double nfs_rtt_ns;    /* an NFS READ or WRITE's round trip, mean */
+	double nfs_exec_ns;   /* and its execution time (queued to answered), mean */
 };
+
+/*
+ * A device whose completed operations pass the workers' own by this factor served other
+ * traffic too (another process, another partition of the disk): said with its figures.
+ * An operation larger than the device's largest request (max_sectors_kb) also counts as
+ * several.
+ */
+#define AGG_DEV_SHARED 1.2
 
 struct agg_step;
 

@@ -19,6 +19,7 @@
 #include "units.h"
 #include "targets.h"
 #include "observe.h"
+#include "trace.h"
 #include "workloads.h"
 #include "xalloc.h"
 #include "yamlload.h"
@@ -414,8 +415,8 @@ static int campaign_root(struct yamlnode_doc *y, const yaml_node_t *root, struct
 
 /* text as campaign_parse reads it; where (when set) maps its marks to where they came from. */
 static int campaign_parse_where(const char *text, size_t len, const char *name,
-                                struct campsource_result *where, bool plan, struct campaign **out,
-                                struct error *err)
+                                struct campsource_result *where, bool plan, bool from_results,
+                                struct campaign **out, struct error *err)
 {
 	struct yamlnode_doc y = {.file = name,
 	                         .err = err,
@@ -432,6 +433,7 @@ static int campaign_parse_where(const char *text, size_t len, const char *name,
 	y.doc = &doc;
 	c = xcalloc(1, sizeof(*c));
 	c->path = xstrdup(name);
+	c->from_results = from_results;
 	c->text = xmalloc(len + 1);
 	memcpy(c->text, text, len);
 	c->text[len] = '\0';
@@ -459,7 +461,7 @@ fail:
 int campaign_parse(const char *text, size_t len, const char *name, struct campaign **out,
                    struct error *err)
 {
-	return campaign_parse_where(text, len, name, NULL, false, out, err);
+	return campaign_parse_where(text, len, name, NULL, false, false, out, err);
 }
 
 int campaign_load_source(const char *path, const struct campsource *src, struct campaign **out,
@@ -471,7 +473,8 @@ int campaign_load_source(const char *path, const struct campsource *src, struct 
 	*out = NULL;
 	if (campsource_expand(path, src, &r, err) < 0)
 		return -1;
-	rc = campaign_parse_where(r.text, r.len, path, r.generated ? &r : NULL, false, out, err);
+	rc = campaign_parse_where(r.text, r.len, path, r.generated ? &r : NULL, false, false, out,
+	                          err);
 	if (rc == 0)
 		(*out)->text_generated = r.generated;
 	if (rc == 0 && r.build_failed) {
@@ -501,7 +504,7 @@ int campaign_load_plan(const char *path, bool plain, struct campaign **out, stru
 	text = saferead_all(AT_FDCWD, NULL, path, CAMPAIGN_PLAN_MAX, 0, &len, err);
 	if (text == NULL)
 		return -1;
-	rc = campaign_parse_where(text, len, path, NULL, plain, out, err);
+	rc = campaign_parse_where(text, len, path, NULL, plain, true, out, err);
 	free(text);
 	return rc;
 }
@@ -514,6 +517,7 @@ void campaign_free(struct campaign *c)
 		free(c->workloads[i].name);
 		free(c->workloads[i].test);
 		free(c->workloads[i].steps);
+		trace_free(c->workloads[i].replay);
 	}
 	free(c->workloads);
 	label_free(c->labels, c->nlabels);

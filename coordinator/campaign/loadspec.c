@@ -13,8 +13,9 @@
 #define LOADSPEC_MAX_FACTOR 100.0
 #define LOADSPEC_FACTOR     "a number above 1 and at most 100, such as 1.5 or 2"
 
-static const char *const loadspec_keys[] = {"steps",  "curve", "ramp", "max",   "refine", "confirm",
-                                            "repeat", "work",  "rate", "think", "start",  NULL};
+static const char *const loadspec_keys[] = {"steps",   "curve",  "ramp", "max",  "refine",
+                                            "confirm", "repeat", "work", "rate", "think",
+                                            "start",   "speeds", NULL};
 static const char *const loadspec_ramp_keys[] = {"start", "factor", "increment", "max_steps", NULL};
 
 static bool loadspec_ends_with(const char *s, const char *suffix)
@@ -240,6 +241,51 @@ static int loadspec_ramp(struct yamlnode_doc *y, const yaml_node_t *map, struct 
 	return 0;
 }
 
+/*
+ * speeds: [1, 2, 4]: a replay's steps, each its trace at that speed (x1 as recorded).
+ * They are kept in steps[].ops until the trace is read (workloads.c), whose rate at x1
+ * turns each into ops/s; refine then bisects between rates as for any load.
+ */
+static int loadspec_speeds(struct yamlnode_doc *y, const yaml_node_t *list, struct workload *w)
+{
+	const char *expected = "a list of replay speeds like [1, 2, 4, 8] (above 0, at most "
+	                       "1000)";
+	size_t n;
+
+	if (list->type != YAML_SEQUENCE_NODE ||
+	    list->data.sequence.items.top == list->data.sequence.items.start) {
+		yamlnode_expected(y, list, "load.speeds", expected);
+		return -1;
+	}
+	n = (size_t)(list->data.sequence.items.top - list->data.sequence.items.start);
+	if (n > LOADSPEC_MAX_STEPS) {
+		yamlnode_error(y, list, "load.speeds: %zu entries; at most %d", n,
+		               LOADSPEC_MAX_STEPS);
+		return -1;
+	}
+	w->steps = xcalloc(n, sizeof(*w->steps));
+	for (size_t i = 0; i < n; i++) {
+		yaml_node_t *e = yamlnode_get(y, list->data.sequence.items.start[i]);
+		const char *s;
+		double v;
+
+		if (loadspec_text(y, e, "load.speeds", expected, &s) < 0)
+			return -1;
+		/* 2 or x2 */
+		if (!loadspec_decimal(s, &v) && !(s[0] == 'x' && loadspec_decimal(s + 1, &v))) {
+			yamlnode_expected(y, e, "load.speeds", expected);
+			return -1;
+		}
+		if (!(v > 0) || v > 1000) {
+			yamlnode_expected(y, e, "load.speeds", expected);
+			return -1;
+		}
+		w->steps[w->nsteps++].ops = v;
+	}
+	w->speeds = true;
+	return 0;
+}
+
 int loadspec_parse(struct yamlnode_doc *y, const yaml_node_t *load, const char *what,
                    struct workload *w)
 {
@@ -254,6 +300,7 @@ int loadspec_parse(struct yamlnode_doc *y, const yaml_node_t *load, const char *
 	w->steps = NULL;
 	w->nsteps = 0;
 	w->work.on = false;
+	w->speeds = false;
 	/* fixed work: one step, its own keys (workspec.c) */
 	if (workspec_given(y, load))
 		return workspec_parse(y, load, w);
@@ -295,6 +342,16 @@ int loadspec_parse(struct yamlnode_doc *y, const yaml_node_t *load, const char *
 	if ((n = yamlnode_lookup(y, load, "repeat")) != NULL &&
 	    yamlnode_uint(y, n, "load.repeat", 1, LOADSPEC_MAX_REPEAT, &w->repeat) < 0)
 		return -1;
+	if ((n = yamlnode_lookup(y, load, "speeds")) != NULL) {
+		if (first != NULL || want_max) {
+			yamlnode_error(y, n,
+			               "load.speeds: a replay's speeds are its steps; give them "
+			               "without '%s'",
+			               first != NULL ? first_name : "max");
+			return -1;
+		}
+		return loadspec_speeds(y, n, w);
+	}
 	if (given[2] != NULL) {
 		w->mode = LOAD_RAMP;
 		return loadspec_ramp(y, given[2], w);

@@ -6,6 +6,8 @@
 
 #include "clock.h"
 #include "loadspec.h"
+#include "replayspec.h"
+#include "syncs.h"
 #include "targets.h"
 #include "text.h"
 #include "units.h"
@@ -141,7 +143,8 @@ static int workloads_hand(struct yamlnode_doc *y, const yaml_node_t *map, const 
 {
 	yaml_node_t *n = yamlnode_lookup(y, map, key);
 
-	if (n == NULL || strcmp(key, "load") == 0) /* load: read per workload, later */
+	/* load: and replay: are read per workload, later */
+	if (n == NULL || strcmp(key, "load") == 0 || strcmp(key, "replay") == 0)
 		return 0;
 	if (strcmp(key, "interval") == 0) {
 		if (yamlnode_duration(y, n, "interval", &w->interval_ns) < 0)
@@ -429,6 +432,8 @@ static int workloads_check_access(struct yamlnode_doc *y, const yaml_node_t *roo
 		               "align: larger than block_size %s of workload '%s'", bs, w->name);
 		return -1;
 	}
+	if (syncs_check(y, root, node, c, w) < 0)
+		return -1;
 	return workloads_check_clone(y, root, node, c, w);
 }
 
@@ -606,6 +611,8 @@ static int workloads_add_on(struct yamlnode_doc *y, const yaml_node_t *root,
 	}
 	if (w->work.on)
 		workloads_fix_work(w);
+	if (replayspec_parse(y, e->node, e->load, c, w) < 0)
+		return -1;
 	if (workloads_check_multiple(y, e->node, w, "warmup", w->warmup_ns, e->own.warmup,
 	                             e->own.interval, top->origin.warmup,
 	                             top->origin.interval) < 0 ||
@@ -935,6 +942,12 @@ int workloads_parse(struct yamlnode_doc *y, const yaml_node_t *root, const yaml_
 	if (workloads_settings(y, root, &top.defaults, &top.origin) < 0 ||
 	    workloads_axes(y, root, &top.defaults, top.axes) < 0)
 		return -1;
+	if ((top.load = yamlnode_lookup(y, root, "replay")) != NULL) {
+		yamlnode_error(y, top.load,
+		               "replay: a trace is a workload's own; give replay: in the workload "
+		               "that replays it");
+		return -1;
+	}
 	top.load = yamlnode_lookup(y, root, "load");
 	if (top.load != NULL && workloads_check_top_load(y, &top) < 0)
 		return -1;

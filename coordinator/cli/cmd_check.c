@@ -11,6 +11,8 @@
 #include "error.h"
 #include "loadspec.h"
 #include "observe.h"
+#include "syncs.h"
+#include "trace.h"
 #include "units.h"
 
 /* Between steps: the step command round trip, the last interval's reports, the point's fsync. */
@@ -195,6 +197,12 @@ static void cmd_check_access(const struct workload *w)
 		printf(", wake slack %s", size);
 	}
 	printf("\n");
+	if (syncs_asked(w)) {
+		char sync[256];
+
+		syncs_text(w, sync, sizeof(sync));
+		printf("  sync     %s\n", sync);
+	}
 }
 
 static void cmd_check_load(const struct workload *w)
@@ -278,6 +286,14 @@ static uint64_t cmd_check_workload(size_t i, size_t n, const struct workload *w,
 	       rw_mode_name(w->io.rw), bs, w->io.workers, w->io.workers == 1 ? "" : "s",
 	       w->io.queue_depth);
 	cmd_check_access(w);
+	if (w->replay != NULL) {
+		/* a step's rate below is its speed times this x1 rate */
+		units_format_duration(w->replay->period_ns, a, sizeof(a));
+		printf("  replay   %s (fio iolog v%u): %u operations, %u writes, a pass of %s, "
+		       "%.6g ops/s at x1\n",
+		       w->replay->path, w->replay->version, w->replay->n, w->replay->writes, a,
+		       trace_rate(w->replay));
+	}
 	units_format_duration(w->interval_ns, a, sizeof(a));
 	units_format_duration(w->warmup_ns, b, sizeof(b));
 	units_format_duration(w->measure_ns, c, sizeof(c));

@@ -279,6 +279,16 @@ static json_t *compare_kind_json(const struct step_point *p, enum kinds_kind k)
 	                 compare_jnum(f.known, (double)f.p99_ns / 1e3));
 }
 
+/* Sync writes at the peak for compare --json: null where the workload did not sync. */
+static json_t *compare_sync_json(const struct step_point *p)
+{
+	if (p == NULL || !p->syncing)
+		return json_null();
+	return json_pack("{s:o,s:o,s:o}", "ops", compare_jnum(true, p->sync_ops_s), "mean_us",
+	                 compare_jnum(true, p->sync_mean_ns / 1e3), "p99_us",
+	                 compare_jnum(true, (double)p->sync_p99_ns / 1e3));
+}
+
 static json_t *compare_jpct(bool has, double a, double b)
 {
 	double p = compare_pct(a, b);
@@ -361,6 +371,11 @@ static json_t *compare_json(struct compare_run *runs, size_t nruns, char *const 
 					json_object_set_new(o, "write_at_peak",
 					                    compare_kind_json(pk, KINDS_WRITE));
 				}
+				/* sync writes at the peak: a syncing workload's only */
+				if (wl->io.fsync != 0 || wl->io.fdatasync != 0)
+					json_object_set_new(
+					    o, "sync_at_peak",
+					    compare_sync_json(compare_peak(&runs[r], wl->name)));
 			}
 			if (r > 0 && f.present) {
 				json_t *ch = json_object();

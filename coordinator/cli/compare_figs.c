@@ -232,6 +232,44 @@ static void compare_print_kinds(FILE *f, bool html, struct compare_run *runs, si
 }
 
 /*
+ * Sync writes' row: each run's syncs/s, mean and p99 at its peak (submission to
+ * completion), each later run with its change; "-" for a run whose workload did not sync.
+ */
+static void compare_print_syncs(FILE *f, bool html, struct compare_run *runs, size_t nruns,
+                                const char *name)
+{
+	const struct step_point *p0 = compare_peak(&runs[0], name);
+
+	fputs(html ? "<tr>" : "|", f);
+	compare_fig_cell(f, html, true, name);
+	compare_fig_cell(f, html, true, "syncs at peak");
+	for (size_t r = 0; r < nruns; r++) {
+		const struct step_point *p = compare_peak(&runs[r], name);
+		char cell[192];
+
+		if (p == NULL || !p->syncing) {
+			compare_fig_cell(f, html, false, p == NULL ? "none" : "-");
+			if (r > 0)
+				compare_fig_cell(f, html, false, "n/a");
+			continue;
+		}
+		snprintf(cell, sizeof(cell), "%.1f syncs/s, mean %.1f us, p99 %.1f us",
+		         p->sync_ops_s, p->sync_mean_ns / 1e3, (double)p->sync_p99_ns / 1e3);
+		compare_fig_cell(f, html, false, cell);
+		if (r == 0)
+			continue;
+		if (p0 == NULL || !p0->syncing || !(p0->sync_ops_s > 0) || !(p0->sync_mean_ns > 0))
+			snprintf(cell, sizeof(cell), "n/a");
+		else
+			snprintf(cell, sizeof(cell), "%+.1f%% syncs/s, %+.1f%% mean",
+			         compare_pct(p0->sync_ops_s, p->sync_ops_s),
+			         compare_pct(p0->sync_mean_ns, p->sync_mean_ns));
+		compare_fig_cell(f, html, false, cell);
+	}
+	fputs(html ? "</tr>\n" : "\n", f);
+}
+
+/*
  * Fixed work's rows: the storm (first start to last finish) and the workers' p90
  * completion time, seconds, each later run with its change (a longer storm is +).
  * A run whose workers did not all finish has no storm: "k of n finished".
@@ -403,6 +441,8 @@ void compare_print_figures(FILE *f, bool html, struct compare_run *runs, size_t 
 		if (agg_mixed(&c0->workloads[w]))
 			compare_print_kinds(f, html, runs, nruns, name);
 		compare_print_observed(f, html, runs, nruns, name);
+		if (c0->workloads[w].io.fsync != 0 || c0->workloads[w].io.fdatasync != 0)
+			compare_print_syncs(f, html, runs, nruns, name);
 	}
 	if (html)
 		fputs("</table>\n", f);

@@ -77,12 +77,12 @@ static void derive_curve_csv(FILE *f, const void *arg)
 	const struct derive_ctx *x = arg;
 	const struct judged_curve *j = &x->judged[x->w];
 
-	bool mixed = agg_mixed(j->w);
+	unsigned show = pfield_show_of(j->w);
 
-	pfield_csv_header(f, PF_CSV, mixed);
+	pfield_csv_header(f, PF_CSV, show);
 	fputc('\n', f);
 	for (size_t i = 0; i < j->n; i++) {
-		pfield_csv_row(f, PF_CSV, mixed, &j->sorted[i], &j->v[i]);
+		pfield_csv_row(f, PF_CSV, show, &j->sorted[i], &j->v[i]);
 		fputc('\n', f);
 	}
 }
@@ -175,6 +175,31 @@ static json_t *derive_field_json(const struct pfield *f, const struct step_point
 	return json_null();
 }
 
+/*
+ * The kernel's view of the step's device: the field table's kernel rows as members
+ * (null when the agents read none: a simulated device, tmpfs, an older agent).
+ */
+static json_t *derive_kernel_json(const struct step_point *p)
+{
+	size_t n;
+	const struct pfield *rows = pfield_table(&n);
+	json_t *o;
+
+	if (!p->kernel_known && !p->nfs_known)
+		return derive_need(json_null());
+	o = derive_need(json_object());
+	for (size_t i = 0; i < n; i++) {
+		json_t *v;
+
+		if (rows[i].apart != PF_APART_KERNEL)
+			continue;
+		v = derive_field_json(&rows[i], p, NULL);
+		if (v != NULL)
+			json_object_set_new(o, pfield_key(&rows[i]), v);
+	}
+	return o;
+}
+
 /* A step of curve-*.json (jp: its verdict): the fields the table gives it, in its order. */
 static json_t *derive_step_json(const struct derive_ctx *x, const struct step_point *p,
                                 const struct judged_point *jp)
@@ -182,7 +207,7 @@ static json_t *derive_step_json(const struct derive_ctx *x, const struct step_po
 	const struct workload *w = &x->c->workloads[x->w];
 	json_t *obs, *late;
 	const struct pfield *list[PFIELD_MAX];
-	size_t n = pfield_list_kinds(PF_JSON, p->mixed, list);
+	size_t n = pfield_list_kinds(PF_JSON, pfield_show_point(p), list);
 	json_t *o = derive_need(json_object());
 
 	for (size_t i = 0; i < n; i++) {
@@ -191,6 +216,7 @@ static json_t *derive_step_json(const struct derive_ctx *x, const struct step_po
 		if (v != NULL)
 			json_object_set_new(o, pfield_key(list[i]), v);
 	}
+	json_object_set_new(o, "kernel", derive_kernel_json(p));
 	/* a mixed workload's: each kind at the campaign's percentiles */
 	if (p->mixed) {
 		json_object_set_new(o, "read_percentiles_us",
@@ -398,6 +424,20 @@ static json_t *derive_kind_json(const struct step_point *p, enum kinds_kind k)
 	                             f.known ? derive_us((double)f.p99_ns) : json_null()));
 }
 
+/*
+ * Sync writes at a point (the peak): their count in its window, rate, mean and p99
+ * (submission to completion), beside the data's and not in them.
+ */
+static json_t *derive_sync_json(const struct step_point *p)
+{
+	if (p == NULL)
+		return json_null();
+	return derive_need(json_pack(
+	    "{s:I,s:o,s:o,s:o,s:o}", "syncs", (json_int_t)p->syncs, "ops",
+	    derive_num(p->sync_ops_s, 10), "mean_us", derive_us(p->sync_mean_ns), "p99_us",
+	    derive_us((double)p->sync_p99_ns), "max_us", derive_us((double)p->sync_max_ns)));
+}
+
 static json_t *derive_workload_json(const struct judged_curve *j, const struct runend *end)
 {
 	char storage[768];
@@ -442,6 +482,14 @@ static json_t *derive_workload_json(const struct judged_curve *j, const struct r
 		json_object_set_new(o, "read_pct", json_integer(w->io.read_pct));
 		json_object_set_new(o, "read_at_peak", derive_kind_json(j->peak, KINDS_READ));
 		json_object_set_new(o, "write_at_peak", derive_kind_json(j->peak, KINDS_WRITE));
+	}
+	/* Sync writes: what the workload asks, and its syncs at the peak (docs/campaign.md). */
+	if (w->io.fsync != 0 || w->io.fdatasync != 0 || w->io.dsync) {
+		json_object_set_new(o, "sync",
+		                    json_pack("{s:I,s:I,s:b}", "fsync", (json_int_t)w->io.fsync,
+		                              "fdatasync", (json_int_t)w->io.fdatasync, "dsync",
+		                              (int)w->io.dsync));
+		json_object_set_new(o, "sync_at_peak", derive_sync_json(j->peak));
 	}
 	return o;
 }

@@ -381,6 +381,11 @@ static void report_step_cell(FILE *f, const struct workload *w, const struct pfi
 	struct pfield_val v = pfield_value(fd, p, jp);
 	char cell[PFIELD_TEXT_MAX];
 
+	/* The kernel's figure of a step whose device was not read (or has none, NFS). */
+	if (v.none && fd->apart == PF_APART_KERNEL) {
+		fputs("<td class=\"n\">-</td>", f);
+		return;
+	}
 	/* A read or write figure an agent did not measure apart (an older agent's). */
 	if (v.none && (fd->apart == PF_APART_MEASURED || fd->member == PF_M_GET)) {
 		fputs("<td class=\"n\">not measured</td>", f);
@@ -410,6 +415,9 @@ static void report_step_cell(FILE *f, const struct workload *w, const struct pfi
 	case PF_H_PERCENT:
 		snprintf(cell, sizeof(cell), "%.0f%%", v.d);
 		break;
+	case PF_H_DECIMAL:
+		snprintf(cell, sizeof(cell), "%.*f", (int)fd->decimals, v.d);
+		break;
 	case PF_H_TEXT:
 		/* an invalid step's latency is labelled by its verdict, on the same row */
 		pfield_format(fd, p, jp, cell, sizeof(cell));
@@ -425,7 +433,8 @@ static void report_steps(FILE *f, const struct judged_curve *j)
 	size_t n = j->n;
 	bool shaded = false;
 	const struct pfield *cols[PFIELD_MAX];
-	size_t ncols = pfield_list_kinds(PF_STEPS_HTML, agg_mixed(j->w), cols);
+	size_t ncols = pfield_list_kinds(PF_STEPS_HTML,
+	                                 pfield_show_of(j->w) | pfield_show_kernel(pts, n), cols);
 	char title[64];
 
 	uint32_t np = n ? step_npct(&pts[0]) : 0;

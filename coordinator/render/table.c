@@ -139,6 +139,11 @@ static void table_step_cell(const struct workload *w, const struct pfield *f,
 {
 	struct pfield_val v = pfield_value(f, p, jp);
 
+	/* The kernel's figure of a step whose device was not read (or has none, NFS). */
+	if (v.none && f->apart == PF_APART_KERNEL) {
+		snprintf(buf, len, "-");
+		return;
+	}
 	/* A read or write figure an agent did not measure apart (an older agent's). */
 	if (v.none && (f->apart == PF_APART_MEASURED || f->member == PF_M_GET)) {
 		snprintf(buf, len, "not measured");
@@ -169,6 +174,9 @@ static void table_step_cell(const struct workload *w, const struct pfield *f,
 	case PF_H_PERCENT:
 		snprintf(buf, len, "%.0f%%", v.d);
 		break;
+	case PF_H_DECIMAL:
+		snprintf(buf, len, "%.*f", (int)f->decimals, v.d);
+		break;
 	case PF_H_TEXT:
 		pfield_format(f, p, jp, buf, len);
 		break;
@@ -191,7 +199,8 @@ void table_print_steps(FILE *f, const struct judged_curve *j)
 	const struct step_point *s = j->sorted;
 	size_t n = j->n;
 	const struct pfield *cols[PFIELD_MAX];
-	size_t ncols = pfield_list_kinds(PF_STEPS_MD, agg_mixed(j->w), cols);
+	size_t ncols =
+	    pfield_list_kinds(PF_STEPS_MD, pfield_show_of(j->w) | pfield_show_kernel(s, n), cols);
 	char cell[PFIELD_TEXT_MAX], title[64];
 	uint32_t np = n ? step_npct(&s[0]) : 0;
 

@@ -178,6 +178,7 @@ static void runner_prepare(struct runner *r)
 			         runner_agents_name(r->agents, i));
 		runner_agents_send(r->agents, i, &env);
 	}
+	prepare_free(&m);
 	runner_arm(r, RUNNER_PREPARE_NS);
 }
 

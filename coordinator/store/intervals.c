@@ -172,9 +172,10 @@ static char *intervals_line_with_hists(json_t *o, const struct record *r, bool b
 	intervals_must(head != NULL ? 0 : -1);
 	json_decref(o);
 	len = strlen(head); /* "{...}": the histograms go before the closing brace */
-	line = xmalloc(len + intervals_hist_room(&r->latency) + intervals_hist_room(&r->service) +
-	               intervals_hist_room(&r->read_latency) +
-	               intervals_hist_room(&r->write_latency) + 6);
+	line =
+	    xmalloc(len + intervals_hist_room(&r->latency) + intervals_hist_room(&r->service) +
+	            intervals_hist_room(&r->read_latency) + intervals_hist_room(&r->write_latency) +
+	            intervals_hist_room(&r->sync_latency) + 7);
 	memcpy(line, head, len - 1);
 	p = line + len - 1;
 	*p++ = ',';
@@ -187,6 +188,11 @@ static char *intervals_line_with_hists(json_t *o, const struct record *r, bool b
 		p = intervals_put_hist(p, "read_latency", &r->read_latency, bins);
 		*p++ = ',';
 		p = intervals_put_hist(p, "write_latency", &r->write_latency, bins);
+	}
+	/* Sync writes' latency, when there were any (absent: none, or an older line). */
+	if (r->sync_latency.count > 0) {
+		*p++ = ',';
+		p = intervals_put_hist(p, "sync_latency", &r->sync_latency, bins);
 	}
 	*p++ = '}';
 	*p++ = '\n';
@@ -236,6 +242,8 @@ char *intervals_record_line(const char *workload, uint32_t step, double offered_
 		intervals_set(o, record_counters[i].key,
 		              intervals_uint(*record_at((struct record *)r, &record_counters[i])));
 	intervals_set(o, "host_cpu_pct", intervals_double(rec->host_cpu_pct));
+	if (r->kernel_dev[0] != '\0')
+		intervals_set(o, "kernel_dev", json_string(r->kernel_dev));
 	if (record_err_kept(r))
 		intervals_set(o, "error", intervals_error_json(rec));
 	/* For people and scripts reading the file; the reader recomputes them. */
@@ -548,6 +556,21 @@ static int intervals_get_error(json_t *o, struct agg_record *a, struct error *er
 	return 0;
 }
 
+/* "kernel_dev", when a device was read: words, cut to the record's room. */
+static int intervals_get_dev(json_t *o, struct record *rec, struct error *err)
+{
+	json_t *d = json_object_get(o, "kernel_dev");
+
+	if (d == NULL)
+		return 0;
+	if (!json_is_string(d)) {
+		error_set(err, "\"kernel_dev\" is not a string");
+		return -1;
+	}
+	text_clean(json_string_value(d), rec->kernel_dev, sizeof(rec->kernel_dev), false);
+	return 0;
+}
+
 /* The counters of a line of format fmt: those it predates take their defaults. */
 static int intervals_get_counters(json_t *o, int fmt, struct record *rec, struct error *err)
 {
@@ -583,7 +606,8 @@ static int intervals_get_record(struct intervals_reader *r, json_t *o, int fmt,
 		return -1;
 	}
 	a->warmup = warmup;
-	if (intervals_get_counters(o, fmt, &a->rec, err) < 0)
+	if (intervals_get_counters(o, fmt, &a->rec, err) < 0 ||
+	    intervals_get_dev(o, &a->rec, err) < 0)
 		return -1;
 	/* Only an agent's line may leave out its bins (agents.detail: counts). */
 	no_bins = strcmp(l->agent, INTERVALS_MERGED) != 0 ? &a->no_bins : NULL;
@@ -601,6 +625,9 @@ static int intervals_get_record(struct intervals_reader *r, json_t *o, int fmt,
 	if (json_object_get(o, "read_latency") != NULL &&
 	    (intervals_get_hist(r, o, "read_latency", &a->rec.read_latency, no_bins, err) < 0 ||
 	     intervals_get_hist(r, o, "write_latency", &a->rec.write_latency, no_bins, err) < 0))
+		return -1;
+	if (json_object_get(o, "sync_latency") != NULL &&
+	    intervals_get_hist(r, o, "sync_latency", &a->rec.sync_latency, no_bins, err) < 0)
 		return -1;
 	/* A rate asked of the fleet: units_parse_rate's bound, or null (not known). */
 	if (!isnan(l->offered_ops) &&

@@ -22,7 +22,9 @@
  * renamed or re-meant field); a field every reader may ignore does not.
  * 1: iocurve 0.1.0; 2: "wakes"; 3: lost lines ("lost": an agent the campaign went on
  * without); 4: mark lines ("mark": a labelled moment on the timeline, marks.h) and
- * finish lines ("finish": a worker's part of a fixed-work step); 5: observe lines
+ * finish lines ("finish": a worker's part of a fixed-work step); 5: "syncs" (sync writes
+ * completed) and, when there were any, "sync_latency"; the kernel's view of the device
+ * ("kernel_n".."nfs_exec_ms", and "kernel_dev" when one was read); observe lines
  * ("observe": what a polled source said at an interval's end, obsline.h), which a
  * reader of format 4 would take for a record it cannot read.
  */

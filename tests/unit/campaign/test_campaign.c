@@ -233,7 +233,8 @@ static void test_unknown_key(void **state)
 	    "test.yaml:6:5: unknown key 'queue_dept' in workload 'randread-8k' "
 	    "(known: name, rw, block_size, workers, queue_depth, interval, warmup, "
 	    "measure, read_pct, align, working_set, random, arrivals, data, direct, "
-	    "wake_slack, timing, units, steady, retry, load, zip, targets); did you mean "
+	    "wake_slack, timing, units, steady, retry, load, replay, fsync, fdatasync, sync, zip, "
+	    "targets); did you mean "
 	    "'queue_depth'?");
 	testlib_campaign_fails(
 	    TEST_HEAD "worker: 2\n"
@@ -254,7 +255,7 @@ static void test_unknown_key(void **state)
 	testlib_campaign_fails(
 	    TEST_HEAD "workloads: [{name: a, load: {step: [1]}}]\n",
 	    "test.yaml:4:30: unknown key 'step' in load of workload 'a' (known: "
-	    "steps, curve, ramp, max, refine, confirm, repeat, work, rate, think, start)");
+	    "steps, curve, ramp, max, refine, confirm, repeat, work, rate, think, start, speeds)");
 	testlib_campaign_fails(
 	    "campaign: t\n"
 	    "agents: {select: {count: 1, lables: {a: b}}}\n"

@@ -123,6 +123,37 @@ static void test_setupdiff_clone(void **state)
 		campaign_free(c[i]);
 }
 
+/* Sync writes: fsync, fdatasync and sync: dsync each named when two setups differ. */
+static void test_setupdiff_sync(void **state)
+{
+	static const char *const text[] = {
+	    "campaign: d\nagents: {local: 1}\ntarget: {path: /tmp/x, size: 1MiB}\n"
+	    "workloads: [{name: log, rw: write, load: {steps: [100]}}]\n",
+	    "campaign: d\nagents: {local: 1}\ntarget: {path: /tmp/x, size: 1MiB}\n"
+	    "workloads: [{name: log, rw: write, fsync: 4, load: {steps: [100]}}]\n",
+	    "campaign: d\nagents: {local: 1}\ntarget: {path: /tmp/x, size: 1MiB}\n"
+	    "workloads: [{name: log, rw: write, fdatasync: 1, sync: dsync, load: {steps: "
+	    "[100]}}]\n",
+	};
+	struct campaign *c[3];
+	struct error err;
+	char buf[2048];
+
+	(void)state;
+	for (int i = 0; i < 3; i++)
+		if (campaign_parse(text[i], strlen(text[i]), "d.yaml", &c[i], &err) < 0)
+			fail_msg("%s", err.msg);
+	assert_true(setupdiff(c[0], c[1], buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, "log: fsync 0 vs 4"));
+	assert_true(setupdiff(c[1], c[2], buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, "log: fsync 4 vs 0"));
+	assert_non_null(strstr(buf, "log: fdatasync 0 vs 1"));
+	assert_non_null(strstr(buf, "log: sync none vs dsync"));
+	assert_int_equal(setupdiff(c[2], c[2], buf, sizeof(buf)), 0);
+	for (int i = 0; i < 3; i++)
+		campaign_free(c[i]);
+}
+
 /* targets: each target against the one of its name; one only one run has is named. */
 static void test_setupdiff_targets(void **state)
 {
@@ -158,6 +189,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_setupdiff_each_key),
 	    cmocka_unit_test(test_setupdiff_clone),
+	    cmocka_unit_test(test_setupdiff_sync),
 	    cmocka_unit_test(test_setupdiff_targets),
 	};
 

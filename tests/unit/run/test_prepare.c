@@ -359,6 +359,69 @@ static void test_prepare_clone(void **state)
 	assert_string_equal(pp.io.clone, "golden");
 }
 
+/*
+ * Sync writes travel in Prepare fields 100-102 and reach the worker's plan; an agent
+ * without capability 'sync' is refused by name, and the agent itself refuses fsync with
+ * fdatasync, a sync of a workload that does not write and a count past its bound.
+ */
+static void test_prepare_sync(void **state)
+{
+	struct campaign *c = testlib_campaign_ok("campaign: t\n"
+	                                         "agents: {local: 1}\n"
+	                                         "target: {path: /tmp/x, size: 64MiB}\n"
+	                                         "workloads:\n"
+	                                         "  - {name: log, rw: write, fdatasync: 3, "
+	                                         "sync: dsync, load: {steps: [1k]}}\n"
+	                                         "  - {name: db, rw: randrw, fsync: 1, load: "
+	                                         "{steps: [1k]}}\n");
+	Iocurve__Prepare p = IOCURVE__PREPARE__INIT;
+	struct engine_sim_params sim = {0};
+	struct io_plan pp;
+	struct error err;
+
+	(void)state;
+	test_prepare_roundtrip(c, 0, &pp, &sim);
+	assert_int_equal(pp.io.fsync, 0);
+	assert_int_equal(pp.io.fdatasync, 3);
+	assert_true(pp.io.dsync);
+	test_prepare_roundtrip(c, 1, &pp, &sim);
+	assert_int_equal(pp.io.fsync, 1);
+	assert_false(pp.io.dsync);
+	assert_int_equal(prepare_check_caps(c, CAPS_OURS, "a1", "0.3.0", &err), 0);
+	assert_int_equal(
+	    prepare_check_caps(c, CAPS_OURS & ~(uint64_t)IOCURVE__CAPABILITY__CAPABILITY_SYNC,
+	                       "old", "0.2.0", &err),
+	    -1);
+	assert_string_equal(err.msg,
+	                    "agent old (0.2.0) lacks capability 'sync': workload 'log' asks for "
+	                    "fdatasync, which it would ignore and write without syncing; run an "
+	                    "agent of this release, or leave fsync, fdatasync and sync out");
+	campaign_free(c);
+
+	p.workload = "w";
+	p.workers = 1;
+	p.block_size = 4096;
+	p.queue_depth = 1;
+	p.rw = IOCURVE__RW_MODE__RW_MODE_WRITE;
+	p.fsync = 2;
+	p.fdatasync = 2;
+	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), -1);
+	assert_string_equal(err.msg, "workload w: Prepare fields fsync 2 and fdatasync 2 are both "
+	                             "set: a worker syncs one way");
+	p.fdatasync = 0;
+	p.rw = IOCURVE__RW_MODE__RW_MODE_RANDREAD;
+	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), -1);
+	assert_string_equal(
+	    err.msg, "workload w: Prepare field fsync is set, and rw randread does not write");
+	p.rw = IOCURVE__RW_MODE__RW_MODE_WRITE;
+	p.fsync = 1000001;
+	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), -1);
+	assert_non_null(strstr(err.msg, "fsync 1000001 is out of its bounds"));
+	p.fsync = 1000000;
+	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), 0);
+	assert_int_equal(pp.io.fsync, 1000000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -366,6 +429,7 @@ int main(void)
 	    cmocka_unit_test(test_prepare_rate_limit),  cmocka_unit_test(test_prepare_invalid),
 	    cmocka_unit_test(test_prepare_working_set), cmocka_unit_test(test_prepare_step_bounds),
 	    cmocka_unit_test(test_prepare_caps),        cmocka_unit_test(test_prepare_clone),
+	    cmocka_unit_test(test_prepare_sync),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,6 +18,7 @@
 #include "saferead.h"
 #include "units.h"
 #include "targets.h"
+#include "observe.h"
 #include "trace.h"
 #include "workloads.h"
 #include "xalloc.h"
@@ -35,10 +36,11 @@
 #define CAMPAIGN_CAP_BLOCK_SIZE (1u << 30)
 #define CAMPAIGN_CAP_FILE_SIZE  (1ull << 50)
 
-/* The top level's keys: these, the workload settings (defaults for all), then cooldown. */
+/* The top level's keys: these, the workload settings (defaults for all), then cooldown and observe.
+ */
 static const char *const campaign_keys_before[] = {
     "campaign", "agents", "target", "targets", "slo", "stop", "workloads", "percentiles", NULL};
-static const char *const campaign_keys_after[] = {"cooldown", NULL};
+static const char *const campaign_keys_after[] = {"cooldown", "observe", NULL};
 static const char *const campaign_agents_keys[] = {"local",  "select", "wait", "on_agent_loss",
                                                    "detail", "caps",   NULL};
 static const char *const campaign_caps_keys[] = {"workers", "queue_depth", "block_size",
@@ -406,7 +408,7 @@ static int campaign_root(struct yamlnode_doc *y, const yaml_node_t *root, struct
 	stop = yamlnode_lookup(y, root, "cooldown");
 	if (stop != NULL && campaign_cooldown(y, stop, c) < 0)
 		return -1;
-	if (workloads_parse(y, root, workloads, c) < 0)
+	if (workloads_parse(y, root, workloads, c) < 0 || observe_parse(y, root, c) < 0)
 		return -1;
 	return targets_check(y, root, c);
 }
@@ -520,6 +522,7 @@ void campaign_free(struct campaign *c)
 	free(c->workloads);
 	label_free(c->labels, c->nlabels);
 	targets_free(c->targets, c->ntargets);
+	observe_free(c->observe, c->nobserve);
 	free(c->name);
 	free(c->path);
 	free(c->text);

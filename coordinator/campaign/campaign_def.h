@@ -25,6 +25,8 @@ struct trace;
 /* Nesting of mappings and sequences a campaign file may use (it needs about 6). */
 #define CAMPAIGN_MAX_DEPTH 64
 
+struct observe_source;
+
 enum campaign_agents_mode {
 	CAMPAIGN_AGENTS_LOCAL,  /* agents: {local: N}: spawned by `iocurve run` */
 	CAMPAIGN_AGENTS_SELECT, /* agents: {select: {count: N, labels: {k: v}}, wait: 30s}: dialled
@@ -216,6 +218,10 @@ struct campaign {
 
 	struct workload *workloads;
 	size_t nworkloads;
+
+	/* observe: the storage's figures the coordinator polls (campaign/observe.h) */
+	struct observe_source *observe;
+	size_t nobserve;
 };
 
 /* The target workload w runs on. */

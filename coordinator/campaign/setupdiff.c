@@ -9,6 +9,7 @@
 #include "background.h"
 #include "rw.h"
 #include "setting.h"
+#include "observe.h"
 #include "setupdiff.h"
 #include "units.h"
 
@@ -263,6 +264,25 @@ static void setupdiff_targets(struct setupdiff_out *o, const struct campaign *a,
 	}
 }
 
+/* observe: the sources polled and their series, "storage http://h:9100/metrics [busy reads]" */
+static void setupdiff_observe(const struct campaign *c, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	snprintf(buf, len, "%s", c->nobserve ? "" : "none");
+	for (size_t i = 0; i < c->nobserve && used < len; i++) {
+		const struct observe_source *o = &c->observe[i];
+
+		used += (size_t)snprintf(buf + used, len - used, "%s%s %s [", i ? "; " : "",
+		                         o->name, o->url);
+		for (size_t k = 0; k < o->nseries && used < len; k++)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", k ? " " : "",
+			                         o->series[k].name);
+		if (used < len)
+			used += (size_t)snprintf(buf + used, len - used, "]");
+	}
+}
+
 size_t setupdiff(const struct campaign *a, const struct campaign *b, char *buf, size_t len)
 {
 	struct setupdiff_out o = {.buf = buf, .len = len};
@@ -308,6 +328,15 @@ size_t setupdiff(const struct campaign *a, const struct campaign *b, char *buf, 
 		setupdiff_str(&o, NULL, "percentiles", x, y);
 	}
 	setupdiff_background(&o, a, b);
+	{
+		/* what the storage's side was read from: a figure of one run has no peer in another
+		 */
+		char x[512], y[512];
+
+		setupdiff_observe(a, x, sizeof(x));
+		setupdiff_observe(b, y, sizeof(y));
+		setupdiff_str(&o, NULL, "observe", x, y);
+	}
 	for (size_t i = 0; i < a->nworkloads; i++)
 		for (size_t j = 0; j < b->nworkloads; j++)
 			if (strcmp(a->workloads[i].name, b->workloads[j].name) == 0)

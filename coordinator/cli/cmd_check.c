@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* `iocurve check`: validate a campaign and print the plan it expands to, without running it. */
 #include <stdio.h>
+#include <string.h>
 
 #include "campaign.h"
 #include "campsource.h"
@@ -9,6 +10,7 @@
 #include "curve.h"
 #include "error.h"
 #include "loadspec.h"
+#include "observe.h"
 #include "syncs.h"
 #include "trace.h"
 #include "units.h"
@@ -84,6 +86,35 @@ static void cmd_check_target(const struct campaign *c, const struct campaign_tar
 		       labels);
 }
 
+/* observe: each source, how often it is asked, and each series with its limit. */
+static void cmd_check_observe(const struct campaign *c)
+{
+	for (size_t i = 0; i < c->nobserve; i++) {
+		const struct observe_source *o = &c->observe[i];
+		char every[48] = "each interval's end", t[32];
+
+		if (o->every_ns) {
+			units_format_duration(o->every_ns, t, sizeof(t));
+			snprintf(every, sizeof(every), "every %s", t);
+		}
+		printf("  observe  %s: %s (%zu series, %s, %s%s%s)\n", o->name, o->url, o->nseries,
+		       o->query ? "PromQL queries" : "an exporter's text", every,
+		       o->token_file ? ", a bearer token from " : "",
+		       o->token_file ? o->token_file : "");
+		for (size_t k = 0; k < o->nseries; k++) {
+			const struct observe_series *s = &o->series[k];
+
+			printf("           %s/%s", o->name, s->name);
+			if (strcmp(s->name, s->metric ? s->metric : s->query) != 0)
+				printf(" = %s", s->metric ? s->metric : s->query);
+			if (observe_series_threshold(s) > 0)
+				printf(", at its limit from %g%s", observe_series_threshold(s),
+				       s->unit);
+			printf("\n");
+		}
+	}
+}
+
 static void cmd_check_campaign(const struct campaign *c)
 {
 	char a[32], b[32], labels[1024];
@@ -131,6 +162,7 @@ static void cmd_check_campaign(const struct campaign *c)
 	printf("\n  errors   %s\n", c->stop.allow_errors
 	                                ? "allowed: a campaign with I/O errors may end complete"
 	                                : "a campaign with any I/O error ends failed");
+	cmd_check_observe(c);
 }
 
 static void cmd_check_access(const struct workload *w)

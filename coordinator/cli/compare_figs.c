@@ -8,6 +8,8 @@
 #include "compare.h"
 #include "kinds.h"
 #include "markup.h"
+#include "observe.h"
+#include "observed.h"
 #include "table.h"
 #include "xalloc.h"
 
@@ -311,6 +313,64 @@ static void compare_print_storm(FILE *f, bool html, const struct compare_fig *fg
  * The peak / sustained / max rows: a figure of every run, each later one with its
  * change; in markdown (stdout) or as the HTML table of compare.html.
  */
+/*
+ * A run's mean of observed series SOURCE/SERIES at workload name's peak step (the
+ * highest achieved): false when the run has no such workload, source or value.
+ */
+static bool compare_observed(const struct compare_run *run, const char *name, const char *source,
+                             const char *series, double *v)
+{
+	const struct campaign *c = run->rp.campaign;
+	ssize_t w = compare_find(c, name);
+	const struct judged_curve *j;
+	uint32_t n, late;
+
+	if (w < 0 || (j = &run->rp.judged[w])->peak == NULL)
+		return false;
+	for (size_t s = 0; s < c->nobserve; s++)
+		for (size_t k = 0; k < c->observe[s].nseries; k++)
+			if (strcmp(c->observe[s].name, source) == 0 &&
+			    strcmp(c->observe[s].series[k].name, series) == 0)
+				return observed_mean(&run->rp.end, c, &c->workloads[w],
+				                     j->peak->step, s, k, v, &n, &late);
+	return false;
+}
+
+/* The base run's observed series at each run's peak, side by side (observe:). */
+static void compare_print_observed(FILE *f, bool html, struct compare_run *runs, size_t nruns,
+                                   const char *name)
+{
+	const struct campaign *c0 = runs[0].rp.campaign;
+
+	for (size_t s = 0; s < c0->nobserve; s++)
+		for (size_t k = 0; k < c0->observe[s].nseries; k++) {
+			const char *src = c0->observe[s].name, *se = c0->observe[s].series[k].name;
+			char what[512], cell[128];
+			double v0 = 0, v;
+			bool has0 = compare_observed(&runs[0], name, src, se, &v0);
+
+			snprintf(what, sizeof(what), "%s/%s at peak", src, se);
+			fputs(html ? "<tr>" : "|", f);
+			compare_fig_cell(f, html, true, name);
+			compare_fig_cell(f, html, true, what);
+			for (size_t r = 0; r < nruns; r++) {
+				bool has = compare_observed(&runs[r], name, src, se, &v);
+
+				snprintf(cell, sizeof(cell), has ? "%.4g" : "-", v);
+				compare_fig_cell(f, html, false, cell);
+				if (r == 0)
+					continue;
+				if (has && has0 && v0 != 0)
+					snprintf(cell, sizeof(cell), "%+.1f%%",
+					         100 * (v - v0) / fabs(v0));
+				else
+					snprintf(cell, sizeof(cell), "n/a");
+				compare_fig_cell(f, html, false, cell);
+			}
+			fputs(html ? "</tr>\n" : "\n", f);
+		}
+}
+
 void compare_print_figures(FILE *f, bool html, struct compare_run *runs, size_t nruns)
 {
 	const struct campaign *c0 = runs[0].rp.campaign;
@@ -380,6 +440,7 @@ void compare_print_figures(FILE *f, bool html, struct compare_run *runs, size_t 
 		free(fg);
 		if (agg_mixed(&c0->workloads[w]))
 			compare_print_kinds(f, html, runs, nruns, name);
+		compare_print_observed(f, html, runs, nruns, name);
 		if (c0->workloads[w].io.fsync != 0 || c0->workloads[w].io.fdatasync != 0)
 			compare_print_syncs(f, html, runs, nruns, name);
 	}

@@ -17,6 +17,7 @@
 #include "kinds.h"
 #include "plot.h"
 #include "pointfields.h"
+#include "observed.h"
 #include "report.h"
 #include "safefile.h"
 #include "table.h"
@@ -200,8 +201,11 @@ static json_t *derive_kernel_json(const struct step_point *p)
 }
 
 /* A step of curve-*.json (jp: its verdict): the fields the table gives it, in its order. */
-static json_t *derive_step_json(const struct step_point *p, const struct judged_point *jp)
+static json_t *derive_step_json(const struct derive_ctx *x, const struct step_point *p,
+                                const struct judged_point *jp)
 {
+	const struct workload *w = &x->c->workloads[x->w];
+	json_t *obs, *late;
 	const struct pfield *list[PFIELD_MAX];
 	size_t n = pfield_list_kinds(PF_JSON, pfield_show_point(p), list);
 	json_t *o = derive_need(json_object());
@@ -220,6 +224,11 @@ static json_t *derive_step_json(const struct step_point *p, const struct judged_
 		json_object_set_new(o, "write_percentiles_us",
 		                    derive_kind_pcts_json(p, p->write_pct_ns));
 	}
+	/* the storage's own figures over the step's window (observed.h), SOURCE/SERIES */
+	if ((obs = observed_step_json(x->end, x->c, w, p->step)) != NULL)
+		json_object_set_new(o, "observed", obs);
+	if ((late = observed_late_json(x->end, x->c, w, p->step)) != NULL)
+		json_object_set_new(o, "observed_late", late);
 	return o;
 }
 
@@ -233,7 +242,7 @@ static void derive_curve_json(FILE *f, const void *arg)
 
 	derive_knee_units(w, &j->knee, &kops, &kmib);
 	for (size_t i = 0; i < j->n; i++)
-		json_array_append_new(steps, derive_step_json(&j->sorted[i], &j->v[i]));
+		json_array_append_new(steps, derive_step_json(x, &j->sorted[i], &j->v[i]));
 	derive_json(f, json_pack("{s:s,s:s,s:I,s:s,s:o,s:s,s:s,s:o,s:o,s:o}", "workload", w->name,
 	                         "rw", rw_mode_name(w->io.rw), "block_size",
 	                         (json_int_t)w->io.block_size, "unit",
@@ -429,8 +438,9 @@ static json_t *derive_sync_json(const struct step_point *p)
 	    derive_us((double)p->sync_p99_ns), "max_us", derive_us((double)p->sync_max_ns)));
 }
 
-static json_t *derive_workload_json(const struct judged_curve *j)
+static json_t *derive_workload_json(const struct judged_curve *j, const struct runend *end)
 {
+	char storage[768];
 	const struct workload *w = j->w;
 	double kops, kmib;
 	json_t *o;
@@ -445,6 +455,12 @@ static json_t *derive_workload_json(const struct judged_curve *j)
 	derive_repeats_json(o, j);
 	derive_peak_json(o, j);
 	json_object_set_new(o, "limit", json_string(j->limit));
+	/* the storage's side of it, from observe: (observed.h); absent when nothing is observed */
+	if (j->c->nobserve > 0)
+		json_object_set_new(o, "storage_limit",
+		                    observed_bottleneck(end, j, storage, sizeof(storage))
+		                        ? json_string(storage)
+		                        : json_null());
 	if (w->work.on)
 		json_object_set_new(o, "fixed_work", derive_storm_json(w, j));
 	/* units: decimal: the figures as shown too, beside the MiB/s keys that stay */
@@ -536,7 +552,7 @@ static void derive_summary_json(FILE *f, const void *arg)
 	uint32_t nl = x->end ? x->end->nlosses : 0;
 
 	for (size_t i = 0; i < c->nworkloads; i++)
-		json_array_append_new(ws, derive_workload_json(&x->judged[i]));
+		json_array_append_new(ws, derive_workload_json(&x->judged[i], x->end));
 	/* The agents lost on the way: when, which and why (steps and intervals from 1). */
 	for (uint32_t i = 0; i < nl && i < RUNEND_MAX_LOSSES; i++) {
 		const struct runend_loss *l = &x->end->losses[i];
@@ -580,6 +596,7 @@ static void derive_summary_text(FILE *f, const struct campaign *c,
 	if (runend_degraded(end, degraded, sizeof(degraded)))
 		fprintf(f, "%s\n\n", degraded);
 	table_print_summary(f, c, judged);
+	observed_print_bottlenecks(f, c, judged, end);
 	for (size_t i = 0; file && i < c->nworkloads; i++) {
 		char storm[640];
 
@@ -665,6 +682,7 @@ static void derive_summary_md(FILE *f, const void *arg)
 	if (runend_degraded(x->end, degraded, sizeof(degraded)))
 		fprintf(f, "**%s**\n\n", degraded);
 	table_print_summary(f, c, x->judged);
+	observed_print_bottlenecks(f, c, x->judged, x->end);
 	if (bytarget_shown(c)) {
 		fputc('\n', f);
 		bytarget_print(f, c, x->judged);

@@ -19,6 +19,9 @@
 #include "table.h"
 #include "histplot.h"
 #include "kinds.h"
+#include "observe.h"
+#include "obsplot.h"
+#include "observed.h"
 #include "timeplot.h"
 #include "marks.h"
 #include "units.h"
@@ -179,6 +182,23 @@ static void report_md_table(FILE *f, const struct campaign *c, const struct judg
 static void report_summary(FILE *f, const struct campaign *c, const struct judged_curve *judged)
 {
 	report_md_table(f, c, judged, table_print_summary, "summary");
+}
+
+/* The storage's side of each workload's limiting factor (observed.h), when observed. */
+static void report_bottlenecks(FILE *f, const struct campaign *c, const struct judged_curve *judged,
+                               const struct runend *end)
+{
+	char buf[768];
+
+	for (size_t i = 0; i < c->nworkloads && c->nobserve > 0; i++) {
+		if (!observed_bottleneck(end, &judged[i], buf, sizeof(buf)))
+			continue;
+		fputs("<p class=\"bottleneck\">Storage bottleneck, ", f);
+		markup_escape(f, c->workloads[i].name);
+		fputs(": ", f);
+		markup_escape(f, buf);
+		fputs("</p>\n", f);
+	}
 }
 
 /* A string member of a meta.json object, "" when missing. */
@@ -603,6 +623,64 @@ static void report_kinds(FILE *f, const struct judged_curve *j)
 	fputs("</p>\n", f);
 }
 
+/*
+ * The observe: sources beside the steps: each step's means (observed.h) beside the tool's
+ * service time, then every series over time under the latency plot (obsplot.h).
+ */
+static void report_observed(FILE *f, const struct campaign *c, size_t wi,
+                            const struct judged_curve *j, const struct step_point *pts, size_t n,
+                            const struct runend *end)
+{
+	const struct workload *w = &c->workloads[wi];
+
+	(void)j;
+	if (c->nobserve == 0)
+		return;
+	fprintf(
+	    f,
+	    "<h3>The storage's side</h3>\n<table class=\"observed\" id=\"observed-table-%zu\">\n"
+	    "<tr><th>Step</th><th>Offered ops/s</th><th>Achieved ops/s</th>"
+	    "<th>Storage mean</th>",
+	    wi + 1);
+	for (size_t s = 0; s < c->nobserve; s++)
+		for (size_t k = 0; k < c->observe[s].nseries; k++) {
+			fputs("<th>", f);
+			markup_escape(f, c->observe[s].name);
+			fputs("/", f);
+			markup_escape(f, c->observe[s].series[k].name);
+			if (c->observe[s].series[k].unit[0] != '\0') {
+				fputs(" (", f);
+				markup_escape(f, c->observe[s].series[k].unit);
+				fputs(")", f);
+			}
+			fputs("</th>", f);
+		}
+	fputs("<th>Late</th></tr>\n", f);
+	for (size_t i = 0; i < n; i++) {
+		const struct step_point *p = &pts[i];
+		uint32_t lates = 0;
+
+		fprintf(f, "<tr><td>%u</td><td>%.0f</td><td>%.0f</td><td>%.0f us</td>", p->step + 1,
+		        p->offered_ops, p->achieved_ops, p->svc_mean_ns / 1e3);
+		for (size_t s = 0; s < c->nobserve; s++)
+			for (size_t k = 0; k < c->observe[s].nseries; k++) {
+				double mean;
+				uint32_t got, late;
+
+				if (observed_mean(end, c, w, p->step, s, k, &mean, &got, &late))
+					fprintf(f, "<td>%.4g</td>", mean);
+				else
+					fputs("<td>-</td>", f);
+				if (k == 0)
+					lates += late;
+			}
+		fprintf(f, "<td>%u</td></tr>\n", lates);
+	}
+	fprintf(f, "</table>\n<figure id=\"observed-fig-%zu\">\n", wi + 1);
+	obsplot_svg(f, c, wi, pts, n, end);
+	fputs("</figure>\n", f);
+}
+
 static void report_workload(FILE *f, const struct campaign *c, size_t wi,
                             const struct step_point *pts, const struct judged_curve *j,
                             const struct runend *end)
@@ -646,6 +724,7 @@ static void report_workload(FILE *f, const struct campaign *c, size_t wi,
 	timeplot_svg(f, w, pts, n, c->slo_latency_ns, end ? end->marks : NULL,
 	             end ? end->nmarks : 0);
 	fputs("</figure>\n", f);
+	report_observed(f, c, wi, j, pts, n, end);
 	report_marks(f, w, end);
 	report_agents(f, j->sorted, n);
 	fputs("</section>\n", f);
@@ -678,6 +757,7 @@ void report_html(FILE *f, const struct campaign *c, const struct step_point *con
 
 	fputs("<h2>Summary</h2>\n", f);
 	report_summary(f, c, judged);
+	report_bottlenecks(f, c, judged, end);
 	if (bytarget_shown(c)) {
 		fputs("<h2 id=\"by-target\">By target</h2>\n", f);
 		report_md_table(f, c, judged, bytarget_print, "summary by-target");

@@ -185,13 +185,30 @@ static void runner_prepare(struct runner *r)
 }
 
 /* Entering an end: the timer stopped, the agents given back, the end reported from the loop. */
+static void runner_end_go(void *arg)
+{
+	struct runner *r = arg;
+
+	event_active(r->end_ev, EV_TIMEOUT, 0);
+}
+
 static void runner_end(struct runner *r)
 {
 	event_del(r->timer);
 	if (r->bg.hold_ev != NULL)
 		event_del(r->bg.hold_ev);
 	runner_agents_release(r->agents);
-	event_active(r->end_ev, EV_TIMEOUT, 0);
+	if (r->obs == NULL) {
+		runner_end_go(r);
+		return;
+	}
+	/*
+	 * A complete campaign waits for the polls of its last interval (each within its
+	 * deadline), so its files hold them as `report` will; any other end drops them.
+	 */
+	if (r->state != RUNNER_DONE)
+		observer_cancel(r->obs);
+	observer_when_idle(r->obs, runner_end_go, r);
 }
 
 /*
@@ -711,8 +728,14 @@ void runner_start(struct runner *r)
 {
 	struct session *s, *next;
 
+	struct error err;
+
 	server_set_cbs(r->srv, &runner_server_cbs, r);
 	runner_enter(r, RUNNER_WAITING);
+	if (runner_observe_start(r, &err) < 0) {
+		runner_fail(r, "%s", err.msg);
+		return;
+	}
 	for (s = server_first_session(r->srv); s != NULL; s = next) {
 		next = session_next(s);
 		runner_claim(r, s);
@@ -745,6 +768,8 @@ void runner_free(struct runner *r)
 	free(r->meta);
 	between_free(r->between);
 	mark_list_free(&r->marks);
+	observer_free(r->obs);
+	obs_list_free(&r->obsl);
 	free(r);
 }
 

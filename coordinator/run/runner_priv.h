@@ -12,6 +12,7 @@
 
 #include "between.h"
 #include "judged.h"
+#include "observer.h"
 #include "planner.h"
 #include "runner.h"
 #include "runner_agents.h"
@@ -87,6 +88,9 @@ struct runner {
 	size_t *cap;
 	/* marks on the timeline (marks.h), in the order stamped; end.marks points here */
 	struct mark_list marks;
+	/* observe: the polls (NULL: none) and their lines so far; end.obs points here */
+	struct observer *obs;
+	struct obs_list obsl;
 	uint64_t step_start_ns; /* the step in progress starts here (coordinator's clock) */
 	size_t start_w;         /* ...of workload start_w, step start_step */
 	uint32_t start_step;
@@ -130,5 +134,13 @@ void runner_write_meta(struct runner *r);
 /* Fixed work: agent ai's finishes marked on the timeline (ws[n], its workers' parts). */
 int runner_finish_marks(struct runner *r, uint32_t ai, const struct storm_worker *ws, size_t n,
                         struct error *err);
+
+/* runner_observe.c: observe: sources, polled by the coordinator itself */
+/* The observer made (token and CA files read): -1 with err naming what could not be taken. */
+int runner_observe_start(struct runner *r, struct error *err);
+/* The step in progress started (step_start_ns): its boundaries are polled. */
+void runner_observe_step(struct runner *r, uint64_t measure_ns);
+/* The attempt in progress is void (retried): its polls dropped, its lines let go. */
+void runner_observe_void(struct runner *r);
 
 #endif

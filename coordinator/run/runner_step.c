@@ -103,6 +103,7 @@ void runner_start_step(struct runner *r)
 	r->start_w = r->w;
 	r->start_step = r->step;
 	r->started = true;
+	runner_observe_step(r, measure_ns);
 	events_emit(r->ev,
 	            &(struct event){
 	                .kind = EVENT_STEP,
@@ -378,6 +379,7 @@ static int runner_retry(struct runner *r, struct error *err)
 	free(pt);
 	if (!disturbed)
 		return 0;
+	runner_observe_void(r);
 	if (results_retried(r->res, w, r->step, ++r->retries, err) < 0 ||
 	    results_sync(r->res, err) < 0)
 		return -1;
@@ -392,6 +394,12 @@ static int runner_step_end(struct runner *r, struct error *err)
 
 	if (step_close(r->st) && runner_write_window(r, err) < 0)
 		return -1;
+	if (r->obs != NULL) {
+		uint32_t from, to;
+
+		step_window(r->st, &from, &to);
+		observer_step_stop(r->obs, to ? to : step_intervals(r->st));
+	}
 	if (!step_complete(r->st)) {
 		error_set(err, "step %u: agents finished without reporting every interval",
 		          r->step + 1);

@@ -346,6 +346,24 @@ char *intervals_mark_line(const struct run_mark *m)
 	return intervals_line_of(o);
 }
 
+char *intervals_obs_line(const struct obs_line *ob)
+{
+	json_t *vals = json_object();
+	json_t *o;
+
+	for (size_t i = 0; i < ob->n; i++)
+		intervals_set(vals, ob->values[i].series,
+		              ob->values[i].has ? intervals_double(ob->values[i].v) : json_null());
+	o = json_pack("{s:i,s:s,s:I,s:s,s:I,s:o}", "format", INTERVALS_FORMAT, "workload",
+	              ob->workload, "step", (json_int_t)ob->step, "observe", ob->source, "interval",
+	              (json_int_t)ob->interval, "values", vals);
+	if (ob->late[0] != '\0')
+		intervals_set(o, "late", json_string(ob->late));
+	if (ob->note[0] != '\0')
+		intervals_set(o, "note", json_string(ob->note));
+	return intervals_line_of(o);
+}
+
 /* ---- reading ---- */
 
 struct intervals_reader {
@@ -842,6 +860,57 @@ static int intervals_get_mark(json_t *o, struct intervals_line *l, struct error 
 	return 0;
 }
 
+/* An observe line: intervals_obs_line's fields (workload and step read already). */
+static int intervals_get_obs(json_t *o, struct intervals_line *l, struct error *err)
+{
+	struct obs_line *ob = &l->ob;
+	json_t *vals = json_object_get(o, "values"), *v;
+	const char *key;
+	const char *texts[] = {"late", "note"};
+	char *dst[] = {ob->late, ob->note};
+
+	memset(ob, 0, sizeof(*ob));
+	if (intervals_get_name(o, "observe", ob->source, err) < 0 ||
+	    intervals_get_u32(o, "interval", &ob->interval, err) < 0)
+		return -1;
+	if (!json_is_object(vals) || json_object_size(vals) > OBS_VALUES_MAX) {
+		error_set(err, "\"values\" is not an object of at most %d series", OBS_VALUES_MAX);
+		return -1;
+	}
+	json_object_foreach(vals, key, v)
+	{
+		struct obs_value *ov = &ob->values[ob->n++];
+
+		if (strlen(key) == 0 || strlen(key) >= OBS_SERIES_MAX) {
+			error_set(err, "\"values\": a series name of 0 or over %d bytes",
+			          OBS_SERIES_MAX - 1);
+			return -1;
+		}
+		if (!json_is_number(v) && !json_is_null(v)) {
+			error_set(err, "\"values\": \"%s\" is not a number or null", key);
+			return -1;
+		}
+		text_clean(key, ov->series, sizeof(ov->series), false);
+		ov->has = json_is_number(v) && isfinite(json_number_value(v));
+		ov->v = ov->has ? json_number_value(v) : 0;
+	}
+	for (size_t i = 0; i < 2; i++) {
+		json_t *t = json_object_get(o, texts[i]);
+
+		if (t == NULL)
+			continue;
+		if (!json_is_string(t)) {
+			error_set(err, "\"%s\" is not a string", texts[i]);
+			return -1;
+		}
+		text_clean(json_string_value(t), dst[i], OBS_WHY_MAX, false);
+	}
+	snprintf(ob->workload, sizeof(ob->workload), "%s", l->workload);
+	ob->step = l->step;
+	l->obs = true;
+	return 0;
+}
+
 /* One line, already parsed: what it is, field by field. */
 static int intervals_get_line(struct intervals_reader *r, json_t *o, struct intervals_line *l,
                               struct error *err)
@@ -855,7 +924,8 @@ static int intervals_get_line(struct intervals_reader *r, json_t *o, struct inte
 	fmt = intervals_get_format(o, err);
 	if (fmt < 0)
 		return -1;
-	l->cooldown = l->window = l->lost = l->finish = l->clock = l->mark = l->background = false;
+	l->cooldown = l->window = l->lost = l->finish = l->clock = l->mark = l->background =
+	    l->obs = false;
 	l->retried = 0;
 	if (json_object_get(o, "end") != NULL)
 		return intervals_get_end(o, l, err);
@@ -870,6 +940,8 @@ static int intervals_get_line(struct intervals_reader *r, json_t *o, struct inte
 		return intervals_get_mark(o, l, err);
 	if (json_object_get(o, "background") != NULL)
 		return intervals_get_background(o, l, err);
+	if (json_object_get(o, "observe") != NULL)
+		return intervals_get_obs(o, l, err);
 	l->clock = json_object_get(o, "clock") != NULL;
 	if (l->clock)
 		return intervals_get_clock(o, l, err);

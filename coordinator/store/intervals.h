@@ -10,6 +10,7 @@
 #include "aggregate.h"
 #include "error.h"
 #include "marks.h"
+#include "obsline.h"
 
 /*
  * The layout of a line. Every line carries it as "format"; lines without the
@@ -24,7 +25,9 @@
  * finish lines ("finish": a worker's part of a fixed-work step); 5: "syncs" (sync writes
  * completed) and, when there were any, "sync_latency"; the kernel's view of the device
  * ("kernel_n".."nfs_exec_ms", and "kernel_dev" when one was read); background lines
- * ("background": the background workload's figures over a foreground step); "mismatches" (verify).
+ * ("background": the background workload's figures over a foreground step); "mismatches"
+ * (verify); observe lines ("observe": what a polled source said at an interval's end,
+ * obsline.h), which a reader of format 4 would take for a record it cannot read.
  */
 #define INTERVALS_FORMAT   5
 #define INTERVALS_MERGED   "*" /* the agent of the merged (fleet) line */
@@ -117,6 +120,9 @@ struct intervals_line {
 	/* a background line: the background's figures over step `step` of `workload` */
 	bool background;
 	struct intervals_bg bg;
+	/* an observe line (obsline.h): workload and step are its too */
+	bool obs;
+	struct obs_line ob;
 };
 
 /*
@@ -155,6 +161,8 @@ char *intervals_lost_line(const char *workload, uint32_t step, const char *agent
 char *intervals_end_line(const char *state, const char *reason);
 /* The background's figures over step `step` of workload `workload` (written after its lines). */
 char *intervals_background_line(const char *workload, uint32_t step, const struct intervals_bg *b);
+/* What a polled source said at an interval's end (obsline.h has the line's layout). */
+char *intervals_obs_line(const struct obs_line *o);
 /* A mark on the timeline (marks.h has the line's layout). */
 char *intervals_mark_line(const struct run_mark *m);
 /*

@@ -224,6 +224,7 @@ static int replay_read(const char *dir, bool resume, struct replay *out, struct 
 	struct intervals_line *l = xmalloc(sizeof(*l));
 	long lost_at[RUNEND_MAX_LOSSES]; /* where each loss's line starts */
 	long *mark_at = NULL;            /* where each mark's line starts */
+	long *obs_at = NULL;             /* where each observe line starts */
 	int rc = -1, got;
 
 	memset(out, 0, sizeof(*out));
@@ -284,6 +285,12 @@ static int replay_read(const char *dir, bool resume, struct replay *out, struct 
 			mark_at[out->marks.n - 1] = before;
 			continue;
 		}
+		if (l->obs) {
+			obs_list_add(&out->obs, &l->ob);
+			obs_at = xreallocarray(obs_at, out->obs.n, sizeof(*obs_at));
+			obs_at[out->obs.n - 1] = before;
+			continue;
+		}
 		if (l->clock)
 			continue; /* clock lines say when agents started; the figures do not use
 			             them */
@@ -307,6 +314,16 @@ static int replay_read(const char *dir, bool resume, struct replay *out, struct 
 		}
 		if (l->retried) {
 			/* The attempt so far is void: the step runs again from its next line. */
+			size_t k = 0;
+
+			/* its observe lines too (obs_list_void), with where each starts */
+			for (size_t i = 0; i < out->obs.n; i++)
+				if (out->obs.v[i].step != l->step ||
+				    strcmp(out->obs.v[i].workload, l->workload) != 0) {
+					obs_at[k] = obs_at[i];
+					out->obs.v[k++] = out->obs.v[i];
+				}
+			out->obs.n = k;
 			if (st.step != NULL && st.w == w && st.index == l->step) {
 				step_free(st.step);
 				st.step = NULL;
@@ -378,6 +395,10 @@ static int replay_read(const char *dir, bool resume, struct replay *out, struct 
 		out->marks_kept++;
 	out->end.marks = out->marks.v;
 	out->end.nmarks = out->marks.n;
+	while (out->obs_kept < out->obs.n && obs_at[out->obs_kept] < out->keep)
+		out->obs_kept++;
+	out->end.obs = out->obs.v;
+	out->end.nobs = out->obs.n;
 	out->end.meta = out->meta;
 	snprintf(out->warning, sizeof(out->warning), "%s", intervals_warning(in));
 	/* judged as the run judged them after its last step: derive_all gives the same bytes */
@@ -392,6 +413,7 @@ done:
 	free(st.fins);
 	free(l);
 	free(mark_at);
+	free(obs_at);
 	free(plan);
 	free(path);
 	return rc;
@@ -408,6 +430,7 @@ void replay_free(struct replay *r)
 	free(r->npts);
 	free(r->meta);
 	mark_list_free(&r->marks);
+	obs_list_free(&r->obs);
 	campaign_free(r->campaign);
 	memset(r, 0, sizeof(*r));
 }

@@ -430,6 +430,15 @@ int results_mark(struct results *r, const struct run_mark *m, struct error *err)
 	return rc;
 }
 
+int results_obs(struct results *r, const struct obs_line *o, struct error *err)
+{
+	char *line = intervals_obs_line(o);
+	int rc = results_put_intervals(r, line, err);
+
+	free(line);
+	return rc;
+}
+
 int results_point(struct results *r, const struct workload *w, const struct step_point *p,
                   struct error *err)
 {

@@ -69,6 +69,8 @@ int results_lost(struct results *r, const struct workload *w, uint32_t step, con
                  uint32_t interval, const char *reason, struct error *err);
 /* A mark on the timeline (intervals_mark_line, marks.h). */
 int results_mark(struct results *r, const struct run_mark *m, struct error *err);
+/* What an observed source said at an interval's end (intervals_obs_line, obsline.h). */
+int results_obs(struct results *r, const struct obs_line *o, struct error *err);
 /* One row of curve.csv. */
 int results_point(struct results *r, const struct workload *w, const struct step_point *pt,
                   struct error *err);

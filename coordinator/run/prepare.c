@@ -105,6 +105,50 @@ void prepare_build(struct prepare_msg *m, const struct campaign *c, size_t wi)
 	}
 }
 
+/*
+ * What workload w asks of an agent that one without a capability of caps would do
+ * otherwise, in words after "agent NAME (VERSION) " into buf; false when caps has all of it.
+ */
+static bool prepare_lacks(const struct workload *w, uint64_t caps, char *buf, size_t len)
+{
+	if (w->io.clone[0] != '\0' && !(caps & IOCURVE__CAPABILITY__CAPABILITY_CLONE))
+		snprintf(buf, len,
+		         "lacks capability 'clone': workload '%s' reads clone '%s', which it would "
+		         "lay out as files of their own data, not one image; run an agent of this "
+		         "release, or leave data.clone out",
+		         w->name, w->io.clone);
+	else if (w->replay != NULL && !(caps & IOCURVE__CAPABILITY__CAPABILITY_REPLAY))
+		snprintf(buf, len,
+		         "lacks capability 'replay': workload '%s' replays %s, which it would run "
+		         "as its pattern instead; run an agent of this release",
+		         w->name, w->replay->path);
+	else if (syncs_asked(w) && !(caps & IOCURVE__CAPABILITY__CAPABILITY_SYNC))
+		snprintf(
+		    buf, len,
+		    "lacks capability 'sync': workload '%s' asks for %s, which it would ignore "
+		    "and write without syncing; run an agent of this release, or leave fsync, "
+		    "fdatasync and sync out",
+		    w->name,
+		    w->io.fsync       ? "fsync"
+		    : w->io.fdatasync ? "fdatasync"
+		                      : "sync: dsync");
+	else if (w->io.background && !(caps & IOCURVE__CAPABILITY__CAPABILITY_BACKGROUND))
+		snprintf(buf, len,
+		         "lacks capability 'background': workload '%s' is a background "
+		         "(background: true), whose workers it would stop at the next workload's "
+		         "Prepare; run an agent of this release, or leave background out",
+		         w->name);
+	else if (w->io.verify && !(caps & IOCURVE__CAPABILITY__CAPABILITY_VERIFY))
+		snprintf(buf, len,
+		         "lacks capability 'verify': workload '%s' verifies its data, which it "
+		         "would neither stamp nor check; run an agent of this release, or leave "
+		         "verify out",
+		         w->name);
+	else
+		return false;
+	return true;
+}
+
 int prepare_check_caps(const struct campaign *c, uint64_t caps, const char *agent,
                        const char *version, struct error *err)
 {
@@ -123,70 +167,12 @@ int prepare_check_caps(const struct campaign *c, uint64_t caps, const char *agen
 		return -1;
 	}
 	for (size_t i = 0; i < c->nworkloads; i++) {
-		const struct workload *w = &c->workloads[i];
+		char why[sizeof(err->msg)];
 
-		if (w->io.clone[0] == '\0' || (caps & IOCURVE__CAPABILITY__CAPABILITY_CLONE))
-			continue;
-		error_set(err,
-		          "agent %s (%s) lacks capability 'clone': workload '%s' reads clone '%s', "
-		          "which it would lay out as files of their own data, not one image; run "
-		          "an agent of this release, or leave data.clone out",
-		          agent, version, w->name, w->io.clone);
-		return -1;
-	}
-	for (size_t i = 0; i < c->nworkloads; i++) {
-		const struct workload *w = &c->workloads[i];
-
-		if (w->replay == NULL || (caps & IOCURVE__CAPABILITY__CAPABILITY_REPLAY))
-			continue;
-		error_set(err,
-		          "agent %s (%s) lacks capability 'replay': workload '%s' replays %s, "
-		          "which it would run as its pattern instead; run an agent of this "
-		          "release",
-		          agent, version, w->name, w->replay->path);
-		return -1;
-	}
-	/* an agent that would ignore the sync keys would write without syncing */
-	for (size_t i = 0; i < c->nworkloads; i++) {
-		const struct workload *w = &c->workloads[i];
-
-		if (!syncs_asked(w) || (caps & IOCURVE__CAPABILITY__CAPABILITY_SYNC))
-			continue;
-		error_set(err,
-		          "agent %s (%s) lacks capability 'sync': workload '%s' asks for %s, which "
-		          "it would ignore and write without syncing; run an agent of this "
-		          "release, or leave fsync, fdatasync and sync out",
-		          agent, version, w->name,
-		          w->io.fsync       ? "fsync"
-		          : w->io.fdatasync ? "fdatasync"
-		                            : "sync: dsync");
-		return -1;
-	}
-	/* an agent without it would stop the background at the next workload's Prepare */
-	for (size_t i = 0; i < c->nworkloads; i++) {
-		const struct workload *w = &c->workloads[i];
-
-		if (!w->io.background || (caps & IOCURVE__CAPABILITY__CAPABILITY_BACKGROUND))
-			continue;
-		error_set(
-		    err,
-		    "agent %s (%s) lacks capability 'background': workload '%s' is a "
-		    "background (background: true), whose workers it would stop at the next "
-		    "workload's Prepare; run an agent of this release, or leave background out",
-		    agent, version, w->name);
-		return -1;
-	}
-	for (size_t i = 0; i < c->nworkloads; i++) {
-		const struct workload *w = &c->workloads[i];
-
-		if (!w->io.verify || (caps & IOCURVE__CAPABILITY__CAPABILITY_VERIFY))
-			continue;
-		error_set(err,
-		          "agent %s (%s) lacks capability 'verify': workload '%s' verifies its "
-		          "data, which it would neither stamp nor check; run an agent of this "
-		          "release, or leave verify out",
-		          agent, version, w->name);
-		return -1;
+		if (prepare_lacks(&c->workloads[i], caps, why, sizeof(why))) {
+			error_set(err, "agent %s (%s) %s", agent, version, why);
+			return -1;
+		}
 	}
 	return 0;
 }

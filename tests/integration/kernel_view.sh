@@ -59,14 +59,14 @@ YAML
 # a partition's whole disk (as the agent reads it).
 run disk "{path: $T/data, size: 64MiB, direct: true}" "[300, 1500]"
 cat > "$T/lowcheck.py" <<'PY'
-def low_check(low):
+def low_check(low, half=True):
     """At low load the device's time is within the tool's service time and at least half of
     it, unless the client was starved (the tool judged the step client-bound, or its host was
     90% busy or more): the wake-ups a shared machine's load adds stretch the tool's time,
     never the device's."""
     lk = low["kernel"]["device_service_us"]
     assert 0 < lk <= low["service_mean_us"], low
-    if not low["client_bound"] and low["client_cpu_pct"] < 90:
+    if half and not low["client_bound"] and low["client_cpu_pct"] < 90:
         assert lk >= 0.5 * low["service_mean_us"], low
     else:
         print(f"# starved client (host {low['client_cpu_pct']}% busy, reap delay "
@@ -148,7 +148,10 @@ for side, dev in (("ltmp", sys.argv[2]), ("ldisk", sys.argv[3])):
               f"{k['device_service_us']} us, busy {k['device_util_pct']}%")
         assert k["device"] == os.path.basename(dev), (k["device"], dev)
         assert k["device_ops_ratio"] <= 1.02, k  # a loop device carries our operations alone
-        low_check(s)
+        # within the tool's time; not "at least half of it": a loop device's own time
+        # leaves out the filesystem and io_uring path above it, which on tmpfs are most
+        # of the tool's (45 against 102 us on an idle host)
+        low_check(s, half=False)
         b = best.setdefault(side, [s["service_mean_us"], k["device_service_us"]])
         best[side] = [min(b[0], s["service_mean_us"]), min(b[1], k["device_service_us"])]
 print(f"# least: tmpfs-backed service {best['ltmp'][0]} us, device {best['ltmp'][1]} us; "
@@ -162,7 +165,7 @@ print(f"# ratio disk/tmpfs: tool {best['ldisk'][0] / best['ltmp'][0]:.2f}, "
 assert best["ltmp"][0] < best["ldisk"][0], best
 assert best["ltmp"][1] < best["ldisk"][1], best
 PY
-ok "loop on tmpfs against loop on the disk: each device time within the tool's service time (at least half at low load), apart as the tool's"
+ok "loop on tmpfs against loop on the disk: each device time within the tool's service time, ordered as the tool's"
 
 # 3. A file on ext4 on a partition of a loop device: the loop device's counters are read
 # (its queue is the one that fills), not the partition's. (Step 2 already read files on ext4

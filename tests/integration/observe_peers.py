@@ -3,7 +3,8 @@
 # Sources an observe: campaign must survive, one per port (printed as NAME PORT lines,
 # then "ready"): silent (accepts, never answers), trickle (a valid answer, a byte a
 # second), huge (1 GiB of /metrics without a length), biglen (a Content-Length of 1 GiB),
-# junk (malformed lines, NaN, 1e308 and one good sample), redirect (302 to another host).
+# junk (malformed lines, NaN, 1e308 and one good sample), redirect (302 to another host),
+# busy (a gauge 0.97 at every poll).
 import socket
 import sys
 import threading
@@ -41,6 +42,10 @@ def serve(kind, conn):
             time.sleep(3600)
         elif kind == "junk":
             conn.sendall(head(len(JUNK)) + JUNK)
+        elif kind == "busy":
+            # a resource 97% busy whenever it is asked: named at the first step
+            page = b"# TYPE disk_busy gauge\ndisk_busy 0.97\n"
+            conn.sendall(head(len(page)) + page)
         elif kind == "redirect":
             conn.sendall(b"HTTP/1.1 302 Found\r\nLocation: http://other.example/metrics\r\n"
                          b"Content-Length: 0\r\nConnection: close\r\n\r\n")

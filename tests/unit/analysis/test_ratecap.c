@@ -292,6 +292,12 @@ static void test_judged_disk(void **state)
 	p[3].dev_util_pct = 80;
 	judged_update(&j, c, &c->workloads[0], p, 5);
 	assert_null(strstr(j.limit, "client disk"));
+	/* busy from the first step (1,000 ops/s) and serving 5,000 at the violation: a
+	   device that serves in parallel, busy and not saturated: not named */
+	for (int i = 0; i < 5; i++)
+		p[i].dev_util_pct = 99;
+	judged_update(&j, c, &c->workloads[0], p, 5);
+	assert_null(strstr(j.limit, "client disk"));
 	for (int i = 0; i < 5; i++)
 		p[i].kernel_known = false;
 	p[3].dev_util_pct = 99;

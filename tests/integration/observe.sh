@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # observe: against real components: prometheus-node-exporter and a prometheus server
 # scraping it every second, both on 127.0.0.1, while a campaign reads a real file of
-# this VM's disk (through a loop device of its own) with O_DIRECT. Each step has observed values; the device's busy share
-# grows with the rate; the exporter's reads counter (as a rate) and the server's
+# this VM's disk (through a loop device of its own) with O_DIRECT. Each step has observed
+# values; the device's busy share is the one the agent's kernel view reads; the exporter's reads counter (as a rate) and the server's
 # rate(node_disk_reads_completed_total[5s]) each lie within 10% of the step's achieved
 # reads; report rebuilds curve-*.json byte for byte; report.html holds the plot.
 # The warm-up (4 s) outlasts the query's 5 s window less the scrape interval, so each
@@ -113,7 +113,6 @@ assert all(l["format"] == 5 and "late" not in l for l in lines), [l for l in lin
 # the fleet's completions per interval (merged lines), for the query's 5 s windows
 ops = {(l["step"], l["interval"]): l["ops"] / (l["duration_ns"] / 1e9)
        for l in all_lines if l.get("agent") == "*"}
-busy = []
 for s in c["steps"]:
     o, a, st = s["observed"], s["achieved_ops"], s["step"] - 1
     # rate(...[5s]) at an interval's end spans that interval and the four before it: a step
@@ -131,10 +130,21 @@ for s in c["steps"]:
     assert abs(o["prom/reads"] - want) <= 0.10 * want, ("prom/reads", o["prom/reads"], want)
     if abs(s["offered_ops"] - a) <= 0.02 * a:  # a steady step: the step's own rate too
         assert abs(o["prom/reads"] - a) <= 0.10 * a, ("prom/reads", o["prom/reads"], a)
-    busy.append(o["storage/busy"])
-assert 0 < busy[0] < busy[1] <= 1.05, busy
+    # The exporter's busy share is the device's io_ticks, which the agent reads too
+    # (curve's kernel view): two readers of one counter over the same measured window
+    # agree. "It grows with the rate" cannot be asserted here: the loop's file on vda
+    # is served from the VM host's cache once read, so the device got 7x faster between
+    # the steps (383 against 57 us per read), and this kernel's io_ticks for the loop
+    # device read 2.4% busy at 0.45 in flight in that run, 97.6% at 8,000/s in the next.
+    k = s["kernel"]
+    print("# step %d: device %s %.1f us per op, busy %.1f%% (kernel view) / %.1f%% (observed)"
+          % (s["step"], k["device"], k["device_service_us"], k["device_util_pct"],
+             100 * o["storage/busy"]))
+    assert 0 < o["storage/busy"] <= 1.05, o
+    assert abs(100 * o["storage/busy"] - k["device_util_pct"]) <= 2 + 0.1 * k["device_util_pct"], \
+        ("busy", o["storage/busy"], k)
 PY
-ok "each step's observed reads within 10% of its achieved, the busy share grows with the rate"
+ok "each step's observed reads within 10% of its achieved, its busy share the kernel view's"
 
 cp -r "$T/r" "$T/again"
 rm "$T/again/curve-rr.json" "$T/again/report.html"

@@ -2,8 +2,35 @@
 /* The runner's observe: sources (observer.h): started, fed each step, their lines kept. */
 #include <string.h>
 
+#include "events.h"
 #include "log.h"
 #include "runner_priv.h"
+
+/* A line's events: one per value, or one saying the source was late (the dashboard). */
+static void runner_emit_observed(struct runner *r, const struct obs_line *l)
+{
+	struct event e = {.kind = EVENT_OBSERVED};
+	size_t w = 0;
+
+	while (w < r->c->nworkloads && strcmp(r->c->workloads[w].name, l->workload) != 0)
+		w++;
+	e.observed = (struct event_observed){.workload = (uint32_t)w,
+	                                     .step = l->step,
+	                                     .interval = l->interval,
+	                                     .source = l->source,
+	                                     .series = "",
+	                                     .late = l->late};
+	if (l->late[0] != '\0' || l->n == 0) {
+		events_emit(r->ev, &e);
+		return;
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		e.observed.series = l->values[i].series;
+		e.observed.has = l->values[i].has;
+		e.observed.value = l->values[i].has ? l->values[i].v : 0;
+		events_emit(r->ev, &e);
+	}
+}
 
 /* A source's line for an interval: on disk, kept for the derived files, shown. */
 static void runner_observed(void *arg, const struct obs_line *l)
@@ -21,6 +48,7 @@ static void runner_observed(void *arg, const struct obs_line *l)
 	obs_list_add(&r->obsl, l);
 	r->end.obs = r->obsl.v;
 	r->end.nobs = r->obsl.n;
+	runner_emit_observed(r, l);
 }
 
 int runner_observe_start(struct runner *r, struct error *err)

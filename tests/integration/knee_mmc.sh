@@ -4,8 +4,9 @@
 # mean, Poisson arrivals) whose mean latency crosses a 9 ms SLO at 7496 ops/s by Erlang C
 # (rho 0.937). Ramp, refine and the confirmation step must find the knee within 3% of it
 # (every measured interval counts since 0.2.0, stalls included: 2.86% in a dry CI); each
-# step's 95% interval must hold Erlang C's mean but in one step at most (1 in 20 miss), and
-# the knee's band must hold the crossing unless such a miss explains it.
+# step's 95% interval must hold Erlang C's mean but in as many steps as right intervals miss
+# in 1 run in 200 at most (2 of 7), and the knee's band must hold the crossing unless such a
+# miss explains it.
 # Near rho 0.94 the queue's sample mean is slow to settle: with 2 s steps it came within
 # +2.05% in one of 5 runs, and with 4 s steps a window at rho 0.92 still trended (one run
 # judged 7380 unsteady and put the knee at 7335, -2.15%). So steps measure 6 s after 2 s
@@ -79,8 +80,12 @@ else:
     # Each step's verdict is its own 95% interval of the metric: the true metric (Erlang
     # C's mean at the offered rate, plus up to the step's lag) lies outside it in about 1
     # step in 20, and a met or violated verdict is wrong 1 in 40 at most. Below rho 0.97
-    # (the queue settles within the warm-up there) every step is checked: more than one
-    # miss in a run says the intervals are too narrow. The band is built from those
+    # (the queue settles within the warm-up there) every step is checked. How many misses
+    # say "too narrow" is the binomial's answer, not a guess: right 95% intervals miss
+    # twice among 7 steps in 4.4% of runs (the CI once failed so: steps at 7,470 and
+    # 7,490 ops/s read 8,550 and 8,592 us against 8,913 and 8,977, while 1 of 25 steps
+    # missed at 7,000-7,470 ops/s in a run of fixed steps), so the check fails only on a
+    # count right intervals reach in under 1 run in 200. The band is built from those
     # verdicts: it holds the crossing unless a step's interval missed (with 8 intervals of
     # 400 ms, batches' lag-1 correlation was 0.16 over 40 s at 7,560 ops/s and 3.2 s
     # windows' spread 509 us against the 485 us the batches estimate: the interval is
@@ -93,11 +98,18 @@ else:
         if s["metric_hi_us"] < e or s["metric_lo_us"] > e + s["lag_mean_us"]:
             missed.append((s["step"], s["offered_ops"], round(s["metric_lo_us"]), round(s["metric_hi_us"]), round(e)))
     print(f"# steps whose 95% interval missed Erlang C's mean (step, offered, lo, hi, mean us): {missed}")
-    assert len(missed) <= 1, f"{len(missed)} steps' 95% intervals missed the true mean: too narrow"
+    checked = sum(1 for s in steps if s["offered_ops"] > 0 and s["offered_ops"] <= 0.97 * 8000
+                  and s.get("metric_hi_us"))
+    def tail(k, n, p=0.05):  # P(at least k misses of n)
+        return sum(math.comb(n, i) * p**i * (1 - p)**(n - i) for i in range(k, n + 1))
+    allowed = next(k for k in range(checked + 1) if tail(k + 1, checked) < 0.005)
+    print(f"# {len(missed)} of {checked} checked steps missed; right intervals reach "
+          f"{allowed + 1} in {100 * tail(allowed + 1, checked):.2f}% of runs")
+    assert len(missed) <= allowed, f"{len(missed)} of {checked} steps' 95% intervals missed the true mean: too narrow"
     held = band and (band[0] or 0) <= want and lagged <= (band[1] or math.inf)
     if not held:
         print(f"# the band {band} misses the crossing: step {missed[0][0] if missed else '?'}'s interval missed its mean")
     assert held or missed, (band, want)
     assert abs(w["knee_ops"] / want - 1) <= 0.03, (w["knee_ops"], want)
 PY
-ok "ramp, refine and confirmation find the M/M/64 knee within 3% of Erlang C's crossing, in its band (or a step's 95% interval missed, 1 in 20), no two steps' intervals missing"
+ok "ramp, refine and confirmation find the M/M/64 knee within 3% of Erlang C's crossing, in its band (or a step's 95% interval missed, 1 in 20), no more steps' intervals missing than right ones would"

@@ -12,6 +12,7 @@
 
 #include "cmd.h"
 #include "compare.h"
+#include "derive.h"
 #include "fsutil.h"
 #include "kinds.h"
 #include "markup.h"
@@ -376,6 +377,11 @@ static json_t *compare_json(struct compare_run *runs, size_t nruns, char *const 
 					json_object_set_new(
 					    o, "sync_at_peak",
 					    compare_sync_json(compare_peak(&runs[r], wl->name)));
+				/* the kernel's view at the peak, as curve-*.json has it */
+				if (compare_peak(&runs[r], wl->name) != NULL)
+					json_object_set_new(
+					    o, "kernel_at_peak",
+					    derive_kernel_json(compare_peak(&runs[r], wl->name)));
 			}
 			if (r > 0 && f.present) {
 				json_t *ch = json_object();

@@ -232,41 +232,120 @@ static void compare_print_kinds(FILE *f, bool html, struct compare_run *runs, si
 }
 
 /*
- * Sync writes' row: each run's syncs/s, mean and p99 at its peak (submission to
- * completion), each later run with its change; "-" for a run whose workload did not sync.
+ * One row of a figure at each run's peak step (sync latency, the kernel's view): has
+ * says whether a run's peak carries it, fmt writes it, change the later run's against
+ * the base's. "none": the run has no such workload; "-": its peak lacks the figure.
  */
-static void compare_print_syncs(FILE *f, bool html, struct compare_run *runs, size_t nruns,
-                                const char *name)
+struct compare_peak_row {
+	const char *what;
+	bool (*has)(const struct step_point *p);
+	void (*fmt)(const struct step_point *p, char *buf, size_t len);
+	bool (*change)(const struct step_point *p0, const struct step_point *p, char *buf,
+	               size_t len);
+};
+
+static void compare_print_peak_row(FILE *f, bool html, struct compare_run *runs, size_t nruns,
+                                   const char *name, const struct compare_peak_row *row)
 {
 	const struct step_point *p0 = compare_peak(&runs[0], name);
 
 	fputs(html ? "<tr>" : "|", f);
 	compare_fig_cell(f, html, true, name);
-	compare_fig_cell(f, html, true, "syncs at peak");
+	compare_fig_cell(f, html, true, row->what);
 	for (size_t r = 0; r < nruns; r++) {
 		const struct step_point *p = compare_peak(&runs[r], name);
 		char cell[192];
 
-		if (p == NULL || !p->syncing) {
+		if (p == NULL || !row->has(p)) {
 			compare_fig_cell(f, html, false, p == NULL ? "none" : "-");
 			if (r > 0)
 				compare_fig_cell(f, html, false, "n/a");
 			continue;
 		}
-		snprintf(cell, sizeof(cell), "%.1f syncs/s, mean %.1f us, p99 %.1f us",
-		         p->sync_ops_s, p->sync_mean_ns / 1e3, (double)p->sync_p99_ns / 1e3);
+		row->fmt(p, cell, sizeof(cell));
 		compare_fig_cell(f, html, false, cell);
 		if (r == 0)
 			continue;
-		if (p0 == NULL || !p0->syncing || !(p0->sync_ops_s > 0) || !(p0->sync_mean_ns > 0))
+		if (p0 == NULL || !row->has(p0) || !row->change(p0, p, cell, sizeof(cell)))
 			snprintf(cell, sizeof(cell), "n/a");
-		else
-			snprintf(cell, sizeof(cell), "%+.1f%% syncs/s, %+.1f%% mean",
-			         compare_pct(p0->sync_ops_s, p->sync_ops_s),
-			         compare_pct(p0->sync_mean_ns, p->sync_mean_ns));
 		compare_fig_cell(f, html, false, cell);
 	}
 	fputs(html ? "</tr>\n" : "\n", f);
+}
+
+static bool compare_syncs_has(const struct step_point *p)
+{
+	return p->syncing;
+}
+
+static void compare_syncs_fmt(const struct step_point *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.1f syncs/s, mean %.1f us, p99 %.1f us", p->sync_ops_s,
+	         p->sync_mean_ns / 1e3, (double)p->sync_p99_ns / 1e3);
+}
+
+static bool compare_syncs_change(const struct step_point *p0, const struct step_point *p, char *buf,
+                                 size_t len)
+{
+	if (!(p0->sync_ops_s > 0) || !(p0->sync_mean_ns > 0))
+		return false;
+	snprintf(buf, len, "%+.1f%% syncs/s, %+.1f%% mean",
+	         compare_pct(p0->sync_ops_s, p->sync_ops_s),
+	         compare_pct(p0->sync_mean_ns, p->sync_mean_ns));
+	return true;
+}
+
+static const struct compare_peak_row compare_syncs_row = {"syncs at peak", compare_syncs_has,
+                                                          compare_syncs_fmt, compare_syncs_change};
+
+/*
+ * The kernel's view at the peak (kview.h): the device's own service time, busy share
+ * and queue, or an NFS mount's round trip; the change in service time (or RTT) and in
+ * busy share, so a faster release whose device works harder shows it.
+ */
+static bool compare_kernel_has(const struct step_point *p)
+{
+	return p->kernel_known || p->nfs_known;
+}
+
+static void compare_kernel_fmt(const struct step_point *p, char *buf, size_t len)
+{
+	if (p->kernel_known)
+		snprintf(buf, len, "%s: service %.1f us, busy %.1f%%, queue %.1f", p->kernel_dev,
+		         p->dev_service_ns / 1e3, p->dev_util_pct, p->dev_queue);
+	else
+		snprintf(buf, len, "NFS: rtt %.1f us, execution %.1f us", p->nfs_rtt_ns / 1e3,
+		         p->nfs_exec_ns / 1e3);
+}
+
+static bool compare_kernel_change(const struct step_point *p0, const struct step_point *p,
+                                  char *buf, size_t len)
+{
+	if (p0->kernel_known && p->kernel_known && p0->dev_service_ns > 0)
+		snprintf(buf, len, "%+.1f%% service, %+.1f points busy",
+		         compare_pct(p0->dev_service_ns, p->dev_service_ns),
+		         p->dev_util_pct - p0->dev_util_pct);
+	else if (!p0->kernel_known && !p->kernel_known && p0->nfs_rtt_ns > 0)
+		snprintf(buf, len, "%+.1f%% rtt", compare_pct(p0->nfs_rtt_ns, p->nfs_rtt_ns));
+	else
+		return false;
+	return true;
+}
+
+static const struct compare_peak_row compare_kernel_row = {
+    "kernel at peak", compare_kernel_has, compare_kernel_fmt, compare_kernel_change};
+
+/* Whether any run's peak of workload name has the figure has() looks for. */
+static bool compare_any_peak(struct compare_run *runs, size_t nruns, const char *name,
+                             bool (*has)(const struct step_point *p))
+{
+	for (size_t r = 0; r < nruns; r++) {
+		const struct step_point *p = compare_peak(&runs[r], name);
+
+		if (p != NULL && has(p))
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -442,7 +521,9 @@ void compare_print_figures(FILE *f, bool html, struct compare_run *runs, size_t 
 			compare_print_kinds(f, html, runs, nruns, name);
 		compare_print_observed(f, html, runs, nruns, name);
 		if (c0->workloads[w].io.fsync != 0 || c0->workloads[w].io.fdatasync != 0)
-			compare_print_syncs(f, html, runs, nruns, name);
+			compare_print_peak_row(f, html, runs, nruns, name, &compare_syncs_row);
+		if (compare_any_peak(runs, nruns, name, compare_kernel_has))
+			compare_print_peak_row(f, html, runs, nruns, name, &compare_kernel_row);
 	}
 	if (html)
 		fputs("</table>\n", f);

@@ -179,7 +179,7 @@ static json_t *derive_field_json(const struct pfield *f, const struct step_point
  * The kernel's view of the step's device: the field table's kernel rows as members
  * (null when the agents read none: a simulated device, tmpfs, an older agent).
  */
-static json_t *derive_kernel_json(const struct step_point *p)
+json_t *derive_kernel_json(const struct step_point *p)
 {
 	size_t n;
 	const struct pfield *rows = pfield_table(&n);

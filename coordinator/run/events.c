@@ -10,8 +10,8 @@
 #include "xalloc.h"
 
 static const char *const events_kinds[EVENT_KIND_N] = {
-    "campaign", "agent", "workload",      "layout", "step",
-    "interval", "point", "workload_done", "done",   "mark", "observed",
+    "campaign", "agent",         "workload", "layout", "step",     "interval",
+    "point",    "workload_done", "done",     "mark",   "observed",
 };
 static const char *const events_agent_states[] = {"ready", "lost"};
 static const char *const events_units[] = {"ops/s", "MiB/s"};

@@ -145,8 +145,8 @@ struct event_mark {
 struct event_observed {
 	uint32_t workload, step, interval;
 	const char *source, *series;
-	bool has;      /* a value was read: value holds it */
-	double value;  /* a gauge as read, a counter as its rate per second */
+	bool has;         /* a value was read: value holds it */
+	double value;     /* a gauge as read, a counter as its rate per second */
 	const char *late; /* "": answered; else why not (no value then) */
 };
 

@@ -86,4 +86,3 @@ void runner_resume_observed(struct runner *r, const struct obs_line *l, size_t n
 	r->end.obs = r->obsl.v;
 	r->end.nobs = r->obsl.n;
 }
-

@@ -147,9 +147,10 @@ static void dashstate_on_observed(struct dashstate *s, const struct event_observ
 	if (e->late != NULL && e->late[0] != '\0') {
 		n = strlen(src);
 		for (size_t i = 0; i < s->nobserved; i++)
-			if (strncmp(s->observed[i].key, src, n) == 0 && s->observed[i].key[n] == '/') {
-				text_clean(e->late, s->observed[i].late, sizeof(s->observed[i].late),
-				           false);
+			if (strncmp(s->observed[i].key, src, n) == 0 &&
+			    s->observed[i].key[n] == '/') {
+				text_clean(e->late, s->observed[i].late,
+				           sizeof(s->observed[i].late), false);
 				marked++;
 			}
 		if (marked == 0 && (o = dashstate_observed_row(s, src)) != NULL)

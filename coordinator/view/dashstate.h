@@ -9,7 +9,7 @@
 
 #include "events.h"
 
-#define DASHSTATE_FLEET_LINES 5
+#define DASHSTATE_FLEET_LINES  5
 #define DASHSTATE_OBSERVED_MAX 6
 
 /*
@@ -56,8 +56,8 @@ struct dashstate_interval {
 
 /* The latest value of one observed series (observe:), or its source's silence. */
 struct dashstate_observed {
-	char key[96];  /* SOURCE/SERIES */
-	bool has;      /* value was read at (step, interval) */
+	char key[96]; /* SOURCE/SERIES */
+	bool has;     /* value was read at (step, interval) */
 	double value;
 	int step, interval;
 	char late[96]; /* "": the source answered at its last interval; else why not */

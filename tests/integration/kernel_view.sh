@@ -65,7 +65,14 @@ def low_check(low, half=True):
     90% busy or more): the wake-ups a shared machine's load adds stretch the tool's time,
     never the device's."""
     lk = low["kernel"]["device_service_us"]
-    assert 0 < lk <= low["service_mean_us"], low
+    assert lk > 0, low
+    if "too few to judge" in low["verdict"]:
+        # The product judged nothing here: a stalled host left it 3 intervals, and one
+        # 27 ms operation the kernel's counters put inside so short a window and the tool
+        # just outside it moved the device's time per op by 45 us (255 against 229 us).
+        print(f"# not judged ({low['verdict']}): device {lk} us, service {low['service_mean_us']} us")
+        return
+    assert lk <= low["service_mean_us"], low
     if half and not low["client_bound"] and low["client_cpu_pct"] < 90:
         assert lk >= 0.5 * low["service_mean_us"], low
     else:
@@ -166,6 +173,40 @@ assert best["ltmp"][0] < best["ldisk"][0], best
 assert best["ltmp"][1] < best["ldisk"][1], best
 PY
 ok "loop on tmpfs against loop on the disk: each device time within the tool's service time, ordered as the tool's"
+
+# compare sets the two devices' figures side by side, as its curve-*.json say them
+"$IOCURVE" compare "$T/ltmp1" "$T/ldisk1" > "$T/cmp.md" 2> "$T/cmp.err" ||
+	{ cat "$T/cmp.err"; fail "compare the two loop runs"; }
+python3 - "$T" "$LT" "$LD" <<'PY' || { cat "$T/cmp.md"; fail "compare shows the kernel's view"; }
+import json, os, re, sys
+t, lt, ld = sys.argv[1:]
+row = next(l for l in open(f"{t}/cmp.md") if l.startswith("| rr | kernel at peak |"))
+print("#", row.strip())
+cells = [c.strip() for c in row.strip().strip("|").split("|")]
+k0 = json.load(open(f"{t}/ltmp1/curve-rr.json"))["steps"][0]["kernel"]
+k1 = json.load(open(f"{t}/ldisk1/curve-rr.json"))["steps"][0]["kernel"]
+for cell, k, dev in ((cells[2], k0, lt), (cells[3], k1, ld)):
+    m = re.fullmatch(r"(\S+): service ([0-9.]+) us, busy ([0-9.]+)%, queue ([0-9.]+)", cell)
+    assert m and m.group(1) == os.path.basename(dev), cell
+    assert abs(float(m.group(2)) - k["device_service_us"]) <= 0.06, (cell, k)
+    assert abs(float(m.group(3)) - k["device_util_pct"]) <= 0.06, (cell, k)
+m = re.fullmatch(r"([+-][0-9.]+)% service, ([+-][0-9.]+) points busy", cells[4])
+want = 100 * (k1["device_service_us"] / k0["device_service_us"] - 1)
+assert m and abs(float(m.group(1)) - want) <= 0.6, (cells[4], want)  # of rounded figures
+PY
+ok "compare sets the two devices' service time and busy share side by side, with the change"
+"$IOCURVE" compare "$T/ltmp1" "$T/ldisk1" --json > "$T/cmp.json" 2> "$T/cmp.err" ||
+	{ cat "$T/cmp.err"; fail "compare --json the two loop runs"; }
+python3 - "$T" <<'PY' || fail "compare --json has each run's kernel_at_peak"
+import json, sys
+t = sys.argv[1]
+got = json.load(open(f"{t}/cmp.json"))
+print("#", json.dumps(got)[:200])
+w = next(w for w in got["workloads"] if w["name"] == "rr")
+for r, d in zip(w["runs"], ("ltmp1", "ldisk1")):
+    assert r["kernel_at_peak"] == json.load(open(f"{t}/{d}/curve-rr.json"))["steps"][0]["kernel"], r
+PY
+ok "compare --json: each run's kernel_at_peak as its curve-*.json has it"
 
 # 3. A file on ext4 on a partition of a loop device: the loop device's counters are read
 # (its queue is the one that fills), not the partition's. (Step 2 already read files on ext4

@@ -144,6 +144,23 @@ for r, asked in zip(rows, (400, 800)):
 PY
 ok "syncs add up per worker and step, in their own histogram"
 check "summary.md's step table has the syncs" grep -q "| Syncs/s | Sync mean | Sync p99 |" "$T/out/summary.md"
+"$IOCURVE" compare "$T/out" "$T/out" > "$T/cmp.md" 2> "$T/cmp.err" ||
+	{ cat "$T/cmp.err"; fail "compare a sync run with itself"; }
+python3 - "$T" <<'PY' || { cat "$T/cmp.md"; fail "compare's syncs row"; }
+import json, re, sys
+t = sys.argv[1]
+for w in ("fs4", "fds2"):
+    row = next(l for l in open(f"{t}/cmp.md") if l.startswith(f"| {w} | syncs at peak |"))
+    print("#", row.strip())
+    cells = [c.strip() for c in row.strip().strip("|").split("|")]
+    steps = json.load(open(f"{t}/out/curve-{w}.json"))["steps"]
+    peak = max(steps, key=lambda s: s["achieved_ops"])
+    m = re.fullmatch(r"([0-9.]+) syncs/s, mean ([0-9.]+) us, p99 ([0-9.]+) us", cells[2])
+    assert m and abs(float(m.group(1)) - peak["sync_ops"]) <= 0.06, (cells[2], peak["sync_ops"])
+    assert abs(float(m.group(2)) - peak["sync_mean_us"]) <= 0.06, (cells[2], peak["sync_mean_us"])
+    assert cells[3] == cells[2] and cells[4] == "+0.0% syncs/s, +0.0% mean", cells
+PY
+ok "compare's syncs row: each run's syncs/s and latency at its peak, and the change"
 check "report.html's step table has the syncs" grep -q "Syncs/s" "$T/out/report.html"
 head -1 "$T/out/curve.csv" > "$T/curve.head"
 check "curve.csv has the sync columns" grep -q "syncs,sync_ops,sync_mean_us,sync_p50_us,sync_p99_us,sync_max_us" "$T/curve.head"

@@ -84,49 +84,65 @@ json_t *observed_late_json(const struct runend *end, const struct campaign *c,
 	return o;
 }
 
+/* Whether series k of source s was at its limit over sorted step i of j (its mean in *mean). */
+static bool observed_at_limit(const struct runend *end, const struct judged_curve *j, size_t i,
+                              size_t s, size_t k, double *mean)
+{
+	const struct campaign *c = j->c;
+	double at = observe_series_threshold(&c->observe[s].series[k]);
+	uint32_t n, late;
+
+	return at > 0 && observed_mean(end, c, j->w, j->sorted[i].step, s, k, mean, &n, &late) &&
+	       *mean >= at;
+}
+
+/*
+ * The first series at its limit at the first step (in curve order) that violated the SLO
+ * or saturated, named from the step where it became so and stayed so: nothing when no
+ * step did (the curve found no limit to explain), and nothing for a series already at
+ * its limit at under half that step's load (the storage went on serving more: the
+ * series' limit was not the one reached; as for the client's disk, curve.c).
+ */
 bool observed_bottleneck(const struct runend *end, const struct judged_curve *j, char *buf,
                          size_t len)
 {
 	const struct campaign *c = j->c;
-	size_t upto = j->n;
+	size_t v = 0;
 
 	buf[0] = '\0';
 	if (c == NULL || c->nobserve == 0 || j->n == 0)
 		return false;
-	for (size_t i = 0; i < j->n; i++)
-		if (j->v[i].violates || j->v[i].saturated) {
-			upto = i + 1;
-			break;
-		}
-	for (size_t i = 0; i < upto; i++)
-		for (size_t s = 0; s < c->nobserve; s++)
-			for (size_t k = 0; k < c->observe[s].nseries; k++) {
-				const struct observe_series *se = &c->observe[s].series[k];
-				double at = observe_series_threshold(se), mean;
-				uint32_t n, late;
+	while (v < j->n && !j->v[v].violates && !j->v[v].saturated)
+		v++;
+	if (v == j->n)
+		return false;
+	for (size_t s = 0; s < c->nobserve; s++)
+		for (size_t k = 0; k < c->observe[s].nseries; k++) {
+			const struct observe_series *se = &c->observe[s].series[k];
+			double mean, m;
+			size_t from = v;
 
-				if (at <= 0 ||
-				    !observed_mean(end, c, j->w, j->sorted[i].step, s, k, &mean, &n,
-				                   &late) ||
-				    mean < at)
-					continue;
-				if (se->limit <= 0) /* a share of 1: busy time per second */
-					snprintf(
-					    buf, len,
-					    "storage: %s/%s busy %.0f%% (saturated at %g%%) from "
-					    "%.0f ops/s",
-					    c->observe[s].name, se->name, mean * 100,
-					    se->saturated_pct, j->sorted[i].achieved_ops);
-				else
-					snprintf(
-					    buf, len,
-					    "storage: %s/%s %.4g%s, %.0f%% of its limit %g%s, from "
-					    "%.0f ops/s",
-					    c->observe[s].name, se->name, mean, se->unit,
-					    100 * mean / se->limit, se->limit, se->unit,
-					    j->sorted[i].achieved_ops);
-				return true;
-			}
+			if (!observed_at_limit(end, j, v, s, k, &mean))
+				continue;
+			while (from > 0 && observed_at_limit(end, j, from - 1, s, k, &m))
+				from--;
+			if (2 * j->sorted[from].achieved_ops < j->sorted[v].achieved_ops)
+				continue;
+			if (se->limit <= 0) /* a share of 1: busy time per second */
+				snprintf(buf, len,
+				         "storage: %s/%s busy %.0f%% (saturated at %g%%) from %.0f "
+				         "ops/s",
+				         c->observe[s].name, se->name, mean * 100,
+				         se->saturated_pct, j->sorted[from].achieved_ops);
+			else
+				snprintf(buf, len,
+				         "storage: %s/%s %.4g%s, %.0f%% of its limit %g%s, from "
+				         "%.0f ops/s",
+				         c->observe[s].name, se->name, mean, se->unit,
+				         100 * mean / se->limit, se->limit, se->unit,
+				         j->sorted[from].achieved_ops);
+			return true;
+		}
 	return false;
 }
 

@@ -35,11 +35,12 @@ json_t *observed_late_json(const struct runend *end, const struct campaign *c,
 
 struct judged_curve;
 /*
- * The storage's side of the limiting factor: the first observed series at its limit
- * (observe_series_threshold) among the steps in curve order up to the first that
- * violated the SLO or saturated (all of them when none did), in the campaign's order of
- * series: "storage: node/busy 97% (saturated at 95%) from 24000 ops/s". false (buf "")
- * when none reached its limit or nothing is observed.
+ * The storage's side of the limiting factor: the first observed series (in the
+ * campaign's order) at its limit (observe_series_threshold) at the first step in curve
+ * order that violated the SLO or saturated, named from the step where it became so
+ * and stayed so: "storage: node/busy 97% (saturated at 95%) from 24000 ops/s". false
+ * (buf "") when no step violated or saturated, none was at its limit there, it was
+ * already so at under half that step's load, or nothing is observed.
  */
 bool observed_bottleneck(const struct runend *end, const struct judged_curve *j, char *buf,
                          size_t len);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "aggregate.h"
+#include "trace.h"
 #include "xalloc.h"
 
 /* The backlog may grow by this share of the window's operations (plus noise)... */
@@ -606,6 +607,7 @@ void agg_point_workload(struct step_point *pt, const struct campaign *c, const s
 	pt->mixed = agg_mixed(w);
 	pt->syncing = w->io.fsync != 0 || w->io.fdatasync != 0;
 	pt->queue_depth = w->io.queue_depth;
+	pt->replay_x1 = w->replay != NULL ? trace_rate(w->replay) : 0;
 	/*
 	 * A simulated device stamps each completion itself: its storage latency holds no
 	 * reap delay, so the client has no part in it (but on a busy host, its bursts).

@@ -202,6 +202,11 @@ struct step_point {
 	uint32_t bg_intervals; /* its reports merged (agents x intervals) */
 	/* verify: blocks read that failed their header (each read also in errors) */
 	uint64_t mismatches;
+	/*
+	 * A replay's (replay: {file}): its trace's ops/s at x1 (trace_rate), so that a
+	 * step's speed is its offered rate over it; 0 for a workload of rates.
+	 */
+	double replay_x1;
 };
 
 /*
@@ -336,8 +341,9 @@ bool agg_mixed(const struct workload *w);
 void agg_point(const struct agg_step *st, uint32_t step, double offered, const struct campaign *c,
                struct step_point *pt);
 /*
- * What the point takes from its workload: mixed (agg_mixed), the queue depth, and on a
- * simulated device no client part in the storage's latency (it stamps completions).
+ * What the point takes from its workload: mixed (agg_mixed), the queue depth, a replay's
+ * x1 rate, and on a simulated device no client part in the storage's latency (it stamps
+ * completions).
  */
 void agg_point_workload(struct step_point *pt, const struct campaign *c, const struct workload *w);
 /*

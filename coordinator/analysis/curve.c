@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "curve.h"
+#include "trace.h"
 #include "units.h"
 #include "verdict.h"
 #include "xalloc.h"
@@ -54,6 +55,24 @@ double curve_shown_bw(const struct workload *w, double mib_s)
 double curve_shown(const struct workload *w, double v)
 {
 	return curve_uses_mib(w) ? curve_shown_bw(w, v) : v;
+}
+
+double curve_speed(const struct workload *w, double ops)
+{
+	double x1 = w->replay != NULL ? trace_rate(w->replay) : 0;
+
+	return x1 > 0 ? ops / x1 : NAN;
+}
+
+const char *curve_speed_words(const struct workload *w, double ops, char *buf, size_t len)
+{
+	double v = curve_speed(w, ops);
+
+	if (isfinite(v) && v > 0)
+		snprintf(buf, len, " (x%.2f of the trace)", floor(v * 100 + 1e-9) / 100);
+	else if (len > 0)
+		buf[0] = '\0';
+	return buf;
 }
 
 double curve_throughput(const struct workload *w, const struct step_point *p)

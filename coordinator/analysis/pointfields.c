@@ -183,6 +183,17 @@ static void pfield_nfs_exec(const struct step_point *p, const struct judged_poin
 	v->raw = p->nfs_exec_ns;
 }
 
+/*
+ * A replay's speed: the step's offered rate over its trace's x1 rate (a refine step's
+ * falls between the speeds it bisects); none for a closed-loop step or a workload of rates.
+ */
+static void pfield_speed(const struct step_point *p, const struct judged_point *jp,
+                         struct pfield_val *v)
+{
+	v->none = !(p->replay_x1 > 0) || !(p->offered_ops > 0);
+	v->raw = v->none ? 0 : p->offered_ops / p->replay_x1;
+}
+
 /* A member of struct step_point. */
 #define PF_AT(m, type) .member = type, .off = offsetof(struct step_point, m)
 /* An integer member. */
@@ -686,6 +697,19 @@ static const struct pfield pfield_rows[] = {
      PF_COLUMN("Background", PF_H_TEXT, 29)},
     /* verify: blocks read that failed their header (format 5; 0 without verify) */
     {.name = "mismatches", PF_INT(mismatches, PF_M_U64), .since = 5, .out = PF_JSON},
+    /*
+     * A replay's speed (x1 as recorded): in curve.csv when the campaign replays a trace
+     * (empty cells for its other workloads), in a replay's curve-*.json and step tables.
+     */
+    {.name = "speed",
+     .kind = PF_REAL,
+     .get = pfield_speed,
+     .decimals = 3,
+     .unit = "x",
+     .since = 5,
+     .out = PF_CURVE | PF_CSV | PF_JSON | PF_STEPS,
+     .apart = PF_APART_REPLAY,
+     PF_COLUMN("Speed", PF_H_SPEED, 2)},
 };
 
 _Static_assert(sizeof(pfield_rows) / sizeof(pfield_rows[0]) <= PFIELD_MAX, "PFIELD_MAX rows");
@@ -739,6 +763,8 @@ static bool pfield_shown(const struct pfield *f, unsigned out, unsigned show)
 		return (show & PF_SHOW_BACKGROUND) != 0;
 	case PF_APART_SYNC:
 		return (show & PF_SHOW_SYNC) != 0;
+	case PF_APART_REPLAY:
+		return (show & PF_SHOW_REPLAY) != 0;
 	default:
 		return (show & PF_SHOW_KINDS) != 0;
 	}
@@ -747,13 +773,14 @@ static bool pfield_shown(const struct pfield *f, unsigned out, unsigned show)
 unsigned pfield_show_of(const struct workload *w)
 {
 	return (agg_mixed(w) ? PF_SHOW_KINDS : 0) |
-	       (w->io.fsync != 0 || w->io.fdatasync != 0 ? PF_SHOW_SYNC : 0);
+	       (w->io.fsync != 0 || w->io.fdatasync != 0 ? PF_SHOW_SYNC : 0) |
+	       (w->replay != NULL ? PF_SHOW_REPLAY : 0);
 }
 
 unsigned pfield_show_point(const struct step_point *p)
 {
 	return (p->mixed ? PF_SHOW_KINDS : 0) | (p->syncing ? PF_SHOW_SYNC : 0) |
-	       (p->bg_on ? PF_SHOW_BACKGROUND : 0);
+	       (p->bg_on ? PF_SHOW_BACKGROUND : 0) | (p->replay_x1 > 0 ? PF_SHOW_REPLAY : 0);
 }
 
 size_t pfield_list_kinds(unsigned out, unsigned show, const struct pfield **list)
@@ -806,7 +833,7 @@ struct pfield_val pfield_value(const struct pfield *f, const struct step_point *
 	}
 	/* Read and write apart: a pure workload has none; not measured has none. */
 	if (f->apart != PF_APART_NONE && f->apart != PF_APART_SYNC && f->apart != PF_APART_KERNEL &&
-	    f->apart != PF_APART_BACKGROUND &&
+	    f->apart != PF_APART_BACKGROUND && f->apart != PF_APART_REPLAY &&
 	    (!p->mixed || (f->apart == PF_APART_MEASURED && !p->kinds_known))) {
 		v.none = true;
 		return v;

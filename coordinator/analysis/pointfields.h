@@ -52,6 +52,7 @@ enum pfield_human {
 	PF_H_PERCENT,  /* a whole percentage: "12%" */
 	PF_H_TEXT,     /* words */
 	PF_H_DECIMAL,  /* the value with the row's decimals (a signed gap, a queue length) */
+	PF_H_SPEED,    /* a replay's speed: "x2.00" */
 };
 
 /* Whether a field is read and write apart (pfield.apart). */
@@ -67,16 +68,19 @@ enum pfield_apart {
 	 */
 	PF_APART_KERNEL,
 	PF_APART_BACKGROUND, /* a campaign with a background workload's (bgfig.h) */
+	/* a replay's (replay: {file}): its speed; in curve.csv when the campaign has one */
+	PF_APART_REPLAY,
 };
 /*
  * Which of those rows an output shows (pfield_list_kinds' show): a set of these. A
  * bool true is PF_SHOW_KINDS, as the argument was before syncs.
  */
-#define PF_SHOW_KINDS  1u /* read and write apart (a mixed workload) */
-#define PF_SHOW_MIXED  PF_SHOW_KINDS
-#define PF_SHOW_SYNC   2u /* a syncing workload's syncs */
-#define PF_SHOW_KERNEL 4u /* the kernel's view, in the step tables */
-#define PF_SHOW_BACKGROUND 8u /* the background's figures (a campaign with one) */
+#define PF_SHOW_KINDS      1u /* read and write apart (a mixed workload) */
+#define PF_SHOW_MIXED      PF_SHOW_KINDS
+#define PF_SHOW_SYNC       2u  /* a syncing workload's syncs */
+#define PF_SHOW_KERNEL     4u  /* the kernel's view, in the step tables */
+#define PF_SHOW_BACKGROUND 8u  /* the background's figures (a campaign with one) */
+#define PF_SHOW_REPLAY     16u /* a replay's speed (step_point.replay_x1 > 0) */
 
 /* One value of a field. */
 struct pfield_val {
@@ -153,7 +157,10 @@ size_t pfield_list(unsigned out, const struct pfield **list);
  * has PF_SHOW_SYNC (step_point.syncing); pfield_list leaves them out.
  */
 size_t pfield_list_kinds(unsigned out, unsigned show, const struct pfield **list);
-/* What a workload's outputs show (PF_SHOW_*): its kinds when mixed, its syncs when it syncs. */
+/*
+ * What a workload's outputs show (PF_SHOW_*): its kinds when mixed, its syncs when it syncs,
+ * its speed when it replays a trace.
+ */
 unsigned pfield_show_of(const struct workload *w);
 /* The same from one of its points. */
 unsigned pfield_show_point(const struct step_point *p);

@@ -451,6 +451,8 @@ static json_t *derive_workload_json(const struct judged_curve *j, const struct r
 	                          (json_int_t)w->io.block_size, "direct", (int)w->io.direct,
 	                          "steps", (json_int_t)j->n, "knee_ops", derive_num(kops, 10),
 	                          "knee_mibps", derive_num(kmib, 1000), "knee_kind", j->kind));
+	/* a replay's knee as a speed of its trace (knee_ops over its x1 rate); null otherwise */
+	json_object_set_new(o, "knee_speed", derive_num(curve_speed(w, kops), 1000));
 	derive_knee_json(o, j);
 	derive_repeats_json(o, j);
 	derive_peak_json(o, j);

@@ -383,7 +383,7 @@ static void report_step_cell(FILE *f, const struct workload *w, const struct pfi
 	char cell[PFIELD_TEXT_MAX];
 
 	/* The kernel's figure of a step whose device was not read (or has none, NFS). */
-	if (v.none && fd->apart == PF_APART_KERNEL) {
+	if (v.none && (fd->apart == PF_APART_KERNEL || fd->apart == PF_APART_REPLAY)) {
 		fputs("<td class=\"n\">-</td>", f);
 		return;
 	}
@@ -418,6 +418,9 @@ static void report_step_cell(FILE *f, const struct workload *w, const struct pfi
 		break;
 	case PF_H_DECIMAL:
 		snprintf(cell, sizeof(cell), "%.*f", (int)fd->decimals, v.d);
+		break;
+	case PF_H_SPEED:
+		snprintf(cell, sizeof(cell), "x%.2f", v.d);
 		break;
 	case PF_H_TEXT:
 		/* an invalid step's latency is labelled by its verdict, on the same row */

@@ -46,12 +46,15 @@ static void table_knee_value(const struct judged_curve *j, char *buf, size_t len
 {
 	const struct curve_repeats *r = &j->repeats;
 	const struct knee *k = &j->knee;
-	char v[32], lo[32], hi[32];
+	char v[32], lo[32], hi[32], speed[48];
 	bool bound = j->client_bound > 0 || k->kind == KNEE_ALL_UNDER;
+	double tp = r->n ? r->mean : k->throughput;
 	size_t used;
 
-	table_fmt_measured(j->w, r->n ? r->mean : k->throughput, v, sizeof(v));
-	used = (size_t)snprintf(buf, len, "%s%s %s", bound ? ">= " : "", v, curve_unit(j->w));
+	table_fmt_measured(j->w, tp, v, sizeof(v));
+	/* a replay's knee is a speed of its trace too (load.speeds' unit) */
+	used = (size_t)snprintf(buf, len, "%s%s %s%s", bound ? ">= " : "", v, curve_unit(j->w),
+	                        curve_speed_words(j->w, tp, speed, sizeof(speed)));
 	if (k->bracket_hi > 0 && !bound && used < len) {
 		table_fmt_measured(j->w, k->band_lo, lo, sizeof(lo));
 		table_fmt_measured(j->w, k->band_hi, hi, sizeof(hi));
@@ -160,7 +163,7 @@ static void table_step_cell(const struct workload *w, const struct pfield *f,
 	struct pfield_val v = pfield_value(f, p, jp);
 
 	/* The kernel's figure of a step whose device was not read (or has none, NFS). */
-	if (v.none && f->apart == PF_APART_KERNEL) {
+	if (v.none && (f->apart == PF_APART_KERNEL || f->apart == PF_APART_REPLAY)) {
 		snprintf(buf, len, "-");
 		return;
 	}
@@ -196,6 +199,9 @@ static void table_step_cell(const struct workload *w, const struct pfield *f,
 		break;
 	case PF_H_DECIMAL:
 		snprintf(buf, len, "%.*f", (int)f->decimals, v.d);
+		break;
+	case PF_H_SPEED:
+		snprintf(buf, len, "x%.2f", v.d);
 		break;
 	case PF_H_TEXT:
 		pfield_format(f, p, jp, buf, len);

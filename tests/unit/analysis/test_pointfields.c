@@ -182,18 +182,23 @@ static void test_rows(void **state)
 				assert_string_not_equal(pfield_event_key(f), pfield_event_key(g));
 			/*
 			 * A column number is given once (pfield_list_kinds says so). The
-			 * client's delay was given the storage mean's 6: the step tables
-			 * order the two by the table's order (test_layouts holds that); any
-			 * other pair sharing a column fails.
+			 * client's delay was given the storage mean's 6, and a replay's speed
+			 * the offered rate's 2: the step tables order each pair by the table's
+			 * order (test_layouts, test_speed hold that); any other pair sharing a
+			 * column fails.
 			 */
 			if ((f->out & g->out & (PF_STEPS_MD | PF_STEPS_HTML)) && f->col == g->col) {
-				assert_string_equal(g->name, "service_mean_us");
-				assert_string_equal(f->name, "client_delay_us");
+				bool speed = strcmp(f->name, "speed") == 0;
+
+				assert_string_equal(g->name,
+				                    speed ? "offered_ops" : "service_mean_us");
+				if (!speed)
+					assert_string_equal(f->name, "client_delay_us");
 				shared++;
 			}
 		}
 	}
-	assert_true(shared <= 1);
+	assert_true(shared <= 2);
 	assert_null(pfield_find("no_such_field"));
 }
 
@@ -411,6 +416,47 @@ static void test_kinds(void **state)
  * shared said when it completed more than 1.2x the workers' ops; in the step tables only
  * for a workload whose points have it.
  */
+/*
+ * A replay's speed: the offered rate over the trace's x1 rate, after every other column of
+ * the files and beside the offered rate in the step tables; none for a workload of rates.
+ */
+static void test_speed(void **state)
+{
+	struct step_point p = test_point();
+	const struct pfield *list[PFIELD_MAX];
+	char *plain = test_text(test_header_fn, PF_CURVE, &p), buf[32];
+	size_t n;
+	struct pfield_val v;
+
+	(void)state;
+	assert_null(strstr(plain, "speed"));
+	free(plain);
+	/* a workload of rates: no value, in no output of its own */
+	v = pfield_value(pfield_find("speed"), &p, NULL);
+	assert_true(v.none);
+	n = pfield_list_kinds(PF_JSON, pfield_show_point(&p), list);
+	for (size_t i = 0; i < n; i++)
+		assert_string_not_equal(list[i]->name, "speed");
+	/* a trace of 500 ops/s at x1 offered 1500 ops/s: x3 */
+	p.replay_x1 = 500;
+	assert_true(pfield_show_point(&p) & PF_SHOW_REPLAY);
+	v = pfield_value(pfield_find("speed"), &p, NULL);
+	assert_true(!v.none && v.d == 3.0);
+	assert_true(pfield_format(pfield_find("speed"), &p, NULL, buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, "3.000");
+	n = pfield_list_kinds(PF_JSON, PF_SHOW_REPLAY, list);
+	assert_string_equal(list[n - 1]->name, "speed");
+	n = pfield_list_kinds(PF_CURVE, PF_SHOW_REPLAY, list);
+	assert_string_equal(list[n - 1]->name, "speed");
+	n = pfield_list_kinds(PF_STEPS_MD, PF_SHOW_REPLAY, list);
+	assert_string_equal(list[1]->name, "offered_ops");
+	assert_string_equal(list[2]->name, "speed");
+	assert_string_equal(list[3]->name, "achieved_ops");
+	/* a closed-loop step has no speed */
+	p.offered_ops = 0;
+	assert_true(pfield_value(pfield_find("speed"), &p, NULL).none);
+}
+
 static void test_kernel(void **state)
 {
 	struct step_point p = test_point();
@@ -456,7 +502,7 @@ int main(void)
 	    cmocka_unit_test(test_rows),      cmocka_unit_test(test_layouts),
 	    cmocka_unit_test(test_rows_text), cmocka_unit_test(test_values),
 	    cmocka_unit_test(test_event),     cmocka_unit_test(test_kinds),
-	    cmocka_unit_test(test_kernel),
+	    cmocka_unit_test(test_kernel),    cmocka_unit_test(test_speed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -98,6 +98,11 @@ int replayspec_parse(struct yamlnode_doc *y, const yaml_node_t *map, const yaml_
 	x1 = trace_rate(w->replay);
 	for (size_t i = 0; i < w->nsteps; i++)
 		w->steps[i].ops *= x1;
+	/* a ramp of speeds is the rate ramp of the rates they give: one planner for both */
+	if (w->mode == LOAD_RAMP) {
+		w->ramp_start *= x1;
+		w->ramp_increment *= x1;
+	}
 	w->io.block_size = w->replay->max_len;
 	w->io.align = 512;
 	w->io.rw = w->replay->writes ? RW_RANDRW : RW_RANDREAD;

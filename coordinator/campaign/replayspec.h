@@ -10,7 +10,8 @@
  * Read map's replay: (a workload's mapping) into w once its load is read: the trace
  * (trace.h; a relative file is found beside the campaign file; in a campaign read from
  * a results directory, the copy the run kept there, REPLAYSPEC_COPY), its
- * speeds (load.speeds, kept in w->steps) turned into ops/s, and the settings the trace
+ * speeds (load.speeds, kept in w->steps, or a ramp of them in w->ramp_*) turned into
+ * ops/s, and the settings the trace
  * decides: block_size its largest operation, rw randrw when it writes (randread when
  * not), read_pct its share of reads. A replay without speeds, speeds without a replay,
  * fixed work with one, or a trace that does not read are refused at the key

@@ -243,6 +243,18 @@ static void cmd_check_load(const struct workload *w)
 			snprintf(q, sizeof(q), "x%g", w->ramp_factor);
 		else
 			cmd_check_rate(w->ramp_increment, w, q, sizeof(q));
+		/* a ramp of speeds: its rates are speeds of the trace (the x1 rate above) */
+		if (w->replay != NULL) {
+			double x1 = trace_rate(w->replay);
+
+			printf(
+			    "  load     ramp of speeds from x%g (%s in total), %sx%g each step, up "
+			    "to %u steps, until a step saturates\n",
+			    w->ramp_start / x1, r, w->ramp_factor > 1 ? "" : "+",
+			    w->ramp_factor > 1 ? w->ramp_factor : w->ramp_increment / x1,
+			    w->ramp_max_steps);
+			break;
+		}
 		printf("  load     ramp from %s in total, %s%s each step, up to %u steps, until a "
 		       "step "
 		       "saturates\n",

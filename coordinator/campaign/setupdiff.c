@@ -11,6 +11,7 @@
 #include "setting.h"
 #include "observe.h"
 #include "setupdiff.h"
+#include "trace.h"
 #include "units.h"
 
 struct setupdiff_out {
@@ -78,6 +79,34 @@ static void setupdiff_str(struct setupdiff_out *o, const char *w, const char *wh
 		              a && *a ? a : "none", b && *b ? b : "none");
 }
 
+/* A replay's speeds in words: "speeds x1 x2 x4", "speeds ramp x1 x2 up to 6 steps". */
+static void setupdiff_speeds_text(const struct workload *w, char *buf, size_t len)
+{
+	double x1 = trace_rate(w->replay);
+	size_t off;
+	int k;
+
+	if (!(x1 > 0))
+		x1 = 1;
+	if (w->mode == LOAD_RAMP) {
+		if (w->ramp_factor > 0)
+			snprintf(buf, len, "speeds ramp x%g x%g up to %u steps", w->ramp_start / x1,
+			         w->ramp_factor, w->ramp_max_steps);
+		else
+			snprintf(buf, len, "speeds ramp x%g +x%g up to %u steps",
+			         w->ramp_start / x1, w->ramp_increment / x1, w->ramp_max_steps);
+		return;
+	}
+	k = snprintf(buf, len, "speeds");
+	off = k > 0 ? (size_t)k : 0;
+	for (size_t i = 0; i < w->nsteps && off + 1 < len; i++) {
+		k = snprintf(buf + off, len - off, " x%g", w->steps[i].ops / x1);
+		if (k < 0 || (size_t)k >= len - off)
+			break;
+		off += (size_t)k;
+	}
+}
+
 /* The load plan in words: "steps 1000 2000 max", "curve 10% 50%", "ramp 100 x1.5 up to 20". */
 static void setupdiff_load_text(const struct workload *w, char *buf, size_t len)
 {
@@ -85,6 +114,11 @@ static void setupdiff_load_text(const struct workload *w, char *buf, size_t len)
 	int k;
 
 	buf[0] = '\0';
+	/* a replay's load in its own unit, speeds (x1 as recorded), whatever its trace's rate */
+	if (w->replay != NULL) {
+		setupdiff_speeds_text(w, buf, len);
+		return;
+	}
 	if (w->mode == LOAD_RAMP) {
 		if (w->ramp_factor > 0)
 			snprintf(buf, len, "ramp %g x%g up to %u steps", w->ramp_start,
@@ -180,6 +214,33 @@ static void setupdiff_setting(struct setupdiff_out *o, const char *w, const stru
 		setupdiff_add(o, "%s: %s %s vs %s", w, s->label, x, y);
 }
 
+/*
+ * The traces two workloads replay, key by key: the file by its content (SHA-256, its
+ * first 12 hex digits; its bytes; its operations), then its rate at x1. Where the results
+ * keep it (a copy beside plan.yaml) its path says nothing, so it is not compared.
+ */
+static void setupdiff_replay(struct setupdiff_out *o, const char *w, const struct workload *a,
+                             const struct workload *b)
+{
+	const struct trace *x = a->replay, *y = b->replay;
+	char rx[32], ry[32];
+
+	if (x == NULL && y == NULL)
+		return;
+	if (x == NULL || y == NULL) {
+		setupdiff_add(o, "%s: replay %s%.12s vs %s%.12s", w, x ? "sha256 " : "none",
+		              x ? x->sha256 : "", y ? "sha256 " : "none", y ? y->sha256 : "");
+		return;
+	}
+	if (strcmp(x->sha256, y->sha256) != 0)
+		setupdiff_add(o, "%s: replay.sha256 %.12s vs %.12s", w, x->sha256, y->sha256);
+	setupdiff_size(o, w, "replay.size", x->bytes, y->bytes);
+	setupdiff_u64(o, w, "replay.operations", x->n, y->n);
+	snprintf(rx, sizeof(rx), "%.6g ops/s", trace_rate(x));
+	snprintf(ry, sizeof(ry), "%.6g ops/s", trace_rate(y));
+	setupdiff_str(o, w, "replay.x1", rx, ry);
+}
+
 static void setupdiff_workload(struct setupdiff_out *o, const struct workload *a,
                                const struct workload *b)
 {
@@ -191,6 +252,7 @@ static void setupdiff_workload(struct setupdiff_out *o, const struct workload *a
 	setupdiff_time(o, w, "interval", a->interval_ns, b->interval_ns);
 	setupdiff_time(o, w, "warmup", a->warmup_ns, b->warmup_ns);
 	setupdiff_time(o, w, "measure", a->measure_ns, b->measure_ns);
+	setupdiff_replay(o, w, a, b);
 	setupdiff_load(o, w, a, b);
 	setupdiff_u64(o, w, "refine", a->refine, b->refine);
 	setupdiff_str(o, w, "confirm", a->skip_confirm ? "false" : "true",

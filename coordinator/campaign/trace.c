@@ -2,8 +2,11 @@
 /* Reading fio's iolog (versions 2 and 3) into the operations a replay sends the agents. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <openssl/evp.h>
 
 #include "saferead.h"
 #include "trace.h"
@@ -152,8 +155,22 @@ static int trace_finish(struct trace *t, double rate, struct error *err)
 	return 0;
 }
 
+/* The digest as 64 hex digits (and a NUL). */
+static void trace_digest(EVP_MD_CTX *md, char hex[65])
+{
+	unsigned char d[EVP_MAX_MD_SIZE];
+	unsigned int n = 0;
+
+	hex[0] = '\0';
+	if (EVP_DigestFinal_ex(md, d, &n) != 1)
+		return;
+	for (unsigned int i = 0; i < n && i < 32; i++)
+		snprintf(hex + 2 * i, 3, "%02x", d[i]);
+}
+
 struct trace *trace_load(const char *path, double rate, struct error *err)
 {
+	EVP_MD_CTX *md = NULL;
 	struct trace *t = xcalloc(1, sizeof(*t));
 	struct error lerr;
 	char *buf = NULL;
@@ -167,7 +184,14 @@ struct trace *trace_load(const char *path, double rate, struct error *err)
 	f = saferead_fopen(AT_FDCWD, NULL, path, 0, err);
 	if (f == NULL)
 		goto fail;
+	md = EVP_MD_CTX_new();
+	if (md == NULL || EVP_DigestInit_ex(md, EVP_sha256(), NULL) != 1) {
+		error_set(err, "%s: cannot hash it (SHA-256)", path);
+		goto fail;
+	}
 	len = saferead_line(f, &buf, &cap, TRACE_MAX_LINE);
+	if (len > 0)
+		EVP_DigestUpdate(md, buf, (size_t)len);
 	if (len <= 0) {
 		error_set(err, "%s:1: empty; expected '%s' or '%s'", path, TRACE_V3, TRACE_V2);
 		goto fail;
@@ -194,6 +218,7 @@ struct trace *trace_load(const char *path, double rate, struct error *err)
 	while ((len = saferead_line(f, &buf, &cap, TRACE_MAX_LINE)) > 0) {
 		lineno++;
 		total += len;
+		EVP_DigestUpdate(md, buf, (size_t)len);
 		if (total > (off_t)TRACE_MAX_FILE) {
 			error_set(err, "%s:%u: longer than %u bytes (the bound of a trace)", path,
 			          lineno, TRACE_MAX_FILE);
@@ -212,10 +237,14 @@ struct trace *trace_load(const char *path, double rate, struct error *err)
 	}
 	if (trace_finish(t, rate, err) < 0)
 		goto fail;
+	t->bytes = (uint64_t)total;
+	trace_digest(md, t->sha256);
+	EVP_MD_CTX_free(md);
 	free(buf);
 	fclose(f);
 	return t;
 fail:
+	EVP_MD_CTX_free(md);
 	free(buf);
 	if (f != NULL)
 		fclose(f);

@@ -35,6 +35,12 @@ struct trace {
 	uint64_t period_ns;
 	uint32_t max_len;
 	uint32_t writes;
+	/*
+	 * The file as read: its bytes and their SHA-256 in hex, so two runs can tell
+	 * whether they replayed the same trace (setupdiff.c) whatever its path.
+	 */
+	uint64_t bytes;
+	char sha256[65];
 };
 
 /*

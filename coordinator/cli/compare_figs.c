@@ -53,22 +53,28 @@ void compare_knee(const struct compare_run *run, size_t w, struct curve_repeats 
  * "45200.0 (44000.0-46000.0)": the knee and its 95% interval (curve_knee_interval),
  * "> 45200.0" (a lower bound), "none"; with repeats the mean and "(3 repeats)".
  */
-struct compare_text compare_fmt(const struct knee *k, const struct curve_repeats *r, double knee,
-                                int bound)
+struct compare_text compare_fmt(const struct workload *w, const struct knee *k,
+                                const struct curve_repeats *r, double knee, int bound)
 {
 	struct compare_text t;
-	double lo, hi;
+	double lo, hi, speed = curve_speed(w, knee);
+	char v[48];
 
+	/* a replay's knee beside its speed of the run's own trace: "4187.9 x8.38" */
+	if (isfinite(speed))
+		snprintf(v, sizeof(v), "%.1f x%.2f", knee, speed);
+	else
+		snprintf(v, sizeof(v), "%.1f", knee);
 	if (bound < 0)
 		snprintf(t.s, sizeof(t.s), "none");
 	else if (bound > 0)
-		snprintf(t.s, sizeof(t.s), "> %.1f", knee);
+		snprintf(t.s, sizeof(t.s), "> %s", v);
 	else if (curve_knee_interval(k, r, &lo, &hi) && r->n)
-		snprintf(t.s, sizeof(t.s), "%.1f (%.1f-%.1f, %zu repeats)", knee, lo, hi, r->n);
+		snprintf(t.s, sizeof(t.s), "%s (%.1f-%.1f, %zu repeats)", v, lo, hi, r->n);
 	else if (curve_knee_interval(k, r, &lo, &hi))
-		snprintf(t.s, sizeof(t.s), "%.1f (%.1f-%.1f)", knee, lo, hi);
+		snprintf(t.s, sizeof(t.s), "%s (%.1f-%.1f)", v, lo, hi);
 	else
-		snprintf(t.s, sizeof(t.s), "%.1f", knee);
+		snprintf(t.s, sizeof(t.s), "%s", v);
 	return t;
 }
 
@@ -82,6 +88,7 @@ struct compare_fig compare_figures(const struct compare_run *run, const char *na
 		return f;
 	j = &run->rp.judged[i];
 	f.present = true;
+	f.w = j->w;
 	f.k = &j->knee;
 	compare_knee(run, (size_t)i, &f.r, &f.knee, &f.bound);
 	f.band = f.bound == 0 && curve_knee_interval(f.k, &f.r, &f.lo, &f.hi);
@@ -547,7 +554,7 @@ void compare_print_table(struct compare_run *runs, size_t nruns)
 				printf(" - |");
 				continue;
 			}
-			printf(" knee %s", compare_fmt(f.k, &f.r, f.knee, f.bound).s);
+			printf(" knee %s", compare_fmt(f.w, f.k, &f.r, f.knee, f.bound).s);
 			printf("; peak %s", f.has_peak ? compare_num(f.peak).s : "none");
 			if (f.has_sus)
 				printf("; sustained %s at %.1f us", compare_num(f.sus).s,

@@ -7,6 +7,9 @@
 # speed lies within 10% of 8.42, knee_speed x 500 is knee_ops within 1%, each step's
 # speed in curve-trace.json and curve.csv is its offered rate over 500, and the summary
 # says the knee as a speed. A rate workload beside it has a null knee_speed and no speed.
+# Then a run of another trace (1200 reads 1,666 us apart, 600 ops/s) at x1: compare's
+# setup warning names the change key by key (the trace's SHA-256, size, operations, x1
+# rate; the speeds) and its table gives each run's knee speed beside its ops/s.
 . "$(dirname "$0")/lib.sh"
 
 python3 - "$T/trace.log" <<'PY'
@@ -23,9 +26,9 @@ agents: {local: 1}
 target: {sim: {servers: 2, service_time: 950us}}
 workers: 2
 queue_depth: 16
-interval: 200ms
-warmup: 200ms
-measure: 1s
+interval: 100ms
+warmup: 100ms
+measure: 500ms
 slo: {latency: 5ms}
 workloads:
   - name: trace
@@ -80,3 +83,44 @@ assert want in txt, (want, txt)
 print(f"# summary.txt: ... {want}")
 PY
 ok "the ramp of speeds finds the knee at capacity/x1 within 10%, said as a speed"
+
+# Another trace (its SHA-256, size, operations and rate differ), replayed at x1 only.
+python3 - "$T/other.log" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("fio version 3 iolog\n0 /x add\n0 /x open\n")
+    for i in range(1200):
+        f.write(f"{i * 1666} /x read {(i * 7919 % 2048) * 4096} 4096\n")
+    f.write("1998000 /x close\n")
+PY
+sed -e 's|file: trace.log|file: other.log|' \
+	-e 's|{speeds: {ramp: {start: 1, factor: 2, max_steps: 6}}, refine: 3}|{speeds: [1]}|' \
+	-e '/name: rate/d' "$T/speeds.yaml" > "$T/other.yaml"
+"$IOCURVE" run "$T/other.yaml" --out "$T/o" > "$T/o.out" 2> "$T/o.err" ||
+	{ cat "$T/o.out" "$T/o.err"; fail "the other trace runs"; }
+"$IOCURVE" compare "$T/r" "$T/o" --out "$T/cmp" > "$T/cmp.out" 2>&1 ||
+	{ cat "$T/cmp.out"; fail "compare runs"; }
+a=$(sha256sum "$T/trace.log" | cut -c1-12)
+b=$(sha256sum "$T/other.log" | cut -c1-12)
+grep "setups differ" "$T/cmp.out" | sed 's/^/# /'
+# the two files are 28,333 and 33,993 bytes
+for want in "trace: replay.sha256 $a vs $b" "trace: replay.size 27.67KiB vs 33.2KiB" \
+	"trace: replay.operations 1000 vs 1200" "trace: replay.x1 500 ops/s vs 600.24 ops/s" \
+	"trace: load speeds ramp x1 x2 up to 6 steps vs speeds x1"; do
+	grep -q "setups differ, .*$want" "$T/cmp.out" ||
+		{ cat "$T/cmp.out"; fail "setupdiff names '$want'"; }
+done
+ok "compare's setup warning names the other trace and speeds key by key"
+python3 - "$T" <<'PY' || { cat "$T/cmp.out"; fail "compare gives each run's knee speed"; }
+import json, sys
+T = sys.argv[1]
+k1 = json.load(open(T + "/r/summary.json"))["workloads"][0]
+k2 = json.load(open(T + "/o/summary.json"))["workloads"][0]
+out = open(T + "/cmp.out").read()
+row = [l for l in out.splitlines() if l.startswith("| trace |")][0]
+x1 = k1["knee_ops"] / 500
+print(f"# {row}")
+assert f"{k1['knee_ops']:.1f} x{x1:.2f}" in row, (k1["knee_ops"], x1, row)
+assert "x1.00" in row, row
+PY
+ok "compare's table gives each run's knee speed beside its ops/s"

@@ -5,12 +5,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "campaign.h"
 #include "setupdiff.h"
+#include "trace.h"
 
 /* The base campaign; each case below changes one line of it. */
 static const char *const test_setupdiff_base[] = {
@@ -214,12 +216,65 @@ static void test_setupdiff_targets(void **state)
 		campaign_free(c[i]);
 }
 
+/* A trace of n operations over period_ns, with its file's bytes and digest (no operations). */
+static struct trace *test_setupdiff_trace(uint32_t n, uint64_t period_ns, uint64_t bytes,
+                                          char digit)
+{
+	struct trace *t = calloc(1, sizeof(*t));
+
+	assert_non_null(t);
+	t->n = n;
+	t->period_ns = period_ns;
+	t->bytes = bytes;
+	memset(t->sha256, digit, 64);
+	return t;
+}
+
+/*
+ * A replay's trace, key by key by its content, and its load in speeds: the same speeds
+ * of a trace of another rate are the same load, other speeds are named as speeds.
+ */
+static void test_setupdiff_replay(void **state)
+{
+	struct campaign *c[3];
+	char buf[2048];
+
+	(void)state;
+	for (int i = 0; i < 3; i++)
+		c[i] = test_setupdiff_load(0, NULL);
+	/* as replayspec.c leaves them: each speed times the x1 rate (500, then 600 ops/s) */
+	c[0]->workloads[0].replay = test_setupdiff_trace(1000, 2000000000ull, 28333, 'a');
+	c[0]->workloads[0].steps[0].ops = 500;
+	c[0]->workloads[0].steps[1].ops = 1000;
+	c[1]->workloads[0].replay = test_setupdiff_trace(1200, 2000000000ull, 33993, 'b');
+	c[1]->workloads[0].steps[0].ops = 600;
+	c[1]->workloads[0].steps[1].ops = 1200;
+	assert_int_equal(setupdiff(c[0], c[0], buf, sizeof(buf)), 0);
+	assert_int_equal(setupdiff(c[0], c[1], buf, sizeof(buf)), 4);
+	assert_string_equal(buf, "rr: replay.sha256 aaaaaaaaaaaa vs bbbbbbbbbbbb; rr: replay.size "
+	                         "27.67KiB vs 33.2KiB; rr: replay.operations 1000 vs 1200; rr: "
+	                         "replay.x1 500 ops/s vs 600 ops/s");
+	/* the same trace at other speeds; a workload of rates against a replay */
+	c[1]->workloads[0].replay->n = 1000;
+	c[1]->workloads[0].replay->bytes = 28333;
+	memset(c[1]->workloads[0].replay->sha256, 'a', 64);
+	c[1]->workloads[0].steps[0].ops = 500;
+	c[1]->workloads[0].steps[1].ops = 2000;
+	assert_int_equal(setupdiff(c[0], c[1], buf, sizeof(buf)), 1);
+	assert_string_equal(buf, "rr: load speeds x1 x2 vs speeds x1 x4");
+	assert_int_equal(setupdiff(c[0], c[2], buf, sizeof(buf)), 2);
+	assert_string_equal(buf, "rr: replay sha256 aaaaaaaaaaaa vs none; rr: load speeds x1 x2 "
+	                         "vs steps 1000 2000");
+	for (int i = 0; i < 3; i++)
+		campaign_free(c[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_setupdiff_each_key), cmocka_unit_test(test_setupdiff_clone),
 	    cmocka_unit_test(test_setupdiff_sync),     cmocka_unit_test(test_setupdiff_background),
-	    cmocka_unit_test(test_setupdiff_targets),
+	    cmocka_unit_test(test_setupdiff_targets),  cmocka_unit_test(test_setupdiff_replay),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

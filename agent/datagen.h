@@ -29,6 +29,12 @@ struct datagen_config {
 	 * on every agent and worker. datagen itself reads only seed.
 	 */
 	char clone[DATAGEN_CLONE_MAX];
+	/*
+	 * verify (layout only): each 4KiB block laid out carries a header (agent/verify.h)
+	 * naming worker as its writer; datagen itself never reads these.
+	 */
+	bool verify;
+	uint32_t worker;
 };
 
 struct datagen;

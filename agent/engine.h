@@ -16,11 +16,19 @@
  */
 struct engine;
 
+/* What an engine_io does beside a read or a write: sync the target (fsync, fdatasync). */
+enum engine_sync { ENGINE_SYNC_NONE = 0, ENGINE_SYNC_FSYNC, ENGINE_SYNC_FDATASYNC };
+
 struct engine_io {
 	uint64_t offset;
 	uint32_t len;
 	bool write;
 	uint16_t slot; /* buffer / in-flight slot, < queue_depth */
+	/*
+	 * Not none: a sync of the whole target (offset, len and write unused), which
+	 * completes with 0 or -errno. The sim serves it as a write of its device.
+	 */
+	enum engine_sync sync;
 };
 
 struct engine_completion {
@@ -58,6 +66,15 @@ struct engine_sim_params {
 	uint64_t stall_after_ops;
 	uint64_t stall_ns;
 	double rate_limit; /* ops/s of a token bucket before the servers (0: none) */
+	/*
+	 * Set: the servers are those of a shared device (simshare.h), not the engine's own:
+	 * device share_dev, or, for a background's worker (share_spread), the foreground's
+	 * devices in turn. Every worker of the agent maps it; the plan makes it.
+	 */
+	struct simshare *share;
+	uint32_t share_dev;
+	uint32_t share_own; /* share_spread: this workload's workers per agent */
+	bool share_spread;
 };
 
 struct engine_params {

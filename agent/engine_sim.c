@@ -9,6 +9,7 @@
 
 #include "clock.h"
 #include "engine.h"
+#include "simshare.h"
 #include "xalloc.h"
 
 #define SIM_ALIGN 4096u
@@ -59,6 +60,10 @@ struct engine {
 	uint64_t rng;
 	uint64_t reap_slack_ns; /* a completion may wait this long while a slot is free */
 	bool overflow; /* the caller queued past queue_depth: reported, not silently dropped */
+	struct simshare *share; /* set: the servers are a shared device's (engine.h) */
+	uint32_t share_dev;
+	uint32_t share_own;
+	bool share_spread;
 };
 
 /* splitmix64: cheap, and a seed gives the same service times on every run. */
@@ -189,11 +194,21 @@ static void sim_submit(struct engine *e, uint64_t now)
 		if (op.seq == e->stall_after_ops)
 			sim_stall(e, now, now + e->stall_ns);
 		ready = sim_token(e, now);
-		start = e->server_free[0] > ready ? e->server_free[0] : ready;
-		op.done_ns = start + sim_service_ns(e, e->pending[i].write);
-		e->server_free[0] = op.done_ns;
-		sim_sift_down(e->server_free, sizeof(*e->server_free), e->nservers, 0,
-		              sim_u64_before);
+		if (e->share != NULL) {
+			/* another process's operations may hold the servers: the shared device's */
+			uint32_t dev = e->share_spread
+			                   ? simshare_spread(e->share, op.seq, e->share_own)
+			                   : e->share_dev;
+
+			op.done_ns = simshare_take(e->share, dev, ready,
+			                           sim_service_ns(e, e->pending[i].write));
+		} else {
+			start = e->server_free[0] > ready ? e->server_free[0] : ready;
+			op.done_ns = start + sim_service_ns(e, e->pending[i].write);
+			e->server_free[0] = op.done_ns;
+			sim_sift_down(e->server_free, sizeof(*e->server_free), e->nservers, 0,
+			              sim_u64_before);
+		}
 		op.slot = e->pending[i].slot;
 		op.res = (int32_t)e->pending[i].len; /* reads and writes always succeed */
 		sim_op_push(e, &op);
@@ -312,6 +327,10 @@ static struct engine *sim_open(const struct engine_params *p, struct error *err)
 	}
 	e->rng = p->seed;
 	e->reap_slack_ns = p->reap_slack_ns;
+	e->share = s->share;
+	e->share_dev = s->share_dev;
+	e->share_own = s->share_own;
+	e->share_spread = s->share_spread;
 	return e;
 }
 
@@ -329,7 +348,8 @@ static void sim_queue(struct engine *e, const struct engine_io *io)
 	}
 	e->pending[e->npending].slot = io->slot;
 	e->pending[e->npending].len = io->len;
-	e->pending[e->npending].write = io->write;
+	/* a sync is served as one write of the device: its service time, a server's turn */
+	e->pending[e->npending].write = io->write || io->sync != ENGINE_SYNC_NONE;
 	e->npending++;
 }
 

@@ -142,7 +142,11 @@ static void uring_queue(struct engine *e, const struct engine_io *io)
 	void *buf = e->bufs + (size_t)io->slot * e->block_size;
 
 	/* The worker never has more than queue_depth in flight, and the SQ holds one more. */
-	if (e->fixed_bufs && io->write)
+	if (io->sync != ENGINE_SYNC_NONE)
+		/* io_uring's own fsync of the registered file; DATASYNC is fdatasync(2) */
+		io_uring_prep_fsync(sqe, 0,
+		                    io->sync == ENGINE_SYNC_FDATASYNC ? IORING_FSYNC_DATASYNC : 0);
+	else if (e->fixed_bufs && io->write)
 		io_uring_prep_write_fixed(sqe, 0, buf, io->len, io->offset, io->slot);
 	else if (e->fixed_bufs)
 		io_uring_prep_read_fixed(sqe, 0, buf, io->len, io->offset, io->slot);

@@ -18,6 +18,7 @@
 #include "layout.h"
 #include "log.h"
 #include "units.h"
+#include "verify.h"
 
 #define LAYOUT_XATTR "user.iocurve.layout"
 #define LAYOUT_CHUNK (1u << 20)
@@ -26,12 +27,15 @@
 #define LAYOUT_SAMPLES 16u
 /* Each sample: a window in which some chunk of datagen's must start (chunks are <= 4KiB). */
 #define LAYOUT_SAMPLE_LEN 8192u
-/* The xattr's value at most: size, compress, dedupe and a clone's name. */
-#define LAYOUT_STAMP_MAX (96 + DATAGEN_CLONE_MAX)
+/* The xattr's value at most: size, compress, dedupe, a clone's name and verify. */
+#define LAYOUT_STAMP_MAX (112 + DATAGEN_CLONE_MAX)
+/* A layout with verify headers adds this to the xattr's value. */
+#define LAYOUT_VERIFIED " verify=crc32"
 
 /*
  * The xattr's value: size and data pattern, so a change of either lays the file out
- * again; a clone's adds its name (" clone=NAME"), which its seed follows from.
+ * again; a clone's adds its name (" clone=NAME"), which its seed follows from; a
+ * layout with verify headers ends in LAYOUT_VERIFIED (layout_stamp_verified).
  */
 static void layout_stamp(char *buf, size_t len, uint64_t size, const struct datagen_config *data)
 {
@@ -43,24 +47,52 @@ static void layout_stamp(char *buf, size_t len, uint64_t size, const struct data
 		         data->clone);
 }
 
+/* The xattr of a layout with verify headers when data asks for them. */
+static void layout_stamp_verified(char *buf, size_t len, uint64_t size,
+                                  const struct datagen_config *data)
+{
+	size_t n;
+
+	layout_stamp(buf, len, size, data);
+	n = strlen(buf);
+	if (data != NULL && data->verify)
+		snprintf(buf + n, len - n, "%s", LAYOUT_VERIFIED);
+}
+
 /* A clone's layout: every file from the clone's seed, the same bytes on every agent. */
 static bool layout_is_clone(const struct datagen_config *data)
 {
 	return data != NULL && data->clone[0] != '\0';
 }
 
-/* True when the xattr records exactly this size and pattern: laid out whole before. */
-static bool layout_is_done(int fd, uint64_t size, const struct datagen_config *data)
+/* What the xattr says of a file: not laid out for this plan, laid out, with verify headers. */
+enum layout_found { LAYOUT_NOT_DONE, LAYOUT_PLAIN, LAYOUT_HEADERS };
+
+/*
+ * Whether the xattr records exactly this size and pattern (laid out whole before), and
+ * with verify headers or not. A file with headers serves a workload without verify as
+ * it is (its headers are evidence a later verify read needs); one without serves no
+ * workload with verify (it has no header to check): that is laid out again.
+ */
+static enum layout_found layout_is_done(int fd, uint64_t size, const struct datagen_config *data)
 {
 	char want[LAYOUT_STAMP_MAX], have[LAYOUT_STAMP_MAX];
+	size_t wl;
 	ssize_t n;
 
 	layout_stamp(want, sizeof(want), size, data);
 	n = fgetxattr(fd, LAYOUT_XATTR, have, sizeof(have) - 1);
 	if (n < 0)
-		return false;
+		return LAYOUT_NOT_DONE;
 	have[n] = '\0';
-	return strcmp(have, want) == 0;
+	wl = strlen(want);
+	if (strncmp(have, want, wl) != 0)
+		return LAYOUT_NOT_DONE;
+	if (strcmp(have + wl, LAYOUT_VERIFIED) == 0)
+		return LAYOUT_HEADERS;
+	if (have[wl] != '\0' || (data != NULL && data->verify))
+		return LAYOUT_NOT_DONE;
+	return LAYOUT_PLAIN;
 }
 
 /*
@@ -115,8 +147,8 @@ blocks:
  * *bad_off the first one's offset.
  */
 static int layout_sample(int fd, const char *path, uint64_t size, bool direct,
-                         const struct datagen_config *data, uint32_t *bad, uint64_t *bad_off,
-                         struct error *err)
+                         const struct datagen_config *data, bool headers, uint32_t *bad,
+                         uint64_t *bad_off, struct error *err)
 {
 	uint32_t pct = data ? data->compress_pct : 0;
 	bool clone = layout_is_clone(data);
@@ -153,9 +185,16 @@ static int layout_sample(int fd, const char *path, uint64_t size, bool direct,
 		 * clone is never written to (the campaign refuses writes on it): its samples
 		 * start chunks of its own seed, else it is not the golden image any more.
 		 */
-		if (clone)
+		/* A file with verify headers: each sampled block's own header holds */
+		if (headers) {
+			struct verify_bad vb;
+
+			found = n >= (ssize_t)VERIFY_BLOCK &&
+			        verify_check(buf, VERIFY_BLOCK, off, &vb) == 0;
+		} else if (clone)
 			found = datagen_check_seed(buf, (size_t)n, pct, &seed) && seed == want;
-		for (size_t p = 0; !clone && !found && p < LAYOUT_ALIGN && p + 512 <= (size_t)n;
+		for (size_t p = 0;
+		     !headers && !clone && !found && p < LAYOUT_ALIGN && p + 512 <= (size_t)n;
 		     p += 512)
 			found = datagen_check(buf + p, (size_t)n - p, pct);
 		if (!found && (*bad)++ == 0)
@@ -176,7 +215,7 @@ static int layout_sample(int fd, const char *path, uint64_t size, bool direct,
  * why[0] == '\0' when it does, 0 with why in words when it must be laid out again.
  */
 static int layout_verify(int fd, const char *path, uint64_t size, bool direct,
-                         const struct datagen_config *data, char *why, size_t len,
+                         const struct datagen_config *data, bool headers, char *why, size_t len,
                          struct error *err)
 {
 	char a[32], b[32];
@@ -194,9 +233,14 @@ static int layout_verify(int fd, const char *path, uint64_t size, bool direct,
 		snprintf(why, len, "%s of %s are holes", a, b);
 		return 0;
 	}
-	if (layout_sample(fd, path, size, direct, data, &bad, &off, err) < 0)
+	if (layout_sample(fd, path, size, direct, data, headers, &bad, &off, err) < 0)
 		return -1;
-	if (bad > 0)
+	if (bad > 0 && headers)
+		snprintf(why, len,
+		         "%u of %u blocks read back fail their verify header (the first at offset "
+		         "%" PRIu64 ")",
+		         bad, LAYOUT_SAMPLES, off);
+	else if (bad > 0)
 		snprintf(why, len,
 		         "%u of %u blocks read back are not the data its layout wrote (the first "
 		         "at offset %" PRIu64 ")",
@@ -210,7 +254,8 @@ static int layout_write_all(int fd, const char *path, uint64_t size, bool direct
 {
 	struct datagen_config dc = {.block_size = LAYOUT_CHUNK};
 	struct datagen *gen;
-	uint64_t off = 0;
+	/* every block laid out has one generation: the layout's start */
+	uint64_t off = 0, generation = clock_now_ns() + verify_realtime_offset();
 	void *buf = NULL;
 	int ret;
 
@@ -243,6 +288,8 @@ static int layout_write_all(int fd, const char *path, uint64_t size, bool direct
 			goto err;
 		}
 		datagen_fill(gen, buf);
+		if (data != NULL && data->verify)
+			verify_stamp(buf, len, off, data->worker, generation);
 		n = pwrite(fd, buf, len, (off_t)off);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -353,6 +400,7 @@ int layout_open_at(int dirfd, const char *name, const char *path, uint64_t size,
 {
 	int flags = O_RDWR | O_CREAT | O_CLOEXEC | (direct ? O_DIRECT : 0);
 	char text[LAYOUT_STAMP_MAX], why[160];
+	enum layout_found found;
 	bool created = false;
 	struct stat st;
 	int fd;
@@ -383,10 +431,20 @@ int layout_open_at(int dirfd, const char *name, const char *path, uint64_t size,
 		close(fd);
 		return -1;
 	}
-	if ((uint64_t)st.st_size == size && layout_is_done(fd, size, data)) {
+	found = (uint64_t)st.st_size == size ? layout_is_done(fd, size, data) : LAYOUT_NOT_DONE;
+	if (found != LAYOUT_NOT_DONE) {
 		/* The xattr says laid out; holes punched or data overwritten since do not. */
-		if (layout_verify(fd, path, size, direct, data, why, sizeof(why), err) < 0)
+		if (layout_verify(fd, path, size, direct, data, found == LAYOUT_HEADERS, why,
+		                  sizeof(why), err) < 0)
 			goto err;
+		if (why[0] != '\0' && found == LAYOUT_HEADERS) {
+			/*
+			 * Damage to a file of verify headers is what verify is there to find:
+			 * laying it out again would erase the evidence. Its reads report it.
+			 */
+			log_warn("%s: %s; kept as it is, for its reads to report", path, why);
+			return fd;
+		}
 		if (why[0] == '\0') {
 			if (layout_is_clone(data))
 				log_info("%s: already the clone '%s': reused, not laid out", path,
@@ -397,6 +455,11 @@ int layout_open_at(int dirfd, const char *name, const char *path, uint64_t size,
 	} else if ((uint64_t)st.st_size != size && fgetxattr(fd, LAYOUT_XATTR, NULL, 0) > 0) {
 		log_warn("re-laying %s: its size is %" PRIu64 " bytes, the plan's %" PRIu64, path,
 		         (uint64_t)st.st_size, size);
+	} else if (data != NULL && data->verify && fgetxattr(fd, LAYOUT_XATTR, NULL, 0) > 0) {
+		log_info(
+		    "re-laying %s: the workload verifies, and its layout has no verify headers "
+		    "(or another data pattern)",
+		    path);
 	}
 
 	/* Forget any old layout first, so a crash below cannot leave a half-written file trusted.
@@ -415,7 +478,7 @@ int layout_open_at(int dirfd, const char *name, const char *path, uint64_t size,
 	/* Buffered targets would otherwise start their first read step from the page cache. */
 	if (!direct)
 		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-	layout_stamp(text, sizeof(text), size, data);
+	layout_stamp_verified(text, sizeof(text), size, data);
 	if (fsetxattr(fd, LAYOUT_XATTR, text, strlen(text), 0) < 0 && errno != ENOTSUP) {
 		error_set(err, "%s: setting %s: %s", path, LAYOUT_XATTR, strerror(errno));
 		goto err;

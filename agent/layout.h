@@ -22,6 +22,12 @@
  * sampled blocks that are not datagen's (zeroed, overwritten by others) lay it
  * out again, with a warning that says why ("re-laying PATH: 48MiB of 64MiB are
  * holes").
+ * With data->verify every 4KiB block laid out carries its verify header
+ * (agent/verify.h) and the xattr ends in " verify=crc32". A file whose xattr says
+ * so is reused as it is, by a workload with verify or without, whatever its
+ * sampled blocks show (a warning names the first that fails its header): damage
+ * to it is evidence for the reads to report, never laid out over. A file without
+ * headers is laid out again for a workload with verify.
  * *progress (may be NULL) follows the bytes written as it goes, for the
  * coordinator's progress line. Returns the open fd, or -1 with err naming the
  * path and the reason ("O_DIRECT is not supported on this file system; set

@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include "params.h"
+#include "replay.h"
+#include "verify.h"
 
 /* The access distribution arrives as the protocol's RandomDist number. */
 _Static_assert((int)PATTERN_UNIFORM == (int)IOCURVE__RANDOM_DIST__RANDOM_DIST_UNIFORM,
@@ -249,6 +251,33 @@ int params_check_step(const Iocurve__StartStep *s, uint32_t nworkers, uint64_t n
 	return 0;
 }
 
+/*
+ * verify: every 4KiB block carries a header (agent/verify.h), so a block and its
+ * offset are whole 4KiB blocks; a dedupe copy or a clone's one image would repeat
+ * blocks whose headers name their own offset, and a simulated device has no data.
+ */
+static int params_check_verify(const Iocurve__Prepare *p, const struct io_settings *io,
+                               struct error *err)
+{
+	uint32_t align = io->align ? io->align : io->block_size;
+
+	if (io->block_size % VERIFY_BLOCK != 0 || align % VERIFY_BLOCK != 0) {
+		error_set(err,
+		          "workload %s: Prepare field verify needs block_size and align multiples "
+		          "of %u (they are %u and %u)",
+		          p->workload, VERIFY_BLOCK, io->block_size, align);
+		return -1;
+	}
+	if (io->dedupe_pct > 0 || io->clone[0] != '\0' || p->sim != NULL) {
+		error_set(err, "workload %s: Prepare field verify cannot go with %s", p->workload,
+		          p->sim != NULL   ? "a simulated device (no data)"
+		          : io->dedupe_pct ? "dedupe_pct (a block's header names its offset)"
+		                           : "clone (one image for every file)");
+		return -1;
+	}
+	return 0;
+}
+
 int params_from_prepare(const Iocurve__Prepare *p, const char *file_prefix,
                         const struct params_caps *caps, struct io_plan *plan,
                         struct engine_sim_params *sim, struct error *err)
@@ -306,6 +335,26 @@ int params_from_prepare(const Iocurve__Prepare *p, const char *file_prefix,
 		          p->workload, plan->io.clone, rw_mode_name(plan->io.rw));
 		return -1;
 	}
+	/* sync writes: one way of syncing, and only where something is written */
+	if (plan->io.fsync != 0 && plan->io.fdatasync != 0) {
+		error_set(err,
+		          "workload %s: Prepare fields fsync %u and fdatasync %u are both set: a "
+		          "worker syncs one way",
+		          p->workload, plan->io.fsync, plan->io.fdatasync);
+		return -1;
+	}
+	if ((plan->io.fsync != 0 || plan->io.fdatasync != 0 || plan->io.dsync) &&
+	    !rw_writes(plan->io.rw)) {
+		error_set(err, "workload %s: Prepare field %s is set, and rw %s does not write",
+		          p->workload,
+		          plan->io.fsync       ? "fsync"
+		          : plan->io.fdatasync ? "fdatasync"
+		                               : "dsync",
+		          rw_mode_name(plan->io.rw));
+		return -1;
+	}
+	if (plan->io.verify && params_check_verify(p, &plan->io, err) < 0)
+		return -1;
 	plan->workload_index = p->workload_index;
 	plan->file_prefix = file_prefix;
 	plan->file_size = p->file_size;
@@ -313,6 +362,11 @@ int params_from_prepare(const Iocurve__Prepare *p, const char *file_prefix,
 	if (p->fleet_workers > 0 && p->worker_base + p->workers <= p->fleet_workers) {
 		plan->phase_base = p->worker_base;
 		plan->phase_total = p->fleet_workers;
+	}
+	/* a replay's operations, held for the workers the pool forks (agent/replay.h) */
+	if (replay_from_prepare(p, plan->file_size, plan->io.block_size, &plan->replay, err) < 0) {
+		error_prefix(err, "workload %s: ", p->workload);
+		return -1;
 	}
 	if (p->sim != NULL) {
 		sim->servers = p->sim->servers;

@@ -16,12 +16,30 @@
 #include "frame.h"
 #include "hist.h"
 #include "hostcpu.h"
+#include "kview.h"
 #include "layout.h"
 #include "log.h"
 #include "params.h"
 #include "plan.h"
 #include "pool.h"
+#include "simshare.h"
 #include "xalloc.h"
+
+/* One workload's pool on this agent: the foreground's, or the background's beside it. */
+struct plan_wl {
+	struct plan *pl;
+	const char *role; /* "workload" or "background workload", for the log */
+	struct pool *pool;
+	uint32_t workload_index;
+	uint32_t nworkers;
+	uint32_t warmup_intervals;
+	struct engine_sim_params sim; /* the simulated device of the workload, if any */
+	struct hostcpu cpu;           /* host CPU use between interval reports */
+	struct kview kv;              /* the kernel's view of the target's device */
+	uint64_t interval_ns;
+	uint64_t step_start_ns; /* the step in progress starts here (this host's clock) */
+	bool work;              /* the step in progress is fixed work */
+};
 
 struct plan {
 	const struct agent *a; /* who this agent is: its name, --allow, the clock skew, the loop */
@@ -31,16 +49,10 @@ struct plan {
 	uint64_t deadman_ms; /* the session's (plan_set_deadman) */
 	uint64_t caps;       /* both sides' capabilities (plan_set_caps) */
 
-	/* The workload in progress. */
-	struct pool *pool;
-	uint32_t workload_index;
-	uint32_t nworkers;
-	uint32_t warmup_intervals;
-	struct engine_sim_params sim; /* the simulated device of the workload, if any */
-	struct hostcpu cpu;           /* host CPU use between interval reports */
-	uint64_t interval_ns;
-	uint64_t step_start_ns; /* the step in progress starts here (this host's clock) */
-	bool work;              /* the step in progress is fixed work */
+	/* The foreground workload in progress, and the background beside it (if any). */
+	struct plan_wl fg, bg;
+	/* The sim devices both pools' workers share while a background runs on a sim. */
+	struct simshare *share;
 };
 
 static void plan_send_error(struct plan *pl, uint32_t workload, const char *path,
@@ -60,13 +72,14 @@ static void plan_send_error(struct plan *pl, uint32_t workload, const char *path
 
 static void plan_on_ready(void *arg, uint64_t bytes_laid_out, uint64_t layout_ns)
 {
-	struct plan *pl = arg;
+	struct plan_wl *w = arg;
+	struct plan *pl = w->pl;
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__Ready r = IOCURVE__READY__INIT;
 
-	log_info("workload %u: workers ready (%llu bytes laid out in %.1f s)", pl->workload_index,
+	log_info("%s %u: workers ready (%llu bytes laid out in %.1f s)", w->role, w->workload_index,
 	         (unsigned long long)bytes_laid_out, (double)layout_ns / 1e9);
-	r.workload_index = pl->workload_index;
+	r.workload_index = w->workload_index;
 	r.layout_ns = layout_ns;
 	r.bytes_laid_out = bytes_laid_out;
 	env.body_case = IOCURVE__ENVELOPE__BODY_READY;
@@ -74,9 +87,11 @@ static void plan_on_ready(void *arg, uint64_t bytes_laid_out, uint64_t layout_ns
 	pl->send(pl->send_arg, &env);
 }
 
+static void plan_wl_stop(struct plan_wl *w, const char *why);
+
 static void plan_stop_cb(evutil_socket_t fd, short what, void *arg)
 {
-	plan_stop(arg, "a worker failed");
+	plan_wl_stop(arg, "a worker failed");
 }
 
 /*
@@ -85,8 +100,9 @@ static void plan_stop_cb(evutil_socket_t fd, short what, void *arg)
  * about the dead-man, the coordinator's word waiting unread) or partitioned (it ran,
  * no word came).
  */
-static void plan_send_lost(struct plan *pl, const char *message, uint64_t silent_ns)
+static void plan_send_lost(struct plan_wl *w, const char *message, uint64_t silent_ns)
 {
+	struct plan *pl = w->pl;
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__Error e = IOCURVE__ERROR__INIT;
 	uint64_t now = clock_now_ns(), deadman_ns = pl->deadman_ms * NSEC_PER_MSEC;
@@ -105,7 +121,7 @@ static void plan_send_lost(struct plan *pl, const char *message, uint64_t silent
 		         "its workers' dead-man (%.1f s) stopped their I/O: %s",
 		         (double)silent_ns / 1e9, (double)deadman_ns / 1e9, message);
 	log_error("%s", why);
-	e.workload_index = pl->workload_index;
+	e.workload_index = w->workload_index;
 	e.message = why;
 	e.path = "";
 	e.agent_lost = true;
@@ -116,34 +132,81 @@ static void plan_send_lost(struct plan *pl, const char *message, uint64_t silent
 
 static void plan_on_failed(void *arg, const char *message, uint64_t deadman_ns)
 {
-	struct plan *pl = arg;
+	struct plan_wl *w = arg;
+	struct plan *pl = w->pl;
 
 	if (deadman_ns != 0)
-		plan_send_lost(pl, message, deadman_ns);
+		plan_send_lost(w, message, deadman_ns);
 	else
-		plan_send_error(pl, pl->workload_index, NULL, message);
+		plan_send_error(pl, w->workload_index, NULL, message);
 	/* Called from inside the pool: free it once the pool's code has returned. */
-	event_base_once(pl->a->base, -1, EV_TIMEOUT, plan_stop_cb, pl, &(struct timeval){0, 0});
+	event_base_once(pl->a->base, -1, EV_TIMEOUT, plan_stop_cb, w, &(struct timeval){0, 0});
+}
+
+/*
+ * The kernel's counters of the target's device over the interval, read here, at its
+ * end, once for all the agent's workers (a worker reading them per operation would
+ * measure itself).
+ */
+static void plan_kernel_view(struct plan_wl *w, Iocurve__IntervalReport *r)
+{
+	struct kview_counts d;
+
+	if (!kview_sample(&w->kv, &d))
+		return;
+	if (w->kv.kind == KVIEW_BLOCK) {
+		r->kernel_n = 1;
+		r->kernel_reads = d.reads;
+		r->kernel_writes = d.writes;
+		r->kernel_io_ms = d.io_ms;
+		r->kernel_busy_ms = d.busy_ms;
+		r->kernel_queue_ms = d.queue_ms;
+	} else {
+		r->nfs_ops = d.nfs_ops;
+		r->nfs_rtt_ms = d.nfs_rtt_ms;
+		r->nfs_exec_ms = d.nfs_exec_ms;
+	}
+	r->kernel_dev = w->kv.name;
+}
+
+/* Which device's counters the workload's I/O moves: the target's, resolved once. */
+static void plan_resolve_kernel_view(struct plan_wl *w, const struct io_plan *pp,
+                                     const char *target)
+{
+	struct stat st;
+	char why[160];
+
+	memset(&w->kv, 0, sizeof(w->kv));
+	if (pp->target_fd < 0 || fstat(pp->target_fd, &st) < 0)
+		return;
+	kview_resolve(&w->kv, S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev, why, sizeof(why));
+	if (w->kv.kind == KVIEW_NONE)
+		log_info("kernel view of %s: none (%s)", target, why);
+	else
+		log_info("kernel view of %s: %s (%s)", target, w->kv.name,
+		         w->kv.kind == KVIEW_BLOCK ? w->kv.stat : "/proc/self/mountstats");
 }
 
 static void plan_on_interval(void *arg, uint32_t step, uint32_t index, const struct shm_interval *m,
                              uint32_t workers, uint32_t finished)
 {
-	struct plan *pl = arg;
+	struct plan_wl *w = arg;
+	struct plan *pl = w->pl;
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__IntervalReport r = IOCURVE__INTERVAL_REPORT__INIT, sent;
 
-	r.workload_index = pl->workload_index;
+	r.workload_index = w->workload_index;
 	r.step = step;
 	r.interval = index;
-	r.warmup = index < pl->warmup_intervals;
+	r.warmup = index < w->warmup_intervals;
 	r.workers = workers;
-	r.duration_ns = pl->interval_ns;
-	r.host_cpu_pct = hostcpu_sample(&pl->cpu);
+	r.duration_ns = w->interval_ns;
+	r.host_cpu_pct = hostcpu_sample(&w->cpu);
 	record_encode(&m->rec, &r);
 	/* The host's steal is the agent's to measure, once for all its workers. */
-	r.steal_ppm = (uint64_t)(pl->cpu.steal_pct * 1e4);
+	r.steal_ppm = (uint64_t)(w->cpu.steal_pct * 1e4);
 	r.workers_finished = finished;
+	plan_kernel_view(w, &r);
 	/*
 	 * Read and write apart only to a coordinator that has them (CAPABILITY_KINDS): an
 	 * older one would be sent two histograms a report to skip unread.
@@ -156,20 +219,21 @@ static void plan_on_interval(void *arg, uint32_t step, uint32_t index, const str
 
 static void plan_on_step_done(void *arg, uint32_t step, uint32_t intervals)
 {
-	struct plan *pl = arg;
+	struct plan_wl *w = arg;
+	struct plan *pl = w->pl;
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__StepDone d = IOCURVE__STEP_DONE__INIT;
 
-	d.workload_index = pl->workload_index;
+	d.workload_index = w->workload_index;
 	d.step = step;
 	d.intervals = intervals;
-	d.start_time = skew_to_wire(&pl->a->skew, pl->step_start_ns);
-	if (pl->work && pl->pool != NULL) {
+	d.start_time = skew_to_wire(&pl->a->skew, w->step_start_ns);
+	if (w->work && w->pool != NULL) {
 		/* fixed work: how far each worker got, and when the finished ones did */
-		d.n_worker_done_ns = d.n_worker_ops = pl->nworkers;
-		d.worker_done_ns = xcalloc(pl->nworkers, sizeof(*d.worker_done_ns));
-		d.worker_ops = xcalloc(pl->nworkers, sizeof(*d.worker_ops));
-		pool_work(pl->pool, d.worker_done_ns, d.worker_ops);
+		d.n_worker_done_ns = d.n_worker_ops = w->nworkers;
+		d.worker_done_ns = xcalloc(w->nworkers, sizeof(*d.worker_done_ns));
+		d.worker_ops = xcalloc(w->nworkers, sizeof(*d.worker_ops));
+		pool_work(w->pool, d.worker_done_ns, d.worker_ops);
 	}
 	env.body_case = IOCURVE__ENVELOPE__BODY_STEP_DONE;
 	env.step_done = &d;
@@ -181,11 +245,12 @@ static void plan_on_step_done(void *arg, uint32_t step, uint32_t intervals)
 /* Laying out targets: keeps the coordinator's preparation alive and shows how far. */
 static void plan_on_progress(void *arg, uint64_t done, uint64_t total)
 {
-	struct plan *pl = arg;
+	struct plan_wl *w = arg;
+	struct plan *pl = w->pl;
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__LayoutProgress lp = IOCURVE__LAYOUT_PROGRESS__INIT;
 
-	lp.workload_index = pl->workload_index;
+	lp.workload_index = w->workload_index;
 	lp.bytes_done = done;
 	lp.bytes_total = total;
 	env.body_case = IOCURVE__ENVELOPE__BODY_LAYOUT_PROGRESS;
@@ -237,6 +302,14 @@ static int plan_target(struct plan *pl, const Iocurve__Prepare *p, struct io_pla
 		          p->target_dir, pp->io.clone);
 		return -1;
 	}
+	if (pp->io.verify) {
+		/* headers are laid out before the first read: a device never is */
+		error_set(err,
+		          "target %s is a block device, which is never laid out: verify needs a "
+		          "directory (one file per worker, each block laid out with its header)",
+		          p->target_dir);
+		return -1;
+	}
 	if (rw_writes(pp->io.rw) && !pl->o.allow_device_writes) {
 		error_set(err,
 		          "target %s is a block device: writing to it needs the agent flag "
@@ -265,17 +338,70 @@ static int plan_target(struct plan *pl, const Iocurve__Prepare *p, struct io_pla
 	return 0;
 }
 
-/* Lay out and fork for one workload, after checking the target against --allow. */
+/*
+ * The sim devices a background shares with the foreground: made when a background is
+ * prepared on a sim (before either pool forks, so both inherit them), given to the
+ * foreground's workers while it runs. NULL: each worker keeps its own device.
+ */
+static int plan_share(struct plan *pl, struct plan_wl *w, const Iocurve__Prepare *p,
+                      struct error *err)
+{
+	if (p->sim == NULL)
+		return 0;
+	if (p->background) {
+		simshare_free(pl->share);
+		pl->share = simshare_new(w->sim.servers, err);
+		if (pl->share == NULL)
+			return -1;
+	} else if (pl->share == NULL || pl->bg.pool == NULL) {
+		return 0;
+	} else if (simshare_servers(pl->share) != w->sim.servers) {
+		error_set(err,
+		          "workload %s: its sim has %u servers, the background's %u: a background "
+		          "shares the foreground's simulated devices, which need one count",
+		          p->workload, w->sim.servers, simshare_servers(pl->share));
+		return -1;
+	} else {
+		simshare_set_foreground(pl->share, p->workers);
+	}
+	w->sim.share = pl->share;
+	return 0;
+}
+
+/*
+ * Lay out and fork for one workload, after checking the target against --allow. A
+ * background (Prepare.background) gets a pool of its own, kept beside the
+ * foreground's until its EndWorkload; any other Prepare replaces the foreground.
+ */
 static void plan_prepare(struct plan *pl, const Iocurve__Prepare *p)
 {
+	struct plan_wl *w = p->background ? &pl->bg : &pl->fg;
 	struct io_plan params = {0};
-	char resolved[PATH_MAX], msg[1200];
+	char resolved[PATH_MAX], msg[1200], prefix[300];
 	uint64_t device_size = 0;
 	struct error err;
 
-	plan_stop(pl, "new workload");
-	pl->workload_index = p->workload_index;
-	if (params_from_prepare(p, pl->a->name, &pl->o.caps, &params, &pl->sim, &err) < 0) {
+	plan_wl_stop(w, "new workload");
+	w->workload_index = p->workload_index;
+	/* --max-workers holds for the host: the two pools' workers together */
+	{
+		const struct plan_wl *other = p->background ? &pl->fg : &pl->bg;
+		uint32_t beside = other->pool != NULL ? other->nworkers : 0;
+
+		if (beside > 0 && (uint64_t)p->workers + beside > pl->o.caps.workers) {
+			snprintf(msg, sizeof(msg),
+			         "workload %s: workers %u beside the %s's %u is over this agent's "
+			         "cap of %u (--max-workers)",
+			         p->workload, p->workers,
+			         p->background ? "foreground workload" : "background workload",
+			         beside, pl->o.caps.workers);
+			plan_send_error(pl, p->workload_index, p->target_dir, msg);
+			return;
+		}
+	}
+	/* a background's files are its own: the foreground lays out and writes its own */
+	snprintf(prefix, sizeof(prefix), "%s%s", pl->a->name, p->background ? "-bg" : "");
+	if (params_from_prepare(p, prefix, &pl->o.caps, &params, &w->sim, &err) < 0) {
 		plan_send_error(pl, p->workload_index, p->target_dir, err.msg);
 		return;
 	}
@@ -284,6 +410,7 @@ static void plan_prepare(struct plan *pl, const Iocurve__Prepare *p)
 		plan_send_error(pl, p->workload_index, p->target_dir, err.msg);
 		goto out;
 	}
+	plan_resolve_kernel_view(w, &params, resolved);
 	if (params.file_size < params.io.block_size) {
 		snprintf(msg, sizeof(msg), "target %s: %llu bytes cannot hold one %u-byte block",
 		         p->target_dir, (unsigned long long)params.file_size, params.io.block_size);
@@ -303,26 +430,42 @@ static void plan_prepare(struct plan *pl, const Iocurve__Prepare *p)
 		plan_send_error(pl, p->workload_index, p->target_dir, err.msg);
 		goto out;
 	}
-	pl->nworkers = p->workers;
+	if (plan_share(pl, w, p, &err) < 0) {
+		plan_send_error(pl, p->workload_index, p->target_dir, err.msg);
+		goto out;
+	}
+	w->nworkers = p->workers;
 	params.deadman_ns = pl->deadman_ms * NSEC_PER_MSEC;
-	log_info("workload %u '%s': %s %uB x qd %u x %u workers on %s%s", p->workload_index,
+	log_info("%s %u '%s': %s %uB x qd %u x %u workers on %s%s%s", w->role, p->workload_index,
 	         p->workload, rw_mode_name(params.io.rw), p->block_size, p->queue_depth, p->workers,
-	         params.dir, params.device ? " (block device)" : "");
-	pl->pool = pool_start(pl->a->base, &params, &plan_pool_cbs, pl, &err);
-	if (pl->pool == NULL)
+	         params.dir, params.device ? " (block device)" : "",
+	         w->sim.share != NULL ? " (sim devices shared with the background)" : "");
+	w->pool = pool_start(pl->a->base, &params, &plan_pool_cbs, w, &err);
+	if (w->pool == NULL)
 		plan_send_error(pl, p->workload_index, p->target_dir, err.msg);
 out:
 	if (params.target_fd > 0)
 		close(params.target_fd);
 }
 
+/* The prepared workload a message names: the background's or the foreground's, or NULL. */
+static struct plan_wl *plan_wl_of(struct plan *pl, uint32_t workload_index)
+{
+	if (pl->bg.pool != NULL && pl->bg.workload_index == workload_index)
+		return &pl->bg;
+	if (pl->fg.pool != NULL && pl->fg.workload_index == workload_index)
+		return &pl->fg;
+	return NULL;
+}
+
 static void plan_start_step(struct plan *pl, const Iocurve__StartStep *s)
 {
+	struct plan_wl *w = plan_wl_of(pl, s->workload_index);
 	uint64_t total = s->warmup_ns + s->measure_ns;
 	struct error err;
 	uint64_t start;
 
-	if (pl->pool == NULL || s->workload_index != pl->workload_index) {
+	if (w == NULL) {
 		plan_send_error(pl, s->workload_index, NULL,
 		                "StartStep for a workload that is not prepared");
 		return;
@@ -330,32 +473,40 @@ static void plan_start_step(struct plan *pl, const Iocurve__StartStep *s)
 	/* The coordinator's time, moved onto this host's clock with the measured offset. */
 	start = skew_from_wire(&pl->a->skew, s->start_time + (uint64_t)s->clock_offset);
 	/* every field within its bound before anything is allocated for the step */
-	if (params_check_step(s, pl->nworkers, clock_now_ns(), start, &err) < 0) {
+	if (params_check_step(s, w->nworkers, clock_now_ns(), start, &err) < 0) {
 		plan_send_error(pl, s->workload_index, NULL, err.msg);
 		return;
 	}
-	pl->step_start_ns = start;
-	pl->interval_ns = s->interval_ns;
-	hostcpu_sample(&pl->cpu);
-	pl->warmup_intervals = (uint32_t)(s->warmup_ns / s->interval_ns);
-	log_info("step %u: %.0f ops/s per worker, starts in %.0f ms", s->step + 1,
-	         s->worker_rate[0], ((double)start - (double)clock_now_ns()) / 1e6);
-	if (pool_work_fits(pl->pool, s->work_ops, &err) < 0) {
+	w->step_start_ns = start;
+	w->interval_ns = s->interval_ns;
+	hostcpu_sample(&w->cpu);
+	{
+		struct kview_counts base; /* the step's first interval counts from here */
+
+		kview_sample(&w->kv, &base);
+	}
+	w->warmup_intervals = (uint32_t)(s->warmup_ns / s->interval_ns);
+	log_info("%s %u step %u: %.0f ops/s per worker, starts in %.0f ms", w->role,
+	         w->workload_index, s->step + 1, s->worker_rate[0],
+	         ((double)start - (double)clock_now_ns()) / 1e6);
+	if (pool_work_fits(w->pool, s->work_ops, &err) < 0) {
 		plan_send_error(pl, s->workload_index, NULL, err.msg);
 		return;
 	}
-	pl->work = s->work_ops > 0;
-	if (pl->work)
+	w->work = s->work_ops > 0;
+	if (w->work)
 		log_info("step %u: fixed work of %llu operations per worker", s->step + 1,
 		         (unsigned long long)s->work_ops);
-	pool_set_work(pl->pool, s->work_ops, s->think_ns, s->worker_start_ns, s->n_worker_start_ns);
-	if (pool_start_step(pl->pool, s->step, s->worker_rate, start, s->interval_ns,
+	pool_set_work(w->pool, s->work_ops, s->think_ns, s->worker_start_ns, s->n_worker_start_ns);
+	if (pool_start_step(w->pool, s->step, s->worker_rate, start, s->interval_ns,
 	                    (uint32_t)(total / s->interval_ns), &err) < 0)
 		plan_send_error(pl, s->workload_index, NULL, err.msg);
 }
 
 void plan_handle(struct plan *pl, const Iocurve__Envelope *env)
 {
+	struct plan_wl *w;
+
 	switch (env->body_case) {
 	case IOCURVE__ENVELOPE__BODY_PREPARE:
 		plan_prepare(pl, env->prepare);
@@ -364,11 +515,14 @@ void plan_handle(struct plan *pl, const Iocurve__Envelope *env)
 		plan_start_step(pl, env->start_step);
 		break;
 	case IOCURVE__ENVELOPE__BODY_END_STEP:
-		if (pl->pool != NULL && env->end_step->workload_index == pl->workload_index)
-			pool_end_step(pl->pool, env->end_step->step);
+		w = plan_wl_of(pl, env->end_step->workload_index);
+		if (w != NULL)
+			pool_end_step(w->pool, env->end_step->step);
 		break;
 	case IOCURVE__ENVELOPE__BODY_END_WORKLOAD:
-		plan_stop(pl, "workload done");
+		/* the background's own EndWorkload ends it; a foreground's leaves it running */
+		w = plan_wl_of(pl, env->end_workload->workload_index);
+		plan_wl_stop(w != NULL ? w : &pl->fg, "workload done");
 		break;
 	case IOCURVE__ENVELOPE__BODY_ABORT:
 		log_warn("abort from coordinator: %s", env->abort->reason);
@@ -380,25 +534,43 @@ void plan_handle(struct plan *pl, const Iocurve__Envelope *env)
 	}
 }
 
+static void plan_wl_stop(struct plan_wl *w, const char *why)
+{
+	struct plan *pl = w->pl;
+
+	if (w->pool == NULL)
+		return;
+	log_info("%s %u: stopping workers (%s)", w->role, w->workload_index, why);
+	pool_free(w->pool);
+	w->pool = NULL;
+	memset(&w->sim, 0, sizeof(w->sim));
+	if (w == &pl->bg) {
+		/* the foreground's workers keep their own mapping until they exit */
+		simshare_free(pl->share);
+		pl->share = NULL;
+	}
+}
+
 void plan_stop(struct plan *pl, const char *why)
 {
-	if (pl->pool == NULL)
-		return;
-	log_info("workload %u: stopping workers (%s)", pl->workload_index, why);
-	pool_free(pl->pool);
-	pl->pool = NULL;
+	plan_wl_stop(&pl->fg, why);
+	plan_wl_stop(&pl->bg, why);
 }
 
 void plan_alive(struct plan *pl, uint64_t now_ns)
 {
-	if (pl->pool != NULL)
-		pool_alive(pl->pool, now_ns);
+	if (pl->fg.pool != NULL)
+		pool_alive(pl->fg.pool, now_ns);
+	if (pl->bg.pool != NULL)
+		pool_alive(pl->bg.pool, now_ns);
 }
 
 void plan_child_exited(struct plan *pl, pid_t pid, int status)
 {
-	if (pl->pool != NULL)
-		pool_child_exited(pl->pool, pid, status);
+	if (pl->fg.pool != NULL && pool_child_exited(pl->fg.pool, pid, status))
+		return;
+	if (pl->bg.pool != NULL)
+		pool_child_exited(pl->bg.pool, pid, status);
 }
 
 struct plan *plan_new(const struct agent *a, const struct plan_opts *opts, plan_send_fn send,
@@ -410,6 +582,9 @@ struct plan *plan_new(const struct agent *a, const struct plan_opts *opts, plan_
 	pl->o = *opts;
 	pl->send = send;
 	pl->send_arg = arg;
+	pl->fg.pl = pl->bg.pl = pl;
+	pl->fg.role = "workload";
+	pl->bg.role = "background workload";
 	return pl;
 }
 
@@ -433,5 +608,5 @@ void plan_set_caps(struct plan *pl, uint64_t caps)
 
 bool plan_running(const struct plan *pl)
 {
-	return pl->pool != NULL;
+	return pl->fg.pool != NULL || pl->bg.pool != NULL;
 }

@@ -19,6 +19,7 @@
 #include "log.h"
 #include "safefile.h"
 #include "units.h"
+#include "verify.h"
 #include "worker.h"
 #include "xalloc.h"
 
@@ -58,6 +59,7 @@ struct worker {
 	uint64_t *slot_wait; /* per slot: of its lag, the wait for a free slot */
 	uint64_t slot_freed; /* the last time a full queue freed a slot */
 	bool *writing;       /* per slot: the operation writes */
+	bool *syncing;       /* per slot: a sync (fsync, fdatasync), not a data operation */
 	uint64_t *offset;    /* per slot: where, for an error's report */
 	uint16_t *free_slots;
 	uint32_t nfree;
@@ -69,9 +71,10 @@ struct worker {
 	uint32_t share[MIX_PARTS_MAX]; /* the parts' shares, interleaved by mix_pick */
 	int32_t credit[MIX_PARTS_MAX];
 	uint8_t *part;            /* per slot: its stream */
-	uint32_t *len;            /* per slot: its bytes */
+	uint32_t *len;            /* per slot: its operation's bytes (a mix's or replay's vary) */
 	struct datagen *data;     /* written data; NULL when the workload never writes */
 	struct arrivals arr;      /* intended start times of the step in progress */
+	struct replay_src rp;     /* a replay: its operations and their times, not arr and pat */
 	struct pacer pace;        /* when to sleep and when to spin */
 	struct shm_interval *cur; /* the interval being recorded, copied out when it ends */
 	uint64_t cpu_user_ns;     /* process CPU at the start of the current interval */
@@ -98,9 +101,25 @@ struct worker {
 	int dump_fd; /* test hook (WORKER_TEST_INTENDED_ENV): intended times; -1: off */
 	char dump_buf[4096];
 	size_t dump_len;
+	/*
+	 * Sync writes (fsync or fdatasync: N, fio's meaning): after every sync_every-th write
+	 * issued in a step a sync is due; it goes out as the next operation once every
+	 * write issued before it has completed (writes_inflight 0), so it syncs them,
+	 * and nothing else is issued meanwhile (it is the next operation, as in fio).
+	 */
+	uint32_t sync_every; /* 0: no syncs */
+	enum engine_sync sync_kind;
+	uint64_t writes_issued; /* in this step */
+	uint32_t writes_inflight;
+	bool sync_due;
+	uint64_t sync_due_ns;
 	/* Fixed work: how far this worker got in the step, which each interval carries. */
 	uint64_t work_done;
 	uint64_t work_done_ns;
+	/* verify: every write stamps its blocks, every read checks them (agent/verify.h) */
+	bool verify;
+	uint64_t realtime_off; /* CLOCK_REALTIME - CLOCK_MONOTONIC: a write's generation */
+	char agent[64];        /* the agent a mismatch names: AGENT of DIR/AGENT-wN.dat */
 };
 
 /* A step's last operations may take this long to complete before they are charged as missing. */
@@ -333,7 +352,12 @@ static void worker_issue(struct worker *w, uint64_t intended, uint64_t now)
 	struct engine_io io;
 
 	io.slot = w->free_slots[--w->nfree];
-	if (st->nsizes == 0) {
+	if (w->cfg->replay != NULL) {
+		/* the operation replay_next gave this due time (a replay is never a mix) */
+		op.offset = w->rp.cur->offset;
+		op.write = w->rp.cur->write;
+		io.len = w->rp.cur->len;
+	} else if (st->nsizes == 0) {
 		io.len = st->pat.cfg.block_size;
 		pattern_next(&st->pat, &op);
 	} else {
@@ -344,18 +368,73 @@ static void worker_issue(struct worker *w, uint64_t intended, uint64_t now)
 	w->len[io.slot] = io.len;
 	io.offset = op.offset;
 	io.write = op.write;
-	if (op.write)
-		datagen_fill(w->data, w->ops->buffer(w->eng, io.slot));
+	if (op.write) {
+		void *buf = w->ops->buffer(w->eng, io.slot);
+
+		datagen_fill(w->data, buf);
+		if (w->verify)
+			verify_stamp(buf, io.len, io.offset, w->cfg->index, now + w->realtime_off);
+	}
 	w->intended[io.slot] = intended;
 	w->submitted[io.slot] = now;
 	/* Due while the queue was full: the wait for a slot is the queue depth's, not lateness. */
 	w->slot_wait[io.slot] =
 	    intended < w->slot_freed ? (w->slot_freed < now ? w->slot_freed : now) - intended : 0;
 	w->writing[io.slot] = op.write;
+	w->syncing[io.slot] = false;
 	w->offset[io.slot] = op.offset;
+	io.sync = ENGINE_SYNC_NONE;
 	w->ops->queue(w->eng, &io);
 	if (w->dump_fd >= 0)
 		worker_dump(w, intended);
+	if (!op.write)
+		return;
+	w->writes_inflight++;
+	if (w->sync_every != 0 && ++w->writes_issued % w->sync_every == 0) {
+		w->sync_due = true;
+		w->sync_due_ns = now;
+	}
+}
+
+/*
+ * The sync due goes out in a free slot: every write before it has completed. What fell
+ * due while it waited for them waited for the storage, as for a slot: slot wait, not the
+ * client's lateness.
+ */
+static void worker_issue_sync(struct worker *w, uint64_t now)
+{
+	struct engine_io io = {.slot = w->free_slots[--w->nfree], .sync = w->sync_kind};
+
+	w->intended[io.slot] = w->sync_due_ns;
+	w->submitted[io.slot] = now;
+	w->slot_wait[io.slot] = 0;
+	w->writing[io.slot] = false;
+	w->syncing[io.slot] = true;
+	w->offset[io.slot] = 0;
+	if (w->sync_due_ns < now && w->slot_freed < now)
+		w->slot_freed = now;
+	w->sync_due = false;
+	w->ops->queue(w->eng, &io);
+}
+
+/* A sync completed: its own count and latency (submission to completion), never an op's. */
+static void worker_reap_sync(struct worker *w, const struct engine_completion *c, uint64_t at)
+{
+	struct record *r = &w->cur->rec;
+	uint16_t slot = c->slot;
+
+	if (w->lost[0] != '\0') {
+		record_error(r, 0, 0, w->cfg->path, w->lost);
+		return;
+	}
+	if (c->res < 0) {
+		record_error(r, -c->res, 0, w->cfg->path,
+		             w->sync_kind == ENGINE_SYNC_FDATASYNC ? "fdatasync failed"
+		                                                   : "fsync failed");
+		return;
+	}
+	r->syncs++;
+	hist_record(&r->sync_latency, at > w->submitted[slot] ? at - w->submitted[slot] : 0);
 }
 
 /*
@@ -369,10 +448,19 @@ static void worker_charge(struct worker *w, uint64_t lower_ns)
 	w->cur->rec.missed_charged++;
 }
 
+/* The next operation's due time: the replay's, or the arrivals'. */
+static inline uint64_t worker_next_due(struct worker *w)
+{
+	return w->cfg->replay != NULL ? replay_next(&w->rp) : arrivals_next(&w->arr);
+}
+
 /* Operations due before t that have not been issued: the client is this far behind. */
 static uint64_t worker_backlog(const struct worker *w, uint64_t next, uint64_t t)
 {
-	return next < t ? 1 + arrivals_due_before(&w->arr, t) : 0;
+	if (next >= t)
+		return 0;
+	return 1 + (w->cfg->replay != NULL ? replay_due_before(&w->rp, t)
+	                                   : arrivals_due_before(&w->arr, t));
 }
 
 /* An operation's delays: the client's (issue lateness, reap delay) and the queue depth's. */
@@ -389,10 +477,36 @@ static void worker_health(struct record *r, uint64_t late, uint64_t slot_wait, u
 	r->late_10ms += d > 10 * NSEC_PER_MSEC;
 }
 
-/* Count a reaped batch, all completed at now, into the current interval. */
-static void worker_reap(struct worker *w, int n, uint64_t now, bool count)
+/*
+ * verify: a read's blocks against their headers. A block that fails is a mismatch
+ * (each one counted) and its read an error, named in words on the record when it is
+ * the interval's first; true when the read failed so.
+ */
+static bool worker_verify_read(struct worker *w, uint16_t slot)
+{
+	struct record *r = &w->cur->rec;
+	struct verify_bad bad;
+	char words[RECORD_CAUSE_MAX] = "";
+	uint32_t n =
+	    verify_check(w->ops->buffer(w->eng, slot), w->len[slot], w->offset[slot], &bad);
+
+	if (n == 0)
+		return false;
+	r->mismatches += n;
+	if (!record_err_kept(r))
+		verify_words(&bad, w->cfg->path, w->agent, w->cfg->index, words, sizeof(words));
+	record_error(r, 0, bad.offset, w->cfg->path, words);
+	return true;
+}
+
+/*
+ * Count a reaped batch, all completed at now, into the current interval. Returns the
+ * data operations of it, left first in w->done (the syncs' entries are taken out).
+ */
+static int worker_reap(struct worker *w, int n, uint64_t now, bool count)
 {
 	struct shm_interval *iv = w->cur;
+	int data = 0;
 
 	for (int i = 0; i < n; i++) {
 		uint16_t slot = w->done[i].slot;
@@ -401,6 +515,14 @@ static void worker_reap(struct worker *w, int n, uint64_t now, bool count)
 		uint64_t at = w->done[i].done_ns ? w->done[i].done_ns : now, lag, lat;
 
 		w->free_slots[w->nfree++] = slot;
+		if (w->syncing[slot]) {
+			w->syncing[slot] = false;
+			if (count)
+				worker_reap_sync(w, &w->done[i], at);
+			continue;
+		}
+		w->writes_inflight -= w->writing[slot] && w->writes_inflight > 0;
+		w->done[data++] = w->done[i];
 		if (!count)
 			continue;
 		if (w->lost[0] != '\0') {
@@ -418,6 +540,8 @@ static void worker_reap(struct worker *w, int n, uint64_t now, bool count)
 			             w->offset[slot], w->cfg->path, cause);
 			continue;
 		}
+		if (w->verify && !w->writing[slot] && worker_verify_read(w, slot))
+			continue;
 		iv->rec.ops++;
 		iv->rec.reads += !w->writing[slot];
 		lag = w->submitted[slot] - w->intended[slot];
@@ -448,6 +572,7 @@ static void worker_reap(struct worker *w, int n, uint64_t now, bool count)
 			hist_record(&pt->latency, lat);
 		}
 	}
+	return data;
 }
 
 /*
@@ -458,7 +583,7 @@ static uint64_t worker_end_missed(struct worker *w, uint64_t next, uint64_t end)
 {
 	uint64_t missed = 0;
 
-	for (; next < end; next = arrivals_next(&w->arr)) {
+	for (; next < end; next = worker_next_due(w)) {
 		worker_charge(w, end - next);
 		missed++;
 	}
@@ -474,7 +599,7 @@ static void worker_end_inflight(struct worker *w, uint64_t now)
 	for (uint32_t i = 0; i < w->nfree; i++)
 		free_slot[w->free_slots[i]] = true;
 	for (uint32_t slot = 0; slot < w->cfg->io.queue_depth; slot++)
-		if (!free_slot[slot] && now > w->intended[slot])
+		if (!free_slot[slot] && !w->syncing[slot] && now > w->intended[slot])
 			worker_charge(w, now - w->intended[slot]);
 	free(free_slot);
 }
@@ -565,9 +690,21 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 	bool over = s->nintervals == 0, draining = false;
 
 	w->work_done = w->work_done_ns = 0;
+	/* each step counts its own writes to N: a sync due at the last one's end never went */
+	w->writes_issued = 0;
+	w->sync_due = false;
 	if (k.ops && k.think_ns)
 		k.think = xcalloc(qd, sizeof(*k.think));
-	if (!closed) {
+	if (!closed && w->cfg->replay != NULL) {
+		/*
+		 * The speed: this worker's rate over its share of the trace's x1 rate (the
+		 * coordinator splits a step's rate evenly over the fleet's workers).
+		 */
+		uint32_t fleet = w->cfg->phase_total ? w->cfg->phase_total : w->cfg->io.workers;
+
+		replay_src_start(&w->rp, start, s->rate * fleet / w->cfg->replay->rate);
+		next = replay_next(&w->rp);
+	} else if (!closed) {
 		arrivals_init(&w->arr, w->cfg->io.poisson ? ARRIVALS_POISSON : ARRIVALS_UNIFORM,
 		              s->rate, start, w->cfg->seed ^ s->gen);
 		if (w->cfg->phase_total > 1)
@@ -583,7 +720,7 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 	while (!over || inflight > 0) {
 		uint64_t wait_ns = ENGINE_WAIT_EVER;
 		bool woken, crossed = false;
-		int n;
+		int n, data;
 
 		if (!over && !draining && worker_deadman(w, now))
 			break; /* closing the ring drains what is in flight */
@@ -597,6 +734,14 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 			while (inflight < qd) {
 				uint64_t intended = closed ? now : next;
 
+				if (w->sync_due) {
+					/* the next operation, once the writes before it are done */
+					if (w->writes_inflight > 0 || now >= end)
+						break;
+					worker_issue_sync(w, now);
+					inflight++;
+					continue;
+				}
 				if (closed && (now < start || now >= end))
 					break;
 				if (!closed && (next > now || next >= end))
@@ -607,7 +752,7 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 				inflight++;
 				k.issued++;
 				if (!closed)
-					next = arrivals_next(&w->arr);
+					next = worker_next_due(w);
 			}
 			if (worker_work_out(&k)) {
 				/* its work is all out: only the interval boundaries wake it */
@@ -619,7 +764,7 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 				issue = true;
 			}
 			if (inflight < qd && !closed && next < end && next < until &&
-			    !worker_work_out(&k)) {
+			    !worker_work_out(&k) && !w->sync_due) {
 				until = next;
 				issue = true;
 			}
@@ -662,9 +807,9 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 			worker_target_check(w, false);
 		if (!over)
 			w->cur->rec.wakes++;
-		worker_reap(w, n, now, !over);
+		data = worker_reap(w, n, now, !over);
 		if (!over)
-			worker_work_done(w, &k, n, now);
+			worker_work_done(w, &k, data, now);
 		inflight -= (uint32_t)n;
 		if (draining && (inflight == 0 || now >= drain_until || w->stop)) {
 			worker_end_inflight(w, now);
@@ -695,6 +840,8 @@ static void worker_data(const struct io_plan *cfg, struct datagen_config *dc)
 	dc->compress_pct = cfg->io.compress_pct;
 	dc->dedupe_pct = cfg->io.dedupe_pct;
 	snprintf(dc->clone, sizeof(dc->clone), "%s", cfg->io.clone);
+	dc->verify = cfg->io.verify;
+	dc->worker = cfg->index;
 }
 
 /*
@@ -763,6 +910,31 @@ static void worker_pattern(const struct io_plan *cfg, unsigned k, struct worker_
 	pc->seed = cfg->seed ^ ((uint64_t)k * 0x9e3779b97f4a7c15ull);
 }
 
+/*
+ * sync: dsync. The layout writes without it (it would only be slower); the worker's own
+ * descriptor is then opened again, the same file through /proc/self/fd, with O_DSYNC
+ * added to its flags (fcntl cannot set it), so every write it issues is synced.
+ */
+static int worker_reopen_dsync(struct worker *w, const char *path, struct error *err)
+{
+	char proc[64];
+	int flags = fcntl(w->fd, F_GETFL), fd;
+
+	if (flags < 0) {
+		error_set(err, "%s: fcntl: %s", path, strerror(errno));
+		return -1;
+	}
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", w->fd);
+	fd = open(proc, (flags & (O_ACCMODE | O_DIRECT)) | O_DSYNC | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		error_set(err, "%s: opening it O_DSYNC (sync: dsync): %s", path, strerror(errno));
+		return -1;
+	}
+	close(w->fd);
+	w->fd = fd;
+	return 0;
+}
+
 /* Open the target as the config says: a simulated device, a block device, or a laid-out file. */
 static int worker_open_target(struct worker *w, const struct io_plan *cfg, struct error *err)
 {
@@ -778,6 +950,8 @@ static int worker_open_target(struct worker *w, const struct io_plan *cfg, struc
 		w->fd =
 		    layout_open_device(cfg->target_fd > 0 ? cfg->target_fd : -1, cfg->path,
 		                       cfg->file_size, cfg->io.direct, rw_writes(cfg->io.rw), err);
+		if (w->fd >= 0 && cfg->io.dsync)
+			return worker_reopen_dsync(w, cfg->path, err);
 		return w->fd < 0 ? -1 : 0;
 	}
 	worker_data(cfg, &dc);
@@ -791,6 +965,8 @@ static int worker_open_target(struct worker *w, const struct io_plan *cfg, struc
 	if (w->fd < 0)
 		return -1;
 	cfg->slot->bytes_laid_out = written;
+	if (cfg->io.dsync && worker_reopen_dsync(w, cfg->path, err) < 0)
+		return -1;
 	if (fstat(w->fd, &st) < 0) {
 		error_set(err, "%s: fstat: %s", cfg->path, strerror(errno));
 		return -1;
@@ -832,19 +1008,33 @@ static int worker_setup(struct worker *w, const struct io_plan *cfg, struct erro
 	}
 	if (worker_open_target(w, cfg, err) < 0)
 		return -1;
-	w->eng = engine_open(
-	    w->ops,
-	    &(struct engine_params){.fd = w->fd,
-	                            .queue_depth = qd,
-	                            .block_size = bs,
-	                            .wake_fd = cfg->wake_fd,
-	                            .sim = cfg->sim ? *cfg->sim : (struct engine_sim_params){0},
-	                            .seed = cfg->seed,
-	                            .reap_slack_ns = cfg->lateness_ns},
-	    err);
+	struct engine_params ep = {.fd = w->fd,
+	                           .queue_depth = qd,
+	                           .block_size = bs,
+	                           .wake_fd = cfg->wake_fd,
+	                           .sim = cfg->sim ? *cfg->sim : (struct engine_sim_params){0},
+	                           .seed = cfg->seed,
+	                           .reap_slack_ns = cfg->lateness_ns};
+	/* a shared sim device: the foreground's worker w has device w, a background spreads */
+	ep.sim.share_dev = cfg->index;
+	ep.sim.share_own = cfg->io.workers;
+	ep.sim.share_spread = cfg->io.background;
+	w->eng = engine_open(w->ops, &ep, err);
 	if (w->eng == NULL) {
 		error_prefix(err, "%s: ", what);
 		return -1;
+	}
+	/* a simulated device moves no data: nothing to stamp or check */
+	w->verify = cfg->io.verify && cfg->sim == NULL;
+	w->realtime_off = verify_realtime_offset();
+	if (w->verify) {
+		/* the worker knows its file, not its agent's name: the file is named after it */
+		const char *base = strrchr(cfg->path, '/'), *dash;
+
+		base = base ? base + 1 : cfg->path;
+		dash = strrchr(base, '-');
+		snprintf(w->agent, sizeof(w->agent), "%.*s",
+		         (int)(dash && dash > base ? dash - base : (ptrdiff_t)strlen(base)), base);
 	}
 	if (rw_writes(cfg->io.rw)) {
 		worker_data(cfg, &dc);
@@ -856,9 +1046,15 @@ static int worker_setup(struct worker *w, const struct io_plan *cfg, struct erro
 	w->submitted = xcalloc(qd, sizeof(*w->submitted));
 	w->slot_wait = xcalloc(qd, sizeof(*w->slot_wait));
 	w->writing = xcalloc(qd, sizeof(*w->writing));
+	w->syncing = xcalloc(qd, sizeof(*w->syncing));
+	w->sync_every = cfg->io.fsync ? cfg->io.fsync : cfg->io.fdatasync;
+	w->sync_kind = cfg->io.fsync       ? ENGINE_SYNC_FSYNC
+	               : cfg->io.fdatasync ? ENGINE_SYNC_FDATASYNC
+	                                   : ENGINE_SYNC_NONE;
 	w->offset = xcalloc(qd, sizeof(*w->offset));
 	w->part = xcalloc(qd, sizeof(*w->part));
 	w->len = xcalloc(qd, sizeof(*w->len));
+	replay_src_init(&w->rp, cfg->replay, cfg->index);
 	w->free_slots = xcalloc(qd, sizeof(*w->free_slots));
 	w->done = xcalloc(qd, sizeof(*w->done));
 	w->cur = xcalloc(1, sizeof(*w->cur));
@@ -878,6 +1074,7 @@ static void worker_teardown(struct worker *w)
 	free(w->submitted);
 	free(w->slot_wait);
 	free(w->writing);
+	free(w->syncing);
 	free(w->offset);
 	free(w->part);
 	free(w->len);

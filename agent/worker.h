@@ -10,6 +10,7 @@
 #include "engine.h"
 #include "pacer.h"
 #include "pattern.h"
+#include "replay.h"
 #include "rw.h"
 #include "setting.h"
 #include "shm.h"
@@ -36,6 +37,8 @@ struct io_plan {
 	uint32_t phase_total; /* workers in the fleet; uniform arrivals start at index/total */
 	const struct engine_sim_params *sim; /* set: simulated devices, no files */
 	uint64_t deadman_ns; /* workers stop when pool_alive is this old (0: never) */
+	/* set: a trace replayed (agent/replay.h), each worker its share, not the pattern */
+	const struct replay_set *replay;
 
 	/* One worker's own: the pool sets them for each (worker_run reads only these). */
 	unsigned index;          /* worker number within this agent, indexes step->rate */

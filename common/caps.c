@@ -22,6 +22,20 @@ const struct caps_info caps_known[] = {
     {IOCURVE__CAPABILITY__CAPABILITY_CLONE, "clone",
      "a campaign with data: {clone: NAME} is refused (each file would get data of its own, "
      "not the clone's)"},
+    {IOCURVE__CAPABILITY__CAPABILITY_REPLAY, "replay",
+     "a campaign with a replay: workload is refused (it would run the workload's pattern, "
+     "not the trace)"},
+    {IOCURVE__CAPABILITY__CAPABILITY_SYNC, "sync",
+     "a campaign with fsync, fdatasync or sync: dsync is refused (it would write without "
+     "syncing), and its reports carry no syncs"},
+    {IOCURVE__CAPABILITY__CAPABILITY_KERNEL, "kernel",
+     "the kernel's view of the target's device is not read (device time, busy share and "
+     "queue: not measured)"},
+    {IOCURVE__CAPABILITY__CAPABILITY_BACKGROUND, "background",
+     "a campaign with a background workload (background: true) is refused (the agent would "
+     "stop its workers at the next workload's Prepare)"},
+    {IOCURVE__CAPABILITY__CAPABILITY_VERIFY, "verify",
+     "a campaign with verify is refused (its blocks would be neither stamped nor checked)"},
     {IOCURVE__CAPABILITY__CAPABILITY_MIX, "mix",
      "a campaign with a mix (mix:) or a size distribution (block_size: {4KiB: 60, ...}) is "
      "refused (it would run the plain rw and block_size)"},
@@ -46,14 +60,30 @@ const Iocurve__IntervalReport *caps_report(const Iocurve__IntervalReport *r, uin
 	 */
 	bool kinds = (caps & IOCURVE__CAPABILITY__CAPABILITY_KINDS) ||
 	             (r->read_latency == NULL && r->write_latency == NULL);
+	bool syncs = (caps & IOCURVE__CAPABILITY__CAPABILITY_SYNC) ||
+	             (r->syncs == 0 && r->sync_latency == NULL);
+	bool kernel = (caps & IOCURVE__CAPABILITY__CAPABILITY_KERNEL) ||
+	              !(r->kernel_n || r->nfs_ops || (r->kernel_dev != NULL && *r->kernel_dev));
 	bool parts = (caps & IOCURVE__CAPABILITY__CAPABILITY_MIX) || r->n_parts == 0;
 
-	if (kinds && parts)
+	if (kinds && syncs && kernel && parts)
 		return r;
 	*scratch = *r;
 	if (!kinds) {
 		scratch->read_bytes = 0;
 		scratch->read_latency = scratch->write_latency = NULL;
+	}
+	if (!syncs) {
+		/* both go: a count without its latencies would be a bad report */
+		scratch->syncs = 0;
+		scratch->sync_latency = NULL;
+	}
+	if (!kernel) {
+		/* the whole view or none: counters without their device are refused */
+		scratch->kernel_n = scratch->kernel_reads = scratch->kernel_writes = 0;
+		scratch->kernel_io_ms = scratch->kernel_busy_ms = scratch->kernel_queue_ms = 0;
+		scratch->nfs_ops = scratch->nfs_rtt_ms = scratch->nfs_exec_ms = 0;
+		scratch->kernel_dev = (char *)"";
 	}
 	if (!parts) {
 		scratch->n_parts = 0;

@@ -22,7 +22,10 @@
 	((uint64_t)IOCURVE__CAPABILITY__CAPABILITY_WAKES |                                         \
 	 IOCURVE__CAPABILITY__CAPABILITY_HEALTH | IOCURVE__CAPABILITY__CAPABILITY_KINDS |          \
 	 IOCURVE__CAPABILITY__CAPABILITY_FIXED_WORK | IOCURVE__CAPABILITY__CAPABILITY_RATE_LIMIT | \
-	 IOCURVE__CAPABILITY__CAPABILITY_CLONE | IOCURVE__CAPABILITY__CAPABILITY_MIX)
+	 IOCURVE__CAPABILITY__CAPABILITY_CLONE | IOCURVE__CAPABILITY__CAPABILITY_REPLAY |          \
+	 IOCURVE__CAPABILITY__CAPABILITY_SYNC | IOCURVE__CAPABILITY__CAPABILITY_KERNEL |           \
+	 IOCURVE__CAPABILITY__CAPABILITY_BACKGROUND | IOCURVE__CAPABILITY__CAPABILITY_VERIFY |     \
+	 IOCURVE__CAPABILITY__CAPABILITY_MIX)
 
 /* A capability: its bit, its name in logs, and what goes without it. */
 struct caps_info {
@@ -45,7 +48,9 @@ uint64_t caps_agree(uint64_t ours, uint64_t theirs, const char *peer);
 /*
  * An interval report as the capabilities a session agreed (caps_agree's) let it
  * pass: without CAPABILITY_KINDS, one with latency per kind goes without it and
- * without its reads' bytes; without CAPABILITY_MIX, without its parts. Both ends
+ * without its reads' bytes; without CAPABILITY_SYNC, syncs and sync_latency go; without
+ * CAPABILITY_KERNEL, the kernel's view (kernel_n..kernel_dev); without CAPABILITY_MIX,
+ * a mix's parts. Both ends
  * cut by it: the agent what it sends, the coordinator what it takes in. Returns r
  * when nothing goes, else scratch filled as a copy of r without it (r keeps its
  * parts: the caller frees r as before).

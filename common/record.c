@@ -44,6 +44,20 @@ const struct record_counter record_counters[] = {
     RECORD_ROW(late_10ms, RECORD_SUM, 2, 0, N),
     /* optional in format 3 (absent: 0, with no read_latency: not measured) */
     RECORD_ROW(read_bytes, RECORD_SUM, 4, 0, RECORD_BYTES_MAX),
+    /* sync writes: absent (an older line, or no sync): 0 */
+    RECORD_ROW(syncs, RECORD_SUM, 5, 0, N),
+    /* the kernel's view (format 5; an older line reads 0: not read) */
+    RECORD_ROW(kernel_n, RECORD_SUM, 5, 0, N),
+    RECORD_ROW(kernel_reads, RECORD_SUM, 5, 0, N),
+    RECORD_ROW(kernel_writes, RECORD_SUM, 5, 0, N),
+    RECORD_ROW(kernel_io_ms, RECORD_SUM, 5, 0, T),
+    RECORD_ROW(kernel_busy_ms, RECORD_SUM, 5, 0, T),
+    RECORD_ROW(kernel_queue_ms, RECORD_SUM, 5, 0, T),
+    RECORD_ROW(nfs_ops, RECORD_SUM, 5, 0, N),
+    RECORD_ROW(nfs_rtt_ms, RECORD_SUM, 5, 0, T),
+    RECORD_ROW(nfs_exec_ms, RECORD_SUM, 5, 0, T),
+    /* verify (format 5): blocks read that failed their header; absent in older lines: 0 */
+    RECORD_ROW(mismatches, RECORD_SUM, 5, 0, N),
 };
 #undef N
 #undef T
@@ -66,6 +80,7 @@ void record_init(struct record *r)
 	hist_reset(&r->service);
 	hist_reset(&r->read_latency);
 	hist_reset(&r->write_latency);
+	hist_reset(&r->sync_latency);
 	r->nparts = 0;
 	r->parts_pad = 0;
 	r->parts = NULL;
@@ -133,6 +148,24 @@ void record_drop_kinds(struct record *r)
 	hist_reset(&r->write_latency);
 }
 
+void record_merge_dev(char *dst, const char *src)
+{
+	size_t n = strlen(dst);
+
+	if (src[0] == '\0' || strcmp(dst, src) == 0)
+		return;
+	if (n == 0) {
+		snprintf(dst, RECORD_DEV_MAX, "%s", src);
+		return;
+	}
+	/* Another device beside it: said once, the first one named. */
+	if (n >= 2 && strcmp(dst + n - 2, " +") == 0)
+		return;
+	if (n > RECORD_DEV_MAX - 3)
+		n = RECORD_DEV_MAX - 3;
+	memcpy(dst + n, " +", 3);
+}
+
 void record_merge(struct record *dst, const struct record *src)
 {
 	for (size_t i = 0; i < record_ncounters; i++) {
@@ -152,6 +185,8 @@ void record_merge(struct record *dst, const struct record *src)
 	hist_merge(&dst->service, &src->service);
 	hist_merge(&dst->read_latency, &src->read_latency);
 	hist_merge(&dst->write_latency, &src->write_latency);
+	hist_merge(&dst->sync_latency, &src->sync_latency);
+	record_merge_dev(dst->kernel_dev, src->kernel_dev);
 	record_parts_use(dst, src->nparts);
 	for (uint32_t i = 0; i < src->nparts && i < RECORD_PARTS_MAX; i++) {
 		struct record_part *d = &dst->parts[i];
@@ -211,6 +246,8 @@ int record_merge_fits(const struct record *dst, const struct record *src, struct
 	               record_hist_fits("read_latency", &dst->read_latency, &src->read_latency,
 	                                err) < 0 ||
 	               record_hist_fits("write_latency", &dst->write_latency, &src->write_latency,
+	                                err) < 0 ||
+	               record_hist_fits("sync_latency", &dst->sync_latency, &src->sync_latency,
 	                                err) < 0
 	           ? -1
 	           : 0;
@@ -273,7 +310,7 @@ static void record_encode_parts(const struct record *rec, Iocurve__IntervalRepor
 
 void record_encode(const struct record *rec, Iocurve__IntervalReport *r)
 {
-	Iocurve__Histogram *h = xcalloc(4, sizeof(*h));
+	Iocurve__Histogram *h = xcalloc(5, sizeof(*h));
 
 	for (size_t i = 0; i < record_ncounters; i++)
 		*record_wire_at(r, &record_counters[i]) =
@@ -282,12 +319,19 @@ void record_encode(const struct record *rec, Iocurve__IntervalReport *r)
 	r->err_offset = rec->err_offset;
 	r->err_path = (char *)rec->err_path;
 	r->err_cause = (char *)rec->err_cause;
+	r->kernel_dev = (char *)rec->kernel_dev;
 	iocurve__histogram__init(&h[0]);
 	iocurve__histogram__init(&h[1]);
 	hist_encode(&rec->latency, &h[0]);
 	hist_encode(&rec->service, &h[1]);
 	r->latency = &h[0];
 	r->service = &h[1];
+	/* No sync: left out, as an older agent does. */
+	if (rec->sync_latency.count > 0) {
+		iocurve__histogram__init(&h[4]);
+		hist_encode(&rec->sync_latency, &h[4]);
+		r->sync_latency = &h[4];
+	}
 	record_encode_parts(rec, r);
 	/* Not measured apart (no operation in either): left out, as an older agent does. */
 	if (rec->read_latency.count == 0 && rec->write_latency.count == 0)
@@ -308,6 +352,8 @@ void record_encoded_free(Iocurve__IntervalReport *r)
 		hist_encoded_free(r->read_latency);
 		hist_encoded_free(r->write_latency);
 	}
+	if (r->sync_latency != NULL)
+		hist_encoded_free(r->sync_latency);
 	if (r->n_parts > 0) {
 		for (size_t i = 0; i < r->n_parts; i++)
 			hist_encoded_free(r->parts[i]->latency);
@@ -319,7 +365,7 @@ void record_encoded_free(Iocurve__IntervalReport *r)
 		r->n_parts = 0;
 	}
 	free(r->latency); /* the histograms came from one allocation */
-	r->latency = r->service = r->read_latency = r->write_latency = NULL;
+	r->latency = r->service = r->read_latency = r->write_latency = r->sync_latency = NULL;
 }
 
 /* A mix's parts from a report: at most RECORD_PARTS_MAX, each with its histogram. */
@@ -369,6 +415,8 @@ int record_decode(struct record *rec, const Iocurve__IntervalReport *r, struct e
 	/* An older agent sends none: its failures without an errno stay unnamed. */
 	if (r->err_cause != NULL)
 		text_clean(r->err_cause, rec->err_cause, sizeof(rec->err_cause), false);
+	if (r->kernel_dev != NULL)
+		text_clean(r->kernel_dev, rec->kernel_dev, sizeof(rec->kernel_dev), false);
 	if (r->latency == NULL || r->service == NULL) {
 		error_set(err, "interval %u: report without histograms", r->interval);
 		return -1;
@@ -395,6 +443,10 @@ int record_decode(struct record *rec, const Iocurve__IntervalReport *r, struct e
 	if (r->write_latency != NULL &&
 	    hist_decode(&rec->write_latency, r->write_latency, err) < 0) {
 		error_prefix(err, "interval %u: write_latency ", r->interval);
+		return -1;
+	}
+	if (r->sync_latency != NULL && hist_decode(&rec->sync_latency, r->sync_latency, err) < 0) {
+		error_prefix(err, "interval %u: sync_latency ", r->interval);
 		return -1;
 	}
 	if (record_decode_parts(rec, r, err) < 0)
@@ -547,6 +599,18 @@ int record_check(const struct record *rec, struct error *err)
 		          RECORD_ERRNO_MAX);
 		return -1;
 	}
+	/* Device counters come with the device they are of. */
+	if (rec->kernel_n == 0 && (rec->kernel_reads || rec->kernel_writes || rec->kernel_io_ms ||
+	                           rec->kernel_busy_ms || rec->kernel_queue_ms)) {
+		error_set(err, "kernel counters without a device (kernel_n 0)");
+		return -1;
+	}
+	/* a block that failed verify failed its read: every mismatch is in an error */
+	if (rec->mismatches > 0 && rec->errors == 0) {
+		error_set(err, "mismatches %llu without an error",
+		          (unsigned long long)rec->mismatches);
+		return -1;
+	}
 	if (rec->reads > rec->ops) {
 		error_set(err, "reads %llu is more than ops %llu", (unsigned long long)rec->reads,
 		          (unsigned long long)rec->ops);
@@ -566,8 +630,15 @@ int record_check(const struct record *rec, struct error *err)
 	if (record_check_sum("latency", &rec->latency, err) < 0 ||
 	    record_check_sum("service", &rec->service, err) < 0 ||
 	    record_check_sum("read_latency", &rec->read_latency, err) < 0 ||
-	    record_check_sum("write_latency", &rec->write_latency, err) < 0)
+	    record_check_sum("write_latency", &rec->write_latency, err) < 0 ||
+	    record_check_sum("sync_latency", &rec->sync_latency, err) < 0)
 		return -1;
+	/* One sync time per sync completed, and none without one. */
+	if (rec->sync_latency.count != rec->syncs) {
+		error_set(err, "%llu syncs but %llu sync latencies", (unsigned long long)rec->syncs,
+		          (unsigned long long)rec->sync_latency.count);
+		return -1;
+	}
 	if (record_check_apart(rec, err) < 0 || record_check_part_bounds(rec, err) < 0)
 		return -1;
 	/* Each op's lag is at most the largest: their sum is at most ops times it. */

@@ -7,14 +7,20 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "error.h"
 #include "hist.h"
 
 /* A target's path as an interval record keeps it (longer ones are cut). */
 #define RECORD_PATH_MAX 128
-/* Why an operation failed when no errno says it ("short read: file truncated to N bytes"). */
-#define RECORD_CAUSE_MAX 96
+/*
+ * Why an operation failed when no errno says it ("short read: file truncated to N bytes"),
+ * long enough for a data mismatch's words, which name the path (agent/verify.h).
+ */
+#define RECORD_CAUSE_MAX 256
+/* The name of the device whose kernel counters a record carries (kernel_dev). */
+#define RECORD_DEV_MAX 48
 /*
  * What one record may hold (record_check): an interval's operations (a trillion),
  * nanoseconds summed over its operations or workers (36 years) and bytes (1 EiB).
@@ -75,6 +81,29 @@ struct record {
 	uint64_t late_1ms;      /* of its delay, for percentile SLOs */
 	uint64_t late_10ms;
 	uint64_t read_bytes; /* of bytes, the reads' (with read_latency: read and write apart) */
+	uint64_t mismatches; /* verify: blocks read that failed their header (each op an error) */
+	/*
+	 * Sync writes (CAPABILITY_SYNC): fsync or fdatasync operations completed. Not
+	 * data operations: never in ops, bytes, latency or service; sync_latency holds
+	 * each one's time, submission to completion, and its count is syncs.
+	 */
+	uint64_t syncs;
+	/*
+	 * The kernel's view of the targets' devices (CAPABILITY_KERNEL): the change over the
+	 * interval of /sys/dev/block/MAJ:MIN/stat, read by the agent (never the workers) at
+	 * the interval's end, summed over agents; kernel_n is how many devices were read
+	 * (0: none, a sim target, tmpfs or an older agent). Milliseconds, as the kernel
+	 * counts them. NFS: READ and WRITE RPCs of the mount's /proc/self/mountstats.
+	 */
+	uint64_t kernel_n;
+	uint64_t kernel_reads;
+	uint64_t kernel_writes;
+	uint64_t kernel_io_ms;    /* summed over the completed ops */
+	uint64_t kernel_busy_ms;  /* io_ticks: time with an op in flight */
+	uint64_t kernel_queue_ms; /* time_in_queue: summed over the ops in flight */
+	uint64_t nfs_ops;
+	uint64_t nfs_rtt_ms;
+	uint64_t nfs_exec_ms;
 	/*
 	 * The interval's first failed operation (merging keeps the first one's), kept
 	 * when it has an errno or a cause (record_err_kept): a short transfer or a
@@ -85,6 +114,11 @@ struct record {
 	uint64_t err_offset;              /* its offset in the target */
 	char err_path[RECORD_PATH_MAX];   /* its target */
 	char err_cause[RECORD_CAUSE_MAX]; /* why, in words, when no errno says it ("": none) */
+	/*
+	 * The device the kernel counters are of ("vda", "loop3", "nfs srv:/export"; "": none);
+	 * merged over agents that read different ones, the first with " +" after it.
+	 */
+	char kernel_dev[RECORD_DEV_MAX];
 	struct hist latency; /* completion minus intended start (plus missed_charged bounds) */
 	struct hist service; /* completion minus submission: what the storage took */
 	/*
@@ -96,6 +130,7 @@ struct record {
 	 */
 	struct hist read_latency;
 	struct hist write_latency;
+	struct hist sync_latency;
 	/*
 	 * A mix's parts (CAPABILITY_MIX), in the plan's order; nparts 0: a plain workload.
 	 * Each part is a histogram (~37 KB), so they are allocated only for a record that
@@ -220,10 +255,23 @@ static inline bool record_err_kept(const struct record *r)
 	return r->err_errno != 0 || r->err_cause[0] != '\0';
 }
 /*
+ * Whether a cause names its block and file itself (verify's "data mismatch at offset N
+ * of PATH (...)"), so the words that show it add no " on PATH".
+ */
+static inline bool record_err_names_path(const char *cause)
+{
+	return strncmp(cause, "data mismatch at offset ", 24) == 0;
+}
+/*
  * A failure in words: its cause, with the errno's name after it when both are
  * known ("short read: file truncated to 4096 bytes", "EIO", "file deleted (EIO)");
  * "error" when neither is.
  */
 void record_err_words(int32_t errnum, const char *cause, char *buf, size_t len);
+/*
+ * kernel_dev's merge (dst and src RECORD_DEV_MAX long): src when dst is empty; dst with
+ * " +" after it when src names another device.
+ */
+void record_merge_dev(char *dst, const char *src);
 
 #endif

@@ -203,6 +203,46 @@ const struct setting setting_table[] = {
     HAND("steady"),
     HAND("retry"),
     HAND("load"),
+    /* replay: {file, format}: read per workload by workloads.c, sent as operations */
+    HAND("replay"),
+    /*
+     * Sync writes (CAPABILITY_SYNC: run/prepare.c refuses agents without it): fio's
+     * fsync and fdatasync, an io_uring fsync after every N writes (0: none).
+     */
+    {.key = "fsync",
+     .type = SETTING_COUNT,
+     .max = 1000000,
+     .at = AT(fsync),
+     .wire = WIRE(fsync),
+     .label = "fsync"},
+    {.key = "fdatasync",
+     .type = SETTING_COUNT,
+     .max = 1000000,
+     .at = AT(fdatasync),
+     .wire = WIRE(fdatasync),
+     .label = "fdatasync"},
+    {.key = "sync",
+     .type = SETTING_WORDS,
+     .max = 1,
+     .at = AT(dsync),
+     .wire = WIRE(dsync),
+     .label = "sync",
+     .words = {"none", "dsync"}},
+    /* load under load: the agents keep this workload's workers beside the others' */
+    {.key = "background",
+     .type = SETTING_BOOL,
+     .at = AT(background),
+     .wire = WIRE(background),
+     .label = "background"},
+    /* data checked on every read: the words are the wire's VerifyMethod (none 0, crc32 1) */
+    {.key = "verify",
+     .type = SETTING_WORDS,
+     .max = 1,
+     .at = AT(verify),
+     .wire = WIRE(verify),
+     .label = "verify",
+     .words = {"none", "crc32"},
+     .expected = "none or crc32 (zlib's crc32 of each 4KiB block, checked on every read)"},
     /* parts of one stream (campaign/mixparse.c; on the wire: common/mix.c) */
     HAND("mix"),
 };

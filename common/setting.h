@@ -69,6 +69,16 @@ struct io_settings {
 	bool efficient; /* timing: efficient (sleep in the ring to a completion or the due time) or
 	                   precise [efficient] */
 	bool decimal;   /* units: decimal (MB/s, IOPS) or binary (MiB/s, ops/s); never sent */
+	/* sync writes: an fsync (fdatasync) after every N writes of a worker (0: none) */
+	uint32_t fsync;
+	uint32_t fdatasync;
+	bool dsync;      /* sync: dsync, the worker files opened O_DSYNC */
+	bool background; /* runs on its own workers beside every other workload's steps */
+	/*
+	 * verify: crc32: every 4KiB block written (layout and writes) carries a header
+	 * that every read checks (agent/verify.h); false: none
+	 */
+	bool verify;
 	/*
 	 * mix: parts interleaved in one stream, or a plain workload's size distribution
 	 * (block_size: {4KiB: 60, 64KiB: 40}); block_size is then the largest block. Read

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "aggregate.h"
+#include "trace.h"
 #include "xalloc.h"
 
 /* The backlog may grow by this share of the window's operations (plus noise)... */
@@ -132,6 +133,7 @@ int agg_set_hists(struct agg_step *st, uint32_t interval, const struct record *m
 	    !agg_hist_agrees(&m->rec.service, &merged->service) ||
 	    !agg_hist_agrees(&m->rec.read_latency, &merged->read_latency) ||
 	    !agg_hist_agrees(&m->rec.write_latency, &merged->write_latency) ||
+	    !agg_hist_agrees(&m->rec.sync_latency, &merged->sync_latency) ||
 	    m->rec.nparts != merged->nparts)
 		return -1;
 	/* a mix's parts were written without bins too: the merged line's stand for them */
@@ -144,6 +146,7 @@ int agg_set_hists(struct agg_step *st, uint32_t interval, const struct record *m
 	m->rec.service = merged->service;
 	m->rec.read_latency = merged->read_latency;
 	m->rec.write_latency = merged->write_latency;
+	m->rec.sync_latency = merged->sync_latency;
 	m->no_bins = false;
 	return 0;
 }
@@ -639,7 +642,9 @@ bool agg_mixed(const struct workload *w)
 void agg_point_workload(struct step_point *pt, const struct campaign *c, const struct workload *w)
 {
 	pt->mixed = agg_mixed(w);
+	pt->syncing = w->io.fsync != 0 || w->io.fdatasync != 0;
 	pt->queue_depth = w->io.queue_depth;
+	pt->replay_x1 = w->replay != NULL ? trace_rate(w->replay) : 0;
 	/*
 	 * A simulated device stamps each completion itself: its storage latency holds no
 	 * reap delay, so the client has no part in it (but on a busy host, its bursts).
@@ -707,6 +712,94 @@ static void agg_point_parts(const struct record *all, uint64_t measured_ns, int 
 		pp->p99_ns = hist_quantile(&rp->latency, 99);
 		pp->p999_ns = hist_quantile(&rp->latency, 99.9);
 		pp->max_ns = rp->latency.count ? rp->latency.max : 0;
+	}
+}
+
+/* Sync writes from the window's merged record: their count, rate and latency. */
+static void agg_point_syncs(const struct record *all, uint64_t measured_ns, struct step_point *pt)
+{
+	const struct hist *h = &all->sync_latency;
+
+	pt->syncs = all->syncs;
+	if (measured_ns == 0 || h->count == 0)
+		return;
+	pt->sync_ops_s = (double)all->syncs / ((double)measured_ns / 1e9);
+	pt->sync_mean_ns = hist_mean(h);
+	pt->sync_p50_ns = hist_quantile(h, 50);
+	pt->sync_p99_ns = hist_quantile(h, 99);
+	pt->sync_max_ns = h->max;
+}
+
+/*
+ * The kernel's view over the window's measured intervals: per device read, so that the
+ * same disk read by several agents of one host counts once (their sums over kernel_n
+ * give each device's mean); intervals without a device read are left out of it.
+ */
+static void agg_point_kernel(const struct agg_step *st, struct step_point *pt)
+{
+	uint64_t ios = 0, io_ms = 0, busy_ms = 0, queue_ms = 0, own = 0, nfs = 0, rtt = 0, ex = 0;
+	double span_ns = 0, per_dev_ios = 0;
+
+	for (uint32_t i = st->win_from; i < st->win_to; i++) {
+		const struct agg_record *m = st->merged[i];
+		const struct record *r;
+
+		if (m == NULL || m->warmup || m->agents == 0)
+			continue;
+		r = &m->rec;
+		record_merge_dev(pt->kernel_dev, r->kernel_dev);
+		nfs += r->nfs_ops;
+		rtt += r->nfs_rtt_ms;
+		ex += r->nfs_exec_ms;
+		if (r->kernel_n == 0)
+			continue;
+		ios += r->kernel_reads + r->kernel_writes;
+		io_ms += r->kernel_io_ms;
+		busy_ms += r->kernel_busy_ms;
+		queue_ms += r->kernel_queue_ms;
+		span_ns += (double)r->kernel_n * (double)m->duration_ns;
+		per_dev_ios += (double)(r->kernel_reads + r->kernel_writes) / (double)r->kernel_n;
+		own += r->ops;
+	}
+	pt->kernel_known = span_ns > 0;
+	if (pt->kernel_known) {
+		pt->dev_service_ns = ios ? (double)io_ms * 1e6 / (double)ios : 0;
+		pt->dev_util_pct = 100.0 * (double)busy_ms * 1e6 / span_ns;
+		pt->dev_util_pct = pt->dev_util_pct > 100 ? 100 : pt->dev_util_pct;
+		pt->dev_queue = (double)queue_ms * 1e6 / span_ns;
+		pt->dev_ops_ratio = own ? per_dev_ios / (double)own : 0;
+	}
+	pt->nfs_known = nfs > 0;
+	if (pt->nfs_known) {
+		pt->nfs_rtt_ns = (double)rtt * 1e6 / (double)nfs;
+		pt->nfs_exec_ns = (double)ex * 1e6 / (double)nfs;
+	}
+}
+
+/*
+ * verify: a mismatch fails its step wherever it fell, so the point counts every
+ * interval's, the warm-up's and those past the window too; their reads join the
+ * errors (and name the first failure when the window had none).
+ */
+static void agg_point_mismatches(const struct agg_step *st, struct step_point *pt)
+{
+	pt->mismatches = 0;
+	for (uint32_t i = 0; i < st->nintervals; i++) {
+		const struct agg_record *m = st->merged[i];
+
+		if (m == NULL || m->agents == 0)
+			continue;
+		pt->mismatches += m->rec.mismatches;
+		if (m->rec.mismatches == 0 || (!m->warmup && i >= st->win_from && i < st->win_to))
+			continue;
+		pt->errors += m->rec.errors;
+		if (pt->err_errno != 0 || pt->err_cause[0] != '\0')
+			continue;
+		pt->err_errno = m->rec.err_errno;
+		pt->err_offset = m->rec.err_offset;
+		memcpy(pt->err_path, m->rec.err_path, sizeof(pt->err_path));
+		memcpy(pt->err_cause, m->rec.err_cause, sizeof(pt->err_cause));
+		memcpy(pt->err_agent, m->err_agent, sizeof(pt->err_agent));
 	}
 }
 
@@ -789,6 +882,7 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 	}
 	pt->step = step;
 	pt->offered_ops = offered;
+	agg_point_kernel(st, pt);
 	pt->ops = all->rec.ops;
 	pt->reads = all->rec.reads;
 	/* missed is a level (the backlog at an interval's end): the window's last one counts. */
@@ -821,6 +915,7 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 	memcpy(pt->err_path, all->rec.err_path, sizeof(pt->err_path));
 	memcpy(pt->err_cause, all->rec.err_cause, sizeof(pt->err_cause));
 	memcpy(pt->err_agent, all->err_agent, sizeof(pt->err_agent));
+	agg_point_mismatches(st, pt);
 	pt->measured_s = (double)measured_ns / 1e9;
 	if (measured_ns > 0) {
 		pt->achieved_ops = (double)all->rec.ops / pt->measured_s;
@@ -858,6 +953,7 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 	pt->svc_p999_ns = hist_quantile(&all->rec.service, 99.9);
 	pt->svc_max_ns = all->rec.service.count ? all->rec.service.max : 0;
 	agg_point_kinds(&all->rec, measured_ns, pt);
+	agg_point_syncs(&all->rec, measured_ns, pt);
 	agg_point_parts(&all->rec, measured_ns, st->slo_part, pt);
 	/* A completed op's latency is its lag plus its service time: the share is in [0, 1]. */
 	pt->lag_share = pt->lag_mean_ns + pt->svc_mean_ns > 0

@@ -179,6 +179,49 @@ struct step_point {
 	/* each kind's latency at the step's table percentiles (step_pct) */
 	uint64_t read_pct_ns[CAMPAIGN_MAX_PERCENTILES], write_pct_ns[CAMPAIGN_MAX_PERCENTILES];
 	/*
+	 * Sync writes (agg_point_syncs): syncing, the workload issues fsync or fdatasync,
+	 * so its outputs carry them. syncs are the window's, not in ops: their own rate
+	 * and their latency (submission to completion) beside the data's, never judged.
+	 */
+	bool syncing;
+	uint64_t syncs;
+	double sync_ops_s;
+	double sync_mean_ns;
+	uint64_t sync_p50_ns, sync_p99_ns, sync_max_ns;
+	/*
+	 * The kernel's view of the targets' devices over the window (agg_point_kernel):
+	 * kernel_known when a block device was read in a measured interval, nfs_known when
+	 * an NFS mount's RPCs were counted. Per device read, so agents on one host that
+	 * read the same disk count it once: dev_util_pct and dev_queue are means over the
+	 * devices read, dev_ops_ratio the operations a device completed over the workers'.
+	 */
+	bool kernel_known;
+	bool nfs_known;
+	char kernel_dev[RECORD_DEV_MAX];
+	double dev_service_ns; /* the device's time per completed op (its reads and writes) */
+	double dev_util_pct;   /* its busy time (io_ticks) over the window, % */
+	double dev_queue;      /* ops in flight on it, mean (time_in_queue over the window) */
+	double dev_ops_ratio; /* ops it completed over the workers' ops: > AGG_DEV_SHARED: shared */
+	double nfs_rtt_ns;    /* an NFS READ or WRITE's round trip, mean */
+	double nfs_exec_ns;   /* and its execution time (queued to answered), mean */
+	/*
+	 * Load under load (bgfig.h): the background workload's figures over this step's
+	 * measured window, from its reports inside it (bg_on: the campaign has one).
+	 */
+	bool bg_on;
+	double bg_asked_ops; /* 0: max */
+	double bg_ops, bg_mib_s, bg_mean_ns;
+	uint64_t bg_p99_ns;
+	uint64_t bg_missed;    /* due, not issued, at its intervals' ends (summed) */
+	uint32_t bg_intervals; /* its reports merged (agents x intervals) */
+	/* verify: blocks read that failed their header (each read also in errors) */
+	uint64_t mismatches;
+	/*
+	 * A replay's (replay: {file}): its trace's ops/s at x1 (trace_rate), so that a
+	 * step's speed is its offered rate over it; 0 for a workload of rates.
+	 */
+	double replay_x1;
+	/*
 	 * A mix's parts (agg_point_parts), in the plan's order (names: the workload's
 	 * io.mix); slo_part: the one the SLO judges (-1: the whole).
 	 */
@@ -186,6 +229,14 @@ struct step_point {
 	int slo_part;
 	struct point_part parts[RECORD_PARTS_MAX];
 };
+
+/*
+ * A device whose completed operations pass the workers' own by this factor served other
+ * traffic too (another process, another partition of the disk): said with its figures.
+ * An operation larger than the device's largest request (max_sectors_kb) also counts as
+ * several.
+ */
+#define AGG_DEV_SHARED 1.2
 
 struct agg_step;
 /* slo.part: the SLO of the step's points judges part's latency (-1: the whole). */
@@ -315,8 +366,9 @@ bool agg_mixed(const struct workload *w);
 void agg_point(const struct agg_step *st, uint32_t step, double offered, const struct campaign *c,
                struct step_point *pt);
 /*
- * What the point takes from its workload: mixed (agg_mixed), the queue depth, and on a
- * simulated device no client part in the storage's latency (it stamps completions).
+ * What the point takes from its workload: mixed (agg_mixed), the queue depth, a replay's
+ * x1 rate, and on a simulated device no client part in the storage's latency (it stamps
+ * completions).
  */
 void agg_point_workload(struct step_point *pt, const struct campaign *c, const struct workload *w);
 /*

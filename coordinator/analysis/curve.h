@@ -29,6 +29,16 @@ double curve_shown(const struct workload *w, double v);
 /* MiB/s to the workload's bandwidth unit as shown. */
 double curve_shown_bw(const struct workload *w, double mib_s);
 #define CURVE_MB_PER_MIB 1.048576
+/*
+ * A replay's rate in ops/s as a speed of its trace (ops over the trace's x1 rate:
+ * load.speeds' unit); NaN for a workload that replays nothing.
+ */
+double curve_speed(const struct workload *w, double ops);
+/*
+ * " (x3.02 of the trace)" for a replay's rate in ops/s (its speed cut, never raised, to
+ * two decimals, as the figures beside it are), "" for any other workload. Returns buf.
+ */
+const char *curve_speed_words(const struct workload *w, double ops, char *buf, size_t len);
 /* A point's throughput in the workload's unit. */
 double curve_throughput(const struct workload *w, const struct step_point *p);
 /*

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bgfig.h"
 #include "judged.h"
 #include "xalloc.h"
 
@@ -35,6 +36,17 @@ static void judged_point(const struct campaign *c, const struct workload *w,
 		snprintf(v->words, sizeof(v->words), "violated; %s", why);
 	} else {
 		verdict_words(p, v->reasons, v->words, sizeof(v->words));
+	}
+	if (p->bg_on && !bgfig_kept_up(p)) {
+		/* the point stands, but not for the load the campaign asked about */
+		char bg[160];
+		size_t used = strlen(v->words);
+
+		bgfig_words(p, bg, sizeof(bg));
+		snprintf(v->words + used, sizeof(v->words) - used,
+		         "; background %s: the foreground's knee was measured with less "
+		         "background than asked",
+		         bg);
 	}
 	v->tp = curve_throughput(w, p);
 	v->offered_tp = curve_offered_tp(w, p);

@@ -19,9 +19,10 @@ struct judged_point {
 	bool meets;           /* met */
 	bool saturated;       /* verdict_saturated by the stop rules... */
 	char why[128];        /* ...and which rule ("" when not saturated) */
-	char words[160 + RECORD_PATH_MAX]; /* "met", "violated", "undecided", or why not judged */
-	double tp;                         /* achieved, in the workload's unit (curve_throughput) */
-	double offered_tp;                 /* offered, in the workload's unit (curve_offered_tp) */
+	/* "met", "violated", "undecided", or why not judged; then a background behind */
+	char words[160 + RECORD_PATH_MAX + 128];
+	double tp;         /* achieved, in the workload's unit (curve_throughput) */
+	double offered_tp; /* offered, in the workload's unit (curve_offered_tp) */
 };
 
 /*

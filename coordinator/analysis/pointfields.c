@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bgfig.h"
 #include "pointfields.h"
 #include "judged.h"
 #include "verdict.h"
@@ -52,6 +53,19 @@ static void pfield_valid(const struct step_point *p, const struct judged_point *
 	v->b = jp->valid;
 }
 
+/* Load under load: whether the background kept up with its asked rate in the step. */
+static void pfield_bg_kept_up(const struct step_point *p, const struct judged_point *jp,
+                              struct pfield_val *v)
+{
+	v->b = bgfig_kept_up(p);
+}
+
+static void pfield_bg_words(const struct step_point *p, const struct judged_point *jp, char *buf,
+                            size_t len)
+{
+	bgfig_words(p, buf, len);
+}
+
 /* An open-loop step ("rate") or a closed-loop one ("max"). */
 static void pfield_load(const struct step_point *p, const struct judged_point *jp, char *buf,
                         size_t len)
@@ -98,6 +112,86 @@ static void pfield_cooldown(const struct step_point *p, const struct judged_poin
                             size_t len)
 {
 	snprintf(buf, len, "%s", p->cooldown);
+}
+
+/* The device the kernel's figures are of, and whether other traffic shared it. */
+static void pfield_device(const struct step_point *p, const struct judged_point *jp, char *buf,
+                          size_t len)
+{
+	if (p->kernel_known && p->dev_ops_ratio > AGG_DEV_SHARED)
+		snprintf(buf, len, "%s (shared: %.1fx the workers' ops)", p->kernel_dev,
+		         p->dev_ops_ratio);
+	else
+		snprintf(buf, len, "%s", p->kernel_known || p->nfs_known ? p->kernel_dev : "");
+}
+
+/* The device's time per completed op; none when no block device was read or none completed. */
+static void pfield_dev_service(const struct step_point *p, const struct judged_point *jp,
+                               struct pfield_val *v)
+{
+	v->none = !p->kernel_known || p->dev_service_ns <= 0;
+	v->raw = p->dev_service_ns;
+}
+
+/* Our service time over the device's: what the client's side added (may be < 0 by rounding). */
+static void pfield_dev_gap(const struct step_point *p, const struct judged_point *jp,
+                           struct pfield_val *v)
+{
+	v->none = !p->kernel_known || p->dev_service_ns <= 0 || p->svc_mean_ns <= 0;
+	v->raw = p->svc_mean_ns - p->dev_service_ns;
+}
+
+static void pfield_dev_util(const struct step_point *p, const struct judged_point *jp,
+                            struct pfield_val *v)
+{
+	v->none = !p->kernel_known;
+	v->raw = p->dev_util_pct;
+}
+
+static void pfield_dev_queue(const struct step_point *p, const struct judged_point *jp,
+                             struct pfield_val *v)
+{
+	v->none = !p->kernel_known;
+	v->raw = p->dev_queue;
+}
+
+static void pfield_dev_ratio(const struct step_point *p, const struct judged_point *jp,
+                             struct pfield_val *v)
+{
+	v->none = !p->kernel_known || p->ops == 0;
+	v->raw = p->dev_ops_ratio;
+}
+
+static void pfield_dev_shared(const struct step_point *p, const struct judged_point *jp,
+                              struct pfield_val *v)
+{
+	v->none = !p->kernel_known || p->ops == 0;
+	v->b = p->dev_ops_ratio > AGG_DEV_SHARED;
+}
+
+static void pfield_nfs_rtt(const struct step_point *p, const struct judged_point *jp,
+                           struct pfield_val *v)
+{
+	v->none = !p->nfs_known;
+	v->raw = p->nfs_rtt_ns;
+}
+
+static void pfield_nfs_exec(const struct step_point *p, const struct judged_point *jp,
+                            struct pfield_val *v)
+{
+	v->none = !p->nfs_known;
+	v->raw = p->nfs_exec_ns;
+}
+
+/*
+ * A replay's speed: the step's offered rate over its trace's x1 rate (a refine step's
+ * falls between the speeds it bisects); none for a closed-loop step or a workload of rates.
+ */
+static void pfield_speed(const struct step_point *p, const struct judged_point *jp,
+                         struct pfield_val *v)
+{
+	v->none = !(p->replay_x1 > 0) || !(p->offered_ops > 0);
+	v->raw = v->none ? 0 : p->offered_ops / p->replay_x1;
 }
 
 /* A member of struct step_point. */
@@ -429,6 +523,193 @@ static const struct pfield pfield_rows[] = {
      .unit = "",
      .since = 3,
      .out = PF_JSON},
+    /*
+     * Sync writes, a syncing workload's only (fsync, fdatasync: pfield_show_of): their
+     * count in the window, their own rate (not in ops/s) and latency (submission to
+     * completion), shown beside the data's and never judged.
+     */
+    {.name = "syncs",
+     PF_INT(syncs, PF_M_U64),
+     .since = 5,
+     .out = PF_CURVE | PF_CSV | PF_JSON,
+     .apart = PF_APART_SYNC},
+    {.name = "sync_ops",
+     PF_FIXED(sync_ops_s, 1, "ops/s"),
+     .since = 5,
+     .out = PF_CURVE | PF_CSV | PF_JSON | PF_STEPS,
+     .apart = PF_APART_SYNC,
+     PF_COLUMN("Syncs/s", PF_H_RATE, 18)},
+    {.name = "sync_mean_us",
+     PF_US(sync_mean_ns, PF_M_DOUBLE),
+     .since = 5,
+     .out = PF_CURVE | PF_CSV | PF_JSON | PF_STEPS,
+     .apart = PF_APART_SYNC,
+     PF_COLUMN("Sync mean", PF_H_DURATION, 19)},
+    {.name = "sync_p50_us",
+     PF_US(sync_p50_ns, PF_M_U64),
+     .since = 5,
+     .out = PF_CURVE | PF_CSV | PF_JSON,
+     .apart = PF_APART_SYNC},
+    {.name = "sync_p99_us",
+     PF_US(sync_p99_ns, PF_M_U64),
+     .since = 5,
+     .out = PF_CURVE | PF_CSV | PF_JSON | PF_STEPS,
+     .apart = PF_APART_SYNC,
+     PF_COLUMN("Sync p99", PF_H_DURATION, 20)},
+    {.name = "sync_max_us",
+     PF_US(sync_max_ns, PF_M_U64),
+     .since = 5,
+     .out = PF_CURVE | PF_CSV | PF_JSON,
+     .apart = PF_APART_SYNC},
+    /* the kernel's view of the device (format 5): its name, its time per op beside ours */
+    {.name = "device",
+     .kind = PF_TEXT,
+     .text = pfield_device,
+     .unit = "",
+     .since = 5,
+     .out = PF_CURVE | PF_CSV | PF_STEPS,
+     .apart = PF_APART_KERNEL,
+     PF_COLUMN("Device", PF_H_TEXT, 21)},
+    {.name = "device_service_us",
+     .kind = PF_REAL,
+     .get = pfield_dev_service,
+     .decimals = 1,
+     .div = 1e3,
+     .unit = "us",
+     .since = 5,
+     .out = PF_CURVE | PF_CSV | PF_STEPS,
+     .apart = PF_APART_KERNEL,
+     PF_COLUMN("Device time", PF_H_DURATION, 22)},
+    {.name = "device_gap_us",
+     .kind = PF_REAL,
+     .get = pfield_dev_gap,
+     .decimals = 1,
+     .div = 1e3,
+     .unit = "us",
+     .since = 5,
+     .out = PF_CURVE | PF_CSV | PF_STEPS,
+     .apart = PF_APART_KERNEL,
+     PF_COLUMN("Gap us", PF_H_DECIMAL, 23)},
+    {.name = "device_util_pct",
+     .kind = PF_REAL,
+     .get = pfield_dev_util,
+     .decimals = 1,
+     .unit = "%",
+     .since = 5,
+     .out = PF_CURVE | PF_CSV | PF_STEPS,
+     .apart = PF_APART_KERNEL,
+     PF_COLUMN("Device busy", PF_H_PERCENT, 24)},
+    {.name = "device_queue",
+     .kind = PF_REAL,
+     .get = pfield_dev_queue,
+     .decimals = 2,
+     .unit = "",
+     .since = 5,
+     .out = PF_CURVE | PF_CSV | PF_STEPS,
+     .apart = PF_APART_KERNEL,
+     PF_COLUMN("Device queue", PF_H_DECIMAL, 25)},
+    {.name = "device_ops_ratio",
+     .kind = PF_REAL,
+     .get = pfield_dev_ratio,
+     .decimals = 2,
+     .unit = "",
+     .since = 5,
+     .out = PF_CURVE | PF_CSV,
+     .apart = PF_APART_KERNEL},
+    {.name = "device_shared",
+     .kind = PF_BOOL,
+     .get = pfield_dev_shared,
+     .unit = "",
+     .since = 5,
+     .out = PF_CURVE | PF_CSV,
+     .apart = PF_APART_KERNEL},
+    {.name = "nfs_rtt_us",
+     .kind = PF_REAL,
+     .get = pfield_nfs_rtt,
+     .decimals = 1,
+     .div = 1e3,
+     .unit = "us",
+     .since = 5,
+     .out = PF_CURVE | PF_CSV | PF_STEPS,
+     .apart = PF_APART_KERNEL,
+     PF_COLUMN("NFS RTT", PF_H_DURATION, 26)},
+    {.name = "nfs_exec_us",
+     .kind = PF_REAL,
+     .get = pfield_nfs_exec,
+     .decimals = 1,
+     .div = 1e3,
+     .unit = "us",
+     .since = 5,
+     .out = PF_CURVE | PF_CSV,
+     .apart = PF_APART_KERNEL},
+    /*
+     * Load under load: the background's figures over the step's window, only when the
+     * campaign has a background (pfield_list_kinds' PF_WITH_BACKGROUND).
+     */
+    {.name = "bg_asked_ops_s",
+     PF_FIXED(bg_asked_ops, 1, "ops/s"),
+     .since = 4,
+     .out = PF_JSON,
+     .apart = PF_APART_BACKGROUND},
+    {.name = "bg_ops_s",
+     PF_FIXED(bg_ops, 1, "ops/s"),
+     .since = 4,
+     .out = PF_JSON | PF_STEPS,
+     .apart = PF_APART_BACKGROUND,
+     PF_COLUMN("Background ops/s", PF_H_RATE, 27)},
+    {.name = "bg_mibps",
+     PF_FIXED(bg_mib_s, 3, "MiB/s"),
+     .since = 4,
+     .out = PF_JSON,
+     .apart = PF_APART_BACKGROUND},
+    {.name = "bg_mean_us",
+     PF_US(bg_mean_ns, PF_M_DOUBLE),
+     .since = 4,
+     .out = PF_JSON,
+     .apart = PF_APART_BACKGROUND},
+    {.name = "bg_p99_us",
+     PF_US(bg_p99_ns, PF_M_U64),
+     .since = 4,
+     .out = PF_JSON | PF_STEPS,
+     .apart = PF_APART_BACKGROUND,
+     PF_COLUMN("Background p99", PF_H_DURATION, 28)},
+    {.name = "bg_missed",
+     PF_AT(bg_missed, PF_M_U64),
+     .kind = PF_UINT,
+     .unit = "",
+     .since = 4,
+     .out = PF_JSON,
+     .apart = PF_APART_BACKGROUND},
+    {.name = "bg_kept_up",
+     .kind = PF_BOOL,
+     .get = pfield_bg_kept_up,
+     .unit = "",
+     .since = 4,
+     .out = PF_JSON,
+     .apart = PF_APART_BACKGROUND},
+    {.name = "bg_verdict",
+     .kind = PF_TEXT,
+     .text = pfield_bg_words,
+     .unit = "",
+     .since = 4,
+     .out = PF_JSON | PF_STEPS,
+     .apart = PF_APART_BACKGROUND,
+     PF_COLUMN("Background", PF_H_TEXT, 29)},
+    /* verify: blocks read that failed their header (format 5; 0 without verify) */
+    {.name = "mismatches", PF_INT(mismatches, PF_M_U64), .since = 5, .out = PF_JSON},
+    /*
+     * A replay's speed (x1 as recorded): in curve.csv when the campaign replays a trace
+     * (empty cells for its other workloads), in a replay's curve-*.json and step tables.
+     */
+    {.name = "speed",
+     .kind = PF_REAL,
+     .get = pfield_speed,
+     .decimals = 3,
+     .unit = "x",
+     .since = 5,
+     .out = PF_CURVE | PF_CSV | PF_JSON | PF_STEPS,
+     .apart = PF_APART_REPLAY,
+     PF_COLUMN("Speed", PF_H_SPEED, 2)},
 };
 
 _Static_assert(sizeof(pfield_rows) / sizeof(pfield_rows[0]) <= PFIELD_MAX, "PFIELD_MAX rows");
@@ -462,7 +743,49 @@ size_t pfield_list(unsigned out, const struct pfield **list)
 	return pfield_list_kinds(out, false, list);
 }
 
-size_t pfield_list_kinds(unsigned out, bool mixed, const struct pfield **list)
+unsigned pfield_show_kernel(const struct step_point *pts, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (pts[i].kernel_known || pts[i].nfs_known)
+			return PF_SHOW_KERNEL;
+	return 0;
+}
+
+/* Whether row f is listed for output out given what show (PF_SHOW_*) asks. */
+static bool pfield_shown(const struct pfield *f, unsigned out, unsigned show)
+{
+	switch (f->apart) {
+	case PF_APART_NONE:
+		return true;
+	case PF_APART_KERNEL:
+		return !(out & (PF_STEPS_MD | PF_STEPS_HTML)) || (show & PF_SHOW_KERNEL);
+	case PF_APART_BACKGROUND:
+		return (show & PF_SHOW_BACKGROUND) != 0;
+	case PF_APART_SYNC:
+		return (show & PF_SHOW_SYNC) != 0;
+	case PF_APART_REPLAY:
+		return (show & PF_SHOW_REPLAY) != 0;
+	default:
+		return (show & PF_SHOW_KINDS) != 0;
+	}
+}
+
+unsigned pfield_show_of(const struct workload *w)
+{
+	return (agg_mixed(w) ? PF_SHOW_KINDS : 0) |
+	       (w->io.fsync != 0 || w->io.fdatasync != 0 ? PF_SHOW_SYNC : 0) |
+	       (w->replay != NULL ? PF_SHOW_REPLAY : 0) |
+	       (w->io.mix.nparts > 0 ? PF_SHOW_PARTS : 0);
+}
+
+unsigned pfield_show_point(const struct step_point *p)
+{
+	return (p->mixed ? PF_SHOW_KINDS : 0) | (p->syncing ? PF_SHOW_SYNC : 0) |
+	       (p->bg_on ? PF_SHOW_BACKGROUND : 0) | (p->replay_x1 > 0 ? PF_SHOW_REPLAY : 0) |
+	       (p->nparts > 0 ? PF_SHOW_PARTS : 0);
+}
+
+size_t pfield_list_kinds(unsigned out, unsigned show, const struct pfield **list)
 {
 	size_t n = 0, rows = sizeof(pfield_rows) / sizeof(pfield_rows[0]);
 
@@ -471,7 +794,7 @@ size_t pfield_list_kinds(unsigned out, bool mixed, const struct pfield **list)
 		for (unsigned col = 1; col <= UINT8_MAX && n < rows; col++)
 			for (size_t i = 0; i < rows; i++)
 				if ((pfield_rows[i].out & out) && pfield_rows[i].col == col &&
-				    (mixed || pfield_rows[i].apart == PF_APART_NONE))
+				    pfield_shown(&pfield_rows[i], out, show))
 					list[n++] = &pfield_rows[i];
 		return n;
 	}
@@ -481,7 +804,7 @@ size_t pfield_list_kinds(unsigned out, bool mixed, const struct pfield **list)
 
 			/* curve-*.json: its first rows, then the rest; every other output: one pass
 			 */
-			if ((f->out & out) && (mixed || f->apart == PF_APART_NONE) &&
+			if ((f->out & out) && pfield_shown(f, out, show) &&
 			    (out == PF_JSON ? f->json_first == (pass == 0) : pass == 0))
 				list[n++] = f;
 		}
@@ -498,8 +821,21 @@ struct pfield_val pfield_value(const struct pfield *f, const struct step_point *
 		v.none = true;
 		return v;
 	}
+	/* A background's figure: none without one. */
+	if (f->apart == PF_APART_BACKGROUND) {
+		if (!p->bg_on) {
+			v.none = true;
+			return v;
+		}
+	}
+	/* Sync writes: a workload that does not sync has none. */
+	if (f->apart == PF_APART_SYNC && !p->syncing) {
+		v.none = true;
+		return v;
+	}
 	/* Read and write apart: a pure workload has none; not measured has none. */
-	if (f->apart != PF_APART_NONE &&
+	if (f->apart != PF_APART_NONE && f->apart != PF_APART_SYNC && f->apart != PF_APART_KERNEL &&
+	    f->apart != PF_APART_BACKGROUND && f->apart != PF_APART_REPLAY &&
 	    (!p->mixed || (f->apart == PF_APART_MEASURED && !p->kinds_known))) {
 		v.none = true;
 		return v;
@@ -566,21 +902,21 @@ size_t pfield_format(const struct pfield *f, const struct step_point *p,
 	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
 }
 
-void pfield_csv_header(FILE *f, unsigned out, bool mixed)
+void pfield_csv_header(FILE *f, unsigned out, unsigned show)
 {
 	const struct pfield *list[PFIELD_MAX];
-	size_t n = pfield_list_kinds(out, mixed, list);
+	size_t n = pfield_list_kinds(out, show, list);
 
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%s%s", i ? "," : "",
 		        out == PF_CURVE ? list[i]->name : pfield_key(list[i]));
 }
 
-void pfield_csv_row(FILE *f, unsigned out, bool mixed, const struct step_point *p,
+void pfield_csv_row(FILE *f, unsigned out, unsigned show, const struct step_point *p,
                     const struct judged_point *jp)
 {
 	const struct pfield *list[PFIELD_MAX];
-	size_t n = pfield_list_kinds(out, mixed, list);
+	size_t n = pfield_list_kinds(out, show, list);
 	char cell[PFIELD_TEXT_MAX];
 
 	for (size_t i = 0; i < n; i++) {

@@ -51,6 +51,8 @@ enum pfield_human {
 	PF_H_DURATION, /* the stored nanoseconds as a duration: "1.2ms" */
 	PF_H_PERCENT,  /* a whole percentage: "12%" */
 	PF_H_TEXT,     /* words */
+	PF_H_DECIMAL,  /* the value with the row's decimals (a signed gap, a queue length) */
+	PF_H_SPEED,    /* a replay's speed: "x2.00" */
 };
 
 /* Whether a field is read and write apart (pfield.apart). */
@@ -58,7 +60,33 @@ enum pfield_apart {
 	PF_APART_NONE = 0, /* every point's */
 	PF_APART_MIXED,    /* a mixed workload's: always known (ops/s from reads) */
 	PF_APART_MEASURED, /* a mixed workload's, when the agents measured the kinds apart */
+	PF_APART_SYNC,     /* a syncing workload's (fsync, fdatasync: step_point.syncing) */
+	/*
+	 * The kernel's view of the device: in both CSVs always (empty when not read), in
+	 * the step tables when a point of the workload has it (PF_SHOW_KERNEL), and in
+	 * curve-*.json as the members of each step's "kernel" object.
+	 */
+	PF_APART_KERNEL,
+	PF_APART_BACKGROUND, /* a campaign with a background workload's (bgfig.h) */
+	/* a replay's (replay: {file}): its speed; in curve.csv when the campaign has one */
+	PF_APART_REPLAY,
 };
+/*
+ * Which of those rows an output shows (pfield_list_kinds' show): a set of these. A
+ * bool true is PF_SHOW_KINDS, as the argument was before syncs.
+ */
+#define PF_SHOW_KINDS      1u /* read and write apart (a mixed workload) */
+#define PF_SHOW_MIXED      PF_SHOW_KINDS
+#define PF_SHOW_SYNC       2u  /* a syncing workload's syncs */
+#define PF_SHOW_KERNEL     4u  /* the kernel's view, in the step tables */
+#define PF_SHOW_BACKGROUND 8u  /* the background's figures (a campaign with one) */
+#define PF_SHOW_REPLAY     16u /* a replay's speed (step_point.replay_x1 > 0) */
+/*
+ * A mix's parts (a workload with mix:, step_point.nparts > 0): curve-*.csv's NAME_*
+ * columns after the table's and curve-*.json's "parts" (render/derive.c: the columns
+ * are named by the workload's parts, so they are not rows of the table).
+ */
+#define PF_SHOW_PARTS 32u
 
 /* One value of a field. */
 struct pfield_val {
@@ -69,10 +97,10 @@ struct pfield_val {
 	bool b;     /* PF_BOOL */
 };
 
-/* The longest text a PF_TEXT field writes (the verdict names a path). */
-#define PFIELD_TEXT_MAX (160 + RECORD_PATH_MAX)
+/* The longest text a PF_TEXT field writes (the verdict names a path, and a background). */
+#define PFIELD_TEXT_MAX (160 + RECORD_PATH_MAX + 128)
 /* The rows of the table, at most. */
-#define PFIELD_MAX 80
+#define PFIELD_MAX 112
 
 struct pfield {
 	const char *name;  /* curve.csv's column; unique */
@@ -130,10 +158,20 @@ const char *pfield_event_key(const struct pfield *f);
  */
 size_t pfield_list(unsigned out, const struct pfield **list);
 /*
- * The same, with the read and write apart rows (pfield.apart) when mixed (the
- * workload's points are step_point.mixed); pfield_list leaves them out.
+ * The same, with the read and write apart rows (pfield.apart) when show has
+ * PF_SHOW_KINDS (the workload's points are step_point.mixed), the sync rows when it
+ * has PF_SHOW_SYNC (step_point.syncing); pfield_list leaves them out.
  */
-size_t pfield_list_kinds(unsigned out, bool mixed, const struct pfield **list);
+size_t pfield_list_kinds(unsigned out, unsigned show, const struct pfield **list);
+/*
+ * What a workload's outputs show (PF_SHOW_*): its kinds when mixed, its syncs when it syncs,
+ * its speed when it replays a trace, its parts when it is a mix.
+ */
+unsigned pfield_show_of(const struct workload *w);
+/* The same from one of its points. */
+unsigned pfield_show_point(const struct step_point *p);
+/* PF_SHOW_KERNEL when a point of pts[n] has the kernel's view of its device, else 0. */
+unsigned pfield_show_kernel(const struct step_point *pts, size_t n);
 /*
  * The field's value in point p, whose verdict in its judged curve is jp (NULL:
  * none; a `judged` field then has no value). PF_PCTS has none of its own
@@ -157,10 +195,10 @@ static inline uint32_t pfield_cells(const struct pfield *f, uint32_t npct)
  * The CSV header of output out (PF_CURVE: names, PF_CSV: keys), comma separated, to f;
  * mixed: with the read and write apart columns (pfield_list_kinds).
  */
-void pfield_csv_header(FILE *f, unsigned out, bool mixed);
+void pfield_csv_header(FILE *f, unsigned out, unsigned show);
 /* Point p's cells (jp: its verdict, as pfield_value) for output out, comma separated, to f
  * (neither has a newline). */
-void pfield_csv_row(FILE *f, unsigned out, bool mixed, const struct step_point *p,
+void pfield_csv_row(FILE *f, unsigned out, unsigned show, const struct step_point *p,
                     const struct judged_point *jp);
 
 #endif

@@ -149,8 +149,10 @@ void verdict_words(const struct step_point *pt, unsigned reasons, char *buf, siz
 				char what[RECORD_CAUSE_MAX + 32];
 
 				record_err_words(pt->err_errno, pt->err_cause, what, sizeof(what));
-				snprintf(word, sizeof(word), "%llu errors (%s on %s)",
-				         (unsigned long long)pt->errors, what, pt->err_path);
+				snprintf(word, sizeof(word), "%llu errors (%s%s%s)",
+				         (unsigned long long)pt->errors, what,
+				         record_err_names_path(pt->err_cause) ? "" : " on ",
+				         record_err_names_path(pt->err_cause) ? "" : pt->err_path);
 			} else
 				snprintf(word, sizeof(word), "%llu errors",
 				         (unsigned long long)pt->errors);

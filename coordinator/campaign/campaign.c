@@ -18,6 +18,8 @@
 #include "saferead.h"
 #include "units.h"
 #include "targets.h"
+#include "observe.h"
+#include "trace.h"
 #include "workloads.h"
 #include "xalloc.h"
 #include "yamlload.h"
@@ -34,10 +36,11 @@
 #define CAMPAIGN_CAP_BLOCK_SIZE (1u << 30)
 #define CAMPAIGN_CAP_FILE_SIZE  (1ull << 50)
 
-/* The top level's keys: these, the workload settings (defaults for all), then cooldown. */
+/* The top level's keys: these, the workload settings (defaults for all), then cooldown and observe.
+ */
 static const char *const campaign_keys_before[] = {
     "campaign", "agents", "target", "targets", "slo", "stop", "workloads", "percentiles", NULL};
-static const char *const campaign_keys_after[] = {"cooldown", NULL};
+static const char *const campaign_keys_after[] = {"cooldown", "observe", NULL};
 static const char *const campaign_agents_keys[] = {"local",  "select", "wait", "on_agent_loss",
                                                    "detail", "caps",   NULL};
 static const char *const campaign_caps_keys[] = {"workers", "queue_depth", "block_size",
@@ -456,7 +459,7 @@ static int campaign_root(struct yamlnode_doc *y, const yaml_node_t *root, struct
 	stop = yamlnode_lookup(y, root, "cooldown");
 	if (stop != NULL && campaign_cooldown(y, stop, c) < 0)
 		return -1;
-	if (workloads_parse(y, root, workloads, c) < 0)
+	if (workloads_parse(y, root, workloads, c) < 0 || observe_parse(y, root, c) < 0)
 		return -1;
 	slo = yamlnode_lookup(y, root, "slo");
 	if (slo != NULL && campaign_slo_part(y, slo, c) < 0)
@@ -466,8 +469,8 @@ static int campaign_root(struct yamlnode_doc *y, const yaml_node_t *root, struct
 
 /* text as campaign_parse reads it; where (when set) maps its marks to where they came from. */
 static int campaign_parse_where(const char *text, size_t len, const char *name,
-                                struct campsource_result *where, bool plan, struct campaign **out,
-                                struct error *err)
+                                struct campsource_result *where, bool plan, bool from_results,
+                                struct campaign **out, struct error *err)
 {
 	struct yamlnode_doc y = {.file = name,
 	                         .err = err,
@@ -484,6 +487,7 @@ static int campaign_parse_where(const char *text, size_t len, const char *name,
 	y.doc = &doc;
 	c = xcalloc(1, sizeof(*c));
 	c->path = xstrdup(name);
+	c->from_results = from_results;
 	c->text = xmalloc(len + 1);
 	memcpy(c->text, text, len);
 	c->text[len] = '\0';
@@ -511,7 +515,7 @@ fail:
 int campaign_parse(const char *text, size_t len, const char *name, struct campaign **out,
                    struct error *err)
 {
-	return campaign_parse_where(text, len, name, NULL, false, out, err);
+	return campaign_parse_where(text, len, name, NULL, false, false, out, err);
 }
 
 int campaign_load_source(const char *path, const struct campsource *src, struct campaign **out,
@@ -523,7 +527,8 @@ int campaign_load_source(const char *path, const struct campsource *src, struct 
 	*out = NULL;
 	if (campsource_expand(path, src, &r, err) < 0)
 		return -1;
-	rc = campaign_parse_where(r.text, r.len, path, r.generated ? &r : NULL, false, out, err);
+	rc = campaign_parse_where(r.text, r.len, path, r.generated ? &r : NULL, false, false, out,
+	                          err);
 	if (rc == 0)
 		(*out)->text_generated = r.generated;
 	if (rc == 0 && r.build_failed) {
@@ -553,7 +558,7 @@ int campaign_load_plan(const char *path, bool plain, struct campaign **out, stru
 	text = saferead_all(AT_FDCWD, NULL, path, CAMPAIGN_PLAN_MAX, 0, &len, err);
 	if (text == NULL)
 		return -1;
-	rc = campaign_parse_where(text, len, path, NULL, plain, out, err);
+	rc = campaign_parse_where(text, len, path, NULL, plain, true, out, err);
 	free(text);
 	return rc;
 }
@@ -566,10 +571,12 @@ void campaign_free(struct campaign *c)
 		free(c->workloads[i].name);
 		free(c->workloads[i].test);
 		free(c->workloads[i].steps);
+		trace_free(c->workloads[i].replay);
 	}
 	free(c->workloads);
 	label_free(c->labels, c->nlabels);
 	targets_free(c->targets, c->ntargets);
+	observe_free(c->observe, c->nobserve);
 	free(c->name);
 	free(c->path);
 	free(c->text);

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct trace;
+
 #include "access.h"
 #include "label.h"
 #include "rw.h"
@@ -22,6 +24,8 @@
 #define CAMPAIGN_MAX_STEP_INTERVALS SETTING_MAX_STEP_INTERVALS
 /* Nesting of mappings and sequences a campaign file may use (it needs about 6). */
 #define CAMPAIGN_MAX_DEPTH 64
+
+struct observe_source;
 
 enum campaign_agents_mode {
 	CAMPAIGN_AGENTS_LOCAL,  /* agents: {local: N}: spawned by `iocurve run` */
@@ -93,6 +97,13 @@ struct workload {
 	 */
 	char *test;
 	uint32_t target;
+	/*
+	 * replay: {file, format}: the trace this workload replays (its own copy, freed
+	 * with it), or NULL. Its load is load: {speeds: [...]}, each speed a step whose
+	 * rate (in steps) is the speed times the trace's ops/s at x1 (trace_rate).
+	 */
+	struct trace *replay;
+	bool speeds; /* load: speeds: given: steps[].ops hold speeds until the trace is read */
 };
 
 /* stop: when a step saturates the target, a ramp stops there and the report says why. */
@@ -164,6 +175,8 @@ enum campaign_detail {
 struct campaign {
 	char *name;
 	char *path; /* the file it came from, for messages */
+	/* read from a results directory's plan.yaml: its traces are the copies beside it */
+	bool from_results;
 	char *text; /* the effective campaign, for plan.yaml: the file, or campsource.c's */
 	size_t text_len;
 	bool text_generated; /* text is not the file as written (include, ${}, --set) */
@@ -207,6 +220,10 @@ struct campaign {
 
 	struct workload *workloads;
 	size_t nworkloads;
+
+	/* observe: the storage's figures the coordinator polls (campaign/observe.h) */
+	struct observe_source *observe;
+	size_t nobserve;
 };
 
 /* The target workload w runs on. */

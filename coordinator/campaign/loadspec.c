@@ -13,8 +13,9 @@
 #define LOADSPEC_MAX_FACTOR 100.0
 #define LOADSPEC_FACTOR     "a number above 1 and at most 100, such as 1.5 or 2"
 
-static const char *const loadspec_keys[] = {"steps",  "curve", "ramp", "max",   "refine", "confirm",
-                                            "repeat", "work",  "rate", "think", "start",  NULL};
+static const char *const loadspec_keys[] = {"steps",   "curve",  "ramp", "max",  "refine",
+                                            "confirm", "repeat", "work", "rate", "think",
+                                            "start",   "speeds", NULL};
 static const char *const loadspec_ramp_keys[] = {"start", "factor", "increment", "max_steps", NULL};
 
 static bool loadspec_ends_with(const char *s, const char *suffix)
@@ -186,57 +187,144 @@ static bool loadspec_decimal(const char *s, double *out)
 	return true;
 }
 
-/* ramp: {start: R, factor: F | increment: R, max_steps: N} */
-static int loadspec_ramp(struct yamlnode_doc *y, const yaml_node_t *map, struct workload *w)
+#define LOADSPEC_SPEED "a replay speed above 0 and at most 1000, such as 1, 0.5 or x2"
+
+/* A replay speed: "2" or "x2" (x1 as recorded), above 0 and at most 1000. */
+static int loadspec_speed(struct yamlnode_doc *y, const yaml_node_t *n, const char *label,
+                          const char *expected, double *v)
 {
-	yaml_node_t *start, *factor, *inc, *n;
 	const char *s;
 
-	if (yamlnode_check_mapping(y, map, "load.ramp", "load.ramp", loadspec_ramp_keys) < 0)
+	if (loadspec_text(y, n, label, expected, &s) < 0)
 		return -1;
-	if (yamlnode_require(y, map, "start", "load.ramp", &start) < 0 ||
-	    loadspec_ops(y, start, "load.ramp.start", w, LOADSPEC_RATE, &w->ramp_start) < 0)
-		return -1;
-	if (!(w->ramp_start > 0)) {
-		yamlnode_expected(y, start, "load.ramp.start", "a rate above 0 ops/s");
+	if ((!loadspec_decimal(s, v) && !(s[0] == 'x' && loadspec_decimal(s + 1, v))) ||
+	    !(*v > 0) || *v > 1000) {
+		yamlnode_expected(y, n, label, expected);
 		return -1;
 	}
+	return 0;
+}
+
+/*
+ * A ramp's start or increment: a rate in ops/s (load.ramp), or with speed a replay
+ * speed (load.speeds.ramp), which replayspec.c turns into the rate it gives.
+ */
+static int loadspec_ramp_value(struct yamlnode_doc *y, const yaml_node_t *n, const char *label,
+                               bool speed, const struct workload *w, double *v)
+{
+	if (speed)
+		return loadspec_speed(y, n, label, LOADSPEC_SPEED, v);
+	if (loadspec_ops(y, n, label, w, LOADSPEC_RATE, v) < 0)
+		return -1;
+	if (!(*v > 0)) {
+		yamlnode_expected(y, n, label, "a rate above 0 ops/s");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * ramp: {start: R, factor: F | increment: R, max_steps: N}; with speed, a replay's
+ * speeds: {ramp: {...}} (labels load.speeds.ramp.*), start and increment in speeds.
+ */
+static int loadspec_ramp(struct yamlnode_doc *y, const yaml_node_t *map, bool speed,
+                         struct workload *w)
+{
+	const char *key = speed ? "load.speeds.ramp" : "load.ramp";
+	yaml_node_t *start, *factor, *inc, *n;
+	const char *s;
+	char label[64];
+
+	if (yamlnode_check_mapping(y, map, key, key, loadspec_ramp_keys) < 0)
+		return -1;
+	snprintf(label, sizeof(label), "%s.start", key);
+	if (yamlnode_require(y, map, "start", key, &start) < 0 ||
+	    loadspec_ramp_value(y, start, label, speed, w, &w->ramp_start) < 0)
+		return -1;
 	factor = yamlnode_lookup(y, map, "factor");
 	inc = yamlnode_lookup(y, map, "increment");
 	if (factor != NULL && inc != NULL) {
 		yamlnode_error(y, map,
-		               "load.ramp: give either 'factor' (multiply each step) or "
-		               "'increment' (add to each step), not both");
+		               "%s: give either 'factor' (multiply each step) or "
+		               "'increment' (add to each step), not both",
+		               key);
 		return -1;
 	}
 	if (factor == NULL && inc == NULL) {
 		yamlnode_error(y, map,
-		               "load.ramp is missing 'factor' or 'increment' (e.g. factor: 2 to "
-		               "double the rate each step, or increment: 10k)");
+		               "%s is missing 'factor' or 'increment' (e.g. factor: 2 to "
+		               "double the %s each step, or increment: %s)",
+		               key, speed ? "speed" : "rate", speed ? "0.5" : "10k");
 		return -1;
 	}
 	w->ramp_factor = w->ramp_increment = 0;
 	if (factor != NULL) {
-		if (loadspec_text(y, factor, "load.ramp.factor", LOADSPEC_FACTOR, &s) < 0)
+		snprintf(label, sizeof(label), "%s.factor", key);
+		if (loadspec_text(y, factor, label, LOADSPEC_FACTOR, &s) < 0)
 			return -1;
 		if (!loadspec_decimal(s, &w->ramp_factor) || !(w->ramp_factor > 1) ||
 		    w->ramp_factor > LOADSPEC_MAX_FACTOR) {
-			yamlnode_expected(y, factor, "load.ramp.factor", LOADSPEC_FACTOR);
+			yamlnode_expected(y, factor, label, LOADSPEC_FACTOR);
 			return -1;
 		}
 	} else {
-		if (loadspec_ops(y, inc, "load.ramp.increment", w, LOADSPEC_RATE,
-		                 &w->ramp_increment) < 0)
+		snprintf(label, sizeof(label), "%s.increment", key);
+		if (loadspec_ramp_value(y, inc, label, speed, w, &w->ramp_increment) < 0)
 			return -1;
-		if (!(w->ramp_increment > 0)) {
-			yamlnode_expected(y, inc, "load.ramp.increment", "a rate above 0 ops/s");
-			return -1;
-		}
 	}
+	snprintf(label, sizeof(label), "%s.max_steps", key);
 	if ((n = yamlnode_lookup(y, map, "max_steps")) != NULL &&
-	    yamlnode_uint(y, n, "load.ramp.max_steps", 1, LOADSPEC_MAX_RAMP_STEPS,
-	                  &w->ramp_max_steps) < 0)
+	    yamlnode_uint(y, n, label, 1, LOADSPEC_MAX_RAMP_STEPS, &w->ramp_max_steps) < 0)
 		return -1;
+	w->mode = LOAD_RAMP;
+	return 0;
+}
+
+/*
+ * speeds: [1, 2, 4]: a replay's steps, each its trace at that speed (x1 as recorded).
+ * They are kept in steps[].ops until the trace is read (workloads.c), whose rate at x1
+ * turns each into ops/s; refine then bisects between rates as for any load.
+ */
+static int loadspec_speeds(struct yamlnode_doc *y, const yaml_node_t *list, struct workload *w)
+{
+	static const char *const ramp_only[] = {"ramp", NULL};
+	const char *expected = "a list of replay speeds like [1, 2, 4, 8] (above 0, at most "
+	                       "1000), or a ramp of them: {ramp: {start: 1, factor: 2}}";
+	size_t n;
+
+	/* speeds: {ramp: {...}}: the rate ramp's plan, each speed the rate it gives */
+	if (list->type == YAML_MAPPING_NODE) {
+		const yaml_node_t *ramp;
+
+		if (yamlnode_check_mapping(y, list, "load.speeds", "load.speeds", ramp_only) < 0 ||
+		    yamlnode_require(y, list, "ramp", "load.speeds", (yaml_node_t **)&ramp) < 0 ||
+		    loadspec_ramp(y, ramp, true, w) < 0)
+			return -1;
+		w->speeds = true;
+		return 0;
+	}
+	if (list->type != YAML_SEQUENCE_NODE ||
+	    list->data.sequence.items.top == list->data.sequence.items.start) {
+		yamlnode_expected(y, list, "load.speeds", expected);
+		return -1;
+	}
+	n = (size_t)(list->data.sequence.items.top - list->data.sequence.items.start);
+	if (n > LOADSPEC_MAX_STEPS) {
+		yamlnode_error(y, list, "load.speeds: %zu entries; at most %d", n,
+		               LOADSPEC_MAX_STEPS);
+		return -1;
+	}
+	w->steps = xcalloc(n, sizeof(*w->steps));
+	for (size_t i = 0; i < n; i++) {
+		yaml_node_t *e = yamlnode_get(y, list->data.sequence.items.start[i]);
+		double v;
+
+		/* 2 or x2 */
+		if (loadspec_speed(y, e, "load.speeds", expected, &v) < 0)
+			return -1;
+		w->steps[w->nsteps++].ops = v;
+	}
+	w->speeds = true;
 	return 0;
 }
 
@@ -254,6 +342,7 @@ int loadspec_parse(struct yamlnode_doc *y, const yaml_node_t *load, const char *
 	w->steps = NULL;
 	w->nsteps = 0;
 	w->work.on = false;
+	w->speeds = false;
 	/* fixed work: one step, its own keys (workspec.c) */
 	if (workspec_given(y, load))
 		return workspec_parse(y, load, w);
@@ -295,10 +384,18 @@ int loadspec_parse(struct yamlnode_doc *y, const yaml_node_t *load, const char *
 	if ((n = yamlnode_lookup(y, load, "repeat")) != NULL &&
 	    yamlnode_uint(y, n, "load.repeat", 1, LOADSPEC_MAX_REPEAT, &w->repeat) < 0)
 		return -1;
-	if (given[2] != NULL) {
-		w->mode = LOAD_RAMP;
-		return loadspec_ramp(y, given[2], w);
+	if ((n = yamlnode_lookup(y, load, "speeds")) != NULL) {
+		if (first != NULL || want_max) {
+			yamlnode_error(y, n,
+			               "load.speeds: a replay's speeds are its steps; give them "
+			               "without '%s'",
+			               first != NULL ? first_name : "max");
+			return -1;
+		}
+		return loadspec_speeds(y, n, w);
 	}
+	if (given[2] != NULL)
+		return loadspec_ramp(y, given[2], false, w);
 	if (given[1] != NULL) {
 		w->mode = LOAD_CURVE;
 		return loadspec_list(y, given[1], true, false, w);

@@ -6,9 +6,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "background.h"
 #include "rw.h"
 #include "setting.h"
+#include "observe.h"
 #include "setupdiff.h"
+#include "trace.h"
 #include "units.h"
 
 struct setupdiff_out {
@@ -76,6 +79,34 @@ static void setupdiff_str(struct setupdiff_out *o, const char *w, const char *wh
 		              a && *a ? a : "none", b && *b ? b : "none");
 }
 
+/* A replay's speeds in words: "speeds x1 x2 x4", "speeds ramp x1 x2 up to 6 steps". */
+static void setupdiff_speeds_text(const struct workload *w, char *buf, size_t len)
+{
+	double x1 = trace_rate(w->replay);
+	size_t off;
+	int k;
+
+	if (!(x1 > 0))
+		x1 = 1;
+	if (w->mode == LOAD_RAMP) {
+		if (w->ramp_factor > 0)
+			snprintf(buf, len, "speeds ramp x%g x%g up to %u steps", w->ramp_start / x1,
+			         w->ramp_factor, w->ramp_max_steps);
+		else
+			snprintf(buf, len, "speeds ramp x%g +x%g up to %u steps",
+			         w->ramp_start / x1, w->ramp_increment / x1, w->ramp_max_steps);
+		return;
+	}
+	k = snprintf(buf, len, "speeds");
+	off = k > 0 ? (size_t)k : 0;
+	for (size_t i = 0; i < w->nsteps && off + 1 < len; i++) {
+		k = snprintf(buf + off, len - off, " x%g", w->steps[i].ops / x1);
+		if (k < 0 || (size_t)k >= len - off)
+			break;
+		off += (size_t)k;
+	}
+}
+
 /* The load plan in words: "steps 1000 2000 max", "curve 10% 50%", "ramp 100 x1.5 up to 20". */
 static void setupdiff_load_text(const struct workload *w, char *buf, size_t len)
 {
@@ -83,6 +114,11 @@ static void setupdiff_load_text(const struct workload *w, char *buf, size_t len)
 	int k;
 
 	buf[0] = '\0';
+	/* a replay's load in its own unit, speeds (x1 as recorded), whatever its trace's rate */
+	if (w->replay != NULL) {
+		setupdiff_speeds_text(w, buf, len);
+		return;
+	}
 	if (w->mode == LOAD_RAMP) {
 		if (w->ramp_factor > 0)
 			snprintf(buf, len, "ramp %g x%g up to %u steps", w->ramp_start,
@@ -117,6 +153,31 @@ static void setupdiff_load(struct setupdiff_out *o, const char *w, const struct 
 	setupdiff_load_text(a, x, sizeof(x));
 	setupdiff_load_text(b, y, sizeof(y));
 	setupdiff_str(o, w, "load", x, y);
+}
+
+/*
+ * Load under load: the background each run's foreground ran beside, by name and load
+ * ("none" without one); a same-named one is also compared key by key as a workload.
+ */
+static void setupdiff_background(struct setupdiff_out *o, const struct campaign *a,
+                                 const struct campaign *b)
+{
+	long i = background_of(a), j = background_of(b);
+	char x[320], y[320], l[256];
+
+	if (i < 0 && j < 0)
+		return;
+	snprintf(x, sizeof(x), "none");
+	snprintf(y, sizeof(y), "none");
+	if (i >= 0) {
+		setupdiff_load_text(&a->workloads[i], l, sizeof(l));
+		snprintf(x, sizeof(x), "%s (%s)", a->workloads[i].name, l);
+	}
+	if (j >= 0) {
+		setupdiff_load_text(&b->workloads[j], l, sizeof(l));
+		snprintf(y, sizeof(y), "%s (%s)", b->workloads[j].name, l);
+	}
+	setupdiff_str(o, NULL, "background", x, y);
 }
 
 /* The latency columns: "50 90 99 99.9". */
@@ -167,6 +228,33 @@ static void setupdiff_mix(struct setupdiff_out *o, const char *w, const struct m
 	setupdiff_str(o, w, "block_size distribution", ta[0] ? ta : "none", tb[0] ? tb : "none");
 }
 
+/*
+ * The traces two workloads replay, key by key: the file by its content (SHA-256, its
+ * first 12 hex digits; its bytes; its operations), then its rate at x1. Where the results
+ * keep it (a copy beside plan.yaml) its path says nothing, so it is not compared.
+ */
+static void setupdiff_replay(struct setupdiff_out *o, const char *w, const struct workload *a,
+                             const struct workload *b)
+{
+	const struct trace *x = a->replay, *y = b->replay;
+	char rx[32], ry[32];
+
+	if (x == NULL && y == NULL)
+		return;
+	if (x == NULL || y == NULL) {
+		setupdiff_add(o, "%s: replay %s%.12s vs %s%.12s", w, x ? "sha256 " : "none",
+		              x ? x->sha256 : "", y ? "sha256 " : "none", y ? y->sha256 : "");
+		return;
+	}
+	if (strcmp(x->sha256, y->sha256) != 0)
+		setupdiff_add(o, "%s: replay.sha256 %.12s vs %.12s", w, x->sha256, y->sha256);
+	setupdiff_size(o, w, "replay.size", x->bytes, y->bytes);
+	setupdiff_u64(o, w, "replay.operations", x->n, y->n);
+	snprintf(rx, sizeof(rx), "%.6g ops/s", trace_rate(x));
+	snprintf(ry, sizeof(ry), "%.6g ops/s", trace_rate(y));
+	setupdiff_str(o, w, "replay.x1", rx, ry);
+}
+
 static void setupdiff_workload(struct setupdiff_out *o, const struct workload *a,
                                const struct workload *b)
 {
@@ -179,6 +267,7 @@ static void setupdiff_workload(struct setupdiff_out *o, const struct workload *a
 	setupdiff_time(o, w, "interval", a->interval_ns, b->interval_ns);
 	setupdiff_time(o, w, "warmup", a->warmup_ns, b->warmup_ns);
 	setupdiff_time(o, w, "measure", a->measure_ns, b->measure_ns);
+	setupdiff_replay(o, w, a, b);
 	setupdiff_load(o, w, a, b);
 	setupdiff_u64(o, w, "refine", a->refine, b->refine);
 	setupdiff_str(o, w, "confirm", a->skip_confirm ? "false" : "true",
@@ -252,6 +341,25 @@ static void setupdiff_targets(struct setupdiff_out *o, const struct campaign *a,
 	}
 }
 
+/* observe: the sources polled and their series, "storage http://h:9100/metrics [busy reads]" */
+static void setupdiff_observe(const struct campaign *c, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	snprintf(buf, len, "%s", c->nobserve ? "" : "none");
+	for (size_t i = 0; i < c->nobserve && used < len; i++) {
+		const struct observe_source *o = &c->observe[i];
+
+		used += (size_t)snprintf(buf + used, len - used, "%s%s %s [", i ? "; " : "",
+		                         o->name, o->url);
+		for (size_t k = 0; k < o->nseries && used < len; k++)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", k ? " " : "",
+			                         o->series[k].name);
+		if (used < len)
+			used += (size_t)snprintf(buf + used, len - used, "]");
+	}
+}
+
 size_t setupdiff(const struct campaign *a, const struct campaign *b, char *buf, size_t len)
 {
 	struct setupdiff_out o = {.buf = buf, .len = len};
@@ -299,6 +407,16 @@ size_t setupdiff(const struct campaign *a, const struct campaign *b, char *buf, 
 		setupdiff_pcts(a, x, sizeof(x));
 		setupdiff_pcts(b, y, sizeof(y));
 		setupdiff_str(&o, NULL, "percentiles", x, y);
+	}
+	setupdiff_background(&o, a, b);
+	{
+		/* what the storage's side was read from: a figure of one run has no peer in another
+		 */
+		char x[512], y[512];
+
+		setupdiff_observe(a, x, sizeof(x));
+		setupdiff_observe(b, y, sizeof(y));
+		setupdiff_str(&o, NULL, "observe", x, y);
 	}
 	for (size_t i = 0; i < a->nworkloads; i++)
 		for (size_t j = 0; j < b->nworkloads; j++)

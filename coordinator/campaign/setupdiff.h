@@ -12,7 +12,9 @@
  * campaign b (agents, target and its sim parameters, direct, SLO, stop rules,
  * cooldown, percentiles, and per workload of the same name: rw, block size,
  * workers, queue depth, read share, access pattern, data, arrivals, timing, step
- * lengths, load plan, refine, confirm, repeat, steady, retry), written to buf as
+ * lengths, the trace a replay replays (its SHA-256, size, operations and x1 rate), load
+ * plan (a replay's in speeds), refine, confirm, repeat, steady, retry; the observe: sources and
+ * their series), written to buf as
  * "agents 2 vs 3; rr: queue_depth 32 vs 16".
  * Returns how many differ (0: buf is "").
  */

@@ -4,9 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "background.h"
 #include "clock.h"
 #include "loadspec.h"
 #include "mixparse.h"
+#include "replayspec.h"
+#include "syncs.h"
 #include "targets.h"
 #include "text.h"
 #include "units.h"
@@ -146,7 +149,8 @@ static int workloads_hand(struct yamlnode_doc *y, const yaml_node_t *map, const 
 {
 	yaml_node_t *n = yamlnode_lookup(y, map, key);
 
-	if (n == NULL || strcmp(key, "load") == 0) /* load: read per workload, later */
+	/* load: and replay: are read per workload, later */
+	if (n == NULL || strcmp(key, "load") == 0 || strcmp(key, "replay") == 0)
 		return 0;
 	if (strcmp(key, "interval") == 0) {
 		if (yamlnode_duration(y, n, "interval", &w->interval_ns) < 0)
@@ -408,6 +412,79 @@ static int workloads_check_clone(struct yamlnode_doc *y, const yaml_node_t *root
 	return 0;
 }
 
+/* The first size of a mix (its parts' and their distributions') or of a plain workload's
+ * size distribution that is not a multiple of unit, or 0. */
+static uint32_t workloads_mix_odd_size(const struct mix *m, uint32_t unit)
+{
+	for (uint32_t i = 0; i < m->sizes.n; i++)
+		if (m->sizes.s[i].bytes % unit != 0)
+			return m->sizes.s[i].bytes;
+	for (uint32_t p = 0; p < m->nparts; p++) {
+		if (m->parts[p].block_size % unit != 0)
+			return m->parts[p].block_size;
+		for (uint32_t i = 0; i < m->parts[p].sizes.n; i++)
+			if (m->parts[p].sizes.s[i].bytes % unit != 0)
+				return m->parts[p].sizes.s[i].bytes;
+	}
+	return 0;
+}
+
+/*
+ * verify: every 4KiB block of a file carries a header naming its offset (the agent's
+ * verify.h), laid out before the first read. Reads and writes are whole blocks; a
+ * dedupe copy or a clone's shared image would repeat a block elsewhere; a simulated
+ * device moves no data.
+ */
+static int workloads_check_verify(struct yamlnode_doc *y, const yaml_node_t *root,
+                                  const yaml_node_t *node, const struct campaign *c,
+                                  const struct workload *w)
+{
+	const yaml_node_t *at = workloads_where(y, root, node, "verify");
+	uint32_t align = w->io.align ? w->io.align : w->io.block_size;
+	char bs[32];
+
+	if (!w->io.verify)
+		return 0;
+	if (campaign_target_of(c, w)->sim.enabled) {
+		yamlnode_error(y, at,
+		               "verify: a simulated device (target.sim) has no data to check in "
+		               "workload '%s'; give the target a path",
+		               w->name);
+		return -1;
+	}
+	if (w->io.block_size % 4096 != 0 || align % 4096 != 0) {
+		units_format_size(w->io.block_size % 4096 ? w->io.block_size : align, bs,
+		                  sizeof(bs));
+		yamlnode_error(y, at,
+		               "verify: %s %s of workload '%s' is not a multiple of 4KiB, the "
+		               "block every header covers",
+		               w->io.block_size % 4096 ? "block_size" : "align", bs, w->name);
+		return -1;
+	}
+	/* a mix's or a distribution's every size is a block too, not only the largest */
+	{
+		uint32_t odd = workloads_mix_odd_size(&w->io.mix, 4096);
+
+		if (odd != 0) {
+			units_format_size(odd, bs, sizeof(bs));
+			yamlnode_error(y, at,
+			               "verify: a block of %s in the %s of workload '%s' is not a "
+			               "multiple of 4KiB, the block every header covers",
+			               bs, w->io.mix.nparts > 0 ? "mix" : "block_size distribution",
+			               w->name);
+			return -1;
+		}
+	}
+	if (w->io.dedupe_pct > 0 || w->io.clone[0] != '\0') {
+		yamlnode_error(y, at,
+		               "verify: workload '%s' has %s, which repeats blocks, and each "
+		               "verified block's header names its own offset; leave one out",
+		               w->name, w->io.clone[0] ? "data.clone" : "data.dedupe");
+		return -1;
+	}
+	return 0;
+}
+
 /* The working set and alignment must leave room for whole, aligned blocks. */
 static int workloads_check_access(struct yamlnode_doc *y, const yaml_node_t *root,
                                   const yaml_node_t *node, const struct campaign *c,
@@ -436,6 +513,10 @@ static int workloads_check_access(struct yamlnode_doc *y, const yaml_node_t *roo
 		               "align: larger than block_size %s of workload '%s'", bs, w->name);
 		return -1;
 	}
+	if (syncs_check(y, root, node, c, w) < 0)
+		return -1;
+	if (workloads_check_verify(y, root, node, c, w) < 0)
+		return -1;
 	return workloads_check_clone(y, root, node, c, w);
 }
 
@@ -613,6 +694,20 @@ static int workloads_add_on(struct yamlnode_doc *y, const yaml_node_t *root,
 	}
 	if (w->work.on)
 		workloads_fix_work(w);
+	/*
+	 * A trace's operations carry their own sizes and kinds: a mix or a size distribution
+	 * beside it would name parts no operation is in.
+	 */
+	if ((w->io.mix.nparts > 0 || w->io.mix.sizes.n > 0) &&
+	    yamlnode_lookup(y, e->node, "replay") != NULL) {
+		yamlnode_error(y, yamlnode_lookup(y, e->node, "replay"),
+		               "replay: workload '%s' replays a trace, whose operations have their "
+		               "own sizes and kinds; leave its %s out",
+		               w->name, w->io.mix.nparts > 0 ? "mix" : "block_size distribution");
+		return -1;
+	}
+	if (replayspec_parse(y, e->node, e->load, c, w) < 0)
+		return -1;
 	if (workloads_check_multiple(y, e->node, w, "warmup", w->warmup_ns, e->own.warmup,
 	                             e->own.interval, top->origin.warmup,
 	                             top->origin.interval) < 0 ||
@@ -629,6 +724,12 @@ static int workloads_add_on(struct yamlnode_doc *y, const yaml_node_t *root,
 	if (workloads_check_access(y, root, e->node, c, w) < 0 ||
 	    workloads_check_work(y, e->load, c, w) < 0)
 		return -1;
+	{
+		const yaml_node_t *bg = yamlnode_lookup(y, e->node, "background");
+
+		if (background_check(y, e->load, bg != NULL ? bg : e->node, c, w) < 0)
+			return -1;
+	}
 	for (size_t j = 0; j + 1 < c->nworkloads; j++) {
 		if (strcmp(c->workloads[j].name, w->name) != 0)
 			continue;
@@ -944,6 +1045,12 @@ int workloads_parse(struct yamlnode_doc *y, const yaml_node_t *root, const yaml_
 	if (workloads_settings(y, root, &top.defaults, &top.origin) < 0 ||
 	    workloads_axes(y, root, &top.defaults, top.axes) < 0)
 		return -1;
+	if ((top.load = yamlnode_lookup(y, root, "replay")) != NULL) {
+		yamlnode_error(y, top.load,
+		               "replay: a trace is a workload's own; give replay: in the workload "
+		               "that replays it");
+		return -1;
+	}
 	top.load = yamlnode_lookup(y, root, "load");
 	if (top.load != NULL && workloads_check_top_load(y, &top) < 0)
 		return -1;
@@ -959,5 +1066,5 @@ int workloads_parse(struct yamlnode_doc *y, const yaml_node_t *root, const yaml_
 		if (workloads_entry(y, root, node, i, &top, c) < 0)
 			return -1;
 	}
-	return 0;
+	return background_check_campaign(y, list, c);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* `iocurve check`: validate a campaign and print the plan it expands to, without running it. */
 #include <stdio.h>
+#include <string.h>
 
 #include "campaign.h"
 #include "campsource.h"
@@ -9,6 +10,9 @@
 #include "curve.h"
 #include "error.h"
 #include "loadspec.h"
+#include "observe.h"
+#include "syncs.h"
+#include "trace.h"
 #include "units.h"
 
 /* Between steps: the step command round trip, the last interval's reports, the point's fsync. */
@@ -83,6 +87,35 @@ static void cmd_check_target(const struct campaign *c, const struct campaign_tar
 		       labels);
 }
 
+/* observe: each source, how often it is asked, and each series with its limit. */
+static void cmd_check_observe(const struct campaign *c)
+{
+	for (size_t i = 0; i < c->nobserve; i++) {
+		const struct observe_source *o = &c->observe[i];
+		char every[48] = "each interval's end", t[32];
+
+		if (o->every_ns) {
+			units_format_duration(o->every_ns, t, sizeof(t));
+			snprintf(every, sizeof(every), "every %s", t);
+		}
+		printf("  observe  %s: %s (%zu series, %s, %s%s%s)\n", o->name, o->url, o->nseries,
+		       o->query ? "PromQL queries" : "an exporter's text", every,
+		       o->token_file ? ", a bearer token from " : "",
+		       o->token_file ? o->token_file : "");
+		for (size_t k = 0; k < o->nseries; k++) {
+			const struct observe_series *s = &o->series[k];
+
+			printf("           %s/%s", o->name, s->name);
+			if (strcmp(s->name, s->metric ? s->metric : s->query) != 0)
+				printf(" = %s", s->metric ? s->metric : s->query);
+			if (observe_series_threshold(s) > 0)
+				printf(", at its limit from %g%s", observe_series_threshold(s),
+				       s->unit);
+			printf("\n");
+		}
+	}
+}
+
 static void cmd_check_campaign(const struct campaign *c)
 {
 	char a[32], b[32], labels[1024];
@@ -131,6 +164,7 @@ static void cmd_check_campaign(const struct campaign *c)
 	printf("\n  errors   %s\n", c->stop.allow_errors
 	                                ? "allowed: a campaign with I/O errors may end complete"
 	                                : "a campaign with any I/O error ends failed");
+	cmd_check_observe(c);
 }
 
 static void cmd_check_access(const struct workload *w)
@@ -160,11 +194,22 @@ static void cmd_check_access(const struct workload *w)
 	if (x->clone[0] != '\0')
 		printf(", every file the clone '%s' (%u%% compressible, %u%% dedupable)", x->clone,
 		       x->compress_pct, x->dedupe_pct);
+	if (x->verify)
+		printf(", verify crc32 (%s every 4KiB block)",
+		       rw_is_mix(w->io.rw)   ? "writes stamp and reads check"
+		       : rw_writes(w->io.rw) ? "writes stamp a header on"
+		                             : "reads check the header of");
 	if (x->wake_slack_ns) {
 		units_format_duration(x->wake_slack_ns, size, sizeof(size));
 		printf(", wake slack %s", size);
 	}
 	printf("\n");
+	if (syncs_asked(w)) {
+		char sync[256];
+
+		syncs_text(w, sync, sizeof(sync));
+		printf("  sync     %s\n", sync);
+	}
 }
 
 static void cmd_check_load(const struct workload *w)
@@ -200,6 +245,18 @@ static void cmd_check_load(const struct workload *w)
 			snprintf(q, sizeof(q), "x%g", w->ramp_factor);
 		else
 			cmd_check_rate(w->ramp_increment, w, q, sizeof(q));
+		/* a ramp of speeds: its rates are speeds of the trace (the x1 rate above) */
+		if (w->replay != NULL) {
+			double x1 = trace_rate(w->replay);
+
+			printf(
+			    "  load     ramp of speeds from x%g (%s in total), %sx%g each step, up "
+			    "to %u steps, until a step saturates\n",
+			    w->ramp_start / x1, r, w->ramp_factor > 1 ? "" : "+",
+			    w->ramp_factor > 1 ? w->ramp_factor : w->ramp_increment / x1,
+			    w->ramp_max_steps);
+			break;
+		}
 		printf("  load     ramp from %s in total, %s%s each step, up to %u steps, until a "
 		       "step "
 		       "saturates\n",
@@ -258,6 +315,14 @@ static uint64_t cmd_check_workload(size_t i, size_t n, const struct workload *w,
 		       w->io.mix.nparts > 0 ? "mix" : "sizes", mix);
 	}
 	cmd_check_access(w);
+	if (w->replay != NULL) {
+		/* a step's rate below is its speed times this x1 rate */
+		units_format_duration(w->replay->period_ns, a, sizeof(a));
+		printf("  replay   %s (fio iolog v%u): %u operations, %u writes, a pass of %s, "
+		       "%.6g ops/s at x1\n",
+		       w->replay->path, w->replay->version, w->replay->n, w->replay->writes, a,
+		       trace_rate(w->replay));
+	}
 	units_format_duration(w->interval_ns, a, sizeof(a));
 	units_format_duration(w->warmup_ns, b, sizeof(b));
 	units_format_duration(w->measure_ns, c, sizeof(c));
@@ -265,6 +330,15 @@ static uint64_t cmd_check_workload(size_t i, size_t n, const struct workload *w,
 	if (w->steady_extend)
 		printf(", up to %u more intervals until steady", w->steady_extend);
 	printf("\n");
+	if (w->io.background) {
+		/* no steps of its own: it runs as long as the others do */
+		cmd_check_rate(w->steps[0].ops, w, a, sizeof(a));
+		printf("  load     background: %s on its own workers through every step of the "
+		       "other workloads; each of their steps records what it achieved\n",
+		       w->steps[0].ops > 0 ? a : "max (closed loop at its queue depth)");
+		printf("  plan     no steps of its own\n");
+		return 0;
+	}
 	cmd_check_load(w);
 	cmd_check_duration(steps * step_ns, d, sizeof(d));
 	printf("  plan     %s%zu steps, %s%s\n", up ? "up to " : "", steps,
@@ -291,7 +365,8 @@ static int cmd_check_exec(const struct args *a)
 	cmd_check_campaign(c);
 	for (size_t i = 0; i < c->nworkloads; i++) {
 		total_ns += cmd_check_workload(i, c->nworkloads, &c->workloads[i], &upper);
-		total_steps += loadspec_max_steps(&c->workloads[i]);
+		if (!c->workloads[i].io.background)
+			total_steps += loadspec_max_steps(&c->workloads[i]);
 	}
 	cmd_check_duration(total_ns, d, sizeof(d));
 	printf("\ntotal: %zu workload%s, %s%zu steps, %s%s (a step: warmup + measure "

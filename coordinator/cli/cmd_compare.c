@@ -12,6 +12,7 @@
 
 #include "cmd.h"
 #include "compare.h"
+#include "derive.h"
 #include "fsutil.h"
 #include "kinds.h"
 #include "markup.h"
@@ -226,7 +227,7 @@ static struct compare_row *compare_rows(struct compare_run *runs, size_t nruns)
 
 		compare_knee(&runs[0], w, &r0, &k0, &b0);
 		compare_cell(&rows[w], c0->workloads[w].name);
-		compare_cell(&rows[w], compare_fmt(kn0, &r0, k0, b0).s);
+		compare_cell(&rows[w], compare_fmt(&c0->workloads[w], kn0, &r0, k0, b0).s);
 		for (size_t r = 1; r < nruns; r++) {
 			ssize_t i = compare_find(runs[r].rp.campaign, c0->workloads[w].name);
 
@@ -238,7 +239,8 @@ static struct compare_row *compare_rows(struct compare_run *runs, size_t nruns)
 			}
 			compare_knee(&runs[r], (size_t)i, &rr, &k, &b);
 			kn = &runs[r].rp.judged[i].knee;
-			compare_cell(&rows[w], compare_fmt(kn, &rr, k, b).s);
+			compare_cell(&rows[w],
+			             compare_fmt(runs[r].rp.judged[i].w, kn, &rr, k, b).s);
 			compare_cell(&rows[w], compare_change(k0, b0, k, b).s);
 			compare_cell(&rows[w], compare_noise_text(kn0, &r0, kn, &rr, b0, b));
 		}
@@ -277,6 +279,16 @@ static json_t *compare_kind_json(const struct step_point *p, enum kinds_kind k)
 	                 f.known ? json_real(round(f.mib_s * 1000) / 1000) : json_null(), "mean_us",
 	                 compare_jnum(f.known, f.mean_ns / 1e3), "p99_us",
 	                 compare_jnum(f.known, (double)f.p99_ns / 1e3));
+}
+
+/* Sync writes at the peak for compare --json: null where the workload did not sync. */
+static json_t *compare_sync_json(const struct step_point *p)
+{
+	if (p == NULL || !p->syncing)
+		return json_null();
+	return json_pack("{s:o,s:o,s:o}", "ops", compare_jnum(true, p->sync_ops_s), "mean_us",
+	                 compare_jnum(true, p->sync_mean_ns / 1e3), "p99_us",
+	                 compare_jnum(true, (double)p->sync_p99_ns / 1e3));
 }
 
 static json_t *compare_jpct(bool has, double a, double b)
@@ -324,6 +336,7 @@ static json_t *compare_json(struct compare_run *runs, size_t nruns, char *const 
 			struct compare_fig f = compare_figures(&runs[r], wl->name);
 			json_t *o =
 			    json_pack("{s:s,s:b}", "dir", runs[r].dir, "present", (int)f.present);
+			double speed;
 
 			if (f.present) {
 				json_object_set_new(o, "knee", compare_jnum(f.bound >= 0, f.knee));
@@ -338,7 +351,14 @@ static json_t *compare_json(struct compare_run *runs, size_t nruns, char *const 
 				                    json_integer((json_int_t)f.r.n));
 				json_object_set_new(
 				    o, "knee_text",
-				    json_string(compare_fmt(f.k, &f.r, f.knee, f.bound).s));
+				    json_string(compare_fmt(f.w, f.k, &f.r, f.knee, f.bound).s));
+				/* a replay's knee as a speed of the run's own trace; null otherwise
+				 */
+				speed = curve_speed(f.w, f.knee);
+				json_object_set_new(o, "knee_speed",
+				                    f.bound >= 0 && isfinite(speed)
+				                        ? json_real(round(speed * 1000) / 1000)
+				                        : json_null());
 				json_object_set_new(o, "peak", compare_jnum(f.has_peak, f.peak));
 				json_object_set_new(o, "sustained", compare_jnum(f.has_sus, f.sus));
 				json_object_set_new(o, "sustained_latency_us",
@@ -361,6 +381,16 @@ static json_t *compare_json(struct compare_run *runs, size_t nruns, char *const 
 					json_object_set_new(o, "write_at_peak",
 					                    compare_kind_json(pk, KINDS_WRITE));
 				}
+				/* sync writes at the peak: a syncing workload's only */
+				if (wl->io.fsync != 0 || wl->io.fdatasync != 0)
+					json_object_set_new(
+					    o, "sync_at_peak",
+					    compare_sync_json(compare_peak(&runs[r], wl->name)));
+				/* the kernel's view at the peak, as curve-*.json has it */
+				if (compare_peak(&runs[r], wl->name) != NULL)
+					json_object_set_new(
+					    o, "kernel_at_peak",
+					    derive_kernel_json(compare_peak(&runs[r], wl->name)));
 			}
 			if (r > 0 && f.present) {
 				json_t *ch = json_object();

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "between.h"
+#include "observed.h"
 #include "bytarget.h"
 #include "cmd.h"
 #include "derive.h"
@@ -68,6 +69,7 @@ static int report_exec(const struct args *a)
 	if (runend_degraded(&rp.end, note, sizeof(note)))
 		printf("%s\n\n", note);
 	table_print_summary(stdout, rp.campaign, rp.judged);
+	observed_print_bottlenecks(stdout, rp.campaign, rp.judged, &rp.end);
 	if (bytarget_shown(rp.campaign)) {
 		putchar('\n');
 		bytarget_print(stdout, rp.campaign, rp.judged);

@@ -34,6 +34,7 @@ struct compare_text {
  */
 struct compare_fig {
 	bool present;
+	const struct workload *w; /* the run's own (a replay's trace is its run's) */
 	const struct knee *k;
 	struct curve_repeats r;
 	double knee;
@@ -68,10 +69,11 @@ void compare_knee(const struct compare_run *run, size_t w, struct curve_repeats 
 
 /*
  * "45200.0 (44000.0-46000.0)": the knee and its 95% interval (curve_knee_interval),
- * "> 45200.0" (a lower bound), "none"; with repeats the mean and "(3 repeats)".
+ * "> 45200.0" (a lower bound), "none"; with repeats the mean and "(3 repeats)". A
+ * replay's knee has its speed of w's trace beside it: "4187.9 x8.38 (4120.0-4243.0)".
  */
-struct compare_text compare_fmt(const struct knee *k, const struct curve_repeats *r, double knee,
-                                int bound);
+struct compare_text compare_fmt(const struct workload *w, const struct knee *k,
+                                const struct curve_repeats *r, double knee, int bound);
 
 /* Run's figures for workload name (present false when the run has no such workload). */
 struct compare_fig compare_figures(const struct compare_run *run, const char *name);

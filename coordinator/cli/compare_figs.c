@@ -8,6 +8,8 @@
 #include "compare.h"
 #include "kinds.h"
 #include "markup.h"
+#include "observe.h"
+#include "observed.h"
 #include "table.h"
 #include "xalloc.h"
 
@@ -51,22 +53,28 @@ void compare_knee(const struct compare_run *run, size_t w, struct curve_repeats 
  * "45200.0 (44000.0-46000.0)": the knee and its 95% interval (curve_knee_interval),
  * "> 45200.0" (a lower bound), "none"; with repeats the mean and "(3 repeats)".
  */
-struct compare_text compare_fmt(const struct knee *k, const struct curve_repeats *r, double knee,
-                                int bound)
+struct compare_text compare_fmt(const struct workload *w, const struct knee *k,
+                                const struct curve_repeats *r, double knee, int bound)
 {
 	struct compare_text t;
-	double lo, hi;
+	double lo, hi, speed = curve_speed(w, knee);
+	char v[48];
 
+	/* a replay's knee beside its speed of the run's own trace: "4187.9 x8.38" */
+	if (isfinite(speed))
+		snprintf(v, sizeof(v), "%.1f x%.2f", knee, speed);
+	else
+		snprintf(v, sizeof(v), "%.1f", knee);
 	if (bound < 0)
 		snprintf(t.s, sizeof(t.s), "none");
 	else if (bound > 0)
-		snprintf(t.s, sizeof(t.s), "> %.1f", knee);
+		snprintf(t.s, sizeof(t.s), "> %s", v);
 	else if (curve_knee_interval(k, r, &lo, &hi) && r->n)
-		snprintf(t.s, sizeof(t.s), "%.1f (%.1f-%.1f, %zu repeats)", knee, lo, hi, r->n);
+		snprintf(t.s, sizeof(t.s), "%s (%.1f-%.1f, %zu repeats)", v, lo, hi, r->n);
 	else if (curve_knee_interval(k, r, &lo, &hi))
-		snprintf(t.s, sizeof(t.s), "%.1f (%.1f-%.1f)", knee, lo, hi);
+		snprintf(t.s, sizeof(t.s), "%s (%.1f-%.1f)", v, lo, hi);
 	else
-		snprintf(t.s, sizeof(t.s), "%.1f", knee);
+		snprintf(t.s, sizeof(t.s), "%s", v);
 	return t;
 }
 
@@ -80,6 +88,7 @@ struct compare_fig compare_figures(const struct compare_run *run, const char *na
 		return f;
 	j = &run->rp.judged[i];
 	f.present = true;
+	f.w = j->w;
 	f.k = &j->knee;
 	compare_knee(run, (size_t)i, &f.r, &f.knee, &f.bound);
 	f.band = f.bound == 0 && curve_knee_interval(f.k, &f.r, &f.lo, &f.hi);
@@ -230,6 +239,123 @@ static void compare_print_kinds(FILE *f, bool html, struct compare_run *runs, si
 }
 
 /*
+ * One row of a figure at each run's peak step (sync latency, the kernel's view): has
+ * says whether a run's peak carries it, fmt writes it, change the later run's against
+ * the base's. "none": the run has no such workload; "-": its peak lacks the figure.
+ */
+struct compare_peak_row {
+	const char *what;
+	bool (*has)(const struct step_point *p);
+	void (*fmt)(const struct step_point *p, char *buf, size_t len);
+	bool (*change)(const struct step_point *p0, const struct step_point *p, char *buf,
+	               size_t len);
+};
+
+static void compare_print_peak_row(FILE *f, bool html, struct compare_run *runs, size_t nruns,
+                                   const char *name, const struct compare_peak_row *row)
+{
+	const struct step_point *p0 = compare_peak(&runs[0], name);
+
+	fputs(html ? "<tr>" : "|", f);
+	compare_fig_cell(f, html, true, name);
+	compare_fig_cell(f, html, true, row->what);
+	for (size_t r = 0; r < nruns; r++) {
+		const struct step_point *p = compare_peak(&runs[r], name);
+		char cell[192];
+
+		if (p == NULL || !row->has(p)) {
+			compare_fig_cell(f, html, false, p == NULL ? "none" : "-");
+			if (r > 0)
+				compare_fig_cell(f, html, false, "n/a");
+			continue;
+		}
+		row->fmt(p, cell, sizeof(cell));
+		compare_fig_cell(f, html, false, cell);
+		if (r == 0)
+			continue;
+		if (p0 == NULL || !row->has(p0) || !row->change(p0, p, cell, sizeof(cell)))
+			snprintf(cell, sizeof(cell), "n/a");
+		compare_fig_cell(f, html, false, cell);
+	}
+	fputs(html ? "</tr>\n" : "\n", f);
+}
+
+static bool compare_syncs_has(const struct step_point *p)
+{
+	return p->syncing;
+}
+
+static void compare_syncs_fmt(const struct step_point *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.1f syncs/s, mean %.1f us, p99 %.1f us", p->sync_ops_s,
+	         p->sync_mean_ns / 1e3, (double)p->sync_p99_ns / 1e3);
+}
+
+static bool compare_syncs_change(const struct step_point *p0, const struct step_point *p, char *buf,
+                                 size_t len)
+{
+	if (!(p0->sync_ops_s > 0) || !(p0->sync_mean_ns > 0))
+		return false;
+	snprintf(buf, len, "%+.1f%% syncs/s, %+.1f%% mean",
+	         compare_pct(p0->sync_ops_s, p->sync_ops_s),
+	         compare_pct(p0->sync_mean_ns, p->sync_mean_ns));
+	return true;
+}
+
+static const struct compare_peak_row compare_syncs_row = {"syncs at peak", compare_syncs_has,
+                                                          compare_syncs_fmt, compare_syncs_change};
+
+/*
+ * The kernel's view at the peak (kview.h): the device's own service time, busy share
+ * and queue, or an NFS mount's round trip; the change in service time (or RTT) and in
+ * busy share, so a faster release whose device works harder shows it.
+ */
+static bool compare_kernel_has(const struct step_point *p)
+{
+	return p->kernel_known || p->nfs_known;
+}
+
+static void compare_kernel_fmt(const struct step_point *p, char *buf, size_t len)
+{
+	if (p->kernel_known)
+		snprintf(buf, len, "%s: service %.1f us, busy %.1f%%, queue %.1f", p->kernel_dev,
+		         p->dev_service_ns / 1e3, p->dev_util_pct, p->dev_queue);
+	else
+		snprintf(buf, len, "NFS: rtt %.1f us, execution %.1f us", p->nfs_rtt_ns / 1e3,
+		         p->nfs_exec_ns / 1e3);
+}
+
+static bool compare_kernel_change(const struct step_point *p0, const struct step_point *p,
+                                  char *buf, size_t len)
+{
+	if (p0->kernel_known && p->kernel_known && p0->dev_service_ns > 0)
+		snprintf(buf, len, "%+.1f%% service, %+.1f points busy",
+		         compare_pct(p0->dev_service_ns, p->dev_service_ns),
+		         p->dev_util_pct - p0->dev_util_pct);
+	else if (!p0->kernel_known && !p->kernel_known && p0->nfs_rtt_ns > 0)
+		snprintf(buf, len, "%+.1f%% rtt", compare_pct(p0->nfs_rtt_ns, p->nfs_rtt_ns));
+	else
+		return false;
+	return true;
+}
+
+static const struct compare_peak_row compare_kernel_row = {
+    "kernel at peak", compare_kernel_has, compare_kernel_fmt, compare_kernel_change};
+
+/* Whether any run's peak of workload name has the figure has() looks for. */
+static bool compare_any_peak(struct compare_run *runs, size_t nruns, const char *name,
+                             bool (*has)(const struct step_point *p))
+{
+	for (size_t r = 0; r < nruns; r++) {
+		const struct step_point *p = compare_peak(&runs[r], name);
+
+		if (p != NULL && has(p))
+			return true;
+	}
+	return false;
+}
+
+/*
  * Fixed work's rows: the storm (first start to last finish) and the workers' p90
  * completion time, seconds, each later run with its change (a longer storm is +).
  * A run whose workers did not all finish has no storm: "k of n finished".
@@ -273,6 +399,64 @@ static void compare_print_storm(FILE *f, bool html, const struct compare_fig *fg
  * The peak / sustained / max rows: a figure of every run, each later one with its
  * change; in markdown (stdout) or as the HTML table of compare.html.
  */
+/*
+ * A run's mean of observed series SOURCE/SERIES at workload name's peak step (the
+ * highest achieved): false when the run has no such workload, source or value.
+ */
+static bool compare_observed(const struct compare_run *run, const char *name, const char *source,
+                             const char *series, double *v)
+{
+	const struct campaign *c = run->rp.campaign;
+	ssize_t w = compare_find(c, name);
+	const struct judged_curve *j;
+	uint32_t n, late;
+
+	if (w < 0 || (j = &run->rp.judged[w])->peak == NULL)
+		return false;
+	for (size_t s = 0; s < c->nobserve; s++)
+		for (size_t k = 0; k < c->observe[s].nseries; k++)
+			if (strcmp(c->observe[s].name, source) == 0 &&
+			    strcmp(c->observe[s].series[k].name, series) == 0)
+				return observed_mean(&run->rp.end, c, &c->workloads[w],
+				                     j->peak->step, s, k, v, &n, &late);
+	return false;
+}
+
+/* The base run's observed series at each run's peak, side by side (observe:). */
+static void compare_print_observed(FILE *f, bool html, struct compare_run *runs, size_t nruns,
+                                   const char *name)
+{
+	const struct campaign *c0 = runs[0].rp.campaign;
+
+	for (size_t s = 0; s < c0->nobserve; s++)
+		for (size_t k = 0; k < c0->observe[s].nseries; k++) {
+			const char *src = c0->observe[s].name, *se = c0->observe[s].series[k].name;
+			char what[512], cell[128];
+			double v0 = 0, v;
+			bool has0 = compare_observed(&runs[0], name, src, se, &v0);
+
+			snprintf(what, sizeof(what), "%s/%s at peak", src, se);
+			fputs(html ? "<tr>" : "|", f);
+			compare_fig_cell(f, html, true, name);
+			compare_fig_cell(f, html, true, what);
+			for (size_t r = 0; r < nruns; r++) {
+				bool has = compare_observed(&runs[r], name, src, se, &v);
+
+				snprintf(cell, sizeof(cell), has ? "%.4g" : "-", v);
+				compare_fig_cell(f, html, false, cell);
+				if (r == 0)
+					continue;
+				if (has && has0 && v0 != 0)
+					snprintf(cell, sizeof(cell), "%+.1f%%",
+					         100 * (v - v0) / fabs(v0));
+				else
+					snprintf(cell, sizeof(cell), "n/a");
+				compare_fig_cell(f, html, false, cell);
+			}
+			fputs(html ? "</tr>\n" : "\n", f);
+		}
+}
+
 void compare_print_figures(FILE *f, bool html, struct compare_run *runs, size_t nruns)
 {
 	const struct campaign *c0 = runs[0].rp.campaign;
@@ -342,6 +526,11 @@ void compare_print_figures(FILE *f, bool html, struct compare_run *runs, size_t 
 		free(fg);
 		if (agg_mixed(&c0->workloads[w]))
 			compare_print_kinds(f, html, runs, nruns, name);
+		compare_print_observed(f, html, runs, nruns, name);
+		if (c0->workloads[w].io.fsync != 0 || c0->workloads[w].io.fdatasync != 0)
+			compare_print_peak_row(f, html, runs, nruns, name, &compare_syncs_row);
+		if (compare_any_peak(runs, nruns, name, compare_kernel_has))
+			compare_print_peak_row(f, html, runs, nruns, name, &compare_kernel_row);
 	}
 	if (html)
 		fputs("</table>\n", f);
@@ -365,7 +554,7 @@ void compare_print_table(struct compare_run *runs, size_t nruns)
 				printf(" - |");
 				continue;
 			}
-			printf(" knee %s", compare_fmt(f.k, &f.r, f.knee, f.bound).s);
+			printf(" knee %s", compare_fmt(f.w, f.k, &f.r, f.knee, f.bound).s);
 			printf("; peak %s", f.has_peak ? compare_num(f.peak).s : "none");
 			if (f.has_sus)
 				printf("; sustained %s at %.1f us", compare_num(f.sus).s,

@@ -37,6 +37,36 @@ static struct compare_gate_text compare_gate_num(const struct cmpgate *g,
 }
 
 /*
+ * verify: a later run that read a block whose header did not hold breaches every gate,
+ * whatever its figures: a faster release that corrupts data must not pass.
+ */
+static bool compare_gate_mismatch(struct compare_run *runs, size_t r, const char *name,
+                                  struct compare_verdict *v)
+{
+	ssize_t w = compare_find(runs[r].rp.campaign, name);
+	const struct judged_curve *j;
+	const struct step_point *first = NULL;
+	uint64_t n = 0;
+
+	if (w < 0)
+		return false;
+	j = &runs[r].rp.judged[w];
+	for (size_t i = 0; i < j->n; i++) {
+		n += j->sorted[i].mismatches;
+		if (first == NULL && record_err_names_path(j->sorted[i].err_cause))
+			first = &j->sorted[i];
+	}
+	if (n == 0)
+		return false;
+	v->verdict = CMPGATE_BREACH;
+	v->word = "breach";
+	snprintf(v->msg, sizeof(v->msg), "%s: %llu data mismatches in %s%s%s", name,
+	         (unsigned long long)n, runs[r].dir, first ? ", the first " : "",
+	         first ? first->err_cause : "");
+	return true;
+}
+
+/*
  * Whether run r breaches gate g on workload name (cmpgate_decide): the change at the
  * estimates against the threshold, a lower bound taken the way it is sure; with
  * "beyond noise" the two 95% intervals apart too (knee: the band joined with the
@@ -53,6 +83,8 @@ static struct compare_verdict compare_gate_one(const struct cmpgate *g, struct c
 	bool has_a = false, has_b = false;
 	const char *unit = "";
 
+	if (compare_gate_mismatch(runs, r, name, &v))
+		return v;
 	cmpgate_figure_name(g, fn, sizeof(fn));
 	if (g->figure == CMPGATE_LATENCY) {
 		const struct step_point *p = compare_at_rate(&runs[0], name, g->rate),

@@ -17,6 +17,7 @@
 #include "kinds.h"
 #include "plot.h"
 #include "pointfields.h"
+#include "observed.h"
 #include "report.h"
 #include "safefile.h"
 #include "table.h"
@@ -125,14 +126,16 @@ static void derive_curve_csv(FILE *f, const void *arg)
 	const struct derive_ctx *x = arg;
 	const struct judged_curve *j = &x->judged[x->w];
 
-	bool mixed = agg_mixed(j->w);
+	unsigned show = pfield_show_of(j->w);
 
-	pfield_csv_header(f, PF_CSV, mixed);
-	derive_parts_csv_header(f, &j->w->io.mix);
+	pfield_csv_header(f, PF_CSV, show);
+	if (show & PF_SHOW_PARTS)
+		derive_parts_csv_header(f, &j->w->io.mix);
 	fputc('\n', f);
 	for (size_t i = 0; i < j->n; i++) {
-		pfield_csv_row(f, PF_CSV, mixed, &j->sorted[i], &j->v[i]);
-		derive_parts_csv_row(f, &j->w->io.mix, &j->sorted[i]);
+		pfield_csv_row(f, PF_CSV, show, &j->sorted[i], &j->v[i]);
+		if (show & PF_SHOW_PARTS)
+			derive_parts_csv_row(f, &j->w->io.mix, &j->sorted[i]);
 		fputc('\n', f);
 	}
 }
@@ -225,12 +228,39 @@ static json_t *derive_field_json(const struct pfield *f, const struct step_point
 	return json_null();
 }
 
-/* A step of curve-*.json (jp: its verdict): the fields the table gives it, in its order. */
-static json_t *derive_step_json(const struct step_point *p, const struct judged_point *jp,
-                                const struct mix *m)
+/*
+ * The kernel's view of the step's device: the field table's kernel rows as members
+ * (null when the agents read none: a simulated device, tmpfs, an older agent).
+ */
+json_t *derive_kernel_json(const struct step_point *p)
 {
+	size_t n;
+	const struct pfield *rows = pfield_table(&n);
+	json_t *o;
+
+	if (!p->kernel_known && !p->nfs_known)
+		return derive_need(json_null());
+	o = derive_need(json_object());
+	for (size_t i = 0; i < n; i++) {
+		json_t *v;
+
+		if (rows[i].apart != PF_APART_KERNEL)
+			continue;
+		v = derive_field_json(&rows[i], p, NULL);
+		if (v != NULL)
+			json_object_set_new(o, pfield_key(&rows[i]), v);
+	}
+	return o;
+}
+
+/* A step of curve-*.json (jp: its verdict): the fields the table gives it, in its order. */
+static json_t *derive_step_json(const struct derive_ctx *x, const struct step_point *p,
+                                const struct judged_point *jp)
+{
+	const struct workload *w = &x->c->workloads[x->w];
+	json_t *obs, *late;
 	const struct pfield *list[PFIELD_MAX];
-	size_t n = pfield_list_kinds(PF_JSON, p->mixed, list);
+	size_t n = pfield_list_kinds(PF_JSON, pfield_show_point(p), list);
 	json_t *o = derive_need(json_object());
 
 	for (size_t i = 0; i < n; i++) {
@@ -239,6 +269,7 @@ static json_t *derive_step_json(const struct step_point *p, const struct judged_
 		if (v != NULL)
 			json_object_set_new(o, pfield_key(list[i]), v);
 	}
+	json_object_set_new(o, "kernel", derive_kernel_json(p));
 	/* a mixed workload's: each kind at the campaign's percentiles */
 	if (p->mixed) {
 		json_object_set_new(o, "read_percentiles_us",
@@ -246,8 +277,14 @@ static json_t *derive_step_json(const struct step_point *p, const struct judged_
 		json_object_set_new(o, "write_percentiles_us",
 		                    derive_kind_pcts_json(p, p->write_pct_ns));
 	}
-	if (m->nparts > 0)
-		json_object_set_new(o, "parts", derive_parts_json(m, p));
+	/* a mix's parts (PF_SHOW_PARTS, the workload's: every step has the member) */
+	if (pfield_show_of(w) & PF_SHOW_PARTS)
+		json_object_set_new(o, "parts", derive_parts_json(&w->io.mix, p));
+	/* the storage's own figures over the step's window (observed.h), SOURCE/SERIES */
+	if ((obs = observed_step_json(x->end, x->c, w, p->step)) != NULL)
+		json_object_set_new(o, "observed", obs);
+	if ((late = observed_late_json(x->end, x->c, w, p->step)) != NULL)
+		json_object_set_new(o, "observed_late", late);
 	return o;
 }
 
@@ -261,7 +298,7 @@ static void derive_curve_json(FILE *f, const void *arg)
 
 	derive_knee_units(w, &j->knee, &kops, &kmib);
 	for (size_t i = 0; i < j->n; i++)
-		json_array_append_new(steps, derive_step_json(&j->sorted[i], &j->v[i], &w->io.mix));
+		json_array_append_new(steps, derive_step_json(x, &j->sorted[i], &j->v[i]));
 	root =
 	    json_pack("{s:s,s:s,s:I,s:s,s:o,s:s,s:s,s:o,s:o,s:o}", "workload", w->name, "rw",
 	              rw_mode_name(w->io.rw), "block_size", (json_int_t)w->io.block_size, "unit",
@@ -446,8 +483,23 @@ static json_t *derive_kind_json(const struct step_point *p, enum kinds_kind k)
 	                             f.known ? derive_us((double)f.p99_ns) : json_null()));
 }
 
-static json_t *derive_workload_json(const struct judged_curve *j)
+/*
+ * Sync writes at a point (the peak): their count in its window, rate, mean and p99
+ * (submission to completion), beside the data's and not in them.
+ */
+static json_t *derive_sync_json(const struct step_point *p)
 {
+	if (p == NULL)
+		return json_null();
+	return derive_need(json_pack(
+	    "{s:I,s:o,s:o,s:o,s:o}", "syncs", (json_int_t)p->syncs, "ops",
+	    derive_num(p->sync_ops_s, 10), "mean_us", derive_us(p->sync_mean_ns), "p99_us",
+	    derive_us((double)p->sync_p99_ns), "max_us", derive_us((double)p->sync_max_ns)));
+}
+
+static json_t *derive_workload_json(const struct judged_curve *j, const struct runend *end)
+{
+	char storage[768];
 	const struct workload *w = j->w;
 	double kops, kmib;
 	json_t *o;
@@ -458,10 +510,18 @@ static json_t *derive_workload_json(const struct judged_curve *j)
 	                          (json_int_t)w->io.block_size, "direct", (int)w->io.direct,
 	                          "steps", (json_int_t)j->n, "knee_ops", derive_num(kops, 10),
 	                          "knee_mibps", derive_num(kmib, 1000), "knee_kind", j->kind));
+	/* a replay's knee as a speed of its trace (knee_ops over its x1 rate); null otherwise */
+	json_object_set_new(o, "knee_speed", derive_num(curve_speed(w, kops), 1000));
 	derive_knee_json(o, j);
 	derive_repeats_json(o, j);
 	derive_peak_json(o, j);
 	json_object_set_new(o, "limit", json_string(j->limit));
+	/* the storage's side of it, from observe: (observed.h); absent when nothing is observed */
+	if (j->c->nobserve > 0)
+		json_object_set_new(o, "storage_limit",
+		                    observed_bottleneck(end, j, storage, sizeof(storage))
+		                        ? json_string(storage)
+		                        : json_null());
 	if (w->work.on)
 		json_object_set_new(o, "fixed_work", derive_storm_json(w, j));
 	/* units: decimal: the figures as shown too, beside the MiB/s keys that stay */
@@ -483,6 +543,14 @@ static json_t *derive_workload_json(const struct judged_curve *j)
 		json_object_set_new(o, "read_pct", json_integer(w->io.read_pct));
 		json_object_set_new(o, "read_at_peak", derive_kind_json(j->peak, KINDS_READ));
 		json_object_set_new(o, "write_at_peak", derive_kind_json(j->peak, KINDS_WRITE));
+	}
+	/* Sync writes: what the workload asks, and its syncs at the peak (docs/campaign.md). */
+	if (w->io.fsync != 0 || w->io.fdatasync != 0 || w->io.dsync) {
+		json_object_set_new(o, "sync",
+		                    json_pack("{s:I,s:I,s:b}", "fsync", (json_int_t)w->io.fsync,
+		                              "fdatasync", (json_int_t)w->io.fdatasync, "dsync",
+		                              (int)w->io.dsync));
+		json_object_set_new(o, "sync_at_peak", derive_sync_json(j->peak));
 	}
 	return o;
 }
@@ -545,7 +613,7 @@ static void derive_summary_json(FILE *f, const void *arg)
 	uint32_t nl = x->end ? x->end->nlosses : 0;
 
 	for (size_t i = 0; i < c->nworkloads; i++)
-		json_array_append_new(ws, derive_workload_json(&x->judged[i]));
+		json_array_append_new(ws, derive_workload_json(&x->judged[i], x->end));
 	/* The agents lost on the way: when, which and why (steps and intervals from 1). */
 	for (uint32_t i = 0; i < nl && i < RUNEND_MAX_LOSSES; i++) {
 		const struct runend_loss *l = &x->end->losses[i];
@@ -589,6 +657,7 @@ static void derive_summary_text(FILE *f, const struct campaign *c,
 	if (runend_degraded(end, degraded, sizeof(degraded)))
 		fprintf(f, "%s\n\n", degraded);
 	table_print_summary(f, c, judged);
+	observed_print_bottlenecks(f, c, judged, end);
 	for (size_t i = 0; file && i < c->nworkloads; i++) {
 		char storm[640];
 
@@ -674,6 +743,7 @@ static void derive_summary_md(FILE *f, const void *arg)
 	if (runend_degraded(x->end, degraded, sizeof(degraded)))
 		fprintf(f, "**%s**\n\n", degraded);
 	table_print_summary(f, c, x->judged);
+	observed_print_bottlenecks(f, c, x->judged, x->end);
 	if (bytarget_shown(c)) {
 		fputc('\n', f);
 		bytarget_print(f, c, x->judged);
@@ -699,6 +769,8 @@ static void derive_summary_md(FILE *f, const void *arg)
 		        w->io.clone[0] ? "'" : "");
 		table_knee_text(&x->judged[i], knee, sizeof(knee));
 		fprintf(f, "%s\n\n", knee);
+		if (w->io.background)
+			continue; /* no steps of its own: its figures are in the others' */
 		derive_kinds_md(f, &x->judged[i]);
 		table_print_steps(f, &x->judged[i]);
 	}

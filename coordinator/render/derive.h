@@ -3,6 +3,7 @@
 #ifndef IOCURVE_DERIVE_H
 #define IOCURVE_DERIVE_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -18,6 +19,9 @@
  * format 1). Keys are added freely; a key removed or re-meant takes a new format.
  */
 #define DERIVE_SUMMARY_FORMAT 1
+
+/* A point's kernel view as curve-*.json's "kernel" (null when no device was read). */
+json_t *derive_kernel_json(const struct step_point *p);
 
 /*
  * (Re)write in dir: curve-<workload>.csv and .json, curve-<workload>.svg,

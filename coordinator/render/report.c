@@ -14,10 +14,14 @@
 #include "markup.h"
 #include "plot.h"
 #include "pointfields.h"
+#include "background.h"
 #include "report.h"
 #include "table.h"
 #include "histplot.h"
 #include "kinds.h"
+#include "observe.h"
+#include "obsplot.h"
+#include "observed.h"
 #include "timeplot.h"
 #include "marks.h"
 #include "units.h"
@@ -178,6 +182,23 @@ static void report_md_table(FILE *f, const struct campaign *c, const struct judg
 static void report_summary(FILE *f, const struct campaign *c, const struct judged_curve *judged)
 {
 	report_md_table(f, c, judged, table_print_summary, "summary");
+}
+
+/* The storage's side of each workload's limiting factor (observed.h), when observed. */
+static void report_bottlenecks(FILE *f, const struct campaign *c, const struct judged_curve *judged,
+                               const struct runend *end)
+{
+	char buf[768];
+
+	for (size_t i = 0; i < c->nworkloads && c->nobserve > 0; i++) {
+		if (!observed_bottleneck(end, &judged[i], buf, sizeof(buf)))
+			continue;
+		fputs("<p class=\"bottleneck\">Storage bottleneck, ", f);
+		markup_escape(f, c->workloads[i].name);
+		fputs(": ", f);
+		markup_escape(f, buf);
+		fputs("</p>\n", f);
+	}
 }
 
 /* A string member of a meta.json object, "" when missing. */
@@ -361,6 +382,11 @@ static void report_step_cell(FILE *f, const struct workload *w, const struct pfi
 	struct pfield_val v = pfield_value(fd, p, jp);
 	char cell[PFIELD_TEXT_MAX];
 
+	/* The kernel's figure of a step whose device was not read (or has none, NFS). */
+	if (v.none && (fd->apart == PF_APART_KERNEL || fd->apart == PF_APART_REPLAY)) {
+		fputs("<td class=\"n\">-</td>", f);
+		return;
+	}
 	/* A read or write figure an agent did not measure apart (an older agent's). */
 	if (v.none && (fd->apart == PF_APART_MEASURED || fd->member == PF_M_GET)) {
 		fputs("<td class=\"n\">not measured</td>", f);
@@ -390,6 +416,12 @@ static void report_step_cell(FILE *f, const struct workload *w, const struct pfi
 	case PF_H_PERCENT:
 		snprintf(cell, sizeof(cell), "%.0f%%", v.d);
 		break;
+	case PF_H_DECIMAL:
+		snprintf(cell, sizeof(cell), "%.*f", (int)fd->decimals, v.d);
+		break;
+	case PF_H_SPEED:
+		snprintf(cell, sizeof(cell), "x%.2f", v.d);
+		break;
 	case PF_H_TEXT:
 		/* an invalid step's latency is labelled by its verdict, on the same row */
 		pfield_format(fd, p, jp, cell, sizeof(cell));
@@ -405,7 +437,10 @@ static void report_steps(FILE *f, const struct judged_curve *j)
 	size_t n = j->n;
 	bool shaded = false;
 	const struct pfield *cols[PFIELD_MAX];
-	size_t ncols = pfield_list_kinds(PF_STEPS_HTML, agg_mixed(j->w), cols);
+	size_t ncols = pfield_list_kinds(PF_STEPS_HTML,
+	                                 pfield_show_of(j->w) | pfield_show_kernel(pts, n) |
+	                                     (background_of(c) >= 0 ? PF_SHOW_BACKGROUND : 0),
+	                                 cols);
 	char title[64];
 
 	uint32_t np = n ? step_npct(&pts[0]) : 0;
@@ -591,6 +626,64 @@ static void report_kinds(FILE *f, const struct judged_curve *j)
 	fputs("</p>\n", f);
 }
 
+/*
+ * The observe: sources beside the steps: each step's means (observed.h) beside the tool's
+ * service time, then every series over time under the latency plot (obsplot.h).
+ */
+static void report_observed(FILE *f, const struct campaign *c, size_t wi,
+                            const struct judged_curve *j, const struct step_point *pts, size_t n,
+                            const struct runend *end)
+{
+	const struct workload *w = &c->workloads[wi];
+
+	(void)j;
+	if (c->nobserve == 0)
+		return;
+	fprintf(
+	    f,
+	    "<h3>The storage's side</h3>\n<table class=\"observed\" id=\"observed-table-%zu\">\n"
+	    "<tr><th>Step</th><th>Offered ops/s</th><th>Achieved ops/s</th>"
+	    "<th>Storage mean</th>",
+	    wi + 1);
+	for (size_t s = 0; s < c->nobserve; s++)
+		for (size_t k = 0; k < c->observe[s].nseries; k++) {
+			fputs("<th>", f);
+			markup_escape(f, c->observe[s].name);
+			fputs("/", f);
+			markup_escape(f, c->observe[s].series[k].name);
+			if (c->observe[s].series[k].unit[0] != '\0') {
+				fputs(" (", f);
+				markup_escape(f, c->observe[s].series[k].unit);
+				fputs(")", f);
+			}
+			fputs("</th>", f);
+		}
+	fputs("<th>Late</th></tr>\n", f);
+	for (size_t i = 0; i < n; i++) {
+		const struct step_point *p = &pts[i];
+		uint32_t lates = 0;
+
+		fprintf(f, "<tr><td>%u</td><td>%.0f</td><td>%.0f</td><td>%.0f us</td>", p->step + 1,
+		        p->offered_ops, p->achieved_ops, p->svc_mean_ns / 1e3);
+		for (size_t s = 0; s < c->nobserve; s++)
+			for (size_t k = 0; k < c->observe[s].nseries; k++) {
+				double mean;
+				uint32_t got, late;
+
+				if (observed_mean(end, c, w, p->step, s, k, &mean, &got, &late))
+					fprintf(f, "<td>%.4g</td>", mean);
+				else
+					fputs("<td>-</td>", f);
+				if (k == 0)
+					lates += late;
+			}
+		fprintf(f, "<td>%u</td></tr>\n", lates);
+	}
+	fprintf(f, "</table>\n<figure id=\"observed-fig-%zu\">\n", wi + 1);
+	obsplot_svg(f, c, wi, pts, n, end);
+	fputs("</figure>\n", f);
+}
+
 static void report_workload(FILE *f, const struct campaign *c, size_t wi,
                             const struct step_point *pts, const struct judged_curve *j,
                             const struct runend *end)
@@ -604,6 +697,13 @@ static void report_workload(FILE *f, const struct campaign *c, size_t wi,
 	markup_escape(f, w->name);
 	fputs("</h2>\n", f);
 	report_workload_params(f, w);
+	if (w->io.background) {
+		table_background_text(w, knee, sizeof(knee));
+		fputs("<p class=\"note\">", f);
+		markup_escape(f, knee);
+		fputs("</p>\n</section>\n", f);
+		return;
+	}
 	if (n == 0) {
 		fputs("<p class=\"note\">Not run.</p>\n</section>\n", f);
 		return;
@@ -627,6 +727,7 @@ static void report_workload(FILE *f, const struct campaign *c, size_t wi,
 	timeplot_svg(f, w, pts, n, c->slo_latency_ns, end ? end->marks : NULL,
 	             end ? end->nmarks : 0);
 	fputs("</figure>\n", f);
+	report_observed(f, c, wi, j, pts, n, end);
 	report_marks(f, w, end);
 	report_agents(f, j->sorted, n);
 	fputs("</section>\n", f);
@@ -659,6 +760,7 @@ void report_html(FILE *f, const struct campaign *c, const struct step_point *con
 
 	fputs("<h2>Summary</h2>\n", f);
 	report_summary(f, c, judged);
+	report_bottlenecks(f, c, judged, end);
 	if (bytarget_shown(c)) {
 		fputs("<h2 id=\"by-target\">By target</h2>\n", f);
 		report_md_table(f, c, judged, bytarget_print, "summary by-target");

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "pointfields.h"
+#include "background.h"
+#include "bgfig.h"
 #include "table.h"
 #include "units.h"
 
@@ -44,12 +46,15 @@ static void table_knee_value(const struct judged_curve *j, char *buf, size_t len
 {
 	const struct curve_repeats *r = &j->repeats;
 	const struct knee *k = &j->knee;
-	char v[32], lo[32], hi[32];
+	char v[32], lo[32], hi[32], speed[48];
 	bool bound = j->client_bound > 0 || k->kind == KNEE_ALL_UNDER;
+	double tp = r->n ? r->mean : k->throughput;
 	size_t used;
 
-	table_fmt_measured(j->w, r->n ? r->mean : k->throughput, v, sizeof(v));
-	used = (size_t)snprintf(buf, len, "%s%s %s", bound ? ">= " : "", v, curve_unit(j->w));
+	table_fmt_measured(j->w, tp, v, sizeof(v));
+	/* a replay's knee is a speed of its trace too (load.speeds' unit) */
+	used = (size_t)snprintf(buf, len, "%s%s %s%s", bound ? ">= " : "", v, curve_unit(j->w),
+	                        curve_speed_words(j->w, tp, speed, sizeof(speed)));
 	if (k->bracket_hi > 0 && !bound && used < len) {
 		table_fmt_measured(j->w, k->band_lo, lo, sizeof(lo));
 		table_fmt_measured(j->w, k->band_hi, hi, sizeof(hi));
@@ -65,6 +70,20 @@ static void table_knee_value(const struct judged_curve *j, char *buf, size_t len
 		         r->n, curve_repeats_ci_pct(r));
 }
 
+void table_background_text(const struct workload *w, char *buf, size_t len)
+{
+	char rate[48];
+
+	if (w->steps[0].ops > 0)
+		snprintf(rate, sizeof(rate), "%.0f ops/s", w->steps[0].ops);
+	else
+		snprintf(rate, sizeof(rate), "max (qd %u)", w->io.queue_depth);
+	snprintf(buf, len,
+	         "Background: %s asked through every step of the other workloads; what it "
+	         "achieved in each is in their step tables (Background columns)",
+	         rate);
+}
+
 void table_knee_text(const struct judged_curve *j, char *buf, size_t len)
 {
 	const struct campaign *c = j->c;
@@ -75,6 +94,10 @@ void table_knee_text(const struct judged_curve *j, char *buf, size_t len)
 
 	if (j->w->work.on && j->n > 0) {
 		storm_text(&j->sorted[0].storm, buf, len);
+		return;
+	}
+	if (j->w->io.background) {
+		table_background_text(j->w, buf, len);
 		return;
 	}
 	units_format_duration(c->slo_latency_ns, slo, sizeof(slo));
@@ -139,6 +162,11 @@ static void table_step_cell(const struct workload *w, const struct pfield *f,
 {
 	struct pfield_val v = pfield_value(f, p, jp);
 
+	/* The kernel's figure of a step whose device was not read (or has none, NFS). */
+	if (v.none && (f->apart == PF_APART_KERNEL || f->apart == PF_APART_REPLAY)) {
+		snprintf(buf, len, "-");
+		return;
+	}
 	/* A read or write figure an agent did not measure apart (an older agent's). */
 	if (v.none && (f->apart == PF_APART_MEASURED || f->member == PF_M_GET)) {
 		snprintf(buf, len, "not measured");
@@ -169,6 +197,12 @@ static void table_step_cell(const struct workload *w, const struct pfield *f,
 	case PF_H_PERCENT:
 		snprintf(buf, len, "%.0f%%", v.d);
 		break;
+	case PF_H_DECIMAL:
+		snprintf(buf, len, "%.*f", (int)f->decimals, v.d);
+		break;
+	case PF_H_SPEED:
+		snprintf(buf, len, "x%.2f", v.d);
+		break;
 	case PF_H_TEXT:
 		pfield_format(f, p, jp, buf, len);
 		break;
@@ -191,7 +225,10 @@ void table_print_steps(FILE *f, const struct judged_curve *j)
 	const struct step_point *s = j->sorted;
 	size_t n = j->n;
 	const struct pfield *cols[PFIELD_MAX];
-	size_t ncols = pfield_list_kinds(PF_STEPS_MD, agg_mixed(j->w), cols);
+	size_t ncols = pfield_list_kinds(PF_STEPS_MD,
+	                                 pfield_show_of(j->w) | pfield_show_kernel(s, n) |
+	                                     (background_of(j->c) >= 0 ? PF_SHOW_BACKGROUND : 0),
+	                                 cols);
 	char cell[PFIELD_TEXT_MAX], title[64];
 	uint32_t np = n ? step_npct(&s[0]) : 0;
 
@@ -267,6 +304,27 @@ void table_knee_cell(const struct judged_curve *j, char *buf, size_t len)
 		snprintf(buf + used, len - used, " (non-monotonic)");
 }
 
+/* The background's row: its rate, and in how many foreground steps it kept up. */
+static void table_background_row(FILE *f, const struct campaign *c,
+                                 const struct judged_curve *judged, const struct workload *w)
+{
+	size_t steps = 0, kept = 0;
+	char rate[48];
+
+	for (size_t i = 0; i < c->nworkloads; i++)
+		for (size_t k = 0; k < judged[i].n; k++)
+			if (judged[i].sorted[k].bg_on) {
+				steps++;
+				kept += bgfig_kept_up(&judged[i].sorted[k]);
+			}
+	if (w->steps[0].ops > 0)
+		snprintf(rate, sizeof(rate), "%.0f ops/s", w->steps[0].ops);
+	else
+		snprintf(rate, sizeof(rate), "max (qd %u)", w->io.queue_depth);
+	fprintf(f, "| %s (background) | %s beside every step: kept up in %zu of %zu | | | |\n",
+	        w->name, rate, kept, steps);
+}
+
 void table_print_summary(FILE *f, const struct campaign *c, const struct judged_curve *judged)
 {
 	char slo[32], knee[192], peak[96], sus[96];
@@ -280,6 +338,10 @@ void table_print_summary(FILE *f, const struct campaign *c, const struct judged_
 	for (size_t i = 0; i < c->nworkloads; i++) {
 		const struct judged_curve *j = &judged[i];
 		const struct workload *w = &c->workloads[i];
+		if (w->io.background) {
+			table_background_row(f, c, judged, w);
+			continue;
+		}
 		if (j->n == 0) {
 			fprintf(f, "| %s | not run | | | |\n", w->name);
 			continue;

@@ -16,6 +16,8 @@
  * the first step already exceeds the SLO", of a judged curve.
  */
 void table_knee_text(const struct judged_curve *j, char *buf, size_t len);
+/* A background workload's line in place of a knee: its asked rate, where its figures are. */
+void table_background_text(const struct workload *w, char *buf, size_t len);
 /*
  * A figure as measured, in the workload's unit shown, without the unit: digits cut, never
  * raised ("90,950", "1234.5").

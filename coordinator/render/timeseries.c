@@ -160,7 +160,7 @@ static void ts_write(FILE *f, const void *arg)
 				x->n = 0;
 			continue;
 		}
-		if (l->end || l->lost || l->clock || l->cooldown || l->window || l->mark)
+		if (l->end || l->lost || l->clock || l->cooldown || l->window || l->mark || l->obs)
 			continue;
 		if (strcmp(l->workload, x->workload) != 0 || l->step != x->step) {
 			ts_flush(f, x);

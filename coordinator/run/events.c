@@ -10,8 +10,8 @@
 #include "xalloc.h"
 
 static const char *const events_kinds[EVENT_KIND_N] = {
-    "campaign", "agent", "workload",      "layout", "step",
-    "interval", "point", "workload_done", "done",   "mark",
+    "campaign", "agent",         "workload", "layout", "step",     "interval",
+    "point",    "workload_done", "done",     "mark",   "observed",
 };
 static const char *const events_agent_states[] = {"ready", "lost"};
 static const char *const events_units[] = {"ops/s", "MiB/s"};
@@ -137,6 +137,13 @@ static const struct event_field events_mark[] = {
     EF("source", EVENT_T_STR, mark.source),     EF("agent", EVENT_T_STR, mark.agent),
 };
 
+static const struct event_field events_observed[] = {
+    EF("workload", EVENT_T_U32, observed.workload), EF("step", EVENT_T_U32, observed.step),
+    EF("interval", EVENT_T_U32, observed.interval), EF("source", EVENT_T_STR, observed.source),
+    EF("series", EVENT_T_STR, observed.series),     EF("has", EVENT_T_BOOL, observed.has),
+    EF("value", EVENT_T_DOUBLE, observed.value),    EF("late", EVENT_T_STR, observed.late),
+};
+
 static const struct {
 	const struct event_field *f;
 	size_t n;
@@ -146,6 +153,7 @@ static const struct {
     {EVENTS_NAMES(events_step)},     {EVENTS_NAMES(events_interval)},
     {EVENTS_NAMES(events_point)},    {EVENTS_NAMES(events_workload_done)},
     {EVENTS_NAMES(events_done)},     {EVENTS_NAMES(events_mark)},
+    {EVENTS_NAMES(events_observed)},
 };
 
 const char *event_kind_name(enum event_kind k)

@@ -30,6 +30,7 @@ enum event_kind {
 	EVENT_WORKLOAD_DONE,
 	EVENT_DONE,
 	EVENT_MARK,
+	EVENT_OBSERVED,
 	EVENT_KIND_N
 };
 
@@ -137,6 +138,18 @@ struct event_mark {
 	const char *text, *source, *agent; /* agent "": the fleet */
 };
 
+/*
+ * One observed value of an observe: source at an interval's end (observer.h), or the
+ * source's silence (series "", late says why): the dashboard shows the latest.
+ */
+struct event_observed {
+	uint32_t workload, step, interval;
+	const char *source, *series;
+	bool has;         /* a value was read: value holds it */
+	double value;     /* a gauge as read, a counter as its rate per second */
+	const char *late; /* "": answered; else why not (no value then) */
+};
+
 struct event {
 	enum event_kind kind;
 	union {
@@ -150,6 +163,7 @@ struct event {
 		struct event_workload_done workload_done;
 		struct event_done done;
 		struct event_mark mark;
+		struct event_observed observed;
 	};
 };
 

@@ -23,7 +23,12 @@ struct prepare_msg {
 	Iocurve__Prepare p;
 	Iocurve__SimTarget sim;
 	double fleet_rate_limit; /* target.sim.rate_limit, split per worker by prepare_for_agent */
-	struct mix_wire mix;     /* what p.mix and p.sizes point at */
+	const struct trace *replay; /* the workload's trace: each agent gets its workers' share */
+	uint32_t *replay_counts;    /* the share's buffers (prepare_free frees them) */
+	uint64_t *replay_times, *replay_offsets;
+	uint32_t *replay_lens;
+	protobuf_c_boolean *replay_writes;
+	struct mix_wire mix; /* what p.mix and p.sizes point at */
 };
 
 /* Workload w of c as a Prepare; the agent's part is left for prepare_for_agent. */
@@ -32,9 +37,13 @@ void prepare_build(struct prepare_msg *m, const struct campaign *c, size_t w);
  * The part of the Prepare that differs per agent: its index, and where its
  * workers sit in the fleet (worker_base of fleet_workers), which sets the phase
  * of their uniform arrivals so the fleet's merged stream is even; and a sim's
- * rate_limit split evenly over the fleet's workers (nagents x workers).
+ * rate_limit split evenly over the fleet's workers (nagents x workers); a replay's
+ * operations for its workers: operation i of the trace goes to fleet worker i mod
+ * fleet_workers, grouped by worker in Prepare, each keeping its time.
  */
 void prepare_for_agent(struct prepare_msg *m, uint32_t agent_index, uint32_t nagents);
+/* What prepare_build and prepare_for_agent allocated (a replay's operations). */
+void prepare_free(struct prepare_msg *m);
 
 /*
  * Whether an agent with these capabilities (proto Capability bits) can be sent c's

@@ -162,6 +162,8 @@ static void runner_prepare(struct runner *r)
 			return;
 		}
 	}
+	/* the background first, so that its workers and shared devices are there first */
+	runner_bg_prepare(r, n);
 	prepare_build(&m, r->c, r->w);
 	env.body_case = IOCURVE__ENVELOPE__BODY_PREPARE;
 	env.prepare = &m.p;
@@ -178,15 +180,35 @@ static void runner_prepare(struct runner *r)
 			         runner_agents_name(r->agents, i));
 		runner_agents_send(r->agents, i, &env);
 	}
+	prepare_free(&m);
 	runner_arm(r, RUNNER_PREPARE_NS);
 }
 
 /* Entering an end: the timer stopped, the agents given back, the end reported from the loop. */
+static void runner_end_go(void *arg)
+{
+	struct runner *r = arg;
+
+	event_active(r->end_ev, EV_TIMEOUT, 0);
+}
+
 static void runner_end(struct runner *r)
 {
 	event_del(r->timer);
+	if (r->bg.hold_ev != NULL)
+		event_del(r->bg.hold_ev);
 	runner_agents_release(r->agents);
-	event_active(r->end_ev, EV_TIMEOUT, 0);
+	if (r->obs == NULL) {
+		runner_end_go(r);
+		return;
+	}
+	/*
+	 * A complete campaign waits for the polls of its last interval (each within its
+	 * deadline), so its files hold them as `report` will; any other end drops them.
+	 */
+	if (r->state != RUNNER_DONE)
+		observer_cancel(r->obs);
+	observer_when_idle(r->obs, runner_end_go, r);
 }
 
 /*
@@ -295,14 +317,18 @@ static bool runner_replan(struct runner *r)
  */
 static void runner_next_workload(struct runner *r)
 {
-	while (r->w < r->c->nworkloads && !runner_replan(r)) {
-		runner_emit_workload_done(r);
+	/* the background runs beside the others: never a workload of its own here */
+	while (r->w < r->c->nworkloads && (runner_bg_is(r, r->w) || !runner_replan(r))) {
+		if (!runner_bg_is(r, r->w))
+			runner_emit_workload_done(r);
 		r->w++;
 	}
-	if (r->w < r->c->nworkloads)
+	if (r->w < r->c->nworkloads) {
 		runner_enter(r, RUNNER_PREPARING);
-	else
+	} else {
+		runner_bg_end(r);
 		runner_complete(r);
+	}
 }
 
 /* The planner's next rate for the workload (or the one a resume chose): false when done. */
@@ -396,13 +422,20 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 	row = &runner_table[r->state];
 	switch (env->body_case) {
 	case IOCURVE__ENVELOPE__BODY_READY:
-		if (r->state != RUNNER_PREPARING || env->ready->workload_index != r->w)
+		if (r->state != RUNNER_PREPARING ||
+		    runner_bg_on_ready(r, env->ready->workload_index) ||
+		    env->ready->workload_index != r->w)
 			return;
-		if (runner_agents_set_ready(r->agents, (uint32_t)ai))
+		/* the foreground goes once the background is ready too (runner_bg_on_ready) */
+		if (runner_agents_set_ready(r->agents, (uint32_t)ai) && runner_bg_ready(r))
 			runner_go_on(r, runner_next_rate(r));
 		break;
 	case IOCURVE__ENVELOPE__BODY_INTERVAL_REPORT:
 		ir = env->interval_report;
+		if (runner_bg_is(r, ir->workload_index)) {
+			runner_handled(r, s, ai, runner_bg_report(r, (uint32_t)ai, ir, &err), &err);
+			break;
+		}
 		if (row->report == NULL || ir->workload_index != r->w || ir->step != r->step) {
 			log_warn("agent %s: stale report (workload %u step %u) ignored",
 			         runner_agents_name(r->agents, (uint32_t)ai), ir->workload_index,
@@ -647,6 +680,7 @@ struct runner *runner_new(struct event_base *base, struct server *srv, const str
 	r->done_arg = arg;
 	r->state = RUNNER_IDLE;
 	r->agents = runner_agents_new(c->agents_count, c->labels, c->nlabels, r);
+	runner_bg_init(r);
 	if (c->agents_mode == CAMPAIGN_AGENTS_SELECT)
 		for (size_t i = 0; i < c->ntargets; i++)
 			if (c->targets[i].nlabels > 0) {
@@ -694,8 +728,14 @@ void runner_start(struct runner *r)
 {
 	struct session *s, *next;
 
+	struct error err;
+
 	server_set_cbs(r->srv, &runner_server_cbs, r);
 	runner_enter(r, RUNNER_WAITING);
+	if (runner_observe_start(r, &err) < 0) {
+		runner_fail(r, "%s", err.msg);
+		return;
+	}
 	for (s = server_first_session(r->srv); s != NULL; s = next) {
 		next = session_next(s);
 		runner_claim(r, s);
@@ -715,6 +755,7 @@ void runner_free(struct runner *r)
 	server_set_cbs(r->srv, NULL, NULL);
 	event_free(r->timer);
 	event_free(r->end_ev);
+	runner_bg_free(r);
 	step_free(r->st);
 	step_free(r->probe);
 	for (size_t i = 0; i < r->c->nworkloads; i++)
@@ -727,6 +768,8 @@ void runner_free(struct runner *r)
 	free(r->meta);
 	between_free(r->between);
 	mark_list_free(&r->marks);
+	observer_free(r->obs);
+	obs_list_free(&r->obsl);
 	free(r);
 }
 

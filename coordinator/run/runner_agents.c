@@ -311,6 +311,11 @@ int64_t runner_agents_plan_start(struct runner_agents *ra, uint32_t ai, uint64_t
 	return a->clock.offset_ns;
 }
 
+int64_t runner_agents_offset_at(const struct runner_agents *ra, uint32_t ai, uint64_t start)
+{
+	return clocksync_offset_at(session_clock(ra->a[ai].s), start);
+}
+
 /*
  * The agent's step start on its own clock, brought back onto the coordinator's
  * with the clock model as it stands now (later rounds included), next to the

@@ -99,6 +99,8 @@ uint64_t runner_agents_max_rtt(const struct runner_agents *ra);
  * Returns that offset, for its StartStep.
  */
 int64_t runner_agents_plan_start(struct runner_agents *ra, uint32_t ai, uint64_t start);
+/* Agent ai's clock offset at start (coordinator clock), and nothing else planned. */
+int64_t runner_agents_offset_at(const struct runner_agents *ra, uint32_t ai, uint64_t start);
 /*
  * Agent ai's StepDone: it is done, and agent_start (the start it ran from, on its
  * own clock) is brought back onto the coordinator's with the clock model as it

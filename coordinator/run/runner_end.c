@@ -22,7 +22,7 @@ int runner_check_errors(struct runner *r)
 {
 	const struct step_point *first = NULL, *f;
 	uint64_t errors = 0;
-	char words[192];
+	char words[RECORD_CAUSE_MAX + RECORD_PATH_MAX];
 
 	for (size_t w = 0; w < r->c->nworkloads; w++) {
 		errors += r->judged[w].errors;

@@ -12,9 +12,11 @@
 
 #include "between.h"
 #include "judged.h"
+#include "observer.h"
 #include "planner.h"
 #include "runner.h"
 #include "runner_agents.h"
+#include "runner_bg.h"
 #include "step.h"
 
 /*
@@ -86,10 +88,14 @@ struct runner {
 	size_t *cap;
 	/* marks on the timeline (marks.h), in the order stamped; end.marks points here */
 	struct mark_list marks;
+	/* observe: the polls (NULL: none) and their lines so far; end.obs points here */
+	struct observer *obs;
+	struct obs_list obsl;
 	uint64_t step_start_ns; /* the step in progress starts here (coordinator's clock) */
 	size_t start_w;         /* ...of workload start_w, step start_step */
 	uint32_t start_step;
-	bool started; /* step_start_ns is set */
+	bool started;        /* step_start_ns is set */
+	struct runner_bg bg; /* the background workload beside the others (runner_bg.c) */
 };
 
 /* runner.c: the state machine */
@@ -104,6 +110,8 @@ bool runner_next_rate(struct runner *r);
 void runner_go_on(struct runner *r, bool next_step);
 
 /* runner_step.c: the stepping and cooling states */
+/* The step is over and its background figures are in: its point, then what next. */
+int runner_step_finish(struct runner *r, struct error *err);
 void runner_start_step(struct runner *r);
 void runner_start_probe(struct runner *r);
 int runner_step_report(struct runner *r, uint32_t ai, const Iocurve__IntervalReport *ir,
@@ -126,5 +134,13 @@ void runner_write_meta(struct runner *r);
 /* Fixed work: agent ai's finishes marked on the timeline (ws[n], its workers' parts). */
 int runner_finish_marks(struct runner *r, uint32_t ai, const struct storm_worker *ws, size_t n,
                         struct error *err);
+
+/* runner_observe.c: observe: sources, polled by the coordinator itself */
+/* The observer made (token and CA files read): -1 with err naming what could not be taken. */
+int runner_observe_start(struct runner *r, struct error *err);
+/* The step in progress started (step_start_ns): its boundaries are polled. */
+void runner_observe_step(struct runner *r, uint64_t measure_ns);
+/* The attempt in progress is void (retried): its polls dropped, its lines let go. */
+void runner_observe_void(struct runner *r);
 
 #endif

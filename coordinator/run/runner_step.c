@@ -99,9 +99,11 @@ void runner_start_step(struct runner *r)
 	step_set_retries(r->st, r->retries);
 	lead = runner_send_start(r, r->rate, w->warmup_ns, measure_ns, w->interval_ns);
 	r->step_start_ns = clock_now_ns() + lead; /* within microseconds of StartStep's */
+	runner_bg_step(r, r->step_start_ns);
 	r->start_w = r->w;
 	r->start_step = r->step;
 	r->started = true;
+	runner_observe_step(r, measure_ns);
 	events_emit(r->ev,
 	            &(struct event){
 	                .kind = EVENT_STEP,
@@ -159,6 +161,8 @@ static int runner_step_point(struct runner *r, struct error *err)
 	}
 	pt = &r->points[r->w][r->npoints[r->w]];
 	step_point(r->st, pt);
+	if (runner_bg_point(r, pt, err) < 0)
+		return -1;
 	r->cool_ms = 0;
 	r->cool_outcome = NULL;
 	r->retries = 0;
@@ -375,6 +379,7 @@ static int runner_retry(struct runner *r, struct error *err)
 	free(pt);
 	if (!disturbed)
 		return 0;
+	runner_observe_void(r);
 	if (results_retried(r->res, w, r->step, ++r->retries, err) < 0 ||
 	    results_sync(r->res, err) < 0)
 		return -1;
@@ -389,6 +394,12 @@ static int runner_step_end(struct runner *r, struct error *err)
 
 	if (step_close(r->st) && runner_write_window(r, err) < 0)
 		return -1;
+	if (r->obs != NULL) {
+		uint32_t from, to;
+
+		step_window(r->st, &from, &to);
+		observer_step_stop(r->obs, to ? to : step_intervals(r->st));
+	}
 	if (!step_complete(r->st)) {
 		error_set(err, "step %u: agents finished without reporting every interval",
 		          r->step + 1);
@@ -397,7 +408,14 @@ static int runner_step_end(struct runner *r, struct error *err)
 	next = runner_retry(r, err);
 	if (next != 0)
 		return next < 0 ? -1 : 0;
-	next = runner_step_point(r, err);
+	/* the background's last reports of the window may still be on their way */
+	return runner_bg_hold(r) ? 0 : runner_step_finish(r, err);
+}
+
+int runner_step_finish(struct runner *r, struct error *err)
+{
+	int next = runner_step_point(r, err);
+
 	if (next < 0)
 		return -1;
 	if (next == 1 && runner_needs_cooldown(r)) {

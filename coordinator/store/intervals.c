@@ -174,9 +174,10 @@ static char *intervals_line_with_hists(json_t *o, const struct record *r, bool b
 	len = strlen(head); /* "{...}": the histograms go before the closing brace */
 	for (uint32_t i = 0; i < r->nparts; i++)
 		parts += intervals_hist_room(&r->parts[i].latency) + 100;
-	line = xmalloc(len + intervals_hist_room(&r->latency) + intervals_hist_room(&r->service) +
-	               intervals_hist_room(&r->read_latency) +
-	               intervals_hist_room(&r->write_latency) + parts + 20);
+	line =
+	    xmalloc(len + intervals_hist_room(&r->latency) + intervals_hist_room(&r->service) +
+	            intervals_hist_room(&r->read_latency) + intervals_hist_room(&r->write_latency) +
+	            intervals_hist_room(&r->sync_latency) + parts + 27);
 	memcpy(line, head, len - 1);
 	p = line + len - 1;
 	*p++ = ',';
@@ -189,6 +190,11 @@ static char *intervals_line_with_hists(json_t *o, const struct record *r, bool b
 		p = intervals_put_hist(p, "read_latency", &r->read_latency, bins);
 		*p++ = ',';
 		p = intervals_put_hist(p, "write_latency", &r->write_latency, bins);
+	}
+	/* Sync writes' latency, when there were any (absent: none, or an older line). */
+	if (r->sync_latency.count > 0) {
+		*p++ = ',';
+		p = intervals_put_hist(p, "sync_latency", &r->sync_latency, bins);
 	}
 	/* A mix's parts, in the plan's order: each its counts and latency (absent: no mix). */
 	if (r->nparts > 0) {
@@ -256,6 +262,8 @@ char *intervals_record_line(const char *workload, uint32_t step, double offered_
 		intervals_set(o, record_counters[i].key,
 		              intervals_uint(*record_at((struct record *)r, &record_counters[i])));
 	intervals_set(o, "host_cpu_pct", intervals_double(rec->host_cpu_pct));
+	if (r->kernel_dev[0] != '\0')
+		intervals_set(o, "kernel_dev", json_string(r->kernel_dev));
 	if (record_err_kept(r))
 		intervals_set(o, "error", intervals_error_json(rec));
 	/* For people and scripts reading the file; the reader recomputes them. */
@@ -313,6 +321,19 @@ char *intervals_finish_line(const char *workload, uint32_t step, const char *age
 	                                   agent, "finish", fin));
 }
 
+char *intervals_background_line(const char *workload, uint32_t step, const struct intervals_bg *b)
+{
+	json_t *g =
+	    json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:I}", "asked_ops", intervals_double(b->asked_ops),
+	              "ops", intervals_double(b->ops), "mib_s", intervals_double(b->mib_s),
+	              "mean_ns", intervals_double(b->mean_ns), "p99_ns", intervals_uint(b->p99_ns),
+	              "missed", intervals_uint(b->missed), "intervals", (json_int_t)b->intervals);
+
+	return intervals_line_of(json_pack("{s:i,s:s,s:I,s:s,s:o}", "format", INTERVALS_FORMAT,
+	                                   "workload", workload, "step", (json_int_t)step,
+	                                   "background", b->name, "bg", g));
+}
+
 char *intervals_lost_line(const char *workload, uint32_t step, const char *agent, uint32_t interval,
                           const char *reason)
 {
@@ -342,6 +363,24 @@ char *intervals_mark_line(const struct run_mark *m)
 		intervals_set(o, "unix_ns", intervals_uint(m->unix_ns));
 	if (m->agent[0] != '\0')
 		intervals_set(o, "agent", json_string(m->agent));
+	return intervals_line_of(o);
+}
+
+char *intervals_obs_line(const struct obs_line *ob)
+{
+	json_t *vals = json_object();
+	json_t *o;
+
+	for (size_t i = 0; i < ob->n; i++)
+		intervals_set(vals, ob->values[i].series,
+		              ob->values[i].has ? intervals_double(ob->values[i].v) : json_null());
+	o = json_pack("{s:i,s:s,s:I,s:s,s:I,s:o}", "format", INTERVALS_FORMAT, "workload",
+	              ob->workload, "step", (json_int_t)ob->step, "observe", ob->source, "interval",
+	              (json_int_t)ob->interval, "values", vals);
+	if (ob->late[0] != '\0')
+		intervals_set(o, "late", json_string(ob->late));
+	if (ob->note[0] != '\0')
+		intervals_set(o, "note", json_string(ob->note));
 	return intervals_line_of(o);
 }
 
@@ -555,6 +594,21 @@ static int intervals_get_error(json_t *o, struct agg_record *a, struct error *er
 	return 0;
 }
 
+/* "kernel_dev", when a device was read: words, cut to the record's room. */
+static int intervals_get_dev(json_t *o, struct record *rec, struct error *err)
+{
+	json_t *d = json_object_get(o, "kernel_dev");
+
+	if (d == NULL)
+		return 0;
+	if (!json_is_string(d)) {
+		error_set(err, "\"kernel_dev\" is not a string");
+		return -1;
+	}
+	text_clean(json_string_value(d), rec->kernel_dev, sizeof(rec->kernel_dev), false);
+	return 0;
+}
+
 /* The counters of a line of format fmt: those it predates take their defaults. */
 static int intervals_get_counters(json_t *o, int fmt, struct record *rec, struct error *err)
 {
@@ -622,7 +676,8 @@ static int intervals_get_record(struct intervals_reader *r, json_t *o, int fmt,
 		return -1;
 	}
 	a->warmup = warmup;
-	if (intervals_get_counters(o, fmt, &a->rec, err) < 0)
+	if (intervals_get_counters(o, fmt, &a->rec, err) < 0 ||
+	    intervals_get_dev(o, &a->rec, err) < 0)
 		return -1;
 	/* Only an agent's line may leave out its bins (agents.detail: counts). */
 	no_bins = strcmp(l->agent, INTERVALS_MERGED) != 0 ? &a->no_bins : NULL;
@@ -640,6 +695,9 @@ static int intervals_get_record(struct intervals_reader *r, json_t *o, int fmt,
 	if (json_object_get(o, "read_latency") != NULL &&
 	    (intervals_get_hist(r, o, "read_latency", &a->rec.read_latency, no_bins, err) < 0 ||
 	     intervals_get_hist(r, o, "write_latency", &a->rec.write_latency, no_bins, err) < 0))
+		return -1;
+	if (json_object_get(o, "sync_latency") != NULL &&
+	    intervals_get_hist(r, o, "sync_latency", &a->rec.sync_latency, no_bins, err) < 0)
 		return -1;
 	if (intervals_get_parts(r, o, &a->rec, no_bins, err) < 0)
 		return -1;
@@ -776,6 +834,36 @@ static int intervals_get_end(json_t *o, struct intervals_line *l, struct error *
 	return 0;
 }
 
+/* A background line: intervals_background_line's fields, each a finite figure >= 0. */
+static int intervals_get_background(json_t *o, struct intervals_line *l, struct error *err)
+{
+	struct intervals_bg *b = &l->bg;
+	json_t *g = json_object_get(o, "bg");
+	double *real[] = {&b->asked_ops, &b->ops, &b->mib_s, &b->mean_ns};
+	const char *keys[] = {"asked_ops", "ops", "mib_s", "mean_ns"};
+
+	if (intervals_get_name(o, "background", b->name, err) < 0)
+		return -1;
+	if (!json_is_object(g)) {
+		error_set(err, "\"bg\": expected an object of the background's figures");
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (intervals_get_double(g, keys[i], real[i], err) < 0)
+			return -1;
+		if (!isfinite(*real[i]) || *real[i] < 0) {
+			error_set(err, "\"bg\": \"%s\" is not a finite figure >= 0", keys[i]);
+			return -1;
+		}
+	}
+	if (intervals_get_uint(g, "p99_ns", UINT64_MAX >> 1, &b->p99_ns, err) < 0 ||
+	    intervals_get_uint(g, "missed", UINT64_MAX >> 1, &b->missed, err) < 0 ||
+	    intervals_get_u32(g, "intervals", &b->intervals, err) < 0)
+		return -1;
+	l->background = true;
+	return 0;
+}
+
 static int intervals_get_lost(json_t *o, struct intervals_line *l, struct error *err)
 {
 	const char *reason = json_string_value(json_object_get(o, "reason"));
@@ -831,6 +919,57 @@ static int intervals_get_mark(json_t *o, struct intervals_line *l, struct error 
 	return 0;
 }
 
+/* An observe line: intervals_obs_line's fields (workload and step read already). */
+static int intervals_get_obs(json_t *o, struct intervals_line *l, struct error *err)
+{
+	struct obs_line *ob = &l->ob;
+	json_t *vals = json_object_get(o, "values"), *v;
+	const char *key;
+	const char *texts[] = {"late", "note"};
+	char *dst[] = {ob->late, ob->note};
+
+	memset(ob, 0, sizeof(*ob));
+	if (intervals_get_name(o, "observe", ob->source, err) < 0 ||
+	    intervals_get_u32(o, "interval", &ob->interval, err) < 0)
+		return -1;
+	if (!json_is_object(vals) || json_object_size(vals) > OBS_VALUES_MAX) {
+		error_set(err, "\"values\" is not an object of at most %d series", OBS_VALUES_MAX);
+		return -1;
+	}
+	json_object_foreach(vals, key, v)
+	{
+		struct obs_value *ov = &ob->values[ob->n++];
+
+		if (strlen(key) == 0 || strlen(key) >= OBS_SERIES_MAX) {
+			error_set(err, "\"values\": a series name of 0 or over %d bytes",
+			          OBS_SERIES_MAX - 1);
+			return -1;
+		}
+		if (!json_is_number(v) && !json_is_null(v)) {
+			error_set(err, "\"values\": \"%s\" is not a number or null", key);
+			return -1;
+		}
+		text_clean(key, ov->series, sizeof(ov->series), false);
+		ov->has = json_is_number(v) && isfinite(json_number_value(v));
+		ov->v = ov->has ? json_number_value(v) : 0;
+	}
+	for (size_t i = 0; i < 2; i++) {
+		json_t *t = json_object_get(o, texts[i]);
+
+		if (t == NULL)
+			continue;
+		if (!json_is_string(t)) {
+			error_set(err, "\"%s\" is not a string", texts[i]);
+			return -1;
+		}
+		text_clean(json_string_value(t), dst[i], OBS_WHY_MAX, false);
+	}
+	snprintf(ob->workload, sizeof(ob->workload), "%s", l->workload);
+	ob->step = l->step;
+	l->obs = true;
+	return 0;
+}
+
 /* One line, already parsed: what it is, field by field. */
 static int intervals_get_line(struct intervals_reader *r, json_t *o, struct intervals_line *l,
                               struct error *err)
@@ -844,7 +983,8 @@ static int intervals_get_line(struct intervals_reader *r, json_t *o, struct inte
 	fmt = intervals_get_format(o, err);
 	if (fmt < 0)
 		return -1;
-	l->cooldown = l->window = l->lost = l->finish = l->clock = l->mark = false;
+	l->cooldown = l->window = l->lost = l->finish = l->clock = l->mark = l->background =
+	    l->obs = false;
 	l->retried = 0;
 	if (json_object_get(o, "end") != NULL)
 		return intervals_get_end(o, l, err);
@@ -857,6 +997,10 @@ static int intervals_get_line(struct intervals_reader *r, json_t *o, struct inte
 		return intervals_get_finish(o, l, err);
 	if (json_object_get(o, "mark") != NULL)
 		return intervals_get_mark(o, l, err);
+	if (json_object_get(o, "background") != NULL)
+		return intervals_get_background(o, l, err);
+	if (json_object_get(o, "observe") != NULL)
+		return intervals_get_obs(o, l, err);
 	l->clock = json_object_get(o, "clock") != NULL;
 	if (l->clock)
 		return intervals_get_clock(o, l, err);

@@ -10,6 +10,7 @@
 #include "aggregate.h"
 #include "error.h"
 #include "marks.h"
+#include "obsline.h"
 
 /*
  * The layout of a line. Every line carries it as "format"; lines without the
@@ -21,9 +22,15 @@
  * renamed or re-meant field); a field every reader may ignore does not.
  * 1: iocurve 0.1.0; 2: "wakes"; 3: lost lines ("lost": an agent the campaign went on
  * without); 4: mark lines ("mark": a labelled moment on the timeline, marks.h) and
- * finish lines ("finish": a worker's part of a fixed-work step).
+ * finish lines ("finish": a worker's part of a fixed-work step); 5: "syncs" (sync writes
+ * completed) and, when there were any, "sync_latency"; the kernel's view of the device
+ * ("kernel_n".."nfs_exec_ms", and "kernel_dev" when one was read); background lines
+ * ("background": the background workload's figures over a foreground step); "mismatches"
+ * (verify); observe lines ("observe": what a polled source said at an interval's end,
+ * obsline.h), which a reader of format 4 would take for a record it cannot read; a
+ * mix's "parts" (each part's ops, reads, bytes and latency), in the same format 5.
  */
-#define INTERVALS_FORMAT   4
+#define INTERVALS_FORMAT   5
 #define INTERVALS_MERGED   "*" /* the agent of the merged (fleet) line */
 #define INTERVALS_NAME_MAX 128
 
@@ -56,6 +63,19 @@ struct intervals_finish {
 	double start_s;
 	double done_s;
 	uint64_t ops;
+};
+
+/*
+ * A background line: what the campaign's background workload (`background`) achieved
+ * over the measured window of the foreground step the line names (bgfig.h): its asked
+ * ops/s (0: max), achieved ops/s and MiB/s, mean and p99 latency, operations missed,
+ * and the reports merged (agents x intervals).
+ */
+struct intervals_bg {
+	char name[INTERVALS_NAME_MAX];
+	double asked_ops, ops, mib_s, mean_ns;
+	uint64_t p99_ns, missed;
+	uint32_t intervals;
 };
 
 /*
@@ -98,6 +118,12 @@ struct intervals_line {
 	/* a mark line (marks.h): workload and step are the mark's too */
 	bool mark;
 	struct run_mark mk;
+	/* a background line: the background's figures over step `step` of `workload` */
+	bool background;
+	struct intervals_bg bg;
+	/* an observe line (obsline.h): workload and step are its too */
+	bool obs;
+	struct obs_line ob;
 };
 
 /*
@@ -134,6 +160,10 @@ char *intervals_lost_line(const char *workload, uint32_t step, const char *agent
  * "cancelled") and why. Records after it (a resumed campaign) supersede it.
  */
 char *intervals_end_line(const char *state, const char *reason);
+/* The background's figures over step `step` of workload `workload` (written after its lines). */
+char *intervals_background_line(const char *workload, uint32_t step, const struct intervals_bg *b);
+/* What a polled source said at an interval's end (obsline.h has the line's layout). */
+char *intervals_obs_line(const struct obs_line *o);
 /* A mark on the timeline (marks.h has the line's layout). */
 char *intervals_mark_line(const struct run_mark *m);
 /*

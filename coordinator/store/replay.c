@@ -39,6 +39,9 @@ struct replay_step {
 	char (*names)[INTERVALS_NAME_MAX];
 	uint32_t nagents;
 	struct strindex by_name; /* names[] */
+	/* the background line of the step in progress (its figures for the point) */
+	bool has_bg;
+	struct intervals_bg bg;
 	/* fixed work: the finish lines read so far, for the step they name */
 	struct replay_fin *fins;
 	size_t nfins;
@@ -87,6 +90,19 @@ static void replay_begin(struct replay *out, struct replay_step *st, size_t w,
  * it, with the window the run decided (its window line) and what the lines beside the
  * intervals say (cooldown, retries, fixed work's finishes).
  */
+/* The background's figures as the run gave them to the point (runner_bg.c, bgfig_fill). */
+static void replay_background(struct step_point *p, const struct intervals_bg *b)
+{
+	p->bg_on = true;
+	p->bg_asked_ops = b->asked_ops;
+	p->bg_ops = b->ops;
+	p->bg_mib_s = b->mib_s;
+	p->bg_mean_ns = b->mean_ns;
+	p->bg_p99_ns = b->p99_ns;
+	p->bg_missed = b->missed;
+	p->bg_intervals = b->intervals;
+}
+
 static bool replay_finish(struct replay *out, struct replay_step *st)
 {
 	bool complete;
@@ -117,7 +133,10 @@ static bool replay_finish(struct replay *out, struct replay_step *st)
 				    1);
 		out->pts[st->w] = xreallocarray(out->pts[st->w], k + 1, sizeof(**out->pts));
 		step_point(st->step, &out->pts[st->w][k]);
+		if (st->has_bg)
+			replay_background(&out->pts[st->w][k], &st->bg);
 	}
+	st->has_bg = false;
 	st->retries = 0;
 	step_free(st->step);
 	st->step = NULL;
@@ -205,6 +224,7 @@ static int replay_read(const char *dir, bool resume, struct replay *out, struct 
 	struct intervals_line *l = xmalloc(sizeof(*l));
 	long lost_at[RUNEND_MAX_LOSSES]; /* where each loss's line starts */
 	long *mark_at = NULL;            /* where each mark's line starts */
+	long *obs_at = NULL;             /* where each observe line starts */
 	int rc = -1, got;
 
 	memset(out, 0, sizeof(*out));
@@ -265,6 +285,12 @@ static int replay_read(const char *dir, bool resume, struct replay *out, struct 
 			mark_at[out->marks.n - 1] = before;
 			continue;
 		}
+		if (l->obs) {
+			obs_list_add(&out->obs, &l->ob);
+			obs_at = xreallocarray(obs_at, out->obs.n, sizeof(*obs_at));
+			obs_at[out->obs.n - 1] = before;
+			continue;
+		}
 		if (l->clock)
 			continue; /* clock lines say when agents started; the figures do not use
 			             them */
@@ -288,11 +314,29 @@ static int replay_read(const char *dir, bool resume, struct replay *out, struct 
 		}
 		if (l->retried) {
 			/* The attempt so far is void: the step runs again from its next line. */
+			size_t k = 0;
+
+			/* its observe lines too (obs_list_void), with where each starts */
+			for (size_t i = 0; i < out->obs.n; i++)
+				if (out->obs.v[i].step != l->step ||
+				    strcmp(out->obs.v[i].workload, l->workload) != 0) {
+					obs_at[k] = obs_at[i];
+					out->obs.v[k++] = out->obs.v[i];
+				}
+			out->obs.n = k;
 			if (st.step != NULL && st.w == w && st.index == l->step) {
 				step_free(st.step);
 				st.step = NULL;
 				st.has_window = false;
 				st.retries = l->retried;
+			}
+			continue;
+		}
+		if (l->background) {
+			/* written after the step's lines, before its point: the step in progress */
+			if (st.step != NULL && st.w == w && st.index == l->step) {
+				st.has_bg = true;
+				st.bg = l->bg;
 			}
 			continue;
 		}
@@ -351,6 +395,10 @@ static int replay_read(const char *dir, bool resume, struct replay *out, struct 
 		out->marks_kept++;
 	out->end.marks = out->marks.v;
 	out->end.nmarks = out->marks.n;
+	while (out->obs_kept < out->obs.n && obs_at[out->obs_kept] < out->keep)
+		out->obs_kept++;
+	out->end.obs = out->obs.v;
+	out->end.nobs = out->obs.n;
 	out->end.meta = out->meta;
 	snprintf(out->warning, sizeof(out->warning), "%s", intervals_warning(in));
 	/* judged as the run judged them after its last step: derive_all gives the same bytes */
@@ -365,6 +413,7 @@ done:
 	free(st.fins);
 	free(l);
 	free(mark_at);
+	free(obs_at);
 	free(plan);
 	free(path);
 	return rc;
@@ -381,6 +430,7 @@ void replay_free(struct replay *r)
 	free(r->npts);
 	free(r->meta);
 	mark_list_free(&r->marks);
+	obs_list_free(&r->obs);
 	campaign_free(r->campaign);
 	memset(r, 0, sizeof(*r));
 }

@@ -10,6 +10,7 @@
 #include "error.h"
 #include "judged.h"
 #include "marks.h"
+#include "obsline.h"
 #include "runend.h"
 
 struct replay {
@@ -23,6 +24,8 @@ struct replay {
 	char *meta;        /* meta.json's text (end.meta points here) */
 	struct mark_list marks; /* the mark lines (end.marks points here) */
 	size_t marks_kept;      /* the first of them, before keep: what a resume keeps */
+	struct obs_list obs;    /* the observe lines (end.obs points here) */
+	size_t obs_kept;        /* the first of them, before keep: what a resume keeps */
 };
 
 /*

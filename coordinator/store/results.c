@@ -13,8 +13,11 @@
 #include "intervals.h"
 #include "log.h"
 #include "pointfields.h"
+#include "replayspec.h"
 #include "results.h"
 #include "safefile.h"
+#include "saferead.h"
+#include "trace.h"
 #include "xalloc.h"
 
 struct results {
@@ -22,7 +25,9 @@ struct results {
 	int dirfd;     /* the directory, made by us (or, resuming, ours and no symlink) */
 	int intervals; /* intervals.jsonl, appended by whole lines */
 	int curve;     /* curve.csv, likewise */
-	bool kinds;    /* a mixed workload: curve.csv has the read and write apart columns */
+	/* PF_SHOW_*: a mixed workload, curve.csv has the read and write apart columns; a
+	   syncing one, the sync columns */
+	unsigned kinds;
 	/*
 	 * Agents' interval lines wait here and go out in one write with the next other
 	 * line (their merged line, as a rule): a fleet's thousands of lines a second cost
@@ -165,8 +170,42 @@ static struct results *results_new(const char *dir, const struct campaign *c)
 	r->dirfd = r->intervals = r->curve = -1;
 	r->agent_bins = campaign_agent_histograms(c);
 	for (size_t i = 0; i < c->nworkloads; i++)
-		r->kinds = r->kinds || agg_mixed(&c->workloads[i]);
+		r->kinds |= pfield_show_of(&c->workloads[i]);
 	return r;
+}
+
+/*
+ * A copy of each replayed trace beside plan.yaml (REPLAYSPEC_COPY): the results then
+ * hold everything `report` and `resume` read, as they do for a campaign of rates.
+ */
+static int results_keep_traces(struct results *r, const struct campaign *c, struct error *err)
+{
+	for (size_t i = 0; i < c->nworkloads; i++) {
+		const struct workload *w = &c->workloads[i];
+		char *name, *text;
+		size_t len;
+		int fd;
+		bool ok;
+
+		if (w->replay == NULL)
+			continue;
+		text = saferead_all(AT_FDCWD, NULL, w->replay->path, TRACE_MAX_FILE, 0, &len, err);
+		if (text == NULL)
+			return -1;
+		name = xasprintf(REPLAYSPEC_COPY, w->name);
+		fd = results_create(r, name, O_EXCL, err);
+		ok = fd >= 0 && write(fd, text, len) == (ssize_t)len && fsync(fd) == 0;
+		if (fd >= 0 && !ok)
+			error_set(err, "%s/%s: cannot write: %s", r->dir, name,
+			          errno ? strerror(errno) : "short write");
+		if (fd >= 0)
+			close(fd);
+		free(name);
+		free(text);
+		if (!ok)
+			return -1;
+	}
+	return 0;
 }
 
 struct results *results_open(const char *dir, const struct campaign *c, struct error *err)
@@ -197,6 +236,8 @@ struct results *results_open(const char *dir, const struct campaign *c, struct e
 		goto err;
 	}
 	close(plan);
+	if (results_keep_traces(r, c, err) < 0)
+		goto err;
 	r->intervals = results_create(r, "intervals.jsonl", O_EXCL, err);
 	r->curve = r->intervals >= 0 ? results_create(r, "curve.csv", O_EXCL, err) : -1;
 	if (r->curve < 0 || results_put_header(r, err) < 0 || results_sync(r, err) < 0)
@@ -331,6 +372,16 @@ int results_window(struct results *r, const struct workload *w, uint32_t step, u
 	return rc;
 }
 
+int results_background(struct results *r, const struct workload *w, uint32_t step,
+                       const struct intervals_bg *b, struct error *err)
+{
+	char *line = intervals_background_line(w->name, step, b);
+	int rc = results_put_intervals(r, line, err);
+
+	free(line);
+	return rc;
+}
+
 int results_cooldown(struct results *r, const struct workload *w, uint32_t step, uint32_t ms,
                      const char *outcome, struct error *err)
 {
@@ -373,6 +424,15 @@ int results_lost(struct results *r, const struct workload *w, uint32_t step, con
 int results_mark(struct results *r, const struct run_mark *m, struct error *err)
 {
 	char *line = intervals_mark_line(m);
+	int rc = results_put_intervals(r, line, err);
+
+	free(line);
+	return rc;
+}
+
+int results_obs(struct results *r, const struct obs_line *o, struct error *err)
+{
+	char *line = intervals_obs_line(o);
 	int rc = results_put_intervals(r, line, err);
 
 	free(line);

@@ -53,6 +53,12 @@ int results_retried(struct results *r, const struct workload *w, uint32_t step, 
 /* The measured window of an extended step, so `iocurve report` judges it the same way. */
 int results_window(struct results *r, const struct workload *w, uint32_t step, uint32_t from,
                    uint32_t to, struct error *err);
+/*
+ * The background's figures over step `step` of w (intervals_background_line), after the
+ * step's lines and before its point: `report` gives the point them again.
+ */
+int results_background(struct results *r, const struct workload *w, uint32_t step,
+                       const struct intervals_bg *b, struct error *err);
 /* The cooldown before step `step` (intervals_cooldown_line), before its first interval. */
 int results_cooldown(struct results *r, const struct workload *w, uint32_t step, uint32_t ms,
                      const char *outcome, struct error *err);
@@ -63,6 +69,8 @@ int results_lost(struct results *r, const struct workload *w, uint32_t step, con
                  uint32_t interval, const char *reason, struct error *err);
 /* A mark on the timeline (intervals_mark_line, marks.h). */
 int results_mark(struct results *r, const struct run_mark *m, struct error *err);
+/* What an observed source said at an interval's end (intervals_obs_line, obsline.h). */
+int results_obs(struct results *r, const struct obs_line *o, struct error *err);
 /* One row of curve.csv. */
 int results_point(struct results *r, const struct workload *w, const struct step_point *pt,
                   struct error *err);

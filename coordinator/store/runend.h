@@ -11,6 +11,7 @@
 
 struct between;
 struct run_mark;
+struct obs_line;
 
 /* Losses kept for the summaries; a campaign that lost more says how many more. */
 #define RUNEND_MAX_LOSSES 16
@@ -45,6 +46,9 @@ struct runend {
 	/* the marks on the timeline (marks.h), in the order stamped; drawn on the time plots */
 	const struct run_mark *marks;
 	size_t nmarks;
+	/* what the observe: sources said per interval (obsline.h), in the order written */
+	const struct obs_line *obs;
+	size_t nobs;
 };
 
 #define RUNEND_RUNNING "running"

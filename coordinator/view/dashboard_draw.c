@@ -240,6 +240,38 @@ static void dashboard_draw_fleet(const struct dashboard *d, int y, int x, int h)
 		dashboard_put(y + 2, x, DASHBOARD_SIDE_W, A_DIM, "none yet");
 }
 
+/* Rows the observed series take (a heading and one each), 0 when there are none. */
+static int dashboard_observed_h(const struct dashboard *d)
+{
+	return d->st.nobserved > 0 ? (int)d->st.nobserved + 1 : 0;
+}
+
+/*
+ * observe: sources' latest values (h rows at y, x): SOURCE/SERIES, the value and the
+ * interval it came at; a source that did not answer its last poll says why, dimmed.
+ */
+static void dashboard_draw_observed(const struct dashboard *d, int y, int x, int h)
+{
+	if (h < 2 || d->st.nobserved == 0)
+		return;
+	dashboard_put(y, x, DASHBOARD_SIDE_W, A_BOLD, "observed, latest");
+	for (size_t i = 0; i < d->st.nobserved && (int)i + 1 < h; i++) {
+		const struct dashstate_observed *o = &d->st.observed[i];
+		char v[32] = "-", at[32] = "";
+
+		if (o->has)
+			snprintf(v, sizeof(v), "%.4g", o->value);
+		if (o->step >= 0)
+			snprintf(at, sizeof(at), "step %d int %d", o->step + 1, o->interval);
+		if (o->late[0] != '\0')
+			dashboard_put(y + 1 + (int)i, x, DASHBOARD_SIDE_W, A_DIM, "%-25.25s %9s %s",
+			              o->key, v, o->late);
+		else
+			dashboard_put(y + 1 + (int)i, x, DASHBOARD_SIDE_W, 0, "%-25.25s %9s %s",
+			              o->key, v, at);
+	}
+}
+
 /*
  * The knee in a few words: "83314 ops/s", "> 8000 ops/s" (every step met the
  * SLO: it lies above), "none" (no step did). True when it is a throughput the
@@ -517,8 +549,11 @@ void dashboard_draw(struct dashboard *d)
 	if (top_h >= 8) {
 		dashboard_draw_curve(d, y, 0, curve_w, top_h);
 		if (side) {
+			int oh = dashboard_observed_h(d), fy = y + 8 + (oh ? oh + 1 : 0);
+
 			dashboard_draw_fleet(d, y, curve_w + 2, top_h < 7 ? top_h : 7);
-			dashboard_draw_finished(d, y + 8, curve_w + 2, top_h - 8);
+			dashboard_draw_observed(d, y + 8, curve_w + 2, top_h - 8);
+			dashboard_draw_finished(d, fy, curve_w + 2, y + top_h - fy);
 		}
 		y += top_h + 1;
 	}
@@ -528,8 +563,14 @@ void dashboard_draw(struct dashboard *d)
 	if ((!side || top_h < 8) && end - y >= 3) {
 		int fleet_h = end - y < 7 ? end - y : 7;
 
+		int oh = dashboard_observed_h(d);
+
 		dashboard_draw_fleet(d, y, 1, fleet_h);
 		y += fleet_h + 1;
+		if (oh > 0 && end - y > oh + 3) {
+			dashboard_draw_observed(d, y, 1, oh);
+			y += oh + 1;
+		}
 		dashboard_draw_finished(d, y, 1, end - y);
 	}
 	if (d->help)

@@ -117,6 +117,61 @@ static void dashstate_on_mark(struct dashstate *s, const struct event_mark *e)
 	s->last_mark_step = f->step;
 }
 
+/* The row of key, made when there is room; NULL when there is none. */
+static struct dashstate_observed *dashstate_observed_row(struct dashstate *s, const char *key)
+{
+	struct dashstate_observed *o;
+
+	for (size_t i = 0; i < s->nobserved; i++)
+		if (strcmp(s->observed[i].key, key) == 0)
+			return &s->observed[i];
+	if (s->nobserved == DASHSTATE_OBSERVED_MAX)
+		return NULL;
+	o = &s->observed[s->nobserved++];
+	*o = (struct dashstate_observed){.step = -1, .interval = -1};
+	dashstate_copy(o->key, sizeof(o->key), key);
+	return o;
+}
+
+/*
+ * A value replaces its series' last one; a source's silence marks each of its series
+ * (their last values kept, said to be stale) or, before any value, the source's own row.
+ */
+static void dashstate_on_observed(struct dashstate *s, const struct event_observed *e)
+{
+	char raw[160], key[96], src[64];
+	size_t marked = 0, n;
+	struct dashstate_observed *o;
+
+	text_clean(e->source, src, sizeof(src), false);
+	if (e->late != NULL && e->late[0] != '\0') {
+		n = strlen(src);
+		for (size_t i = 0; i < s->nobserved; i++)
+			if (strncmp(s->observed[i].key, src, n) == 0 &&
+			    s->observed[i].key[n] == '/') {
+				text_clean(e->late, s->observed[i].late,
+				           sizeof(s->observed[i].late), false);
+				marked++;
+			}
+		if (marked == 0 && (o = dashstate_observed_row(s, src)) != NULL)
+			text_clean(e->late, o->late, sizeof(o->late), false);
+		return;
+	}
+	snprintf(raw, sizeof(raw), "%s/%s", src, e->series != NULL ? e->series : "");
+	text_clean(raw, key, sizeof(key), false);
+	if ((o = dashstate_observed_row(s, key)) == NULL)
+		return;
+	o->has = e->has;
+	o->value = e->value;
+	o->step = (int)e->step;
+	o->interval = (int)e->interval;
+	o->late[0] = '\0';
+	/* the source answered: its own "silent" row, if it had one, is history */
+	for (size_t i = 0; i < s->nobserved; i++)
+		if (strcmp(s->observed[i].key, src) == 0)
+			s->observed[i].late[0] = '\0';
+}
+
 static void dashstate_on_interval(struct dashstate *s, const struct event_interval *e)
 {
 	struct dashstate_agent *a;
@@ -229,6 +284,9 @@ bool dashstate_event(struct dashstate *s, const struct event *e)
 		break;
 	case EVENT_MARK:
 		dashstate_on_mark(s, &e->mark);
+		break;
+	case EVENT_OBSERVED:
+		dashstate_on_observed(s, &e->observed);
 		break;
 	case EVENT_DONE:
 		s->finished = true;

@@ -9,7 +9,8 @@
 
 #include "events.h"
 
-#define DASHSTATE_FLEET_LINES 5
+#define DASHSTATE_FLEET_LINES  5
+#define DASHSTATE_OBSERVED_MAX 6
 
 /*
  * The dashboard's model, kept apart from its curses view: the events
@@ -53,6 +54,15 @@ struct dashstate_interval {
 	char mark[96]; /* not "": a mark stamped here (its text), not an interval */
 };
 
+/* The latest value of one observed series (observe:), or its source's silence. */
+struct dashstate_observed {
+	char key[96]; /* SOURCE/SERIES */
+	bool has;     /* value was read at (step, interval) */
+	double value;
+	int step, interval;
+	char late[96]; /* "": the source answered at its last interval; else why not */
+};
+
 enum dashstate_sort {
 	DASHSTATE_SORT_NAME,
 	DASHSTATE_SORT_OPS,
@@ -79,6 +89,9 @@ struct dashstate {
 	/* The last mark (its text, "" for none, and step): it outlives the ring's rows. */
 	char last_mark[96];
 	int last_mark_step;
+	/* observe: sources' latest values, in the order they first came (the first ones kept) */
+	struct dashstate_observed observed[DASHSTATE_OBSERVED_MAX];
+	size_t nobserved;
 };
 
 void dashstate_init(struct dashstate *s);

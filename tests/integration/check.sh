@@ -15,9 +15,17 @@ check "demo: totals and estimate" \
 	grep -q "^total: 2 workloads, up to 27 steps, at most 2m 56s" "$T/demo.out"
 check "demo: nothing on stderr" test ! -s "$T/demo.err"
 
+# ontap-harvest.yaml needs the URL of a Harvest from the environment, and says so by name
+if "$IOCURVE" check "$IOCURVE_SOURCE/configs/ontap-harvest.yaml" > /dev/null 2> "$T/harvest.err"; then
+	fail "ontap-harvest.yaml without HARVEST_URL is refused"
+fi
+check "ontap-harvest.yaml without HARVEST_URL names it" \
+	grep -q 'ontap-harvest.yaml:[0-9]*:[0-9]*: ${HARVEST_URL} is not set' "$T/harvest.err"
+export HARVEST_URL=http://harvest.example:12990/metrics
 for f in "$IOCURVE_SOURCE"/configs/*.yaml; do
 	check "$(basename "$f") is valid" sh -c '"$IOCURVE" check "$1" > /dev/null' sh "$f"
 done
+unset HARVEST_URL
 
 cat > "$T/matrix.yaml" <<YAML
 campaign: matrix

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Marks across a killed daemon: `iocurve resume` keeps the marks of the steps it keeps
+# Marks and observe: lines across a killed daemon: `iocurve resume` keeps the marks (and
+# observed values) of the steps it keeps
 # (the one stamped in the step cut away goes with it), draws them in the resumed run's
 # report.html with the marks stamped after the resume, and `iocurve report` agrees.
 . "$(dirname "$0")/lib.sh"
@@ -11,6 +12,12 @@ daemon_agents "$T/serve1.log" a1
 sim_campaign mr agents="$(daemon_select 1)" queue_depth= slo= measure=800ms \
 	workloads="[{name: a, rw: randread, load: {steps: [500, 1000, 1500]}}, {name: b, rw: randread, load: {steps: [800, 1600]}}]" \
 	> "$T/c.yaml"
+# an observe: source (a gauge of 0.97 at each poll): its lines are kept, cut and rebuilt
+# with the steps, as the marks are
+python3 "$(dirname "$0")/observe_peers.py" busy > "$T/peers.out" 2> "$T/peers.err" &
+PIDS="$PIDS $!"
+wait_for "$T/peers.out" ready 10 || fail "the observed source listens"
+echo "observe: [{name: st, url: 'http://127.0.0.1:$(awk '$1 == "busy" { print $2 }' "$T/peers.out")/metrics', series: [{name: disk, metric: disk_busy}]}]" >> "$T/c.yaml"
 "$IOCURVE" run "$T/c.yaml" --coordinator "$SOCK" > "$T/run.out" 2>&1 &
 PIDS="$PIDS $!"
 wait_for "$T/run.out" "submitted" 10 || { cat "$T/run.out"; fail "the campaign is submitted"; }
@@ -47,3 +54,20 @@ check "the resumed run's report.html lists the kept mark and the one after the r
 check "iocurve report lists the same" test "$(marks "$R/report.html")" = "kept mark | after resume"
 check "time-a.svg draws the kept mark" grep -q '>kept mark</text>' "$R/time-a.svg"
 check "time-b.svg draws the one after the resume" grep -q '>after resume</text>' "$R/time-b.svg"
+python3 - "$R" <<'PY' || fail "observe lines across the resume"
+import json, sys
+from collections import Counter
+r = sys.argv[1]
+lines = [json.loads(l) for l in open(r + "/intervals.jsonl")]
+obs = Counter((l["workload"], l["step"], l["interval"]) for l in lines if "observe" in l)
+ivs = Counter((l["workload"], l["step"], l["interval"]) for l in lines
+              if "ops" in l and l.get("agent") == "*")
+print(f"# {sum(obs.values())} observe lines over {len(ivs)} fleet intervals")
+dup = [k for k, n in obs.items() if n > 1]
+assert not dup, f"an interval observed twice (the cut step's lines kept): {dup}"
+assert set(obs) <= set(ivs), sorted(set(obs) - set(ivs))
+for w, steps in (("a", 3), ("b", 2)):
+    pts = json.load(open(f"{r}/curve-{w}.json"))["steps"]
+    assert len(pts) == steps and all(p["observed"]["st/disk"] == 0.97 for p in pts), (w, pts)
+PY
+ok "observe lines: one per interval of the steps kept and run after the resume; report rebuilds every step's mean, 0.97"

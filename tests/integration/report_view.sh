@@ -131,63 +131,12 @@ check "the browser's DOM has the run's header" \
 	sh -c "grep -q '<code id=\"command\">iocurve run ' '$T/dom.html' && grep -q '<dd id=\"hosts\">' '$T/dom.html'"
 
 # Decode the PNG (8-bit RGB/RGBA, the only kind chromium writes) and look at its pixels.
-python3 - "$T/shot.png" <<'PY' || fail "the rendered page is not blank"
-import struct, sys, zlib
-from itertools import accumulate
-
-data = open(sys.argv[1], "rb").read()
-assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-pos, idat = 8, b""
-while pos < len(data):
-    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-    body = data[pos + 8:pos + 8 + n]
-    if kind == b"IHDR":
-        w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
-    elif kind == b"IDAT":
-        idat += body
-    pos += 12 + n
-assert depth == 8 and ctype in (2, 6), f"depth {depth} colour type {ctype}"
-bpp = 3 if ctype == 2 else 4
-raw, stride = zlib.decompress(idat), w * bpp
-# A row's bytes added to the row above's mod 256, all at once in one integer: the low 7
-# bits of each byte are summed (no carry leaves its byte), the top bit is the xor of the
-# two top bits and that carry.
-low7 = int.from_bytes(b"\x7f" * stride, "big")
-top = int.from_bytes(b"\x80" * stride, "big")
-def add(x, y):
-    p, q = int.from_bytes(x, "big"), int.from_bytes(y, "big")
-    return (((p & low7) + (q & low7)) ^ ((p ^ q) & top)).to_bytes(stride, "big")
-mod = (255).__and__
-prev, pixels = bytes(stride), {}
-for y in range(h):
-    f, line = raw[y * (stride + 1)], raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)]
-    if f == 1:  # Sub: each channel a running sum along the row
-        out = bytearray(stride)
-        for k in range(bpp):
-            out[k::bpp] = bytes(map(mod, accumulate(line[k::bpp])))
-        line = bytes(out)
-    elif f == 2:  # Up
-        line = add(line, prev)
-    elif f in (3, 4):  # Average, Paeth: channel by channel, a the byte just decoded
-        out = bytearray(stride)
-        for k in range(bpp):
-            a = c = 0
-            lane = bytearray()
-            for x, b in zip(line[k::bpp], prev[k::bpp]):
-                if f == 3:
-                    a = (x + (a + b) // 2) & 255
-                else:
-                    pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - c - c)
-                    a = (x + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-                lane.append(a)
-                c = b
-            out[k::bpp] = lane
-        line = bytes(out)
-    prev = line
-    if y % 4 == 0:  # a sample of rows is plenty to tell a page from a blank
-        for x in range(0, stride, bpp * 2):
-            px = bytes(line[x:x + 3])
-            pixels[px] = pixels.get(px, 0) + 1
+python3 - "$T/shot.png" "$(dirname "$0")" <<'PY' || fail "the rendered page is not blank"
+import sys
+sys.path.insert(0, sys.argv[2])
+from pngcolour import colours
+# a sample of rows and pixels is plenty to tell a page from a blank
+pixels, (w, h) = colours(sys.argv[1], 4, 2)
 total = sum(pixels.values())
 background = max(pixels.values())
 print(f"# {w}x{h}, {len(pixels)} distinct colours, {100 * (total - background) / total:.1f}% not background")

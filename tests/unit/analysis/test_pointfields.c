@@ -24,21 +24,26 @@
 	"late_pct,retries,client_stalls"
 #define TEST_STORAGE_KEYS                                                                          \
 	"service_p50_us,service_p99_us,service_max_us,client_delay_us,client_slo_us"
+/* The kernel's view of the device (format 5): both CSVs, empty when not read. */
+#define TEST_KERNEL_KEYS                                                                           \
+	",device,device_service_us,device_gap_us,device_util_pct,device_queue,device_ops_ratio,"   \
+	"device_shared,nfs_rtt_us,nfs_exec_us"
+#define TEST_KERNEL_NONE ",,,,,,,,,"
 #define TEST_CURVE_HEADER                                                                          \
 	"step,load,offered_ops,achieved_ops,mib_s,mean_us,p50_us,p90_us,p99_us,p999_us,max_us,"    \
 	"service_mean_us,ops,reads,errors,measured_s,cpu_pct,host_cpu_pct,lag_mean_us,lag_max_us," \
 	"missed,lag_share,client_bound,missed_charged," TEST_HEALTH_KEYS                           \
-	",metric_lo_us,metric_hi_us," TEST_STORAGE_KEYS
+	",metric_lo_us,metric_hi_us," TEST_STORAGE_KEYS TEST_KERNEL_KEYS
 #define TEST_CSV_HEADER                                                                            \
 	"step,offered_ops,achieved_ops,achieved_mibps,mean_us,p50_us,p90_us,p99_us,p999_us,"       \
-	"max_us,steady,errors,agents,agents_lost,lost_at_interval"
+	"max_us,steady,errors,agents,agents_lost,lost_at_interval" TEST_KERNEL_KEYS
 /* curve-*.json's step keys, in the order written. */
 #define TEST_JSON_KEYS                                                                             \
 	"step,offered_ops,achieved_ops,achieved_mibps,mean_us,p50_us,p90_us,p99_us,p999_us,"       \
 	"max_us,steady,errors,agents,client_cpu_pct,qd_full_pct,missed,percentiles_us,"            \
 	"first_error,valid,verdict,service_mean_us,lag_mean_us,lag_share,client_bound,"            \
 	"missed_charged,left_out,missed_before,cooldown_ms,cooldown," TEST_HEALTH_KEYS             \
-	",metric_lo_us,metric_hi_us," TEST_STORAGE_KEYS ",slo_verdict"
+	",metric_lo_us,metric_hi_us," TEST_STORAGE_KEYS ",slo_verdict,mismatches"
 
 /* A point whose every figure differs from the others, so a column in the wrong place shows. */
 static struct step_point test_point(void)
@@ -177,18 +182,23 @@ static void test_rows(void **state)
 				assert_string_not_equal(pfield_event_key(f), pfield_event_key(g));
 			/*
 			 * A column number is given once (pfield_list_kinds says so). The
-			 * client's delay was given the storage mean's 6: the step tables
-			 * order the two by the table's order (test_layouts holds that); any
-			 * other pair sharing a column fails.
+			 * client's delay was given the storage mean's 6, and a replay's speed
+			 * the offered rate's 2: the step tables order each pair by the table's
+			 * order (test_layouts, test_speed hold that); any other pair sharing a
+			 * column fails.
 			 */
 			if ((f->out & g->out & (PF_STEPS_MD | PF_STEPS_HTML)) && f->col == g->col) {
-				assert_string_equal(g->name, "service_mean_us");
-				assert_string_equal(f->name, "client_delay_us");
+				bool speed = strcmp(f->name, "speed") == 0;
+
+				assert_string_equal(g->name,
+				                    speed ? "offered_ops" : "service_mean_us");
+				if (!speed)
+					assert_string_equal(f->name, "client_delay_us");
 				shared++;
 			}
 		}
 	}
-	assert_true(shared <= 1);
+	assert_true(shared <= 2);
 	assert_null(pfield_find("no_such_field"));
 }
 
@@ -236,11 +246,11 @@ static void test_rows_text(void **state)
 	assert_string_equal(got, "3,rate,1500.0,1498.5,5.854,812.3,700.0,900.0,1500.0,2000.0,"
 	                         "2500.0,600.0,2997,1500,2,2.000,12.5,33.3,1.2,5.0,4,0.250,true,1,"
 	                         "true,41.0,7.0,3.0,12.5,1.5,100.0,0.625,2,0,790.0,845.0,550.0,"
-	                         "1100.0,1900.0,44.0,2.5");
+	                         "1100.0,1900.0,44.0,2.5" TEST_KERNEL_NONE);
 	free(got);
 	got = test_text(test_row_fn, PF_CSV, &p);
 	assert_string_equal(got, "3,1500.0,1498.5,5.854,812.3,700.0,900.0,1500.0,2000.0,2500.0,"
-	                         "false,2,3,1,5");
+	                         "false,2,3,1,5" TEST_KERNEL_NONE);
 	free(got);
 
 	/* a closed-loop step with no agent lost: "max", and an empty lost_at_interval */
@@ -378,11 +388,13 @@ static void test_kinds(void **state)
 	p.read_max_ns = 1000;
 	p.write_max_ns = 3000;
 	got = test_text(test_header_fn, PF_CSV, &p);
+	/* after every point's columns, before the kernel's (the rows that came after them) */
+	pure_head[strlen(pure_head) - strlen(TEST_KERNEL_KEYS)] = '\0';
 	assert_int_equal(strncmp(got, pure_head, strlen(pure_head)), 0);
 	assert_string_equal(got + strlen(pure_head),
 	                    ",read_ops,write_ops,read_mibps,write_mibps,read_mean_us,write_mean_us,"
 	                    "read_p50_us,write_p50_us,read_p99_us,write_p99_us,read_max_us,"
-	                    "write_max_us");
+	                    "write_max_us" TEST_KERNEL_KEYS);
 	free(got);
 	got = test_text(test_row_fn, PF_CSV, &p);
 	assert_non_null(strstr(got, ",1049.5,449.0,4.100,1.754,0.5,1.5,0.5,1.4,0.9,2.5,1.0,3.0"));
@@ -399,12 +411,98 @@ static void test_kinds(void **state)
 	free(pure_head);
 }
 
+/*
+ * The kernel's view: the device's time beside ours and the gap, its busy share and queue,
+ * shared said when it completed more than 1.2x the workers' ops; in the step tables only
+ * for a workload whose points have it.
+ */
+/*
+ * A replay's speed: the offered rate over the trace's x1 rate, after every other column of
+ * the files and beside the offered rate in the step tables; none for a workload of rates.
+ */
+static void test_speed(void **state)
+{
+	struct step_point p = test_point();
+	const struct pfield *list[PFIELD_MAX];
+	char *plain = test_text(test_header_fn, PF_CURVE, &p), buf[32];
+	size_t n;
+	struct pfield_val v;
+
+	(void)state;
+	assert_null(strstr(plain, "speed"));
+	free(plain);
+	/* a workload of rates: no value, in no output of its own */
+	v = pfield_value(pfield_find("speed"), &p, NULL);
+	assert_true(v.none);
+	n = pfield_list_kinds(PF_JSON, pfield_show_point(&p), list);
+	for (size_t i = 0; i < n; i++)
+		assert_string_not_equal(list[i]->name, "speed");
+	/* a trace of 500 ops/s at x1 offered 1500 ops/s: x3 */
+	p.replay_x1 = 500;
+	assert_true(pfield_show_point(&p) & PF_SHOW_REPLAY);
+	v = pfield_value(pfield_find("speed"), &p, NULL);
+	assert_true(!v.none && v.d == 3.0);
+	assert_true(pfield_format(pfield_find("speed"), &p, NULL, buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, "3.000");
+	n = pfield_list_kinds(PF_JSON, PF_SHOW_REPLAY, list);
+	assert_string_equal(list[n - 1]->name, "speed");
+	n = pfield_list_kinds(PF_CURVE, PF_SHOW_REPLAY, list);
+	assert_string_equal(list[n - 1]->name, "speed");
+	n = pfield_list_kinds(PF_STEPS_MD, PF_SHOW_REPLAY, list);
+	assert_string_equal(list[1]->name, "offered_ops");
+	assert_string_equal(list[2]->name, "speed");
+	assert_string_equal(list[3]->name, "achieved_ops");
+	/* a closed-loop step has no speed */
+	p.offered_ops = 0;
+	assert_true(pfield_value(pfield_find("speed"), &p, NULL).none);
+}
+
+static void test_kernel(void **state)
+{
+	struct step_point p = test_point();
+	const struct pfield *list[PFIELD_MAX];
+	char *got;
+
+	(void)state;
+	p.kernel_known = true;
+	snprintf(p.kernel_dev, sizeof(p.kernel_dev), "vda");
+	p.dev_service_ns = 80000;
+	p.dev_util_pct = 45.5;
+	p.dev_queue = 1.25;
+	p.dev_ops_ratio = 1.5;
+	got = test_text(test_row_fn, PF_CSV, &p);
+	assert_non_null(
+	    strstr(got, ",vda (shared: 1.5x the workers' ops),80.0,520.0,45.5,1.25,1.50,true,,"));
+	free(got);
+	p.dev_ops_ratio = 1.1; /* within the workers' own: not shared */
+	got = test_text(test_row_fn, PF_CSV, &p);
+	assert_non_null(strstr(got, ",vda,80.0,520.0,45.5,1.25,1.10,false,,"));
+	free(got);
+	assert_int_equal(pfield_show_kernel(&p, 1), PF_SHOW_KERNEL);
+	p.kernel_known = false;
+	assert_int_equal(pfield_show_kernel(&p, 1), 0);
+	/* NFS: its RTT and execution time, no device counters */
+	p.nfs_known = true;
+	p.nfs_rtt_ns = 350000;
+	p.nfs_exec_ns = 420000;
+	snprintf(p.kernel_dev, sizeof(p.kernel_dev), "nfs srv:/export");
+	got = test_text(test_row_fn, PF_CSV, &p);
+	assert_non_null(strstr(got, ",nfs srv:/export,,,,,,,350.0,420.0"));
+	free(got);
+	/* Device, Device time, Gap us, Device busy, Device queue, NFS RTT */
+	assert_int_equal(pfield_list_kinds(PF_STEPS_MD, PF_SHOW_KERNEL, list),
+	                 pfield_list(PF_STEPS_MD, list) + 6);
+	assert_int_equal(pfield_list_kinds(PF_STEPS_HTML, PF_SHOW_MIXED | PF_SHOW_KERNEL, list),
+	                 pfield_list(PF_STEPS_HTML, list) + 12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_rows),      cmocka_unit_test(test_layouts),
 	    cmocka_unit_test(test_rows_text), cmocka_unit_test(test_values),
 	    cmocka_unit_test(test_event),     cmocka_unit_test(test_kinds),
+	    cmocka_unit_test(test_kernel),    cmocka_unit_test(test_speed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

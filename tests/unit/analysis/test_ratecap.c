@@ -263,6 +263,50 @@ static void test_judged_limit(void **state)
 	campaign_free(c);
 }
 
+/*
+ * The client's own disk at its limit at the first violation: named beside the client-side
+ * reason, with its busy share there and the throughput from which it stayed that busy.
+ */
+static void test_judged_disk(void **state)
+{
+	static const double util[5] = {20, 40, 95, 99, 99};
+	struct campaign *c = testlib_campaign_ok(
+	    TEST_HEAD "slo: {latency: 1ms}\n"
+	              "workloads: [{name: rr, rw: randread, load: {steps: [1000, 2000]}}]\n");
+	struct judged_curve j = {0};
+	struct step_point p[5];
+
+	(void)state;
+	rc_throttle(p, 100);
+	for (int i = 0; i < 5; i++) {
+		p[i].kernel_known = true;
+		p[i].dev_util_pct = util[i];
+		/* steps 3 and 4 (12.8 ms) wholly over the 1 ms SLO: violated */
+		p[i].metric_lo_ns = p[i].metric_hi_ns = p[i].svc_mean_ns;
+		snprintf(p[i].kernel_dev, sizeof(p[i].kernel_dev), "vda");
+	}
+	judged_update(&j, c, &c->workloads[0], p, 5);
+	assert_non_null(strstr(j.limit, "throughput capped at 5,000 ops/s"));
+	assert_non_null(strstr(j.limit, "; client disk vda busy 99% from 4,600 ops/s"));
+	/* under its limit at the first violation (or not read): not named */
+	p[3].dev_util_pct = 80;
+	judged_update(&j, c, &c->workloads[0], p, 5);
+	assert_null(strstr(j.limit, "client disk"));
+	/* busy from the first step (1,000 ops/s) and serving 5,000 at the violation: a
+	   device that serves in parallel, busy and not saturated: not named */
+	for (int i = 0; i < 5; i++)
+		p[i].dev_util_pct = 99;
+	judged_update(&j, c, &c->workloads[0], p, 5);
+	assert_null(strstr(j.limit, "client disk"));
+	for (int i = 0; i < 5; i++)
+		p[i].kernel_known = false;
+	p[3].dev_util_pct = 99;
+	judged_update(&j, c, &c->workloads[0], p, 5);
+	assert_null(strstr(j.limit, "client disk"));
+	judged_free(&j);
+	campaign_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,6 +318,7 @@ int main(void)
 	    cmocka_unit_test(test_flat_without_queueing),
 	    cmocka_unit_test(test_closed_loop_and_errors),
 	    cmocka_unit_test(test_judged_limit),
+	    cmocka_unit_test(test_judged_disk),
 	    cmocka_unit_test(test_refined_top),
 	};
 

@@ -233,7 +233,8 @@ static void test_unknown_key(void **state)
 	    "test.yaml:6:5: unknown key 'queue_dept' in workload 'randread-8k' "
 	    "(known: name, rw, block_size, workers, queue_depth, interval, warmup, "
 	    "measure, read_pct, align, working_set, random, arrivals, data, direct, "
-	    "wake_slack, timing, units, steady, retry, load, mix, zip, targets); did you mean "
+	    "wake_slack, timing, units, steady, retry, load, replay, fsync, fdatasync, sync, "
+	    "background, verify, mix, zip, targets); did you mean "
 	    "'queue_depth'?");
 	testlib_campaign_fails(
 	    TEST_HEAD "worker: 2\n"
@@ -246,15 +247,15 @@ static void test_unknown_key(void **state)
 	    "target: {path: /tmp/x, size: 1MiB, sise: 2}\n"
 	    "workloads: [{name: a, load: {steps: [1]}}]\n",
 	    "test.yaml:3:36: unknown key 'sise' in target (known: path, size, direct, sim)");
-	testlib_campaign_fails(
-	    TEST_HEAD "slo: {latncy: 1ms}\n"
-	              "workloads: [{name: a, load: {steps: [1]}}]\n",
-	    "test.yaml:4:7: unknown key 'latncy' in slo (known: latency, metric, from, part); did you "
-	    "mean 'latency'?");
+	testlib_campaign_fails(TEST_HEAD "slo: {latncy: 1ms}\n"
+	                                 "workloads: [{name: a, load: {steps: [1]}}]\n",
+	                       "test.yaml:4:7: unknown key 'latncy' in slo (known: latency, "
+	                       "metric, from, part); did you "
+	                       "mean 'latency'?");
 	testlib_campaign_fails(
 	    TEST_HEAD "workloads: [{name: a, load: {step: [1]}}]\n",
 	    "test.yaml:4:30: unknown key 'step' in load of workload 'a' (known: "
-	    "steps, curve, ramp, max, refine, confirm, repeat, work, rate, think, start)");
+	    "steps, curve, ramp, max, refine, confirm, repeat, work, rate, think, start, speeds)");
 	testlib_campaign_fails(
 	    "campaign: t\n"
 	    "agents: {select: {count: 1, lables: {a: b}}}\n"

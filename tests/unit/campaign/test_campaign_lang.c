@@ -275,7 +275,7 @@ static void test_steps(void **state)
 	testlib_campaign_fails(
 	    TEST_HEAD "workloads: [{name: a, load: [1k]}]\n",
 	    "test.yaml:4:29: load: expected a mapping with steps, curve, ramp, max, "
-	    "refine, confirm, repeat, work, rate, think, start, got a list");
+	    "refine, confirm, repeat, work, rate, think, start, speeds, got a list");
 }
 
 static void test_steps_limit(void **state)
@@ -472,7 +472,7 @@ static void test_top_level_load(void **state)
 	    TEST_HEAD "load: {stpes: [1]}\n"
 	              "workloads: [{name: a, load: {max: true}}]\n",
 	    "test.yaml:4:8: unknown key 'stpes' in load (known: steps, curve, ramp, "
-	    "max, refine, confirm, repeat, work, rate, think, start); did you mean 'steps'?");
+	    "max, refine, confirm, repeat, work, rate, think, start, speeds); did you mean 'steps'?");
 	testlib_campaign_fails(
 	    TEST_HEAD "steady: {extend: 1001}\n"
 	              "workloads: [{name: a, load: {max: true}}]\n",

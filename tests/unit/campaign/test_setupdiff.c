@@ -5,12 +5,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "campaign.h"
 #include "setupdiff.h"
+#include "trace.h"
 
 /* The base campaign; each case below changes one line of it. */
 static const char *const test_setupdiff_base[] = {
@@ -123,6 +125,67 @@ static void test_setupdiff_clone(void **state)
 		campaign_free(c[i]);
 }
 
+/* A background against none, and against the same one at another rate. */
+static void test_setupdiff_background(void **state)
+{
+	static const char *const text[] = {
+	    "campaign: d\nagents: {local: 1}\ntarget: {sim: {service_time: 1ms}}\n"
+	    "workloads: [{name: reads, load: {steps: [100]}}]\n",
+	    "campaign: d\nagents: {local: 1}\ntarget: {sim: {service_time: 1ms}}\n"
+	    "workloads: [{name: backup, rw: write, background: true, load: {steps: [50]}},\n"
+	    "            {name: reads, load: {steps: [100]}}]\n",
+	    "campaign: d\nagents: {local: 1}\ntarget: {sim: {service_time: 1ms}}\n"
+	    "workloads: [{name: backup, rw: write, background: true, load: {steps: [80]}},\n"
+	    "            {name: reads, load: {steps: [100]}}]\n",
+	};
+	struct campaign *c[3];
+	struct error err;
+	char buf[2048];
+
+	(void)state;
+	for (int i = 0; i < 3; i++)
+		if (campaign_parse(text[i], strlen(text[i]), "d.yaml", &c[i], &err) < 0)
+			fail_msg("%s", err.msg);
+	assert_true(setupdiff(c[0], c[1], buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, "background none vs backup (steps 50)"));
+	assert_true(setupdiff(c[1], c[2], buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, "background backup (steps 50) vs backup (steps 80)"));
+	assert_int_equal(setupdiff(c[1], c[1], buf, sizeof(buf)), 0);
+	for (int i = 0; i < 3; i++)
+		campaign_free(c[i]);
+}
+
+/* Sync writes: fsync, fdatasync and sync: dsync each named when two setups differ. */
+static void test_setupdiff_sync(void **state)
+{
+	static const char *const text[] = {
+	    "campaign: d\nagents: {local: 1}\ntarget: {path: /tmp/x, size: 1MiB}\n"
+	    "workloads: [{name: log, rw: write, load: {steps: [100]}}]\n",
+	    "campaign: d\nagents: {local: 1}\ntarget: {path: /tmp/x, size: 1MiB}\n"
+	    "workloads: [{name: log, rw: write, fsync: 4, load: {steps: [100]}}]\n",
+	    "campaign: d\nagents: {local: 1}\ntarget: {path: /tmp/x, size: 1MiB}\n"
+	    "workloads: [{name: log, rw: write, fdatasync: 1, sync: dsync, load: {steps: "
+	    "[100]}}]\n",
+	};
+	struct campaign *c[3];
+	struct error err;
+	char buf[2048];
+
+	(void)state;
+	for (int i = 0; i < 3; i++)
+		if (campaign_parse(text[i], strlen(text[i]), "d.yaml", &c[i], &err) < 0)
+			fail_msg("%s", err.msg);
+	assert_true(setupdiff(c[0], c[1], buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, "log: fsync 0 vs 4"));
+	assert_true(setupdiff(c[1], c[2], buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, "log: fsync 4 vs 0"));
+	assert_non_null(strstr(buf, "log: fdatasync 0 vs 1"));
+	assert_non_null(strstr(buf, "log: sync none vs dsync"));
+	assert_int_equal(setupdiff(c[2], c[2], buf, sizeof(buf)), 0);
+	for (int i = 0; i < 3; i++)
+		campaign_free(c[i]);
+}
+
 /* targets: each target against the one of its name; one only one run has is named. */
 static void test_setupdiff_targets(void **state)
 {
@@ -153,12 +216,65 @@ static void test_setupdiff_targets(void **state)
 		campaign_free(c[i]);
 }
 
+/* A trace of n operations over period_ns, with its file's bytes and digest (no operations). */
+static struct trace *test_setupdiff_trace(uint32_t n, uint64_t period_ns, uint64_t bytes,
+                                          char digit)
+{
+	struct trace *t = calloc(1, sizeof(*t));
+
+	assert_non_null(t);
+	t->n = n;
+	t->period_ns = period_ns;
+	t->bytes = bytes;
+	memset(t->sha256, digit, 64);
+	return t;
+}
+
+/*
+ * A replay's trace, key by key by its content, and its load in speeds: the same speeds
+ * of a trace of another rate are the same load, other speeds are named as speeds.
+ */
+static void test_setupdiff_replay(void **state)
+{
+	struct campaign *c[3];
+	char buf[2048];
+
+	(void)state;
+	for (int i = 0; i < 3; i++)
+		c[i] = test_setupdiff_load(0, NULL);
+	/* as replayspec.c leaves them: each speed times the x1 rate (500, then 600 ops/s) */
+	c[0]->workloads[0].replay = test_setupdiff_trace(1000, 2000000000ull, 28333, 'a');
+	c[0]->workloads[0].steps[0].ops = 500;
+	c[0]->workloads[0].steps[1].ops = 1000;
+	c[1]->workloads[0].replay = test_setupdiff_trace(1200, 2000000000ull, 33993, 'b');
+	c[1]->workloads[0].steps[0].ops = 600;
+	c[1]->workloads[0].steps[1].ops = 1200;
+	assert_int_equal(setupdiff(c[0], c[0], buf, sizeof(buf)), 0);
+	assert_int_equal(setupdiff(c[0], c[1], buf, sizeof(buf)), 4);
+	assert_string_equal(buf, "rr: replay.sha256 aaaaaaaaaaaa vs bbbbbbbbbbbb; rr: replay.size "
+	                         "27.67KiB vs 33.2KiB; rr: replay.operations 1000 vs 1200; rr: "
+	                         "replay.x1 500 ops/s vs 600 ops/s");
+	/* the same trace at other speeds; a workload of rates against a replay */
+	c[1]->workloads[0].replay->n = 1000;
+	c[1]->workloads[0].replay->bytes = 28333;
+	memset(c[1]->workloads[0].replay->sha256, 'a', 64);
+	c[1]->workloads[0].steps[0].ops = 500;
+	c[1]->workloads[0].steps[1].ops = 2000;
+	assert_int_equal(setupdiff(c[0], c[1], buf, sizeof(buf)), 1);
+	assert_string_equal(buf, "rr: load speeds x1 x2 vs speeds x1 x4");
+	assert_int_equal(setupdiff(c[0], c[2], buf, sizeof(buf)), 2);
+	assert_string_equal(buf, "rr: replay sha256 aaaaaaaaaaaa vs none; rr: load speeds x1 x2 "
+	                         "vs steps 1000 2000");
+	for (int i = 0; i < 3; i++)
+		campaign_free(c[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_setupdiff_each_key),
-	    cmocka_unit_test(test_setupdiff_clone),
-	    cmocka_unit_test(test_setupdiff_targets),
+	    cmocka_unit_test(test_setupdiff_each_key), cmocka_unit_test(test_setupdiff_clone),
+	    cmocka_unit_test(test_setupdiff_sync),     cmocka_unit_test(test_setupdiff_background),
+	    cmocka_unit_test(test_setupdiff_targets),  cmocka_unit_test(test_setupdiff_replay),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

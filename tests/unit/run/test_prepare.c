@@ -300,6 +300,43 @@ static void test_prepare_caps(void **state)
 }
 
 /*
+ * background: true travels in Prepare field 140 and reaches the agent's plan; an agent
+ * without capability 'background' is refused by name and version (it would stop the
+ * background's workers at the next workload's Prepare), one with it is not.
+ */
+static void test_prepare_background(void **state)
+{
+	struct campaign *c = testlib_campaign_ok("campaign: t\n"
+	                                         "agents: {local: 1}\n"
+	                                         "target: {sim: {servers: 4, service_time: 1ms}}\n"
+	                                         "workloads:\n"
+	                                         "  - {name: backup, rw: write, background: true, "
+	                                         "load: {steps: [1k]}}\n"
+	                                         "  - {name: reads, rw: randread, load: {steps: "
+	                                         "[1k]}}\n");
+	struct engine_sim_params sim = {0};
+	struct io_plan pp;
+	struct error err;
+
+	(void)state;
+	test_prepare_roundtrip(c, 0, &pp, &sim);
+	assert_true(pp.io.background);
+	test_prepare_roundtrip(c, 1, &pp, &sim);
+	assert_false(pp.io.background);
+	assert_int_equal(
+	    prepare_check_caps(c, IOCURVE__CAPABILITY__CAPABILITY_BACKGROUND, "a1", "0.3.0", &err),
+	    0);
+	assert_int_equal(
+	    prepare_check_caps(c, IOCURVE__CAPABILITY__CAPABILITY_WAKES, "old", "0.1.0", &err), -1);
+	assert_string_equal(err.msg,
+	                    "agent old (0.1.0) lacks capability 'background': workload 'backup' "
+	                    "is a background (background: true), whose workers it would stop at "
+	                    "the next workload's Prepare; run an agent of this release, or leave "
+	                    "background out");
+	campaign_free(c);
+}
+
+/*
  * data.clone travels in Prepare field 90 and reaches the layout's data config; the
  * agent refuses a clone name the campaign would not take and a clone written to
  * (a coordinator that let one through); an agent without capability 'clone' is
@@ -359,6 +396,134 @@ static void test_prepare_clone(void **state)
 	assert_string_equal(pp.io.clone, "golden");
 }
 
+/*
+ * verify: crc32 travels in Prepare and back; the agent refuses it where a header
+ * cannot hold (blocks not of 4KiB, dedupe, a sim), naming the field; an agent without
+ * capability 'verify' is refused by name and version.
+ */
+static void test_prepare_verify(void **state)
+{
+	struct campaign *c = testlib_campaign_ok("campaign: t\n"
+	                                         "agents: {local: 1}\n"
+	                                         "target: {path: /tmp/x, size: 64MiB}\n"
+	                                         "workloads:\n"
+	                                         "  - {name: v, rw: randrw, block_size: 8KiB, "
+	                                         "verify: crc32, load: {steps: [1k]}}\n"
+	                                         "  - {name: plain, rw: randread, load: {steps: "
+	                                         "[1k]}}\n");
+	Iocurve__Prepare p = IOCURVE__PREPARE__INIT;
+	struct engine_sim_params sim = {0};
+	Iocurve__SimTarget st = IOCURVE__SIM_TARGET__INIT;
+	struct io_plan pp;
+	struct error err;
+
+	(void)state;
+	test_prepare_roundtrip(c, 0, &pp, &sim);
+	assert_true(pp.io.verify);
+	test_prepare_roundtrip(c, 1, &pp, &sim);
+	assert_false(pp.io.verify);
+	assert_int_equal(
+	    prepare_check_caps(c, IOCURVE__CAPABILITY__CAPABILITY_VERIFY, "a1", "0.2.0", &err), 0);
+	assert_int_equal(prepare_check_caps(c, 0, "old", "0.1.0", &err), -1);
+	assert_string_equal(err.msg,
+	                    "agent old (0.1.0) lacks capability 'verify': workload 'v' verifies "
+	                    "its data, which it would neither stamp nor check; run an agent of "
+	                    "this release, or leave verify out");
+	campaign_free(c);
+
+	p.workload = "w";
+	p.workers = 1;
+	p.block_size = 4096;
+	p.queue_depth = 1;
+	p.rw = IOCURVE__RW_MODE__RW_MODE_RANDRW;
+	p.verify = IOCURVE__VERIFY_METHOD__VERIFY_CRC32;
+	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), 0);
+	assert_true(pp.io.verify);
+	p.verify = 7;
+	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), -1);
+	assert_non_null(strstr(err.msg, "Prepare field verify 7 is out of its bounds"));
+	p.verify = IOCURVE__VERIFY_METHOD__VERIFY_CRC32;
+	p.block_size = 512;
+	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), -1);
+	assert_string_equal(err.msg, "workload w: Prepare field verify needs block_size and "
+	                             "align multiples of 4096 (they are 512 and 512)");
+	p.block_size = 4096;
+	p.dedupe_pct = 10;
+	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), -1);
+	assert_string_equal(err.msg, "workload w: Prepare field verify cannot go with dedupe_pct "
+	                             "(a block's header names its offset)");
+	p.dedupe_pct = 0;
+	st.servers = 1;
+	st.service_ns = 100000;
+	p.sim = &st;
+	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), -1);
+	assert_string_equal(err.msg, "workload w: Prepare field verify cannot go with a "
+	                             "simulated device (no data)");
+}
+
+/*
+ * Sync writes travel in Prepare fields 100-102 and reach the worker's plan; an agent
+ * without capability 'sync' is refused by name, and the agent itself refuses fsync with
+ * fdatasync, a sync of a workload that does not write and a count past its bound.
+ */
+static void test_prepare_sync(void **state)
+{
+	struct campaign *c = testlib_campaign_ok("campaign: t\n"
+	                                         "agents: {local: 1}\n"
+	                                         "target: {path: /tmp/x, size: 64MiB}\n"
+	                                         "workloads:\n"
+	                                         "  - {name: log, rw: write, fdatasync: 3, "
+	                                         "sync: dsync, load: {steps: [1k]}}\n"
+	                                         "  - {name: db, rw: randrw, fsync: 1, load: "
+	                                         "{steps: [1k]}}\n");
+	Iocurve__Prepare p = IOCURVE__PREPARE__INIT;
+	struct engine_sim_params sim = {0};
+	struct io_plan pp;
+	struct error err;
+
+	(void)state;
+	test_prepare_roundtrip(c, 0, &pp, &sim);
+	assert_int_equal(pp.io.fsync, 0);
+	assert_int_equal(pp.io.fdatasync, 3);
+	assert_true(pp.io.dsync);
+	test_prepare_roundtrip(c, 1, &pp, &sim);
+	assert_int_equal(pp.io.fsync, 1);
+	assert_false(pp.io.dsync);
+	assert_int_equal(prepare_check_caps(c, CAPS_OURS, "a1", "0.3.0", &err), 0);
+	assert_int_equal(
+	    prepare_check_caps(c, CAPS_OURS & ~(uint64_t)IOCURVE__CAPABILITY__CAPABILITY_SYNC,
+	                       "old", "0.2.0", &err),
+	    -1);
+	assert_string_equal(err.msg,
+	                    "agent old (0.2.0) lacks capability 'sync': workload 'log' asks for "
+	                    "fdatasync, which it would ignore and write without syncing; run an "
+	                    "agent of this release, or leave fsync, fdatasync and sync out");
+	campaign_free(c);
+
+	p.workload = "w";
+	p.workers = 1;
+	p.block_size = 4096;
+	p.queue_depth = 1;
+	p.rw = IOCURVE__RW_MODE__RW_MODE_WRITE;
+	p.fsync = 2;
+	p.fdatasync = 2;
+	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), -1);
+	assert_string_equal(err.msg, "workload w: Prepare fields fsync 2 and fdatasync 2 are both "
+	                             "set: a worker syncs one way");
+	p.fdatasync = 0;
+	p.rw = IOCURVE__RW_MODE__RW_MODE_RANDREAD;
+	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), -1);
+	assert_string_equal(
+	    err.msg, "workload w: Prepare field fsync is set, and rw randread does not write");
+	p.rw = IOCURVE__RW_MODE__RW_MODE_WRITE;
+	p.fsync = 1000001;
+	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), -1);
+	assert_non_null(strstr(err.msg, "fsync 1000001 is out of its bounds"));
+	p.fsync = 1000000;
+	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), 0);
+	assert_int_equal(pp.io.fsync, 1000000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -366,6 +531,8 @@ int main(void)
 	    cmocka_unit_test(test_prepare_rate_limit),  cmocka_unit_test(test_prepare_invalid),
 	    cmocka_unit_test(test_prepare_working_set), cmocka_unit_test(test_prepare_step_bounds),
 	    cmocka_unit_test(test_prepare_caps),        cmocka_unit_test(test_prepare_clone),
+	    cmocka_unit_test(test_prepare_sync),        cmocka_unit_test(test_prepare_background),
+	    cmocka_unit_test(test_prepare_verify),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -88,6 +88,10 @@ static void intervals_test_record(struct agg_record *a, uint64_t seed, unsigned 
 		hist_record(i < a->rec.reads ? &a->rec.read_latency : &a->rec.write_latency,
 		            2000 + seed * 613 * i);
 	a->rec.read_bytes = a->rec.reads * 3;
+	/* Sync writes: their count is their latencies' (record_check), not in ops. */
+	for (uint64_t i = 0; i <= seed; i++)
+		hist_record(&a->rec.sync_latency, 300000 + seed * 17 * i);
+	a->rec.syncs = a->rec.sync_latency.count;
 	/* The client's delays are subsets of the ops, each of the one before (record_check). */
 	a->rec.late_10us = a->rec.ops - 1;
 	a->rec.late_100us = a->rec.ops - 2;

@@ -304,7 +304,8 @@ struct between *between_find(const char *dir, const struct campaign *c, const ch
 	}
 	if (nall == 0 && skipped == 0)
 		goto out;
-	qsort(all, nall, sizeof(*all), between_newest_first);
+	if (nall > 1) /* qsort is not given a NULL array, even of none */
+		qsort(all, nall, sizeof(*all), between_newest_first);
 	b = xcalloc(1, sizeof(*b));
 	b->skipped = skipped;
 	for (size_t i = 0; i < nall; i++) {

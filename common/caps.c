@@ -36,6 +36,9 @@ const struct caps_info caps_known[] = {
      "stop its workers at the next workload's Prepare)"},
     {IOCURVE__CAPABILITY__CAPABILITY_VERIFY, "verify",
      "a campaign with verify is refused (its blocks would be neither stamped nor checked)"},
+    {IOCURVE__CAPABILITY__CAPABILITY_VERIFY_XXH, "verify-xxh64",
+     "a campaign with verify: xxh64 is refused (it can neither stamp nor check an XXH64 "
+     "header)"},
 };
 const size_t caps_nknown = sizeof(caps_known) / sizeof(caps_known[0]);
 

@@ -144,6 +144,13 @@ static bool prepare_lacks(const struct workload *w, uint64_t caps, char *buf, si
 		         "would neither stamp nor check; run an agent of this release, or leave "
 		         "verify out",
 		         w->name);
+	else if (w->io.verify == IOCURVE__VERIFY_METHOD__VERIFY_XXH64 &&
+	         !(caps & IOCURVE__CAPABILITY__CAPABILITY_VERIFY_XXH))
+		snprintf(buf, len,
+		         "lacks capability 'verify-xxh64': workload '%s' verifies its data with "
+		         "xxh64, which it can neither stamp nor check; run an agent of this "
+		         "release, or use verify: crc32",
+		         w->name);
 	else
 		return false;
 	return true;

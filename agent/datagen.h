@@ -30,10 +30,11 @@ struct datagen_config {
 	 */
 	char clone[DATAGEN_CLONE_MAX];
 	/*
-	 * verify (layout only): each 4KiB block laid out carries a header (agent/verify.h)
-	 * naming worker as its writer; datagen itself never reads these.
+	 * verify (layout only): the wire's VerifyMethod (0: none, 1: crc32, 2: xxh64); each
+	 * 4KiB block laid out carries a header (agent/verify.h) of that checksum naming
+	 * worker as its writer; datagen itself never reads these.
 	 */
-	bool verify;
+	int verify;
 	uint32_t worker;
 };
 

@@ -29,8 +29,11 @@
 #define LAYOUT_SAMPLE_LEN 8192u
 /* The xattr's value at most: size, compress, dedupe, a clone's name and verify. */
 #define LAYOUT_STAMP_MAX (112 + DATAGEN_CLONE_MAX)
-/* A layout with verify headers adds this to the xattr's value. */
-#define LAYOUT_VERIFIED " verify=crc32"
+/*
+ * A layout with verify headers adds this to the xattr's value, naming the checksum it
+ * stamped with: " verify=crc32", " verify=xxh64".
+ */
+#define LAYOUT_VERIFIED " verify="
 
 /*
  * The xattr's value: size and data pattern, so a change of either lays the file out
@@ -56,7 +59,8 @@ static void layout_stamp_verified(char *buf, size_t len, uint64_t size,
 	layout_stamp(buf, len, size, data);
 	n = strlen(buf);
 	if (data != NULL && data->verify)
-		snprintf(buf + n, len - n, "%s", LAYOUT_VERIFIED);
+		snprintf(buf + n, len - n, "%s%s", LAYOUT_VERIFIED,
+		         verify_sum_name(verify_sum_of_method(data->verify)));
 }
 
 /* A clone's layout: every file from the clone's seed, the same bytes on every agent. */
@@ -88,7 +92,12 @@ static enum layout_found layout_is_done(int fd, uint64_t size, const struct data
 	wl = strlen(want);
 	if (strncmp(have, want, wl) != 0)
 		return LAYOUT_NOT_DONE;
-	if (strcmp(have + wl, LAYOUT_VERIFIED) == 0)
+	/*
+	 * Headers of either checksum serve a workload of either: a read checks each block
+	 * with the checksum its header names (verify.h).
+	 */
+	if (strcmp(have + wl, LAYOUT_VERIFIED "crc32") == 0 ||
+	    strcmp(have + wl, LAYOUT_VERIFIED "xxh64") == 0)
 		return LAYOUT_HEADERS;
 	if (have[wl] != '\0' || (data != NULL && data->verify))
 		return LAYOUT_NOT_DONE;
@@ -289,7 +298,8 @@ static int layout_write_all(int fd, const char *path, uint64_t size, bool direct
 		}
 		datagen_fill(gen, buf);
 		if (data != NULL && data->verify)
-			verify_stamp(buf, len, off, data->worker, generation);
+			verify_stamp(buf, len, off, data->worker, generation,
+			             verify_sum_of_method(data->verify));
 		n = pwrite(fd, buf, len, (off_t)off);
 		if (n < 0 && errno == EINTR)
 			continue;

@@ -23,8 +23,9 @@
  * out again, with a warning that says why ("re-laying PATH: 48MiB of 64MiB are
  * holes").
  * With data->verify every 4KiB block laid out carries its verify header
- * (agent/verify.h) and the xattr ends in " verify=crc32". A file whose xattr says
- * so is reused as it is, by a workload with verify or without, whatever its
+ * (agent/verify.h) of the checksum it asks, and the xattr ends in " verify=crc32" or
+ * " verify=xxh64". A file whose xattr says either is reused as it is, by a workload
+ * with verify of either checksum or without (each header names its own), whatever its
  * sampled blocks show (a warning names the first that fails its header): damage
  * to it is evidence for the reads to report, never laid out over. A file without
  * headers is laid out again for a workload with verify.

@@ -118,6 +118,7 @@ struct worker {
 	uint64_t work_done_ns;
 	/* verify: every write stamps its blocks, every read checks them (agent/verify.h) */
 	bool verify;
+	enum verify_sum sum;   /* the checksum its writes stamp (a read checks the header's) */
 	uint64_t realtime_off; /* CLOCK_REALTIME - CLOCK_MONOTONIC: a write's generation */
 	char agent[64];        /* the agent a mismatch names: AGENT of DIR/AGENT-wN.dat */
 };
@@ -373,7 +374,8 @@ static void worker_issue(struct worker *w, uint64_t intended, uint64_t now)
 
 		datagen_fill(w->data, buf);
 		if (w->verify)
-			verify_stamp(buf, io.len, io.offset, w->cfg->index, now + w->realtime_off);
+			verify_stamp(buf, io.len, io.offset, w->cfg->index, now + w->realtime_off,
+			             w->sum);
 	}
 	w->intended[io.slot] = intended;
 	w->submitted[io.slot] = now;
@@ -1026,6 +1028,7 @@ static int worker_setup(struct worker *w, const struct io_plan *cfg, struct erro
 	}
 	/* a simulated device moves no data: nothing to stamp or check */
 	w->verify = cfg->io.verify && cfg->sim == NULL;
+	w->sum = verify_sum_of_method(cfg->io.verify);
 	w->realtime_off = verify_realtime_offset();
 	if (w->verify) {
 		/* the worker knows its file, not its agent's name: the file is named after it */

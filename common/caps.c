@@ -39,6 +39,9 @@ const struct caps_info caps_known[] = {
     {IOCURVE__CAPABILITY__CAPABILITY_MIX, "mix",
      "a campaign with a mix (mix:) or a size distribution (block_size: {4KiB: 60, ...}) is "
      "refused (it would run the plain rw and block_size)"},
+    {IOCURVE__CAPABILITY__CAPABILITY_VERIFY_XXH, "verify-xxh64",
+     "a campaign with verify: xxh64 is refused (it can neither stamp nor check an XXH64 "
+     "header)"},
 };
 const size_t caps_nknown = sizeof(caps_known) / sizeof(caps_known[0]);
 

@@ -234,15 +234,19 @@ const struct setting setting_table[] = {
      .at = AT(background),
      .wire = WIRE(background),
      .label = "background"},
-    /* data checked on every read: the words are the wire's VerifyMethod (none 0, crc32 1) */
+    /*
+     * data checked on every read: the words are the wire's VerifyMethod (none 0, crc32 1,
+     * xxh64 2); max bounds what an agent takes from a Prepare
+     */
     {.key = "verify",
-     .type = SETTING_WORDS,
-     .max = 1,
+     .type = SETTING_CHOICE,
+     .max = 2,
      .at = AT(verify),
      .wire = WIRE(verify),
      .label = "verify",
-     .words = {"none", "crc32"},
-     .expected = "none or crc32 (zlib's crc32 of each 4KiB block, checked on every read)"},
+     .words = {"none", "crc32", "xxh64"},
+     .expected = "none, crc32 (zlib's crc32 of each 4KiB block) or xxh64 (libxxhash's XXH64), "
+                 "checked on every read"},
     /* parts of one stream (campaign/mixparse.c; on the wire: common/mix.c) */
     HAND("mix"),
 };
@@ -294,6 +298,7 @@ static enum setting_width setting_width_of(enum setting_type t, bool wire)
 	case SETTING_WORDS:
 		return wire ? SETTING_W_INT : SETTING_W_BOOL;
 	case SETTING_ENUM:
+	case SETTING_CHOICE:
 		return SETTING_W_INT;
 	default:
 		return SETTING_W_NONE;
@@ -407,6 +412,10 @@ bool setting_show(const struct setting *s, const struct io_settings *io, char *b
 		break;
 	case SETTING_WORDS:
 		snprintf(buf, len, "%s", s->words[v != 0]);
+		break;
+	case SETTING_CHOICE:
+		snprintf(buf, len, "%s",
+		         v < SETTING_WORDS_MAX && s->words[v] != NULL ? s->words[v] : "?");
 		break;
 	case SETTING_NAME:
 		snprintf(buf, len, "%s", (const char *)setting_ptr(s, io));

@@ -75,10 +75,11 @@ struct io_settings {
 	bool dsync;      /* sync: dsync, the worker files opened O_DSYNC */
 	bool background; /* runs on its own workers beside every other workload's steps */
 	/*
-	 * verify: crc32: every 4KiB block written (layout and writes) carries a header
-	 * that every read checks (agent/verify.h); false: none
+	 * verify: crc32 or xxh64: every 4KiB block written (layout and writes) carries a
+	 * header that every read checks (agent/verify.h); the wire's VerifyMethod (0: none,
+	 * 1: crc32, 2: xxh64), so a test of it as a bool asks whether the workload verifies
 	 */
-	bool verify;
+	int verify;
 	/*
 	 * mix: parts interleaved in one stream, or a plain workload's size distribution
 	 * (block_size: {4KiB: 60, 64KiB: 40}); block_size is then the largest block. Read
@@ -97,8 +98,9 @@ enum setting_type {
 	SETTING_BOOL,     /* bool (direct: false); an int in Prepare */
 	SETTING_WORDS,    /* bool: words[0] or words[1] (arrivals: poisson); an int in Prepare */
 	SETTING_ENUM,     /* an enum read by hand (rw, random): an int in both */
-	SETTING_REAL,     /* a double, read by hand as part of another key (random's) */
-	SETTING_NAME,     /* char[SETTING_NAME_MAX] read by hand; in Prepare only when set */
+	SETTING_CHOICE, /* one of words[] (verify: none, crc32, xxh64): its index, an int in both */
+	SETTING_REAL,   /* a double, read by hand as part of another key (random's) */
+	SETTING_NAME,   /* char[SETTING_NAME_MAX] read by hand; in Prepare only when set */
 };
 
 /* The agent's own limit on a setting (agent/params.h, --max-*). */
@@ -108,6 +110,9 @@ enum setting_cap {
 	SETTING_CAP_QUEUE_DEPTH,
 	SETTING_CAP_BLOCK_SIZE,
 };
+
+/* The words of a SETTING_CHOICE row, at most. */
+#define SETTING_WORDS_MAX 4
 
 /* A row that io_settings or Prepare does not hold. */
 #define SETTING_NONE SIZE_MAX
@@ -127,7 +132,8 @@ struct setting {
 	const char *cap_flag; /* the agent's flag that sets the cap: "max-queue-depth" */
 	/* sizes, durations, words: what a bad value is told it should be (NULL: words[0] or [1]) */
 	const char *expected;
-	const char *words[2]; /* SETTING_WORDS: the false and the true word */
+	/* SETTING_WORDS: the false and the true word; SETTING_CHOICE: value i's word (NULL ends) */
+	const char *words[SETTING_WORDS_MAX];
 	/*
 	 * How setupdiff shows the value (NULL: by its type); false when the setting does
 	 * not apply to io (read_pct of a workload that is no mix).

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "background.h"
 #include "bgfig.h"
 #include "pointfields.h"
 #include "judged.h"
@@ -207,6 +208,11 @@ static void pfield_speed(const struct step_point *p, const struct judged_point *
 #define PF_STEPS           (PF_STEPS_MD | PF_STEPS_HTML)
 /* The outputs most figures are in: both CSV files and curve-*.json. */
 #define PF_FILES (PF_CURVE | PF_CSV | PF_JSON)
+/*
+ * The background's figures: curve-*.json since format 4, both CSV files since format 5
+ * (their columns only in a campaign with a background: PF_SHOW_BACKGROUND).
+ */
+#define PF_BG_FILES PF_FILES
 
 /*
  * In curve.csv's order (its columns after the workload's). A new field goes at the
@@ -644,33 +650,37 @@ static const struct pfield pfield_rows[] = {
      .apart = PF_APART_KERNEL},
     /*
      * Load under load: the background's figures over the step's window, only when the
-     * campaign has a background (pfield_list_kinds' PF_WITH_BACKGROUND).
+     * campaign has a background (pfield_list_kinds' PF_SHOW_BACKGROUND). In curve.csv
+     * they stand before a replay's speed, the row after them: a campaign with both
+     * gains them in the middle of its columns, every other keeps its columns as they
+     * were. The point event has bg_ops (null without a background) and bg_kept_up.
      */
     {.name = "bg_asked_ops_s",
      PF_FIXED(bg_asked_ops, 1, "ops/s"),
      .since = 4,
-     .out = PF_JSON,
+     .out = PF_BG_FILES,
      .apart = PF_APART_BACKGROUND},
     {.name = "bg_ops_s",
+     .event = "bg_ops",
      PF_FIXED(bg_ops, 1, "ops/s"),
      .since = 4,
-     .out = PF_JSON | PF_STEPS,
+     .out = PF_BG_FILES | PF_EVENT | PF_STEPS,
      .apart = PF_APART_BACKGROUND,
      PF_COLUMN("Background ops/s", PF_H_RATE, 27)},
     {.name = "bg_mibps",
      PF_FIXED(bg_mib_s, 3, "MiB/s"),
      .since = 4,
-     .out = PF_JSON,
+     .out = PF_BG_FILES,
      .apart = PF_APART_BACKGROUND},
     {.name = "bg_mean_us",
      PF_US(bg_mean_ns, PF_M_DOUBLE),
      .since = 4,
-     .out = PF_JSON,
+     .out = PF_BG_FILES,
      .apart = PF_APART_BACKGROUND},
     {.name = "bg_p99_us",
      PF_US(bg_p99_ns, PF_M_U64),
      .since = 4,
-     .out = PF_JSON | PF_STEPS,
+     .out = PF_BG_FILES | PF_STEPS,
      .apart = PF_APART_BACKGROUND,
      PF_COLUMN("Background p99", PF_H_DURATION, 28)},
     {.name = "bg_missed",
@@ -678,21 +688,21 @@ static const struct pfield pfield_rows[] = {
      .kind = PF_UINT,
      .unit = "",
      .since = 4,
-     .out = PF_JSON,
+     .out = PF_BG_FILES,
      .apart = PF_APART_BACKGROUND},
     {.name = "bg_kept_up",
      .kind = PF_BOOL,
      .get = pfield_bg_kept_up,
      .unit = "",
      .since = 4,
-     .out = PF_JSON,
+     .out = PF_BG_FILES | PF_EVENT,
      .apart = PF_APART_BACKGROUND},
     {.name = "bg_verdict",
      .kind = PF_TEXT,
      .text = pfield_bg_words,
      .unit = "",
      .since = 4,
-     .out = PF_JSON | PF_STEPS,
+     .out = PF_BG_FILES | PF_STEPS,
      .apart = PF_APART_BACKGROUND,
      PF_COLUMN("Background", PF_H_TEXT, 29)},
     /* verify: blocks read that failed their header (format 5; 0 without verify) */
@@ -776,6 +786,11 @@ unsigned pfield_show_of(const struct workload *w)
 	       (w->io.fsync != 0 || w->io.fdatasync != 0 ? PF_SHOW_SYNC : 0) |
 	       (w->replay != NULL ? PF_SHOW_REPLAY : 0) |
 	       (w->io.mix.nparts > 0 ? PF_SHOW_PARTS : 0);
+}
+
+unsigned pfield_show_campaign(const struct campaign *c)
+{
+	return background_of(c) >= 0 ? PF_SHOW_BACKGROUND : 0;
 }
 
 unsigned pfield_show_point(const struct step_point *p)
@@ -912,6 +927,27 @@ void pfield_csv_header(FILE *f, unsigned out, unsigned show)
 		        out == PF_CURVE ? list[i]->name : pfield_key(list[i]));
 }
 
+/*
+ * One CSV cell: as it is, or quoted (RFC 4180: in double quotes, a quote doubled) when
+ * it holds a comma, a quote or a line break, as the background's verdict does ("fell
+ * behind: ... (44%), operations missed"). No number and no other words need it, so
+ * their cells keep the bytes they always had.
+ */
+static void pfield_csv_cell(FILE *f, const char *cell)
+{
+	if (strpbrk(cell, ",\"\r\n") == NULL) {
+		fputs(cell, f);
+		return;
+	}
+	fputc('"', f);
+	for (const char *c = cell; *c; c++) {
+		if (*c == '"')
+			fputc('"', f);
+		fputc(*c, f);
+	}
+	fputc('"', f);
+}
+
 void pfield_csv_row(FILE *f, unsigned out, unsigned show, const struct step_point *p,
                     const struct judged_point *jp)
 {
@@ -921,6 +957,7 @@ void pfield_csv_row(FILE *f, unsigned out, unsigned show, const struct step_poin
 
 	for (size_t i = 0; i < n; i++) {
 		pfield_format(list[i], p, jp, cell, sizeof(cell));
-		fprintf(f, "%s%s", i ? "," : "", cell);
+		fputs(i ? "," : "", f);
+		pfield_csv_cell(f, cell);
 	}
 }

@@ -168,6 +168,12 @@ size_t pfield_list_kinds(unsigned out, unsigned show, const struct pfield **list
  * its speed when it replays a trace, its parts when it is a mix.
  */
 unsigned pfield_show_of(const struct workload *w);
+/*
+ * What every workload's outputs of campaign c show beside their own: the background's
+ * figures (PF_SHOW_BACKGROUND) when it has a background workload, in both CSV files and
+ * the step tables of each foreground workload.
+ */
+unsigned pfield_show_campaign(const struct campaign *c);
 /* The same from one of its points. */
 unsigned pfield_show_point(const struct step_point *p);
 /* PF_SHOW_KERNEL when a point of pts[n] has the kernel's view of its device, else 0. */

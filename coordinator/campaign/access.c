@@ -118,11 +118,12 @@ static int access_words(struct yamlnode_doc *y, const yaml_node_t *n, const stru
 
 	if (yamlnode_string(y, n, s->key, &v) < 0)
 		return -1;
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < SETTING_WORDS_MAX && s->words[i] != NULL; i++)
 		if (strcmp(v, s->words[i]) == 0) {
 			setting_set(s, io, (uint64_t)i);
 			return 0;
 		}
+	/* the expected words are the row's own (every row with more than two says them) */
 	snprintf(expected, sizeof(expected), "%s or %s", s->words[0], s->words[1]);
 	yamlnode_expected(y, n, s->key, s->expected ? s->expected : expected);
 	return -1;
@@ -156,6 +157,7 @@ int access_read(struct yamlnode_doc *y, const yaml_node_t *n, const struct setti
 		setting_set(s, io, b);
 		return 0;
 	case SETTING_WORDS:
+	case SETTING_CHOICE:
 		return access_words(y, n, s, io);
 	default:
 		/* the row's type has no reader of its own: a key read by hand was left here */

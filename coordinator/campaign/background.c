@@ -29,6 +29,26 @@ int background_check(struct yamlnode_doc *y, const yaml_node_t *load, const yaml
 	return 0;
 }
 
+int background_check_select(struct yamlnode_doc *y, const yaml_node_t *node, const char *what)
+{
+	const yaml_node_t *sel, *bg;
+	bool on = false;
+
+	if (node->type != YAML_MAPPING_NODE || (sel = yamlnode_lookup(y, node, "select")) == NULL ||
+	    (bg = yamlnode_lookup(y, node, "background")) == NULL)
+		return 0;
+	if (yamlnode_bool(y, bg, "background", &on) < 0)
+		return -1;
+	if (!on)
+		return 0;
+	yamlnode_error(y, sel,
+	               "select: %s is a background, which runs on the agents of the first "
+	               "foreground workload; a workload has no select of its own (agents.select "
+	               "and each target's select.labels choose agents): remove it",
+	               what);
+	return -1;
+}
+
 int background_check_campaign(struct yamlnode_doc *y, const yaml_node_t *list,
                               const struct campaign *c)
 {

@@ -27,6 +27,17 @@ struct yaml_node_s;
 int background_check(struct yamlnode_doc *y, const struct yaml_node_s *load,
                      const struct yaml_node_s *at, const struct campaign *c,
                      const struct workload *w);
+/*
+ * Workload entry node (before its keys are checked, what: "workload 'NAME'"): select:
+ * on a background is refused with why. No workload has a select of its own (the
+ * campaign's agents.select and each target's select.labels choose agents), and the
+ * background runs on the agents of the first foreground workload, whose files it
+ * shares the devices of; a select there would promise agents it cannot pick. Any
+ * other workload's select is left to the unknown-key check. Returns 0, or -1 with a
+ * file:line:column error.
+ */
+int background_check_select(struct yamlnode_doc *y, const struct yaml_node_s *node,
+                            const char *what);
 /* The whole campaign: at least one foreground workload beside a background. */
 int background_check_campaign(struct yamlnode_doc *y, const struct yaml_node_s *list,
                               const struct campaign *c);

@@ -953,7 +953,8 @@ static int workloads_entry(struct yamlnode_doc *y, const yaml_node_t *root, cons
 		snprintf(e.what, sizeof(e.what), "workload '%s'",
 		         (const char *)n->data.scalar.value);
 	workloads_known(workloads_before, workloads_after, keys);
-	if (yamlnode_check_mapping(y, node, "workloads", e.what, keys) < 0 ||
+	if (background_check_select(y, node, e.what) < 0 ||
+	    yamlnode_check_mapping(y, node, "workloads", e.what, keys) < 0 ||
 	    workloads_settings(y, node, &e.base, &e.own) < 0 ||
 	    workloads_axes(y, node, &e.base, own) < 0)
 		return -1;

@@ -195,7 +195,8 @@ static void cmd_check_access(const struct workload *w)
 		printf(", every file the clone '%s' (%u%% compressible, %u%% dedupable)", x->clone,
 		       x->compress_pct, x->dedupe_pct);
 	if (x->verify)
-		printf(", verify crc32 (%s every 4KiB block)",
+		printf(", verify %s (%s every 4KiB block)",
+		       x->verify == IOCURVE__VERIFY_METHOD__VERIFY_XXH64 ? "xxh64" : "crc32",
 		       rw_is_mix(w->io.rw)   ? "writes stamp and reads check"
 		       : rw_writes(w->io.rw) ? "writes stamp a header on"
 		                             : "reads check the header of");

@@ -13,6 +13,7 @@
 #include "derive.h"
 #include "timeplot.h"
 #include "between.h"
+#include "bgsummary.h"
 #include "bytarget.h"
 #include "kinds.h"
 #include "plot.h"
@@ -126,7 +127,7 @@ static void derive_curve_csv(FILE *f, const void *arg)
 	const struct derive_ctx *x = arg;
 	const struct judged_curve *j = &x->judged[x->w];
 
-	unsigned show = pfield_show_of(j->w);
+	unsigned show = pfield_show_of(j->w) | pfield_show_campaign(j->c);
 
 	pfield_csv_header(f, PF_CSV, show);
 	if (show & PF_SHOW_PARTS)
@@ -190,8 +191,8 @@ static json_t *derive_kind_pcts_json(const struct step_point *p, const uint64_t 
  * One field of a step as JSON; NULL leaves it out: a first error when there was none,
  * or words that are not UTF-8 (a path), as jansson refuses them.
  */
-static json_t *derive_field_json(const struct pfield *f, const struct step_point *p,
-                                 const struct judged_point *jp)
+json_t *derive_field_json(const struct pfield *f, const struct step_point *p,
+                          const struct judged_point *jp)
 {
 	static const double scale[] = {1, 10, 100, 1000, 1e4, 1e5, 1e6};
 	struct pfield_val v = pfield_value(f, p, jp);
@@ -502,7 +503,7 @@ static json_t *derive_workload_json(const struct judged_curve *j, const struct r
 	char storage[768];
 	const struct workload *w = j->w;
 	double kops, kmib;
-	json_t *o;
+	json_t *o, *bg;
 
 	derive_knee_units(w, &j->knee, &kops, &kmib);
 	o = derive_need(json_pack("{s:s,s:s,s:I,s:b,s:I,s:o,s:o,s:s}", "name", w->name, "rw",
@@ -552,6 +553,9 @@ static json_t *derive_workload_json(const struct judged_curve *j, const struct r
 		                              (int)w->io.dsync));
 		json_object_set_new(o, "sync_at_peak", derive_sync_json(j->peak));
 	}
+	/* Load under load: the background beside it, at the knee and over every step. */
+	if ((bg = bgsummary_json(j)) != NULL)
+		json_object_set_new(o, "background", derive_need(bg));
 	return o;
 }
 

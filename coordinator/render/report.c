@@ -437,10 +437,9 @@ static void report_steps(FILE *f, const struct judged_curve *j)
 	size_t n = j->n;
 	bool shaded = false;
 	const struct pfield *cols[PFIELD_MAX];
-	size_t ncols = pfield_list_kinds(PF_STEPS_HTML,
-	                                 pfield_show_of(j->w) | pfield_show_kernel(pts, n) |
-	                                     (background_of(c) >= 0 ? PF_SHOW_BACKGROUND : 0),
-	                                 cols);
+	size_t ncols = pfield_list_kinds(
+	    PF_STEPS_HTML,
+	    pfield_show_of(j->w) | pfield_show_kernel(pts, n) | pfield_show_campaign(c), cols);
 	char title[64];
 
 	uint32_t np = n ? step_npct(&pts[0]) : 0;

@@ -225,10 +225,9 @@ void table_print_steps(FILE *f, const struct judged_curve *j)
 	const struct step_point *s = j->sorted;
 	size_t n = j->n;
 	const struct pfield *cols[PFIELD_MAX];
-	size_t ncols = pfield_list_kinds(PF_STEPS_MD,
-	                                 pfield_show_of(j->w) | pfield_show_kernel(s, n) |
-	                                     (background_of(j->c) >= 0 ? PF_SHOW_BACKGROUND : 0),
-	                                 cols);
+	size_t ncols = pfield_list_kinds(
+	    PF_STEPS_MD,
+	    pfield_show_of(j->w) | pfield_show_kernel(s, n) | pfield_show_campaign(j->c), cols);
 	char cell[PFIELD_TEXT_MAX], title[64];
 	uint32_t np = n ? step_npct(&s[0]) : 0;
 

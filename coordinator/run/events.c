@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* A campaign's live event stream: typed events fanned out to subscribers; their field table. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,6 +111,8 @@ static const struct event_field events_point[] = {
     EF_KNEE(point),
     EF("agents_lost", EVENT_T_U32, point.agents_lost),
     EF("verdict", EVENT_T_STR, point.verdict),
+    EF("bg_ops", EVENT_T_DOUBLE, point.bg_ops),
+    EF("bg_kept_up", EVENT_T_BOOL, point.bg_kept_up),
 };
 
 static const struct event_field events_workload_done[] = {
@@ -222,7 +225,8 @@ struct event_knee event_knee_of(const struct judged_curve *j, double *peak)
 void event_point_fill(struct event *e, const struct step_point *p)
 {
 	const struct pfield *rows[PFIELD_MAX];
-	size_t n = pfield_list(PF_EVENT, rows);
+	/* every row the event has a member for: the background's too, none without one */
+	size_t n = pfield_list_kinds(PF_EVENT, PF_SHOW_BACKGROUND, rows);
 
 	memset(e, 0, sizeof(*e));
 	e->kind = EVENT_POINT;
@@ -243,7 +247,8 @@ void event_point_fill(struct event *e, const struct step_point *p)
 				*(uint64_t *)to = v.u;
 				break;
 			case EVENT_T_DOUBLE:
-				*(double *)to = v.d;
+				/* a figure the point has none of (no background): null in JSON */
+				*(double *)to = v.none ? NAN : v.d;
 				break;
 			case EVENT_T_BOOL:
 				*(bool *)to = v.b;

@@ -111,6 +111,12 @@ struct event_point {
 	struct event_knee knee; /* the workload's knee so far, this point included */
 	uint32_t agents_lost;   /* lost in the step: the verdict says who and where */
 	const char *verdict;    /* the step's verdict in words (verdict_words) */
+	/*
+	 * Load under load: the background's ops/s over the step (NaN, null in JSON, in a
+	 * campaign without one) and whether it kept up (bgfig_kept_up; false without one).
+	 */
+	double bg_ops;
+	bool bg_kept_up;
 };
 
 struct event_workload_done {

@@ -152,6 +152,13 @@ static bool prepare_lacks(const struct workload *w, uint64_t caps, char *buf, si
 		         "lacks capability 'mix': workload '%s' has %s, which it would run as one "
 		         "rw and block_size; run an agent of this release",
 		         w->name, w->io.mix.nparts > 0 ? "a mix" : "a size distribution");
+	else if (w->io.verify == IOCURVE__VERIFY_METHOD__VERIFY_XXH64 &&
+	         !(caps & IOCURVE__CAPABILITY__CAPABILITY_VERIFY_XXH))
+		snprintf(buf, len,
+		         "lacks capability 'verify-xxh64': workload '%s' verifies its data with "
+		         "xxh64, which it can neither stamp nor check; run an agent of this "
+		         "release, or use verify: crc32",
+		         w->name);
 	else
 		return false;
 	return true;

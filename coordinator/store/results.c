@@ -26,7 +26,7 @@ struct results {
 	int intervals; /* intervals.jsonl, appended by whole lines */
 	int curve;     /* curve.csv, likewise */
 	/* PF_SHOW_*: a mixed workload, curve.csv has the read and write apart columns; a
-	   syncing one, the sync columns */
+	   syncing one, the sync columns; a background, the background's */
 	unsigned kinds;
 	/*
 	 * Agents' interval lines wait here and go out in one write with the next other
@@ -169,6 +169,7 @@ static struct results *results_new(const char *dir, const struct campaign *c)
 	r->dir = dir ? xstrdup(dir) : xasprintf("iocurve-results/%s-%s", c->name, stamp);
 	r->dirfd = r->intervals = r->curve = -1;
 	r->agent_bins = campaign_agent_histograms(c);
+	r->kinds = pfield_show_campaign(c);
 	for (size_t i = 0; i < c->nworkloads; i++)
 		r->kinds |= pfield_show_of(&c->workloads[i]);
 	return r;

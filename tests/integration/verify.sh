@@ -1,24 +1,26 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# verify: crc32 on real files and real io_uring. A first campaign writes 2 worker files
+# verify: crc32 and xxh64 on real files and real io_uring. A first campaign writes 2 worker files
 # of 8MiB whole (every 4KiB block stamped with its header); a second reads them whole
 # with verify: no mismatch. dd then damages 64 bytes of one block of one file, and a
 # third campaign reads again: exactly one mismatch, named with that block's offset and
 # file, the step failed, the file reused as it was (not laid out again over the
-# evidence); `compare --fail-if` breaches on that run and passes the clean one.
+# evidence); `compare --fail-if` breaches on that run and passes the clean one. Then
+# the same with verify: xxh64 in files of its own: one mismatch, its words naming xxh64.
 . "$(dirname "$0")/lib.sh"
 
-# campaign NAME RW: fixed work over the whole 8MiB of each of 2 files, verified.
+# campaign NAME RW [METHOD TARGET]: fixed work over the whole 8MiB of each of 2 files,
+# verified with METHOD (crc32) in TARGET ($T/target).
 campaign() {
 	cat > "$T/$1.yaml" <<YAML
 campaign: $1
 agents: {local: 1}
-target: {path: $T/target, size: 8MiB, direct: true}
+target: {path: ${4:-$T/target}, size: 8MiB, direct: true}
 workers: 2
 queue_depth: 8
 interval: 200ms
 warmup: 0s
-verify: crc32
+verify: ${3:-crc32}
 workloads:
   - {name: all, rw: $2, block_size: 64KiB, load: {work: {bytes: 8MiB}, rate: max}}
 YAML
@@ -87,4 +89,39 @@ rc=0
 "$IOCURVE" compare "$T/clean" "$T/bad" --out "$T/cmp1" --fail-if 'storm > +1000%' > "$T/cmp1.out" 2>&1 || rc=$?
 check "compare --fail-if breaches on the run with a mismatch (exit $rc)" test "$rc" -eq 4
 check "and says why" grep -q "BREACH.*all: 1 data mismatches in $T/bad, the first data mismatch at offset $OFF of $F" "$T/cmp1.out"
+# verify: xxh64, the same case in files of its own: laid out and written with XXH64
+# headers (the xattr says so), read clean, then one block damaged: exactly one
+# mismatch at its offset, its words naming xxh64 and both 64-bit sums.
+X=$T/xtarget
+XF=$X/local-0-w1.dat
+campaign xfill write xxh64 "$X"
+campaign xcheck read xxh64 "$X"
+check "iocurve check says verify xxh64" sh -c \
+	"'$IOCURVE' check '$T/xcheck.yaml' | grep -q 'verify xxh64 (reads check the header of every 4KiB block)'"
+"$IOCURVE" run "$T/xfill.yaml" --out "$T/xfill" > "$T/xfill.out" 2>&1 ||
+	{ cat "$T/xfill.out"; fail "the xxh64 write campaign exits 0"; }
+ok "the xxh64 write campaign exits 0"
+check "its layout is stamped verified with xxh64" sh -c \
+	"python3 -c 'import os,sys; print(os.getxattr(sys.argv[1], \"user.iocurve.layout\").decode())' '$XF' |
+	 grep -qx 'size=8388608 compress=0 dedupe=0 verify=xxh64'"
+check "its blocks' headers name xxh64 (byte 26: 1) and carry its high half" python3 -c "
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+for at in range(0, len(d), 4096):
+    magic, lo, off, gen, w, kind, z, hi = struct.unpack_from('<4sIQQHBBI', d, at)
+    assert magic == b'iocv' and off == at and kind == 1 and z == 0, (at, magic, off, kind)
+" "$XF"
+"$IOCURVE" run "$T/xcheck.yaml" --out "$T/xclean" > "$T/xclean.out" 2>&1 ||
+	{ cat "$T/xclean.out"; fail "the xxh64 read of intact files exits 0"; }
+check "the xxh64 read of intact files found 0 mismatches" test "$(mismatches "$T/xclean")" -eq 0
+dd if=/dev/urandom of="$XF" bs=1 seek=$((OFF + 1000)) count=64 conv=notrunc,fsync 2> /dev/null
+"$IOCURVE" run "$T/xcheck.yaml" --out "$T/xbad" > "$T/xbad.out" 2>&1 &&
+	{ cat "$T/xbad.out"; fail "the xxh64 read of a damaged file fails"; }
+ok "the xxh64 read of a damaged file fails (exit 1)"
+n=$(mismatches "$T/xbad")
+check "xxh64: exactly one mismatch (found $n)" test "$n" -eq 1
+check "its words name the offset, the file and xxh64's sums" grep -q \
+	"data mismatch at offset $OFF of $XF (local-0, w1): expected generation [0-9]* xxh64 [0-9a-f]\{16\}, found [0-9a-f]\{16\}" \
+	"$T/xbad.out"
+check "the step's error says where (intervals.jsonl)" grep -q "\"offset\":$OFF,\"cause\":\"data mismatch at offset $OFF of $XF" "$T/xbad/intervals.jsonl"
 echo "all verify checks passed"

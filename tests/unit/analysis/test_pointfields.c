@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests for the step point's field table: its rows, and the files and event built from it. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -496,13 +497,67 @@ static void test_kernel(void **state)
 	                 pfield_list(PF_STEPS_HTML, list) + 12);
 }
 
+/*
+ * Load under load: the background's columns in both CSVs with PF_SHOW_BACKGROUND only
+ * (after the kernel's), a verdict holding a comma quoted, and the point event's bg_ops
+ * (NaN without a background: null in JSON) and bg_kept_up.
+ */
+static void test_background(void **state)
+{
+	struct step_point p = test_point();
+	char *text = NULL, *plain;
+	size_t len = 0;
+	FILE *m;
+	struct event e;
+
+	(void)state;
+	plain = test_text(test_header_fn, PF_CSV, &p);
+	assert_null(strstr(plain, "bg_"));
+	free(plain);
+	m = open_memstream(&text, &len);
+	pfield_csv_header(m, PF_CSV, PF_SHOW_BACKGROUND);
+	fclose(m);
+	assert_non_null(strstr(text, TEST_KERNEL_KEYS
+	                       ",bg_asked_ops_s,bg_ops_s,bg_mibps,"
+	                       "bg_mean_us,bg_p99_us,bg_missed,bg_kept_up,bg_verdict"));
+	free(text);
+	/* a campaign with a background, a point of it that fell behind */
+	p.bg_on = true;
+	p.bg_asked_ops = 1000;
+	p.bg_ops = 444.4;
+	p.bg_mib_s = 27.775;
+	p.bg_mean_ns = 120500;
+	p.bg_p99_ns = 622854100;
+	p.bg_missed = 3;
+	p.bg_intervals = 10;
+	m = open_memstream(&text, &len);
+	pfield_csv_row(m, PF_CURVE, PF_SHOW_BACKGROUND, &p, NULL);
+	fclose(m);
+	assert_non_null(strstr(text, TEST_KERNEL_NONE
+	                       ",1000.0,444.4,27.775,120.5,622854.1,3,false,"
+	                       "\"fell behind: 444 of 1000 ops/s asked (44%), operations "
+	                       "missed\""));
+	free(text);
+	event_point_fill(&e, &p);
+	assert_true(e.point.bg_ops == 444.4);
+	assert_false(e.point.bg_kept_up);
+	p.bg_ops = 990;
+	event_point_fill(&e, &p);
+	assert_true(e.point.bg_kept_up);
+	p.bg_on = false;
+	event_point_fill(&e, &p);
+	assert_true(isnan(e.point.bg_ops));
+	assert_false(e.point.bg_kept_up);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_rows),      cmocka_unit_test(test_layouts),
-	    cmocka_unit_test(test_rows_text), cmocka_unit_test(test_values),
-	    cmocka_unit_test(test_event),     cmocka_unit_test(test_kinds),
-	    cmocka_unit_test(test_kernel),    cmocka_unit_test(test_speed),
+	    cmocka_unit_test(test_rows),       cmocka_unit_test(test_layouts),
+	    cmocka_unit_test(test_rows_text),  cmocka_unit_test(test_values),
+	    cmocka_unit_test(test_event),      cmocka_unit_test(test_kinds),
+	    cmocka_unit_test(test_kernel),     cmocka_unit_test(test_speed),
+	    cmocka_unit_test(test_background),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -431,6 +431,31 @@ static void test_prepare_verify(void **state)
 	                    "this release, or leave verify out");
 	campaign_free(c);
 
+	/*
+	 * verify: xxh64 travels as VERIFY_XXH64; an agent with 'verify' but not
+	 * 'verify-xxh64' is refused it by name, one with both is not
+	 */
+	c = testlib_campaign_ok("campaign: t\n"
+	                        "agents: {local: 1}\n"
+	                        "target: {path: /tmp/x, size: 64MiB}\n"
+	                        "workloads:\n"
+	                        "  - {name: x, rw: randrw, block_size: 8KiB, "
+	                        "verify: xxh64, load: {steps: [1k]}}\n");
+	test_prepare_roundtrip(c, 0, &pp, &sim);
+	assert_int_equal(pp.io.verify, IOCURVE__VERIFY_METHOD__VERIFY_XXH64);
+	assert_int_equal(prepare_check_caps(c,
+	                                    IOCURVE__CAPABILITY__CAPABILITY_VERIFY |
+	                                        IOCURVE__CAPABILITY__CAPABILITY_VERIFY_XXH,
+	                                    "a1", "0.3.0", &err),
+	                 0);
+	assert_int_equal(
+	    prepare_check_caps(c, IOCURVE__CAPABILITY__CAPABILITY_VERIFY, "a2", "0.2.0", &err), -1);
+	assert_string_equal(err.msg,
+	                    "agent a2 (0.2.0) lacks capability 'verify-xxh64': workload 'x' "
+	                    "verifies its data with xxh64, which it can neither stamp nor check; "
+	                    "run an agent of this release, or use verify: crc32");
+	campaign_free(c);
+
 	p.workload = "w";
 	p.workers = 1;
 	p.block_size = 4096;
@@ -439,6 +464,12 @@ static void test_prepare_verify(void **state)
 	p.verify = IOCURVE__VERIFY_METHOD__VERIFY_CRC32;
 	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), 0);
 	assert_true(pp.io.verify);
+	p.verify = IOCURVE__VERIFY_METHOD__VERIFY_XXH64;
+	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), 0);
+	assert_int_equal(pp.io.verify, IOCURVE__VERIFY_METHOD__VERIFY_XXH64);
+	p.verify = 3;
+	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), -1);
+	assert_non_null(strstr(err.msg, "Prepare field verify 3 is out of its bounds"));
 	p.verify = 7;
 	assert_int_equal(params_from_prepare(&p, "a", &test_caps, &pp, &sim, &err), -1);
 	assert_non_null(strstr(err.msg, "Prepare field verify 7 is out of its bounds"));

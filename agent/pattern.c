@@ -161,7 +161,7 @@ static inline uint64_t pattern_random_slot(struct pattern *p)
 	}
 }
 
-static uint64_t pattern_gcd(uint64_t a, uint64_t b)
+uint64_t pattern_gcd(uint64_t a, uint64_t b)
 {
 	while (b != 0) {
 		uint64_t t = a % b;

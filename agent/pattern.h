@@ -114,4 +114,7 @@ uint64_t arrivals_next(struct arrivals *a);
  */
 uint64_t arrivals_due_before(const struct arrivals *a, uint64_t t);
 
+/* The greatest common divisor of a and b (a when b is 0). */
+uint64_t pattern_gcd(uint64_t a, uint64_t b);
+
 #endif

@@ -847,21 +847,6 @@ static void worker_data(const struct io_plan *cfg, struct datagen_config *dc)
 }
 
 /*
- * The access pattern: the plan's mix, alignment and distribution over this worker's
- * region (the pool's share of the working set).
- */
-static uint32_t worker_gcd(uint32_t a, uint32_t b)
-{
-	while (b != 0) {
-		uint32_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
-/*
  * Stream k's sizes (a mix's part's, or the plain workload's) into st, and the
  * alignment its offsets need: every size's common divisor, so that a sequential
  * walk stepping by any of them stays aligned (the plan's align when it gives one).
@@ -876,7 +861,7 @@ static uint32_t worker_sizes(const struct io_plan *cfg, const struct mix_sizes *
 		st->size[i] = sz->s[i].bytes;
 		st->weight[i] = sz->s[i].pct;
 		st->credit[i] = 0;
-		align = worker_gcd(align, sz->s[i].bytes);
+		align = (uint32_t)pattern_gcd(align, sz->s[i].bytes);
 	}
 	return cfg->io.align ? cfg->io.align : align;
 }

@@ -39,7 +39,15 @@ print(f"# limit: {w['limit']}")
 print(f"# rate_cap: {rc}")
 assert rc is not None and rc["capped"] is True, rc
 assert abs(rc["ceiling_ops"] - 5000) <= 0.03 * 5000, rc["ceiling_ops"]
-assert rc["flat_steps"] == [4, 5], rc["flat_steps"]
+# the two steps held back at the cap are its flat top; a step below that kept up joins
+# them only when the noise the product measured cannot tell it from the cap (its achieved
+# rate inside the ceiling's band: a busy CI host once widened it to 4,353-5,807, and the
+# step of 4,601 of 4,600 ops/s was flat within it)
+assert {4, 5} <= set(rc["flat_steps"]), rc["flat_steps"]
+for k in set(rc["flat_steps"]) - {4, 5}:
+    a = next(p["achieved_ops"] for p in steps if p["step"] == k)
+    assert rc["ceiling_band"][0] <= a, (k, a, rc["ceiling_band"])
+    print(f"# step {k} ({a:.0f} ops/s) flat within the ceiling's band {rc['ceiling_band']}")
 assert w["limit"].startswith("throughput capped at 5,0"), w["limit"]
 assert "(a rate limit such as a QoS policy): service time grows with queue depth while throughput stays flat" in w["limit"]
 # below the cap the device is fast: at 92% of the cap it serves as at 20%

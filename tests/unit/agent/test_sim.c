@@ -498,11 +498,16 @@ static void test_no_wait(void **state)
 	st_queue(&r, 1);
 	assert_int_equal(st_wait(&r, ENGINE_NO_WAIT, 2, &woken), 0);
 	assert_int_equal(st_wait(&r, ENGINE_NO_WAIT, 2, &woken), 0);
-	assert_true(clock_now_ns() - t0 < 5 * NSEC_PER_MSEC);
+	/* not until the 1 s operation completes: a busy host's scheduling may add tens of ms */
+	assert_true(clock_now_ns() - t0 < 500 * NSEC_PER_MSEC);
 	st_close(&r);
 }
 
-/* A relative timeout ends the sleep at about that time when nothing completes. */
+/*
+ * A relative timeout ends the sleep at that time when nothing completes: never before
+ * it, and not at the 1 s operation's completion (how late after it a busy host wakes us
+ * is the host's: beside a busy loop it was over 40 ms once).
+ */
 static void test_timeout(void **state)
 {
 	struct engine_sim_params sim = {.servers = 1, .service_ns = NSEC_PER_SEC};
@@ -517,7 +522,7 @@ static void test_timeout(void **state)
 	assert_int_equal(st_wait(&r, 20 * NSEC_PER_MSEC, 2, &woken), 0);
 	el = clock_now_ns() - t0;
 	assert_false(woken);
-	assert_true(el >= 20 * NSEC_PER_MSEC && el < 40 * NSEC_PER_MSEC);
+	assert_true(el >= 20 * NSEC_PER_MSEC && el < 500 * NSEC_PER_MSEC);
 	st_close(&r);
 }
 

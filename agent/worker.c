@@ -57,10 +57,17 @@ struct worker {
 	uint64_t *intended;  /* per slot: when the schedule wanted it to start */
 	uint64_t *submitted; /* per slot: when it went to the kernel */
 	uint64_t *slot_wait; /* per slot: of its lag, the wait for a free slot */
-	uint64_t slot_freed; /* the last time a full queue freed a slot */
-	bool *writing;       /* per slot: the operation writes */
-	bool *syncing;       /* per slot: a sync (fsync, fdatasync), not a data operation */
-	uint64_t *offset;    /* per slot: where, for an error's report */
+	/*
+	 * The last time a full queue freed a slot (the device's own time when the engine
+	 * knows it), and since when that queue had been full: an operation due before it
+	 * filled was late by the client's doing, and waits for a slot only from then on.
+	 */
+	uint64_t slot_freed;
+	uint64_t slot_full_at;
+	uint64_t full_at; /* the queue is full since (0: it is not) */
+	bool *writing;    /* per slot: the operation writes */
+	bool *syncing;    /* per slot: a sync (fsync, fdatasync), not a data operation */
+	uint64_t *offset; /* per slot: where, for an error's report */
 	uint16_t *free_slots;
 	uint32_t nfree;
 	struct engine_completion *done;
@@ -345,6 +352,19 @@ static void worker_short_cause(const struct worker *w, uint16_t slot, int32_t re
 		         (int)res, w->len[slot]);
 }
 
+/*
+ * Of an operation's lag, the wait for a slot: the queue depth's, not lateness. It runs
+ * from when the operation was due, or from when the queue filled if that came later (due
+ * earlier, the client could have issued it then), to when the storage freed a slot.
+ */
+static uint64_t worker_slot_wait(const struct worker *w, uint64_t intended, uint64_t now)
+{
+	uint64_t from = intended > w->slot_full_at ? intended : w->slot_full_at;
+	uint64_t to = w->slot_freed < now ? w->slot_freed : now;
+
+	return from < to ? to - from : 0;
+}
+
 static void worker_issue(struct worker *w, uint64_t intended, uint64_t now)
 {
 	unsigned k = w->nstreams > 1 ? mix_pick(w->credit, w->share, w->nstreams) : 0;
@@ -379,9 +399,7 @@ static void worker_issue(struct worker *w, uint64_t intended, uint64_t now)
 	}
 	w->intended[io.slot] = intended;
 	w->submitted[io.slot] = now;
-	/* Due while the queue was full: the wait for a slot is the queue depth's, not lateness. */
-	w->slot_wait[io.slot] =
-	    intended < w->slot_freed ? (w->slot_freed < now ? w->slot_freed : now) - intended : 0;
+	w->slot_wait[io.slot] = worker_slot_wait(w, intended, now);
 	w->writing[io.slot] = op.write;
 	w->syncing[io.slot] = false;
 	w->offset[io.slot] = op.offset;
@@ -413,8 +431,12 @@ static void worker_issue_sync(struct worker *w, uint64_t now)
 	w->writing[io.slot] = false;
 	w->syncing[io.slot] = true;
 	w->offset[io.slot] = 0;
-	if (w->sync_due_ns < now && w->slot_freed < now)
+	if (w->sync_due_ns < now && w->slot_freed < now) {
 		w->slot_freed = now;
+		/* held since the sync fell due (or since the queue filled, if before) */
+		w->slot_full_at =
+		    w->full_at && w->full_at < w->sync_due_ns ? w->full_at : w->sync_due_ns;
+	}
 	w->sync_due = false;
 	w->ops->queue(w->eng, &io);
 }
@@ -499,6 +521,22 @@ static bool worker_verify_read(struct worker *w, uint16_t slot)
 		verify_words(&bad, w->cfg->path, w->agent, w->cfg->index, words, sizeof(words));
 	record_error(r, 0, bad.offset, w->cfg->path, words);
 	return true;
+}
+
+/*
+ * A full queue freed n slots, seen at now: freed when the first of them completed where
+ * the engine says so (the sim), not when a worker held from running saw it (that delay is
+ * the client's: its reap delay, and lateness for what was due meanwhile).
+ */
+static void worker_slot_freed(struct worker *w, int n, uint64_t now)
+{
+	uint64_t first = now;
+
+	for (int i = 0; i < n; i++)
+		if (w->done[i].done_ns != 0 && w->done[i].done_ns < first)
+			first = w->done[i].done_ns;
+	w->slot_freed = first > w->full_at ? first : w->full_at;
+	w->slot_full_at = w->full_at;
 }
 
 /*
@@ -775,6 +813,10 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 			break; /* closing the ring reaps what is left */
 		}
 		full_since = inflight == qd && !over && !draining ? now : 0;
+		if (!full_since)
+			w->full_at = 0;
+		else if (w->full_at == 0)
+			w->full_at = now;
 		if (!over)
 			wait_ns = worker_deadman_wait(w, wait_ns);
 		n = w->ops->submit_and_wait(w->eng, wait_ns, w->done, (int)qd, &woken);
@@ -788,7 +830,7 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 		if (full_since)
 			w->cur->rec.qd_full_ns += now - full_since;
 		if (full_since && n > 0)
-			w->slot_freed = now;
+			worker_slot_freed(w, n, now);
 		/* Close the intervals that ended first: a completion counts where it landed. */
 		while (!over && !draining && now >= boundary) {
 			if (index + 1 == s->nintervals) {

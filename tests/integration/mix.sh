@@ -103,10 +103,13 @@ ok "per-part ops/s within 2% of the shares, sizes as asked, parts in the point"
 # Each part in the summaries, report.html and compare, as the point has it: summary.md's
 # rows per step, summary.txt's and summary.json's at the knee's step, report.html's table,
 # and the knee said in MiB/s at the mix's mean block (0.7 x 8 + 0.3 x 64 = 24.8 KiB).
-python3 - "$T/out" <<'PY' || fail "the parts in summary.md, summary.txt, summary.json, report.html"
+python3 - "$T/out" "$(dirname "$0")/../../docs/schema/summary.schema.json" <<'PY' ||
 import json, re, sys
 from html.parser import HTMLParser
+import jsonschema
 d = sys.argv[1]
+# summary.json as docs/schema/summary.schema.json describes it, parts_at_knee included
+jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).validate(json.load(open(d + "/summary.json")))
 c = json.load(open(d + "/curve-oltp.json"))
 want = {(s["step"], p["name"]): p for s in c["steps"] for p in s["parts"]}
 assert len(want) == 2, want
@@ -190,6 +193,7 @@ h.feed(open(d + "/report.html").read())
 assert h.rows and h.rows[0][:6] == ["Step", "Part", "Share", "Pattern", "ops/s", "MiB/s"], h.rows[:1]
 check(h.rows[1:], "report.html")
 PY
+	fail "the parts in summary.md, summary.txt, summary.json, report.html"
 ok "each part in summary.md, summary.txt, summary.json and report.html as in the curve"
 
 # compare: a row per part at each run's knee step with its change, and --json's parts;

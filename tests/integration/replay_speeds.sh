@@ -85,6 +85,23 @@ print(f"# summary.txt: ... {want}")
 PY
 ok "the ramp of speeds finds the knee at capacity/x1 within 10%, said as a speed"
 
+# The run's workload_done events carry the knee speed (0 for the rate workload), valid
+# by docs/schema/events.schema.json.
+python3 - "$T/r.out" "$T/r/summary.json" "$(dirname "$0")/../../docs/schema/events.schema.json" <<'PY' ||
+import json, sys
+import jsonschema
+ev = jsonschema.Draft202012Validator(json.load(open(sys.argv[3])))
+done = {e["name"]: e for e in map(json.loads, open(sys.argv[1])) if e["event"] == "workload_done"}
+ws = {w["name"]: w for w in json.load(open(sys.argv[2]))["workloads"]}
+for e in done.values():
+    ev.validate(e)
+print(f"# workload_done: trace knee_speed {done['trace']['knee_speed']}, rate {done['rate']['knee_speed']}")
+assert abs(done["trace"]["knee_speed"] - ws["trace"]["knee_speed"]) <= 0.0005, done["trace"]
+assert done["rate"]["knee_speed"] == 0, done["rate"]
+PY
+	fail "workload_done carries the knee speed"
+ok "workload_done carries the replay's knee speed, 0 for a rate workload"
+
 # The dashboard's finished list says the replay's knee as a speed too, as the summary
 # does: the run's own events (run --json) played into it in a tmux pane of the test's.
 if command -v tmux > /dev/null 2>&1; then

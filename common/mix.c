@@ -32,8 +32,7 @@ uint32_t mix_block_max(const struct mix *m)
 	return max;
 }
 
-/* A distribution's mean size (size when it has none). */
-static double mix_sizes_mean(const struct mix_sizes *s, uint32_t size)
+double mix_sizes_mean(const struct mix_sizes *s, uint32_t size)
 {
 	double sum = 0;
 
@@ -248,6 +247,20 @@ void mix_sizes_text(const struct mix_sizes *s, char *buf, size_t len)
 	}
 }
 
+void mix_part_text(const struct mix_part *mp, char *buf, size_t len)
+{
+	char b[128];
+	size_t off;
+
+	if (mp->sizes.n > 0)
+		mix_sizes_text(&mp->sizes, b, sizeof(b));
+	else
+		units_format_size(mp->block_size, b, sizeof(b));
+	off = (size_t)snprintf(buf, len, "%s %s", rw_mode_name(mp->rw), b);
+	if (rw_is_mix(mp->rw) && off < len)
+		snprintf(buf + off, len - off, " read_pct %u", mp->read_pct);
+}
+
 void mix_text(const struct mix *m, char *buf, size_t len)
 {
 	size_t off = 0;
@@ -255,16 +268,11 @@ void mix_text(const struct mix *m, char *buf, size_t len)
 	buf[0] = '\0';
 	for (uint32_t i = 0; i < m->nparts && off < len; i++) {
 		const struct mix_part *mp = &m->parts[i];
-		char b[128];
+		char b[160];
 
-		if (mp->sizes.n > 0)
-			mix_sizes_text(&mp->sizes, b, sizeof(b));
-		else
-			units_format_size(mp->block_size, b, sizeof(b));
-		off += (size_t)snprintf(buf + off, len - off, "%s%s %u%% %s %s", i ? ", " : "",
-		                        mp->name, mp->share, rw_mode_name(mp->rw), b);
-		if (rw_is_mix(mp->rw) && off < len)
-			off += (size_t)snprintf(buf + off, len - off, " read_pct %u", mp->read_pct);
+		mix_part_text(mp, b, sizeof(b));
+		off += (size_t)snprintf(buf + off, len - off, "%s%s %u%% %s", i ? ", " : "",
+		                        mp->name, mp->share, b);
 	}
 }
 

@@ -65,6 +65,8 @@ struct mix_wire {
 uint32_t mix_sizes_max(const struct mix_sizes *s);
 /* The largest block any operation of the mix (parts, or the plain sizes) moves. */
 uint32_t mix_block_max(const struct mix *m);
+/* A distribution's mean size in bytes (size when it has none). */
+double mix_sizes_mean(const struct mix_sizes *s, uint32_t size);
 /* The bytes an operation moves on average (block_size when m is neither mix nor sizes). */
 double mix_mean_bytes(const struct mix *m, uint32_t block_size);
 /* The part named name, or -1. */
@@ -85,6 +87,8 @@ int mix_from_prepare(const Iocurve__Prepare *p, struct mix *m, struct error *err
 void mix_sizes_text(const struct mix_sizes *s, char *buf, size_t len);
 /* "reads 70% randread 8KiB, log 30% write 64KiB" (one part per comma), or "" */
 void mix_text(const struct mix *m, char *buf, size_t len);
+/* A part's pattern: "randread 8KiB", "write 4KiB:60,64KiB:40", "randrw 8KiB read_pct 70". */
+void mix_part_text(const struct mix_part *mp, char *buf, size_t len);
 
 /*
  * Smooth weighted round-robin (nginx's): each pick adds every weight to its

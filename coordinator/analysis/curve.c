@@ -57,6 +57,33 @@ double curve_shown(const struct workload *w, double v)
 	return curve_uses_mib(w) ? curve_shown_bw(w, v) : v;
 }
 
+double curve_mean_mibps(const struct workload *w, double ops)
+{
+	return ops * mix_mean_bytes(&w->io.mix, w->io.block_size) / (1024.0 * 1024.0);
+}
+
+/* A mix part's blocks from this size up are large: bandwidth is what they are asked for. */
+#define CURVE_LARGE_BLOCK (64u * 1024u)
+
+bool curve_mix_bw_too(const struct workload *w)
+{
+	const struct mix *m = &w->io.mix;
+	double big = 0, all = 0;
+
+	if (m->nparts == 0 || curve_uses_mib(w))
+		return false;
+	for (uint32_t i = 0; i < m->nparts; i++) {
+		const struct mix_part *p = &m->parts[i];
+		double bytes = mix_sizes_mean(&p->sizes, p->block_size) * p->share;
+
+		all += bytes;
+		if (!rw_is_random(p->rw) ||
+		    mix_sizes_mean(&p->sizes, p->block_size) >= CURVE_LARGE_BLOCK)
+			big += bytes;
+	}
+	return all > 0 && big > all / 2;
+}
+
 double curve_speed(const struct workload *w, double ops)
 {
 	double x1 = w->replay != NULL ? trace_rate(w->replay) : 0;

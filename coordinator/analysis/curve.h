@@ -30,6 +30,17 @@ double curve_shown(const struct workload *w, double v);
 double curve_shown_bw(const struct workload *w, double mib_s);
 #define CURVE_MB_PER_MIB 1.048576
 /*
+ * The MiB/s that ops operations a second of w move at its mean block: a mix's shares
+ * times its parts' sizes, a size distribution's mean (mix_mean_bytes), else block_size.
+ */
+double curve_mean_mibps(const struct workload *w, double ops);
+/*
+ * Whether w's knee in ops/s is said in MiB/s at its mean block too: a mix judged in
+ * ops/s (a random part) whose sequential parts and parts of 64 KiB blocks or more move
+ * over half of its bytes (a log or backup stream beside small random reads).
+ */
+bool curve_mix_bw_too(const struct workload *w);
+/*
  * A replay's rate in ops/s as a speed of its trace (ops over the trace's x1 rate:
  * load.speeds' unit); NaN for a workload that replays nothing.
  */

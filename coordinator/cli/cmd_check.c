@@ -33,12 +33,11 @@ static void cmd_check_duration(uint64_t ns, char *buf, size_t len)
 		snprintf(buf, len, "%llus", (unsigned long long)s);
 }
 
-/* "20000 ops/s (78.1 MiB/s)": a rate and the bandwidth it means at this block size. */
+/* "20000 ops/s (78.1 MiB/s)": a rate and the bandwidth it means at the mean block size. */
 static void cmd_check_rate(double ops, const struct workload *w, char *buf, size_t len)
 {
 	snprintf(buf, len, "%.6g %s (%.1f %s)", ops, curve_rate_unit(w),
-	         curve_shown_bw(w, ops * mix_mean_bytes(&w->io.mix, w->io.block_size) / 1048576.0),
-	         curve_bw_unit(w));
+	         curve_shown_bw(w, curve_mean_mibps(w, ops)), curve_bw_unit(w));
 }
 
 /* A target as check shows it: "target" for target:, "target NAME" for targets:. */

@@ -381,6 +381,10 @@ static json_t *compare_json(struct compare_run *runs, size_t nruns, char *const 
 					json_object_set_new(o, "write_at_peak",
 					                    compare_kind_json(pk, KINDS_WRITE));
 				}
+				/* a mix's parts at the knee's step (else the peak): a mix's only */
+				if (wl->io.mix.nparts > 0)
+					json_object_set_new(o, "parts_at_knee",
+					                    compare_parts_json(&runs[r], wl->name));
 				/* sync writes at the peak: a syncing workload's only */
 				if (wl->io.fsync != 0 || wl->io.fdatasync != 0)
 					json_object_set_new(
@@ -416,6 +420,10 @@ static json_t *compare_json(struct compare_run *runs, size_t nruns, char *const 
 				json_object_set_new(
 				    ch, "max_pct",
 				    compare_jpct(f0.has_max && f.has_max, f0.max, f.max));
+				if (wl->io.mix.nparts > 0)
+					json_object_set_new(ch, "parts",
+					                    compare_parts_change_json(
+					                        &runs[0], &runs[r], wl->name));
 				json_object_set_new(o, "change", ch);
 			}
 			json_array_append_new(rs, o);

@@ -98,6 +98,25 @@ const struct step_point *compare_peak(const struct compare_run *run, const char 
  */
 void compare_print_figures(FILE *f, bool html, struct compare_run *runs, size_t nruns);
 
+/* One cell of the figures table: a markdown cell, or an HTML one (left: text, not a figure). */
+void compare_fig_cell(FILE *f, bool html, bool left, const char *text);
+
+/*
+ * A mix's rows (compare_parts.c): a row per part of the base run's mix, each run's
+ * ops/s and mean latency of that part at its knee's step (the met step at or under
+ * the knee, else its peak: mixparts_step), each later run with the change of both.
+ */
+void compare_print_parts(FILE *f, bool html, struct compare_run *runs, size_t nruns,
+                         const char *name);
+/*
+ * For compare --json: run's parts of workload name at its knee's step ({step, at,
+ * parts: [{name, ops, mibps, mean_us, p99_us}]}), null when it has none; with base,
+ * the changes instead ([{name, ops_pct, mean_pct}], null where a side lacks the part).
+ */
+json_t *compare_parts_json(const struct compare_run *run, const char *name);
+json_t *compare_parts_change_json(const struct compare_run *base, const struct compare_run *run,
+                                  const char *name);
+
 /* compare --table: the runs as columns, a row per workload of the base run. */
 void compare_print_table(struct compare_run *runs, size_t nruns);
 

@@ -171,8 +171,7 @@ double compare_pct(double a, double b)
 	return a > 0 ? 100.0 * (b - a) / a : NAN;
 }
 
-/* One cell of the figures table: a markdown cell, or an HTML one. */
-static void compare_fig_cell(FILE *f, bool html, bool left, const char *text)
+void compare_fig_cell(FILE *f, bool html, bool left, const char *text)
 {
 	if (!html) {
 		fprintf(f, " %s |", text);
@@ -526,6 +525,8 @@ void compare_print_figures(FILE *f, bool html, struct compare_run *runs, size_t 
 		free(fg);
 		if (agg_mixed(&c0->workloads[w]))
 			compare_print_kinds(f, html, runs, nruns, name);
+		if (c0->workloads[w].io.mix.nparts > 0)
+			compare_print_parts(f, html, runs, nruns, name);
 		compare_print_observed(f, html, runs, nruns, name);
 		if (c0->workloads[w].io.fsync != 0 || c0->workloads[w].io.fdatasync != 0)
 			compare_print_peak_row(f, html, runs, nruns, name, &compare_syncs_row);

@@ -16,6 +16,7 @@
 #include "bgsummary.h"
 #include "bytarget.h"
 #include "kinds.h"
+#include "mixparts.h"
 #include "plot.h"
 #include "pointfields.h"
 #include "observed.h"
@@ -141,11 +142,14 @@ static void derive_curve_csv(FILE *f, const void *arg)
 	}
 }
 
-/* The knee in both units: ops/s and MiB/s, whichever the workload is judged in. */
+/*
+ * The knee in both units: ops/s and MiB/s, whichever the workload is judged in; the
+ * other at the mean block (a mix's shares times its sizes, curve_mean_mibps).
+ */
 static void derive_knee_units(const struct workload *w, const struct knee *k, double *ops,
                               double *mibps)
 {
-	double per_op = (double)w->io.block_size / (1024.0 * 1024.0);
+	double per_op = curve_mean_mibps(w, 1);
 
 	if (curve_uses_mib(w)) {
 		*mibps = k->throughput;
@@ -498,6 +502,19 @@ static json_t *derive_sync_json(const struct step_point *p)
 	    derive_us((double)p->sync_p99_ns), "max_us", derive_us((double)p->sync_max_ns)));
 }
 
+/* {step, at: "knee" | "peak", parts: [...]} as curve-*.json's parts; null without steps. */
+static json_t *derive_parts_at_knee(const struct judged_curve *j)
+{
+	bool at_knee;
+	const struct step_point *p = mixparts_step(j, &at_knee);
+
+	if (p == NULL)
+		return json_null();
+	return derive_need(json_pack("{s:I,s:s,s:o}", "step", (json_int_t)p->step + 1, "at",
+	                             at_knee ? "knee" : "peak", "parts",
+	                             derive_parts_json(&j->w->io.mix, p)));
+}
+
 static json_t *derive_workload_json(const struct judged_curve *j, const struct runend *end)
 {
 	char storage[768];
@@ -553,6 +570,9 @@ static json_t *derive_workload_json(const struct judged_curve *j, const struct r
 		                              (int)w->io.dsync));
 		json_object_set_new(o, "sync_at_peak", derive_sync_json(j->peak));
 	}
+	/* A mix: its parts at the knee's step (the met one at or under it), else the peak. */
+	if (w->io.mix.nparts > 0)
+		json_object_set_new(o, "parts_at_knee", derive_parts_at_knee(j));
 	/* Load under load: the background beside it, at the knee and over every step. */
 	if ((bg = bgsummary_json(j)) != NULL)
 		json_object_set_new(o, "background", derive_need(bg));
@@ -646,6 +666,26 @@ static void derive_summary_json(FILE *f, const void *arg)
 }
 
 /*
+ * A mix's parts under its step table: every step's (summary.md), or the knee step's
+ * alone (summary.txt, the run's end text), led by a line that says which.
+ */
+static void derive_parts_md(FILE *f, const struct judged_curve *j, bool knee_only)
+{
+	bool at_knee;
+	const struct step_point *p = mixparts_step(j, &at_knee);
+
+	if (p == NULL)
+		return;
+	if (knee_only)
+		fprintf(f,
+		        "\n%s: each part of the mix at the %s (step %u), its latency from due:\n\n",
+		        j->w->name, at_knee ? "knee" : "peak", p->step + 1);
+	else
+		fputs("\nEach part of the mix at each step, its latency from due:\n\n", f);
+	mixparts_print(f, j, knee_only);
+}
+
+/*
  * The summary's text: what the run lost (above the figures that lack it), the summary
  * table, the side-by-side table of several targets and the earlier runs beside this
  * one. summary.txt (file) adds fixed work's storms, which the table's one cell cannot
@@ -662,6 +702,8 @@ static void derive_summary_text(FILE *f, const struct campaign *c,
 		fprintf(f, "%s\n\n", degraded);
 	table_print_summary(f, c, judged);
 	observed_print_bottlenecks(f, c, judged, end);
+	for (size_t i = 0; file && i < c->nworkloads; i++)
+		derive_parts_md(f, &judged[i], true);
 	for (size_t i = 0; file && i < c->nworkloads; i++) {
 		char storm[640];
 
@@ -706,6 +748,7 @@ void derive_end_text(FILE *f, const char *dir, const struct campaign *c, const s
 		        w->io.direct ? "" : ", buffered", w->io.clone[0] ? ", clone '" : "",
 		        w->io.clone, w->io.clone[0] ? "'" : "");
 		table_print_steps(f, &judged[i]);
+		derive_parts_md(f, &judged[i], true);
 		table_knee_text(&judged[i], knee, sizeof(knee));
 		fprintf(f, "%s\n\n", knee);
 		if (w->work.on)
@@ -777,6 +820,7 @@ static void derive_summary_md(FILE *f, const void *arg)
 			continue; /* no steps of its own: its figures are in the others' */
 		derive_kinds_md(f, &x->judged[i]);
 		table_print_steps(f, &x->judged[i]);
+		derive_parts_md(f, &x->judged[i], false);
 	}
 }
 

@@ -12,6 +12,7 @@
 #include "between.h"
 #include "bytarget.h"
 #include "markup.h"
+#include "mixparts.h"
 #include "plot.h"
 #include "pointfields.h"
 #include "background.h"
@@ -721,6 +722,7 @@ static void report_workload(FILE *f, const struct campaign *c, size_t wi,
 		report_storm(f, &j->sorted[0].storm);
 	report_kinds(f, j);
 	report_steps(f, j);
+	mixparts_html(f, j, wi);
 	/* In run order, interval by interval: what the point of each step averages away. */
 	fprintf(f, "<h3>Over time</h3>\n<figure id=\"time-%zu\">\n", wi + 1);
 	timeplot_svg(f, w, pts, n, c->slo_latency_ns, end ? end->marks : NULL,

@@ -39,6 +39,23 @@ void table_fmt_measured(const struct workload *w, double v, char *buf, size_t le
 }
 
 /*
+ * " (14.5 MiB/s at the mix's mean block of 24.8KiB)": a mix's knee in ops/s as the
+ * bandwidth it means (curve_mix_bw_too), cut to a tenth as the figures are. Its length.
+ */
+static size_t table_mix_bw(const struct workload *w, double ops, bool bound, char *buf, size_t len)
+{
+	char mean[32];
+	int n;
+
+	units_format_size((uint64_t)llround(mix_mean_bytes(&w->io.mix, w->io.block_size)), mean,
+	                  sizeof(mean));
+	n = snprintf(buf, len, " (%s%.1f %s at the mix's mean block of %s)", bound ? ">= " : "",
+	             floor(curve_shown_bw(w, curve_mean_mibps(w, ops)) * 10 + 1e-9) / 10,
+	             curve_bw_unit(w), mean);
+	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
+}
+
+/*
  * The knee as measured, then its band ("90,950 ops/s (95% band 90,950-92,000)"); a
  * lower bound ">= 48,000 ops/s"; with repeats, their mean and the t-based 95% interval.
  */
@@ -55,6 +72,8 @@ static void table_knee_value(const struct judged_curve *j, char *buf, size_t len
 	/* a replay's knee is a speed of its trace too (load.speeds' unit) */
 	used = (size_t)snprintf(buf, len, "%s%s %s%s", bound ? ">= " : "", v, curve_unit(j->w),
 	                        curve_speed_words(j->w, tp, speed, sizeof(speed)));
+	if (curve_mix_bw_too(j->w) && used < len)
+		used += table_mix_bw(j->w, tp, bound, buf + used, len - used);
 	if (k->bracket_hi > 0 && !bound && used < len) {
 		table_fmt_measured(j->w, k->band_lo, lo, sizeof(lo));
 		table_fmt_measured(j->w, k->band_hi, hi, sizeof(hi));

@@ -124,6 +124,7 @@ static const struct event_field events_workload_done[] = {
     EF_ENUM("unit", workload_done.unit, events_units),
     EF("why", EVENT_T_STR, workload_done.why),
     EF("limit", EVENT_T_STR, workload_done.limit),
+    EF("knee_speed", EVENT_T_DOUBLE, workload_done.knee_speed),
 };
 
 static const struct event_field events_done[] = {

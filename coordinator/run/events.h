@@ -128,6 +128,7 @@ struct event_workload_done {
 	enum event_unit unit;
 	const char *why;   /* why the pass ended */
 	const char *limit; /* what limited it (summary's limiting factor); "" from old releases */
+	double knee_speed; /* a replay's knee as a speed of its trace (summary.json's); 0: none */
 };
 
 struct event_done {

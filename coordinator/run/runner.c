@@ -3,6 +3,7 @@
  * The campaign runner's state machine: claims agents, prepares each workload, runs its
  * steps in lockstep (runner_step.c), reports its end (runner_end.c).
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -263,6 +264,17 @@ static void runner_complete(struct runner *r)
 	runner_enter(r, runner_check_errors(r) ? RUNNER_FAILED : RUNNER_DONE);
 }
 
+/* A replay's knee as a speed of its trace, as summary.json's knee_speed; 0 for none. */
+static double runner_knee_speed(const struct judged_curve *j)
+{
+	const struct knee *k = &j->knee;
+	double ops =
+	    curve_uses_mib(j->w) ? k->throughput / curve_mean_mibps(j->w, 1) : k->throughput;
+	double v = curve_speed(j->w, ops);
+
+	return k->kind != KNEE_NONE && k->kind != KNEE_ALL_OVER && isfinite(v) && v > 0 ? v : 0;
+}
+
 static void runner_emit_workload_done(struct runner *r)
 {
 	const struct workload *w = runner_workload(r);
@@ -274,14 +286,16 @@ static void runner_emit_workload_done(struct runner *r)
 	snprintf(why, sizeof(why), "%s%s%s", planner_why(&r->plan),
 	         r->plan.refine_why[0] ? "; " : "", r->plan.refine_why);
 	events_emit(r->ev, &(struct event){.kind = EVENT_WORKLOAD_DONE,
-	                                   .workload_done = {.workload = (uint32_t)r->w,
-	                                                     .name = w->name,
-	                                                     .knee_text = knee,
-	                                                     .knee = k,
-	                                                     .peak_tp = peak,
-	                                                     .unit = event_unit_of(w),
-	                                                     .why = why,
-	                                                     .limit = r->judged[r->w].limit}});
+	                                   .workload_done = {
+	                                       .workload = (uint32_t)r->w,
+	                                       .name = w->name,
+	                                       .knee_text = knee,
+	                                       .knee = k,
+	                                       .peak_tp = peak,
+	                                       .unit = event_unit_of(w),
+	                                       .why = why,
+	                                       .limit = r->judged[r->w].limit,
+	                                       .knee_speed = runner_knee_speed(&r->judged[r->w])}});
 }
 
 /*

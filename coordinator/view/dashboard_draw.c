@@ -274,14 +274,19 @@ static void dashboard_draw_observed(const struct dashboard *d, int y, int x, int
 
 /*
  * The knee in a few words: "83314 ops/s", "> 8000 ops/s" (every step met the
- * SLO: it lies above), "none" (no step did). True when it is a throughput the
- * curve can mark.
+ * SLO: it lies above), "none" (no step did); a replay's as a speed of its trace
+ * first, as the summary says it: "x2.40 (3100 ops/s)". True when it is a throughput
+ * the curve can mark.
  */
 static bool dashboard_fmt_knee(const struct dashstate_workload *w, char *buf, size_t len)
 {
-	char tp[48];
+	char tp[96], v[48];
 
-	dashboard_fmt_tp(w->knee.tp, w->unit, tp, sizeof(tp));
+	dashboard_fmt_tp(w->knee.tp, w->unit, v, sizeof(v));
+	if (w->knee_speed > 0) /* cut, never raised, as the summary's */
+		snprintf(tp, sizeof(tp), "x%.2f (%s)", floor(w->knee_speed * 100 + 1e-9) / 100, v);
+	else
+		snprintf(tp, sizeof(tp), "%s", v);
 	if (w->knee.kind == EVENT_KNEE_ABOVE_PEAK) {
 		snprintf(buf, len, "> %s", tp);
 		return false;
@@ -302,17 +307,17 @@ static void dashboard_draw_finished(const struct dashboard *d, int y, int x, int
 	if (h < 3)
 		return;
 	dashboard_put(y, x, DASHBOARD_SIDE_W, A_BOLD, "finished workloads");
-	dashboard_put(y + 1, x, DASHBOARD_SIDE_W, A_UNDERLINE, "%-16s %-19s %-14s", "workload",
+	dashboard_put(y + 1, x, DASHBOARD_SIDE_W, A_UNDERLINE, "%-15s %-21s %-13s", "workload",
 	              "knee", "peak");
 	for (size_t i = 0; i < d->st.nwl && row < h; i++) {
 		const struct dashstate_workload *w = &d->st.wl[i];
-		char knee[64], peak[48];
+		char knee[128], peak[48];
 
 		if (!w->done)
 			continue;
 		dashboard_fmt_knee(w, knee, sizeof(knee));
 		dashboard_fmt_tp(w->peak_tp, w->unit, peak, sizeof(peak));
-		dashboard_put(y + row++, x, DASHBOARD_SIDE_W, 0, "%-16.16s %-19.19s %-14s", w->name,
+		dashboard_put(y + row++, x, DASHBOARD_SIDE_W, 0, "%-15.15s %-21.21s %-13s", w->name,
 		              knee, peak);
 	}
 	if (row == 2)
@@ -327,7 +332,7 @@ static void dashboard_draw_plot(const struct dashboard *d, const struct dashstat
                                 int y, int x, int w, int h)
 {
 	struct termplot_pt *pts = xcalloc(wl->npts + 1, sizeof(*pts));
-	char *grid = xmalloc((size_t)h * (size_t)(w + 1)), ytitle[64], knee[64];
+	char *grid = xmalloc((size_t)h * (size_t)(w + 1)), ytitle[64], knee[128];
 	struct termplot tp = {.pts = pts, .n = wl->npts, .slo = d->st.slo_us, .y_title = ytitle};
 	struct termplot_area area;
 
@@ -371,7 +376,7 @@ static void dashboard_draw_curve(const struct dashboard *d, int y, int x, int w,
 {
 	int shown = d->shown >= 0 ? d->shown : d->st.cur_wl, n;
 	const struct dashstate_workload *wl;
-	char what[128], size[32], legend[256], tps[64];
+	char what[128], size[32], legend[256], tps[128];
 	const char *state = "";
 	int words = 0, brk = 0; /* rows for the knee in words; where its first one ends */
 

@@ -229,6 +229,7 @@ static void dashstate_on_workload_done(struct dashstate *s, const struct event_w
 	dashstate_copy(w->why, sizeof(w->why), e->why);
 	w->knee = e->knee;
 	w->peak_tp = e->peak_tp;
+	w->knee_speed = e->knee_speed;
 }
 
 void dashstate_init(struct dashstate *s)

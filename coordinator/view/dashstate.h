@@ -45,6 +45,7 @@ struct dashstate_workload {
 	/* From workload_done: the sentence the report prints, the peak, why the pass ended. */
 	char knee_text[256], why[160];
 	double peak_tp;
+	double knee_speed; /* a replay's knee as a speed of its trace; 0: none */
 };
 
 struct dashstate_interval {

@@ -6,7 +6,8 @@
 # x1, x2, x4... stops at the first saturated step and refine bisects below it: the knee
 # speed lies within 10% of 8.42, knee_speed x 500 is knee_ops within 1%, each step's
 # speed in curve-trace.json and curve.csv is its offered rate over 500, and the summary
-# says the knee as a speed. A rate workload beside it has a null knee_speed and no speed.
+# says the knee as a speed, as the dashboard's finished list does (the run's events played
+# into it). A rate workload beside it has a null knee_speed and no speed.
 # Then a run of another trace (1200 reads 1,666 us apart, 600 ops/s) at x1: compare's
 # setup warning names the change key by key (the trace's SHA-256, size, operations, x1
 # rate; the speeds) and its table gives each run's knee speed beside its ops/s.
@@ -41,7 +42,7 @@ YAML
 check "check says the ramp in speeds" grep -q \
 	"load     ramp of speeds from x1 (500 ops/s (2.0 MiB/s) in total), x2 each step, up to 6 steps" \
 	"$T/check.out"
-"$IOCURVE" run "$T/speeds.yaml" --out "$T/r" > "$T/r.out" 2> "$T/r.err" ||
+"$IOCURVE" run "$T/speeds.yaml" --out "$T/r" --json > "$T/r.out" 2> "$T/r.err" ||
 	{ cat "$T/r.out" "$T/r.err"; fail "the ramp of speeds runs"; }
 ok "the ramp of speeds runs"
 python3 - "$T/r" <<'PY' || { cat "$T/r.out"; fail "the knee of the ramp of speeds"; }
@@ -83,6 +84,49 @@ assert want in txt, (want, txt)
 print(f"# summary.txt: ... {want}")
 PY
 ok "the ramp of speeds finds the knee at capacity/x1 within 10%, said as a speed"
+
+# The run's workload_done events carry the knee speed (0 for the rate workload), valid
+# by docs/schema/events.schema.json.
+python3 - "$T/r.out" "$T/r/summary.json" "$(dirname "$0")/../../docs/schema/events.schema.json" <<'PY' ||
+import json, sys
+import jsonschema
+ev = jsonschema.Draft202012Validator(json.load(open(sys.argv[3])))
+done = {e["name"]: e for e in map(json.loads, open(sys.argv[1])) if e["event"] == "workload_done"}
+ws = {w["name"]: w for w in json.load(open(sys.argv[2]))["workloads"]}
+for e in done.values():
+    ev.validate(e)
+print(f"# workload_done: trace knee_speed {done['trace']['knee_speed']}, rate {done['rate']['knee_speed']}")
+assert abs(done["trace"]["knee_speed"] - ws["trace"]["knee_speed"]) <= 0.0005, done["trace"]
+assert done["rate"]["knee_speed"] == 0, done["rate"]
+PY
+	fail "workload_done carries the knee speed"
+ok "workload_done carries the replay's knee speed, 0 for a rate workload"
+
+# The dashboard's finished list says the replay's knee as a speed too, as the summary
+# does: the run's own events (run --json) played into it in a tmux pane of the test's.
+if command -v tmux > /dev/null 2>&1; then
+	: "${DASHBOARD_FEED:?set by meson test}"
+	. "$(dirname "$0")/pane.sh"
+	tx new-session -d -s "$S" -x 140 -y 44 "$DASHBOARD_FEED $T/r.out 1 --exit-after 20"
+	check "the dashboard lists the finished replay with a speed" \
+		wait_screen ' trace +x[0-9]+\.[0-9]{2} \([0-9]+ ops/s\)' 15
+	check "the dashboard lists the rate workload" wait_screen ' rate +(> )?[0-9]+ ops/s' 5
+	screen
+	python3 - "$T/screen" "$T/r/summary.json" <<'PY' || fail "the dashboard's knee speed is the summary's"
+import json, re, sys
+scr = open(sys.argv[1]).read()
+t = json.load(open(sys.argv[2]))["workloads"][0]
+m = re.search(r" trace +x([0-9.]+) \(([0-9]+) ops/s\)", scr)
+rate = re.search(r" rate +((> )?[0-9]+ ops/s)", scr).group(1)
+print(f"# dashboard: trace x{m.group(1)} ({m.group(2)} ops/s), summary x{t['knee_speed']} ({t['knee_ops']} ops/s); rate {rate}")
+# cut to two decimals as the summary's words; knee_speed is rounded to three
+assert abs(float(m.group(1)) - int(t["knee_speed"] * 100 + 1e-9) / 100) <= 0.011, m.group(1)
+assert abs(int(m.group(2)) - t["knee_ops"]) <= 1, m.group(2)
+PY
+	ok "the dashboard's knee speed and ops/s are the summary's"
+else
+	echo "# skip the dashboard's check: tmux is not installed"
+fi
 
 # Another trace (its SHA-256, size, operations and rate differ), replayed at x1 only.
 python3 - "$T/other.log" <<'PY'

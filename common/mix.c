@@ -276,6 +276,21 @@ void mix_text(const struct mix *m, char *buf, size_t len)
 	}
 }
 
+bool mix_shape_text(const struct mix *m, const char *rw, char *buf, size_t len)
+{
+	char t[512];
+
+	buf[0] = '\0';
+	if (m->nparts > 0) {
+		mix_text(m, t, sizeof(t));
+		snprintf(buf, len, "mix: %s", t);
+	} else if (m->sizes.n > 0) {
+		mix_sizes_text(&m->sizes, t, sizeof(t));
+		snprintf(buf, len, "%s, %s blocks", rw, t);
+	}
+	return buf[0] != '\0';
+}
+
 unsigned mix_pick(int32_t *credit, const uint32_t *weight, unsigned n)
 {
 	int32_t total = 0;

@@ -87,6 +87,12 @@ int mix_from_prepare(const Iocurve__Prepare *p, struct mix *m, struct error *err
 void mix_sizes_text(const struct mix_sizes *s, char *buf, size_t len);
 /* "reads 70% randread 8KiB, log 30% write 64KiB" (one part per comma), or "" */
 void mix_text(const struct mix *m, char *buf, size_t len);
+/*
+ * What a workload moves, where its block size alone would mislead: "mix: reads 70% randread
+ * 8KiB, log 30% write 64KiB" for a mix, "randread, 4KiB:60,64KiB:40 blocks" for a size
+ * distribution; false (buf "") for one block size, which the caller says its own way.
+ */
+bool mix_shape_text(const struct mix *m, const char *rw, char *buf, size_t len);
 /* A part's pattern: "randread 8KiB", "write 4KiB:60,64KiB:40", "randrw 8KiB read_pct 70". */
 void mix_part_text(const struct mix_part *mp, char *buf, size_t len);
 

@@ -783,6 +783,7 @@ static void derive_summary_md(FILE *f, const void *arg)
 	const struct derive_ctx *x = arg;
 	const struct campaign *c = x->c;
 	char knee[512], dist[48], quick[256], bs[32], end[700], degraded[2048], between[4096];
+	char shape[600];
 
 	fprintf(f, "# %s\n\n", c->name);
 	if (runend_note(x->end, end, sizeof(end)))
@@ -804,11 +805,12 @@ static void derive_summary_md(FILE *f, const void *arg)
 
 		setting_dist_text(&w->io, dist, sizeof(dist));
 		units_format_size(w->io.block_size, bs, sizeof(bs));
+		if (!mix_shape_text(&w->io.mix, rw_mode_name(w->io.rw), shape, sizeof(shape)))
+			snprintf(shape, sizeof(shape), "%s, %s blocks", rw_mode_name(w->io.rw), bs);
 		/* A clone's reads hit one image the storage may keep once: say so with the figure.
 		 */
-		fprintf(f,
-		        "\n## %s (%s, %s blocks, %u workers x qd %u per agent, %s, %s%s%s%s%s)\n\n",
-		        w->name, rw_mode_name(w->io.rw), bs, w->io.workers, w->io.queue_depth,
+		fprintf(f, "\n## %s (%s, %u workers x qd %u per agent, %s, %s%s%s%s%s)\n\n",
+		        w->name, shape, w->io.workers, w->io.queue_depth,
 		        rw_is_random(w->io.rw) ? dist : "sequential",
 		        w->io.direct ? "O_DIRECT" : "buffered",
 		        w->io.poisson ? ", poisson arrivals" : "",

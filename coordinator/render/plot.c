@@ -308,8 +308,12 @@ static void plot_title_text(const struct workload *w, char *buf, size_t len)
 {
 	char bs[32];
 
+	char shape[600];
+
 	units_format_size(w->io.block_size, bs, sizeof(bs));
-	if (rw_is_mix(w->io.rw) && w->io.read_pct <= 100)
+	if (mix_shape_text(&w->io.mix, rw_mode_name(w->io.rw), shape, sizeof(shape)))
+		snprintf(buf, len, "%s (%.400s)", w->name ? w->name : "", shape);
+	else if (rw_is_mix(w->io.rw) && w->io.read_pct <= 100)
 		snprintf(buf, len, "%s (%s %u%% reads, %s blocks)", w->name ? w->name : "",
 		         rw_mode_name(w->io.rw), w->io.read_pct, bs);
 	else

@@ -352,16 +352,21 @@ static void report_meta(FILE *f, const struct campaign *c, const struct step_poi
 
 static void report_workload_params(FILE *f, const struct workload *w)
 {
-	char bs[32], dist[48], iv[32], wu[32], ms[32];
+	char bs[32], dist[48], iv[32], wu[32], ms[32], shape[600];
 
 	units_format_size(w->io.block_size, bs, sizeof(bs));
 	units_format_duration(w->interval_ns, iv, sizeof(iv));
 	units_format_duration(w->warmup_ns, wu, sizeof(wu));
 	units_format_duration(w->measure_ns, ms, sizeof(ms));
-	fprintf(f, "<p class=\"params\">%s", rw_mode_name(w->io.rw));
-	if (rw_is_mix(w->io.rw) && w->io.read_pct <= 100)
-		fprintf(f, " (%u%% reads)", w->io.read_pct);
-	fprintf(f, ", %s blocks", bs);
+	if (mix_shape_text(&w->io.mix, rw_mode_name(w->io.rw), shape, sizeof(shape))) {
+		fputs("<p class=\"params\">", f);
+		markup_escape(f, shape);
+	} else {
+		fprintf(f, "<p class=\"params\">%s", rw_mode_name(w->io.rw));
+		if (rw_is_mix(w->io.rw) && w->io.read_pct <= 100)
+			fprintf(f, " (%u%% reads)", w->io.read_pct);
+		fprintf(f, ", %s blocks", bs);
+	}
 	if (rw_is_random(w->io.rw)) {
 		setting_dist_text(&w->io, dist, sizeof(dist));
 		fprintf(f, ", %s offsets", dist);

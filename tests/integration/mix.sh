@@ -139,6 +139,10 @@ def md_rows(text):
 
 md = open(d + "/summary.md").read()
 assert "Each part of the mix at each step" in md, md
+# the heading says the mix, not its largest block as if every operation moved it
+assert "\n## oltp (mix: reads 70% randread 8KiB, log 30% write 64KiB, " in md, md
+assert "\n## sizes (randread, 4KiB:60,16KiB:40 blocks, " in md, md
+assert "mix: reads 70% randread 8KiB, log 30% write 64KiB" in open(d + "/report.html").read()
 check(md_rows(md.split("\n## oltp")[1]), "summary.md")
 txt = open(d + "/summary.txt").read()
 assert "oltp: each part of the mix at the knee (step 1)" in txt, txt

@@ -30,27 +30,10 @@ RUN=$!
 PIDS="$PIDS $RUN"
 # local-1's workers (the children of the agent named so, of this run), found once: the
 # loop that holds them must not load the machine itself.
-w=""
-i=0
-while [ -z "$w" ] && [ "$i" -lt 200 ] && kill -0 "$RUN" 2> /dev/null; do
-	for a in $(pgrep -P "$RUN" -f -- "--name local-1( |$)"); do
-		# none yet (the agent forks its workers at Prepare): look again, under set -e
-		w="$w $(pgrep -P "$a" || true)"
-	done
-	w=$(echo $w)
-	i=$((i + 1))
-	sleep 0.05
-done
+w=$(run_workers "$RUN" local-1)
 [ -n "$w" ] || { cat "$T/r.out" "$T/r.err"; fail "local-1's workers are found"; }
 echo "# local-1's workers: $w"
-(
-	while kill -0 "$RUN" 2> /dev/null; do
-		kill -STOP $w 2> /dev/null
-		sleep 0.02
-		kill -CONT $w 2> /dev/null
-		sleep 0.08
-	done
-) &
+hold_workers "$RUN" "$w" 0.02 0.08 &
 STOPPER=$!
 PIDS="$PIDS $STOPPER"
 wait "$RUN" || { cat "$T/r.out" "$T/r.err"; fail "the campaign runs with one agent held"; }

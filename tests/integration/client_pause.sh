@@ -30,25 +30,9 @@ YAML
 "$IOCURVE" run "$T/c.yaml" --out "$T/r" > "$T/r.out" 2> "$T/r.err" &
 RUN=$!
 PIDS="$PIDS $RUN"
-w=""
-i=0
-while [ -z "$w" ] && [ "$i" -lt 200 ] && kill -0 "$RUN" 2> /dev/null; do
-	for a in $(pgrep -P "$RUN" -f -- "--name local-0( |$)"); do
-		w="$w $(pgrep -P "$a" || true)"
-	done
-	w=$(echo $w)
-	i=$((i + 1))
-	sleep 0.05
-done
+w=$(run_workers "$RUN" local-0)
 [ -n "$w" ] || { cat "$T/r.out" "$T/r.err"; fail "the worker is found"; }
-(
-	while kill -0 "$RUN" 2> /dev/null; do
-		kill -STOP $w 2> /dev/null
-		sleep 0.04
-		kill -CONT $w 2> /dev/null
-		sleep 0.26
-	done
-) &
+hold_workers "$RUN" "$w" 0.04 0.26 &
 STOPPER=$!
 PIDS="$PIDS $STOPPER"
 wait "$RUN" || { cat "$T/r.out" "$T/r.err"; fail "the campaign runs with its worker held"; }

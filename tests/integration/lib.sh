@@ -111,3 +111,30 @@ sim_campaign() {
 }
 # The agents of a running serve for sim_campaign: agents=$(daemon_select N).
 daemon_select() { echo "{select: {count: $1}, wait: 30s}"; }
+
+# run_workers RUN AGENT: the worker PIDs of the local agent named AGENT of `iocurve run`
+# RUN, found once they are forked (at Prepare; up to 10 s); "" when RUN ended first.
+run_workers() {
+	_w=""
+	_i=0
+	while [ -z "$_w" ] && [ "$_i" -lt 200 ] && kill -0 "$1" 2> /dev/null; do
+		for _a in $(pgrep -P "$1" -f -- "--name $2( |\$)"); do
+			_w="$_w $(pgrep -P "$_a" || true)"
+		done
+		_w=$(echo $_w)
+		_i=$((_i + 1))
+		sleep 0.05
+	done
+	echo "$_w"
+}
+
+# hold_workers RUN "PIDS" STOP RUNNING: while RUN lives, stop PIDS with SIGSTOP for STOP
+# seconds and let them run for RUNNING (a client its hypervisor holds); run it with &.
+hold_workers() {
+	while kill -0 "$1" 2> /dev/null; do
+		kill -STOP $2 2> /dev/null
+		sleep "$3"
+		kill -CONT $2 2> /dev/null
+		sleep "$4"
+	done
+}

@@ -37,9 +37,12 @@ void compare_print_parts(FILE *f, bool html, struct compare_run *runs, size_t nr
                          const char *name)
 {
 	ssize_t w0 = compare_find(runs[0].rp.campaign, name);
-	const struct mix *m = &runs[0].rp.campaign->workloads[w0].io.mix;
+	const struct mix *m;
 
-	for (uint32_t i = 0; w0 >= 0 && i < m->nparts; i++) {
+	if (w0 < 0)
+		return;
+	m = &runs[0].rp.campaign->workloads[w0].io.mix;
+	for (uint32_t i = 0; i < m->nparts; i++) {
 		const struct point_part *b = compare_part(&runs[0], name, m->parts[i].name);
 		char what[64], cell[128];
 		bool at_knee;

@@ -728,7 +728,16 @@ static void curve_limit_reason(const struct campaign *c, const struct workload *
 	 */
 	else if (rc != NULL && rc->capped)
 		ratecap_words(rc, buf, len);
-	else if (cpu >= CURVE_CLIENT_BUSY_PCT)
+	/*
+	 * Its CPU, where the storage did not queue: a client short of CPU issues late and
+	 * the storage, given less, answers as fast as ever. A peak whose service time (less
+	 * the client's own reap delay) grew past CURVE_SVC_GROWTH x the least seen held
+	 * the operations in the storage: the host was busy driving it, the storage set the
+	 * rate (as for the queue depth above).
+	 */
+	else if (cpu >= CURVE_CLIENT_BUSY_PCT &&
+	         (svc_min == 0 ||
+	          peak->svc_mean_ns - peak->reap_delay_ns <= CURVE_SVC_GROWTH * svc_min))
 		snprintf(buf, len, "client CPU (an agent host %.0f%% busy)", cpu);
 	else if (verdict_saturated(c, &pts[n - 1], why, sizeof(why)))
 		snprintf(buf, len, "storage saturated: %s", why);

@@ -264,6 +264,41 @@ static void test_judged_limit(void **state)
 }
 
 /*
+ * A busy client host is the limit only where the storage did not queue: the same curve,
+ * 97% busy, with the top step's service time flat (the client issued late, the storage
+ * answered as fast) and grown 30-fold (the storage held the operations: saturated).
+ */
+static void test_cpu_or_storage(void **state)
+{
+	struct campaign *c = testlib_campaign_ok(
+	    TEST_HEAD "slo: {latency: 1ms}\n"
+	              "workloads: [{name: rr, rw: randread, load: {steps: [1000, 2000]}}]\n");
+	struct judged_curve j = {0};
+	struct step_point p[4];
+
+	(void)state;
+	for (int grown = 0; grown < 2; grown++) {
+		p[0] = rc_pt(0, 1000, 1000, 100);
+		p[1] = rc_pt(1, 2000, 2000, 100);
+		p[2] = rc_pt(2, 4000, 4000, 100);
+		p[3] = rc_pt(3, 8000, 5000, grown ? 3000 : 100);
+		for (int i = 0; i < 4; i++)
+			p[i].host_cpu_pct = 97;
+		judged_update(&j, c, &c->workloads[0], p, 4);
+		if (grown)
+			assert_non_null(strstr(j.limit, "storage saturated: "));
+		else
+			assert_string_equal(j.limit, "client CPU (an agent host 97% busy)");
+	}
+	/* the client's reap delay is its own, not the storage's queue */
+	p[3].reap_delay_ns = 2950e3;
+	judged_update(&j, c, &c->workloads[0], p, 4);
+	assert_string_equal(j.limit, "client CPU (an agent host 97% busy)");
+	judged_free(&j);
+	campaign_free(c);
+}
+
+/*
  * The client's own disk at its limit at the first violation: named beside the client-side
  * reason, with its busy share there and the throughput from which it stayed that busy.
  */
@@ -318,6 +353,7 @@ int main(void)
 	    cmocka_unit_test(test_flat_without_queueing),
 	    cmocka_unit_test(test_closed_loop_and_errors),
 	    cmocka_unit_test(test_judged_limit),
+	    cmocka_unit_test(test_cpu_or_storage),
 	    cmocka_unit_test(test_judged_disk),
 	    cmocka_unit_test(test_refined_top),
 	};

@@ -134,10 +134,13 @@ void verdict_words(const struct step_point *pt, unsigned reasons, char *buf, siz
 
 			snprintf(word, sizeof(word),
 			         "queue-bound: all %u slots held %.0f%% of the time%s; at %.0f "
-			         "ops/s and a %.0fus SLO a worker holds %.0f in flight: raise "
+			         "ops/s and a %.0fus SLO a worker holds %.0f in flight%s: raise "
 			         "queue_depth above %.0f",
 			         pt->queue_depth, pt->qd_full_pct, wait, pt->offered_ops,
-			         pt->slo_ns / 1e3, held, fmax(held, pt->queue_depth));
+			         pt->slo_ns / 1e3, held,
+			         held < pt->queue_depth ? ", more in the bursts that filled them"
+			                                : "",
+			         fmax(held, pt->queue_depth));
 			break;
 		}
 		case VERDICT_FEW_INTERVALS:

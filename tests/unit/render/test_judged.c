@@ -690,12 +690,13 @@ static void test_judged_advice_lower_bound(void **state)
 	judged_update(&j, c, &c->workloads[0], pts, JUDGED_N(pts));
 	assert_int_equal(j.v[1].reasons, VERDICT_QUEUE_BOUND);
 	assert_int_equal(j.knee.kind, KNEE_ALL_UNDER);
-	assert_string_equal(j.advice,
-	                    "step 2 (2000 ops/s): queue-bound: all 16 slots held 20% of the time; "
-	                    "at 2000 ops/s and a 1000us SLO a worker holds 2 in flight: raise "
-	                    "queue_depth above 16. "
-	                    "Change: the queues held operations back: raise queue_depth (16 per "
-	                    "worker now)");
+	assert_string_equal(
+	    j.advice, "step 2 (2000 ops/s): queue-bound: all 16 slots held 20% of the time; "
+	              "at 2000 ops/s and a 1000us SLO a worker holds 2 in flight, more in the "
+	              "bursts that filled them: raise "
+	              "queue_depth above 16. "
+	              "Change: the queues held operations back: raise queue_depth (16 per "
+	              "worker now)");
 	table_knee_text(&j, text, sizeof(text));
 	assert_non_null(strstr(text,
 	                       ">= 1,000 ops/s: no step violated the SLO, the knee lies at or "

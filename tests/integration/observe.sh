@@ -140,9 +140,14 @@ for s in c["steps"]:
     print("# step %d: device %s %.1f us per op, busy %.1f%% (kernel view) / %.1f%% (observed)"
           % (s["step"], k["device"], k["device_service_us"], k["device_util_pct"],
              100 * o["storage/busy"]))
-    assert 0 < o["storage/busy"] <= 1.05, o
+    # At 800 reads/s of ~80 us this kernel's io_ticks for the loop device can stay put
+    # for a whole step (0.0% from both readers in a CI run): each step in [0, 1.05], and
+    # the counter moving in one step at least, so the agreement is not of two zeros only.
+    assert 0 <= o["storage/busy"] <= 1.05, o
     assert abs(100 * o["storage/busy"] - k["device_util_pct"]) <= 2 + 0.1 * k["device_util_pct"], \
         ("busy", o["storage/busy"], k)
+busy = [s["observed"]["storage/busy"] for s in c["steps"]]
+assert max(busy) > 0, ("the device's busy time never moved", busy)
 PY
 ok "each step's observed reads within 10% of its achieved, its busy share the kernel view's"
 

@@ -532,7 +532,8 @@ static void worker_slot_freed(struct worker *w, int n, uint64_t now)
 {
 	uint64_t first = now;
 
-	for (int i = 0; i < n; i++)
+	/* io_uring stamps no completion (done_ns 0): no walk of its batch at saturation */
+	for (int i = 0; w->cfg->sim != NULL && i < n; i++)
 		if (w->done[i].done_ns != 0 && w->done[i].done_ns < first)
 			first = w->done[i].done_ns;
 	w->slot_freed = first > w->full_at ? first : w->full_at;

@@ -16,6 +16,7 @@
 #include "frame.h"
 #include "hist.h"
 #include "hostcpu.h"
+#include "irqcpu.h"
 #include "kview.h"
 #include "layout.h"
 #include "log.h"
@@ -169,9 +170,47 @@ static void plan_kernel_view(struct plan_wl *w, Iocurve__IntervalReport *r)
 	r->kernel_dev = w->kv.name;
 }
 
+/*
+ * The workers run where the device's completions land (irqcpu.h), on the CPUs the agent
+ * may use: woken on the CPU that took the interrupt, the rest of the host stays idle.
+ */
+static void plan_place_workers(const struct plan_wl *w, struct io_plan *pp, const char *target)
+{
+	char disk[sizeof(w->kv.stat)], why[160], list[64];
+	cpu_set_t allowed;
+	char *slash;
+
+	pp->ncpus = 0;
+	if (w->kv.kind != KVIEW_BLOCK || sched_getaffinity(0, sizeof(allowed), &allowed) < 0)
+		return;
+	/* for a comparison only (tools/bench-shapes): where the scheduler puts them */
+	if (getenv(PLAN_ANYWHERE_ENV) != NULL) {
+		log_info("workers on %s: anywhere (%s is set)", target, PLAN_ANYWHERE_ENV);
+		return;
+	}
+	snprintf(disk, sizeof(disk), "%s", w->kv.stat);
+	slash = strrchr(disk, '/');
+	if (slash != NULL)
+		*slash = '\0';
+	if (irqcpu_of_disk(disk, &pp->cpus, why, sizeof(why)) == 0) {
+		log_info("workers on %s: wherever the scheduler puts them (%s: %s)", target,
+		         w->kv.name, why);
+		return;
+	}
+	CPU_AND(&pp->cpus, &pp->cpus, &allowed);
+	pp->ncpus = CPU_COUNT(&pp->cpus);
+	irqcpu_format(&pp->cpus, list, sizeof(list));
+	if (pp->ncpus > 0)
+		log_info("workers on %s run on CPU %s, where %s's completions land", target, list,
+		         w->kv.name);
+	else
+		log_info("workers on %s: anywhere (%s's completions land on CPUs this agent may "
+		         "not use)",
+		         target, w->kv.name);
+}
+
 /* Which device's counters the workload's I/O moves: the target's, resolved once. */
-static void plan_resolve_kernel_view(struct plan_wl *w, const struct io_plan *pp,
-                                     const char *target)
+static void plan_resolve_kernel_view(struct plan_wl *w, struct io_plan *pp, const char *target)
 {
 	struct stat st;
 	char why[160];
@@ -185,6 +224,7 @@ static void plan_resolve_kernel_view(struct plan_wl *w, const struct io_plan *pp
 	else
 		log_info("kernel view of %s: %s (%s)", target, w->kv.name,
 		         w->kv.kind == KVIEW_BLOCK ? w->kv.stat : "/proc/self/mountstats");
+	plan_place_workers(w, pp, target);
 }
 
 static void plan_on_interval(void *arg, uint32_t step, uint32_t index, const struct shm_interval *m,

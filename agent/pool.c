@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The agent's worker pool: fork workers, hand them steps, merge their intervals. */
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -314,6 +315,9 @@ static void pool_child(struct pool *p, uint32_t w, pid_t parent)
 	log_set_tag(tag);
 
 	pool_worker_plan(p, w, &cfg, path, sizeof(path));
+	/* where the target's completions land (a failure leaves it where it was) */
+	if (cfg.ncpus > 0)
+		sched_setaffinity(0, sizeof(cfg.cpus), &cfg.cpus);
 	_exit(worker_run(&cfg));
 }
 

@@ -3,6 +3,7 @@
 #ifndef IOCURVE_WORKER_H
 #define IOCURVE_WORKER_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -36,6 +37,9 @@ struct io_plan {
 	uint32_t phase_base;  /* fleet index of worker 0: a worker's is phase_base + index */
 	uint32_t phase_total; /* workers in the fleet; uniform arrivals start at index/total */
 	const struct engine_sim_params *sim; /* set: simulated devices, no files */
+	/* ncpus > 0: the workers run on these CPUs, where the target's completions land */
+	cpu_set_t cpus;
+	int ncpus;
 	uint64_t deadman_ns; /* workers stop when pool_alive is this old (0: never) */
 	/* set: a trace replayed (agent/replay.h), each worker its share, not the pattern */
 	const struct replay_set *replay;

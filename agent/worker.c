@@ -56,6 +56,12 @@ struct worker {
 	int fd;
 	uint64_t *intended;  /* per slot: when the schedule wanted it to start */
 	uint64_t *submitted; /* per slot: when it went to the kernel */
+	/*
+	 * Slots queued since the last submission: stamped with one clock read just before
+	 * it, so the storage's latency holds no reap or issue work of the client's.
+	 */
+	uint16_t *queued;
+	uint32_t nqueued;
 	uint64_t *slot_wait; /* per slot: of its lag, the wait for a free slot */
 	/*
 	 * The last time a full queue freed a slot (the device's own time when the engine
@@ -399,6 +405,7 @@ static void worker_issue(struct worker *w, uint64_t intended, uint64_t now)
 	}
 	w->intended[io.slot] = intended;
 	w->submitted[io.slot] = now;
+	w->queued[w->nqueued++] = io.slot;
 	w->slot_wait[io.slot] = worker_slot_wait(w, intended, now);
 	w->writing[io.slot] = op.write;
 	w->syncing[io.slot] = false;
@@ -427,6 +434,7 @@ static void worker_issue_sync(struct worker *w, uint64_t now)
 
 	w->intended[io.slot] = w->sync_due_ns;
 	w->submitted[io.slot] = now;
+	w->queued[w->nqueued++] = io.slot;
 	w->slot_wait[io.slot] = 0;
 	w->writing[io.slot] = false;
 	w->syncing[io.slot] = true;
@@ -439,6 +447,28 @@ static void worker_issue_sync(struct worker *w, uint64_t now)
 	}
 	w->sync_due = false;
 	w->ops->queue(w->eng, &io);
+}
+
+/*
+ * What was queued goes to the kernel now: its submission time is this clock read, not the
+ * wake's that built the batch (a second read per wake, never per operation).
+ */
+static void worker_stamp_submitted(struct worker *w)
+{
+	uint64_t t;
+
+	if (w->nqueued == 0)
+		return;
+	t = clock_now_ns();
+	for (uint32_t i = 0; i < w->nqueued; i++) {
+		uint16_t slot = w->queued[i];
+
+		/* closed loop: due when issued, so its latency stays its service time */
+		if (w->intended[slot] == w->submitted[slot])
+			w->intended[slot] = t;
+		w->submitted[slot] = t;
+	}
+	w->nqueued = 0;
 }
 
 /* A sync completed: its own count and latency (submission to completion), never an op's. */
@@ -820,6 +850,7 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 			w->full_at = now;
 		if (!over)
 			wait_ns = worker_deadman_wait(w, wait_ns);
+		worker_stamp_submitted(w);
 		n = w->ops->submit_and_wait(w->eng, wait_ns, w->done, (int)qd, &woken);
 		if (n < 0) {
 			free(k.think);
@@ -1075,6 +1106,7 @@ static int worker_setup(struct worker *w, const struct io_plan *cfg, struct erro
 	}
 	w->intended = xcalloc(qd, sizeof(*w->intended));
 	w->submitted = xcalloc(qd, sizeof(*w->submitted));
+	w->queued = xcalloc(qd, sizeof(*w->queued));
 	w->slot_wait = xcalloc(qd, sizeof(*w->slot_wait));
 	w->writing = xcalloc(qd, sizeof(*w->writing));
 	w->syncing = xcalloc(qd, sizeof(*w->syncing));
@@ -1103,6 +1135,7 @@ static void worker_teardown(struct worker *w)
 		close(w->fd);
 	free(w->intended);
 	free(w->submitted);
+	free(w->queued);
 	free(w->slot_wait);
 	free(w->writing);
 	free(w->syncing);

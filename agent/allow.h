@@ -36,7 +36,7 @@ int allow_mkdirs(const struct allow *a, const char *resolved, struct error *err)
  * this user (or root) and, when others may write to it, carry the sticky bit.
  * Returns the fd or -1 with err saying why (naming path, as the plan gave it).
  */
-int allow_open_target(const struct allow *a, const char *path, const char *resolved,
-                      bool *device, struct error *err);
+int allow_open_target(const struct allow *a, const char *path, const char *resolved, bool *device,
+                      struct error *err);
 
 #endif

@@ -24,6 +24,7 @@ struct engine_io {
 	uint32_t len;
 	bool write;
 	uint16_t slot; /* buffer / in-flight slot, < queue_depth */
+	uint16_t file; /* which of the engine's files (engine_params.fds); 0 with one */
 	/*
 	 * Not none: a sync of the whole target (offset, len and write unused), which
 	 * completes with 0 or -errno. The sim serves it as a write of its device.
@@ -78,7 +79,10 @@ struct engine_sim_params {
 };
 
 struct engine_params {
-	int fd;               /* the open, laid-out target; -1 for sim. Stays the caller's */
+	int fd; /* the open, laid-out target; -1 for sim. Stays the caller's */
+	/* nfds > 0: several targets in one ring instead (io_uring), each io names its file */
+	const int *fds;
+	uint32_t nfds;
 	uint32_t queue_depth; /* slots of block_size bytes */
 	uint32_t block_size;
 	int wake_fd; /* eventfd whose writes must end a sleep */

@@ -99,7 +99,8 @@ static struct engine *uring_open(const struct engine_params *p, struct error *er
 		          strerror(-ret));
 		goto err_bufs;
 	}
-	ret = io_uring_register_files(&e->ring, &fd, 1);
+	ret = io_uring_register_files(&e->ring, p->nfds > 0 ? p->fds : &fd,
+	                              p->nfds > 0 ? p->nfds : 1);
 	if (ret < 0) {
 		error_set(err, "io_uring registering the target file: %s", strerror(-ret));
 		goto err_ring;
@@ -144,16 +145,16 @@ static void uring_queue(struct engine *e, const struct engine_io *io)
 	/* The worker never has more than queue_depth in flight, and the SQ holds one more. */
 	if (io->sync != ENGINE_SYNC_NONE)
 		/* io_uring's own fsync of the registered file; DATASYNC is fdatasync(2) */
-		io_uring_prep_fsync(sqe, 0,
+		io_uring_prep_fsync(sqe, io->file,
 		                    io->sync == ENGINE_SYNC_FDATASYNC ? IORING_FSYNC_DATASYNC : 0);
 	else if (e->fixed_bufs && io->write)
-		io_uring_prep_write_fixed(sqe, 0, buf, io->len, io->offset, io->slot);
+		io_uring_prep_write_fixed(sqe, io->file, buf, io->len, io->offset, io->slot);
 	else if (e->fixed_bufs)
-		io_uring_prep_read_fixed(sqe, 0, buf, io->len, io->offset, io->slot);
+		io_uring_prep_read_fixed(sqe, io->file, buf, io->len, io->offset, io->slot);
 	else if (io->write)
-		io_uring_prep_write(sqe, 0, buf, io->len, io->offset);
+		io_uring_prep_write(sqe, io->file, buf, io->len, io->offset);
 	else
-		io_uring_prep_read(sqe, 0, buf, io->len, io->offset);
+		io_uring_prep_read(sqe, io->file, buf, io->len, io->offset);
 	sqe->flags |= IOSQE_FIXED_FILE;
 	io_uring_sqe_set_data64(sqe, io->slot);
 }

@@ -56,7 +56,7 @@ static void agent_usage(FILE *f)
 	        "least every --heartbeat; the coordinator is lost after --heartbeat-misses of\n"
 	        "its intervals in silence; workers stop their I/O once the coordinator has not\n"
 	        "been heard for --dead-man (whether this agent is stopped, dead or cut off).\n"
-	        "Caps on any plan (a Prepare over one is refused): --max-workers (default 4\n"
+	        "Caps on any plan (a Prepare over one is refused): --max-workers (default 32\n"
 	        "per CPU), --max-queue-depth (1024), --max-block-size (16MiB), --max-file-size\n"
 	        "(per worker file, 1TiB).\n"
 	        "TLS: DIR/NAME.crt, DIR/NAME.key and DIR/ca.crt (from `iocurve certs agent`);\n"

@@ -21,7 +21,8 @@ void params_caps_default(struct params_caps *caps)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
-	caps->workers = cpus > 0 && cpus < 1 << 20 ? 4 * (uint32_t)cpus : 64;
+	/* workers are streams: a process per CPU drives them all (agent/pool.c) */
+	caps->workers = cpus > 0 && cpus < 1 << 20 ? PARAMS_WORKERS_PER_CPU * (uint32_t)cpus : 64;
 	caps->queue_depth = 1024;
 	caps->block_size = 16u << 20;
 	caps->file_size = 1ull << 40;

@@ -9,6 +9,12 @@
 #include "pool.h"
 
 /*
+ * The default cap on a workload's workers, per CPU: they are streams, driven by one
+ * process per CPU, so the cap is on what the slots and files cost, not on processes.
+ */
+#define PARAMS_WORKERS_PER_CPU 32
+
+/*
  * The agent's own limits, whatever a plan asks (--max-workers, --max-queue-depth,
  * --max-block-size, --max-file-size); params_caps_default fills the defaults: 4 workers
  * per CPU (64 when the count is unknown), queue depth 1024, blocks of 16 MiB, files of

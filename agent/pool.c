@@ -39,8 +39,9 @@ struct pool {
 	struct shm_step *step;
 	struct shm_worker *slots; /* params.io.workers of them */
 
-	pid_t *pids;
-	int *wake_fds;
+	pid_t *pids;    /* each worker's process: the streams of one share it */
+	int *wake_fds;  /* a process's, by each of its workers; its own at index < nproc */
+	uint32_t nproc; /* processes: worker w runs in process w % nproc */
 	int notify_fd;
 	struct event *notify_ev;
 	uint64_t *consumed; /* intervals taken from each worker's ring */
@@ -221,7 +222,7 @@ static void pool_wake_all(struct pool *p)
 {
 	uint64_t one = 1;
 
-	for (uint32_t w = 0; w < p->params.io.workers; w++)
+	for (uint32_t w = 0; w < p->nproc; w++)
 		if (p->wake_fds[w] >= 0 && write(p->wake_fds[w], &one, sizeof(one)) < 0)
 			log_warn("waking worker %u: %s", w, strerror(errno));
 }
@@ -287,12 +288,36 @@ static void pool_worker_plan(const struct pool *p, uint32_t w, struct io_plan *c
 	cfg->notify_fd = p->notify_fd;
 }
 
-/* The forked child: owns nothing of the agent but its own slot and two eventfds. */
+/*
+ * How many processes drive the workload's workers (its streams): one per CPU they may run
+ * on (where the target's completions land, else the agent's), never more than workers,
+ * and enough that each process's ring holds its streams' slots. The sim: one each.
+ */
+static uint32_t pool_processes(const struct io_plan *params)
+{
+	uint32_t n = params->io.workers, qd = params->io.queue_depth ? params->io.queue_depth : 1;
+	uint32_t nproc, cpus = (uint32_t)params->ncpus;
+	cpu_set_t set;
+
+	if (params->sim != NULL || n <= 1)
+		return n;
+	if (cpus == 0)
+		cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? (uint32_t)CPU_COUNT(&set) : n;
+	nproc = cpus < n ? (cpus ? cpus : 1) : n;
+	while (nproc < n && ((n + nproc - 1) / nproc > WORKER_STREAMS_MAX ||
+	                     (uint64_t)((n + nproc - 1) / nproc) * qd > UINT16_MAX))
+		nproc++;
+	return nproc;
+}
+
+/* The forked child: owns nothing of the agent but its streams' slots and two eventfds. */
 static void pool_child(struct pool *p, uint32_t w, pid_t parent)
 {
-	struct io_plan cfg;
+	uint32_t n = 0;
+	struct io_plan *cfgs = xcalloc(WORKER_STREAMS_MAX, sizeof(*cfgs));
+	char(*paths)[4096] = xcalloc(WORKER_STREAMS_MAX, sizeof(*paths));
 	sigset_t all;
-	char path[4096], tag[64];
+	char tag[64];
 	int keep[3], nkeep = 2;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -314,11 +339,15 @@ static void pool_child(struct pool *p, uint32_t w, pid_t parent)
 	snprintf(tag, sizeof(tag), "iocurve-worker[%u]", w);
 	log_set_tag(tag);
 
-	pool_worker_plan(p, w, &cfg, path, sizeof(path));
+	/* workers w, w + nproc, ...: this process's streams */
+	for (uint32_t s = w; s < p->params.io.workers && n < WORKER_STREAMS_MAX; s += p->nproc) {
+		pool_worker_plan(p, s, &cfgs[n], paths[n], sizeof(paths[n]));
+		n++;
+	}
 	/* where the target's completions land (a failure leaves it where it was) */
-	if (cfg.ncpus > 0)
-		sched_setaffinity(0, sizeof(cfg.cpus), &cfg.cpus);
-	_exit(worker_run(&cfg));
+	if (cfgs[0].ncpus > 0)
+		sched_setaffinity(0, sizeof(cfgs[0].cpus), &cfgs[0].cpus);
+	_exit(worker_run_streams(cfgs, n));
 }
 
 struct pool *pool_start(struct event_base *base, const struct io_plan *params,
@@ -367,8 +396,10 @@ struct pool *pool_start(struct event_base *base, const struct io_plan *params,
 	p->notify_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (p->notify_fd < 0)
 		goto err_errno;
+	p->nproc = pool_processes(params);
 	for (uint32_t w = 0; w < n; w++) {
-		p->wake_fds[w] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		p->wake_fds[w] = w < p->nproc ? eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)
+		                              : p->wake_fds[w % p->nproc];
 		if (p->wake_fds[w] < 0)
 			goto err_errno;
 	}
@@ -378,17 +409,19 @@ struct pool *pool_start(struct event_base *base, const struct io_plan *params,
 	if (params->sim == NULL && !params->device)
 		event_add(p->progress_ev, &(struct timeval){1, 0});
 	p->started_ns = clock_now_ns();
-	for (uint32_t w = 0; w < n; w++) {
+	for (uint32_t w = 0; w < p->nproc; w++) {
 		pid_t pid = fork();
 
 		if (pid < 0)
 			goto err_errno;
 		if (pid == 0)
 			pool_child(p, w, parent);
-		p->pids[w] = pid;
+		for (uint32_t s = w; s < n; s += p->nproc)
+			p->pids[s] = pid;
 	}
-	log_info("workload %u: forked %u workers on %s%s", params->workload_index, n, p->dir,
-	         params->sim || params->device ? "" : "/*");
+	log_info("workload %u: forked %u workers on %s%s in %u process%s", params->workload_index,
+	         n, p->dir, params->sim || params->device ? "" : "/*", p->nproc,
+	         p->nproc == 1 ? "" : "es");
 	return p;
 
 err_errno:
@@ -505,7 +538,10 @@ bool pool_child_exited(struct pool *p, pid_t pid, int status)
 	for (uint32_t w = 0; w < p->params.io.workers; w++) {
 		if (p->pids[w] != pid)
 			continue;
-		p->pids[w] = 0;
+		/* every worker of that process is gone with it */
+		for (uint32_t s = w; s < p->params.io.workers; s++)
+			if (p->pids[s] == pid)
+				p->pids[s] = 0;
 		/* A worker that failed says why in its slot; prefer that to the exit status. */
 		pool_check_states(p);
 		if (WIFSIGNALED(status))
@@ -565,7 +601,7 @@ void pool_free(struct pool *p)
 		event_free(p->notify_ev);
 	if (p->progress_ev != NULL)
 		event_free(p->progress_ev);
-	for (uint32_t w = 0; w < p->params.io.workers; w++)
+	for (uint32_t w = 0; w < p->params.io.workers && w < p->nproc; w++)
 		if (p->wake_fds[w] >= 0)
 			close(p->wake_fds[w]);
 	if (p->notify_fd >= 0)

@@ -134,6 +134,14 @@ struct worker {
 	enum verify_sum sum;   /* the checksum its writes stamp (a read checks the header's) */
 	uint64_t realtime_off; /* CLOCK_REALTIME - CLOCK_MONOTONIC: a write's generation */
 	char agent[64];        /* the agent a mismatch names: AGENT of DIR/AGENT-wN.dat */
+	/*
+	 * The process's streams share one engine (worker_run_streams): this one's slots are
+	 * slot_base.. slot_base + queue_depth - 1 of it, its file the ring's file_index; the
+	 * process's CPU is split nshare ways.
+	 */
+	uint32_t slot_base;
+	uint16_t file_index;
+	uint32_t nshare;
 };
 
 /* A step's last operations may take this long to complete before they are charged as missing. */
@@ -238,9 +246,12 @@ static uint64_t worker_deadman_wait(const struct worker *w, uint64_t wait_ns)
 	return quarter && wait_ns > quarter ? quarter : wait_ns;
 }
 
-static void worker_cpu(uint64_t *user_ns, uint64_t *sys_ns, uint64_t *nivcsw)
+/* The process's CPU and preemptions, each stream's share of them (its streams split them). */
+static void worker_cpu(const struct worker *w, uint64_t *user_ns, uint64_t *sys_ns,
+                       uint64_t *nivcsw)
 {
 	struct rusage ru;
+	uint64_t n = w->nshare ? w->nshare : 1;
 
 	/* RUSAGE_SELF includes the ring's io-wq threads: their CPU is the worker's cost. */
 	getrusage(RUSAGE_SELF, &ru);
@@ -249,6 +260,9 @@ static void worker_cpu(uint64_t *user_ns, uint64_t *sys_ns, uint64_t *nivcsw)
 	*sys_ns = (uint64_t)ru.ru_stime.tv_sec * NSEC_PER_SEC +
 	          (uint64_t)ru.ru_stime.tv_usec * NSEC_PER_USEC;
 	*nivcsw = (uint64_t)ru.ru_nivcsw; /* preempted: the host wanted the core for another task */
+	*user_ns /= n;
+	*sys_ns /= n;
+	*nivcsw /= n;
 }
 
 static void worker_interval_begin(struct worker *w, uint64_t gen, uint32_t index)
@@ -289,7 +303,7 @@ static void worker_publish(struct worker *w)
 	uint64_t seq = atomic_load_explicit(&sw->published, memory_order_relaxed);
 	uint64_t user, sys, nivcsw, reap = schedwait_reap(&w->sched, clock_now_ns());
 
-	worker_cpu(&user, &sys, &nivcsw);
+	worker_cpu(w, &user, &sys, &nivcsw);
 	w->cur->work_done = w->work_done;
 	w->cur->work_done_ns = w->work_done_ns;
 	/* io_uring: the completions of the interval were each seen about reap ns late */
@@ -371,6 +385,14 @@ static uint64_t worker_slot_wait(const struct worker *w, uint64_t intended, uint
 	return from < to ? to - from : 0;
 }
 
+/* To the ring the process's streams share: the stream's own file and part of the slots. */
+static void worker_queue(struct worker *w, struct engine_io *io)
+{
+	io->slot = (uint16_t)(w->slot_base + io->slot);
+	io->file = w->file_index;
+	w->ops->queue(w->eng, io);
+}
+
 static void worker_issue(struct worker *w, uint64_t intended, uint64_t now)
 {
 	unsigned k = w->nstreams > 1 ? mix_pick(w->credit, w->share, w->nstreams) : 0;
@@ -396,7 +418,7 @@ static void worker_issue(struct worker *w, uint64_t intended, uint64_t now)
 	io.offset = op.offset;
 	io.write = op.write;
 	if (op.write) {
-		void *buf = w->ops->buffer(w->eng, io.slot);
+		void *buf = w->ops->buffer(w->eng, (uint16_t)(w->slot_base + io.slot));
 
 		datagen_fill(w->data, buf);
 		if (w->verify)
@@ -411,7 +433,7 @@ static void worker_issue(struct worker *w, uint64_t intended, uint64_t now)
 	w->syncing[io.slot] = false;
 	w->offset[io.slot] = op.offset;
 	io.sync = ENGINE_SYNC_NONE;
-	w->ops->queue(w->eng, &io);
+	worker_queue(w, &io);
 	if (w->dump_fd >= 0)
 		worker_dump(w, intended);
 	if (!op.write)
@@ -446,7 +468,7 @@ static void worker_issue_sync(struct worker *w, uint64_t now)
 		    w->full_at && w->full_at < w->sync_due_ns ? w->full_at : w->sync_due_ns;
 	}
 	w->sync_due = false;
-	w->ops->queue(w->eng, &io);
+	worker_queue(w, &io);
 }
 
 /*
@@ -541,8 +563,8 @@ static bool worker_verify_read(struct worker *w, uint16_t slot)
 	struct record *r = &w->cur->rec;
 	struct verify_bad bad;
 	char words[RECORD_CAUSE_MAX] = "";
-	uint32_t n =
-	    verify_check(w->ops->buffer(w->eng, slot), w->len[slot], w->offset[slot], &bad);
+	uint32_t n = verify_check(w->ops->buffer(w->eng, (uint16_t)(w->slot_base + slot)),
+	                          w->len[slot], w->offset[slot], &bad);
 
 	if (n == 0)
 		return false;
@@ -736,37 +758,60 @@ static void worker_work_done(struct worker *w, struct worker_work *k, int n, uin
 }
 
 /*
+ * A step in progress on one stream: what worker_step_run kept in its locals, so that
+ * several streams of one process can share a ring and its waits (worker_run_streams).
+ */
+struct worker_run {
+	struct worker_step s;
+	uint32_t qd;
+	bool closed;
+	uint64_t end, boundary, drain_until, start, next, full_since;
+	struct worker_work k;
+	uint32_t index, inflight;
+	bool over, draining;
+	bool done; /* the step is over and nothing of it is in flight, or it broke off */
+};
+
+/*
  * One step. Operation k is due at start + k/rate; when the queue is full it waits
  * for a slot and keeps its intended time, so the wait shows in its latency. The
  * worker sleeps in the ring until the next due operation (precise timing: within
  * its lateness budget, spinning only where the budget is tighter than a wake-up's
  * lateness; see pacer.h), the next interval boundary, a completion or a wake;
  * every operation due by then is queued and goes out in one submission. One clock
- * read per wake stamps both the batch reaped and the batch submitted next. Each
+ * read per wake stamps the batch reaped, one more the batch submitted. Each
  * interval's `missed` is the backlog at its end (due, not issued). At the step's
  * end the backlog is charged, and the operations in flight are waited for (up to
  * WORKER_DRAIN_MAX_NS) and counted in the last interval.
+ *
+ * worker_step_begin starts it; then, as long as it is not done, worker_step_pre
+ * issues what is due and says how long the stream may wait, the ring waits (for
+ * every stream of the process: the shortest of their waits), and worker_step_post
+ * takes the stream's completions and the time.
  */
-static int worker_step_run(struct worker *w, const struct worker_step *s)
+static void worker_step_begin(struct worker *w, struct worker_run *r, const struct worker_step *s)
 {
-	const uint32_t qd = w->cfg->io.queue_depth;
-	const bool closed = !(s->rate > 0);
-	const uint64_t end = s->start_ns + (uint64_t)s->nintervals * s->interval_ns;
-	uint64_t boundary = s->start_ns + s->interval_ns, drain_until = 0;
-	/* fixed work: this worker's own start, spread over the fleet */
 	const uint64_t start = s->start_ns + (s->work_ops ? s->start_off_ns : 0);
-	struct worker_work k = {.ops = s->work_ops, .start = start, .think_ns = s->think_ns};
-	uint64_t next = start, now, full_since;
-	uint32_t index = 0, inflight = 0;
-	bool over = s->nintervals == 0, draining = false;
+	uint64_t now;
 
+	memset(r, 0, sizeof(*r));
+	r->s = *s;
+	r->qd = w->cfg->io.queue_depth;
+	r->closed = !(s->rate > 0);
+	r->end = s->start_ns + (uint64_t)s->nintervals * s->interval_ns;
+	r->boundary = s->start_ns + s->interval_ns;
+	/* fixed work: this worker's own start, spread over the fleet */
+	r->start = start;
+	r->k = (struct worker_work){.ops = s->work_ops, .start = start, .think_ns = s->think_ns};
+	r->next = start;
+	r->over = s->nintervals == 0;
 	w->work_done = w->work_done_ns = 0;
 	/* each step counts its own writes to N: a sync due at the last one's end never went */
 	w->writes_issued = 0;
 	w->sync_due = false;
-	if (k.ops && k.think_ns)
-		k.think = xcalloc(qd, sizeof(*k.think));
-	if (!closed && w->cfg->replay != NULL) {
+	if (r->k.ops && r->k.think_ns)
+		r->k.think = xcalloc(r->qd, sizeof(*r->k.think));
+	if (!r->closed && w->cfg->replay != NULL) {
 		/*
 		 * The speed: this worker's rate over its share of the trace's x1 rate (the
 		 * coordinator splits a step's rate evenly over the fleet's workers).
@@ -774,139 +819,159 @@ static int worker_step_run(struct worker *w, const struct worker_step *s)
 		uint32_t fleet = w->cfg->phase_total ? w->cfg->phase_total : w->cfg->io.workers;
 
 		replay_src_start(&w->rp, start, s->rate * fleet / w->cfg->replay->rate);
-		next = replay_next(&w->rp);
-	} else if (!closed) {
+		r->next = replay_next(&w->rp);
+	} else if (!r->closed) {
 		arrivals_init(&w->arr, w->cfg->io.poisson ? ARRIVALS_POISSON : ARRIVALS_UNIFORM,
 		              s->rate, start, w->cfg->seed ^ s->gen);
 		if (w->cfg->phase_total > 1)
 			arrivals_set_phase(&w->arr, (double)(w->cfg->phase_base + w->cfg->index) /
 			                                (double)w->cfg->phase_total);
-		next = arrivals_next(&w->arr);
+		r->next = arrivals_next(&w->arr);
 	}
 	worker_target_check(w, true);
-	worker_cpu(&w->cpu_user_ns, &w->cpu_sys_ns, &w->nivcsw);
+	worker_cpu(w, &w->cpu_user_ns, &w->cpu_sys_ns, &w->nivcsw);
 	worker_interval_begin(w, s->gen, 0);
 	now = clock_now_ns();
 	schedwait_mark(&w->sched, now);
-	while (!over || inflight > 0) {
-		uint64_t wait_ns = ENGINE_WAIT_EVER;
-		bool woken, crossed = false;
-		int n, data;
+	r->done = r->over && r->inflight == 0;
+}
 
-		if (!over && !draining && worker_deadman(w, now))
-			break; /* closing the ring drains what is in flight */
-		if (draining) {
-			w->pace.target_ns = 0;
-			wait_ns = drain_until > now ? drain_until - now : ENGINE_NO_WAIT;
-		} else if (!over) {
-			uint64_t until = boundary;
-			bool issue = false;
+/* Issue what is due at now; how long the stream may wait (ENGINE_WAIT_EVER: for I/O only). */
+static uint64_t worker_step_pre(struct worker *w, struct worker_run *r, uint64_t now)
+{
+	const uint32_t qd = r->qd;
+	const bool closed = r->closed;
+	struct worker_work *k = &r->k;
+	uint64_t wait_ns = ENGINE_WAIT_EVER;
 
-			while (inflight < qd) {
-				uint64_t intended = closed ? now : next;
-
-				if (w->sync_due) {
-					/* the next operation, once the writes before it are done */
-					if (w->writes_inflight > 0 || now >= end)
-						break;
-					worker_issue_sync(w, now);
-					inflight++;
-					continue;
-				}
-				if (closed && (now < start || now >= end))
-					break;
-				if (!closed && (next > now || next >= end))
-					break;
-				if (!worker_work_slot(&k, inflight, qd, closed, now, &intended))
-					break;
-				worker_issue(w, intended, now);
-				inflight++;
-				k.issued++;
-				if (!closed)
-					next = worker_next_due(w);
-			}
-			if (worker_work_out(&k)) {
-				/* its work is all out: only the interval boundaries wake it */
-			} else if (inflight < qd && closed && now < start && start < until) {
-				until = start;
-			} else if (inflight < qd && closed && k.nthink > 0 &&
-			           inflight + k.nthink >= qd && k.think[k.head] < until) {
-				until = k.think[k.head];
-				issue = true;
-			}
-			if (inflight < qd && !closed && next < end && next < until &&
-			    !worker_work_out(&k) && !w->sync_due) {
-				until = next;
-				issue = true;
-			}
-			wait_ns = pacer_wait(&w->pace, now, until, issue);
-		} else if (w->stop) {
-			break; /* closing the ring reaps what is left */
-		}
-		full_since = inflight == qd && !over && !draining ? now : 0;
-		if (!full_since)
-			w->full_at = 0;
-		else if (w->full_at == 0)
-			w->full_at = now;
-		if (!over)
-			wait_ns = worker_deadman_wait(w, wait_ns);
-		worker_stamp_submitted(w);
-		n = w->ops->submit_and_wait(w->eng, wait_ns, w->done, (int)qd, &woken);
-		if (n < 0) {
-			free(k.think);
-			return n;
-		}
-		now = clock_now_ns();
-		pacer_woke(&w->pace, now, n == 0 && !woken);
-		/* Time spent with the queue full: the client, not the storage, set the pace. */
-		if (full_since)
-			w->cur->rec.qd_full_ns += now - full_since;
-		if (full_since && n > 0)
-			worker_slot_freed(w, n, now);
-		/* Close the intervals that ended first: a completion counts where it landed. */
-		while (!over && !draining && now >= boundary) {
-			if (index + 1 == s->nintervals) {
-				if (!closed && !worker_work_out(&k))
-					w->cur->rec.missed = worker_end_missed(w, next, end);
-				draining = true;
-				drain_until = now + WORKER_DRAIN_MAX_NS;
-				break;
-			}
-			if (!closed && !worker_work_out(&k))
-				w->cur->rec.missed = worker_backlog(w, next, boundary);
-			worker_publish(w);
-			crossed = true;
-			worker_interval_begin(w, s->gen, ++index);
-			boundary += s->interval_ns;
-		}
-		if (crossed)
-			worker_target_check(w, false);
-		if (!over)
-			w->cur->rec.wakes++;
-		data = worker_reap(w, n, now, !over);
-		if (!over)
-			worker_work_done(w, &k, data, now);
-		inflight -= (uint32_t)n;
-		if (draining && (inflight == 0 || now >= drain_until || w->stop)) {
-			worker_end_inflight(w, now);
-			worker_dump_flush(w); /* before the last interval: a reader may look then */
-			worker_publish(w);
-			draining = false;
-			over = true;
-		}
-		if ((woken || crossed) && !over && !draining && worker_step_changed(w, s->gen)) {
-			/* Ended early (EndStep, stop): its backlog is charged like any step end's.
-			 */
-			if (!closed && !worker_work_out(&k))
-				w->cur->rec.missed =
-				    worker_end_missed(w, next, now < end ? now : end);
-			over = true;
-		} else if (woken && (over || draining) && !w->stop)
-			worker_step_changed(w, s->gen);
+	if (!r->over && !r->draining && worker_deadman(w, now)) {
+		r->done = true; /* closing the ring drains what is in flight */
+		return ENGINE_NO_WAIT;
 	}
+	if (r->draining) {
+		w->pace.target_ns = 0;
+		wait_ns = r->drain_until > now ? r->drain_until - now : ENGINE_NO_WAIT;
+	} else if (!r->over) {
+		uint64_t until = r->boundary;
+		bool issue = false;
+
+		while (r->inflight < qd) {
+			uint64_t intended = closed ? now : r->next;
+
+			if (w->sync_due) {
+				/* the next operation, once the writes before it are done */
+				if (w->writes_inflight > 0 || now >= r->end)
+					break;
+				worker_issue_sync(w, now);
+				r->inflight++;
+				continue;
+			}
+			if (closed && (now < r->start || now >= r->end))
+				break;
+			if (!closed && (r->next > now || r->next >= r->end))
+				break;
+			if (!worker_work_slot(k, r->inflight, qd, closed, now, &intended))
+				break;
+			worker_issue(w, intended, now);
+			r->inflight++;
+			k->issued++;
+			if (!closed)
+				r->next = worker_next_due(w);
+		}
+		if (worker_work_out(k)) {
+			/* its work is all out: only the interval boundaries wake it */
+		} else if (r->inflight < qd && closed && now < r->start && r->start < until) {
+			until = r->start;
+		} else if (r->inflight < qd && closed && k->nthink > 0 &&
+		           r->inflight + k->nthink >= qd && k->think[k->head] < until) {
+			until = k->think[k->head];
+			issue = true;
+		}
+		if (r->inflight < qd && !closed && r->next < r->end && r->next < until &&
+		    !worker_work_out(k) && !w->sync_due) {
+			until = r->next;
+			issue = true;
+		}
+		wait_ns = pacer_wait(&w->pace, now, until, issue);
+	} else if (w->stop) {
+		r->done = true; /* closing the ring reaps what is left */
+		return ENGINE_NO_WAIT;
+	}
+	r->full_since = r->inflight == qd && !r->over && !r->draining ? now : 0;
+	if (!r->full_since)
+		w->full_at = 0;
+	else if (w->full_at == 0)
+		w->full_at = now;
+	if (!r->over)
+		wait_ns = worker_deadman_wait(w, wait_ns);
+	return wait_ns;
+}
+
+/*
+ * The wait ended at now with the stream's n completions in w->done (timed_out: the
+ * process's wait ran out, with no completion and no wake for any stream).
+ */
+static void worker_step_post(struct worker *w, struct worker_run *r, int n, bool woken,
+                             bool timed_out, uint64_t now)
+{
+	const struct worker_step *s = &r->s;
+	bool crossed = false;
+	int data;
+
+	pacer_woke(&w->pace, now, timed_out);
+	/* Time spent with the queue full: the client, not the storage, set the pace. */
+	if (r->full_since)
+		w->cur->rec.qd_full_ns += now - r->full_since;
+	if (r->full_since && n > 0)
+		worker_slot_freed(w, n, now);
+	/* Close the intervals that ended first: a completion counts where it landed. */
+	while (!r->over && !r->draining && now >= r->boundary) {
+		if (r->index + 1 == s->nintervals) {
+			if (!r->closed && !worker_work_out(&r->k))
+				w->cur->rec.missed = worker_end_missed(w, r->next, r->end);
+			r->draining = true;
+			r->drain_until = now + WORKER_DRAIN_MAX_NS;
+			break;
+		}
+		if (!r->closed && !worker_work_out(&r->k))
+			w->cur->rec.missed = worker_backlog(w, r->next, r->boundary);
+		worker_publish(w);
+		crossed = true;
+		worker_interval_begin(w, s->gen, ++r->index);
+		r->boundary += s->interval_ns;
+	}
+	if (crossed)
+		worker_target_check(w, false);
+	if (!r->over)
+		w->cur->rec.wakes++;
+	data = worker_reap(w, n, now, !r->over);
+	if (!r->over)
+		worker_work_done(w, &r->k, data, now);
+	r->inflight -= (uint32_t)n;
+	if (r->draining && (r->inflight == 0 || now >= r->drain_until || w->stop)) {
+		worker_end_inflight(w, now);
+		worker_dump_flush(w); /* before the last interval: a reader may look then */
+		worker_publish(w);
+		r->draining = false;
+		r->over = true;
+	}
+	if ((woken || crossed) && !r->over && !r->draining && worker_step_changed(w, s->gen)) {
+		/* Ended early (EndStep, stop): its backlog is charged like any step end's. */
+		if (!r->closed && !worker_work_out(&r->k))
+			w->cur->rec.missed =
+			    worker_end_missed(w, r->next, now < r->end ? now : r->end);
+		r->over = true;
+	} else if (woken && (r->over || r->draining) && !w->stop)
+		worker_step_changed(w, s->gen);
+	if (r->over && r->inflight == 0)
+		r->done = true;
+}
+
+static void worker_step_end(struct worker *w, struct worker_run *r)
+{
 	worker_dump_flush(w);
-	free(k.think);
-	return 0;
+	free(r->k.think);
+	r->k.think = NULL;
 }
 
 /* The data the plan writes (compress, dedupe) and lays out (clone): block size and seed unset. */
@@ -1069,22 +1134,6 @@ static int worker_setup(struct worker *w, const struct io_plan *cfg, struct erro
 	}
 	if (worker_open_target(w, cfg, err) < 0)
 		return -1;
-	struct engine_params ep = {.fd = w->fd,
-	                           .queue_depth = qd,
-	                           .block_size = bs,
-	                           .wake_fd = cfg->wake_fd,
-	                           .sim = cfg->sim ? *cfg->sim : (struct engine_sim_params){0},
-	                           .seed = cfg->seed,
-	                           .reap_slack_ns = cfg->lateness_ns};
-	/* a shared sim device: the foreground's worker w has device w, a background spreads */
-	ep.sim.share_dev = cfg->index;
-	ep.sim.share_own = cfg->io.workers;
-	ep.sim.share_spread = cfg->io.background;
-	w->eng = engine_open(w->ops, &ep, err);
-	if (w->eng == NULL) {
-		error_prefix(err, "%s: ", what);
-		return -1;
-	}
 	/* a simulated device moves no data: nothing to stamp or check */
 	w->verify = cfg->io.verify && cfg->sim == NULL;
 	w->sum = verify_sum_of_method(cfg->io.verify);
@@ -1129,8 +1178,6 @@ static int worker_setup(struct worker *w, const struct io_plan *cfg, struct erro
 static void worker_teardown(struct worker *w)
 {
 	schedwait_close(&w->sched);
-	if (w->eng != NULL)
-		w->ops->close(w->eng);
 	if (w->fd >= 0)
 		close(w->fd);
 	free(w->intended);
@@ -1152,68 +1199,249 @@ static void worker_teardown(struct worker *w)
 		close(w->dump_fd);
 }
 
+/*
+ * The process's one engine for its n streams: one io_uring ring over their files, each
+ * stream a part of its slots (the sim, one stream a process, its own device).
+ */
+static struct engine *worker_open_engine(struct worker *ws, unsigned n, struct error *err)
+{
+	const struct io_plan *cfg = ws[0].cfg;
+	int fds[WORKER_STREAMS_MAX];
+	struct engine_params ep = {.fd = ws[0].fd,
+	                           .queue_depth = n * cfg->io.queue_depth,
+	                           .block_size = cfg->io.block_size,
+	                           .wake_fd = cfg->wake_fd,
+	                           .sim = cfg->sim ? *cfg->sim : (struct engine_sim_params){0},
+	                           .seed = cfg->seed,
+	                           .reap_slack_ns = cfg->lateness_ns};
+	struct engine *e;
+
+	if (n > 1) {
+		for (unsigned i = 0; i < n; i++)
+			fds[i] = ws[i].fd;
+		ep.fds = fds;
+		ep.nfds = n;
+	}
+	/* a shared sim device: the foreground's worker w has device w, a background spreads */
+	ep.sim.share_dev = cfg->index;
+	ep.sim.share_own = cfg->io.workers;
+	ep.sim.share_spread = cfg->io.background;
+	e = engine_open(ws[0].ops, &ep, err);
+	if (e == NULL)
+		error_prefix(err, "%s: ", cfg->sim != NULL ? "sim" : cfg->path);
+	for (unsigned i = 0; e != NULL && i < n; i++) {
+		ws[i].eng = e;
+		ws[i].slot_base = i * cfg->io.queue_depth;
+		ws[i].file_index = (uint16_t)i;
+	}
+	return e;
+}
+
+/* A batch of the shared ring's completions to their streams, in each one's own slots. */
+static void worker_split(struct worker *ws, unsigned n, const struct engine_completion *all,
+                         int nall, int *cnt)
+{
+	uint32_t qd = ws[0].cfg->io.queue_depth;
+
+	for (unsigned i = 0; i < n; i++)
+		cnt[i] = 0;
+	for (int j = 0; j < nall; j++) {
+		unsigned i = all[j].slot / qd;
+		struct engine_completion c = all[j];
+
+		if (i >= n)
+			continue;
+		c.slot = (uint16_t)(c.slot % qd);
+		ws[i].done[cnt[i]++] = c;
+	}
+}
+
+/*
+ * One step on every stream of the process, their waits in the one ring. A stream is
+ * looked at on a wake only when it has completions, the wake was the agent's, or its own
+ * time came (its due operation, interval boundary or drain's end: due[i]); so a process
+ * of many streams does per wake the work of the few that have any.
+ */
+static int worker_streams_step(struct worker *ws, unsigned n, struct engine *eng,
+                               struct engine_completion *all, struct worker_run *runs)
+{
+	const struct engine_ops *ops = ws[0].ops;
+	int cnt[WORKER_STREAMS_MAX] = {0}, total = (int)(n * ws[0].cfg->io.queue_depth);
+	uint64_t due[WORKER_STREAMS_MAX], now;
+	bool woken = true; /* the first pass looks at every stream */
+
+	for (unsigned i = 0; i < n; i++) {
+		struct worker_step s;
+
+		worker_step_load(&ws[i], &s);
+		worker_step_begin(&ws[i], &runs[i], &s);
+	}
+	now = clock_now_ns();
+	for (;;) {
+		uint64_t wait_ns = ENGINE_WAIT_EVER;
+		bool live = false, stop = false;
+		int nall;
+
+		for (unsigned i = 0; i < n; i++) {
+			uint64_t w_ns;
+
+			if (runs[i].done)
+				continue;
+			if (!woken && cnt[i] == 0 && now < due[i]) {
+				live = true; /* nothing for it yet: its wait stands */
+				wait_ns = due[i] - now < wait_ns ? due[i] - now : wait_ns;
+				continue;
+			}
+			w_ns = worker_step_pre(&ws[i], &runs[i], now);
+			stop |= runs[i].done && ws[i].stop;
+			if (runs[i].done)
+				continue;
+			live = true;
+			due[i] = w_ns == ENGINE_WAIT_EVER ? UINT64_MAX : now + w_ns;
+			wait_ns = w_ns < wait_ns ? w_ns : wait_ns;
+		}
+		if (!live || stop)
+			break; /* a stop (or the dead-man) ends them all: closing the ring drains */
+		for (unsigned i = 0; i < n; i++)
+			worker_stamp_submitted(&ws[i]);
+		nall = ops->submit_and_wait(eng, wait_ns, all, total, &woken);
+		if (nall < 0)
+			return nall;
+		now = clock_now_ns();
+		worker_split(ws, n, all, nall, cnt);
+		for (unsigned i = 0; i < n; i++) {
+			if (!runs[i].done && (cnt[i] > 0 || woken || now >= due[i]))
+				worker_step_post(&ws[i], &runs[i], cnt[i], woken,
+				                 nall == 0 && !woken, now);
+			else if (runs[i].done && cnt[i] > 0)
+				worker_reap(&ws[i], cnt[i], now, false);
+			if (runs[i].done || cnt[i] > 0)
+				due[i] = now; /* looked at on the next pass */
+		}
+	}
+	for (unsigned i = 0; i < n; i++)
+		worker_step_end(&ws[i], &runs[i]);
+	return 0;
+}
+
 int worker_run(const struct io_plan *cfg)
 {
-	struct worker w = {.cfg = cfg, .ops = &engine_uring_ops, .fd = -1, .dump_fd = -1};
+	return worker_run_streams(cfg, 1);
+}
+
+int worker_run_streams(const struct io_plan *cfgs, unsigned n)
+{
+	struct worker *ws = xcalloc(n, sizeof(*ws));
+	struct worker_run *runs = xcalloc(n, sizeof(*runs));
+	struct engine_completion *all = NULL;
+	struct engine *eng = NULL;
 	struct error err = {{0}};
-	struct worker_step s;
 	const char *dump = getenv(WORKER_TEST_INTENDED_ENV);
-	int ret;
+	uint64_t gen_seen = 0, silent = 0;
+	int ret = 0, status = 0;
+	unsigned i;
 
 	/* Dies with the agent rather than keep loading a target nobody measures. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	/* Timer slack would make every open-loop start late by up to 50 us. */
 	prctl(PR_SET_TIMERSLACK, 1UL);
-	pacer_init(&w.pace, cfg->io.efficient ? PACER_EFFICIENT : PACER_PRECISE,
-	           cfg->io.wake_slack_ns, cfg->lateness_ns);
-	schedwait_open(&w.sched);
-	if (dump != NULL && *dump != '\0') {
-		char path[4096];
-
-		snprintf(path, sizeof(path), "%s.%d", dump, (int)getpid());
-		/* no link followed, a regular file of ours: the hook writes through nothing */
-		w.dump_fd = safefile_append(AT_FDCWD, NULL, path, 0, &err);
+	if (n == 0 || n > WORKER_STREAMS_MAX || (n > 1 && cfgs[0].sim != NULL) ||
+	    n * (uint64_t)cfgs[0].io.queue_depth > UINT16_MAX) {
+		error_set(&err, "%s: %u streams of queue depth %u cannot share a process",
+		          cfgs[0].sim ? "sim" : cfgs[0].path, n, cfgs[0].io.queue_depth);
+		for (i = 0; i < n; i++)
+			worker_fail(&cfgs[i], err.msg);
+		goto out;
 	}
-	if (worker_setup(&w, cfg, &err) < 0) {
-		worker_teardown(&w);
-		return worker_fail(cfg, err.msg);
-	}
-	atomic_store_explicit(&cfg->slot->state, SHM_WORKER_READY, memory_order_release);
-	worker_notify(cfg);
+	for (i = 0; i < n; i++) {
+		struct worker *w = &ws[i];
 
+		*w = (struct worker){.cfg = &cfgs[i],
+		                     .ops = &engine_uring_ops,
+		                     .fd = -1,
+		                     .dump_fd = -1,
+		                     .nshare = n};
+		pacer_init(&w->pace, cfgs[i].io.efficient ? PACER_EFFICIENT : PACER_PRECISE,
+		           cfgs[i].io.wake_slack_ns, cfgs[i].lateness_ns);
+		schedwait_open(&w->sched);
+		if (dump != NULL && *dump != '\0') {
+			char path[4096];
+
+			snprintf(path, sizeof(path), "%s.%d", dump, (int)getpid());
+			/* no link followed, a regular file of ours: the hook writes through nothing
+			 */
+			w->dump_fd = safefile_append(AT_FDCWD, NULL, path, 0, &err);
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (worker_setup(&ws[i], &cfgs[i], &err) < 0)
+			goto fail;
+	eng = worker_open_engine(ws, n, &err);
+	if (eng == NULL)
+		goto fail;
+	all = xcalloc((size_t)n * cfgs[0].io.queue_depth, sizeof(*all));
+	for (i = 0; i < n; i++) {
+		atomic_store_explicit(&cfgs[i].slot->state, SHM_WORKER_READY, memory_order_release);
+		worker_notify(&cfgs[i]);
+	}
 	for (;;) {
-		bool woken;
+		struct worker_step s;
+		bool woken, stop = false;
+		int nall, cnt[WORKER_STREAMS_MAX];
 
-		worker_step_load(&w, &s);
-		if (s.stop || w.stop)
+		worker_step_load(&ws[0], &s);
+		for (i = 0; i < n; i++)
+			stop |= ws[i].stop;
+		if (s.stop || stop)
 			break;
-		if (s.gen != w.gen_seen) {
-			w.gen_seen = s.gen;
-			ret = worker_step_run(&w, &s);
+		if (s.gen != gen_seen) {
+			gen_seen = s.gen;
+			ret = worker_streams_step(ws, n, eng, all, runs);
 			if (ret < 0)
-				goto err;
+				goto io_err;
 			continue;
 		}
 		/* Idle: sleep in the ring until the agent writes the wake eventfd. */
-		ret = w.ops->submit_and_wait(w.eng, ENGINE_WAIT_EVER, w.done,
-		                             (int)cfg->io.queue_depth, &woken);
-		if (ret < 0)
-			goto err;
-		worker_reap(&w, ret, 0, false);
+		nall = ws[0].ops->submit_and_wait(eng, ENGINE_WAIT_EVER, all,
+		                                  (int)(n * cfgs[0].io.queue_depth), &woken);
+		if (nall < 0) {
+			ret = nall;
+			goto io_err;
+		}
+		worker_split(ws, n, all, nall, cnt);
+		for (i = 0; i < n; i++)
+			worker_reap(&ws[i], cnt[i], 0, false);
 	}
-	worker_teardown(&w);
-	if (w.silent_ns == 0)
-		return 0;
-	error_set(&err,
-	          "%s: dead-man: the agent had not heard its coordinator for %.1f s; I/O stopped",
-	          cfg->sim ? "sim" : cfg->path, (double)w.silent_ns / 1e9);
-	log_warn("%s", err.msg);
-	/* Before the state's release store: the agent reads it once it sees FAILED. */
-	cfg->slot->deadman_ns = w.silent_ns;
-	return worker_fail(cfg, err.msg);
-err:
-	error_set(&err, "%s: I/O engine %s: %s", cfg->sim ? "sim" : cfg->path, w.ops->name,
-	          strerror(-ret));
-	worker_teardown(&w);
-	return worker_fail(cfg, err.msg);
+	for (i = 0; i < n; i++)
+		silent = ws[i].silent_ns > silent ? ws[i].silent_ns : silent;
+	if (silent != 0) {
+		error_set(&err,
+		          "%s: dead-man: the agent had not heard its coordinator for %.1f s; I/O "
+		          "stopped",
+		          cfgs[0].sim ? "sim" : cfgs[0].path, (double)silent / 1e9);
+		log_warn("%s", err.msg);
+		for (i = 0; i < n; i++) {
+			/* Before the state's release store: the agent reads it once it sees FAILED.
+			 */
+			cfgs[i].slot->deadman_ns = silent;
+			status = worker_fail(&cfgs[i], err.msg);
+		}
+	}
+	goto out;
+io_err:
+	error_set(&err, "%s: I/O engine %s: %s", cfgs[0].sim ? "sim" : cfgs[0].path,
+	          ws[0].ops->name, strerror(-ret));
+fail:
+	for (i = 0; i < n; i++)
+		status = worker_fail(&cfgs[i], err.msg);
+out:
+	/* exiting the ring waits for (or cancels) what is in flight, before the files close */
+	if (eng != NULL)
+		ws[0].ops->close(eng);
+	for (i = 0; i < n; i++)
+		worker_teardown(&ws[i]);
+	free(all);
+	free(runs);
+	free(ws);
+	return status;
 }

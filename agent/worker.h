@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* A worker: one forked process, one io_uring ring, one target file. */
+/*
+ * A worker: one stream of operations on one target file, with its own rate, slots and
+ * figures. A process drives one or more of them (worker_run_streams) from one io_uring
+ * ring; the pool runs one process per CPU the workers may use.
+ */
 #ifndef IOCURVE_WORKER_H
 #define IOCURVE_WORKER_H
 
@@ -69,6 +73,18 @@ struct io_plan {
  * then runs every step it is given. Returns the process exit status.
  */
 int worker_run(const struct io_plan *cfg);
+
+/* Streams one process drives at most (worker_run_streams). */
+#define WORKER_STREAMS_MAX 256
+
+/*
+ * n streams in this one process: each cfgs[i] a worker's plan as worker_run takes it
+ * (its own file, slot and rate), all of one workload, sharing one io_uring ring of n x
+ * queue_depth slots over their files and one wake eventfd (cfgs[0].wake_fd); each
+ * stream's figures are its own, the process's CPU split between them. The sim takes
+ * one stream a process. Returns the process exit status.
+ */
+int worker_run_streams(const struct io_plan *cfgs, unsigned n);
 
 /*
  * Test hook, not for production: when the environment names a file prefix in

@@ -42,9 +42,11 @@ struct wt_rig *wt_rig_new(unsigned n)
 }
 
 /* Fork worker i, the way the agent does: the child runs worker_run and nothing else. */
-void wt_fork(struct wt_rig *r, unsigned i, const struct wt_worker_opts *o)
+/* Worker i's plan as the agent's pool makes it (path in r->path[i], eventfds made). */
+static void wt_plan(struct wt_rig *r, unsigned i, const struct wt_worker_opts *o,
+                    struct io_plan *cfg)
 {
-	struct io_plan cfg = {
+	*cfg = (struct io_plan){
 	    .io = {.rw = o->rw,
 	           .block_size = o->block_size ? o->block_size : 4096,
 	           .queue_depth = o->queue_depth ? o->queue_depth : 16,
@@ -61,23 +63,51 @@ void wt_fork(struct wt_rig *r, unsigned i, const struct wt_worker_opts *o)
 	    .step = r->step,
 	    .slot = &r->slots[i],
 	};
-
 	if (o->sim)
 		snprintf(r->path[i], sizeof(r->path[i]), "sim");
 	else if (o->name)
 		snprintf(r->path[i], sizeof(r->path[i]), "%s/%s", wt_dir, o->name);
 	else
 		snprintf(r->path[i], sizeof(r->path[i]), "%s", o->path);
-	cfg.path = r->path[i];
+	cfg->path = r->path[i];
 	r->wake_fd[i] = eventfd(0, EFD_CLOEXEC | (o->blocking_wake ? 0 : EFD_NONBLOCK));
 	r->notify_fd[i] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	assert_true(r->wake_fd[i] >= 0 && r->notify_fd[i] >= 0);
-	cfg.wake_fd = r->wake_fd[i];
-	cfg.notify_fd = r->notify_fd[i];
+	cfg->wake_fd = r->wake_fd[i];
+	cfg->notify_fd = r->notify_fd[i];
+}
+
+void wt_fork(struct wt_rig *r, unsigned i, const struct wt_worker_opts *o)
+{
+	struct io_plan cfg;
+
+	wt_plan(r, i, o, &cfg);
 	r->pid[i] = fork();
 	assert_true(r->pid[i] >= 0);
 	if (r->pid[i] == 0)
 		_exit(worker_run(&cfg));
+}
+
+void wt_fork_streams(struct wt_rig *r, const struct wt_worker_opts *o)
+{
+	struct io_plan cfg[WT_MAX];
+	pid_t pid;
+
+	for (unsigned i = 0; i < r->n; i++) {
+		wt_plan(r, i, &o[i], &cfg[i]);
+		/* one eventfd wakes the process: the others name the same one */
+		if (i > 0) {
+			close(r->wake_fd[i]);
+			r->wake_fd[i] = dup(r->wake_fd[0]);
+			cfg[i].wake_fd = r->wake_fd[0];
+		}
+	}
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(worker_run_streams(cfg, r->n));
+	for (unsigned i = 0; i < r->n; i++)
+		r->pid[i] = i == 0 ? pid : 0;
 }
 
 /* Sleep on worker i's notify eventfd until it changes state or publishes; false on timeout. */

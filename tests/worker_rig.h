@@ -50,6 +50,11 @@ struct wt_worker_opts {
 struct wt_rig *wt_rig_new(unsigned n);
 /* Fork worker i, the way the agent does: the child runs worker_run and nothing else. */
 void wt_fork(struct wt_rig *r, unsigned i, const struct wt_worker_opts *o);
+/*
+ * Fork all r->n workers as streams of one process (worker_run_streams), o[i] each one's;
+ * r->pid[0] is the process (the others 0).
+ */
+void wt_fork_streams(struct wt_rig *r, const struct wt_worker_opts *o);
 /* Sleep on worker i's notify eventfd until it changes state or publishes; false on timeout. */
 bool wt_wait_notify(struct wt_rig *r, unsigned i, uint64_t deadline_ns);
 uint32_t wt_wait_state(struct wt_rig *r, unsigned i);

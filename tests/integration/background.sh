@@ -192,7 +192,7 @@ cmp "$T/r1/curve-reads.json" "$T/r2/curve-reads.json" && cmp "$T/r1/curve-reads.
 ok "report rebuilds the background's figures from intervals.jsonl, byte for byte"
 
 # --max-workers holds for the host: the foreground's workers and the background's together
-cap=$((4 * $(nproc)))
+cap=$((32 * $(nproc)))
 sed "s/  - {name: reads, rw: randread,/  - {name: reads, rw: randread, workers: $cap,/" \
 	"$T/bg.yaml" > "$T/cap.yaml"
 if "$IOCURVE" run "$T/cap.yaml" --out "$T/rc" > "$T/rc.out" 2>&1; then

@@ -28,14 +28,14 @@ check "check shows the local agents' caps" grep -q "caps: workers 64, queue dept
 ok "workers: 50 runs on a local agent with caps {workers: 64}"
 check "its one step is in curve.csv" test "$(wc -l < "$T/r1/curve.csv")" -eq 2
 
-# Without caps, over the default (4 per CPU): the message names the agent's cap and the fix.
-if [ $(( $(nproc) * 4 )) -lt 250 ]; then
+# Without caps, over the default (32 per CPU): the message names the agent's cap and the fix.
+if [ $(( $(nproc) * 32 )) -lt 250 ]; then
 	campaign nocaps 250 "{local: 1}"
 	STATUS=0
 	"$IOCURVE" run "$T/nocaps.yaml" --out "$T/r2" > "$T/r2.out" 2> "$T/r2.err" || STATUS=$?
 	check "over the default cap the run fails" test "$STATUS" -ne 0
 	check "the refusal says how to raise the cap" grep -q \
-		"workers 250 is over this agent's cap of $(( $(nproc) * 4 )) (--max-workers); for local agents raise it with agents: {local: 1, caps: {workers: 250}}" \
+		"workers 250 is over this agent's cap of $(( $(nproc) * 32 )) (--max-workers); for local agents raise it with agents: {local: 1, caps: {workers: 250}}" \
 		"$T/r2.err"
 fi
 
@@ -48,3 +48,32 @@ campaign big 2 "{local: 1, caps: {workers: 100000}}"
 "$IOCURVE" check "$T/big.yaml" > "$T/big.out" 2>&1 || true
 check "a cap over the campaign's limit is refused" grep -q \
 	"agents.caps.workers: expected a whole number 1..256, got '100000'" "$T/big.out"
+
+# The seeds' shape on real files: 50 workers on this agent are 50 streams driven by one
+# process per CPU at most (agent/pool.c), each with its own file and figures.
+cat > "$T/streams.yaml" <<YAML
+campaign: streams
+agents: {local: 1}
+target: {path: $T/files, size: 1MiB, direct: true}
+workers: 50
+queue_depth: 4
+interval: 200ms
+warmup: 200ms
+measure: 1s
+workloads:
+  - {name: rr, rw: randread, block_size: 4KiB, load: {steps: [2000]}}
+YAML
+"$IOCURVE" run "$T/streams.yaml" --out "$T/r3" > "$T/r3.out" 2> "$T/r3.err" ||
+	{ cat "$T/r3.out" "$T/r3.err" "$T"/r3/agent-*.log; fail "workers: 50 on files runs on the default caps"; }
+ok "workers: 50 on files runs on the default caps"
+PROCS=$(sed -n 's/.*forked 50 workers on .* in \([0-9]*\) process.*/\1/p' "$T"/r3/agent-local-0.log)
+check "the agent drove its 50 workers from one process per CPU at most ($PROCS of $(nproc))" \
+	test -n "$PROCS" -a "${PROCS:-99}" -le "$(nproc)"
+check "each of the 50 has its own file" test "$(ls "$T/files" | grep -c '\.dat$')" -eq 50
+python3 - "$T/r3/curve-rr.json" <<'PY' || fail "the step achieved its 2000 ops/s from the 50 streams"
+import json, sys
+s = json.load(open(sys.argv[1]))["steps"][0]
+assert abs(s["achieved_ops"] - 2000) <= 40, s["achieved_ops"]
+assert s["errors"] == 0
+PY
+ok "the step achieved its 2000 ops/s from the 50 streams"

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <setjmp.h>
+#include <sys/resource.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -252,6 +253,63 @@ static void test_two_workers(void **state)
 	wt_rig_free(r);
 }
 
+static uint64_t wt_rusage_ns(const struct rusage *ru)
+{
+	return (uint64_t)(ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) * NSEC_PER_SEC +
+	       (uint64_t)(ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) * 1000;
+}
+
+/*
+ * Three streams in one process (as the pool runs a CPU's workers): one ring over their
+ * three files, each stream its own rate, writes and figures; the process's CPU split
+ * three ways, so the streams' CPU adds up to the process's, not three times it.
+ */
+static void test_streams_one_process(void **state)
+{
+	struct wt_rig *r = wt_rig_new(3);
+	struct shm_interval iv[3][5];
+	double rates[3] = {500, 1500, 3000};
+	const struct wt_worker_opts o[3] = {
+	    {.name = "streams-0", .rw = RW_RANDREAD, .direct = true},
+	    {.name = "streams-1", .rw = RW_RANDWRITE, .direct = true},
+	    {.name = "streams-2", .rw = RW_RANDREAD, .direct = true, .queue_depth = 16}};
+	uint64_t gen, before = 0, cpu[3], children;
+	struct rusage ru;
+
+	/* the CPU of the children reaped so far: the process's is what it adds */
+	assert_int_equal(getrusage(RUSAGE_CHILDREN, &ru), 0);
+	children = wt_rusage_ns(&ru);
+	wt_fork_streams(r, o);
+	for (unsigned i = 0; i < 3; i++)
+		wt_ready(r, i);
+	before = wt_checksum(r->path[1]);
+	gen = wt_step(r, 200 * NSEC_PER_MSEC, 5, rates);
+	for (unsigned i = 0; i < 3; i++) {
+		char what[48];
+		struct wt_sum s;
+
+		wt_collect(r, i, gen, 5, iv[i]);
+		s = wt_sum(iv[i], 5, 4096);
+		snprintf(what, sizeof(what), "stream %u at %.0f ops/s", i, rates[i]);
+		wt_assert_rate(what, s, rates[i]);
+		assert_int_equal(s.errors, 0);
+		cpu[i] = s.cpu_ns;
+	}
+	/* the writes went to stream 1's file, and only its records count writes */
+	assert_true(wt_checksum(r->path[1]) != before);
+	assert_int_equal(iv[0][2].rec.reads, iv[0][2].rec.ops);
+	assert_int_equal(iv[1][2].rec.reads, 0);
+	/* each stream holds a third of the process's CPU: equal shares, within a tick */
+	assert_true(cpu[0] + 2 * NSEC_PER_MSEC >= cpu[2] && cpu[2] + 2 * NSEC_PER_MSEC >= cpu[0]);
+	wt_rig_free(r);
+	/* the streams' shares add up to no more than the one process used (not 3x it) */
+	assert_int_equal(getrusage(RUSAGE_CHILDREN, &ru), 0);
+	print_message("streams' CPU %.1f ms, the process's %.1f ms\n",
+	              (double)(cpu[0] + cpu[1] + cpu[2]) / 1e6,
+	              (double)(wt_rusage_ns(&ru) - children) / 1e6);
+	assert_true(cpu[0] + cpu[1] + cpu[2] <= wt_rusage_ns(&ru) - children + 4 * NSEC_PER_MSEC);
+}
+
 /* rate 0 is the `max` step: queue_depth in flight, so latency equals service time. */
 static void test_closed_loop(void **state)
 {
@@ -350,8 +408,9 @@ static int wt_setup(void **state)
 
 static int wt_teardown(void **state)
 {
-	static const char *const names[] = {"layout", "randread", "randwrite", "seqread", "two-0",
-	                                    "two-1",  "closed",   "replace",   "stop"};
+	static const char *const names[] = {"layout", "randread",  "randwrite", "seqread",
+	                                    "two-0",  "two-1",     "closed",    "replace",
+	                                    "stop",   "streams-0", "streams-1", "streams-2"};
 	char path[128];
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -367,6 +426,7 @@ int main(void)
 	    cmocka_unit_test(test_layout),
 	    cmocka_unit_test(test_randread_rate),
 	    cmocka_unit_test(test_randwrite_changes_data),
+	    cmocka_unit_test(test_streams_one_process),
 	    cmocka_unit_test(test_seqread),
 	    cmocka_unit_test(test_two_workers),
 	    cmocka_unit_test(test_closed_loop),

@@ -267,7 +267,8 @@ static void test_prepare_caps(void **state)
 
 	(void)state;
 	params_caps_default(&caps);
-	assert_true(caps.workers >= 4 && caps.workers % 4 == 0);
+	assert_true(caps.workers >= PARAMS_WORKERS_PER_CPU &&
+	            caps.workers % PARAMS_WORKERS_PER_CPU == 0);
 	assert_int_equal(caps.queue_depth, 1024);
 	assert_int_equal(caps.block_size, 16u << 20);
 	assert_true(caps.file_size == 1ull << 40);

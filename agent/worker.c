@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -1257,6 +1258,27 @@ static void worker_split(struct worker *ws, unsigned n, const struct engine_comp
 }
 
 /*
+ * Map the stream's interval slots into this process before the first step: the region is
+ * shared with the agent and fork copies none of its page tables, so each slot would
+ * otherwise fault in page by page when first written, at an interval's end (50 streams'
+ * 185 KB records: about 30 ms of faults on this VM, every stream late through them).
+ */
+static void worker_populate(const struct io_plan *cfg)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uintptr_t a = (uintptr_t)cfg->slot, b = a + sizeof(*cfg->slot);
+
+	if (page <= 0)
+		return;
+	a &= ~(uintptr_t)(page - 1);
+	if (madvise((void *)a, b - a, MADV_POPULATE_WRITE) == 0)
+		return;
+	/* before Linux 5.14: touch each page (a read maps a shared page writable) */
+	for (uintptr_t p = a; p < b; p += (uintptr_t)page)
+		(void)*(volatile const char *)p;
+}
+
+/*
  * One step on every stream of the process, their waits in the one ring. A stream is
  * looked at on a wake only when it has completions, the wake was the agent's, or its own
  * time came (its due operation, interval boundary or drain's end: due[i]); so a process
@@ -1379,6 +1401,8 @@ int worker_run_streams(const struct io_plan *cfgs, unsigned n)
 	eng = worker_open_engine(ws, n, &err);
 	if (eng == NULL)
 		goto fail;
+	for (i = 0; i < n; i++)
+		worker_populate(&cfgs[i]);
 	all = xcalloc((size_t)n * cfgs[0].io.queue_depth, sizeof(*all));
 	for (i = 0; i < n; i++) {
 		atomic_store_explicit(&cfgs[i].slot->state, SHM_WORKER_READY, memory_order_release);

@@ -145,6 +145,20 @@ struct worker {
 	uint32_t nshare;
 };
 
+/* worker_copy_out copies a record's counters whole, then these histograms and its parts. */
+_Static_assert(offsetof(struct record, service) ==
+                       offsetof(struct record, latency) + sizeof(struct hist) &&
+                   offsetof(struct record, read_latency) ==
+                       offsetof(struct record, service) + sizeof(struct hist) &&
+                   offsetof(struct record, write_latency) ==
+                       offsetof(struct record, read_latency) + sizeof(struct hist) &&
+                   offsetof(struct record, sync_latency) ==
+                       offsetof(struct record, write_latency) + sizeof(struct hist) &&
+                   offsetof(struct record, nparts) ==
+                       offsetof(struct record, sync_latency) + sizeof(struct hist) &&
+                   sizeof(struct record) == offsetof(struct record, parts) + sizeof(void *),
+               "struct record: counters, then five histograms, then the parts");
+
 /* A step's last operations may take this long to complete before they are charged as missing. */
 #define WORKER_DRAIN_MAX_NS NSEC_PER_SEC
 
@@ -294,7 +308,15 @@ static void worker_copy_out(struct worker *w, struct shm_interval *dst, uint64_t
 		parts = w->cfg->slot_parts + slot * w->nparts;
 		memcpy(parts, rec->parts, (size_t)rec->nparts * sizeof(*parts));
 	}
-	memcpy(dst, w->cur, sizeof(*dst));
+	/* the counters whole, the histograms by the bins in use (a record is ~185 KB) */
+	memcpy(dst, w->cur, offsetof(struct shm_interval, rec) + offsetof(struct record, latency));
+	hist_copy_used(&dst->rec.latency, &rec->latency);
+	hist_copy_used(&dst->rec.service, &rec->service);
+	hist_copy_used(&dst->rec.read_latency, &rec->read_latency);
+	hist_copy_used(&dst->rec.write_latency, &rec->write_latency);
+	hist_copy_used(&dst->rec.sync_latency, &rec->sync_latency);
+	dst->rec.nparts = rec->nparts;
+	dst->rec.parts_pad = rec->parts_pad;
 	dst->rec.parts = parts;
 }
 

@@ -17,6 +17,25 @@ void hist_reset(struct hist *h)
 	h->min = UINT64_MAX;
 }
 
+void hist_copy_used(struct hist *dst, const struct hist *src)
+{
+	if (dst->count > 0 && dst->min <= dst->max) {
+		unsigned lo = hist_index(dst->min), hi = hist_index(dst->max);
+
+		memset(&dst->bins[lo], 0, (size_t)(hi - lo + 1) * sizeof(dst->bins[0]));
+	}
+	if (src->count > 0 && src->min <= src->max) {
+		unsigned lo = hist_index(src->min), hi = hist_index(src->max);
+
+		memcpy(&dst->bins[lo], &src->bins[lo],
+		       (size_t)(hi - lo + 1) * sizeof(dst->bins[0]));
+	}
+	dst->count = src->count;
+	dst->sum = src->sum;
+	dst->min = src->min;
+	dst->max = src->max;
+}
+
 /*
  * Width of bin idx as a power-of-two shift; bins below 2 * HIST_SUB_COUNT are
  * one nanosecond wide. Callers pass an index already clamped to the table.

@@ -68,6 +68,12 @@ static inline void hist_record(struct hist *h, uint64_t v)
 }
 
 void hist_reset(struct hist *h);
+/*
+ * dst becomes a copy of src, writing only the bins either of them uses: both must hold
+ * no count outside their [min, max] bins (what hist_reset and hist_record keep; a zeroed
+ * hist is such a one). A 37 KB histogram of a few hundred bins in use costs that many.
+ */
+void hist_copy_used(struct hist *dst, const struct hist *src);
 /* Lowest value that falls in bin idx, and the bin's representative (midpoint). */
 uint64_t hist_bin_low(unsigned idx);
 uint64_t hist_bin_mid(unsigned idx);

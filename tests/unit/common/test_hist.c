@@ -649,10 +649,38 @@ static void test_hist_merge_saturates(void **state)
 	free(b);
 }
 
+/*
+ * hist_copy_used: a slot that held another interval's histogram (other bins, wider and
+ * narrower) ends byte for byte the source, and an empty source empties it.
+ */
+static void test_hist_copy_used(void **state)
+{
+	static struct hist src, dst, empty;
+	const uint64_t old[] = {10, 900, 52000, 7000000000ull}, now[] = {30000, 31000, 45000};
+
+	(void)state;
+	hist_reset(&src);
+	hist_reset(&dst);
+	hist_reset(&empty);
+	for (size_t i = 0; i < sizeof(old) / sizeof(old[0]); i++)
+		hist_record(&dst, old[i]);
+	for (size_t i = 0; i < sizeof(now) / sizeof(now[0]); i++)
+		hist_record(&src, now[i]);
+	hist_copy_used(&dst, &src);
+	assert_memory_equal(&dst, &src, sizeof(dst));
+	hist_copy_used(&dst, &empty);
+	assert_memory_equal(&dst, &empty, sizeof(dst));
+	/* a zeroed histogram (a fresh shared slot) takes a copy too */
+	memset(&dst, 0, sizeof(dst));
+	hist_copy_used(&dst, &src);
+	assert_memory_equal(&dst, &src, sizeof(dst));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_hist_small_values_exact),
+	    cmocka_unit_test(test_hist_copy_used),
 	    cmocka_unit_test(test_hist_bin_low_inverts_index),
 	    cmocka_unit_test(test_hist_index_round_trip),
 	    cmocka_unit_test(test_hist_clamp_huge),

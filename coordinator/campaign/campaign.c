@@ -90,7 +90,7 @@ static int campaign_detail(struct yamlnode_doc *y, const yaml_node_t *n, struct 
 /*
  * agents: {local: 2, caps: {workers: 64}}: what `iocurve run` passes its local agents
  * as --max-workers, --max-queue-depth, --max-block-size and --max-file-size, so a
- * campaign asking more than their defaults (4 workers per CPU, ...) runs here.
+ * campaign asking more than their defaults (32 workers per CPU, ...) runs here.
  */
 static int campaign_caps(struct yamlnode_doc *y, const yaml_node_t *map, struct campaign *c)
 {

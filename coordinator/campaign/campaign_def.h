@@ -189,7 +189,7 @@ struct campaign {
 	enum campaign_detail agent_detail;
 	/*
 	 * agents: {local: N, caps: {...}}: the local agents' --max-* caps, 0 where the
-	 * agent's default holds (4 workers per CPU, queue depth 1024, ...).
+	 * agent's default holds (32 workers per CPU, queue depth 1024, ...).
 	 */
 	struct campaign_caps {
 		uint32_t workers, queue_depth, block_size;

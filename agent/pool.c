@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The agent's worker pool: fork workers, hand them steps, merge their intervals. */
 #include <errno.h>
-#include <sched.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -313,9 +313,10 @@ static uint32_t pool_processes(const struct io_plan *params)
 /* The forked child: owns nothing of the agent but its streams' slots and two eventfds. */
 static void pool_child(struct pool *p, uint32_t w, pid_t parent)
 {
-	uint32_t n = 0;
-	struct io_plan *cfgs = xcalloc(WORKER_STREAMS_MAX, sizeof(*cfgs));
-	char(*paths)[4096] = xcalloc(WORKER_STREAMS_MAX, sizeof(*paths));
+	/* workers w, w + nproc, ...: this process's streams */
+	uint32_t n = 0, mine = (p->params.io.workers - w + p->nproc - 1) / p->nproc;
+	struct io_plan *cfgs = xcalloc(mine, sizeof(*cfgs));
+	char(*paths)[4096] = xcalloc(mine, sizeof(*paths));
 	sigset_t all;
 	char tag[64];
 	int keep[3], nkeep = 2;
@@ -339,8 +340,7 @@ static void pool_child(struct pool *p, uint32_t w, pid_t parent)
 	snprintf(tag, sizeof(tag), "iocurve-worker[%u]", w);
 	log_set_tag(tag);
 
-	/* workers w, w + nproc, ...: this process's streams */
-	for (uint32_t s = w; s < p->params.io.workers && n < WORKER_STREAMS_MAX; s += p->nproc) {
+	for (uint32_t s = w; s < p->params.io.workers && n < mine; s += p->nproc) {
 		pool_worker_plan(p, s, &cfgs[n], paths[n], sizeof(paths[n]));
 		n++;
 	}

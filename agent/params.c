@@ -360,6 +360,7 @@ int params_from_prepare(const Iocurve__Prepare *p, const char *file_prefix,
 	plan->file_prefix = file_prefix;
 	plan->file_size = p->file_size;
 	plan->lateness_ns = p->lateness_budget_ns;
+	plan->queue_sized = p->queue_sized;
 	if (p->fleet_workers > 0 && p->worker_base + p->workers <= p->fleet_workers) {
 		plan->phase_base = p->worker_base;
 		plan->phase_total = p->fleet_workers;

@@ -170,6 +170,16 @@ static void plan_kernel_view(struct plan_wl *w, Iocurve__IntervalReport *r)
 	r->kernel_dev = w->kv.name;
 }
 
+/* The target's block device's sysfs directory: its kernel view's stat file's. */
+static void plan_disk_dir(const struct plan_wl *w, char *disk, size_t len)
+{
+	char *slash;
+
+	snprintf(disk, len, "%s", w->kv.stat);
+	if ((slash = strrchr(disk, '/')) != NULL)
+		*slash = '\0';
+}
+
 /*
  * The workers run where the device's completions land (irqcpu.h), on the CPUs the agent
  * may use: woken on the CPU that took the interrupt, the rest of the host stays idle.
@@ -178,7 +188,6 @@ static void plan_place_workers(const struct plan_wl *w, struct io_plan *pp, cons
 {
 	char disk[sizeof(w->kv.stat)], why[160], list[64];
 	cpu_set_t allowed;
-	char *slash;
 
 	pp->ncpus = 0;
 	if (w->kv.kind != KVIEW_BLOCK || sched_getaffinity(0, sizeof(allowed), &allowed) < 0)
@@ -188,10 +197,7 @@ static void plan_place_workers(const struct plan_wl *w, struct io_plan *pp, cons
 		log_info("workers on %s: anywhere (%s is set)", target, PLAN_ANYWHERE_ENV);
 		return;
 	}
-	snprintf(disk, sizeof(disk), "%s", w->kv.stat);
-	slash = strrchr(disk, '/');
-	if (slash != NULL)
-		*slash = '\0';
+	plan_disk_dir(w, disk, sizeof(disk));
 	if (irqcpu_of_disk(disk, &pp->cpus, why, sizeof(why)) == 0) {
 		log_info("workers on %s: wherever the scheduler puts them (%s: %s)", target,
 		         w->kv.name, why);
@@ -207,6 +213,53 @@ static void plan_place_workers(const struct plan_wl *w, struct io_plan *pp, cons
 		log_info("workers on %s: anywhere (%s's completions land on CPUs this agent may "
 		         "not use)",
 		         target, w->kv.name);
+}
+
+/*
+ * A block device's request queue (DISK/queue/nr_requests, a partition's its disk's);
+ * 0 when unknown.
+ */
+static uint32_t plan_disk_requests(const char *disk)
+{
+	char path[PATH_MAX];
+	unsigned long n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/queue/nr_requests", disk);
+	if ((f = fopen(path, "re")) == NULL) {
+		snprintf(path, sizeof(path), "%s/../queue/nr_requests", disk);
+		f = fopen(path, "re");
+	}
+	if (f == NULL)
+		return 0;
+	if (fscanf(f, "%lu", &n) != 1 || n > UINT32_MAX)
+		n = 0;
+	fclose(f);
+	return (uint32_t)n;
+}
+
+/*
+ * Sized slots (no queue_depth given) within the device's request queue: past it the
+ * kernel holds an operation in a worker thread of its own until a request frees, which
+ * costs the client CPU its streams need; in the slots it waits for nothing but the
+ * storage, and the wait counts in its storage latency (worker.c).
+ */
+static void plan_fit_slots(const struct plan_wl *w, struct io_plan *pp, const char *target)
+{
+	char disk[sizeof(w->kv.stat)];
+	uint32_t req, per, workers = pp->io.workers ? pp->io.workers : 1;
+
+	if (!pp->queue_sized || w->kv.kind != KVIEW_BLOCK || pp->sim != NULL)
+		return;
+	plan_disk_dir(w, disk, sizeof(disk));
+	if ((req = plan_disk_requests(disk)) == 0)
+		return;
+	per = req / workers > PLAN_MIN_SLOTS ? req / workers : PLAN_MIN_SLOTS;
+	if (pp->io.queue_depth <= per)
+		return;
+	log_info("workers on %s: %u slots each, not %u: %s's request queue holds %u", target, per,
+	         pp->io.queue_depth, w->kv.name, req);
+	pp->io.queue_depth = per;
 }
 
 /* Which device's counters the workload's I/O moves: the target's, resolved once. */
@@ -225,6 +278,7 @@ static void plan_resolve_kernel_view(struct plan_wl *w, struct io_plan *pp, cons
 		log_info("kernel view of %s: %s (%s)", target, w->kv.name,
 		         w->kv.kind == KVIEW_BLOCK ? w->kv.stat : "/proc/self/mountstats");
 	plan_place_workers(w, pp, target);
+	plan_fit_slots(w, pp, target);
 }
 
 static void plan_on_interval(void *arg, uint32_t step, uint32_t index, const struct shm_interval *m,

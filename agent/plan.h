@@ -55,5 +55,7 @@ void plan_child_exited(struct plan *pl, pid_t pid, int status);
  * where the target's completions land (tools/bench-shapes compares the two).
  */
 #define PLAN_ANYWHERE_ENV "IOCURVE_WORKERS_ANYWHERE"
+/* The fewest slots a sized workload's worker keeps within its device's request queue. */
+#define PLAN_MIN_SLOTS 4
 
 #endif

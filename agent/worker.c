@@ -670,7 +670,9 @@ static int worker_reap(struct worker *w, int n, uint64_t now, bool count)
 		iv->rec.bytes += bs;
 		lat = at - w->intended[slot];
 		hist_record(&iv->rec.latency, lat);
-		hist_record(&iv->rec.service, at - w->submitted[slot]);
+		/* a sized queue full: every slot held by what the storage had not answered */
+		hist_record(&iv->rec.service, at - w->submitted[slot] +
+		                                  (w->cfg->queue_sized ? w->slot_wait[slot] : 0));
 		/* Read and write apart: one more histogram add per operation, in its kind's. */
 		if (w->writing[slot]) {
 			hist_record(&iv->rec.write_latency, lat);

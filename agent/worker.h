@@ -38,6 +38,7 @@ struct io_plan {
 	bool device;          /* the target is a block device the workers share, never laid out */
 	uint64_t file_size;   /* file: bytes laid out; device: bytes of it to use */
 	uint64_t lateness_ns; /* precise: an operation may go out this late (0: no budget) */
+	bool queue_sized;     /* queue_depth sized from the load: a slot's wait is the storage's */
 	uint32_t phase_base;  /* fleet index of worker 0: a worker's is phase_base + index */
 	uint32_t phase_total; /* workers in the fleet; uniform arrivals start at index/total */
 	const struct engine_sim_params *sim; /* set: simulated devices, no files */

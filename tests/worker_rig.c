@@ -57,6 +57,7 @@ static void wt_plan(struct wt_rig *r, unsigned i, const struct wt_worker_opts *o
 	    .file_size = WT_FILE_SIZE,
 	    .seed = 0x1234 + i,
 	    .sim = o->sim,
+	    .queue_sized = o->queue_sized,
 	    /* the worker's fleet index is phase_base + index */
 	    .phase_base = o->phase_index - i,
 	    .phase_total = o->phase_total,

@@ -45,6 +45,7 @@ struct wt_worker_opts {
 	bool poisson;
 	enum pacer_mode timing;
 	uint32_t phase_index, phase_total;
+	bool queue_sized; /* the campaign gave no queue_depth: a slot's wait is the storage's */
 };
 
 struct wt_rig *wt_rig_new(unsigned n);

@@ -644,6 +644,7 @@ void agg_point_workload(struct step_point *pt, const struct campaign *c, const s
 	pt->mixed = agg_mixed(w);
 	pt->syncing = w->io.fsync != 0 || w->io.fdatasync != 0;
 	pt->queue_depth = w->io.queue_depth;
+	pt->queue_sized = w->qd_sized;
 	pt->replay_x1 = w->replay != NULL ? trace_rate(w->replay) : 0;
 	/*
 	 * A simulated device stamps each completion itself: its storage latency holds no

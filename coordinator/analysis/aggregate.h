@@ -92,7 +92,8 @@ struct step_point {
 	double slo_ns; /* the SLO latency it was judged against... */
 	enum slo_metric slo_metric; /* ...and its metric */
 	uint32_t queue_depth;       /* per worker (agg_point_workload; 0: unknown) */
-	double lag_mean_ns;         /* intended start to submission: the client's lateness */
+	bool queue_sized;   /* no queue_depth given: a slot's wait counted in the storage's */
+	double lag_mean_ns; /* intended start to submission: the client's lateness */
 	uint64_t lag_max_ns;
 	uint64_t ops;
 	uint64_t reads;

@@ -715,7 +715,7 @@ static void curve_limit_reason(const struct campaign *c, const struct workload *
 	 * the operations itself: full queues then only mirror its saturation).
 	 * Then its CPU. Only then is anything in the row the storage's.
 	 */
-	if (qd >= CURVE_QD_FULL_PCT && slots > 0 &&
+	if (qd >= CURVE_QD_FULL_PCT && slots > 0 && !w->qd_sized &&
 	    fabs(inflight - slots) <= CURVE_LITTLE_TOL * slots &&
 	    (svc_min == 0 || peak->svc_mean_ns <= CURVE_SVC_GROWTH * svc_min))
 		snprintf(buf, len,
@@ -741,7 +741,7 @@ static void curve_limit_reason(const struct campaign *c, const struct workload *
 		snprintf(buf, len, "client CPU (an agent host %.0f%% busy)", cpu);
 	else if (verdict_saturated(c, &pts[n - 1], why, sizeof(why)))
 		snprintf(buf, len, "storage saturated: %s", why);
-	else if (qd >= CURVE_QD_FULL_PCT)
+	else if (qd >= CURVE_QD_FULL_PCT && !w->qd_sized)
 		snprintf(buf, len, "queue depth (%u per worker, full %.0f%% of the time at peak)",
 		         w->io.queue_depth, qd);
 	else if (step_metric(peak, c->slo_metric) > (double)c->slo_latency_ns)

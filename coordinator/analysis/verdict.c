@@ -32,14 +32,15 @@ bool verdict_short(const struct campaign *c, const struct step_point *pt)
  * a step whose storage latency met the SLO by its interval would, with that wait added,
  * not have met it. A step already undecided or violated by the storage's own latency is
  * that (the wait could only add to it); a metric counted from the due time holds the
- * wait already. Without the client's figures (an old agent): queues full
- * AGG_QUEUE_BOUND_PCT of the time or more.
+ * wait already, and so does the storage's latency of a sized queue (no queue_depth
+ * given: every slot was held by what the storage had not answered). Without the
+ * client's figures (an old agent): queues full AGG_QUEUE_BOUND_PCT of the time or more.
  */
 static bool verdict_queue_moved(const struct step_point *pt)
 {
 	double hi = step_metric(pt, pt->slo_metric);
 
-	if (!(pt->offered_ops > 0) || !(pt->qd_full_pct > 0) || pt->slo_due)
+	if (!(pt->offered_ops > 0) || !(pt->qd_full_pct > 0) || pt->slo_due || pt->queue_sized)
 		return false;
 	if (!pt->health_known)
 		return pt->qd_full_pct >= AGG_QUEUE_BOUND_PCT;

@@ -104,6 +104,7 @@ struct workload {
 	 */
 	struct trace *replay;
 	bool speeds; /* load: speeds: given: steps[].ops hold speeds until the trace is read */
+	bool qd_sized; /* no queue_depth given: io.queue_depth sized from the load (slots.c) */
 };
 
 /* stop: when a step saturates the target, a ramp stops there and the report says why. */

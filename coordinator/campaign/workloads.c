@@ -13,6 +13,7 @@
 #include "targets.h"
 #include "text.h"
 #include "units.h"
+#include "slots.h"
 #include "workloads.h"
 #include "xalloc.h"
 
@@ -721,6 +722,9 @@ static int workloads_add_on(struct yamlnode_doc *y, const yaml_node_t *root,
 		w->io.read_pct = w->io.rw == RW_RW ? 50 : 75;
 	/* a mix's rw, read_pct and block_size are its parts' */
 	mixparse_finish(&w->io);
+	/* no queue_depth given (0 until here): slots that follow the load */
+	if (w->io.queue_depth == 0)
+		w->io.queue_depth = slots_depth(c, w, &w->qd_sized);
 	if (workloads_check_access(y, root, e->node, c, w) < 0 ||
 	    workloads_check_work(y, e->load, c, w) < 0)
 		return -1;
@@ -1043,6 +1047,8 @@ int workloads_parse(struct yamlnode_doc *y, const yaml_node_t *root, const yaml_
 	/* read_pct's default is the mix's, set per workload; direct's the target's */
 	top.defaults.io.read_pct = SETTING_READ_PCT_UNSET;
 	top.defaults.io.direct = c->targets[0].direct;
+	/* queue_depth's default is sized per workload from its load (slots.c) */
+	top.defaults.io.queue_depth = 0;
 	if (workloads_settings(y, root, &top.defaults, &top.origin) < 0 ||
 	    workloads_axes(y, root, &top.defaults, top.axes) < 0)
 		return -1;

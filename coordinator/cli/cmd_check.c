@@ -301,9 +301,9 @@ static uint64_t cmd_check_workload(size_t i, size_t n, const struct workload *w,
 
 	units_format_size(w->io.block_size, bs, sizeof(bs));
 	printf("\nworkload %zu/%zu: %s\n", i + 1, n, w->name);
-	printf("  io       %s, %s blocks, %u worker%s x queue depth %u per agent\n",
+	printf("  io       %s, %s blocks, %u worker%s x queue depth %u per agent%s\n",
 	       rw_mode_name(w->io.rw), bs, w->io.workers, w->io.workers == 1 ? "" : "s",
-	       w->io.queue_depth);
+	       w->io.queue_depth, w->qd_sized ? " (sized from the load)" : "");
 	if (w->io.mix.nparts > 0 || w->io.mix.sizes.n > 0) {
 		char mix[1024];
 

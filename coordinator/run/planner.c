@@ -96,6 +96,35 @@ static double planner_confirm_rate(const struct planner *p, const struct step_po
 }
 
 /*
+ * No violation above the knee, but a client-bound step: what the client could not measure
+ * there it may below. Bisect between the highest step it measured and that one, so the
+ * knee's bound is the storage's (a violation found) or the client's limit, found to 2%.
+ */
+static bool planner_refine_client(struct planner *p, const struct judged_curve *j, double *rate)
+{
+	double from = j->client_measured, top = j->client_bound, r = (from + top) / 2;
+	bool wide = from > 0 && top - from > CURVE_PRECISION * from;
+
+	if (top > 0 && wide && p->refined < p->w->refine) {
+		p->refined++;
+		*rate = j->max_achieved > from ? fmin(r, j->max_achieved) : r;
+		return true;
+	}
+	if (!(top > 0) || !(from > 0))
+		snprintf(p->refine_why, sizeof(p->refine_why),
+		         "no bracket around the knee to refine");
+	else if (wide)
+		snprintf(p->refine_why, sizeof(p->refine_why),
+		         "the refinement's steps spent below the client-bound step at %.0f ops/s",
+		         top);
+	else
+		snprintf(p->refine_why, sizeof(p->refine_why),
+		         "the client's limit found within %.0f%% (%.0f-%.0f ops/s)",
+		         CURVE_PRECISION * 100, from, top);
+	return false;
+}
+
+/*
  * Refinement on the judged curve: bisect the knee's bracket's offered rates,
  * never above the highest achieved rate seen, until the bracket is within 2%
  * or the budget is spent; then one confirmation step at the knee.
@@ -107,11 +136,8 @@ static bool planner_refine(struct planner *p, const struct judged_curve *j, doub
 	double cap = j->max_achieved, r, from, top, ulo, uhi;
 	size_t n = j->n;
 
-	if (!(k->bracket_hi > 0)) {
-		snprintf(p->refine_why, sizeof(p->refine_why),
-		         "no bracket around the knee to refine");
-		return false;
-	}
+	if (!(k->bracket_hi > 0))
+		return planner_refine_client(p, j, rate);
 	lo = &s[k->below];
 	hi = &s[k->over];
 	/* repeat: N: the confirmation step again at its rate, right after it */

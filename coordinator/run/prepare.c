@@ -93,6 +93,7 @@ void prepare_build(struct prepare_msg *m, const struct campaign *c, size_t wi)
 	setting_to_prepare(&w->io, p);
 	mix_to_prepare(&w->io.mix, &m->mix, p);
 	p->lateness_budget_ns = c->slo_latency_ns * PREPARE_LATENESS_PCT / 100;
+	p->queue_sized = w->qd_sized;
 	if (t->sim.enabled) {
 		m->sim.servers = t->sim.servers;
 		m->sim.service_ns = t->sim.service_ns;

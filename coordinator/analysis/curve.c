@@ -407,6 +407,45 @@ bool curve_capped(const struct knee *k, const struct step_point *sorted, size_t 
 	       curve_max_achieved(sorted, n) <= sorted[k->below].offered_ops * (1 + 1e-3);
 }
 
+/* A duration as a campaign file writes it: "5s", "1500ms". */
+static void curve_fmt_duration(uint64_t ns, char *buf, size_t len)
+{
+	if (ns % 1000000000ull == 0)
+		snprintf(buf, len, "%llus", (unsigned long long)(ns / 1000000000ull));
+	else if (ns % 1000000ull == 0)
+		snprintf(buf, len, "%llums", (unsigned long long)(ns / 1000000ull));
+	else
+		units_format_duration(ns, buf, len);
+}
+
+/*
+ * The steps above the knee left undecided, and how long the lowest of them would have to
+ * be measured to decide (the budget of steady: ran out first), or that none would.
+ */
+static void curve_undecided_why(const struct campaign *c, const struct workload *w,
+                                const struct knee *k, const struct step_point *sorted, size_t n,
+                                size_t undecided, char *buf, size_t len)
+{
+	const struct step_point *low = NULL;
+	char need[32] = "", had[32];
+	double ns;
+
+	for (size_t i = k->below + 1; i < n && low == NULL; i++)
+		if (sorted[i].offered_ops > 0 && verdict_undecided(c, &sorted[i]))
+			low = &sorted[i];
+	ns = verdict_decide_ns(c, low, (double)low->intervals * (double)w->interval_ns);
+	curve_fmt_duration((uint64_t)((double)low->intervals * (double)w->interval_ns), had,
+	                   sizeof(had));
+	if (ns > 0)
+		units_format_duration((uint64_t)ns, need, sizeof(need));
+	snprintf(buf, len,
+	         ": %zu step%s above the knee undecided (its 95%% interval holds the SLO); at "
+	         "%.0f ops/s, measured %s, %s%s%s",
+	         undecided, undecided == 1 ? "" : "s", low->offered_ops, had,
+	         ns > 0 ? "it would need about " : "its latency is the SLO's: no length decides it",
+	         need, ns > 0 ? " to decide (steady: {budget})" : "");
+}
+
 /* Why a knee with a band of width (%) is not confirmed, or why the band is that wide. */
 static void curve_band_why(const struct campaign *c, const struct workload *w, const struct knee *k,
                            const struct step_point *sorted, size_t n, double width, char *buf,
@@ -430,9 +469,7 @@ static void curve_band_why(const struct campaign *c, const struct workload *w, c
 	else if (k->kind == KNEE_AT_PEAK)
 		snprintf(buf, len, ": the storage saturated under the SLO, at the peak");
 	else if (undecided > 0 && width > 100 * CURVE_PRECISION)
-		snprintf(buf, len,
-		         ": %zu step%s above the knee undecided (its 95%% interval holds the SLO)",
-		         undecided, undecided == 1 ? "" : "s");
+		curve_undecided_why(c, w, k, sorted, n, undecided, buf, len);
 	else if (width > 100 * CURVE_PRECISION && curve_capped(k, sorted, n))
 		snprintf(buf, len,
 		         ": no step achieved more than its low end, so refinement cannot offer "
@@ -477,17 +514,6 @@ void curve_knee_precision(const struct campaign *c, const struct workload *w, co
 		else
 			snprintf(buf, len, "band %.1f%% wide%s", width, why);
 	}
-}
-
-/* A duration as a campaign file writes it: "5s", "1500ms". */
-static void curve_fmt_duration(uint64_t ns, char *buf, size_t len)
-{
-	if (ns % 1000000000ull == 0)
-		snprintf(buf, len, "%llus", (unsigned long long)(ns / 1000000000ull));
-	else if (ns % 1000000ull == 0)
-		snprintf(buf, len, "%llums", (unsigned long long)(ns / 1000000ull));
-	else
-		units_format_duration(ns, buf, len);
 }
 
 /* The one change that would let steps kept out by reasons count. */

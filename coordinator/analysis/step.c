@@ -179,6 +179,12 @@ void step_window(const struct step *s, uint32_t *from, uint32_t *to)
 	*to = s->cut;
 }
 
+void step_limit_extend(struct step *s, uint32_t extend)
+{
+	if (s->cut == 0 && s->planned + extend < s->nintervals)
+		s->nintervals = s->planned + extend;
+}
+
 uint32_t step_intervals(const struct step *s)
 {
 	return s->nintervals;

@@ -93,6 +93,8 @@ void step_cut(struct step *s, uint32_t to);
 bool step_close(struct step *s);
 /* The window: [*from, *to) of the step's intervals; to is 0 before it is decided. */
 void step_window(const struct step *s, uint32_t *from, uint32_t *to);
+/* Before its first interval: the step runs on at most extend intervals past those planned. */
+void step_limit_extend(struct step *s, uint32_t extend);
 /* The step's intervals, with a steady extension's, and those planned without it. */
 uint32_t step_intervals(const struct step *s);
 uint32_t step_planned(const struct step *s);

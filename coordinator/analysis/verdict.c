@@ -287,6 +287,22 @@ bool verdict_undecided(const struct campaign *c, const struct step_point *pt)
 	return verdict_judge(c, pt) == VERDICT_UNDECIDED;
 }
 
+double verdict_decide_ns(const struct campaign *c, const struct step_point *pt, double measured_ns)
+{
+	double slo = (double)c->slo_latency_ns, m = step_metric(pt, c->slo_metric), lo, hi;
+	double half, dist;
+
+	verdict_metric_ci(c, pt, &lo, &hi);
+	if (!(m > 0) || !(lo > 0) || !(measured_ns > 0))
+		return -1;
+	/* on a log scale, as the interval is: its half on the SLO's side, the SLO's distance */
+	half = m <= slo ? log(hi / m) : log(m / lo);
+	dist = fabs(log(m / slo));
+	if (dist < VERDICT_AT_SLO)
+		return -1;
+	return half > dist ? measured_ns * (half / dist) * (half / dist) : measured_ns;
+}
+
 double verdict_slots_needed(const struct campaign *c, const struct step_point *pt)
 {
 	return pt->workers ? pt->offered_ops / pt->workers * (double)c->slo_latency_ns / 1e9 : 0;

@@ -73,6 +73,15 @@ void verdict_metric_ci(const struct campaign *c, const struct step_point *pt, do
 bool verdict_violates(const struct campaign *c, const struct step_point *pt);
 /* Whether the point met the SLO (verdict_judge). */
 bool verdict_meets(const struct campaign *c, const struct step_point *pt);
+/* Closer than this on a log scale (0.5%), a step's latency is the SLO's: no length decides. */
+#define VERDICT_AT_SLO 0.005
+/*
+ * How long an undecided step would have to be measured for its 95% interval to clear the
+ * SLO, had it measured_ns: the interval narrows as one over the root of the length, so
+ * measured x (its half-width / the metric's distance to the SLO)^2, both on a log scale.
+ * -1 when the metric is within VERDICT_AT_SLO of the SLO (or nothing was measured).
+ */
+double verdict_decide_ns(const struct campaign *c, const struct step_point *pt, double measured_ns);
 /* Whether the point is undecided: its interval holds the SLO latency. */
 bool verdict_undecided(const struct campaign *c, const struct step_point *pt);
 /* Slots a worker needs for its share of the step's rate at the SLO latency (Little's law). */

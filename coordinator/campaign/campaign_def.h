@@ -84,10 +84,16 @@ struct workload {
 	double ramp_factor;      /* ramp: next = previous x factor (> 1); or */
 	double ramp_increment;   /* next = previous + increment, ops/s */
 	uint32_t ramp_max_steps; /* ramp: at most this many steps [20] */
-	uint32_t refine;        /* after the pass, up to N steps bisecting the knee's bracket [0] */
-	bool skip_confirm;      /* confirm: false: no step at the knee after refining [confirm] */
-	uint32_t repeat;        /* repeat: N: the confirmation step run N times, knee as mean [1] */
-	uint32_t steady_extend; /* steady: {extend: N}: up to N more intervals to settle [0] */
+	uint32_t refine;   /* after the pass, up to N steps bisecting the knee's bracket [0] */
+	bool skip_confirm; /* confirm: false: no step at the knee after refining [confirm] */
+	uint32_t repeat;   /* repeat: N: the confirmation step run N times, knee as mean [1] */
+	/*
+	 * steady: {extend: N, budget: T}: a step whose SLO metric's 95% interval holds the
+	 * SLO runs on up to N more intervals [3 x the measured ones], the extensions of the
+	 * workload's steps together at most T [4 x measure].
+	 */
+	uint32_t steady_extend;
+	uint64_t steady_budget_ns;
 	uint32_t retry; /* retry: N: a step with a disturbed client runs up to N more times [2] */
 	struct work_spec work; /* fixed work (work.on): one step of steps[0]'s rate or max */
 	/*
@@ -103,7 +109,7 @@ struct workload {
 	 * rate (in steps) is the speed times the trace's ops/s at x1 (trace_rate).
 	 */
 	struct trace *replay;
-	bool speeds; /* load: speeds: given: steps[].ops hold speeds until the trace is read */
+	bool speeds;   /* load: speeds: given: steps[].ops hold speeds until the trace is read */
 	bool qd_sized; /* no queue_depth given: io.queue_depth sized from the load (slots.c) */
 };
 

@@ -19,6 +19,11 @@
 
 #define WORKLOADS_MIN_INTERVAL_NS 100000000ULL
 #define WORKLOADS_MAX_EXTEND      1000
+/* steady: left out (workloads_steady_default) */
+#define WORKLOADS_UNSET_EXTEND UINT32_MAX
+#define WORKLOADS_UNSET_BUDGET UINT64_MAX
+#define WORKLOADS_EXTEND_TIMES 3
+#define WORKLOADS_BUDGET_TIMES 4
 /* retry: at most this many more runs of a step whose client was disturbed. */
 #define WORKLOADS_MAX_RETRY 10
 
@@ -26,7 +31,7 @@
 
 static const char *const workloads_before[] = {"name", NULL};
 static const char *const workloads_after[] = {"zip", "targets", NULL};
-static const char *const workloads_steady_keys[] = {"extend", NULL};
+static const char *const workloads_steady_keys[] = {"extend", "budget", NULL};
 
 /* The keys a list turns into a matrix, in the order they nest and appear in names. */
 enum workloads_axis_id {
@@ -141,7 +146,29 @@ static int workloads_steady(struct yamlnode_doc *y, const yaml_node_t *map, stru
 	if ((n = yamlnode_lookup(y, map, "extend")) != NULL &&
 	    yamlnode_uint(y, n, "steady.extend", 0, WORKLOADS_MAX_EXTEND, &w->steady_extend) < 0)
 		return -1;
+	if ((n = yamlnode_lookup(y, map, "budget")) != NULL &&
+	    yamlnode_duration(y, n, "steady.budget", &w->steady_budget_ns) < 0)
+		return -1;
 	return 0;
+}
+
+/*
+ * steady: left out: a step whose interval straddles the SLO runs on up to three times its
+ * measured intervals (halving its interval's width), within the most a step may hold, and
+ * the workload's steps' extensions within four times its measure.
+ */
+static void workloads_steady_default(struct workload *w)
+{
+	uint64_t planned = (w->warmup_ns + w->measure_ns) / w->interval_ns;
+	uint64_t more = WORKLOADS_EXTEND_TIMES * (w->measure_ns / w->interval_ns);
+
+	if (w->steady_extend == WORKLOADS_UNSET_EXTEND)
+		w->steady_extend = planned >= CAMPAIGN_MAX_STEP_INTERVALS ? 0
+		                   : more > CAMPAIGN_MAX_STEP_INTERVALS - planned
+		                       ? (uint32_t)(CAMPAIGN_MAX_STEP_INTERVALS - planned)
+		                       : (uint32_t)more;
+	if (w->steady_budget_ns == WORKLOADS_UNSET_BUDGET)
+		w->steady_budget_ns = WORKLOADS_BUDGET_TIMES * w->measure_ns;
 }
 
 /* A key the workloads' own code reads (SETTING_HAND), into w. */
@@ -709,6 +736,7 @@ static int workloads_add_on(struct yamlnode_doc *y, const yaml_node_t *root,
 	}
 	if (replayspec_parse(y, e->node, e->load, c, w) < 0)
 		return -1;
+	workloads_steady_default(w);
 	if (workloads_check_multiple(y, e->node, w, "warmup", w->warmup_ns, e->own.warmup,
 	                             e->own.interval, top->origin.warmup,
 	                             top->origin.interval) < 0 ||
@@ -1039,6 +1067,8 @@ int workloads_parse(struct yamlnode_doc *y, const yaml_node_t *root, const yaml_
 	            .measure_ns = 5 * NSEC_PER_SEC,
 	            .ramp_max_steps = 20,
 	            .retry = 2,
+	            .steady_extend = WORKLOADS_UNSET_EXTEND,
+	            .steady_budget_ns = WORKLOADS_UNSET_BUDGET,
 	        },
 	};
 	size_t n;

@@ -294,8 +294,9 @@ static void cmd_check_load(const struct workload *w)
 static uint64_t cmd_check_workload(size_t i, size_t n, const struct workload *w, bool *upper)
 {
 	size_t steps = loadspec_max_steps(w);
-	uint64_t step_ns = w->warmup_ns + w->measure_ns + w->steady_extend * w->interval_ns +
-	                   CMD_CHECK_STEP_OVERHEAD_NS;
+	uint64_t step_ns = w->warmup_ns + w->measure_ns + CMD_CHECK_STEP_OVERHEAD_NS;
+	/* the steady extensions of all its steps, within the workload's budget */
+	uint64_t extend_ns = steps * w->steady_extend * w->interval_ns;
 	bool up = w->mode == LOAD_RAMP || w->refine > 0 || w->steady_extend > 0;
 	char bs[32], a[32], b[32], c[32], d[32];
 
@@ -327,8 +328,10 @@ static uint64_t cmd_check_workload(size_t i, size_t n, const struct workload *w,
 	units_format_duration(w->warmup_ns, b, sizeof(b));
 	units_format_duration(w->measure_ns, c, sizeof(c));
 	printf("  timing   interval %s, warmup %s, measure %s", a, b, c);
-	if (w->steady_extend)
-		printf(", up to %u more intervals until steady", w->steady_extend);
+	if (w->steady_extend) {
+		units_format_duration(w->steady_budget_ns, d, sizeof(d));
+		printf(", up to %u more intervals until decided (%s in all)", w->steady_extend, d);
+	}
 	printf("\n");
 	if (w->io.background) {
 		/* no steps of its own: it runs as long as the others do */
@@ -340,11 +343,13 @@ static uint64_t cmd_check_workload(size_t i, size_t n, const struct workload *w,
 		return 0;
 	}
 	cmd_check_load(w);
-	cmd_check_duration(steps * step_ns, d, sizeof(d));
+	if (extend_ns > w->steady_budget_ns)
+		extend_ns = w->steady_budget_ns;
+	cmd_check_duration(steps * step_ns + extend_ns, d, sizeof(d));
 	printf("  plan     %s%zu steps, %s%s\n", up ? "up to " : "", steps,
 	       up ? "at most " : "about ", d);
 	*upper |= up;
-	return steps * step_ns;
+	return steps * step_ns + extend_ns;
 }
 
 static int cmd_check_exec(const struct args *a)

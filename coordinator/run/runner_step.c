@@ -81,18 +81,38 @@ static uint64_t runner_send_start(struct runner *r, double rate, uint64_t warmup
 	return lead;
 }
 
+/*
+ * The intervals the next step may run on past its planned ones: steady.extend, within what
+ * the workload's earlier steps left of steady.budget (their points say what they used).
+ */
+static uint32_t runner_extend_left(const struct runner *r)
+{
+	const struct workload *w = runner_workload(r);
+	uint64_t measured = w->measure_ns / w->interval_ns, used = 0, budget;
+
+	for (size_t i = 0; i < r->npoints[r->w]; i++)
+		if (r->points[r->w][i].intervals > measured)
+			used += r->points[r->w][i].intervals - measured;
+	budget = w->steady_budget_ns / w->interval_ns;
+	if (used >= budget)
+		return 0;
+	return budget - used < w->steady_extend ? (uint32_t)(budget - used) : w->steady_extend;
+}
+
 /* Entering STEPPING: step `step` of workload w at `rate`, split over the agents present. */
 void runner_start_step(struct runner *r)
 {
 	const struct workload *w = runner_workload(r);
-	/* The step may run on to the end of a steady extension. */
-	uint64_t measure_ns = w->measure_ns + (uint64_t)w->steady_extend * w->interval_ns;
+	/* The step may run on to the end of a steady extension, within the budget. */
+	uint32_t extend = runner_extend_left(r);
+	uint64_t measure_ns = w->measure_ns + (uint64_t)extend * w->interval_ns;
 	uint64_t lead;
 	uint32_t n;
 	const char **names = runner_step_names(r, &n);
 
 	step_free(r->st);
 	r->st = step_new(r->c, r->w, r->step, r->rate, n, names);
+	step_limit_extend(r->st, extend);
 	free(names);
 	/* what the point carries beside its intervals: the cooldown before it, the attempts */
 	step_set_cooldown(r->st, r->cool_ms, r->cool_outcome);

@@ -58,7 +58,7 @@ check "stop rules" grep -q "below 90% of its offered rate, with p99 latency over
 check "ramp from a bandwidth" grep -q "ramp from 10240 ops/s (40.0 MiB/s) in total, x2 each step, up to 5 steps" "$T/matrix.out"
 check "ramp plan is an upper bound" grep -q "plan     up to 8 steps, at most 28s" "$T/matrix.out"
 check "curve starts with the peak" grep -q "curve: a max step for the peak, then 50%, 100% of it" "$T/matrix.out"
-check "steady extension" grep -q "up to 3 more intervals until steady" "$T/matrix.out"
+check "steady extension" grep -q "up to 3 more intervals until decided" "$T/matrix.out"
 check "shares of the peak need a max step first" grep -q "steps, offered in total across agents (a max step first, for the peak):" "$T/matrix.out"
 check "max step" grep -q "3  max (closed loop at queue depth 16)" "$T/matrix.out"
 check "totals" grep -q "^total: 6 workloads, up to 39 steps, at most " "$T/matrix.out"

@@ -665,6 +665,66 @@ static bool planner_backlog_grows(const uint64_t *ops, const uint64_t *missed, u
  * interval on 800 completed: it falls behind its rate, not judged. A flat backlog (a
  * slow device, not falling behind) is judged.
  */
+/*
+ * A ramp that ends on a client-bound step (the client's part could have moved its
+ * verdict): the steps below it are bisected toward it, not left as a lower bound.
+ */
+static void test_refine_below_client_bound(void **state)
+{
+	struct campaign *c = testlib_campaign_ok(
+	    TEST_HEAD "slo: {latency: 1ms}\n"
+	              "workloads: [{name: a, load: {ramp: {start: 1000, factor: 2, max_steps: 3}, "
+	              "refine: 4}}]\n");
+	struct step_point pts[3];
+	struct planner p;
+	double rate;
+
+	(void)state;
+	planner_init(&p, c, &c->workloads[0]);
+	for (size_t n = 0; n < 3; n++) {
+		assert_true(planner_next_pts(&p, pts, n, &rate));
+		pts[n] = planner_device(rate, 1e9, (uint32_t)n);
+	}
+	pts[2].client_bound = true;
+	assert_true(planner_next_pts(&p, pts, 3, &rate));
+	assert_true(rate == 3000);
+	/* with the budget spent, it says why the knee stays a bound */
+	p.refined = 4;
+	assert_false(planner_next_pts(&p, pts, 3, &rate));
+	assert_string_equal(
+	    p.refine_why, "the refinement's steps spent below the client-bound step at 4000 ops/s");
+	campaign_free(c);
+}
+
+/* How long an undecided step would need: measured x (half-width / distance)^2, log scale. */
+static void test_decide_ns(void **state)
+{
+	struct campaign *c = testlib_campaign_ok(TEST_HEAD "slo: {latency: 1ms}\n"
+	                                                   "workloads: [{name: a, load: {steps: "
+	                                                   "[1000]}}]\n");
+	struct step_point pt = planner_device(1000, 1e9, 0);
+	double ns, want = 2.5e9 * pow(log(1.1 / 0.9) / log(1.1), 2);
+
+	(void)state;
+	pt.mean_ns = 1.1e6;
+	pt.metric_lo_ns = 0.9e6;
+	pt.metric_hi_ns = 1.3e6;
+	assert_true(verdict_undecided(c, &pt));
+	ns = verdict_decide_ns(c, &pt, 2.5e9);
+	print_message("undecided at 1.1 ms (0.9-1.3): %.2f s measured would decide\n", ns / 1e9);
+	assert_true(fabs(ns - want) < 1e6);
+	/* under the SLO: the upper half counts */
+	pt.mean_ns = 0.9e6;
+	pt.metric_lo_ns = 0.8e6;
+	pt.metric_hi_ns = 1.2e6;
+	assert_true(fabs(verdict_decide_ns(c, &pt, 2.5e9) -
+	                 2.5e9 * pow(log(1.2 / 0.9) / log(1 / 0.9), 2)) < 1e6);
+	/* at the SLO: no length decides it */
+	pt.mean_ns = 1.002e6;
+	assert_true(verdict_decide_ns(c, &pt, 2.5e9) < 0);
+	campaign_free(c);
+}
+
 static void test_backlog_grows(void **state)
 {
 	const uint64_t ops[5] = {800, 800, 800, 800, 800};
@@ -692,6 +752,8 @@ int main(void)
 	    cmocka_unit_test(test_refine_below_not_judged),
 	    cmocka_unit_test(test_verdict_words),
 	    cmocka_unit_test(test_backlog_grows),
+	    cmocka_unit_test(test_refine_below_client_bound),
+	    cmocka_unit_test(test_decide_ns),
 	    cmocka_unit_test(test_curve_runs_the_peak_first),
 	    cmocka_unit_test(test_saturation_rules),
 	};

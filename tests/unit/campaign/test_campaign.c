@@ -80,10 +80,15 @@ static void test_defaults(void **state)
 	assert_int_equal(w->io.rw, RW_RANDREAD);
 	assert_int_equal(w->io.block_size, 4096);
 	assert_int_equal(w->io.workers, 1);
-	assert_int_equal(w->io.queue_depth, 16);
+	/* sized from the load: 2 x 1,000 ops/s x 1 ms + 16 */
+	assert_true(w->qd_sized);
+	assert_int_equal(w->io.queue_depth, 18);
 	assert_int_equal(w->interval_ns, 1 * S);
 	assert_int_equal(w->warmup_ns, 1 * S);
 	assert_int_equal(w->measure_ns, 5 * S);
+	/* steady: a straddling step runs on up to 3 x its 5 measured intervals, 20 s in all */
+	assert_int_equal(w->steady_extend, 15);
+	assert_int_equal(w->steady_budget_ns, 20 * S);
 	assert_int_equal(w->nsteps, 1);
 	assert_true(w->steps[0].ops == 1000.0);
 	campaign_free(c);

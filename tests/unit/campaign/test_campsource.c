@@ -126,7 +126,8 @@ static void test_set_paths(void **state)
 	assert_true(c->text_generated);
 	assert_int_equal(c->targets[0].sim.servers, 3);
 	assert_int_equal(c->workloads[0].io.queue_depth, 8);
-	assert_int_equal(c->workloads[1].io.queue_depth, 16); /* the default, untouched */
+	/* untouched: sized from its load, 2 x 20 ops/s x 2 ms rounded up, + 16 */
+	assert_int_equal(c->workloads[1].io.queue_depth, 17);
 	/* slo: was not in the file: a known key is added */
 	assert_int_equal(c->slo_latency_ns, 2000000);
 	assert_int_equal(c->workloads[1].nsteps, 2);

@@ -259,7 +259,7 @@ static void test_overload_violates(void **state)
 static void test_queue_bound_above(void **state)
 {
 	struct campaign *c = testlib_campaign_ok(
-	    TEST_HEAD "slo: {latency: 1ms}\n"
+	    TEST_HEAD "slo: {latency: 1ms}\nqueue_depth: 16\n"
 	              "workloads: [{name: rr, rw: randread, load: {steps: [1000]}}]\n");
 	FLAT(l, 250);
 	const struct headline_step s[] = {{40000, 40000, 0, l, 10, 0},

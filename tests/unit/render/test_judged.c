@@ -46,8 +46,9 @@ static struct step_point judged_pt(uint32_t step, double offered, double kept, d
 
 static struct campaign *judged_campaign(void)
 {
+	/* a depth given: the workload's own, queue-bound when its queues held operations */
 	return testlib_campaign_ok(
-	    TEST_HEAD "slo: {latency: 1ms}\n"
+	    TEST_HEAD "slo: {latency: 1ms}\nqueue_depth: 16\n"
 	              "workloads: [{name: rr, rw: randread, load: {steps: [1000, 2000]}}]\n");
 }
 
@@ -583,8 +584,12 @@ static void test_judged_band_intervals(void **state)
 	assert_true(j.knee.bracket_lo == 32000 && j.knee.bracket_hi == 80000);
 	assert_true(fabs(j.knee.throughput - 56000) < 1e-6);
 	assert_true(j.knee.band_lo == 32000 && j.knee.band_hi == 80000);
+	/* the lowest undecided (48000: 950 us, 900-1010) would decide measured (5s) x
+	 * (ln(950/900) / ln(1000/950))^2 = 7.13 s */
 	assert_string_equal(j.precision, "band 150.0% wide: 2 steps above the knee undecided "
-	                                 "(its 95% interval holds the SLO)");
+	                                 "(its 95% interval holds the SLO); at 48000 ops/s, "
+	                                 "measured 5s, it would need about 7.13s to decide "
+	                                 "(steady: {budget})");
 	/* the knee's 48000 wholly under (900-990 us): met, the knee's low step */
 	pts[2].metric_hi_ns = 990e3;
 	judged_update(&j, c, &c->workloads[0], pts, JUDGED_N(pts));
@@ -596,8 +601,11 @@ static void test_judged_band_intervals(void **state)
 	/* the undecided 64000 still widens the band to its offered rate; the violation
 	 * holds the top */
 	assert_true(j.knee.band_lo == 48000 && j.knee.band_hi == 80000);
+	/* 64000 at 1050 us (980-1120): 5 s x (ln(1050/980) / ln(1050/1000))^2 = 10 s */
 	assert_string_equal(j.precision, "band 66.7% wide: 1 step above the knee undecided "
-	                                 "(its 95% interval holds the SLO)");
+	                                 "(its 95% interval holds the SLO); at 64000 ops/s, "
+	                                 "measured 5s, it would need about 10.0s to decide "
+	                                 "(steady: {budget})");
 	/* the violation's interval reaching under the SLO: undecided, nothing violated and
 	 * nothing fell behind, so the knee is a lower bound at the met step */
 	pts[4].metric_lo_ns = 990e3;

@@ -137,6 +137,12 @@ double curve_offered_tp(const struct workload *w, const struct step_point *p)
 	return p->offered_ops * (double)w->io.block_size / (1024.0 * 1024.0);
 }
 
+/* What a step sustained, never more than it was offered (Poisson count noise). */
+static double curve_sustained_tp(const struct workload *w, const struct step_point *p)
+{
+	return fmin(curve_throughput(w, p), curve_offered_tp(w, p));
+}
+
 /*
  * The knee inside the bracket: where the measured metric crosses the SLO, through
  * every step from the met one to the violation that measured its load (undecided
@@ -164,7 +170,8 @@ static void curve_knee_between(const struct campaign *c, const struct workload *
 			if (p->offered_ops <= 0 ||
 			    (i != k->below && i != k->over && !verdict_undecided(c, p)))
 				continue;
-			kp[n] = (struct knee_point){curve_throughput(w, p),
+			/* never more than offered: a knee past its own band is no knee */
+			kp[n] = (struct knee_point){curve_sustained_tp(w, p),
 			                            step_metric(p, c->slo_metric)};
 			at[n++] = i;
 		}
@@ -185,12 +192,6 @@ static void curve_knee_between(const struct campaign *c, const struct workload *
 	}
 	free(kp);
 	free(at);
-}
-
-/* What a step sustained, never more than it was offered (Poisson count noise). */
-static double curve_sustained_tp(const struct workload *w, const struct step_point *p)
-{
-	return fmin(curve_throughput(w, p), curve_offered_tp(w, p));
 }
 
 /* The highest achieved throughput of any step, in the workload's unit: no band reaches past it. */

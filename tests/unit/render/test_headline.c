@@ -378,10 +378,11 @@ static void test_undecided_crossing_backwards(void **state)
 	for (int i = 1; i <= 3; i++)
 		assert_int_equal(verdict_judge(c, &pts[i]), VERDICT_UNDECIDED);
 	assert_int_equal(j.knee.kind, KNEE_AT_STEP);
-	assert_true(fabs(j.knee.throughput - 3040) < 1);
-	assert_true(j.knee.band_lo <= 1000 && j.knee.band_hi >= 3040);
+	/* what it sustained, never more than it was offered (3,040 is count noise) */
+	assert_true(fabs(j.knee.throughput - 3000) < 1);
+	assert_true(j.knee.band_lo <= 1000 && j.knee.band_hi >= 3000);
 	/* the words name the step whose figure it is, not the met step under it */
-	assert_non_null(strstr(text, "3,040 ops/s"));
+	assert_non_null(strstr(text, "3,000 ops/s"));
 	assert_non_null(strstr(text, "(measured at step 3,"));
 	judged_free(&j);
 	campaign_free(c);

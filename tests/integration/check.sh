@@ -12,7 +12,7 @@ ok "check of configs/demo.yaml exits 0"
 check "demo: prints each workload" grep -q "^workload 2/2: randwrite-8k$" "$T/demo.out"
 check "demo: rates in ops/s and MiB/s" grep -q "ramp from 4000 ops/s (31.2 MiB/s) in total, x2 each step" "$T/demo.out"
 check "demo: totals and estimate" \
-	grep -q "^total: 2 workloads, up to 27 steps, at most 2m 56s" "$T/demo.out"
+	grep -q "^total: 2 workloads, up to 27 steps, at most 2m 08s" "$T/demo.out"
 check "demo: nothing on stderr" test ! -s "$T/demo.err"
 
 # ontap-harvest.yaml needs the URL of a Harvest from the environment, and says so by name

@@ -114,7 +114,9 @@ ok "operations queued behind a 100ms stall carry its wait in their latency"
 # undecided (a stall that came once may not come again), or violated; either way the
 # knee's band reaches below it. retry: 0: the sim stalls once per worker, so a step
 # re-run for a disturbed client would be a quiet one; a disturbed client's step is then
-# client-bound, and the product must say so rather than judge it.
+# client-bound, and the product must say so rather than judge it. steady: {extend: 0}: the
+# stall is one of the step's five intervals (extended, the step runs until the stall is
+# diluted and its queue's wait, 16 slots given, makes it queue-bound: window.sh's case).
 cat > "$T/nonmono.yaml" <<YAML
 campaign: simnonmono
 agents: {local: 1}
@@ -124,6 +126,7 @@ queue_depth: 16
 interval: 500ms
 warmup: 1s
 measure: 2500ms
+steady: {extend: 0}
 retry: 0
 slo: {latency: 1ms}
 workloads:

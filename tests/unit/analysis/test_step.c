@@ -151,11 +151,12 @@ static void test_run_and_report(void **state)
 	campaign_free(c);
 }
 
-/* Without an extension the step never ends its window early, nor writes it. */
+/* Without an extension (extend: 0) the step never ends its window early, nor writes it. */
 static void test_no_extension(void **state)
 {
 	struct campaign *c = testlib_campaign_ok(
 	    TEST_HEAD "slo: {latency: 1ms}\ninterval: 1s\nwarmup: 1s\nmeasure: 5s\n"
+	              "steady: {extend: 0}\n"
 	              "workloads: [{name: rr, rw: randread, load: {steps: [1000]}}]\n");
 	static const double lat[6] = {300, 300, 300, 300, 300, 300};
 	int answers[6];

@@ -480,7 +480,7 @@ static void test_top_level_load(void **state)
 	    "'1001'");
 	testlib_campaign_fails(TEST_HEAD "steady: 3\n"
 	                                 "workloads: [{name: a, load: {max: true}}]\n",
-	                       "test.yaml:4:9: steady: expected a mapping with extend, got '3'");
+	                       "test.yaml:4:9: steady: expected a mapping with extend, budget, got '3'");
 	testlib_campaign_fails(
 	    TEST_HEAD "workloads: [{name: a}]\n",
 	    "test.yaml:4:13: workload 'a' is missing 'load' (or give load: at the top "

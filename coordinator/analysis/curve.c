@@ -428,21 +428,31 @@ static void curve_undecided_why(const struct campaign *c, const struct workload 
                                 size_t undecided, char *buf, size_t len)
 {
 	const struct step_point *low = NULL;
-	char need[32] = "", had[32];
+	char need[32] = "", had[32], where[64];
+	bool under = false;
 	double ns;
 
+	/* the band reaching under the knee's met step: the undecided step that pulled it */
+	for (size_t i = 0; i < k->below && low == NULL; i++)
+		if (sorted[i].offered_ops > 0 && verdict_undecided(c, &sorted[i]))
+			low = &sorted[i];
+	under = low != NULL;
 	for (size_t i = k->below + 1; i < n && low == NULL; i++)
 		if (sorted[i].offered_ops > 0 && verdict_undecided(c, &sorted[i]))
 			low = &sorted[i];
+	if (under)
+		snprintf(where, sizeof(where), "a step under the knee undecided");
+	else
+		snprintf(where, sizeof(where), "%zu step%s above the knee undecided", undecided,
+		         undecided == 1 ? "" : "s");
 	ns = verdict_decide_ns(c, low, (double)low->intervals * (double)w->interval_ns);
 	curve_fmt_duration((uint64_t)((double)low->intervals * (double)w->interval_ns), had,
 	                   sizeof(had));
 	if (ns > 0)
 		units_format_duration((uint64_t)ns, need, sizeof(need));
 	snprintf(buf, len,
-	         ": %zu step%s above the knee undecided (its 95%% interval holds the SLO); at "
-	         "%.0f ops/s, measured %s, %s%s%s",
-	         undecided, undecided == 1 ? "" : "s", low->offered_ops, had,
+	         ": %s (its 95%% interval holds the SLO); at %.0f ops/s, measured %s, %s%s%s",
+	         where, low->offered_ops, had,
 	         ns > 0 ? "it would need about " : "its latency is the SLO's: no length decides it",
 	         need, ns > 0 ? " to decide (steady: {budget})" : "");
 }
@@ -459,6 +469,9 @@ static void curve_band_why(const struct campaign *c, const struct workload *w, c
 	buf[0] = '\0';
 	for (size_t i = k->below + 1; i < n; i++)
 		undecided += sorted[i].offered_ops > 0 && verdict_undecided(c, &sorted[i]);
+	/* an undecided step under the knee's met step widened the band down (curve_band_low) */
+	if (k->band_lo < k->bracket_lo)
+		undecided++;
 	if (k->non_monotonic)
 		snprintf(buf, len,
 		         ": a step above the violation met the SLO, the band reaches %.0f",

@@ -624,6 +624,33 @@ static void test_judged_band_intervals(void **state)
  * Steps of 2 s (2 intervals each, 5 needed): no knee, and the advice names that
  * rule for each step and the change, not "start lower".
  */
+/*
+ * A stall at 2000 ops/s left that step undecided (1.17 ms, 930-1480 us) under steps that
+ * met the SLO: the band reaches down to the met step under it, and the words say which
+ * step pulled it there and how long it would need, not that refinement ran out.
+ */
+static void test_judged_band_undecided_under(void **state)
+{
+	struct campaign *c = judged_campaign();
+	struct step_point pts[] = {judged_pt(0, 1000, 1, 300), judged_pt(1, 2000, 1, 1170),
+	                           judged_pt(2, 3000, 1, 500), judged_pt(3, 4000, 1, 3000)};
+	struct judged_curve j = {0};
+
+	(void)state;
+	pts[1].metric_lo_ns = 930e3;
+	pts[1].metric_hi_ns = 1480e3;
+	judged_update(&j, c, &c->workloads[0], pts, JUDGED_N(pts));
+	assert_int_equal(j.v[1].slo, VERDICT_UNDECIDED);
+	assert_true(j.knee.band_lo == 1000 && j.knee.bracket_lo == 3000);
+	/* 5 s x (ln(1170/930) / ln(1.17))^2 = 10.7 s */
+	assert_string_equal(j.precision,
+	                    "band 300.0% wide: a step under the knee undecided (its 95% interval "
+	                    "holds the SLO); at 2000 ops/s, measured 5s, it would need about "
+	                    "10.7s to decide (steady: {budget})");
+	judged_free(&j);
+	campaign_free(c);
+}
+
 static void test_judged_advice_few_intervals(void **state)
 {
 	struct campaign *c = testlib_campaign_ok(
@@ -761,6 +788,7 @@ int main(void)
 	    cmocka_unit_test(test_judged_confirmation_violated),
 	    cmocka_unit_test(test_judged_band_non_monotonic),
 	    cmocka_unit_test(test_judged_band_intervals),
+	    cmocka_unit_test(test_judged_band_undecided_under),
 	    cmocka_unit_test(test_judged_advice_few_intervals),
 	    cmocka_unit_test(test_judged_advice_lower_bound),
 	    cmocka_unit_test(test_judged_band_rounding),

@@ -54,6 +54,9 @@ struct plan {
 	struct plan_wl fg, bg;
 	/* The sim devices both pools' workers share while a background runs on a sim. */
 	struct simshare *share;
+	/* The CPUs the agent was started on: placement chooses among them (plan_own_cpus). */
+	cpu_set_t allowed;
+	bool have_allowed;
 };
 
 static void plan_send_error(struct plan *pl, uint32_t workload, const char *path,
@@ -190,8 +193,9 @@ static void plan_place_workers(const struct plan_wl *w, struct io_plan *pp, cons
 	cpu_set_t allowed;
 
 	pp->ncpus = 0;
-	if (w->kv.kind != KVIEW_BLOCK || sched_getaffinity(0, sizeof(allowed), &allowed) < 0)
+	if (w->kv.kind != KVIEW_BLOCK || !w->pl->have_allowed)
 		return;
+	allowed = w->pl->allowed;
 	/* for a comparison only (tools/bench-shapes): where the scheduler puts them */
 	if (getenv(PLAN_ANYWHERE_ENV) != NULL) {
 		log_info("workers on %s: anywhere (%s is set)", target, PLAN_ANYWHERE_ENV);
@@ -213,6 +217,33 @@ static void plan_place_workers(const struct plan_wl *w, struct io_plan *pp, cons
 		log_info("workers on %s: anywhere (%s's completions land on CPUs this agent may "
 		         "not use)",
 		         target, w->kv.name);
+}
+
+/*
+ * The agent's own loop (reports, heartbeats, the session's TLS) off the CPUs its workers
+ * were placed on, when it may use others: there it would delay their wakes by its own
+ * run time. Workers placed nowhere: the agent's CPUs again.
+ */
+static void plan_own_cpus(struct plan *pl, const struct io_plan *pp)
+{
+	cpu_set_t others = pl->allowed;
+	char list[64];
+
+	if (!pl->have_allowed)
+		return;
+	if (pp->ncpus > 0) {
+		for (int c = 0; c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, &pp->cpus))
+				CPU_CLR(c, &others);
+	}
+	if (pp->ncpus == 0 || CPU_COUNT(&others) == 0)
+		others = pl->allowed;
+	if (sched_setaffinity(0, sizeof(others), &others) < 0)
+		return;
+	if (pp->ncpus > 0 && !CPU_EQUAL(&others, &pl->allowed)) {
+		irqcpu_format(&others, list, sizeof(list));
+		log_info("the agent's own loop runs on CPU %s, beside its workers", list);
+	}
 }
 
 /*
@@ -537,6 +568,8 @@ static void plan_prepare(struct plan *pl, const Iocurve__Prepare *p)
 	w->pool = pool_start(pl->a->base, &params, &plan_pool_cbs, w, &err);
 	if (w->pool == NULL)
 		plan_send_error(pl, p->workload_index, p->target_dir, err.msg);
+	else
+		plan_own_cpus(pl, &params);
 out:
 	if (params.target_fd > 0)
 		close(params.target_fd);
@@ -679,6 +712,7 @@ struct plan *plan_new(const struct agent *a, const struct plan_opts *opts, plan_
 	pl->fg.pl = pl->bg.pl = pl;
 	pl->fg.role = "workload";
 	pl->bg.role = "background workload";
+	pl->have_allowed = sched_getaffinity(0, sizeof(pl->allowed), &pl->allowed) == 0;
 	return pl;
 }
 

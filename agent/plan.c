@@ -222,7 +222,7 @@ static void plan_place_workers(const struct plan_wl *w, struct io_plan *pp, cons
 /*
  * The agent's own loop (reports, heartbeats, the session's TLS) off the CPUs its workers
  * were placed on, when it may use others: there it would delay their wakes by its own
- * run time. Workers placed nowhere: the agent's CPUs again.
+ * run time. Workers placed nowhere (or pp NULL): the agent's CPUs again.
  */
 static void plan_own_cpus(struct plan *pl, const struct io_plan *pp)
 {
@@ -231,16 +231,16 @@ static void plan_own_cpus(struct plan *pl, const struct io_plan *pp)
 
 	if (!pl->have_allowed)
 		return;
-	if (pp->ncpus > 0) {
+	if (pp != NULL && pp->ncpus > 0) {
 		for (int c = 0; c < CPU_SETSIZE; c++)
 			if (CPU_ISSET(c, &pp->cpus))
 				CPU_CLR(c, &others);
 	}
-	if (pp->ncpus == 0 || CPU_COUNT(&others) == 0)
+	if (pp == NULL || pp->ncpus == 0 || CPU_COUNT(&others) == 0)
 		others = pl->allowed;
 	if (sched_setaffinity(0, sizeof(others), &others) < 0)
 		return;
-	if (pp->ncpus > 0 && !CPU_EQUAL(&others, &pl->allowed)) {
+	if (pp != NULL && pp->ncpus > 0 && !CPU_EQUAL(&others, &pl->allowed)) {
 		irqcpu_format(&others, list, sizeof(list));
 		log_info("the agent's own loop runs on CPU %s, beside its workers", list);
 	}
@@ -565,6 +565,8 @@ static void plan_prepare(struct plan *pl, const Iocurve__Prepare *p)
 	         p->workload, rw_mode_name(params.io.rw), p->block_size, p->queue_depth, p->workers,
 	         params.dir, params.device ? " (block device)" : "",
 	         w->sim.share != NULL ? " (sim devices shared with the background)" : "");
+	/* the workers fork from the agent's CPUs, not from where its loop moved for the last */
+	plan_own_cpus(pl, NULL);
 	w->pool = pool_start(pl->a->base, &params, &plan_pool_cbs, w, &err);
 	if (w->pool == NULL)
 		plan_send_error(pl, p->workload_index, p->target_dir, err.msg);

@@ -18,8 +18,10 @@ stop_busy() {
 	BUSY=""
 }
 trap 'stop_busy; cleanup' EXIT
-for _ in $(seq "$(nproc)"); do
-	sh -c 'while :; do :; done' &
+# one on each CPU, pinned: the agent places a file's workers on the CPU its completions
+# land on, and a loop the scheduler moved off that CPU would leave them undisturbed
+for cpu in $(seq 0 $(($(nproc) - 1))); do
+	taskset -c "$cpu" sh -c 'while :; do :; done' &
 	BUSY="$BUSY $!"
 done
 

@@ -10,13 +10,6 @@
 #include "trace.h"
 #include "xalloc.h"
 
-/* The backlog may grow by this share of the window's operations (plus noise)... */
-#define AGG_BACKLOG_TOL 0.05
-/* ...standard deviations of their count noise. */
-#define AGG_NOISE_Z 3.0
-/* The client's tail is counted over the largest decade within this share of the SLO. */
-#define AGG_CLIENT_TAIL 0.10
-
 /* One agent's measured intervals of a step, for its share of the window. */
 struct agg_agent_iv {
 	uint64_t ops;
@@ -410,7 +403,7 @@ bool agg_backlog_grows(const struct agg_step *st, uint32_t from, uint32_t to)
 		ops += (double)st->merged[idx[i]]->rec.ops;
 	free(idx);
 	return last > first &&
-	       (double)(last - first) > AGG_BACKLOG_TOL * ops + AGG_NOISE_Z * sqrt(ops);
+	       (double)(last - first) > THRESH_BACKLOG_TOL * ops + THRESH_NOISE_Z * sqrt(ops);
 }
 
 /*
@@ -476,9 +469,9 @@ static void agg_health(const struct agg_record *all, size_t nm, uint64_t measure
 	if (measured_ns > 0 && workers > 0)
 		pt->nivcsw_s = (double)all->rec.nivcsw / workers / ((double)measured_ns / 1e9);
 	pt->steal_pct = (double)all->rec.steal_ppm / 1e4;
-	/* the tail: ops the client delayed over the largest decade within AGG_CLIENT_TAIL */
+	/* the tail: ops the client delayed over the largest decade within THRESH_CLIENT_TAIL */
 	for (int k = 3; k >= 0; k--)
-		if (late_ns[k] <= AGG_CLIENT_TAIL * (double)c->slo_latency_ns) {
+		if (late_ns[k] <= THRESH_CLIENT_TAIL * (double)c->slo_latency_ns) {
 			pt->late_over_ns = late_ns[k];
 			pt->late_pct = 100.0 * (double)late[k] / ops;
 			break;
@@ -531,7 +524,7 @@ static double agg_host_busy(const struct agg_step *st)
 /*
  * Whether the client can have moved the verdict: taking its part away from the metric's
  * 95% interval would turn a violation into an undecided or met step, or an undecided
- * step into a met one; or its host had no CPU to spare (AGG_HOST_BUSY_PCT), when its
+ * step into a met one; or its host had no CPU to spare (THRESH_HOST_BUSY_PCT), when its
  * part has no bound. A met step stays met: the client only adds latency.
  */
 static bool agg_client_moved(const struct campaign *c, const struct step_point *pt)
@@ -543,15 +536,12 @@ static bool agg_client_moved(const struct campaign *c, const struct step_point *
 
 	if (!pt->health_known || hi <= slo)
 		return false;
-	if (pt->host_busy_pct >= AGG_HOST_BUSY_PCT)
+	if (pt->host_busy_pct >= THRESH_HOST_BUSY_PCT)
 		return true;
 	if (!(d > 0))
 		return false;
 	return lo > slo ? lo - d <= slo : hi - d <= slo;
 }
-
-/* At most this many batches: with more intervals, each batch spans several. */
-#define AGG_CI_BATCHES 10
 
 double agg_t95(size_t dof)
 {
@@ -583,7 +573,7 @@ void agg_window_ci(const struct agg_step *st, uint32_t from, uint32_t to, const 
 {
 	const struct agg_record *iv[STEP_MAX_TICKS * 8];
 	struct agg_record *all = xmalloc(sizeof(*all)), *b = xmalloc(sizeof(*b));
-	double x[AGG_CI_BATCHES], sum = 0, ss = 0, mean, half, v;
+	double x[THRESH_CI_BATCHES], sum = 0, ss = 0, mean, half, v;
 	size_t n = 0, nb, used = 0;
 	const struct hist *h;
 
@@ -595,7 +585,7 @@ void agg_window_ci(const struct agg_step *st, uint32_t from, uint32_t to, const 
 			iv[n++] = st->merged[i];
 			agg_merge(all, st->merged[i]);
 		}
-	nb = n < AGG_CI_BATCHES ? n : AGG_CI_BATCHES;
+	nb = n < THRESH_CI_BATCHES ? n : THRESH_CI_BATCHES;
 	h = agg_slo_hist(all, c, st->slo_part);
 	v = agg_interval_metric(all, c, st->slo_part);
 	if (nb < 2 || h->count == 0 || !(v > 0))

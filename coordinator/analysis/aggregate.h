@@ -11,9 +11,7 @@
 #include "error.h"
 #include "record.h"
 #include "iocurve.pb-c.h"
-
-/* A window of fewer measured intervals is too short to judge. */
-#define AGG_MIN_INTERVALS 5
+#include "thresholds.h"
 
 /* One interval: one agent's record, or the merge of every agent's. */
 struct agg_record {
@@ -202,9 +200,10 @@ struct step_point {
 	double dev_service_ns; /* the device's time per completed op (its reads and writes) */
 	double dev_util_pct;   /* its busy time (io_ticks) over the window, % */
 	double dev_queue;      /* ops in flight on it, mean (time_in_queue over the window) */
-	double dev_ops_ratio; /* ops it completed over the workers' ops: > AGG_DEV_SHARED: shared */
-	double nfs_rtt_ns;    /* an NFS READ or WRITE's round trip, mean */
-	double nfs_exec_ns;   /* and its execution time (queued to answered), mean */
+	double
+	    dev_ops_ratio; /* ops it completed over the workers' ops: > THRESH_DEV_SHARED: shared */
+	double nfs_rtt_ns; /* an NFS READ or WRITE's round trip, mean */
+	double nfs_exec_ns; /* and its execution time (queued to answered), mean */
 	/*
 	 * Load under load (bgfig.h): the background workload's figures over this step's
 	 * measured window, from its reports inside it (bg_on: the campaign has one).
@@ -231,14 +230,6 @@ struct step_point {
 	struct point_part parts[RECORD_PARTS_MAX];
 };
 
-/*
- * A device whose completed operations pass the workers' own by this factor served other
- * traffic too (another process, another partition of the disk): said with its figures.
- * An operation larger than the device's largest request (max_sectors_kb) also counts as
- * several.
- */
-#define AGG_DEV_SHARED 1.2
-
 struct agg_step;
 /* slo.part: the SLO of the step's points judges part's latency (-1: the whole). */
 void agg_step_slo_part(struct agg_step *st, int part);
@@ -249,14 +240,12 @@ void agg_step_slo_part(struct agg_step *st, int part);
  * (agg_client_part). A step is client-bound when taking that part away would
  * change its verdict (verdict_judge): violated to undecided or met, undecided to met.
  * That part is a bound only for a client with CPU to spare: where the busiest agent's
- * host was AGG_HOST_BUSY_PCT busy or more on average over the window, a late client is
+ * host was THRESH_HOST_BUSY_PCT busy or more on average over the window, a late client is
  * late again before it catches up and its bursts queue in the storage for longer than
  * its lateness, so any step not met can be the client's. An old agent's step whose
- * queues were full AGG_QUEUE_BOUND_PCT of its time or more was not offered on schedule
+ * queues were full THRESH_QUEUE_BOUND_PCT of its time or more was not offered on schedule
  * (queue-bound).
  */
-#define AGG_HOST_BUSY_PCT   90.0
-#define AGG_QUEUE_BOUND_PCT 10.0
 
 /*
  * The 95% interval of the SLO metric over the step's measured window, for

@@ -11,17 +11,6 @@
 #include "verdict.h"
 #include "xalloc.h"
 
-/* An agent host this busy is the bottleneck, or near enough to distort latency. */
-#define CURVE_CLIENT_BUSY_PCT 90.0
-/* The client's disk at its limit: busy (io_ticks) this share of the window, or more. */
-#define CURVE_DISK_BUSY_PCT 90.0
-/* Queues full this much of the time: the client's queue depth set the pace. */
-#define CURVE_QD_FULL_PCT 50.0
-/* ...and the peak within 5% of slots / service time (Little's law). */
-#define CURVE_LITTLE_TOL 0.05
-/* A service time grown past this multiple of the least seen: the storage is queueing. */
-#define CURVE_SVC_GROWTH 2.0
-
 bool curve_uses_mib(const struct workload *w)
 {
 	return !rw_is_random(w->io.rw);
@@ -163,7 +152,7 @@ static void curve_knee_between(const struct campaign *c, const struct workload *
 	k->kind = KNEE_AT_STEP;
 	k->cross = k->below;
 	/* within 2% above a measured step: the crossing is that step */
-	if (k->bracket_hi - k->bracket_lo > CURVE_PRECISION * k->bracket_lo) {
+	if (k->bracket_hi - k->bracket_lo > THRESH_PRECISION * k->bracket_lo) {
 		for (size_t i = k->below; i <= k->over; i++) {
 			const struct step_point *p = &sorted[i];
 
@@ -337,7 +326,7 @@ struct knee curve_knee(const struct campaign *c, const struct workload *w,
 	/* confirmed: measured at the confirmation step, which met the SLO, the band within 5% */
 	k.confirmed = (k.kind == KNEE_AT_STEP || k.kind == KNEE_AT_PEAK) && k.last == lo &&
 	              w->refine > 0 && !w->skip_confirm && !k.non_monotonic &&
-	              k.band_hi - k.band_lo <= CURVE_CONFIRM_WIDTH * k.band_lo;
+	              k.band_hi - k.band_lo <= THRESH_CONFIRM_WIDTH * k.band_lo;
 	return k;
 }
 
@@ -476,29 +465,29 @@ static void curve_band_why(const struct campaign *c, const struct workload *w, c
 		snprintf(buf, len,
 		         ": a step above the violation met the SLO, the band reaches %.0f",
 		         k->band_hi);
-	else if (k->kind == KNEE_AT_PEAK && width > 100 * CURVE_PRECISION)
+	else if (k->kind == KNEE_AT_PEAK && width > 100 * THRESH_PRECISION)
 		snprintf(buf, len,
 		         ": the storage saturated under the SLO; the steps between the knee and "
 		         "the peak could not deliver their load");
 	else if (k->kind == KNEE_AT_PEAK)
 		snprintf(buf, len, ": the storage saturated under the SLO, at the peak");
-	else if (undecided > 0 && width > 100 * CURVE_PRECISION)
+	else if (undecided > 0 && width > 100 * THRESH_PRECISION)
 		curve_undecided_why(c, w, k, sorted, n, undecided, buf, len);
-	else if (width > 100 * CURVE_PRECISION && curve_capped(k, sorted, n))
+	else if (width > 100 * THRESH_PRECISION && curve_capped(k, sorted, n))
 		snprintf(buf, len,
 		         ": no step achieved more than its low end, so refinement cannot offer "
 		         "more");
-	else if (width > 100 * CURVE_PRECISION && w->refine == 0)
+	else if (width > 100 * THRESH_PRECISION && w->refine == 0)
 		snprintf(buf, len, ": no refinement asked (load.refine)");
-	else if (width > 100 * CURVE_PRECISION)
+	else if (width > 100 * THRESH_PRECISION)
 		snprintf(buf, len, ": the refine budget (%u steps) is spent", w->refine);
 	if (k->confirmed || buf[0] != '\0')
 		return;
 	if (w->refine == 0 || w->skip_confirm)
 		snprintf(buf, len, ": no confirmation step asked");
-	else if (width > 100 * CURVE_CONFIRM_WIDTH)
+	else if (width > 100 * THRESH_CONFIRM_WIDTH)
 		snprintf(buf, len, ": not confirmed, the band is over %.0f%% wide",
-		         100 * CURVE_CONFIRM_WIDTH);
+		         100 * THRESH_CONFIRM_WIDTH);
 	else if (last != NULL && k->last != k->below) {
 		unsigned r = verdict_point(last);
 
@@ -546,10 +535,10 @@ static void curve_advice_change(const struct workload *w, unsigned reasons,
 			snprintf(buf, len, "a client that keeps up: the steps were client-bound");
 	} else if (reasons & VERDICT_FEW_INTERVALS) {
 		curve_fmt_duration(w->measure_ns, have, sizeof(have));
-		curve_fmt_duration(VERDICT_MIN_INTERVALS * w->interval_ns, need, sizeof(need));
+		curve_fmt_duration(THRESH_MIN_INTERVALS * w->interval_ns, need, sizeof(need));
 		snprintf(buf, len,
 		         "steps of %s give %u measured intervals, %u are needed: measure: %s", have,
-		         p->intervals, VERDICT_MIN_INTERVALS, need);
+		         p->intervals, THRESH_MIN_INTERVALS, need);
 	} else if (reasons & VERDICT_BEHIND) {
 		snprintf(buf, len,
 		         "the client fell behind the rates asked: give it more workers or queue "
@@ -694,155 +683,6 @@ void curve_error_words(const struct step_point *p, uint64_t errors, char *buf, s
 		snprintf(buf, len, "%s", what);
 	else
 		snprintf(buf, len, "%s on %s", what, p->err_path);
-}
-
-void curve_limit(const struct campaign *c, const struct workload *w, const struct step_point *pts,
-                 size_t n, char *buf, size_t len)
-{
-	curve_limit_capped(c, w, pts, n, NULL, buf, len);
-}
-
-static void curve_limit_reason(const struct campaign *c, const struct workload *w,
-                               const struct step_point *pts, size_t n, const struct ratecap *rc,
-                               char *buf, size_t len)
-{
-	const struct step_point *peak = curve_peak(w, pts, n), *first;
-	uint64_t errors = curve_errors(pts, n, &first);
-	char why[192];
-	double cpu = 0, qd, slots, inflight, svc_min = 0;
-
-	for (size_t i = 0; i < n; i++)
-		if (pts[i].host_cpu_pct > cpu)
-			cpu = pts[i].host_cpu_pct;
-	/* Failed operations first: they leave the client idle and the rate short. */
-	if (errors) {
-		uint64_t all = 0;
-		char a[32], b[32];
-
-		/*
-		 * Errors, not capacity: the share of the operations that failed, then the
-		 * first as the run met it (the lowest step), not as the curve orders them.
-		 */
-		for (size_t i = 0; i < n; i++) {
-			all += pts[i].ops + pts[i].errors;
-			if (pts[i].err_errno != 0 && pts[i].step < first->step)
-				first = &pts[i];
-		}
-		units_format_count(errors, a, sizeof(a));
-		units_format_count(all, b, sizeof(b));
-		curve_error_words(first, errors, why, sizeof(why));
-		snprintf(buf, len, "I/O errors: %s of %s operations failed (%.3g%%)%s%s", a, b,
-		         100.0 * (double)errors / (double)(all ? all : 1),
-		         first ? ", the first " : "", first ? why : "");
-		return;
-	}
-	if (peak == NULL) {
-		snprintf(buf, len, "not run");
-		return;
-	}
-	qd = peak->qd_full_pct;
-	slots = (double)peak->workers * w->io.queue_depth;
-	/* The least service time of a valid step: the storage unqueued. */
-	for (size_t i = 0; i < n; i++)
-		if (verdict_valid(&pts[i]) && pts[i].svc_mean_ns > 0 &&
-		    (svc_min == 0 || pts[i].svc_mean_ns < svc_min))
-			svc_min = pts[i].svc_mean_ns;
-	inflight = curve_in_flight(peak);
-	/*
-	 * The client first: its queues full most of the time and, by Little's law,
-	 * the peak equal to its slots over the service time, and that service time
-	 * not grown past CURVE_SVC_GROWTH x the least seen (else the storage queued
-	 * the operations itself: full queues then only mirror its saturation).
-	 * Then its CPU. Only then is anything in the row the storage's.
-	 */
-	if (qd >= CURVE_QD_FULL_PCT && slots > 0 && !w->qd_sized &&
-	    fabs(inflight - slots) <= CURVE_LITTLE_TOL * slots &&
-	    (svc_min == 0 || peak->svc_mean_ns <= CURVE_SVC_GROWTH * svc_min))
-		snprintf(buf, len,
-		         "client queue depth (%.0f slots, %.1f in flight at the peak, full %.0f%% "
-		         "of the time)",
-		         slots, inflight, qd);
-	/*
-	 * A cap before the client's CPU: its service time grew at the top, so the
-	 * storage held the excess and the client's CPU did not set the rate.
-	 */
-	else if (rc != NULL && rc->capped)
-		ratecap_words(rc, buf, len);
-	/*
-	 * Its CPU, where the storage did not queue: a client short of CPU issues late and
-	 * the storage, given less, answers as fast as ever. A peak whose service time (less
-	 * the client's own reap delay) grew past CURVE_SVC_GROWTH x the least seen held
-	 * the operations in the storage: the host was busy driving it, the storage set the
-	 * rate (as for the queue depth above).
-	 */
-	else if (cpu >= CURVE_CLIENT_BUSY_PCT &&
-	         (svc_min == 0 ||
-	          peak->svc_mean_ns - peak->reap_delay_ns <= CURVE_SVC_GROWTH * svc_min))
-		snprintf(buf, len, "client CPU (an agent host %.0f%% busy)", cpu);
-	else if (verdict_saturated(c, &pts[n - 1], why, sizeof(why)))
-		snprintf(buf, len, "storage saturated: %s", why);
-	else if (qd >= CURVE_QD_FULL_PCT && !w->qd_sized)
-		snprintf(buf, len, "queue depth (%u per worker, full %.0f%% of the time at peak)",
-		         w->io.queue_depth, qd);
-	else if (step_metric(peak, c->slo_metric) > (double)c->slo_latency_ns)
-		snprintf(buf, len, "SLO latency");
-	else
-		snprintf(buf, len, "none reached: raise the load");
-}
-
-/*
- * The client's own disk at its limit at the first violation (in curve order): its
- * name, its busy share there and the throughput from which it stayed that busy
- * ("client disk vda busy 99% from 80,000 ops/s"); "" when it was not, was not read, or was
- * busy from under half the violating load.
- */
-static void curve_disk_words(const struct campaign *c, const struct workload *w,
-                             const struct step_point *pts, size_t n, char *buf, size_t len)
-{
-	const struct step_point *from = NULL;
-	char tp[32];
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < n; i++) {
-		const struct step_point *p = &pts[i];
-
-		if (p->kernel_known && p->dev_util_pct >= CURVE_DISK_BUSY_PCT) {
-			if (from == NULL)
-				from = p;
-		} else {
-			from = NULL;
-		}
-		if (!verdict_violates(c, p))
-			continue;
-		/*
-		 * A device that serves in parallel (virtio, NVMe, a cloud volume) is "busy"
-		 * whenever one request is in flight: busy from under half the load that
-		 * violated, it went on serving more, and its busy share is not its limit (the
-		 * demo's vda: busy 90% from 4,787 ops/s, serving 114,000).
-		 */
-		if (from == NULL || 2 * curve_throughput(w, from) < curve_throughput(w, p))
-			return;
-		units_format_count((uint64_t)floor(curve_throughput(w, from) + 1e-9), tp,
-		                   sizeof(tp));
-		snprintf(buf, len, "client disk %s busy %.0f%% from %s %s", p->kernel_dev,
-		         floor(p->dev_util_pct), tp, curve_unit(w));
-		return;
-	}
-}
-
-void curve_limit_capped(const struct campaign *c, const struct workload *w,
-                        const struct step_point *pts, size_t n, const struct ratecap *rc, char *buf,
-                        size_t len)
-{
-	char disk[RECORD_DEV_MAX + 96];
-	size_t used;
-
-	curve_limit_reason(c, w, pts, n, rc, buf, len);
-	curve_disk_words(c, w, pts, n, disk, sizeof(disk));
-	used = strlen(buf);
-	/* beside the client-side reason, not instead of it */
-	if (disk[0] != '\0' && used + 2 < len)
-		snprintf(buf + used, len - used, "; %s", disk);
 }
 
 /* The points offered this rate (repeats of one step). */

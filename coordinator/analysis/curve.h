@@ -57,10 +57,6 @@ double curve_throughput(const struct workload *w, const struct step_point *p);
  * then by run order. Returns a copy the caller frees.
  */
 struct step_point *curve_sorted(const struct step_point *pts, size_t n);
-/* The knee's bracket is narrow enough when within this share of its low end. */
-#define CURVE_PRECISION 0.02
-/* A knee is confirmed only with a band within this share of its low end. */
-#define CURVE_CONFIRM_WIDTH 0.05
 
 /* A point's offered rate in the workload's unit. */
 double curve_offered_tp(const struct workload *w, const struct step_point *p);
@@ -122,21 +118,6 @@ const struct step_point *curve_sustained(const struct workload *w, const struct 
                                          size_t n);
 /* Operations in the storage on average, by Little's law: achieved x service time. */
 double curve_in_flight(const struct step_point *p);
-/*
- * What limited the workload, plainly: I/O errors ("I/O errors (EIO on /dev/sdb)"),
- * the client's queue depth (full most of
- * the time and the peak within 5% of slots / service time), client CPU,
- * the storage saturated, the SLO.
- */
-void curve_limit(const struct campaign *c, const struct workload *w, const struct step_point *pts,
-                 size_t n, char *buf, size_t len);
-/*
- * The same, with the rate cap diagnosis (ratecap.h; NULL: none): a cap is named
- * after the client's queue depth and before its CPU and the storage saturated.
- */
-void curve_limit_capped(const struct campaign *c, const struct workload *w,
-                        const struct step_point *pts, size_t n, const struct ratecap *rc, char *buf,
-                        size_t len);
 
 /* load.repeat: the confirmation step run N times; the knee as their mean and spread. */
 #define CURVE_MAX_REPEATS 20

@@ -6,6 +6,7 @@
 
 #include "bgfig.h"
 #include "judged.h"
+#include "limit.h"
 #include "xalloc.h"
 
 /* Where point p (of the run) went in curve order: a step's index in run order is its own. */
@@ -114,7 +115,7 @@ void judged_update(struct judged_curve *j, const struct campaign *c, const struc
 	j->peak_tp = j->peak ? j->v[j->peak - j->sorted].tp : 0;
 	j->sustained = curve_sustained(w, j->sorted, n);
 	ratecap_judge(j->sorted, n, &j->ratecap);
-	curve_limit_capped(c, w, j->sorted, n, &j->ratecap, j->limit, sizeof(j->limit));
+	j->limit_word = limit_judge(c, w, j->sorted, n, &j->ratecap, j->limit, sizeof(j->limit));
 	/*
 	 * A disturbed client makes the knee a lower bound; a cap is still the
 	 * storage's (its evidence is throughput and service time, not the client's
@@ -139,6 +140,7 @@ void judged_update(struct judged_curve *j, const struct campaign *c, const struc
 			         "client-bound: this client could not measure even %.0f ops/s, the "
 			         "lowest rate offered",
 			         j->client_bound);
+		j->limit_word = "client";
 		judged_client_cause(j);
 	}
 	curve_repeats(c, w, j->sorted, n, &j->repeats);

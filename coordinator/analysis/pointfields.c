@@ -119,7 +119,7 @@ static void pfield_cooldown(const struct step_point *p, const struct judged_poin
 static void pfield_device(const struct step_point *p, const struct judged_point *jp, char *buf,
                           size_t len)
 {
-	if (p->kernel_known && p->dev_ops_ratio > AGG_DEV_SHARED)
+	if (p->kernel_known && p->dev_ops_ratio > THRESH_DEV_SHARED)
 		snprintf(buf, len, "%s (shared: %.1fx the workers' ops)", p->kernel_dev,
 		         p->dev_ops_ratio);
 	else
@@ -167,7 +167,7 @@ static void pfield_dev_shared(const struct step_point *p, const struct judged_po
                               struct pfield_val *v)
 {
 	v->none = !p->kernel_known || p->ops == 0;
-	v->b = p->dev_ops_ratio > AGG_DEV_SHARED;
+	v->b = p->dev_ops_ratio > THRESH_DEV_SHARED;
 }
 
 static void pfield_nfs_rtt(const struct step_point *p, const struct judged_point *jp,

@@ -8,8 +8,6 @@
 #include "units.h"
 #include "verdict.h"
 
-#define RATECAP_BATCHES 10
-
 void ratecap_rate_ci(const struct step_point *p, double *lo, double *hi)
 {
 	double rates[STEP_MAX_TICKS], half = 0, mean = 0, ss = 0;
@@ -19,9 +17,9 @@ void ratecap_rate_ci(const struct step_point *p, double *lo, double *hi)
 	for (uint32_t i = 0; i < p->nticks && i < STEP_MAX_TICKS; i++)
 		if (p->ticks[i].measured && p->ticks[i].seconds > 0)
 			rates[m++] = p->ticks[i].ops_s;
-	b = m < RATECAP_BATCHES ? m : RATECAP_BATCHES;
+	b = m < THRESH_CAP_BATCHES ? m : THRESH_CAP_BATCHES;
 	if (b >= 2) {
-		double batch[RATECAP_BATCHES];
+		double batch[THRESH_CAP_BATCHES];
 
 		/* batch k: intervals [k m / b, (k + 1) m / b), every one in a batch */
 		for (uint32_t k = 0; k < b; k++) {
@@ -96,7 +94,7 @@ static bool ratecap_top(const struct step_point *s, size_t n, struct ratecap *rc
 		if (hi < plo)
 			continue;
 		idx[m++] = i;
-		if (rc->nflat < RATECAP_MAX_FLAT)
+		if (rc->nflat < THRESH_CAP_MAX_FLAT)
 			rc->flat_steps[rc->nflat] = s[i].step + 1;
 		rc->nflat++;
 		if (s[i].svc_mean_ns > rc->top_svc_ns) {
@@ -115,7 +113,7 @@ static bool ratecap_top(const struct step_point *s, size_t n, struct ratecap *rc
 	if (nover == 0)
 		return false;
 	rc->ceiling_ops = sum / (double)nover;
-	return m >= RATECAP_MIN_FLAT && ratecap_rates_rise(s, idx, m);
+	return m >= THRESH_CAP_MIN_FLAT && ratecap_rates_rise(s, idx, m);
 }
 
 /*
@@ -148,7 +146,7 @@ static void ratecap_below(const struct step_point *s, size_t n, struct ratecap *
 	rc->near_step = near->step + 1;
 	rc->near_ops = near->achieved_ops;
 	rc->near_svc_ns = near->svc_mean_ns;
-	if (low != near && low->achieved_ops <= RATECAP_LOW * rc->ceiling_ops) {
+	if (low != near && low->achieved_ops <= THRESH_CAP_LOW * rc->ceiling_ops) {
 		rc->low = true;
 		rc->low_step = low->step + 1;
 		rc->low_ops = low->achieved_ops;
@@ -183,12 +181,12 @@ void ratecap_judge(const struct step_point *sorted, size_t n, struct ratecap *rc
 	units_format_duration((uint64_t)llround(rc->top_svc_ns), top, sizeof(top));
 	units_format_duration((uint64_t)llround(rc->near_svc_ns), nsv, sizeof(nsv));
 	ratecap_fmt_rate(rc->near_ops, nr, sizeof(nr));
-	if (rc->top_svc_ns < RATECAP_QUEUED * rc->near_svc_ns) {
+	if (rc->top_svc_ns < THRESH_CAP_QUEUED * rc->near_svc_ns) {
 		snprintf(rc->why, sizeof(rc->why),
 		         "throughput flat at %s ops/s, but its service time (%s) is under %.0fx "
 		         "that below it (%s at %s ops/s): the storage did not queue the excess, so "
 		         "something before it (the client) set the rate",
-		         c, top, RATECAP_QUEUED, nsv, nr);
+		         c, top, THRESH_CAP_QUEUED, nsv, nr);
 		return;
 	}
 	/* queueing below the ceiling, at any share of it, is a saturation's */
@@ -197,7 +195,7 @@ void ratecap_judge(const struct step_point *sorted, size_t n, struct ratecap *rc
 		ratecap_fmt_rate(rc->low_ops, lr, sizeof(lr));
 		growth = rc->near_svc_ns / rc->low_svc_ns;
 	}
-	if (rc->low && growth > RATECAP_FAST) {
+	if (rc->low && growth > THRESH_CAP_FAST) {
 		snprintf(rc->why, sizeof(rc->why),
 		         "saturated, not capped: service time grew %.2fx below the ceiling of %s "
 		         "ops/s (%s at %s ops/s against %s at %s ops/s): the storage queued before "
@@ -205,12 +203,12 @@ void ratecap_judge(const struct step_point *sorted, size_t n, struct ratecap *rc
 		         growth, c, nsv, nr, lsv, lr);
 		return;
 	}
-	if (rc->near_ops < RATECAP_NEAR * rc->ceiling_ops || !rc->low) {
+	if (rc->near_ops < THRESH_CAP_NEAR * rc->ceiling_ops || !rc->low) {
 		snprintf(rc->why, sizeof(rc->why),
 		         "throughput flat at %s ops/s; to tell a cap from saturation a step must "
 		         "keep up at %.0f%% of it or more (the highest that did: %s ops/s) and a "
 		         "lower one at %.0f%% or less",
-		         c, 100 * RATECAP_NEAR, nr, 100 * RATECAP_LOW);
+		         c, 100 * THRESH_CAP_NEAR, nr, 100 * THRESH_CAP_LOW);
 		return;
 	}
 	rc->capped = true;

@@ -14,29 +14,23 @@
  * points with operations, no errors and no agent lost:
  *
  * 1. A flat top: the steps whose achieved rate's 95% interval (ratecap_rate_ci)
- *    reaches the highest one's, at least RATECAP_MIN_FLAT of them offered distinct
+ *    reaches the highest one's, at least THRESH_CAP_MIN_FLAT of them offered distinct
  *    rates, and at least one offered more than it achieved beyond noise (or ran
  *    closed-loop). The ceiling is the mean achieved rate of those held back.
  *    Without a flat top there is nothing to diagnose (flat false).
  * 2. The excess queued in the storage: at the top the service time is at least
- *    RATECAP_QUEUED x that of the highest step below it (throughput flat, so by
+ *    THRESH_CAP_QUEUED x that of the highest step below it (throughput flat, so by
  *    Little's law the operations in flight grew in the same proportion).
  * 3. Fast below: the highest step that kept up with its load (under the ceiling
  *    or in the flat top, open-loop, not behind) served within
- *    RATECAP_FAST x the service time of a step at RATECAP_LOW or less of it (over
+ *    THRESH_CAP_FAST x the service time of a step at THRESH_CAP_LOW or less of it (over
  *    that, at any share of the ceiling: saturated, it queued before it was full),
- *    and it kept up at RATECAP_NEAR or more of the ceiling (else too little
+ *    and it kept up at THRESH_CAP_NEAR or more of the ceiling (else too little
  *    evidence). A device saturated by its own servers queues before it is full
  *    (an M/M/c with c <= 8 serves in 1.5-6.7x its service time at 85% of capacity,
  *    1.0-2x at 50%); a throttle does not.
  * capped when all three hold.
  */
-#define RATECAP_MIN_FLAT 2
-#define RATECAP_QUEUED   2.0
-#define RATECAP_NEAR     0.85
-#define RATECAP_LOW      0.50
-#define RATECAP_FAST     1.25
-#define RATECAP_MAX_FLAT 16
 
 struct ratecap {
 	bool flat;          /* rule 1 held: the rest is filled */
@@ -44,14 +38,14 @@ struct ratecap {
 	double ceiling_ops; /* the mean achieved rate of the flat steps held back */
 	double ceiling_lo;  /* the lowest end of their 95% intervals... */
 	double ceiling_hi;  /* ...and the highest */
-	uint32_t nflat;     /* flat steps (flat_steps holds the first RATECAP_MAX_FLAT) */
-	uint32_t flat_steps[RATECAP_MAX_FLAT]; /* their step numbers, from 1, in curve order */
-	double top_svc_ns;                     /* the flat steps' highest mean service time... */
+	uint32_t nflat;     /* flat steps (flat_steps holds the first THRESH_CAP_MAX_FLAT) */
+	uint32_t flat_steps[THRESH_CAP_MAX_FLAT]; /* their step numbers, from 1, in curve order */
+	double top_svc_ns;                        /* the flat steps' highest mean service time... */
 	double top_in_flight; /* ...and that step's operations in flight (Little's law) */
 	bool below;           /* a step kept up with its load: near_* are filled */
 	uint32_t near_step;   /* the highest such step (from 1) */
 	double near_ops, near_svc_ns;
-	bool low; /* a lower one at or under RATECAP_LOW of the ceiling: low_* */
+	bool low; /* a lower one at or under THRESH_CAP_LOW of the ceiling: low_* */
 	uint32_t low_step;
 	double low_ops, low_svc_ns;
 	double in_service; /* ceiling x the low step's service time: busy servers unqueued */

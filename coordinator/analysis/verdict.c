@@ -34,7 +34,7 @@ bool verdict_short(const struct campaign *c, const struct step_point *pt)
  * that (the wait could only add to it); a metric counted from the due time holds the
  * wait already, and so does the storage's latency of a sized queue (no queue_depth
  * given: every slot was held by what the storage had not answered). Without the
- * client's figures (an old agent): queues full AGG_QUEUE_BOUND_PCT of the time or more.
+ * client's figures (an old agent): queues full THRESH_QUEUE_BOUND_PCT of the time or more.
  */
 static bool verdict_queue_moved(const struct step_point *pt)
 {
@@ -43,7 +43,7 @@ static bool verdict_queue_moved(const struct step_point *pt)
 	if (!(pt->offered_ops > 0) || !(pt->qd_full_pct > 0) || pt->slo_due || pt->queue_sized)
 		return false;
 	if (!pt->health_known)
-		return pt->qd_full_pct >= AGG_QUEUE_BOUND_PCT;
+		return pt->qd_full_pct >= THRESH_QUEUE_BOUND_PCT;
 	if (pt->metric_hi_ns > 0)
 		hi = pt->metric_hi_ns;
 	return hi <= pt->slo_ns && hi + pt->slot_wait_ns > pt->slo_ns;
@@ -57,9 +57,9 @@ unsigned verdict_point(const struct step_point *pt)
 		r |= VERDICT_CLOSED_LOOP;
 	if (pt->ops == 0)
 		r |= VERDICT_EMPTY;
-	else if (pt->offered_ops > 0 && verdict_achieved_pct(pt) < 100.0 * VERDICT_KEEP_UP)
+	else if (pt->offered_ops > 0 && verdict_achieved_pct(pt) < 100.0 * THRESH_KEEP_UP)
 		r |= VERDICT_BEHIND;
-	if (pt->intervals < VERDICT_MIN_INTERVALS)
+	if (pt->intervals < THRESH_MIN_INTERVALS)
 		r |= VERDICT_FEW_INTERVALS;
 	else if (pt->offered_ops > 0 && !pt->steady)
 		r |= VERDICT_BACKLOG;
@@ -162,7 +162,7 @@ void verdict_words(const struct step_point *pt, unsigned reasons, char *buf, siz
 				         (unsigned long long)pt->errors);
 			break;
 		case VERDICT_CLIENT_BOUND:
-			if (pt->host_busy_pct >= AGG_HOST_BUSY_PCT) {
+			if (pt->host_busy_pct >= THRESH_HOST_BUSY_PCT) {
 				snprintf(
 				    word, sizeof(word),
 				    "client-bound (its host %.0f%% busy through the step: the "
@@ -199,16 +199,16 @@ void verdict_client_cause(const struct step_point *pt, char *cause, size_t clen,
 	cause[0] = change[0] = '\0';
 	if (!pt->health_known)
 		return;
-	if (pt->steal_pct > VERDICT_STEAL_PCT) {
+	if (pt->steal_pct > THRESH_STEAL_PCT) {
 		snprintf(cause, clen, "the hypervisor took %.0f%% of its CPU (steal)",
 		         pt->steal_pct);
 		snprintf(change, chlen, "a client whose CPUs are not shared (steal %.0f%%)",
 		         pt->steal_pct);
-	} else if (each >= VERDICT_WORKER_BUSY_PCT) {
+	} else if (each >= THRESH_WORKER_BUSY_PCT) {
 		snprintf(cause, clen,
 		         "its own pacing kept its workers busy (%.0f%% of a core each)", each);
 		snprintf(change, chlen, "spread the rate over more workers or agents");
-	} else if (pt->host_cpu_pct >= VERDICT_HOST_BUSY_PCT) {
+	} else if (pt->host_cpu_pct >= THRESH_HOST_BUSY_PCT) {
 		snprintf(cause, clen,
 		         "other work shared its host (%.0f%% of its CPUs busy, its workers %.0f%% "
 		         "of a core each)",
@@ -298,7 +298,7 @@ double verdict_decide_ns(const struct campaign *c, const struct step_point *pt, 
 	/* on a log scale, as the interval is: its half on the SLO's side, the SLO's distance */
 	half = m <= slo ? log(hi / m) : log(m / lo);
 	dist = fabs(log(m / slo));
-	if (dist < VERDICT_AT_SLO)
+	if (dist < THRESH_AT_SLO)
 		return -1;
 	return half > dist ? measured_ns * (half / dist) * (half / dist) : measured_ns;
 }

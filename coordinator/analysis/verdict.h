@@ -9,11 +9,6 @@
 #include "aggregate.h"
 #include "campaign.h"
 
-/* A valid point keeps up with this share of the operations due in its window. */
-#define VERDICT_KEEP_UP 0.97
-/* Fewer measured intervals than this are too few to judge. */
-#define VERDICT_MIN_INTERVALS 5
-
 /* Why a point does not count: a bitmask, 0 for a valid point. */
 enum verdict_reason {
 	VERDICT_CLOSED_LOOP = 1 << 0,   /* max step: no offered rate, latency from submission */
@@ -24,7 +19,7 @@ enum verdict_reason {
 	VERDICT_EMPTY = 1 << 5,         /* nothing completed */
 	VERDICT_CLIENT_BOUND = 1 << 6,  /* the client was disturbed, after its retries */
 	VERDICT_AGENTS_LOST = 1 << 7,   /* agents were lost mid-step: the rest ran it on */
-	VERDICT_QUEUE_BOUND = 1 << 8,   /* queues full AGG_QUEUE_BOUND_PCT of the time or more */
+	VERDICT_QUEUE_BOUND = 1 << 8,   /* queues full THRESH_QUEUE_BOUND_PCT of the time or more */
 };
 /* The reasons of a step that could not deliver its load: a violation overrules them. */
 #define VERDICT_DELIVERY (VERDICT_BEHIND | VERDICT_BACKLOG | VERDICT_QUEUE_BOUND)
@@ -73,13 +68,11 @@ void verdict_metric_ci(const struct campaign *c, const struct step_point *pt, do
 bool verdict_violates(const struct campaign *c, const struct step_point *pt);
 /* Whether the point met the SLO (verdict_judge). */
 bool verdict_meets(const struct campaign *c, const struct step_point *pt);
-/* Closer than this on a log scale (0.5%), a step's latency is the SLO's: no length decides. */
-#define VERDICT_AT_SLO 0.005
 /*
  * How long an undecided step would have to be measured for its 95% interval to clear the
  * SLO, had it measured_ns: the interval narrows as one over the root of the length, so
  * measured x (its half-width / the metric's distance to the SLO)^2, both on a log scale.
- * -1 when the metric is within VERDICT_AT_SLO of the SLO (or nothing was measured).
+ * -1 when the metric is within THRESH_AT_SLO of the SLO (or nothing was measured).
  */
 double verdict_decide_ns(const struct campaign *c, const struct step_point *pt, double measured_ns);
 /* Whether the point is undecided: its interval holds the SLO latency. */
@@ -92,12 +85,6 @@ double verdict_slots_needed(const struct campaign *c, const struct step_point *p
  * (step_point.worst_agent), "" with one agent; into buf, returned.
  */
 const char *verdict_worst_agent(const struct step_point *pt, char *buf, size_t len);
-/* A worker this busy, in % of one core, paces at its own limit. */
-#define VERDICT_WORKER_BUSY_PCT 70.0
-/* The hypervisor took this share of a host's CPU: it is named as the cause. */
-#define VERDICT_STEAL_PCT 10.0
-/* A host this busy, in % of its CPUs, while its workers are not: other work shares it. */
-#define VERDICT_HOST_BUSY_PCT 80.0
 /*
  * What disturbed a client-bound point's client, from its own figures, and the change
  * that would let it measure: the hypervisor (steal), its own pacing (workers busy),

@@ -459,7 +459,7 @@ static json_t *derive_ratecap_json(const struct judged_curve *j)
 	if (!rc->flat)
 		return json_null();
 	steps = derive_need(json_array());
-	for (uint32_t i = 0; i < rc->nflat && i < RATECAP_MAX_FLAT; i++)
+	for (uint32_t i = 0; i < rc->nflat && i < THRESH_CAP_MAX_FLAT; i++)
 		json_array_append_new(steps, json_integer(rc->flat_steps[i]));
 	return derive_need(
 	    json_pack("{s:b,s:o,s:[o,o],s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:s}", "capped", rc->capped,

@@ -103,7 +103,7 @@ static double planner_confirm_rate(const struct planner *p, const struct step_po
 static bool planner_refine_client(struct planner *p, const struct judged_curve *j, double *rate)
 {
 	double from = j->client_measured, top = j->client_bound, r = (from + top) / 2;
-	bool wide = from > 0 && top - from > CURVE_PRECISION * from;
+	bool wide = from > 0 && top - from > THRESH_PRECISION * from;
 
 	if (top > 0 && wide && p->refined < p->w->refine) {
 		p->refined++;
@@ -120,7 +120,7 @@ static bool planner_refine_client(struct planner *p, const struct judged_curve *
 	else
 		snprintf(p->refine_why, sizeof(p->refine_why),
 		         "the client's limit found within %.0f%% (%.0f-%.0f ops/s)",
-		         CURVE_PRECISION * 100, from, top);
+		         THRESH_PRECISION * 100, from, top);
 	return false;
 }
 
@@ -165,10 +165,10 @@ static bool planner_refine(struct planner *p, const struct judged_curve *j, doub
 			uhi = fmax(uhi, s[i].offered_ops);
 		}
 	r = 0;
-	if (curve_bracket_width(k) > CURVE_PRECISION && p->refined < p->w->refine) {
-		if (top - uhi > CURVE_PRECISION * uhi)
+	if (curve_bracket_width(k) > THRESH_PRECISION && p->refined < p->w->refine) {
+		if (top - uhi > THRESH_PRECISION * uhi)
 			r = (uhi + top) / 2;
-		else if (!p->confirmed && ulo < top && ulo - from > CURVE_PRECISION * from)
+		else if (!p->confirmed && ulo < top && ulo - from > THRESH_PRECISION * from)
 			r = (from + ulo) / 2;
 	}
 	/* Offering more than was ever achieved measures the backlog, not the storage. */

@@ -102,23 +102,23 @@ static void test_saturated_not_capped(void **state)
 	assert_string_equal(words, "");
 }
 
-/* Borderlines: the growth below the ceiling at RATECAP_FAST exactly is fast; over it is not. */
+/* Borderlines: the growth below the ceiling at THRESH_CAP_FAST exactly is fast; over it is not. */
 static void test_growth_borderline(void **state)
 {
 	struct step_point p[5];
 	struct ratecap rc;
 
 	(void)state;
-	rc_throttle(p, 100 * RATECAP_FAST);
+	rc_throttle(p, 100 * THRESH_CAP_FAST);
 	ratecap_judge(p, 5, &rc);
 	assert_true(rc.capped);
-	rc_throttle(p, 100 * RATECAP_FAST + 1);
+	rc_throttle(p, 100 * THRESH_CAP_FAST + 1);
 	ratecap_judge(p, 5, &rc);
 	assert_false(rc.capped);
 	assert_non_null(strstr(rc.why, "saturated"));
 }
 
-/* The highest step that kept up must be at RATECAP_NEAR of the ceiling or more. */
+/* The highest step that kept up must be at THRESH_CAP_NEAR of the ceiling or more. */
 static void test_near_borderline(void **state)
 {
 	struct step_point p[5];

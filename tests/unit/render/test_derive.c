@@ -12,6 +12,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "limit.h"
 #include "derive.h"
 #include "table.h"
 #include "testlib.h"
@@ -143,7 +144,7 @@ static void test_derive_json(void **state)
 	assert_int_equal(json_integer_value(json_object_get(w, "knee_digits")), 2);
 	assert_string_equal(json_string_value(json_object_get(w, "knee_precision")),
 	                    "band 50.0% wide: no refinement asked (load.refine)");
-	curve_limit(c, &c->workloads[0], pts, DERIVE_TEST_N, limit, sizeof(limit));
+	limit_judge(c, &c->workloads[0], pts, DERIVE_TEST_N, NULL, limit, sizeof(limit));
 	assert_string_equal(json_string_value(json_object_get(w, "limit")), limit);
 
 	assert_string_equal(json_string_value(json_object_get(curve, "unit")), "ops/s");

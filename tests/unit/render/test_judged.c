@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "judged.h"
+#include "limit.h"
 #include "report.h"
 #include "table.h"
 #include "testlib.h"
@@ -141,7 +142,7 @@ static void test_judged_rules_once(void **state)
 	assert_true(j.peak_tp == curve_throughput(w, curve_peak(w, s, n)));
 	assert_int_equal(j.sustained->step, curve_sustained(w, s, n)->step);
 	assert_true(j.max_achieved == curve_max_achieved(s, n));
-	curve_limit(c, w, s, n, limit, sizeof(limit));
+	limit_judge(c, w, s, n, NULL, limit, sizeof(limit));
 	assert_string_equal(j.limit, limit);
 	/* the point run last is the refinement step, wherever it sorts */
 	assert_int_equal(j.sorted[j.last].step, 5);

@@ -2,6 +2,7 @@
 /* Text from the wire made safe for a terminal or a log: control characters escaped. */
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "text.h"
 
@@ -91,4 +92,61 @@ bool text_name_ok(const char *s)
 			return false;
 	}
 	return true;
+}
+
+/* One line of text (no newline in it) wrapped; col: the characters already on the line. */
+static void text_wrap_line(FILE *f, const char *p, size_t len, size_t width, const char *indent,
+                           size_t col)
+{
+	const char *end = p + len;
+	size_t lead = strlen(indent);
+	bool any = false; /* a word on the line already */
+
+	width = width > lead + 8 ? width : lead + 8;
+	while (p < end) {
+		size_t word = 0;
+
+		while (p + word < end && p[word] != ' ')
+			word++;
+		if (any && col + 1 + word > width) {
+			fprintf(f, "\n%s", indent);
+			col = lead;
+			any = false;
+		} else if (any) {
+			fputc(' ', f);
+			col++;
+		}
+		while (col + word > width) {
+			size_t room = width - col;
+
+			fwrite(p, 1, room, f);
+			fprintf(f, "\n%s", indent);
+			p += room;
+			word -= room;
+			col = lead;
+		}
+		fwrite(p, 1, word, f);
+		col += word;
+		any = any || word > 0;
+		p += word;
+		while (p < end && *p == ' ')
+			p++;
+	}
+}
+
+void text_wrap(FILE *f, const char *text, size_t width, const char *indent)
+{
+	bool first = true;
+
+	for (const char *p = text; first || *p != '\0'; first = false) {
+		size_t len = strcspn(p, "\n");
+
+		if (!first)
+			fputs(indent, f);
+		text_wrap_line(f, p, len, width, indent, first ? 0 : strlen(indent));
+		fputc('\n', f);
+		p += len;
+		if (*p == '\n')
+			p++;
+	}
 }

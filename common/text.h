@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /*
  * Copy in to out (len bytes, always terminated; a long text is cut) with
@@ -18,5 +19,12 @@ char *text_clean(const char *in, char *out, size_t len, bool multiline);
 
 /* Letters, digits, '.', '_' and '-': what a name that becomes a file name may hold. */
 bool text_name_ok(const char *s);
+
+/*
+ * text to f in lines of at most width characters (bytes), broken at spaces, each line
+ * after the first led by indent (counted in the width); a line of text stays a line, and
+ * a word longer than a line is cut where the line ends. Ends with a newline.
+ */
+void text_wrap(FILE *f, const char *text, size_t width, const char *indent);
 
 #endif

@@ -41,6 +41,20 @@ static void pfield_client_delay(const struct step_point *p, const struct judged_
 	v->raw = p->issue_late_ns + p->reap_delay_ns;
 }
 
+/* The judged latency named by whose it is and which figure: "storage mean", "response p99". */
+static void pfield_slo_metric(const struct step_point *p, const struct judged_point *jp, char *buf,
+                              size_t len)
+{
+	snprintf(buf, len, "%s %s", p->slo_part >= 0 || p->slo_due ? "response" : "storage",
+	         campaign_slo_metric_name(p->slo_metric));
+}
+
+static void pfield_slo_metric_ns(const struct step_point *p, const struct judged_point *jp,
+                                 struct pfield_val *v)
+{
+	v->raw = step_metric(p, p->slo_metric);
+}
+
 /* The step's verdict on the SLO: met, undecided, violated or not judged. */
 static void pfield_slo_verdict(const struct step_point *p, const struct judged_point *jp, char *buf,
                                size_t len)
@@ -505,7 +519,11 @@ static const struct pfield pfield_rows[] = {
      .apart = PF_APART_MEASURED},
     /* the storage's latency (submission to completion) by percentile, and its max */
     {.name = "service_p50_us", PF_US(svc_p50_ns, PF_M_U64), .since = 3, .out = PF_CURVE | PF_JSON},
-    {.name = "service_p99_us", PF_US(svc_p99_ns, PF_M_U64), .since = 3, .out = PF_CURVE | PF_JSON},
+    {.name = "service_p99_us",
+     PF_US(svc_p99_ns, PF_M_U64),
+     .since = 3,
+     .out = PF_CURVE | PF_JSON,
+     .human = PF_H_DURATION},
     {.name = "service_max_us", PF_US(svc_max_ns, PF_M_U64), .since = 3, .out = PF_CURVE | PF_JSON},
     /* the client's delay per operation (issue lateness + reap delay) and its part in the metric */
     {.name = "client_delay_us",
@@ -720,6 +738,27 @@ static const struct pfield pfield_rows[] = {
      .out = PF_CURVE | PF_CSV | PF_JSON | PF_STEPS,
      .apart = PF_APART_REPLAY,
      PF_COLUMN("Speed", PF_H_SPEED, 2)},
+    /*
+     * The latency the SLO judged, named (curve-*.csv and .json beside the response's
+     * mean_us and p99_us): whose and which figure, its value and its 95% interval.
+     */
+    {.name = "slo_metric",
+     .kind = PF_TEXT,
+     .text = pfield_slo_metric,
+     .unit = "",
+     .since = 5,
+     .out = PF_CSV | PF_JSON},
+    {.name = "slo_metric_us",
+     .kind = PF_REAL,
+     .get = pfield_slo_metric_ns,
+     .decimals = 1,
+     .div = 1e3,
+     .unit = "us",
+     .since = 5,
+     .out = PF_CSV | PF_JSON},
+    {.name = "slo_metric_lo_us", PF_US(metric_lo_ns, PF_M_DOUBLE), .since = 5, .out = PF_CSV},
+    {.name = "slo_metric_hi_us", PF_US(metric_hi_ns, PF_M_DOUBLE), .since = 5, .out = PF_CSV},
+
 };
 
 _Static_assert(sizeof(pfield_rows) / sizeof(pfield_rows[0]) <= PFIELD_MAX, "PFIELD_MAX rows");

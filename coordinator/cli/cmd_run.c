@@ -3,6 +3,7 @@
  * iocurve run: one campaign, handed to a daemon (submit.c) or to a host of the same
  * core started in this process, on local agents or agents that dial in.
  */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@
 #include "log.h"
 #include "replay.h"
 #include "runner.h"
+#include "saferead.h"
 #include "submit.h"
 #include "xalloc.h"
 
@@ -39,6 +41,7 @@ struct run_ctx {
 	struct follow *follow; /* the view, from the campaign's start */
 	FILE *human;           /* what a person reads: stdout, or stderr with --json */
 	bool json;
+	char results[4096];     /* the results directory, from the done event */
 	struct certs_mem certs; /* throw-away CA's certificates for local agents, in memory */
 	char tls[3][32];        /* the coordinator's, as /proc/self/fd/N */
 	char name[128];
@@ -154,6 +157,8 @@ static void run_event(void *arg, const struct event *e)
 
 	if (e->kind == EVENT_CAMPAIGN)
 		ctx->started = true;
+	if (e->kind == EVENT_DONE && e->done.results != NULL)
+		snprintf(ctx->results, sizeof(ctx->results), "%s", e->done.results);
 	if (ctx->follow != NULL)
 		follow_event(ctx->follow, e);
 	kneegate_event(&ctx->gate, e);
@@ -242,6 +247,26 @@ static int run_load(const struct args *a, struct campaign **c, struct error *err
 }
 
 /* In this process: a host of its own, the campaign submitted to it, its events followed. */
+/* summary.md is a few KB a workload: a larger one is not this run's */
+#define RUN_WIDE_MAX (16u << 20)
+
+/* --wide: every column, the tables of summary.md, after the run's narrow end. */
+static void run_print_wide(FILE *out, const char *dir)
+{
+	struct error err;
+	char *text;
+	size_t len;
+
+	text = saferead_all(AT_FDCWD, dir, "summary.md", RUN_WIDE_MAX, 0, &len, &err);
+	if (text == NULL) {
+		fprintf(stderr, "iocurve: --wide: %s\n", err.msg);
+		return;
+	}
+	fputc('\n', out);
+	fwrite(text, 1, len, out);
+	free(text);
+}
+
 static int run_embedded(const struct args *a, bool json, double require)
 {
 	const char *resume = args_get(a, "resume");
@@ -292,6 +317,8 @@ static int run_embedded(const struct args *a, bool json, double require)
 	/* The terminal is ours again before the tables and any failure are printed. */
 	follow_free(ctx.follow);
 	ctx.follow = NULL;
+	if (args_has(a, "wide") && ctx.results[0] != '\0')
+		run_print_wide(ctx.human, ctx.results);
 	if (ctx.status == RUNNER_DEGRADED)
 		fprintf(stderr, "iocurve: campaign %s complete, %s (exit status %d%s)\n", ctx.name,
 		        ctx.error, args_has(a, "accept-degraded") ? 0 : RUNNER_DEGRADED,
@@ -390,6 +417,7 @@ static const struct args_option run_options[] = {
      "IOCURVE_TLS"},
     {"verbose", 'v', NULL, "log what the coordinator does", false},
     {"json", 'j', NULL, "print the raw event stream, one JSON object a line", false},
+    {"wide", 'w', NULL, "after the run, every column: the tables of summary.md", false},
     CLIENT_OPTION_COORDINATOR,
     {"no-queue", 'W', NULL, "with a daemon: fail rather than queue behind a campaign", false, NULL,
      "no-wait"},

@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "derive.h"
+#include "glance.h"
+#include "text.h"
 #include "timeplot.h"
 #include "between.h"
 #include "bgsummary.h"
@@ -732,10 +734,15 @@ static void derive_summary_txt(FILE *f, const void *arg)
 	derive_summary_text(f, x->c, x->judged, x->end, true);
 }
 
+/*
+ * The run's end at a glance: per workload its narrow step table (glance.h) and its knee's
+ * words wrapped; then what the run lost, a headline per workload, what limited each, the
+ * observed bottlenecks and the runs before. The wide tables are summary.md's.
+ */
 void derive_end_text(FILE *f, const char *dir, const struct campaign *c, const size_t *npts,
                      const struct judged_curve *judged, const struct runend *end)
 {
-	char knee[512], bs[32];
+	char knee[512], bs[32], line[GLANCE_HEAD_MAX + 1], degraded[2048], between[4096];
 
 	fprintf(f, "\n");
 	for (size_t i = 0; i < c->nworkloads; i++) {
@@ -747,18 +754,42 @@ void derive_end_text(FILE *f, const char *dir, const struct campaign *c, const s
 		fprintf(f, "%s (%s, %s%s%s%s%s):\n", w->name, rw_mode_name(w->io.rw), bs,
 		        w->io.direct ? "" : ", buffered", w->io.clone[0] ? ", clone '" : "",
 		        w->io.clone, w->io.clone[0] ? "'" : "");
-		table_print_steps(f, &judged[i]);
+		glance_steps(f, &judged[i]);
 		derive_parts_md(f, &judged[i], true);
 		table_knee_text(&judged[i], knee, sizeof(knee));
-		fprintf(f, "%s\n\n", knee);
+		text_wrap(f, knee, GLANCE_HEAD_MAX, "  ");
+		fputc('\n', f);
 		if (w->work.on)
 			fprintf(f,
 			        "throughput and latency over time, each finish marked: "
 			        "%s/time-%s.svg\n\n",
 			        dir, w->name);
 	}
-	derive_summary_text(f, c, judged, end, false);
-	fprintf(f, "\nresults: %s\n", dir);
+	if (runend_degraded(end, degraded, sizeof(degraded))) {
+		text_wrap(f, degraded, GLANCE_HEAD_MAX, "  ");
+		fputc('\n', f);
+	}
+	for (size_t i = 0; i < c->nworkloads; i++) {
+		if (npts[i] == 0)
+			continue;
+		glance_headline(&judged[i], line, sizeof(line));
+		fprintf(f, "%s\n", line);
+	}
+	for (size_t i = 0; i < c->nworkloads; i++) {
+		char limit[sizeof(judged[i].limit) + 80];
+
+		if (npts[i] == 0 || judged[i].limit[0] == '\0' || c->workloads[i].io.background)
+			continue;
+		snprintf(limit, sizeof(limit), "%s: limit: %s", c->workloads[i].name,
+		         judged[i].limit);
+		text_wrap(f, limit, GLANCE_HEAD_MAX, "  ");
+	}
+	observed_print_bottlenecks(f, c, judged, end);
+	if (between_text(end ? end->between : NULL, c, judged, between, sizeof(between))) {
+		fputc('\n', f);
+		text_wrap(f, between, GLANCE_HEAD_MAX, "  ");
+	}
+	fprintf(f, "\nwide tables: %s/summary.md\nresults: %s\n", dir, dir);
 }
 
 /* A mixed workload's reads and writes at its peak (kinds.h), before its step table. */

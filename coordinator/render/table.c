@@ -9,6 +9,7 @@
 #include "pointfields.h"
 #include "background.h"
 #include "bgfig.h"
+#include "glance.h"
 #include "table.h"
 #include "units.h"
 
@@ -108,7 +109,7 @@ void table_knee_text(const struct judged_curve *j, char *buf, size_t len)
 	const struct campaign *c = j->c;
 	const struct knee *k = &j->knee;
 	const struct step_point *s = j->sorted;
-	char slo[32], tp[96], pk[48];
+	char slo[32], tp[96], pk[48], metric[32];
 	size_t used;
 
 	if (j->w->work.on && j->n > 0) {
@@ -120,6 +121,7 @@ void table_knee_text(const struct judged_curve *j, char *buf, size_t len)
 		return;
 	}
 	units_format_duration(c->slo_latency_ns, slo, sizeof(slo));
+	glance_metric(c, metric, sizeof(metric));
 	table_knee_value(j, tp, sizeof(tp));
 	table_fmt_tp(j->w, j->peak_tp, pk, sizeof(pk));
 	switch (k->kind) {
@@ -127,34 +129,34 @@ void table_knee_text(const struct judged_curve *j, char *buf, size_t len)
 		snprintf(buf, len,
 		         "Performance @ %s (%s): %s (interpolated between steps %u and %u, not "
 		         "confirmed: %s; peak %s)",
-		         slo, campaign_slo_metric_name(c->slo_metric), tp, s[k->cross].step + 1,
-		         s[k->above].step + 1, j->precision, pk);
+		         slo, metric, tp, s[k->cross].step + 1, s[k->above].step + 1, j->precision,
+		         pk);
 		break;
 	case KNEE_AT_STEP:
 		snprintf(buf, len,
 		         "Performance @ %s (%s): %s (measured at step %u, %s: %s; peak %s)", slo,
-		         campaign_slo_metric_name(c->slo_metric), tp, s[k->cross].step + 1,
+		         metric, tp, s[k->cross].step + 1,
 		         k->confirmed ? "confirmed" : "not confirmed", j->precision, pk);
 		break;
 	case KNEE_AT_PEAK:
 		snprintf(buf, len,
 		         "Performance @ %s (%s): %s at the peak (the storage saturated under the "
 		         "SLO; measured at step %u, %s: %s; peak %s)",
-		         slo, campaign_slo_metric_name(c->slo_metric), tp, s[k->below].step + 1,
+		         slo, metric, tp, s[k->below].step + 1,
 		         k->confirmed ? "confirmed" : "not confirmed", j->precision, pk);
 		break;
 	case KNEE_ALL_UNDER:
 		snprintf(buf, len,
 		         "Performance @ %s (%s): %s: no step violated the SLO, the knee lies at or "
 		         "above the highest step that met it (peak %s); %s",
-		         slo, campaign_slo_metric_name(c->slo_metric), tp, pk,
+		         slo, metric, tp, pk,
 		         j->advice[0] ? j->advice : "raise the load to find it");
 		break;
 	case KNEE_ALL_OVER:
 		snprintf(buf, len,
 		         "Performance @ %s (%s): none: no step met the SLO below the first that "
 		         "violated it (peak %s): %s",
-		         slo, campaign_slo_metric_name(c->slo_metric), pk, j->advice);
+		         slo, metric, pk, j->advice);
 		break;
 	default:
 		snprintf(buf, len, "Performance @ %s: no measured open-loop steps", slo);
@@ -174,10 +176,8 @@ void table_knee_text(const struct judged_curve *j, char *buf, size_t len)
 		             : "");
 }
 
-/* Cell k of field f (k: the percentile, for PF_PCTS) of point p, as summary.md prints it. */
-static void table_step_cell(const struct workload *w, const struct pfield *f,
-                            const struct step_point *p, const struct judged_point *jp, uint32_t k,
-                            char *buf, size_t len)
+void table_step_cell(const struct workload *w, const struct pfield *f, const struct step_point *p,
+                     const struct judged_point *jp, uint32_t k, char *buf, size_t len)
 {
 	struct pfield_val v = pfield_value(f, p, jp);
 

@@ -33,6 +33,9 @@ struct pfield;
  * A step table column's title in the workload's units: "MiB/s" reads "MB/s" and
  * "ops/s" "IOPS" under units: decimal. buf holds it when it differs from f's.
  */
+/* Cell k of field f (k: the percentile, for PF_PCTS) of point p, as summary.md prints it. */
+void table_step_cell(const struct workload *w, const struct pfield *f, const struct step_point *p,
+                     const struct judged_point *jp, uint32_t k, char *buf, size_t len);
 const char *table_title(const struct workload *w, const struct pfield *f, char *buf, size_t len);
 /*
  * The peak (capacity: highest achieved of any step, with its service time and

@@ -4,8 +4,12 @@
 #include <string.h>
 
 #include "event_json.h"
+#include "text.h"
 #include "units.h"
 #include "view_plain.h"
+
+/* The widest line a person reads (the step lines, a knee's words wrapped). */
+#define VIEW_PLAIN_WIDTH 100
 
 static const char *view_us(double us, char *buf, size_t len)
 {
@@ -36,21 +40,53 @@ static void view_plain_layout(FILE *f, const struct event_layout *l)
 	        l->total > 0 ? 100.0 * (double)l->done / (double)l->total : 0);
 }
 
+/*
+ * "  step 3: achieved 12000 ops/s (93.8 MiB/s), judged 200us, response mean 236us, p99
+ * 302us: met": the judged figure is the SLO's metric; a verdict's reasons that do not
+ * fit go on the lines below, wrapped.
+ */
 static void view_plain_point(FILE *f, const struct event_point *p)
 {
-	char a[32], b[32], m[32];
+	char a[32], b[32], m[32], line[256], why[1024], lead[1040];
+	int n;
 
-	fprintf(f,
-	        "  step %u: achieved %.0f ops/s (%.1f MiB/s), SLO metric %s (response mean %s, "
-	        "p99 %s), errors %llu, client CPU %.0f%%: %s%s%s\n",
-	        p->step + 1, p->achieved_ops, p->mib_s, view_us(p->metric_us, m, sizeof(m)),
-	        view_us(p->mean_us, a, sizeof(a)), view_us(p->p99_us, b, sizeof(b)),
-	        (unsigned long long)p->errors, p->client_cpu_pct, p->verdict ? p->verdict : "",
-	        /* failed operations are no capacity: their words stand alone */
-	        p->saturated && *p->saturated
-	            ? strncmp(p->saturated, "I/O errors", 10) == 0 ? "; " : "; saturated: "
-	            : "",
-	        p->saturated ? p->saturated : "");
+	n = snprintf(line, sizeof(line),
+	             "  step %u: achieved %.0f ops/s (%.1f MiB/s), judged %s, response mean %s, "
+	             "p99 %s",
+	             p->step + 1, p->achieved_ops, p->mib_s, view_us(p->metric_us, m, sizeof(m)),
+	             view_us(p->mean_us, a, sizeof(a)), view_us(p->p99_us, b, sizeof(b)));
+	if (n > 0 && p->errors > 0 && (size_t)n < sizeof(line))
+		snprintf(line + n, sizeof(line) - (size_t)n, ", errors %llu",
+		         (unsigned long long)p->errors);
+	snprintf(why, sizeof(why), "%s%s%s", p->verdict ? p->verdict : "",
+	         /* failed operations are no capacity: their words stand alone */
+	         p->saturated && *p->saturated
+	             ? strncmp(p->saturated, "I/O errors", 10) == 0 ? "; " : "; saturated: "
+	             : "",
+	         p->saturated ? p->saturated : "");
+	if (strlen(line) + 2 + strlen(why) <= VIEW_PLAIN_WIDTH) {
+		fprintf(f, "%s: %s\n", line, why);
+	} else {
+		fprintf(f, "%s:\n", line);
+		snprintf(lead, sizeof(lead), "      %s", why);
+		text_wrap(f, lead, VIEW_PLAIN_WIDTH, "      ");
+	}
+}
+
+/* "workload NAME: its knee's words", wrapped, and why its steps ended. */
+static void view_plain_done(FILE *f, const struct event_workload_done *d)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (m == NULL)
+		return;
+	fprintf(m, "workload %s: %s", d->name, d->knee_text);
+	fclose(m);
+	text_wrap(f, text, VIEW_PLAIN_WIDTH, "  ");
+	free(text);
+	fprintf(f, "  (%s)\n", d->why);
 }
 
 void view_plain(void *arg, const struct event *e)
@@ -91,7 +127,7 @@ void view_plain(void *arg, const struct event *e)
 	case EVENT_INTERVAL:
 		if (strcmp(e->interval.agent, EVENT_FLEET) != 0)
 			return;
-		fprintf(f, "    interval %u%s: %.0f ops/s, %.1f MiB/s, mean %s, p99 %s\n",
+		fprintf(f, "    interval %u%s: %.0f ops/s, %.1f MiB/s, response mean %s, p99 %s\n",
 		        e->interval.interval + 1, e->interval.warmup ? " (warm-up)" : "",
 		        e->interval.ops_s, e->interval.mib_s,
 		        view_us(e->interval.mean_us, a, sizeof(a)),
@@ -101,8 +137,7 @@ void view_plain(void *arg, const struct event *e)
 		view_plain_point(f, &e->point);
 		break;
 	case EVENT_WORKLOAD_DONE:
-		fprintf(f, "workload %s: %s\n  (%s)\n", e->workload_done.name,
-		        e->workload_done.knee_text, e->workload_done.why);
+		view_plain_done(f, &e->workload_done);
 		break;
 	case EVENT_MARK:
 		if (e->mark.between)

@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -61,10 +63,49 @@ static void test_text_not_utf8(void **state)
 	                    "\xf0\x9f\x98\x80");
 }
 
+/* text_wrap's lines, joined by '|' in place of newlines. */
+static char *wrapped(const char *text, size_t width, const char *indent)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	text_wrap(f, text, width, indent);
+	fclose(f);
+	for (char *p = buf; *p; p++)
+		if (*p == '\n')
+			*p = '|';
+	return buf;
+}
+
+/* Lines break at spaces within the width, indented after the first; a line stays a line. */
+static void test_text_wrap(void **state)
+{
+	char *w;
+
+	(void)state;
+	w = wrapped("the knee lies at or above the highest step", 20, "  ");
+	assert_string_equal(w, "the knee lies at or|  above the highest|  step|");
+	free(w);
+	/* a newline in the text starts a new (indented) line */
+	w = wrapped("one\n- two three", 40, "  ");
+	assert_string_equal(w, "one|  - two three|");
+	free(w);
+	/* a word longer than a line is cut where the line ends */
+	w = wrapped("at /a/very/long/path/name/here", 16, "  ");
+	assert_string_equal(w, "at|  /a/very/long/p|  ath/name/here|");
+	free(w);
+	w = wrapped("", 10, "  ");
+	assert_string_equal(w, "|");
+	free(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_text_escapes),
+	    cmocka_unit_test(test_text_wrap),
 	    cmocka_unit_test(test_text_cut),
 	    cmocka_unit_test(test_text_not_utf8),
 	};

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "glance.h"
 #include "judged.h"
 #include "table.h"
 #include "testlib.h"
@@ -178,7 +179,7 @@ static void test_demo_9f0d923_busy(void **state)
 	assert_int_equal(verdict_judge(c, &pts[5]), VERDICT_NOT_JUDGED);
 	assert_true(j.knee.throughput >= 64000);
 	assert_true(j.knee.band_hi <= j.peak_tp);
-	assert_true(headline_figure(text, "(mean): ") <= j.knee.throughput);
+	assert_true(headline_figure(text, "(storage mean): ") <= j.knee.throughput);
 	assert_true(headline_figure(text, "95% band ") <= j.knee.band_lo);
 	assert_true(strstr(text, "(95% band 64,000-100,500)") != NULL);
 	judged_free(&j);
@@ -408,10 +409,72 @@ static void test_lower_bound(void **state)
 	campaign_free(c);
 }
 
+/*
+ * The answer at a glance, on 9f0d923's busy demo: a headline of at most 100 characters
+ * that names whose metric ("storage mean"), the knee as three figures and its band,
+ * the peak and the limit's word; the run's step table of 9 columns, each step's
+ * verdict one word and the not-judged top step's reasons a numbered note under it.
+ */
+static void test_glance(void **state)
+{
+	struct campaign *c = testlib_campaign_ok(
+	    TEST_HEAD "slo: {latency: 1ms}\n"
+	              "workloads: [{name: randread-8k, rw: randread, load: {steps: [1000]}}]\n");
+	static const double l64[10] = {470, 630, 470, 630, 470, 630, 470, 630, 470, 630};
+	static const double l80[10] = {700, 1300, 700, 1300, 700, 1300, 700, 1300, 700, 1300};
+	FLAT(l16, 200);
+	FLAT(l128, 640);
+	const struct headline_step s[] = {
+	    {16000, 16000, 0, l16, 10},
+	    {64000, 64004, 0, l64, 10},
+	    {80000, 80000, 0, l80, 10},
+	    {128000, 100500, 27500, l128, 10},
+	};
+	struct step_point pts[4];
+	char text[1024], head[GLANCE_HEAD_MAX + 1], *table = NULL, *line, *save;
+	size_t len = 0, rows = 0, notes = 0;
+	struct judged_curve j;
+	FILE *f;
+
+	(void)state;
+	j = headline_judge(c, s, 4, pts, text, sizeof(text));
+	glance_headline(&j, head, sizeof(head));
+	print_message("%s\n", head);
+	assert_true(strlen(head) <= GLANCE_HEAD_MAX);
+	assert_string_equal(head, "randread-8k  64.0k ops/s @ 1.00ms storage mean [64.0k-100.5k]  "
+	                          "peak 100.5k  storage");
+	f = open_memstream(&table, &len);
+	assert_non_null(f);
+	glance_steps(f, &j);
+	fclose(f);
+	print_message("%s", table);
+	for (line = strtok_r(table, "\n", &save); line != NULL;
+	     line = strtok_r(NULL, "\n", &save)) {
+		size_t bars = 0;
+
+		for (const char *p = line; *p; p++)
+			bars += *p == '|';
+		if (line[0] == '|') {
+			assert_int_equal(bars, GLANCE_COLS + 1);
+			rows++;
+		} else {
+			assert_true(strncmp(line, "[1] step 4: ", 12) == 0 || line[0] == ' ');
+			assert_true(strlen(line) <= GLANCE_HEAD_MAX);
+			notes += line[0] == '[';
+		}
+	}
+	assert_int_equal(rows, 2 + 4);
+	assert_int_equal(notes, 1);
+	free(table);
+	judged_free(&j);
+	campaign_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_demo_98d45fe_randread),
+	    cmocka_unit_test(test_glance),
 	    cmocka_unit_test(test_demo_9f0d923_busy),
 	    cmocka_unit_test(test_knee_at_peak),
 	    cmocka_unit_test(test_lower_bound),

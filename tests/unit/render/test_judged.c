@@ -494,7 +494,7 @@ static void test_judged_confirmation_violated(void **state)
 	                    "band 0.9% wide: the step run last (offered 56500 ops/s) violated");
 	table_knee_text(&j, text, sizeof(text));
 	assert_string_equal(text,
-	                    "Performance @ 1.00ms (mean): 56,000 ops/s (95% band 56,000-56,500) "
+	                    "Performance @ 1.00ms (storage mean): 56,000 ops/s (95% band 56,000-56,500) "
 	                    "(measured at step 5, not confirmed: band 0.9% wide: the step "
 	                    "run last (offered 56500 ops/s) violated; peak 60000 ops/s)");
 	/* the same step met at the knee and run last: confirmed */
@@ -616,7 +616,7 @@ static void test_judged_band_intervals(void **state)
 	assert_true(j.knee.throughput == 48000);
 	assert_true(j.knee.band_lo == 48000 && j.knee.band_hi == 0);
 	table_knee_text(&j, text, sizeof(text));
-	assert_non_null(strstr(text, "(mean): >= 48,000 ops/s: no step violated the SLO"));
+	assert_non_null(strstr(text, "(storage mean): >= 48,000 ops/s: no step violated the SLO"));
 	judged_free(&j);
 	campaign_free(c);
 }

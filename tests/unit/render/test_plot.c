@@ -389,7 +389,7 @@ static void test_report_html(void **state)
 	assert_non_null(strstr(a, "<th colspan=\"3\">local-1</th>"));
 	assert_non_null(strstr(a, "# load: a &lt; b &amp; c &gt; &quot;d&quot;"));
 	assert_null(strstr(a, "a < b"));
-	assert_non_null(strstr(a, "Performance @ 1.00ms (mean): 43,777 ops/s (95% band "
+	assert_non_null(strstr(a, "Performance @ 1.00ms (storage mean): 43,777 ops/s (95% band "
 	                          "40,000-49,000) (interpolated between steps 4 and 5, not "
 	                          "confirmed: band 22.5% wide: no refinement asked (load.refine); "
 	                          "peak 49000 ops/s)"));

@@ -60,6 +60,13 @@ const char *campaign_slo_metric_name(enum slo_metric m)
 	           : "?";
 }
 
+const char *campaign_slo_label(const struct campaign *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s %s", c->slo_from_due ? "response" : "storage",
+	         campaign_slo_metric_name(c->slo_metric));
+	return buf;
+}
+
 /*
  * agents.detail: what each agent's line in intervals.jsonl holds. histograms: its
  * latency and service histograms (as the merged line does); counts: its counters,

@@ -48,5 +48,7 @@ void campaign_free(struct campaign *c);
 
 /* "mean", "p50", "p90", "p99", "p99.9": as slo.metric takes them. */
 const char *campaign_slo_metric_name(enum slo_metric m);
+/* Whose latency the SLO judges, and which figure of it: "storage mean", "response p99". */
+const char *campaign_slo_label(const struct campaign *c, char *buf, size_t len);
 
 #endif

@@ -12,7 +12,7 @@
 
 #include "cmd.h"
 #include "compare.h"
-#include "derive.h"
+#include "stepjson.h"
 #include "fsutil.h"
 #include "kinds.h"
 #include "markup.h"
@@ -394,7 +394,7 @@ static json_t *compare_json(struct compare_run *runs, size_t nruns, char *const 
 				if (compare_peak(&runs[r], wl->name) != NULL)
 					json_object_set_new(
 					    o, "kernel_at_peak",
-					    derive_kernel_json(compare_peak(&runs[r], wl->name)));
+					    stepjson_kernel(compare_peak(&runs[r], wl->name)));
 			}
 			if (r > 0 && f.present) {
 				json_t *ch = json_object();

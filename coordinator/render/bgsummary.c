@@ -5,7 +5,7 @@
 #include "background.h"
 #include "bgfig.h"
 #include "bgsummary.h"
-#include "derive.h"
+#include "stepjson.h"
 #include "pointfields.h"
 #include "xalloc.h"
 
@@ -19,12 +19,12 @@ static const struct step_point *bgsummary_knee_step(const struct judged_curve *j
 	return &j->sorted[k->cross];
 }
 
-/* Row name of p as curve-*.json has it (derive_field_json: the same rounding). */
+/* Row name of p as curve-*.json has it (stepjson_field: the same rounding). */
 static json_t *bgsummary_field(const char *name, const struct step_point *p)
 {
 	const struct pfield *f = pfield_find(name);
 
-	return f != NULL ? derive_field_json(f, p, NULL) : json_null();
+	return f != NULL ? stepjson_field(f, p, NULL) : json_null();
 }
 
 static json_t *bgsummary_at(const struct step_point *p)

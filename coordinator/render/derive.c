@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "derive.h"
+#include "stepjson.h"
 #include "glance.h"
 #include "text.h"
 #include "timeplot.h"
@@ -40,38 +41,15 @@ struct derive_ctx {
 
 /*
  * summary.json and curve-*.json: indented, keys in the order built. Reals are
- * rounded to the decimals they mean (derive_num) and printed with 15
+ * rounded to the decimals they mean (stepjson_num) and printed with 15
  * significant digits, which shows a value so rounded as it reads: 0.3, not
  * 0.30000000000000004.
  */
 #define DERIVE_JSON_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15))
 
-static json_t *derive_need(json_t *v)
-{
-	if (v == NULL) {
-		safefile_fault("a value JSON cannot hold (or out of memory)");
-		return json_null();
-	}
-	return v;
-}
-
-/* v rounded to 1/scale (10: one decimal); null when it is not a number or the scale overflows. */
-static json_t *derive_num(double v, double scale)
-{
-	double r = isfinite(v) ? round(v * scale) / scale : NAN;
-
-	return derive_need(isfinite(r) ? json_real(r) : json_null());
-}
-
-/* Nanoseconds as microseconds with one decimal. */
-static json_t *derive_us(double ns)
-{
-	return derive_num(ns / 1e3, 10);
-}
-
 static void derive_json(FILE *f, json_t *root)
 {
-	json_dumpf(derive_need(root), f, DERIVE_JSON_FLAGS);
+	json_dumpf(stepjson_need(root), f, DERIVE_JSON_FLAGS);
 	fputc('\n', f);
 	json_decref(root);
 }
@@ -105,22 +83,23 @@ static void derive_parts_csv_row(FILE *f, const struct mix *m, const struct step
 /* A mix's parts of a step in curve-*.json: each its name, share and figures. */
 static json_t *derive_parts_json(const struct mix *m, const struct step_point *p)
 {
-	json_t *a = derive_need(json_array());
+	json_t *a = stepjson_need(json_array());
 
 	for (uint32_t i = 0; i < m->nparts && i < p->nparts; i++) {
 		const struct point_part *pp = &p->parts[i];
 
 		json_array_append_new(
-		    a, json_pack(
-		           "{s:s,s:I,s:s,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name",
-		           m->parts[i].name, "share", (json_int_t)m->parts[i].share, "rw",
-		           rw_mode_name(m->parts[i].rw), "block_size",
-		           (json_int_t)m->parts[i].block_size, "ops", derive_num(pp->ops_s, 10),
-		           "mibps", derive_num(pp->mib_s, 1000), "mean_us", derive_us(pp->mean_ns),
-		           "p50_us", derive_us((double)pp->p50_ns), "p90_us",
-		           derive_us((double)pp->p90_ns), "p99_us", derive_us((double)pp->p99_ns),
-		           "p999_us", derive_us((double)pp->p999_ns), "max_us",
-		           derive_us((double)pp->max_ns)));
+		    a, json_pack("{s:s,s:I,s:s,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name",
+		                 m->parts[i].name, "share", (json_int_t)m->parts[i].share, "rw",
+		                 rw_mode_name(m->parts[i].rw), "block_size",
+		                 (json_int_t)m->parts[i].block_size, "ops",
+		                 stepjson_num(pp->ops_s, 10), "mibps",
+		                 stepjson_num(pp->mib_s, 1000), "mean_us", stepjson_us(pp->mean_ns),
+		                 "p50_us", stepjson_us((double)pp->p50_ns), "p90_us",
+		                 stepjson_us((double)pp->p90_ns), "p99_us",
+		                 stepjson_us((double)pp->p99_ns), "p999_us",
+		                 stepjson_us((double)pp->p999_ns), "max_us",
+		                 stepjson_us((double)pp->max_ns)));
 	}
 	return a;
 }
@@ -162,104 +141,6 @@ static void derive_knee_units(const struct workload *w, const struct knee *k, do
 	}
 }
 
-/* The campaign's percentiles (percentiles:), keyed as the tables head them: "p99.99". */
-static json_t *derive_pcts_json(const struct step_point *p)
-{
-	json_t *pct = derive_need(json_object());
-
-	for (uint32_t k = 0; k < step_npct(p); k++) {
-		char key[32];
-
-		snprintf(key, sizeof(key), "p%g", step_pct(p, k));
-		json_object_set_new(pct, key, derive_us((double)step_pct_ns(p, k)));
-	}
-	return pct;
-}
-
-/* A kind's latency at the table percentiles (ns[k] at step_pct k); null: not measured. */
-static json_t *derive_kind_pcts_json(const struct step_point *p, const uint64_t *ns)
-{
-	json_t *pct;
-
-	if (!p->kinds_known)
-		return json_null();
-	pct = derive_need(json_object());
-	for (uint32_t k = 0; k < step_npct(p) && k < CAMPAIGN_MAX_PERCENTILES; k++) {
-		char key[32];
-
-		snprintf(key, sizeof(key), "p%g", step_pct(p, k));
-		json_object_set_new(pct, key, derive_us((double)ns[k]));
-	}
-	return pct;
-}
-
-/*
- * One field of a step as JSON; NULL leaves it out: a first error when there was none,
- * or words that are not UTF-8 (a path), as jansson refuses them.
- */
-json_t *derive_field_json(const struct pfield *f, const struct step_point *p,
-                          const struct judged_point *jp)
-{
-	static const double scale[] = {1, 10, 100, 1000, 1e4, 1e5, 1e6};
-	struct pfield_val v = pfield_value(f, p, jp);
-	char text[PFIELD_TEXT_MAX];
-	const char *name;
-	json_t *o;
-
-	if (v.none && f->kind == PF_ERROR)
-		return NULL;
-	if (v.none)
-		return derive_need(json_null());
-	switch (f->kind) {
-	case PF_UINT:
-		return derive_need(json_integer((json_int_t)v.u));
-	case PF_REAL:
-		return derive_need(derive_num(v.d, scale[f->decimals < 6 ? f->decimals : 6]));
-	case PF_BOOL:
-		return derive_need(json_boolean(v.b));
-	case PF_TEXT:
-		pfield_format(f, p, jp, text, sizeof(text));
-		return json_string(text);
-	case PF_PCTS:
-		return derive_pcts_json(p);
-	case PF_ERROR:
-		name = p->err_errno != 0 ? strerrorname_np(p->err_errno) : "";
-		o = json_pack("{s:i,s:s,s:s,s:s,s:I}", "errno", (int)p->err_errno, "name",
-		              name ? name : "?", "path", p->err_path, "agent", p->err_agent,
-		              "offset", (json_int_t)p->err_offset);
-		/* Why, when no errno says it (a short read, a target deleted or truncated). */
-		if (o != NULL && p->err_cause[0] != '\0')
-			json_object_set_new(o, "cause", json_string(p->err_cause));
-		return o;
-	}
-	return json_null();
-}
-
-/*
- * The kernel's view of the step's device: the field table's kernel rows as members
- * (null when the agents read none: a simulated device, tmpfs, an older agent).
- */
-json_t *derive_kernel_json(const struct step_point *p)
-{
-	size_t n;
-	const struct pfield *rows = pfield_table(&n);
-	json_t *o;
-
-	if (!p->kernel_known && !p->nfs_known)
-		return derive_need(json_null());
-	o = derive_need(json_object());
-	for (size_t i = 0; i < n; i++) {
-		json_t *v;
-
-		if (rows[i].apart != PF_APART_KERNEL)
-			continue;
-		v = derive_field_json(&rows[i], p, NULL);
-		if (v != NULL)
-			json_object_set_new(o, pfield_key(&rows[i]), v);
-	}
-	return o;
-}
-
 /* A step of curve-*.json (jp: its verdict): the fields the table gives it, in its order. */
 static json_t *derive_step_json(const struct derive_ctx *x, const struct step_point *p,
                                 const struct judged_point *jp)
@@ -268,21 +149,21 @@ static json_t *derive_step_json(const struct derive_ctx *x, const struct step_po
 	json_t *obs, *late;
 	const struct pfield *list[PFIELD_MAX];
 	size_t n = pfield_list_kinds(PF_JSON, pfield_show_point(p), list);
-	json_t *o = derive_need(json_object());
+	json_t *o = stepjson_need(json_object());
 
 	for (size_t i = 0; i < n; i++) {
-		json_t *v = derive_field_json(list[i], p, jp);
+		json_t *v = stepjson_field(list[i], p, jp);
 
 		if (v != NULL)
 			json_object_set_new(o, pfield_key(list[i]), v);
 	}
-	json_object_set_new(o, "kernel", derive_kernel_json(p));
+	json_object_set_new(o, "kernel", stepjson_kernel(p));
 	/* a mixed workload's: each kind at the campaign's percentiles */
 	if (p->mixed) {
 		json_object_set_new(o, "read_percentiles_us",
-		                    derive_kind_pcts_json(p, p->read_pct_ns));
+		                    stepjson_kind_pcts(p, p->read_pct_ns));
 		json_object_set_new(o, "write_percentiles_us",
-		                    derive_kind_pcts_json(p, p->write_pct_ns));
+		                    stepjson_kind_pcts(p, p->write_pct_ns));
 	}
 	/* a mix's parts (PF_SHOW_PARTS, the workload's: every step has the member) */
 	if (pfield_show_of(w) & PF_SHOW_PARTS)
@@ -300,19 +181,19 @@ static void derive_curve_json(FILE *f, const void *arg)
 	const struct derive_ctx *x = arg;
 	const struct judged_curve *j = &x->judged[x->w];
 	const struct workload *w = j->w;
-	json_t *steps = derive_need(json_array()), *root;
+	json_t *steps = stepjson_need(json_array()), *root;
 	double kops, kmib;
 
 	derive_knee_units(w, &j->knee, &kops, &kmib);
 	for (size_t i = 0; i < j->n; i++)
 		json_array_append_new(steps, derive_step_json(x, &j->sorted[i], &j->v[i]));
-	root =
-	    json_pack("{s:s,s:s,s:I,s:s,s:o,s:s,s:s,s:o,s:o,s:o}", "workload", w->name, "rw",
-	              rw_mode_name(w->io.rw), "block_size", (json_int_t)w->io.block_size, "unit",
-	              curve_uses_mib(w) ? "MiB/s" : "ops/s", "slo_us",
-	              derive_us((double)x->c->slo_latency_ns), "metric",
-	              campaign_slo_metric_name(x->c->slo_metric), "knee_kind", j->kind, "knee_ops",
-	              derive_num(kops, 10), "knee_mibps", derive_num(kmib, 1000), "steps", steps);
+	root = json_pack("{s:s,s:s,s:I,s:s,s:o,s:s,s:s,s:o,s:o,s:o}", "workload", w->name, "rw",
+	                 rw_mode_name(w->io.rw), "block_size", (json_int_t)w->io.block_size, "unit",
+	                 curve_uses_mib(w) ? "MiB/s" : "ops/s", "slo_us",
+	                 stepjson_us((double)x->c->slo_latency_ns), "metric",
+	                 campaign_slo_metric_name(x->c->slo_metric), "knee_kind", j->kind,
+	                 "knee_ops", stepjson_num(kops, 10), "knee_mibps", stepjson_num(kmib, 1000),
+	                 "steps", steps);
 	/* slo.part: the part of this mix whose latency the knee was judged on */
 	if (root != NULL && x->c->slo_part[0] != '\0' && w->io.mix.nparts > 0)
 		json_object_set_new(root, "slo_part", json_string(x->c->slo_part));
@@ -344,19 +225,19 @@ static void derive_knee_json(json_t *o, const struct judged_curve *j)
 	const struct knee *k = &j->knee;
 
 	json_object_set_new(o, "knee_bracket",
-	                    k->bracket_hi > 0 ? json_pack("[o,o]", derive_num(k->bracket_lo, 10),
-	                                                  derive_num(k->bracket_hi, 10))
+	                    k->bracket_hi > 0 ? json_pack("[o,o]", stepjson_num(k->bracket_lo, 10),
+	                                                  stepjson_num(k->bracket_hi, 10))
 	                                      : json_null());
 	/* the 95% band (knee.h): [low, high]; above the peak [knee, null]; null without */
 	if (k->bracket_hi > 0)
 		json_object_set_new(
 		    o, "knee_band",
-		    json_pack("[o,o]", k->band_lo > 0 ? derive_num(k->band_lo, 10) : json_null(),
-		              derive_num(k->band_hi, 10)));
+		    json_pack("[o,o]", k->band_lo > 0 ? stepjson_num(k->band_lo, 10) : json_null(),
+		              stepjson_num(k->band_hi, 10)));
 	else if (k->kind == KNEE_ALL_UNDER)
 		json_object_set_new(
 		    o, "knee_band",
-		    json_pack("[o,o]", k->band_lo > 0 ? derive_num(k->band_lo, 10) : json_null(),
+		    json_pack("[o,o]", k->band_lo > 0 ? stepjson_num(k->band_lo, 10) : json_null(),
 		              json_null()));
 	else
 		json_object_set_new(o, "knee_band", json_null());
@@ -368,8 +249,8 @@ static void derive_knee_json(json_t *o, const struct judged_curve *j)
 	if (j->client_bound > 0) {
 		/* only then: a quiet client's summary keeps its bytes */
 		json_object_set_new(o, "knee_lower_bound", json_true());
-		json_object_set_new(o, "client_bound_ops", derive_num(j->client_bound, 10));
-		json_object_set_new(o, "client_measured_ops", derive_num(j->client_measured, 10));
+		json_object_set_new(o, "client_bound_ops", stepjson_num(j->client_bound, 10));
+		json_object_set_new(o, "client_measured_ops", stepjson_num(j->client_measured, 10));
 	}
 }
 
@@ -377,20 +258,20 @@ static void derive_knee_json(json_t *o, const struct judged_curve *j)
 static void derive_repeats_json(json_t *o, const struct judged_curve *j)
 {
 	const struct curve_repeats *r = &j->repeats;
-	json_t *vals = derive_need(json_array());
+	json_t *vals = stepjson_need(json_array());
 	bool on = j->w->repeat >= 2;
 
 	for (size_t i = 0; i < r->n; i++)
-		json_array_append_new(vals, derive_num(r->knee[i], 10));
+		json_array_append_new(vals, stepjson_num(r->knee[i], 10));
 	json_object_set_new(o, "knee_repeats", vals);
-	json_object_set_new(o, "knee_mean", on && r->n ? derive_num(r->mean, 10) : json_null());
-	json_object_set_new(o, "knee_spread", on && r->n ? derive_num(r->sd, 10) : json_null());
+	json_object_set_new(o, "knee_mean", on && r->n ? stepjson_num(r->mean, 10) : json_null());
+	json_object_set_new(o, "knee_spread", on && r->n ? stepjson_num(r->sd, 10) : json_null());
 	json_object_set_new(o, "knee_spread_pct",
-	                    on && r->n ? derive_num(curve_spread_pct(r), 100) : json_null());
+	                    on && r->n ? stepjson_num(curve_spread_pct(r), 100) : json_null());
 	/* the mean's 95% interval, Student t with n - 1 degrees of freedom */
 	json_object_set_new(o, "knee_mean_ci95",
-	                    on && r->n ? json_pack("[o,o]", derive_num(r->mean - r->ci, 10),
-	                                           derive_num(r->mean + r->ci, 10))
+	                    on && r->n ? json_pack("[o,o]", stepjson_num(r->mean - r->ci, 10),
+	                                           stepjson_num(r->mean + r->ci, 10))
 	                               : json_null());
 }
 
@@ -399,23 +280,24 @@ static void derive_peak_json(json_t *o, const struct judged_curve *j)
 {
 	const struct step_point *peak = j->peak, *sus = j->sustained;
 
-	json_object_set_new(o, "peak_ops", derive_num(peak ? peak->achieved_ops : 0, 10));
-	json_object_set_new(o, "peak_mibps", derive_num(peak ? peak->mib_s : 0, 1000));
-	json_object_set_new(o, "peak_service_us", derive_us(peak ? peak->svc_mean_ns : 0));
-	json_object_set_new(o, "peak_in_flight", derive_num(peak ? curve_in_flight(peak) : 0, 10));
+	json_object_set_new(o, "peak_ops", stepjson_num(peak ? peak->achieved_ops : 0, 10));
+	json_object_set_new(o, "peak_mibps", stepjson_num(peak ? peak->mib_s : 0, 1000));
+	json_object_set_new(o, "peak_service_us", stepjson_us(peak ? peak->svc_mean_ns : 0));
+	json_object_set_new(o, "peak_in_flight",
+	                    stepjson_num(peak ? curve_in_flight(peak) : 0, 10));
 	json_object_set_new(o, "peak_valid", json_boolean(peak && j->v[peak - j->sorted].valid));
-	json_object_set_new(o, "sustained_ops", derive_num(sus ? sus->achieved_ops : 0, 10));
-	json_object_set_new(o, "sustained_mibps", derive_num(sus ? sus->mib_s : 0, 1000));
+	json_object_set_new(o, "sustained_ops", stepjson_num(sus ? sus->achieved_ops : 0, 10));
+	json_object_set_new(o, "sustained_mibps", stepjson_num(sus ? sus->mib_s : 0, 1000));
 	json_object_set_new(o, "sustained_latency_us",
-	                    sus ? derive_us(step_metric(sus, j->c->slo_metric)) : json_null());
+	                    sus ? stepjson_us(step_metric(sus, j->c->slo_metric)) : json_null());
 }
 
 static json_t *derive_stats_json(const struct storm_stats *st)
 {
-	return derive_need(
-	    json_pack("{s:I,s:o,s:o,s:o,s:o}", "n", (json_int_t)st->n, "min_s",
-	              derive_num(st->min_s, 1e6), "median_s", derive_num(st->median_s, 1e6),
-	              "p90_s", derive_num(st->p90_s, 1e6), "max_s", derive_num(st->max_s, 1e6)));
+	return stepjson_need(json_pack(
+	    "{s:I,s:o,s:o,s:o,s:o}", "n", (json_int_t)st->n, "min_s", stepjson_num(st->min_s, 1e6),
+	    "median_s", stepjson_num(st->median_s, 1e6), "p90_s", stepjson_num(st->p90_s, 1e6),
+	    "max_s", stepjson_num(st->max_s, 1e6)));
 }
 
 /*
@@ -429,21 +311,22 @@ static json_t *derive_storm_json(const struct workload *w, const struct judged_c
 
 	if (s == NULL || !s->on)
 		return json_null();
-	marks = derive_need(json_array());
+	marks = stepjson_need(json_array());
 	for (uint32_t i = 0; i < s->nmarks; i++)
 		json_array_append_new(
-		    marks, derive_need(json_pack("{s:s,s:o}", "label", s->mark_label[i], "at_s",
-		                                 derive_num(s->mark_s[i], 1e6))));
-	return derive_need(json_pack(
+		    marks, stepjson_need(json_pack("{s:s,s:o}", "label", s->mark_label[i], "at_s",
+		                                   stepjson_num(s->mark_s[i], 1e6))));
+	return stepjson_need(json_pack(
 	    "{s:I,s:I,s:I,s:I,s:I,s:I,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "work_ops",
 	    (json_int_t)s->work_ops, "work_bytes", (json_int_t)(s->work_ops * w->io.block_size),
 	    "workers", (json_int_t)s->workers, "finished", (json_int_t)s->finished, "agents",
 	    (json_int_t)s->agents, "agents_finished", (json_int_t)s->agents_done, "complete",
 	    (int)(s->workers > 0 && s->finished == s->workers), "least_done_pct",
-	    derive_num(s->least_pct, 100), "storm_s",
-	    s->finished == s->workers && s->workers > 0 ? derive_num(s->storm_s, 1e6) : json_null(),
-	    "first_start_s", derive_num(s->first_start_s, 1e6), "last_finish_s",
-	    derive_num(s->last_finish_s, 1e6), "worker", derive_stats_json(&s->worker), "agent",
+	    stepjson_num(s->least_pct, 100), "storm_s",
+	    s->finished == s->workers && s->workers > 0 ? stepjson_num(s->storm_s, 1e6)
+	                                                : json_null(),
+	    "first_start_s", stepjson_num(s->first_start_s, 1e6), "last_finish_s",
+	    stepjson_num(s->last_finish_s, 1e6), "worker", derive_stats_json(&s->worker), "agent",
 	    derive_stats_json(&s->agent), "finish_marks", marks, "ops",
 	    json_integer((json_int_t)s->ops)));
 }
@@ -460,20 +343,20 @@ static json_t *derive_ratecap_json(const struct judged_curve *j)
 
 	if (!rc->flat)
 		return json_null();
-	steps = derive_need(json_array());
+	steps = stepjson_need(json_array());
 	for (uint32_t i = 0; i < rc->nflat && i < THRESH_CAP_MAX_FLAT; i++)
 		json_array_append_new(steps, json_integer(rc->flat_steps[i]));
-	return derive_need(
+	return stepjson_need(
 	    json_pack("{s:b,s:o,s:[o,o],s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:s}", "capped", rc->capped,
-	              "ceiling_ops", derive_num(rc->ceiling_ops, 10), "ceiling_band",
-	              derive_num(rc->ceiling_lo, 10), derive_num(rc->ceiling_hi, 10), "flat_steps",
-	              steps, "top_service_us", derive_us(rc->top_svc_ns), "top_in_flight",
-	              derive_num(rc->top_in_flight, 10), "below_ops",
-	              rc->below ? derive_num(rc->near_ops, 10) : json_null(), "below_service_us",
-	              rc->below ? derive_us(rc->near_svc_ns) : json_null(), "low_ops",
-	              rc->low ? derive_num(rc->low_ops, 10) : json_null(), "low_service_us",
-	              rc->low ? derive_us(rc->low_svc_ns) : json_null(), "in_service",
-	              rc->low ? derive_num(rc->in_service, 100) : json_null(), "why", rc->why));
+	              "ceiling_ops", stepjson_num(rc->ceiling_ops, 10), "ceiling_band",
+	              stepjson_num(rc->ceiling_lo, 10), stepjson_num(rc->ceiling_hi, 10),
+	              "flat_steps", steps, "top_service_us", stepjson_us(rc->top_svc_ns),
+	              "top_in_flight", stepjson_num(rc->top_in_flight, 10), "below_ops",
+	              rc->below ? stepjson_num(rc->near_ops, 10) : json_null(), "below_service_us",
+	              rc->below ? stepjson_us(rc->near_svc_ns) : json_null(), "low_ops",
+	              rc->low ? stepjson_num(rc->low_ops, 10) : json_null(), "low_service_us",
+	              rc->low ? stepjson_us(rc->low_svc_ns) : json_null(), "in_service",
+	              rc->low ? stepjson_num(rc->in_service, 100) : json_null(), "why", rc->why));
 }
 
 /* One kind's figures at the peak (kinds.h): null where not measured apart. */
@@ -484,10 +367,11 @@ static json_t *derive_kind_json(const struct step_point *p, enum kinds_kind k)
 	if (p == NULL)
 		return json_null();
 	f = kinds_of(p, k);
-	return derive_need(json_pack("{s:o,s:o,s:o,s:o}", "ops", derive_num(f.ops_s, 10), "mibps",
-	                             f.known ? derive_num(f.mib_s, 1000) : json_null(), "mean_us",
-	                             f.known ? derive_us(f.mean_ns) : json_null(), "p99_us",
-	                             f.known ? derive_us((double)f.p99_ns) : json_null()));
+	return stepjson_need(json_pack("{s:o,s:o,s:o,s:o}", "ops", stepjson_num(f.ops_s, 10),
+	                               "mibps", f.known ? stepjson_num(f.mib_s, 1000) : json_null(),
+	                               "mean_us", f.known ? stepjson_us(f.mean_ns) : json_null(),
+	                               "p99_us",
+	                               f.known ? stepjson_us((double)f.p99_ns) : json_null()));
 }
 
 /*
@@ -498,10 +382,10 @@ static json_t *derive_sync_json(const struct step_point *p)
 {
 	if (p == NULL)
 		return json_null();
-	return derive_need(json_pack(
+	return stepjson_need(json_pack(
 	    "{s:I,s:o,s:o,s:o,s:o}", "syncs", (json_int_t)p->syncs, "ops",
-	    derive_num(p->sync_ops_s, 10), "mean_us", derive_us(p->sync_mean_ns), "p99_us",
-	    derive_us((double)p->sync_p99_ns), "max_us", derive_us((double)p->sync_max_ns)));
+	    stepjson_num(p->sync_ops_s, 10), "mean_us", stepjson_us(p->sync_mean_ns), "p99_us",
+	    stepjson_us((double)p->sync_p99_ns), "max_us", stepjson_us((double)p->sync_max_ns)));
 }
 
 /* {step, at: "knee" | "peak", parts: [...]} as curve-*.json's parts; null without steps. */
@@ -512,9 +396,9 @@ static json_t *derive_parts_at_knee(const struct judged_curve *j)
 
 	if (p == NULL)
 		return json_null();
-	return derive_need(json_pack("{s:I,s:s,s:o}", "step", (json_int_t)p->step + 1, "at",
-	                             at_knee ? "knee" : "peak", "parts",
-	                             derive_parts_json(&j->w->io.mix, p)));
+	return stepjson_need(json_pack("{s:I,s:s,s:o}", "step", (json_int_t)p->step + 1, "at",
+	                               at_knee ? "knee" : "peak", "parts",
+	                               derive_parts_json(&j->w->io.mix, p)));
 }
 
 static json_t *derive_workload_json(const struct judged_curve *j, const struct runend *end)
@@ -525,13 +409,13 @@ static json_t *derive_workload_json(const struct judged_curve *j, const struct r
 	json_t *o, *bg;
 
 	derive_knee_units(w, &j->knee, &kops, &kmib);
-	o = derive_need(json_pack("{s:s,s:s,s:I,s:b,s:I,s:o,s:o,s:s}", "name", w->name, "rw",
-	                          rw_mode_name(w->io.rw), "block_size",
-	                          (json_int_t)w->io.block_size, "direct", (int)w->io.direct,
-	                          "steps", (json_int_t)j->n, "knee_ops", derive_num(kops, 10),
-	                          "knee_mibps", derive_num(kmib, 1000), "knee_kind", j->kind));
+	o = stepjson_need(json_pack("{s:s,s:s,s:I,s:b,s:I,s:o,s:o,s:s}", "name", w->name, "rw",
+	                            rw_mode_name(w->io.rw), "block_size",
+	                            (json_int_t)w->io.block_size, "direct", (int)w->io.direct,
+	                            "steps", (json_int_t)j->n, "knee_ops", stepjson_num(kops, 10),
+	                            "knee_mibps", stepjson_num(kmib, 1000), "knee_kind", j->kind));
 	/* a replay's knee as a speed of its trace (knee_ops over its x1 rate); null otherwise */
-	json_object_set_new(o, "knee_speed", derive_num(curve_speed(w, kops), 1000));
+	json_object_set_new(o, "knee_speed", stepjson_num(curve_speed(w, kops), 1000));
 	derive_knee_json(o, j);
 	derive_repeats_json(o, j);
 	derive_peak_json(o, j);
@@ -547,10 +431,10 @@ static json_t *derive_workload_json(const struct judged_curve *j, const struct r
 	/* units: decimal: the figures as shown too, beside the MiB/s keys that stay */
 	if (curve_decimal(w)) {
 		json_object_set_new(o, "units", json_string("decimal"));
-		json_object_set_new(o, "knee_mbps", derive_num(kmib * CURVE_MB_PER_MIB, 1000));
+		json_object_set_new(o, "knee_mbps", stepjson_num(kmib * CURVE_MB_PER_MIB, 1000));
 		json_object_set_new(
 		    o, "peak_mbps",
-		    derive_num(j->peak ? j->peak->mib_s * CURVE_MB_PER_MIB : 0, 1000));
+		    stepjson_num(j->peak ? j->peak->mib_s * CURVE_MB_PER_MIB : 0, 1000));
 	}
 	/* targets: the test (the workload as written) and the target of the pair */
 	if (j->c->multi_target) {
@@ -577,7 +461,7 @@ static json_t *derive_workload_json(const struct judged_curve *j, const struct r
 		json_object_set_new(o, "parts_at_knee", derive_parts_at_knee(j));
 	/* Load under load: the background beside it, at the knee and over every step. */
 	if ((bg = bgsummary_json(j)) != NULL)
-		json_object_set_new(o, "background", derive_need(bg));
+		json_object_set_new(o, "background", stepjson_need(bg));
 	return o;
 }
 
@@ -585,10 +469,10 @@ static json_t *derive_between_knee(const struct between_knee *k)
 {
 	if (k->bound < 0)
 		return json_null();
-	return json_pack("{s:o,s:b,s:o}", "knee", derive_num(k->knee, 10), "lower_bound",
-	                 k->bound > 0, "band",
-	                 k->band ? json_pack("[o,o]", derive_num(k->lo, 10), derive_num(k->hi, 10))
-	                         : json_null());
+	return json_pack(
+	    "{s:o,s:b,s:o}", "knee", stepjson_num(k->knee, 10), "lower_bound", k->bound > 0, "band",
+	    k->band ? json_pack("[o,o]", stepjson_num(k->lo, 10), stepjson_num(k->hi, 10))
+	            : json_null());
 }
 
 /*
@@ -603,14 +487,15 @@ static json_t *derive_between_json(const struct derive_ctx *x)
 
 	if (b == NULL)
 		return json_null();
-	runs = derive_need(json_array());
+	runs = stepjson_need(json_array());
 	for (size_t i = 0; i < b->nruns; i++)
 		json_array_append_new(runs, json_pack("{s:s,s:s}", "dir", b->runs[i].name,
 		                                      "started", b->runs[i].started));
-	ws = derive_need(json_object());
+	ws = stepjson_need(json_object());
 	for (size_t w = 0; w < c->nworkloads; w++) {
 		struct between_knee self = between_this(&x->judged[w]);
-		json_t *earlier = derive_need(json_array()), *overlap = derive_need(json_array());
+		json_t *earlier = stepjson_need(json_array()),
+		       *overlap = stepjson_need(json_array());
 		double spread = between_spread(b, w, &self);
 
 		for (size_t i = 0; i < b->nruns; i++) {
@@ -623,7 +508,7 @@ static json_t *derive_between_json(const struct derive_ctx *x)
 		    ws, c->workloads[w].name,
 		    json_pack("{s:o,s:o,s:o,s:o}", "this", derive_between_knee(&self), "earlier",
 		              earlier, "overlap", overlap, "spread_pct",
-		              isfinite(spread) ? derive_num(100 * spread, 10) : json_null()));
+		              isfinite(spread) ? stepjson_num(100 * spread, 10) : json_null()));
 	}
 	return json_pack("{s:o,s:I,s:o}", "runs", runs, "skipped", (json_int_t)b->skipped,
 	                 "workloads", ws);
@@ -633,9 +518,9 @@ static void derive_summary_json(FILE *f, const void *arg)
 {
 	const struct derive_ctx *x = arg;
 	const struct campaign *c = x->c;
-	json_t *ws = derive_need(json_array());
+	json_t *ws = stepjson_need(json_array());
 
-	json_t *lost = derive_need(json_array()), *by, *root;
+	json_t *lost = stepjson_need(json_array()), *by, *root;
 	uint32_t nl = x->end ? x->end->nlosses : 0;
 
 	for (size_t i = 0; i < c->nworkloads; i++)
@@ -645,7 +530,7 @@ static void derive_summary_json(FILE *f, const void *arg)
 		const struct runend_loss *l = &x->end->losses[i];
 
 		json_array_append_new(
-		    lost, derive_need(json_pack(
+		    lost, stepjson_need(json_pack(
 		              "{s:s,s:s,s:I,s:o,s:s}", "agent", l->agent, "workload", l->workload,
 		              "step", (json_int_t)l->step + 1, "interval",
 		              l->interval == UINT32_MAX ? json_null()
@@ -654,11 +539,11 @@ static void derive_summary_json(FILE *f, const void *arg)
 	}
 	/* by_target: the side-by-side table of several targets, from the workloads' figures */
 	by = bytarget_json(c, ws);
-	root = derive_need(json_pack(
+	root = stepjson_need(json_pack(
 	    "{s:i,s:s,s:s,s:s,s:I,s:o,s:o,s:s,s:O,s:o}", "format", DERIVE_SUMMARY_FORMAT,
 	    "campaign", c->name, "status", x->end && x->end->state[0] ? x->end->state : "complete",
 	    "status_reason", x->end ? x->end->reason : "", "agents_lost", (json_int_t)nl,
-	    "degraded", lost, "slo_us", derive_us((double)c->slo_latency_ns), "metric",
+	    "degraded", lost, "slo_us", stepjson_us((double)c->slo_latency_ns), "metric",
 	    campaign_slo_metric_name(c->slo_metric), "workloads", ws, "between_runs",
 	    derive_between_json(x)));
 	if (by != NULL)

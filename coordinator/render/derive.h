@@ -20,15 +20,6 @@
  */
 #define DERIVE_SUMMARY_FORMAT 1
 
-/*
- * One field of a step as curve-*.json writes it (rounded to its decimals; null for no
- * value); NULL leaves it out (a first error when there was none, words not UTF-8).
- */
-struct pfield;
-json_t *derive_field_json(const struct pfield *f, const struct step_point *p,
-                          const struct judged_point *jp);
-/* A point's kernel view as curve-*.json's "kernel" (null when no device was read). */
-json_t *derive_kernel_json(const struct step_point *p);
 
 /*
  * (Re)write in dir: curve-<workload>.csv and .json, curve-<workload>.svg,

@@ -12,13 +12,6 @@
 #include "units.h"
 #include "verdict.h"
 
-const char *glance_metric(const struct campaign *c, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s %s", c->slo_from_due ? "response" : "storage",
-	         campaign_slo_metric_name(c->slo_metric));
-	return buf;
-}
-
 /* A rate in three or four figures: 950, 82.5k, 1.25M; a bandwidth in MiB/s (or MB/s). */
 static void glance_num(const struct workload *w, double v, char *buf, size_t len)
 {
@@ -75,7 +68,7 @@ size_t glance_headline(const struct judged_curve *j, char *buf, size_t len)
 			snprintf(band, sizeof(band), " [%s-%s]", lo, hi);
 		}
 		snprintf(lead, sizeof(lead), "%s  %s @ %s %s", j->w->name, knee, slo,
-		         glance_metric(c, metric, sizeof(metric)));
+		         campaign_slo_label(c, metric, sizeof(metric)));
 		n = snprintf(buf, len, "%s%s  peak %s  %s", lead, band, peak,
 		             j->limit_word ? j->limit_word : "");
 		/* too long: the band goes first (it is in the reasons below) */

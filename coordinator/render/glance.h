@@ -17,8 +17,6 @@
 #define GLANCE_HEAD_MAX 100 /* a headline's characters, and a reason line's */
 #define GLANCE_COLS     9   /* the run's step table's columns */
 
-/* Whose latency the SLO judges, and which figure of it: "storage mean", "response p99". */
-const char *glance_metric(const struct campaign *c, char *buf, size_t len);
 /* The workload's headline into buf (at most GLANCE_HEAD_MAX characters); its length. */
 size_t glance_headline(const struct judged_curve *j, char *buf, size_t len);
 /* The run's step table of j, its verdicts' reasons numbered under it. */

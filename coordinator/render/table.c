@@ -9,7 +9,6 @@
 #include "pointfields.h"
 #include "background.h"
 #include "bgfig.h"
-#include "glance.h"
 #include "table.h"
 #include "units.h"
 
@@ -121,7 +120,7 @@ void table_knee_text(const struct judged_curve *j, char *buf, size_t len)
 		return;
 	}
 	units_format_duration(c->slo_latency_ns, slo, sizeof(slo));
-	glance_metric(c, metric, sizeof(metric));
+	campaign_slo_label(c, metric, sizeof(metric));
 	table_knee_value(j, tp, sizeof(tp));
 	table_fmt_tp(j->w, j->peak_tp, pk, sizeof(pk));
 	switch (k->kind) {

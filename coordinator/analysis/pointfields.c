@@ -45,7 +45,9 @@ static void pfield_client_delay(const struct step_point *p, const struct judged_
 static void pfield_slo_metric(const struct step_point *p, const struct judged_point *jp, char *buf,
                               size_t len)
 {
-	snprintf(buf, len, "%s %s", p->slo_part >= 0 || p->slo_due ? "response" : "storage",
+	bool part = p->slo_part >= 0 && (uint32_t)p->slo_part < p->nparts;
+
+	snprintf(buf, len, "%s %s", part || p->slo_due ? "response" : "storage",
 	         campaign_slo_metric_name(p->slo_metric));
 }
 

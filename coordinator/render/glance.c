@@ -55,7 +55,7 @@ size_t glance_headline(const struct judged_curve *j, char *buf, size_t len)
 		n = snprintf(buf, len, "%s  background beside every step", j->w->name);
 	} else if (j->w->work.on || k->kind == KNEE_NONE || j->n == 0) {
 		/* closed loop, fixed work: no knee, its figure */
-		n = snprintf(buf, len, "%s  %s %s (closed loop)%s%s", j->w->name, peak,
+		n = snprintf(buf, len, "%s  peak %s %s (closed loop)%s%s", j->w->name, peak,
 		             curve_unit(j->w), j->limit_word ? "  " : "",
 		             j->limit_word ? j->limit_word : "");
 	} else {

@@ -43,11 +43,11 @@ static void view_plain_layout(FILE *f, const struct event_layout *l)
 /*
  * "  step 3: achieved 12000 ops/s (93.8 MiB/s), judged 200us, response mean 236us, p99
  * 302us: met": the judged figure is the SLO's metric; a verdict's reasons that do not
- * fit go on the lines below, wrapped.
+ * fit go on the line below.
  */
 static void view_plain_point(FILE *f, const struct event_point *p)
 {
-	char a[32], b[32], m[32], line[256], why[1024], lead[1040];
+	char a[32], b[32], m[32], line[256], why[1024];
 	int n;
 
 	n = snprintf(line, sizeof(line),
@@ -67,9 +67,8 @@ static void view_plain_point(FILE *f, const struct event_point *p)
 	if (strlen(line) + 2 + strlen(why) <= VIEW_PLAIN_WIDTH) {
 		fprintf(f, "%s: %s\n", line, why);
 	} else {
-		fprintf(f, "%s:\n", line);
-		snprintf(lead, sizeof(lead), "      %s", why);
-		text_wrap(f, lead, VIEW_PLAIN_WIDTH, "      ");
+		/* the reasons whole on their own line: a log is searched for them */
+		fprintf(f, "%s:\n      %s\n", line, why);
 	}
 }
 

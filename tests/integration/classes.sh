@@ -4,8 +4,8 @@
 # suite over three directories in one campaign (shortened with --set: lengths and sizes,
 # each curve test's curve a max step and one point at 50%, and no step run again or
 # waited for: retry 0, cooldown off), a curve per (test, class) and the side-by-side
-# table of the nine tests by three classes at the end of the run, in summary.md and in
-# summary.json's by_target.
+# table of the nine tests by three classes in summary.md and in summary.json's by_target,
+# and a headline per pair at the end of the run.
 . "$(dirname "$0")/lib.sh"
 
 CFG=$IOCURVE_SOURCE/configs/classes.yaml
@@ -22,8 +22,8 @@ CLASSES_DIR=$T/classes "$IOCURVE" run "$CFG" --out "$T/res" \
 ok "configs/classes.yaml runs over three directories"
 check "each class's files are in its own directory" \
 	sh -c "ls '$T/classes/standard' '$T/classes/premium' '$T/classes/ultra' | grep -q ."
-check "the run ends with the side-by-side table" \
-	grep -q '^| Test | standard | premium | ultra |$' "$T/run.out"
+check "summary.md has the side-by-side table" \
+	grep -q '^| Test | standard | premium | ultra |$' "$T/res/summary.md"
 python3 - "$T/res" "$T/run.out" <<'PY' || fail "nine tests by three classes, a curve and a cell each"
 import json, os, sys
 d, out = sys.argv[1], open(sys.argv[2]).read()
@@ -40,8 +40,12 @@ for r in by["rows"]:
         assert os.path.getsize("%s/curve-%s.csv" % (d, name)) > 0, name
         assert r["cells"][t]["peak_ops"] == ws[name]["peak_ops"] > 0, name
         assert r["cells"][t]["knee_kind"] == ws[name]["knee_kind"], name
-rows = [l for l in out.splitlines() if l.split(" |")[0][2:] in tests and "peak" in l
+md = open(d + "/summary.md").read()
+rows = [l for l in md.splitlines() if l.split(" |")[0][2:] in tests and "peak" in l
         and l.count("|") == 5]
 assert len(rows) == 9, rows
+# the run's end: a headline of at most 100 characters for each of the 27 pairs
+heads = [l for l in out.splitlines() if l.split("  ")[0] in ws and " peak " in l]
+assert len(heads) == 27 and max(map(len, heads)) <= 100, heads
 PY
 ok "nine tests by three classes, a curve and a cell each"

@@ -29,7 +29,7 @@ check "the first workload's knee among the finished" on_screen 'randread-4k +833
 tx send-keys -t "$S" Right
 check "Right shows the other workload's curve" wait_screen '^Curve +randread-4k +\(workload 1/2, done\)' 3
 check "its knee is marked on the SLO line" on_screen '^ +[0-9.]* \|[-*]*K[-*]*$'
-check "the knee in the report's words below" on_screen '^Performance @ 1.00ms \(storage p99\): 83314 ops/s'
+check "the knee in the report's words below" on_screen '^Performance @ 1.00ms \(p99\): 83314 ops/s'
 check "its legend gives the knee" on_screen 'K knee 83314 ops/s'
 check "its clipped max step is drawn as ^ at the top" on_screen '^ +3 \| +\^'
 

@@ -36,7 +36,9 @@ files_laid_out() {
 }
 check "each agent and worker got its own laid-out file" files_laid_out
 check "summary states the knee" grep -q "Performance @ 1.00ms" "$R/summary.md"
-check "run prints the summary table" grep -q "| randread-4k |" "$T/run.out"
+check "run ends with a headline per workload, at most 100 characters" sh -c \
+	"grep -E '^randread-4k  .* @ 1.00ms storage mean .* peak ' '$T/run.out' | awk 'length > 100 { exit 1 }' &&
+	 grep -Eq '^randread-4k  ' '$T/run.out'"
 check "progress lines give block sizes in KiB, as the rest does" \
 	grep -q "workload 1/2 randread-4k: randread 4KiB, 2 agent(s) x 2 worker(s) x qd 8" "$T/run.out"
 check "summary.md too" grep -q "## write-64k (write, 64KiB blocks" "$R/summary.md"

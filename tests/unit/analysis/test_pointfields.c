@@ -30,6 +30,8 @@
 	",device,device_service_us,device_gap_us,device_util_pct,device_queue,device_ops_ratio,"   \
 	"device_shared,nfs_rtt_us,nfs_exec_us"
 #define TEST_KERNEL_NONE ",,,,,,,,,"
+/* The judged latency, named (curve-*.csv's last columns, curve-*.json's last keys). */
+#define TEST_SLO_KEYS ",slo_metric,slo_metric_us,slo_metric_lo_us,slo_metric_hi_us"
 #define TEST_CURVE_HEADER                                                                          \
 	"step,load,offered_ops,achieved_ops,mib_s,mean_us,p50_us,p90_us,p99_us,p999_us,max_us,"    \
 	"service_mean_us,ops,reads,errors,measured_s,cpu_pct,host_cpu_pct,lag_mean_us,lag_max_us," \
@@ -37,14 +39,15 @@
 	",metric_lo_us,metric_hi_us," TEST_STORAGE_KEYS TEST_KERNEL_KEYS
 #define TEST_CSV_HEADER                                                                            \
 	"step,offered_ops,achieved_ops,achieved_mibps,mean_us,p50_us,p90_us,p99_us,p999_us,"       \
-	"max_us,steady,errors,agents,agents_lost,lost_at_interval" TEST_KERNEL_KEYS
+	"max_us,steady,errors,agents,agents_lost,lost_at_interval" TEST_KERNEL_KEYS TEST_SLO_KEYS
 /* curve-*.json's step keys, in the order written. */
 #define TEST_JSON_KEYS                                                                             \
 	"step,offered_ops,achieved_ops,achieved_mibps,mean_us,p50_us,p90_us,p99_us,p999_us,"       \
 	"max_us,steady,errors,agents,client_cpu_pct,qd_full_pct,missed,percentiles_us,"            \
 	"first_error,valid,verdict,service_mean_us,lag_mean_us,lag_share,client_bound,"            \
 	"missed_charged,left_out,missed_before,cooldown_ms,cooldown," TEST_HEALTH_KEYS             \
-	",metric_lo_us,metric_hi_us," TEST_STORAGE_KEYS ",slo_verdict,mismatches"
+	",metric_lo_us,metric_hi_us," TEST_STORAGE_KEYS ",slo_verdict,mismatches,slo_metric,"      \
+	"slo_metric_us"
 
 /* A point whose every figure differs from the others, so a column in the wrong place shows. */
 static struct step_point test_point(void)
@@ -250,8 +253,9 @@ static void test_rows_text(void **state)
 	                         "1100.0,1900.0,44.0,2.5" TEST_KERNEL_NONE);
 	free(got);
 	got = test_text(test_row_fn, PF_CSV, &p);
-	assert_string_equal(got, "3,1500.0,1498.5,5.854,812.3,700.0,900.0,1500.0,2000.0,2500.0,"
-	                         "false,2,3,1,5" TEST_KERNEL_NONE);
+	assert_string_equal(got,
+	                    "3,1500.0,1498.5,5.854,812.3,700.0,900.0,1500.0,2000.0,2500.0,"
+	                    "false,2,3,1,5" TEST_KERNEL_NONE ",storage mean,600.0,790.0,845.0");
 	free(got);
 
 	/* a closed-loop step with no agent lost: "max", and an empty lost_at_interval */
@@ -269,7 +273,8 @@ static void test_rows_text(void **state)
 	free(got);
 	p.health_known = true;
 	got = test_text(test_row_fn, PF_CSV, &p);
-	assert_true(strlen(got) > 0 && got[strlen(got) - 1] == ',');
+	/* no agent lost: lost_at_interval empty, before the kernel's and the judged latency's */
+	assert_non_null(strstr(got, ",3,0," TEST_KERNEL_NONE ",storage mean,"));
 	free(got);
 }
 
@@ -390,12 +395,12 @@ static void test_kinds(void **state)
 	p.write_max_ns = 3000;
 	got = test_text(test_header_fn, PF_CSV, &p);
 	/* after every point's columns, before the kernel's (the rows that came after them) */
-	pure_head[strlen(pure_head) - strlen(TEST_KERNEL_KEYS)] = '\0';
+	pure_head[strlen(pure_head) - strlen(TEST_KERNEL_KEYS TEST_SLO_KEYS)] = '\0';
 	assert_int_equal(strncmp(got, pure_head, strlen(pure_head)), 0);
 	assert_string_equal(got + strlen(pure_head),
 	                    ",read_ops,write_ops,read_mibps,write_mibps,read_mean_us,write_mean_us,"
 	                    "read_p50_us,write_p50_us,read_p99_us,write_p99_us,read_max_us,"
-	                    "write_max_us" TEST_KERNEL_KEYS);
+	                    "write_max_us" TEST_KERNEL_KEYS TEST_SLO_KEYS);
 	free(got);
 	got = test_text(test_row_fn, PF_CSV, &p);
 	assert_non_null(strstr(got, ",1049.5,449.0,4.100,1.754,0.5,1.5,0.5,1.4,0.9,2.5,1.0,3.0"));
@@ -404,7 +409,8 @@ static void test_kinds(void **state)
 	p.kinds_known = false;
 	got = test_text(test_row_fn, PF_CSV, &p);
 	assert_non_null(strstr(got, ",1049.5,449.0,,,,,,,,,,"));
-	assert_int_equal(got[strlen(got) - 1], ',');
+	/* ...up to the judged latency's columns, the last */
+	assert_non_null(strstr(got, ",,,,,,,,,," TEST_KERNEL_NONE ",storage mean,"));
 	free(got);
 	/* the step tables: per-kind columns for a mixed workload only */
 	assert_int_equal(pfield_list_kinds(PF_STEPS_MD, true, list),
@@ -446,7 +452,8 @@ static void test_speed(void **state)
 	assert_true(pfield_format(pfield_find("speed"), &p, NULL, buf, sizeof(buf)) > 0);
 	assert_string_equal(buf, "3.000");
 	n = pfield_list_kinds(PF_JSON, PF_SHOW_REPLAY, list);
-	assert_string_equal(list[n - 1]->name, "speed");
+	/* the last row but the judged latency's two, which came after it */
+	assert_string_equal(list[n - 3]->name, "speed");
 	n = pfield_list_kinds(PF_CURVE, PF_SHOW_REPLAY, list);
 	assert_string_equal(list[n - 1]->name, "speed");
 	n = pfield_list_kinds(PF_STEPS_MD, PF_SHOW_REPLAY, list);

@@ -21,129 +21,8 @@
 #include "safefile.h"
 #include "units.h"
 #include "verify.h"
-#include "worker.h"
+#include "worker_priv.h"
 #include "xalloc.h"
-
-/* A consistent copy of the step block: the agent may rewrite it at any time. */
-struct worker_step {
-	uint64_t gen;
-	uint64_t start_ns;
-	uint64_t interval_ns;
-	uint32_t nintervals;
-	bool stop;
-	double rate;
-	uint64_t work_ops; /* fixed work: stop after this many operations (0: a timed step) */
-	uint64_t think_ns;
-	uint64_t start_off_ns; /* fixed work: this worker's start after start_ns */
-};
-
-/*
- * One stream of operations: a mix's part, or the whole of a plain workload. Each
- * keeps its own pattern (a sequential part its own cursor) and its own sizes,
- * taken in turn by smooth weighted round-robin (mix_pick).
- */
-struct worker_stream {
-	struct pattern pat;
-	uint32_t nsizes; /* 0: every operation is pat's block_size */
-	uint32_t size[MIX_SIZES_MAX];
-	uint32_t weight[MIX_SIZES_MAX];
-	int32_t credit[MIX_SIZES_MAX];
-};
-
-struct worker {
-	const struct io_plan *cfg;
-	const struct engine_ops *ops;
-	struct engine *eng;
-	int fd;
-	uint64_t *intended;  /* per slot: when the schedule wanted it to start */
-	uint64_t *submitted; /* per slot: when it went to the kernel */
-	/*
-	 * Slots queued since the last submission: stamped with one clock read just before
-	 * it, so the storage's latency holds no reap or issue work of the client's.
-	 */
-	uint16_t *queued;
-	uint32_t nqueued;
-	uint64_t *slot_wait; /* per slot: of its lag, the wait for a free slot */
-	/*
-	 * The last time a full queue freed a slot (the device's own time when the engine
-	 * knows it), and since when that queue had been full: an operation due before it
-	 * filled was late by the client's doing, and waits for a slot only from then on.
-	 */
-	uint64_t slot_freed;
-	uint64_t slot_full_at;
-	uint64_t full_at; /* the queue is full since (0: it is not) */
-	bool *writing;    /* per slot: the operation writes */
-	bool *syncing;    /* per slot: a sync (fsync, fdatasync), not a data operation */
-	uint64_t *offset; /* per slot: where, for an error's report */
-	uint16_t *free_slots;
-	uint32_t nfree;
-	struct engine_completion *done;
-	/* offsets, read/write and sizes; a sequential walk carries across steps */
-	struct worker_stream stream[MIX_PARTS_MAX];
-	uint32_t nstreams;             /* 1 for a plain workload */
-	uint32_t nparts;               /* a mix's parts, each counted apart (0: none) */
-	uint32_t share[MIX_PARTS_MAX]; /* the parts' shares, interleaved by mix_pick */
-	int32_t credit[MIX_PARTS_MAX];
-	uint8_t *part;            /* per slot: its stream */
-	uint32_t *len;            /* per slot: its operation's bytes (a mix's or replay's vary) */
-	struct datagen *data;     /* written data; NULL when the workload never writes */
-	struct arrivals arr;      /* intended start times of the step in progress */
-	struct replay_src rp;     /* a replay: its operations and their times, not arr and pat */
-	struct pacer pace;        /* when to sleep and when to spin */
-	struct shm_interval *cur; /* the interval being recorded, copied out when it ends */
-	uint64_t cpu_user_ns;     /* process CPU at the start of the current interval */
-	uint64_t cpu_sys_ns;
-	uint64_t nivcsw; /* involuntary context switches at the start of the current interval */
-	/*
-	 * Its wait for a CPU (schedwait.h): where the engine does not say when an
-	 * operation completed (io_uring; the sim does), the reap delay it implies is
-	 * the interval's estimate, in the measured one's place.
-	 */
-	struct schedwait sched;
-	uint64_t gen_seen;
-	uint64_t silent_ns; /* the dead-man tripped: the agent was silent this long */
-	/*
-	 * A file target as laid out (dev, ino), checked at step starts and interval
-	 * boundaries (never per operation); lost: why it no longer is what the plan
-	 * says ("file deleted"): every operation from then on fails with these words.
-	 */
-	bool file;
-	dev_t dev;
-	ino_t ino;
-	char lost[RECORD_CAUSE_MAX];
-	bool stop;
-	int dump_fd; /* test hook (WORKER_TEST_INTENDED_ENV): intended times; -1: off */
-	char dump_buf[4096];
-	size_t dump_len;
-	/*
-	 * Sync writes (fsync or fdatasync: N, fio's meaning): after every sync_every-th write
-	 * issued in a step a sync is due; it goes out as the next operation once every
-	 * write issued before it has completed (writes_inflight 0), so it syncs them,
-	 * and nothing else is issued meanwhile (it is the next operation, as in fio).
-	 */
-	uint32_t sync_every; /* 0: no syncs */
-	enum engine_sync sync_kind;
-	uint64_t writes_issued; /* in this step */
-	uint32_t writes_inflight;
-	bool sync_due;
-	uint64_t sync_due_ns;
-	/* Fixed work: how far this worker got in the step, which each interval carries. */
-	uint64_t work_done;
-	uint64_t work_done_ns;
-	/* verify: every write stamps its blocks, every read checks them (agent/verify.h) */
-	bool verify;
-	enum verify_sum sum;   /* the checksum its writes stamp (a read checks the header's) */
-	uint64_t realtime_off; /* CLOCK_REALTIME - CLOCK_MONOTONIC: a write's generation */
-	char agent[64];        /* the agent a mismatch names: AGENT of DIR/AGENT-wN.dat */
-	/*
-	 * The process's streams share one engine (worker_run_streams): this one's slots are
-	 * slot_base.. slot_base + queue_depth - 1 of it, its file the ring's file_index; the
-	 * process's CPU is split nshare ways.
-	 */
-	uint32_t slot_base;
-	uint16_t file_index;
-	uint32_t nshare;
-};
 
 /* worker_copy_out copies a record's counters whole, then these histograms and its parts. */
 _Static_assert(offsetof(struct record, service) ==
@@ -178,7 +57,7 @@ static void worker_dump(struct worker *w, uint64_t intended)
 	    (size_t)snprintf(w->dump_buf + w->dump_len, 24, "%llu\n", (unsigned long long)intended);
 }
 
-static void worker_notify(const struct io_plan *cfg)
+void worker_notify(const struct io_plan *cfg)
 {
 	uint64_t one = 1;
 
@@ -187,7 +66,7 @@ static void worker_notify(const struct io_plan *cfg)
 		return;
 }
 
-static int worker_fail(const struct io_plan *cfg, const char *msg)
+int worker_fail(const struct io_plan *cfg, const char *msg)
 {
 	/* Long paths can outgrow the slot; a cut message still names the path first. */
 	size_t len = strnlen(msg, sizeof(cfg->slot->error) - 1);
@@ -203,7 +82,7 @@ static int worker_fail(const struct io_plan *cfg, const char *msg)
  * Copy the step block the way a seqlock reader does: the fields are plain, so a
  * copy that straddles a new generation is thrown away and taken again.
  */
-static void worker_step_load(const struct worker *w, struct worker_step *s)
+void worker_step_load(const struct worker *w, struct worker_step *s)
 {
 	const struct shm_step *st = w->cfg->step;
 	const volatile struct shm_step *v = st;
@@ -498,7 +377,7 @@ static void worker_issue_sync(struct worker *w, uint64_t now)
  * What was queued goes to the kernel now: its submission time is this clock read, not the
  * wake's that built the batch (a second read per wake, never per operation).
  */
-static void worker_stamp_submitted(struct worker *w)
+void worker_stamp_submitted(struct worker *w)
 {
 	uint64_t t;
 
@@ -619,7 +498,7 @@ static void worker_slot_freed(struct worker *w, int n, uint64_t now)
  * Count a reaped batch, all completed at now, into the current interval. Returns the
  * data operations of it, left first in w->done (the syncs' entries are taken out).
  */
-static int worker_reap(struct worker *w, int n, uint64_t now, bool count)
+int worker_reap(struct worker *w, int n, uint64_t now, bool count)
 {
 	struct shm_interval *iv = w->cur;
 	int data = 0;
@@ -722,21 +601,6 @@ static void worker_end_inflight(struct worker *w, uint64_t now)
 	free(free_slot);
 }
 
-/*
- * Fixed work's part of a step: the operations issued and completed of work_ops,
- * and, closed loop with think time, the slots waiting out their think time (a
- * ring of the times they may issue again, in completion order).
- */
-struct worker_work {
-	uint64_t ops; /* 0: a timed step */
-	uint64_t issued, completed;
-	uint64_t start;     /* this worker's own start */
-	uint64_t last_done; /* its latest completion */
-	uint64_t think_ns;
-	uint64_t *think; /* queue_depth entries */
-	uint32_t head, nthink;
-};
-
 /* Fixed work whose operations are all issued: nothing more falls due, none is missed. */
 static inline bool worker_work_out(const struct worker_work *k)
 {
@@ -783,21 +647,6 @@ static void worker_work_done(struct worker *w, struct worker_work *k, int n, uin
 }
 
 /*
- * A step in progress on one stream: what worker_step_run kept in its locals, so that
- * several streams of one process can share a ring and its waits (worker_run_streams).
- */
-struct worker_run {
-	struct worker_step s;
-	uint32_t qd;
-	bool closed;
-	uint64_t end, boundary, drain_until, start, next, full_since;
-	struct worker_work k;
-	uint32_t index, inflight;
-	bool over, draining;
-	bool done; /* the step is over and nothing of it is in flight, or it broke off */
-};
-
-/*
  * One step. Operation k is due at start + k/rate; when the queue is full it waits
  * for a slot and keeps its intended time, so the wait shows in its latency. The
  * worker sleeps in the ring until the next due operation (precise timing: within
@@ -814,7 +663,7 @@ struct worker_run {
  * every stream of the process: the shortest of their waits), and worker_step_post
  * takes the stream's completions and the time.
  */
-static void worker_step_begin(struct worker *w, struct worker_run *r, const struct worker_step *s)
+void worker_step_begin(struct worker *w, struct worker_run *r, const struct worker_step *s)
 {
 	const uint64_t start = s->start_ns + (s->work_ops ? s->start_off_ns : 0);
 	uint64_t now;
@@ -862,7 +711,7 @@ static void worker_step_begin(struct worker *w, struct worker_run *r, const stru
 }
 
 /* Issue what is due at now; how long the stream may wait (ENGINE_WAIT_EVER: for I/O only). */
-static uint64_t worker_step_pre(struct worker *w, struct worker_run *r, uint64_t now)
+uint64_t worker_step_pre(struct worker *w, struct worker_run *r, uint64_t now)
 {
 	const uint32_t qd = r->qd;
 	const bool closed = r->closed;
@@ -936,8 +785,8 @@ static uint64_t worker_step_pre(struct worker *w, struct worker_run *r, uint64_t
  * The wait ended at now with the stream's n completions in w->done (timed_out: the
  * process's wait ran out, with no completion and no wake for any stream).
  */
-static void worker_step_post(struct worker *w, struct worker_run *r, int n, bool woken,
-                             bool timed_out, uint64_t now)
+void worker_step_post(struct worker *w, struct worker_run *r, int n, bool woken, bool timed_out,
+                      uint64_t now)
 {
 	const struct worker_step *s = &r->s;
 	bool crossed = false;
@@ -992,504 +841,9 @@ static void worker_step_post(struct worker *w, struct worker_run *r, int n, bool
 		r->done = true;
 }
 
-static void worker_step_end(struct worker *w, struct worker_run *r)
+void worker_step_end(struct worker *w, struct worker_run *r)
 {
 	worker_dump_flush(w);
 	free(r->k.think);
 	r->k.think = NULL;
-}
-
-/* The data the plan writes (compress, dedupe) and lays out (clone): block size and seed unset. */
-static void worker_data(const struct io_plan *cfg, struct datagen_config *dc)
-{
-	memset(dc, 0, sizeof(*dc));
-	dc->compress_pct = cfg->io.compress_pct;
-	dc->dedupe_pct = cfg->io.dedupe_pct;
-	snprintf(dc->clone, sizeof(dc->clone), "%s", cfg->io.clone);
-	dc->verify = cfg->io.verify;
-	dc->worker = cfg->index;
-}
-
-/*
- * Stream k's sizes (a mix's part's, or the plain workload's) into st, and the
- * alignment its offsets need: every size's common divisor, so that a sequential
- * walk stepping by any of them stays aligned (the plan's align when it gives one).
- */
-static uint32_t worker_sizes(const struct io_plan *cfg, const struct mix_sizes *sz,
-                             uint32_t block_size, struct worker_stream *st)
-{
-	uint32_t align = block_size;
-
-	st->nsizes = sz->n;
-	for (uint32_t i = 0; i < sz->n; i++) {
-		st->size[i] = sz->s[i].bytes;
-		st->weight[i] = sz->s[i].pct;
-		st->credit[i] = 0;
-		align = (uint32_t)pattern_gcd(align, sz->s[i].bytes);
-	}
-	return cfg->io.align ? cfg->io.align : align;
-}
-
-/*
- * Stream k's access pattern: the plan's (or its part's) mix, alignment and
- * distribution over this worker's region (the pool's share of the working set).
- */
-static void worker_pattern(const struct io_plan *cfg, unsigned k, struct worker_stream *st,
-                           struct pattern_config *pc)
-{
-	const struct io_settings *io = &cfg->io;
-	const struct mix_part *mp = io->mix.nparts > 0 ? &io->mix.parts[k] : NULL;
-
-	memset(pc, 0, sizeof(*pc));
-	pc->rw = mp ? mp->rw : io->rw;
-	pc->read_pct = mp ? mp->read_pct : io->read_pct;
-	pc->block_size = mp ? mp->block_size : io->block_size;
-	pc->align = worker_sizes(cfg, mp ? &mp->sizes : &io->mix.sizes, pc->block_size, st);
-	if (mp == NULL && io->mix.sizes.n == 0)
-		pc->align = io->align;
-	pc->region_offset = cfg->region_offset;
-	pc->region_len = cfg->region_len;
-	if (pc->region_len == 0) {
-		pc->region_offset = 0;
-		pc->region_len = cfg->file_size;
-	}
-	pc->dist = (enum pattern_dist)io->dist;
-	pc->zipf_theta = io->zipf_theta;
-	pc->hot_set_pct = io->hot_set_pct;
-	pc->hot_ops_pct = io->hot_ops_pct;
-	/* each part draws its own offsets */
-	pc->seed = cfg->seed ^ ((uint64_t)k * 0x9e3779b97f4a7c15ull);
-}
-
-/*
- * sync: dsync. The layout writes without it (it would only be slower); the worker's own
- * descriptor is then opened again, the same file through /proc/self/fd, with O_DSYNC
- * added to its flags (fcntl cannot set it), so every write it issues is synced.
- */
-static int worker_reopen_dsync(struct worker *w, const char *path, struct error *err)
-{
-	char proc[64];
-	int flags = fcntl(w->fd, F_GETFL), fd;
-
-	if (flags < 0) {
-		error_set(err, "%s: fcntl: %s", path, strerror(errno));
-		return -1;
-	}
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", w->fd);
-	fd = open(proc, (flags & (O_ACCMODE | O_DIRECT)) | O_DSYNC | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0) {
-		error_set(err, "%s: opening it O_DSYNC (sync: dsync): %s", path, strerror(errno));
-		return -1;
-	}
-	close(w->fd);
-	w->fd = fd;
-	return 0;
-}
-
-/* Open the target as the config says: a simulated device, a block device, or a laid-out file. */
-static int worker_open_target(struct worker *w, const struct io_plan *cfg, struct error *err)
-{
-	uint64_t written = 0;
-	struct datagen_config dc;
-	struct stat st;
-
-	if (cfg->sim != NULL) {
-		w->ops = &engine_sim_ops;
-		return 0;
-	}
-	if (cfg->device) {
-		w->fd =
-		    layout_open_device(cfg->target_fd > 0 ? cfg->target_fd : -1, cfg->path,
-		                       cfg->file_size, cfg->io.direct, rw_writes(cfg->io.rw), err);
-		if (w->fd >= 0 && cfg->io.dsync)
-			return worker_reopen_dsync(w, cfg->path, err);
-		return w->fd < 0 ? -1 : 0;
-	}
-	worker_data(cfg, &dc);
-	if (cfg->target_fd > 0)
-		w->fd = layout_open_at(cfg->target_fd, strrchr(cfg->path, '/') + 1, cfg->path,
-		                       cfg->file_size, cfg->io.direct, &dc,
-		                       &cfg->slot->bytes_laid_out, &written, err);
-	else
-		w->fd = layout_open(cfg->path, cfg->file_size, cfg->io.direct, &dc,
-		                    &cfg->slot->bytes_laid_out, &written, err);
-	if (w->fd < 0)
-		return -1;
-	cfg->slot->bytes_laid_out = written;
-	if (cfg->io.dsync && worker_reopen_dsync(w, cfg->path, err) < 0)
-		return -1;
-	if (fstat(w->fd, &st) < 0) {
-		error_set(err, "%s: fstat: %s", cfg->path, strerror(errno));
-		return -1;
-	}
-	w->file = true;
-	w->dev = st.st_dev;
-	w->ino = st.st_ino;
-	return 0;
-}
-
-static int worker_setup(struct worker *w, const struct io_plan *cfg, struct error *err)
-{
-	const char *what = cfg->sim != NULL ? "sim" : cfg->path;
-	uint32_t bs = cfg->io.block_size, qd = cfg->io.queue_depth;
-	struct pattern_config pc;
-	struct datagen_config dc;
-
-	/* block_size is the largest block: every slot's buffer holds any operation */
-	if (bs == 0 || qd == 0 || qd > UINT16_MAX || cfg->file_size < bs) {
-		error_set(err,
-		          "%s: invalid worker settings (block size %u, queue depth %u, size %llu)",
-		          what, bs, qd, (unsigned long long)cfg->file_size);
-		return -1;
-	}
-	w->nparts = cfg->io.mix.nparts;
-	w->nstreams = w->nparts > 0 ? w->nparts : 1;
-	for (unsigned k = 0; k < w->nstreams; k++) {
-		worker_pattern(cfg, k, &w->stream[k], &pc);
-		if (pattern_init(&w->stream[k].pat, &pc, err) < 0) {
-			if (w->nparts > 0)
-				error_prefix(err, "%s: mix part %s: ", what,
-				             cfg->io.mix.parts[k].name);
-			else
-				error_prefix(err, "%s: ", what);
-			return -1;
-		}
-		w->share[k] = w->nparts > 0 ? cfg->io.mix.parts[k].share : 100;
-		w->credit[k] = 0;
-	}
-	if (worker_open_target(w, cfg, err) < 0)
-		return -1;
-	/* a simulated device moves no data: nothing to stamp or check */
-	w->verify = cfg->io.verify && cfg->sim == NULL;
-	w->sum = verify_sum_of_method(cfg->io.verify);
-	w->realtime_off = verify_realtime_offset();
-	if (w->verify) {
-		/* the worker knows its file, not its agent's name: the file is named after it */
-		const char *base = strrchr(cfg->path, '/'), *dash;
-
-		base = base ? base + 1 : cfg->path;
-		dash = strrchr(base, '-');
-		snprintf(w->agent, sizeof(w->agent), "%.*s",
-		         (int)(dash && dash > base ? dash - base : (ptrdiff_t)strlen(base)), base);
-	}
-	if (rw_writes(cfg->io.rw)) {
-		worker_data(cfg, &dc);
-		dc.block_size = bs;
-		dc.seed = cfg->seed;
-		w->data = datagen_new(&dc);
-	}
-	w->intended = xcalloc(qd, sizeof(*w->intended));
-	w->submitted = xcalloc(qd, sizeof(*w->submitted));
-	w->queued = xcalloc(qd, sizeof(*w->queued));
-	w->slot_wait = xcalloc(qd, sizeof(*w->slot_wait));
-	w->writing = xcalloc(qd, sizeof(*w->writing));
-	w->syncing = xcalloc(qd, sizeof(*w->syncing));
-	w->sync_every = cfg->io.fsync ? cfg->io.fsync : cfg->io.fdatasync;
-	w->sync_kind = cfg->io.fsync       ? ENGINE_SYNC_FSYNC
-	               : cfg->io.fdatasync ? ENGINE_SYNC_FDATASYNC
-	                                   : ENGINE_SYNC_NONE;
-	w->offset = xcalloc(qd, sizeof(*w->offset));
-	w->part = xcalloc(qd, sizeof(*w->part));
-	w->len = xcalloc(qd, sizeof(*w->len));
-	replay_src_init(&w->rp, cfg->replay, cfg->index);
-	w->free_slots = xcalloc(qd, sizeof(*w->free_slots));
-	w->done = xcalloc(qd, sizeof(*w->done));
-	w->cur = xcalloc(1, sizeof(*w->cur));
-	for (uint32_t i = 0; i < qd; i++)
-		w->free_slots[w->nfree++] = (uint16_t)(qd - 1 - i);
-	return 0;
-}
-
-static void worker_teardown(struct worker *w)
-{
-	schedwait_close(&w->sched);
-	if (w->fd >= 0)
-		close(w->fd);
-	free(w->intended);
-	free(w->submitted);
-	free(w->queued);
-	free(w->slot_wait);
-	free(w->writing);
-	free(w->syncing);
-	free(w->offset);
-	free(w->part);
-	free(w->len);
-	free(w->free_slots);
-	free(w->done);
-	if (w->cur != NULL)
-		record_release(&w->cur->rec);
-	free(w->cur);
-	datagen_free(w->data);
-	if (w->dump_fd >= 0)
-		close(w->dump_fd);
-}
-
-/*
- * The process's one engine for its n streams: one io_uring ring over their files, each
- * stream a part of its slots (the sim, one stream a process, its own device).
- */
-static struct engine *worker_open_engine(struct worker *ws, unsigned n, struct error *err)
-{
-	const struct io_plan *cfg = ws[0].cfg;
-	int fds[WORKER_STREAMS_MAX];
-	struct engine_params ep = {.fd = ws[0].fd,
-	                           .queue_depth = n * cfg->io.queue_depth,
-	                           .block_size = cfg->io.block_size,
-	                           .wake_fd = cfg->wake_fd,
-	                           .sim = cfg->sim ? *cfg->sim : (struct engine_sim_params){0},
-	                           .seed = cfg->seed,
-	                           .reap_slack_ns = cfg->lateness_ns};
-	struct engine *e;
-
-	if (n > 1) {
-		for (unsigned i = 0; i < n; i++)
-			fds[i] = ws[i].fd;
-		ep.fds = fds;
-		ep.nfds = n;
-	}
-	/* a shared sim device: the foreground's worker w has device w, a background spreads */
-	ep.sim.share_dev = cfg->index;
-	ep.sim.share_own = cfg->io.workers;
-	ep.sim.share_spread = cfg->io.background;
-	e = engine_open(ws[0].ops, &ep, err);
-	if (e == NULL)
-		error_prefix(err, "%s: ", cfg->sim != NULL ? "sim" : cfg->path);
-	for (unsigned i = 0; e != NULL && i < n; i++) {
-		ws[i].eng = e;
-		ws[i].slot_base = i * cfg->io.queue_depth;
-		ws[i].file_index = (uint16_t)i;
-	}
-	return e;
-}
-
-/* A batch of the shared ring's completions to their streams, in each one's own slots. */
-static void worker_split(struct worker *ws, unsigned n, const struct engine_completion *all,
-                         int nall, int *cnt)
-{
-	uint32_t qd = ws[0].cfg->io.queue_depth;
-
-	for (unsigned i = 0; i < n; i++)
-		cnt[i] = 0;
-	for (int j = 0; j < nall; j++) {
-		unsigned i = all[j].slot / qd;
-		struct engine_completion c = all[j];
-
-		if (i >= n)
-			continue;
-		c.slot = (uint16_t)(c.slot % qd);
-		ws[i].done[cnt[i]++] = c;
-	}
-}
-
-/*
- * Map the stream's interval slots into this process before the first step: the region is
- * shared with the agent and fork copies none of its page tables, so each slot would
- * otherwise fault in page by page when first written, at an interval's end (50 streams'
- * 185 KB records: about 30 ms of faults on this VM, every stream late through them).
- */
-static void worker_populate(const struct io_plan *cfg)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	uintptr_t a = (uintptr_t)cfg->slot, b = a + sizeof(*cfg->slot);
-
-	if (page <= 0)
-		return;
-	a &= ~(uintptr_t)(page - 1);
-	if (madvise((void *)a, b - a, MADV_POPULATE_WRITE) == 0)
-		return;
-	/* before Linux 5.14: touch each page (a read maps a shared page writable) */
-	for (uintptr_t p = a; p < b; p += (uintptr_t)page)
-		(void)*(volatile const char *)p;
-}
-
-/*
- * One step on every stream of the process, their waits in the one ring. A stream is
- * looked at on a wake only when it has completions, the wake was the agent's, or its own
- * time came (its due operation, interval boundary or drain's end: due[i]); so a process
- * of many streams does per wake the work of the few that have any.
- */
-static int worker_streams_step(struct worker *ws, unsigned n, struct engine *eng,
-                               struct engine_completion *all, struct worker_run *runs)
-{
-	const struct engine_ops *ops = ws[0].ops;
-	int cnt[WORKER_STREAMS_MAX] = {0}, total = (int)(n * ws[0].cfg->io.queue_depth);
-	uint64_t due[WORKER_STREAMS_MAX], now;
-	bool woken = true; /* the first pass looks at every stream */
-
-	for (unsigned i = 0; i < n; i++) {
-		struct worker_step s;
-
-		worker_step_load(&ws[i], &s);
-		worker_step_begin(&ws[i], &runs[i], &s);
-	}
-	now = clock_now_ns();
-	for (;;) {
-		uint64_t wait_ns = ENGINE_WAIT_EVER;
-		bool live = false, stop = false;
-		int nall;
-
-		for (unsigned i = 0; i < n; i++) {
-			uint64_t w_ns;
-
-			if (runs[i].done)
-				continue;
-			if (!woken && cnt[i] == 0 && now < due[i]) {
-				live = true; /* nothing for it yet: its wait stands */
-				wait_ns = due[i] - now < wait_ns ? due[i] - now : wait_ns;
-				continue;
-			}
-			w_ns = worker_step_pre(&ws[i], &runs[i], now);
-			stop |= runs[i].done && ws[i].stop;
-			if (runs[i].done)
-				continue;
-			live = true;
-			due[i] = w_ns == ENGINE_WAIT_EVER ? UINT64_MAX : now + w_ns;
-			wait_ns = w_ns < wait_ns ? w_ns : wait_ns;
-		}
-		if (!live || stop)
-			break; /* a stop (or the dead-man) ends them all: closing the ring drains */
-		for (unsigned i = 0; i < n; i++)
-			worker_stamp_submitted(&ws[i]);
-		nall = ops->submit_and_wait(eng, wait_ns, all, total, &woken);
-		if (nall < 0)
-			return nall;
-		now = clock_now_ns();
-		worker_split(ws, n, all, nall, cnt);
-		for (unsigned i = 0; i < n; i++) {
-			if (!runs[i].done && (cnt[i] > 0 || woken || now >= due[i]))
-				worker_step_post(&ws[i], &runs[i], cnt[i], woken,
-				                 nall == 0 && !woken, now);
-			else if (runs[i].done && cnt[i] > 0)
-				worker_reap(&ws[i], cnt[i], now, false);
-			if (runs[i].done || cnt[i] > 0)
-				due[i] = now; /* looked at on the next pass */
-		}
-	}
-	for (unsigned i = 0; i < n; i++)
-		worker_step_end(&ws[i], &runs[i]);
-	return 0;
-}
-
-int worker_run(const struct io_plan *cfg)
-{
-	return worker_run_streams(cfg, 1);
-}
-
-int worker_run_streams(const struct io_plan *cfgs, unsigned n)
-{
-	struct worker *ws = xcalloc(n, sizeof(*ws));
-	struct worker_run *runs = xcalloc(n, sizeof(*runs));
-	struct engine_completion *all = NULL;
-	struct engine *eng = NULL;
-	struct error err = {{0}};
-	const char *dump = getenv(WORKER_TEST_INTENDED_ENV);
-	uint64_t gen_seen = 0, silent = 0;
-	int ret = 0, status = 0;
-	unsigned i;
-
-	/* Dies with the agent rather than keep loading a target nobody measures. */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	/* Timer slack would make every open-loop start late by up to 50 us. */
-	prctl(PR_SET_TIMERSLACK, 1UL);
-	if (n == 0 || n > WORKER_STREAMS_MAX || (n > 1 && cfgs[0].sim != NULL) ||
-	    n * (uint64_t)cfgs[0].io.queue_depth > UINT16_MAX) {
-		error_set(&err, "%s: %u streams of queue depth %u cannot share a process",
-		          cfgs[0].sim ? "sim" : cfgs[0].path, n, cfgs[0].io.queue_depth);
-		for (i = 0; i < n; i++)
-			worker_fail(&cfgs[i], err.msg);
-		goto out;
-	}
-	for (i = 0; i < n; i++) {
-		struct worker *w = &ws[i];
-
-		*w = (struct worker){.cfg = &cfgs[i],
-		                     .ops = &engine_uring_ops,
-		                     .fd = -1,
-		                     .dump_fd = -1,
-		                     .nshare = n};
-		pacer_init(&w->pace, cfgs[i].io.efficient ? PACER_EFFICIENT : PACER_PRECISE,
-		           cfgs[i].io.wake_slack_ns, cfgs[i].lateness_ns);
-		schedwait_open(&w->sched);
-		if (dump != NULL && *dump != '\0') {
-			char path[4096];
-
-			snprintf(path, sizeof(path), "%s.%d", dump, (int)getpid());
-			/* no link followed, a regular file of ours: the hook writes through nothing
-			 */
-			w->dump_fd = safefile_append(AT_FDCWD, NULL, path, 0, &err);
-		}
-	}
-	for (i = 0; i < n; i++)
-		if (worker_setup(&ws[i], &cfgs[i], &err) < 0)
-			goto fail;
-	eng = worker_open_engine(ws, n, &err);
-	if (eng == NULL)
-		goto fail;
-	for (i = 0; i < n; i++)
-		worker_populate(&cfgs[i]);
-	all = xcalloc((size_t)n * cfgs[0].io.queue_depth, sizeof(*all));
-	for (i = 0; i < n; i++) {
-		atomic_store_explicit(&cfgs[i].slot->state, SHM_WORKER_READY, memory_order_release);
-		worker_notify(&cfgs[i]);
-	}
-	for (;;) {
-		struct worker_step s;
-		bool woken, stop = false;
-		int nall, cnt[WORKER_STREAMS_MAX];
-
-		worker_step_load(&ws[0], &s);
-		for (i = 0; i < n; i++)
-			stop |= ws[i].stop;
-		if (s.stop || stop)
-			break;
-		if (s.gen != gen_seen) {
-			gen_seen = s.gen;
-			ret = worker_streams_step(ws, n, eng, all, runs);
-			if (ret < 0)
-				goto io_err;
-			continue;
-		}
-		/* Idle: sleep in the ring until the agent writes the wake eventfd. */
-		nall = ws[0].ops->submit_and_wait(eng, ENGINE_WAIT_EVER, all,
-		                                  (int)(n * cfgs[0].io.queue_depth), &woken);
-		if (nall < 0) {
-			ret = nall;
-			goto io_err;
-		}
-		worker_split(ws, n, all, nall, cnt);
-		for (i = 0; i < n; i++)
-			worker_reap(&ws[i], cnt[i], 0, false);
-	}
-	for (i = 0; i < n; i++)
-		silent = ws[i].silent_ns > silent ? ws[i].silent_ns : silent;
-	if (silent != 0) {
-		error_set(&err,
-		          "%s: dead-man: the agent had not heard its coordinator for %.1f s; I/O "
-		          "stopped",
-		          cfgs[0].sim ? "sim" : cfgs[0].path, (double)silent / 1e9);
-		log_warn("%s", err.msg);
-		for (i = 0; i < n; i++) {
-			/* Before the state's release store: the agent reads it once it sees FAILED.
-			 */
-			cfgs[i].slot->deadman_ns = silent;
-			status = worker_fail(&cfgs[i], err.msg);
-		}
-	}
-	goto out;
-io_err:
-	error_set(&err, "%s: I/O engine %s: %s", cfgs[0].sim ? "sim" : cfgs[0].path,
-	          ws[0].ops->name, strerror(-ret));
-fail:
-	for (i = 0; i < n; i++)
-		status = worker_fail(&cfgs[i], err.msg);
-out:
-	/* exiting the ring waits for (or cancels) what is in flight, before the files close */
-	if (eng != NULL)
-		ws[0].ops->close(eng);
-	for (i = 0; i < n; i++)
-		worker_teardown(&ws[i]);
-	free(all);
-	free(runs);
-	free(ws);
-	return status;
 }

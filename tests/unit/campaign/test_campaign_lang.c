@@ -472,15 +472,17 @@ static void test_top_level_load(void **state)
 	    TEST_HEAD "load: {stpes: [1]}\n"
 	              "workloads: [{name: a, load: {max: true}}]\n",
 	    "test.yaml:4:8: unknown key 'stpes' in load (known: steps, curve, ramp, "
-	    "max, refine, confirm, repeat, work, rate, think, start, speeds); did you mean 'steps'?");
+	    "max, refine, confirm, repeat, work, rate, think, start, speeds); did you mean "
+	    "'steps'?");
 	testlib_campaign_fails(
 	    TEST_HEAD "steady: {extend: 1001}\n"
 	              "workloads: [{name: a, load: {max: true}}]\n",
 	    "test.yaml:4:18: steady.extend: expected a whole number 0..1000, got "
 	    "'1001'");
-	testlib_campaign_fails(TEST_HEAD "steady: 3\n"
-	                                 "workloads: [{name: a, load: {max: true}}]\n",
-	                       "test.yaml:4:9: steady: expected a mapping with extend, budget, got '3'");
+	testlib_campaign_fails(
+	    TEST_HEAD "steady: 3\n"
+	              "workloads: [{name: a, load: {max: true}}]\n",
+	    "test.yaml:4:9: steady: expected a mapping with extend, budget, got '3'");
 	testlib_campaign_fails(
 	    TEST_HEAD "workloads: [{name: a}]\n",
 	    "test.yaml:4:13: workload 'a' is missing 'load' (or give load: at the top "

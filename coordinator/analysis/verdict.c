@@ -49,28 +49,175 @@ static bool verdict_queue_moved(const struct step_point *pt)
 	return hi <= pt->slo_ns && hi + pt->slot_wait_ns > pt->slo_ns;
 }
 
+/* The rules of "can the step be judged?", one row each: see verdict_rules. */
+static bool verdict_lost(const struct step_point *pt)
+{
+	return pt->agents_lost > 0;
+}
+
+/* A loss first: the rate was split over agents of whom some left, so it explains the rest. */
+static void verdict_lost_words(const struct step_point *pt, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u of %u agent%s lost %s interval %u (agent%s %s)", pt->agents_lost,
+	         pt->nagents, pt->nagents == 1 ? "" : "s", pt->agents_lost == 1 ? "at" : "from",
+	         pt->lost_at + 1, pt->agents_lost == 1 ? "" : "s",
+	         pt->lost_names[0] ? pt->lost_names : "?");
+}
+
+static bool verdict_closed(const struct step_point *pt)
+{
+	return pt->offered_ops <= 0;
+}
+
+static void verdict_closed_words(const struct step_point *pt, char *buf, size_t len)
+{
+	(void)pt;
+	snprintf(buf, len, "closed loop");
+}
+
+static bool verdict_behind(const struct step_point *pt)
+{
+	return pt->ops > 0 && pt->offered_ops > 0 &&
+	       verdict_achieved_pct(pt) < 100.0 * THRESH_KEEP_UP;
+}
+
+static void verdict_behind_words(const struct step_point *pt, char *buf, size_t len)
+{
+	snprintf(buf, len, "behind (%.0f%% of due)", verdict_achieved_pct(pt));
+}
+
+static bool verdict_backlog(const struct step_point *pt)
+{
+	return pt->intervals >= THRESH_MIN_INTERVALS && pt->offered_ops > 0 && !pt->steady;
+}
+
+static void verdict_backlog_words(const struct step_point *pt, char *buf, size_t len)
+{
+	snprintf(buf, len, "backlog growing (%llu due, not issued, at its end)",
+	         (unsigned long long)pt->missed);
+}
+
+static bool verdict_few(const struct step_point *pt)
+{
+	return pt->intervals < THRESH_MIN_INTERVALS;
+}
+
+static void verdict_few_words(const struct step_point *pt, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u intervals, too few to judge", pt->intervals);
+}
+
+static bool verdict_errors(const struct step_point *pt)
+{
+	return pt->errors > 0;
+}
+
+static void verdict_errors_words(const struct step_point *pt, char *buf, size_t len)
+{
+	char what[RECORD_CAUSE_MAX + 32];
+
+	if (pt->err_errno == 0 && pt->err_cause[0] == '\0') {
+		snprintf(buf, len, "%llu errors", (unsigned long long)pt->errors);
+		return;
+	}
+	record_err_words(pt->err_errno, pt->err_cause, what, sizeof(what));
+	snprintf(buf, len, "%llu errors (%s%s%s)", (unsigned long long)pt->errors, what,
+	         record_err_names_path(pt->err_cause) ? "" : " on ",
+	         record_err_names_path(pt->err_cause) ? "" : pt->err_path);
+}
+
+static bool verdict_empty(const struct step_point *pt)
+{
+	return pt->ops == 0;
+}
+
+static void verdict_empty_words(const struct step_point *pt, char *buf, size_t len)
+{
+	(void)pt;
+	snprintf(buf, len, "nothing completed");
+}
+
+static bool verdict_client(const struct step_point *pt)
+{
+	return pt->client_bound;
+}
+
+static void verdict_client_words(const struct step_point *pt, char *buf, size_t len)
+{
+	char most[96];
+
+	if (pt->host_busy_pct >= THRESH_HOST_BUSY_PCT)
+		snprintf(buf, len,
+		         "client-bound (its host %.0f%% busy through the step: the client's bursts "
+		         "can have moved its verdict; issue lateness %.0fus, reap delay %.0fus%s)",
+		         pt->host_busy_pct, pt->issue_late_ns / 1e3, pt->reap_delay_ns / 1e3,
+		         verdict_worst_agent(pt, most, sizeof(most)));
+	else
+		snprintf(buf, len,
+		         "client-bound (the client's %.0fus in the metric can have moved its "
+		         "verdict; issue lateness %.0fus, reap delay %.0fus%s)",
+		         pt->client_slo_ns / 1e3, pt->issue_late_ns / 1e3, pt->reap_delay_ns / 1e3,
+		         verdict_worst_agent(pt, most, sizeof(most)));
+}
+
+/*
+ * Little's law: at the SLO's latency a worker holds rate x SLO in flight, and a violation
+ * shows only with a slot to spare beyond that (and beyond the slots a stall filled when
+ * that is fewer than it has).
+ */
+static void verdict_queue_words(const struct step_point *pt, char *buf, size_t len)
+{
+	char wait[64] = "";
+	const double held =
+	    ceil(pt->workers ? pt->offered_ops / pt->workers * pt->slo_ns / 1e9 : 0);
+
+	if (pt->health_known)
+		snprintf(wait, sizeof(wait), ", operations waited %.0fus for one",
+		         pt->slot_wait_ns / 1e3);
+	snprintf(buf, len,
+	         "queue-bound: all %u slots held %.0f%% of the time%s; at %.0f ops/s and a %.0fus "
+	         "SLO a worker holds %.0f in flight%s: raise queue_depth above %.0f",
+	         pt->queue_depth, pt->qd_full_pct, wait, pt->offered_ops, pt->slo_ns / 1e3, held,
+	         held < pt->queue_depth ? ", more in the bursts that filled them" : "",
+	         fmax(held, pt->queue_depth));
+}
+
+/*
+ * Why a step cannot be judged, in the order its words are said: every row that holds
+ * is a reason (enum verdict_reason), none is a judged step. docs/methodology.md "Judging
+ * a step" has the same rows in the same order (tests/unit/analysis/test_rules.c).
+ */
+static const struct verdict_rule {
+	unsigned bit;
+	const char *name;
+	bool (*holds)(const struct step_point *pt);
+	void (*words)(const struct step_point *pt, char *buf, size_t len);
+} verdict_rules[] = {
+    {VERDICT_AGENTS_LOST, "agents lost", verdict_lost, verdict_lost_words},
+    {VERDICT_CLOSED_LOOP, "closed loop", verdict_closed, verdict_closed_words},
+    {VERDICT_BEHIND, "behind", verdict_behind, verdict_behind_words},
+    {VERDICT_BACKLOG, "backlog growing", verdict_backlog, verdict_backlog_words},
+    {VERDICT_FEW_INTERVALS, "too few intervals", verdict_few, verdict_few_words},
+    {VERDICT_ERRORS, "errors", verdict_errors, verdict_errors_words},
+    {VERDICT_EMPTY, "nothing completed", verdict_empty, verdict_empty_words},
+    {VERDICT_CLIENT_BOUND, "client-bound", verdict_client, verdict_client_words},
+    {VERDICT_QUEUE_BOUND, "queue-bound", verdict_queue_moved, verdict_queue_words},
+};
+
+#define VERDICT_NRULES (sizeof(verdict_rules) / sizeof(verdict_rules[0]))
+
+const char *verdict_rule_name(size_t i)
+{
+	return i < VERDICT_NRULES ? verdict_rules[i].name : NULL;
+}
+
 unsigned verdict_point(const struct step_point *pt)
 {
 	unsigned r = 0;
 
-	if (pt->offered_ops <= 0)
-		r |= VERDICT_CLOSED_LOOP;
-	if (pt->ops == 0)
-		r |= VERDICT_EMPTY;
-	else if (pt->offered_ops > 0 && verdict_achieved_pct(pt) < 100.0 * THRESH_KEEP_UP)
-		r |= VERDICT_BEHIND;
-	if (pt->intervals < THRESH_MIN_INTERVALS)
-		r |= VERDICT_FEW_INTERVALS;
-	else if (pt->offered_ops > 0 && !pt->steady)
-		r |= VERDICT_BACKLOG;
-	if (verdict_queue_moved(pt))
-		r |= VERDICT_QUEUE_BOUND;
-	if (pt->errors > 0)
-		r |= VERDICT_ERRORS;
-	if (pt->client_bound)
-		r |= VERDICT_CLIENT_BOUND;
-	if (pt->agents_lost > 0)
-		r |= VERDICT_AGENTS_LOST;
+	for (size_t i = 0; i < VERDICT_NRULES; i++)
+		if (verdict_rules[i].holds(pt))
+			r |= verdict_rules[i].bit;
 	return r;
 }
 
@@ -85,8 +232,8 @@ const char *verdict_worst_agent(const struct step_point *pt, char *buf, size_t l
 
 void verdict_words(const struct step_point *pt, unsigned reasons, char *buf, size_t len)
 {
+	char word[160 + RECORD_CAUSE_MAX + RECORD_PATH_MAX];
 	size_t used = 0;
-	char word[160 + RECORD_CAUSE_MAX + RECORD_PATH_MAX], most[96];
 
 	if (len == 0)
 		return;
@@ -95,99 +242,11 @@ void verdict_words(const struct step_point *pt, unsigned reasons, char *buf, siz
 		snprintf(buf, len, "valid");
 		return;
 	}
-	/* A loss first: the rate was split over agents of whom some left, so it explains the rest.
-	 */
-	if (reasons & VERDICT_AGENTS_LOST)
-		used = (size_t)snprintf(
-		    buf, len, "%u of %u agent%s lost %s interval %u (agent%s %s)", pt->agents_lost,
-		    pt->nagents, pt->nagents == 1 ? "" : "s", pt->agents_lost == 1 ? "at" : "from",
-		    pt->lost_at + 1, pt->agents_lost == 1 ? "" : "s",
-		    pt->lost_names[0] ? pt->lost_names : "?");
-	for (unsigned bit = 1; bit <= VERDICT_QUEUE_BOUND && used < len; bit <<= 1) {
-		if (bit == VERDICT_AGENTS_LOST)
+	for (size_t i = 0; i < VERDICT_NRULES && used < len; i++) {
+		if (!(reasons & verdict_rules[i].bit))
 			continue;
-		if (!(reasons & bit))
-			continue;
-		switch (bit) {
-		case VERDICT_CLOSED_LOOP:
-			snprintf(word, sizeof(word), "closed loop");
-			break;
-		case VERDICT_BEHIND:
-			snprintf(word, sizeof(word), "behind (%.0f%% of due)",
-			         verdict_achieved_pct(pt));
-			break;
-		case VERDICT_BACKLOG:
-			snprintf(word, sizeof(word),
-			         "backlog growing (%llu due, not issued, at its end)",
-			         (unsigned long long)pt->missed);
-			break;
-		case VERDICT_QUEUE_BOUND: {
-			char wait[64] = "";
-
-			if (pt->health_known)
-				snprintf(wait, sizeof(wait), ", operations waited %.0fus for one",
-				         pt->slot_wait_ns / 1e3);
-			/* Little's law: at the SLO's latency a worker holds rate x SLO in flight,
-			 * and a violation shows only with a slot to spare beyond that (and beyond
-			 * the slots a stall filled when that is fewer than it has). */
-			const double held = ceil(
-			    pt->workers ? pt->offered_ops / pt->workers * pt->slo_ns / 1e9 : 0);
-
-			snprintf(word, sizeof(word),
-			         "queue-bound: all %u slots held %.0f%% of the time%s; at %.0f "
-			         "ops/s and a %.0fus SLO a worker holds %.0f in flight%s: raise "
-			         "queue_depth above %.0f",
-			         pt->queue_depth, pt->qd_full_pct, wait, pt->offered_ops,
-			         pt->slo_ns / 1e3, held,
-			         held < pt->queue_depth ? ", more in the bursts that filled them"
-			                                : "",
-			         fmax(held, pt->queue_depth));
-			break;
-		}
-		case VERDICT_FEW_INTERVALS:
-			snprintf(word, sizeof(word), "%u intervals, too few to judge",
-			         pt->intervals);
-			break;
-		case VERDICT_ERRORS:
-			if (pt->err_errno != 0 || pt->err_cause[0] != '\0') {
-				char what[RECORD_CAUSE_MAX + 32];
-
-				record_err_words(pt->err_errno, pt->err_cause, what, sizeof(what));
-				snprintf(word, sizeof(word), "%llu errors (%s%s%s)",
-				         (unsigned long long)pt->errors, what,
-				         record_err_names_path(pt->err_cause) ? "" : " on ",
-				         record_err_names_path(pt->err_cause) ? "" : pt->err_path);
-			} else
-				snprintf(word, sizeof(word), "%llu errors",
-				         (unsigned long long)pt->errors);
-			break;
-		case VERDICT_CLIENT_BOUND:
-			if (pt->host_busy_pct >= THRESH_HOST_BUSY_PCT) {
-				snprintf(
-				    word, sizeof(word),
-				    "client-bound (its host %.0f%% busy through the step: the "
-				    "client's bursts can have moved its verdict; issue lateness "
-				    "%.0fus, reap delay %.0fus%s)",
-				    pt->host_busy_pct, pt->issue_late_ns / 1e3,
-				    pt->reap_delay_ns / 1e3,
-				    verdict_worst_agent(pt, most, sizeof(most)));
-				break;
-			}
-			snprintf(
-			    word, sizeof(word),
-			    "client-bound (the client's %.0fus in the metric can have moved its "
-			    "verdict; issue lateness %.0fus, reap delay %.0fus%s)",
-			    pt->client_slo_ns / 1e3, pt->issue_late_ns / 1e3,
-			    pt->reap_delay_ns / 1e3, verdict_worst_agent(pt, most, sizeof(most)));
-			break;
-		default:
-			snprintf(word, sizeof(word), "nothing completed");
-			break;
-		}
-		used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s",
-		                         used ? ", " : "", word);
-		if (used >= len)
-			break;
+		verdict_rules[i].words(pt, word, sizeof(word));
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", word);
 	}
 }
 

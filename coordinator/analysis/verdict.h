@@ -47,6 +47,8 @@ double verdict_achieved_pct(const struct step_point *pt);
  * the client's delay unable to move the verdict, no queue that held operations back.
  */
 unsigned verdict_point(const struct step_point *pt);
+/* The short name of rule i of that order (verdict.c's table), NULL past the last. */
+const char *verdict_rule_name(size_t i);
 static inline bool verdict_valid(const struct step_point *pt)
 {
 	return verdict_point(pt) == 0;

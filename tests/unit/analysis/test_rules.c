@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The limiting factor's rules (analysis/limit.c) and docs/methodology.md's table of
- * them: the same words in the same order, so the documented method is the one run.
+ * The method's rule tables and docs/methodology.md's: a step's reasons not to be judged
+ * (analysis/verdict.c) and the limiting factor (analysis/limit.c), the same names in the
+ * same order, so the documented method is the one run.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,9 +15,10 @@
 #include <cmocka.h>
 
 #include "limit.h"
+#include "verdict.h"
 
-/* The first cell of each row of the table headed "| Word | Holds when |", in order. */
-static size_t test_doc_words(const char *path, char words[][32], size_t max)
+/* The first cell of each row of the table whose head starts with `head`, in order. */
+static size_t test_doc_words(const char *path, const char *head, char words[][32], size_t max)
 {
 	FILE *f = fopen(path, "r");
 	char line[4096];
@@ -27,7 +29,7 @@ static size_t test_doc_words(const char *path, char words[][32], size_t max)
 	while (fgets(line, sizeof(line), f) != NULL) {
 		char *p = line + strspn(line, " ");
 
-		if (strncmp(p, "| Word | Holds when |", 21) == 0) {
+		if (strncmp(p, head, strlen(head)) == 0) {
 			in = 1;
 			continue;
 		}
@@ -49,31 +51,44 @@ static size_t test_doc_words(const char *path, char words[][32], size_t max)
 	return n;
 }
 
-static void test_doc_rows(void **state)
+/* The table of docs/methodology.md headed `head` against a rule table's names. */
+static void test_doc_table(const char *head, const char *(*name)(size_t), size_t least)
 {
 	const char *src = getenv("IOCURVE_SOURCE");
 	char path[4096], words[32][32];
 	size_t n, i;
 
-	(void)state;
 	if (src == NULL) {
 		print_message("IOCURVE_SOURCE unset: skipped\n");
 		skip();
 	}
 	snprintf(path, sizeof(path), "%s/docs/methodology.md", src);
-	n = test_doc_words(path, words, 32);
-	for (i = 0; limit_row_word(i) != NULL; i++) {
+	n = test_doc_words(path, head, words, 32);
+	for (i = 0; name(i) != NULL; i++) {
 		assert_true(i < n);
-		assert_string_equal(words[i], limit_row_word(i));
+		assert_string_equal(words[i], name(i));
 	}
 	assert_int_equal(i, n);
-	assert_true(n >= 9);
+	assert_true(n >= least);
+}
+
+static void test_step_rules(void **state)
+{
+	(void)state;
+	test_doc_table("| Rule | Holds when |", verdict_rule_name, 9);
+}
+
+static void test_limit_rules(void **state)
+{
+	(void)state;
+	test_doc_table("| Word | Holds when |", limit_row_word, 9);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_doc_rows),
+	    cmocka_unit_test(test_step_rules),
+	    cmocka_unit_test(test_limit_rules),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

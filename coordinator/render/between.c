@@ -102,6 +102,8 @@ static struct between_knee between_knee_of(const json_t *ws, const struct worklo
 	const char *kind;
 	size_t i;
 	double band[2], ci[2];
+	struct knee kn = {0};
+	struct curve_repeats rep = {0};
 
 	json_array_foreach(ws, i, v) if (json_is_string(json_object_get(v, "name")) &&
 	                                 strcmp(json_string_value(json_object_get(v, "name")),
@@ -117,20 +119,22 @@ static struct between_knee between_knee_of(const json_t *ws, const struct worklo
 	v = json_object_get(o, "knee_band");
 	band[0] = between_num(json_array_get(v, 0));
 	band[1] = between_num(json_array_get(v, 1));
-	k.band = k.bound == 0 && isfinite(band[0]) && isfinite(band[1]) && band[0] <= band[1];
-	k.lo = k.band ? band[0] : INFINITY;
-	k.hi = k.band ? band[1] : -INFINITY;
-	/* with repeats: their mean, the band joined with the mean's t interval (compare's rule) */
+	if (k.bound == 0 && isfinite(band[0]) && isfinite(band[1]) && band[0] <= band[1]) {
+		kn.bracket_hi = band[1];
+		kn.band_lo = band[0];
+		kn.band_hi = band[1];
+	}
+	/* with repeats: their mean, and its t interval joined with the band (curve.h's rule) */
 	v = json_object_get(o, "knee_mean_ci95");
 	ci[0] = between_num(json_array_get(v, 0));
 	ci[1] = between_num(json_array_get(v, 1));
 	if (k.bound == 0 && isfinite(ci[0]) && isfinite(ci[1]) && ci[0] <= ci[1] &&
 	    isfinite(between_num(json_object_get(o, "knee_mean"))) && !curve_uses_mib(w)) {
 		k.knee = between_num(json_object_get(o, "knee_mean"));
-		k.lo = fmin(k.lo, ci[0]);
-		k.hi = fmax(k.hi, ci[1]);
-		k.band = true;
+		rep = (struct curve_repeats){
+		    .n = 2, .mean = (ci[0] + ci[1]) / 2, .ci = (ci[1] - ci[0]) / 2};
 	}
+	k.band = k.bound == 0 && curve_knee_interval(&kn, &rep, &k.lo, &k.hi);
 	if (k.bound == 1) {
 		k.lo = k.knee;
 		k.hi = INFINITY;

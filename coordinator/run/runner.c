@@ -15,14 +15,12 @@
 #include "local.h"
 #include "log.h"
 #include "prepare.h"
-#include "runner_priv.h"
+#include "runner.h"
+#include "runner_core.h"
 #include "runner_work.h"
 #include "table.h"
 #include "text.h"
 #include "xalloc.h"
-
-#define RUNNER_TO(s)  (1u << (s))
-#define RUNNER_TO_END (RUNNER_TO(RUNNER_FAILED) | RUNNER_TO(RUNNER_CANCELLED))
 
 static void runner_wait(struct runner *r);
 static void runner_prepare(struct runner *r);
@@ -41,33 +39,21 @@ static int runner_prepare_lost(struct runner *r, uint32_t ai, uint32_t left, str
  * abort or of the last agent, a phase's timer, a results write) or be cancelled
  * (runner_cancel). runner_enter makes every move and refuses one not listed.
  */
-static const struct runner_state_row {
-	const char *name;
-	unsigned to;
-	void (*enter)(struct runner *r);
-	void (*expired)(struct runner *r);
-	int (*report)(struct runner *r, uint32_t ai, const Iocurve__IntervalReport *ir,
-	              struct error *err);
-	int (*done)(struct runner *r, uint32_t ai, const Iocurve__StepDone *d, struct error *err);
-	int (*lost)(struct runner *r, uint32_t ai, uint32_t left, struct error *err);
-} runner_table[RUNNER_NSTATES] = {
+static const struct runner_state_row runner_table[RUNNER_NSTATES] = {
     /* runner_start */
-    [RUNNER_IDLE] = {"idle", RUNNER_TO(RUNNER_WAITING) | RUNNER_TO_END},
+    [RUNNER_IDLE] = {RUNNER_TO(RUNNER_WAITING) | RUNNER_TO_END},
     /* the last agent claimed: the first workload with a step left; none left (resumed): done */
-    [RUNNER_WAITING] = {"waiting",
-                        RUNNER_TO(RUNNER_PREPARING) | RUNNER_TO(RUNNER_DONE) | RUNNER_TO_END,
+    [RUNNER_WAITING] = {RUNNER_TO(RUNNER_PREPARING) | RUNNER_TO(RUNNER_DONE) | RUNNER_TO_END,
                         runner_wait, runner_wait_expired},
     /* every agent Ready (lost ones count): the planner's first rate; none: next workload */
-    [RUNNER_PREPARING] = {"preparing",
-                          RUNNER_TO(RUNNER_STEPPING) | RUNNER_TO(RUNNER_PREPARING) |
+    [RUNNER_PREPARING] = {RUNNER_TO(RUNNER_STEPPING) | RUNNER_TO(RUNNER_PREPARING) |
                               RUNNER_TO(RUNNER_DONE) | RUNNER_TO_END,
                           runner_prepare, runner_prepare_expired, .lost = runner_prepare_lost},
     /*
      * every agent's StepDone, the step's point: the planner's next rate (after a step
      * that fell behind or saturated, a cooldown first); none: next workload
      */
-    [RUNNER_STEPPING] = {"stepping",
-                         RUNNER_TO(RUNNER_STEPPING) | RUNNER_TO(RUNNER_COOLING) |
+    [RUNNER_STEPPING] = {RUNNER_TO(RUNNER_STEPPING) | RUNNER_TO(RUNNER_COOLING) |
                              RUNNER_TO(RUNNER_PREPARING) | RUNNER_TO(RUNNER_DONE) | RUNNER_TO_END,
                          runner_start_step, runner_step_expired, runner_step_report,
                          runner_step_done, runner_step_lost},
@@ -75,38 +61,16 @@ static const struct runner_state_row {
      * every agent's StepDone of the probe: its service time back within the margin,
      * or cooldown.max spent: the step; else another probe
      */
-    [RUNNER_COOLING] = {"cooling",
-                        RUNNER_TO(RUNNER_STEPPING) | RUNNER_TO(RUNNER_COOLING) | RUNNER_TO_END,
+    [RUNNER_COOLING] = {RUNNER_TO(RUNNER_STEPPING) | RUNNER_TO(RUNNER_COOLING) | RUNNER_TO_END,
                         runner_start_probe, runner_cool_expired, runner_probe_report,
                         runner_probe_done, runner_probe_lost},
     /* the ends: nothing moves them; their end is reported once, from the loop */
-    [RUNNER_DONE] = {"done", 0, runner_end},
-    [RUNNER_FAILED] = {"failed", 0, runner_end},
-    [RUNNER_CANCELLED] = {"cancelled", 0, runner_end},
+    [RUNNER_DONE] = {0, runner_end},
+    [RUNNER_FAILED] = {0, runner_end},
+    [RUNNER_CANCELLED] = {0, runner_end},
 };
 
-const char *runner_state_name(enum runner_state s)
-{
-	return runner_table[s].name;
-}
-
-void runner_arm(struct runner *r, uint64_t ns)
-{
-	event_add(r->timer, &(struct timeval){(time_t)(ns / NSEC_PER_SEC),
-	                                      (suseconds_t)(ns % NSEC_PER_SEC / 1000)});
-}
-
-const struct workload *runner_workload(const struct runner *r)
-{
-	return &r->c->workloads[r->w];
-}
-
-/* Not in an end state: agents' messages and losses still move it. */
-static bool runner_live(const struct runner *r)
-{
-	return r->state != RUNNER_DONE && r->state != RUNNER_FAILED && r->state != RUNNER_CANCELLED;
-}
-
+/* Why the campaign failed (runner.h). */
 const char *runner_error(const struct runner *r)
 {
 	return r->error;
@@ -212,52 +176,6 @@ static void runner_end(struct runner *r)
 	observer_when_idle(r->obs, runner_end_go, r);
 }
 
-/*
- * The one place the state changes: the move must be in runner_table; then what
- * entering the state does. An end state reports from the loop, so no caller of
- * runner_fail finds the runner gone.
- */
-void runner_enter(struct runner *r, enum runner_state to)
-{
-	if (!(runner_table[r->state].to & RUNNER_TO(to))) {
-		log_error("runner: no move from %s to %s", runner_table[r->state].name,
-		          runner_table[to].name);
-		abort();
-	}
-	r->state = to;
-	if (runner_table[to].enter != NULL)
-		runner_table[to].enter(r);
-}
-
-/* Stop I/O everywhere, keep what is on disk; the end is reported from the loop, once. */
-static void runner_stop(struct runner *r, enum runner_state to, const char *why)
-{
-	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
-	Iocurve__Abort ab = IOCURVE__ABORT__INIT;
-	char msg[1024];
-
-	if (!runner_live(r))
-		return;
-	snprintf(msg, sizeof(msg), "%s", why);
-	snprintf(r->error, sizeof(r->error), "%s", msg);
-	ab.reason = msg;
-	env.body_case = IOCURVE__ENVELOPE__BODY_ABORT;
-	env.abort = &ab;
-	runner_agents_send_all(r->agents, &env);
-	runner_enter(r, to);
-}
-
-void runner_fail(struct runner *r, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	runner_stop(r, RUNNER_FAILED, msg);
-}
-
 /* Every step ran: done, or failed when steps had I/O errors the plan does not allow. */
 static void runner_complete(struct runner *r)
 {
@@ -345,18 +263,8 @@ static void runner_next_workload(struct runner *r)
 	}
 }
 
-/* The planner's next rate for the workload (or the one a resume chose): false when done. */
-bool runner_next_rate(struct runner *r)
-{
-	if (r->have_next) {
-		r->have_next = false;
-		r->rate = r->next_rate;
-		return true;
-	}
-	return planner_next(&r->plan, &r->judged[r->w], &r->rate);
-}
-
-void runner_go_on(struct runner *r, bool next_step)
+/* The workload is ready or has a new point: its next step, or on to the next workload. */
+static void runner_advance(struct runner *r, bool next_step)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__EndWorkload ew = IOCURVE__END_WORKLOAD__INIT;
@@ -687,6 +595,9 @@ struct runner *runner_new(struct event_base *base, struct server *srv, const str
 
 	r->ev = ev;
 	r->base = base;
+	r->table = runner_table;
+	r->go_on = runner_advance;
+	r->finish_step = runner_step_finish;
 	r->srv = srv;
 	r->c = c;
 	r->res = res;

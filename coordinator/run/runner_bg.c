@@ -9,7 +9,7 @@
 #include "clock.h"
 #include "log.h"
 #include "prepare.h"
-#include "runner_priv.h"
+#include "runner_core.h"
 #include "xalloc.h"
 
 /* Reports of a step's window may come this long after its last interval ended. */
@@ -171,7 +171,7 @@ static void runner_bg_release(struct runner *r)
 
 	r->bg.holding = false;
 	event_del(r->bg.hold_ev);
-	if (r->state == RUNNER_STEPPING && runner_step_finish(r, &err) < 0)
+	if (r->state == RUNNER_STEPPING && r->finish_step(r, &err) < 0)
 		runner_fail(r, "%s", err.msg);
 }
 

@@ -9,7 +9,7 @@
 #include "events.h"
 #include "log.h"
 #include "runmeta.h"
-#include "runner_priv.h"
+#include "runner_core.h"
 #include "text.h"
 #include "timeseries.h"
 #include "xalloc.h"

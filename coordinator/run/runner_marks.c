@@ -5,7 +5,8 @@
 
 #include "clock.h"
 #include "events.h"
-#include "runner_priv.h"
+#include "runner_core.h"
+#include "runner_marks.h"
 
 /* A mark's event (the dashboard's list, `iocurve watch`). */
 static void runner_emit_mark(struct runner *r, const struct run_mark *m)

@@ -4,7 +4,8 @@
 
 #include "events.h"
 #include "log.h"
-#include "runner_priv.h"
+#include "runner_core.h"
+#include "runner_marks.h"
 
 /* A line's events: one per value, or one saying the source was late (the dashboard). */
 static void runner_emit_observed(struct runner *r, const struct obs_line *l)

@@ -12,7 +12,7 @@
 #include "derive.h"
 #include "events.h"
 #include "log.h"
-#include "runner_priv.h"
+#include "runner_core.h"
 #include "runner_work.h"
 #include "xalloc.h"
 

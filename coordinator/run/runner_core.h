@@ -4,17 +4,25 @@
  * stepping and cooling states (runner_step.c), the end (runner_end.c) and the marks
  * (runner_marks.c).
  */
-#ifndef IOCURVE_RUNNER_PRIV_H
-#define IOCURVE_RUNNER_PRIV_H
+#ifndef IOCURVE_RUNNER_CORE_H
+#define IOCURVE_RUNNER_CORE_H
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include <event2/event.h>
 
 #include "between.h"
 #include "judged.h"
 #include "observer.h"
 #include "planner.h"
-#include "runner.h"
+#include "runner_types.h"
+#include "campaign.h"
+#include "events.h"
+#include "marks.h"
+#include "results.h"
+#include "runend.h"
+#include "server.h"
 #include "runner_agents.h"
 #include "runner_bg.h"
 #include "step.h"
@@ -39,6 +47,9 @@
 /* The latest time an agent's clock may say (ns): 146 years, far from int64_t's end. */
 #define RUNNER_AGENT_TIME_MAX (UINT64_C(1) << 62)
 
+#define RUNNER_TO(s)  (1u << (s))
+#define RUNNER_TO_END (RUNNER_TO(RUNNER_FAILED) | RUNNER_TO(RUNNER_CANCELLED))
+
 enum runner_state {
 	RUNNER_IDLE,      /* made, not started */
 	RUNNER_WAITING,   /* claiming agents */
@@ -49,6 +60,21 @@ enum runner_state {
 	RUNNER_FAILED,
 	RUNNER_CANCELLED,
 	RUNNER_NSTATES,
+};
+
+/*
+ * A state's row of runner.c's table: the moves it allows, what entering it does, what
+ * its deadline passing does, and who takes an agent's interval report, its StepDone
+ * and its loss in it.
+ */
+struct runner_state_row {
+	unsigned to;
+	void (*enter)(struct runner *r);
+	void (*expired)(struct runner *r);
+	int (*report)(struct runner *r, uint32_t ai, const Iocurve__IntervalReport *ir,
+	              struct error *err);
+	int (*done)(struct runner *r, uint32_t ai, const Iocurve__StepDone *d, struct error *err);
+	int (*lost)(struct runner *r, uint32_t ai, uint32_t left, struct error *err);
 };
 
 struct runner {
@@ -65,9 +91,14 @@ struct runner {
 	char *command;           /* how the run was started, for meta.json (runner_set_command) */
 	char *meta;              /* meta.json's text, once every agent joined (runmeta.c) */
 
-	enum runner_state state; /* idle at first; then changed by runner_enter only */
-	struct event *timer;     /* the phase's deadline */
-	struct event *end_ev;    /* an end state's report, from the loop */
+	enum runner_state state;              /* idle at first; then changed by runner_enter only */
+	const struct runner_state_row *table; /* runner.c's: the moves and what they do */
+	/* runner.c's: on to the next step or workload (runner_go_on) */
+	void (*go_on)(struct runner *r, bool next_step);
+	/* runner_step.c's: the step over, its background in: its point, then what next */
+	int (*finish_step)(struct runner *r, struct error *err);
+	struct event *timer;  /* the phase's deadline */
+	struct event *end_ev; /* an end state's report, from the loop */
 	struct runner_agents *agents;
 
 	size_t w;            /* workload in progress */
@@ -98,8 +129,12 @@ struct runner {
 	struct runner_bg bg; /* the background workload beside the others (runner_bg.c) */
 };
 
-/* runner.c: the state machine */
+/* runner_core.c: the state, its moves, failing */
 void runner_enter(struct runner *r, enum runner_state to);
+/* Not in an end state: agents' messages and losses still move it. */
+bool runner_live(const struct runner *r);
+/* Stop I/O everywhere, keep what is on disk; the end is reported from the loop, once. */
+void runner_stop(struct runner *r, enum runner_state to, const char *why);
 const char *runner_state_name(enum runner_state s);
 void runner_fail(struct runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void runner_arm(struct runner *r, uint64_t ns);
@@ -107,7 +142,10 @@ const struct workload *runner_workload(const struct runner *r);
 /* The planner's next rate for the workload (or the one a resume chose): false when done. */
 bool runner_next_rate(struct runner *r);
 /* The workload is ready or has a new point: its next step, or on to the next workload. */
-void runner_go_on(struct runner *r, bool next_step);
+static inline void runner_go_on(struct runner *r, bool next_step)
+{
+	r->go_on(r, next_step);
+}
 
 /* runner_step.c: the stepping and cooling states */
 /* The step is over and its background figures are in: its point, then what next. */

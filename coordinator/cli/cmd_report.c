@@ -69,6 +69,8 @@ static int report_exec(const struct args *a)
 	if (runend_degraded(&rp.end, note, sizeof(note)))
 		printf("%s\n\n", note);
 	table_print_summary(stdout, rp.campaign, rp.judged);
+	putchar('\n');
+	table_print_summary_notes(stdout, rp.campaign, rp.judged);
 	observed_print_bottlenecks(stdout, rp.campaign, rp.judged, &rp.end);
 	if (bytarget_shown(rp.campaign)) {
 		putchar('\n');

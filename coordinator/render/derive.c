@@ -588,6 +588,8 @@ static void derive_summary_text(FILE *f, const struct campaign *c,
 	if (runend_degraded(end, degraded, sizeof(degraded)))
 		fprintf(f, "%s\n\n", degraded);
 	table_print_summary(f, c, judged);
+	fputc('\n', f);
+	table_print_summary_notes(f, c, judged);
 	observed_print_bottlenecks(f, c, judged, end);
 	for (size_t i = 0; file && i < c->nworkloads; i++)
 		derive_parts_md(f, &judged[i], true);
@@ -707,6 +709,8 @@ static void derive_summary_md(FILE *f, const void *arg)
 	if (runend_degraded(x->end, degraded, sizeof(degraded)))
 		fprintf(f, "**%s**\n\n", degraded);
 	table_print_summary(f, c, x->judged);
+	fputc('\n', f);
+	table_print_summary_notes(f, c, x->judged);
 	observed_print_bottlenecks(f, c, x->judged, x->end);
 	if (bytarget_shown(c)) {
 		fputc('\n', f);

@@ -342,32 +342,99 @@ static void table_background_row(FILE *f, const struct campaign *c,
 	        w->name, rate, kept, steps);
 }
 
+/* The knee as one figure: "41300 ops/s", ">= 24000 ops/s", "none"; fixed work: its storm. */
+static void table_knee_figure(const struct judged_curve *j, char *buf, size_t len)
+{
+	const struct knee *k = &j->knee;
+	char v[32];
+
+	if (j->w->work.on && j->n > 0) {
+		snprintf(buf, len, "%s",
+		         j->sorted[0].storm.finished < j->sorted[0].storm.workers ? "unfinished"
+		                                                                  : "fixed work");
+		return;
+	}
+	if (k->kind == KNEE_ALL_OVER || k->kind == KNEE_NONE) {
+		snprintf(buf, len, "none");
+		return;
+	}
+	table_fmt_measured(j->w, j->repeats.n ? j->repeats.mean : k->throughput, v, sizeof(v));
+	snprintf(buf, len, "%s%s %s", j->client_bound > 0 || k->kind == KNEE_ALL_UNDER ? ">= " : "",
+	         v, curve_unit(j->w));
+}
+
+/*
+ * One row a workload, each cell one figure or one word: the knee, its 95% band, the
+ * peak and the service time there, the sustained rate and its latency, the limit's
+ * word. What a cell cannot hold is the workload's note under the table
+ * (table_print_summary_notes).
+ */
 void table_print_summary(FILE *f, const struct campaign *c, const struct judged_curve *judged)
 {
-	char slo[32], knee[192], peak[96], sus[96];
+	char slo[32], metric[32], knee[64], lo[32], hi[32], band[72], pk[48], svc[16], sus[48],
+	    lat[16];
 
 	units_format_duration(c->slo_latency_ns, slo, sizeof(slo));
-	fprintf(f,
-	        "| Workload | Performance @ %s | Peak (capacity) | Sustained (valid) | Limiting "
-	        "factor |\n",
-	        slo);
-	fprintf(f, "|---|---:|---:|---:|---|\n");
+	fprintf(
+	    f,
+	    "| Workload | Performance @ %s %s | 95%% band | Peak | Service at peak | Sustained | "
+	    "Its latency | Limit |\n",
+	    slo, campaign_slo_label(c, metric, sizeof(metric)));
+	fprintf(f, "|---|---:|---:|---:|---:|---:|---:|---|\n");
 	for (size_t i = 0; i < c->nworkloads; i++) {
 		const struct judged_curve *j = &judged[i];
 		const struct workload *w = &c->workloads[i];
+		const struct knee *k = &j->knee;
+
 		if (w->io.background) {
 			table_background_row(f, c, judged, w);
 			continue;
 		}
 		if (j->n == 0) {
-			fprintf(f, "| %s | not run | | | |\n", w->name);
+			fprintf(f, "| %s | not run | | | | | | |\n", w->name);
 			continue;
 		}
+		table_knee_figure(j, knee, sizeof(knee));
+		snprintf(band, sizeof(band), "-");
+		if (k->bracket_hi > 0 && j->client_bound == 0 && k->kind != KNEE_ALL_UNDER &&
+		    k->kind != KNEE_ALL_OVER && k->kind != KNEE_NONE) {
+			table_fmt_measured(w, k->band_lo, lo, sizeof(lo));
+			table_fmt_measured(w, k->band_hi, hi, sizeof(hi));
+			snprintf(band, sizeof(band), "%s-%s", lo, hi);
+		}
+		snprintf(pk, sizeof(pk), "-");
+		snprintf(svc, sizeof(svc), "-");
+		snprintf(sus, sizeof(sus), "none valid");
+		snprintf(lat, sizeof(lat), "-");
+		if (j->peak != NULL) {
+			table_fmt_tp(w, j->peak_tp, pk, sizeof(pk));
+			units_format_duration((uint64_t)j->peak->svc_mean_ns, svc, sizeof(svc));
+		}
+		if (j->sustained != NULL) {
+			table_fmt_tp(w, j->v[j->sustained - j->sorted].tp, sus, sizeof(sus));
+			units_format_duration((uint64_t)step_metric(j->sustained, c->slo_metric),
+			                      lat, sizeof(lat));
+		}
+		/* Page-cache numbers are not the storage's: say so where the figure stands. */
+		fprintf(f, "| %s%s | %s | %s | %s | %s | %s | %s | %s |\n", w->name,
+		        w->io.direct ? "" : " (buffered)", knee, band, pk, svc, sus, lat,
+		        j->limit_word ? j->limit_word : "-");
+	}
+}
+
+void table_print_summary_notes(FILE *f, const struct campaign *c, const struct judged_curve *judged)
+{
+	char knee[192], peak[96], sus[96];
+
+	for (size_t i = 0; i < c->nworkloads; i++) {
+		const struct judged_curve *j = &judged[i];
+
+		if (c->workloads[i].io.background || j->n == 0)
+			continue;
 		table_knee_cell(j, knee, sizeof(knee));
 		table_peak_text(j, peak, sizeof(peak), sus, sizeof(sus));
-		/* Page-cache numbers are not the storage's: say so where the figure stands. */
-		fprintf(f, "| %s%s | %s | %s | %s | %s |\n", w->name,
-		        w->io.direct ? "" : " (buffered)", knee, peak, sus, j->limit);
+		fprintf(f, "- %s: knee %s; peak %s; limit: %s\n", c->workloads[i].name, knee, peak,
+		        j->limit);
 	}
 }
 

@@ -50,10 +50,18 @@ void table_peak_text(const struct judged_curve *j, char *peak, size_t plen, char
  */
 void table_knee_cell(const struct judged_curve *j, char *buf, size_t len);
 /*
- * | Workload | Performance @ 1ms | Peak (capacity) | Sustained (valid) | Limiting factor |,
- * a row per workload of c from its judged curve judged[i].
+ * | Workload | Performance @ 1ms storage mean | 95% band | Peak | Service at peak |
+ * Sustained | Its latency | Limit |, a row per workload of c from its judged curve
+ * judged[i], each cell one figure or one word.
  */
 void table_print_summary(FILE *f, const struct campaign *c, const struct judged_curve *judged);
+/*
+ * Under the summary table, a line a workload with what its cells cannot hold: the knee
+ * with its band, repeats and bounds, the peak's service time and what was in flight,
+ * the limit in words.
+ */
+void table_print_summary_notes(FILE *f, const struct campaign *c,
+                               const struct judged_curve *judged);
 /*
  * When some workload measures its steps for under 10 s, a note saying the run is
  * a quick one (true, text in buf); false otherwise.

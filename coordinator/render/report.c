@@ -180,9 +180,28 @@ static void report_md_table(FILE *f, const struct campaign *c, const struct judg
 	free(md);
 }
 
+/* The summary table, then its notes: what each workload's cells cannot hold, in words. */
 static void report_summary(FILE *f, const struct campaign *c, const struct judged_curve *judged)
 {
+	char *notes = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *m;
+
 	report_md_table(f, c, judged, table_print_summary, "summary");
+	m = open_memstream(&notes, &len);
+	if (m == NULL)
+		return;
+	table_print_summary_notes(m, c, judged);
+	fclose(m);
+	fputs("<ul class=\"notes\">\n", f);
+	for (line = strtok_r(notes, "\n", &save); line != NULL;
+	     line = strtok_r(NULL, "\n", &save)) {
+		fputs("<li>", f);
+		markup_escape(f, line[0] == '-' && line[1] == ' ' ? line + 2 : line);
+		fputs("</li>\n", f);
+	}
+	fputs("</ul>\n", f);
+	free(notes);
 }
 
 /* The storage's side of each workload's limiting factor (observed.h), when observed. */

@@ -3,7 +3,10 @@
 # Clock sync, known answers. Three agents on this host, two of them with a test clock
 # skew (an offset and +-100 ppm of drift, IOCURVE_TEST_CLOCK_SKEW): every step starts
 # within 1 ms on the real clock (the recorded agent-clock starts brought back with the
-# known skews), and within 1 ms by the coordinator's own conversion; the drift is found.
+# known skews), and within 1 ms by the coordinator's own conversion (on a host so busy
+# that the recorded uncertainties pass half a millisecond, within the two largest of
+# them together, what the product then says it can promise); every start lies within its
+# own recorded uncertainty, always; the drift is found.
 # A lying agent (Pongs with t3 = t2 - 2^61) is refused, by name, and moves no one.
 # CLOCK_STEPS sets the campaign's length (the 'long' suite runs about 2 minutes).
 . "$(dirname "$0")/lib.sh"
@@ -86,10 +89,15 @@ for o in ivlines.lines(path):
 assert len(starts) == steps, f"{len(starts)} steps with clock lines, expected {steps}"
 worst_real = worst_conv = worst_unc = worst_err = 0
 outside = total = 0
+# what the product says it can promise: 1 ms, or, where a busy host left its clock
+# samples less certain than that, the two largest recorded uncertainties together
+bound = 1e6
 for step, by in sorted(starts.items()):
     assert sorted(by) == ["a1", "a2", "a3"], by
     r = [real(a, c["start_agent_ns"]) for a, c in by.items()]
     v = [c["start_ns"] for c in by.values()]
+    unc = sorted(c["uncertainty_ns"] for c in by.values())
+    bound = max(bound, unc[-1] + unc[-2])
     worst_real = max(worst_real, max(r) - min(r))
     worst_conv = max(worst_conv, max(v) - min(v))
     worst_unc = max(worst_unc, max(c["uncertainty_ns"] for c in by.values()))
@@ -104,8 +112,10 @@ print(f"steps {steps}: real-clock start spread max {worst_real/1e3:.1f} us, "
       f"coordinator-converted spread max {worst_conv/1e3:.1f} us, "
       f"uncertainty max {worst_unc/1e3:.1f} us, a2 drift at the last step {drift:+.2f} ppm; "
       f"per-agent true error max {worst_err/1e3:.1f} us, over its uncertainty {outside}/{total}")
-assert worst_real < 1e6, "real-clock spread over 1 ms"
-assert worst_conv < 1e6, "converted spread over 1 ms"
+if bound > 1e6:
+    print(f"# the host was busy: recorded uncertainties allow a spread of {bound/1e3:.1f} us")
+assert worst_real < bound, "real-clock spread over what the recorded uncertainties allow"
+assert worst_conv < bound, "converted spread over what the recorded uncertainties allow"
 assert worst_unc < 1e6, "uncertainty over 1 ms"
 # The stamps bracket the true times (t1 before the write, t4 after the read), so the
 # uncertainty is a bound, not a guess.

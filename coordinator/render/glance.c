@@ -38,8 +38,7 @@ static void glance_knee(const struct judged_curve *j, char *buf, size_t len)
 		return;
 	}
 	glance_num(j->w, tp, v, sizeof(v));
-	snprintf(buf, len, "%s%s %s", j->client_bound > 0 || k->kind == KNEE_ALL_UNDER ? ">= " : "",
-	         v, curve_unit(j->w));
+	snprintf(buf, len, "%s%s %s", table_knee_bound(j) ? ">= " : "", v, curve_unit(j->w));
 }
 
 size_t glance_headline(const struct judged_curve *j, char *buf, size_t len)
@@ -61,8 +60,7 @@ size_t glance_headline(const struct judged_curve *j, char *buf, size_t len)
 	} else {
 		glance_knee(j, knee, sizeof(knee));
 		units_format_duration(c->slo_latency_ns, slo, sizeof(slo));
-		if (k->bracket_hi > 0 && j->client_bound == 0 && k->kind != KNEE_ALL_UNDER &&
-		    k->kind != KNEE_ALL_OVER) {
+		if (table_band_shown(j)) {
 			glance_num(j->w, k->band_lo, lo, sizeof(lo));
 			glance_num(j->w, k->band_hi, hi, sizeof(hi));
 			snprintf(band, sizeof(band), " [%s-%s]", lo, hi);

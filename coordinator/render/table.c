@@ -55,6 +55,19 @@ static size_t table_mix_bw(const struct workload *w, double ops, bool bound, cha
 	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
 }
 
+bool table_knee_bound(const struct judged_curve *j)
+{
+	return j->client_bound > 0 || j->knee.kind == KNEE_ALL_UNDER;
+}
+
+bool table_band_shown(const struct judged_curve *j)
+{
+	const struct knee *k = &j->knee;
+
+	return k->bracket_hi > 0 && !table_knee_bound(j) && k->kind != KNEE_ALL_OVER &&
+	       k->kind != KNEE_NONE;
+}
+
 /*
  * The knee as measured, then its band ("90,950 ops/s (95% band 90,950-92,000)"); a
  * lower bound ">= 48,000 ops/s"; with repeats, their mean and the t-based 95% interval.
@@ -64,7 +77,7 @@ static void table_knee_value(const struct judged_curve *j, char *buf, size_t len
 	const struct curve_repeats *r = &j->repeats;
 	const struct knee *k = &j->knee;
 	char v[32], lo[32], hi[32], speed[48];
-	bool bound = j->client_bound > 0 || k->kind == KNEE_ALL_UNDER;
+	bool bound = table_knee_bound(j);
 	double tp = r->n ? r->mean : k->throughput;
 	size_t used;
 
@@ -359,8 +372,7 @@ static void table_knee_figure(const struct judged_curve *j, char *buf, size_t le
 		return;
 	}
 	table_fmt_measured(j->w, j->repeats.n ? j->repeats.mean : k->throughput, v, sizeof(v));
-	snprintf(buf, len, "%s%s %s", j->client_bound > 0 || k->kind == KNEE_ALL_UNDER ? ">= " : "",
-	         v, curve_unit(j->w));
+	snprintf(buf, len, "%s%s %s", table_knee_bound(j) ? ">= " : "", v, curve_unit(j->w));
 }
 
 /*
@@ -396,8 +408,7 @@ void table_print_summary(FILE *f, const struct campaign *c, const struct judged_
 		}
 		table_knee_figure(j, knee, sizeof(knee));
 		snprintf(band, sizeof(band), "-");
-		if (k->bracket_hi > 0 && j->client_bound == 0 && k->kind != KNEE_ALL_UNDER &&
-		    k->kind != KNEE_ALL_OVER && k->kind != KNEE_NONE) {
+		if (table_band_shown(j)) {
 			table_fmt_measured(w, k->band_lo, lo, sizeof(lo));
 			table_fmt_measured(w, k->band_hi, hi, sizeof(hi));
 			snprintf(band, sizeof(band), "%s-%s", lo, hi);

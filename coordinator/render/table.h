@@ -44,9 +44,13 @@ const char *table_title(const struct workload *w, const struct pfield *f, char *
  */
 void table_peak_text(const struct judged_curve *j, char *peak, size_t plen, char *sustained,
                      size_t slen);
+/* The knee is a lower bound: every step met the SLO, or a client-bound step cut it. */
+bool table_knee_bound(const struct judged_curve *j);
+/* The knee has a 95% band worth printing beside it (a bracket, not a bound, not none). */
+bool table_band_shown(const struct judged_curve *j);
 /*
- * The knee as the summary table's cell gives it: "none", "> 64000 ops/s" (above
- * the peak) or the knee with its band ("56000 ops/s, 95% band 55000-57500").
+ * The knee with its words, as a summary note gives it: "none", ">= 64000 ops/s" (a
+ * bound) or the knee with its band ("56000 ops/s (95% band 55000-57500)").
  */
 void table_knee_cell(const struct judged_curve *j, char *buf, size_t len);
 /*

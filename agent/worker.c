@@ -275,15 +275,23 @@ static void worker_short_cause(const struct worker *w, uint16_t slot, int32_t re
 }
 
 /*
- * Of an operation's lag, the wait for a slot: the queue depth's, not lateness. It runs
- * from when the operation was due, or from when the queue filled if that came later (due
- * earlier, the client could have issued it then), to when the storage freed a slot.
+ * Of an operation's lag, the wait for a slot: the queue depth's, not lateness. An
+ * operation due before the queue filled had a slot free then and the client did not
+ * issue it: it is the client's backlog (a worker held from running owes what fell due
+ * meanwhile, and its burst is what fills the queue), and its whole lag is lateness; more
+ * slots would only have moved that burst, which the plan never asked for, into the
+ * storage. One due after it waits for a slot from when it was due, or from when the last
+ * of that backlog got its slot if later, to when the storage freed one.
  */
-static uint64_t worker_slot_wait(const struct worker *w, uint64_t intended, uint64_t now)
+static uint64_t worker_slot_wait(struct worker *w, uint64_t intended, uint64_t now)
 {
-	uint64_t from = intended > w->slot_full_at ? intended : w->slot_full_at;
 	uint64_t to = w->slot_freed < now ? w->slot_freed : now;
+	uint64_t from = intended > w->backlog_out ? intended : w->backlog_out;
 
+	if (intended < w->slot_full_at) {
+		w->backlog_out = to;
+		return 0;
+	}
 	return from < to ? to - from : 0;
 }
 

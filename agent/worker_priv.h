@@ -64,10 +64,12 @@ struct worker {
 	/*
 	 * The last time a full queue freed a slot (the device's own time when the engine
 	 * knows it), and since when that queue had been full: an operation due before it
-	 * filled was late by the client's doing, and waits for a slot only from then on.
+	 * filled was the client's backlog (its lateness), and one due after it waits for a
+	 * slot from when it was due or from when the last of that backlog got its slot.
 	 */
 	uint64_t slot_freed;
 	uint64_t slot_full_at;
+	uint64_t backlog_out;
 	uint64_t full_at; /* the queue is full since (0: it is not) */
 	bool *writing;    /* per slot: the operation writes */
 	bool *syncing;    /* per slot: a sync (fsync, fdatasync), not a data operation */

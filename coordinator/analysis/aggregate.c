@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "aggregate.h"
+#include "figs.h"
 #include "trace.h"
 #include "xalloc.h"
 
@@ -632,7 +633,7 @@ bool agg_mixed(const struct workload *w)
 void agg_point_workload(struct step_point *pt, const struct campaign *c, const struct workload *w)
 {
 	pt->mixed = agg_mixed(w);
-	pt->syncing = w->io.fsync != 0 || w->io.fdatasync != 0;
+	pt->sync.on = w->io.fsync != 0 || w->io.fdatasync != 0;
 	pt->queue_depth = w->io.queue_depth;
 	pt->queue_sized = w->qd_sized;
 	pt->replay_x1 = w->replay != NULL ? trace_rate(w->replay) : 0;
@@ -644,153 +645,6 @@ void agg_point_workload(struct step_point *pt, const struct campaign *c, const s
 	    pt->ops > 0) {
 		pt->client_slo_ns = 0;
 		pt->client_bound = agg_client_moved(c, pt);
-	}
-}
-
-/*
- * Read and write apart from the window's merged record: ops/s from reads and ops
- * (always counted); MiB/s and latencies from read_bytes and the kinds'
- * histograms, when every agent measured them (record_kinds_known).
- */
-static void agg_point_kinds(const struct record *all, uint64_t measured_ns, struct step_point *pt)
-{
-	const struct hist *r = &all->read_latency, *w = &all->write_latency;
-	double s = (double)measured_ns / 1e9;
-
-	if (measured_ns == 0)
-		return;
-	pt->read_ops_s = (double)all->reads / s;
-	pt->write_ops_s = (double)(all->ops - all->reads) / s;
-	pt->kinds_known = all->ops > 0 && record_kinds_known(all);
-	if (!pt->kinds_known)
-		return;
-	pt->read_mib_s = (double)all->read_bytes / s / (1024.0 * 1024.0);
-	pt->write_mib_s = (double)(all->bytes - all->read_bytes) / s / (1024.0 * 1024.0);
-	pt->read_mean_ns = hist_mean(r);
-	pt->write_mean_ns = hist_mean(w);
-	pt->read_p50_ns = hist_quantile(r, 50);
-	pt->write_p50_ns = hist_quantile(w, 50);
-	pt->read_p99_ns = hist_quantile(r, 99);
-	pt->write_p99_ns = hist_quantile(w, 99);
-	pt->read_max_ns = r->count ? r->max : 0;
-	pt->write_max_ns = w->count ? w->max : 0;
-	for (uint32_t k = 0; k < step_npct(pt) && k < CAMPAIGN_MAX_PERCENTILES; k++) {
-		pt->read_pct_ns[k] = hist_quantile(r, step_pct(pt, k));
-		pt->write_pct_ns[k] = hist_quantile(w, step_pct(pt, k));
-	}
-}
-
-/* A mix's parts from the window's merged record: each its ops/s, MiB/s and latency. */
-static void agg_point_parts(const struct record *all, uint64_t measured_ns, int slo_part,
-                            struct step_point *pt)
-{
-	double s = (double)measured_ns / 1e9;
-
-	pt->slo_part = slo_part;
-	if (measured_ns == 0)
-		return;
-	pt->nparts = all->nparts;
-	for (uint32_t i = 0; i < all->nparts; i++) {
-		const struct record_part *rp = &all->parts[i];
-		struct point_part *pp = &pt->parts[i];
-
-		pp->ops_s = (double)rp->ops / s;
-		pp->read_ops_s = (double)rp->reads / s;
-		pp->mib_s = (double)rp->bytes / s / (1024.0 * 1024.0);
-		pp->mean_ns = hist_mean(&rp->latency);
-		pp->p50_ns = hist_quantile(&rp->latency, 50);
-		pp->p90_ns = hist_quantile(&rp->latency, 90);
-		pp->p99_ns = hist_quantile(&rp->latency, 99);
-		pp->p999_ns = hist_quantile(&rp->latency, 99.9);
-		pp->max_ns = rp->latency.count ? rp->latency.max : 0;
-	}
-}
-
-/* Sync writes from the window's merged record: their count, rate and latency. */
-static void agg_point_syncs(const struct record *all, uint64_t measured_ns, struct step_point *pt)
-{
-	const struct hist *h = &all->sync_latency;
-
-	pt->syncs = all->syncs;
-	if (measured_ns == 0 || h->count == 0)
-		return;
-	pt->sync_ops_s = (double)all->syncs / ((double)measured_ns / 1e9);
-	pt->sync_mean_ns = hist_mean(h);
-	pt->sync_p50_ns = hist_quantile(h, 50);
-	pt->sync_p99_ns = hist_quantile(h, 99);
-	pt->sync_max_ns = h->max;
-}
-
-/*
- * The kernel's view over the window's measured intervals: per device read, so that the
- * same disk read by several agents of one host counts once (their sums over kernel_n
- * give each device's mean); intervals without a device read are left out of it.
- */
-static void agg_point_kernel(const struct agg_step *st, struct step_point *pt)
-{
-	uint64_t ios = 0, io_ms = 0, busy_ms = 0, queue_ms = 0, own = 0, nfs = 0, rtt = 0, ex = 0;
-	double span_ns = 0, per_dev_ios = 0;
-
-	for (uint32_t i = st->win_from; i < st->win_to; i++) {
-		const struct agg_record *m = st->merged[i];
-		const struct record *r;
-
-		if (m == NULL || m->warmup || m->agents == 0)
-			continue;
-		r = &m->rec;
-		record_merge_dev(pt->kernel_dev, r->kernel_dev);
-		nfs += r->nfs_ops;
-		rtt += r->nfs_rtt_ms;
-		ex += r->nfs_exec_ms;
-		if (r->kernel_n == 0)
-			continue;
-		ios += r->kernel_reads + r->kernel_writes;
-		io_ms += r->kernel_io_ms;
-		busy_ms += r->kernel_busy_ms;
-		queue_ms += r->kernel_queue_ms;
-		span_ns += (double)r->kernel_n * (double)m->duration_ns;
-		per_dev_ios += (double)(r->kernel_reads + r->kernel_writes) / (double)r->kernel_n;
-		own += r->ops;
-	}
-	pt->kernel_known = span_ns > 0;
-	if (pt->kernel_known) {
-		pt->dev_service_ns = ios ? (double)io_ms * 1e6 / (double)ios : 0;
-		pt->dev_util_pct = 100.0 * (double)busy_ms * 1e6 / span_ns;
-		pt->dev_util_pct = pt->dev_util_pct > 100 ? 100 : pt->dev_util_pct;
-		pt->dev_queue = (double)queue_ms * 1e6 / span_ns;
-		pt->dev_ops_ratio = own ? per_dev_ios / (double)own : 0;
-	}
-	pt->nfs_known = nfs > 0;
-	if (pt->nfs_known) {
-		pt->nfs_rtt_ns = (double)rtt * 1e6 / (double)nfs;
-		pt->nfs_exec_ns = (double)ex * 1e6 / (double)nfs;
-	}
-}
-
-/*
- * verify: a mismatch fails its step wherever it fell, so the point counts every
- * interval's, the warm-up's and those past the window too; their reads join the
- * errors (and name the first failure when the window had none).
- */
-static void agg_point_mismatches(const struct agg_step *st, struct step_point *pt)
-{
-	pt->mismatches = 0;
-	for (uint32_t i = 0; i < st->nintervals; i++) {
-		const struct agg_record *m = st->merged[i];
-
-		if (m == NULL || m->agents == 0)
-			continue;
-		pt->mismatches += m->rec.mismatches;
-		if (m->rec.mismatches == 0 || (!m->warmup && i >= st->win_from && i < st->win_to))
-			continue;
-		pt->errors += m->rec.errors;
-		if (pt->err_errno != 0 || pt->err_cause[0] != '\0')
-			continue;
-		pt->err_errno = m->rec.err_errno;
-		pt->err_offset = m->rec.err_offset;
-		memcpy(pt->err_path, m->rec.err_path, sizeof(pt->err_path));
-		memcpy(pt->err_cause, m->rec.err_cause, sizeof(pt->err_cause));
-		memcpy(pt->err_agent, m->err_agent, sizeof(pt->err_agent));
 	}
 }
 
@@ -873,7 +727,6 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 	}
 	pt->step = step;
 	pt->offered_ops = offered;
-	agg_point_kernel(st, pt);
 	pt->ops = all->rec.ops;
 	pt->reads = all->rec.reads;
 	/* missed is a level (the backlog at an interval's end): the window's last one counts. */
@@ -906,7 +759,6 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 	memcpy(pt->err_path, all->rec.err_path, sizeof(pt->err_path));
 	memcpy(pt->err_cause, all->rec.err_cause, sizeof(pt->err_cause));
 	memcpy(pt->err_agent, all->err_agent, sizeof(pt->err_agent));
-	agg_point_mismatches(st, pt);
 	pt->measured_s = (double)measured_ns / 1e9;
 	if (measured_ns > 0) {
 		pt->achieved_ops = (double)all->rec.ops / pt->measured_s;
@@ -943,9 +795,15 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 	pt->svc_p99_ns = hist_quantile(&all->rec.service, 99);
 	pt->svc_p999_ns = hist_quantile(&all->rec.service, 99.9);
 	pt->svc_max_ns = all->rec.service.count ? all->rec.service.max : 0;
-	agg_point_kinds(&all->rec, measured_ns, pt);
-	agg_point_syncs(&all->rec, measured_ns, pt);
-	agg_point_parts(&all->rec, measured_ns, st->slo_part, pt);
+	figs_fill(&(struct figs_in){.c = c,
+	                            .merged = st->merged,
+	                            .nintervals = st->nintervals,
+	                            .win_from = st->win_from,
+	                            .win_to = st->win_to,
+	                            .all = &all->rec,
+	                            .measured_ns = measured_ns,
+	                            .slo_part = st->slo_part},
+	          pt);
 	/* A completed op's latency is its lag plus its service time: the share is in [0, 1]. */
 	pt->lag_share = pt->lag_mean_ns + pt->svc_mean_ns > 0
 	                    ? pt->lag_mean_ns / (pt->lag_mean_ns + pt->svc_mean_ns)

@@ -12,6 +12,7 @@
 #include "record.h"
 #include "iocurve.pb-c.h"
 #include "thresholds.h"
+#include "figs_groups.h"
 
 /* One interval: one agent's record, or the merge of every agent's. */
 struct agg_record {
@@ -168,52 +169,10 @@ struct step_point {
 	 * agent measured the kinds (kinds_known; else "not measured").
 	 */
 	bool mixed;
-	bool kinds_known;
-	double read_ops_s, write_ops_s;
-	double read_mib_s, write_mib_s;
-	double read_mean_ns, write_mean_ns;
-	uint64_t read_p50_ns, write_p50_ns;
-	uint64_t read_p99_ns, write_p99_ns;
-	uint64_t read_max_ns, write_max_ns;
-	/* each kind's latency at the step's table percentiles (step_pct) */
-	uint64_t read_pct_ns[CAMPAIGN_MAX_PERCENTILES], write_pct_ns[CAMPAIGN_MAX_PERCENTILES];
-	/*
-	 * Sync writes (agg_point_syncs): syncing, the workload issues fsync or fdatasync,
-	 * so its outputs carry them. syncs are the window's, not in ops: their own rate
-	 * and their latency (submission to completion) beside the data's, never judged.
-	 */
-	bool syncing;
-	uint64_t syncs;
-	double sync_ops_s;
-	double sync_mean_ns;
-	uint64_t sync_p50_ns, sync_p99_ns, sync_max_ns;
-	/*
-	 * The kernel's view of the targets' devices over the window (agg_point_kernel):
-	 * kernel_known when a block device was read in a measured interval, nfs_known when
-	 * an NFS mount's RPCs were counted. Per device read, so agents on one host that
-	 * read the same disk count it once: dev_util_pct and dev_queue are means over the
-	 * devices read, dev_ops_ratio the operations a device completed over the workers'.
-	 */
-	bool kernel_known;
-	bool nfs_known;
-	char kernel_dev[RECORD_DEV_MAX];
-	double dev_service_ns; /* the device's time per completed op (its reads and writes) */
-	double dev_util_pct;   /* its busy time (io_ticks) over the window, % */
-	double dev_queue;      /* ops in flight on it, mean (time_in_queue over the window) */
-	double
-	    dev_ops_ratio; /* ops it completed over the workers' ops: > THRESH_DEV_SHARED: shared */
-	double nfs_rtt_ns; /* an NFS READ or WRITE's round trip, mean */
-	double nfs_exec_ns; /* and its execution time (queued to answered), mean */
-	/*
-	 * Load under load (bgfig.h): the background workload's figures over this step's
-	 * measured window, from its reports inside it (bg_on: the campaign has one).
-	 */
-	bool bg_on;
-	double bg_asked_ops; /* 0: max */
-	double bg_ops, bg_mib_s, bg_mean_ns;
-	uint64_t bg_p99_ns;
-	uint64_t bg_missed;    /* due, not issued, at its intervals' ends (summed) */
-	uint32_t bg_intervals; /* its reports merged (agents x intervals) */
+	struct step_kinds kinds;   /* read and write apart (agg_point_kinds) */
+	struct step_sync sync;     /* its syncs (agg_point_syncs) */
+	struct step_kernel kernel; /* the kernel's view (agg_point_kernel) */
+	struct step_bg bg;         /* load under load (bgfig.h) */
 	/* verify: blocks read that failed their header (each read also in errors) */
 	uint64_t mismatches;
 	/*

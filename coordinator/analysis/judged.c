@@ -38,7 +38,7 @@ static void judged_point(const struct campaign *c, const struct workload *w,
 	} else {
 		verdict_words(p, v->reasons, v->words, sizeof(v->words));
 	}
-	if (p->bg_on && !bgfig_kept_up(p)) {
+	if (p->bg.on && !bgfig_kept_up(p)) {
 		/* the point stands, but not for the load the campaign asked about */
 		char bg[160];
 		size_t used = strlen(v->words);

@@ -15,13 +15,13 @@ struct kinds_fig kinds_of(const struct step_point *p, enum kinds_kind k)
 	struct kinds_fig f = {0};
 	bool r = k == KINDS_READ;
 
-	f.ops_s = r ? p->read_ops_s : p->write_ops_s;
-	f.known = p->kinds_known;
+	f.ops_s = r ? p->kinds.read_ops_s : p->kinds.write_ops_s;
+	f.known = p->kinds.known;
 	if (!f.known)
 		return f;
-	f.mib_s = r ? p->read_mib_s : p->write_mib_s;
-	f.mean_ns = r ? p->read_mean_ns : p->write_mean_ns;
-	f.p99_ns = r ? p->read_p99_ns : p->write_p99_ns;
+	f.mib_s = r ? p->kinds.read_mib_s : p->kinds.write_mib_s;
+	f.mean_ns = r ? p->kinds.read_mean_ns : p->kinds.write_mean_ns;
+	f.p99_ns = r ? p->kinds.read_p99_ns : p->kinds.write_p99_ns;
 	return f;
 }
 

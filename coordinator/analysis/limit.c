@@ -205,7 +205,7 @@ static void limit_disk_words(const struct campaign *c, const struct workload *w,
 	for (size_t i = 0; i < n; i++) {
 		const struct step_point *p = &pts[i];
 
-		if (p->kernel_known && p->dev_util_pct >= THRESH_DISK_BUSY_PCT) {
+		if (p->kernel.known && p->kernel.dev_util_pct >= THRESH_DISK_BUSY_PCT) {
 			if (from == NULL)
 				from = p;
 		} else {
@@ -223,8 +223,8 @@ static void limit_disk_words(const struct campaign *c, const struct workload *w,
 			return;
 		units_format_count((uint64_t)floor(curve_throughput(w, from) + 1e-9), tp,
 		                   sizeof(tp));
-		snprintf(buf, len, "client disk %s busy %.0f%% from %s %s", p->kernel_dev,
-		         floor(p->dev_util_pct), tp, curve_unit(w));
+		snprintf(buf, len, "client disk %s busy %.0f%% from %s %s", p->kernel.dev,
+		         floor(p->kernel.dev_util_pct), tp, curve_unit(w));
 		return;
 	}
 }

@@ -135,69 +135,69 @@ static void pfield_cooldown(const struct step_point *p, const struct judged_poin
 static void pfield_device(const struct step_point *p, const struct judged_point *jp, char *buf,
                           size_t len)
 {
-	if (p->kernel_known && p->dev_ops_ratio > THRESH_DEV_SHARED)
-		snprintf(buf, len, "%s (shared: %.1fx the workers' ops)", p->kernel_dev,
-		         p->dev_ops_ratio);
+	if (p->kernel.known && p->kernel.dev_ops_ratio > THRESH_DEV_SHARED)
+		snprintf(buf, len, "%s (shared: %.1fx the workers' ops)", p->kernel.dev,
+		         p->kernel.dev_ops_ratio);
 	else
-		snprintf(buf, len, "%s", p->kernel_known || p->nfs_known ? p->kernel_dev : "");
+		snprintf(buf, len, "%s", p->kernel.known || p->kernel.nfs_known ? p->kernel.dev : "");
 }
 
 /* The device's time per completed op; none when no block device was read or none completed. */
 static void pfield_dev_service(const struct step_point *p, const struct judged_point *jp,
                                struct pfield_val *v)
 {
-	v->none = !p->kernel_known || p->dev_service_ns <= 0;
-	v->raw = p->dev_service_ns;
+	v->none = !p->kernel.known || p->kernel.dev_service_ns <= 0;
+	v->raw = p->kernel.dev_service_ns;
 }
 
 /* Our service time over the device's: what the client's side added (may be < 0 by rounding). */
 static void pfield_dev_gap(const struct step_point *p, const struct judged_point *jp,
                            struct pfield_val *v)
 {
-	v->none = !p->kernel_known || p->dev_service_ns <= 0 || p->svc_mean_ns <= 0;
-	v->raw = p->svc_mean_ns - p->dev_service_ns;
+	v->none = !p->kernel.known || p->kernel.dev_service_ns <= 0 || p->svc_mean_ns <= 0;
+	v->raw = p->svc_mean_ns - p->kernel.dev_service_ns;
 }
 
 static void pfield_dev_util(const struct step_point *p, const struct judged_point *jp,
                             struct pfield_val *v)
 {
-	v->none = !p->kernel_known;
-	v->raw = p->dev_util_pct;
+	v->none = !p->kernel.known;
+	v->raw = p->kernel.dev_util_pct;
 }
 
 static void pfield_dev_queue(const struct step_point *p, const struct judged_point *jp,
                              struct pfield_val *v)
 {
-	v->none = !p->kernel_known;
-	v->raw = p->dev_queue;
+	v->none = !p->kernel.known;
+	v->raw = p->kernel.dev_queue;
 }
 
 static void pfield_dev_ratio(const struct step_point *p, const struct judged_point *jp,
                              struct pfield_val *v)
 {
-	v->none = !p->kernel_known || p->ops == 0;
-	v->raw = p->dev_ops_ratio;
+	v->none = !p->kernel.known || p->ops == 0;
+	v->raw = p->kernel.dev_ops_ratio;
 }
 
 static void pfield_dev_shared(const struct step_point *p, const struct judged_point *jp,
                               struct pfield_val *v)
 {
-	v->none = !p->kernel_known || p->ops == 0;
-	v->b = p->dev_ops_ratio > THRESH_DEV_SHARED;
+	v->none = !p->kernel.known || p->ops == 0;
+	v->b = p->kernel.dev_ops_ratio > THRESH_DEV_SHARED;
 }
 
 static void pfield_nfs_rtt(const struct step_point *p, const struct judged_point *jp,
                            struct pfield_val *v)
 {
-	v->none = !p->nfs_known;
-	v->raw = p->nfs_rtt_ns;
+	v->none = !p->kernel.nfs_known;
+	v->raw = p->kernel.nfs_rtt_ns;
 }
 
 static void pfield_nfs_exec(const struct step_point *p, const struct judged_point *jp,
                             struct pfield_val *v)
 {
-	v->none = !p->nfs_known;
-	v->raw = p->nfs_exec_ns;
+	v->none = !p->kernel.nfs_known;
+	v->raw = p->kernel.nfs_exec_ns;
 }
 
 /*
@@ -454,68 +454,68 @@ static const struct pfield pfield_rows[] = {
      * curve.csv only when the campaign has a mixed workload (empty cells elsewhere).
      */
     {.name = "read_ops",
-     PF_FIXED(read_ops_s, 1, "ops/s"),
+     PF_FIXED(kinds.read_ops_s, 1, "ops/s"),
      .since = 3,
      .out = PF_CURVE | PF_CSV | PF_JSON | PF_STEPS,
      .apart = PF_APART_MIXED,
      PF_COLUMN("Read ops/s", PF_H_RATE, 12)},
     {.name = "write_ops",
-     PF_FIXED(write_ops_s, 1, "ops/s"),
+     PF_FIXED(kinds.write_ops_s, 1, "ops/s"),
      .since = 3,
      .out = PF_CURVE | PF_CSV | PF_JSON | PF_STEPS,
      .apart = PF_APART_MIXED,
      PF_COLUMN("Write ops/s", PF_H_RATE, 13)},
     {.name = "read_mibps",
-     PF_FIXED(read_mib_s, 3, "MiB/s"),
+     PF_FIXED(kinds.read_mib_s, 3, "MiB/s"),
      .since = 3,
      .out = PF_CURVE | PF_CSV | PF_JSON,
      .apart = PF_APART_MEASURED},
     {.name = "write_mibps",
-     PF_FIXED(write_mib_s, 3, "MiB/s"),
+     PF_FIXED(kinds.write_mib_s, 3, "MiB/s"),
      .since = 3,
      .out = PF_CURVE | PF_CSV | PF_JSON,
      .apart = PF_APART_MEASURED},
     {.name = "read_mean_us",
-     PF_US(read_mean_ns, PF_M_DOUBLE),
+     PF_US(kinds.read_mean_ns, PF_M_DOUBLE),
      .since = 3,
      .out = PF_CURVE | PF_CSV | PF_JSON | PF_STEPS,
      .apart = PF_APART_MEASURED,
      PF_COLUMN("Read mean", PF_H_DURATION, 14)},
     {.name = "write_mean_us",
-     PF_US(write_mean_ns, PF_M_DOUBLE),
+     PF_US(kinds.write_mean_ns, PF_M_DOUBLE),
      .since = 3,
      .out = PF_CURVE | PF_CSV | PF_JSON | PF_STEPS,
      .apart = PF_APART_MEASURED,
      PF_COLUMN("Write mean", PF_H_DURATION, 15)},
     {.name = "read_p50_us",
-     PF_US(read_p50_ns, PF_M_U64),
+     PF_US(kinds.read_p50_ns, PF_M_U64),
      .since = 3,
      .out = PF_CURVE | PF_CSV | PF_JSON,
      .apart = PF_APART_MEASURED},
     {.name = "write_p50_us",
-     PF_US(write_p50_ns, PF_M_U64),
+     PF_US(kinds.write_p50_ns, PF_M_U64),
      .since = 3,
      .out = PF_CURVE | PF_CSV | PF_JSON,
      .apart = PF_APART_MEASURED},
     {.name = "read_p99_us",
-     PF_US(read_p99_ns, PF_M_U64),
+     PF_US(kinds.read_p99_ns, PF_M_U64),
      .since = 3,
      .out = PF_CURVE | PF_CSV | PF_JSON | PF_STEPS,
      .apart = PF_APART_MEASURED,
      PF_COLUMN("Read p99", PF_H_DURATION, 16)},
     {.name = "write_p99_us",
-     PF_US(write_p99_ns, PF_M_U64),
+     PF_US(kinds.write_p99_ns, PF_M_U64),
      .since = 3,
      .out = PF_CURVE | PF_CSV | PF_JSON | PF_STEPS,
      .apart = PF_APART_MEASURED,
      PF_COLUMN("Write p99", PF_H_DURATION, 17)},
     {.name = "read_max_us",
-     PF_US(read_max_ns, PF_M_U64),
+     PF_US(kinds.read_max_ns, PF_M_U64),
      .since = 3,
      .out = PF_CURVE | PF_CSV | PF_JSON,
      .apart = PF_APART_MEASURED},
     {.name = "write_max_us",
-     PF_US(write_max_ns, PF_M_U64),
+     PF_US(kinds.write_max_ns, PF_M_U64),
      .since = 3,
      .out = PF_CURVE | PF_CSV | PF_JSON,
      .apart = PF_APART_MEASURED},
@@ -555,35 +555,35 @@ static const struct pfield pfield_rows[] = {
      * completion), shown beside the data's and never judged.
      */
     {.name = "syncs",
-     PF_INT(syncs, PF_M_U64),
+     PF_INT(sync.count, PF_M_U64),
      .since = 5,
      .out = PF_CURVE | PF_CSV | PF_JSON,
      .apart = PF_APART_SYNC},
     {.name = "sync_ops",
-     PF_FIXED(sync_ops_s, 1, "ops/s"),
+     PF_FIXED(sync.ops_s, 1, "ops/s"),
      .since = 5,
      .out = PF_CURVE | PF_CSV | PF_JSON | PF_STEPS,
      .apart = PF_APART_SYNC,
      PF_COLUMN("Syncs/s", PF_H_RATE, 18)},
     {.name = "sync_mean_us",
-     PF_US(sync_mean_ns, PF_M_DOUBLE),
+     PF_US(sync.mean_ns, PF_M_DOUBLE),
      .since = 5,
      .out = PF_CURVE | PF_CSV | PF_JSON | PF_STEPS,
      .apart = PF_APART_SYNC,
      PF_COLUMN("Sync mean", PF_H_DURATION, 19)},
     {.name = "sync_p50_us",
-     PF_US(sync_p50_ns, PF_M_U64),
+     PF_US(sync.p50_ns, PF_M_U64),
      .since = 5,
      .out = PF_CURVE | PF_CSV | PF_JSON,
      .apart = PF_APART_SYNC},
     {.name = "sync_p99_us",
-     PF_US(sync_p99_ns, PF_M_U64),
+     PF_US(sync.p99_ns, PF_M_U64),
      .since = 5,
      .out = PF_CURVE | PF_CSV | PF_JSON | PF_STEPS,
      .apart = PF_APART_SYNC,
      PF_COLUMN("Sync p99", PF_H_DURATION, 20)},
     {.name = "sync_max_us",
-     PF_US(sync_max_ns, PF_M_U64),
+     PF_US(sync.max_ns, PF_M_U64),
      .since = 5,
      .out = PF_CURVE | PF_CSV | PF_JSON,
      .apart = PF_APART_SYNC},
@@ -676,35 +676,35 @@ static const struct pfield pfield_rows[] = {
      * were. The point event has bg_ops (null without a background) and bg_kept_up.
      */
     {.name = "bg_asked_ops_s",
-     PF_FIXED(bg_asked_ops, 1, "ops/s"),
+     PF_FIXED(bg.asked_ops, 1, "ops/s"),
      .since = 4,
      .out = PF_BG_FILES,
      .apart = PF_APART_BACKGROUND},
     {.name = "bg_ops_s",
      .event = "bg_ops",
-     PF_FIXED(bg_ops, 1, "ops/s"),
+     PF_FIXED(bg.ops, 1, "ops/s"),
      .since = 4,
      .out = PF_BG_FILES | PF_EVENT | PF_STEPS,
      .apart = PF_APART_BACKGROUND,
      PF_COLUMN("Background ops/s", PF_H_RATE, 27)},
     {.name = "bg_mibps",
-     PF_FIXED(bg_mib_s, 3, "MiB/s"),
+     PF_FIXED(bg.mib_s, 3, "MiB/s"),
      .since = 4,
      .out = PF_BG_FILES,
      .apart = PF_APART_BACKGROUND},
     {.name = "bg_mean_us",
-     PF_US(bg_mean_ns, PF_M_DOUBLE),
+     PF_US(bg.mean_ns, PF_M_DOUBLE),
      .since = 4,
      .out = PF_BG_FILES,
      .apart = PF_APART_BACKGROUND},
     {.name = "bg_p99_us",
-     PF_US(bg_p99_ns, PF_M_U64),
+     PF_US(bg.p99_ns, PF_M_U64),
      .since = 4,
      .out = PF_BG_FILES | PF_STEPS,
      .apart = PF_APART_BACKGROUND,
      PF_COLUMN("Background p99", PF_H_DURATION, 28)},
     {.name = "bg_missed",
-     PF_AT(bg_missed, PF_M_U64),
+     PF_AT(bg.missed, PF_M_U64),
      .kind = PF_UINT,
      .unit = "",
      .since = 4,
@@ -797,7 +797,7 @@ size_t pfield_list(unsigned out, const struct pfield **list)
 unsigned pfield_show_kernel(const struct step_point *pts, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (pts[i].kernel_known || pts[i].nfs_known)
+		if (pts[i].kernel.known || pts[i].kernel.nfs_known)
 			return PF_SHOW_KERNEL;
 	return 0;
 }
@@ -836,8 +836,8 @@ unsigned pfield_show_campaign(const struct campaign *c)
 
 unsigned pfield_show_point(const struct step_point *p)
 {
-	return (p->mixed ? PF_SHOW_KINDS : 0) | (p->syncing ? PF_SHOW_SYNC : 0) |
-	       (p->bg_on ? PF_SHOW_BACKGROUND : 0) | (p->replay_x1 > 0 ? PF_SHOW_REPLAY : 0) |
+	return (p->mixed ? PF_SHOW_KINDS : 0) | (p->sync.on ? PF_SHOW_SYNC : 0) |
+	       (p->bg.on ? PF_SHOW_BACKGROUND : 0) | (p->replay_x1 > 0 ? PF_SHOW_REPLAY : 0) |
 	       (p->nparts > 0 ? PF_SHOW_PARTS : 0);
 }
 

@@ -60,7 +60,7 @@ enum pfield_apart {
 	PF_APART_NONE = 0, /* every point's */
 	PF_APART_MIXED,    /* a mixed workload's: always known (ops/s from reads) */
 	PF_APART_MEASURED, /* a mixed workload's, when the agents measured the kinds apart */
-	PF_APART_SYNC,     /* a syncing workload's (fsync, fdatasync: step_point.syncing) */
+	PF_APART_SYNC,     /* a syncing workload's (fsync, fdatasync: step_point.sync.on) */
 	/*
 	 * The kernel's view of the device: in both CSVs always (empty when not read), in
 	 * the step tables when a point of the workload has it (PF_SHOW_KERNEL), and in
@@ -136,7 +136,7 @@ struct pfield {
 	/*
 	 * Read and write apart (enum pfield_apart): carried only for a mixed workload's
 	 * points (pfield_list_kinds); PF_APART_MEASURED ones have no value ("not
-	 * measured") unless every agent measured the kinds (step_point.kinds_known).
+	 * measured") unless every agent measured the kinds (step_point.kinds.known).
 	 */
 	uint8_t apart;
 	const char *title; /* the step tables' heading */
@@ -160,7 +160,7 @@ size_t pfield_list(unsigned out, const struct pfield **list);
 /*
  * The same, with the read and write apart rows (pfield.apart) when show has
  * PF_SHOW_KINDS (the workload's points are step_point.mixed), the sync rows when it
- * has PF_SHOW_SYNC (step_point.syncing); pfield_list leaves them out.
+ * has PF_SHOW_SYNC (step_point.sync.on); pfield_list leaves them out.
  */
 size_t pfield_list_kinds(unsigned out, unsigned show, const struct pfield **list);
 /*

@@ -21,20 +21,20 @@ struct pfield_val pfield_value(const struct pfield *f, const struct step_point *
 	}
 	/* A background's figure: none without one. */
 	if (f->apart == PF_APART_BACKGROUND) {
-		if (!p->bg_on) {
+		if (!p->bg.on) {
 			v.none = true;
 			return v;
 		}
 	}
 	/* Sync writes: a workload that does not sync has none. */
-	if (f->apart == PF_APART_SYNC && !p->syncing) {
+	if (f->apart == PF_APART_SYNC && !p->sync.on) {
 		v.none = true;
 		return v;
 	}
 	/* Read and write apart: a pure workload has none; not measured has none. */
 	if (f->apart != PF_APART_NONE && f->apart != PF_APART_SYNC && f->apart != PF_APART_KERNEL &&
 	    f->apart != PF_APART_BACKGROUND && f->apart != PF_APART_REPLAY &&
-	    (!p->mixed || (f->apart == PF_APART_MEASURED && !p->kinds_known))) {
+	    (!p->mixed || (f->apart == PF_APART_MEASURED && !p->kinds.known))) {
 		v.none = true;
 		return v;
 	}

@@ -284,11 +284,11 @@ static json_t *compare_kind_json(const struct step_point *p, enum kinds_kind k)
 /* Sync writes at the peak for compare --json: null where the workload did not sync. */
 static json_t *compare_sync_json(const struct step_point *p)
 {
-	if (p == NULL || !p->syncing)
+	if (p == NULL || !p->sync.on)
 		return json_null();
-	return json_pack("{s:o,s:o,s:o}", "ops", compare_jnum(true, p->sync_ops_s), "mean_us",
-	                 compare_jnum(true, p->sync_mean_ns / 1e3), "p99_us",
-	                 compare_jnum(true, (double)p->sync_p99_ns / 1e3));
+	return json_pack("{s:o,s:o,s:o}", "ops", compare_jnum(true, p->sync.ops_s), "mean_us",
+	                 compare_jnum(true, p->sync.mean_ns / 1e3), "p99_us",
+	                 compare_jnum(true, (double)p->sync.p99_ns / 1e3));
 }
 
 static json_t *compare_jpct(bool has, double a, double b)

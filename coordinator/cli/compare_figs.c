@@ -232,23 +232,23 @@ static void compare_print_peak_row(FILE *f, bool html, struct compare_run *runs,
 
 static bool compare_syncs_has(const struct step_point *p)
 {
-	return p->syncing;
+	return p->sync.on;
 }
 
 static void compare_syncs_fmt(const struct step_point *p, char *buf, size_t len)
 {
-	snprintf(buf, len, "%.1f syncs/s, mean %.1f us, p99 %.1f us", p->sync_ops_s,
-	         p->sync_mean_ns / 1e3, (double)p->sync_p99_ns / 1e3);
+	snprintf(buf, len, "%.1f syncs/s, mean %.1f us, p99 %.1f us", p->sync.ops_s,
+	         p->sync.mean_ns / 1e3, (double)p->sync.p99_ns / 1e3);
 }
 
 static bool compare_syncs_change(const struct step_point *p0, const struct step_point *p, char *buf,
                                  size_t len)
 {
-	if (!(p0->sync_ops_s > 0) || !(p0->sync_mean_ns > 0))
+	if (!(p0->sync.ops_s > 0) || !(p0->sync.mean_ns > 0))
 		return false;
 	snprintf(buf, len, "%+.1f%% syncs/s, %+.1f%% mean",
-	         compare_pct(p0->sync_ops_s, p->sync_ops_s),
-	         compare_pct(p0->sync_mean_ns, p->sync_mean_ns));
+	         compare_pct(p0->sync.ops_s, p->sync.ops_s),
+	         compare_pct(p0->sync.mean_ns, p->sync.mean_ns));
 	return true;
 }
 
@@ -262,28 +262,28 @@ static const struct compare_peak_row compare_syncs_row = {"syncs at peak", compa
  */
 static bool compare_kernel_has(const struct step_point *p)
 {
-	return p->kernel_known || p->nfs_known;
+	return p->kernel.known || p->kernel.nfs_known;
 }
 
 static void compare_kernel_fmt(const struct step_point *p, char *buf, size_t len)
 {
-	if (p->kernel_known)
-		snprintf(buf, len, "%s: service %.1f us, busy %.1f%%, queue %.1f", p->kernel_dev,
-		         p->dev_service_ns / 1e3, p->dev_util_pct, p->dev_queue);
+	if (p->kernel.known)
+		snprintf(buf, len, "%s: service %.1f us, busy %.1f%%, queue %.1f", p->kernel.dev,
+		         p->kernel.dev_service_ns / 1e3, p->kernel.dev_util_pct, p->kernel.dev_queue);
 	else
-		snprintf(buf, len, "NFS: rtt %.1f us, execution %.1f us", p->nfs_rtt_ns / 1e3,
-		         p->nfs_exec_ns / 1e3);
+		snprintf(buf, len, "NFS: rtt %.1f us, execution %.1f us", p->kernel.nfs_rtt_ns / 1e3,
+		         p->kernel.nfs_exec_ns / 1e3);
 }
 
 static bool compare_kernel_change(const struct step_point *p0, const struct step_point *p,
                                   char *buf, size_t len)
 {
-	if (p0->kernel_known && p->kernel_known && p0->dev_service_ns > 0)
+	if (p0->kernel.known && p->kernel.known && p0->kernel.dev_service_ns > 0)
 		snprintf(buf, len, "%+.1f%% service, %+.1f points busy",
-		         compare_pct(p0->dev_service_ns, p->dev_service_ns),
-		         p->dev_util_pct - p0->dev_util_pct);
-	else if (!p0->kernel_known && !p->kernel_known && p0->nfs_rtt_ns > 0)
-		snprintf(buf, len, "%+.1f%% rtt", compare_pct(p0->nfs_rtt_ns, p->nfs_rtt_ns));
+		         compare_pct(p0->kernel.dev_service_ns, p->kernel.dev_service_ns),
+		         p->kernel.dev_util_pct - p0->kernel.dev_util_pct);
+	else if (!p0->kernel.known && !p->kernel.known && p0->kernel.nfs_rtt_ns > 0)
+		snprintf(buf, len, "%+.1f%% rtt", compare_pct(p0->kernel.nfs_rtt_ns, p->kernel.nfs_rtt_ns));
 	else
 		return false;
 	return true;

@@ -31,7 +31,7 @@ static json_t *bgsummary_at(const struct step_point *p)
 {
 	json_t *o;
 
-	if (p == NULL || !p->bg_on)
+	if (p == NULL || !p->bg.on)
 		return json_null();
 	o = json_object();
 	json_object_set_new(o, "step", json_integer((json_int_t)p->step + 1));
@@ -64,7 +64,7 @@ json_t *bgsummary_json(const struct judged_curve *j)
 	behind = json_array();
 	steps = xcalloc(j->n ? j->n : 1, sizeof(*steps));
 	for (size_t i = 0; i < j->n; i++)
-		if (j->sorted[i].bg_on && !bgfig_kept_up(&j->sorted[i]))
+		if (j->sorted[i].bg.on && !bgfig_kept_up(&j->sorted[i]))
 			steps[nb++] = j->sorted[i].step + 1;
 	qsort(steps, nb, sizeof(*steps), bgsummary_cmp);
 	for (size_t i = 0; i < nb; i++)

@@ -161,9 +161,9 @@ static json_t *derive_step_json(const struct derive_ctx *x, const struct step_po
 	/* a mixed workload's: each kind at the campaign's percentiles */
 	if (p->mixed) {
 		json_object_set_new(o, "read_percentiles_us",
-		                    stepjson_kind_pcts(p, p->read_pct_ns));
+		                    stepjson_kind_pcts(p, p->kinds.read_pct_ns));
 		json_object_set_new(o, "write_percentiles_us",
-		                    stepjson_kind_pcts(p, p->write_pct_ns));
+		                    stepjson_kind_pcts(p, p->kinds.write_pct_ns));
 	}
 	/* a mix's parts (PF_SHOW_PARTS, the workload's: every step has the member) */
 	if (pfield_show_of(w) & PF_SHOW_PARTS)
@@ -383,9 +383,9 @@ static json_t *derive_sync_json(const struct step_point *p)
 	if (p == NULL)
 		return json_null();
 	return stepjson_need(json_pack(
-	    "{s:I,s:o,s:o,s:o,s:o}", "syncs", (json_int_t)p->syncs, "ops",
-	    stepjson_num(p->sync_ops_s, 10), "mean_us", stepjson_us(p->sync_mean_ns), "p99_us",
-	    stepjson_us((double)p->sync_p99_ns), "max_us", stepjson_us((double)p->sync_max_ns)));
+	    "{s:I,s:o,s:o,s:o,s:o}", "syncs", (json_int_t)p->sync.count, "ops",
+	    stepjson_num(p->sync.ops_s, 10), "mean_us", stepjson_us(p->sync.mean_ns), "p99_us",
+	    stepjson_us((double)p->sync.p99_ns), "max_us", stepjson_us((double)p->sync.max_ns)));
 }
 
 /* {step, at: "knee" | "peak", parts: [...]} as curve-*.json's parts; null without steps. */

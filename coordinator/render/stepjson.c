@@ -50,7 +50,7 @@ json_t *stepjson_kind_pcts(const struct step_point *p, const uint64_t *ns)
 {
 	json_t *pct;
 
-	if (!p->kinds_known)
+	if (!p->kinds.known)
 		return json_null();
 	pct = stepjson_need(json_object());
 	for (uint32_t k = 0; k < step_npct(p) && k < CAMPAIGN_MAX_PERCENTILES; k++) {
@@ -114,7 +114,7 @@ json_t *stepjson_kernel(const struct step_point *p)
 	const struct pfield *rows = pfield_table(&n);
 	json_t *o;
 
-	if (!p->kernel_known && !p->nfs_known)
+	if (!p->kernel.known && !p->kernel.nfs_known)
 		return stepjson_need(json_null());
 	o = stepjson_need(json_object());
 	for (size_t i = 0; i < n; i++) {

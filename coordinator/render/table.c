@@ -343,7 +343,7 @@ static void table_background_row(FILE *f, const struct campaign *c,
 
 	for (size_t i = 0; i < c->nworkloads; i++)
 		for (size_t k = 0; k < judged[i].n; k++)
-			if (judged[i].sorted[k].bg_on) {
+			if (judged[i].sorted[k].bg.on) {
 				steps++;
 				kept += bgfig_kept_up(&judged[i].sorted[k]);
 			}

@@ -253,13 +253,13 @@ int runner_bg_point(struct runner *r, struct step_point *pt, struct error *err)
 	record_reset(r->bg.acc);
 	r->bg.nacc = 0;
 	snprintf(b.name, sizeof(b.name), "%s", runner_bg_workload(r)->name);
-	b.asked_ops = pt->bg_asked_ops;
-	b.ops = pt->bg_ops;
-	b.mib_s = pt->bg_mib_s;
-	b.mean_ns = pt->bg_mean_ns;
-	b.p99_ns = pt->bg_p99_ns;
-	b.missed = pt->bg_missed;
-	b.intervals = pt->bg_intervals;
+	b.asked_ops = pt->bg.asked_ops;
+	b.ops = pt->bg.ops;
+	b.mib_s = pt->bg.mib_s;
+	b.mean_ns = pt->bg.mean_ns;
+	b.p99_ns = pt->bg.p99_ns;
+	b.missed = pt->bg.missed;
+	b.intervals = pt->bg.intervals;
 	return results_background(r->res, runner_workload(r), r->step, &b, err);
 }
 

@@ -93,14 +93,14 @@ static void replay_begin(struct replay *out, struct replay_step *st, size_t w,
 /* The background's figures as the run gave them to the point (runner_bg.c, bgfig_fill). */
 static void replay_background(struct step_point *p, const struct intervals_bg *b)
 {
-	p->bg_on = true;
-	p->bg_asked_ops = b->asked_ops;
-	p->bg_ops = b->ops;
-	p->bg_mib_s = b->mib_s;
-	p->bg_mean_ns = b->mean_ns;
-	p->bg_p99_ns = b->p99_ns;
-	p->bg_missed = b->missed;
-	p->bg_intervals = b->intervals;
+	p->bg.on = true;
+	p->bg.asked_ops = b->asked_ops;
+	p->bg.ops = b->ops;
+	p->bg.mib_s = b->mib_s;
+	p->bg.mean_ns = b->mean_ns;
+	p->bg.p99_ns = b->p99_ns;
+	p->bg.missed = b->missed;
+	p->bg.intervals = b->intervals;
 }
 
 static bool replay_finish(struct replay *out, struct replay_step *st)

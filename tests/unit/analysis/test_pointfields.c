@@ -380,19 +380,19 @@ static void test_kinds(void **state)
 	assert_null(strstr(pure_head, "read_ops"));
 	assert_int_equal(pfield_list_kinds(PF_JSON, false, list), pure_n);
 	p.mixed = true;
-	p.kinds_known = true;
-	p.read_ops_s = 1049.5;
-	p.write_ops_s = 449;
-	p.read_mib_s = 4.1;
-	p.write_mib_s = 1.754;
-	p.read_mean_ns = 500;
-	p.write_mean_ns = 1500;
-	p.read_p50_ns = 450;
-	p.write_p50_ns = 1400;
-	p.read_p99_ns = 900;
-	p.write_p99_ns = 2500;
-	p.read_max_ns = 1000;
-	p.write_max_ns = 3000;
+	p.kinds.known = true;
+	p.kinds.read_ops_s = 1049.5;
+	p.kinds.write_ops_s = 449;
+	p.kinds.read_mib_s = 4.1;
+	p.kinds.write_mib_s = 1.754;
+	p.kinds.read_mean_ns = 500;
+	p.kinds.write_mean_ns = 1500;
+	p.kinds.read_p50_ns = 450;
+	p.kinds.write_p50_ns = 1400;
+	p.kinds.read_p99_ns = 900;
+	p.kinds.write_p99_ns = 2500;
+	p.kinds.read_max_ns = 1000;
+	p.kinds.write_max_ns = 3000;
 	got = test_text(test_header_fn, PF_CSV, &p);
 	/* after every point's columns, before the kernel's (the rows that came after them) */
 	pure_head[strlen(pure_head) - strlen(TEST_KERNEL_KEYS TEST_SLO_KEYS)] = '\0';
@@ -406,7 +406,7 @@ static void test_kinds(void **state)
 	assert_non_null(strstr(got, ",1049.5,449.0,4.100,1.754,0.5,1.5,0.5,1.4,0.9,2.5,1.0,3.0"));
 	free(got);
 	/* an agent without the kinds: ops/s (from reads) stay, the rest is not measured */
-	p.kinds_known = false;
+	p.kinds.known = false;
 	got = test_text(test_row_fn, PF_CSV, &p);
 	assert_non_null(strstr(got, ",1049.5,449.0,,,,,,,,,,"));
 	/* ...up to the judged latency's columns, the last */
@@ -472,28 +472,28 @@ static void test_kernel(void **state)
 	char *got;
 
 	(void)state;
-	p.kernel_known = true;
-	snprintf(p.kernel_dev, sizeof(p.kernel_dev), "vda");
-	p.dev_service_ns = 80000;
-	p.dev_util_pct = 45.5;
-	p.dev_queue = 1.25;
-	p.dev_ops_ratio = 1.5;
+	p.kernel.known = true;
+	snprintf(p.kernel.dev, sizeof(p.kernel.dev), "vda");
+	p.kernel.dev_service_ns = 80000;
+	p.kernel.dev_util_pct = 45.5;
+	p.kernel.dev_queue = 1.25;
+	p.kernel.dev_ops_ratio = 1.5;
 	got = test_text(test_row_fn, PF_CSV, &p);
 	assert_non_null(
 	    strstr(got, ",vda (shared: 1.5x the workers' ops),80.0,520.0,45.5,1.25,1.50,true,,"));
 	free(got);
-	p.dev_ops_ratio = 1.1; /* within the workers' own: not shared */
+	p.kernel.dev_ops_ratio = 1.1; /* within the workers' own: not shared */
 	got = test_text(test_row_fn, PF_CSV, &p);
 	assert_non_null(strstr(got, ",vda,80.0,520.0,45.5,1.25,1.10,false,,"));
 	free(got);
 	assert_int_equal(pfield_show_kernel(&p, 1), PF_SHOW_KERNEL);
-	p.kernel_known = false;
+	p.kernel.known = false;
 	assert_int_equal(pfield_show_kernel(&p, 1), 0);
 	/* NFS: its RTT and execution time, no device counters */
-	p.nfs_known = true;
-	p.nfs_rtt_ns = 350000;
-	p.nfs_exec_ns = 420000;
-	snprintf(p.kernel_dev, sizeof(p.kernel_dev), "nfs srv:/export");
+	p.kernel.nfs_known = true;
+	p.kernel.nfs_rtt_ns = 350000;
+	p.kernel.nfs_exec_ns = 420000;
+	snprintf(p.kernel.dev, sizeof(p.kernel.dev), "nfs srv:/export");
 	got = test_text(test_row_fn, PF_CSV, &p);
 	assert_non_null(strstr(got, ",nfs srv:/export,,,,,,,350.0,420.0"));
 	free(got);
@@ -529,14 +529,14 @@ static void test_background(void **state)
 	                       "bg_mean_us,bg_p99_us,bg_missed,bg_kept_up,bg_verdict"));
 	free(text);
 	/* a campaign with a background, a point of it that fell behind */
-	p.bg_on = true;
-	p.bg_asked_ops = 1000;
-	p.bg_ops = 444.4;
-	p.bg_mib_s = 27.775;
-	p.bg_mean_ns = 120500;
-	p.bg_p99_ns = 622854100;
-	p.bg_missed = 3;
-	p.bg_intervals = 10;
+	p.bg.on = true;
+	p.bg.asked_ops = 1000;
+	p.bg.ops = 444.4;
+	p.bg.mib_s = 27.775;
+	p.bg.mean_ns = 120500;
+	p.bg.p99_ns = 622854100;
+	p.bg.missed = 3;
+	p.bg.intervals = 10;
 	m = open_memstream(&text, &len);
 	pfield_csv_row(m, PF_CURVE, PF_SHOW_BACKGROUND, &p, NULL);
 	fclose(m);
@@ -548,10 +548,10 @@ static void test_background(void **state)
 	event_point_fill(&e, &p);
 	assert_true(e.point.bg_ops == 444.4);
 	assert_false(e.point.bg_kept_up);
-	p.bg_ops = 990;
+	p.bg.ops = 990;
 	event_point_fill(&e, &p);
 	assert_true(e.point.bg_kept_up);
-	p.bg_on = false;
+	p.bg.on = false;
 	event_point_fill(&e, &p);
 	assert_true(isnan(e.point.bg_ops));
 	assert_false(e.point.bg_kept_up);

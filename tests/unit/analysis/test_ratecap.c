@@ -314,28 +314,28 @@ static void test_judged_disk(void **state)
 	(void)state;
 	rc_throttle(p, 100);
 	for (int i = 0; i < 5; i++) {
-		p[i].kernel_known = true;
-		p[i].dev_util_pct = util[i];
+		p[i].kernel.known = true;
+		p[i].kernel.dev_util_pct = util[i];
 		/* steps 3 and 4 (12.8 ms) wholly over the 1 ms SLO: violated */
 		p[i].metric_lo_ns = p[i].metric_hi_ns = p[i].svc_mean_ns;
-		snprintf(p[i].kernel_dev, sizeof(p[i].kernel_dev), "vda");
+		snprintf(p[i].kernel.dev, sizeof(p[i].kernel.dev), "vda");
 	}
 	judged_update(&j, c, &c->workloads[0], p, 5);
 	assert_non_null(strstr(j.limit, "throughput capped at 5,000 ops/s"));
 	assert_non_null(strstr(j.limit, "; client disk vda busy 99% from 4,600 ops/s"));
 	/* under its limit at the first violation (or not read): not named */
-	p[3].dev_util_pct = 80;
+	p[3].kernel.dev_util_pct = 80;
 	judged_update(&j, c, &c->workloads[0], p, 5);
 	assert_null(strstr(j.limit, "client disk"));
 	/* busy from the first step (1,000 ops/s) and serving 5,000 at the violation: a
 	   device that serves in parallel, busy and not saturated: not named */
 	for (int i = 0; i < 5; i++)
-		p[i].dev_util_pct = 99;
+		p[i].kernel.dev_util_pct = 99;
 	judged_update(&j, c, &c->workloads[0], p, 5);
 	assert_null(strstr(j.limit, "client disk"));
 	for (int i = 0; i < 5; i++)
-		p[i].kernel_known = false;
-	p[3].dev_util_pct = 99;
+		p[i].kernel.known = false;
+	p[3].kernel.dev_util_pct = 99;
 	judged_update(&j, c, &c->workloads[0], p, 5);
 	assert_null(strstr(j.limit, "client disk"));
 	judged_free(&j);

@@ -195,17 +195,17 @@ static void test_point(void **state)
 			}
 		agg_point(st, 0, 100, c, pt);
 		assert_int_equal(pt->ops, 200);
-		assert_true(pt->read_ops_s == 70 && pt->write_ops_s == 30);
-		assert_int_equal(pt->kinds_known, !old);
+		assert_true(pt->kinds.read_ops_s == 70 && pt->kinds.write_ops_s == 30);
+		assert_int_equal(pt->kinds.known, !old);
 		if (!old) {
-			assert_true(fabs(pt->read_mib_s - 70 * 4096 / 1048576.0) < 1e-9);
-			assert_true(fabs(pt->write_mib_s - 30 * 4096 / 1048576.0) < 1e-9);
-			assert_true(pt->read_mean_ns == 1000000 && pt->write_mean_ns == 3000000);
-			assert_int_equal(pt->read_p99_ns, 1000000);
-			assert_int_equal(pt->write_pct_ns[0], 3000000); /* p50 */
-			assert_int_equal(pt->write_max_ns, 3000000);
+			assert_true(fabs(pt->kinds.read_mib_s - 70 * 4096 / 1048576.0) < 1e-9);
+			assert_true(fabs(pt->kinds.write_mib_s - 30 * 4096 / 1048576.0) < 1e-9);
+			assert_true(pt->kinds.read_mean_ns == 1000000 && pt->kinds.write_mean_ns == 3000000);
+			assert_int_equal(pt->kinds.read_p99_ns, 1000000);
+			assert_int_equal(pt->kinds.write_pct_ns[0], 3000000); /* p50 */
+			assert_int_equal(pt->kinds.write_max_ns, 3000000);
 		} else {
-			assert_true(pt->read_mib_s == 0 && pt->read_mean_ns == 0);
+			assert_true(pt->kinds.read_mib_s == 0 && pt->kinds.read_mean_ns == 0);
 		}
 		agg_step_free(st);
 	}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IOCURVE_FIGS_H
+#define IOCURVE_FIGS_H
+
+/*
+ * A step's figures by concern (figs_groups.h): agg_point merges the window and fills the
+ * load and latency, then each extractor of figs_fill's table fills its own group from
+ * what the step measured. A new concern is a group, a file with its extractor and a row.
+ */
+#include <stdint.h>
+
+#include "aggregate.h"
+
+/* What an extractor reads: the step's intervals and its window, merged. */
+struct figs_in {
+	const struct campaign *c;
+	struct agg_record *const *merged; /* per interval (NULL: none arrived) */
+	uint32_t nintervals;
+	uint32_t win_from, win_to; /* the measured window, [from, to) */
+	const struct record *all;  /* the window's measured intervals merged */
+	uint64_t measured_ns;      /* their length */
+	int slo_part;              /* the part the SLO judges (-1: the whole) */
+};
+
+void figs_kinds(const struct figs_in *in, struct step_point *pt);
+void figs_parts(const struct figs_in *in, struct step_point *pt);
+void figs_sync(const struct figs_in *in, struct step_point *pt);
+void figs_kernel(const struct figs_in *in, struct step_point *pt);
+void figs_verify(const struct figs_in *in, struct step_point *pt);
+
+/* Every extractor in turn: after the load, the latency and the errors are in pt. */
+void figs_fill(const struct figs_in *in, struct step_point *pt);
+
+#endif

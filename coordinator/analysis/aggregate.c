@@ -461,20 +461,21 @@ static void agg_health(const struct agg_record *all, size_t nm, uint64_t measure
 	const uint64_t late[4] = {all->rec.late_10us, all->rec.late_100us, all->rec.late_1ms,
 	                          all->rec.late_10ms};
 
-	pt->health_known = all->rec.health_n > 0;
-	if (!pt->health_known || ops == 0)
+	pt->client.known = all->rec.health_n > 0;
+	if (!pt->client.known || ops == 0)
 		return;
-	pt->issue_late_ns = (double)all->rec.issue_late_ns / ops;
-	pt->slot_wait_ns = (double)all->rec.slot_wait_ns / ops;
-	pt->reap_delay_ns = (double)all->rec.reap_delay_ns / ops;
+	pt->client.issue_late_ns = (double)all->rec.issue_late_ns / ops;
+	pt->client.slot_wait_ns = (double)all->rec.slot_wait_ns / ops;
+	pt->client.reap_delay_ns = (double)all->rec.reap_delay_ns / ops;
 	if (measured_ns > 0 && workers > 0)
-		pt->nivcsw_s = (double)all->rec.nivcsw / workers / ((double)measured_ns / 1e9);
-	pt->steal_pct = (double)all->rec.steal_ppm / 1e4;
+		pt->client.nivcsw_s =
+		    (double)all->rec.nivcsw / workers / ((double)measured_ns / 1e9);
+	pt->client.steal_pct = (double)all->rec.steal_ppm / 1e4;
 	/* the tail: ops the client delayed over the largest decade within THRESH_CLIENT_TAIL */
 	for (int k = 3; k >= 0; k--)
 		if (late_ns[k] <= THRESH_CLIENT_TAIL * (double)c->slo_latency_ns) {
-			pt->late_over_ns = late_ns[k];
-			pt->late_pct = 100.0 * (double)late[k] / ops;
+			pt->client.late_over_ns = late_ns[k];
+			pt->client.late_pct = 100.0 * (double)late[k] / ops;
 			break;
 		}
 }
@@ -499,13 +500,13 @@ static double agg_client_part(const struct agg_record *all, const struct campaig
 	double tail = (1 - q[c->slo_metric]) * (double)all->rec.ops;
 
 	if (!c->slo_from_due)
-		return pt->reap_delay_ns;
+		return pt->client.reap_delay_ns;
 	if (c->slo_metric == SLO_MEAN)
-		return pt->issue_late_ns + pt->reap_delay_ns;
+		return pt->client.issue_late_ns + pt->client.reap_delay_ns;
 	for (int k = 0; k < 4; k++)
 		if ((double)late[k] <= tail)
-			return decade[k] + pt->reap_delay_ns;
-	return fmax(1e8, (double)all->rec.lag_max_ns + pt->reap_delay_ns);
+			return decade[k] + pt->client.reap_delay_ns;
+	return fmax(1e8, (double)all->rec.lag_max_ns + pt->client.reap_delay_ns);
 }
 
 /* The busiest agent host of each measured interval, averaged over the window: its CPU, %. */
@@ -533,11 +534,11 @@ static bool agg_client_moved(const struct campaign *c, const struct step_point *
 	double slo = (double)c->slo_latency_ns, m = step_metric(pt, c->slo_metric);
 	double lo = pt->metric_hi_ns > 0 ? fmin(m, pt->metric_lo_ns) : m;
 	double hi = pt->metric_hi_ns > 0 ? fmax(m, pt->metric_hi_ns) : m;
-	double d = pt->client_slo_ns;
+	double d = pt->client.slo_ns;
 
-	if (!pt->health_known || hi <= slo)
+	if (!pt->client.known || hi <= slo)
 		return false;
-	if (pt->host_busy_pct >= THRESH_HOST_BUSY_PCT)
+	if (pt->client.host_busy_pct >= THRESH_HOST_BUSY_PCT)
 		return true;
 	if (!(d > 0))
 		return false;
@@ -641,10 +642,10 @@ void agg_point_workload(struct step_point *pt, const struct campaign *c, const s
 	 * A simulated device stamps each completion itself: its storage latency holds no
 	 * reap delay, so the client has no part in it (but on a busy host, its bursts).
 	 */
-	if (campaign_target_of(c, w)->sim.enabled && !c->slo_from_due && pt->health_known &&
+	if (campaign_target_of(c, w)->sim.enabled && !c->slo_from_due && pt->client.known &&
 	    pt->ops > 0) {
-		pt->client_slo_ns = 0;
-		pt->client_bound = agg_client_moved(c, pt);
+		pt->client.slo_ns = 0;
+		pt->client.bound = agg_client_moved(c, pt);
 	}
 }
 
@@ -702,9 +703,10 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 
 		agg_agent_share(st, ag, &sh);
 		if (sh.health_known && st->nagents > 1 &&
-		    (pt->worst_agent[0] == '\0' || sh.client_ns > pt->worst_client_ns)) {
-			snprintf(pt->worst_agent, sizeof(pt->worst_agent), "%s", ag->name);
-			pt->worst_client_ns = sh.client_ns;
+		    (pt->client.worst_agent[0] == '\0' || sh.client_ns > pt->client.worst_ns)) {
+			snprintf(pt->client.worst_agent, sizeof(pt->client.worst_agent), "%s",
+			         ag->name);
+			pt->client.worst_ns = sh.client_ns;
 		}
 		if (a < STEP_MAX_AGENTS)
 			pt->agents[a] = sh;
@@ -751,8 +753,9 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 	    st->merged[pt->win_from - 1] != NULL && st->merged[pt->win_from - 1]->agents > 0)
 		pt->missed_before = st->merged[pt->win_from - 1]->rec.missed;
 	pt->missed_charged = all->rec.missed_charged;
-	pt->lag_mean_ns = all->rec.ops ? (double)all->rec.lag_sum_ns / (double)all->rec.ops : 0;
-	pt->lag_max_ns = all->rec.lag_max_ns;
+	pt->client.lag_mean_ns =
+	    all->rec.ops ? (double)all->rec.lag_sum_ns / (double)all->rec.ops : 0;
+	pt->client.lag_max_ns = all->rec.lag_max_ns;
 	pt->errors = all->rec.errors;
 	pt->err_errno = all->rec.err_errno;
 	pt->err_offset = all->rec.err_offset;
@@ -763,8 +766,8 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 	if (measured_ns > 0) {
 		pt->achieved_ops = (double)all->rec.ops / pt->measured_s;
 		pt->mib_s = (double)all->rec.bytes / pt->measured_s / (1024.0 * 1024.0);
-		pt->cpu_pct = 100.0 * (double)(all->rec.cpu_user_ns + all->rec.cpu_sys_ns) /
-		              (double)measured_ns;
+		pt->client.cpu_pct = 100.0 * (double)(all->rec.cpu_user_ns + all->rec.cpu_sys_ns) /
+		                     (double)measured_ns;
 	}
 	pt->mean_ns = hist_mean(&all->rec.latency);
 	pt->p50_ns = hist_quantile(&all->rec.latency, 50);
@@ -805,25 +808,26 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 	                            .slo_part = st->slo_part},
 	          pt);
 	/* A completed op's latency is its lag plus its service time: the share is in [0, 1]. */
-	pt->lag_share = pt->lag_mean_ns + pt->svc_mean_ns > 0
-	                    ? pt->lag_mean_ns / (pt->lag_mean_ns + pt->svc_mean_ns)
-	                    : 0;
+	pt->client.lag_share =
+	    pt->client.lag_mean_ns + pt->svc_mean_ns > 0
+	        ? pt->client.lag_mean_ns / (pt->client.lag_mean_ns + pt->svc_mean_ns)
+	        : 0;
 	agg_health(all, nm, measured_ns, c, pt);
-	for (uint32_t i = st->win_from; pt->health_known && i < st->win_to; i++)
+	for (uint32_t i = st->win_from; pt->client.known && i < st->win_to; i++)
 		if (st->merged[i] != NULL && !st->merged[i]->warmup && st->merged[i]->agents > 0)
-			pt->client_stalls +=
+			pt->client.stalls +=
 			    agg_stalled_ops(st->merged[i], c->slo_latency_ns, &stall_ns) > 0;
 	agg_metric_ci(st, c, &pt->metric_lo_ns, &pt->metric_hi_ns);
-	pt->host_busy_pct = agg_host_busy(st);
-	if (pt->health_known && pt->ops > 0) {
-		pt->client_slo_ns = agg_client_part(all, c, pt);
-		pt->client_bound = agg_client_moved(c, pt);
+	pt->client.host_busy_pct = agg_host_busy(st);
+	if (pt->client.known && pt->ops > 0) {
+		pt->client.slo_ns = agg_client_part(all, c, pt);
+		pt->client.bound = agg_client_moved(c, pt);
 	}
-	pt->host_cpu_pct = all->host_cpu_pct;
+	pt->client.host_cpu_pct = all->host_cpu_pct;
 	pt->workers = nm ? (uint32_t)(all->workers / nm) : 0;
 	if (measured_ns > 0 && all->workers > 0)
 		/* workers were summed per interval: divide by the intervals to get a head count */
-		pt->qd_full_pct = 100.0 * (double)all->rec.qd_full_ns /
-		                  ((double)measured_ns * (double)all->workers / (double)nm);
+		pt->client.qd_full_pct = 100.0 * (double)all->rec.qd_full_ns /
+		                         ((double)measured_ns * (double)all->workers / (double)nm);
 	agg_record_free(all);
 }

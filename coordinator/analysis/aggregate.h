@@ -91,42 +91,22 @@ struct step_point {
 	double slo_ns; /* the SLO latency it was judged against... */
 	enum slo_metric slo_metric; /* ...and its metric */
 	uint32_t queue_depth;       /* per worker (agg_point_workload; 0: unknown) */
-	bool queue_sized;   /* no queue_depth given: a slot's wait counted in the storage's */
-	double lag_mean_ns; /* intended start to submission: the client's lateness */
-	uint64_t lag_max_ns;
+	bool queue_sized; /* no queue_depth given: a slot's wait counted in the storage's */
 	uint64_t ops;
 	uint64_t reads;
 	uint64_t missed; /* backlog at the window's end: due, not issued; the client fell behind */
-	uint64_t missed_before;  /* backlog at the window's start (built in the warm-up) */
-	uint64_t missed_charged; /* never completed: in the latencies at a lower bound (marked) */
-	double
-	    lag_share; /* lag over lag plus service time, 0..1: the client's part of the latency */
-	bool client_bound;      /* the client's delay can have moved the verdict (agg_health) */
-	bool health_known;      /* the agents measured the client's health (0.1.0 ones do not) */
-	double issue_late_ns;   /* mean per op: due (or a slot freed) to submission, the client's */
-	double slot_wait_ns;    /* mean per op: due to a slot freed, the queue depth's */
-	double reap_delay_ns;   /* mean per op: completion to the worker seeing it */
-	double nivcsw_s;        /* involuntary context switches per second per worker */
-	double steal_pct;       /* the agent hosts' CPU steal, worst interval, % */
-	double late_over_ns;    /* the client delay the tail rule counts (AGG_CLIENT_LATE)... */
-	double late_pct;        /* ...and the share of ops the client delayed more, % */
-	uint32_t retries;       /* earlier attempts of the step, re-run for a disturbed client */
-	uint32_t client_stalls; /* measured intervals in which the client delayed an op past
-	                           the largest decade within the SLO (reported, not judged) */
-	double client_slo_ns;   /* the client's part of the judged metric (agg_client_part) */
-	double host_busy_pct;   /* busiest agent host, mean over the window's intervals, % */
-	uint64_t errors;        /* failed operations */
-	int32_t err_errno;      /* the window's first kept failure: its errno (0: none)... */
-	uint64_t err_offset;    /* ...its offset, */
+	uint64_t missed_before;    /* backlog at the window's start (built in the warm-up) */
+	uint64_t missed_charged;   /* never completed: in the latencies at a lower bound (marked) */
+	struct step_client client; /* the client's health (agg_health) */
+	uint64_t errors;           /* failed operations */
+	int32_t err_errno;         /* the window's first kept failure: its errno (0: none)... */
+	uint64_t err_offset;       /* ...its offset, */
 	char err_path[RECORD_PATH_MAX];   /* target, */
 	char err_cause[RECORD_CAUSE_MAX]; /* cause in words, when no errno says it ("": none) */
 	char err_agent[64];               /* and agent */
 	double measured_s;
-	double cpu_pct;      /* workers' CPU time over measured time, in % of one core */
-	double host_cpu_pct; /* busiest agent host in any measured interval, % of its CPUs */
-	double qd_full_pct;  /* share of the time the workers' queues were full */
-	uint32_t workers;    /* workers that ran the step, all agents */
-	bool steady;         /* the backlog did not grow through the window (agg_backlog_grows) */
+	uint32_t workers; /* workers that ran the step, all agents */
+	bool steady;      /* the backlog did not grow through the window (agg_backlog_grows) */
 	/*
 	 * The 95% interval of the campaign's SLO metric (agg_metric_ci); both 0 when
 	 * unknown (fewer than two batches, or results written before it existed).
@@ -137,13 +117,6 @@ struct step_point {
 	uint32_t agents_lost; /* of nagents, lost during the step (the rest ran to its end) */
 	uint32_t lost_at;     /* the first interval without the lost agent(s); UINT32_MAX: none */
 	char lost_names[128]; /* the lost agents' names by name, ", " between ("" when none) */
-	/*
-	 * Of two agents or more that measured their health, the one whose client delayed
-	 * its operations most (mean over its window's operations) and that mean: the
-	 * disturbed client named ("" with one agent, or no health).
-	 */
-	char worst_agent[64];
-	double worst_client_ns;
 	struct agent_share agents[STEP_MAX_AGENTS];
 	uint32_t npct; /* the campaign's percentiles: pct[k] of the latency is pct_ns[k] */
 	double pct[CAMPAIGN_MAX_PERCENTILES];

@@ -803,11 +803,11 @@ double curve_client_bound(const struct knee *k, const struct step_point *sorted,
 		cap = sorted[k->over].offered_ops;
 	for (size_t i = 0; i < n && bound == 0; i++)
 		if (sorted[i].offered_ops > low && sorted[i].offered_ops < cap &&
-		    sorted[i].client_bound)
+		    sorted[i].client.bound)
 			bound = sorted[i].offered_ops;
 	for (size_t i = 0; i < n && bound > 0; i++)
 		if (sorted[i].offered_ops > 0 && sorted[i].offered_ops < bound &&
-		    !sorted[i].client_bound)
+		    !sorted[i].client.bound)
 			*measured = sorted[i].offered_ops;
 	return bound;
 }

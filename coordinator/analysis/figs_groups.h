@@ -72,4 +72,35 @@ struct step_bg {
 	uint32_t intervals; /* its reports merged (agents x intervals) */
 };
 
+/* The client's health over the window (agg_health): what it added to what it measured. */
+struct step_client {
+	bool known;         /* the agents measured it (0.1.0 ones do not) */
+	bool bound;         /* its delay can have moved the verdict (agg_client_moved) */
+	double lag_mean_ns; /* intended start to submission: the client's lateness */
+	uint64_t lag_max_ns;
+	double lag_share;     /* lag over lag plus service time, 0..1: its part of the latency */
+	double issue_late_ns; /* mean per op: due (or a slot freed) to submission */
+	double slot_wait_ns;  /* mean per op: due to a slot freed, the queue depth's */
+	double reap_delay_ns; /* mean per op: completion to the worker seeing it */
+	double nivcsw_s;      /* involuntary context switches per second per worker */
+	double steal_pct;     /* the agent hosts' CPU steal, worst interval, % */
+	double late_over_ns;  /* the client delay the tail rule counts (AGG_CLIENT_LATE)... */
+	double late_pct;      /* ...and the share of ops the client delayed more, % */
+	uint32_t retries;     /* earlier attempts of the step, re-run for a disturbed client */
+	uint32_t stalls;      /* measured intervals in which it delayed an op past the largest
+	                         decade within the SLO (reported, not judged) */
+	double slo_ns;        /* its part of the judged metric (agg_client_part) */
+	double host_busy_pct; /* busiest agent host, mean over the window's intervals, % */
+	double cpu_pct;       /* workers' CPU time over measured time, in % of one core */
+	double host_cpu_pct;  /* busiest agent host in any measured interval, % of its CPUs */
+	double qd_full_pct;   /* share of the time the workers' queues were full */
+	/*
+	 * Of two agents or more that measured their health, the one whose client delayed
+	 * its operations most (mean over its window's operations) and that mean: the
+	 * disturbed client named ("" with one agent, or no health).
+	 */
+	char worst_agent[64];
+	double worst_ns;
+};
+
 #endif

@@ -60,15 +60,15 @@ static void judged_client_cause(struct judged_curve *j)
 	size_t used = strlen(j->limit);
 
 	for (size_t i = 0; i < j->n; i++) {
-		if (j->sorted[i].offered_ops != j->client_bound || !j->sorted[i].client_bound)
+		if (j->sorted[i].offered_ops != j->client_bound || !j->sorted[i].client.bound)
 			continue;
 		verdict_client_cause(&j->sorted[i], cause, sizeof(cause), change, sizeof(change));
 		/* in a fleet, the client most disturbed, named */
-		if (j->sorted[i].worst_agent[0] != '\0' && used < sizeof(j->limit))
+		if (j->sorted[i].client.worst_agent[0] != '\0' && used < sizeof(j->limit))
 			used += (size_t)snprintf(j->limit + used, sizeof(j->limit) - used,
 			                         " (most on agent %s: %.0fus mean client delay)",
-			                         j->sorted[i].worst_agent,
-			                         j->sorted[i].worst_client_ns / 1e3);
+			                         j->sorted[i].client.worst_agent,
+			                         j->sorted[i].client.worst_ns / 1e3);
 		if (cause[0] != '\0' && used < sizeof(j->limit))
 			snprintf(j->limit + used, sizeof(j->limit) - used, "; %s", cause);
 		return;

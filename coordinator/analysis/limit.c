@@ -119,7 +119,7 @@ static void limit_cap_words(const struct limit_ctx *x, char *buf, size_t len)
 static bool limit_client_cpu(struct limit_ctx *x)
 {
 	return x->cpu >= THRESH_HOST_BUSY_PCT &&
-	       limit_unqueued(x, x->peak->svc_mean_ns - x->peak->reap_delay_ns);
+	       limit_unqueued(x, x->peak->svc_mean_ns - x->peak->client.reap_delay_ns);
 }
 
 static void limit_client_cpu_words(const struct limit_ctx *x, char *buf, size_t len)
@@ -241,14 +241,14 @@ const char *limit_judge(const struct campaign *c, const struct workload *w,
 	x.peak = curve_peak(w, pts, n);
 	x.errors = curve_errors(pts, n, &x.first_err);
 	for (size_t i = 0; i < n; i++) {
-		if (pts[i].host_cpu_pct > x.cpu)
-			x.cpu = pts[i].host_cpu_pct;
+		if (pts[i].client.host_cpu_pct > x.cpu)
+			x.cpu = pts[i].client.host_cpu_pct;
 		if (verdict_valid(&pts[i]) && pts[i].svc_mean_ns > 0 &&
 		    (x.svc_min == 0 || pts[i].svc_mean_ns < x.svc_min))
 			x.svc_min = pts[i].svc_mean_ns;
 	}
 	if (x.peak != NULL) {
-		x.qd = x.peak->qd_full_pct;
+		x.qd = x.peak->client.qd_full_pct;
 		x.slots = (double)x.peak->workers * w->io.queue_depth;
 		x.inflight = curve_in_flight(x.peak);
 	}

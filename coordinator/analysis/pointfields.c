@@ -37,8 +37,8 @@ static void pfield_first_error(const struct step_point *p, const struct judged_p
 static void pfield_client_delay(const struct step_point *p, const struct judged_point *jp,
                                 struct pfield_val *v)
 {
-	v->none = !p->health_known;
-	v->raw = p->issue_late_ns + p->reap_delay_ns;
+	v->none = !p->client.known;
+	v->raw = p->client.issue_late_ns + p->client.reap_delay_ns;
 }
 
 /* The judged latency named by whose it is and which figure: "storage mean", "response p99". */
@@ -139,7 +139,8 @@ static void pfield_device(const struct step_point *p, const struct judged_point 
 		snprintf(buf, len, "%s (shared: %.1fx the workers' ops)", p->kernel.dev,
 		         p->kernel.dev_ops_ratio);
 	else
-		snprintf(buf, len, "%s", p->kernel.known || p->kernel.nfs_known ? p->kernel.dev : "");
+		snprintf(buf, len, "%s",
+		         p->kernel.known || p->kernel.nfs_known ? p->kernel.dev : "");
 }
 
 /* The device's time per completed op; none when no block device was read or none completed. */
@@ -323,23 +324,26 @@ static const struct pfield pfield_rows[] = {
      .out = PF_CSV},
     {.name = "measured_s", PF_FIXED(measured_s, 3, "s"), .since = 1, .out = PF_CURVE},
     /* the workers' CPU time, % of one core */
-    {.name = "cpu_pct", PF_FIXED(cpu_pct, 1, "%"), .since = 1, .out = PF_CURVE},
+    {.name = "cpu_pct", PF_FIXED(client.cpu_pct, 1, "%"), .since = 1, .out = PF_CURVE},
     /* the busiest agent host, % of all its CPUs */
     {.name = "host_cpu_pct",
      .key = "client_cpu_pct",
      .event = "client_cpu_pct",
-     PF_FIXED(host_cpu_pct, 1, "%"),
+     PF_FIXED(client.host_cpu_pct, 1, "%"),
      .since = 1,
      .out = PF_CURVE | PF_JSON | PF_EVENT | PF_STEPS,
      .json_first = true,
      PF_COLUMN("Client CPU", PF_H_PERCENT, 11)},
     {.name = "qd_full_pct",
-     PF_FIXED(qd_full_pct, 1, "%"),
+     PF_FIXED(client.qd_full_pct, 1, "%"),
      .since = 1,
      .out = PF_JSON,
      .json_first = true},
-    {.name = "lag_mean_us", PF_US(lag_mean_ns, PF_M_DOUBLE), .since = 1, .out = PF_CURVE | PF_JSON},
-    {.name = "lag_max_us", PF_US(lag_max_ns, PF_M_U64), .since = 1, .out = PF_CURVE},
+    {.name = "lag_mean_us",
+     PF_US(client.lag_mean_ns, PF_M_DOUBLE),
+     .since = 1,
+     .out = PF_CURVE | PF_JSON},
+    {.name = "lag_max_us", PF_US(client.lag_max_ns, PF_M_U64), .since = 1, .out = PF_CURVE},
     {.name = "missed",
      PF_INT(missed, PF_M_U64),
      .since = 1,
@@ -378,9 +382,9 @@ static const struct pfield pfield_rows[] = {
      .json_first = true,
      PF_COLUMN("Verdict", PF_H_TEXT, 9)},
     /* lag over lag plus service time: the client's and queue depth's part of the latency */
-    {.name = "lag_share", PF_FIXED(lag_share, 3, ""), .since = 1, .out = PF_CURVE | PF_JSON},
+    {.name = "lag_share", PF_FIXED(client.lag_share, 3, ""), .since = 1, .out = PF_CURVE | PF_JSON},
     {.name = "client_bound",
-     PF_AT(client_bound, PF_M_BOOL),
+     PF_AT(client.bound, PF_M_BOOL),
      .kind = PF_BOOL,
      .unit = "",
      .since = 1,
@@ -408,35 +412,38 @@ static const struct pfield pfield_rows[] = {
      .out = PF_JSON},
     /* the client's health (agg_health); health_known false: an agent of 0.1.0, unknown */
     {.name = "health_known",
-     PF_AT(health_known, PF_M_BOOL),
+     PF_AT(client.known, PF_M_BOOL),
      .kind = PF_BOOL,
      .unit = "",
      .since = 2,
      .out = PF_CURVE | PF_JSON},
     {.name = "issue_late_us",
-     PF_US(issue_late_ns, PF_M_DOUBLE),
+     PF_US(client.issue_late_ns, PF_M_DOUBLE),
      .since = 2,
      .out = PF_CURVE | PF_JSON},
     {.name = "slot_wait_us",
-     PF_US(slot_wait_ns, PF_M_DOUBLE),
+     PF_US(client.slot_wait_ns, PF_M_DOUBLE),
      .since = 2,
      .out = PF_CURVE | PF_JSON},
     {.name = "reap_delay_us",
-     PF_US(reap_delay_ns, PF_M_DOUBLE),
+     PF_US(client.reap_delay_ns, PF_M_DOUBLE),
      .since = 2,
      .out = PF_CURVE | PF_JSON},
-    {.name = "nivcsw_s", PF_FIXED(nivcsw_s, 1, "/s"), .since = 2, .out = PF_CURVE | PF_JSON},
-    {.name = "steal_pct", PF_FIXED(steal_pct, 1, "%"), .since = 2, .out = PF_CURVE | PF_JSON},
+    {.name = "nivcsw_s", PF_FIXED(client.nivcsw_s, 1, "/s"), .since = 2, .out = PF_CURVE | PF_JSON},
+    {.name = "steal_pct",
+     PF_FIXED(client.steal_pct, 1, "%"),
+     .since = 2,
+     .out = PF_CURVE | PF_JSON},
     {.name = "late_over_us",
-     PF_US(late_over_ns, PF_M_DOUBLE),
+     PF_US(client.late_over_ns, PF_M_DOUBLE),
      .since = 2,
      .out = PF_CURVE | PF_JSON},
-    {.name = "late_pct", PF_FIXED(late_pct, 3, "%"), .since = 2, .out = PF_CURVE | PF_JSON},
+    {.name = "late_pct", PF_FIXED(client.late_pct, 3, "%"), .since = 2, .out = PF_CURVE | PF_JSON},
     /* earlier attempts re-run for a disturbed client (retry: N) */
-    {.name = "retries", PF_INT(retries, PF_M_U32), .since = 2, .out = PF_CURVE | PF_JSON},
+    {.name = "retries", PF_INT(client.retries, PF_M_U32), .since = 2, .out = PF_CURVE | PF_JSON},
     /* measured intervals in which the client stalled an op past the SLO's decade */
     {.name = "client_stalls",
-     PF_INT(client_stalls, PF_M_U32),
+     PF_INT(client.stalls, PF_M_U32),
      .since = 2,
      .out = PF_CURVE | PF_JSON},
     /* the SLO metric's 95% interval (agg_metric_ci); 0 when unknown */
@@ -538,7 +545,7 @@ static const struct pfield pfield_rows[] = {
      .out = PF_CURVE | PF_JSON | PF_STEPS,
      PF_COLUMN("Client delay", PF_H_DURATION, 6)},
     {.name = "client_slo_us",
-     PF_US(client_slo_ns, PF_M_DOUBLE),
+     PF_US(client.slo_ns, PF_M_DOUBLE),
      .since = 3,
      .out = PF_CURVE | PF_JSON},
     /* the one verdict on the SLO, from the step's own 95% interval */

@@ -249,7 +249,7 @@ void step_point(const struct step *s, struct step_point *pt)
 	agg_point_workload(pt, s->c, s->w);
 	pt->cooldown_ms = s->cooldown_ms;
 	memcpy(pt->cooldown, s->cooldown, sizeof(pt->cooldown));
-	pt->retries = s->retries;
+	pt->client.retries = s->retries;
 }
 
 bool step_disturbed(const struct step *s, struct step_point *pt)
@@ -259,7 +259,7 @@ bool step_disturbed(const struct step *s, struct step_point *pt)
 	 * A step that lost an agent is not re-run: the loss is the step's, and a retry on
 	 * the agents left would hide where it happened (its point carries the mark).
 	 */
-	return pt->client_bound && pt->agents_lost == 0;
+	return pt->client.bound && pt->agents_lost == 0;
 }
 
 bool step_probe_failed(const struct step *s)

@@ -40,13 +40,14 @@ static bool verdict_queue_moved(const struct step_point *pt)
 {
 	double hi = step_metric(pt, pt->slo_metric);
 
-	if (!(pt->offered_ops > 0) || !(pt->qd_full_pct > 0) || pt->slo_due || pt->queue_sized)
+	if (!(pt->offered_ops > 0) || !(pt->client.qd_full_pct > 0) || pt->slo_due ||
+	    pt->queue_sized)
 		return false;
-	if (!pt->health_known)
-		return pt->qd_full_pct >= THRESH_QUEUE_BOUND_PCT;
+	if (!pt->client.known)
+		return pt->client.qd_full_pct >= THRESH_QUEUE_BOUND_PCT;
 	if (pt->metric_hi_ns > 0)
 		hi = pt->metric_hi_ns;
-	return hi <= pt->slo_ns && hi + pt->slot_wait_ns > pt->slo_ns;
+	return hi <= pt->slo_ns && hi + pt->client.slot_wait_ns > pt->slo_ns;
 }
 
 /* The rules of "can the step be judged?", one row each: see verdict_rules. */
@@ -139,24 +140,26 @@ static void verdict_empty_words(const struct step_point *pt, char *buf, size_t l
 
 static bool verdict_client(const struct step_point *pt)
 {
-	return pt->client_bound;
+	return pt->client.bound;
 }
 
 static void verdict_client_words(const struct step_point *pt, char *buf, size_t len)
 {
 	char most[96];
 
-	if (pt->host_busy_pct >= THRESH_HOST_BUSY_PCT)
+	if (pt->client.host_busy_pct >= THRESH_HOST_BUSY_PCT)
 		snprintf(buf, len,
 		         "client-bound (its host %.0f%% busy through the step: the client's bursts "
 		         "can have moved its verdict; issue lateness %.0fus, reap delay %.0fus%s)",
-		         pt->host_busy_pct, pt->issue_late_ns / 1e3, pt->reap_delay_ns / 1e3,
+		         pt->client.host_busy_pct, pt->client.issue_late_ns / 1e3,
+		         pt->client.reap_delay_ns / 1e3,
 		         verdict_worst_agent(pt, most, sizeof(most)));
 	else
 		snprintf(buf, len,
 		         "client-bound (the client's %.0fus in the metric can have moved its "
 		         "verdict; issue lateness %.0fus, reap delay %.0fus%s)",
-		         pt->client_slo_ns / 1e3, pt->issue_late_ns / 1e3, pt->reap_delay_ns / 1e3,
+		         pt->client.slo_ns / 1e3, pt->client.issue_late_ns / 1e3,
+		         pt->client.reap_delay_ns / 1e3,
 		         verdict_worst_agent(pt, most, sizeof(most)));
 }
 
@@ -171,14 +174,14 @@ static void verdict_queue_words(const struct step_point *pt, char *buf, size_t l
 	const double held =
 	    ceil(pt->workers ? pt->offered_ops / pt->workers * pt->slo_ns / 1e9 : 0);
 
-	if (pt->health_known)
+	if (pt->client.known)
 		snprintf(wait, sizeof(wait), ", operations waited %.0fus for one",
-		         pt->slot_wait_ns / 1e3);
+		         pt->client.slot_wait_ns / 1e3);
 	snprintf(buf, len,
 	         "queue-bound: all %u slots held %.0f%% of the time%s; at %.0f ops/s and a %.0fus "
 	         "SLO a worker holds %.0f in flight%s: raise queue_depth above %.0f",
-	         pt->queue_depth, pt->qd_full_pct, wait, pt->offered_ops, pt->slo_ns / 1e3, held,
-	         held < pt->queue_depth ? ", more in the bursts that filled them" : "",
+	         pt->queue_depth, pt->client.qd_full_pct, wait, pt->offered_ops, pt->slo_ns / 1e3,
+	         held, held < pt->queue_depth ? ", more in the bursts that filled them" : "",
 	         fmax(held, pt->queue_depth));
 }
 
@@ -224,9 +227,9 @@ unsigned verdict_point(const struct step_point *pt)
 const char *verdict_worst_agent(const struct step_point *pt, char *buf, size_t len)
 {
 	buf[0] = '\0';
-	if (pt->worst_agent[0] != '\0')
-		snprintf(buf, len, "; most on %s, %.0fus", pt->worst_agent,
-		         pt->worst_client_ns / 1e3);
+	if (pt->client.worst_agent[0] != '\0')
+		snprintf(buf, len, "; most on %s, %.0fus", pt->client.worst_agent,
+		         pt->client.worst_ns / 1e3);
 	return buf;
 }
 
@@ -253,25 +256,25 @@ void verdict_words(const struct step_point *pt, unsigned reasons, char *buf, siz
 void verdict_client_cause(const struct step_point *pt, char *cause, size_t clen, char *change,
                           size_t chlen)
 {
-	double each = pt->workers ? pt->cpu_pct / pt->workers : pt->cpu_pct;
+	double each = pt->workers ? pt->client.cpu_pct / pt->workers : pt->client.cpu_pct;
 
 	cause[0] = change[0] = '\0';
-	if (!pt->health_known)
+	if (!pt->client.known)
 		return;
-	if (pt->steal_pct > THRESH_STEAL_PCT) {
+	if (pt->client.steal_pct > THRESH_STEAL_PCT) {
 		snprintf(cause, clen, "the hypervisor took %.0f%% of its CPU (steal)",
-		         pt->steal_pct);
+		         pt->client.steal_pct);
 		snprintf(change, chlen, "a client whose CPUs are not shared (steal %.0f%%)",
-		         pt->steal_pct);
+		         pt->client.steal_pct);
 	} else if (each >= THRESH_WORKER_BUSY_PCT) {
 		snprintf(cause, clen,
 		         "its own pacing kept its workers busy (%.0f%% of a core each)", each);
 		snprintf(change, chlen, "spread the rate over more workers or agents");
-	} else if (pt->host_cpu_pct >= THRESH_HOST_BUSY_PCT) {
+	} else if (pt->client.host_cpu_pct >= THRESH_HOST_BUSY_PCT) {
 		snprintf(cause, clen,
 		         "other work shared its host (%.0f%% of its CPUs busy, its workers %.0f%% "
 		         "of a core each)",
-		         pt->host_cpu_pct, each);
+		         pt->client.host_cpu_pct, each);
 		snprintf(change, chlen, "a client with nothing else to run");
 	} else {
 		snprintf(
@@ -279,7 +282,7 @@ void verdict_client_cause(const struct step_point *pt, char *cause, size_t clen,
 		    "its workers stalled while its host had CPU to spare (at most %.0f%% busy, "
 		    "its workers %.0f%% of a core each): the kernel or the hypervisor held "
 		    "them, not the load",
-		    pt->host_cpu_pct, each);
+		    pt->client.host_cpu_pct, each);
 		snprintf(change, chlen,
 		         "measure again, or on a quieter client (the stalls were not the load's)");
 	}

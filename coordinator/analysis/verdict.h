@@ -84,7 +84,7 @@ double verdict_slots_needed(const struct campaign *c, const struct step_point *p
 
 /*
  * "; most on AGENT, 420us": the agent whose client delayed its operations most
- * (step_point.worst_agent), "" with one agent; into buf, returned.
+ * (step_point.client.worst_agent), "" with one agent; into buf, returned.
  */
 const char *verdict_worst_agent(const struct step_point *pt, char *buf, size_t len);
 /*

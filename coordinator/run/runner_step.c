@@ -394,8 +394,9 @@ static int runner_retry(struct runner *r, struct error *err)
 		log_warn("%s step %u: the client's %.0f us in the SLO metric can have moved its "
 		         "verdict (issue lateness %.0f us, reap delay %.0f us): running it again "
 		         "(retry %u of %u)",
-		         w->name, r->step + 1, pt->client_slo_ns / 1e3, pt->issue_late_ns / 1e3,
-		         pt->reap_delay_ns / 1e3, r->retries + 1, w->retry);
+		         w->name, r->step + 1, pt->client.slo_ns / 1e3,
+		         pt->client.issue_late_ns / 1e3, pt->client.reap_delay_ns / 1e3,
+		         r->retries + 1, w->retry);
 	free(pt);
 	if (!disturbed)
 		return 0;

@@ -481,37 +481,37 @@ static void test_point_client_health(void **state)
 
 	(void)state;
 	aggregate_point_health(mean, 100000, 120000, 0, 0, pt);
-	assert_true(pt->health_known);
-	assert_false(pt->client_bound);
-	assert_true(fabs(pt->issue_late_ns - 120000) < 1e-6);
+	assert_true(pt->client.known);
+	assert_false(pt->client.bound);
+	assert_true(fabs(pt->client.issue_late_ns - 120000) < 1e-6);
 	assert_int_equal(verdict_judge(mean, pt), VERDICT_MET);
-	assert_true(pt->lag_share >= 0 && pt->lag_share <= 1);
+	assert_true(pt->client.lag_share >= 0 && pt->client.lag_share <= 1);
 	aggregate_point_health(mean, 1050000, 5000, 0, 100000, pt);
-	assert_true(pt->client_bound);
-	assert_true(fabs(pt->client_slo_ns - 100000) < 1e-6);
+	assert_true(pt->client.bound);
+	assert_true(fabs(pt->client.slo_ns - 100000) < 1e-6);
 	verdict_words(pt, verdict_point(pt), words, sizeof(words));
 	assert_non_null(strstr(words, "client-bound (the client's 100us in the metric"));
 	assert_int_equal(verdict_judge(mean, pt), VERDICT_NOT_JUDGED);
 	aggregate_point_health(mean, 1500000, 5000, 0, 100000, pt);
-	assert_false(pt->client_bound);
+	assert_false(pt->client.bound);
 	assert_int_equal(verdict_judge(mean, pt), VERDICT_VIOLATED);
 	/* from the due time: 950 us of service and 120 us of issue lateness */
 	aggregate_point_health(due, 950000, 120000, 0, 0, pt);
-	assert_true(pt->client_bound);
+	assert_true(pt->client.bound);
 	aggregate_point_health(mean, 950000, 120000, 0, 0, pt);
-	assert_false(pt->client_bound);
+	assert_false(pt->client.bound);
 	assert_int_equal(verdict_judge(mean, pt), VERDICT_MET);
 	/* 1,050 us of service with 120 us of issue lateness on a host with CPU to spare */
 	aggregate_point_health(mean, 1050000, 120000, 0, 0, pt);
-	assert_false(pt->client_bound);
+	assert_false(pt->client.bound);
 	/*
 	 * Slot waits that could have moved the verdict: 100 us of storage and 950 us of
 	 * waiting for a slot would have been over the SLO in a storage with slots enough.
 	 */
 	aggregate_point_health(mean, 100000, 5000, 950000, 0, pt);
-	assert_false(pt->client_bound);
+	assert_false(pt->client.bound);
 	assert_true(verdict_point(pt) & VERDICT_QUEUE_BOUND);
-	assert_true(pt->lag_share > 0.8 && pt->lag_share <= 1);
+	assert_true(pt->client.lag_share > 0.8 && pt->client.lag_share <= 1);
 	verdict_words(pt, verdict_point(pt), words, sizeof(words));
 	assert_non_null(strstr(words, "queue-bound: all "));
 	assert_non_null(strstr(words, "slots held 20% of the time, operations waited 950us"));
@@ -538,21 +538,21 @@ static void test_point_client_health(void **state)
 			                              .late_ns = 5000,
 			                              .host_pct = i < 4 ? 97 : 85};
 		aggregate_health_step(mean, hv, pt);
-		assert_true(pt->host_busy_pct > 94 && pt->host_busy_pct < 95);
-		assert_true(pt->client_bound);
+		assert_true(pt->client.host_busy_pct > 94 && pt->client.host_busy_pct < 95);
+		assert_true(pt->client.bound);
 		verdict_words(pt, verdict_point(pt), words, sizeof(words));
 		assert_non_null(strstr(words, "client-bound (its host 95% busy through the step"));
 		for (int i = 0; i < 5; i++)
 			hv[i].svc_ns = hv[i].lat_ns = 500000;
 		aggregate_health_step(mean, hv, pt);
-		assert_false(pt->client_bound);
+		assert_false(pt->client.bound);
 		assert_int_equal(verdict_judge(mean, pt), VERDICT_MET);
 		for (int i = 0; i < 5; i++) {
 			hv[i].svc_ns = hv[i].lat_ns = 2000000;
 			hv[i].host_pct = 85;
 		}
 		aggregate_health_step(mean, hv, pt);
-		assert_false(pt->client_bound);
+		assert_false(pt->client.bound);
 		assert_int_equal(verdict_judge(mean, pt), VERDICT_VIOLATED);
 	}
 	free(pt);
@@ -577,11 +577,11 @@ static void test_point_sim_client(void **state)
 	(void)state;
 	aggregate_point_health(file, 1050000, 5000, 0, 100000, pt);
 	agg_point_workload(pt, file, &file->workloads[0]);
-	assert_true(pt->client_bound);
+	assert_true(pt->client.bound);
 	aggregate_point_health(sim, 1050000, 5000, 0, 100000, pt);
 	agg_point_workload(pt, sim, &sim->workloads[0]);
-	assert_false(pt->client_bound);
-	assert_true(pt->client_slo_ns == 0);
+	assert_false(pt->client.bound);
+	assert_true(pt->client.slo_ns == 0);
 	assert_int_not_equal(verdict_judge(sim, pt), VERDICT_NOT_JUDGED);
 	free(pt);
 	campaign_free(sim);

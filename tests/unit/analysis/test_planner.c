@@ -685,7 +685,7 @@ static void test_refine_below_client_bound(void **state)
 		assert_true(planner_next_pts(&p, pts, n, &rate));
 		pts[n] = planner_device(rate, 1e9, (uint32_t)n);
 	}
-	pts[2].client_bound = true;
+	pts[2].client.bound = true;
 	assert_true(planner_next_pts(&p, pts, 3, &rate));
 	assert_true(rate == 3000);
 	/* with the budget spent, it says why the knee stays a bound */

@@ -71,29 +71,29 @@ static struct step_point test_point(void)
 	p.svc_p99_ns = 1100000;
 	p.svc_p999_ns = 1700000;
 	p.svc_max_ns = 1900000;
-	p.client_slo_ns = 2500;
+	p.client.slo_ns = 2500;
 	p.metric_lo_ns = 790000;
 	p.metric_hi_ns = 845000;
 	p.ops = 2997;
 	p.reads = 1500;
 	p.errors = 2;
 	p.measured_s = 2;
-	p.cpu_pct = 12.5;
-	p.host_cpu_pct = 33.3;
-	p.health_known = true;
-	p.issue_late_ns = 41000;
-	p.slot_wait_ns = 7000;
-	p.reap_delay_ns = 3000;
-	p.nivcsw_s = 12.5;
-	p.steal_pct = 1.5;
-	p.late_over_ns = 100000;
-	p.late_pct = 0.625;
-	p.retries = 2;
-	p.lag_mean_ns = 1234;
-	p.lag_max_ns = 5000;
+	p.client.cpu_pct = 12.5;
+	p.client.host_cpu_pct = 33.3;
+	p.client.known = true;
+	p.client.issue_late_ns = 41000;
+	p.client.slot_wait_ns = 7000;
+	p.client.reap_delay_ns = 3000;
+	p.client.nivcsw_s = 12.5;
+	p.client.steal_pct = 1.5;
+	p.client.late_over_ns = 100000;
+	p.client.late_pct = 0.625;
+	p.client.retries = 2;
+	p.client.lag_mean_ns = 1234;
+	p.client.lag_max_ns = 5000;
 	p.missed = 4;
-	p.lag_share = 0.25;
-	p.client_bound = true;
+	p.client.lag_share = 0.25;
+	p.client.bound = true;
 	p.missed_charged = 1;
 	p.nagents = 3;
 	p.agents_lost = 1;
@@ -261,17 +261,17 @@ static void test_rows_text(void **state)
 	/* a closed-loop step with no agent lost: "max", and an empty lost_at_interval */
 	p.offered_ops = 0;
 	p.agents_lost = 0;
-	p.client_bound = false;
+	p.client.bound = false;
 	got = test_text(test_row_fn, PF_CURVE, &p);
 	assert_true(strncmp(got, "3,max,0.0,", 10) == 0);
 	assert_true(strstr(got, ",false,1") != NULL);
 	free(got);
 	/* without the client's health (an agent of 0.1.0) its delay is not measured: empty */
-	p.health_known = false;
+	p.client.known = false;
 	got = test_text(test_row_fn, PF_CURVE, &p);
 	assert_non_null(strstr(got, ",550.0,1100.0,1900.0,,2.5"));
 	free(got);
-	p.health_known = true;
+	p.client.known = true;
 	got = test_text(test_row_fn, PF_CSV, &p);
 	/* no agent lost: lost_at_interval empty, before the kernel's and the judged latency's */
 	assert_non_null(strstr(got, ",3,0," TEST_KERNEL_NONE ",storage mean,"));
@@ -324,7 +324,7 @@ static void test_values(void **state)
 	assert_true(!v.none && v.d == 44.0);
 	v = pfield_value(pfield_find("client_slo_us"), &p, NULL);
 	assert_true(v.d == 2.5);
-	p.health_known = false;
+	p.client.known = false;
 	assert_true(pfield_value(pfield_find("client_delay_us"), &p, NULL).none);
 	/* truncated, never overrun */
 	assert_int_equal(pfield_format(pfield_find("offered_ops"), &p, NULL, buf, 4), 3);
@@ -362,7 +362,7 @@ static void test_event(void **state)
 	assert_true(e.point.p99_us == (double)p.p99_ns / 1e3);
 	assert_true(e.point.steady == p.steady);
 	assert_true(e.point.errors == p.errors);
-	assert_true(e.point.client_cpu_pct == p.host_cpu_pct);
+	assert_true(e.point.client_cpu_pct == p.client.host_cpu_pct);
 	/* the runner's own: not from the point */
 	assert_true(e.point.step == 0 && e.point.metric_us == 0 && e.point.saturated == NULL);
 }

@@ -239,7 +239,7 @@ static void test_judged_limit(void **state)
 	(void)state;
 	rc_throttle(p, 100);
 	for (int i = 0; i < 5; i++)
-		p[i].host_cpu_pct = 95;
+		p[i].client.host_cpu_pct = 95;
 	judged_update(&j, c, &c->workloads[0], p, 5);
 	assert_true(j.ratecap.capped);
 	assert_non_null(strstr(j.limit, "throughput capped at 5,000 ops/s (a rate limit such as a "
@@ -283,7 +283,7 @@ static void test_cpu_or_storage(void **state)
 		p[2] = rc_pt(2, 4000, 4000, 100);
 		p[3] = rc_pt(3, 8000, 5000, grown ? 3000 : 100);
 		for (int i = 0; i < 4; i++)
-			p[i].host_cpu_pct = 97;
+			p[i].client.host_cpu_pct = 97;
 		judged_update(&j, c, &c->workloads[0], p, 4);
 		if (grown)
 			assert_non_null(strstr(j.limit, "storage saturated: "));
@@ -291,7 +291,7 @@ static void test_cpu_or_storage(void **state)
 			assert_string_equal(j.limit, "client CPU (an agent host 97% busy)");
 	}
 	/* the client's reap delay is its own, not the storage's queue */
-	p[3].reap_delay_ns = 2950e3;
+	p[3].client.reap_delay_ns = 2950e3;
 	judged_update(&j, c, &c->workloads[0], p, 4);
 	assert_string_equal(j.limit, "client CPU (an agent host 97% busy)");
 	judged_free(&j);

@@ -143,7 +143,7 @@ static void test_run_and_report(void **state)
 	assert_memory_equal(&a[0], &a[1], sizeof(*a));
 	assert_int_equal(a[0].cooldown_ms, 1200);
 	assert_string_equal(a[0].cooldown, "recovered");
-	assert_int_equal(a[0].retries, 1);
+	assert_int_equal(a[0].client.retries, 1);
 	assert_int_equal(a[0].win_to, to);
 	free(a);
 	step_free(run);

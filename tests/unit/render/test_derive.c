@@ -50,7 +50,7 @@ static void derive_test_points(struct step_point *pts)
 		p->measured_s = 2;
 		p->intervals = 5;
 		p->steady = true;
-		p->host_cpu_pct = 100.0 / 3.0;
+		p->client.host_cpu_pct = 100.0 / 3.0;
 		p->nagents = 1;
 	}
 }
@@ -106,9 +106,9 @@ static void test_derive_json(void **state)
 	assert_non_null(mkdtemp(dir));
 	derive_test_points(pts);
 	/* step 2's agent measured its client: 41us late to issue, 3us to reap */
-	pts[1].health_known = true;
-	pts[1].issue_late_ns = 41e3;
-	pts[1].reap_delay_ns = 3e3;
+	pts[1].client.known = true;
+	pts[1].client.issue_late_ns = 41e3;
+	pts[1].client.reap_delay_ns = 3e3;
 	judged = judged_all(c, all, npts);
 	if (derive_all(dir, c, all, npts, judged, NULL, &err) < 0)
 		fail_msg("%s", err.msg);
@@ -222,7 +222,7 @@ static void test_derive_huge(void **state)
 
 	assert_non_null(mkdtemp(dir));
 	derive_test_points(pts);
-	pts[0].host_cpu_pct = 1e308;
+	pts[0].client.host_cpu_pct = 1e308;
 	pts[1].offered_ops = -1e308;
 	pts[2].mean_ns = 1.7976931348623157e308;
 	judged = judged_all(c, all, npts);

@@ -370,7 +370,7 @@ static void test_judged_client_bound(void **state)
 	char knee[1024];
 
 	(void)state;
-	pts[2].client_bound = true; /* 3000: over the SLO, but the client's doing */
+	pts[2].client.bound = true; /* 3000: over the SLO, but the client's doing */
 	judged_update(&j, c, w, pts, JUDGED_N(pts));
 	assert_true(j.v[2].reasons & VERDICT_CLIENT_BOUND);
 	assert_false(j.v[2].violates);
@@ -387,14 +387,14 @@ static void test_judged_client_bound(void **state)
 	assert_non_null(strstr(knee, "the knee is a lower bound"));
 
 	/* disturbed below the knee's step: the knee stands as measured */
-	pts[2].client_bound = false;
-	pts[0].client_bound = true;
+	pts[2].client.bound = false;
+	pts[0].client.bound = true;
 	judged_update(&j, c, w, pts, JUDGED_N(pts));
 	assert_true(j.client_bound == 0);
 	assert_null(strstr(j.limit, "client-bound"));
 
 	/* disturbed from the first step: nothing measured */
-	pts[1].client_bound = pts[2].client_bound = pts[3].client_bound = true;
+	pts[1].client.bound = pts[2].client.bound = pts[3].client.bound = true;
 	judged_update(&j, c, w, pts, JUDGED_N(pts));
 	assert_string_equal(j.limit, "client-bound: this client could not measure even 1000 "
 	                             "ops/s, the lowest rate offered");
@@ -434,11 +434,11 @@ static void test_judged_client_cause(void **state)
 	(void)state;
 	for (size_t i = 0; i < JUDGED_N(cases); i++) {
 		for (size_t k = 0; k < JUDGED_N(pts); k++) {
-			pts[k].client_bound = pts[k].health_known = true;
+			pts[k].client.bound = pts[k].client.known = true;
 			pts[k].workers = 2;
-			pts[k].cpu_pct = cases[i].cpu_pct;
-			pts[k].host_cpu_pct = cases[i].host_pct;
-			pts[k].steal_pct = cases[i].steal_pct;
+			pts[k].client.cpu_pct = cases[i].cpu_pct;
+			pts[k].client.host_cpu_pct = cases[i].host_pct;
+			pts[k].client.steal_pct = cases[i].steal_pct;
 		}
 		judged_update(&j, c, w, pts, JUDGED_N(pts));
 		assert_non_null(strstr(j.limit, "client-bound: this client could not measure even "
@@ -448,7 +448,7 @@ static void test_judged_client_cause(void **state)
 		assert_null(strstr(j.advice, "start lower"));
 	}
 	/* without the client's health (an old agent), no cause is guessed */
-	pts[0].health_known = pts[1].health_known = false;
+	pts[0].client.known = pts[1].client.known = false;
 	judged_update(&j, c, w, pts, JUDGED_N(pts));
 	assert_string_equal(j.limit, "client-bound: this client could not measure even 1000 "
 	                             "ops/s, the lowest rate offered");
@@ -493,10 +493,10 @@ static void test_judged_confirmation_violated(void **state)
 	assert_string_equal(j.precision,
 	                    "band 0.9% wide: the step run last (offered 56500 ops/s) violated");
 	table_knee_text(&j, text, sizeof(text));
-	assert_string_equal(text,
-	                    "Performance @ 1.00ms (storage mean): 56,000 ops/s (95% band 56,000-56,500) "
-	                    "(measured at step 5, not confirmed: band 0.9% wide: the step "
-	                    "run last (offered 56500 ops/s) violated; peak 60000 ops/s)");
+	assert_string_equal(
+	    text, "Performance @ 1.00ms (storage mean): 56,000 ops/s (95% band 56,000-56,500) "
+	          "(measured at step 5, not confirmed: band 0.9% wide: the step "
+	          "run last (offered 56500 ops/s) violated; peak 60000 ops/s)");
 	/* the same step met at the knee and run last: confirmed */
 	pts[8] = judged_pt(8, 56000, 1, 570);
 	judged_update(&j, c, &c->workloads[0], pts, JUDGED_N(pts));
@@ -720,7 +720,7 @@ static void test_judged_advice_lower_bound(void **state)
 	/* queue-bound instead (an old agent: queues full 20% of the time): a lower bound */
 	pts[1].steady = true;
 	pts[1].missed = 0;
-	pts[1].qd_full_pct = 20;
+	pts[1].client.qd_full_pct = 20;
 	pts[1].queue_depth = 16;
 	pts[1].slo_ns = 1e6;
 	judged_update(&j, c, &c->workloads[0], pts, JUDGED_N(pts));
@@ -738,7 +738,7 @@ static void test_judged_advice_lower_bound(void **state)
 	                       ">= 1,000 ops/s: no step violated the SLO, the knee lies at or "
 	                       "above the highest step that met it (peak 2000 ops/s); step 2"));
 	/* every step judged: raise the load */
-	pts[1].qd_full_pct = 0;
+	pts[1].client.qd_full_pct = 0;
 	judged_update(&j, c, &c->workloads[0], pts, JUDGED_N(pts));
 	assert_int_equal(j.knee.kind, KNEE_ALL_UNDER);
 	assert_string_equal(j.advice, "");

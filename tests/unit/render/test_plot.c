@@ -58,7 +58,7 @@ static void plot_test_points(struct step_point *pts, double scale)
 			                                 .p99_ns = p->p99_ns,
 			                                 .warmup = k == 0,
 			                                 .measured = k > 0};
-		p->host_cpu_pct = 10 + 5.0 * (double)i;
+		p->client.host_cpu_pct = 10 + 5.0 * (double)i;
 		p->nagents = 2;
 		for (uint32_t a = 0; a < 2; a++) {
 			snprintf(p->agents[a].name, sizeof(p->agents[a].name), "local-%u", a);

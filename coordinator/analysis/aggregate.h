@@ -97,7 +97,7 @@ struct step_point {
 	uint64_t missed; /* backlog at the window's end: due, not issued; the client fell behind */
 	uint64_t missed_before;    /* backlog at the window's start (built in the warm-up) */
 	uint64_t missed_charged;   /* never completed: in the latencies at a lower bound (marked) */
-	struct step_client client; /* the client's health (agg_health) */
+	struct step_client client; /* the client's health (figs_client) */
 	uint64_t errors;           /* failed operations */
 	int32_t err_errno;         /* the window's first kept failure: its errno (0: none)... */
 	uint64_t err_offset;       /* ...its offset, */
@@ -136,15 +136,15 @@ struct step_point {
 	struct step_tick ticks[STEP_MAX_TICKS];
 	struct storm storm; /* fixed work: its completion times (storm.on) */
 	/*
-	 * Read and write apart (agg_point_kinds). mixed: the workload mixes them (0 <
+	 * Read and write apart (figs_kinds). mixed: the workload mixes them (0 <
 	 * read_pct < 100), so its outputs carry the per-kind figures; the ops/s come
 	 * from reads (every agent counts them); the rest are known only when every
 	 * agent measured the kinds (kinds_known; else "not measured").
 	 */
 	bool mixed;
-	struct step_kinds kinds;   /* read and write apart (agg_point_kinds) */
-	struct step_sync sync;     /* its syncs (agg_point_syncs) */
-	struct step_kernel kernel; /* the kernel's view (agg_point_kernel) */
+	struct step_kinds kinds;   /* read and write apart (figs_kinds) */
+	struct step_sync sync;     /* its syncs (figs_sync) */
+	struct step_kernel kernel; /* the kernel's view (figs_kernel) */
 	struct step_bg bg;         /* load under load (bgfig.h) */
 	/* verify: blocks read that failed their header (each read also in errors) */
 	uint64_t mismatches;
@@ -154,7 +154,7 @@ struct step_point {
 	 */
 	double replay_x1;
 	/*
-	 * A mix's parts (agg_point_parts), in the plan's order (names: the workload's
+	 * A mix's parts (figs_parts), in the plan's order (names: the workload's
 	 * io.mix); slo_part: the one the SLO judges (-1: the whole).
 	 */
 	uint32_t nparts;
@@ -169,7 +169,7 @@ void agg_step_slo_part(struct agg_step *st, int part);
 /*
  * The client's part of the judged metric (client_slo_ns): its reap delay in the storage's
  * latency (none on a sim), issue lateness plus reap delay from the due time
- * (agg_client_part). A step is client-bound when taking that part away would
+ * (figs_client_part). A step is client-bound when taking that part away would
  * change its verdict (verdict_judge): violated to undecided or met, undecided to met.
  * That part is a bound only for a client with CPU to spare: where the busiest agent's
  * host was THRESH_HOST_BUSY_PCT busy or more on average over the window, a late client is

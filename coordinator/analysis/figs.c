@@ -8,6 +8,7 @@ static void (*const figs_table[])(const struct figs_in *in, struct step_point *p
     figs_sync,   /* sync writes */
     figs_kernel, /* the kernel's view of the devices */
     figs_verify, /* verify's mismatches, with the errors */
+    figs_client, /* the client's health, last: it reads the rest */
 };
 
 void figs_fill(const struct figs_in *in, struct step_point *pt)

@@ -13,7 +13,7 @@
 #include "campaign.h"
 #include "record.h"
 
-/* Read and write apart, a mixed workload's (agg_point_kinds): known when every agent
+/* Read and write apart, a mixed workload's (figs_kinds): known when every agent
  * measured them. */
 struct step_kinds {
 	bool known;
@@ -28,7 +28,7 @@ struct step_kinds {
 };
 
 /*
- * Sync writes (agg_point_syncs): on, the workload issues fsync or fdatasync, so its
+ * Sync writes (figs_sync): on, the workload issues fsync or fdatasync, so its
  * outputs carry them. The syncs are the window's, not in ops: their own rate and their
  * latency (submission to completion) beside the data's, never judged.
  */
@@ -41,7 +41,7 @@ struct step_sync {
 };
 
 /*
- * The kernel's view of the targets' devices over the window (agg_point_kernel): known
+ * The kernel's view of the targets' devices over the window (figs_kernel): known
  * when a block device was read in a measured interval, nfs_known when an NFS mount's
  * RPCs were counted. Per device read, so agents on one host that read the same disk
  * count it once: dev_util_pct and dev_queue are means over the devices read,
@@ -72,10 +72,10 @@ struct step_bg {
 	uint32_t intervals; /* its reports merged (agents x intervals) */
 };
 
-/* The client's health over the window (agg_health): what it added to what it measured. */
+/* The client's health over the window (figs_client): what it added to what it measured. */
 struct step_client {
 	bool known;         /* the agents measured it (0.1.0 ones do not) */
-	bool bound;         /* its delay can have moved the verdict (agg_client_moved) */
+	bool bound;         /* its delay can have moved the verdict (figs_client_moved) */
 	double lag_mean_ns; /* intended start to submission: the client's lateness */
 	uint64_t lag_max_ns;
 	double lag_share;     /* lag over lag plus service time, 0..1: its part of the latency */
@@ -89,7 +89,7 @@ struct step_client {
 	uint32_t retries;     /* earlier attempts of the step, re-run for a disturbed client */
 	uint32_t stalls;      /* measured intervals in which it delayed an op past the largest
 	                         decade within the SLO (reported, not judged) */
-	double slo_ns;        /* its part of the judged metric (agg_client_part) */
+	double slo_ns;        /* its part of the judged metric (figs_client_part) */
 	double host_busy_pct; /* busiest agent host, mean over the window's intervals, % */
 	double cpu_pct;       /* workers' CPU time over measured time, in % of one core */
 	double host_cpu_pct;  /* busiest agent host in any measured interval, % of its CPUs */

@@ -12,7 +12,7 @@
  */
 void figs_kinds(const struct figs_in *in, struct step_point *pt)
 {
-	const struct record *all = in->all;
+	const struct record *all = &in->all->rec;
 	uint64_t measured_ns = in->measured_ns;
 	const struct hist *r = &all->read_latency, *w = &all->write_latency;
 	double s = (double)measured_ns / 1e9;

@@ -8,7 +8,7 @@
 /* A mix's parts from the window's merged record: each its ops/s, MiB/s and latency. */
 void figs_parts(const struct figs_in *in, struct step_point *pt)
 {
-	const struct record *all = in->all;
+	const struct record *all = &in->all->rec;
 	uint64_t measured_ns = in->measured_ns;
 	double s = (double)measured_ns / 1e9;
 

@@ -8,7 +8,7 @@
 /* Sync writes from the window's merged record: their count, rate and latency. */
 void figs_sync(const struct figs_in *in, struct step_point *pt)
 {
-	const struct record *all = in->all;
+	const struct record *all = &in->all->rec;
 	uint64_t measured_ns = in->measured_ns;
 	const struct hist *h = &all->sync_latency;
 

@@ -410,7 +410,7 @@ static const struct pfield pfield_rows[] = {
      .unit = "",
      .since = 2,
      .out = PF_JSON},
-    /* the client's health (agg_health); health_known false: an agent of 0.1.0, unknown */
+    /* the client's health (figs_client); health_known false: an agent of 0.1.0, unknown */
     {.name = "health_known",
      PF_AT(client.known, PF_M_BOOL),
      .kind = PF_BOOL,

@@ -525,15 +525,6 @@ void agg_point_workload(struct step_point *pt, const struct campaign *c, const s
 	pt->queue_depth = w->io.queue_depth;
 	pt->queue_sized = w->qd_sized;
 	pt->replay_x1 = w->replay != NULL ? trace_rate(w->replay) : 0;
-	/*
-	 * A simulated device stamps each completion itself: its storage latency holds no
-	 * reap delay, so the client has no part in it (but on a busy host, its bursts).
-	 */
-	if (campaign_target_of(c, w)->sim.enabled && !c->slo_from_due && pt->client.known &&
-	    pt->ops > 0) {
-		pt->client.slo_ns = 0;
-		pt->client.bound = figs_client_moved(c, pt);
-	}
 }
 
 void agg_point(const struct agg_step *st, uint32_t step, double offered, const struct campaign *c,

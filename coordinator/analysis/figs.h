@@ -36,6 +36,9 @@ void figs_client(const struct figs_in *in, struct step_point *pt);
  * busy host): for a point whose figures are all in.
  */
 bool figs_client_moved(const struct campaign *c, const struct step_point *pt);
+/* What the workload says of the client's part: none on a simulated device. */
+void figs_client_workload(struct step_point *pt, const struct campaign *c,
+                          const struct workload *w);
 
 /* Whether interval i is a measured one with reports in it. */
 static inline bool figs_measured(const struct figs_in *in, uint32_t i)

@@ -153,3 +153,16 @@ void figs_client(const struct figs_in *in, struct step_point *pt)
 		    100.0 * (double)all->rec.qd_full_ns /
 		    ((double)in->measured_ns * (double)all->workers / (double)nm);
 }
+
+/*
+ * A simulated device stamps each completion itself: its storage latency holds no reap
+ * delay, so the client has no part in it (but on a busy host, its bursts).
+ */
+void figs_client_workload(struct step_point *pt, const struct campaign *c, const struct workload *w)
+{
+	if (campaign_target_of(c, w)->sim.enabled && !c->slo_from_due && pt->client.known &&
+	    pt->ops > 0) {
+		pt->client.slo_ns = 0;
+		pt->client.bound = figs_client_moved(c, pt);
+	}
+}

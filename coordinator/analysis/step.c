@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "hist.h"
+#include "figs.h"
 #include "step.h"
 #include "xalloc.h"
 
@@ -247,6 +248,7 @@ void step_point(const struct step *s, struct step_point *pt)
 		free(names);
 	}
 	agg_point_workload(pt, s->c, s->w);
+	figs_client_workload(pt, s->c, s->w);
 	pt->cooldown_ms = s->cooldown_ms;
 	memcpy(pt->cooldown, s->cooldown, sizeof(pt->cooldown));
 	pt->client.retries = s->retries;

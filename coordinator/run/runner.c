@@ -17,7 +17,7 @@
 #include "prepare.h"
 #include "runner.h"
 #include "runner_core.h"
-#include "runner_work.h"
+#include "runner_features.h"
 #include "table.h"
 #include "text.h"
 #include "xalloc.h"
@@ -89,6 +89,7 @@ static void runner_prepare(struct runner *r)
 	const struct workload *w = runner_workload(r);
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	struct prepare_msg m;
+	struct error err;
 	uint32_t n;
 
 	/* targets: with labels of their own, the agents that carry them (select mode) */
@@ -119,16 +120,11 @@ static void runner_prepare(struct runner *r)
 	                                         .agents = n,
 	                                         .unit = event_unit_of(w),
 	                                         .max_steps = (uint32_t)loadspec_max_steps(w)}});
-	if (w->work.on) {
-		char why[512];
-
-		if (runner_work_refused(r->agents, w, why, sizeof(why))) {
-			runner_fail(r, "%s", why);
-			return;
-		}
+	/* the features first: the background's workers and shared devices are there first */
+	if (runner_features_prepare(r, n, &err) < 0) {
+		runner_fail(r, "%s", err.msg);
+		return;
 	}
-	/* the background first, so that its workers and shared devices are there first */
-	runner_bg_prepare(r, n);
 	prepare_build(&m, r->c, r->w);
 	env.body_case = IOCURVE__ENVELOPE__BODY_PREPARE;
 	env.prepare = &m.p;
@@ -160,20 +156,8 @@ static void runner_end_go(void *arg)
 static void runner_end(struct runner *r)
 {
 	event_del(r->timer);
-	if (r->bg.hold_ev != NULL)
-		event_del(r->bg.hold_ev);
 	runner_agents_release(r->agents);
-	if (r->obs == NULL) {
-		runner_end_go(r);
-		return;
-	}
-	/*
-	 * A complete campaign waits for the polls of its last interval (each within its
-	 * deadline), so its files hold them as `report` will; any other end drops them.
-	 */
-	if (r->state != RUNNER_DONE)
-		observer_cancel(r->obs);
-	observer_when_idle(r->obs, runner_end_go, r);
+	runner_features_end(r, r->state == RUNNER_DONE, runner_end_go, r);
 }
 
 /* Every step ran: done, or failed when steps had I/O errors the plan does not allow. */
@@ -249,16 +233,16 @@ static bool runner_replan(struct runner *r)
  */
 static void runner_next_workload(struct runner *r)
 {
-	/* the background runs beside the others: never a workload of its own here */
-	while (r->w < r->c->nworkloads && (runner_bg_is(r, r->w) || !runner_replan(r))) {
-		if (!runner_bg_is(r, r->w))
+	/* a feature's workload (the background) runs beside the others: never stepped here */
+	while (r->w < r->c->nworkloads && (runner_features_own(r, r->w) || !runner_replan(r))) {
+		if (!runner_features_own(r, r->w))
 			runner_emit_workload_done(r);
 		r->w++;
 	}
 	if (r->w < r->c->nworkloads) {
 		runner_enter(r, RUNNER_PREPARING);
 	} else {
-		runner_bg_end(r);
+		runner_features_last(r);
 		runner_complete(r);
 	}
 }
@@ -345,17 +329,18 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 	switch (env->body_case) {
 	case IOCURVE__ENVELOPE__BODY_READY:
 		if (r->state != RUNNER_PREPARING ||
-		    runner_bg_on_ready(r, env->ready->workload_index) ||
+		    runner_features_on_ready(r, env->ready->workload_index) ||
 		    env->ready->workload_index != r->w)
 			return;
-		/* the foreground goes once the background is ready too (runner_bg_on_ready) */
-		if (runner_agents_set_ready(r->agents, (uint32_t)ai) && runner_bg_ready(r))
+		/* the foreground goes once the features are ready too (the background's Ready) */
+		if (runner_agents_set_ready(r->agents, (uint32_t)ai) && runner_features_ready(r))
 			runner_go_on(r, runner_next_rate(r));
 		break;
 	case IOCURVE__ENVELOPE__BODY_INTERVAL_REPORT:
 		ir = env->interval_report;
-		if (runner_bg_is(r, ir->workload_index)) {
-			runner_handled(r, s, ai, runner_bg_report(r, (uint32_t)ai, ir, &err), &err);
+		if (runner_features_own(r, ir->workload_index)) {
+			runner_handled(r, s, ai, runner_features_report(r, (uint32_t)ai, ir, &err),
+			               &err);
 			break;
 		}
 		if (row->report == NULL || ir->workload_index != r->w || ir->step != r->step) {
@@ -605,7 +590,7 @@ struct runner *runner_new(struct event_base *base, struct server *srv, const str
 	r->done_arg = arg;
 	r->state = RUNNER_IDLE;
 	r->agents = runner_agents_new(c->agents_count, c->labels, c->nlabels, r);
-	runner_bg_init(r);
+	runner_features_init(r);
 	if (c->agents_mode == CAMPAIGN_AGENTS_SELECT)
 		for (size_t i = 0; i < c->ntargets; i++)
 			if (c->targets[i].nlabels > 0) {
@@ -657,7 +642,7 @@ void runner_start(struct runner *r)
 
 	server_set_cbs(r->srv, &runner_server_cbs, r);
 	runner_enter(r, RUNNER_WAITING);
-	if (runner_observe_start(r, &err) < 0) {
+	if (runner_features_start(r, &err) < 0) {
 		runner_fail(r, "%s", err.msg);
 		return;
 	}
@@ -680,7 +665,7 @@ void runner_free(struct runner *r)
 	server_set_cbs(r->srv, NULL, NULL);
 	event_free(r->timer);
 	event_free(r->end_ev);
-	runner_bg_free(r);
+	runner_features_free(r);
 	step_free(r->st);
 	step_free(r->probe);
 	for (size_t i = 0; i < r->c->nworkloads; i++)
@@ -693,8 +678,6 @@ void runner_free(struct runner *r)
 	free(r->meta);
 	between_free(r->between);
 	mark_list_free(&r->marks);
-	observer_free(r->obs);
-	obs_list_free(&r->obsl);
 	free(r);
 }
 

@@ -10,6 +10,7 @@
 #include "log.h"
 #include "prepare.h"
 #include "runner_core.h"
+#include "runner_features.h"
 #include "xalloc.h"
 
 /* Reports of a step's window may come this long after its last interval ended. */
@@ -24,7 +25,7 @@ static const struct workload *runner_bg_workload(const struct runner *r)
 
 static void runner_bg_hold_cb(evutil_socket_t fd, short what, void *arg);
 
-void runner_bg_init(struct runner *r)
+static void runner_bg_init(struct runner *r)
 {
 	memset(&r->bg, 0, sizeof(r->bg));
 	r->bg.w = background_of(r->c);
@@ -35,7 +36,7 @@ void runner_bg_init(struct runner *r)
 	r->bg.hold_ev = evtimer_new(r->base, runner_bg_hold_cb, r);
 }
 
-void runner_bg_free(struct runner *r)
+static void runner_bg_free(struct runner *r)
 {
 	if (r->bg.hold_ev != NULL)
 		event_free(r->bg.hold_ev);
@@ -46,19 +47,20 @@ void runner_bg_free(struct runner *r)
 	r->bg.acc = NULL;
 }
 
-bool runner_bg_is(const struct runner *r, size_t wi)
+static bool runner_bg_is(const struct runner *r, size_t wi)
 {
 	return r->bg.w >= 0 && (size_t)r->bg.w == wi;
 }
 
-void runner_bg_prepare(struct runner *r, uint32_t n)
+static int runner_bg_prepare(struct runner *r, uint32_t n, struct error *err)
 {
 	const struct workload *w;
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	struct prepare_msg m;
 
+	(void)err;
 	if (r->bg.w < 0 || r->bg.prepared)
-		return;
+		return 0;
 	w = runner_bg_workload(r);
 	log_info("background workload %s: %s %uB x qd %u x %u workers on %u agent(s), "
 	         "through every other workload's steps",
@@ -74,9 +76,10 @@ void runner_bg_prepare(struct runner *r, uint32_t n)
 	r->bg.prepared = true;
 	r->bg.nagents = n;
 	r->bg.nready = 0;
+	return 0;
 }
 
-bool runner_bg_on_ready(struct runner *r, uint32_t wi)
+static bool runner_bg_on_ready(struct runner *r, uint32_t wi)
 {
 	if (!runner_bg_is(r, wi))
 		return false;
@@ -87,7 +90,7 @@ bool runner_bg_on_ready(struct runner *r, uint32_t wi)
 	return true;
 }
 
-bool runner_bg_ready(struct runner *r)
+static bool runner_bg_ready(struct runner *r)
 {
 	if (r->bg.w < 0 || r->bg.nready >= r->bg.nagents)
 		return true;
@@ -124,10 +127,11 @@ static void runner_bg_start(struct runner *r, uint64_t start_ns)
 	r->bg.started = true;
 }
 
-void runner_bg_step(struct runner *r, uint64_t start_ns)
+static void runner_bg_step(struct runner *r, uint64_t start_ns, uint64_t measure_ns)
 {
 	const struct workload *w = runner_workload(r);
 
+	(void)measure_ns; /* its window is the step's planned one, extension included */
 	if (r->bg.w < 0)
 		return;
 	if (!r->bg.started)
@@ -186,8 +190,8 @@ static void runner_bg_hold_cb(evutil_socket_t fd, short what, void *arg)
 	runner_bg_release(r);
 }
 
-int runner_bg_report(struct runner *r, uint32_t ai, const Iocurve__IntervalReport *ir,
-                     struct error *err)
+static int runner_bg_report(struct runner *r, uint32_t ai, const Iocurve__IntervalReport *ir,
+                            struct error *err)
 {
 	uint64_t bint = runner_bg_workload(r)->interval_ns, s0, s1;
 	struct record *rec;
@@ -219,7 +223,7 @@ int runner_bg_report(struct runner *r, uint32_t ai, const Iocurve__IntervalRepor
 	return rc;
 }
 
-bool runner_bg_hold(struct runner *r)
+static bool runner_bg_hold(struct runner *r)
 {
 	if (r->bg.w < 0 || !r->bg.window || r->bg.nacc >= runner_bg_expected(r))
 		return false;
@@ -233,7 +237,7 @@ bool runner_bg_hold(struct runner *r)
 	return true;
 }
 
-int runner_bg_point(struct runner *r, struct step_point *pt, struct error *err)
+static int runner_bg_point(struct runner *r, struct step_point *pt, struct error *err)
 {
 	struct intervals_bg b = {0};
 	double secs;
@@ -263,7 +267,7 @@ int runner_bg_point(struct runner *r, struct step_point *pt, struct error *err)
 	return results_background(r->res, runner_workload(r), r->step, &b, err);
 }
 
-void runner_bg_end(struct runner *r)
+static void runner_bg_end(struct runner *r)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__EndWorkload ew = IOCURVE__END_WORKLOAD__INIT;
@@ -278,3 +282,30 @@ void runner_bg_end(struct runner *r)
 	r->bg.window = false;
 	event_del(r->bg.hold_ev);
 }
+
+/* The campaign ends: the background's hold, if any, goes with it. */
+static bool runner_bg_stop(struct runner *r, bool complete, void (*go)(void *), void *arg)
+{
+	(void)complete;
+	(void)go;
+	(void)arg;
+	if (r->bg.hold_ev != NULL)
+		event_del(r->bg.hold_ev);
+	return false;
+}
+
+const struct runner_feature runner_bg_feature = {
+    .name = "background",
+    .init = runner_bg_init,
+    .free = runner_bg_free,
+    .owns = runner_bg_is,
+    .prepare = runner_bg_prepare,
+    .on_ready = runner_bg_on_ready,
+    .ready = runner_bg_ready,
+    .report = runner_bg_report,
+    .step = runner_bg_step,
+    .hold = runner_bg_hold,
+    .point = runner_bg_point,
+    .last = runner_bg_end,
+    .end = runner_bg_stop,
+};

@@ -35,37 +35,6 @@ struct runner_bg {
 	struct event *hold_ev;
 };
 
-/* The campaign's background, if any, for runner r (runner_new). */
-void runner_bg_init(struct runner *r);
-void runner_bg_free(struct runner *r);
-/* Whether workload wi is the background (the runner never steps it itself). */
-bool runner_bg_is(const struct runner *r, size_t wi);
-/* Entering PREPARING: Prepare the background first on the n agents present, once. */
-void runner_bg_prepare(struct runner *r, uint32_t n);
-/*
- * A Ready of workload wi: true when it was the background's (taken here; the
- * foreground's wait may end in runner_go_on).
- */
-bool runner_bg_on_ready(struct runner *r, uint32_t wi);
-/* Every agent is ready with the foreground: false while the background is not (it waits). */
-bool runner_bg_ready(struct runner *r);
-/* A foreground step starts at start_ns (coordinator clock): the background with it, once. */
-void runner_bg_step(struct runner *r, uint64_t start_ns);
-/* An interval report of the background: merged when inside the foreground step's window. */
-int runner_bg_report(struct runner *r, uint32_t ai, const Iocurve__IntervalReport *ir,
-                     struct error *err);
-/*
- * The foreground step is over: true when its point must wait for the background's
- * last reports of the window (runner_step_finish is called once they are in, or
- * after at most one background interval more).
- */
-bool runner_bg_hold(struct runner *r);
-/*
- * The foreground step's point: the background's figures over its window, written to
- * intervals.jsonl (a background line) for `report`. -1: err says why.
- */
-int runner_bg_point(struct runner *r, struct step_point *pt, struct error *err);
-/* The last foreground workload is done: end the background. */
-void runner_bg_end(struct runner *r);
+/* Its hooks: runner_bg_feature (runner_features.h). */
 
 #endif

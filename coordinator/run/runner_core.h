@@ -173,12 +173,4 @@ void runner_write_meta(struct runner *r);
 int runner_finish_marks(struct runner *r, uint32_t ai, const struct storm_worker *ws, size_t n,
                         struct error *err);
 
-/* runner_observe.c: observe: sources, polled by the coordinator itself */
-/* The observer made (token and CA files read): -1 with err naming what could not be taken. */
-int runner_observe_start(struct runner *r, struct error *err);
-/* The step in progress started (step_start_ns): its boundaries are polled. */
-void runner_observe_step(struct runner *r, uint64_t measure_ns);
-/* The attempt in progress is void (retried): its polls dropped, its lines let go. */
-void runner_observe_void(struct runner *r);
-
 #endif

@@ -5,6 +5,7 @@
 #include "events.h"
 #include "log.h"
 #include "runner_core.h"
+#include "runner_features.h"
 #include "runner_marks.h"
 
 /* A line's events: one per value, or one saying the source was late (the dashboard). */
@@ -52,7 +53,8 @@ static void runner_observed(void *arg, const struct obs_line *l)
 	runner_emit_observed(r, l);
 }
 
-int runner_observe_start(struct runner *r, struct error *err)
+/* The observer made (token and CA files read): -1 with err naming what could not be taken. */
+static int runner_observe_start(struct runner *r, struct error *err)
 {
 	if (r->c->nobserve == 0 || r->obs != NULL)
 		return 0;
@@ -60,17 +62,19 @@ int runner_observe_start(struct runner *r, struct error *err)
 	return r->obs != NULL ? 0 : -1;
 }
 
-void runner_observe_step(struct runner *r, uint64_t measure_ns)
+/* The step in progress started at start_ns: its boundaries are polled. */
+static void runner_observe_step(struct runner *r, uint64_t start_ns, uint64_t measure_ns)
 {
 	const struct workload *w = runner_workload(r);
 
 	if (r->obs == NULL)
 		return;
-	observer_step(r->obs, w->name, r->step, r->step_start_ns, w->interval_ns,
+	observer_step(r->obs, w->name, r->step, start_ns, w->interval_ns,
 	              (uint32_t)((w->warmup_ns + measure_ns) / w->interval_ns));
 }
 
-void runner_observe_void(struct runner *r)
+/* The attempt in progress is void (retried): its polls dropped, its lines let go. */
+static void runner_observe_void(struct runner *r)
 {
 	if (r->obs == NULL)
 		return;
@@ -79,6 +83,43 @@ void runner_observe_void(struct runner *r)
 	r->end.obs = r->obsl.v;
 	r->end.nobs = r->obsl.n;
 }
+
+/* Every agent is done: the polls stop at the step window's last interval. */
+static void runner_observe_step_end(struct runner *r, uint32_t to)
+{
+	if (r->obs != NULL)
+		observer_step_stop(r->obs, to);
+}
+
+/*
+ * A complete campaign waits for the polls of its last interval (each within its
+ * deadline), so its files hold them as `report` will; any other end drops them.
+ */
+static bool runner_observe_end(struct runner *r, bool complete, void (*go)(void *), void *arg)
+{
+	if (r->obs == NULL)
+		return false;
+	if (!complete)
+		observer_cancel(r->obs);
+	observer_when_idle(r->obs, go, arg);
+	return true;
+}
+
+static void runner_observe_free(struct runner *r)
+{
+	observer_free(r->obs);
+	obs_list_free(&r->obsl);
+}
+
+const struct runner_feature runner_observe_feature = {
+    .name = "observe",
+    .free = runner_observe_free,
+    .start = runner_observe_start,
+    .step = runner_observe_step,
+    .step_end = runner_observe_step_end,
+    .retry = runner_observe_void,
+    .end = runner_observe_end,
+};
 
 void runner_resume_observed(struct runner *r, const struct obs_line *l, size_t n)
 {

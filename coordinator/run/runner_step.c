@@ -13,6 +13,7 @@
 #include "events.h"
 #include "log.h"
 #include "runner_core.h"
+#include "runner_features.h"
 #include "runner_work.h"
 #include "xalloc.h"
 
@@ -119,11 +120,10 @@ void runner_start_step(struct runner *r)
 	step_set_retries(r->st, r->retries);
 	lead = runner_send_start(r, r->rate, w->warmup_ns, measure_ns, w->interval_ns);
 	r->step_start_ns = clock_now_ns() + lead; /* within microseconds of StartStep's */
-	runner_bg_step(r, r->step_start_ns);
 	r->start_w = r->w;
 	r->start_step = r->step;
 	r->started = true;
-	runner_observe_step(r, measure_ns);
+	runner_features_step(r, r->step_start_ns, measure_ns);
 	events_emit(r->ev,
 	            &(struct event){
 	                .kind = EVENT_STEP,
@@ -181,7 +181,7 @@ static int runner_step_point(struct runner *r, struct error *err)
 	}
 	pt = &r->points[r->w][r->npoints[r->w]];
 	step_point(r->st, pt);
-	if (runner_bg_point(r, pt, err) < 0)
+	if (runner_features_point(r, pt, err) < 0)
 		return -1;
 	r->cool_ms = 0;
 	r->cool_outcome = NULL;
@@ -400,7 +400,7 @@ static int runner_retry(struct runner *r, struct error *err)
 	free(pt);
 	if (!disturbed)
 		return 0;
-	runner_observe_void(r);
+	runner_features_retry(r);
 	if (results_retried(r->res, w, r->step, ++r->retries, err) < 0 ||
 	    results_sync(r->res, err) < 0)
 		return -1;
@@ -411,16 +411,13 @@ static int runner_retry(struct runner *r, struct error *err)
 /* Every agent (lost ones count) is done with the step: its window, its point, what next. */
 static int runner_step_end(struct runner *r, struct error *err)
 {
+	uint32_t from, to;
 	int next;
 
 	if (step_close(r->st) && runner_write_window(r, err) < 0)
 		return -1;
-	if (r->obs != NULL) {
-		uint32_t from, to;
-
-		step_window(r->st, &from, &to);
-		observer_step_stop(r->obs, to ? to : step_intervals(r->st));
-	}
+	step_window(r->st, &from, &to);
+	runner_features_step_end(r, to ? to : step_intervals(r->st));
 	if (!step_complete(r->st)) {
 		error_set(err, "step %u: agents finished without reporting every interval",
 		          r->step + 1);
@@ -429,8 +426,8 @@ static int runner_step_end(struct runner *r, struct error *err)
 	next = runner_retry(r, err);
 	if (next != 0)
 		return next < 0 ? -1 : 0;
-	/* the background's last reports of the window may still be on their way */
-	return runner_bg_hold(r) ? 0 : runner_step_finish(r, err);
+	/* a feature's last reports of the window (the background's) may be on their way */
+	return runner_features_hold(r) ? 0 : runner_step_finish(r, err);
 }
 
 int runner_step_finish(struct runner *r, struct error *err)
@@ -482,6 +479,7 @@ int runner_step_done(struct runner *r, uint32_t ai, const Iocurve__StepDone *d, 
 	uint64_t slack = k->uncertainty_ns + RUNNER_START_SLACK_NS;
 	uint64_t sent = runner_agents_sent(r->agents, ai), now = clock_now_ns();
 	uint32_t missing, of;
+	int rc;
 
 	/* start_ns wraps past RUNNER_AGENT_TIME_MAX when it would lie before 0 */
 	if (k->start_ns > RUNNER_AGENT_TIME_MAX || k->start_ns + slack < sent ||
@@ -505,20 +503,9 @@ int runner_step_done(struct runner *r, uint32_t ai, const Iocurve__StepDone *d, 
 	if (results_clock(r->res, runner_workload(r), r->step, runner_agents_name(r->agents, ai), k,
 	                  err) < 0)
 		return -1;
-	if (runner_workload(r)->work.on) {
-		struct storm_worker *ws = NULL;
-		size_t n = 0;
-		int rc = runner_work_done(r->agents, ai, runner_workload(r), d, r->res, r->step,
-		                          &ws, &n, err);
-
-		if (rc == 0) {
-			step_add_parts(r->st, runner_agents_name(r->agents, ai), ws, n);
-			rc = runner_finish_marks(r, ai, ws, n, err);
-		}
-		free(ws);
-		if (rc < 0)
-			return rc == RUNNER_WORK_BAD ? RUNNER_BAD_REPORT : -1;
-	}
+	rc = runner_features_done(r, ai, d, err);
+	if (rc != 0)
+		return rc;
 	return runner_agents_all_done(r->agents) ? runner_step_end(r, err) : 0;
 }
 

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "aggregate.h"
+#include "figs.h"
 #include "curve.h"
 #include "iocurve.pb-c.h"
 #include "testlib.h"
@@ -577,9 +578,11 @@ static void test_point_sim_client(void **state)
 	(void)state;
 	aggregate_point_health(file, 1050000, 5000, 0, 100000, pt);
 	agg_point_workload(pt, file, &file->workloads[0]);
+	figs_client_workload(pt, file, &file->workloads[0]);
 	assert_true(pt->client.bound);
 	aggregate_point_health(sim, 1050000, 5000, 0, 100000, pt);
 	agg_point_workload(pt, sim, &sim->workloads[0]);
+	figs_client_workload(pt, sim, &sim->workloads[0]);
 	assert_false(pt->client.bound);
 	assert_true(pt->client.slo_ns == 0);
 	assert_int_not_equal(verdict_judge(sim, pt), VERDICT_NOT_JUDGED);

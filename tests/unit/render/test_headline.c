@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "figs.h"
 #include "glance.h"
 #include "judged.h"
 #include "table.h"
@@ -70,6 +71,7 @@ static void headline_point(const struct campaign *c, const struct workload *w, u
 	agg_set_window(st, 0, (uint32_t)s->n + 1);
 	agg_point(st, step, s->offered, c, pt);
 	agg_point_workload(pt, c, w);
+	figs_client_workload(pt, c, w);
 	free(rec);
 	agg_step_free(st);
 }

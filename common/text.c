@@ -2,9 +2,11 @@
 /* Text from the wire made safe for a terminal or a log: control characters escaped. */
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "text.h"
+#include "xalloc.h"
 
 /*
  * The length of the valid UTF-8 character at p (1 for ASCII), or 0 when p does
@@ -145,6 +147,26 @@ void text_wrap(FILE *f, const char *text, size_t width, const char *indent)
 			fputs(indent, f);
 		text_wrap_line(f, p, len, width, indent, first ? 0 : strlen(indent));
 		fputc('\n', f);
+		p += len;
+		if (*p == '\n')
+			p++;
+	}
+}
+
+void text_wrap_lines(FILE *f, const char *text, size_t width)
+{
+	for (const char *p = text; *p != '\0';) {
+		size_t len = strcspn(p, "\n");
+
+		if (len <= width || p[0] == '|') {
+			fwrite(p, 1, len, f);
+			fputc('\n', f);
+		} else {
+			char *line = xstrndup(p, len);
+
+			text_wrap(f, line, width, "  ");
+			free(line);
+		}
 		p += len;
 		if (*p == '\n')
 			p++;

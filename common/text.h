@@ -27,4 +27,11 @@ bool text_name_ok(const char *s);
  */
 void text_wrap(FILE *f, const char *text, size_t width, const char *indent);
 
+/*
+ * text to f line by line: a line wider than width wrapped as text_wrap does, its
+ * continuation led by two spaces; a table row (led by '|') kept whole, as its columns
+ * are its own. Ends as text ends.
+ */
+void text_wrap_lines(FILE *f, const char *text, size_t width);
+
 #endif

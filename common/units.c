@@ -426,3 +426,13 @@ void units_format_count(uint64_t n, char *buf, size_t len)
 	}
 	buf[out] = '\0';
 }
+
+void units_format_plan_duration(uint64_t ns, char *buf, size_t len)
+{
+	if (ns % 1000000000ull == 0)
+		snprintf(buf, len, "%llus", (unsigned long long)(ns / 1000000000ull));
+	else if (ns % 1000000ull == 0)
+		snprintf(buf, len, "%llums", (unsigned long long)(ns / 1000000ull));
+	else
+		units_format_duration(ns, buf, len);
+}

@@ -28,6 +28,8 @@ int units_parse_percent(const char *s, double *pct, struct error *err);
 void units_format_size(uint64_t bytes, char *buf, size_t len);
 /* "850ns", "12.3us", "1.25ms", "3.00s". */
 void units_format_duration(uint64_t ns, char *buf, size_t len);
+/* A duration as a campaign file writes it: "5s", "1500ms" (else as units_format_duration). */
+void units_format_plan_duration(uint64_t ns, char *buf, size_t len);
 /* A count with thousands separators: "5,000", "46,312". */
 void units_format_count(uint64_t n, char *buf, size_t len);
 

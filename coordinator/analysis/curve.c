@@ -397,17 +397,6 @@ bool curve_capped(const struct knee *k, const struct step_point *sorted, size_t 
 	       curve_max_achieved(sorted, n) <= sorted[k->below].offered_ops * (1 + 1e-3);
 }
 
-/* A duration as a campaign file writes it: "5s", "1500ms". */
-static void curve_fmt_duration(uint64_t ns, char *buf, size_t len)
-{
-	if (ns % 1000000000ull == 0)
-		snprintf(buf, len, "%llus", (unsigned long long)(ns / 1000000000ull));
-	else if (ns % 1000000ull == 0)
-		snprintf(buf, len, "%llums", (unsigned long long)(ns / 1000000ull));
-	else
-		units_format_duration(ns, buf, len);
-}
-
 /*
  * The steps above the knee left undecided, and how long the lowest of them would have to
  * be measured to decide (the budget of steady: ran out first), or that none would.
@@ -435,8 +424,8 @@ static void curve_undecided_why(const struct campaign *c, const struct workload 
 		snprintf(where, sizeof(where), "%zu step%s above the knee undecided", undecided,
 		         undecided == 1 ? "" : "s");
 	ns = verdict_decide_ns(c, low, (double)low->intervals * (double)w->interval_ns);
-	curve_fmt_duration((uint64_t)((double)low->intervals * (double)w->interval_ns), had,
-	                   sizeof(had));
+	units_format_plan_duration((uint64_t)((double)low->intervals * (double)w->interval_ns), had,
+	                           sizeof(had));
 	if (ns > 0)
 		units_format_duration((uint64_t)ns, need, sizeof(need));
 	snprintf(buf, len,
@@ -519,48 +508,6 @@ void curve_knee_precision(const struct campaign *c, const struct workload *w, co
 	}
 }
 
-/* The one change that would let steps kept out by reasons count. */
-static void curve_advice_change(const struct workload *w, unsigned reasons,
-                                const struct step_point *p, char *buf, size_t len)
-{
-	char have[32], need[32];
-
-	if (reasons & VERDICT_ERRORS) {
-		snprintf(buf, len, "make the target stop failing (the steps had I/O errors)");
-	} else if (reasons & VERDICT_CLIENT_BOUND) {
-		char cause[256];
-
-		verdict_client_cause(p, cause, sizeof(cause), buf, len);
-		if (buf[0] == '\0')
-			snprintf(buf, len, "a client that keeps up: the steps were client-bound");
-	} else if (reasons & VERDICT_FEW_INTERVALS) {
-		curve_fmt_duration(w->measure_ns, have, sizeof(have));
-		curve_fmt_duration(THRESH_MIN_INTERVALS * w->interval_ns, need, sizeof(need));
-		snprintf(buf, len,
-		         "steps of %s give %u measured intervals, %u are needed: measure: %s", have,
-		         p->intervals, THRESH_MIN_INTERVALS, need);
-	} else if (reasons & VERDICT_BEHIND) {
-		snprintf(buf, len,
-		         "the client fell behind the rates asked: give it more workers or queue "
-		         "depth (%u x %u slots per agent now)",
-		         w->io.workers, w->io.queue_depth);
-	} else if (reasons & VERDICT_QUEUE_BOUND) {
-		snprintf(buf, len,
-		         "the queues held operations back: raise queue_depth (%u per worker now)",
-		         w->io.queue_depth);
-	} else if (reasons & VERDICT_BACKLOG) {
-		snprintf(buf, len,
-		         "the backlog grew through the steps: the storage or the client could not "
-		         "keep up; give the client more workers or queue depth (%u x %u slots per "
-		         "agent now)",
-		         w->io.workers, w->io.queue_depth);
-	} else if (reasons & VERDICT_EMPTY) {
-		snprintf(buf, len, "nothing completed: check the target");
-	} else {
-		snprintf(buf, len, "start lower");
-	}
-}
-
 void curve_knee_advice(const struct campaign *c, const struct workload *w, const struct knee *k,
                        const struct step_point *sorted, size_t n, char *buf, size_t len)
 {
@@ -608,7 +555,8 @@ void curve_knee_advice(const struct campaign *c, const struct workload *w, const
 			snprintf(buf, len, "no open-loop step met the SLO: start lower");
 		return;
 	}
-	curve_advice_change(w, all, first ? first : &sorted[0], change, sizeof(change));
+	if (!verdict_change(w, first ? first : &sorted[0], all, change, sizeof(change)))
+		snprintf(change, sizeof(change), "start lower");
 	if (used < len)
 		snprintf(buf + used, len - used, ". Change: %s", change);
 }

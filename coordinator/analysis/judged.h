@@ -50,7 +50,7 @@ struct judged_curve {
 	const struct step_point *peak;      /* curve_peak, into sorted; NULL when n is 0 */
 	double peak_tp;                     /* its throughput in the unit; 0 without */
 	const struct step_point *sustained; /* curve_sustained, into sorted; NULL: none valid */
-	char limit[160 + RECORD_PATH_MAX];  /* limit_judge: what limited the workload */
+	char limit[384 + RECORD_PATH_MAX];  /* limit_judge: what limited the workload */
 	const char *limit_word;             /* its headline word ("storage", "client queue") */
 	struct ratecap ratecap;             /* ratecap_judge: a rate cap, or saturation */
 	double client_bound;                /* curve_client_bound: 0, or the knee is a lower */

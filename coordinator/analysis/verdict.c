@@ -186,6 +186,84 @@ static void verdict_queue_words(const struct step_point *pt, char *buf, size_t l
 }
 
 /*
+ * What to change so that such a step counts, one function a rule (verdict_change): the
+ * rule's last column in docs/methodology.md.
+ */
+static void verdict_lost_change(const struct workload *w, const struct step_point *pt, char *buf,
+                                size_t len)
+{
+	(void)w;
+	snprintf(buf, len, "keep every agent up through a step (lost: %s)",
+	         pt->lost_names[0] ? pt->lost_names : "?");
+}
+
+static void verdict_errors_change(const struct workload *w, const struct step_point *pt, char *buf,
+                                  size_t len)
+{
+	(void)w;
+	(void)pt;
+	snprintf(buf, len, "make the target stop failing (the steps had I/O errors)");
+}
+
+static void verdict_empty_change(const struct workload *w, const struct step_point *pt, char *buf,
+                                 size_t len)
+{
+	(void)w;
+	(void)pt;
+	snprintf(buf, len, "nothing completed: check the target");
+}
+
+static void verdict_client_change(const struct workload *w, const struct step_point *pt, char *buf,
+                                  size_t len)
+{
+	char cause[256];
+
+	(void)w;
+	verdict_client_cause(pt, cause, sizeof(cause), buf, len);
+	if (buf[0] == '\0')
+		snprintf(buf, len, "a client that keeps up: the steps were client-bound");
+}
+
+static void verdict_few_change(const struct workload *w, const struct step_point *pt, char *buf,
+                               size_t len)
+{
+	char have[32], need[32];
+
+	units_format_plan_duration(w->measure_ns, have, sizeof(have));
+	units_format_plan_duration(THRESH_MIN_INTERVALS * w->interval_ns, need, sizeof(need));
+	snprintf(buf, len, "steps of %s give %u measured intervals, %u are needed: measure: %s",
+	         have, pt->intervals, THRESH_MIN_INTERVALS, need);
+}
+
+static void verdict_behind_change(const struct workload *w, const struct step_point *pt, char *buf,
+                                  size_t len)
+{
+	(void)pt;
+	snprintf(buf, len,
+	         "the client fell behind the rates asked: give it more workers or queue depth "
+	         "(%u x %u slots per agent now)",
+	         w->io.workers, w->io.queue_depth);
+}
+
+static void verdict_queue_change(const struct workload *w, const struct step_point *pt, char *buf,
+                                 size_t len)
+{
+	(void)pt;
+	snprintf(buf, len, "the queues held operations back: raise queue_depth (%u per worker now)",
+	         w->io.queue_depth);
+}
+
+static void verdict_backlog_change(const struct workload *w, const struct step_point *pt, char *buf,
+                                   size_t len)
+{
+	(void)pt;
+	snprintf(buf, len,
+	         "the backlog grew through the steps: the storage or the client could not keep "
+	         "up; give the client more workers or queue depth (%u x %u slots per agent now)",
+	         w->io.workers, w->io.queue_depth);
+}
+
+/*
  * Why a step cannot be judged, in the order its words are said: every row that holds
  * is a reason (enum verdict_reason), none is a judged step. docs/methodology.md "Judging
  * a step" has the same rows in the same order (tests/unit/analysis/test_rules.c).
@@ -195,16 +273,22 @@ static const struct verdict_rule {
 	const char *name;
 	bool (*holds)(const struct step_point *pt);
 	void (*words)(const struct step_point *pt, char *buf, size_t len);
+	void (*change)(const struct workload *w, const struct step_point *pt, char *buf,
+	               size_t len); /* NULL: nothing to change (a closed loop gives the peak) */
 } verdict_rules[] = {
-    {VERDICT_AGENTS_LOST, "agents lost", verdict_lost, verdict_lost_words},
-    {VERDICT_CLOSED_LOOP, "closed loop", verdict_closed, verdict_closed_words},
-    {VERDICT_BEHIND, "behind", verdict_behind, verdict_behind_words},
-    {VERDICT_BACKLOG, "backlog growing", verdict_backlog, verdict_backlog_words},
-    {VERDICT_FEW_INTERVALS, "too few intervals", verdict_few, verdict_few_words},
-    {VERDICT_ERRORS, "errors", verdict_errors, verdict_errors_words},
-    {VERDICT_EMPTY, "nothing completed", verdict_empty, verdict_empty_words},
-    {VERDICT_CLIENT_BOUND, "client-bound", verdict_client, verdict_client_words},
-    {VERDICT_QUEUE_BOUND, "queue-bound", verdict_queue_moved, verdict_queue_words},
+    {VERDICT_AGENTS_LOST, "agents lost", verdict_lost, verdict_lost_words, verdict_lost_change},
+    {VERDICT_CLOSED_LOOP, "closed loop", verdict_closed, verdict_closed_words, NULL},
+    {VERDICT_ERRORS, "errors", verdict_errors, verdict_errors_words, verdict_errors_change},
+    {VERDICT_EMPTY, "nothing completed", verdict_empty, verdict_empty_words, verdict_empty_change},
+    {VERDICT_CLIENT_BOUND, "client-bound", verdict_client, verdict_client_words,
+     verdict_client_change},
+    {VERDICT_FEW_INTERVALS, "too few intervals", verdict_few, verdict_few_words,
+     verdict_few_change},
+    {VERDICT_BEHIND, "behind", verdict_behind, verdict_behind_words, verdict_behind_change},
+    {VERDICT_QUEUE_BOUND, "queue-bound", verdict_queue_moved, verdict_queue_words,
+     verdict_queue_change},
+    {VERDICT_BACKLOG, "backlog growing", verdict_backlog, verdict_backlog_words,
+     verdict_backlog_change},
 };
 
 #define VERDICT_NRULES (sizeof(verdict_rules) / sizeof(verdict_rules[0]))
@@ -212,6 +296,17 @@ static const struct verdict_rule {
 const char *verdict_rule_name(size_t i)
 {
 	return i < VERDICT_NRULES ? verdict_rules[i].name : NULL;
+}
+
+bool verdict_change(const struct workload *w, const struct step_point *pt, unsigned reasons,
+                    char *buf, size_t len)
+{
+	for (size_t i = 0; i < VERDICT_NRULES; i++)
+		if ((reasons & verdict_rules[i].bit) && verdict_rules[i].change != NULL) {
+			verdict_rules[i].change(w, pt, buf, len);
+			return true;
+		}
+	return false;
 }
 
 unsigned verdict_point(const struct step_point *pt)

@@ -49,6 +49,12 @@ double verdict_achieved_pct(const struct step_point *pt);
 unsigned verdict_point(const struct step_point *pt);
 /* The short name of rule i of that order (verdict.c's table), NULL past the last. */
 const char *verdict_rule_name(size_t i);
+/*
+ * The change that would let a step kept out by reasons count: the first of its rules,
+ * in the table's order, that has one (the rule's "what to change"). false: none has.
+ */
+bool verdict_change(const struct workload *w, const struct step_point *pt, unsigned reasons,
+                    char *buf, size_t len);
 static inline bool verdict_valid(const struct step_point *pt)
 {
 	return verdict_point(pt) == 0;

@@ -7,12 +7,9 @@
 #include <unistd.h>
 
 #include "between.h"
-#include "observed.h"
-#include "bytarget.h"
 #include "cmd.h"
 #include "derive.h"
 #include "replay.h"
-#include "table.h"
 #include "timeseries.h"
 
 static int report_exec(const struct args *a)
@@ -22,7 +19,6 @@ static int report_exec(const struct args *a)
 	struct error err;
 	size_t steps = 0;
 	struct stat st;
-	char note[4096];
 	struct between *between;
 
 	/* Files are rewritten in DIR: another user's directory could hold anything. */
@@ -63,21 +59,8 @@ static int report_exec(const struct args *a)
 	}
 	for (size_t i = 0; i < rp.campaign->nworkloads; i++)
 		steps += rp.npts[i];
-	/* What the summaries open with: how it ended, and who it lost on the way. */
-	if (runend_note(&rp.end, note, sizeof(note)))
-		printf("%s\n\n", note);
-	if (runend_degraded(&rp.end, note, sizeof(note)))
-		printf("%s\n\n", note);
-	table_print_summary(stdout, rp.campaign, rp.judged);
-	putchar('\n');
-	table_print_summary_notes(stdout, rp.campaign, rp.judged);
-	observed_print_bottlenecks(stdout, rp.campaign, rp.judged, &rp.end);
-	if (bytarget_shown(rp.campaign)) {
-		putchar('\n');
-		bytarget_print(stdout, rp.campaign, rp.judged);
-	}
-	if (between_text(between, rp.campaign, rp.judged, note, sizeof(note)))
-		printf("\n%s\n", note);
+	/* what summary.txt holds: how it ended, who it lost, the tables and the runs before */
+	derive_summary_print(stdout, rp.campaign, rp.judged, &rp.end);
 	printf("\nrebuilt %s from %zu steps of intervals.jsonl\n", dir, steps);
 	between_free(between);
 	replay_free(&rp);

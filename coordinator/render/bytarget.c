@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The side-by-side table: tests as rows, targets as columns, knee, peak and sustained per cell. */
+/* The side-by-side table: tests' figures as rows, targets as columns, one figure a cell. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,54 +43,29 @@ static long bytarget_find(const struct campaign *c, const char *test, size_t t)
 	return -1;
 }
 
-static void bytarget_tp(const struct workload *w, double v, char *buf, size_t len)
-{
-	if (curve_uses_mib(w))
-		snprintf(buf, len, "%.1f MiB/s", v);
-	else
-		snprintf(buf, len, "%.0f ops/s", v);
-}
+/* The figures of the table, one row each per test: a cell is one figure or one word. */
+enum bytarget_fig { BT_KNEE, BT_BAND, BT_PEAK, BT_SUSTAINED, BT_LIMIT, BT_NFIGS };
 
-/*
- * "knee 41300 ops/s, 95% band 40000-42500; peak 55080 ops/s; sustained 41000
- * ops/s at 702us mean", what limited it when the knee is short (none, or a
- * lower bound), and a closed-loop test's peak alone.
- */
-static void bytarget_cell(const struct judged_curve *j, char *buf, size_t len)
+static const char *const bytarget_fig_names[BT_NFIGS] = {"knee", "95% band", "peak", "sustained",
+                                                         "limit"};
+
+static void bytarget_cell(const struct judged_curve *j, enum bytarget_fig fig, char *buf,
+                          size_t len)
 {
-	const struct knee *k = &j->knee;
-	char knee[192], peak[48], sus[96], lat[16];
-	size_t used;
+	struct table_cells t;
+	const char *v;
 
 	if (j->n == 0) {
-		snprintf(buf, len, "not run");
+		snprintf(buf, len, "%s", fig == BT_KNEE ? "not run" : "-");
 		return;
 	}
-	bytarget_tp(j->w, j->peak_tp, peak, sizeof(peak));
-	if (k->kind == KNEE_NONE) {
-		snprintf(buf, len, "peak %s (closed loop)", peak);
-		return;
-	}
-	table_knee_cell(j, knee, sizeof(knee));
-	snprintf(sus, sizeof(sus), "no valid step");
-	if (j->sustained != NULL) {
-		bytarget_tp(j->w, j->v[j->sustained - j->sorted].tp, sus, sizeof(sus));
-		units_format_duration((uint64_t)step_metric(j->sustained, j->c->slo_metric), lat,
-		                      sizeof(lat));
-		used = strlen(sus);
-		snprintf(sus + used, sizeof(sus) - used, " at %s %s", lat,
-		         campaign_slo_metric_name(j->c->slo_metric));
-	}
-	snprintf(buf, len, "knee %s; peak %s; sustained %s", knee, peak, sus);
-	used = strlen(buf);
-	if ((k->kind == KNEE_ALL_OVER || j->client_bound > 0) && j->limit[0] && used < len) {
-		/* its words before the detail: "client-bound", "client queue depth" */
-		size_t n = strcspn(j->limit, ":(");
-
-		while (n > 0 && j->limit[n - 1] == ' ')
-			n--;
-		snprintf(buf + used, len - used, " (limited: %.*s)", (int)n, j->limit);
-	}
+	table_summary_cells(j, &t);
+	v = fig == BT_KNEE        ? t.knee
+	    : fig == BT_BAND      ? t.band
+	    : fig == BT_PEAK      ? t.peak
+	    : fig == BT_SUSTAINED ? t.sus
+	                          : t.limit;
+	snprintf(buf, len, "%s", v);
 	/* the separator of markdown cells never appears inside one */
 	for (char *p = buf; *p; p++)
 		if (*p == '|')
@@ -99,20 +74,19 @@ static void bytarget_cell(const struct judged_curve *j, char *buf, size_t len)
 
 void bytarget_print(FILE *f, const struct campaign *c, const struct judged_curve *judged)
 {
-	char slo[32], cell[512];
+	char slo[32], metric[32], cell[128];
 
 	if (!bytarget_shown(c))
 		return;
 	units_format_duration(c->slo_latency_ns, slo, sizeof(slo));
 	fprintf(f,
-	        "By target: the knee (performance @ %s %s, with its 95%% band), the peak "
-	        "(capacity) and the sustained figure (highest valid step) of each test on "
-	        "each target\n\n",
-	        slo, campaign_slo_metric_name(c->slo_metric));
-	fputs("| Test |", f);
+	        "By target: each test on each target, the knee (performance @ %s %s), its 95%% "
+	        "band, the peak, the sustained rate (highest valid step) and what limited it\n\n",
+	        slo, campaign_slo_label(c, metric, sizeof(metric)));
+	fputs("| Test | Figure |", f);
 	for (size_t t = 0; t < c->ntargets; t++)
 		fprintf(f, " %s |", c->targets[t].name);
-	fputs("\n|---|", f);
+	fputs("\n|---|---|", f);
 	for (size_t t = 0; t < c->ntargets; t++)
 		fputs("---:|", f);
 	fputc('\n', f);
@@ -121,17 +95,20 @@ void bytarget_print(FILE *f, const struct campaign *c, const struct judged_curve
 
 		if (!bytarget_first(c, i))
 			continue;
-		fprintf(f, "| %s |", test);
-		for (size_t t = 0; t < c->ntargets; t++) {
-			long w = bytarget_find(c, test, t);
+		for (int fig = 0; fig < BT_NFIGS; fig++) {
+			fprintf(f, "| %s | %s |", test, bytarget_fig_names[fig]);
+			for (size_t t = 0; t < c->ntargets; t++) {
+				long w = bytarget_find(c, test, t);
 
-			if (w < 0)
-				snprintf(cell, sizeof(cell), "-");
-			else
-				bytarget_cell(&judged[w], cell, sizeof(cell));
-			fprintf(f, " %s |", cell);
+				if (w < 0)
+					snprintf(cell, sizeof(cell), "-");
+				else
+					bytarget_cell(&judged[w], (enum bytarget_fig)fig, cell,
+					              sizeof(cell));
+				fprintf(f, " %s |", cell);
+			}
+			fputc('\n', f);
 		}
-		fputc('\n', f);
 	}
 }
 

@@ -46,6 +46,8 @@ struct derive_ctx {
  * 0.30000000000000004.
  */
 #define DERIVE_JSON_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15))
+/* summary.txt's widest line: its prose wraps, its table rows are one figure a cell */
+#define DERIVE_TXT_WIDTH 120
 
 static void derive_json(FILE *f, json_t *root)
 {
@@ -611,14 +613,29 @@ static void derive_summary_text(FILE *f, const struct campaign *c,
 		fprintf(f, "\n%s\n", between);
 }
 
+void derive_summary_print(FILE *f, const struct campaign *c, const struct judged_curve *judged,
+                          const struct runend *end)
+{
+	char note[700], *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (m == NULL)
+		abort();
+	if (runend_note(end, note, sizeof(note)))
+		fprintf(m, "%s\n\n", note);
+	derive_summary_text(m, c, judged, end, true);
+	if (fclose(m) != 0)
+		abort();
+	text_wrap_lines(f, text, DERIVE_TXT_WIDTH);
+	free(text);
+}
+
 static void derive_summary_txt(FILE *f, const void *arg)
 {
 	const struct derive_ctx *x = arg;
-	char end[700];
 
-	if (runend_note(x->end, end, sizeof(end)))
-		fprintf(f, "%s\n\n", end);
-	derive_summary_text(f, x->c, x->judged, x->end, true);
+	derive_summary_print(f, x->c, x->judged, x->end);
 }
 
 /*

@@ -20,7 +20,6 @@
  */
 #define DERIVE_SUMMARY_FORMAT 1
 
-
 /*
  * (Re)write in dir: curve-<workload>.csv and .json, curve-<workload>.svg,
  * summary.json, summary.txt, summary.md and report.html, each replaced whole
@@ -46,6 +45,12 @@ int derive_all(const char *dir, const struct campaign *c, const struct step_poin
 int derive_end(const char *dir, const struct campaign *c, const struct step_point *const *pts,
                const size_t *npts, const struct judged_curve *judged, const struct runend *end,
                struct error *err);
+/*
+ * summary.txt's text to f: how the run ended, the summary table and its notes, the
+ * side-by-side table, the runs before; its lines within 120 characters, prose wrapped.
+ */
+void derive_summary_print(FILE *f, const struct campaign *c, const struct judged_curve *judged,
+                          const struct runend *end);
 /*
  * The end text `run` prints and every client of a daemon's campaign prints: each
  * workload's step table and knee, what the run lost, the summary table, the targets side

@@ -381,10 +381,39 @@ static void table_knee_figure(const struct judged_curve *j, char *buf, size_t le
  * word. What a cell cannot hold is the workload's note under the table
  * (table_print_summary_notes).
  */
+void table_summary_cells(const struct judged_curve *j, struct table_cells *t)
+{
+	const struct workload *w = j->w;
+	const struct knee *k = &j->knee;
+	char lo[32], hi[32];
+
+	table_knee_figure(j, t->knee, sizeof(t->knee));
+	snprintf(t->band, sizeof(t->band), "-");
+	if (table_band_shown(j)) {
+		table_fmt_measured(w, k->band_lo, lo, sizeof(lo));
+		table_fmt_measured(w, k->band_hi, hi, sizeof(hi));
+		snprintf(t->band, sizeof(t->band), "%s-%s", lo, hi);
+	}
+	snprintf(t->peak, sizeof(t->peak), "-");
+	snprintf(t->svc, sizeof(t->svc), "-");
+	snprintf(t->sus, sizeof(t->sus), "none valid");
+	snprintf(t->lat, sizeof(t->lat), "-");
+	if (j->peak != NULL) {
+		table_fmt_tp(w, j->peak_tp, t->peak, sizeof(t->peak));
+		units_format_duration((uint64_t)j->peak->svc_mean_ns, t->svc, sizeof(t->svc));
+	}
+	if (j->sustained != NULL) {
+		table_fmt_tp(w, j->v[j->sustained - j->sorted].tp, t->sus, sizeof(t->sus));
+		units_format_duration((uint64_t)step_metric(j->sustained, j->c->slo_metric), t->lat,
+		                      sizeof(t->lat));
+	}
+	t->limit = j->limit_word ? j->limit_word : "-";
+}
+
 void table_print_summary(FILE *f, const struct campaign *c, const struct judged_curve *judged)
 {
-	char slo[32], metric[32], knee[64], lo[32], hi[32], band[72], pk[48], svc[16], sus[48],
-	    lat[16];
+	char slo[32], metric[32];
+	struct table_cells t;
 
 	units_format_duration(c->slo_latency_ns, slo, sizeof(slo));
 	fprintf(
@@ -396,7 +425,6 @@ void table_print_summary(FILE *f, const struct campaign *c, const struct judged_
 	for (size_t i = 0; i < c->nworkloads; i++) {
 		const struct judged_curve *j = &judged[i];
 		const struct workload *w = &c->workloads[i];
-		const struct knee *k = &j->knee;
 
 		if (w->io.background) {
 			table_background_row(f, c, judged, w);
@@ -406,30 +434,11 @@ void table_print_summary(FILE *f, const struct campaign *c, const struct judged_
 			fprintf(f, "| %s | not run | | | | | | |\n", w->name);
 			continue;
 		}
-		table_knee_figure(j, knee, sizeof(knee));
-		snprintf(band, sizeof(band), "-");
-		if (table_band_shown(j)) {
-			table_fmt_measured(w, k->band_lo, lo, sizeof(lo));
-			table_fmt_measured(w, k->band_hi, hi, sizeof(hi));
-			snprintf(band, sizeof(band), "%s-%s", lo, hi);
-		}
-		snprintf(pk, sizeof(pk), "-");
-		snprintf(svc, sizeof(svc), "-");
-		snprintf(sus, sizeof(sus), "none valid");
-		snprintf(lat, sizeof(lat), "-");
-		if (j->peak != NULL) {
-			table_fmt_tp(w, j->peak_tp, pk, sizeof(pk));
-			units_format_duration((uint64_t)j->peak->svc_mean_ns, svc, sizeof(svc));
-		}
-		if (j->sustained != NULL) {
-			table_fmt_tp(w, j->v[j->sustained - j->sorted].tp, sus, sizeof(sus));
-			units_format_duration((uint64_t)step_metric(j->sustained, c->slo_metric),
-			                      lat, sizeof(lat));
-		}
+		table_summary_cells(j, &t);
 		/* Page-cache numbers are not the storage's: say so where the figure stands. */
 		fprintf(f, "| %s%s | %s | %s | %s | %s | %s | %s | %s |\n", w->name,
-		        w->io.direct ? "" : " (buffered)", knee, band, pk, svc, sus, lat,
-		        j->limit_word ? j->limit_word : "-");
+		        w->io.direct ? "" : " (buffered)", t.knee, t.band, t.peak, t.svc, t.sus,
+		        t.lat, t.limit);
 	}
 }
 

@@ -58,6 +58,19 @@ void table_knee_cell(const struct judged_curve *j, char *buf, size_t len);
  * Sustained | Its latency | Limit |, a row per workload of c from its judged curve
  * judged[i], each cell one figure or one word.
  */
+/* A workload's summary figures, each one figure or one word as its table cell holds it. */
+struct table_cells {
+	char knee[64];     /* "41300 ops/s", ">= 24000 ops/s", "none" */
+	char band[72];     /* its 95% band, "40,000-42,500", or "-" */
+	char peak[48];     /* the peak's throughput with its unit, or "-" */
+	char svc[16];      /* the storage's mean latency at the peak */
+	char sus[48];      /* the sustained rate (highest valid step) or "none valid"... */
+	char lat[16];      /* ...and its judged latency */
+	const char *limit; /* the limit's word ("storage", "client", ...), or "-" */
+};
+
+void table_summary_cells(const struct judged_curve *j, struct table_cells *t);
+
 void table_print_summary(FILE *f, const struct campaign *c, const struct judged_curve *judged);
 /*
  * Under the summary table, a line a workload with what its cells cannot hold: the knee

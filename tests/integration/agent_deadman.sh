@@ -62,7 +62,7 @@ check "the client's end line tells the loss" \
 	grep -q "iocurve: campaign complete, degraded: agent a2 lost at a step 1, interval [0-9]* (starved: " "$T/run.err"
 check "the client's end report says it above the summary table" \
 	grep -q "^degraded: agent a2 lost at a step 1, interval [0-9]* (starved: " "$T/run.out"
-check "summary.txt says degraded" grep -q "^degraded: agent a2 lost at a step 1" "$R/summary.txt"
+check "summary.txt says degraded" txt_grep "$R/summary.txt" -q "^degraded: agent a2 lost at a step 1"
 check "step 2 ran on a1 alone" grep -q '"step":1,.*"agent":"a1"' "$R/intervals.jsonl"
 "$IOCURVE" agents --coordinator "$SOCK" > "$T/agents.out"
 check "a2 is back in the daemon, idle, for the next campaign" grep -Eq '^a2 .* idle' "$T/agents.out"

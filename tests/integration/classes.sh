@@ -23,7 +23,7 @@ ok "configs/classes.yaml runs over three directories"
 check "each class's files are in its own directory" \
 	sh -c "ls '$T/classes/standard' '$T/classes/premium' '$T/classes/ultra' | grep -q ."
 check "summary.md has the side-by-side table" \
-	grep -q '^| Test | standard | premium | ultra |$' "$T/res/summary.md"
+	grep -q '^| Test | Figure | standard | premium | ultra |$' "$T/res/summary.md"
 python3 - "$T/res" "$T/run.out" <<'PY' || fail "nine tests by three classes, a curve and a cell each"
 import json, os, sys
 d, out = sys.argv[1], open(sys.argv[2]).read()
@@ -41,8 +41,8 @@ for r in by["rows"]:
         assert r["cells"][t]["peak_ops"] == ws[name]["peak_ops"] > 0, name
         assert r["cells"][t]["knee_kind"] == ws[name]["knee_kind"], name
 md = open(d + "/summary.md").read()
-rows = [l for l in md.splitlines() if l.split(" |")[0][2:] in tests and "peak" in l
-        and l.count("|") == 5]
+rows = [l for l in md.splitlines() if l.split(" |")[0][2:] in tests and "| peak |" in l
+        and l.count("|") == 6]
 assert len(rows) == 9, rows
 # the run's end: a headline of at most 100 characters for each of the 27 pairs
 heads = [l for l in out.splitlines() if l.split("  ")[0] in ws and " peak " in l]

@@ -146,9 +146,8 @@ check "report.html gives the completion times per worker, per agent and the flee
 	 grep -q '<tr><td>fleet (the first start to the last finish)</td><td class=\"num\">4 of 4</td>' '$T/sim/report.html'"
 check "summary.md gives the storm where a curve gives its knee" grep -q "^Storm: .* (no knee" \
 	"$T/sim/summary.md"
-check "summary.txt gives it below the table" grep -q \
-	"^think: Storm: [0-9.]* s from the first start to the last finish (4 workers on 2 agents); per worker min" \
-	"$T/sim/summary.txt"
+check "summary.txt gives it below the table" txt_grep "$T/sim/summary.txt" -q \
+	"^think: Storm: [0-9.]* s from the first start to the last finish (4 workers on 2 agents); per worker min"
 
 # A deadline before the work is done: the step ends there, the unfinished are reported.
 cat > "$T/late.yaml" <<YAML

@@ -64,7 +64,7 @@ check "intervals.jsonl carries the errno, path and offset" \
 check "the merged interval names the agent" \
 	grep -Eq "\"agent\":\"\\*\".*\"error\":\\{[^}]*\"agent\":\"host1\"" "$R/intervals.jsonl"
 check "the limiting factor reads as errors: how many of the operations failed, the first's errno and device" \
-	grep -Eq "I/O errors: [0-9,]+ of [0-9,]+ operations failed \\([0-9.]+%\\), the first $E on $LOOP" "$R/summary.txt"
+	txt_grep "$R/summary.txt" -Eq "I/O errors: [0-9,]+ of [0-9,]+ operations failed \\([0-9.]+%\\), the first $E on $LOOP"
 check "the step's verdict shows the errors by errno" \
 	grep -Eq "[0-9]+ errors \\($E on $LOOP\\)" "$T/errs.out"
 check "the ramp stopped on the error share, said as errors, not saturation" \

@@ -138,3 +138,16 @@ hold_workers() {
 		sleep "$4"
 	done
 }
+
+# joined_txt FILE: summary.txt with its wrapped prose joined (summarytxt.py), one logical
+# line per line, and every line of it within 120 characters (or it fails).
+joined_txt() {
+	python3 -c 'import sys, summarytxt; print(summarytxt.joined(sys.argv[1]))' "$1"
+}
+
+# txt_grep FILE GREP-ARGS...: grep summary.txt's joined lines (joined_txt).
+txt_grep() {
+	f=$1
+	shift
+	joined_txt "$f" | grep "$@"
+}

@@ -107,6 +107,7 @@ python3 - "$T/out" "$(dirname "$0")/../../docs/schema/summary.schema.json" <<'PY
 import json, re, sys
 from html.parser import HTMLParser
 import jsonschema
+import summarytxt
 d = sys.argv[1]
 # summary.json as docs/schema/summary.schema.json describes it, parts_at_knee included
 jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).validate(json.load(open(d + "/summary.json")))
@@ -144,7 +145,7 @@ assert "\n## oltp (mix: reads 70% randread 8KiB, log 30% write 64KiB, " in md, m
 assert "\n## sizes (randread, 4KiB:60,16KiB:40 blocks, " in md, md
 assert "mix: reads 70% randread 8KiB, log 30% write 64KiB" in open(d + "/report.html").read()
 check(md_rows(md.split("\n## oltp")[1]), "summary.md")
-txt = open(d + "/summary.txt").read()
+txt = summarytxt.joined(d + "/summary.txt")
 assert "oltp: each part of the mix at the knee (step 1)" in txt, txt
 check(md_rows(txt), "summary.txt")
 # summary.json: the parts at the knee's step, as the curve's; the knee in MiB/s at 24.8 KiB

@@ -110,7 +110,7 @@ check "a malformed answer is logged once, named" \
 	test "$(grep -c "observe junk: line 3 of the answer skipped" "$T/serve.log")" -eq 1
 
 # "from" the achieved rate of the first step (about 200 ops/s)
-want=$(grep -Eo "Storage bottleneck, rr: storage: busy/disk busy 97% \(saturated at 95%\) from (19[0-9]|20[0-9]) ops/s" "$dir/summary.txt") ||
+want=$(txt_grep "$dir/summary.txt" -Eo "Storage bottleneck, rr: storage: busy/disk busy 97% \(saturated at 95%\) from (19[0-9]|20[0-9]) ops/s") ||
 	{ cat "$dir/summary.txt"; fail "the limiting factor names the observed resource at its limit, in summary.txt"; }
 ok "the limiting factor names the observed resource at its limit: $want"
 check "... in the run's end text" grep -qF "$want" "$T/run.out"

@@ -82,6 +82,7 @@ for r in sys.argv[2].replace("d", "").split():
 PY
 python3 - "$T" "$RUNS" <<'PY' || fail "summary.json reports the repeats"
 import csv, json, re, statistics, sys
+import summarytxt
 t = sys.argv[1]
 for r in sys.argv[2].replace("d", "").split():
     rows = sorted(csv.DictReader(open(f"{t}/{r}/curve-rr.csv")), key=lambda x: int(x["step"]))
@@ -99,7 +100,7 @@ for r in sys.argv[2].replace("d", "").split():
     assert abs(s["knee_spread"] - statistics.stdev(v)) <= 0.1, s
     assert abs(s["knee_spread_pct"] - 100 * s["knee_spread"] / s["knee_mean"]) <= 0.01, s
     for f in ("summary.txt", "summary.md", "report.html"):
-        txt = open(f"{t}/{r}/{f}").read()
+        txt = summarytxt.joined(f"{t}/{r}/{f}") if f == "summary.txt" else open(f"{t}/{r}/{f}").read()
         # the t-based 95% interval of the mean, in % of it
         lo, hi = s["knee_mean_ci95"]
         assert abs((lo + hi) / 2 - s["knee_mean"]) <= 0.1, s

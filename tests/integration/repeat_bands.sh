@@ -64,6 +64,7 @@ ok "the three runs' knee bands overlap pairwise"
 # first), with the overlap the test finds itself, and says so in summary.txt.
 python3 - "$T" <<'PY' || fail "the third run's summary compares it with the two before"
 import json, sys
+import summarytxt
 t = sys.argv[1]
 s = json.load(open(f"{t}/r3/summary.json"))
 b = s["between_runs"]
@@ -83,7 +84,7 @@ for i, r in enumerate("21"):
     if w["overlap"][i] is not None:
         a, c = w["this"]["band"], w["earlier"][i]["band"]
         assert w["overlap"][i] == (a[0] <= c[1] and c[0] <= a[1]), (a, c, w["overlap"][i])
-txt = open(f"{t}/r3/summary.txt").read()
+txt = summarytxt.joined(f"{t}/r3/summary.txt")
 assert "Between runs:" in txt and "(newest first: r2, r1)" in txt, txt
 assert json.load(open(f"{t}/r1/summary.json"))["between_runs"] is None
 PY

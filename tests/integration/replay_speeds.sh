@@ -47,6 +47,7 @@ check "check says the ramp in speeds" grep -q \
 ok "the ramp of speeds runs"
 python3 - "$T/r" <<'PY' || { cat "$T/r.out"; fail "the knee of the ramp of speeds"; }
 import csv, json, sys
+import summarytxt
 r = sys.argv[1]
 X1, CAP = 500.0, 2 * 2 / 950e-6
 ws = {w["name"]: w for w in json.load(open(r + "/summary.json"))["workloads"]}
@@ -78,7 +79,7 @@ for row in rows:
         assert abs(float(row["speed"]) - float(row["offered_ops"]) / X1) < 0.001, row
     else:
         assert row["speed"] == "", row
-txt = open(r + "/summary.txt").read()
+txt = summarytxt.joined(r + "/summary.txt")
 want = "(x%.2f of the trace)" % (int(t["knee_ops"] / X1 * 100 + 1e-9) / 100)
 assert want in txt, (want, txt)
 print(f"# summary.txt: ... {want}")

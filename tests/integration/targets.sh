@@ -43,7 +43,7 @@ done
 ok "every (test, target) pair has its curve files"
 check "a test runs only on the targets it names" test ! -e "$R/curve-read-bw@premium.csv"
 check "summary.md has the side-by-side table" \
-	grep -q '^| Test | ultra | premium | standard |$' "$R/summary.md"
+	grep -q '^| Test | Figure | ultra | premium | standard |$' "$R/summary.md"
 
 # The cells are the pairs' own figures: summary.json's by_target, its workloads and the
 # table of summary.md agree, the run's output ends with a headline per pair (its peak),
@@ -51,7 +51,7 @@ check "summary.md has the side-by-side table" \
 python3 - "$R" "$T/run.out" <<'PY' || fail "the side-by-side table holds each pair's own figures"
 import json, math, sys
 def count(v):  # the tables cut a rate to a whole op, as the figures are
-    return "%d" % math.floor(v + 1e-9)
+    return "{:,}".format(math.floor(v + 1e-9))
 d, out = sys.argv[1], open(sys.argv[2]).read()
 s = json.load(open(d + "/summary.json"))
 by = s["by_target"]
@@ -59,18 +59,20 @@ assert by["targets"] == ["ultra", "premium", "standard"], by["targets"]
 ws = {w["name"]: w for w in s["workloads"]}
 assert [r["test"] for r in by["rows"]] == ["read-iops", "read-bw"], by["rows"]
 md = open(d + "/summary.md").read()
-def row(text, test):
+def row(text, test, fig):
+    """The cells of test's row of figure fig (knee, 95% band, peak, sustained, limit)."""
     for line in text.splitlines():
-        if line.startswith("| %s |" % test):
-            return [c.strip() for c in line.strip().strip("|").split("|")][1:]
-    raise AssertionError("no row for " + test)
+        if line.startswith("| %s | %s |" % (test, fig)):
+            return [c.strip() for c in line.strip().strip("|").split("|")][2:]
+    raise AssertionError("no row for %s %s" % (test, fig))
 for r in by["rows"]:
     for i, t in enumerate(by["targets"]):
         cell = r["cells"][t]
         name = "%s@%s" % (r["test"], t)
         if r["test"] == "read-bw" and t == "premium":
             assert cell is None, cell
-            assert row(md, r["test"])[i] == "-"
+            for fig in ("knee", "95% band", "peak", "sustained", "limit"):
+                assert row(md, r["test"], fig)[i] == "-"
             continue
         w = ws[name]
         assert cell["workload"] == name and w["test"] == r["test"] and w["target"] == t
@@ -79,27 +81,33 @@ for r in by["rows"]:
             assert cell[k] == w[k], (name, k, cell[k], w[k])
         head = [l for l in out.splitlines() if l.startswith(name + "  ")]
         assert len(head) == 1 and len(head[0]) <= 100, (name, head)
-        for text in (md,):
-            c = row(text, r["test"])[i]
-            if r["test"] == "read-bw":
-                assert c in ("peak %.0f ops/s (closed loop)" % w["peak_ops"],
-                             "peak %.1f MiB/s (closed loop)" % w["peak_mibps"]), c
-                continue
-            assert "peak %.0f ops/s" % w["peak_ops"] in c, (c, w["peak_ops"])
-            # the knee as the summary table gives it (a busy host may leave none)
-            if w["knee_kind"] in ("measured", "interpolated"):
-                lb = "knee >= " if w.get("knee_lower_bound") else "knee "
-                assert c.startswith(lb + count(w["knee_ops"])), (c, w["knee_ops"])
-                assert "95% band" in c, c
-            elif w["knee_kind"] == "above_peak":
-                # every step met the SLO: the knee is at least the highest one's rate
-                assert c.startswith("knee >= %s ops/s" % count(w["knee_ops"])), (c, w["knee_ops"])
-            else:
-                assert c.startswith("knee none;"), c
-            if w["sustained_ops"] > 0:
-                assert "sustained %.0f ops/s at " % w["sustained_ops"] in c, c
-            else:
-                assert "sustained no valid step" in c, c
+        # every cell one figure or one word: no ';' or sentence in any
+        for fig in ("knee", "95% band", "peak", "sustained", "limit"):
+            c = row(md, r["test"], fig)[i]
+            assert ";" not in c and len(c.split()) <= 3, (name, fig, c)
+        knee, peak = row(md, r["test"], "knee")[i], row(md, r["test"], "peak")[i]
+        if r["test"] == "read-bw":
+            assert knee == "none", knee
+            assert peak in ("%d ops/s" % math.floor(w["peak_ops"] + 1e-9),
+                            "%.1f MiB/s" % (math.floor(w["peak_mibps"] * 10 + 1e-9) / 10)), peak
+            continue
+        assert peak == "%d ops/s" % math.floor(w["peak_ops"] + 1e-9), (peak, w["peak_ops"])
+        # the knee as the summary table gives it (a busy host may leave none)
+        if w["knee_kind"] in ("measured", "interpolated"):
+            lb = ">= " if w.get("knee_lower_bound") else ""
+            assert knee == lb + count(w["knee_ops"]) + " ops/s", (knee, w["knee_ops"])
+            band = row(md, r["test"], "95% band")[i]
+            assert band == "-" or band.count("-") == 1, band
+        elif w["knee_kind"] == "above_peak":
+            # every step met the SLO: the knee is at least the highest one's rate
+            assert knee == ">= %s ops/s" % count(w["knee_ops"]), (knee, w["knee_ops"])
+        else:
+            assert knee == "none", knee
+        sus = row(md, r["test"], "sustained")[i]
+        if w["sustained_ops"] > 0:
+            assert sus == "%d ops/s" % math.floor(w["sustained_ops"] + 1e-9), (sus, w)
+        else:
+            assert sus == "none valid", sus
 pk = [ws["read-iops@" + t]["peak_ops"] for t in by["targets"]]
 assert pk[0] > pk[1] > pk[2], pk
 PY
@@ -142,7 +150,7 @@ cp "$R/summary.md" "$T/summary.md.first"
 check "iocurve report rebuilds summary.json and summary.md as the run wrote them" \
 	sh -c "cmp -s '$R/summary.json' '$T/summary.first' && cmp -s '$R/summary.md' '$T/summary.md.first'"
 check "iocurve report prints the side-by-side table" \
-	grep -q '^| read-bw | peak .* (closed loop) | - | peak' "$T/report.out"
+	grep -Eq '^\| read-bw \| peak \| [0-9.]+ (MiB|ops)/s \| - \| [0-9.]+ (MiB|ops)/s \|$' "$T/report.out"
 
 # compare takes such results: the same pairs, nothing differs in the setup
 "$IOCURVE" compare "$R" "$R" > "$T/compare.out" 2>&1 || { cat "$T/compare.out"; fail "compare"; }
@@ -236,7 +244,7 @@ if [ -n "$BROWSER" ]; then
 		--user-data-dir="$T/profile" --dump-dom "file://$R/report.html" > "$T/dom.html" 2> /dev/null ||
 		fail "$BROWSER dumps the DOM"
 	python3 - "$T/dom.html" "$R/summary.json" <<'PY' || fail "the browser renders the side-by-side table"
-import html.parser, json, sys
+import html.parser, json, math, sys
 class P(html.parser.HTMLParser):
     def __init__(self):
         super().__init__(); self.on = False; self.rows = []; self.cell = None
@@ -253,14 +261,17 @@ class P(html.parser.HTMLParser):
         if self.cell is not None: self.cell += d
 p = P(); p.feed(open(sys.argv[1]).read())
 s = json.load(open(sys.argv[2]))
-assert p.rows[0] == ["Test", "ultra", "premium", "standard"], p.rows
-assert [r[0] for r in p.rows[1:]] == ["read-iops", "read-bw"], p.rows
+assert p.rows[0] == ["Test", "Figure", "ultra", "premium", "standard"], p.rows
+figs = ["knee", "95% band", "peak", "sustained", "limit"]
+assert [r[:2] for r in p.rows[1:]] == [[t, f] for t in ("read-iops", "read-bw") for f in figs], p.rows
 ws = {w["name"]: w for w in s["workloads"]}
 for r in p.rows[1:]:
-    for t, c in zip(["ultra", "premium", "standard"], r[1:]):
+    if r[1] != "peak":
+        continue
+    for t, c in zip(["ultra", "premium", "standard"], r[2:]):
         w = ws.get("%s@%s" % (r[0], t))
-        assert (c == "-") if w is None else ("peak %.0f ops/s" % w["peak_ops"] in c or
-                                             "peak %.1f MiB/s" % w["peak_mibps"] in c), (r, c)
+        assert (c == "-") if w is None else (c == "%d ops/s" % math.floor(w["peak_ops"] + 1e-9) or
+                                             c == "%.1f MiB/s" % (math.floor(w["peak_mibps"] * 10 + 1e-9) / 10)), (r, c)
 PY
-	ok "the browser renders the side-by-side table, a cell per pair"
+	ok "the browser renders the side-by-side table, a figure per cell"
 fi

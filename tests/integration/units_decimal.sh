@@ -26,6 +26,7 @@ check "and bin's as ops/s and MiB/s" grep -Eq '^ +1 +100 ops/s \(100\.0 MiB/s\)$
 ok "the campaign runs"
 python3 - "$T/r" <<'PY' || fail "every table and label says MB/s and IOPS for sq, at 1.048576 x MiB/s"
 import json, re, sys
+import summarytxt
 d = sys.argv[1]
 s = json.load(open(d + "/summary.json"))
 sq, bn = s["workloads"]
@@ -33,7 +34,7 @@ assert sq["units"] == "decimal" and "units" not in bn, (sq.get("units"), bn.get(
 assert abs(sq["peak_mbps"] - sq["peak_mibps"] * 1.048576) < 0.01, (sq["peak_mbps"], sq["peak_mibps"])
 assert "peak_mbps" not in bn and bn["peak_mibps"] > 0, bn
 md = open(d + "/summary.md").read()
-txt = open(d + "/summary.txt").read()
+txt = summarytxt.joined(d + "/summary.txt")
 for text in (md, txt):
     row = next(l for l in text.splitlines() if l.startswith("| sq |"))
     # the peak, its own cell, then the service time at it

@@ -255,6 +255,8 @@ static void test_judged_limit(void **state)
 	                       "throughput flat at 5,000 ops/s: a rate limit such as a QoS "
 	                       "policy, or a device of 4.0 parallel units that do not slow "
 	                       "before all are busy (these steps cannot tell them apart)"));
+	/* the whole sentence: the demo's was cut at "122220.1 in fli" (a 288-byte limit) */
+	assert_non_null(strstr(j.limit, " in flight at it)"));
 	assert_null(strstr(j.limit, "throughput capped"));
 	rc_throttle(p, 400);
 	judged_update(&j, c, &c->workloads[0], p, 5);

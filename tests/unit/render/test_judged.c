@@ -737,6 +737,25 @@ static void test_judged_advice_lower_bound(void **state)
 	assert_non_null(strstr(text,
 	                       ">= 1,000 ops/s: no step violated the SLO, the knee lies at or "
 	                       "above the highest step that met it (peak 2000 ops/s); step 2"));
+	/*
+	 * errors and an agent lost too: said in the rule table's order, and the change is
+	 * the first row's that has one (an agent lost: keep the agents up, not "start lower")
+	 */
+	pts[1].errors = 3;
+	pts[1].agents_lost = 1;
+	pts[1].nagents = 2;
+	pts[1].lost_at = 2;
+	snprintf(pts[1].lost_names, sizeof(pts[1].lost_names), "a2");
+	judged_update(&j, c, &c->workloads[0], pts, JUDGED_N(pts));
+	assert_int_equal(j.v[1].reasons,
+	                 VERDICT_AGENTS_LOST | VERDICT_ERRORS | VERDICT_QUEUE_BOUND);
+	assert_non_null(strstr(j.advice, "step 2 (2000 ops/s): 1 of 2 agents lost at interval 3 "
+	                                 "(agent a2), 3 errors, queue-bound: all 16 slots"));
+	assert_non_null(strstr(j.advice, "Change: keep every agent up through a step (lost: a2)"));
+	pts[1].agents_lost = 0;
+	judged_update(&j, c, &c->workloads[0], pts, JUDGED_N(pts));
+	assert_non_null(strstr(j.advice, "Change: make the target stop failing"));
+	pts[1].errors = 0;
 	/* every step judged: raise the load */
 	pts[1].client.qd_full_pct = 0;
 	judged_update(&j, c, &c->workloads[0], pts, JUDGED_N(pts));

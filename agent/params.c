@@ -365,8 +365,13 @@ int params_from_prepare(const Iocurve__Prepare *p, const char *file_prefix,
 		plan->phase_base = p->worker_base;
 		plan->phase_total = p->fleet_workers;
 	}
-	/* a replay's operations, held for the workers the pool forks (agent/replay.h) */
-	if (replay_from_prepare(p, plan->file_size, plan->io.block_size, &plan->replay, err) < 0) {
+	/*
+	 * a replay's operations, held for the workers the pool forks (agent/replay.h), fitted
+	 * to the target's size: a block device given without one has it only once opened
+	 * (plan_target), and its replay is built there
+	 */
+	if (plan->file_size > 0 &&
+	    replay_from_prepare(p, plan->file_size, plan->io.block_size, &plan->replay, err) < 0) {
 		error_prefix(err, "workload %s: ", p->workload);
 		return -1;
 	}

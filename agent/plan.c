@@ -542,6 +542,13 @@ static void plan_prepare(struct plan *pl, const Iocurve__Prepare *p)
 		plan_send_error(pl, p->workload_index, p->target_dir, msg);
 		goto out;
 	}
+	/* a device's replay, fitted to the size it has (params_from_prepare could not) */
+	if (params.replay == NULL && replay_from_prepare(p, params.file_size, params.io.block_size,
+	                                                 &params.replay, &err) < 0) {
+		snprintf(msg, sizeof(msg), "workload %s: %s", p->workload, err.msg);
+		plan_send_error(pl, p->workload_index, p->target_dir, msg);
+		goto out;
+	}
 	/* the workers' offsets within the file: nothing is written past file_size */
 	if (params_check_target(&params, device_size, &err) < 0) {
 		snprintf(msg, sizeof(msg), "workload %s: %s", p->workload, err.msg);

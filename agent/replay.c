@@ -111,6 +111,14 @@ int replay_from_prepare(const Iocurve__Prepare *p, uint64_t file_size, uint32_t 
 				return -1;
 			}
 			last = p->replay_time_ns[at];
+			if (p->replay_len[at] > file_size) {
+				error_set(err,
+				          "replay operation %u of %u bytes does not fit the "
+				          "target's %" PRIu64 " bytes",
+				          at, p->replay_len[at], file_size);
+				replay_release();
+				return -1;
+			}
 			if (off + p->replay_len[at] > file_size)
 				off = file_size - p->replay_len[at];
 			op->t_ns = last;

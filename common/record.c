@@ -599,6 +599,13 @@ int record_check(const struct record *rec, struct error *err)
 		          RECORD_ERRNO_MAX);
 		return -1;
 	}
+	/* an offset no file can have: intervals.jsonl could not hold it as written */
+	if (rec->err_offset > RECORD_OFFSET_MAX) {
+		error_set(err, "err_offset %llu is outside [0, %llu]",
+		          (unsigned long long)rec->err_offset,
+		          (unsigned long long)RECORD_OFFSET_MAX);
+		return -1;
+	}
 	/* Device counters come with the device they are of. */
 	if (rec->kernel_n == 0 && (rec->kernel_reads || rec->kernel_writes || rec->kernel_io_ms ||
 	                           rec->kernel_busy_ms || rec->kernel_queue_ms)) {

@@ -34,6 +34,8 @@
 #define RECORD_PARTS_MAX 8
 /* errno values, as Linux numbers them (MAX_ERRNO) */
 #define RECORD_ERRNO_MAX 4095
+/* A failure's offset in its file: a file holds at most 2^63 - 1 bytes (off_t). */
+#define RECORD_OFFSET_MAX ((UINT64_C(1) << 63) - 1)
 
 /*
  * The same record at every level: a worker fills one per interval, an agent

@@ -48,6 +48,7 @@ struct run_ctx {
 	char error[1024];
 	int status;
 	bool started, finished;
+	bool device_writes;   /* --allow-device-writes: local agents may write a device */
 	struct kneegate gate; /* --require-knee */
 };
 
@@ -134,8 +135,9 @@ static int run_opened(void *arg, const struct campaign *c, const char *results, 
 				allow[nallow++] = c->targets[i].path;
 		if (nallow == 0)
 			allow[nallow++] = "/dev/null";
-		ctx->local = local_spawn(&ctx->certs, host_address(ctx->host), allow, nallow,
-		                         results, c->agents_count, &c->local_caps, err);
+		ctx->local =
+		    local_spawn(&ctx->certs, host_address(ctx->host), allow, nallow, results,
+		                c->agents_count, &c->local_caps, ctx->device_writes, err);
 		free(allow);
 		/* Each agent has its copies: nothing of the CA stays in this process. */
 		certs_mem_free(&ctx->certs);
@@ -201,7 +203,11 @@ static int run_agents_setup(struct run_ctx *ctx, const struct campaign *c, struc
 			o->listen = "127.0.0.1:0";
 		for (size_t i = 0; i < c->ntargets; i++) {
 			const char *tp = c->targets[i].path;
+			struct stat st;
 
+			/* a block device is the target itself: nothing to make */
+			if (tp != NULL && stat(tp, &st) == 0 && S_ISBLK(st.st_mode))
+				continue;
 			if (tp != NULL && fs_mkdir_p(tp, 0755, err) < 0) {
 				error_prefix(err, "target %s: ", tp);
 				return -1;
@@ -270,8 +276,11 @@ static void run_print_wide(FILE *out, const char *dir)
 static int run_embedded(const struct args *a, bool json, double require)
 {
 	const char *resume = args_get(a, "resume");
-	struct run_ctx ctx = {
-	    .status = 1, .json = json, .human = json ? stderr : stdout, .gate = {.rate = require}};
+	struct run_ctx ctx = {.status = 1,
+	                      .json = json,
+	                      .human = json ? stderr : stdout,
+	                      .device_writes = args_has(a, "allow-device-writes"),
+	                      .gate = {.rate = require}};
 	struct host_options o = {.listen = args_get(a, "coordinator-listen"),
 	                         .tls_dir = args_get(a, "tls")};
 	struct daemon_client client = {run_opened, run_event, run_done, &ctx};
@@ -430,6 +439,10 @@ static const struct args_option run_options[] = {
     {"set", 'S', "KEY=VALUE",
      "override a campaign value by its dotted path (target.path=/mnt/x, "
      "workloads.NAME.queue_depth=8); repeatable",
+     false},
+    {"allow-device-writes", 'B', NULL,
+     "local agents may write to a target that is a block device (its data is lost), as the "
+     "agent's flag of that name",
      false},
     {"require-knee", 'K', "RATE",
      "exit 5 naming the workload when a knee is below RATE (its unit) or there is none", false},

@@ -84,12 +84,13 @@ static int local_caps_args(const struct campaign_caps *caps, char **argv, int at
 
 struct local_agents *local_spawn(struct certs_mem *certs, const char *coordinator,
                                  const char *const *allow, size_t nallow, const char *log_dir,
-                                 unsigned n, const struct campaign_caps *caps, struct error *err)
+                                 unsigned n, const struct campaign_caps *caps, bool device_writes,
+                                 struct error *err)
 {
 	struct local_agents *la = xcalloc(1, sizeof(*la));
 	char bin[PATH_MAX], name[32], fds[48], capv[4][32];
 	/* made here: a forked child only fills it in */
-	char **argv = xcalloc(9 + 2 * nallow + 8 + 1, sizeof(*argv));
+	char **argv = xcalloc(10 + 2 * nallow + 8 + 1, sizeof(*argv));
 	int dirfd = -1, logfd = -1;
 
 	if (local_agent_binary(bin, sizeof(bin)) < 0) {
@@ -148,6 +149,8 @@ struct local_agents *local_spawn(struct certs_mem *certs, const char *coordinato
 				argv[at++] = "--allow";
 				argv[at++] = (char *)allow[k];
 			}
+			if (device_writes)
+				argv[at++] = "--allow-device-writes";
 			argv[at++] = "--label";
 			argv[at++] = "local=true";
 			argv[at] = NULL;

@@ -15,11 +15,13 @@ struct local_agents;
  * inherited descriptors of certs (--tls-fd), which are closed here once the
  * agent has them. Each agent's log goes to LOG_DIR/agent-NAME.log. An agent
  * dies with this process (PDEATHSIG), even when nothing of it can run (SIGKILL,
- * out of memory). caps (agents.caps) become their --max-* options where set.
+ * out of memory). caps (agents.caps) become their --max-* options where set;
+ * device_writes, their --allow-device-writes (iocurve run --allow-device-writes).
  */
 struct local_agents *local_spawn(struct certs_mem *certs, const char *coordinator,
                                  const char *const *allow, size_t nallow, const char *log_dir,
-                                 unsigned n, const struct campaign_caps *caps, struct error *err);
+                                 unsigned n, const struct campaign_caps *caps, bool device_writes,
+                                 struct error *err);
 /*
  * Reap local agents that exited on their own. Returns 1 and describes the first
  * ("local agent local-1 exited with status 2; its log: DIR/agent-local-1.log").

@@ -22,17 +22,18 @@ run_on_device() { # run_on_device NAME RW AGENT-FLAGS...
 	rw=$2
 	shift 2
 	port=$(free_port)
+	wl=${WL:-"{name: $name, rw: $rw, block_size: 8KiB${EXTRA:-}, load: {steps: [1000]}}"}
 	cat > "$T/$name.yaml" <<YAML
 campaign: $name
 agents: {select: {count: 1}, wait: 20s}
-target: {path: $LOOP, size: 32MiB}
+target: {path: $LOOP${SIZE-, size: 32MiB}}
 workers: 2
 queue_depth: 8
 interval: 500ms
 warmup: 500ms
 measure: 1s
 workloads:
-  - {name: $name, rw: $rw, block_size: 8KiB${EXTRA:-}, load: {steps: [1000]}}
+  - $wl
 YAML
 	"$IOCURVE" run "$T/$name.yaml" --coordinator-listen "127.0.0.1:$port" --tls "$T/ca" \
 		--out "$T/$name-results" > "$T/$name.out" 2> "$T/$name.err" &
@@ -75,4 +76,59 @@ grep -q "target $LOOP is a block device, which is never laid out: clone 'golden'
 	"$T/devclone.err" || { cat "$T/devclone.err"; fail "the clone's refusal says why"; }
 ok "a clone on a block device is refused, saying why"
 check "and the device is as it was" test "$before" = "$(md5sum < "$T/disk.img")"
+
+# A replay on a device given without its size (the agent reads it when it opens the
+# device): every operation lands inside it, none fails (it was built before the size was
+# known, and each offset came out as 2^64 - 4096: EINVAL on every one).
+fio --name=rec --filename="$T/f.dat" --size=8M --rw=randread --bs=4k --rate_iops=500 \
+	--runtime=1 --time_based --ioengine=psync --write_iolog="$T/trace.log" > "$T/fio.out" 2>&1 ||
+	{ cat "$T/fio.out"; fail "fio records a trace"; }
+cp "$T/trace.log" "$T/trace-copy.log"
+if ! SIZE="" WL="{name: devreplay, replay: {file: $T/trace.log, format: fio-iolog}, load: {speeds: [1]}}" \
+	run_on_device devreplay read; then
+	cat "$T/devreplay.err" "$T/devreplay-agent.log"
+	fail "a replay on a device without size"
+fi
+python3 - "$T/devreplay-results" <<'PY' || fail "the replay's operations all completed, none failed"
+import json, sys
+import ivlines
+d = sys.argv[1]
+ops = errors = 0
+for r in ivlines.records(d + "/intervals.jsonl"):
+    if r["agent"] == "*" and not r["warmup"]:
+        ops += r["ops"]
+        errors += r["errors"]
+print(f"# replay on the device: {ops} operations, {errors} errors")
+assert ops > 0 and errors == 0, (ops, errors)
+PY
+ok "a replay on a device given without its size runs, every operation inside it"
+
+# Local agents (iocurve run starts them) on a device: nothing to make where it is, and
+# writes only with iocurve run's --allow-device-writes.
+local_on_device() { # local_on_device NAME RW [iocurve run FLAGS...]
+	name=$1
+	rw=$2
+	shift 2
+	cat > "$T/$name.yaml" <<YAML
+campaign: $name
+agents: {local: 1}
+target: {path: $LOOP}
+workers: 1
+interval: 250ms
+warmup: 250ms
+measure: 1250ms
+workloads:
+  - {name: $name, rw: $rw, block_size: 8KiB, load: {steps: [500]}}
+YAML
+	"$IOCURVE" run "$T/$name.yaml" --out "$T/$name-results" "$@" > "$T/$name.out" 2> "$T/$name.err"
+}
+before=$(md5sum < "$T/disk.img")
+local_on_device localread randread || { cat "$T/localread.err"; fail "local agents read a device"; }
+ok "local agents read a device target"
+if local_on_device localwrite randwrite; then fail "local writes to a device need consent"; fi
+check "local writes without --allow-device-writes are refused" test "$before" = "$(md5sum < "$T/disk.img")"
+local_on_device localwrite2 randwrite --allow-device-writes ||
+	{ cat "$T/localwrite2.err"; fail "local writes with iocurve run --allow-device-writes"; }
+check "local writes with iocurve run --allow-device-writes reach the device" \
+	test "$before" != "$(md5sum < "$T/disk.img")"
 echo "# blockdev: all passed"

@@ -185,6 +185,7 @@ add() { SETS="$SETS --set $1"; NSET=$((NSET + 1)); }
 for f in ops reads bytes errors cpu_user_ns cpu_sys_ns lag_sum_ns lag_max_ns qd_full_ns \
 	missed missed_charged wakes health_n issue_late_ns slot_wait_ns reap_delay_ns nivcsw \
 	steal_ppm late_10us late_100us late_1ms late_10ms duration_ns workers interval err_errno \
+	err_offset \
 	latency.count latency.sum_ns latency.max_ns service.count service.sum_ns \
 	read_bytes read_latency.count read_latency.sum_ns write_latency.count; do
 	for v in 0 -1 max; do add "$f=$v"; done

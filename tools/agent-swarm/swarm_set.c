@@ -3,7 +3,7 @@
  * --set FIELD=VALUE: one field of every IntervalReport a session sends, forced to
  * a value (the coordinator's input checks, tests/integration/hostile_numbers.sh).
  * FIELD is a counter of record_counters, duration_ns, workers, interval, step, workload_index,
- * host_cpu_pct, err_errno, or latency.count / latency.sum_ns / latency.min_ns /
+ * host_cpu_pct, err_errno, err_offset, or latency.count / latency.sum_ns / latency.min_ns /
  * latency.max_ns (and service.*, read_latency.*, write_latency.*), or latency.mean_ns (every
  * value of the histogram VALUE, a bin's low edge: a histogram that passes every check of its own,
  * as large as a fleet can hold once), or step_done.start_time
@@ -38,6 +38,7 @@ static const struct {
     {"workload_index", offsetof(Iocurve__IntervalReport, workload_index), SWARM_U32},
     {"host_cpu_pct", offsetof(Iocurve__IntervalReport, host_cpu_pct), SWARM_DOUBLE},
     {"err_errno", offsetof(Iocurve__IntervalReport, err_errno), SWARM_I32},
+    {"err_offset", offsetof(Iocurve__IntervalReport, err_offset), SWARM_U64},
 };
 
 static const struct {

@@ -239,6 +239,40 @@ static void test_intervals_round_trip(void **state)
 	free(want);
 }
 
+/*
+ * A failure at the largest offset a record holds comes back as written; one past it
+ * (2^63, which intervals.jsonl's integers cannot hold) is refused where a report enters
+ * (record_check), so no run writes a file its own reader refuses.
+ */
+static void test_intervals_offset_bound(void **state)
+{
+	struct intervals_test *t = *state;
+	struct agg_record *want = xcalloc(1, sizeof(*want));
+	struct intervals_line *l = xmalloc(sizeof(*l));
+	struct intervals_reader *r;
+	struct error err;
+	FILE *f = fopen(t->path, "w");
+
+	assert_non_null(f);
+	intervals_test_record(want, 1, 50);
+	want->rec.err_errno = RECORD_ERRNO_MAX;
+	want->rec.err_offset = RECORD_OFFSET_MAX;
+	assert_int_equal(record_check(&want->rec, &err), 0);
+	intervals_test_put(f, intervals_record_line("rr", 0, 100, 0, "a", want, true));
+	fclose(f);
+	r = intervals_open(t->path, &err);
+	assert_non_null(r);
+	assert_int_equal(intervals_next(r, l, &err), 1);
+	intervals_test_same(want, &l->rec);
+	intervals_close(r);
+	want->rec.err_offset = RECORD_OFFSET_MAX + 1;
+	assert_int_equal(record_check(&want->rec, &err), -1);
+	assert_string_equal(err.msg, "err_offset 9223372036854775808 is outside [0, "
+	                             "9223372036854775807]");
+	free(l);
+	free(want);
+}
+
 /* An interval where nothing completed: empty histograms (min UINT64_MAX) come back empty. */
 static void test_intervals_empty_record(void **state)
 {
@@ -710,6 +744,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    INTERVALS_TEST(test_intervals_round_trip),
+	    INTERVALS_TEST(test_intervals_offset_bound),
 	    INTERVALS_TEST(test_intervals_empty_record),
 	    INTERVALS_TEST(test_intervals_format_field),
 	    INTERVALS_TEST(test_intervals_older_format),

@@ -10,7 +10,10 @@
 
 #include <event2/dns.h>
 #include <jansson.h>
+#include <openssl/err.h>
+#include <openssl/pem.h>
 #include <openssl/ssl.h>
+#include <openssl/x509.h>
 
 #include "clock.h"
 #include "httpclient.h"
@@ -109,6 +112,39 @@ static char *observer_token(const char *path, struct error *err)
 	return t;
 }
 
+/*
+ * The campaign's CA file into ctx's store, read as every file a campaign names is
+ * (saferead: a regular file of ours, bounded; a FIFO there once held the coordinator in
+ * open(2) for good): each PEM certificate in it, one at least.
+ */
+static int observer_load_ca(SSL_CTX *ctx, const struct observe_source *cfg, struct error *err)
+{
+	size_t len, n = 0;
+	char *pem = saferead_all(AT_FDCWD, NULL, cfg->ca_file, OBSERVER_CA_MAX, 0, &len, err);
+	BIO *bio;
+	X509 *x;
+
+	if (pem == NULL) {
+		error_prefix(err, "observe '%s': ca_file: ", cfg->name);
+		return -1;
+	}
+	bio = BIO_new_mem_buf(pem, (int)len);
+	while (bio != NULL && (x = PEM_read_bio_X509(bio, NULL, NULL, NULL)) != NULL) {
+		if (X509_STORE_add_cert(SSL_CTX_get_cert_store(ctx), x) == 1)
+			n++;
+		X509_free(x);
+	}
+	ERR_clear_error();
+	BIO_free(bio);
+	free(pem);
+	if (n == 0) {
+		error_set(err, "observe '%s': ca_file %s holds no PEM certificate", cfg->name,
+		          cfg->ca_file);
+		return -1;
+	}
+	return 0;
+}
+
 static SSL_CTX *observer_ssl(const struct observe_source *cfg, struct error *err)
 {
 	SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
@@ -119,10 +155,13 @@ static SSL_CTX *observer_ssl(const struct observe_source *cfg, struct error *err
 	}
 	SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
 	SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, NULL);
-	if (cfg->ca_file != NULL ? SSL_CTX_load_verify_locations(ctx, cfg->ca_file, NULL) != 1
-	                         : SSL_CTX_set_default_verify_paths(ctx) != 1) {
-		error_set(err, "observe '%s': cannot load the CA file %s", cfg->name,
-		          cfg->ca_file != NULL ? cfg->ca_file : "(the system's)");
+	if (cfg->ca_file != NULL) {
+		if (observer_load_ca(ctx, cfg, err) < 0) {
+			SSL_CTX_free(ctx);
+			return NULL;
+		}
+	} else if (SSL_CTX_set_default_verify_paths(ctx) != 1) {
+		error_set(err, "observe '%s': cannot load the system's CA certificates", cfg->name);
 		SSL_CTX_free(ctx);
 		return NULL;
 	}
@@ -560,7 +599,8 @@ void observer_cancel(struct observer *o)
 	for (size_t i = 0; i < o->n; i++) {
 		struct observer_round *r = &o->srcs[i].round;
 
-		for (size_t k = 0; k < o->srcs[i].cfg->nseries; k++) {
+		/* a source observer_new did not reach (one before it failed) has nothing out */
+		for (size_t k = 0; o->srcs[i].cfg != NULL && k < o->srcs[i].cfg->nseries; k++) {
 			if (r->reqs[k] != NULL) {
 				httpc_cancel(r->reqs[k]);
 				r->reqs[k] = NULL;

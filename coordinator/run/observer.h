@@ -25,6 +25,8 @@
 #define OBSERVER_BODY_MAX    (4u << 20)
 #define OBSERVER_TIMEOUT_MAX (5 * 1000000000ull)
 #define OBSERVER_TOKEN_MAX   4096
+/* A CA file (ca_file) is at most this long: a bundle of a few hundred certificates. */
+#define OBSERVER_CA_MAX (1u << 20)
 
 struct observer;
 typedef void (*observer_line_fn)(void *arg, const struct obs_line *l);

@@ -74,3 +74,16 @@ PY
 ok "https with the campaign's CA and token read; without the CA and with a wrong token refused, by reason"
 check "the token is in no file of the results" sh -c "! grep -r -q -- '$TOKEN' '$T/r'"
 check "nor in the run's output" sh -c "! grep -q -- '$TOKEN' '$T/run.out' '$T/run.err'"
+
+# A FIFO as ca_file is refused at once, naming it: handed to OpenSSL's loader, the open
+# blocked for good (no SIGTERM, no status, the agents' sessions timed out).
+mkfifo "$T/ca.fifo"
+sed "s|ca_file: '$T/src.crt', token_file: '$T/good.token'|ca_file: '$T/ca.fifo', token_file: '$T/good.token'|" \
+	"$T/c.yaml" > "$T/fifo.yaml"
+grep -q "ca.fifo" "$T/fifo.yaml" || fail "the campaign names the FIFO"
+rc=0
+timeout 60 "$IOCURVE" run "$T/fifo.yaml" --out "$T/rf" > "$T/fifo.out" 2> "$T/fifo.err" || rc=$?
+[ "$rc" -ne 124 ] || fail "a FIFO as ca_file does not hold the run (it was still in open after 60 s)"
+[ "$rc" -ne 0 ] || fail "a FIFO as ca_file is refused"
+check "the refusal names the source, the key and the FIFO" \
+	grep -q "observe 'good': ca_file: $T/ca.fifo: not a regular file (a FIFO)" "$T/fifo.err"

@@ -267,6 +267,18 @@ static bool promtext_sample(struct promtext_cur *c, const struct promtext_select
 			         isfinite(value) ? "over 1e15" : "not finite");
 		return true;
 	}
+	/*
+	 * The sum is bounded as a sample is: many samples under the bound can pass it, and
+	 * then no value is taken (a part of the sum would read as the whole).
+	 */
+	if (res->over || fabs(res->value + value) > PROMTEXT_VALUE_MAX) {
+		if (!res->over)
+			snprintf(res->refused_why, sizeof(res->refused_why),
+			         "%s: the sum of its samples is over 1e15: refused", name);
+		res->over = true;
+		res->refused++;
+		return true;
+	}
 	res->matched++;
 	res->value += value;
 	return true;
@@ -304,6 +316,10 @@ void promtext_scan(const char *text, size_t len, const struct promtext_selector 
 		}
 		if (!promtext_sample(&c, sel, res, &why))
 			promtext_bad(res, res->lines, why != NULL ? why : "labels are malformed");
+	}
+	if (res->over) {
+		res->matched = 0;
+		res->value = 0;
 	}
 }
 

@@ -63,6 +63,7 @@ struct promtext_result {
 	/* the first matching sample refused (NaN, Inf, over PROMTEXT_VALUE_MAX), and how many */
 	size_t refused;
 	char refused_why[320];
+	bool over; /* the samples' sum passed PROMTEXT_VALUE_MAX: none taken (matched 0) */
 };
 
 /* Read a page (len bytes, any bytes) for sel. Never fails: what it skipped is in *res. */

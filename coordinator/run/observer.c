@@ -283,6 +283,12 @@ bool observer_query_value(const char *body, size_t len, double *out, char *why, 
 			json_decref(res);
 			goto done;
 		}
+		/* bounded as each sample is: 380,000 samples of 9e14 once summed to 3.4e20 */
+		if (fabs(sum + d) > PROMTEXT_VALUE_MAX) {
+			snprintf(why, whylen, "the sum of %zu samples is over 1e15", count + 1);
+			json_decref(res);
+			goto done;
+		}
 		sum += d;
 		count++;
 	}

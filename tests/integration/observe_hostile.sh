@@ -46,7 +46,7 @@ workloads:
 observe:
 YAML
 	for k in silent trickle huge biglen redirect; do src $k; done
-	echo "  - {name: junk, url: 'http://127.0.0.1:$(port junk)/metrics', series: [x_total, nan_gauge, big_gauge]}"
+	echo "  - {name: junk, url: 'http://127.0.0.1:$(port junk)/metrics', series: [x_total, nan_gauge, big_gauge, many_gauge]}"
 	# the daemon's own /metrics, a source that answers (its offered gauge moves when the
 	# daemon's step does, which a poll at a step's boundary may see either side of: no limit
 	# on it), and a resource 97% busy at every poll, saturated at 95%: named at the first step
@@ -99,6 +99,9 @@ for l in junk:
     assert "x_total: value nan refused (not finite)" in l["note"], l
     assert "nan_gauge: value nan refused (not finite)" in l["note"], l
     assert "big_gauge: value 1e+308 refused (over 1e15)" in l["note"], l
+    # two samples of 9e14: each within the bound, their sum not (it was taken: 1.8e15)
+    assert l["values"]["many_gauge"] is None, l
+    assert "many_gauge: the sum of its samples is over 1e15: refused" in l["note"], l
 # x_total: a counter of 7 + 0 (NaN, 1e308 refused): a rate of 0 between polls
 assert all(l["values"]["x_total"] == 0 for l in junk[1:]), junk
 print("# junk: " + junk[0]["note"])

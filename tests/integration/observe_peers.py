@@ -3,7 +3,8 @@
 # Sources an observe: campaign must survive, one per port (printed as NAME PORT lines,
 # then "ready"): silent (accepts, never answers), trickle (a valid answer, a byte a
 # second), huge (1 GiB of /metrics without a length), biglen (a Content-Length of 1 GiB),
-# junk (malformed lines, NaN, 1e308 and one good sample), redirect (302 to another host),
+# junk (malformed lines, NaN, 1e308, two samples each under 1e15 but not their sum, and one
+# good sample), redirect (302 to another host),
 # busy (a gauge 0.97 at every poll).
 import socket
 import sys
@@ -13,7 +14,8 @@ import time
 PAGE = (b"# TYPE x_total counter\nx_total 5\n")
 JUNK = (b"# HELP x_total a counter\n# TYPE x_total counter\nx_total{a=\"1\" 3\n"
         b"garbage line here\nx_total NaN\nx_total 1e308\nnan_gauge NaN\nbig_gauge 1e308\n"
-        b"x_total{a=\"ok\"} 7\n\x00\x01\x02 binary\n")
+        b"x_total{a=\"ok\"} 7\n\x00\x01\x02 binary\n"
+        b"many_gauge{a=\"1\"} 9e14\nmany_gauge{a=\"2\"} 9e14\n")
 
 
 def head(length=None):

@@ -113,6 +113,12 @@ static void test_promtext_values(void **state)
 	assert_non_null(strstr(r.refused_why, "x_total: value nan refused (not finite)"));
 	test_promtext_scan("y 1e308\n", "y", &r);
 	assert_non_null(strstr(r.refused_why, "over 1e15"));
+	/* samples each within the bound do not sum past it: 3 x 9e14 give no value at all */
+	test_promtext_scan("z{a=\"1\"} 9e14\nz{a=\"2\"} 9e14\nz{a=\"3\"} 9e14\n", "z", &r);
+	assert_int_equal(r.matched, 0);
+	assert_true(r.value == 0);
+	assert_int_equal(r.refused, 2);
+	assert_string_equal(r.refused_why, "z: the sum of its samples is over 1e15: refused");
 }
 
 /* Malformed lines are skipped, the first named with its number; the rest still read. */

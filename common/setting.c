@@ -446,10 +446,12 @@ void setting_to_prepare(const struct io_settings *io, Iocurve__Prepare *p)
 {
 	for (size_t i = 0; i < setting_count; i++) {
 		const struct setting *s = &setting_table[i];
-		void *f = setting_wire_ptr(s, p);
+		void *f;
 
+		/* no wire field: no pointer is formed for it (SETTING_NONE is no offset) */
 		if (!setting_held(s) || s->wire == SETTING_NONE)
 			continue;
+		f = setting_wire_ptr(s, p);
 		if (s->type == SETTING_REAL)
 			*(double *)f = *(const double *)setting_ptr(s, io);
 		else if (s->type != SETTING_NAME)
@@ -480,11 +482,12 @@ const struct setting *setting_from_prepare(const Iocurve__Prepare *p, struct io_
 	setting_defaults(io);
 	for (size_t i = 0; i < setting_count; i++) {
 		const struct setting *s = &setting_table[i];
-		const void *f = setting_wire_ptr(s, p);
+		const void *f;
 		uint64_t v;
 
 		if (!setting_held(s) || s->wire == SETTING_NONE)
 			continue;
+		f = setting_wire_ptr(s, p);
 		if (s->type == SETTING_REAL) {
 			*(double *)setting_ptr(s, io) = *(const double *)f;
 			continue;

@@ -43,8 +43,10 @@ static void runner_bg_free(struct runner *r)
 	if (r->bg.acc != NULL)
 		record_release(r->bg.acc); /* a mix's parts, merged from its reports */
 	free(r->bg.acc);
+	free(r->bg.merged);
 	r->bg.hold_ev = NULL;
 	r->bg.acc = NULL;
+	r->bg.merged = NULL;
 }
 
 static bool runner_bg_is(const struct runner *r, size_t wi)
@@ -73,9 +75,12 @@ static int runner_bg_prepare(struct runner *r, uint32_t n, struct error *err)
 		prepare_for_agent(&m, i, n);
 		runner_agents_send(r->agents, i, &env);
 	}
+	prepare_free(&m); /* a replay's trace is in it: a long-lived daemon kept every one */
 	r->bg.prepared = true;
 	r->bg.nagents = n;
 	r->bg.nready = 0;
+	free(r->bg.merged);
+	r->bg.merged = xcalloc(n ? n : 1, sizeof(*r->bg.merged));
 	return 0;
 }
 
@@ -141,6 +146,8 @@ static void runner_bg_step(struct runner *r, uint64_t start_ns, uint64_t measure
 	r->bg.window = true;
 	record_reset(r->bg.acc);
 	r->bg.nacc = 0;
+	if (r->bg.merged != NULL)
+		memset(r->bg.merged, 0, r->bg.nagents * sizeof(*r->bg.merged));
 }
 
 /* The window's end: the step's measured window once decided, else as planned. */
@@ -203,6 +210,18 @@ static int runner_bg_report(struct runner *r, uint32_t ai, const Iocurve__Interv
 	s1 = s0 + bint;
 	if (s0 + RUNNER_BG_EDGE_NS < r->bg.ws || s1 > runner_bg_window_end(r) + RUNNER_BG_EDGE_NS)
 		return 0;
+	/*
+	 * Each agent's interval once: a report sent again counted once per copy, so that
+	 * "kept up (10000 of 1000 ops/s)" and a hold released before the honest agents' last
+	 * reports were in. Refused as the foreground refuses a repeat.
+	 */
+	if (ai >= r->bg.nagents || r->bg.merged == NULL)
+		return 0; /* not an agent the background was prepared on */
+	if (ir->interval < r->bg.merged[ai]) {
+		error_set(err, "agent %s: bad background report: interval %u reported twice",
+		          runner_agents_name(r->agents, ai), ir->interval);
+		return RUNNER_BAD_REPORT;
+	}
 	rec = xmalloc(sizeof(*rec));
 	record_init(rec);
 	if (record_decode(rec, ir, err) < 0) {
@@ -215,6 +234,7 @@ static int runner_bg_report(struct runner *r, uint32_t ai, const Iocurve__Interv
 	} else {
 		record_merge(r->bg.acc, rec);
 		r->bg.nacc++;
+		r->bg.merged[ai] = ir->interval + 1;
 	}
 	record_release(rec);
 	free(rec);

@@ -31,6 +31,8 @@ struct runner_bg {
 	bool window;        /* ws/we belong to the step in progress */
 	struct record *acc; /* its reports inside the window, merged */
 	uint32_t nacc;
+	/* per agent, 1 + the last interval merged into acc (0: none): each once, in order */
+	uint32_t *merged;
 	bool holding; /* the foreground step's point waits for its last reports */
 	struct event *hold_ev;
 };

@@ -45,6 +45,11 @@ struct swarm_session {
 	uint64_t interval_ns;
 	double ops_per_interval;
 	struct event *tick;
+	/* A background workload (Prepare.background): its one long step, reported beside. */
+	bool bg_prepared, bg_stepping;
+	uint32_t bg_workload, bg_step, bg_sent;
+	uint64_t bg_start_ns, bg_interval_ns;
+	struct event *bg_tick;
 };
 
 /* Synthetic records: a few templates per step, drawn once. */
@@ -85,6 +90,7 @@ struct swarm_opts {
 	unsigned nsets;
 	unsigned mutate; /* sessions nsets.. nsets + mutate - 1 flip bits of every report */
 	uint64_t caps;   /* what Hello declares (--without): the reports fill every field anyway */
+	unsigned bg_repeat; /* session 0 sends each background report this many times (1) */
 };
 
 struct swarm_stats {

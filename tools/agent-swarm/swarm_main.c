@@ -52,7 +52,8 @@ static void swarm_usage(FILE *f)
 	       "  -M, --mutate N               the N sessions after the --set ones flip 1 to 4\n"
 	       "                               random bits of every report they send\n"
 	       "  -W, --without CAPABILITY     leave it out of Hello (kinds, wakes...: caps.c),\n"
-	       "                               its fields sent still, as a lying agent would\n");
+	       "                               its fields sent still, as a lying agent would\n"
+	       "  -R, --bg-repeat N            session 0 sends each background report N times\n");
 }
 
 /* --without NAME: the capability named in caps_known left out of the sessions' Hello. */
@@ -81,6 +82,7 @@ static int swarm_parse(struct swarm_opts *o, int argc, char **argv)
 	    {"duration", required_argument, NULL, 'd'},
 	    {"set", required_argument, NULL, 'x'},
 	    {"mutate", required_argument, NULL, 'M'},
+	    {"bg-repeat", required_argument, NULL, 'R'},
 	    {"without", required_argument, NULL, 'W'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -92,7 +94,8 @@ static int swarm_parse(struct swarm_opts *o, int argc, char **argv)
 	                         .median_us = 500,
 	                         .sigma = 0.6,
 	                         .caps = CAPS_OURS};
-	while ((c = getopt_long(argc, argv, "c:t:n:p:P:m:s:S:w:d:x:M:W:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:t:n:p:P:m:s:S:w:d:x:M:W:R:h", longopts, NULL)) !=
+	       -1) {
 		switch (c) {
 		case 'c':
 			o->coordinator = optarg;
@@ -123,6 +126,9 @@ static int swarm_parse(struct swarm_opts *o, int argc, char **argv)
 			break;
 		case 'd':
 			o->duration_s = strtod(optarg, NULL);
+			break;
+		case 'R':
+			o->bg_repeat = (unsigned)strtoul(optarg, NULL, 10);
 			break;
 		case 'M':
 			o->mutate = (unsigned)strtoul(optarg, NULL, 10);

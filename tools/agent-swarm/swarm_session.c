@@ -85,6 +85,17 @@ static void swarm_ready(struct swarm_session *ss, const Iocurve__Prepare *p)
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__Ready r = IOCURVE__READY__INIT;
 
+	if (p->background) {
+		/* beside the foreground, whose fields it leaves as they are */
+		ss->bg_prepared = true;
+		ss->bg_workload = p->workload_index;
+		r.workload_index = p->workload_index;
+		r.workers = p->workers ? p->workers : 1;
+		env.body_case = IOCURVE__ENVELOPE__BODY_READY;
+		env.ready = &r;
+		swarm_send(ss, &env);
+		return;
+	}
 	ss->workload = p->workload_index;
 	ss->workers = p->workers ? p->workers : 1;
 	ss->rw = p->rw;
@@ -123,21 +134,25 @@ static void swarm_step_done(struct swarm_session *ss)
 		event_del(ss->tick);
 }
 
-/* Interval ss->sent is over: its report, from one of the step's templates. */
-static void swarm_report(struct swarm_session *ss)
+/*
+ * Interval `interval` of (workload, step) is over: its report, from one of the
+ * templates, sent `copies` times (a background's repeats, --bg-repeat).
+ */
+static void swarm_report_of(struct swarm_session *ss, uint32_t workload, uint32_t step,
+                            uint32_t interval, bool warmup, unsigned copies)
 {
 	struct swarm *sw = ss->sw;
 	const struct swarm_template *t =
-	    &sw->tmpl[(ss->index + ss->sent * 7u + ss->step * 3u) % SWARM_TEMPLATES];
+	    &sw->tmpl[(ss->index + interval * 7u + step * 3u) % SWARM_TEMPLATES];
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__IntervalReport r = IOCURVE__INTERVAL_REPORT__INIT;
 	const struct record *rec = &t->rec;
 	Iocurve__Histogram forced;
 
-	r.workload_index = ss->workload;
-	r.step = ss->step;
-	r.interval = ss->sent;
-	r.warmup = ss->sent < ss->warmup;
+	r.workload_index = workload;
+	r.step = step;
+	r.interval = interval;
+	r.warmup = warmup;
 	r.ops = rec->ops;
 	r.reads = rec->reads;
 	r.bytes = rec->bytes;
@@ -158,15 +173,74 @@ static void swarm_report(struct swarm_session *ss)
 		swarm_set_apply(&sw->o.sets[ss->index], &r, &forced);
 	env.body_case = IOCURVE__ENVELOPE__BODY_INTERVAL_REPORT;
 	env.interval_report = &r;
-	if (ss->index >= sw->o.nsets && ss->index < sw->o.nsets + sw->o.mutate)
-		swarm_set_mutate(ss, &env);
-	else
-		swarm_send(ss, &env);
-	sw->st.reports++;
-	sw->st.report_bytes += 4 + protobuf_c_message_get_packed_size(&env.base);
+	for (unsigned k = 0; k < copies; k++) {
+		if (ss->index >= sw->o.nsets && ss->index < sw->o.nsets + sw->o.mutate)
+			swarm_set_mutate(ss, &env);
+		else
+			swarm_send(ss, &env);
+		sw->st.reports++;
+		sw->st.report_bytes += 4 + protobuf_c_message_get_packed_size(&env.base);
+	}
+}
+
+/* Interval ss->sent of the step is over: its report. */
+static void swarm_report(struct swarm_session *ss)
+{
+	struct swarm *sw = ss->sw;
+
+	swarm_report_of(ss, ss->workload, ss->step, ss->sent, ss->sent < ss->warmup, 1);
 	if (sw->watch != NULL)
 		swarm_watch_sent(sw->watch, sw->workload_name, ss->step, ss->sent, clock_now_ns());
 	ss->sent++;
+}
+
+/* The background's next interval, on this host's clock. */
+static void swarm_bg_arm(struct swarm_session *ss)
+{
+	uint64_t due = ss->bg_start_ns + (uint64_t)(ss->bg_sent + 1) * ss->bg_interval_ns;
+	uint64_t now = clock_now_ns(), wait = due > now ? due - now : 0;
+
+	event_add(ss->bg_tick, &(struct timeval){(time_t)(wait / NSEC_PER_SEC),
+	                                         (suseconds_t)(wait % NSEC_PER_SEC / 1000)});
+}
+
+static void swarm_bg_tick_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct swarm_session *ss = arg;
+
+	(void)fd;
+	(void)what;
+	if (!ss->bg_stepping)
+		return;
+	/* no templates before the foreground's first step: nothing to report from yet */
+	if (ss->sw->tmpl_ops > 0)
+		swarm_report_of(ss, ss->bg_workload, ss->bg_step, ss->bg_sent, false,
+		                ss->index == 0 && ss->sw->o.bg_repeat > 1 ? ss->sw->o.bg_repeat
+		                                                          : 1);
+	ss->bg_sent++;
+	swarm_bg_arm(ss);
+}
+
+/* The background's step: reported every interval until its EndWorkload. */
+static void swarm_bg_start(struct swarm_session *ss, const Iocurve__StartStep *s)
+{
+	if (s->interval_ns == 0)
+		return;
+	ss->bg_step = s->step;
+	ss->bg_interval_ns = s->interval_ns;
+	ss->bg_sent = 0;
+	ss->bg_start_ns = (uint64_t)((int64_t)s->start_time + s->clock_offset);
+	if (ss->bg_tick == NULL)
+		ss->bg_tick = event_new(ss->sw->base, -1, 0, swarm_bg_tick_cb, ss);
+	ss->bg_stepping = true;
+	swarm_bg_arm(ss);
+}
+
+static void swarm_bg_stop(struct swarm_session *ss)
+{
+	ss->bg_stepping = false;
+	if (ss->bg_tick != NULL)
+		event_del(ss->bg_tick);
 }
 
 static void swarm_arm(struct swarm_session *ss)
@@ -249,14 +323,28 @@ static void swarm_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 		swarm_ready(ss, env->prepare);
 		break;
 	case IOCURVE__ENVELOPE__BODY_START_STEP:
-		swarm_start_step(ss, env->start_step);
+		if (ss->bg_prepared && env->start_step->workload_index == ss->bg_workload)
+			swarm_bg_start(ss, env->start_step);
+		else
+			swarm_start_step(ss, env->start_step);
 		break;
 	case IOCURVE__ENVELOPE__BODY_END_STEP:
 		if (ss->stepping && env->end_step->step == ss->step)
 			swarm_step_done(ss);
 		break;
 	case IOCURVE__ENVELOPE__BODY_END_WORKLOAD:
+		if (ss->bg_prepared && env->end_workload->workload_index == ss->bg_workload) {
+			swarm_bg_stop(ss);
+			ss->bg_prepared = false;
+			break;
+		}
+		if (ss->stepping) {
+			ss->stepping = false;
+			event_del(ss->tick);
+		}
+		break;
 	case IOCURVE__ENVELOPE__BODY_ABORT:
+		swarm_bg_stop(ss);
 		if (ss->stepping) {
 			ss->stepping = false;
 			event_del(ss->tick);
@@ -289,6 +377,7 @@ static void swarm_on_close(struct conn *c, const char *reason, void *arg)
 	ss->stepping = false;
 	if (ss->tick != NULL)
 		event_del(ss->tick);
+	swarm_bg_stop(ss);
 }
 
 static const struct conn_cbs swarm_conn_cbs = {
@@ -317,5 +406,7 @@ void swarm_session_free(struct swarm_session *ss)
 		conn_abort(ss->conn);
 	if (ss->tick != NULL)
 		event_free(ss->tick);
+	if (ss->bg_tick != NULL)
+		event_free(ss->bg_tick);
 	SSL_CTX_free(ss->ctx);
 }

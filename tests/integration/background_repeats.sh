@@ -13,10 +13,7 @@
 PORT=$(free_port)
 SOCK=$T/ctl.sock
 mkdir "$T/res"
-"$IOCURVE" serve --listen "127.0.0.1:$PORT" --tls "$T/ca" --control "$SOCK" \
-	--results "$T/res" 2> "$T/serve.log" &
-PIDS="$PIDS $!"
-wait_for "$T/serve.log" "control socket" 10 || { cat "$T/serve.log"; fail "serve starts"; }
+daemon_serve "$T/serve.log" "$T/res"
 "$IOCURVE_SWARM" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --agents 2 --prefix bgx \
 	--median-us 200 --sigma 0.3 --bg-repeat 10 > "$T/swarm.out" 2> "$T/swarm.log" &
 PIDS="$PIDS $!"

@@ -194,14 +194,19 @@ static void swarm_report(struct swarm_session *ss)
 	ss->sent++;
 }
 
-/* The background's next interval, on this host's clock. */
-static void swarm_bg_arm(struct swarm_session *ss)
+/* ev at the end of interval `sent` of a step that started at start_ns (this host's clock). */
+static void swarm_arm_at(struct event *ev, uint64_t start_ns, uint32_t sent, uint64_t interval_ns)
 {
-	uint64_t due = ss->bg_start_ns + (uint64_t)(ss->bg_sent + 1) * ss->bg_interval_ns;
+	uint64_t due = start_ns + (uint64_t)(sent + 1) * interval_ns;
 	uint64_t now = clock_now_ns(), wait = due > now ? due - now : 0;
 
-	event_add(ss->bg_tick, &(struct timeval){(time_t)(wait / NSEC_PER_SEC),
-	                                         (suseconds_t)(wait % NSEC_PER_SEC / 1000)});
+	event_add(ev, &(struct timeval){(time_t)(wait / NSEC_PER_SEC),
+	                                (suseconds_t)(wait % NSEC_PER_SEC / 1000)});
+}
+
+static void swarm_bg_arm(struct swarm_session *ss)
+{
+	swarm_arm_at(ss->bg_tick, ss->bg_start_ns, ss->bg_sent, ss->bg_interval_ns);
 }
 
 static void swarm_bg_tick_cb(evutil_socket_t fd, short what, void *arg)
@@ -245,11 +250,7 @@ static void swarm_bg_stop(struct swarm_session *ss)
 
 static void swarm_arm(struct swarm_session *ss)
 {
-	uint64_t due = ss->start_ns + (uint64_t)(ss->sent + 1) * ss->interval_ns;
-	uint64_t now = clock_now_ns(), wait = due > now ? due - now : 0;
-
-	event_add(ss->tick, &(struct timeval){(time_t)(wait / NSEC_PER_SEC),
-	                                      (suseconds_t)(wait % NSEC_PER_SEC / 1000)});
+	swarm_arm_at(ss->tick, ss->start_ns, ss->sent, ss->interval_ns);
 }
 
 static void swarm_tick_cb(evutil_socket_t fd, short what, void *arg)

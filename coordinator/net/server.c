@@ -81,6 +81,7 @@ struct session {
 	void *owner;         /* the campaign using this agent; NULL when idle */
 	uint32_t owner_slot; /* the owner's index for it (session_set_slot) */
 	size_t agent;        /* its registry entry, once welcomed (the registry only grows) */
+	uint64_t noise;      /* log lines it caused that session_noise counted */
 	TAILQ_ENTRY(session) entry;
 };
 TAILQ_HEAD(session_list, session);
@@ -517,9 +518,14 @@ static void server_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 		break;
 	case IOCURVE__ENVELOPE__BODY_HEARTBEAT:
 		break;
-	case IOCURVE__ENVELOPE__BODY_HELLO:
-		log_warn("agent %s: second Hello ignored", s->name);
+	case IOCURVE__ENVELOPE__BODY_HELLO: {
+		uint64_t n = session_noise(s);
+
+		if (n > 0)
+			log_warn("agent %s: second Hello ignored (%llu lines of its so far)",
+			         s->name, (unsigned long long)n);
 		break;
+	}
 	default:
 		server_deliver(s, env);
 		break;
@@ -866,6 +872,16 @@ struct session *session_next(const struct session *s)
 const char *session_name(const struct session *s)
 {
 	return s->name;
+}
+
+uint64_t session_noise(struct session *s)
+{
+	uint64_t n = ++s->noise;
+
+	for (uint64_t at = 1; at <= n && at <= UINT64_MAX / 10; at *= 10)
+		if (n == at)
+			return n;
+	return 0;
 }
 
 const char *session_host(const struct session *s)

@@ -91,6 +91,13 @@ int server_send(struct session *s, const Iocurve__Envelope *env);
 
 /* The CN of its certificate. */
 const char *session_name(const struct session *s);
+/*
+ * A log line the agent's own messages caused (a second Hello, a stale report, an
+ * unexpected message) is due: its count so far when that is 1, 10, 100, ... (log it,
+ * with the count), else 0. A certified agent decides how often these come: 10 seconds
+ * of repeated Hellos once wrote 160 MB of log.
+ */
+uint64_t session_noise(struct session *s);
 /* What its Hello said: host name, kernel (uname -sr), iocurve version. */
 const char *session_host(const struct session *s);
 const char *session_kernel(const struct session *s);

@@ -344,9 +344,14 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 			break;
 		}
 		if (row->report == NULL || ir->workload_index != r->w || ir->step != r->step) {
-			log_warn("agent %s: stale report (workload %u step %u) ignored",
-			         runner_agents_name(r->agents, (uint32_t)ai), ir->workload_index,
-			         ir->step);
+			uint64_t n = session_noise(s);
+
+			if (n > 0)
+				log_warn(
+				    "agent %s: stale report (workload %u step %u) ignored (%llu "
+				    "lines of its so far)",
+				    runner_agents_name(r->agents, (uint32_t)ai), ir->workload_index,
+				    ir->step, (unsigned long long)n);
 			return;
 		}
 		runner_handled(r, s, ai, row->report(r, (uint32_t)ai, ir, &err), &err);
@@ -387,10 +392,16 @@ static void runner_on_message(struct session *s, const Iocurve__Envelope *env, v
 			runner_fail(r, "agent %s: %s%s", session_name(s), text, hint);
 		}
 		break;
-	default:
-		log_warn("agent %s: unexpected %s", session_name(s),
-		         env->body_case == IOCURVE__ENVELOPE__BODY_ABORT ? "Abort" : "message");
+	default: {
+		uint64_t n = session_noise(s);
+
+		if (n > 0)
+			log_warn(
+			    "agent %s: unexpected %s (%llu lines of its so far)", session_name(s),
+			    env->body_case == IOCURVE__ENVELOPE__BODY_ABORT ? "Abort" : "message",
+			    (unsigned long long)n);
 		break;
+	}
 	}
 }
 

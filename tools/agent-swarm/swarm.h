@@ -91,6 +91,7 @@ struct swarm_opts {
 	unsigned mutate; /* sessions nsets.. nsets + mutate - 1 flip bits of every report */
 	uint64_t caps;   /* what Hello declares (--without): the reports fill every field anyway */
 	unsigned bg_repeat; /* session 0 sends each background report this many times (1) */
+	unsigned hellos;    /* session 0 sends this many more Hellos after its Welcome */
 };
 
 struct swarm_stats {

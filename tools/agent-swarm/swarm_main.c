@@ -53,7 +53,8 @@ static void swarm_usage(FILE *f)
 	       "                               random bits of every report they send\n"
 	       "  -W, --without CAPABILITY     leave it out of Hello (kinds, wakes...: caps.c),\n"
 	       "                               its fields sent still, as a lying agent would\n"
-	       "  -R, --bg-repeat N            session 0 sends each background report N times\n");
+	       "  -R, --bg-repeat N            session 0 sends each background report N times\n"
+	       "  -H, --hellos N               session 0 sends N more Hellos after its Welcome\n");
 }
 
 /* --without NAME: the capability named in caps_known left out of the sessions' Hello. */
@@ -83,6 +84,7 @@ static int swarm_parse(struct swarm_opts *o, int argc, char **argv)
 	    {"set", required_argument, NULL, 'x'},
 	    {"mutate", required_argument, NULL, 'M'},
 	    {"bg-repeat", required_argument, NULL, 'R'},
+	    {"hellos", required_argument, NULL, 'H'},
 	    {"without", required_argument, NULL, 'W'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -94,7 +96,7 @@ static int swarm_parse(struct swarm_opts *o, int argc, char **argv)
 	                         .median_us = 500,
 	                         .sigma = 0.6,
 	                         .caps = CAPS_OURS};
-	while ((c = getopt_long(argc, argv, "c:t:n:p:P:m:s:S:w:d:x:M:W:R:h", longopts, NULL)) !=
+	while ((c = getopt_long(argc, argv, "c:t:n:p:P:m:s:S:w:d:x:M:W:R:H:h", longopts, NULL)) !=
 	       -1) {
 		switch (c) {
 		case 'c':
@@ -129,6 +131,9 @@ static int swarm_parse(struct swarm_opts *o, int argc, char **argv)
 			break;
 		case 'R':
 			o->bg_repeat = (unsigned)strtoul(optarg, NULL, 10);
+			break;
+		case 'H':
+			o->hellos = (unsigned)strtoul(optarg, NULL, 10);
 			break;
 		case 'M':
 			o->mutate = (unsigned)strtoul(optarg, NULL, 10);

@@ -310,6 +310,8 @@ static void swarm_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 		ss->sw->dialing--;
 		conn_set_idle_timeout_ms(ss->conn, 10000);
 		swarm_heartbeat_every(ss->sw, env->welcome->heartbeat_ms);
+		for (unsigned k = 0; ss->index == 0 && k < ss->sw->o.hellos; k++)
+			swarm_hello(ss); /* a certified agent flooding the log */
 		if (ss->stall)
 			conn_stop_reading(ss->conn);
 		break;

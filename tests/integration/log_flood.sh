@@ -1,0 +1,28 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# A certified agent decides how often some log lines come: 20,000 Hellos after its
+# Welcome once wrote a line each (160 MB in 10 s at 97% CPU for a steady stream). Now
+# its lines are counted and logged at the 1st, 10th, 100th... with the count: serve's
+# log stays small, serve answers, and the agent still serves a campaign.
+. "$(dirname "$0")/lib.sh"
+
+: "${IOCURVE_SWARM:?set by meson test}"
+"$IOCURVE" certs init "$T/ca" > /dev/null
+PORT=$(free_port)
+SOCK=$T/ctl.sock
+mkdir "$T/res"
+daemon_serve "$T/serve.log" "$T/res"
+"$IOCURVE_SWARM" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --agents 1 --prefix loud \
+	--hellos 20000 > "$T/swarm.out" 2> "$T/swarm.log" &
+PIDS="$PIDS $!"
+k=0
+until grep -q "loud-00000: second Hello ignored (10000 lines of its so far)" "$T/serve.log"; do
+	k=$((k + 1))
+	[ "$k" -gt 300 ] && { tail -5 "$T/serve.log"; fail "serve reads the 20,000 Hellos"; }
+	sleep 0.2
+done
+n=$(grep -c "second Hello ignored" "$T/serve.log")
+echo "# serve.log: $n lines for 20,000 Hellos, $(wc -c < "$T/serve.log") bytes"
+check "the Hellos are logged at the 1st, 10th, 100th, 1,000th and 10,000th" test "$n" -eq 5
+"$IOCURVE" status --coordinator "$SOCK" > "$T/status.out" 2>&1 || { cat "$T/status.out"; fail "status answers"; }
+ok "serve answers after the flood"

@@ -9,11 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 
 : "${IOCURVE_SWARM:?set by meson test}"
-"$IOCURVE" certs init "$T/ca" > /dev/null
-PORT=$(free_port)
-SOCK=$T/ctl.sock
-mkdir "$T/res"
-daemon_serve "$T/serve.log" "$T/res"
+serve_for_swarm
 "$IOCURVE_SWARM" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --agents 2 --prefix bgx \
 	--median-us 200 --sigma 0.3 --bg-repeat 10 > "$T/swarm.out" 2> "$T/swarm.log" &
 PIDS="$PIDS $!"

@@ -23,15 +23,7 @@
 . "$(dirname "$0")/lib.sh"
 
 : "${IOCURVE_SWARM:?set by meson test}"
-"$IOCURVE" certs init "$T/ca" > /dev/null
-PORT=$(free_port)
-SOCK=$T/ctl.sock
-mkdir "$T/res"
-"$IOCURVE" serve --listen "127.0.0.1:$PORT" --tls "$T/ca" --control "$SOCK" \
-	--results "$T/res" 2> "$T/serve.log" &
-SERVE=$!
-PIDS="$PIDS $SERVE"
-wait_for "$T/serve.log" "control socket" 10 || { cat "$T/serve.log"; fail "serve starts"; }
+serve_for_swarm
 
 # swarm NAME N [--set F=V]...: N sessions named NAME-0000i; waits until all are idle.
 swarm() {

@@ -79,6 +79,15 @@ daemon_serve() { # daemon_serve LOG RESULTS [OPTION...]
 	PIDS="$PIDS $SERVE"
 	wait_for "$log" "control socket" 10 || { cat "$log"; fail "serve starts"; }
 }
+# serve_for_swarm: a CA in $T/ca and a serve daemon on $PORT and $SOCK, results in
+# $T/res, log in $T/serve.log (SERVE its pid): what agents of the swarm dial.
+serve_for_swarm() {
+	"$IOCURVE" certs init "$T/ca" > /dev/null
+	PORT=$(free_port)
+	SOCK=$T/ctl.sock
+	mkdir -p "$T/res"
+	daemon_serve "$T/serve.log" "$T/res"
+}
 daemon_agents() { # daemon_agents LOG NAME...
 	log=$1
 	shift

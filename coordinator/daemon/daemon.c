@@ -320,7 +320,7 @@ static int daemon_open(struct daemon_campaign *dc, struct error *err)
 		                   dc->replay->npts);
 		runner_resume_losses(dc->runner, &dc->replay->end);
 		runner_resume_marks(dc->runner, dc->replay->marks.v, dc->replay->marks_kept);
-		runner_resume_observed(dc->runner, dc->replay->obs.v, dc->replay->obs_kept);
+		runner_resume_observed(dc->runner, dc->replay->obs.v, dc->replay->obs_nkept);
 	}
 	return 0;
 }

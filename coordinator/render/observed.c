@@ -23,15 +23,15 @@ bool observed_mean(const struct runend *end, const struct campaign *c, const str
 
 	*n = *late = 0;
 	for (size_t i = 0; end != NULL && i < end->nobs; i++) {
-		const struct obs_line *l = &end->obs[i];
-		const struct obs_value *v;
+		const struct obs_kept *l = &end->obs[i];
+		const struct obs_kept_value *v;
 
 		if (l->step != step || l->interval < from || strcmp(l->workload, w->name) != 0 ||
 		    strcmp(l->source, src->name) != 0)
 			continue;
 		if (l->late[0] != '\0')
 			(*late)++;
-		v = obs_line_value(l, src->series[k].name);
+		v = obs_kept_value(l, src->series[k].name);
 		if (v == NULL || !v->has)
 			continue;
 		sum += v->v;

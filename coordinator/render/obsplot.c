@@ -65,7 +65,7 @@ static size_t obsplot_point(const struct obsplot_ctx *p, uint32_t step)
 }
 
 /* Each line of this workload and source, in order, with its time: fn(line, t). */
-static bool obsplot_time(const struct obsplot_ctx *p, const struct obs_line *l, const char *source,
+static bool obsplot_time(const struct obsplot_ctx *p, const struct obs_kept *l, const char *source,
                          double *t)
 {
 	size_t i;
@@ -109,11 +109,11 @@ static void obsplot_panel(const struct obsplot_ctx *p, size_t s, size_t k, doubl
 	bool open = false;
 
 	for (size_t i = 0; i < p->end->nobs; i++) {
-		const struct obs_line *l = &p->end->obs[i];
-		const struct obs_value *v;
+		const struct obs_kept *l = &p->end->obs[i];
+		const struct obs_kept_value *v;
 
 		if (!obsplot_time(p, l, src->name, &t) ||
-		    (v = obs_line_value(l, se->name)) == NULL || !v->has)
+		    (v = obs_kept_value(l, se->name)) == NULL || !v->has)
 			continue;
 		if (fabs(v->v) > top)
 			top = fabs(v->v);
@@ -166,14 +166,14 @@ static void obsplot_panel(const struct obsplot_ctx *p, size_t s, size_t k, doubl
 		        OBSPLOT_X0, y, OBSPLOT_X1, y, OBSPLOT_LIMIT);
 	}
 	for (size_t i = 0; i < p->end->nobs; i++) {
-		const struct obs_line *l = &p->end->obs[i];
-		const struct obs_value *v;
+		const struct obs_kept *l = &p->end->obs[i];
+		const struct obs_kept_value *v;
 		double x, y;
 
 		if (!obsplot_time(p, l, src->name, &t))
 			continue;
 		x = obsplot_x(p, t);
-		v = obs_line_value(l, se->name);
+		v = obs_kept_value(l, se->name);
 		if (v == NULL || !v->has) {
 			/* nothing at this interval's end: a red tick at the foot, why in its title
 			 */

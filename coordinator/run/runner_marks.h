@@ -15,8 +15,8 @@
 /* The marks a first run stamped before the lines a resume keeps (replay's marks_kept). */
 void runner_resume_marks(struct runner *r, const struct run_mark *marks, size_t n);
 /* A resumed campaign's observed lines so far (obsline.h), before the steps it keeps. */
-struct obs_line;
-void runner_resume_observed(struct runner *r, const struct obs_line *l, size_t n);
+struct obs_kept;
+void runner_resume_observed(struct runner *r, const struct obs_kept *l, size_t n);
 /*
  * Stamp a mark now (marks.h): in the step in progress, its time since the step's
  * start and its interval; between steps after the step that ran last; before a

@@ -121,10 +121,10 @@ const struct runner_feature runner_observe_feature = {
     .end = runner_observe_end,
 };
 
-void runner_resume_observed(struct runner *r, const struct obs_line *l, size_t n)
+void runner_resume_observed(struct runner *r, const struct obs_kept *l, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		obs_list_add(&r->obsl, &l[i]);
+		obs_list_add_kept(&r->obsl, &l[i]);
 	r->end.obs = r->obsl.v;
 	r->end.nobs = r->obsl.n;
 }

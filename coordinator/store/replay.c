@@ -314,16 +314,12 @@ static int replay_read(const char *dir, bool resume, struct replay *out, struct 
 		}
 		if (l->retried) {
 			/* The attempt so far is void: the step runs again from its next line. */
-			size_t k = 0;
-
-			/* its observe lines too (obs_list_void), with where each starts */
-			for (size_t i = 0; i < out->obs.n; i++)
-				if (out->obs.v[i].step != l->step ||
-				    strcmp(out->obs.v[i].workload, l->workload) != 0) {
-					obs_at[k] = obs_at[i];
-					out->obs.v[k++] = out->obs.v[i];
-				}
-			out->obs.n = k;
+			/*
+			 * its observe lines too (obs_list_void): the last of the list, so
+			 * where each starts (obs_at) keeps its order; a retried line costs the
+			 * lines it voids, never a walk of all of them
+			 */
+			obs_list_void(&out->obs, l->workload, l->step);
 			if (st.step != NULL && st.w == w && st.index == l->step) {
 				step_free(st.step);
 				st.step = NULL;
@@ -395,8 +391,8 @@ static int replay_read(const char *dir, bool resume, struct replay *out, struct 
 		out->marks_kept++;
 	out->end.marks = out->marks.v;
 	out->end.nmarks = out->marks.n;
-	while (out->obs_kept < out->obs.n && obs_at[out->obs_kept] < out->keep)
-		out->obs_kept++;
+	while (out->obs_nkept < out->obs.n && obs_at[out->obs_nkept] < out->keep)
+		out->obs_nkept++;
 	out->end.obs = out->obs.v;
 	out->end.nobs = out->obs.n;
 	out->end.meta = out->meta;

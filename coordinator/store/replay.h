@@ -25,7 +25,7 @@ struct replay {
 	struct mark_list marks; /* the mark lines (end.marks points here) */
 	size_t marks_kept;      /* the first of them, before keep: what a resume keeps */
 	struct obs_list obs;    /* the observe lines (end.obs points here) */
-	size_t obs_kept;        /* the first of them, before keep: what a resume keeps */
+	size_t obs_nkept;       /* the first of them, before keep: what a resume keeps */
 };
 
 /*

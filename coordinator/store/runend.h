@@ -11,7 +11,7 @@
 
 struct between;
 struct run_mark;
-struct obs_line;
+struct obs_kept;
 
 /* Losses kept for the summaries; a campaign that lost more says how many more. */
 #define RUNEND_MAX_LOSSES 16
@@ -47,7 +47,7 @@ struct runend {
 	const struct run_mark *marks;
 	size_t nmarks;
 	/* what the observe: sources said per interval (obsline.h), in the order written */
-	const struct obs_line *obs;
+	const struct obs_kept *obs;
 	size_t nobs;
 };
 

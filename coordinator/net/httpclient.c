@@ -250,6 +250,33 @@ static void httpc_done(struct httpc *h, struct evbuffer *in)
 	free(body);
 }
 
+/*
+ * A chunked body is whole once its last chunk (size 0) and the line after it are in:
+ * a source that keeps its connection open never sends EOF, and its complete answer
+ * read as "no answer within ..." . Only a buffer that ends as a body does is unchunked
+ * (a copy) to make sure, so an answer read in many pieces is not walked at each.
+ */
+static bool httpc_chunks_complete(const struct httpc *h, struct evbuffer *in)
+{
+	size_t all = evbuffer_get_length(in), len = all - h->head_len;
+	struct evbuffer_ptr p;
+	char tail[5], *copy;
+	bool ok;
+
+	if (len < sizeof(tail) ||
+	    evbuffer_ptr_set(in, &p, all - sizeof(tail), EVBUFFER_PTR_SET) < 0 ||
+	    evbuffer_copyout_from(in, &p, tail, sizeof(tail)) != (ev_ssize_t)sizeof(tail) ||
+	    memcmp(tail, "0\r\n\r\n", sizeof(tail)) != 0)
+		return false;
+	copy = xmalloc(len + 1);
+	evbuffer_ptr_set(in, &p, h->head_len, EVBUFFER_PTR_SET);
+	evbuffer_copyout_from(in, &p, copy, len);
+	copy[len] = '\0';
+	ok = httpc_unchunk(copy, &len);
+	free(copy);
+	return ok;
+}
+
 static void httpc_read_cb(struct bufferevent *bev, void *arg)
 {
 	struct httpc *h = arg;
@@ -266,8 +293,9 @@ static void httpc_read_cb(struct bufferevent *bev, void *arg)
 		httpc_fail(h, "answer over %zu bytes: refused", h->max_bytes);
 		return;
 	}
-	if (h->content_length >= 0 &&
-	    evbuffer_get_length(in) - h->head_len >= (size_t)h->content_length)
+	if ((h->content_length >= 0 &&
+	     evbuffer_get_length(in) - h->head_len >= (size_t)h->content_length) ||
+	    (h->chunked && httpc_chunks_complete(h, in)))
 		httpc_done(h, in);
 }
 

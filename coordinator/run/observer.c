@@ -450,6 +450,7 @@ static void observer_ask(struct observer_src *s, uint32_t interval)
 	struct observer_round *r = &s->round;
 	const struct observe_source *cfg = s->cfg;
 	struct timespec now;
+	size_t nreq;
 
 	if (r->busy) {
 		/* the poll before has not ended: this one is late before it starts */
@@ -483,8 +484,13 @@ static void observer_ask(struct observer_src *s, uint32_t interval)
 	r->sent_ns = clock_now_ns();
 	s->last_ns = r->sent_ns;
 	clock_gettime(CLOCK_REALTIME, &now);
-	r->out = cfg->query ? cfg->nseries : 1;
-	for (size_t k = 0; k < r->out; k++) {
+	/*
+	 * Every request of the round is asked for: r->out counts those still out, and a
+	 * request that cannot start lowers it (the loop's bound once did, skipping series)
+	 */
+	nreq = cfg->query ? cfg->nseries : 1;
+	r->out = nreq;
+	for (size_t k = 0; k < nreq; k++) {
 		struct observer_reqarg *a = &r->args[k];
 		char path[4096], enc[3072];
 		struct httpc_req rq = {.host = cfg->host,

@@ -145,7 +145,7 @@ usage_err() { # usage_err "expected message" iocurve-args...
 	[ "$status" -eq 2 ] && grep -qF "$want" "$T/usage.err"
 }
 check "unknown option names the known ones" usage_err \
-	"iocurve run: unknown option '--foo' (known: --out, --coordinator-listen, --tls, --verbose, --json, --wide, --coordinator, --no-queue, --detach, --resume, --accept-degraded, --set, --require-knee, --help)" \
+	"iocurve run: unknown option '--foo' (known: --out, --coordinator-listen, --tls, --verbose, --json, --wide, --coordinator, --no-queue, --detach, --resume, --accept-degraded, --set, --allow-device-writes, --require-knee, --help)" \
 	run x.yaml --foo
 check "an option without its value" usage_err "iocurve run: --out needs a value" run x.yaml --out
 check "too many operands" usage_err "iocurve watch: too many operands" watch 1 2

@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 
 : "${IOCURVE_SWARM:?set by meson test}"
-python3 "$(dirname "$0")/observe_peers.py" silent trickle huge biglen junk redirect busy \
+python3 "$(dirname "$0")/observe_peers.py" silent trickle huge biglen junk redirect busy kept \
 	> "$T/peers.out" 2> "$T/peers.err" &
 PIDS="$PIDS $!"
 wait_for "$T/peers.out" ready 10 || fail "the hostile sources listen"
@@ -45,7 +45,7 @@ workloads:
   - {name: rr, rw: randread, block_size: 4KiB, load: {steps: [200]}}
 observe:
 YAML
-	for k in silent trickle huge biglen redirect; do src $k; done
+	for k in silent trickle huge biglen redirect kept; do src $k; done
 	echo "  - {name: junk, url: 'http://127.0.0.1:$(port junk)/metrics', series: [x_total, nan_gauge, big_gauge, many_gauge]}"
 	# the daemon's own /metrics, a source that answers (its offered gauge moves when the
 	# daemon's step does, which a poll at a step's boundary may see either side of: no limit
@@ -90,6 +90,10 @@ every("trickle", "no answer within 250 ms (it came too slowly)", "no answer with
 every("huge", "answer over 4194304 bytes: refused", "no answer within 250 ms")
 every("biglen", "answer over 4194304 bytes (Content-Length 1073741824): refused")
 every("redirect", "redirect (302 to http://other.example/metrics) refused")
+# a whole chunked answer on a connection the source keeps open is read (it waited for
+# an EOF that never came: "no answer within 250 ms")
+kept = by["kept"]
+assert kept and all("late" not in l and l["values"]["x_total"] is not None for l in kept), kept
 junk = by["junk"]
 assert len(junk) == 6, len(junk)
 for l in junk:

@@ -5,7 +5,8 @@
 # second), huge (1 GiB of /metrics without a length), biglen (a Content-Length of 1 GiB),
 # junk (malformed lines, NaN, 1e308, two samples each under 1e15 but not their sum, and one
 # good sample), redirect (302 to another host),
-# busy (a gauge 0.97 at every poll).
+# busy (a gauge 0.97 at every poll), kept (a whole chunked answer on a connection it keeps
+# open).
 import socket
 import sys
 import threading
@@ -44,6 +45,13 @@ def serve(kind, conn):
             time.sleep(3600)
         elif kind == "junk":
             conn.sendall(head(len(JUNK)) + JUNK)
+        elif kind == "kept":
+            # a whole chunked answer, the connection kept open after it (keep-alive)
+            page = b"# TYPE x_total counter\nx_total 5\n"
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\n"
+                         b"Transfer-Encoding: chunked\r\n\r\n" +
+                         b"%x\r\n" % len(page) + page + b"\r\n0\r\n\r\n")
+            time.sleep(3600)
         elif kind == "busy":
             # a resource 97% busy whenever it is asked: named at the first step
             page = b"# TYPE disk_busy gauge\ndisk_busy 0.97\n"

@@ -62,7 +62,7 @@ assert len(seen.get("rr@fast", ())) == 2 and seen["rr@fast"] <= {"f1", "f2", "f3
 assert seen["peak@fast"] == seen["rr@fast"], seen
 PY
 ok "each pair ran only on its target's agents (two fast, one slow)"
-check "summary.md has the side-by-side table" grep -q '^| Test | fast | slow |$' "$T/res/summary.md"
+check "summary.md has the side-by-side table" grep -q '^| Test | Figure | fast | slow |$' "$T/res/summary.md"
 check "report.html names each target's agents by label" \
 	grep -q 'slow: .*agents labelled class=slow' "$T/res/report.html"
 

@@ -103,6 +103,34 @@ assert ops > 0 and errors == 0, (ops, errors)
 PY
 ok "a replay on a device given without its size runs, every operation inside it"
 
+# A random mix and a background beside a foreground, on the device given without size:
+# every operation inside it, none failed.
+device_ran() { # device_ran NAME WORKLOAD: ops > 0 and no error in its merged intervals
+	python3 - "$T/$1-results" "$2" <<'PY'
+import sys
+import ivlines
+d, wl = sys.argv[1], sys.argv[2]
+ops = errors = 0
+for r in ivlines.records(d + "/intervals.jsonl"):
+    if r["agent"] == "*" and r["workload"] == wl and not r["warmup"]:
+        ops += r["ops"]
+        errors += r["errors"]
+print(f"# {wl} on the device: {ops} operations, {errors} errors")
+assert ops > 0 and errors == 0, (ops, errors)
+PY
+}
+SIZE="" WL="{name: devmix, rw: randrw, read_pct: 70, block_size: 8KiB, load: {steps: [1000]}}" \
+	run_on_device devmix randrw --allow-device-writes ||
+	{ cat "$T/devmix.err" "$T/devmix-agent.log"; fail "a random mix on a device"; }
+device_ran devmix devmix || fail "the mix's operations all landed"
+ok "a random mix on a device given without its size"
+SIZE="" WL="{name: bgw, rw: randwrite, block_size: 8KiB, background: true, load: {steps: [200]}}
+  - {name: fgr, rw: randread, block_size: 8KiB, load: {steps: [500]}}" \
+	run_on_device devbg randread --allow-device-writes ||
+	{ cat "$T/devbg.err" "$T/devbg-agent.log"; fail "a background beside a foreground on a device"; }
+device_ran devbg fgr || fail "the foreground's operations all landed"
+ok "a background write stream beside foreground reads on a device"
+
 # Local agents (iocurve run starts them) on a device: nothing to make where it is, and
 # writes only with iocurve run's --allow-device-writes.
 local_on_device() { # local_on_device NAME RW [iocurve run FLAGS...]

@@ -273,6 +273,44 @@ static void test_intervals_offset_bound(void **state)
 	free(want);
 }
 
+/*
+ * What is written is what is read back, by construction: every counter record_check
+ * accepts, and every error offset, fits intervals.jsonl's integers (signed 64-bit), so
+ * no value a report may carry comes back negative and refused; each counter at its
+ * bound comes back as written.
+ */
+static void test_intervals_bounds_fit(void **state)
+{
+	struct intervals_test *t = *state;
+	struct agg_record *want = xcalloc(1, sizeof(*want));
+	struct intervals_line *l = xmalloc(sizeof(*l));
+	struct error err;
+
+	assert_true(RECORD_OFFSET_MAX <= (uint64_t)INT64_MAX);
+	for (size_t i = 0; i < record_ncounters; i++) {
+		const struct record_counter *c = &record_counters[i];
+		struct intervals_reader *r;
+		FILE *f = fopen(t->path, "w");
+
+		assert_true(c->max <= (uint64_t)INT64_MAX);
+		assert_non_null(f);
+		intervals_test_record(want, 1, 50);
+		*record_at(&want->rec, c) = c->max;
+		intervals_test_put(f, intervals_record_line("rr", 0, 100, 0, "a", want, true));
+		fclose(f);
+		r = intervals_open(t->path, &err);
+		assert_non_null(r);
+		/* read back, or refused for a relation to another counter: never misread */
+		if (intervals_next(r, l, &err) == 1)
+			assert_true(*record_at(&l->rec.rec, c) == c->max);
+		else
+			assert_null(strstr(err.msg, "-1"));
+		intervals_close(r);
+	}
+	free(l);
+	free(want);
+}
+
 /* An interval where nothing completed: empty histograms (min UINT64_MAX) come back empty. */
 static void test_intervals_empty_record(void **state)
 {
@@ -745,6 +783,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    INTERVALS_TEST(test_intervals_round_trip),
 	    INTERVALS_TEST(test_intervals_offset_bound),
+	    INTERVALS_TEST(test_intervals_bounds_fit),
 	    INTERVALS_TEST(test_intervals_empty_record),
 	    INTERVALS_TEST(test_intervals_format_field),
 	    INTERVALS_TEST(test_intervals_older_format),

@@ -382,7 +382,7 @@ static size_t agg_measured(const struct agg_step *st, uint32_t from, uint32_t to
 	size_t n = 0;
 
 	for (uint32_t i = from; i < to && i < st->nintervals; i++)
-		if (st->merged[i] != NULL && !st->merged[i]->warmup && st->merged[i]->agents > 0)
+		if (agg_counted(st->merged[i]))
 			idx[n++] = i;
 	return n;
 }
@@ -470,7 +470,7 @@ void agg_window_ci(const struct agg_step *st, uint32_t from, uint32_t to, const 
 	agg_record_init(all);
 	agg_record_init(b);
 	for (uint32_t i = from; i < to && i < st->nintervals && n < sizeof(iv) / sizeof(iv[0]); i++)
-		if (st->merged[i] != NULL && !st->merged[i]->warmup && st->merged[i]->agents > 0) {
+		if (agg_counted(st->merged[i])) {
 			iv[n++] = st->merged[i];
 			agg_merge(all, st->merged[i]);
 		}
@@ -539,7 +539,7 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 	for (uint32_t i = st->win_from; i < st->win_to; i++) {
 		const struct agg_record *m = st->merged[i];
 
-		if (m == NULL || m->warmup || m->agents == 0)
+		if (!agg_counted(m))
 			continue;
 		agg_merge(all, m);
 		measured_ns += m->duration_ns;
@@ -610,7 +610,7 @@ void agg_point(const struct agg_step *st, uint32_t step, double offered, const s
 	pt->reads = all->rec.reads;
 	/* missed is a level (the backlog at an interval's end): the window's last one counts. */
 	for (uint32_t i = st->win_to; i-- > st->win_from;)
-		if (st->merged[i] != NULL && !st->merged[i]->warmup && st->merged[i]->agents > 0) {
+		if (agg_counted(st->merged[i])) {
 			pt->missed = st->merged[i]->rec.missed;
 			break;
 		}

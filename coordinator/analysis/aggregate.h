@@ -36,6 +36,12 @@ struct agg_record {
  * An agg_record's life: agg_record_init readies fresh memory (a record of nothing,
  * without parts); agg_record_free frees a malloc'd one with its record's parts.
  */
+/* Whether merged interval m (NULL: none arrived) is a measured one with reports in it. */
+static inline bool agg_counted(const struct agg_record *m)
+{
+	return m != NULL && !m->warmup && m->agents > 0;
+}
+
 void agg_record_init(struct agg_record *r);
 void agg_record_free(struct agg_record *r);
 

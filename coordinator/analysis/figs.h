@@ -43,7 +43,7 @@ void figs_client_workload(struct step_point *pt, const struct campaign *c,
 /* Whether interval i is a measured one with reports in it. */
 static inline bool figs_measured(const struct figs_in *in, uint32_t i)
 {
-	return in->merged[i] != NULL && !in->merged[i]->warmup && in->merged[i]->agents > 0;
+	return agg_counted(in->merged[i]);
 }
 
 /*

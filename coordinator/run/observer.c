@@ -176,14 +176,15 @@ struct observer *observer_new(struct event_base *base, const struct campaign *c,
 	o->base = base;
 	o->fn = fn;
 	o->arg = arg;
-	o->n = c->nobserve;
-	o->srcs = xcalloc(o->n, sizeof(*o->srcs));
+	/* o->n counts the sources made so far: a failure frees those and no other */
+	o->srcs = xcalloc(c->nobserve ? c->nobserve : 1, sizeof(*o->srcs));
 	o->dns = evdns_base_new(base, EVDNS_BASE_INITIALIZE_NAMESERVERS);
 	o->tick = evtimer_new(base, NULL, NULL);
-	for (size_t i = 0; i < o->n; i++) {
+	for (size_t i = 0; i < c->nobserve; i++) {
 		struct observer_src *s = &o->srcs[i];
 		const struct observe_source *cfg = &c->observe[i];
 
+		o->n = i + 1;
 		s->o = o;
 		s->cfg = cfg;
 		s->round.src = s;
@@ -611,8 +612,7 @@ void observer_cancel(struct observer *o)
 	for (size_t i = 0; i < o->n; i++) {
 		struct observer_round *r = &o->srcs[i].round;
 
-		/* a source observer_new did not reach (one before it failed) has nothing out */
-		for (size_t k = 0; o->srcs[i].cfg != NULL && k < o->srcs[i].cfg->nseries; k++) {
+		for (size_t k = 0; k < o->srcs[i].cfg->nseries; k++) {
 			if (r->reqs[k] != NULL) {
 				httpc_cancel(r->reqs[k]);
 				r->reqs[k] = NULL;

@@ -10,15 +10,7 @@
 
 : "${IOCURVE_SWARM:?set by meson test}"
 serve_for_swarm
-"$IOCURVE_SWARM" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --agents 2 --prefix bgx \
-	--median-us 200 --sigma 0.3 --bg-repeat 10 > "$T/swarm.out" 2> "$T/swarm.log" &
-PIDS="$PIDS $!"
-k=0
-while [ "$("$IOCURVE" agents --coordinator "$SOCK" | grep -c "^bgx-.* idle ")" -lt 2 ]; do
-	k=$((k + 1))
-	[ "$k" -gt 300 ] && { cat "$T/swarm.log"; fail "2 swarm agents join"; }
-	sleep 0.2
-done
+swarm bgx 2 --bg-repeat 10
 cat > "$T/c.yaml" <<YAML
 campaign: bgrepeat
 agents: {select: {count: 2}, wait: 30s, on_agent_loss: continue}
@@ -32,7 +24,7 @@ workloads:
   - {name: reads, rw: randread, block_size: 4KiB, load: {steps: [200, 400]}}
 YAML
 "$IOCURVE" run "$T/c.yaml" --coordinator "$SOCK" --accept-degraded > "$T/run.out" 2> "$T/run.err" ||
-	{ tail -20 "$T/run.err" "$T/serve.log"; fail "the campaign completes on the honest agent"; }
+	{ tail -20 "$T/run.err" "$T/serve.log" "$T/bgx.log"; fail "the campaign completes on the honest agent"; }
 ok "the campaign completes on the honest agent"
 check "the repeated background report is refused, naming the agent and the interval" \
 	grep -Eq "agent bgx-00000: bad background report: interval [0-9]+ reported twice" "$T/serve.log"

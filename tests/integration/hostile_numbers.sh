@@ -25,23 +25,6 @@
 : "${IOCURVE_SWARM:?set by meson test}"
 serve_for_swarm
 
-# swarm NAME N [--set F=V]...: N sessions named NAME-0000i; waits until all are idle.
-swarm() {
-	name=$1
-	n=$2
-	shift 2
-	"$IOCURVE_SWARM" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --agents "$n" \
-		--prefix "$name" --median-us 200 --sigma 0.3 "$@" > "$T/$name.out" 2> "$T/$name.log" &
-	SWARM=$!
-	PIDS="$PIDS $SWARM"
-	k=0
-	while [ "$("$IOCURVE" agents --coordinator "$SOCK" | grep -c "^$name-.* idle ")" -lt "$n" ]; do
-		k=$((k + 1))
-		[ "$k" -gt 300 ] && { cat "$T/$name.log"; fail "$n $name agents join"; }
-		sleep 0.2
-	done
-}
-
 # campaign NAME AGENTS ON_LOSS [MS]: one step, of a warm-up interval and 3 measured
 # ones of MS (100) ms each.
 campaign() {

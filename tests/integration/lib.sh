@@ -88,6 +88,23 @@ serve_for_swarm() {
 	mkdir -p "$T/res"
 	daemon_serve "$T/serve.log" "$T/res"
 }
+# swarm NAME N [SWARM OPTION...]: N swarm sessions named NAME-0000i dialling
+# serve_for_swarm's daemon; waits until all are idle (SWARM: its pid).
+swarm() {
+	name=$1
+	n=$2
+	shift 2
+	"$IOCURVE_SWARM" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --agents "$n" \
+		--prefix "$name" --median-us 200 --sigma 0.3 "$@" > "$T/$name.out" 2> "$T/$name.log" &
+	SWARM=$!
+	PIDS="$PIDS $SWARM"
+	k=0
+	while [ "$("$IOCURVE" agents --coordinator "$SOCK" | grep -c "^$name-.* idle ")" -lt "$n" ]; do
+		k=$((k + 1))
+		[ "$k" -gt 300 ] && { cat "$T/$name.log"; fail "$n $name agents join"; }
+		sleep 0.2
+	done
+}
 daemon_agents() { # daemon_agents LOG NAME...
 	log=$1
 	shift

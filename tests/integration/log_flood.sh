@@ -8,9 +8,7 @@
 
 : "${IOCURVE_SWARM:?set by meson test}"
 serve_for_swarm
-"$IOCURVE_SWARM" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --agents 1 --prefix loud \
-	--hellos 20000 > "$T/swarm.out" 2> "$T/swarm.log" &
-PIDS="$PIDS $!"
+swarm loud 1 --hellos 20000
 k=0
 until grep -q "loud-00000: second Hello ignored (10000 lines of its so far)" "$T/serve.log"; do
 	k=$((k + 1))

@@ -240,31 +240,43 @@ static void test_intervals_round_trip(void **state)
 }
 
 /*
+ * want written as the only line of t's file and read back into l: 1 read, or 0 with err
+ * (refused).
+ */
+static int intervals_test_reread(struct intervals_test *t, const struct agg_record *want,
+                                 struct intervals_line *l, struct error *err)
+{
+	struct intervals_reader *r;
+	FILE *f = fopen(t->path, "w");
+	int rc;
+
+	assert_non_null(f);
+	intervals_test_put(f, intervals_record_line("rr", 0, 100, 0, "a", want, true));
+	fclose(f);
+	r = intervals_open(t->path, err);
+	assert_non_null(r);
+	rc = intervals_next(r, l, err);
+	intervals_close(r);
+	return rc == 1;
+}
+
+/*
  * A failure at the largest offset a record holds comes back as written; one past it
  * (2^63, which intervals.jsonl's integers cannot hold) is refused where a report enters
  * (record_check), so no run writes a file its own reader refuses.
  */
 static void test_intervals_offset_bound(void **state)
 {
-	struct intervals_test *t = *state;
 	struct agg_record *want = xcalloc(1, sizeof(*want));
 	struct intervals_line *l = xmalloc(sizeof(*l));
-	struct intervals_reader *r;
 	struct error err;
-	FILE *f = fopen(t->path, "w");
 
-	assert_non_null(f);
 	intervals_test_record(want, 1, 50);
 	want->rec.err_errno = RECORD_ERRNO_MAX;
 	want->rec.err_offset = RECORD_OFFSET_MAX;
 	assert_int_equal(record_check(&want->rec, &err), 0);
-	intervals_test_put(f, intervals_record_line("rr", 0, 100, 0, "a", want, true));
-	fclose(f);
-	r = intervals_open(t->path, &err);
-	assert_non_null(r);
-	assert_int_equal(intervals_next(r, l, &err), 1);
+	assert_int_equal(intervals_test_reread(*state, want, l, &err), 1);
 	intervals_test_same(want, &l->rec);
-	intervals_close(r);
 	want->rec.err_offset = RECORD_OFFSET_MAX + 1;
 	assert_int_equal(record_check(&want->rec, &err), -1);
 	assert_string_equal(err.msg, "err_offset 9223372036854775808 is outside [0, "
@@ -281,7 +293,6 @@ static void test_intervals_offset_bound(void **state)
  */
 static void test_intervals_bounds_fit(void **state)
 {
-	struct intervals_test *t = *state;
 	struct agg_record *want = xcalloc(1, sizeof(*want));
 	struct intervals_line *l = xmalloc(sizeof(*l));
 	struct error err;
@@ -289,23 +300,15 @@ static void test_intervals_bounds_fit(void **state)
 	assert_true(RECORD_OFFSET_MAX <= (uint64_t)INT64_MAX);
 	for (size_t i = 0; i < record_ncounters; i++) {
 		const struct record_counter *c = &record_counters[i];
-		struct intervals_reader *r;
-		FILE *f = fopen(t->path, "w");
 
 		assert_true(c->max <= (uint64_t)INT64_MAX);
-		assert_non_null(f);
 		intervals_test_record(want, 1, 50);
 		*record_at(&want->rec, c) = c->max;
-		intervals_test_put(f, intervals_record_line("rr", 0, 100, 0, "a", want, true));
-		fclose(f);
-		r = intervals_open(t->path, &err);
-		assert_non_null(r);
 		/* read back, or refused for a relation to another counter: never misread */
-		if (intervals_next(r, l, &err) == 1)
+		if (intervals_test_reread(*state, want, l, &err))
 			assert_true(*record_at(&l->rec.rec, c) == c->max);
 		else
 			assert_null(strstr(err.msg, "-1"));
-		intervals_close(r);
 	}
 	free(l);
 	free(want);

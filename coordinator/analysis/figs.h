@@ -40,12 +40,6 @@ bool figs_client_moved(const struct campaign *c, const struct step_point *pt);
 void figs_client_workload(struct step_point *pt, const struct campaign *c,
                           const struct workload *w);
 
-/* Whether interval i is a measured one with reports in it. */
-static inline bool figs_measured(const struct figs_in *in, uint32_t i)
-{
-	return agg_counted(in->merged[i]);
-}
-
 /*
  * Every extractor in turn: after the load, the latency, the errors and the metric's
  * interval are in pt.

@@ -90,7 +90,7 @@ static double figs_host_busy(const struct figs_in *in)
 	uint32_t n = 0;
 
 	for (uint32_t i = in->win_from; i < in->win_to; i++)
-		if (figs_measured(in, i)) {
+		if (agg_counted(in->merged[i])) {
 			sum += in->merged[i]->host_cpu_pct;
 			n++;
 		}
@@ -138,7 +138,7 @@ void figs_client(const struct figs_in *in, struct step_point *pt)
 	        : 0;
 	figs_health(all, nm, in->measured_ns, c, pt);
 	for (uint32_t i = in->win_from; pt->client.known && i < in->win_to; i++)
-		if (figs_measured(in, i))
+		if (agg_counted(in->merged[i]))
 			pt->client.stalls +=
 			    figs_stalled_ops(in->merged[i], c->slo_latency_ns, &stall_ns) > 0;
 	pt->client.host_busy_pct = figs_host_busy(in);

@@ -19,7 +19,7 @@ void figs_kernel(const struct figs_in *in, struct step_point *pt)
 		const struct agg_record *m = in->merged[i];
 		const struct record *r;
 
-		if (!figs_measured(in, i))
+		if (!agg_counted(in->merged[i]))
 			continue;
 		r = &m->rec;
 		record_merge_dev(pt->kernel.dev, r->kernel_dev);

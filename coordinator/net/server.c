@@ -22,6 +22,7 @@
 #include "revoke.h"
 #include "strindex.h"
 #include "server.h"
+#include "server_priv.h"
 #include "text.h"
 #include "xalloc.h"
 
@@ -52,69 +53,6 @@
 #define SERVER_SESSION_BACKLOG (1u << 20)
 /* The loop's watchdog tick: a stall is measured to within it. */
 #define SERVER_STALL_TICK_MS 100
-
-/* One connected agent. */
-struct session {
-	struct server *srv;
-	struct conn *conn;
-	char name[128];  /* the CN of its certificate */
-	char serial[80]; /* and its serial, upper-case hex */
-	char host[256];
-	char addr[64];
-	uint32_t cpus;
-	char **allowed;
-	size_t nallowed;
-	char **mounts;    /* per allowed path: "SOURCE FSTYPE OPTIONS" ("" unknown) */
-	char kernel[160]; /* uname -sr of its host */
-	char version[32];
-	uint64_t caps;        /* the capabilities both sides have (caps.h) */
-	struct label *labels; /* from Hello: --label k=v on the agent */
-	size_t nlabels;
-	bool welcomed;
-	bool synced;
-	struct clocksync clock; /* offset: agent clock minus coordinator clock */
-	uint64_t ping_seq;      /* of the ping in flight */
-	unsigned round_left;    /* pings still to send in the round in progress; 0: none */
-	uint64_t round_start_ns;
-	uint64_t next_sync_ns; /* the next round starts at this time */
-	uint64_t sync_every_ns;
-	void *owner;         /* the campaign using this agent; NULL when idle */
-	uint32_t owner_slot; /* the owner's index for it (session_set_slot) */
-	size_t agent;        /* its registry entry, once welcomed (the registry only grows) */
-	uint64_t noise;      /* log lines it caused that session_noise counted */
-	TAILQ_ENTRY(session) entry;
-};
-TAILQ_HEAD(session_list, session);
-
-struct server {
-	struct event_base *base;
-	SSL_CTX *ctx;
-	struct evconnlistener *listener;
-	struct event *heartbeat_ev;
-	struct session_list sessions;
-	struct server_agent *agents;
-	size_t nagents;
-	struct strindex by_name; /* agents[] by name */
-	const struct server_cbs *cbs;
-	void *arg;
-	char address[64];
-	size_t max_frame;
-	struct server_liveness live;
-	struct listenpause *pause; /* out of fds: stop accepting a while */
-	struct revoke *revoked;    /* DIR/revoked: names and serials refused */
-	uint64_t pending_refused;
-	uint64_t refused_window_ns; /* rate limit of "refused" lines */
-	uint64_t refused_logged, refused_unlogged;
-	size_t backlog_max; /* SERVER_SESSION_BACKLOG */
-	/*
-	 * The loop's own stalls (a frozen or starved daemon): a tick every
-	 * SERVER_STALL_TICK_MS notes when it ran; silence that is ours is no agent's.
-	 */
-	struct event *stall_ev;
-	uint64_t tick_ns;        /* the tick last ran */
-	uint64_t grace_until_ns; /* after a stall: no agent is silent before this */
-	uint64_t stall_ns;       /* how long the last one was */
-};
 
 static void server_agent_clear_labels(struct server_agent *a)
 {
@@ -857,113 +795,6 @@ int server_load_revoked(struct server *srv, const char *path, struct error *err)
 const char *server_address(const struct server *srv)
 {
 	return srv->address;
-}
-
-struct session *server_first_session(struct server *srv)
-{
-	return TAILQ_FIRST(&srv->sessions);
-}
-
-struct session *session_next(const struct session *s)
-{
-	return TAILQ_NEXT(s, entry);
-}
-
-const char *session_name(const struct session *s)
-{
-	return s->name;
-}
-
-uint64_t session_noise(struct session *s)
-{
-	uint64_t n = ++s->noise;
-
-	for (uint64_t at = 1; at <= n && at <= UINT64_MAX / 10; at *= 10)
-		if (n == at)
-			return n;
-	return 0;
-}
-
-const char *session_host(const struct session *s)
-{
-	return s->host;
-}
-
-const char *session_kernel(const struct session *s)
-{
-	return s->kernel;
-}
-
-const char *session_version(const struct session *s)
-{
-	return s->version;
-}
-
-uint64_t session_caps(const struct session *s)
-{
-	return s->caps;
-}
-
-const char *session_mount_of(const struct session *s, const char *path)
-{
-	const char *best = "";
-	size_t bestlen = 0;
-
-	for (size_t i = 0; path != NULL && i < s->nallowed; i++) {
-		size_t n = strlen(s->allowed[i]);
-
-		if (strncmp(s->allowed[i], path, n) == 0 && (path[n] == '\0' || path[n] == '/') &&
-		    n >= bestlen) {
-			best = s->mounts[i];
-			bestlen = n;
-		}
-	}
-	return best;
-}
-
-bool session_ready(const struct session *s)
-{
-	return s->welcomed && s->synced;
-}
-
-const struct clocksync *session_clock(const struct session *s)
-{
-	return &s->clock;
-}
-
-const struct label *session_labels(const struct session *s, size_t *n)
-{
-	*n = s->nlabels;
-	return s->labels;
-}
-
-int session_claim(struct session *s, void *owner)
-{
-	if (s->owner != NULL && s->owner != owner)
-		return -1;
-	s->owner = owner;
-	return 0;
-}
-
-void session_release(struct session *s, const void *owner)
-{
-	if (s->owner == owner)
-		s->owner = NULL;
-}
-
-void session_set_slot(struct session *s, uint32_t slot)
-{
-	s->owner_slot = slot;
-}
-
-uint32_t session_slot(const struct session *s)
-{
-	return s->owner_slot;
-}
-
-void *session_owner(const struct session *s)
-{
-	return s->owner;
 }
 
 void server_free(struct server *srv)

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "fileop.h"
 
 /*
  * The worker loop drives an engine only through this table and never asks which
@@ -30,12 +31,23 @@ struct engine_io {
 	 * completes with 0 or -errno. The sim serves it as a write of its device.
 	 */
 	enum engine_sync sync;
+	/*
+	 * Not none: a file operation of a file set (fset.h) on path (rename: to path2), relative
+	 * to dirfd; a whole-file read or write moves len bytes of the slot's buffer from offset
+	 * 0, with O_DIRECT when direct. It completes with 0 (or the bytes moved) or -errno.
+	 */
+	enum fileop op;
+	int dirfd;
+	bool direct;
+	const char *path;
+	const char *path2;
 };
 
 struct engine_completion {
 	uint16_t slot;
-	int32_t res;      /* bytes moved, or -errno */
-	uint64_t done_ns; /* when the device finished, if the engine knows (sim); 0: now */
+	int32_t res;       /* bytes moved, or -errno */
+	uint64_t done_ns;  /* when the device finished, if the engine knows (sim); 0: now */
+	uint64_t start_ns; /* when the engine started it, if not when submitted (file ops); 0 */
 };
 
 /* submit_and_wait timeouts: do not sleep at all, or sleep until a completion or a wake. */
@@ -76,6 +88,8 @@ struct engine_sim_params {
 	uint32_t share_dev;
 	uint32_t share_own; /* share_spread: this workload's workers per agent */
 	bool share_spread;
+	/* a file operation's (mean) service time by kind (0: service_ns, or a write's) */
+	uint64_t op_service_ns[FILEOP_COUNT];
 };
 
 struct engine_params {
@@ -94,6 +108,7 @@ struct engine_params {
 	 * wake-up with the next issue; it changes no latency. Others ignore it.
 	 */
 	uint64_t reap_slack_ns;
+	bool files; /* file operations may be queued (io_uring: its thread pool, fpool.h) */
 };
 
 struct engine_ops {

@@ -29,6 +29,7 @@ struct sim_pending {
 	uint32_t len;
 	uint16_t slot;
 	bool write;
+	uint8_t op; /* a file operation's kind (fileop.h), served in its own time when given */
 };
 
 struct engine {
@@ -44,7 +45,8 @@ struct engine {
 	uint32_t ninflight;
 	uint64_t service_ns;
 	uint64_t write_service_ns; /* writes' (write_service_time:; service_ns when not given) */
-	double jitter;             /* fraction of the service time, in [0, 1] */
+	uint64_t op_service_ns[FILEOP_COUNT]; /* file operations' by kind (0: as above) */
+	double jitter;                        /* fraction of the service time, in [0, 1] */
 	bool exponential;
 	uint64_t stall_after_ops;
 	uint64_t stall_ns;
@@ -76,10 +78,15 @@ static uint64_t sim_rand(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
-/* An operation's service time: a write's is write_service_ns (mean), a read's service_ns. */
-static uint64_t sim_service_ns(struct engine *e, bool write)
+/*
+ * An operation's service time: a file operation's its kind's when given, else a write's is
+ * write_service_ns (mean), a read's service_ns.
+ */
+static uint64_t sim_service_ns(struct engine *e, bool write, unsigned op)
 {
-	uint64_t mean = write ? e->write_service_ns : e->service_ns;
+	uint64_t mean = op != FILEOP_NONE && e->op_service_ns[op] ? e->op_service_ns[op]
+	                : write                                   ? e->write_service_ns
+	                                                          : e->service_ns;
 	double u;
 
 	if (e->exponential) {
@@ -200,11 +207,13 @@ static void sim_submit(struct engine *e, uint64_t now)
 			                   ? simshare_spread(e->share, op.seq, e->share_own)
 			                   : e->share_dev;
 
-			op.done_ns = simshare_take(e->share, dev, ready,
-			                           sim_service_ns(e, e->pending[i].write));
+			op.done_ns =
+			    simshare_take(e->share, dev, ready,
+			                  sim_service_ns(e, e->pending[i].write, e->pending[i].op));
 		} else {
 			start = e->server_free[0] > ready ? e->server_free[0] : ready;
-			op.done_ns = start + sim_service_ns(e, e->pending[i].write);
+			op.done_ns =
+			    start + sim_service_ns(e, e->pending[i].write, e->pending[i].op);
 			e->server_free[0] = op.done_ns;
 			sim_sift_down(e->server_free, sizeof(*e->server_free), e->nservers, 0,
 			              sim_u64_before);
@@ -225,6 +234,7 @@ static int sim_reap(struct engine *e, uint64_t now, struct engine_completion *do
 		done[n].slot = e->inflight[0].slot;
 		done[n].res = e->inflight[0].res;
 		done[n].done_ns = e->inflight[0].done_ns;
+		done[n].start_ns = 0;
 		n++;
 		sim_op_pop(e);
 	}
@@ -315,6 +325,7 @@ static struct engine *sim_open(const struct engine_params *p, struct error *err)
 	e->inflight = xcalloc(p->queue_depth, sizeof(*e->inflight));
 	e->service_ns = s->service_ns;
 	e->write_service_ns = s->write_service_ns ? s->write_service_ns : s->service_ns;
+	memcpy(e->op_service_ns, s->op_service_ns, sizeof(e->op_service_ns));
 	e->jitter = s->jitter_pct / 100.0;
 	e->exponential = s->exponential;
 	e->stall_after_ops = s->stall_after_ops;
@@ -349,7 +360,9 @@ static void sim_queue(struct engine *e, const struct engine_io *io)
 	e->pending[e->npending].slot = io->slot;
 	e->pending[e->npending].len = io->len;
 	/* a sync is served as one write of the device: its service time, a server's turn */
-	e->pending[e->npending].write = io->write || io->sync != ENGINE_SYNC_NONE;
+	e->pending[e->npending].write =
+	    io->write || io->sync != ENGINE_SYNC_NONE || fileop_modifies(io->op);
+	e->pending[e->npending].op = (uint8_t)io->op;
 	e->npending++;
 }
 

@@ -9,10 +9,12 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "fpool.h"
 #include "xalloc.h"
 
 /* Slots use user_data 0..queue_depth-1; the wake read gets a value no slot can have. */
 #define URING_WAKE_DATA UINT64_MAX
+#define URING_POOL_DATA (UINT64_MAX - 1) /* the file operations' eventfd */
 #define URING_ALIGN     4096u
 
 struct engine {
@@ -24,7 +26,12 @@ struct engine {
 	int wake_fd;
 	bool wake_poll; /* the kernel cannot read this eventfd async: poll it instead */
 	bool wake_rearm;
-	uint64_t wake_value; /* the armed read's target */
+	uint64_t wake_value;       /* the armed read's target */
+	struct fpool *pool;        /* file operations (NULL: none queued by this plan) */
+	struct engine_io *fqueued; /* file operations queued, handed to the pool at submission */
+	uint32_t nfqueued;
+	bool pool_rearm;
+	uint64_t pool_value;
 };
 
 /*
@@ -71,6 +78,18 @@ static void uring_arm_wake(struct engine *e)
 	e->wake_rearm = false;
 }
 
+/* The pool's eventfd read kept armed the same way: a file operation done ends a sleep. */
+static void uring_arm_pool(struct engine *e)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&e->ring);
+
+	if (sqe == NULL)
+		return;
+	io_uring_prep_poll_add(sqe, fpool_fd(e->pool), POLLIN);
+	io_uring_sqe_set_data64(sqe, URING_POOL_DATA);
+	e->pool_rearm = false;
+}
+
 static struct engine *uring_open(const struct engine_params *p, struct error *err)
 {
 	const int fd = p->fd, wake_fd = p->wake_fd;
@@ -93,7 +112,7 @@ static struct engine *uring_open(const struct engine_params *p, struct error *er
 	e->bufs = bufs;
 	memset(e->bufs, 0, (size_t)queue_depth * block_size);
 
-	ret = uring_setup(e, queue_depth + 1);
+	ret = uring_setup(e, queue_depth + 2);
 	if (ret < 0) {
 		error_set(err, "io_uring setup with %u entries: %s", queue_depth + 1,
 		          strerror(-ret));
@@ -122,6 +141,13 @@ static struct engine *uring_open(const struct engine_params *p, struct error *er
 	}
 	e->fixed_bufs = ret == 0;
 	uring_arm_wake(e);
+	if (p->files) {
+		e->pool = fpool_new(queue_depth, err);
+		if (e->pool == NULL)
+			goto err_ring;
+		e->fqueued = xcalloc(queue_depth, sizeof(*e->fqueued));
+		uring_arm_pool(e);
+	}
 	return e;
 
 err_ring:
@@ -139,10 +165,16 @@ static void *uring_buffer(struct engine *e, uint16_t slot)
 
 static void uring_queue(struct engine *e, const struct engine_io *io)
 {
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&e->ring);
 	void *buf = e->bufs + (size_t)io->slot * e->block_size;
+	struct io_uring_sqe *sqe;
 
-	/* The worker never has more than queue_depth in flight, and the SQ holds one more. */
+	/* submitted with the rest (after the worker's stamp of the submission time) */
+	if (io->op != FILEOP_NONE) {
+		e->fqueued[e->nfqueued++] = *io;
+		return;
+	}
+	sqe = io_uring_get_sqe(&e->ring);
+	/* The worker never has more than queue_depth in flight, and the SQ holds two more. */
 	if (io->sync != ENGINE_SYNC_NONE)
 		/* io_uring's own fsync of the registered file; DATASYNC is fdatasync(2) */
 		io_uring_prep_fsync(sqe, io->file,
@@ -184,6 +216,13 @@ static int uring_submit_and_wait(struct engine *e, uint64_t wait_ns, struct engi
 	int ret, n = 0;
 
 	*woken = false;
+	for (uint32_t i = 0; i < e->nfqueued; i++)
+		fpool_submit(e->pool, &e->fqueued[i],
+		             e->bufs + (size_t)e->fqueued[i].slot * e->block_size);
+	e->nfqueued = 0;
+	/* file operations done and not yet handed over: no sleep before they are */
+	if (e->pool != NULL && fpool_ready(e->pool))
+		wait_ns = ENGINE_NO_WAIT;
 	if (wait_ns == ENGINE_NO_WAIT) {
 		ret = io_uring_submit_and_get_events(&e->ring);
 	} else if (wait_ns == ENGINE_WAIT_EVER) {
@@ -205,20 +244,32 @@ static int uring_submit_and_wait(struct engine *e, uint64_t wait_ns, struct engi
 		if (cqe->user_data == URING_WAKE_DATA) {
 			*woken = true;
 			uring_wake_done(e, cqe->res);
+		} else if (cqe->user_data == URING_POOL_DATA) {
+			uint64_t v;
+
+			/* drained here; what it counted is reaped below */
+			if (read(fpool_fd(e->pool), &v, sizeof(v)) < 0 && errno != EAGAIN)
+				v = 0;
+			e->pool_rearm = true;
 		} else if (n == max) {
 			break;
 		} else {
 			done[n].slot = (uint16_t)cqe->user_data;
 			done[n].res = cqe->res;
 			done[n].done_ns = 0;
+			done[n].start_ns = 0;
 			n++;
 		}
 		seen++;
 	}
 	io_uring_cq_advance(&e->ring, seen);
+	if (e->pool != NULL && n < max)
+		n += fpool_reap(e->pool, done + n, max - n);
 	/* Queued now, submitted with the caller's next batch. */
 	if (e->wake_rearm)
 		uring_arm_wake(e);
+	if (e->pool_rearm)
+		uring_arm_pool(e);
 	return n;
 }
 
@@ -228,6 +279,8 @@ static void uring_close(struct engine *e)
 		return;
 	/* Exiting the ring cancels the wake read and waits for the I/O still in flight. */
 	io_uring_queue_exit(&e->ring);
+	fpool_free(e->pool);
+	free(e->fqueued);
 	free(e->bufs);
 	free(e);
 }

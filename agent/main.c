@@ -23,6 +23,10 @@
 #include "units.h"
 #include "xalloc.h"
 
+/* Long options without a letter. */
+#define AGENT_OPT_MAX_FILES 1001
+#define AGENT_OPT_MAX_DEPTH 1002
+
 /*
  * The program: what the link and the plan both read, each one's options, the two
  * modules, and how the agent ends. main connects them: the link's callbacks go
@@ -48,7 +52,7 @@ static void agent_usage(FILE *f)
 	        "                     [--heartbeat DURATION] [--heartbeat-misses N]\n"
 	        "                     [--dead-man DURATION] [--max-workers N]\n"
 	        "                     [--max-queue-depth N] [--max-block-size SIZE]\n"
-	        "                     [--max-file-size SIZE]\n"
+	        "                     [--max-file-size SIZE] [--max-files N] [--max-depth N]\n"
 	        "Runs the I/O a coordinator asks for, only on files under the --allow paths\n"
 	        "(or on block devices given as --allow paths; writing to a device also needs\n"
 	        "--allow-device-writes).\n"
@@ -58,7 +62,8 @@ static void agent_usage(FILE *f)
 	        "been heard for --dead-man (whether this agent is stopped, dead or cut off).\n"
 	        "Caps on any plan (a Prepare over one is refused): --max-workers (default 32\n"
 	        "per CPU), --max-queue-depth (1024), --max-block-size (16MiB), --max-file-size\n"
-	        "(per worker file, 1TiB).\n"
+	        "(per worker file, and a worker's file set's bytes, 1TiB), --max-files (a file\n"
+	        "workload's files on this agent, 1000000) and --max-depth (of a file set, 4).\n"
 	        "TLS: DIR/NAME.crt, DIR/NAME.key and DIR/ca.crt (from `iocurve certs agent`);\n"
 	        "--tls-fd reads the three from descriptors it inherited (`iocurve run`'s local\n"
 	        "agents: their keys are on no disk) and closes them.\n"
@@ -228,6 +233,26 @@ static int agent_parse_cap(struct params_caps *caps, int opt, const char *arg)
 	return 0;
 }
 
+/* --max-files N (a file workload's files on this agent), --max-depth N (a file set's). */
+static int agent_parse_files_cap(struct params_caps *caps, int opt, const char *arg)
+{
+	bool files = opt == AGENT_OPT_MAX_FILES;
+	uint64_t hi = files ? 1ull << 32 : MIX_FILESET_DEPTH_MAX;
+	char *end;
+	unsigned long long v = strtoull(arg, &end, 10);
+
+	if (*arg < '0' || *arg > '9' || *end != '\0' || v < 1 || v > hi) {
+		fprintf(stderr, "iocurve-agent: --%s %s: expected a count from 1 to %llu\n",
+		        files ? "max-files" : "max-depth", arg, (unsigned long long)hi);
+		return -1;
+	}
+	if (files)
+		caps->files = v;
+	else
+		caps->depth = (uint32_t)v;
+	return 0;
+}
+
 /* What the advice on a certificate failure names in place of a directory. */
 #define AGENT_TLS_FD_WORDS "(the descriptors of --tls-fd)"
 
@@ -267,6 +292,8 @@ static int agent_parse(struct agent_main *m, int argc, char **argv, const char *
 	    {"max-queue-depth", required_argument, NULL, 'x'},
 	    {"max-block-size", required_argument, NULL, 'y'},
 	    {"max-file-size", required_argument, NULL, 'z'},
+	    {"max-files", required_argument, NULL, AGENT_OPT_MAX_FILES},
+	    {"max-depth", required_argument, NULL, AGENT_OPT_MAX_DEPTH},
 	    {"verbose", no_argument, NULL, 'v'},
 	    {"version", no_argument, NULL, 'V'},
 	    {"help", no_argument, NULL, 'h'},
@@ -341,6 +368,11 @@ static int agent_parse(struct agent_main *m, int argc, char **argv, const char *
 		case 'y':
 		case 'z':
 			if (agent_parse_cap(&m->plan_opts.caps, c, optarg) < 0)
+				return -1;
+			break;
+		case AGENT_OPT_MAX_FILES:
+		case AGENT_OPT_MAX_DEPTH:
+			if (agent_parse_files_cap(&m->plan_opts.caps, c, optarg) < 0)
 				return -1;
 			break;
 		case 'V':

@@ -26,6 +26,8 @@ void params_caps_default(struct params_caps *caps)
 	caps->queue_depth = 1024;
 	caps->block_size = 16u << 20;
 	caps->file_size = 1ull << 40;
+	caps->files = 1000000;
+	caps->depth = 4;
 }
 
 /* The agent's cap on a setting (0: none). */
@@ -147,6 +149,45 @@ static int params_check_rest(const Iocurve__Prepare *p, const struct io_settings
 		          sim->service_ns, sim->write_service_ns, sim->stall_ns, sim->rate_limit);
 		return -1;
 	}
+	return 0;
+}
+
+/*
+ * A file set within the agent's caps: its depth, its files on this agent (the workers'
+ * sets together; a create past a worker's share of the cap fails), its bytes per worker.
+ */
+static int params_check_files(const Iocurve__Prepare *p, const struct mix *m,
+                              const struct params_caps *caps, struct io_plan *plan,
+                              struct error *err)
+{
+	uint64_t files = mix_fileset_files(&m->fileset) * p->workers;
+	uint64_t bytes = mix_fileset_bytes(&m->fileset);
+
+	if (m->fileset.depth > caps->depth) {
+		error_set(err,
+		          "workload %s: fileset depth %u is over this agent's cap of %u "
+		          "(--max-depth)",
+		          p->workload, m->fileset.depth, caps->depth);
+		return -1;
+	}
+	if (files > caps->files) {
+		error_set(
+		    err,
+		    "workload %s: fileset of %llu files x %u workers is %llu files, over this "
+		    "agent's cap of %llu (--max-files)",
+		    p->workload, (unsigned long long)mix_fileset_files(&m->fileset), p->workers,
+		    (unsigned long long)files, (unsigned long long)caps->files);
+		return -1;
+	}
+	if (bytes > caps->file_size) {
+		error_set(
+		    err,
+		    "workload %s: fileset of %llu bytes per worker is over this agent's cap of "
+		    "%llu (--max-file-size)",
+		    p->workload, (unsigned long long)bytes, (unsigned long long)caps->file_size);
+		return -1;
+	}
+	plan->max_files = caps->files / (p->workers ? p->workers : 1);
 	return 0;
 }
 
@@ -318,6 +359,9 @@ int params_from_prepare(const Iocurve__Prepare *p, const char *file_prefix,
 		error_prefix(err, "workload %s: ", p->workload);
 		return -1;
 	}
+	if (mix_is_files(&plan->io.mix) &&
+	    params_check_files(p, &plan->io.mix, caps, plan, err) < 0)
+		return -1;
 	/* rw says whether the files are laid out and device writes allowed: no part may hide one */
 	for (uint32_t i = 0; i < plan->io.mix.nparts; i++)
 		if (rw_writes(plan->io.mix.parts[i].rw) && !rw_writes(plan->io.rw)) {
@@ -384,6 +428,18 @@ int params_from_prepare(const Iocurve__Prepare *p, const char *file_prefix,
 		sim->stall_after_ops = p->sim->stall_after_ops;
 		sim->stall_ns = p->sim->stall_ns;
 		sim->rate_limit = p->sim->rate_limit;
+		memset(sim->op_service_ns, 0, sizeof(sim->op_service_ns));
+		for (size_t i = 0; i < p->sim->n_op_service_ns && i < FILEOP_COUNT; i++) {
+			if (p->sim->op_service_ns[i] > PARAMS_MAX_WAIT_NS) {
+				error_set(
+				    err,
+				    "workload %s: Prepare field sim.op_service_ns[%zu] %" PRIu64
+				    " is over its bound of 1 h",
+				    p->workload, i, p->sim->op_service_ns[i]);
+				return -1;
+			}
+			sim->op_service_ns[i] = p->sim->op_service_ns[i];
+		}
 		plan->sim = sim;
 	}
 	return 0;

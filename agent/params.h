@@ -16,15 +16,18 @@
 
 /*
  * The agent's own limits, whatever a plan asks (--max-workers, --max-queue-depth,
- * --max-block-size, --max-file-size); params_caps_default fills the defaults: 4 workers
- * per CPU (64 when the count is unknown), queue depth 1024, blocks of 16 MiB, files of
- * 1 TiB.
+ * --max-block-size, --max-file-size, --max-files, --max-depth); params_caps_default fills
+ * the defaults: 4 workers per CPU (64 when the count is unknown), queue depth 1024, blocks
+ * of 16 MiB, files (and a worker's file set) of 1 TiB, a million files of file sets, sets
+ * 4 deep.
  */
 struct params_caps {
 	uint32_t workers;
 	uint32_t queue_depth;
 	uint32_t block_size;
 	uint64_t file_size;
+	uint64_t files; /* a file workload's files on this agent (its workers' sets together) */
+	uint32_t depth; /* a file set's depth */
 };
 
 void params_caps_default(struct params_caps *caps);

@@ -536,6 +536,20 @@ static void plan_prepare(struct plan *pl, const Iocurve__Prepare *p)
 		goto out;
 	}
 	plan_resolve_kernel_view(w, &params, resolved);
+	/* a file set's size is its files' (within --max-file-size): the data file's unused */
+	if (mix_is_files(&params.io.mix)) {
+		if (params.device) {
+			snprintf(
+			    msg, sizeof(msg),
+			    "target %s is a block device: a file set (fileset) needs a directory",
+			    p->target_dir);
+			plan_send_error(pl, p->workload_index, p->target_dir, msg);
+			goto out;
+		}
+		params.file_size = mix_fileset_bytes(&params.io.mix.fileset);
+		if (params.file_size < params.io.block_size)
+			params.file_size = params.io.block_size;
+	}
 	if (params.file_size < params.io.block_size) {
 		snprintf(msg, sizeof(msg), "target %s: %llu bytes cannot hold one %u-byte block",
 		         p->target_dir, (unsigned long long)params.file_size, params.io.block_size);

@@ -263,7 +263,8 @@ static void pool_worker_plan(const struct pool *p, uint32_t w, struct io_plan *c
 	else if (p->params.device)
 		snprintf(path, len, "%s", p->dir);
 	else
-		snprintf(path, len, "%s/%s-w%u.dat", p->dir, p->prefix, w);
+		snprintf(path, len, "%s/%s-w%u.%s", p->dir, p->prefix, w,
+		         mix_is_files(&io->mix) ? "set" : "dat");
 	*cfg = p->params;
 	cfg->index = w;
 	cfg->path = path;

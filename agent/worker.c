@@ -185,7 +185,12 @@ static void worker_copy_out(struct worker *w, struct shm_interval *dst, uint64_t
 
 	if (rec->nparts > 0) {
 		parts = w->cfg->slot_parts + slot * w->nparts;
-		memcpy(parts, rec->parts, (size_t)rec->nparts * sizeof(*parts));
+		/* counts whole, histograms by the bins in use (a part is ~74 KB) */
+		for (uint32_t i = 0; i < rec->nparts; i++) {
+			memcpy(&parts[i], &rec->parts[i], offsetof(struct record_part, latency));
+			hist_copy_used(&parts[i].latency, &rec->parts[i].latency);
+			hist_copy_used(&parts[i].service, &rec->parts[i].service);
+		}
 	}
 	/* the counters whole, the histograms by the bins in use (a record is ~185 KB) */
 	memcpy(dst, w->cur, offsetof(struct shm_interval, rec) + offsetof(struct record, latency));
@@ -274,6 +279,19 @@ static void worker_short_cause(const struct worker *w, uint16_t slot, int32_t re
 		         (int)res, w->len[slot]);
 }
 
+/* A file operation that failed, in words: its kind and the path in the set. */
+static void worker_file_cause(const struct worker *w, uint16_t slot, int32_t res, char *buf,
+                              size_t len)
+{
+	const char *op = fileop_name((enum fileop)w->fop[slot]);
+
+	if (res < 0)
+		snprintf(buf, len, "%s %s: %s", op, w->path[slot], strerror(-res));
+	else
+		snprintf(buf, len, "%s %s: %d of %u bytes", op, w->path[slot], (int)res,
+		         w->len[slot]);
+}
+
 /*
  * Of an operation's lag, the wait for a slot: the queue depth's, not lateness. An
  * operation due before the queue filled had a slot free then and the client did not
@@ -303,14 +321,54 @@ static void worker_queue(struct worker *w, struct engine_io *io)
 	w->ops->queue(w->eng, io);
 }
 
+/*
+ * A file operation of stream k in slot io->slot: what it works on picked from the set
+ * (a whole-file write's data made first), its paths in the slot's own buffers.
+ */
+static void worker_issue_file(struct worker *w, unsigned k, struct engine_io *io, uint64_t now)
+{
+	enum fileop op = w->stream[k].op;
+	uint16_t slot = io->slot;
+
+	fset_pick(&w->fs, op, &w->pick[slot], w->path[slot], w->path2[slot], &io->len);
+	io->op = op;
+	io->dirfd = w->fs.fd;
+	io->direct = w->cfg->io.direct;
+	io->path = w->path[slot];
+	io->path2 = w->path2[slot];
+	io->offset = 0;
+	io->write = fileop_modifies(op);
+	w->fop[slot] = (uint8_t)op;
+	if (op == FILEOP_WRITE_FILE)
+		datagen_fill(w->data, w->ops->buffer(w->eng, (uint16_t)(w->slot_base + slot)));
+	(void)now;
+}
+
 static void worker_issue(struct worker *w, uint64_t intended, uint64_t now)
 {
 	unsigned k = w->nstreams > 1 ? mix_pick(w->credit, w->share, w->nstreams) : 0;
 	struct worker_stream *st = &w->stream[k];
 	struct pattern_op op;
-	struct engine_io io;
+	struct engine_io io = {.op = FILEOP_NONE};
 
 	io.slot = w->free_slots[--w->nfree];
+	if (st->op != FILEOP_NONE) {
+		worker_issue_file(w, k, &io, now);
+		w->part[io.slot] = (uint8_t)k;
+		w->len[io.slot] = io.len;
+		w->intended[io.slot] = intended;
+		w->submitted[io.slot] = now;
+		w->queued[w->nqueued++] = io.slot;
+		w->slot_wait[io.slot] = worker_slot_wait(w, intended, now);
+		w->writing[io.slot] = io.write;
+		w->syncing[io.slot] = false;
+		w->offset[io.slot] = 0;
+		io.sync = ENGINE_SYNC_NONE;
+		worker_queue(w, &io);
+		if (w->dump_fd >= 0)
+			worker_dump(w, intended);
+		return;
+	}
 	if (w->cfg->replay != NULL) {
 		/* the operation replay_next gave this due time (a replay is never a mix) */
 		op.offset = w->rp.cur->offset;
@@ -362,7 +420,8 @@ static void worker_issue(struct worker *w, uint64_t intended, uint64_t now)
  */
 static void worker_issue_sync(struct worker *w, uint64_t now)
 {
-	struct engine_io io = {.slot = w->free_slots[--w->nfree], .sync = w->sync_kind};
+	struct engine_io io = {
+	    .slot = w->free_slots[--w->nfree], .sync = w->sync_kind, .op = FILEOP_NONE};
 
 	w->intended[io.slot] = w->sync_due_ns;
 	w->submitted[io.slot] = now;
@@ -515,7 +574,7 @@ int worker_reap(struct worker *w, int n, uint64_t now, bool count)
 		uint16_t slot = w->done[i].slot;
 		uint32_t bs = w->len[slot];
 		/* The device's own finish time when it knows it (sim), else this batch's. */
-		uint64_t at = w->done[i].done_ns ? w->done[i].done_ns : now, lag, lat;
+		uint64_t at = w->done[i].done_ns ? w->done[i].done_ns : now, lag, lat, svc;
 
 		w->free_slots[w->nfree++] = slot;
 		if (w->syncing[slot]) {
@@ -524,7 +583,11 @@ int worker_reap(struct worker *w, int n, uint64_t now, bool count)
 				worker_reap_sync(w, &w->done[i], at);
 			continue;
 		}
-		w->writes_inflight -= w->writing[slot] && w->writes_inflight > 0;
+		if (w->files && w->fop[slot] != FILEOP_NONE)
+			fset_done(&w->fs, (enum fileop)w->fop[slot], &w->pick[slot],
+			          w->done[i].res);
+		else
+			w->writes_inflight -= w->writing[slot] && w->writes_inflight > 0;
 		w->done[data++] = w->done[i];
 		if (!count)
 			continue;
@@ -537,10 +600,14 @@ int worker_reap(struct worker *w, int n, uint64_t now, bool count)
 			char cause[RECORD_CAUSE_MAX] = "";
 
 			/* A short transfer has no errno: its words say what happened (once). */
-			if (w->done[i].res >= 0 && !record_err_kept(&iv->rec))
+			if (w->files && !record_err_kept(&iv->rec))
+				worker_file_cause(w, slot, w->done[i].res, cause, sizeof(cause));
+			else if (w->done[i].res >= 0 && !record_err_kept(&iv->rec))
 				worker_short_cause(w, slot, w->done[i].res, cause, sizeof(cause));
 			record_error(&iv->rec, w->done[i].res < 0 ? -w->done[i].res : 0,
 			             w->offset[slot], w->cfg->path, cause);
+			if (w->nparts > 0)
+				iv->rec.parts[w->part[slot]].errors++;
 			continue;
 		}
 		if (w->verify && !w->writing[slot] && worker_verify_read(w, slot))
@@ -555,11 +622,13 @@ int worker_reap(struct worker *w, int n, uint64_t now, bool count)
 		if (lag > iv->rec.lag_max_ns)
 			iv->rec.lag_max_ns = lag;
 		iv->rec.bytes += bs;
-		lat = at - w->intended[slot];
+		lat = at > w->intended[slot] ? at - w->intended[slot] : 0;
 		hist_record(&iv->rec.latency, lat);
 		/* a sized queue full: every slot held by what the storage had not answered */
-		hist_record(&iv->rec.service, at - w->submitted[slot] +
-		                                  (w->cfg->queue_sized ? w->slot_wait[slot] : 0));
+		svc = w->done[i].start_ns ? at - w->done[i].start_ns
+		                          : at - w->submitted[slot] +
+		                                (w->cfg->queue_sized ? w->slot_wait[slot] : 0);
+		hist_record(&iv->rec.service, svc);
 		/* Read and write apart: one more histogram add per operation, in its kind's. */
 		if (w->writing[slot]) {
 			hist_record(&iv->rec.write_latency, lat);
@@ -575,6 +644,7 @@ int worker_reap(struct worker *w, int n, uint64_t now, bool count)
 			pt->reads += !w->writing[slot];
 			pt->bytes += bs;
 			hist_record(&pt->latency, lat);
+			hist_record(&pt->service, svc);
 		}
 	}
 	return data;

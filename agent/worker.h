@@ -32,7 +32,7 @@ struct io_plan {
 	struct io_settings io;
 	uint32_t workload_index;
 	const char *dir;         /* resolved target directory or block device (allow-checked) */
-	const char *file_prefix; /* worker w uses DIR/PREFIX-wW.dat */
+	const char *file_prefix; /* worker w uses DIR/PREFIX-wW.dat (a file set: .set) */
 	int target_fd;           /* > 0: O_PATH fd of dir (files) or of the device, checked; workers
 	                            open through it, never by path */
 	bool device;          /* the target is a block device the workers share, never laid out */
@@ -48,6 +48,8 @@ struct io_plan {
 	uint64_t deadman_ns; /* workers stop when pool_alive is this old (0: never) */
 	/* set: a trace replayed (agent/replay.h), each worker its share, not the pattern */
 	const struct replay_set *replay;
+	/* a file workload: a create past this many files in a worker's set fails (EDQUOT) */
+	uint64_t max_files;
 
 	/* One worker's own: the pool sets them for each (worker_run reads only these). */
 	unsigned index;          /* worker number within this agent, indexes step->rate */

@@ -12,6 +12,7 @@
 
 #include "datagen.h"
 #include "engine.h"
+#include "fset.h"
 #include "pacer.h"
 #include "pattern.h"
 #include "record.h"
@@ -45,6 +46,7 @@ struct worker_stream {
 	uint32_t size[MIX_SIZES_MAX];
 	uint32_t weight[MIX_SIZES_MAX];
 	int32_t credit[MIX_SIZES_MAX];
+	enum fileop op; /* a file operation on the worker's file set (FILEOP_NONE: rw) */
 };
 
 struct worker {
@@ -142,6 +144,16 @@ struct worker {
 	uint32_t slot_base;
 	uint16_t file_index;
 	uint32_t nshare;
+	/*
+	 * A file workload: the worker's file set, and per slot the operation in flight, what
+	 * it works on and its paths (the engine reads them until it completes).
+	 */
+	bool files;
+	struct fset fs;
+	uint8_t *fop;
+	struct fset_pick *pick;
+	char (*path)[FSET_PATH_MAX];
+	char (*path2)[FSET_PATH_MAX];
 };
 
 /*

@@ -110,6 +110,31 @@ static int worker_reopen_dsync(struct worker *w, const char *path, struct error 
 	return 0;
 }
 
+/*
+ * A file workload's set: laid out in the target directory (AGENT-wN.set), or on a sim, its
+ * names only. Each file's size is fixed by its place and the worker's index, so a set laid
+ * out before is found as it was.
+ */
+static int worker_open_files(struct worker *w, const struct io_plan *cfg, struct error *err)
+{
+	uint64_t seed = 0x5eedf11e5ull + (uint64_t)cfg->index * 0x9e3779b97f4a7c15ull, written = 0;
+
+	w->files = true;
+	w->fd = -1;
+	if (cfg->sim != NULL) {
+		w->ops = &engine_sim_ops;
+		fset_virtual(&w->fs, &cfg->io.mix.fileset, seed, cfg->max_files);
+		return 0;
+	}
+	if (fset_layout(&w->fs, cfg->target_fd > 0 ? cfg->target_fd : AT_FDCWD,
+	                cfg->target_fd > 0 ? strrchr(cfg->path, '/') + 1 : cfg->path, cfg->path,
+	                &cfg->io.mix.fileset, seed, cfg->max_files, &cfg->slot->bytes_laid_out,
+	                &written, err) < 0)
+		return -1;
+	cfg->slot->bytes_laid_out = written;
+	return 0;
+}
+
 /* Open the target as the config says: a simulated device, a block device, or a laid-out file. */
 static int worker_open_target(struct worker *w, const struct io_plan *cfg, struct error *err)
 {
@@ -117,6 +142,8 @@ static int worker_open_target(struct worker *w, const struct io_plan *cfg, struc
 	struct datagen_config dc;
 	struct stat st;
 
+	if (mix_is_files(&cfg->io.mix))
+		return worker_open_files(w, cfg, err);
 	if (cfg->sim != NULL) {
 		w->ops = &engine_sim_ops;
 		return 0;
@@ -160,7 +187,8 @@ int worker_setup(struct worker *w, const struct io_plan *cfg, struct error *err)
 	struct datagen_config dc;
 
 	/* block_size is the largest block: every slot's buffer holds any operation */
-	if (bs == 0 || qd == 0 || qd > UINT16_MAX || cfg->file_size < bs) {
+	if (bs == 0 || qd == 0 || qd > UINT16_MAX ||
+	    (cfg->file_size < bs && !mix_is_files(&cfg->io.mix))) {
 		error_set(err,
 		          "%s: invalid worker settings (block size %u, queue depth %u, size %llu)",
 		          what, bs, qd, (unsigned long long)cfg->file_size);
@@ -169,6 +197,11 @@ int worker_setup(struct worker *w, const struct io_plan *cfg, struct error *err)
 	w->nparts = cfg->io.mix.nparts;
 	w->nstreams = w->nparts > 0 ? w->nparts : 1;
 	for (unsigned k = 0; k < w->nstreams; k++) {
+		w->stream[k].op = mix_op(&cfg->io.mix, w->nparts > 0 ? (int)k : -1);
+		w->share[k] = w->nparts > 0 ? cfg->io.mix.parts[k].share : 100;
+		w->credit[k] = 0;
+		if (w->stream[k].op != FILEOP_NONE)
+			continue; /* a file operation names its file, not an offset */
 		worker_pattern(cfg, k, &w->stream[k], &pc);
 		if (pattern_init(&w->stream[k].pat, &pc, err) < 0) {
 			if (w->nparts > 0)
@@ -178,8 +211,6 @@ int worker_setup(struct worker *w, const struct io_plan *cfg, struct error *err)
 				error_prefix(err, "%s: ", what);
 			return -1;
 		}
-		w->share[k] = w->nparts > 0 ? cfg->io.mix.parts[k].share : 100;
-		w->credit[k] = 0;
 	}
 	if (worker_open_target(w, cfg, err) < 0)
 		return -1;
@@ -216,6 +247,12 @@ int worker_setup(struct worker *w, const struct io_plan *cfg, struct error *err)
 	w->part = xcalloc(qd, sizeof(*w->part));
 	w->len = xcalloc(qd, sizeof(*w->len));
 	replay_src_init(&w->rp, cfg->replay, cfg->index);
+	if (w->files) {
+		w->fop = xcalloc(qd, sizeof(*w->fop));
+		w->pick = xcalloc(qd, sizeof(*w->pick));
+		w->path = xcalloc(qd, sizeof(*w->path));
+		w->path2 = xcalloc(qd, sizeof(*w->path2));
+	}
 	w->free_slots = xcalloc(qd, sizeof(*w->free_slots));
 	w->done = xcalloc(qd, sizeof(*w->done));
 	w->cur = xcalloc(1, sizeof(*w->cur));
@@ -240,6 +277,12 @@ void worker_teardown(struct worker *w)
 	free(w->len);
 	free(w->free_slots);
 	free(w->done);
+	if (w->files)
+		fset_close(&w->fs);
+	free(w->fop);
+	free(w->pick);
+	free(w->path);
+	free(w->path2);
 	if (w->cur != NULL)
 		record_release(&w->cur->rec);
 	free(w->cur);

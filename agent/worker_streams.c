@@ -37,7 +37,8 @@ static struct engine *worker_open_engine(struct worker *ws, unsigned n, struct e
 	                           .wake_fd = cfg->wake_fd,
 	                           .sim = cfg->sim ? *cfg->sim : (struct engine_sim_params){0},
 	                           .seed = cfg->seed,
-	                           .reap_slack_ns = cfg->lateness_ns};
+	                           .reap_slack_ns = cfg->lateness_ns,
+	                           .files = mix_is_files(&cfg->io.mix)};
 	struct engine *e;
 
 	if (n > 1) {

@@ -42,6 +42,9 @@ const struct caps_info caps_known[] = {
     {IOCURVE__CAPABILITY__CAPABILITY_VERIFY_XXH, "verify-xxh64",
      "a campaign with verify: xxh64 is refused (it can neither stamp nor check an XXH64 "
      "header)"},
+    {IOCURVE__CAPABILITY__CAPABILITY_FILES, "files",
+     "a campaign with a file set (fileset:) or file operations (op:) is refused (it would run "
+     "reads and writes on one file)"},
 };
 const size_t caps_nknown = sizeof(caps_known) / sizeof(caps_known[0]);
 

@@ -22,9 +22,59 @@ uint32_t mix_sizes_max(const struct mix_sizes *s)
 	return max;
 }
 
+enum fileop mix_op(const struct mix *m, int k)
+{
+	return k >= 0 && (uint32_t)k < m->nparts ? m->parts[k].op : m->op;
+}
+
+/* Some operation moves a whole file: every slot's buffer holds the set's largest file. */
+static bool mix_moves_files(const struct mix *m)
+{
+	bool moves = fileop_moves_data(m->op);
+
+	for (uint32_t i = 0; i < m->nparts; i++)
+		moves |= fileop_moves_data(m->parts[i].op);
+	return moves && mix_is_files(m);
+}
+
+uint64_t mix_fileset_leaves(const struct mix_fileset *f)
+{
+	uint64_t n = 1;
+
+	for (uint32_t i = 0; i < f->depth && n <= MIX_FILESET_FILES_MAX; i++)
+		n *= f->dirs;
+	return n;
+}
+
+uint64_t mix_fileset_files(const struct mix_fileset *f)
+{
+	return f->dirs ? mix_fileset_leaves(f) * f->files : 0;
+}
+
+uint64_t mix_fileset_bytes(const struct mix_fileset *f)
+{
+	return (uint64_t)((double)mix_fileset_files(f) * mix_sizes_mean(&f->sizes, 0));
+}
+
+void mix_fileset_text(const struct mix_fileset *f, char *buf, size_t len)
+{
+	char sz[128];
+
+	mix_sizes_text(&f->sizes, sz, sizeof(sz));
+	if (f->sizes.n == 1)
+		units_format_size(f->sizes.s[0].bytes, sz, sizeof(sz));
+	if (f->depth > 1)
+		snprintf(buf, len, "%u^%u dirs x %u files of %s", f->dirs, f->depth, f->files, sz);
+	else
+		snprintf(buf, len, "%u dirs x %u files of %s", f->dirs, f->files, sz);
+}
+
 uint32_t mix_block_max(const struct mix *m)
 {
 	uint32_t max = mix_sizes_max(&m->sizes);
+
+	if (mix_moves_files(m) && mix_sizes_max(&m->fileset.sizes) > max)
+		max = mix_sizes_max(&m->fileset.sizes);
 
 	for (uint32_t i = 0; i < m->nparts; i++)
 		if (m->parts[i].block_size > max)
@@ -88,6 +138,7 @@ void mix_to_prepare(const struct mix *m, struct mix_wire *w, Iocurve__Prepare *p
 		wp->rw = (Iocurve__RwMode)mp->rw;
 		wp->read_pct = mp->read_pct;
 		wp->block_size = mp->block_size;
+		wp->op = (Iocurve__FileOp)mp->op;
 		mix_sizes_out(&mp->sizes, w->sizes[i], w->sizep[i], &wp->n_sizes, &wp->sizes);
 		w->partp[i] = wp;
 	}
@@ -95,6 +146,17 @@ void mix_to_prepare(const struct mix *m, struct mix_wire *w, Iocurve__Prepare *p
 	p->mix = m->nparts ? w->partp : NULL;
 	mix_sizes_out(&m->sizes, w->sizes[MIX_PARTS_MAX], w->sizep[MIX_PARTS_MAX], &p->n_sizes,
 	              &p->sizes);
+	p->op = (Iocurve__FileOp)m->op;
+	p->fileset = NULL;
+	if (mix_is_files(m)) {
+		iocurve__file_set__init(&w->fileset);
+		w->fileset.dirs = m->fileset.dirs;
+		w->fileset.depth = m->fileset.depth;
+		w->fileset.files = m->fileset.files;
+		mix_sizes_out(&m->fileset.sizes, w->fsizes, w->fsizep, &w->fileset.n_sizes,
+		              &w->fileset.sizes);
+		p->fileset = &w->fileset;
+	}
 }
 
 /* A distribution from the wire: field names it ("mix[1].sizes", "sizes"). */
@@ -167,6 +229,12 @@ static int mix_part_in(const Iocurve__MixPart *in, uint32_t i, struct mix *m, st
 		          (int)in->rw, RW_MODE_COUNT - 1);
 		return -1;
 	}
+	if ((unsigned)in->op >= FILEOP_COUNT) {
+		error_set(err, "Prepare field %s.op %d is out of its bounds (0..%d)", field,
+		          (int)in->op, FILEOP_COUNT - 1);
+		return -1;
+	}
+	mp->op = (enum fileop)in->op;
 	if (in->read_pct > 100) {
 		error_set(err, "Prepare field %s.read_pct %u is out of its bounds (0..100)", field,
 		          in->read_pct);
@@ -196,6 +264,65 @@ static int mix_part_in(const Iocurve__MixPart *in, uint32_t i, struct mix *m, st
 	return 0;
 }
 
+/*
+ * Prepare's op and fileset: a file set's shape within its bounds, file operations only
+ * on a file set, and a file set's workload made of file operations only.
+ */
+static int mix_files_in(const Iocurve__Prepare *p, struct mix *m, struct error *err)
+{
+	const Iocurve__FileSet *f = p->fileset;
+	bool data = m->nparts == 0 && p->op == IOCURVE__FILE_OP__FILE_OP_NONE, ops = false;
+
+	if ((unsigned)p->op >= FILEOP_COUNT) {
+		error_set(err, "Prepare field op %d is out of its bounds (0..%d)", (int)p->op,
+		          FILEOP_COUNT - 1);
+		return -1;
+	}
+	m->op = m->nparts > 0 ? FILEOP_NONE : (enum fileop)p->op;
+	ops = m->op != FILEOP_NONE;
+	for (uint32_t i = 0; i < m->nparts; i++) {
+		data |= m->parts[i].op == FILEOP_NONE;
+		ops |= m->parts[i].op != FILEOP_NONE;
+	}
+	if (f == NULL) {
+		if (!ops)
+			return 0;
+		error_set(err, "Prepare has file operations (op) but no fileset to run them on");
+		return -1;
+	}
+	if (data) {
+		error_set(err, "Prepare field fileset is given with reads and writes at offsets "
+		               "(rw): a file set's operations are file operations (op)");
+		return -1;
+	}
+	if (f->dirs < 1 || f->dirs > MIX_FILESET_FILES_MAX || f->depth < 1 ||
+	    f->depth > MIX_FILESET_DEPTH_MAX || f->files < 1 || f->files > MIX_FILESET_FILES_MAX) {
+		error_set(
+		    err,
+		    "Prepare field fileset {dirs %u, depth %u, files %u} is out of its bounds "
+		    "(dirs and files at least 1, depth 1..%d)",
+		    f->dirs, f->depth, f->files, MIX_FILESET_DEPTH_MAX);
+		return -1;
+	}
+	m->fileset.dirs = f->dirs;
+	m->fileset.depth = f->depth;
+	m->fileset.files = f->files;
+	if (mix_fileset_files(&m->fileset) > MIX_FILESET_FILES_MAX) {
+		error_set(err,
+		          "Prepare field fileset holds %llu files per stream, over its bound "
+		          "of %u",
+		          (unsigned long long)mix_fileset_files(&m->fileset),
+		          MIX_FILESET_FILES_MAX);
+		return -1;
+	}
+	if (f->n_sizes == 0) {
+		error_set(err, "Prepare field fileset.sizes is empty (a file set's files have a "
+		               "size)");
+		return -1;
+	}
+	return mix_sizes_in("fileset.sizes", f->n_sizes, f->sizes, &m->fileset.sizes, err);
+}
+
 int mix_from_prepare(const Iocurve__Prepare *p, struct mix *m, struct error *err)
 {
 	uint32_t sum = 0;
@@ -223,8 +350,11 @@ int mix_from_prepare(const Iocurve__Prepare *p, struct mix *m, struct error *err
 	}
 	if (mix_sizes_in("sizes", p->n_sizes, p->sizes, &m->sizes, err) < 0)
 		return -1;
+	if (mix_files_in(p, m, err) < 0)
+		return -1;
 	/* the workers' buffers are block_size long: every operation must fit */
-	if ((m->nparts > 0 || m->sizes.n > 0) && mix_block_max(m) != p->block_size) {
+	if ((m->nparts > 0 || m->sizes.n > 0 || mix_moves_files(m)) &&
+	    mix_block_max(m) != p->block_size) {
 		error_set(err,
 		          "Prepare field block_size %u is not the largest block of the mix (%u)",
 		          p->block_size, mix_block_max(m));
@@ -252,6 +382,10 @@ void mix_part_text(const struct mix_part *mp, char *buf, size_t len)
 	char b[128];
 	size_t off;
 
+	if (mp->op != FILEOP_NONE) {
+		snprintf(buf, len, "%s", fileop_name(mp->op));
+		return;
+	}
 	if (mp->sizes.n > 0)
 		mix_sizes_text(&mp->sizes, b, sizeof(b));
 	else

@@ -10,10 +10,12 @@
 #ifndef IOCURVE_MIX_H
 #define IOCURVE_MIX_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "error.h"
+#include "fileop.h"
 #include "iocurve.pb-c.h"
 #include "rw.h"
 
@@ -45,12 +47,28 @@ struct mix_part {
 	uint32_t read_pct;   /* rw, randrw parts */
 	uint32_t block_size; /* the largest of sizes when given */
 	struct mix_sizes sizes;
+	enum fileop op; /* a file operation on the file set instead of rw (FILEOP_NONE: rw) */
+};
+
+/*
+ * A file set per worker stream: dirs^depth leaf directories (depth levels of dirs each)
+ * of files files each, sized by sizes (one size: n 1). dirs 0: none.
+ */
+#define MIX_FILESET_DEPTH_MAX 8
+#define MIX_FILESET_FILES_MAX (1u << 24) /* files of one stream's set, whatever the caps */
+struct mix_fileset {
+	uint32_t dirs;
+	uint32_t depth;
+	uint32_t files;
+	struct mix_sizes sizes;
 };
 
 struct mix {
 	uint32_t nparts; /* 0: not a mix */
 	struct mix_part parts[MIX_PARTS_MAX];
 	struct mix_sizes sizes; /* a plain workload's size distribution (n 0: none) */
+	enum fileop op;         /* a plain workload's file operation (FILEOP_NONE: rw) */
+	struct mix_fileset fileset;
 };
 
 /* The wire form's storage: what mix_to_prepare points Prepare at. */
@@ -59,7 +77,25 @@ struct mix_wire {
 	Iocurve__MixPart *partp[MIX_PARTS_MAX];
 	Iocurve__MixSize sizes[MIX_PARTS_MAX + 1][MIX_SIZES_MAX];
 	Iocurve__MixSize *sizep[MIX_PARTS_MAX + 1][MIX_SIZES_MAX];
+	Iocurve__FileSet fileset;
+	Iocurve__MixSize fsizes[MIX_SIZES_MAX];
+	Iocurve__MixSize *fsizep[MIX_SIZES_MAX];
 };
+
+/* Whether the workload runs on a file set (file operations need one). */
+static inline bool mix_is_files(const struct mix *m)
+{
+	return m->fileset.dirs > 0;
+}
+/* The leaf directories of a file set (dirs^depth), and its files (that many times files). */
+uint64_t mix_fileset_leaves(const struct mix_fileset *f);
+uint64_t mix_fileset_files(const struct mix_fileset *f);
+/* Its bytes: files times the mean size. */
+uint64_t mix_fileset_bytes(const struct mix_fileset *f);
+/* "10 dirs x 100 files of 4KiB", "4^2 dirs x 50 files of 4KiB:70,1MiB:30" */
+void mix_fileset_text(const struct mix_fileset *f, char *buf, size_t len);
+/* Part k's kind (k < 0 or a plain workload: the workload's op). */
+enum fileop mix_op(const struct mix *m, int k);
 
 /* The largest size of a distribution (0: none). */
 uint32_t mix_sizes_max(const struct mix_sizes *s);

@@ -47,7 +47,10 @@ struct record_part {
 	uint64_t ops;
 	uint64_t reads;
 	uint64_t bytes;
-	struct hist latency;
+	uint64_t errors;     /* its operations that failed (the record's errors hold them too) */
+	struct hist latency; /* from the intended start (response) */
+	struct hist
+	    service; /* at the storage: submission (a file operation's call) to completion */
 };
 
 struct record {

@@ -249,6 +249,9 @@ const struct setting setting_table[] = {
                  "checked on every read"},
     /* parts of one stream (campaign/mixparse.c; on the wire: common/mix.c) */
     HAND("mix"),
+    /* file workloads (campaign/fileparse.c; on the wire: common/mix.c) */
+    HAND("fileset"),
+    HAND("op"),
 };
 #undef AT
 #undef WIRE

@@ -3,12 +3,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fileparse.h"
 #include "mixparse.h"
 #include "text.h"
 #include "units.h"
 
 static const char *const mixparse_part_keys[] = {"name",       "share",    "rw", "access",
-                                                 "block_size", "read_pct", NULL};
+                                                 "block_size", "read_pct", "op", NULL};
 
 #define MIXPARSE_RW_EXPECTED "read, write, randread, randwrite, rw or randrw"
 
@@ -111,11 +112,24 @@ static int mixparse_part(struct yamlnode_doc *y, const yaml_node_t *n, uint32_t 
 	mp->block_size = io->block_size;
 	mp->sizes = io->mix.sizes;
 	mp->read_pct = SETTING_READ_PCT_UNSET;
-	if ((v = yamlnode_lookup(y, n, "rw")) != NULL &&
-	    (v->type != YAML_SCALAR_NODE ||
-	     rw_mode_parse((const char *)v->data.scalar.value, &mp->rw) < 0)) {
+	mp->op = FILEOP_NONE;
+	snprintf(label, sizeof(label), "%s op", what);
+	if ((v = yamlnode_lookup(y, n, "op")) != NULL && fileparse_op(y, v, label, &mp->op) < 0)
+		return -1;
+	/* rw: read-file and write-file are whole-file operations of a file set */
+	if ((v = yamlnode_lookup(y, n, "rw")) != NULL && v->type == YAML_SCALAR_NODE &&
+	    (strcmp((const char *)v->data.scalar.value, "read-file") == 0 ||
+	     strcmp((const char *)v->data.scalar.value, "write-file") == 0)) {
+		if (mp->op != FILEOP_NONE) {
+			yamlnode_error(y, v, "%s: give its op or rw: %s, not both", what,
+			               (const char *)v->data.scalar.value);
+			return -1;
+		}
+		fileop_parse((const char *)v->data.scalar.value, &mp->op);
+	} else if (v != NULL && (v->type != YAML_SCALAR_NODE ||
+	                         rw_mode_parse((const char *)v->data.scalar.value, &mp->rw) < 0)) {
 		snprintf(label, sizeof(label), "%s rw", what);
-		yamlnode_expected(y, v, label, MIXPARSE_RW_EXPECTED);
+		yamlnode_expected(y, v, label, MIXPARSE_RW_EXPECTED ", or read-file or write-file");
 		return -1;
 	}
 	snprintf(label, sizeof(label), "%s access", what);
@@ -150,7 +164,7 @@ static int mixparse_part(struct yamlnode_doc *y, const yaml_node_t *n, uint32_t 
 
 int mixparse_read(struct yamlnode_doc *y, const yaml_node_t *n, struct io_settings *io)
 {
-	struct mix m = {.sizes = io->mix.sizes};
+	struct mix m = {.sizes = io->mix.sizes, .op = io->mix.op, .fileset = io->mix.fileset};
 	uint32_t sum = 0;
 	size_t count;
 

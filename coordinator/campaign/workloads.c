@@ -6,6 +6,7 @@
 
 #include "background.h"
 #include "clock.h"
+#include "fileparse.h"
 #include "loadspec.h"
 #include "mixparse.h"
 #include "replayspec.h"
@@ -211,6 +212,10 @@ static int workloads_hand(struct yamlnode_doc *y, const yaml_node_t *map, const 
 		return workloads_steady(y, n, w);
 	} else if (strcmp(key, "mix") == 0) {
 		return mixparse_read(y, n, &w->io);
+	} else if (strcmp(key, "fileset") == 0) {
+		return fileparse_fileset(y, n, &w->io.mix.fileset);
+	} else if (strcmp(key, "op") == 0) {
+		return fileparse_op(y, n, "op", &w->io.mix.op);
 	} else if (strcmp(key, "retry") == 0) {
 		return yamlnode_uint(y, n, "retry", 0, WORKLOADS_MAX_RETRY, &w->retry);
 	}
@@ -469,7 +474,9 @@ static int workloads_add_on(struct yamlnode_doc *y, const yaml_node_t *root,
 	/* the common mixed test is 75/25 random; a sequential mix defaults to half */
 	if (w->io.read_pct == SETTING_READ_PCT_UNSET)
 		w->io.read_pct = w->io.rw == RW_RW ? 50 : 75;
-	/* a mix's rw, read_pct and block_size are its parts' */
+	/* a mix's rw, read_pct and block_size are its parts' (a file set's: its kinds') */
+	if (fileparse_finish(y, e->node, w->name, &w->io) < 0)
+		return -1;
 	mixparse_finish(&w->io);
 	/* no queue_depth given (0 until here): slots that follow the load */
 	if (w->io.queue_depth == 0)

@@ -133,8 +133,7 @@ static size_t yamlnode_distance(const char *a, const char *b)
 	return row[lb];
 }
 
-/* The known key a typo most likely meant: within two edits, else NULL. */
-static const char *yamlnode_nearest(const char *name, const char *const *known)
+const char *yamlnode_nearest(const char *name, const char *const *known)
 {
 	const char *best = NULL;
 	size_t bestd = 3;

@@ -40,6 +40,9 @@ void yamlnode_expected(struct yamlnode_doc *y, const yaml_node_t *node, const ch
 
 yaml_node_t *yamlnode_get(struct yamlnode_doc *y, int id);
 
+/* The known word a typo most likely meant: within two edits, else NULL. */
+const char *yamlnode_nearest(const char *name, const char *const *known);
+
 /*
  * Check that node is a mapping whose keys are all plain scalars from known
  * (NULL-terminated), each at most once. what names the mapping in messages,

@@ -302,9 +302,21 @@ static uint64_t cmd_check_workload(size_t i, size_t n, const struct workload *w,
 
 	units_format_size(w->io.block_size, bs, sizeof(bs));
 	printf("\nworkload %zu/%zu: %s\n", i + 1, n, w->name);
-	printf("  io       %s, %s blocks, %u worker%s x queue depth %u per agent%s\n",
-	       rw_mode_name(w->io.rw), bs, w->io.workers, w->io.workers == 1 ? "" : "s",
-	       w->io.queue_depth, w->qd_sized ? " (sized from the load)" : "");
+	if (mix_is_files(&w->io.mix)) {
+		char set[160];
+
+		mix_fileset_text(&w->io.mix.fileset, set, sizeof(set));
+		printf("  files    %s, %u worker%s x queue depth %u per agent%s\n",
+		       w->io.mix.nparts ? "a mix of file operations" : fileop_name(w->io.mix.op),
+		       w->io.workers, w->io.workers == 1 ? "" : "s", w->io.queue_depth,
+		       w->qd_sized ? " (sized from the load)" : "");
+		printf("  fileset  %s per worker (%llu files, laid out before the first step)\n",
+		       set, (unsigned long long)mix_fileset_files(&w->io.mix.fileset));
+	} else {
+		printf("  io       %s, %s blocks, %u worker%s x queue depth %u per agent%s\n",
+		       rw_mode_name(w->io.rw), bs, w->io.workers, w->io.workers == 1 ? "" : "s",
+		       w->io.queue_depth, w->qd_sized ? " (sized from the load)" : "");
+	}
 	if (w->io.mix.nparts > 0 || w->io.mix.sizes.n > 0) {
 		char mix[1024];
 
@@ -315,7 +327,8 @@ static uint64_t cmd_check_workload(size_t i, size_t n, const struct workload *w,
 		printf("  %-8s %s (one stream, interleaved by share)\n",
 		       w->io.mix.nparts > 0 ? "mix" : "sizes", mix);
 	}
-	cmd_check_access(w);
+	if (!mix_is_files(&w->io.mix))
+		cmd_check_access(w);
 	if (w->replay != NULL) {
 		/* a step's rate below is its speed times this x1 rate */
 		units_format_duration(w->replay->period_ns, a, sizeof(a));

@@ -160,6 +160,12 @@ static bool prepare_lacks(const struct workload *w, uint64_t caps, char *buf, si
 		         "xxh64, which it can neither stamp nor check; run an agent of this "
 		         "release, or use verify: crc32",
 		         w->name);
+	else if (mix_is_files(&w->io.mix) && !(caps & IOCURVE__CAPABILITY__CAPABILITY_FILES))
+		snprintf(buf, len,
+		         "lacks capability 'files': workload '%s' has a file set or file operations, "
+		         "which it would run as reads and writes of one file; run an agent of this "
+		         "release",
+		         w->name);
 	else
 		return false;
 	return true;

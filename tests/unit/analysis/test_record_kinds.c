@@ -88,8 +88,9 @@ static void test_check(void **state)
 	(void)state;
 	r->read_bytes = r->bytes + 1;
 	expect_refused(r, "read_bytes 40961 is more than bytes 40960");
+	/* a file workload's reads (stat) move nothing: fewer bytes than reads is no breach */
 	r->read_bytes = 3;
-	expect_refused(r, "read_bytes 3 is less than the 7 reads measured apart");
+	assert_int_equal(record_check(r, &err), 0);
 	r->read_bytes = 7 * 4096;
 	r->reads = 6;
 	expect_refused(r, "read_latency count 7 is more than reads 6");

@@ -80,8 +80,11 @@ struct step_tick {
 /* One part of a mix at a step: its achieved ops/s, MiB/s and latency (from due). */
 struct point_part {
 	double ops_s, read_ops_s, mib_s;
-	double mean_ns;
+	double mean_ns; /* from due (response) */
 	uint64_t p50_ns, p90_ns, p99_ns, p999_ns, max_ns;
+	double svc_mean_ns; /* at the storage (0 without: an older agent's) */
+	uint64_t svc_p99_ns;
+	uint64_t errors; /* its operations that failed in the window */
 };
 
 struct step_point {

@@ -5,7 +5,7 @@
 #include "figs.h"
 #include "hist.h"
 
-/* A mix's parts from the window's merged record: each its ops/s, MiB/s and latency. */
+/* A mix's parts from the window's merged record: each its ops/s, MiB/s, latencies, errors. */
 void figs_parts(const struct figs_in *in, struct step_point *pt)
 {
 	const struct record *all = &in->all->rec;
@@ -29,5 +29,8 @@ void figs_parts(const struct figs_in *in, struct step_point *pt)
 		pp->p99_ns = hist_quantile(&rp->latency, 99);
 		pp->p999_ns = hist_quantile(&rp->latency, 99.9);
 		pp->max_ns = rp->latency.count ? rp->latency.max : 0;
+		pp->svc_mean_ns = hist_mean(&rp->service);
+		pp->svc_p99_ns = hist_quantile(&rp->service, 99);
+		pp->errors = rp->errors;
 	}
 }

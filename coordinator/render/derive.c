@@ -90,18 +90,26 @@ static json_t *derive_parts_json(const struct mix *m, const struct step_point *p
 	for (uint32_t i = 0; i < m->nparts && i < p->nparts; i++) {
 		const struct point_part *pp = &p->parts[i];
 
-		json_array_append_new(
-		    a, json_pack("{s:s,s:I,s:s,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name",
-		                 m->parts[i].name, "share", (json_int_t)m->parts[i].share, "rw",
-		                 rw_mode_name(m->parts[i].rw), "block_size",
-		                 (json_int_t)m->parts[i].block_size, "ops",
-		                 stepjson_num(pp->ops_s, 10), "mibps",
-		                 stepjson_num(pp->mib_s, 1000), "mean_us", stepjson_us(pp->mean_ns),
-		                 "p50_us", stepjson_us((double)pp->p50_ns), "p90_us",
-		                 stepjson_us((double)pp->p90_ns), "p99_us",
-		                 stepjson_us((double)pp->p99_ns), "p999_us",
-		                 stepjson_us((double)pp->p999_ns), "max_us",
-		                 stepjson_us((double)pp->max_ns)));
+		json_t *o = stepjson_need(json_pack(
+		    "{s:s,s:I,s:s,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name", m->parts[i].name,
+		    "share", (json_int_t)m->parts[i].share, "rw",
+		    m->parts[i].op != FILEOP_NONE ? fileop_name(m->parts[i].op)
+		                                  : rw_mode_name(m->parts[i].rw),
+		    "block_size", (json_int_t)m->parts[i].block_size, "ops",
+		    stepjson_num(pp->ops_s, 10), "mibps", stepjson_num(pp->mib_s, 1000), "mean_us",
+		    stepjson_us(pp->mean_ns), "p50_us", stepjson_us((double)pp->p50_ns), "p90_us",
+		    stepjson_us((double)pp->p90_ns), "p99_us", stepjson_us((double)pp->p99_ns),
+		    "p999_us", stepjson_us((double)pp->p999_ns), "max_us",
+		    stepjson_us((double)pp->max_ns)));
+
+		/* the storage's latency where the agent measured it apart, and the failures */
+		if (pp->svc_mean_ns > 0) {
+			json_object_set_new(o, "storage_mean_us", stepjson_us(pp->svc_mean_ns));
+			json_object_set_new(o, "storage_p99_us",
+			                    stepjson_us((double)pp->svc_p99_ns));
+		}
+		json_object_set_new(o, "errors", json_integer((json_int_t)pp->errors));
+		json_array_append_new(a, o);
 	}
 	return a;
 }
@@ -566,11 +574,15 @@ static void derive_parts_md(FILE *f, const struct judged_curve *j, bool knee_onl
 	if (p == NULL)
 		return;
 	if (knee_only)
-		fprintf(f,
-		        "\n%s: each part of the mix at the %s (step %u), its latency from due:\n\n",
-		        j->w->name, at_knee ? "knee" : "peak", p->step + 1);
+		fprintf(
+		    f,
+		    "\n%s: each part of the mix at the %s (step %u), its latency at the storage "
+		    "and from due:\n\n",
+		    j->w->name, at_knee ? "knee" : "peak", p->step + 1);
 	else
-		fputs("\nEach part of the mix at each step, its latency from due:\n\n", f);
+		fputs("\nEach part of the mix at each step, its latency at the storage and from "
+		      "due:\n\n",
+		      f);
 	mixparts_print(f, j, knee_only);
 }
 

@@ -6,7 +6,7 @@
 #include "mixparts.h"
 #include "units.h"
 
-#define MIXPARTS_NCOLS 11
+#define MIXPARTS_NCOLS 12
 #define MIXPARTS_CELL  160
 
 static bool mixparts_shown(const struct judged_curve *j)
@@ -48,7 +48,8 @@ const struct step_point *mixparts_step(const struct judged_curve *j, bool *at_kn
 static void mixparts_titles(const struct workload *w, char t[MIXPARTS_NCOLS][MIXPARTS_CELL])
 {
 	static const char *const fixed[MIXPARTS_NCOLS] = {
-	    "Step", "Part", "Share", "Pattern", NULL, NULL, "Mean", "p50", "p99", "p99.9", "Max"};
+	    "Step",         "Part",        "Share", "Pattern", NULL,  NULL,
+	    "Storage mean", "Storage p99", "Mean",  "p99",     "Max", "Errors"};
 
 	for (int c = 0; c < MIXPARTS_NCOLS; c++)
 		snprintf(t[c], MIXPARTS_CELL, "%s", fixed[c] ? fixed[c] : "");
@@ -62,8 +63,8 @@ static void mixparts_cells(const struct workload *w, const struct step_point *p,
 {
 	const struct mix_part *mp = &w->io.mix.parts[i];
 	const struct point_part *pp = &p->parts[i];
-	const uint64_t lat[] = {(uint64_t)pp->mean_ns, pp->p50_ns, pp->p99_ns, pp->p999_ns,
-	                        pp->max_ns};
+	const uint64_t lat[] = {(uint64_t)pp->svc_mean_ns, pp->svc_p99_ns, (uint64_t)pp->mean_ns,
+	                        pp->p99_ns, pp->max_ns};
 
 	snprintf(t[0], MIXPARTS_CELL, "%u", p->step + 1);
 	snprintf(t[1], MIXPARTS_CELL, "%s", mp->name);
@@ -78,6 +79,12 @@ static void mixparts_cells(const struct workload *w, const struct step_point *p,
 	snprintf(t[5], MIXPARTS_CELL, "%.3f", curve_shown_bw(w, pp->mib_s));
 	for (int c = 0; c < 5; c++)
 		units_format_duration(lat[c], t[6 + c], MIXPARTS_CELL);
+	/* an older agent's parts have no storage latency: no figure rather than 0 */
+	if (pp->svc_mean_ns == 0 && pp->ops_s > 0) {
+		snprintf(t[6], MIXPARTS_CELL, "-");
+		snprintf(t[7], MIXPARTS_CELL, "-");
+	}
+	snprintf(t[11], MIXPARTS_CELL, "%llu", (unsigned long long)pp->errors);
 }
 
 static void mixparts_md_row(FILE *f, char t[MIXPARTS_NCOLS][MIXPARTS_CELL])
@@ -99,7 +106,7 @@ void mixparts_print(FILE *f, const struct judged_curve *j, bool knee_only)
 	mixparts_titles(j->w, t);
 	mixparts_md_row(f, t);
 	/* text columns left, figures right, as the step table's */
-	fputs("|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n", f);
+	fputs("|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n", f);
 	for (size_t s = 0; s < j->n; s++) {
 		const struct step_point *p = &j->sorted[s];
 
@@ -135,7 +142,8 @@ void mixparts_html(FILE *f, const struct judged_curve *j, size_t wi)
 		return;
 	fprintf(f,
 	        "<h3>Parts of the mix</h3>\n<p class=\"note\">Each part's operations at each "
-	        "step; its latency from each operation's due time.</p>\n<div class=\"scroll\">"
+	        "step: its latency at the storage, then from each operation's due time (Mean, "
+	        "p99, Max), and its failed operations.</p>\n<div class=\"scroll\">"
 	        "<table class=\"parts\" id=\"parts-%zu\">\n<thead>",
 	        wi + 1);
 	mixparts_titles(j->w, t);

@@ -267,7 +267,10 @@ static int intervals_get_counters(json_t *o, int fmt, struct record *rec, struct
 	return 0;
 }
 
-/* "parts": a mix's, each {ops, reads, bytes, latency}; absent: a plain workload's. */
+/*
+ * "parts": a mix's, each {ops, reads, bytes, errors, latency, service} (errors and service
+ * absent: none, or an older line's); absent: a plain workload's.
+ */
 static int intervals_get_parts(struct intervals_reader *r, json_t *o, struct record *rec,
                                bool *no_bins, struct error *err)
 {
@@ -289,12 +292,20 @@ static int intervals_get_parts(struct intervals_reader *r, json_t *o, struct rec
 		    intervals_get_uint(e, "ops", RECORD_COUNT_MAX, &pt->ops, err) < 0 ||
 		    intervals_get_uint(e, "reads", RECORD_COUNT_MAX, &pt->reads, err) < 0 ||
 		    intervals_get_uint(e, "bytes", RECORD_BYTES_MAX, &pt->bytes, err) < 0 ||
-		    intervals_get_hist(r, e, "latency", &pt->latency, no_bins, err) < 0) {
+		    intervals_get_hist(r, e, "latency", &pt->latency, no_bins, err) < 0 ||
+		    (json_object_get(e, "errors") != NULL &&
+		     intervals_get_uint(e, "errors", RECORD_COUNT_MAX, &pt->errors, err) < 0) ||
+		    (json_object_get(e, "service") != NULL &&
+		     intervals_get_hist(r, e, "service", &pt->service, no_bins, err) < 0)) {
 			if (!json_is_object(e))
 				error_set(err, "not an object");
 			error_prefix(err, "\"parts\"[%zu]: ", i);
 			return -1;
 		}
+		if (json_object_get(e, "errors") == NULL)
+			pt->errors = 0;
+		if (json_object_get(e, "service") == NULL)
+			hist_reset(&pt->service);
 	}
 	return 0;
 }

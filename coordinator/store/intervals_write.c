@@ -161,7 +161,8 @@ static char *intervals_line_with_hists(json_t *o, const struct record *r, bool b
 	json_decref(o);
 	len = strlen(head); /* "{...}": the histograms go before the closing brace */
 	for (uint32_t i = 0; i < r->nparts; i++)
-		parts += intervals_hist_room(&r->parts[i].latency) + 100;
+		parts += intervals_hist_room(&r->parts[i].latency) +
+		         intervals_hist_room(&r->parts[i].service) + 140;
 	line =
 	    xmalloc(len + intervals_hist_room(&r->latency) + intervals_hist_room(&r->service) +
 	            intervals_hist_room(&r->read_latency) + intervals_hist_room(&r->write_latency) +
@@ -184,7 +185,7 @@ static char *intervals_line_with_hists(json_t *o, const struct record *r, bool b
 		*p++ = ',';
 		p = intervals_put_hist(p, "sync_latency", &r->sync_latency, bins);
 	}
-	/* A mix's parts, in the plan's order: each its counts and latency (absent: no mix). */
+	/* A mix's parts, in the plan's order: each its counts and latencies (absent: no mix). */
 	if (r->nparts > 0) {
 		p = intervals_put(p, ",\"parts\":[");
 		for (uint32_t i = 0; i < r->nparts; i++) {
@@ -196,8 +197,17 @@ static char *intervals_line_with_hists(json_t *o, const struct record *r, bool b
 			p = intervals_put_u64(p, pt->reads);
 			p = intervals_put(p, ",\"bytes\":");
 			p = intervals_put_u64(p, pt->bytes);
+			/* errors and the storage's latency: absent from an older line (or agent) */
+			if (pt->errors > 0) {
+				p = intervals_put(p, ",\"errors\":");
+				p = intervals_put_u64(p, pt->errors);
+			}
 			*p++ = ',';
 			p = intervals_put_hist(p, "latency", &pt->latency, bins);
+			if (pt->service.count > 0) {
+				*p++ = ',';
+				p = intervals_put_hist(p, "service", &pt->service, bins);
+			}
 			*p++ = '}';
 		}
 		*p++ = ']';

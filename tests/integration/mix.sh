@@ -130,7 +130,7 @@ def check(rows, where):
 
 def md_rows(text):
     lines = text.splitlines()
-    i = lines.index("| Step | Part | Share | Pattern | ops/s | MiB/s | Mean | p50 | p99 | p99.9 | Max |")
+    i = lines.index("| Step | Part | Share | Pattern | ops/s | MiB/s | Storage mean | Storage p99 | Mean | p99 | Max | Errors |")
     rows = []
     for l in lines[i + 2:]:
         if not l.startswith("|"):

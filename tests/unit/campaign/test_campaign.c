@@ -239,7 +239,7 @@ static void test_unknown_key(void **state)
 	    "(known: name, rw, block_size, workers, queue_depth, interval, warmup, "
 	    "measure, read_pct, align, working_set, random, arrivals, data, direct, "
 	    "wake_slack, timing, units, steady, retry, load, replay, fsync, fdatasync, sync, "
-	    "background, verify, mix, zip, targets); did you mean "
+	    "background, verify, mix, fileset, op, zip, targets); did you mean "
 	    "'queue_depth'?");
 	testlib_campaign_fails(
 	    TEST_HEAD "worker: 2\n"

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fileop.h"
+
 struct trace;
 
 #include "access.h"
@@ -150,6 +152,9 @@ struct campaign_sim {
 	 * rate_limit / (agents x workers) ops/s, as a QoS policy caps a volume.
 	 */
 	double rate_limit;
+	/* service_time: {default: D, stat: D, ...}: a file operation's by kind (0: as above) */
+	uint64_t op_service_ns[FILEOP_COUNT];
+	bool op_service; /* some kind has its own */
 };
 
 /*

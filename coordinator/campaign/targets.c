@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fileparse.h"
 #include "targets.h"
 #include "text.h"
 #include "units.h"
@@ -113,6 +114,43 @@ static int targets_rate_limit(struct yamlnode_doc *y, const yaml_node_t *n, cons
 }
 
 /*
+ * service_time: {default: 200us, stat: 20us, create: 500us}: a file operation's own by its
+ * kind, every other operation's the default's.
+ */
+static int targets_sim_kinds(struct yamlnode_doc *y, const yaml_node_t *n, const char *label,
+                             struct campaign_sim *sim)
+{
+	yaml_node_t *d;
+	char l[200];
+
+	if (yamlnode_require(y, n, "default", label, &d) < 0 ||
+	    yamlnode_duration(y, d, label, &sim->service_ns) < 0)
+		return -1;
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top;
+	     p++) {
+		yaml_node_t *k = yamlnode_get(y, p->key), *v = yamlnode_get(y, p->value);
+		const char *name =
+		    k->type == YAML_SCALAR_NODE ? (const char *)k->data.scalar.value : "";
+		enum fileop op;
+
+		if (strcmp(name, "default") == 0)
+			continue;
+		snprintf(l, sizeof(l), "%s key", label);
+		if (fileparse_op(y, k, l, &op) < 0)
+			return -1;
+		snprintf(l, sizeof(l), "%s.%s", label, name);
+		if (yamlnode_duration(y, v, l, &sim->op_service_ns[op]) < 0)
+			return -1;
+		if (sim->op_service_ns[op] == 0) {
+			yamlnode_expected(y, v, l, "a duration above 0");
+			return -1;
+		}
+		sim->op_service = true;
+	}
+	return 0;
+}
+
+/*
  * sim: {servers: 4, service_time: 200us, jitter: 10%, stall: {after: N, for: 100ms}};
  * pre names the target in messages ("target", "targets.fast").
  */
@@ -132,9 +170,14 @@ static int targets_sim(struct yamlnode_doc *y, const yaml_node_t *map, const cha
 	    yamlnode_uint(y, n, l2, 1, 1024, &sim->servers) < 0)
 		return -1;
 	targets_label(l2, sizeof(l2), l, "service_time");
-	if (yamlnode_require(y, map, "service_time", l, &n) < 0 ||
-	    yamlnode_duration(y, n, l2, &sim->service_ns) < 0)
+	if (yamlnode_require(y, map, "service_time", l, &n) < 0)
 		return -1;
+	if (n->type == YAML_MAPPING_NODE) {
+		if (targets_sim_kinds(y, n, l2, sim) < 0)
+			return -1;
+	} else if (yamlnode_duration(y, n, l2, &sim->service_ns) < 0) {
+		return -1;
+	}
 	if (sim->service_ns == 0) {
 		yamlnode_expected(y, n, l2, "a duration above 0");
 		return -1;

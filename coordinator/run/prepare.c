@@ -103,6 +103,10 @@ void prepare_build(struct prepare_msg *m, const struct campaign *c, size_t wi)
 		m->sim.stall_ns = t->sim.stall_ns;
 		m->fleet_rate_limit = t->sim.rate_limit;
 		m->sim.write_service_ns = t->sim.write_service_ns;
+		if (t->sim.op_service) {
+			m->sim.n_op_service_ns = FILEOP_COUNT;
+			m->sim.op_service_ns = (uint64_t *)t->sim.op_service_ns;
+		}
 		p->sim = &m->sim;
 	}
 }
@@ -161,11 +165,12 @@ static bool prepare_lacks(const struct workload *w, uint64_t caps, char *buf, si
 		         "release, or use verify: crc32",
 		         w->name);
 	else if (mix_is_files(&w->io.mix) && !(caps & IOCURVE__CAPABILITY__CAPABILITY_FILES))
-		snprintf(buf, len,
-		         "lacks capability 'files': workload '%s' has a file set or file operations, "
-		         "which it would run as reads and writes of one file; run an agent of this "
-		         "release",
-		         w->name);
+		snprintf(
+		    buf, len,
+		    "lacks capability 'files': workload '%s' has a file set or file operations, "
+		    "which it would run as reads and writes of one file; run an agent of this "
+		    "release",
+		    w->name);
 	else
 		return false;
 	return true;

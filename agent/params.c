@@ -154,14 +154,14 @@ static int params_check_rest(const Iocurve__Prepare *p, const struct io_settings
 
 /*
  * A file set within the agent's caps: its depth, its files on this agent (the workers'
- * sets together; a create past a worker's share of the cap fails), its bytes per worker.
+ * sets together; a create past a worker's share of the cap fails). Its bytes per worker
+ * are Prepare's file_size, held to --max-file-size with every workload's.
  */
 static int params_check_files(const Iocurve__Prepare *p, const struct mix *m,
                               const struct params_caps *caps, struct io_plan *plan,
                               struct error *err)
 {
 	uint64_t files = mix_fileset_files(&m->fileset) * p->workers;
-	uint64_t bytes = mix_fileset_bytes(&m->fileset);
 
 	if (m->fileset.depth > caps->depth) {
 		error_set(err,
@@ -177,14 +177,6 @@ static int params_check_files(const Iocurve__Prepare *p, const struct mix *m,
 		    "agent's cap of %llu (--max-files)",
 		    p->workload, (unsigned long long)mix_fileset_files(&m->fileset), p->workers,
 		    (unsigned long long)files, (unsigned long long)caps->files);
-		return -1;
-	}
-	if (bytes > caps->file_size) {
-		error_set(
-		    err,
-		    "workload %s: fileset of %llu bytes per worker is over this agent's cap of "
-		    "%llu (--max-file-size)",
-		    p->workload, (unsigned long long)bytes, (unsigned long long)caps->file_size);
 		return -1;
 	}
 	plan->max_files = caps->files / (p->workers ? p->workers : 1);

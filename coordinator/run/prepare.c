@@ -88,7 +88,8 @@ void prepare_build(struct prepare_msg *m, const struct campaign *c, size_t wi)
 	p->workload_index = (uint32_t)wi;
 	p->workload = w->name;
 	p->target_dir = t->path ? t->path : "";
-	p->file_size = t->size;
+	/* a file workload's bytes are its set's (per worker), not the target's data file */
+	p->file_size = mix_is_files(&w->io.mix) ? mix_fileset_bytes(&w->io.mix.fileset) : t->size;
 	/* the workload's settings, row by row (common/setting.c) */
 	setting_to_prepare(&w->io, p);
 	mix_to_prepare(&w->io.mix, &m->mix, p);

@@ -35,7 +35,7 @@ workloads:
       - {name: unlink, share: 10, op: unlink}
       - {name: readdir, share: 5, op: readdir}
       - {name: read, share: 5, rw: read-file}
-    load: {ramp: {start: 12000, factor: 1.1}, refine: 3}
+    load: {ramp: {start: 10000, factor: 1.1}, refine: 3}
 YAML
 "$IOCURVE" run "$T/fmmc.yaml" --out "$T/r" > "$T/r.out" 2> "$T/r.err" ||
 	{ cat "$T/r.out" "$T/r.err"; fail "the metadata M/M/4 campaign runs"; }

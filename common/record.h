@@ -31,7 +31,7 @@
 #define RECORD_NS_MAX    (UINT64_C(1) << 60)
 #define RECORD_BYTES_MAX (UINT64_C(1) << 60)
 /* A mix's parts a record holds (MIX_PARTS_MAX, common/mix.h) */
-#define RECORD_PARTS_MAX 8
+#define RECORD_PARTS_MAX 12
 /* errno values, as Linux numbers them (MAX_ERRNO) */
 #define RECORD_ERRNO_MAX 4095
 /* A failure's offset in its file: a file holds at most 2^63 - 1 bytes (off_t). */

@@ -195,8 +195,8 @@ bool fset_pick(struct fset *fs, enum fileop op, struct fset_pick *pk, char *path
 	else
 		ok = fset_take(fs, p, pk->excl, &pk->ent);
 	if (!ok) {
-		/* nothing to work on: a name that is not there, so the kernel says so */
-		snprintf(path, FSET_PATH_MAX, "none");
+		/* nothing to work on: a name in no directory, so the kernel says so (ENOENT) */
+		snprintf(path, FSET_PATH_MAX, "none/none");
 		pk->pool = NULL;
 		return false;
 	}

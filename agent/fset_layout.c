@@ -22,6 +22,7 @@ struct fset_lay {
 	unsigned char *data; /* FSET_CHUNK bytes of the files' content */
 	uint64_t *progress;
 	uint64_t written, reused;
+	uint64_t changed; /* names removed or renamed back: metadata to sync too */
 	struct error *err;
 };
 
@@ -132,12 +133,13 @@ static int fset_lay_leaf(struct fset_lay *l, int fd, uint32_t leaf)
 
 		if ((k = fset_num(names[i], 'f', ".r")) >= 0 && k < files) {
 			snprintf(name, sizeof(name), "f%ld", k);
-			renameat(fd, names[i], fd, name);
+			l->changed += renameat(fd, names[i], fd, name) == 0;
 		} else if (fset_num(names[i], 'c', "") >= 0 ||
 		           ((k = fset_num(names[i], 'f', "")) >= 0 && k >= files)) {
-			unlinkat(fd, names[i], 0);
+			l->changed += unlinkat(fd, names[i], 0) == 0;
 		} else if ((k = fset_num(names[i], 'e', "")) > 0) {
 			fset_remove_tree(fd, names[i], 1);
+			l->changed++;
 		}
 	}
 	fset_names_free(names, n);
@@ -241,8 +243,8 @@ int fset_layout(struct fset *fs, int dirfd, const char *name, const char *path,
 		return -1;
 	}
 	free(l.data);
-	/* what the first step reads is on the storage, not in writeback */
-	if (l.written > 0)
+	/* what the first step works on is on the storage, its changes not in writeback */
+	if (l.written > 0 || l.changed > 0)
 		syncfs(fs->fd);
 	mix_sizes_text(&spec->sizes, sizes, sizeof(sizes));
 	snprintf(text, sizeof(text), "dirs=%u depth=%u files=%u sizes=%s seed=%llu", spec->dirs,

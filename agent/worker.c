@@ -285,7 +285,15 @@ static void worker_file_cause(const struct worker *w, uint16_t slot, int32_t res
 {
 	const char *op = fileop_name((enum fileop)w->fop[slot]);
 
-	if (res < 0)
+	if (res == -ENOENT && w->pick[slot].pool == NULL &&
+	    (w->fop[slot] == FILEOP_CREATE || w->fop[slot] == FILEOP_MKDIR))
+		snprintf(buf, len,
+		         "%s: the file set holds this agent's share of --max-files (%llu)", op,
+		         (unsigned long long)w->cfg->max_files);
+	else if (res == -ENOENT && w->pick[slot].pool == NULL && w->fop[slot] != FILEOP_READDIR)
+		snprintf(buf, len, "%s: no %s left in the file set to work on", op,
+		         w->fop[slot] == FILEOP_RMDIR ? "empty directory" : "file");
+	else if (res < 0)
 		snprintf(buf, len, "%s %s: %s", op, w->path[slot], strerror(-res));
 	else
 		snprintf(buf, len, "%s %s: %d of %u bytes", op, w->path[slot], (int)res,

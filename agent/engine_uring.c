@@ -142,7 +142,7 @@ static struct engine *uring_open(const struct engine_params *p, struct error *er
 	e->fixed_bufs = ret == 0;
 	uring_arm_wake(e);
 	if (p->files) {
-		e->pool = fpool_new(queue_depth, err);
+		e->pool = fpool_new(queue_depth, FPOOL_THREADS, err);
 		if (e->pool == NULL)
 			goto err_ring;
 		e->fqueued = xcalloc(queue_depth, sizeof(*e->fqueued));

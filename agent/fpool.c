@@ -39,7 +39,9 @@ struct fpool {
 	uint32_t qhead, qn;
 	struct engine_completion *done; /* completions waiting, a ring of max entries */
 	uint32_t dhead, dn;
-	uint32_t max, nthreads, idle;
+	uint32_t max;      /* operations in flight at most: the rings' size */
+	uint32_t nthreads; /* started, at most max_threads */
+	uint32_t max_threads, idle;
 	pthread_t *threads;
 	bool stop;
 	int efd;
@@ -177,11 +179,12 @@ static void *fpool_thread(void *arg)
 	return NULL;
 }
 
-struct fpool *fpool_new(uint32_t max_threads, struct error *err)
+struct fpool *fpool_new(uint32_t max_inflight, uint32_t max_threads, struct error *err)
 {
 	struct fpool *p = xcalloc(1, sizeof(*p));
 
-	p->max = max_threads ? max_threads : 1;
+	p->max = max_inflight ? max_inflight : 1;
+	p->max_threads = max_threads < 1 ? 1 : max_threads > p->max ? p->max : max_threads;
 	p->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (p->efd < 0) {
 		error_set(err, "eventfd for file operations: %s", strerror(errno));
@@ -192,7 +195,7 @@ struct fpool *fpool_new(uint32_t max_threads, struct error *err)
 	pthread_cond_init(&p->cv, NULL);
 	p->q = xcalloc(p->max, sizeof(*p->q));
 	p->done = xcalloc(p->max, sizeof(*p->done));
-	p->threads = xcalloc(p->max, sizeof(*p->threads));
+	p->threads = xcalloc(p->max_threads, sizeof(*p->threads));
 	return p;
 }
 
@@ -218,7 +221,7 @@ void fpool_submit(struct fpool *p, const struct engine_io *io, void *buf)
 	memcpy(r->path2, io->path2 ? io->path2 : "", io->path2 ? sizeof(r->path2) : 1);
 	p->qn++;
 	/* a thread for every operation in flight, so none waits behind one that blocks */
-	if (p->idle < p->qn && p->nthreads < p->max &&
+	if (p->idle < p->qn && p->nthreads < p->max_threads &&
 	    pthread_create(&p->threads[p->nthreads], NULL, fpool_thread, p) == 0) {
 		p->nthreads++;
 		p->idle++;

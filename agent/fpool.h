@@ -7,8 +7,8 @@
  * sends these operations to its own worker threads anyway (statx, openat with O_CREAT,
  * unlinkat, renameat and mkdirat are never done inline), and has none for access, chmod
  * or getdents; here every kind goes one way and is measured the same. Threads start as
- * operations need them, up to the engine's queue depth, so one that blocks never holds
- * up the next; completions wake the ring through an eventfd it reads.
+ * operations need them, up to the engine's queue depth (at most FPOOL_THREADS), so one
+ * that blocks never holds up the next; completions wake the ring through an eventfd.
  */
 #ifndef IOCURVE_FPOOL_H
 #define IOCURVE_FPOOL_H
@@ -21,7 +21,15 @@
 
 struct fpool;
 
-struct fpool *fpool_new(uint32_t max_threads, struct error *err);
+/*
+ * At most FPOOL_THREADS threads a pool: past them operations wait for one (the client's
+ * wait, in their latency from due, not in the storage's), as a host's NFS client keeps a
+ * bounded number of requests in flight.
+ */
+#define FPOOL_THREADS 64
+
+/* A pool for up to max_inflight operations at once, run by up to max_threads threads. */
+struct fpool *fpool_new(uint32_t max_inflight, uint32_t max_threads, struct error *err);
 /* The eventfd a completion writes. */
 int fpool_fd(const struct fpool *p);
 /* Start io (its op, dirfd, paths, buf and len); its paths are copied. */

@@ -410,12 +410,25 @@ void mix_text(const struct mix *m, char *buf, size_t len)
 	}
 }
 
+const char *mix_kind_name(const struct mix *m, enum rw_mode rw)
+{
+	if (mix_is_files(m))
+		return m->nparts > 0 ? "file ops" : fileop_name(m->op);
+	return rw_mode_name(rw);
+}
+
 bool mix_shape_text(const struct mix *m, const char *rw, char *buf, size_t len)
 {
-	char t[512];
+	char t[512], set[160] = "";
 
 	buf[0] = '\0';
-	if (m->nparts > 0) {
+	if (mix_is_files(m)) {
+		mix_fileset_text(&m->fileset, set, sizeof(set));
+		if (m->nparts > 0)
+			mix_text(m, t, sizeof(t));
+		snprintf(buf, len, "%s%s on %s", m->nparts > 0 ? "mix: " : fileop_name(m->op),
+		         m->nparts > 0 ? t : "", set);
+	} else if (m->nparts > 0) {
 		mix_text(m, t, sizeof(t));
 		snprintf(buf, len, "mix: %s", t);
 	} else if (m->sizes.n > 0) {

@@ -127,9 +127,12 @@ void mix_text(const struct mix *m, char *buf, size_t len);
 /*
  * What a workload moves, where its block size alone would mislead: "mix: reads 70% randread
  * 8KiB, log 30% write 64KiB" for a mix, "randread, 4KiB:60,64KiB:40 blocks" for a size
- * distribution; false (buf "") for one block size, which the caller says its own way.
+ * distribution, "create on 10 dirs x 100 files of 4KiB" (or "mix: ... on ...") for a file
+ * workload; false (buf "") for one block size, which the caller says its own way.
  */
 bool mix_shape_text(const struct mix *m, const char *rw, char *buf, size_t len);
+/* The kind a workload's headings name: its rw, or "stat" (a file operation), "file ops". */
+const char *mix_kind_name(const struct mix *m, enum rw_mode rw);
 /* A part's pattern: "randread 8KiB", "write 4KiB:60,64KiB:40", "randrw 8KiB read_pct 70". */
 void mix_part_text(const struct mix_part *mp, char *buf, size_t len);
 

@@ -667,7 +667,7 @@ void derive_end_text(FILE *f, const char *dir, const struct campaign *c, const s
 		if (npts[i] == 0)
 			continue;
 		units_format_size(w->io.block_size, bs, sizeof(bs));
-		fprintf(f, "%s (%s, %s%s%s%s%s):\n", w->name, rw_mode_name(w->io.rw), bs,
+		fprintf(f, "%s (%s, %s%s%s%s%s):\n", w->name, mix_kind_name(&w->io.mix, w->io.rw), bs,
 		        w->io.direct ? "" : ", buffered", w->io.clone[0] ? ", clone '" : "",
 		        w->io.clone, w->io.clone[0] ? "'" : "");
 		glance_steps(f, &judged[i]);

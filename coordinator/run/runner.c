@@ -113,7 +113,7 @@ static void runner_prepare(struct runner *r)
 	                            .workload = {.workload = (uint32_t)r->w,
 	                                         .of = (uint32_t)r->c->nworkloads,
 	                                         .name = w->name,
-	                                         .rw = rw_mode_name(w->io.rw),
+	                                         .rw = mix_kind_name(&w->io.mix, w->io.rw),
 	                                         .block_size = w->io.block_size,
 	                                         .workers = w->io.workers,
 	                                         .qd = w->io.queue_depth,

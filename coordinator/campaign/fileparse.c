@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "fileparse.h"
-#include "mixparse.h"
+#include "sizeparse.h"
 
 static const char *const fileparse_keys[] = {"dirs", "depth", "files", "size", NULL};
 
@@ -38,7 +38,7 @@ int fileparse_fileset(struct yamlnode_doc *y, const yaml_node_t *n, struct mix_f
 		uint64_t bytes;
 
 		if (v->type == YAML_MAPPING_NODE)
-			return mixparse_sizes(y, v, "fileset.size", &f->sizes, &max);
+			return sizeparse_dist(y, v, "fileset.size", &f->sizes, &max);
 		if (yamlnode_size(y, v, "fileset.size", &bytes) < 0)
 			return -1;
 		if (bytes < 512 || bytes > (16u << 20) || bytes % 512 != 0) {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The campaign's mixes: `mix:` (parts, each a share of one stream with its own rw,
- * access, block_size and read_pct) and a size distribution (`block_size: {4KiB: 60,
- * 64KiB: 40}`), read into struct mix (common/mix.h) with file:line:column errors.
+ * access, block_size and read_pct, or a file operation), read into struct mix
+ * (common/mix.h) with file:line:column errors; a size distribution is sizeparse.h's.
  */
 #ifndef IOCURVE_MIXPARSE_H
 #define IOCURVE_MIXPARSE_H
@@ -12,12 +12,6 @@
 
 /* mix: [{name, share, rw, access, block_size, read_pct}, ...] into io->mix. */
 int mixparse_read(struct yamlnode_doc *y, const yaml_node_t *n, struct io_settings *io);
-/*
- * block_size: {SIZE: PCT, ...} into s (shares adding up to 100), the largest into
- * *block_size. label names the key in messages ("block_size", "mix part 'a' block_size").
- */
-int mixparse_sizes(struct yamlnode_doc *y, const yaml_node_t *n, const char *label,
-                   struct mix_sizes *s, uint32_t *block_size);
 /*
  * A workload's mix made whole: block_size the largest block of any part, rw the
  * mode that says what the parts do (random if any part is, writing if any does:

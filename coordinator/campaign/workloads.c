@@ -9,6 +9,7 @@
 #include "fileparse.h"
 #include "loadspec.h"
 #include "mixparse.h"
+#include "sizeparse.h"
 #include "replayspec.h"
 #include "syncs.h"
 #include "targets.h"
@@ -134,7 +135,7 @@ static int workloads_scalar(struct yamlnode_doc *y, const yaml_node_t *map, int 
 		return 0;
 	/* block_size: {4KiB: 60, 64KiB: 40}: one stream of several sizes, not a matrix */
 	if (axis == WORKLOADS_BS && n->type == YAML_MAPPING_NODE)
-		return mixparse_sizes(y, n, "block_size", &w->io.mix.sizes, &w->io.block_size);
+		return sizeparse_dist(y, n, "block_size", &w->io.mix.sizes, &w->io.block_size);
 	w->io.mix.sizes.n = axis == WORKLOADS_BS ? 0 : w->io.mix.sizes.n;
 	return workloads_set(y, axis, n, w);
 }

@@ -16,6 +16,7 @@
 #include "fileop.h"
 #include "fpool.h"
 #include "fset.h"
+#include "fsutil.h"
 #include "xalloc.h"
 
 /* readdir's buffer: getdents64 is called until the directory is read whole */
@@ -47,29 +48,23 @@ struct fpool {
 	int efd;
 };
 
-static int fpool_readdir(int dirfd, const char *path)
+static int fpool_readdir(int fd)
 {
-	int fd = openat(dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	char *buf;
+	char *buf = xmalloc(FPOOL_DENTS);
 	long n;
 
-	if (fd < 0)
-		return -errno;
-	buf = xmalloc(FPOOL_DENTS);
 	while ((n = syscall(SYS_getdents64, fd, buf, FPOOL_DENTS)) > 0)
 		;
 	free(buf);
-	n = n < 0 ? -errno : 0;
-	close(fd);
-	return (int)n;
+	return n < 0 ? -errno : 0;
 }
 
 /* A whole file: open, read or write len bytes from its start, close. */
-static int fpool_whole(const struct fpool_req *r, bool write)
+static int fpool_whole(const struct fpool_req *r, int dirfd, const char *name, bool write)
 {
-	int flags =
-	    (write ? O_WRONLY : O_RDONLY) | O_NOFOLLOW | O_CLOEXEC | (r->direct ? O_DIRECT : 0);
-	int fd = openat(r->dirfd, r->path, flags);
+	int flags = (write ? O_WRONLY : O_RDONLY) | O_NOFOLLOW | O_CLOEXEC |
+	            (r->direct ? O_DIRECT : 0);
+	int fd = openat(dirfd, name, flags);
 	uint32_t done = 0;
 
 	if (fd < 0)
@@ -92,51 +87,89 @@ static int fpool_whole(const struct fpool_req *r, bool write)
 	return (int)done;
 }
 
-static int fpool_do(const struct fpool_req *r)
+/* The operation's calls on name in the directory dirfd (a readdir: dirfd itself). */
+static int fpool_call(const struct fpool_req *r, int dirfd, const char *name, const char *name2)
 {
 	struct stat st;
 	int fd, res = 0;
 
 	switch (r->op) {
 	case FILEOP_CREATE:
-		fd = openat(r->dirfd, r->path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC,
-		            0644);
+		fd = openat(dirfd, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644);
 		return fd < 0 ? -errno : close(fd);
 	case FILEOP_OPEN:
-		fd = openat(r->dirfd, r->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 		return fd < 0 ? -errno : close(fd);
 	case FILEOP_STAT:
-		res = fstatat(r->dirfd, r->path, &st, AT_SYMLINK_NOFOLLOW);
+		res = fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW);
 		break;
 	case FILEOP_ACCESS:
-		res = faccessat(r->dirfd, r->path, R_OK, 0);
+		res = faccessat(dirfd, name, R_OK, AT_SYMLINK_NOFOLLOW);
 		break;
 	case FILEOP_SETATTR:
 		/* a change every time: the mode goes between 0644 and 0640 by the slot */
-		res = fchmodat(r->dirfd, r->path, r->slot & 1 ? 0640 : 0644, 0);
+		res = fchmodat(dirfd, name, r->slot & 1 ? 0640 : 0644, AT_SYMLINK_NOFOLLOW);
 		break;
 	case FILEOP_READDIR:
-		return fpool_readdir(r->dirfd, r->path);
+		return fpool_readdir(dirfd);
 	case FILEOP_MKDIR:
-		res = mkdirat(r->dirfd, r->path, 0755);
+		res = mkdirat(dirfd, name, 0755);
 		break;
 	case FILEOP_RMDIR:
-		res = unlinkat(r->dirfd, r->path, AT_REMOVEDIR);
+		res = unlinkat(dirfd, name, AT_REMOVEDIR);
 		break;
 	case FILEOP_UNLINK:
-		res = unlinkat(r->dirfd, r->path, 0);
+		res = unlinkat(dirfd, name, 0);
 		break;
 	case FILEOP_RENAME:
-		res = renameat(r->dirfd, r->path, r->dirfd, r->path2);
+		res = renameat(dirfd, name, dirfd, name2);
 		break;
 	case FILEOP_READ_FILE:
-		return fpool_whole(r, false);
+		return fpool_whole(r, dirfd, name, false);
 	case FILEOP_WRITE_FILE:
-		return fpool_whole(r, true);
+		return fpool_whole(r, dirfd, name, true);
 	default:
 		return -EINVAL;
 	}
 	return res < 0 ? -errno : 0;
+}
+
+/*
+ * One operation: its directory opened beneath the set's without following a symbolic
+ * link (openat2 RESOLVE_BENEATH, RESOLVE_NO_SYMLINKS: a directory of the set swapped
+ * for a link to elsewhere fails with ELOOP or EXDEV, never reaches outside), then its
+ * calls on the name in it, stamped from their start to their end (*start_ns).
+ */
+static int fpool_do(const struct fpool_req *r, uint64_t *start_ns)
+{
+	const char *slash = strrchr(r->path, '/'), *name = slash ? slash + 1 : r->path;
+	const char *slash2 = strrchr(r->path2, '/'), *name2 = slash2 ? slash2 + 1 : r->path2;
+	char dir[FSET_PATH_MAX];
+	int dfd, res;
+
+	if (r->op == FILEOP_READDIR) {
+		snprintf(dir, sizeof(dir), "%s", r->path);
+		name = ".";
+	} else {
+		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - r->path) : 1,
+		         slash ? r->path : ".");
+	}
+	/* a rename stays in its directory: path2 names the same one */
+	if (r->op == FILEOP_RENAME && (slash2 == NULL) != (slash == NULL)) {
+		*start_ns = clock_now_ns();
+		return -EXDEV;
+	}
+	/* a readdir's open of its directory is the operation's own (opendir) */
+	if (r->op == FILEOP_READDIR)
+		*start_ns = clock_now_ns();
+	dfd = fs_open_nofollow(r->dirfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+	if (r->op != FILEOP_READDIR)
+		*start_ns = clock_now_ns();
+	if (dfd < 0)
+		return -errno;
+	res = fpool_call(r, dfd, name, name2);
+	close(dfd);
+	return res;
 }
 
 static void *fpool_thread(void *arg)
@@ -163,8 +196,7 @@ static void *fpool_thread(void *arg)
 		p->idle--;
 		pthread_mutex_unlock(&p->mu);
 		c.slot = r.slot;
-		c.start_ns = clock_now_ns();
-		c.res = fpool_do(&r);
+		c.res = fpool_do(&r, &c.start_ns);
 		c.done_ns = clock_now_ns();
 		pthread_mutex_lock(&p->mu);
 		p->done[(p->dhead + p->dn) % p->max] = c;

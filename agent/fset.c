@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* A stream's file set: its names as they stand, and the operation each may take next. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fset.h"
+#include "fsutil.h"
 #include "xalloc.h"
 
 /* Random choices within the set: xorshift64*, seeded per stream. */
@@ -279,4 +282,111 @@ void fset_virtual(struct fset *fs, const struct mix_fileset *spec, uint64_t seed
 			fset_add(&fs->files, leaf, i, 'f', fset_size_of(spec, seed, leaf, i));
 		fset_add(&fs->dirs, leaf, 0, 'e', 0);
 	}
+}
+
+/* Write size bytes of the set's content into dirfd/name (made or truncated): 0 or -errno. */
+static int fset_refill(int dirfd, const char *name, uint32_t size)
+{
+	static unsigned char chunk[1u << 16];
+	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	uint32_t done = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (chunk[0] == 0)
+		for (size_t i = 0; i < sizeof(chunk); i++)
+			chunk[i] = (unsigned char)(i * 131 + 7) | 1;
+	while (done < size) {
+		uint32_t n = size - done < sizeof(chunk) ? size - done : (uint32_t)sizeof(chunk);
+		ssize_t w = write(fd, chunk, n);
+
+		if (w <= 0) {
+			int e = w < 0 ? errno : EIO;
+
+			close(fd);
+			return -e;
+		}
+		done += (uint32_t)w;
+	}
+	close(fd);
+	return 0;
+}
+
+/* One name put back as laid out: 1 when the disk changed, 0 when not, -1 when it failed. */
+static int fset_put_back(struct fset *fs, struct fset_pool *p, uint32_t i, bool dir)
+{
+	struct fset_ent *e = &p->e[i];
+	bool want = e->name == (dir ? 'e' : 'f') && (!dir || e->id == 0);
+	uint32_t size = dir ? 0 : fset_size_of(&fs->spec, fs->seed, e->leaf, e->id);
+	char leaf[FSET_PATH_MAX], name[32], alt[32];
+	int dfd, rc = 0;
+
+	if (e->state == FSET_BUSY || e->users > 0)
+		return 0; /* still in flight after the step's drain: left as it is */
+	if (want && e->state == FSET_PRESENT && !e->renamed && e->size == size)
+		return 0;
+	if (!want && e->state != FSET_PRESENT)
+		return 0;
+	fset_leaf_path(fs, e->leaf, leaf, sizeof(leaf));
+	snprintf(name, sizeof(name), "%c%u", e->name, e->id);
+	snprintf(alt, sizeof(alt), "%c%u.r", e->name, e->id);
+	if (fs->fd >= 0) {
+		dfd = fs_open_nofollow(fs->fd, leaf[0] ? leaf : ".",
+		                       O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+		if (dfd < 0)
+			return -1;
+		if (!want)
+			rc = (dir ? unlinkat(dfd, name, AT_REMOVEDIR)
+			          : unlinkat(dfd, e->renamed ? alt : name, 0)) < 0 &&
+			             errno != ENOENT
+			         ? -1
+			         : 0;
+		else if (dir)
+			rc = mkdirat(dfd, name, 0755) < 0 && errno != EEXIST ? -1 : 0;
+		else if (e->state == FSET_PRESENT && e->renamed)
+			rc = renameat(dfd, alt, dfd, name) < 0 ? -1 : 0;
+		if (rc == 0 && want && !dir && e->size != size)
+			rc = fset_refill(dfd, name, size) < 0 ? -1 : 0;
+		close(dfd);
+		if (rc < 0)
+			return -1;
+	}
+	if (want && e->state != FSET_PRESENT)
+		fset_live_add(p, i);
+	else if (!want) {
+		fset_live_del(p, i);
+		e->state = FSET_MISSING;
+	}
+	e->renamed = false;
+	e->size = size;
+	return 1;
+}
+
+int fset_restore(struct fset *fs, uint64_t *made, uint64_t *removed)
+{
+	struct fset_pool *pools[2] = {&fs->files, &fs->dirs};
+	int failed = 0;
+
+	*made = *removed = 0;
+	for (int k = 0; k < 2; k++) {
+		struct fset_pool *p = pools[k];
+
+		for (uint32_t i = 0; i < p->n; i++) {
+			bool was = p->e[i].state == FSET_PRESENT;
+			int rc = fset_put_back(fs, p, i, k == 1);
+
+			if (rc < 0)
+				failed++;
+			else if (rc > 0 && !was && p->e[i].state == FSET_PRESENT)
+				(*made)++;
+			else if (rc > 0 && was && p->e[i].state != FSET_PRESENT)
+				(*removed)++;
+		}
+		/* what a create may make again: every name now missing */
+		p->ngone = 0;
+		for (uint32_t i = 0; i < p->n; i++)
+			if (p->e[i].state == FSET_MISSING)
+				p->gone[p->ngone++] = i;
+	}
+	return failed ? -1 : 0;
 }

@@ -90,6 +90,15 @@ bool fset_pick(struct fset *fs, enum fileop op, struct fset_pick *pk, char *path
                uint32_t *len);
 /* The operation on pk completed: res 0 (or bytes) or -errno. */
 void fset_done(struct fset *fs, enum fileop op, const struct fset_pick *pk, int res);
+/*
+ * The set put back as laid out, between steps: files a create added removed, files an
+ * unlink removed made again at their size, renamed ones named back, rewritten ones at
+ * their size again, directories an mkdir added removed and e0 made again; what is still
+ * in flight is left. So every step of a workload starts from the same set, whatever the
+ * last one's creates and unlinks did. *made and *removed count the names; 0, or -1 when
+ * some could not be put back (they stay as they were, and the next step sees them so).
+ */
+int fset_restore(struct fset *fs, uint64_t *made, uint64_t *removed);
 /* Files and empty directories the set holds now (its live names). */
 uint64_t fset_count_files(const struct fset *fs);
 

@@ -279,6 +279,24 @@ static void worker_short_cause(const struct worker *w, uint16_t slot, int32_t re
 		         (int)res, w->len[slot]);
 }
 
+/*
+ * A file workload's step is over: its set put back as laid out before the step's last
+ * interval is published (so the agent's StepDone, and the next step, wait for it), every
+ * step then working on the same set. What changed is logged with the counts.
+ */
+static void worker_files_put_back(struct worker *w)
+{
+	uint64_t made, removed, t0 = clock_now_ns();
+	int rc = fset_restore(&w->fs, &made, &removed);
+
+	if (made || removed || rc < 0)
+		log_info("%s: file set put back after a step in %.1f ms: %llu made again, %llu "
+		         "removed%s",
+		         w->cfg->path, (double)(clock_now_ns() - t0) / 1e6,
+		         (unsigned long long)made, (unsigned long long)removed,
+		         rc < 0 ? "; some names could not be" : "");
+}
+
 /* A file operation that failed, in words: its kind and the path in the set. */
 static void worker_file_cause(const struct worker *w, uint16_t slot, int32_t res, char *buf,
                               size_t len)
@@ -910,6 +928,8 @@ void worker_step_post(struct worker *w, struct worker_run *r, int n, bool woken,
 	r->inflight -= (uint32_t)n;
 	if (r->draining && (r->inflight == 0 || now >= r->drain_until || w->stop)) {
 		worker_end_inflight(w, now);
+		if (w->files)
+			worker_files_put_back(w);
 		worker_dump_flush(w); /* before the last interval: a reader may look then */
 		worker_publish(w);
 		r->draining = false;

@@ -5,10 +5,11 @@
 # a directory mix (mkdir, rmdir, access, open) and a build-like mix of eight kinds (stat,
 # create, unlink, readdir, whole-file reads and writes, rename, chmod) at fixed rates.
 # Known answers: every operation succeeds; each part's share of the operations within 2%
-# of its share of the mix and the whole within 2% of the offered rate; the files the sets
-# hold afterwards are the layout's plus the creates less the unlinks the results count
-# (creates outnumber unlinks 3 to 1, so the count moves); a second run starts from the
-# layout again (what the first added is taken away), and ends on its own count.
+# of its share of the mix and the whole within 2% of the offered rate; after each step the
+# sets are put back as laid out, and what that took away and made again (the agents' log)
+# is exactly the creates less the unlinks, the mkdirs less the rmdirs the results count
+# (creates outnumber unlinks 3 to 1, so the sets move); afterwards the sets hold the
+# layout's files and directories, each file at its size; a second run does the same.
 . "$(dirname "$0")/lib.sh"
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -91,24 +92,31 @@ for w, parts in measured.items():
     print(f"# {w}: {total} ops measured, " + ", ".join(f"{k} {v}" for k, v in parts.items()))
 for s in json.load(open(d + "/curve-build.json"))["steps"]:
     assert abs(s["achieved_ops"] / s["offered_ops"] - 1) <= 0.02, s
-# every set: its layout (16 leaves x 25 files), then the build's creates less its unlinks
+# put back after each step: the names taken away less those made again, every step's
+net = 0
+for l in open(d + "/agent-local-0.log"):
+    m = re.search(r"file set put back after a step in [0-9.]+ ms: (\d+) made again, (\d+) removed", l)
+    if m:
+        net += int(m.group(2)) - int(m.group(1))
+moved = (every["build"]["create"] - every["build"]["unlink"] +
+         every["dirs"]["mkdir"] - every["dirs"]["rmdir"])
+print(f"# put back: {net} names taken away net; the results: {every['build']['create']} "
+      f"creates - {every['build']['unlink']} unlinks + {every['dirs']['mkdir']} mkdirs - "
+      f"{every['dirs']['rmdir']} rmdirs = {moved}")
+assert net == moved, (net, moved)
+# every set as laid out: 16 leaves x 25 files at their sizes, one e0 per leaf
 files = dirs_e = big = small = 0
 for root, dnames, fnames in os.walk(sets):
     for f in fnames:
         files += 1
-        if re.fullmatch(r"f\d+(\.r)?", f):
-            size = os.path.getsize(os.path.join(root, f))
-            # a layout file at its size, or empty: removed and made again by a create
-            assert size in (0, 4096, 65536), (root, f, size)
-            big += size == 65536
-            small += size == 4096
+        assert re.fullmatch(r"f\d+", f), (root, f)
+        size = os.path.getsize(os.path.join(root, f))
+        assert size in (4096, 65536), (root, f, size)
+        big += size == 65536
+        small += size == 4096
     dirs_e += sum(1 for n in dnames if n.startswith("e"))
-want = 2 * 16 * 25 + every["build"]["create"] - every["build"]["unlink"]
-print(f"# {files} files in the sets (layout 800 + {every['build']['create']} creates - "
-      f"{every['build']['unlink']} unlinks = {want}); {small} of 4KiB, {big} of 64KiB; "
-      f"{dirs_e} empty directories")
-assert files == want, (files, want)
-# the build's layout took away what the dirs workload made and removed: one e0 per leaf
+print(f"# {files} files in the sets, {small} of 4KiB, {big} of 64KiB; {dirs_e} empty directories")
+assert files == 2 * 16 * 25, files
 assert dirs_e == 2 * 16, dirs_e
 assert 0.2 <= big / (big + small) <= 0.4, (big, small)
 PY
@@ -123,10 +131,10 @@ for fs in tmpfs ext4; do
 	"$IOCURVE" run "$T/$fs.yaml" --out "$T/$fs-1" > "$T/$fs-1.out" 2> "$T/$fs-1.err" ||
 		{ cat "$T/$fs-1.out" "$T/$fs-1.err"; fail "the file campaign runs on $fs"; }
 	judge "$fs" "$T/$fs-1" || fail "each kind's share, no errors and the files counted on $fs"
-	ok "on $fs: each kind its share, no errors, the sets hold the files the layout and the balance say"
+	ok "on $fs: each kind its share, no errors, each step's balance put back, the sets as laid out"
 done
-# Again on tmpfs: the layout puts the sets back first, so the count is this run's alone.
+# Again on tmpfs, the sets found from the first run.
 "$IOCURVE" run "$T/tmpfs.yaml" --out "$T/tmpfs-2" > "$T/tmpfs-2.out" 2> "$T/tmpfs-2.err" ||
 	{ cat "$T/tmpfs-2.out" "$T/tmpfs-2.err"; fail "the file campaign runs again"; }
 judge tmpfs "$T/tmpfs-2" || fail "a second run starts from the layout"
-ok "a second run starts from the layout: its count is its own balance"
+ok "a second run on the sets of the first: the same answers"

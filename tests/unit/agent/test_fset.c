@@ -185,6 +185,50 @@ static void test_cap(void **state)
 	fset_close(&fs);
 }
 
+/* Between steps the set is put back: its creates taken away, its unlinks made again. */
+static void test_restore(void **state)
+{
+	struct mix_fileset spec = fset_spec(2, 1, 5);
+	struct fset fs;
+	struct fset_pick pk;
+	char p[FSET_PATH_MAX], p2[FSET_PATH_MAX];
+	uint64_t made, removed;
+	uint32_t len;
+
+	(void)state;
+	fset_virtual(&fs, &spec, 5, 1000);
+	for (int i = 0; i < 3; i++) {
+		assert_true(fset_pick(&fs, FILEOP_UNLINK, &pk, p, p2, &len));
+		fset_done(&fs, FILEOP_UNLINK, &pk, 0);
+	}
+	for (int i = 0; i < 7; i++) {
+		assert_true(fset_pick(&fs, FILEOP_CREATE, &pk, p, p2, &len));
+		fset_done(&fs, FILEOP_CREATE, &pk, 0);
+	}
+	assert_true(fset_pick(&fs, FILEOP_RENAME, &pk, p, p2, &len));
+	fset_done(&fs, FILEOP_RENAME, &pk, 0);
+	assert_true(fset_pick(&fs, FILEOP_MKDIR, &pk, p, p2, &len));
+	fset_done(&fs, FILEOP_MKDIR, &pk, 0);
+	assert_int_equal(fset_count_files(&fs), 14);
+	assert_int_equal(fset_restore(&fs, &made, &removed), 0);
+	/* the 3 unlinked were made again by creates: 4 c-files and the mkdir's e1 go */
+	assert_int_equal(made, 0);
+	assert_int_equal(removed, 5);
+	assert_int_equal(fset_count_files(&fs), 10);
+	/* every file of the layout named as laid out, none renamed */
+	for (int i = 0; i < 40; i++) {
+		assert_true(fset_pick(&fs, FILEOP_STAT, &pk, p, p2, &len));
+		assert_null(strstr(p, ".r"));
+		assert_int_equal(p[3], 'f');
+		fset_done(&fs, FILEOP_STAT, &pk, 0);
+	}
+	/* the next step's create makes a name the restore took away */
+	assert_true(fset_pick(&fs, FILEOP_CREATE, &pk, p, p2, &len));
+	assert_int_equal(p[3], 'c');
+	fset_done(&fs, FILEOP_CREATE, &pk, 0);
+	fset_close(&fs);
+}
+
 /* The layout on disk: the files at their sizes, e0, and what a run added taken away. */
 static void test_layout(void **state)
 {
@@ -237,7 +281,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_paths),     cmocka_unit_test(test_balance),
 	    cmocka_unit_test(test_exclusive), cmocka_unit_test(test_rename),
-	    cmocka_unit_test(test_cap),       cmocka_unit_test(test_layout),
+	    cmocka_unit_test(test_cap),       cmocka_unit_test(test_restore),
+	    cmocka_unit_test(test_layout),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -62,8 +62,8 @@ static int fpool_readdir(int fd)
 /* A whole file: open, read or write len bytes from its start, close. */
 static int fpool_whole(const struct fpool_req *r, int dirfd, const char *name, bool write)
 {
-	int flags = (write ? O_WRONLY : O_RDONLY) | O_NOFOLLOW | O_CLOEXEC |
-	            (r->direct ? O_DIRECT : 0);
+	int flags =
+	    (write ? O_WRONLY : O_RDONLY) | O_NOFOLLOW | O_CLOEXEC | (r->direct ? O_DIRECT : 0);
 	int fd = openat(dirfd, name, flags);
 	uint32_t done = 0;
 
@@ -95,7 +95,8 @@ static int fpool_call(const struct fpool_req *r, int dirfd, const char *name, co
 
 	switch (r->op) {
 	case FILEOP_CREATE:
-		fd = openat(dirfd, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644);
+		fd =
+		    openat(dirfd, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644);
 		return fd < 0 ? -errno : close(fd);
 	case FILEOP_OPEN:
 		fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);

@@ -345,7 +345,8 @@ static int fset_put_back(struct fset *fs, struct fset_pool *p, uint32_t i, bool 
 			rc = mkdirat(dfd, name, 0755) < 0 && errno != EEXIST ? -1 : 0;
 		else if (e->state == FSET_PRESENT && e->renamed)
 			rc = renameat(dfd, alt, dfd, name) < 0 ? -1 : 0;
-		if (rc == 0 && want && !dir && e->size != size)
+		/* a file made again, or not at its size (a create's is empty): written whole */
+		if (rc == 0 && want && !dir && (e->state != FSET_PRESENT || e->size != size))
 			rc = fset_refill(dfd, name, size) < 0 ? -1 : 0;
 		close(dfd);
 		if (rc < 0)

@@ -546,7 +546,17 @@ static int record_check_part_bounds(const struct record *rec, struct error *err)
 			    (unsigned long long)p->bytes, (unsigned long long)p->latency.count);
 			return -1;
 		}
-		if (hist_check("part latency", &p->latency, err) < 0)
+		/* a part's failures are the record's too; its storage latencies its operations' */
+		if (p->errors > rec->errors || p->service.count > p->ops) {
+			error_set(err,
+			          "part %u: errors %llu (of the record's %llu) and %llu storage "
+			          "latencies (of its %llu ops) do not agree",
+			          i, (unsigned long long)p->errors, (unsigned long long)rec->errors,
+			          (unsigned long long)p->service.count, (unsigned long long)p->ops);
+			return -1;
+		}
+		if (hist_check("part latency", &p->latency, err) < 0 ||
+		    hist_check("part service", &p->service, err) < 0)
 			return -1;
 	}
 	return 0;

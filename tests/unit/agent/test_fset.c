@@ -270,6 +270,32 @@ static void test_layout(void **state)
 	snprintf(path, sizeof(path), "%s/a-w0.set/d1/d1/e0", dir);
 	assert_int_equal(stat(path, &st), 0);
 	assert_true(S_ISDIR(st.st_mode));
+	/* after a step: what its unlinks took made again on disk, its creates taken away */
+	{
+		struct fset_pick pk;
+		char p[FSET_PATH_MAX], p2[FSET_PATH_MAX];
+		uint64_t made, removed;
+		uint32_t len;
+
+		for (int i = 0; i < 12; i++) {
+			assert_true(fset_pick(&fs, FILEOP_UNLINK, &pk, p, p2, &len));
+			assert_int_equal(unlinkat(fs.fd, p, 0), 0);
+			fset_done(&fs, FILEOP_UNLINK, &pk, 0);
+		}
+		assert_true(fset_pick(&fs, FILEOP_CREATE, &pk, p, p2, &len));
+		close(openat(fs.fd, p, O_CREAT | O_WRONLY, 0644));
+		fset_done(&fs, FILEOP_CREATE, &pk, 0);
+		assert_int_equal(fset_restore(&fs, &made, &removed), 0);
+		assert_int_equal(made, 11);
+		assert_int_equal(removed, 0);
+		for (uint32_t leaf = 0; leaf < 4; leaf++)
+			for (uint32_t f = 0; f < 3; f++) {
+				snprintf(path, sizeof(path), "%s/a-w0.set/d%u/d%u/f%u", dir,
+				         leaf / 2, leaf % 2, f);
+				assert_int_equal(stat(path, &st), 0);
+				assert_int_equal(st.st_size, fset_size_of(&spec, 9, leaf, f));
+			}
+	}
 	fset_close(&fs);
 	close(dfd);
 	snprintf(path, sizeof(path), "rm -rf %s", dir);

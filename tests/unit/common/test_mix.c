@@ -142,6 +142,24 @@ static void test_record_parts(void **state)
 	assert_int_equal(record_check_parts(b, &err), 0);
 	r.parts[1]->ops = 2;
 	assert_int_equal(record_decode(b, &r, &err), -1);
+	r.parts[1]->ops = 1;
+	record_encoded_free(&r);
+	/* a part's errors and storage latencies travel, within the record's */
+	a->errors = 2;
+	a->parts[1].errors = 2;
+	hist_record(&a->parts[1].service, 700);
+	assert_int_equal(record_check_parts(a, &err), 0);
+	record_encode(a, &r);
+	assert_int_equal(record_decode(b, &r, &err), 0);
+	assert_int_equal(b->parts[1].errors, 2);
+	assert_int_equal(b->parts[1].service.count, 1);
+	assert_int_equal(b->parts[0].service.count, 0);
+	r.parts[1]->errors = 3;
+	assert_int_equal(record_decode(b, &r, &err), -1);
+	assert_non_null(strstr(err.msg, "part 1: errors 3 (of the record's 2)"));
+	r.parts[1]->errors = 2;
+	r.parts[1]->service->count = 5;
+	assert_int_equal(record_decode(b, &r, &err), -1);
 	record_encoded_free(&r);
 	record_release(a);
 	record_release(b);

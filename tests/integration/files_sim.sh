@@ -2,17 +2,19 @@
 # SPDX-License-Identifier: MIT
 # A known answer for file workloads: a metadata mix (70% stat, 10% create, 10% unlink, 5%
 # readdir, 5% whole-file reads) on a simulated device of 16 servers whose every kind named
-# takes an exponential 1 ms (its default, 8 ms, none of them): an M/M/16 queue of capacity
-# 16,000 ops/s whose mean crosses a 1.2 ms SLO at 13,723 ops/s by Erlang C (rho 0.86).
-# The ramp and refinement must find the knee within 3% of it, and each kind's storage
-# latency must be the queue's (within 10% of the whole's at the knee: FIFO servers serve
-# every kind alike).
-# Four servers of 250 us (the first form) read 20% over Erlang C at 10,000 ops/s while a
-# neighbour test loaded the CI's two CPUs: the client's issue lag (70 us mean, its
-# bunching of Poisson arrivals) is a large part of so short a service time, and a queue
-# of four fills from a bunch; the product does not yet say when the client's bunching
-# moved the storage's own queue (docs/methodology.md, Open work). Here the service time
-# is four times the lag's spread, as knee-mmc's is.
+# takes an exponential 8 ms (its default, 64 ms, none of them), Poisson arrivals: an M/M/16
+# queue of capacity 2,000 ops/s whose mean crosses a 10 ms SLO at 1,748 ops/s by Erlang C
+# (rho 0.87), in knee-mmc's short form of steps. The ramp and refinement must find the
+# knee within 3% of it, and each kind's storage latency must be the queue's (within 10%
+# of the whole's at the knee: FIFO servers serve every kind alike).
+# Shorter service times failed beside a neighbour test on the CI's two CPUs: 4 servers of
+# 250 us read 20% over Erlang C at 10,000 ops/s, 16 of 1 ms 27% over at 13,643 (knees
+# -4.9% and -3.8%), the worker's issue lag 70-116 us in the mean and no step flagged: a
+# client's stall releases its ops in a bunch, which so short a queue holds as the
+# device's own wait (docs/methodology.md, Open work). At 8 ms a bunch is a small part of
+# the wait, and at 1,748 ops/s its client leaves the CPUs to its neighbour (64 servers of
+# 8 ms at knee-mmc's 7,500 ops/s beside knee-mmc held the host 100% busy, and both were
+# called client-bound).
 . "$(dirname "$0")/lib.sh"
 
 cat > "$T/fmmc.yaml" <<YAML
@@ -22,15 +24,15 @@ target:
   sim:
     servers: 16
     service: exponential
-    service_time: {default: 8ms, stat: 1ms, create: 1ms, unlink: 1ms, readdir: 1ms,
-                   read-file: 1ms}
+    service_time: {default: 64ms, stat: 8ms, create: 8ms, unlink: 8ms, readdir: 8ms,
+                   read-file: 8ms}
 arrivals: poisson
 workers: 1
-queue_depth: 256
+queue_depth: 1024
 interval: 400ms
-warmup: 1200ms
-measure: 2400ms
-slo: {latency: 1200us}
+warmup: 2s
+measure: 3200ms
+slo: {latency: 10ms}
 steady: {extend: 5}
 fileset: {dirs: 10, files: 100, size: 4KiB}
 workloads:
@@ -41,7 +43,7 @@ workloads:
       - {name: unlink, share: 10, op: unlink}
       - {name: readdir, share: 5, op: readdir}
       - {name: read, share: 5, rw: read-file}
-    load: {ramp: {start: 11000, factor: 1.1}, refine: 3}
+    load: {ramp: {start: 1200, factor: 1.2}, refine: 4}
 YAML
 "$IOCURVE" run "$T/fmmc.yaml" --out "$T/r" > "$T/r.out" 2> "$T/r.err" ||
 	{ cat "$T/r.out" "$T/r.err"; fail "the metadata M/M/16 campaign runs"; }
@@ -50,20 +52,17 @@ python3 - "$T/r" <<'PY' || { cat "$T/r.out"; fail "the metadata mix's knee withi
 import json, sys
 from queueing import crossing, erlang_c_mean
 d = sys.argv[1]
-want = crossing(16, 1000.0, 1200e-6)
-assert abs(want - 13723) < 1, want
+want = crossing(16, 125.0, 10e-3)
+assert abs(want - 1748) < 1, want
 steps = sorted(json.load(open(d + "/curve-meta.json"))["steps"], key=lambda p: p["step"])
 for s in steps:
     print(f"# step {s['step']}: offered {s['offered_ops']:.0f} storage mean "
           f"{s.get('service_mean_us', 0):.0f}us (Erlang C "
-          f"{1e6 * erlang_c_mean(16, min(s['offered_ops'], 15999), 1000.0):.0f}us) {s['verdict']}")
+          f"{1e6 * erlang_c_mean(16, min(s['offered_ops'], 1999), 125.0):.0f}us) {s['verdict']}")
 w = json.load(open(d + "/summary.json"))["workloads"][0]
 print(f"# knee {w['knee_ops']} ({w['knee_kind']}); Erlang C crossing {want:.0f} "
       f"({100 * (w['knee_ops'] / want - 1):+.2f}%)")
-if "client-bound" in open(d + "/summary.md").read():
-    assert w.get("knee_lower_bound") and w["knee_ops"] <= want * 1.03, w
-else:
-    assert abs(w["knee_ops"] / want - 1) <= 0.03, (w["knee_ops"], want)
+assert abs(w["knee_ops"] / want - 1) <= 0.03, (w["knee_ops"], want)
 pk = w["parts_at_knee"]
 whole = [s for s in steps if s["step"] == pk["step"]][0]
 for p in pk["parts"]:

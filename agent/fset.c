@@ -267,8 +267,7 @@ uint64_t fset_count_files(const struct fset *fs)
 	return fs->files.nlive;
 }
 
-void fset_virtual(struct fset *fs, const struct mix_fileset *spec, uint64_t seed,
-                  uint64_t max_files)
+void fset_init(struct fset *fs, const struct mix_fileset *spec, uint64_t seed, uint64_t max_files)
 {
 	memset(fs, 0, sizeof(*fs));
 	fs->fd = -1;
@@ -277,6 +276,12 @@ void fset_virtual(struct fset *fs, const struct mix_fileset *spec, uint64_t seed
 	fs->rng = seed | 1;
 	fs->max_files = max_files;
 	fs->nleaves = (uint32_t)mix_fileset_leaves(spec);
+}
+
+void fset_virtual(struct fset *fs, const struct mix_fileset *spec, uint64_t seed,
+                  uint64_t max_files)
+{
+	fset_init(fs, spec, seed, max_files);
 	for (uint32_t leaf = 0; leaf < fs->nleaves; leaf++) {
 		for (uint32_t i = 0; i < spec->files; i++)
 			fset_add(&fs->files, leaf, i, 'f', fset_size_of(spec, seed, leaf, i));

@@ -73,6 +73,8 @@ int fset_layout(struct fset *fs, int dirfd, const char *name, const char *path,
                 const struct mix_fileset *spec, uint64_t seed, uint64_t max_files,
                 uint64_t *progress, uint64_t *written, struct error *err);
 void fset_close(struct fset *fs);
+/* An empty set of spec's shape (no names yet, no directory): what layout and virtual fill. */
+void fset_init(struct fset *fs, const struct mix_fileset *spec, uint64_t seed, uint64_t max_files);
 /* The set's names without a directory (a sim's): as fset_layout leaves them. */
 void fset_virtual(struct fset *fs, const struct mix_fileset *spec, uint64_t seed,
                   uint64_t max_files);

@@ -214,13 +214,7 @@ int fset_layout(struct fset *fs, int dirfd, const char *name, const char *path,
 	char text[320], sizes[128];
 	uint64_t r = seed | 1;
 
-	memset(fs, 0, sizeof(*fs));
-	fs->fd = -1;
-	fs->spec = *spec;
-	fs->seed = seed;
-	fs->rng = seed | 1;
-	fs->max_files = max_files;
-	fs->nleaves = (uint32_t)mix_fileset_leaves(spec);
+	fset_init(fs, spec, seed, max_files);
 	if (mkdirat(dirfd, name, 0755) < 0 && errno != EEXIST) {
 		error_set(err, "%s: making the file set's directory: %s", path, strerror(errno));
 		return -1;

@@ -351,7 +351,7 @@ static void worker_queue(struct worker *w, struct engine_io *io)
  * A file operation of stream k in slot io->slot: what it works on picked from the set
  * (a whole-file write's data made first), its paths in the slot's own buffers.
  */
-static void worker_issue_file(struct worker *w, unsigned k, struct engine_io *io, uint64_t now)
+static void worker_issue_file(struct worker *w, unsigned k, struct engine_io *io)
 {
 	enum fileop op = w->stream[k].op;
 	uint16_t slot = io->slot;
@@ -367,7 +367,6 @@ static void worker_issue_file(struct worker *w, unsigned k, struct engine_io *io
 	w->fop[slot] = (uint8_t)op;
 	if (op == FILEOP_WRITE_FILE)
 		datagen_fill(w->data, w->ops->buffer(w->eng, (uint16_t)(w->slot_base + slot)));
-	(void)now;
 }
 
 static void worker_issue(struct worker *w, uint64_t intended, uint64_t now)
@@ -379,23 +378,11 @@ static void worker_issue(struct worker *w, uint64_t intended, uint64_t now)
 
 	io.slot = w->free_slots[--w->nfree];
 	if (st->op != FILEOP_NONE) {
-		worker_issue_file(w, k, &io, now);
-		w->part[io.slot] = (uint8_t)k;
-		w->len[io.slot] = io.len;
-		w->intended[io.slot] = intended;
-		w->submitted[io.slot] = now;
-		w->queued[w->nqueued++] = io.slot;
-		w->slot_wait[io.slot] = worker_slot_wait(w, intended, now);
-		w->writing[io.slot] = io.write;
-		w->syncing[io.slot] = false;
-		w->offset[io.slot] = 0;
-		io.sync = ENGINE_SYNC_NONE;
-		worker_queue(w, &io);
-		if (w->dump_fd >= 0)
-			worker_dump(w, intended);
-		return;
-	}
-	if (w->cfg->replay != NULL) {
+		/* a file operation: its file and length from the set, no offset */
+		worker_issue_file(w, k, &io);
+		op.offset = 0;
+		op.write = io.write;
+	} else if (w->cfg->replay != NULL) {
 		/* the operation replay_next gave this due time (a replay is never a mix) */
 		op.offset = w->rp.cur->offset;
 		op.write = w->rp.cur->write;
@@ -411,7 +398,7 @@ static void worker_issue(struct worker *w, uint64_t intended, uint64_t now)
 	w->len[io.slot] = io.len;
 	io.offset = op.offset;
 	io.write = op.write;
-	if (op.write) {
+	if (op.write && st->op == FILEOP_NONE) {
 		void *buf = w->ops->buffer(w->eng, (uint16_t)(w->slot_base + io.slot));
 
 		datagen_fill(w->data, buf);
@@ -430,7 +417,8 @@ static void worker_issue(struct worker *w, uint64_t intended, uint64_t now)
 	worker_queue(w, &io);
 	if (w->dump_fd >= 0)
 		worker_dump(w, intended);
-	if (!op.write)
+	/* syncs follow data writes; a file operation's own calls are its whole */
+	if (!op.write || st->op != FILEOP_NONE)
 		return;
 	w->writes_inflight++;
 	if (w->sync_every != 0 && ++w->writes_issued % w->sync_every == 0) {

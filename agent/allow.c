@@ -12,12 +12,43 @@
 
 #include "allow.h"
 #include "fsutil.h"
+#include "text.h"
 #include "xalloc.h"
+
+/*
+ * Why url is not a plain nfs://HOST/PATH (an export, or a directory within one), or NULL:
+ * a host of letters, digits, '.', '-' and ':', an absolute plain path (text.h).
+ */
+static const char *allow_nfs_unplain(const char *url)
+{
+	const char *host = url + strlen(ALLOW_NFS), *path = strchr(host, '/');
+
+	if (path == NULL || path == host)
+		return "no host and path (nfs://HOST/EXPORT)";
+	for (const char *p = host; p < path; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '.' || *p == '-' || *p == ':'))
+			return "a host that is not a name or an address";
+	if (strcmp(path, "/") != 0 && path[strlen(path) - 1] == '/')
+		return "a trailing '/'";
+	return text_path_unplain(path);
+}
 
 int allow_add(struct allow *a, const char *path, struct error *err)
 {
 	char real[PATH_MAX];
+	const char *why;
 
+	if (allow_is_nfs(path)) {
+		/* the server's namespace: nothing here to resolve, only plain names to compare */
+		if ((why = allow_nfs_unplain(path)) != NULL) {
+			error_set(err, "--allow %s: %s", path, why);
+			return -1;
+		}
+		a->paths = xreallocarray(a->paths, a->n + 1, sizeof(*a->paths));
+		a->paths[a->n++] = xstrdup(path);
+		return 0;
+	}
 	if (realpath(path, real) == NULL) {
 		error_set(err, "--allow %s: %s", path, strerror(errno));
 		return -1;
@@ -40,6 +71,9 @@ static bool allow_covers(const char *allowed, const char *real)
 {
 	size_t n = strlen(allowed);
 
+	/* a local path and an export never cover each other */
+	if (allow_is_nfs(allowed) != allow_is_nfs(real))
+		return false;
 	if (strcmp(allowed, "/") == 0)
 		return true;
 	return strncmp(allowed, real, n) == 0 && (real[n] == '\0' || real[n] == '/');
@@ -127,9 +161,17 @@ int allow_check(const struct allow *a, const char *path, char *resolved, size_t 
                 struct error *err)
 {
 	char list[1024];
+	const char *why;
 
-	if (allow_resolve(path, resolved, len, err) < 0)
+	if (allow_is_nfs(path)) {
+		if ((why = allow_nfs_unplain(path)) != NULL) {
+			error_set(err, "target %s: %s", path, why);
+			return -1;
+		}
+		snprintf(resolved, len, "%s", path);
+	} else if (allow_resolve(path, resolved, len, err) < 0) {
 		return -1;
+	}
 	for (size_t i = 0; i < a->n; i++)
 		if (allow_covers(a->paths[i], resolved))
 			return 0;

@@ -92,6 +92,17 @@ struct engine_sim_params {
 	uint64_t op_service_ns[FILEOP_COUNT];
 };
 
+/* An NFS export the engine speaks to itself (libnfs), no mount of the kernel's. */
+#define ENGINE_NFS_CONN_MAX 16
+struct engine_nfs_params {
+	char server[256];
+	char export[1024];    /* mounted */
+	uint32_t version;     /* 3 or 4 */
+	uint32_t connections; /* per stream, used round robin (1..ENGINE_NFS_CONN_MAX) */
+	uint32_t uid, gid;    /* AUTH_SYS */
+	uint64_t timeout_ns;  /* an operation unanswered this long: the engine fails */
+};
+
 struct engine_params {
 	int fd; /* the open, laid-out target; -1 for sim. Stays the caller's */
 	/* nfds > 0: several targets in one ring instead (io_uring), each io names its file */
@@ -109,6 +120,12 @@ struct engine_params {
 	 */
 	uint64_t reap_slack_ns;
 	bool files; /* file operations may be queued (io_uring: its thread pool, fpool.h) */
+	/*
+	 * Set: the NFS engine's export; nfs_paths[i] (nfds of them, or one) is stream i's file
+	 * within it, or its file set's directory (a file operation's path is relative to it).
+	 */
+	const struct engine_nfs_params *nfs;
+	const char *const *nfs_paths;
 };
 
 struct engine_ops {
@@ -130,6 +147,8 @@ struct engine_ops {
 	                       int max, bool *woken);
 	/* Waits for (or cancels) what is in flight and frees everything. */
 	void (*close)(struct engine *e);
+	/* Optional: why submit_and_wait failed, in words naming the target (NULL: strerror). */
+	const char *(*error)(struct engine *e);
 };
 
 static inline struct engine *engine_open(const struct engine_ops *ops,
@@ -140,5 +159,6 @@ static inline struct engine *engine_open(const struct engine_ops *ops,
 
 extern const struct engine_ops engine_uring_ops;
 extern const struct engine_ops engine_sim_ops;
+extern const struct engine_ops engine_nfs_ops;
 
 #endif

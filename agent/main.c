@@ -26,6 +26,7 @@
 /* Long options without a letter. */
 #define AGENT_OPT_MAX_FILES 1001
 #define AGENT_OPT_MAX_DEPTH 1002
+#define AGENT_OPT_NFS_ROOT  1003
 
 /*
  * The program: what the link and the plan both read, each one's options, the two
@@ -48,14 +49,17 @@ static void agent_usage(FILE *f)
 	        "usage: iocurve-agent --coordinator HOST:PORT --tls DIR [--name NAME]\n"
 	        "                     (or --tls-fd CRT,KEY,CA instead of --tls DIR)\n"
 	        "                     --allow PATH [--allow PATH...] [--label KEY=VALUE...]\n"
-	        "                     [--allow-device-writes] [--max-frame SIZE] [--verbose]\n"
+	        "                     [--allow-device-writes] [--allow-nfs-root]\n"
+	        "                     [--max-frame SIZE] [--verbose]\n"
 	        "                     [--heartbeat DURATION] [--heartbeat-misses N]\n"
 	        "                     [--dead-man DURATION] [--max-workers N]\n"
 	        "                     [--max-queue-depth N] [--max-block-size SIZE]\n"
 	        "                     [--max-file-size SIZE] [--max-files N] [--max-depth N]\n"
 	        "Runs the I/O a coordinator asks for, only on files under the --allow paths\n"
 	        "(or on block devices given as --allow paths; writing to a device also needs\n"
-	        "--allow-device-writes).\n"
+	        "--allow-device-writes), or on NFS exports given as --allow nfs://HOST/EXPORT\n"
+	        "[/PATH], reached by its own client with the campaign's uid and gid (root's\n"
+	        "only with --allow-nfs-root).\n"
 	        "Liveness (default: the coordinator's, else 1s, 3 and 2s): send heartbeats at\n"
 	        "least every --heartbeat; the coordinator is lost after --heartbeat-misses of\n"
 	        "its intervals in silence; workers stop their I/O once the coordinator has not\n"
@@ -284,6 +288,7 @@ static int agent_parse(struct agent_main *m, int argc, char **argv, const char *
 	    {"allow", required_argument, NULL, 'a'},
 	    {"label", required_argument, NULL, 'l'},
 	    {"allow-device-writes", no_argument, NULL, 'W'},
+	    {"allow-nfs-root", no_argument, NULL, AGENT_OPT_NFS_ROOT},
 	    {"max-frame", required_argument, NULL, 'F'},
 	    {"heartbeat", required_argument, NULL, 'H'},
 	    {"heartbeat-misses", required_argument, NULL, 'M'},
@@ -342,6 +347,9 @@ static int agent_parse(struct agent_main *m, int argc, char **argv, const char *
 			break;
 		case 'W':
 			m->plan_opts.allow_device_writes = true;
+			break;
+		case AGENT_OPT_NFS_ROOT:
+			m->plan_opts.allow_nfs_root = true;
 			break;
 		case 'F': {
 			uint64_t v;

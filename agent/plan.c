@@ -20,6 +20,7 @@
 #include "kview.h"
 #include "layout.h"
 #include "log.h"
+#include "nfstarget.h"
 #include "params.h"
 #include "plan.h"
 #include "pool.h"
@@ -35,6 +36,7 @@ struct plan_wl {
 	uint32_t nworkers;
 	uint32_t warmup_intervals;
 	struct engine_sim_params sim; /* the simulated device of the workload, if any */
+	struct engine_nfs_params nfs; /* the NFS export of the workload, if any */
 	struct hostcpu cpu;           /* host CPU use between interval reports */
 	struct kview kv;              /* the kernel's view of the target's device */
 	uint64_t interval_ns;
@@ -396,14 +398,24 @@ static const struct pool_cbs plan_pool_cbs = {
  * per worker, created when missing) or a block device (writes only with
  * --allow-device-writes). A simulated device needs no path.
  */
-static int plan_target(struct plan *pl, const Iocurve__Prepare *p, struct io_plan *pp,
-                       char *resolved, size_t len, uint64_t *device_size, struct error *err)
+static int plan_target(struct plan *pl, struct plan_wl *w, const Iocurve__Prepare *p,
+                       struct io_plan *pp, char *resolved, size_t len, uint64_t *device_size,
+                       struct error *err)
 {
 	struct stat st;
 	int fd;
 
 	if (p->sim != NULL) {
 		pp->dir = "sim";
+		return 0;
+	}
+	/* an export: the server's, reached by the workers' own client, never by a local path */
+	if (p->nfs != NULL || allow_is_nfs(p->target_dir)) {
+		if (nfstarget_check(&pl->a->allow, pl->o.allow_nfs_root, p->nfs, p->target_dir,
+		                    &w->nfs, resolved, len, err) < 0)
+			return -1;
+		pp->dir = resolved;
+		pp->nfs = &w->nfs;
 		return 0;
 	}
 	if (allow_check(&pl->a->allow, p->target_dir, resolved, len, err) < 0)
@@ -531,7 +543,7 @@ static void plan_prepare(struct plan *pl, const Iocurve__Prepare *p)
 		return;
 	}
 	params.target_fd = -1;
-	if (plan_target(pl, p, &params, resolved, sizeof(resolved), &device_size, &err) < 0) {
+	if (plan_target(pl, w, p, &params, resolved, sizeof(resolved), &device_size, &err) < 0) {
 		plan_send_error(pl, p->workload_index, p->target_dir, err.msg);
 		goto out;
 	}
@@ -570,7 +582,7 @@ static void plan_prepare(struct plan *pl, const Iocurve__Prepare *p)
 		goto out;
 	}
 	/* Space before bytes: a plan that cannot fit is refused before any file is made. */
-	if (p->sim == NULL && !params.device &&
+	if (p->sim == NULL && !params.device && params.nfs == NULL &&
 	    layout_check_space(params.target_fd, params.dir, params.file_prefix, params.io.workers,
 	                       params.file_size, &err) < 0) {
 		plan_send_error(pl, p->workload_index, p->target_dir, err.msg);

@@ -22,6 +22,7 @@ struct plan;
 struct plan_opts {
 	struct params_caps caps;  /* --max-workers and the others */
 	bool allow_device_writes; /* --allow-device-writes: block devices may be written */
+	bool allow_nfs_root;      /* --allow-nfs-root: an NFS target's calls may be root's */
 };
 
 /* Sends env to the coordinator (or drops it when there is no connection). */

@@ -42,6 +42,7 @@ struct io_plan {
 	uint32_t phase_base;  /* fleet index of worker 0: a worker's is phase_base + index */
 	uint32_t phase_total; /* workers in the fleet; uniform arrivals start at index/total */
 	const struct engine_sim_params *sim; /* set: simulated devices, no files */
+	const struct engine_nfs_params *nfs; /* set: dir and path are nfs:// URLs in its export */
 	/* ncpus > 0: the workers run on these CPUs, where the target's completions land */
 	cpu_set_t cpus;
 	int ncpus;

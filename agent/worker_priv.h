@@ -54,6 +54,7 @@ struct worker {
 	const struct engine_ops *ops;
 	struct engine *eng;
 	int fd;
+	const char *nfs_path; /* an NFS target: the file (or set) within the export */
 	uint64_t *intended;  /* per slot: when the schedule wanted it to start */
 	uint64_t *submitted; /* per slot: when it went to the kernel */
 	/*

@@ -17,6 +17,7 @@
 #include "layout.h"
 #include "schedwait.h"
 #include "log.h"
+#include "nfslayout.h"
 #include "safefile.h"
 #include "units.h"
 #include "verify.h"
@@ -135,12 +136,40 @@ static int worker_open_files(struct worker *w, const struct io_plan *cfg, struct
 	return 0;
 }
 
+/* An NFS target: the worker's file laid out over the agent's own client, its engine's. */
+static int worker_open_nfs(struct worker *w, const struct io_plan *cfg, struct error *err)
+{
+	uint64_t written = 0;
+	struct datagen_config dc;
+
+	w->ops = &engine_nfs_ops;
+	w->nfs_path = nfslayout_within(cfg->nfs, cfg->path);
+	if (w->nfs_path == NULL || w->nfs_path[0] == '\0') {
+		error_set(err, "%s: not within the export %s of %s", cfg->path, cfg->nfs->export,
+		          cfg->nfs->server);
+		return -1;
+	}
+	if (mix_is_files(&cfg->io.mix)) {
+		error_set(err, "%s: file sets over NFS are not built yet", cfg->path);
+		return -1;
+	}
+	worker_data(cfg, &dc);
+	if (nfslayout_file(cfg->nfs, w->nfs_path, cfg->file_size, &dc, &cfg->slot->bytes_laid_out,
+	                   &written, err) < 0)
+		return -1;
+	cfg->slot->bytes_laid_out = written;
+	return 0;
+}
+
 /* Open the target as the config says: a simulated device, a block device, or a laid-out file. */
 static int worker_open_target(struct worker *w, const struct io_plan *cfg, struct error *err)
 {
 	uint64_t written = 0;
 	struct datagen_config dc;
 	struct stat st;
+
+	if (cfg->nfs != NULL)
+		return worker_open_nfs(w, cfg, err);
 
 	if (mix_is_files(&cfg->io.mix))
 		return worker_open_files(w, cfg, err);

@@ -31,6 +31,7 @@ static struct engine *worker_open_engine(struct worker *ws, unsigned n, struct e
 {
 	const struct io_plan *cfg = ws[0].cfg;
 	int fds[WORKER_STREAMS_MAX];
+	const char *paths[WORKER_STREAMS_MAX];
 	struct engine_params ep = {.fd = ws[0].fd,
 	                           .queue_depth = n * cfg->io.queue_depth,
 	                           .block_size = cfg->io.block_size,
@@ -41,12 +42,16 @@ static struct engine *worker_open_engine(struct worker *ws, unsigned n, struct e
 	                           .files = mix_is_files(&cfg->io.mix)};
 	struct engine *e;
 
-	if (n > 1) {
-		for (unsigned i = 0; i < n; i++)
+	if (n > 1 || cfg->nfs != NULL) {
+		for (unsigned i = 0; i < n; i++) {
 			fds[i] = ws[i].fd;
+			paths[i] = ws[i].nfs_path;
+		}
 		ep.fds = fds;
 		ep.nfds = n;
 	}
+	ep.nfs = cfg->nfs;
+	ep.nfs_paths = paths;
 	/* a shared sim device: the foreground's worker w has device w, a background spreads */
 	ep.sim.share_dev = cfg->index;
 	ep.sim.share_own = cfg->io.workers;
@@ -277,8 +282,11 @@ int worker_run_streams(const struct io_plan *cfgs, unsigned n)
 	}
 	goto out;
 io_err:
-	error_set(&err, "%s: I/O engine %s: %s", cfgs[0].sim ? "sim" : cfgs[0].path,
-	          ws[0].ops->name, strerror(-ret));
+	if (ws[0].ops->error != NULL && eng != NULL && ws[0].ops->error(eng) != NULL)
+		error_set(&err, "%s", ws[0].ops->error(eng));
+	else
+		error_set(&err, "%s: I/O engine %s: %s", cfgs[0].sim ? "sim" : cfgs[0].path,
+		          ws[0].ops->name, strerror(-ret));
 fail:
 	for (i = 0; i < n; i++)
 		status = worker_fail(&cfgs[i], err.msg);

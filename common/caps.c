@@ -45,6 +45,9 @@ const struct caps_info caps_known[] = {
     {IOCURVE__CAPABILITY__CAPABILITY_FILES, "files",
      "a campaign with a file set (fileset:) or file operations (op:) is refused (it would run "
      "reads and writes on one file)"},
+    {IOCURVE__CAPABILITY__CAPABILITY_NFS, "nfs",
+     "a campaign with an NFS target (target: {nfs: ...}) is refused (it would take the URL for "
+     "a local path)"},
 };
 const size_t caps_nknown = sizeof(caps_known) / sizeof(caps_known[0]);
 

@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 
 #include "text.h"
@@ -170,5 +171,34 @@ void text_wrap_lines(FILE *f, const char *text, size_t width)
 		p += len;
 		if (*p == '\n')
 			p++;
+	}
+}
+
+/*
+ * Why path is not plain, NULL when it is: a control character (a newline would make
+ * two lines of an --allow list or a log), an empty, '.' or '..' part, or longer than
+ * a path can be. Asked of a results directory's plan.yaml, whose target paths become
+ * what `run --resume`'s local agents may create and write.
+ */
+const char *text_path_unplain(const char *path)
+{
+	const char *part = path + 1;
+
+	if (strlen(path) >= PATH_MAX)
+		return "longer than a path can be";
+	for (const unsigned char *p = (const unsigned char *)path; *p != '\0'; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return "a control character";
+	for (;;) {
+		const char *slash = strchr(part, '/');
+		size_t n = slash != NULL ? (size_t)(slash - part) : strlen(part);
+
+		if (n == 0 && (slash != NULL || part == path + 1))
+			return "an empty part ('//')";
+		if ((n == 1 && part[0] == '.') || (n == 2 && part[0] == '.' && part[1] == '.'))
+			return "a '.' or '..' part";
+		if (slash == NULL)
+			return NULL;
+		part = slash + 1;
 	}
 }

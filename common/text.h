@@ -19,6 +19,11 @@ char *text_clean(const char *in, char *out, size_t len, bool multiline);
 
 /* Letters, digits, '.', '_' and '-': what a name that becomes a file name may hold. */
 bool text_name_ok(const char *s);
+/*
+ * What makes an absolute path not plain, in words (a control character, an empty part
+ * '//', a '.' or '..' part, longer than a path can be), or NULL when it is plain.
+ */
+const char *text_path_unplain(const char *path);
 
 /*
  * text to f in lines of at most width characters (bytes), broken at spaces, each line

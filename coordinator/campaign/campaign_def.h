@@ -157,6 +157,18 @@ struct campaign_sim {
 	bool op_service; /* some kind has its own */
 };
 
+/* target: {nfs: {...}}: an NFS export the agents speak to themselves, no mount. */
+struct campaign_nfs {
+	bool enabled;
+	char *server;
+	char *export;         /* mounted; the target's path is nfs://SERVER/EXPORT[/PATH] */
+	uint32_t version;     /* 3 (default) or 4 */
+	uint32_t connections; /* per worker stream, round robin (default 1) */
+	uint32_t uid, gid;    /* AUTH_SYS (default 65534, nobody) */
+	uint64_t timeout_ns;  /* an operation unanswered this long fails the step (30 s) */
+};
+#define CAMPAIGN_NFS_NOBODY 65534u
+
 /*
  * What a workload runs on: target: (the only one, name NULL) or an entry of
  * targets: (named, with the labels of the agents that drive it in select mode).
@@ -167,6 +179,7 @@ struct campaign_target {
 	uint64_t size; /* bytes per file; for a device, 0 means all of it */
 	bool direct;   /* default true; a workload may override it with direct: */
 	struct campaign_sim sim;
+	struct campaign_nfs nfs; /* enabled: path is its URL */
 	struct label *labels; /* select: {labels: {k: v}}: agents of the campaign's that drive it */
 	size_t nlabels;
 };

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fileparse.h"
+#include "nfsparse.h"
 #include "targets.h"
 #include "text.h"
 #include "units.h"
@@ -14,9 +15,9 @@
 #define TARGETS_MAX_LABELS 64
 #define TARGETS_ALIGN      4096u
 
-static const char *const targets_one_keys[] = {"path", "size", "direct", "sim", NULL};
-static const char *const targets_named_keys[] = {"name", "path",   "size", "direct",
-                                                 "sim",  "select", NULL};
+static const char *const targets_one_keys[] = {"path", "size", "direct", "sim", "nfs", NULL};
+static const char *const targets_named_keys[] = {"name", "path", "size",   "direct",
+                                                 "sim",  "nfs",  "select", NULL};
 static const char *const targets_select_keys[] = {"labels", NULL};
 static const char *const targets_sim_keys[] = {
     "servers",    "service_time",       "service", "jitter", "stall",
@@ -235,40 +236,11 @@ static int targets_sim(struct yamlnode_doc *y, const yaml_node_t *map, const cha
 	return 0;
 }
 
-/*
- * Why path is not plain, NULL when it is: a control character (a newline would make
- * two lines of an --allow list or a log), an empty, '.' or '..' part, or longer than
- * a path can be. Asked of a results directory's plan.yaml, whose target paths become
- * what `run --resume`'s local agents may create and write.
- */
-static const char *targets_path_unplain(const char *path)
-{
-	const char *part = path + 1;
-
-	if (strlen(path) >= PATH_MAX)
-		return "longer than a path can be";
-	for (const unsigned char *p = (const unsigned char *)path; *p != '\0'; p++)
-		if (*p < 0x20 || *p == 0x7f)
-			return "a control character";
-	for (;;) {
-		const char *slash = strchr(part, '/');
-		size_t n = slash != NULL ? (size_t)(slash - part) : strlen(part);
-
-		if (n == 0 && (slash != NULL || part == path + 1))
-			return "an empty part ('//')";
-		if ((n == 1 && part[0] == '.') || (n == 2 && part[0] == '.' && part[1] == '.'))
-			return "a '.' or '..' part";
-		if (slash == NULL)
-			return NULL;
-		part = slash + 1;
-	}
-}
-
 /* path, size, direct, sim of one target; pre names it in messages. */
 static int targets_one(struct yamlnode_doc *y, const yaml_node_t *map, const char *pre,
                        struct campaign_target *t)
 {
-	yaml_node_t *path, *size, *direct, *sim;
+	yaml_node_t *path, *size, *direct, *sim, *nfs;
 	char l[160];
 	const char *s;
 
@@ -278,7 +250,23 @@ static int targets_one(struct yamlnode_doc *y, const yaml_node_t *map, const cha
 	if (direct != NULL && yamlnode_bool(y, direct, l, &t->direct) < 0)
 		return -1;
 	sim = yamlnode_lookup(y, map, "sim");
+	nfs = yamlnode_lookup(y, map, "nfs");
 	targets_label(l, sizeof(l), pre, "size");
+	if (nfs != NULL) {
+		if (yamlnode_lookup(y, map, "path") != NULL || sim != NULL) {
+			yamlnode_error(y, map,
+			               "%s: use one of 'path', 'sim' and 'nfs' (the path goes in "
+			               "nfs.path)",
+			               pre);
+			return -1;
+		}
+		if (nfsparse_target(y, nfs, pre, &t->nfs, &t->path) < 0)
+			return -1;
+		return yamlnode_require(y, map, "size", pre, &size) < 0 ||
+		               yamlnode_size(y, size, l, &t->size) < 0
+		           ? -1
+		           : 0;
+	}
 	if (sim != NULL) {
 		if (yamlnode_lookup(y, map, "path") != NULL) {
 			yamlnode_error(y, map, "%s: use either 'path' or 'sim', not both", pre);
@@ -305,11 +293,11 @@ static int targets_one(struct yamlnode_doc *y, const yaml_node_t *map, const cha
 			yamlnode_expected(y, path, lp, "an absolute path such as /mnt/test");
 			return -1;
 		}
-		if (y->plan && targets_path_unplain(s) != NULL) {
+		if (y->plan && text_path_unplain(s) != NULL) {
 			yamlnode_error(y, path,
 			               "%s: the path has %s; a plan to resume may name only plain "
 			               "absolute paths",
-			               lp, targets_path_unplain(s));
+			               lp, text_path_unplain(s));
 			return -1;
 		}
 	}
@@ -561,6 +549,7 @@ void targets_free(struct campaign_target *t, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		free(t[i].name);
 		free(t[i].path);
+		nfsparse_free(&t[i].nfs);
 		label_free(t[i].labels, t[i].nlabels);
 	}
 	free(t);

@@ -205,8 +205,10 @@ static int run_agents_setup(struct run_ctx *ctx, const struct campaign *c, struc
 			const char *tp = c->targets[i].path;
 			struct stat st;
 
-			/* a block device is the target itself: nothing to make */
-			if (tp != NULL && stat(tp, &st) == 0 && S_ISBLK(st.st_mode))
+			/* a block device is the target itself, an export the server's: nothing to
+			 * make */
+			if (c->targets[i].nfs.enabled ||
+			    (tp != NULL && stat(tp, &st) == 0 && S_ISBLK(st.st_mode)))
 				continue;
 			if (tp != NULL && fs_mkdir_p(tp, 0755, err) < 0) {
 				error_prefix(err, "target %s: ", tp);

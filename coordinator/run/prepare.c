@@ -69,6 +69,7 @@ void prepare_build(struct prepare_msg *m, const struct campaign *c, size_t wi)
 
 	iocurve__prepare__init(p);
 	iocurve__sim_target__init(&m->sim);
+	iocurve__nfs_target__init(&m->nfs);
 	m->fleet_rate_limit = 0;
 	m->replay = w->replay;
 	m->replay_counts = NULL;
@@ -95,6 +96,16 @@ void prepare_build(struct prepare_msg *m, const struct campaign *c, size_t wi)
 	mix_to_prepare(&w->io.mix, &m->mix, p);
 	p->lateness_budget_ns = c->slo_latency_ns * PREPARE_LATENESS_PCT / 100;
 	p->queue_sized = w->qd_sized;
+	if (t->nfs.enabled) {
+		m->nfs.server = t->nfs.server;
+		m->nfs.export = t->nfs.export;
+		m->nfs.version = t->nfs.version;
+		m->nfs.connections = t->nfs.connections;
+		m->nfs.uid = t->nfs.uid;
+		m->nfs.gid = t->nfs.gid;
+		m->nfs.timeout_ns = t->nfs.timeout_ns;
+		p->nfs = &m->nfs;
+	}
 	if (t->sim.enabled) {
 		m->sim.servers = t->sim.servers;
 		m->sim.service_ns = t->sim.service_ns;
@@ -116,7 +127,8 @@ void prepare_build(struct prepare_msg *m, const struct campaign *c, size_t wi)
  * What workload w asks of an agent that one without a capability of caps would do
  * otherwise, in words after "agent NAME (VERSION) " into buf; false when caps has all of it.
  */
-static bool prepare_lacks(const struct workload *w, uint64_t caps, char *buf, size_t len)
+static bool prepare_lacks(const struct campaign *c, const struct workload *w, uint64_t caps,
+                          char *buf, size_t len)
 {
 	if (w->io.clone[0] != '\0' && !(caps & IOCURVE__CAPABILITY__CAPABILITY_CLONE))
 		snprintf(buf, len,
@@ -172,6 +184,12 @@ static bool prepare_lacks(const struct workload *w, uint64_t caps, char *buf, si
 		    "which it would run as reads and writes of one file; run an agent of this "
 		    "release",
 		    w->name);
+	else if (campaign_target_of(c, w)->nfs.enabled &&
+	         !(caps & IOCURVE__CAPABILITY__CAPABILITY_NFS))
+		snprintf(buf, len,
+		         "lacks capability 'nfs': workload '%s' runs on NFS export %s, which it "
+		         "would take for a local path; run an agent of this release",
+		         w->name, campaign_target_of(c, w)->path);
 	else
 		return false;
 	return true;
@@ -197,7 +215,7 @@ int prepare_check_caps(const struct campaign *c, uint64_t caps, const char *agen
 	for (size_t i = 0; i < c->nworkloads; i++) {
 		char why[sizeof(err->msg)];
 
-		if (prepare_lacks(&c->workloads[i], caps, why, sizeof(why))) {
+		if (prepare_lacks(c, &c->workloads[i], caps, why, sizeof(why))) {
 			error_set(err, "agent %s (%s) %s", agent, version, why);
 			return -1;
 		}

@@ -22,6 +22,7 @@
 struct prepare_msg {
 	Iocurve__Prepare p;
 	Iocurve__SimTarget sim;
+	Iocurve__NfsTarget nfs;
 	double fleet_rate_limit; /* target.sim.rate_limit, split per worker by prepare_for_agent */
 	const struct trace *replay; /* the workload's trace: each agent gets its workers' share */
 	uint32_t *replay_counts;    /* the share's buffers (prepare_free frees them) */

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/* A connection to an NFS export (libnfs): credentials, version, mounted, no client caches. */
+#ifndef IOCURVE_NFSCONN_H
+#define IOCURVE_NFSCONN_H
+
+#include <stdint.h>
+
+#include "engine.h"
+#include "error.h"
+
+struct nfs_context;
+
+/*
+ * A context mounted on p's export with AUTH_SYS p->uid/p->gid, its caches of directories
+ * and pages off (every call goes to the server); reconnects when the server drops it. Its
+ * synchronous calls give up after p->timeout_ns. NULL with err naming the export.
+ */
+struct nfs_context *nfsconn_open(const struct engine_nfs_params *p, struct error *err);
+void nfsconn_close(struct nfs_context *nfs);
+/* "nfs://SERVER/EXPORT" for messages. */
+void nfsconn_url(const struct engine_nfs_params *p, char *buf, size_t len);
+/*
+ * mkdir -p of path (within the export, "a/b"), each part made when missing; 0, or -1 with
+ * err naming it.
+ */
+int nfsconn_mkdirs(struct nfs_context *nfs, const struct engine_nfs_params *p, const char *path,
+                   struct error *err);
+
+#endif

@@ -76,6 +76,11 @@ void fset_close(struct fset *fs)
 	if (fs->fd >= 0)
 		close(fs->fd);
 	fs->fd = -1;
+	if (fs->store_close != NULL)
+		fs->store_close(fs->store);
+	fs->store = NULL;
+	fs->store_close = NULL;
+	fs->put_back = NULL;
 	fset_pool_free(&fs->files);
 	fset_pool_free(&fs->dirs);
 }
@@ -289,34 +294,6 @@ void fset_virtual(struct fset *fs, const struct mix_fileset *spec, uint64_t seed
 	}
 }
 
-/* Write size bytes of the set's content into dirfd/name (made or truncated): 0 or -errno. */
-static int fset_refill(int dirfd, const char *name, uint32_t size)
-{
-	static unsigned char chunk[1u << 16];
-	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-	uint32_t done = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (chunk[0] == 0)
-		for (size_t i = 0; i < sizeof(chunk); i++)
-			chunk[i] = (unsigned char)(i * 131 + 7) | 1;
-	while (done < size) {
-		uint32_t n = size - done < sizeof(chunk) ? size - done : (uint32_t)sizeof(chunk);
-		ssize_t w = write(fd, chunk, n);
-
-		if (w <= 0) {
-			int e = w < 0 ? errno : EIO;
-
-			close(fd);
-			return -e;
-		}
-		done += (uint32_t)w;
-	}
-	close(fd);
-	return 0;
-}
-
 /* One name put back as laid out: 1 when the disk changed, 0 when not, -1 when it failed. */
 static int fset_put_back(struct fset *fs, struct fset_pool *p, uint32_t i, bool dir)
 {
@@ -324,7 +301,6 @@ static int fset_put_back(struct fset *fs, struct fset_pool *p, uint32_t i, bool 
 	bool want = e->name == (dir ? 'e' : 'f') && (!dir || e->id == 0);
 	uint32_t size = dir ? 0 : fset_size_of(&fs->spec, fs->seed, e->leaf, e->id);
 	char leaf[FSET_PATH_MAX], name[32], alt[32];
-	int dfd, rc = 0;
 
 	if (e->state == FSET_BUSY || e->users > 0)
 		return 0; /* still in flight after the step's drain: left as it is */
@@ -335,26 +311,19 @@ static int fset_put_back(struct fset *fs, struct fset_pool *p, uint32_t i, bool 
 	fset_leaf_path(fs, e->leaf, leaf, sizeof(leaf));
 	snprintf(name, sizeof(name), "%c%u", e->name, e->id);
 	snprintf(alt, sizeof(alt), "%c%u.r", e->name, e->id);
-	if (fs->fd >= 0) {
-		dfd = fs_open_nofollow(fs->fd, leaf[0] ? leaf : ".",
-		                       O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-		if (dfd < 0)
-			return -1;
-		if (!want)
-			rc = (dir ? unlinkat(dfd, name, AT_REMOVEDIR)
-			          : unlinkat(dfd, e->renamed ? alt : name, 0)) < 0 &&
-			             errno != ENOENT
-			         ? -1
-			         : 0;
-		else if (dir)
-			rc = mkdirat(dfd, name, 0755) < 0 && errno != EEXIST ? -1 : 0;
-		else if (e->state == FSET_PRESENT && e->renamed)
-			rc = renameat(dfd, alt, dfd, name) < 0 ? -1 : 0;
-		/* a file made again, or not at its size (a create's is empty): written whole */
-		if (rc == 0 && want && !dir && (e->state != FSET_PRESENT || e->size != size))
-			rc = fset_refill(dfd, name, size) < 0 ? -1 : 0;
-		close(dfd);
-		if (rc < 0)
+	if (fs->put_back != NULL) {
+		struct fset_fix fx = {.leaf = leaf,
+		                      .name = name,
+		                      .alt = alt,
+		                      .want = want,
+		                      .dir = dir,
+		                      .present = e->state == FSET_PRESENT,
+		                      .renamed = e->renamed,
+		                      .refill = want && !dir &&
+		                                (e->state != FSET_PRESENT || e->size != size),
+		                      .size = size};
+
+		if (fs->put_back(fs, &fx) < 0)
 			return -1;
 	}
 	if (want && e->state != FSET_PRESENT)
@@ -395,4 +364,16 @@ int fset_restore(struct fset *fs, uint64_t *made, uint64_t *removed)
 				p->gone[p->ngone++] = i;
 	}
 	return failed ? -1 : 0;
+}
+
+/* "d12" with n < limit: 12; else -1 (a name the layout did not make). */
+long fset_name_num(const char *name, char c, const char *suffix)
+{
+	char *end;
+	long v;
+
+	if (name[0] != c || name[1] < '0' || name[1] > '9')
+		return -1;
+	v = strtol(name + 1, &end, 10);
+	return strcmp(end, suffix) == 0 ? v : -1;
 }

@@ -47,8 +47,30 @@ struct fset_pool {
 	uint32_t next_id; /* a new name's number */
 };
 
+struct fset;
+
+/* What putting one name back asks of the set's storage (fset_restore). */
+struct fset_fix {
+	const char *leaf; /* "d3/d0/": the directories down to it ("" at depth 0) */
+	const char *name; /* as laid out: f3, e0 */
+	const char *alt;  /* renamed: f3.r */
+	bool want;        /* the layout has it */
+	bool dir;
+	bool present; /* there now (under alt when renamed) */
+	bool renamed;
+	bool refill; /* wanted, and missing or not at its size: written whole */
+	uint32_t size;
+};
+
 struct fset {
-	int fd; /* the set's directory */
+	int fd; /* the set's directory (local); -1 on a sim or an NFS export */
+	/*
+	 * The storage's side of fset_restore for one name: 0, or -1 when it could not be put
+	 * back (NULL: a sim's, names only). store is its state, store_close frees it.
+	 */
+	int (*put_back)(struct fset *fs, const struct fset_fix *fx);
+	void *store;
+	void (*store_close)(void *store);
 	struct mix_fileset spec;
 	uint32_t nleaves;
 	uint64_t max_files; /* a create past it fails with EDQUOT (the agent's cap) */
@@ -101,6 +123,8 @@ void fset_done(struct fset *fs, enum fileop op, const struct fset_pick *pk, int 
  * some could not be put back (they stay as they were, and the next step sees them so).
  */
 int fset_restore(struct fset *fs, uint64_t *made, uint64_t *removed);
+/* A name of the layout's: "d12" (c 'd', suffix "") gives 12; -1 for a name it did not make. */
+long fset_name_num(const char *name, char c, const char *suffix);
 /* Files and empty directories the set holds now (its live names). */
 uint64_t fset_count_files(const struct fset *fs);
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "fset.h"
+#include "fsutil.h"
 #include "xalloc.h"
 
 #define FSET_CHUNK (1u << 20)
@@ -25,18 +26,6 @@ struct fset_lay {
 	uint64_t changed; /* names removed or renamed back: metadata to sync too */
 	struct error *err;
 };
-
-/* "d12" with n < limit: 12; else -1 (a name the layout did not make). */
-static long fset_num(const char *name, char c, const char *suffix)
-{
-	char *end;
-	long v;
-
-	if (name[0] != c || name[1] < '0' || name[1] > '9')
-		return -1;
-	v = strtol(name + 1, &end, 10);
-	return strcmp(end, suffix) == 0 ? v : -1;
-}
 
 /* The names in dirfd, read whole before anything in it changes. */
 static char **fset_names(int dirfd, size_t *n)
@@ -131,13 +120,13 @@ static int fset_lay_leaf(struct fset_lay *l, int fd, uint32_t leaf)
 	for (size_t i = 0; i < n; i++) {
 		long k;
 
-		if ((k = fset_num(names[i], 'f', ".r")) >= 0 && k < files) {
+		if ((k = fset_name_num(names[i], 'f', ".r")) >= 0 && k < files) {
 			snprintf(name, sizeof(name), "f%ld", k);
 			l->changed += renameat(fd, names[i], fd, name) == 0;
-		} else if (fset_num(names[i], 'c', "") >= 0 ||
-		           ((k = fset_num(names[i], 'f', "")) >= 0 && k >= files)) {
+		} else if (fset_name_num(names[i], 'c', "") >= 0 ||
+		           ((k = fset_name_num(names[i], 'f', "")) >= 0 && k >= files)) {
 			l->changed += unlinkat(fd, names[i], 0) == 0;
-		} else if ((k = fset_num(names[i], 'e', "")) > 0) {
+		} else if ((k = fset_name_num(names[i], 'e', "")) > 0) {
 			fset_remove_tree(fd, names[i], 1);
 			l->changed++;
 		}
@@ -176,7 +165,7 @@ static int fset_lay_level(struct fset_lay *l, int fd, uint32_t lv, uint32_t leaf
 		return fset_lay_leaf(l, fd, leaf);
 	names = fset_names(fd, &n);
 	for (size_t i = 0; i < n; i++) {
-		long k = fset_num(names[i], 'd', "");
+		long k = fset_name_num(names[i], 'd', "");
 
 		if (k >= (long)sp->dirs)
 			fset_remove_tree(fd, names[i], MIX_FILESET_DEPTH_MAX + 1);
@@ -204,6 +193,60 @@ static int fset_lay_level(struct fset_lay *l, int fd, uint32_t lv, uint32_t leaf
 		close(sub);
 	}
 	return 0;
+}
+
+/* Write size bytes of the set's content into dirfd/name (made or truncated): 0 or -errno. */
+static int fset_refill(int dirfd, const char *name, uint32_t size)
+{
+	static unsigned char chunk[1u << 16];
+	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	uint32_t done = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (chunk[0] == 0)
+		for (size_t i = 0; i < sizeof(chunk); i++)
+			chunk[i] = (unsigned char)(i * 131 + 7) | 1;
+	while (done < size) {
+		uint32_t n = size - done < sizeof(chunk) ? size - done : (uint32_t)sizeof(chunk);
+		ssize_t w = write(fd, chunk, n);
+
+		if (w <= 0) {
+			int e = w < 0 ? errno : EIO;
+
+			close(fd);
+			return -e;
+		}
+		done += (uint32_t)w;
+	}
+	close(fd);
+	return 0;
+}
+
+/* One name put back on the local set's directory (fset.put_back). */
+static int fset_local_put_back(struct fset *fs, const struct fset_fix *fx)
+{
+	int dfd = fs_open_nofollow(fs->fd, fx->leaf[0] ? fx->leaf : ".",
+	                           O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+	int rc = 0;
+
+	if (dfd < 0)
+		return -1;
+	if (!fx->want)
+		rc = (fx->dir ? unlinkat(dfd, fx->name, AT_REMOVEDIR)
+		              : unlinkat(dfd, fx->renamed ? fx->alt : fx->name, 0)) < 0 &&
+		             errno != ENOENT
+		         ? -1
+		         : 0;
+	else if (fx->dir)
+		rc = mkdirat(dfd, fx->name, 0755) < 0 && errno != EEXIST ? -1 : 0;
+	else if (fx->present && fx->renamed)
+		rc = renameat(dfd, fx->alt, dfd, fx->name) < 0 ? -1 : 0;
+	/* a file made again, or not at its size (a create's is empty): written whole */
+	if (rc == 0 && fx->refill)
+		rc = fset_refill(dfd, fx->name, fx->size) < 0 ? -1 : 0;
+	close(dfd);
+	return rc;
 }
 
 int fset_layout(struct fset *fs, int dirfd, const char *name, const char *path,
@@ -247,5 +290,6 @@ int fset_layout(struct fset *fs, int dirfd, const char *name, const char *path,
 		/* the record is for people; the set is what it is without it */
 	}
 	*written = l.written;
+	fs->put_back = fset_local_put_back;
 	return 0;
 }

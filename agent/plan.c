@@ -101,12 +101,13 @@ static void plan_stop_cb(evutil_socket_t fd, short what, void *arg)
 }
 
 /*
- * A worker stopped on its dead-man: the agent's loss, not the campaign's failure
- * (Error.agent_lost). Why, in words: starved (this agent's loop could not run for
+ * A worker stopped on its dead-man, or its storage stopped answering: the agent's loss,
+ * not the campaign's failure (Error.agent_lost). Why, in words: storage lost (an NFS
+ * server silent past the target's timeout), starved (this agent's loop could not run for
  * about the dead-man, the coordinator's word waiting unread) or partitioned (it ran,
  * no word came).
  */
-static void plan_send_lost(struct plan_wl *w, const char *message, uint64_t silent_ns)
+static void plan_send_lost(struct plan_wl *w, const char *message, uint64_t silent_ns, bool storage)
 {
 	struct plan *pl = w->pl;
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
@@ -115,7 +116,11 @@ static void plan_send_lost(struct plan_wl *w, const char *message, uint64_t sile
 	uint64_t stalled = stall_recent(pl->a->stall, now, silent_ns + 5 * NSEC_PER_SEC);
 	char why[1024];
 
-	if (stalled * 2 >= deadman_ns)
+	if (storage)
+		snprintf(why, sizeof(why),
+		         "storage lost: the target stopped answering, so its workers stopped: %s",
+		         message);
+	else if (stalled * 2 >= deadman_ns)
 		snprintf(
 		    why, sizeof(why),
 		    "starved: the agent could not run for %.1f s (its host's CPU or a stop), so "
@@ -136,13 +141,13 @@ static void plan_send_lost(struct plan_wl *w, const char *message, uint64_t sile
 	pl->send(pl->send_arg, &env);
 }
 
-static void plan_on_failed(void *arg, const char *message, uint64_t deadman_ns)
+static void plan_on_failed(void *arg, const char *message, uint64_t deadman_ns, bool storage_lost)
 {
 	struct plan_wl *w = arg;
 	struct plan *pl = w->pl;
 
-	if (deadman_ns != 0)
-		plan_send_lost(w, message, deadman_ns);
+	if (deadman_ns != 0 || storage_lost)
+		plan_send_lost(w, message, deadman_ns, storage_lost);
 	else
 		plan_send_error(pl, w->workload_index, NULL, message);
 	/* Called from inside the pool: free it once the pool's code has returned. */

@@ -49,6 +49,7 @@ struct pool {
 	bool ready;
 	bool failed;
 	uint64_t deadman_ns; /* the failed worker stopped on its dead-man (pool_cbs.on_failed) */
+	bool storage_lost;   /* the failed worker's storage stopped answering */
 
 	/* The step in progress. */
 	uint64_t gen;
@@ -85,7 +86,7 @@ static void pool_fail(struct pool *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	p->cbs->on_failed(p->arg, msg, p->deadman_ns);
+	p->cbs->on_failed(p->arg, msg, p->deadman_ns, p->storage_lost);
 }
 
 /* Take every newly published interval from worker w's ring. */
@@ -172,6 +173,7 @@ static void pool_check_states(struct pool *p)
 
 		if (st == SHM_WORKER_FAILED) {
 			p->deadman_ns = p->slots[w].deadman_ns;
+			p->storage_lost = p->slots[w].storage_lost;
 			pool_fail(p, "worker %u: %s", w, p->slots[w].error);
 			return;
 		}

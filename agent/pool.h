@@ -26,7 +26,7 @@ struct pool_cbs {
 	 * A worker failed or died; the pool is unusable (pool_free it). deadman_ns: the
 	 * worker stopped on its dead-man, the agent silent this long (0: another failure).
 	 */
-	void (*on_failed)(void *arg, const char *message, uint64_t deadman_ns);
+	void (*on_failed)(void *arg, const char *message, uint64_t deadman_ns, bool storage_lost);
 	/*
 	 * All workers' records for one interval, merged (workers in *merged_workers);
 	 * fixed work: of them, finished had completed their work by its end.

@@ -96,6 +96,7 @@ struct shm_worker {
 	_Atomic uint32_t state; /* enum shm_worker_state */
 	char error[512];
 	uint64_t deadman_ns; /* failed on its dead-man: the agent was silent this long (else 0) */
+	bool storage_lost;   /* failed because its storage stopped answering (an NFS server) */
 	uint64_t bytes_laid_out;
 	_Atomic uint64_t published;
 	struct shm_interval slots[SHM_SLOTS];

@@ -16,6 +16,7 @@
 #include "engine.h"
 #include "layout.h"
 #include "schedwait.h"
+#include "fset_nfs.h"
 #include "log.h"
 #include "nfslayout.h"
 #include "safefile.h"
@@ -111,6 +112,12 @@ static int worker_reopen_dsync(struct worker *w, const char *path, struct error 
 	return 0;
 }
 
+/* A worker's file set's seed: each file's size follows from it and the file's place. */
+static uint64_t worker_set_seed(const struct io_plan *cfg)
+{
+	return 0x5eedf11e5ull + (uint64_t)cfg->index * 0x9e3779b97f4a7c15ull;
+}
+
 /*
  * A file workload's set: laid out in the target directory (AGENT-wN.set), or on a sim, its
  * names only. Each file's size is fixed by its place and the worker's index, so a set laid
@@ -118,7 +125,7 @@ static int worker_reopen_dsync(struct worker *w, const char *path, struct error 
  */
 static int worker_open_files(struct worker *w, const struct io_plan *cfg, struct error *err)
 {
-	uint64_t seed = 0x5eedf11e5ull + (uint64_t)cfg->index * 0x9e3779b97f4a7c15ull, written = 0;
+	uint64_t seed = worker_set_seed(cfg), written = 0;
 
 	w->files = true;
 	w->fd = -1;
@@ -150,8 +157,13 @@ static int worker_open_nfs(struct worker *w, const struct io_plan *cfg, struct e
 		return -1;
 	}
 	if (mix_is_files(&cfg->io.mix)) {
-		error_set(err, "%s: file sets over NFS are not built yet", cfg->path);
-		return -1;
+		w->files = true;
+		if (fset_nfs_layout(&w->fs, cfg->nfs, w->nfs_path, &cfg->io.mix.fileset,
+		                    worker_set_seed(cfg), cfg->max_files,
+		                    &cfg->slot->bytes_laid_out, &written, err) < 0)
+			return -1;
+		cfg->slot->bytes_laid_out = written;
+		return 0;
 	}
 	worker_data(cfg, &dc);
 	if (nfslayout_file(cfg->nfs, w->nfs_path, cfg->file_size, &dc, &cfg->slot->bytes_laid_out,

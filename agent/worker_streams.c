@@ -282,11 +282,15 @@ int worker_run_streams(const struct io_plan *cfgs, unsigned n)
 	}
 	goto out;
 io_err:
-	if (ws[0].ops->error != NULL && eng != NULL && ws[0].ops->error(eng) != NULL)
+	if (ws[0].ops->error != NULL && eng != NULL && ws[0].ops->error(eng) != NULL) {
 		error_set(&err, "%s", ws[0].ops->error(eng));
-	else
+		/* the storage stopped answering: the agent's loss, as on_agent_loss says */
+		for (i = 0; ret == -ETIMEDOUT && i < n; i++)
+			cfgs[i].slot->storage_lost = true;
+	} else {
 		error_set(&err, "%s: I/O engine %s: %s", cfgs[0].sim ? "sim" : cfgs[0].path,
 		          ws[0].ops->name, strerror(-ret));
+	}
 fail:
 	for (i = 0; i < n; i++)
 		status = worker_fail(&cfgs[i], err.msg);

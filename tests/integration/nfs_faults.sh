@@ -48,6 +48,10 @@ check "a server that stops answering fails the campaign (exit $rc)" test "$rc" -
 check "the words name the export, the silence and the timeout" grep -q \
 	"nfs://127.0.0.1$EXP: the server has not answered for [2-4]\.[0-9] s (a read, [0-9]* calls unanswered; target nfs.timeout 2 s)" \
 	"$T/stop.out"
+check "the agent is lost as on_agent_loss says, and with none left the campaign fails" grep -q \
+	"campaign stop failed: agent local-0 lost: storage lost: the target stopped answering, so its workers stopped: worker 0: nfs://" \
+	"$T/stop.out"
+check "the steps before it are kept" grep -q "^| 1 | 500 | 500 " "$T/stop.out"
 check "within the timeout and the polling (took $((ended - stopped)) s)" test $((ended - stopped)) -le 10
 
 campaign restart 30s

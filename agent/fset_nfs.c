@@ -94,13 +94,17 @@ static void fset_nfs_remove_tree(struct nfs_context *nfs, const char *path, int 
 static int fset_nfs_write(struct fset_nfs *st, const char *path, uint32_t size)
 {
 	struct nfsfh *fh;
-	uint32_t done = 0;
+	uint32_t done = 0, chunk = (uint32_t)nfsconn_chunk(st->nfs, FSET_NFS_CHUNK);
 	int rc = 0;
 
-	if (nfs_open2(st->nfs, path, O_WRONLY | O_CREAT | O_TRUNC, 0644, &fh) < 0)
+	if (nfsconn_open_write(st->nfs, path, &fh) < 0)
 		return -1;
+	if (nfs_ftruncate(st->nfs, fh, 0) < 0) {
+		nfs_close(st->nfs, fh);
+		return -1;
+	}
 	while (rc == 0 && done < size) {
-		uint32_t n = size - done < FSET_NFS_CHUNK ? size - done : FSET_NFS_CHUNK;
+		uint32_t n = size - done < chunk ? size - done : chunk;
 		int w = nfs_pwrite(st->nfs, fh, done, n, st->data);
 
 		if (w <= 0)

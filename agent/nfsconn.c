@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A connection to an NFS export: what the engine, the layout and file sets open alike. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -47,6 +48,22 @@ struct nfs_context *nfsconn_open(const struct engine_nfs_params *p, struct error
 fail:
 	nfs_destroy_context(nfs);
 	return NULL;
+}
+
+int nfsconn_open_write(struct nfs_context *nfs, const char *path, struct nfsfh **fh)
+{
+	int rc = nfs_open(nfs, path, O_RDWR, fh);
+
+	if (rc == -ENOENT)
+		rc = nfs_creat(nfs, path, 0644, fh);
+	return rc;
+}
+
+uint64_t nfsconn_chunk(struct nfs_context *nfs, uint64_t want)
+{
+	uint64_t max = nfs_get_writemax(nfs);
+
+	return max > 0 && max < want ? max : want;
 }
 
 void nfsconn_close(struct nfs_context *nfs)

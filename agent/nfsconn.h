@@ -9,6 +9,7 @@
 #include "error.h"
 
 struct nfs_context;
+struct nfsfh;
 
 /*
  * A context mounted on p's export with AUTH_SYS p->uid/p->gid, its caches of directories
@@ -17,6 +18,13 @@ struct nfs_context;
  */
 struct nfs_context *nfsconn_open(const struct engine_nfs_params *p, struct error *err);
 void nfsconn_close(struct nfs_context *nfs);
+/*
+ * path opened for writing, made when missing (libnfs's NFSv4 refuses O_CREAT on a file
+ * that exists: it creates EXCLUSIVE4); the caller truncates. 0 or -errno.
+ */
+int nfsconn_open_write(struct nfs_context *nfs, const char *path, struct nfsfh **fh);
+/* The bytes one call writes at most: want, or less when the server takes less in one. */
+uint64_t nfsconn_chunk(struct nfs_context *nfs, uint64_t want);
 /* "nfs://SERVER/EXPORT" for messages. */
 void nfsconn_url(const struct engine_nfs_params *p, char *buf, size_t len);
 /*

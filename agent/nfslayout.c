@@ -74,6 +74,8 @@ static int nfslayout_write(struct nfs_context *nfs, const char *url, struct nfsf
 	uint64_t off = 0, generation = clock_now_ns() + verify_realtime_offset();
 	struct datagen *gen;
 	char *buf = malloc(NFSLAYOUT_CHUNK);
+	/* a call writes what the server takes in one (libnfs's NFSv4 does not split it) */
+	uint64_t chunk = nfsconn_chunk(nfs, NFSLAYOUT_CHUNK);
 	int rc = 0;
 
 	dc.block_size = NFSLAYOUT_CHUNK;
@@ -84,7 +86,7 @@ static int nfslayout_write(struct nfs_context *nfs, const char *url, struct nfsf
 		dc.seed = datagen_clone_seed(data->clone);
 	gen = datagen_new(&dc);
 	while (rc == 0 && off < size) {
-		uint64_t len = size - off < NFSLAYOUT_CHUNK ? size - off : NFSLAYOUT_CHUNK;
+		uint64_t len = size - off < chunk ? size - off : chunk;
 		int n;
 
 		datagen_fill(gen, buf);
@@ -136,7 +138,7 @@ int nfslayout_file(const struct engine_nfs_params *p, const char *path, uint64_t
 	}
 	/* the record goes first: a layout cut short is never taken for a whole one */
 	nfs_unlink(nfs, rec);
-	if (nfs_open2(nfs, path, O_RDWR | O_CREAT | O_TRUNC, 0644, &fh) < 0) {
+	if (nfsconn_open_write(nfs, path, &fh) < 0 || nfs_ftruncate(nfs, fh, 0) < 0) {
 		error_set(err, "%s: creating it: %s", url, nfs_get_error(nfs));
 		goto out;
 	}
@@ -146,7 +148,7 @@ int nfslayout_file(const struct engine_nfs_params *p, const char *path, uint64_t
 		goto out;
 	*written = size;
 	fh = NULL;
-	if (nfs_open2(nfs, rec, O_WRONLY | O_CREAT | O_TRUNC, 0644, &fh) < 0 ||
+	if (nfsconn_open_write(nfs, rec, &fh) < 0 || nfs_ftruncate(nfs, fh, 0) < 0 ||
 	    nfs_pwrite(nfs, fh, 0, strlen(want), want) != (int)strlen(want)) {
 		error_set(err, "%s: writing its layout record: %s", url, nfs_get_error(nfs));
 		rc = -1;

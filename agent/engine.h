@@ -16,6 +16,7 @@
  * and measurement (it keeps intended and submission times per slot itself).
  */
 struct engine;
+struct fset;
 
 /* What an engine_io does beside a read or a write: sync the target (fsync, fdatasync). */
 enum engine_sync { ENGINE_SYNC_NONE = 0, ENGINE_SYNC_FSYNC, ENGINE_SYNC_FDATASYNC };
@@ -126,6 +127,7 @@ struct engine_params {
 	 */
 	const struct engine_nfs_params *nfs;
 	const char *const *nfs_paths;
+	struct fset *const *nfs_sets; /* files: stream i's set (its names and leaves) */
 };
 
 struct engine_ops {

@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "clock.h"
 #include "engine.h"
 #include "fset.h"
+#include "nfs3ops.h"
 #include "nfsconn.h"
 #include "xalloc.h"
 
@@ -42,6 +44,7 @@ struct nfs_req {
 	int res;
 	char path[NFS_PATH_MAX];
 	char path2[NFS_PATH_MAX];
+	struct nfs3_op op3; /* a file operation as NFSv3 calls on handles */
 };
 
 struct engine {
@@ -60,6 +63,7 @@ struct engine {
 	uint64_t timeout_ns;
 	char url[1400];
 	char err[2048];
+	struct nfs3ops *ops3; /* NFSv3 file sets: their operations on handles */
 };
 
 static void nfs_finish(struct nfs_req *r, int res)
@@ -148,11 +152,25 @@ static void nfs_whole_cb(int err, struct nfs_context *nfs, void *data, void *pri
 	nfs_finish(r, err);
 }
 
+static void nfs_op3_done(struct nfs3_op *op, int res)
+{
+	nfs_finish((struct nfs_req *)((char *)op - offsetof(struct nfs_req, op3)), res);
+}
+
 /* The file operation's calls on its path; -1 when libnfs could not queue them. */
 static int nfs_file_call(struct engine *e, struct nfs_context *c, struct nfs_req *r)
 {
 	const struct engine_io *io = &r->io;
 	const char *dir = e->dir[io->file < e->nfiles ? io->file : 0];
+
+	if (e->ops3 != NULL) {
+		r->op3.done = nfs_op3_done;
+		r->op3.buf = e->bufs + (size_t)io->slot * e->block_size;
+		r->op3.len = io->len;
+		r->op3.slot = io->slot;
+		return nfs3ops_start(e->ops3, &r->op3, c, io->file < e->nfiles ? io->file : 0,
+		                     io->op, io->path, io->path2);
+	}
 
 	snprintf(r->path, sizeof(r->path), "%s/%s", dir, io->path ? io->path : "");
 	if (r->path[strlen(r->path) - 1] == '/')
@@ -242,6 +260,12 @@ static struct engine *nfs_engine_open(const struct engine_params *p, struct erro
 				goto fail;
 			}
 		}
+	}
+	/* NFSv3 file sets: one call per operation on handles (libnfs's NFSv4 has no raw calls) */
+	if (p->files && p->nfs->version == 3 && p->nfs_sets != NULL) {
+		e->ops3 = nfs3ops_new(e->conn[0], e->url, p->nfs_paths, p->nfs_sets, nfiles, err);
+		if (e->ops3 == NULL)
+			goto fail;
 	}
 	/* past the mount, no call of ours times out in libnfs: the engine's own clock judges */
 	for (unsigned c = 0; c < e->nconn; c++)
@@ -396,6 +420,7 @@ static void nfs_engine_close(struct engine *e)
 	/* what is in flight is dropped with its context; its callbacks see an error */
 	for (unsigned c = 0; c < e->nconn; c++)
 		nfsconn_close(e->conn[c]);
+	nfs3ops_free(e->ops3);
 	free(e->fh);
 	free(e->dir);
 	free(e->req);

@@ -86,7 +86,7 @@ void fset_close(struct fset *fs)
 }
 
 /* "d3/d0/" for leaf 12 of 4^2: the directories down to it. */
-static size_t fset_leaf_path(const struct fset *fs, uint32_t leaf, char *buf, size_t len)
+size_t fset_leaf_path(const struct fset *fs, uint32_t leaf, char *buf, size_t len)
 {
 	uint32_t digit[MIX_FILESET_DEPTH_MAX];
 	size_t off = 0;

@@ -123,6 +123,8 @@ void fset_done(struct fset *fs, enum fileop op, const struct fset_pick *pk, int 
  * some could not be put back (they stay as they were, and the next step sees them so).
  */
 int fset_restore(struct fset *fs, uint64_t *made, uint64_t *removed);
+/* "d3/d0/" for leaf 12 of 4^2: the directories down to it; its length. */
+size_t fset_leaf_path(const struct fset *fs, uint32_t leaf, char *buf, size_t len);
 /* A name of the layout's: "d12" (c 'd', suffix "") gives 12; -1 for a name it did not make. */
 long fset_name_num(const char *name, char c, const char *suffix);
 /* Files and empty directories the set holds now (its live names). */

@@ -119,6 +119,14 @@ static int fset_nfs_write(struct fset_nfs *st, const char *path, uint32_t size)
 	return rc;
 }
 
+/* path made, or found a directory already: 0; else -1 with the mkdir's error kept. */
+static int fset_nfs_mkdir(struct nfs_context *nfs, const char *path)
+{
+	int rc = nfs_mkdir(nfs, path);
+
+	return rc == 0 || rc == -EEXIST ? 0 : -1;
+}
+
 static int fset_nfs_fail(struct fset_nfs_lay *l, const char *what, const char *path)
 {
 	error_set(l->err, "%s/%s: %s: %s", l->st->url, path, what, nfs_get_error(l->st->nfs));
@@ -168,7 +176,7 @@ static int fset_nfs_leaf(struct fset_nfs_lay *l, const char *dir, uint32_t leaf)
 		fset_add(&fs->files, leaf, i, 'f', size);
 	}
 	snprintf(path, sizeof(path), "%s/e0", dir);
-	if (nfs_mkdir(nfs, path) < 0 && nfs_stat64(nfs, path, &(struct nfs_stat_64){0}) < 0)
+	if (fset_nfs_mkdir(nfs, path) < 0)
 		return fset_nfs_fail(l, "making a directory of the set", path);
 	fset_add(&fs->dirs, leaf, 0, 'e', 0);
 	return 0;
@@ -195,7 +203,7 @@ static int fset_nfs_level(struct fset_nfs_lay *l, const char *dir, uint32_t lv, 
 	fset_nfs_names_free(names, dirs, n);
 	for (uint32_t i = 0; i < sp->dirs; i++) {
 		snprintf(path, sizeof(path), "%s/d%u", dir, i);
-		if (nfs_mkdir(nfs, path) < 0 && nfs_stat64(nfs, path, &(struct nfs_stat_64){0}) < 0)
+		if (fset_nfs_mkdir(nfs, path) < 0)
 			return fset_nfs_fail(l, "making a directory of the set", path);
 		if (fset_nfs_level(l, path, lv + 1, leaf * sp->dirs + i) < 0)
 			return -1;

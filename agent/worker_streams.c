@@ -32,6 +32,7 @@ static struct engine *worker_open_engine(struct worker *ws, unsigned n, struct e
 	const struct io_plan *cfg = ws[0].cfg;
 	int fds[WORKER_STREAMS_MAX];
 	const char *paths[WORKER_STREAMS_MAX];
+	struct fset *sets[WORKER_STREAMS_MAX];
 	struct engine_params ep = {.fd = ws[0].fd,
 	                           .queue_depth = n * cfg->io.queue_depth,
 	                           .block_size = cfg->io.block_size,
@@ -46,12 +47,14 @@ static struct engine *worker_open_engine(struct worker *ws, unsigned n, struct e
 		for (unsigned i = 0; i < n; i++) {
 			fds[i] = ws[i].fd;
 			paths[i] = ws[i].nfs_path;
+			sets[i] = &ws[i].fs;
 		}
 		ep.fds = fds;
 		ep.nfds = n;
 	}
 	ep.nfs = cfg->nfs;
 	ep.nfs_paths = paths;
+	ep.nfs_sets = sets;
 	/* a shared sim device: the foreground's worker w has device w, a background spreads */
 	ep.sim.share_dev = cfg->index;
 	ep.sim.share_own = cfg->io.workers;

@@ -315,7 +315,7 @@ static void nfs_engine_queue(struct engine *e, const struct engine_io *io)
 	else
 		rc = nfs_pread_async(c, fh, io->offset, io->len, nfs_read_cb, r);
 	if (rc < 0)
-		nfs_finish(r, -EIO);
+		nfs_finish(r, rc == -ENOENT ? -ENOENT : -EIO);
 }
 
 /* The oldest call still unanswered, past the timeout: the server is gone. */

@@ -479,14 +479,15 @@ int nfs3ops_start(struct nfs3ops *o, struct nfs3_op *op, struct nfs_context *nfs
 		snprintf(dir, sizeof(dir), "%s/", path);
 		path = dir;
 	}
+	/* a name not of the set (fset_pick found nothing to work on): as a call would find it */
 	if (stream >= o->n || nfs3ops_parse(o->sets[stream], path ? path : "", &op->leaf, op->name,
 	                                    sizeof(op->name)) < 0)
-		return -1;
+		return -ENOENT;
 	op->name2[0] = '\0';
 	if (kind == FILEOP_RENAME && (nfs3ops_parse(o->sets[stream], path2 ? path2 : "", &leaf2,
 	                                            op->name2, sizeof(op->name2)) < 0 ||
 	                              leaf2 != op->leaf))
-		return -1;
+		return -ENOENT;
 	op->o = o;
 	op->nfs = nfs;
 	op->stream = stream;
@@ -496,5 +497,5 @@ int nfs3ops_start(struct nfs3ops *o, struct nfs3_op *op, struct nfs_context *nfs
 	op->moved = 0;
 	op->cookie = 0;
 	memset(op->cookieverf, 0, sizeof(op->cookieverf));
-	return nfs3ops_next(op) < 0 ? -1 : 0;
+	return nfs3ops_next(op) < 0 ? -EIO : 0;
 }

@@ -49,7 +49,8 @@ struct nfs3ops *nfs3ops_new(struct nfs_context *nfs, const char *url, const char
 void nfs3ops_free(struct nfs3ops *o);
 /*
  * Start operation kind on path (relative to stream's set, as fset_pick gives it; rename's
- * new name in path2) on connection nfs; 0, or -1 when the call could not be queued.
+ * new name in path2) on connection nfs; 0, -ENOENT for a path that names nothing of the
+ * set, or -EIO when the call could not be queued.
  */
 int nfs3ops_start(struct nfs3ops *o, struct nfs3_op *op, struct nfs_context *nfs, unsigned stream,
                   enum fileop kind, const char *path, const char *path2);

@@ -26,4 +26,32 @@ for run in 1 2; do
 done
 check "the sets belong to the campaign's uid (65534)" sh -c \
 	"test -z \"\$(find '$EXP/sets' ! -uid 65534 | head -1)\""
+# unlinks only, on sets of 10 files: they run out, and the words say so as on a local set
+cat > "$T/out.yaml" <<YAML
+campaign: out
+agents: {local: 1}
+target: {nfs: {server: 127.0.0.1, export: $EXP, path: out}, size: 1MiB}
+workers: 1
+interval: 500ms
+warmup: 0s
+measure: 2s
+stop: {errors: allow}
+fileset: {dirs: 2, depth: 1, files: 5, size: 4KiB}
+workloads:
+  - {name: unlinks, op: unlink, load: {steps: [50]}}
+YAML
+"$IOCURVE" run "$T/out.yaml" --out "$T/out" > "$T/out.out" 2>&1 || true
+check "unlinks past the set's files fail with words naming it (not an I/O error)" grep -q \
+	"unlink: no file left in the file set to work on" "$T/out/intervals.jsonl"
+check "exactly the set's 10 files were unlinked, the rest failed" python3 - "$T/out/intervals.jsonl" <<'PY'
+import json, sys
+ok = err = 0
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    if o.get("agent") == "*" and "ops" in o:
+        ok += o["ops"]
+        err += o.get("errors", 0)
+print(f"# {ok} unlinks done, {err} failed")
+sys.exit(not (ok == 10 and err > 0))
+PY
 echo "all NFS file set checks passed"

@@ -1,0 +1,92 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Knees over NFS: ramps of 8 KiB random reads and a SWBUILD-like metadata mix (in the
+# 'long' suite, NFS_KNEES=full: the four corners and the mix) on an export of nfs-ganesha
+# (VFS FSAL) and rpcbind on 127.0.0.1 (tests/integration/nfslib.sh), judged at a storage
+# mean of 500 us (client and server share this host's CPUs: at 1 ms the client ran out first). Known answers: every workload's ramp passes its knee, so the summary gives
+# each a Performance @ 1ms that is a rate (not "none" and not ">="), the steps below it met
+# the SLO and one above violated it or saturated, the limit names the storage, and no
+# operation failed; each kind of the mix has operations and a storage latency of its own.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/nfslib.sh"
+
+EXP=$T/export
+nfs_server_start "$EXP"
+trap 'nfs_server_stop; cleanup' EXIT
+
+{
+	cat <<YAML
+campaign: nfs-knees
+agents: {local: 1}
+target: {nfs: {server: 127.0.0.1, export: $EXP, path: knees, connections: 2}, size: 64MiB}
+workers: 2
+interval: 250ms
+warmup: 250ms
+measure: 1500ms
+slo: {latency: 500us, metric: mean}
+stop: {achieved: 95%, ceiling: 50ms, errors: true}
+# SWBUILD unlinks twice what it creates: sets large enough to last an overloaded step
+fileset: {dirs: 4, depth: 2, files: 150, size: {4KiB: 40, 16KiB: 40, 64KiB: 20}}
+workloads:
+YAML
+	if [ "${NFS_KNEES:-short}" = full ]; then
+		cat <<YAML
+  - {name: seqread-64k, rw: read, block_size: 64KiB, load: {ramp: {start: 100MiB/s, factor: 2, max_steps: 8}, refine: 2}}
+  - {name: seqwrite-64k, rw: write, block_size: 64KiB, load: {ramp: {start: 50MiB/s, factor: 2, max_steps: 8}, refine: 2}}
+  - {name: randwrite-8k, rw: randwrite, block_size: 8KiB, load: {ramp: {start: 2000, factor: 2, max_steps: 8}, refine: 2}}
+YAML
+	fi
+	cat <<YAML
+  - {name: randread-8k, rw: randread, block_size: 8KiB, load: {ramp: {start: 2000, factor: 2, max_steps: 8}, refine: 2}}
+  - name: swbuild
+    mix:
+      - {name: stat, share: 70, op: stat}
+      - {name: access, share: 6, op: access}
+      - {name: chmod, share: 5, op: setattr}
+      - {name: readdir, share: 2, op: readdir}
+      - {name: unlink, share: 2, op: unlink}
+      - {name: create, share: 1, op: create}
+      - {name: mkdir, share: 1, op: mkdir}
+      - {name: read, share: 6, rw: read-file}
+      - {name: write, share: 7, rw: write-file}
+    load: {ramp: {start: 1000, factor: 2, max_steps: 8}, refine: 2}
+YAML
+} > "$T/knees.yaml"
+
+"$IOCURVE" run "$T/knees.yaml" --out "$T/r" > "$T/r.out" 2>&1 ||
+	{ cat "$T/r.out"; fail "the campaign over NFS exits 0"; }
+ok "the campaign over NFS exits 0"
+python3 - "$T/r" <<'PY' || { grep -E "@|limit" "$T/r.out"; fail "every workload passes its knee over NFS"; }
+import json, sys
+d = sys.argv[1]
+s = json.load(open(d + "/summary.json"))
+knees = 0
+for w in s["workloads"]:
+    name = w["name"]
+    steps = json.load(open(f"{d}/curve-{name}.json"))["steps"]
+    assert all(st["errors"] == 0 for st in steps), name
+    met = [st["offered_ops"] for st in steps if st["slo_verdict"] == "met"]
+    above = [st for st in steps if met and st["offered_ops"] > max(met)]
+    assert met and above, (name, met)
+    if w["knee_kind"] not in ("interpolated", "measured"):
+        # no step above violated it: every one was not judged, the client named (this host
+        # runs the server too), and the knee is a lower bound at the highest met step
+        assert all(not st["valid"] and ("client" in st["verdict"] or "behind" in st["verdict"])
+                   for st in above), (name, [st["verdict"] for st in above])
+        print(f"# {name}: the client ran out first: {above[0]['verdict']}")
+        continue
+    assert w["knee_ops"] > 0 and any(st["slo_verdict"] == "violated" for st in above), name
+    assert w["limit"].startswith("storage"), (name, w["limit"])
+    print(f"# {name}: knee {w['knee_ops']:.0f} ops/s ({w['knee_mibps']:.1f} MiB/s), met up to "
+          f"{max(met):.0f}, limit: {w['limit']}")
+    knees += 1
+assert knees >= 1, "no workload passed its knee"
+PY
+ok "every workload passes its knee over NFS (a rate at 500 us, met below, violated above, the storage its limit, no errors) or says the client ran out first"
+check "each kind of the mix has its own storage latency" python3 - "$T/r/curve-swbuild.json" <<'PY'
+import json, sys
+parts = json.load(open(sys.argv[1]))["steps"][0]["parts"]
+assert len(parts) == 9, len(parts)
+assert all(p["ops"] > 0 and p["storage_mean_us"] > 0 for p in parts), parts
+PY
+echo "all NFS knee checks passed"

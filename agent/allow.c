@@ -189,6 +189,17 @@ int allow_check(const struct allow *a, const char *path, char *resolved, size_t 
 	return -1;
 }
 
+const char *allow_nfs_cover(const struct allow *a, const char *url)
+{
+	const char *best = NULL;
+
+	for (size_t i = 0; i < a->n; i++)
+		if (allow_is_nfs(a->paths[i]) && allow_covers(a->paths[i], url) &&
+		    (best == NULL || strlen(a->paths[i]) > strlen(best)))
+			best = a->paths[i];
+	return best;
+}
+
 int allow_mkdirs(const struct allow *a, const char *resolved, struct error *err)
 {
 	char again[PATH_MAX];

@@ -38,6 +38,9 @@ void allow_free(struct allow *a);
 int allow_check(const struct allow *a, const char *path, char *resolved, size_t len,
                 struct error *err);
 
+/* The longest --allow nfs:// entry at or above url, or NULL. */
+const char *allow_nfs_cover(const struct allow *a, const char *url);
+
 /* mkdir -p for a directory allow_check accepted; re-checks the result. */
 int allow_mkdirs(const struct allow *a, const char *resolved, struct error *err);
 

@@ -61,6 +61,7 @@ struct engine {
 	uint32_t nready;
 	uint32_t inflight;
 	uint64_t timeout_ns;
+	uint64_t looked_ns; /* when the calls in flight were last looked at for one overdue */
 	char url[1400];
 	char err[2048];
 	struct nfs3ops *ops3; /* NFSv3 file sets: their operations on handles */
@@ -324,6 +325,10 @@ static bool nfs_engine_overdue(struct engine *e, uint64_t now)
 	uint64_t oldest = UINT64_MAX;
 	const struct nfs_req *o = NULL;
 
+	/* a walk of every slot, ten times a second at most: not on every wake */
+	if (now - e->looked_ns < NSEC_PER_SEC / 10)
+		return false;
+	e->looked_ns = now;
 	for (uint32_t i = 0; i < e->queue_depth; i++)
 		if (e->req[i].busy && e->req[i].sent_ns < oldest) {
 			oldest = e->req[i].sent_ns;

@@ -91,7 +91,17 @@ int nfsconn_mkdirs(struct nfs_context *nfs, const struct engine_nfs_params *p, c
 			continue;
 		}
 		part[n] = '\0';
-		if (n > 0 && nfs_stat64(nfs, part, &st) < 0) {
+		if (n > 0 && n <= strlen(p->allowed) && nfs_stat64(nfs, part, &st) < 0) {
+			/* the agent's --allow names it: it is the server's to have, never made here
+			 */
+			nfsconn_url(p, url, sizeof(url));
+			error_set(
+			    err,
+			    "%s/%s: missing on the server, and it is at or above the directory "
+			    "the agent allows (--allow): make it there",
+			    url, part);
+			return -1;
+		} else if (n > 0 && nfs_stat64(nfs, part, &st) < 0) {
 			rc = nfs_mkdir(nfs, part);
 			if (rc < 0 && rc != -EEXIST) {
 				nfsconn_url(p, url, sizeof(url));

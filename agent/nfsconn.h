@@ -28,8 +28,8 @@ uint64_t nfsconn_chunk(struct nfs_context *nfs, uint64_t want);
 /* "nfs://SERVER/EXPORT" for messages. */
 void nfsconn_url(const struct engine_nfs_params *p, char *buf, size_t len);
 /*
- * mkdir -p of path (within the export, "a/b"), each part made when missing; 0, or -1 with
- * err naming it.
+ * mkdir -p of path (within the export, "a/b"), each part beneath p->allowed made when
+ * missing (those at or above it must exist); 0, or -1 with err naming it.
  */
 int nfsconn_mkdirs(struct nfs_context *nfs, const struct engine_nfs_params *p, const char *path,
                    struct error *err);

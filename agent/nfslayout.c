@@ -18,7 +18,7 @@ const char *nfslayout_within(const struct engine_nfs_params *p, const char *url)
 {
 	size_t n = strlen("nfs://"), sl = strlen(p->server), el = strlen(p->export);
 
-	if (strncmp(url, "nfs://", n) != 0 || strncmp(url + n, p->server, sl) != 0)
+	if (url == NULL || strncmp(url, "nfs://", n) != 0 || strncmp(url + n, p->server, sl) != 0)
 		return NULL;
 	url += n + sl;
 	if (strcmp(p->export, "/") != 0) {

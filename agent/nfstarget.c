@@ -47,5 +47,12 @@ int nfstarget_check(const struct allow *a, bool allow_root, const Iocurve__NfsTa
 		          target_dir, out->uid, out->gid);
 		return -1;
 	}
-	return allow_check(a, target_dir, resolved, len, err);
+	if (allow_check(a, target_dir, resolved, len, err) < 0)
+		return -1;
+	{
+		const char *within = nfslayout_within(out, allow_nfs_cover(a, target_dir));
+
+		snprintf(out->allowed, sizeof(out->allowed), "%s", within ? within : "");
+	}
+	return 0;
 }

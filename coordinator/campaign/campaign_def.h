@@ -162,6 +162,7 @@ struct campaign_nfs {
 	bool enabled;
 	char *server;
 	char *export;         /* mounted; the target's path is nfs://SERVER/EXPORT[/PATH] */
+	char *export_url;     /* nfs://SERVER/EXPORT: what `run`'s local agents are allowed */
 	uint32_t version;     /* 3 (default) or 4 */
 	uint32_t connections; /* per worker stream, round robin (default 1) */
 	uint32_t uid, gid;    /* AUTH_SYS (default 65534, nobody) */

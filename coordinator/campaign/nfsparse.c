@@ -111,6 +111,9 @@ int nfsparse_target(struct yamlnode_doc *y, const yaml_node_t *map, const char *
 	}
 	nfs->server = xstrdup(server);
 	nfs->export = xstrdup(export);
+	len = strlen(server) + strlen(export) + 16;
+	nfs->export_url = xmalloc(len);
+	snprintf(nfs->export_url, len, "nfs://%s%s", server, strcmp(export, "/") == 0 ? "" : export);
 	len = strlen(server) + strlen(export) + (path ? strlen(path) : 0) + 16;
 	*url = xmalloc(len);
 	snprintf(*url, len, "nfs://%s%s%s%s", server, strcmp(export, "/") == 0 ? "" : export,
@@ -122,4 +125,5 @@ void nfsparse_free(struct campaign_nfs *nfs)
 {
 	free(nfs->server);
 	free(nfs->export);
+	free(nfs->export_url);
 }

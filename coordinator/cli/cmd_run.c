@@ -130,8 +130,11 @@ static int run_opened(void *arg, const struct campaign *c, const char *results, 
 		const char **allow = xcalloc(c->ntargets + 1, sizeof(*allow));
 		size_t nallow = 0;
 
+		/* an export: the whole of it, whose directories beneath the agents may make */
 		for (size_t i = 0; i < c->ntargets; i++)
-			if (c->targets[i].path != NULL)
+			if (c->targets[i].nfs.enabled)
+				allow[nallow++] = c->targets[i].nfs.export_url;
+			else if (c->targets[i].path != NULL)
 				allow[nallow++] = c->targets[i].path;
 		if (nallow == 0)
 			allow[nallow++] = "/dev/null";

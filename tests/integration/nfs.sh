@@ -98,4 +98,37 @@ campaign root write ", uid: 0, gid: 0"
 check "a plan with root's credentials is refused, naming --allow-nfs-root" grep -q \
 	"asks for uid 0 gid 0; root's credentials on an NFS server need the agent flag --allow-nfs-root" \
 	"$T/root.out"
+# an agent started by hand, allowed only nfs://127.0.0.1$EXP/team/a (missing on the server)
+daemon_certs n1
+daemon_serve "$T/serve.log" "$T/dres"
+"$IOCURVE_AGENT" --coordinator "127.0.0.1:$PORT" --tls "$T/ca" --name n1 \
+	--allow "nfs://127.0.0.1$EXP/team/a" 2> "$T/n1.log" &
+PIDS="$PIDS $!"
+wait_for "$T/serve.log" "agent n1: clock offset" 15 || fail "agent n1 joins"
+hand() { # hand NAME PATH: fixed work on nfs PATH of the export, by agent n1
+	cat > "$T/$1.yaml" <<YAML
+campaign: $1
+agents: {select: {count: 1}, wait: 10s}
+target: {nfs: {server: 127.0.0.1, export: $EXP, path: $2}, size: 1MiB}
+workers: 1
+interval: 200ms
+warmup: 0s
+workloads:
+  - {name: w, rw: write, block_size: 64KiB, load: {work: {bytes: 1MiB}, rate: max}}
+YAML
+	"$IOCURVE" run "$T/$1.yaml" --coordinator "$SOCK" > "$T/$1.out" 2>&1
+}
+hand outside other/run && fail "a path outside the agent's --allow is refused"
+check "a path outside the agent's --allow is refused, in words" grep -q \
+	"target nfs://127.0.0.1$EXP/other/run is outside the allowed paths (nfs://127.0.0.1$EXP/team/a)" \
+	"$T/outside.out"
+hand missing team/a/run && fail "an allowed directory missing on the server is refused"
+check "an allowed directory missing on the server is named, not made" sh -c \
+	"grep -q 'nfs://127.0.0.1$EXP/team: missing on the server, and it is at or above the directory the agent allows (--allow): make it there' '$T/missing.out' &&
+	 ! test -e '$EXP/team' && ! test -e '$EXP/other'"
+mkdir -p "$EXP/team/a"
+chown -R 65534:65534 "$EXP/team"
+hand made team/a/run || { cat "$T/made.out"; fail "beneath an allowed directory that exists, the agent makes what it needs"; }
+check "beneath an allowed directory that exists, the agent makes what it needs" \
+	test "$(stat -c %s "$EXP/team/a/run/n1-w0.dat")" -eq 1048576
 echo "all NFS checks passed"

@@ -75,6 +75,8 @@ static void test_nfs_target(void **state)
 	assert_int_equal(p.connections, 1);
 	assert_int_equal(p.version, 3);
 	assert_int_equal(p.uid, 1000);
+	/* allowed at the export: every directory beneath it may be made */
+	assert_string_equal(p.allowed, "");
 	/* the URL names another export than the one the plan mounts */
 	assert_int_equal(
 	    nfstarget_check(&a, false, &n, "nfs://127.0.0.1/srv/y/run", &p, r, sizeof(r), &err),
@@ -87,6 +89,14 @@ static void test_nfs_target(void **state)
 	assert_non_null(strstr(err.msg, "--allow-nfs-root"));
 	assert_int_equal(
 	    nfstarget_check(&a, true, &n, "nfs://127.0.0.1/srv/x/run", &p, r, sizeof(r), &err), 0);
+	/* allowed at a directory within the export: that directory is the server's to have */
+	assert_int_equal(allow_add(&a, "nfs://127.0.0.1/srv/x/team/a", &err), 0);
+	assert_int_equal(nfstarget_check(&a, true, &n, "nfs://127.0.0.1/srv/x/team/a/run", &p, r,
+	                                 sizeof(r), &err),
+	                 0);
+	assert_string_equal(p.allowed, "team/a");
+	assert_string_equal(allow_nfs_cover(&a, "nfs://127.0.0.1/srv/x/team/a/run"),
+	                    "nfs://127.0.0.1/srv/x/team/a");
 	/* no settings: an older coordinator's URL is not taken for a path */
 	assert_int_equal(
 	    nfstarget_check(&a, true, NULL, "nfs://127.0.0.1/srv/x/run", &p, r, sizeof(r), &err),

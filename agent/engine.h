@@ -102,6 +102,7 @@ struct engine_nfs_params {
 	uint32_t connections; /* per stream, used round robin (1..ENGINE_NFS_CONN_MAX) */
 	uint32_t uid, gid;    /* AUTH_SYS */
 	uint64_t timeout_ns;  /* an operation unanswered this long: the engine fails */
+	bool dsync;           /* sync: dsync: every write FILE_SYNC (the files opened O_SYNC) */
 	/* within the export, the directory the agent's --allow names ("": the export or above
 	 * it): it must exist; only what lies beneath it is made */
 	char allowed[1024];

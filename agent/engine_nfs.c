@@ -253,7 +253,9 @@ static struct engine *nfs_engine_open(const struct engine_params *p, struct erro
 		if (p->files)
 			continue;
 		for (unsigned f = 0; f < nfiles; f++) {
-			int rc = nfs_open(e->conn[c], e->dir[f], O_RDWR, &e->fh[c * nfiles + f]);
+			int rc =
+			    nfs_open(e->conn[c], e->dir[f], O_RDWR | (p->nfs->dsync ? O_SYNC : 0),
+			             &e->fh[c * nfiles + f]);
 
 			if (rc < 0) {
 				error_set(err, "%s/%s: opening it: %s", e->url, e->dir[f],

@@ -420,6 +420,7 @@ static int plan_target(struct plan *pl, struct plan_wl *w, const Iocurve__Prepar
 		                    &w->nfs, resolved, len, err) < 0)
 			return -1;
 		pp->dir = resolved;
+		w->nfs.dsync = pp->io.dsync;
 		pp->nfs = &w->nfs;
 		return 0;
 	}

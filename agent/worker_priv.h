@@ -7,7 +7,6 @@
 #ifndef IOCURVE_WORKER_PRIV_H
 #define IOCURVE_WORKER_PRIV_H
 
-#include <sys/types.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -56,8 +55,8 @@ struct worker {
 	struct engine *eng;
 	int fd;
 	const char *nfs_path; /* an NFS target: the file (or set) within the export */
-	uint64_t *intended;   /* per slot: when the schedule wanted it to start */
-	uint64_t *submitted;  /* per slot: when it went to the kernel */
+	uint64_t *intended;  /* per slot: when the schedule wanted it to start */
+	uint64_t *submitted; /* per slot: when it went to the kernel */
 	/*
 	 * Slots queued since the last submission: stamped with one clock read just before
 	 * it, so the storage's latency holds no reap or issue work of the client's.
@@ -200,9 +199,5 @@ void worker_step_post(struct worker *w, struct worker_run *r, int n, bool woken,
 uint64_t worker_step_pre(struct worker *w, struct worker_run *r, uint64_t now);
 int worker_setup(struct worker *w, const struct io_plan *cfg, struct error *err);
 void worker_teardown(struct worker *w);
-/* agent/worker_files.c: a file operation's pick and paths, its words, the set put back */
-void worker_issue_file(struct worker *w, unsigned k, struct engine_io *io);
-void worker_file_cause(const struct worker *w, uint16_t slot, int32_t res, char *buf, size_t len);
-void worker_files_put_back(struct worker *w);
 
 #endif

@@ -262,6 +262,9 @@ static int targets_one(struct yamlnode_doc *y, const yaml_node_t *map, const cha
 		}
 		if (nfsparse_target(y, nfs, pre, &t->nfs, &t->path) < 0)
 			return -1;
+		/* the agent's own client has no cache to bypass: nothing is O_DIRECT */
+		if (direct == NULL)
+			t->direct = false;
 		return yamlnode_require(y, map, "size", pre, &size) < 0 ||
 		               yamlnode_size(y, size, l, &t->size) < 0
 		           ? -1

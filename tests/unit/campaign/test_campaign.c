@@ -251,7 +251,7 @@ static void test_unknown_key(void **state)
 	    "agents: {local: 1}\n"
 	    "target: {path: /tmp/x, size: 1MiB, sise: 2}\n"
 	    "workloads: [{name: a, load: {steps: [1]}}]\n",
-	    "test.yaml:3:36: unknown key 'sise' in target (known: path, size, direct, sim)");
+	    "test.yaml:3:36: unknown key 'sise' in target (known: path, size, direct, sim, nfs)");
 	testlib_campaign_fails(TEST_HEAD "slo: {latncy: 1ms}\n"
 	                                 "workloads: [{name: a, load: {steps: [1]}}]\n",
 	                       "test.yaml:4:7: unknown key 'latncy' in slo (known: latency, "
@@ -330,7 +330,7 @@ static void test_wrong_type(void **state)
 	    "agents: {local: 1}\n"
 	    "target: /tmp/x\n"
 	    "workloads: [{name: a, load: {steps: [1]}}]\n",
-	    "test.yaml:3:9: target: expected a mapping with path, size, direct, sim, got "
+	    "test.yaml:3:9: target: expected a mapping with path, size, direct, sim, nfs, got "
 	    "'/tmp/x'");
 	testlib_campaign_fails(
 	    TEST_HEAD "workloads: {name: a}\n",

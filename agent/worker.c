@@ -200,7 +200,7 @@ static void worker_copy_out(struct worker *w, struct shm_interval *dst, uint64_t
 	hist_copy_used(&dst->rec.write_latency, &rec->write_latency);
 	hist_copy_used(&dst->rec.sync_latency, &rec->sync_latency);
 	dst->rec.nparts = rec->nparts;
-	dst->rec.parts_pad = rec->parts_pad;
+	dst->rec.parts_cap = rec->nparts;
 	dst->rec.parts = parts;
 }
 

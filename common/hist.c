@@ -17,13 +17,22 @@ void hist_reset(struct hist *h)
 	h->min = UINT64_MAX;
 }
 
+void hist_clear(struct hist *h)
+{
+	if (h->count > 0 && h->min <= h->max) {
+		unsigned lo = hist_index(h->min), hi = hist_index(h->max);
+
+		memset(&h->bins[lo], 0, (size_t)(hi - lo + 1) * sizeof(h->bins[0]));
+	}
+	h->count = 0;
+	h->sum = 0;
+	h->min = UINT64_MAX;
+	h->max = 0;
+}
+
 void hist_copy_used(struct hist *dst, const struct hist *src)
 {
-	if (dst->count > 0 && dst->min <= dst->max) {
-		unsigned lo = hist_index(dst->min), hi = hist_index(dst->max);
-
-		memset(&dst->bins[lo], 0, (size_t)(hi - lo + 1) * sizeof(dst->bins[0]));
-	}
+	hist_clear(dst);
 	if (src->count > 0 && src->min <= src->max) {
 		unsigned lo = hist_index(src->min), hi = hist_index(src->max);
 
@@ -369,7 +378,7 @@ int hist_decode(struct hist *h, const struct Iocurve__Histogram *in, struct erro
 			return -1;
 	}
 	/* Only now touch h, so a rejected message leaves the caller's histogram intact. */
-	hist_reset(h);
+	hist_clear(h);
 	h->count = in->count;
 	h->sum = in->sum;
 	h->min = in->count ? in->min : UINT64_MAX;

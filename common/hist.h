@@ -67,11 +67,19 @@ static inline void hist_record(struct hist *h, uint64_t v)
 		h->max = v;
 }
 
+/* Fresh memory (malloc'd, on the stack) as an empty histogram: all ~37 KB written. */
 void hist_reset(struct hist *h);
 /*
+ * A histogram made before, empty again, writing only the bins it used. Like
+ * hist_copy_used, it needs h to hold no count outside its [min, max] bins: what
+ * hist_reset, hist_record, hist_merge and hist_decode keep; a zeroed hist is such a one.
+ * A report's few hundred bins in use cost that many, not 4,608.
+ */
+void hist_clear(struct hist *h);
+/*
  * dst becomes a copy of src, writing only the bins either of them uses: both must hold
- * no count outside their [min, max] bins (what hist_reset and hist_record keep; a zeroed
- * hist is such a one). A 37 KB histogram of a few hundred bins in use costs that many.
+ * no count outside their [min, max] bins (as for hist_clear). A 37 KB histogram of a
+ * few hundred bins in use costs that many.
  */
 void hist_copy_used(struct hist *dst, const struct hist *src);
 /* Lowest value that falls in bin idx, and the bin's representative (midpoint). */
@@ -109,7 +117,9 @@ uint64_t hist_quantile(const struct hist *h, double q);
  * of entries, indexes in range, no zero-count pairs, counts that add up to
  * count, min and max in the first and last non-empty bins, all-zero fields
  * when empty); on a malformed message it fills err, returns -1 and leaves *h
- * untouched. The wire min is 0 when count is 0 (UINT64_MAX in memory).
+ * untouched. The wire min is 0 when count is 0 (UINT64_MAX in memory). *h is a
+ * histogram made before (hist_reset, or zeroed), emptied by hist_clear: decoding
+ * writes the bins the message and *h held, not the whole table.
  */
 /* protobuf-c >= 1.4 names the struct Iocurve__Histogram (no leading underscore). */
 struct Iocurve__Histogram;

@@ -82,7 +82,7 @@ void record_init(struct record *r)
 	hist_reset(&r->write_latency);
 	hist_reset(&r->sync_latency);
 	r->nparts = 0;
-	r->parts_pad = 0;
+	r->parts_cap = 0;
 	r->parts = NULL;
 }
 
@@ -91,12 +91,27 @@ void record_release(struct record *r)
 	free(r->parts);
 	r->parts = NULL;
 	r->nparts = 0;
+	r->parts_cap = 0;
+}
+
+static void record_part_empty(struct record_part *p)
+{
+	p->ops = p->reads = p->bytes = p->errors = 0;
+	hist_clear(&p->latency);
+	hist_clear(&p->service);
 }
 
 void record_reset(struct record *r)
 {
-	record_release(r);
-	record_init(r);
+	memset(r, 0, offsetof(struct record, latency));
+	hist_clear(&r->latency);
+	hist_clear(&r->service);
+	hist_clear(&r->read_latency);
+	hist_clear(&r->write_latency);
+	hist_clear(&r->sync_latency);
+	for (uint32_t i = 0; i < r->nparts; i++)
+		record_part_empty(&r->parts[i]);
+	r->nparts = 0;
 }
 
 void record_copy(struct record *dst, const struct record *src)
@@ -115,6 +130,7 @@ void record_copy(struct record *dst, const struct record *src)
 	}
 	*dst = *src;
 	dst->parts = parts;
+	dst->parts_cap = src->nparts;
 }
 
 void record_parts_use(struct record *r, uint32_t n)
@@ -123,15 +139,18 @@ void record_parts_use(struct record *r, uint32_t n)
 		n = RECORD_PARTS_MAX;
 	if (n <= r->nparts)
 		return;
-	r->parts = xreallocarray(r->parts, n, sizeof(*r->parts));
-	for (uint32_t i = r->nparts; i < n; i++) {
-		struct record_part *p = &r->parts[i];
+	if (n > r->parts_cap) {
+		r->parts = xreallocarray(r->parts, n, sizeof(*r->parts));
+		for (uint32_t i = r->parts_cap; i < n; i++) {
+			struct record_part *p = &r->parts[i];
 
-		p->ops = p->reads = p->bytes = p->errors = 0;
-		hist_reset(&p->latency);
-		hist_reset(&p->service);
+			p->ops = p->reads = p->bytes = p->errors = 0;
+			hist_reset(&p->latency);
+			hist_reset(&p->service);
+		}
+		r->parts_cap = n;
 	}
-	r->nparts = n;
+	r->nparts = n; /* parts past nparts are empty (record_reset) */
 }
 
 /* a + b stopped at max, as record_merge's sums are. */
@@ -145,8 +164,8 @@ static uint64_t record_sat_add(uint64_t a, uint64_t b, uint64_t max)
 void record_drop_kinds(struct record *r)
 {
 	r->read_bytes = 0;
-	hist_reset(&r->read_latency);
-	hist_reset(&r->write_latency);
+	hist_clear(&r->read_latency);
+	hist_clear(&r->write_latency);
 }
 
 void record_merge_dev(char *dst, const char *src)

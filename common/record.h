@@ -140,12 +140,13 @@ struct record {
 	 * A mix's parts (CAPABILITY_MIX), in the plan's order; nparts 0: a plain workload.
 	 * Each part is a histogram (~37 KB), so they are allocated only for a record that
 	 * has parts (record_parts_use): a plain workload's record carries one pointer, not
-	 * ~300 KB of parts it never uses. The array belongs to the record: record_reset and
-	 * record_release free it, record_copy and record_merge give dst its own. Every
-	 * completed operation is in exactly one part (record_check_parts).
+	 * ~300 KB of parts it never uses. The array belongs to the record: record_release
+	 * frees it, record_reset empties and keeps it for the record's next use (parts_cap
+	 * of them, each empty past nparts), record_copy and record_merge give dst its own.
+	 * Every completed operation is in exactly one part (record_check_parts).
 	 */
 	uint32_t nparts;
-	uint32_t parts_pad;
+	uint32_t parts_cap;
 	struct record_part *parts; /* nparts of them; NULL when nparts is 0 */
 };
 
@@ -181,9 +182,11 @@ static inline uint64_t *record_at(struct record *r, const struct record_counter 
 
 /*
  * A record's life: record_init readies fresh memory (malloc'd, on the stack) as a
- * record of nothing without parts; record_reset empties a record already made,
- * freeing its parts; record_release frees what the record holds (its parts) before
- * its memory goes. A record zeroed by calloc is already initialised.
+ * record of nothing without parts (~185 KB written); record_reset empties a record
+ * already made, writing only the bins it used and keeping its parts' memory for the
+ * next record_parts_use, so a record used again costs what it held, not its size;
+ * record_release frees what the record holds (its parts) before its memory goes. A
+ * record zeroed by calloc is already initialised.
  */
 void record_init(struct record *r);
 void record_reset(struct record *r);

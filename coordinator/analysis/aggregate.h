@@ -242,9 +242,11 @@ int agg_add_record(struct agg_step *st, uint32_t agent, uint32_t interval,
 /*
  * Decode one report into a record (also used by agg_add), checked whole
  * (record_decode, agg_record_check): an error names the interval, the field and
- * its value ("interval 3: host_cpu_pct 1e+308 is outside [0, 100]"). rec is fresh
- * memory (or released): it is initialised here, and holds a mix's parts after,
- * whether or not the report was accepted: free it with agg_record_free.
+ * its value ("interval 3: host_cpu_pct 1e+308 is outside [0, 100]"). rec is a record
+ * made before (agg_record_init, or zeroed by calloc), emptied here: the same one
+ * taking report after report costs the bins each held, not its ~185 KB. It holds a
+ * mix's parts after, whether or not the report was accepted: free it with
+ * agg_record_free.
  */
 int agg_record_from_report(struct agg_record *rec, const Iocurve__IntervalReport *r,
                            struct error *err);

@@ -679,6 +679,7 @@ void runner_free(struct runner *r)
 	runner_features_free(r);
 	step_free(r->st);
 	step_free(r->probe);
+	agg_record_free(r->report);
 	for (size_t i = 0; i < r->c->nworkloads; i++)
 		free(r->points[i]);
 	free(r->points);

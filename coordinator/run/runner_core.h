@@ -107,9 +107,14 @@ struct runner {
 	double rate;         /* the step in progress offers this (0: max) */
 	struct step *st;     /* the step in progress (or the last one run) */
 	struct step *probe;  /* cooling: the probe in progress */
-	uint32_t retries;    /* the step in progress ran this many times before, client disturbed */
-	uint64_t cool_from;  /* cooling: when the step before it ended */
-	uint32_t cool_ms;    /* the cooldown before step `step` (0: none) */
+	/*
+	 * Each agent's report decoded into this one record, used again (agg_add): the
+	 * bins a report held are what it costs to empty, not a fresh ~185 KB.
+	 */
+	struct agg_record *report;
+	uint32_t retries;   /* the step in progress ran this many times before, client disturbed */
+	uint64_t cool_from; /* cooling: when the step before it ended */
+	uint32_t cool_ms;   /* the cooldown before step `step` (0: none) */
 	const char *cool_outcome;
 	bool have_next; /* resumed: the planner already chose the next rate */
 	double next_rate;

@@ -275,6 +275,14 @@ static void runner_end_step(struct runner *r)
  * An interval still waiting for agents stops at the agent's line and event.
  * RUNNER_BAD_REPORT: the agent's report was refused (err says why), nothing merged.
  */
+/* The record every report is decoded into (zeroed the first time: agg_add empties it). */
+static struct agg_record *runner_report_record(struct runner *r)
+{
+	if (r->report == NULL)
+		r->report = xcalloc(1, sizeof(*r->report));
+	return r->report;
+}
+
 static int runner_interval(struct runner *r, uint32_t ai, uint32_t i,
                            const Iocurve__IntervalReport *ir, struct error *err)
 {
@@ -286,7 +294,7 @@ static int runner_interval(struct runner *r, uint32_t ai, uint32_t i,
 
 	/* Feed. */
 	if (ir != NULL) {
-		rec = xcalloc(1, sizeof(*rec)); /* zeroed: freed whole even when refused early */
+		rec = runner_report_record(r);
 		answer = step_feed(r->st, ai, ir, rec, &m, err);
 		if (answer < 0) {
 			error_prefix(err, "agent %s: bad interval report: ", name);
@@ -317,7 +325,6 @@ static int runner_interval(struct runner *r, uint32_t ai, uint32_t i,
 		runner_end_step(r);
 	rc = 0;
 out:
-	agg_record_free(rec);
 	return rc;
 }
 
@@ -449,14 +456,12 @@ int runner_step_finish(struct runner *r, struct error *err)
 int runner_probe_report(struct runner *r, uint32_t ai, const Iocurve__IntervalReport *ir,
                         struct error *err)
 {
-	struct agg_record *rec = xcalloc(1, sizeof(*rec)); /* zeroed: freed whole if refused */
 	const struct agg_record *m;
-	int rc = step_feed(r->probe, ai, ir, rec, &m, err);
+	int rc = step_feed(r->probe, ai, ir, runner_report_record(r), &m, err);
 
 	if (rc < 0)
 		error_prefix(err,
 		             "agent %s: bad probe report: ", runner_agents_name(r->agents, ai));
-	agg_record_free(rec);
 	return rc < 0 ? RUNNER_BAD_REPORT : 0;
 }
 

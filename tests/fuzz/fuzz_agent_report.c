@@ -70,7 +70,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const struct campaign *c = fuzz_campaign();
 	const char *dir = fuzz_dir_make(0, data, 0, 0, none, 1);
 	struct agg_step *st = agg_step_new(2, names, FUZZ_INTERVALS);
-	struct agg_record *rec = xmalloc(sizeof(*rec));
+	/* zeroed once and used for every report, as serve's runner does */
+	struct agg_record *rec = xcalloc(1, sizeof(*rec));
 	struct step_point *pt = xmalloc(sizeof(*pt));
 	struct evbuffer *in = evbuffer_new();
 	const struct agg_record *m;
@@ -107,6 +108,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	evbuffer_free(in);
 	agg_step_free(st);
 	free(pt);
-	free(rec);
+	agg_record_free(rec);
 	return 0;
 }

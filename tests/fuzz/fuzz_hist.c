@@ -161,6 +161,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	for (int k = 0; k < 4; k++)
 		hist_reset(&f->h[k]);
+	hist_reset(&f->copy);
 	record_init(&f->rec);
 	record_init(&f->rec_copy);
 	evbuffer_add(in, data, size);

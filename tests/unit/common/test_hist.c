@@ -676,11 +676,49 @@ static void test_hist_copy_used(void **state)
 	assert_memory_equal(&dst, &src, sizeof(dst));
 }
 
+/*
+ * Emptied by the bins it used (hist_clear) and decoded into again, a histogram is
+ * what a fresh one would be, byte for byte: nothing of what it held before stays.
+ */
+static void test_hist_clear_and_decode_again(void **state)
+{
+	static struct hist used, fresh, other;
+	const uint64_t wide[] = {0, 127, 128, 900, 52000, 7000000000ull, HIST_VALUE_MAX};
+	Iocurve__Histogram m;
+	struct error err = {{0}};
+
+	(void)state;
+	hist_reset(&used);
+	hist_reset(&fresh);
+	hist_reset(&other);
+	for (size_t i = 0; i < sizeof(wide) / sizeof(wide[0]); i++)
+		hist_record(&used, wide[i]);
+	hist_clear(&used);
+	assert_memory_equal(&used, &fresh, sizeof(used));
+
+	/* a report of wide values, then one of a few: the second's bins only */
+	for (size_t i = 0; i < sizeof(wide) / sizeof(wide[0]); i++)
+		hist_record(&other, wide[i]);
+	hist_encode(&other, &m);
+	assert_int_equal(hist_decode(&used, &m, &err), 0);
+	hist_encoded_free(&m);
+	hist_reset(&other);
+	hist_record(&other, 30000);
+	hist_record(&other, 31000);
+	hist_encode(&other, &m);
+	assert_int_equal(hist_decode(&used, &m, &err), 0);
+	assert_int_equal(hist_decode(&fresh, &m, &err), 0);
+	hist_encoded_free(&m);
+	assert_memory_equal(&used, &fresh, sizeof(used));
+	assert_memory_equal(&used, &other, sizeof(used));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_hist_small_values_exact),
 	    cmocka_unit_test(test_hist_copy_used),
+	    cmocka_unit_test(test_hist_clear_and_decode_again),
 	    cmocka_unit_test(test_hist_bin_low_inverts_index),
 	    cmocka_unit_test(test_hist_index_round_trip),
 	    cmocka_unit_test(test_hist_clamp_huge),

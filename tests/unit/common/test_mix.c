@@ -200,10 +200,17 @@ static void test_record_parts_owned(void **state)
 	b->parts[2].ops = 9;
 	assert_int_equal(a->parts[2].ops, 7);
 
-	/* merged into a record without parts: dst gets its own, summed */
+	/*
+	 * Emptied, b keeps its parts' memory for its next use, each part empty (its bins
+	 * too: only those in use were written); merged into, dst's own parts, summed.
+	 */
 	record_reset(b);
-	assert_null(b->parts);
+	assert_non_null(b->parts);
 	assert_int_equal(b->nparts, 0);
+	assert_int_equal(b->parts_cap, 3);
+	assert_int_equal(b->parts[2].ops, 0);
+	assert_int_equal(b->parts[2].latency.count, 0);
+	assert_int_equal(b->parts[2].latency.bins[hist_index(5000)], 0);
 	record_merge(b, a);
 	record_merge(b, a);
 	assert_ptr_not_equal(b->parts, a->parts);

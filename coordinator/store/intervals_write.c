@@ -151,24 +151,89 @@ static char *intervals_line_of(json_t *o)
 	return line;
 }
 
-/* The object as one line, with "latency" and "service" from r after its keys. */
-static char *intervals_line_with_hists(json_t *o, const struct record *r, bool bins)
+/* A JSON string as jansson writes it (compact, UTF-8 kept); room: 6 bytes a byte + 2. */
+static char *intervals_put_str(char *p, const char *s)
 {
-	char *head = o != NULL ? json_dumps(o, INTERVALS_DUMP_FLAGS) : NULL, *line, *p;
-	size_t len, parts = 0;
+	static const char hex[] = "0123456789ABCDEF";
+	static const char short_escape[] = {
+	    ['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't'};
 
-	intervals_must(head != NULL ? 0 : -1);
-	json_decref(o);
-	len = strlen(head); /* "{...}": the histograms go before the closing brace */
+	*p++ = '"';
+	for (; *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\') {
+			*p++ = '\\';
+			*p++ = (char)c;
+		} else if (c < sizeof(short_escape) && short_escape[c] != 0) {
+			*p++ = '\\';
+			*p++ = short_escape[c];
+		} else if (c < 0x20) {
+			p = intervals_put(p, "\\u00");
+			*p++ = hex[c >> 4];
+			*p++ = hex[c & 15];
+		} else {
+			*p++ = (char)c;
+		}
+	}
+	*p++ = '"';
+	return p;
+}
+
+/*
+ * A double as jansson writes it with 17 digits: "%.17g", ".0" after one that reads
+ * as an integer, the exponent without '+' or leading zeros; not finite: null.
+ * Room: INTERVALS_REAL_ROOM.
+ */
+#define INTERVALS_REAL_ROOM 32
+static char *intervals_put_real(char *p, double v)
+{
+	char buf[INTERVALS_REAL_ROOM], *e, *digits;
+	int n;
+
+	if (!isfinite(v))
+		return intervals_put(p, "null");
+	n = snprintf(buf, sizeof(buf), "%.17g", v);
+	if (strchr(buf, '.') == NULL && strchr(buf, 'e') == NULL)
+		memcpy(buf + n, ".0", 3);
+	e = strchr(buf, 'e');
+	if (e != NULL) {
+		e += e[1] == '-' ? 2 : 1;
+		digits = e;
+		while (*digits == '+' || *digits == '0')
+			digits++;
+		memmove(e, digits, strlen(digits) + 1);
+	}
+	return intervals_put(p, buf);
+}
+
+/* ,"key": at p (room: the key's length + 4). */
+static char *intervals_put_key(char *p, const char *key)
+{
+	*p++ = ',';
+	*p++ = '"';
+	p = intervals_put(p, key);
+	*p++ = '"';
+	*p++ = ':';
+	return p;
+}
+
+/* The room intervals_put_record_hists needs. */
+static size_t intervals_hists_room(const struct record *r)
+{
+	size_t parts = 0;
+
 	for (uint32_t i = 0; i < r->nparts; i++)
 		parts += intervals_hist_room(&r->parts[i].latency) +
 		         intervals_hist_room(&r->parts[i].service) + 140;
-	line =
-	    xmalloc(len + intervals_hist_room(&r->latency) + intervals_hist_room(&r->service) +
-	            intervals_hist_room(&r->read_latency) + intervals_hist_room(&r->write_latency) +
-	            intervals_hist_room(&r->sync_latency) + parts + 27);
-	memcpy(line, head, len - 1);
-	p = line + len - 1;
+	return intervals_hist_room(&r->latency) + intervals_hist_room(&r->service) +
+	       intervals_hist_room(&r->read_latency) + intervals_hist_room(&r->write_latency) +
+	       intervals_hist_room(&r->sync_latency) + parts + 27;
+}
+
+/* ,"latency":{..},"service":{..}[,kinds][,sync][,"parts":[..]] at p. */
+static char *intervals_put_record_hists(char *p, const struct record *r, bool bins)
+{
 	*p++ = ',';
 	p = intervals_put_hist(p, "latency", &r->latency, bins);
 	*p++ = ',';
@@ -212,11 +277,7 @@ static char *intervals_line_with_hists(json_t *o, const struct record *r, bool b
 		}
 		*p++ = ']';
 	}
-	*p++ = '}';
-	*p++ = '\n';
-	*p = '\0';
-	free(head);
-	return line;
+	return p;
 }
 
 int intervals_write(int fd, const char *line)
@@ -243,31 +304,62 @@ int intervals_write(int fd, const char *line)
 	return 0;
 }
 
+/*
+ * Written by hand, as jansson would write it (a test reads each line back and
+ * writes it through jansson to the same bytes): an agent's line a second each was,
+ * through json_t objects, the largest part of the coordinator's work per report.
+ */
 char *intervals_record_line(const char *workload, uint32_t step, double offered_ops,
                             uint32_t interval, const char *agent, const struct agg_record *rec,
                             bool bins)
 {
 	const struct record *r = &rec->rec;
-	json_t *o = json_pack(
-	    "{s:i,s:s,s:I,s:o,s:I,s:s,s:b,s:I,s:I,s:o}", "format", INTERVALS_FORMAT, "workload",
-	    workload, "step", (json_int_t)step, "offered_ops", intervals_double(offered_ops),
-	    "interval", (json_int_t)interval, "agent", agent ? agent : INTERVALS_MERGED, "warmup",
-	    (int)rec->warmup, "agents", (json_int_t)rec->agents, "workers",
-	    (json_int_t)rec->workers, "duration_ns", intervals_uint(rec->duration_ns));
+	const char *who = agent ? agent : INTERVALS_MERGED;
+	char *error = NULL, *line, *p;
+	size_t room;
 
+	if (record_err_kept(r)) {
+		json_t *e = intervals_error_json(rec);
+
+		error = e != NULL ? json_dumps(e, INTERVALS_DUMP_FLAGS) : NULL;
+		json_decref(e);
+		intervals_must(error != NULL ? 0 : -1);
+	}
+	room = 400 + 6 * (strlen(workload) + strlen(who) + strlen(r->kernel_dev)) +
+	       2 * INTERVALS_REAL_ROOM + (error ? strlen(error) : 0) + intervals_hists_room(r);
+	for (size_t i = 0; i < record_ncounters; i++)
+		room += strlen(record_counters[i].key) + 4 + 20;
+	line = p = xmalloc(room);
+	p = intervals_put(p, "{\"format\":");
+	p = intervals_put_u64(p, INTERVALS_FORMAT);
+	p = intervals_put_str(intervals_put_key(p, "workload"), workload);
+	p = intervals_put_u64(intervals_put_key(p, "step"), step);
+	p = intervals_put_real(intervals_put_key(p, "offered_ops"), offered_ops);
+	p = intervals_put_u64(intervals_put_key(p, "interval"), interval);
+	p = intervals_put_str(intervals_put_key(p, "agent"), who);
+	p = intervals_put(intervals_put_key(p, "warmup"), rec->warmup ? "true" : "false");
+	p = intervals_put_u64(intervals_put_key(p, "agents"), rec->agents);
+	p = intervals_put_u64(intervals_put_key(p, "workers"), rec->workers);
+	p = intervals_put_u64(intervals_put_key(p, "duration_ns"), rec->duration_ns);
 	/* The counters as record_counters lists them (record.h). */
 	for (size_t i = 0; i < record_ncounters; i++)
-		intervals_set(o, record_counters[i].key,
-		              intervals_uint(*record_at((struct record *)r, &record_counters[i])));
-	intervals_set(o, "host_cpu_pct", intervals_double(rec->host_cpu_pct));
+		p = intervals_put_u64(intervals_put_key(p, record_counters[i].key),
+		                      *record_at((struct record *)r, &record_counters[i]));
+	p = intervals_put_real(intervals_put_key(p, "host_cpu_pct"), rec->host_cpu_pct);
 	if (r->kernel_dev[0] != '\0')
-		intervals_set(o, "kernel_dev", json_string(r->kernel_dev));
-	if (record_err_kept(r))
-		intervals_set(o, "error", intervals_error_json(rec));
+		p = intervals_put_str(intervals_put_key(p, "kernel_dev"), r->kernel_dev);
+	if (error != NULL)
+		p = intervals_put(intervals_put_key(p, "error"), error);
 	/* For people and scripts reading the file; the reader recomputes them. */
-	intervals_set(o, "mean_ns", json_integer((json_int_t)llround(hist_mean(&r->latency))));
-	intervals_set(o, "p99_ns", intervals_uint(hist_quantile(&r->latency, 99)));
-	return intervals_line_with_hists(o, r, bins || agent == NULL);
+	p = intervals_put_u64(intervals_put_key(p, "mean_ns"),
+	                      (uint64_t)llround(hist_mean(&r->latency)));
+	p = intervals_put_u64(intervals_put_key(p, "p99_ns"), hist_quantile(&r->latency, 99));
+	p = intervals_put_record_hists(p, r, bins || agent == NULL);
+	*p++ = '}';
+	*p++ = '\n';
+	*p = '\0';
+	free(error);
+	return line;
 }
 
 char *intervals_window_line(const char *workload, uint32_t step, uint32_t from, uint32_t to)

@@ -38,6 +38,7 @@ struct link {
 	unsigned tls_failures; /* in a row, of a kind retrying does not mend */
 	/* In effect for the session (link_apply_welcome). */
 	uint64_t heartbeat_ms;
+	uint64_t silence_ms; /* a heartbeat goes after this long without a frame sent */
 	uint64_t deadman_ms;
 	struct event *reconnect_ev;
 	struct event *heartbeat_ev;
@@ -105,6 +106,18 @@ static void link_send_hello(struct link *l)
 	free(mounts);
 }
 
+/*
+ * The next heartbeat after silence_ms, armed again at every frame sent: a heartbeat
+ * goes only when the agent has said nothing else. In a step the interval reports
+ * say it is alive, and the coordinator reads one record an interval from each agent,
+ * not two (the coordinator's cost per agent is mostly per record).
+ */
+static void link_heartbeat_arm(struct link *l)
+{
+	event_add(l->heartbeat_ev, &(struct timeval){(time_t)(l->silence_ms / 1000),
+	                                             (suseconds_t)(l->silence_ms % 1000) * 1000});
+}
+
 static void link_heartbeat_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct link *l = arg;
@@ -159,12 +172,17 @@ static void link_pong(struct link *l, const Iocurve__Ping *ping, uint64_t t2)
 static void link_apply_welcome(struct link *l, struct conn *c, const Iocurve__Welcome *w)
 {
 	uint64_t peer_ms = w->heartbeat_ms ? w->heartbeat_ms : LINK_HEARTBEAT_MS;
-	uint32_t misses = l->o.misses           ? l->o.misses
-	                  : w->heartbeat_misses ? w->heartbeat_misses
-	                                        : LINK_MISSES;
+	uint32_t peer_misses = w->heartbeat_misses ? w->heartbeat_misses : LINK_MISSES;
+	uint32_t misses = l->o.misses ? l->o.misses : peer_misses;
 
 	l->heartbeat_ms =
 	    l->o.heartbeat_ms && l->o.heartbeat_ms < peer_ms ? l->o.heartbeat_ms : peer_ms;
+	/*
+	 * A quarter of an interval of slack when the coordinator waits two intervals or
+	 * more: reports due every interval then always come before the heartbeat would
+	 * (with none, the two raced, and half the heartbeats went beside the reports).
+	 */
+	l->silence_ms = l->heartbeat_ms + (peer_misses >= 2 ? l->heartbeat_ms / 4 : 0);
 	l->deadman_ms = l->o.deadman_ms ? l->o.deadman_ms
 	                : w->deadman_ms ? w->deadman_ms
 	                                : LINK_DEADMAN_MS;
@@ -175,11 +193,12 @@ static void link_apply_welcome(struct link *l, struct conn *c, const Iocurve__We
 		         (unsigned long long)(2 * peer_ms));
 		l->deadman_ms = 2 * peer_ms;
 	}
-	log_info("heartbeat every %llu ms, coordinator lost after %u missed, dead-man %llu ms",
-	         (unsigned long long)l->heartbeat_ms, misses, (unsigned long long)l->deadman_ms);
+	log_info("heartbeat every %llu ms, coordinator lost after %u missed, dead-man %llu ms "
+	         "(a heartbeat goes after %llu ms without another frame)",
+	         (unsigned long long)l->heartbeat_ms, misses, (unsigned long long)l->deadman_ms,
+	         (unsigned long long)l->silence_ms);
 	conn_set_idle_timeout_ms(c, (unsigned)(peer_ms * misses));
-	event_add(l->heartbeat_ev, &(struct timeval){(time_t)(l->heartbeat_ms / 1000),
-	                                             (suseconds_t)(l->heartbeat_ms % 1000) * 1000});
+	link_heartbeat_arm(l);
 }
 
 /* Stop dialling and tell the owner: the agent cannot go on. */
@@ -435,4 +454,6 @@ void link_send(struct link *l, const Iocurve__Envelope *env)
 		return;
 	}
 	conn_send(l->conn, env);
+	if (l->welcomed && l->heartbeat_ms > 0)
+		link_heartbeat_arm(l);
 }

@@ -29,7 +29,8 @@ struct swarm_session {
 	SSL_CTX *ctx;
 	struct conn *conn;
 	bool welcomed;
-	bool stall; /* stops reading after Welcome (the coordinator's output cap) */
+	bool stall;       /* stops reading after Welcome (the coordinator's output cap) */
+	uint64_t sent_ns; /* the last frame sent */
 	uint32_t workload;
 	uint32_t workers;
 	uint32_t rw; /* Prepare's RwMode */
@@ -120,7 +121,12 @@ struct swarm {
 
 /* swarm_session.c */
 void swarm_session_dial(struct swarm_session *ss);
-void swarm_session_heartbeat(struct swarm_session *ss);
+void swarm_session_heartbeat(struct swarm_session *ss, uint64_t now);
+/* The heartbeat tick: a quarter of the interval. */
+static inline uint64_t swarm_heartbeat_tick_ms(const struct swarm *sw)
+{
+	return sw->heartbeat_ms / 4 ? sw->heartbeat_ms / 4 : 1;
+}
 void swarm_session_free(struct swarm_session *ss);
 
 /* swarm_record.c: the templates for ops per interval and a workload's mix. */

@@ -216,10 +216,12 @@ static void swarm_heartbeat_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct swarm *sw = arg;
 
+	uint64_t now = clock_now_ns();
+
 	(void)fd;
 	(void)what;
 	for (unsigned i = 0; i < sw->o.agents; i++)
-		swarm_session_heartbeat(&sw->s[i]);
+		swarm_session_heartbeat(&sw->s[i], now);
 }
 
 static void swarm_report_cb(evutil_socket_t fd, short what, void *arg)
@@ -267,14 +269,15 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	fprintf(stderr, "swarm: %u certificates ready; dialing\n", sw.o.agents);
-	sw.base = event_base_new();
+	sw.base = conn_base_new();
 	if (sw.o.watch != NULL && (sw.watch = swarm_watch_new(sw.base, sw.o.watch)) == NULL)
 		return 1;
 	sw.dial_ev = event_new(sw.base, -1, EV_PERSIST, swarm_dial_cb, &sw);
 	event_add(sw.dial_ev, &(struct timeval){0, SWARM_DIAL_MS * 1000});
 	sw.hb_ev = event_new(sw.base, -1, EV_PERSIST, swarm_heartbeat_cb, &sw);
-	event_add(sw.hb_ev, &(struct timeval){(time_t)(sw.heartbeat_ms / 1000),
-	                                      (suseconds_t)(sw.heartbeat_ms % 1000) * 1000});
+	event_add(sw.hb_ev,
+	          &(struct timeval){(time_t)(swarm_heartbeat_tick_ms(&sw) / 1000),
+	                            (suseconds_t)(swarm_heartbeat_tick_ms(&sw) % 1000) * 1000});
 	sw.report_ev = event_new(sw.base, -1, EV_PERSIST, swarm_report_cb, &sw);
 	event_add(sw.report_ev, &(struct timeval){5, 0});
 	sw.term_ev = evsignal_new(sw.base, SIGTERM, swarm_stop_cb, &sw);

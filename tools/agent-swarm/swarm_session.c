@@ -14,8 +14,10 @@
 
 static void swarm_send(struct swarm_session *ss, Iocurve__Envelope *env)
 {
-	if (ss->conn != NULL)
+	if (ss->conn != NULL) {
 		conn_send(ss->conn, env);
+		ss->sent_ns = clock_now_ns();
+	}
 }
 
 static void swarm_hello(struct swarm_session *ss)
@@ -42,22 +44,33 @@ static void swarm_hello(struct swarm_session *ss)
 	swarm_send(ss, &env);
 }
 
-/* The Welcome's heartbeat, when it is more often than ours: every session follows it. */
+/*
+ * The Welcome's heartbeat, when it is more often than ours: every session follows it.
+ * The tick runs four times an interval (swarm_heartbeat_tick_ms).
+ */
 static void swarm_heartbeat_every(struct swarm *sw, uint64_t ms)
 {
+	uint64_t tick;
+
 	if (ms == 0 || ms >= sw->heartbeat_ms)
 		return;
 	sw->heartbeat_ms = ms;
+	tick = swarm_heartbeat_tick_ms(sw);
 	event_add(sw->hb_ev,
-	          &(struct timeval){(time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000});
+	          &(struct timeval){(time_t)(tick / 1000), (suseconds_t)(tick % 1000) * 1000});
 }
 
-void swarm_session_heartbeat(struct swarm_session *ss)
+/*
+ * A heartbeat when the session has sent nothing for an interval, as an agent does
+ * (agent/link.c): in a step its reports say it is alive. Ticks a quarter of an
+ * interval apart: silent at most an interval and a quarter, as an agent may be.
+ */
+void swarm_session_heartbeat(struct swarm_session *ss, uint64_t now)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__Heartbeat hb = IOCURVE__HEARTBEAT__INIT;
 
-	if (!ss->welcomed)
+	if (!ss->welcomed || now - ss->sent_ns < ss->sw->heartbeat_ms * NSEC_PER_MSEC)
 		return;
 	hb.agent_time = clock_now_ns();
 	hb.workers_running = ss->workers;

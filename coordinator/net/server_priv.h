@@ -45,7 +45,10 @@ struct session {
 	void *owner;         /* the campaign using this agent; NULL when idle */
 	uint32_t owner_slot; /* the owner's index for it (session_set_slot) */
 	size_t agent;        /* its registry entry, once welcomed (the registry only grows) */
-	uint64_t noise;      /* log lines it caused that session_noise counted */
+	uint64_t noise;
+	unsigned backlog_ticks;
+	    /* heartbeat ticks since the kernel's queue was asked */ /* log lines it caused that
+	                                                                session_noise counted */
 	TAILQ_ENTRY(session) entry;
 };
 TAILQ_HEAD(session_list, session);

@@ -14,6 +14,7 @@
 #include "agent.h"
 #include "certs.h"
 #include "clock.h"
+#include "conn.h"
 #include "frame.h"
 #include "link.h"
 #include "log.h"
@@ -476,7 +477,7 @@ int main(int argc, char **argv)
 	srandom(seed);
 	signal(SIGPIPE, SIG_IGN);
 
-	a->base = event_base_new();
+	a->base = conn_base_new();
 	sigs[0] = evsignal_new(a->base, SIGTERM, agent_signal_cb, &m);
 	sigs[1] = evsignal_new(a->base, SIGINT, agent_signal_cb, &m);
 	sigs[2] = evsignal_new(a->base, SIGCHLD, agent_sigchld_cb, &m);

@@ -13,6 +13,7 @@
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
 #include <event2/bufferevent_ssl.h>
+#include <event2/bufferevent_struct.h> /* ev_write: conn_send writes in the same pass */
 #include <event2/event.h>
 #include <openssl/err.h>
 
@@ -516,15 +517,40 @@ void conn_stop_reading(struct conn *c)
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
 }
 
+struct event_base *conn_base_new(void)
+{
+	struct event_config *cfg = event_config_new();
+	struct event_base *base;
+
+	if (cfg == NULL)
+		return NULL;
+	event_config_set_flag(cfg, EVENT_BASE_FLAG_EPOLL_USE_CHANGELIST);
+	base = event_base_new_with_config(cfg);
+	event_config_free(cfg);
+	return base;
+}
+
 int conn_send(struct conn *c, const Iocurve__Envelope *env)
 {
+	struct evbuffer *out;
+	bool idle;
+
 	if (c->dead)
 		return -1;
-	if (frame_write(bufferevent_get_output(c->bev), env, c->max_frame) < 0) {
+	out = bufferevent_get_output(c->bev);
+	idle = evbuffer_get_length(out) == 0;
+	if (frame_write(out, env, c->max_frame) < 0) {
 		log_error("%s: not sending %s: over the frame limit of %zu bytes", c->peer_addr,
 		          frame_body_name(env), c->max_frame);
 		return -1;
 	}
+	/*
+	 * Written in this pass of the loop, not after a poll says the socket is writable:
+	 * on a base from conn_base_new, the write event the frame added and the one its
+	 * write removed cancel out, and a frame costs its write and no epoll_ctl.
+	 */
+	if (idle && c->connected && !c->closing)
+		event_active(&c->bev->ev_write, EV_WRITE, 1);
 	return 0;
 }
 

@@ -54,7 +54,16 @@ struct conn *conn_connect(struct event_base *base, SSL_CTX *ctx, const struct so
 struct conn *conn_unix(struct event_base *base, int fd, const char *peer_addr,
                        const struct conn_cbs *cbs, void *arg);
 
-/* Queue one Envelope; -1 when it packs over the frame limit (logged) or c is closing. */
+/*
+ * The event base for framed connections: epoll's changes gathered and made once a
+ * pass (EVENT_BASE_FLAG_EPOLL_USE_CHANGELIST), so a frame queued and written in the
+ * same pass (conn_send) costs no epoll_ctl. NULL when libevent cannot make one.
+ */
+struct event_base *conn_base_new(void);
+/*
+ * Queue one Envelope; -1 when it packs over the frame limit (logged) or c is closing.
+ * Into an empty output it is written in the loop's current pass.
+ */
 int conn_send(struct conn *c, const Iocurve__Envelope *env);
 /*
  * conn_send, and note when the frame leaves: conn_sent_ns() is 0 until the

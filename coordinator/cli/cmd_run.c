@@ -15,6 +15,7 @@
 #include "certs.h"
 #include "client.h"
 #include "cmd.h"
+#include "conn.h"
 #include "control.h"
 #include "daemon.h"
 #include "follow.h"
@@ -304,7 +305,7 @@ static int run_embedded(const struct args *a, bool json, double require)
 	}
 	c = sub.resumed != NULL ? sub.resumed->campaign : sub.campaign;
 	signal(SIGPIPE, SIG_IGN);
-	ctx.base = event_base_new();
+	ctx.base = conn_base_new();
 	if (run_agents_setup(&ctx, c, &o, &err) < 0 ||
 	    (ctx.host = host_new(ctx.base, &o, &err)) == NULL) {
 		if (sub.resumed != NULL)

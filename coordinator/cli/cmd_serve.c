@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "conn.h"
 #include "cmd.h"
 #include "control.h"
 #include "daemon.h"
@@ -152,7 +153,7 @@ static int serve_exec(const struct args *a)
 	log_init("iocurve-serve", verbose ? LOG_LEVEL_DEBUG : LOG_LEVEL_INFO);
 	signal(SIGPIPE, SIG_IGN);
 	serve_raise_nofile();
-	ctx.base = event_base_new();
+	ctx.base = conn_base_new();
 	ctx.host = host_new(ctx.base,
 	                    &(struct host_options){.listen = listen,
 	                                           .tls_dir = tls_dir,

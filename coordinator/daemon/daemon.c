@@ -114,9 +114,11 @@ static void daemon_campaign_event(void *arg, const struct event *e)
 			continue;
 		}
 		if (conn_pending(w->conn) > DAEMON_WATCHER_BACKLOG) {
+			struct conn *c = w->conn;
+
 			log_warn("campaign %u: a watcher stopped reading; dropping it", dc->id);
-			conn_close(w->conn);
-			daemon_drop_watcher(d, i);
+			daemon_drop_watcher(d, i); /* first: closing may free it (verbs_on_free) */
+			conn_close(c);
 			continue;
 		}
 		daemon_send_event(w->conn, dc->id, e);
@@ -189,8 +191,14 @@ static void daemon_after_done(evutil_socket_t fd, short what, void *arg)
 	/* Watchers of a finished campaign have had its done event: let them go. */
 	for (size_t i = 0; i < d->nwatchers;) {
 		if (d->watchers[i].id == dc->id) {
-			conn_close(d->watchers[i].conn);
+			struct conn *c = d->watchers[i].conn;
+
+			/*
+			 * The entry first: a connection with nothing left to write is freed at
+			 * once, and its on_free (verbs_on_free) drops its entry itself.
+			 */
 			daemon_drop_watcher(d, i);
+			conn_close(c);
 		} else {
 			i++;
 		}

@@ -191,6 +191,19 @@ static void conn_fail(struct conn *c, const char *reason)
 	conn_destroy(c, !c->aborting);
 }
 
+/*
+ * TLS reads ahead (tls.c): one read(2) takes every record the socket holds, and OpenSSL
+ * hands them out a record an SSL_read, while libevent reads again only when the socket
+ * is readable. A record already read and not yet decrypted would wait for the peer's
+ * next bytes (a Hello behind the handshake, a report behind another): the read event
+ * is made active again while OpenSSL holds any.
+ */
+static void conn_read_pending(struct conn *c)
+{
+	if (c->ssl != NULL && !c->dead && SSL_has_pending(c->ssl))
+		event_active(&c->bev->ev_read, EV_READ, 1);
+}
+
 static void conn_up(struct conn *c)
 {
 	char why[256];
@@ -208,6 +221,7 @@ static void conn_up(struct conn *c)
 	c->in_callback = true;
 	if (c->cbs->on_connected)
 		c->cbs->on_connected(c, c->arg);
+	conn_read_pending(c);
 	conn_after_callback(c);
 }
 
@@ -266,6 +280,7 @@ static void conn_read_cb(struct bufferevent *bev, void *arg)
 		c->cbs->on_message(c, env, c->arg);
 		frame_free(env);
 	}
+	conn_read_pending(c);
 	conn_after_callback(c);
 }
 

@@ -13,7 +13,7 @@
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
 #include <event2/bufferevent_ssl.h>
-#include <event2/bufferevent_struct.h> /* ev_write: conn_send writes in the same pass */
+#include <event2/bufferevent_struct.h> /* ev_read, ev_write: made active by conn */
 #include <event2/event.h>
 #include <openssl/err.h>
 

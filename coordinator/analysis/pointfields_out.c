@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A field's value read from a point, formatted, and written as CSV (pointfields.h). */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "background.h"
@@ -83,9 +84,13 @@ size_t pfield_format(const struct pfield *f, const struct step_point *p,
 	case PF_UINT:
 		n = snprintf(buf, len, "%" PRIu64, v.u);
 		break;
-	case PF_REAL:
-		n = snprintf(buf, len, "%.*f", (int)f->decimals, v.d);
+	case PF_REAL: {
+		/* rounded as the JSON files round it (stepjson_num), then printed */
+		double scale = pow(10, f->decimals);
+
+		n = snprintf(buf, len, "%.*f", (int)f->decimals, round(v.d * scale) / scale);
 		break;
+	}
 	case PF_BOOL:
 		n = snprintf(buf, len, "%s", v.b ? "true" : "false");
 		break;

@@ -545,6 +545,18 @@ static void test_background(void **state)
 	                       "\"fell behind: 444 of 1000 ops/s asked (44%), operations "
 	                       "missed\""));
 	free(text);
+	/*
+	 * A value on a half of its last decimal (3,573,950 ns: the double 3573.9499...)
+	 * reads in the CSV as in the JSON (stepjson_num rounds it to 3574.0): the files
+	 * once said 3573.9 and 3574.0 for the same step.
+	 */
+	{
+		char buf[32];
+
+		p.bg.p99_ns = 3573950;
+		pfield_format(pfield_find("bg_p99_us"), &p, NULL, buf, sizeof(buf));
+		assert_string_equal(buf, "3574.0");
+	}
 	event_point_fill(&e, &p);
 	assert_true(e.point.bg_ops == 444.4);
 	assert_false(e.point.bg_kept_up);

@@ -209,6 +209,8 @@ static int nfs_file_call(struct engine *e, struct nfs_context *c, struct nfs_req
 	}
 }
 
+static void nfs_engine_close(struct engine *e);
+
 static struct engine *nfs_engine_open(const struct engine_params *p, struct error *err)
 {
 	struct engine *e = xcalloc(1, sizeof(*e));
@@ -275,14 +277,7 @@ static struct engine *nfs_engine_open(const struct engine_params *p, struct erro
 		nfs_set_timeout(e->conn[c], -1);
 	return e;
 fail:
-	for (unsigned c = 0; c < e->nconn; c++)
-		nfsconn_close(e->conn[c]);
-	free(e->fh);
-	free(e->dir);
-	free(e->req);
-	free(e->ready);
-	free(e->bufs);
-	free(e);
+	nfs_engine_close(e); /* what was opened so far: the rest is NULL */
 	return NULL;
 }
 

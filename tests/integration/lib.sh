@@ -177,3 +177,16 @@ txt_grep() {
 	shift
 	joined_txt "$f" | grep "$@"
 }
+
+# mismatches DIR: the fleet's mismatches over the run (the merged lines of intervals.jsonl).
+mismatches() {
+	python3 - "$1/intervals.jsonl" <<'PY'
+import json, sys
+n = 0
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    if o.get("agent") == "*" and "ops" in o:
+        n += o["mismatches"]
+print(n)
+PY
+}

@@ -34,18 +34,6 @@ workloads:
 YAML
 }
 
-mismatches() {
-	python3 - "$1/intervals.jsonl" <<'PY'
-import json, sys
-n = 0
-for line in open(sys.argv[1]):
-    o = json.loads(line)
-    if o.get("agent") == "*" and "ops" in o:
-        n += o["mismatches"]
-print(n)
-PY
-}
-
 F=$EXP/run/local-0-w1.dat
 BLOCK=300
 OFF=$((BLOCK * 4096))

@@ -26,19 +26,6 @@ workloads:
 YAML
 }
 
-# mismatches DIR: the fleet's mismatches over the run (the merged lines of intervals.jsonl).
-mismatches() {
-	python3 - "$1/intervals.jsonl" <<'PY'
-import json, sys
-n = 0
-for line in open(sys.argv[1]):
-    o = json.loads(line)
-    if o.get("agent") == "*" and "ops" in o:
-        n += o["mismatches"]
-print(n)
-PY
-}
-
 F=$T/target/local-0-w1.dat
 BLOCK=300 # the damaged block, its offset 300 x 4KiB
 OFF=$((BLOCK * 4096))

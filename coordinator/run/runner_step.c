@@ -265,6 +265,14 @@ static void runner_end_step(struct runner *r)
 	runner_agents_send_all(r->agents, &env);
 }
 
+/* The record every report is decoded into (zeroed the first time: agg_add empties it). */
+static struct agg_record *runner_report_record(struct runner *r)
+{
+	if (r->report == NULL)
+		r->report = xcalloc(1, sizeof(*r->report));
+	return r->report;
+}
+
 /*
  * One interval through the pipeline, each stage once:
  *   feed   agent ai's report to the step, which merges it and, once its interval
@@ -275,14 +283,6 @@ static void runner_end_step(struct runner *r)
  * An interval still waiting for agents stops at the agent's line and event.
  * RUNNER_BAD_REPORT: the agent's report was refused (err says why), nothing merged.
  */
-/* The record every report is decoded into (zeroed the first time: agg_add empties it). */
-static struct agg_record *runner_report_record(struct runner *r)
-{
-	if (r->report == NULL)
-		r->report = xcalloc(1, sizeof(*r->report));
-	return r->report;
-}
-
 static int runner_interval(struct runner *r, uint32_t ai, uint32_t i,
                            const Iocurve__IntervalReport *ir, struct error *err)
 {

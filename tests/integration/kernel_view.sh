@@ -33,13 +33,17 @@ loop() { # loop VAR FILE [OPTION...]: VAR names a new loop device of FILE, detac
 	eval "$var=\$l"
 }
 mkfs_mount() { # mkfs_mount DEVICE DIR: ext4 on DEVICE mounted at DIR, unmounted on exit
-	mkfs.ext4 -q -F "$1" > /dev/null || fail "mkfs.ext4 on $1"
+	# inode tables and journal written now: ext4's lazy init would zero them from a kernel
+	# thread after the mount, in large writes beside the runs (the disk loop 98.8% busy at
+	# 500 ops/s of 162 us, its operations waiting behind them)
+	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$1" > /dev/null ||
+		fail "mkfs.ext4 on $1"
 	mkdir -p "$2"
 	mount "$1" "$2" || fail "mounting $1"
 	MNTS="$2 $MNTS"
 }
 
-run() { # run NAME TARGET-YAML STEPS
+run() { # run NAME TARGET-YAML STEPS [MEASURE]
 	cat > "$T/$1.yaml" <<YAML
 campaign: $1
 agents: {local: 1}
@@ -48,7 +52,7 @@ workers: 1
 queue_depth: 4
 interval: 500ms
 warmup: 500ms
-measure: 1500ms
+measure: ${4:-1500ms}
 workloads:
   - {name: rr, rw: randread, block_size: 4KiB, load: {steps: $3}}
 YAML
@@ -136,11 +140,15 @@ loop LT "$SHM"
 loop LD "$T/disk.img" --direct-io=on
 mkfs_mount "$LT" "$T/mtmp"
 mkfs_mount "$LD" "$T/mdisk"
-# Two rounds, taking turns: a busy host starves the tmpfs loop's worker thread too (its
-# copy is CPU), which only adds; each side's least figure is compared.
+# Two rounds, taking turns, each long enough for the product to judge (6 intervals); each
+# side's least figure is compared. The tmpfs loop's time is its worker thread's wake-up and
+# copy, so a neighbour's load moves it: 28-32 us here alone (the disk loop 104-131 us), but
+# 115-149 us beside the known answers in a CI run, past the disk loop's 147 us, and the
+# kernel said so as the tool did. Which device is faster is then the machine's answer, not
+# the product's: this test runs alone (tests/meson.build).
 for r in 1 2; do
-	run ltmp$r "{path: $T/mtmp/data, size: 16MiB, direct: true}" "[500]"
-	run ldisk$r "{path: $T/mdisk/data, size: 16MiB, direct: true}" "[500]"
+	run ltmp$r "{path: $T/mtmp/data, size: 16MiB, direct: true}" "[500]" 3s
+	run ldisk$r "{path: $T/mdisk/data, size: 16MiB, direct: true}" "[500]" 3s
 done
 python3 - "$T" "$LT" "$LD" <<'PY' || fail "the two loop devices apart"
 import json, os, sys

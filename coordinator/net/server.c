@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The coordinator's agent port: TLS listener, sessions, Hello, clock sync, heartbeats. */
+/* The coordinator's agent port: TLS listener, sessions, Hello, heartbeats (clock: server_clock.c).
+ */
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -99,12 +100,6 @@ const struct server_agent *server_agents(const struct server *srv, size_t *n)
 	return srv->agents;
 }
 
-/* A welcomed session's registry entry: by index, not by name (every frame asks). */
-static struct server_agent *server_agent_at(const struct session *s)
-{
-	return &s->srv->agents[s->agent];
-}
-
 static void server_session_free(struct session *s)
 {
 	if (s->welcomed) {
@@ -187,33 +182,6 @@ static void server_refuse(struct session *s, bool permanent, const char *fmt, ..
 		server_session_lost(s, reason);
 	else
 		server_session_free(s);
-}
-
-/*
- * t1 is the coordinator's own stamp, taken as the Ping's first byte is written
- * (conn_send_timed), not the queueing time the Ping carries: the Pong's echo of
- * it is not used, so neither what is queued ahead nor the agent can move it.
- */
-static void server_ping(struct session *s)
-{
-	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
-	Iocurve__Ping p = IOCURVE__PING__INIT;
-
-	p.seq = ++s->ping_seq;
-	p.t1 = clock_now_ns();
-	env.body_case = IOCURVE__ENVELOPE__BODY_PING;
-	env.ping = &p;
-	s->round_left--;
-	if (s->conn != NULL)
-		conn_send_timed(s->conn, &env);
-}
-
-/* A round of SERVER_CLOCK_SAMPLES pings, one after the other's Pong. */
-static void server_sync_start(struct session *s, uint64_t now)
-{
-	s->round_left = SERVER_CLOCK_SAMPLES;
-	s->round_start_ns = now;
-	server_ping(s);
 }
 
 /* What a Hello may declare, checked before anything of it is kept. */
@@ -351,71 +319,35 @@ static void server_hello(struct session *s, const Iocurve__Hello *h)
 	         s->addr, s->host, s->cpus, s->nallowed);
 	snprintf(path, sizeof(path), "agent %s (%s)", s->name, s->version[0] ? s->version : "?");
 	s->caps = caps_agree(CAPS_OURS, h->capabilities, path);
-	server_sync_start(s, clock_now_ns());
+	server_clock_start(&s->clock, s->conn, clock_now_ns());
 }
 
-/* How long between rounds: 1 s after joining, doubling up to the resync period. */
-static uint64_t server_sync_period(void)
-{
-	const char *e = getenv("IOCURVE_TEST_CLOCK_RESYNC_S");
-
-	/* Tests only: a shorter (or longer) period than SERVER_CLOCK_RESYNC_S. */
-	if (e != NULL && atoi(e) > 0)
-		return (uint64_t)atoi(e) * NSEC_PER_SEC;
-	return SERVER_CLOCK_RESYNC_S * NSEC_PER_SEC;
-}
-
-/* The round is over: its quickest sample joins the window, the model is refitted. */
-static void server_sync_end(struct session *s, uint64_t now)
+/* What a clock round's end gave: the registry's copy, the log, and a first sync's ready. */
+static void server_clocked(struct session *s, enum server_clock_outcome out, uint64_t now)
 {
 	struct server_agent *a = server_agent_at(s);
-	uint64_t period = server_sync_period();
-	bool first = !s->synced;
+	const struct clocksync *m = &s->clock.model;
 
-	s->round_left = 0;
-	s->sync_every_ns = s->sync_every_ns ? 2 * s->sync_every_ns : NSEC_PER_SEC;
-	if (s->sync_every_ns > period)
-		s->sync_every_ns = period;
-	s->next_sync_ns = now + s->sync_every_ns;
-	if (!clocksync_round_end(&s->clock)) {
-		a->clock.rejected = s->clock.rejected;
+	if (out == SERVER_CLOCK_GOING)
+		return;
+	if (out == SERVER_CLOCK_NO_SAMPLE) {
+		a->clock.rejected = m->rejected;
 		log_warn("agent %s: no usable clock sample in this round (%u refused so far)",
-		         s->name, s->clock.rejected);
+		         s->name, m->rejected);
 		return;
 	}
-	a->clock = s->clock;
-	a->rtt_ms = (double)s->clock.rtt_ns / 1e6;
-	a->offset_ms = (double)clocksync_offset_at(&s->clock, now) / 1e6;
-	if (!first) {
+	a->clock = *m;
+	a->rtt_ms = (double)m->rtt_ns / 1e6;
+	a->offset_ms = (double)clocksync_offset_at(m, now) / 1e6;
+	if (out == SERVER_CLOCK_REFITTED) {
 		log_debug("agent %s: clock offset %+.3f ms, drift %+.2f ppm, round trip %.3f ms",
-		          s->name, a->offset_ms, s->clock.drift_ppm, a->rtt_ms);
+		          s->name, a->offset_ms, m->drift_ppm, a->rtt_ms);
 		return;
 	}
-	s->synced = true;
 	log_info("agent %s: clock offset %+.3f ms, round trip %.3f ms", s->name, a->offset_ms,
 	         a->rtt_ms);
 	if (s->srv->cbs && s->srv->cbs->on_agent_ready)
 		s->srv->cbs->on_agent_ready(s, s->srv->arg);
-}
-
-/* One sample: t1 is our own stamp of the Ping's send; an impossible one is dropped. */
-static void server_pong(struct session *s, const Iocurve__Pong *p, uint64_t t4)
-{
-	uint64_t t1 = s->conn != NULL ? conn_sent_ns(s->conn) : 0;
-	const char *why;
-
-	if (s->round_start_ns == 0 || p->seq != s->ping_seq || t1 == 0)
-		return; /* not the ping in flight (late, or from a round given up) */
-	if (clocksync_add(&s->clock, t1, p->t2, p->t3, t4, &why) == CLOCKSYNC_REJECTED)
-		log_warn("agent %s: clock sample refused: %s (t1 %llu t2 %llu t3 %llu t4 %llu)",
-		         s->name, why, (unsigned long long)t1, (unsigned long long)p->t2,
-		         (unsigned long long)p->t3, (unsigned long long)t4);
-	if (s->round_left > 0) {
-		server_ping(s); /* a new seq: a second Pong for this ping is stale */
-		return;
-	}
-	s->round_start_ns = 0;
-	server_sync_end(s, t4);
 }
 
 static void server_on_connected(struct conn *c, void *arg)
@@ -466,7 +398,8 @@ static void server_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 	}
 	switch (env->body_case) {
 	case IOCURVE__ENVELOPE__BODY_PONG:
-		server_pong(s, env->pong, now);
+		server_clocked(s, server_clock_pong(&s->clock, s->conn, s->name, env->pong, now),
+		               now);
 		break;
 	case IOCURVE__ENVELOPE__BODY_HEARTBEAT:
 		break;
@@ -714,16 +647,7 @@ static void server_heartbeat_cb(evutil_socket_t fd, short what, void *arg)
 		if (!s->welcomed || server_drop_if_stuck(s))
 			continue;
 		server_send(s, &env);
-		/* Clock rounds: the next one when due; one whose Pong never came is closed. */
-		if (s->round_start_ns != 0 && now - s->round_start_ns > SERVER_CLOCK_ROUND_NS) {
-			log_warn("agent %s: no Pong within %llu s: clock round closed", s->name,
-			         (unsigned long long)(SERVER_CLOCK_ROUND_NS / NSEC_PER_SEC));
-			s->round_start_ns = 0;
-			server_sync_end(s, now);
-		} else if (s->round_start_ns == 0 && s->next_sync_ns != 0 &&
-		           now >= s->next_sync_ns) {
-			server_sync_start(s, now);
-		}
+		server_clocked(s, server_clock_tick(&s->clock, s->conn, s->name, now), now);
 	}
 }
 

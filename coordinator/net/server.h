@@ -18,17 +18,6 @@
 struct server;
 struct conn;
 
-/*
- * Clock sync: rounds of SERVER_CLOCK_SAMPLES pings per agent, the first at Hello,
- * then 1 s later and at doubling gaps up to SERVER_CLOCK_RESYNC_S, for as long as
- * the session lives (clocksync.h: min-RTT filter per round, drift over rounds).
- * Tests only may set the period with IOCURVE_TEST_CLOCK_RESYNC_S (whole seconds).
- * A round still waiting for a Pong after SERVER_CLOCK_ROUND_NS is closed.
- */
-#define SERVER_CLOCK_SAMPLES  8
-#define SERVER_CLOCK_RESYNC_S 30
-#define SERVER_CLOCK_ROUND_NS (3 * NSEC_PER_SEC)
-
 /* One connected agent: its session, seen through the functions below. */
 struct session;
 

@@ -12,7 +12,7 @@
 
 #include <event2/listener.h>
 
-#include "clocksync.h"
+#include "server_clock.h"
 #include "label.h"
 #include "server.h"
 #include "strindex.h"
@@ -35,20 +35,12 @@ struct session {
 	struct label *labels; /* from Hello: --label k=v on the agent */
 	size_t nlabels;
 	bool welcomed;
-	bool synced;
-	struct clocksync clock; /* offset: agent clock minus coordinator clock */
-	uint64_t ping_seq;      /* of the ping in flight */
-	unsigned round_left;    /* pings still to send in the round in progress; 0: none */
-	uint64_t round_start_ns;
-	uint64_t next_sync_ns; /* the next round starts at this time */
-	uint64_t sync_every_ns;
-	void *owner;         /* the campaign using this agent; NULL when idle */
-	uint32_t owner_slot; /* the owner's index for it (session_set_slot) */
-	size_t agent;        /* its registry entry, once welcomed (the registry only grows) */
-	uint64_t noise;
-	unsigned backlog_ticks;
-	    /* heartbeat ticks since the kernel's queue was asked */ /* log lines it caused that
-	                                                                session_noise counted */
+	struct server_clock clock; /* its clock rounds and model */
+	void *owner;               /* the campaign using this agent; NULL when idle */
+	uint32_t owner_slot;       /* the owner's index for it (session_set_slot) */
+	size_t agent;              /* its registry entry, once welcomed (the registry only grows) */
+	uint64_t noise;            /* log lines it caused that session_noise counted */
+	unsigned backlog_ticks;    /* heartbeat ticks since the kernel's queue was asked */
 	TAILQ_ENTRY(session) entry;
 };
 TAILQ_HEAD(session_list, session);
@@ -82,5 +74,11 @@ struct server {
 	uint64_t grace_until_ns; /* after a stall: no agent is silent before this */
 	uint64_t stall_ns;       /* how long the last one was */
 };
+
+/* A welcomed session's registry entry: by index, not by name (every frame asks). */
+static inline struct server_agent *server_agent_at(const struct session *s)
+{
+	return &s->srv->agents[s->agent];
+}
 
 #endif

@@ -68,12 +68,12 @@ const char *session_mount_of(const struct session *s, const char *path)
 
 bool session_ready(const struct session *s)
 {
-	return s->welcomed && s->synced;
+	return s->welcomed && s->clock.synced;
 }
 
 const struct clocksync *session_clock(const struct session *s)
 {
-	return &s->clock;
+	return &s->clock.model;
 }
 
 const struct label *session_labels(const struct session *s, size_t *n)

@@ -1,42 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /* A worker: open-loop I/O on one target through one engine, published per interval. */
 #include <errno.h>
-#include <fcntl.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "clock.h"
 #include "engine.h"
-#include "layout.h"
 #include "schedwait.h"
 #include "log.h"
-#include "safefile.h"
-#include "units.h"
 #include "verify.h"
 #include "worker_priv.h"
 #include "xalloc.h"
-
-/* worker_copy_out copies a record's counters whole, then these histograms and its parts. */
-_Static_assert(offsetof(struct record, service) ==
-                       offsetof(struct record, latency) + sizeof(struct hist) &&
-                   offsetof(struct record, read_latency) ==
-                       offsetof(struct record, service) + sizeof(struct hist) &&
-                   offsetof(struct record, write_latency) ==
-                       offsetof(struct record, read_latency) + sizeof(struct hist) &&
-                   offsetof(struct record, sync_latency) ==
-                       offsetof(struct record, write_latency) + sizeof(struct hist) &&
-                   offsetof(struct record, nparts) ==
-                       offsetof(struct record, sync_latency) + sizeof(struct hist) &&
-                   sizeof(struct record) == offsetof(struct record, parts) + sizeof(void *),
-               "struct record: counters, then five histograms, then the parts");
 
 /* A step's last operations may take this long to complete before they are charged as missing. */
 #define WORKER_DRAIN_MAX_NS NSEC_PER_SEC
@@ -55,27 +32,6 @@ static void worker_dump(struct worker *w, uint64_t intended)
 		worker_dump_flush(w);
 	w->dump_len +=
 	    (size_t)snprintf(w->dump_buf + w->dump_len, 24, "%llu\n", (unsigned long long)intended);
-}
-
-void worker_notify(const struct io_plan *cfg)
-{
-	uint64_t one = 1;
-
-	/* A full counter (EAGAIN) still wakes the agent; nothing else is worth reporting. */
-	if (write(cfg->notify_fd, &one, sizeof(one)) < 0 && errno != EAGAIN)
-		return;
-}
-
-int worker_fail(const struct io_plan *cfg, const char *msg)
-{
-	/* Long paths can outgrow the slot; a cut message still names the path first. */
-	size_t len = strnlen(msg, sizeof(cfg->slot->error) - 1);
-
-	memcpy(cfg->slot->error, msg, len);
-	cfg->slot->error[len] = '\0';
-	atomic_store_explicit(&cfg->slot->state, SHM_WORKER_FAILED, memory_order_release);
-	worker_notify(cfg);
-	return 1;
 }
 
 /*
@@ -138,184 +94,6 @@ static uint64_t worker_deadman_wait(const struct worker *w, uint64_t wait_ns)
 	uint64_t quarter = w->cfg->step->deadman_ns / 4;
 
 	return quarter && wait_ns > quarter ? quarter : wait_ns;
-}
-
-/* The process's CPU and preemptions, each stream's share of them (its streams split them). */
-static void worker_cpu(const struct worker *w, uint64_t *user_ns, uint64_t *sys_ns,
-                       uint64_t *nivcsw)
-{
-	struct rusage ru;
-	uint64_t n = w->nshare ? w->nshare : 1;
-
-	/* RUSAGE_SELF includes the ring's io-wq threads: their CPU is the worker's cost. */
-	getrusage(RUSAGE_SELF, &ru);
-	*user_ns = (uint64_t)ru.ru_utime.tv_sec * NSEC_PER_SEC +
-	           (uint64_t)ru.ru_utime.tv_usec * NSEC_PER_USEC;
-	*sys_ns = (uint64_t)ru.ru_stime.tv_sec * NSEC_PER_SEC +
-	          (uint64_t)ru.ru_stime.tv_usec * NSEC_PER_USEC;
-	*nivcsw = (uint64_t)ru.ru_nivcsw; /* preempted: the host wanted the core for another task */
-	*user_ns /= n;
-	*sys_ns /= n;
-	*nivcsw /= n;
-}
-
-static void worker_interval_begin(struct worker *w, uint64_t gen, uint32_t index)
-{
-	struct shm_interval *iv = w->cur;
-
-	iv->gen = gen;
-	iv->index = index;
-	iv->pad = 0;
-	iv->work_done = w->work_done;
-	iv->work_done_ns = w->work_done_ns;
-	record_reset(&iv->rec);
-	record_parts_use(&iv->rec, w->nparts);
-}
-
-/*
- * The interval into its shared slot. The record's parts live on this worker's heap,
- * which the agent cannot read: they are copied to the slot's own parts in the shared
- * mapping and the slot's record points there (the same address in the agent, which
- * mapped it before forking).
- */
-static void worker_copy_out(struct worker *w, struct shm_interval *dst, uint64_t slot)
-{
-	const struct record *rec = &w->cur->rec;
-	struct record_part *parts = NULL;
-
-	if (rec->nparts > 0) {
-		parts = w->cfg->slot_parts + slot * w->nparts;
-		/* counts whole, histograms by the bins in use (a part is ~74 KB) */
-		for (uint32_t i = 0; i < rec->nparts; i++) {
-			memcpy(&parts[i], &rec->parts[i], offsetof(struct record_part, latency));
-			hist_copy_used(&parts[i].latency, &rec->parts[i].latency);
-			hist_copy_used(&parts[i].service, &rec->parts[i].service);
-		}
-	}
-	/* the counters whole, the histograms by the bins in use (a record is ~185 KB) */
-	memcpy(dst, w->cur, offsetof(struct shm_interval, rec) + offsetof(struct record, latency));
-	hist_copy_used(&dst->rec.latency, &rec->latency);
-	hist_copy_used(&dst->rec.service, &rec->service);
-	hist_copy_used(&dst->rec.read_latency, &rec->read_latency);
-	hist_copy_used(&dst->rec.write_latency, &rec->write_latency);
-	hist_copy_used(&dst->rec.sync_latency, &rec->sync_latency);
-	dst->rec.nparts = rec->nparts;
-	dst->rec.parts_cap = rec->nparts;
-	dst->rec.parts = parts;
-}
-
-static void worker_publish(struct worker *w)
-{
-	struct shm_worker *sw = w->cfg->slot;
-	uint64_t seq = atomic_load_explicit(&sw->published, memory_order_relaxed);
-	uint64_t user, sys, nivcsw, reap = schedwait_reap(&w->sched, clock_now_ns());
-
-	worker_cpu(w, &user, &sys, &nivcsw);
-	w->cur->work_done = w->work_done;
-	w->cur->work_done_ns = w->work_done_ns;
-	/* io_uring: the completions of the interval were each seen about reap ns late */
-	if (w->cfg->sim == NULL)
-		w->cur->rec.reap_delay_ns += reap * w->cur->rec.ops;
-	w->cur->rec.cpu_user_ns = user - w->cpu_user_ns;
-	w->cur->rec.cpu_sys_ns = sys - w->cpu_sys_ns;
-	w->cur->rec.nivcsw = nivcsw - w->nivcsw;
-	w->cur->rec.health_n = 1;
-	w->cpu_user_ns = user;
-	w->cpu_sys_ns = sys;
-	w->nivcsw = nivcsw;
-	worker_copy_out(w, &sw->slots[seq % SHM_SLOTS], seq % SHM_SLOTS);
-	atomic_store_explicit(&sw->published, seq + 1, memory_order_release);
-	worker_notify(w->cfg);
-}
-
-/*
- * Is the target still the file laid out? Its path must name the same inode, at
- * least as long as the plan's size, and (holes: at a step start) without holes:
- * a file deleted, replaced or truncated, or holes punched in it, would give
- * reads of nothing counted as I/O. Two stat calls; the hole walk is a few lseeks.
- */
-static void worker_target_check(struct worker *w, bool holes)
-{
-	const struct io_plan *cfg = w->cfg;
-	const char *name = strrchr(cfg->path, '/');
-	int dirfd = cfg->target_fd > 0 ? cfg->target_fd : AT_FDCWD;
-	char a[16], b[16];
-	struct stat st;
-	uint64_t h = 0;
-
-	if (!w->file || w->lost[0] != '\0')
-		return;
-	if (fstatat(dirfd, dirfd == AT_FDCWD ? cfg->path : name + 1, &st, AT_SYMLINK_NOFOLLOW) <
-	    0) {
-		snprintf(w->lost, sizeof(w->lost),
-		         errno == ENOENT ? "file deleted" : "file gone: %s", strerror(errno));
-	} else if (st.st_ino != w->ino || st.st_dev != w->dev) {
-		snprintf(w->lost, sizeof(w->lost), "file replaced (inode changed)");
-	} else if (fstat(w->fd, &st) == 0 && (uint64_t)st.st_size < cfg->file_size) {
-		snprintf(w->lost, sizeof(w->lost), "file truncated to %llu bytes",
-		         (unsigned long long)st.st_size);
-	} else if (holes && layout_hole_bytes(w->fd, cfg->file_size, &h) == 0 && h > 0) {
-		units_format_size(h, a, sizeof(a));
-		units_format_size(cfg->file_size, b, sizeof(b));
-		snprintf(w->lost, sizeof(w->lost),
-		         "file has holes: %s of %s (made after its layout)", a, b);
-	}
-	if (w->lost[0] != '\0')
-		log_warn("%s: %s; its operations fail from here on", cfg->path, w->lost);
-}
-
-/* A transfer shorter than the block, in words: a read past a file's end says how long it is. */
-static void worker_short_cause(const struct worker *w, uint16_t slot, int32_t res, char *buf,
-                               size_t len)
-{
-	struct stat st;
-
-	if (!w->writing[slot] && w->file && fstat(w->fd, &st) == 0 &&
-	    (uint64_t)st.st_size < w->cfg->file_size)
-		snprintf(buf, len, "short read: file truncated to %llu bytes",
-		         (unsigned long long)st.st_size);
-	else
-		snprintf(buf, len, "short %s: %d of %u bytes", w->writing[slot] ? "write" : "read",
-		         (int)res, w->len[slot]);
-}
-
-/*
- * A file workload's step is over: its set put back as laid out before the step's last
- * interval is published (so the agent's StepDone, and the next step, wait for it), every
- * step then working on the same set. What changed is logged with the counts.
- */
-static void worker_files_put_back(struct worker *w)
-{
-	uint64_t made, removed, t0 = clock_now_ns();
-	int rc = fset_restore(&w->fs, &made, &removed);
-
-	if (made || removed || rc < 0)
-		log_info("%s: file set put back after a step in %.1f ms: %llu made again, %llu "
-		         "removed%s",
-		         w->cfg->path, (double)(clock_now_ns() - t0) / 1e6,
-		         (unsigned long long)made, (unsigned long long)removed,
-		         rc < 0 ? "; some names could not be" : "");
-}
-
-/* A file operation that failed, in words: its kind and the path in the set. */
-static void worker_file_cause(const struct worker *w, uint16_t slot, int32_t res, char *buf,
-                              size_t len)
-{
-	const char *op = fileop_name((enum fileop)w->fop[slot]);
-
-	if (res == -ENOENT && w->pick[slot].pool == NULL &&
-	    (w->fop[slot] == FILEOP_CREATE || w->fop[slot] == FILEOP_MKDIR))
-		snprintf(buf, len,
-		         "%s: the file set holds this agent's share of --max-files (%llu)", op,
-		         (unsigned long long)w->cfg->max_files);
-	else if (res == -ENOENT && w->pick[slot].pool == NULL && w->fop[slot] != FILEOP_READDIR)
-		snprintf(buf, len, "%s: no %s left in the file set to work on", op,
-		         w->fop[slot] == FILEOP_RMDIR ? "empty directory" : "file");
-	else if (res < 0)
-		snprintf(buf, len, "%s %s: %s", op, w->path[slot], strerror(-res));
-	else
-		snprintf(buf, len, "%s %s: %d of %u bytes", op, w->path[slot], (int)res,
-		         w->len[slot]);
 }
 
 /*

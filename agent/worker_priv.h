@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "datagen.h"
 #include "engine.h"
@@ -55,8 +56,8 @@ struct worker {
 	struct engine *eng;
 	int fd;
 	const char *nfs_path; /* an NFS target: the file (or set) within the export */
-	uint64_t *intended;  /* per slot: when the schedule wanted it to start */
-	uint64_t *submitted; /* per slot: when it went to the kernel */
+	uint64_t *intended;   /* per slot: when the schedule wanted it to start */
+	uint64_t *submitted;  /* per slot: when it went to the kernel */
 	/*
 	 * Slots queued since the last submission: stamped with one clock read just before
 	 * it, so the storage's latency holds no reap or issue work of the client's.
@@ -188,6 +189,15 @@ struct worker_run {
 };
 
 int worker_fail(const struct io_plan *cfg, const char *msg);
+/* worker_publish.c: the interval begun, the process's CPU (each stream's share), published */
+void worker_interval_begin(struct worker *w, uint64_t gen, uint32_t index);
+void worker_cpu(const struct worker *w, uint64_t *user_ns, uint64_t *sys_ns, uint64_t *nivcsw);
+void worker_publish(struct worker *w);
+/* worker_target.c: the target checked, a step's file set put back, causes in words */
+void worker_target_check(struct worker *w, bool holes);
+void worker_files_put_back(struct worker *w);
+void worker_short_cause(const struct worker *w, uint16_t slot, int32_t res, char *buf, size_t len);
+void worker_file_cause(const struct worker *w, uint16_t slot, int32_t res, char *buf, size_t len);
 void worker_notify(const struct io_plan *cfg);
 int worker_reap(struct worker *w, int n, uint64_t now, bool count);
 void worker_stamp_submitted(struct worker *w);

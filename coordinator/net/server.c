@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The coordinator's agent port: TLS listener, sessions, Hello, heartbeats (clock: server_clock.c).
- */
+/* The coordinator's agent port: TLS listener, sessions, Hello, heartbeats, clock rounds' use. */
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>

@@ -125,6 +125,43 @@ static void floor_send(SSL *s, const char *buf, size_t len)
 		floor_die("write");
 }
 
+/* A connected socket's TLS session, its handshake done (blocking), then made non-blocking
+ * and watched on ep as connection i. */
+static SSL *floor_join(SSL_CTX *ctx, int fd, bool server, int ep, uint32_t i)
+{
+	struct epoll_event ev = {.events = EPOLLIN, .data.u32 = i};
+	SSL *s = SSL_new(ctx);
+
+	if (s == NULL || SSL_set_fd(s, fd) != 1 || (server ? SSL_accept(s) : SSL_connect(s)) != 1)
+		floor_die(server ? "handshake (server)" : "handshake (client)");
+	floor_nonblock_nodelay(fd);
+	if (epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) < 0)
+		floor_die("epoll_ctl");
+	return s;
+}
+
+/*
+ * One pass of either side's loop: what arrived read, and once *next is due, one record
+ * of len bytes to every connection, *next a second later. Returns the bytes read.
+ */
+static size_t floor_pass(int ep, SSL **ss, int n, double *next, const char *rec, size_t len)
+{
+	struct epoll_event evs[256];
+	char buf[16384];
+	int ms = (int)((*next - floor_now()) * 1000), ready;
+	size_t got = 0;
+
+	ready = epoll_wait(ep, evs, 256, ms < 0 ? 0 : ms);
+	for (int i = 0; i < ready; i++)
+		got += floor_drain(ss[evs[i].data.u32], buf, sizeof(buf));
+	if (floor_now() >= *next) {
+		for (int i = 0; i < n; i++)
+			floor_send(ss[i], rec, len);
+		*next += 1.0;
+	}
+	return got;
+}
+
 /* The client: N connections, one record each a second, all at each second's start. */
 static void floor_client(const struct floor_opts *o, int port, SSL_CTX *ctx)
 {
@@ -132,7 +169,7 @@ static void floor_client(const struct floor_opts *o, int port, SSL_CTX *ctx)
 	                         .sin_port = htons((uint16_t)port),
 	                         .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
 	SSL **ss = calloc((size_t)o->conns, sizeof(*ss));
-	char *rep = calloc(1, o->size), buf[16384];
+	char *rep = calloc(1, o->size);
 	int ep = epoll_create1(0);
 	double next, end;
 
@@ -140,32 +177,15 @@ static void floor_client(const struct floor_opts *o, int port, SSL_CTX *ctx)
 		floor_die("client memory");
 	for (int i = 0; i < o->conns; i++) {
 		int fd = socket(AF_INET, SOCK_STREAM, 0);
-		struct epoll_event ev = {.events = EPOLLIN, .data.u32 = (uint32_t)i};
 
 		if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 			floor_die("connect");
-		ss[i] = SSL_new(ctx);
-		SSL_set_fd(ss[i], fd);
-		if (SSL_connect(ss[i]) != 1)
-			floor_die("handshake (client)");
-		floor_nonblock_nodelay(fd);
-		epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
+		ss[i] = floor_join(ctx, fd, false, ep, (uint32_t)i);
 	}
 	next = floor_now();
 	end = next + o->warmup + o->seconds + 2;
-	while (floor_now() < end) {
-		struct epoll_event evs[256];
-		int ms = (int)((next - floor_now()) * 1000), n;
-
-		n = epoll_wait(ep, evs, 256, ms < 0 ? 0 : ms);
-		for (int i = 0; i < n; i++)
-			floor_drain(ss[evs[i].data.u32], buf, sizeof(buf));
-		if (floor_now() >= next) {
-			for (int i = 0; i < o->conns; i++)
-				floor_send(ss[i], rep, o->size);
-			next += 1.0;
-		}
-	}
+	while (floor_now() < end)
+		floor_pass(ep, ss, o->conns, &next, rep, o->size);
 	exit(0);
 }
 
@@ -173,7 +193,7 @@ static void floor_client(const struct floor_opts *o, int port, SSL_CTX *ctx)
 static void floor_server(const struct floor_opts *o, int lfd, SSL_CTX *ctx, pid_t child)
 {
 	SSL **ss = calloc((size_t)o->conns, sizeof(*ss));
-	char *beat = calloc(1, o->beat), buf[16384];
+	char *beat = calloc(1, o->beat);
 	int ep = epoll_create1(0);
 	double start, tick, m0 = 0, cpu0 = 0;
 	size_t got = 0, got0 = 0;
@@ -183,36 +203,20 @@ static void floor_server(const struct floor_opts *o, int lfd, SSL_CTX *ctx, pid_
 		floor_die("server memory");
 	for (int i = 0; i < o->conns; i++) {
 		int fd = accept(lfd, NULL, NULL);
-		struct epoll_event ev = {.events = EPOLLIN, .data.u32 = (uint32_t)i};
 
 		if (fd < 0)
 			floor_die("accept");
-		ss[i] = SSL_new(ctx);
-		SSL_set_fd(ss[i], fd);
-		if (SSL_accept(ss[i]) != 1)
-			floor_die("handshake (server)");
-		floor_nonblock_nodelay(fd);
-		epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
+		ss[i] = floor_join(ctx, fd, true, ep, (uint32_t)i);
 	}
 	start = floor_now();
 	tick = start + 0.5;
 	while (floor_now() < start + o->warmup + o->seconds) {
-		struct epoll_event evs[256];
-		int ms = (int)((tick - floor_now()) * 1000), n;
-
 		if (m0 == 0 && floor_now() >= start + o->warmup) {
 			m0 = floor_now();
 			cpu0 = floor_cpu_s();
 			got0 = got;
 		}
-		n = epoll_wait(ep, evs, 256, ms < 0 ? 0 : ms);
-		for (int i = 0; i < n; i++)
-			got += floor_drain(ss[evs[i].data.u32], buf, sizeof(buf));
-		if (floor_now() >= tick) {
-			for (int i = 0; i < o->conns; i++)
-				floor_send(ss[i], beat, o->beat);
-			tick += 1.0;
-		}
+		got += floor_pass(ep, ss, o->conns, &tick, beat, o->beat);
 	}
 	{
 		double cpu = floor_cpu_s() - cpu0, span = floor_now() - m0;

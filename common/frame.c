@@ -29,7 +29,7 @@ int frame_write(struct evbuffer *out, const Iocurve__Envelope *env, size_t max)
 
 /*
  * What unpacking one frame may allocate: protobuf-c expands a packed varint of one
- * byte to 8 (a 15 MiB frame of histogram bins asked for 120 MiB), so every unpack
+ * byte to 8 (a 15 MiB frame of packed numbers asked for 120 MiB), so every unpack
  * draws on a budget of the frame's own length plus FRAME_UNPACK_SLACK, and a frame
  * that needs more is refused like a malformed one. With the frame's bytes held
  * once while it unpacks, a frame costs about twice its length at most.

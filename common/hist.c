@@ -249,6 +249,27 @@ uint64_t hist_quantile(const struct hist *h, double q)
 	return v;
 }
 
+size_t hist_varint_put(uint8_t *out, uint64_t v)
+{
+	size_t n = 0;
+
+	while (v >= 0x80) {
+		out[n++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	out[n++] = (uint8_t)v;
+	return n;
+}
+
+size_t hist_pairs_put(uint8_t *out, const uint64_t *pairs, size_t n)
+{
+	size_t len = 0;
+
+	for (size_t i = 0; i < n; i++)
+		len += hist_varint_put(out + len, pairs[i]);
+	return len;
+}
+
 void hist_encode(const struct hist *h, struct Iocurve__Histogram *out)
 {
 	size_t used = 0, n = 0;
@@ -268,51 +289,96 @@ void hist_encode(const struct hist *h, struct Iocurve__Histogram *out)
 			used++;
 	if (used == 0)
 		return;
-	out->bins = xcalloc(2 * used, sizeof(*out->bins));
+	out->bins.data = xmalloc(2 * used * HIST_VARINT_MAX);
 	for (i = 0; i < HIST_BINS; i++) {
 		if (!h->bins[i])
 			continue;
-		out->bins[n++] = first ? i : i - prev - 1;
-		out->bins[n++] = h->bins[i];
+		n += hist_varint_put(out->bins.data + n, first ? i : i - prev - 1);
+		n += hist_varint_put(out->bins.data + n, h->bins[i]);
 		prev = i;
 		first = false;
 	}
-	out->n_bins = n;
+	out->bins.len = n;
 }
 
 void hist_encoded_free(struct Iocurve__Histogram *out)
 {
-	free(out->bins);
-	out->bins = NULL;
-	out->n_bins = 0;
+	free(out->bins.data);
+	out->bins.data = NULL;
+	out->bins.len = 0;
 }
 
 /*
- * Walk the (gap, count) pairs without trusting them: every index is checked
- * against the table before use and the running total against overflow, so a
- * hostile peer can produce an error message but never a wild write.
- * On success, first and last receive the lowest and highest non-empty bins.
+ * The varint at *p, before end, with *p moved past it; false when it runs off the end
+ * or over 64 bits. Most bins' gaps and counts take one byte: that case first.
+ */
+static inline bool hist_varint_get(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+	const uint8_t *q = *p;
+	uint64_t x = 0;
+
+	if (q < end && *q < 0x80) {
+		*v = *q;
+		*p = q + 1;
+		return true;
+	}
+	for (unsigned shift = 0; q < end && shift < 64; shift += 7) {
+		uint8_t b = *q++;
+
+		if (shift == 63 && b > 1)
+			return false;
+		x |= (uint64_t)(b & 0x7f) << shift;
+		if (b < 0x80) {
+			*v = x;
+			*p = q;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Walk the (gap, count) pairs without trusting them: every number is read within
+ * the bytes, every index checked against the table before use and the running total
+ * against overflow, so a hostile peer can produce an error message but never a wild
+ * read or write. On success, first and last receive the lowest and highest non-empty
+ * bins.
  */
 static int hist_decode_check_bins(const struct Iocurve__Histogram *in, unsigned *first,
                                   unsigned *last, struct error *err)
 {
+	const uint8_t *at = in->bins.data, *end = at + in->bins.len;
 	uint64_t next = 0, total = 0, gap, c;
 	size_t p;
 
-	if (in->n_bins % 2 != 0) {
-		error_set(err,
-		          "histogram: bins has %zu entries, expected (gap, count) pairs (an even "
-		          "number)",
-		          in->n_bins);
+	if (in->bins.len > 0 && in->bins.data == NULL) {
+		error_set(err, "histogram: bins claims %zu bytes but holds none", in->bins.len);
 		return -1;
 	}
-	if (in->n_bins > 0 && in->bins == NULL) {
-		error_set(err, "histogram: bins claims %zu entries but holds none", in->n_bins);
-		return -1;
-	}
-	for (p = 0; p < in->n_bins / 2; p++) {
-		gap = in->bins[2 * p];
-		c = in->bins[2 * p + 1];
+	for (p = 0; at < end; p++) {
+		uint64_t pair[2];
+
+		for (unsigned k = 0; k < 2; k++) {
+			if (k == 1 && at == end) {
+				error_set(
+				    err,
+				    "histogram: bins end inside pair %zu, expected (gap, count) "
+				    "pairs (an even number of entries)",
+				    p);
+				return -1;
+			}
+			if (!hist_varint_get(&at, end, &pair[k])) {
+				error_set(
+				    err,
+				    "histogram: bin pair %zu: its %s is not a varint (from byte "
+				    "%zu of %zu)",
+				    p, k ? "count" : "gap", (size_t)(at - in->bins.data),
+				    in->bins.len);
+				return -1;
+			}
+		}
+		gap = pair[0];
+		c = pair[1];
 		/* next <= HIST_BINS here, so the subtraction cannot wrap. */
 		if (next >= HIST_BINS || gap >= HIST_BINS - next) {
 			error_set(err,
@@ -349,8 +415,8 @@ static int hist_decode_check_bins(const struct Iocurve__Histogram *in, unsigned 
 int hist_decode(struct hist *h, const struct Iocurve__Histogram *in, struct error *err)
 {
 	unsigned first = 0, last = 0;
-	uint64_t idx = 0;
-	size_t p;
+	const uint8_t *at = in->bins.data, *end = at + in->bins.len;
+	uint64_t idx = 0, gap, c;
 
 	if (in->sub_bucket_bits != HIST_SUB_BITS) {
 		error_set(err,
@@ -387,9 +453,10 @@ int hist_decode(struct hist *h, const struct Iocurve__Histogram *in, struct erro
 	h->sum = in->sum;
 	h->min = in->count ? in->min : UINT64_MAX;
 	h->max = in->max;
-	for (p = 0; p < in->n_bins / 2; p++) {
-		idx += in->bins[2 * p];
-		h->bins[idx] = in->bins[2 * p + 1];
+	/* Read again, known good: hist_decode_check_bins walked the same bytes. */
+	while (hist_varint_get(&at, end, &gap) && hist_varint_get(&at, end, &c)) {
+		idx += gap;
+		h->bins[idx] = c;
 		idx++;
 	}
 	return 0;

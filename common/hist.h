@@ -3,6 +3,7 @@
 #ifndef IOCURVE_HIST_H
 #define IOCURVE_HIST_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "error.h"
@@ -111,10 +112,11 @@ double hist_mean(const struct hist *h);
 uint64_t hist_quantile(const struct hist *h, double q);
 
 /*
- * Wire form (proto Histogram): only non-empty bins, as (gap, count) pairs.
+ * Wire form (proto Histogram): only non-empty bins, as (gap, count) pairs, each
+ * number a varint, one after the other in the bytes of bins.
  * hist_encode fills *out and allocates out->bins (free with hist_encoded_free).
- * hist_decode validates everything it reads (sub-bucket bits, an even number
- * of entries, indexes in range, no zero-count pairs, counts that add up to
+ * hist_decode validates everything it reads (sub-bucket bits, varints within the
+ * bytes, an even number of them, indexes in range, no zero-count pairs, counts that add up to
  * count, min and max in the first and last non-empty bins, all-zero fields
  * when empty); on a malformed message it fills err, returns -1 and leaves *h
  * untouched. The wire min is 0 when count is 0 (UINT64_MAX in memory). *h is a
@@ -123,6 +125,12 @@ uint64_t hist_quantile(const struct hist *h, double q);
  */
 /* protobuf-c >= 1.4 names the struct Iocurve__Histogram (no leading underscore). */
 struct Iocurve__Histogram;
+/* The most bytes one number takes as a varint. */
+#define HIST_VARINT_MAX 10
+/* v as a varint at out (room for HIST_VARINT_MAX); its length. */
+size_t hist_varint_put(uint8_t *out, uint64_t v);
+/* n numbers (pairs, as the wire has them) as varints at out (room for n x HIST_VARINT_MAX). */
+size_t hist_pairs_put(uint8_t *out, const uint64_t *pairs, size_t n);
 void hist_encode(const struct hist *h, struct Iocurve__Histogram *out);
 void hist_encoded_free(struct Iocurve__Histogram *out);
 int hist_decode(struct hist *h, const struct Iocurve__Histogram *in, struct error *err);

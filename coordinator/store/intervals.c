@@ -37,7 +37,8 @@ struct intervals_reader {
 	size_t lineno;
 	long end;                      /* offset after the last line read */
 	char warning[256];             /* a torn last line ignored, or "" */
-	uint64_t pairs[2 * HIST_BINS]; /* one histogram's bins as the wire has them */
+	uint64_t pairs[2 * HIST_BINS]; /* one histogram's bins as (gap, count) pairs */
+	uint8_t wire[2 * HIST_BINS * HIST_VARINT_MAX]; /* the same as the wire has them */
 	/*
 	 * The last line's parts (a mix's): the reader's, so a caller's line needs no freeing;
 	 * freed by the next intervals_next or intervals_close.
@@ -184,9 +185,7 @@ static int intervals_get_hist(struct intervals_reader *r, json_t *o, const char 
 	    intervals_get_uint(v, "sub_bits", UINT32_MAX, &sub_bits, err) < 0)
 		goto bad;
 	in.sub_bucket_bits = (uint32_t)sub_bits;
-	in.n_bins = json_array_size(bins);
-	in.bins = r->pairs;
-	for (size_t i = 0; i < in.n_bins; i++) {
+	for (size_t i = 0; i < json_array_size(bins); i++) {
 		json_t *e = json_array_get(bins, i);
 
 		if (!json_is_integer(e) || json_integer_value(e) < 0) {
@@ -205,6 +204,8 @@ static int intervals_get_hist(struct intervals_reader *r, json_t *o, const char 
 		r->pairs[i] = idx - next;
 		next = idx + 1;
 	}
+	in.bins.data = r->wire;
+	in.bins.len = hist_pairs_put(r->wire, r->pairs, json_array_size(bins));
 	if (hist_decode(h, &in, err) == 0)
 		return 0;
 bad:

@@ -165,12 +165,11 @@ void swarm_set_apply(const struct swarm_set *s, Iocurve__IntervalReport *r,
 		*h = copy;
 		if (s->mean) {
 			/* Every value in VALUE's bin, sent before the next report is made. */
-			static uint64_t pair[2];
+			static uint8_t wire[2 * HIST_VARINT_MAX];
+			uint64_t pair[2] = {hist_index(s->u), copy->count};
 
-			pair[0] = hist_index(s->u);
-			pair[1] = copy->count;
-			copy->bins = pair;
-			copy->n_bins = copy->count ? 2 : 0;
+			copy->bins.data = wire;
+			copy->bins.len = copy->count ? hist_pairs_put(wire, pair, 2) : 0;
 			copy->sum = copy->count * s->u;
 			copy->min = s->u;
 			copy->max = s->u;

@@ -2,6 +2,7 @@
 /* Frame codec: round trip, oversize, truncated and garbage frames. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -43,31 +44,36 @@ static size_t put_varint(uint8_t *p, uint64_t v)
 }
 
 /*
- * A legal frame of about nbins bytes: Envelope{interval_report (23): IntervalReport{
- * latency (8): Histogram{bins (6): packed, one byte each}}}. Unpacked, each one-byte
- * bin becomes a uint64_t: eight times its size.
+ * A legal frame of about n bytes of one-byte varints in a length-delimited field:
+ * Envelope{step_done (24): StepDone{worker_done_ns (50): packed}}, where each becomes
+ * a uint64_t unpacked, eight times its size; or, hist, Envelope{interval_report (23):
+ * IntervalReport{latency (8): Histogram{bins (6): bytes}}}, taken as they are.
  */
-static struct evbuffer *bins_frame(size_t nbins, uint8_t bin)
+static struct evbuffer *packed_frame(size_t n, uint8_t v, bool hist)
 {
 	struct evbuffer *b = evbuffer_new();
-	size_t hist = 1 + put_varint((uint8_t[10]){0}, nbins) + nbins;
-	size_t rep = 1 + put_varint((uint8_t[10]){0}, hist) + hist;
-	size_t env = 2 + put_varint((uint8_t[10]){0}, rep) + rep;
-	uint8_t h[32], *bins = malloc(nbins);
+	size_t inner = (hist ? 1 : 2) + put_varint((uint8_t[10]){0}, n) + n;
+	size_t mid = hist ? 1 + put_varint((uint8_t[10]){0}, inner) + inner : inner;
+	size_t env = 2 + put_varint((uint8_t[10]){0}, mid) + mid;
+	uint8_t h[32], *bytes = malloc(n);
 	size_t o = 4;
 
 	h[0] = (uint8_t)(env >> 24), h[1] = (uint8_t)(env >> 16), h[2] = (uint8_t)(env >> 8);
 	h[3] = (uint8_t)env;
-	o += put_varint(h + o, 23 << 3 | 2);
-	o += put_varint(h + o, rep);
-	h[o++] = 8 << 3 | 2;
-	o += put_varint(h + o, hist);
-	h[o++] = 6 << 3 | 2;
-	o += put_varint(h + o, nbins);
+	o += put_varint(h + o, (hist ? 23 : 24) << 3 | 2);
+	o += put_varint(h + o, mid);
+	if (hist) {
+		h[o++] = 8 << 3 | 2;
+		o += put_varint(h + o, inner);
+		h[o++] = 6 << 3 | 2;
+	} else {
+		o += put_varint(h + o, 50 << 3 | 2);
+	}
+	o += put_varint(h + o, n);
 	evbuffer_add(b, h, o);
-	memset(bins, bin, nbins);
-	evbuffer_add(b, bins, nbins);
-	free(bins);
+	memset(bytes, v, n);
+	evbuffer_add(b, bytes, n);
+	free(bytes);
 	assert_int_equal(evbuffer_get_length(b), 4 + env);
 	return b;
 }
@@ -99,7 +105,7 @@ static long hwm_kib(void)
 }
 
 /*
- * A legal 15 MiB frame whose one-byte bins unpack to 120 MiB is refused, having
+ * A legal 15 MiB frame whose one-byte numbers unpack to 120 MiB is refused, having
  * allocated no more than its length plus FRAME_UNPACK_SLACK; the peak memory of
  * reading it (in a child, from VmHWM) is printed beside what unbounded unpacking
  * takes.
@@ -107,7 +113,7 @@ static long hwm_kib(void)
 static void test_unpack_memory_bounded(void **state)
 {
 	size_t nbins = (15u << 20) - 16, len, unbounded = 0;
-	struct evbuffer *b = bins_frame(nbins, 1);
+	struct evbuffer *b = packed_frame(nbins, 1, false);
 	ProtobufCAllocator counting = {count_alloc, count_free, &unbounded};
 	Iocurve__Envelope *env;
 	struct error err;
@@ -120,12 +126,12 @@ static void test_unpack_memory_bounded(void **state)
 
 		env = iocurve__envelope__unpack(&counting, len, body);
 		assert_non_null(env);
-		assert_int_equal(env->interval_report->latency->n_bins, nbins);
+		assert_int_equal(env->step_done->n_worker_done_ns, nbins);
 		iocurve__envelope__free_unpacked(env, &counting);
 	}
 	pid = fork();
 	if (pid == 0) { /* the peak of reading it, alone in a fresh process image's heap */
-		struct evbuffer *c = bins_frame(nbins, 1);
+		struct evbuffer *c = packed_frame(nbins, 1, false);
 		FILE *cr = fopen("/proc/self/clear_refs", "w"); /* "5": reset the peak */
 		long before;
 
@@ -134,7 +140,7 @@ static void test_unpack_memory_bounded(void **state)
 		before = hwm_kib();
 		int rc = frame_read(c, FRAME_MAX_DEFAULT, &env, &err);
 
-		printf("# a %zu-byte frame of one-byte bins: unbounded unpacking allocates %zu "
+		printf("# a %zu-byte frame of one-byte numbers: unbounded unpacking allocates %zu "
 		       "bytes (%.1fx); frame_read %s after %zu bytes (%.2fx); peak RSS grew "
 		       "%ld KiB reading it\n",
 		       len, unbounded, (double)unbounded / (double)len,
@@ -186,16 +192,20 @@ static void test_large_frame_taken(void **state)
 	evbuffer_free(b);
 }
 
-/* A full histogram (every bin, as (gap, count) pairs of large counts) still reads. */
+/*
+ * A full histogram (every bin, as (gap, count) pairs) reads, and its bins unpack to
+ * their own bytes (bytes on the wire), not eight bytes a number.
+ */
 static void test_full_histogram_reads(void **state)
 {
-	struct evbuffer *b = bins_frame(2 * HIST_BINS, 1);
+	struct evbuffer *b = packed_frame(2 * HIST_BINS, 1, true);
 	Iocurve__Envelope *env;
 	struct error err;
 
 	assert_int_equal(frame_read(b, FRAME_MAX_DEFAULT, &env, &err), 1);
-	assert_int_equal(env->interval_report->latency->n_bins, 2 * HIST_BINS);
-	assert_true(frame_unpack_bytes() >= 2 * HIST_BINS * sizeof(uint64_t));
+	assert_int_equal(env->interval_report->latency->bins.len, 2 * HIST_BINS);
+	assert_true(frame_unpack_bytes() >= 2 * HIST_BINS);
+	assert_true(frame_unpack_bytes() < 2 * 2 * HIST_BINS);
 	frame_free(env);
 	evbuffer_free(b);
 }

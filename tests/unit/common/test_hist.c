@@ -376,17 +376,48 @@ static void test_hist_encode_layout(void **state)
 	assert_int_equal(m.sum, 317);
 	assert_int_equal(m.min, 5);
 	assert_int_equal(m.max, 300);
-	assert_int_equal(m.n_bins, 6);
-	assert_int_equal(m.bins[0], 5);
-	assert_int_equal(m.bins[1], 2);
-	assert_int_equal(m.bins[2], 1);
-	assert_int_equal(m.bins[3], 1);
-	assert_int_equal(m.bins[4], 270);
-	assert_int_equal(m.bins[5], 1);
+	/* 5, 2, 1, 1, 270, 1 as varints: 270 takes two bytes, low seven bits first. */
+	assert_int_equal(m.bins.len, 7);
+	assert_memory_equal(m.bins.data, ((uint8_t[]){5, 2, 1, 1, 0x8e, 0x02, 1}), 7);
 	hist_encoded_free(&m);
-	assert_null(m.bins);
-	assert_int_equal(m.n_bins, 0);
+	assert_null(m.bins.data);
+	assert_int_equal(m.bins.len, 0);
 	free(h);
+}
+
+/*
+ * A Histogram as agents up to 0.2.0 packed it, by hand: bins as `repeated uint64`,
+ * packed (field 6, length-delimited, varints), is what bytes bins reads.
+ */
+static void test_hist_reads_packed_repeated(void **state)
+{
+	/* sub_bucket_bits 7, count 4, sum 317, min 5, max 300, bins {5, 2, 1, 1, 270, 1} */
+	const uint8_t old[] = {0x08, 7,    0x10, 4, 0x18, 0xbd, 0x02, 0x20, 5,    0x28, 0xac,
+	                       0x02, 0x32, 7,    5, 2,    1,    1,    0x8e, 0x02, 1};
+	struct hist *h = hist_test_new(), *want = hist_test_new();
+	Iocurve__Histogram *un, m;
+	struct error err = {{0}};
+	uint8_t buf[64];
+
+	(void)state;
+	un = iocurve__histogram__unpack(NULL, sizeof(old), old);
+	assert_non_null(un);
+	if (hist_decode(h, un, &err) != 0)
+		fail_msg("the packed form is refused: %s", err.msg);
+	hist_record(want, 5);
+	hist_record(want, 5);
+	hist_record(want, 7);
+	hist_record(want, 300);
+	hist_test_assert_same(h, want);
+	/* and ours packs to the very same bytes */
+	hist_encode(want, &m);
+	assert_int_equal(iocurve__histogram__get_packed_size(&m), sizeof(old));
+	iocurve__histogram__pack(&m, buf);
+	assert_memory_equal(buf, old, sizeof(old));
+	hist_encoded_free(&m);
+	iocurve__histogram__free_unpacked(un, NULL);
+	free(h);
+	free(want);
 }
 
 /* Encode, pack to bytes, unpack, decode: nothing changes. */
@@ -439,7 +470,7 @@ static void test_hist_round_trip_empty_min(void **state)
 	(void)state;
 	hist_encode(h, &m);
 	assert_int_equal(m.min, 0);
-	assert_int_equal(m.n_bins, 0);
+	assert_int_equal(m.bins.len, 0);
 	back->min = 17;
 	assert_int_equal(hist_decode(back, &m, &err), 0);
 	assert_int_equal(back->min, UINT64_MAX);
@@ -453,8 +484,8 @@ static void test_hist_round_trip_empty_min(void **state)
  * Decode a hand-built message that must be rejected: check the message names
  * the problem, and that the caller's histogram was left exactly as it was.
  */
-static void hist_test_reject(uint32_t bits, uint64_t count, uint64_t min, uint64_t max,
-                             const uint64_t *bins, size_t n_bins, const char *want)
+static void hist_test_reject_wire(uint32_t bits, uint64_t count, uint64_t min, uint64_t max,
+                                  const uint8_t *wire, size_t len, const char *want)
 {
 	Iocurve__Histogram m = IOCURVE__HISTOGRAM__INIT;
 	struct hist *h = hist_test_new(), *before = hist_test_new();
@@ -467,14 +498,25 @@ static void hist_test_reject(uint32_t bits, uint64_t count, uint64_t min, uint64
 	m.sum = 0;
 	m.min = min;
 	m.max = max;
-	m.bins = (uint64_t *)bins;
-	m.n_bins = n_bins;
+	m.bins.data = (uint8_t *)wire;
+	m.bins.len = len;
 	assert_int_equal(hist_decode(h, &m, &err), -1);
 	if (strstr(err.msg, want) == NULL)
 		fail_msg("error \"%s\" does not mention \"%s\"", err.msg, want);
 	assert_memory_equal(h, before, sizeof(*h));
 	free(h);
 	free(before);
+}
+
+/* The same with the pairs as numbers, put on the wire as varints. */
+static void hist_test_reject(uint32_t bits, uint64_t count, uint64_t min, uint64_t max,
+                             const uint64_t *bins, size_t n_bins, const char *want)
+{
+	uint8_t wire[16 * HIST_VARINT_MAX];
+
+	assert_true(n_bins <= 16);
+	hist_test_reject_wire(bits, count, min, max, wire,
+	                      n_bins ? hist_pairs_put(wire, bins, n_bins) : 0, want);
 }
 
 static void test_hist_decode_rejects(void **state)
@@ -508,12 +550,28 @@ static void test_hist_decode_rejects(void **state)
 	hist_test_reject(7, 3, 5, 9000, ok, 4, "disagree");
 	hist_test_reject(7, 3, 7, 5, ok, 4, "disagree");
 	hist_test_reject(7, 0, 3, 0, NULL, 0, "empty");
+	/* Numbers that are not varints within the bytes: cut short, or longer than ten bytes. */
+	hist_test_reject_wire(7, 2, 5, 5, (const uint8_t[]){5, 0x82}, 2,
+	                      "bin pair 0: its count is not a varint (from byte 1 of 2)");
+	hist_test_reject_wire(7, 2, 5, 5, (const uint8_t[]){0x85}, 1,
+	                      "bin pair 0: its gap is not a varint");
+	hist_test_reject_wire(
+	    7, 2, 5, 5,
+	    (const uint8_t[]){0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01, 2},
+	    12, "bin pair 0: its gap is not a varint");
+	/* Ten bytes whose last carries more than the 64th bit. */
+	hist_test_reject_wire(
+	    7, 2, 5, 5,
+	    (const uint8_t[]){0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02, 2}, 11,
+	    "bin pair 0: its gap is not a varint");
+	hist_test_reject_wire(7, 2, 5, 5, NULL, 3, "bins claims 3 bytes but holds none");
 }
 
 /* The fixture the rejections start from is valid, so each rejection is down to its one flaw. */
 static void test_hist_decode_accepts_fixture(void **state)
 {
 	const uint64_t ok[] = {5, 2, 1, 1};
+	uint8_t wire[4 * HIST_VARINT_MAX];
 	Iocurve__Histogram m = IOCURVE__HISTOGRAM__INIT;
 	struct hist *h = hist_test_new();
 	struct error err = {{0}};
@@ -524,8 +582,8 @@ static void test_hist_decode_accepts_fixture(void **state)
 	m.sum = 17;
 	m.min = 5;
 	m.max = 7;
-	m.bins = (uint64_t *)ok;
-	m.n_bins = 4;
+	m.bins.data = wire;
+	m.bins.len = hist_pairs_put(wire, ok, 4);
 	if (hist_decode(h, &m, &err) != 0)
 		fail_msg("valid message rejected: %s", err.msg);
 	assert_int_equal(h->bins[5], 2);
@@ -730,6 +788,7 @@ int main(void)
 	    cmocka_unit_test(test_hist_quantiles_exponential),
 	    cmocka_unit_test(test_hist_merge_equals_concatenation),
 	    cmocka_unit_test(test_hist_encode_layout),
+	    cmocka_unit_test(test_hist_reads_packed_repeated),
 	    cmocka_unit_test(test_hist_round_trip),
 	    cmocka_unit_test(test_hist_round_trip_empty_min),
 	    cmocka_unit_test(test_hist_decode_rejects),

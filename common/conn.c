@@ -1,27 +1,23 @@
 /* SPDX-License-Identifier: MIT */
-/* One framed connection: the frame codec over a bufferevent, on a TLS or Unix transport. */
+/*
+ * One framed connection on its own socket events: bytes read into a buffer and frames
+ * decoded where they lie, frames queued and written once a pass, on a TLS or Unix
+ * transport (conn_priv.h).
+ */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <linux/sockios.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <event2/buffer.h>
-#include <event2/bufferevent.h>
-#include <event2/bufferevent_ssl.h>
-#include <event2/bufferevent_struct.h> /* ev_read, ev_write: made active by conn */
-#include <event2/event.h>
-#include <openssl/err.h>
-
 #include "clock.h"
-#include "conn.h"
+#include "conn_priv.h"
 #include "frame.h"
 #include "log.h"
-#include "tls.h"
 #include "xalloc.h"
 
 /*
@@ -33,57 +29,31 @@
 #define CONN_FLUSH_SECONDS 2
 /* A struct timeval's two fields for a count of milliseconds. */
 #define CONN_TV_MS(ms) (time_t)((ms) / 1000), (suseconds_t)((ms) % 1000) * 1000
+/*
+ * Reads one connection gets a pass of the loop before the others have theirs; what
+ * is left waits for the next pass. A TLS read gives one record: 16 KiB at most.
+ */
+#define CONN_READS_PER_PASS 16
+#define CONN_RECORD         16384
+/* A TLS write is one record: this much of the output at a time. */
+#define CONN_WRITE_CHUNK 16384
 
-/* What differs between carrying frames over TLS and over a plain stream. */
-struct conn_transport {
-	/* The stream is up: 0, or -1 with why the peer may not stay. */
-	int (*connected)(struct conn *c, char *why, size_t len);
-	/* Why the stream ended (what: BEV_EVENT_* flags), for on_close. */
-	void (*reason)(struct conn *c, short what, int saved_errno, char *buf, size_t len);
-	/* Last words once the output has drained (TLS: close_notify); may be NULL. */
-	void (*finish)(struct conn *c);
-};
+/*
+ * Every connection's reads land here first, and their frames are decoded where they
+ * lie; only a frame still arriving is copied into the connection's own buffer. One
+ * loop, one thread: one buffer.
+ */
+static uint8_t conn_scratch[CONN_RECORD];
 
-struct conn {
-	const struct conn_transport *tp;
-	struct bufferevent *bev;
-	SSL *ssl; /* TLS only */
-	const struct conn_cbs *cbs;
-	void *arg;
-	size_t max_frame;
-	unsigned unpack_times; /* frame_read_trusted: 1 but from a trusted peer */
-	unsigned idle_ms;
-	struct event *deadline_ev; /* absolute: not restarted by traffic */
-	char deadline_reason[96];
-	bool deadline_until_up; /* the handshake's own deadline: cleared once up */
-	bool connected;
-	bool in_callback;  /* the owner's close or abort waits while a callback runs */
-	bool closing;      /* owner closed: flush, finish, free */
-	bool flushing;     /* closing, and the flush has begun (conn_do_close ran) */
-	bool aborting;     /* owner aborted inside a callback: free when it returns */
-	bool dead;         /* on_close delivered or owner closed: no more callbacks */
-	bool timing;       /* conn_output_cb is on the output buffer (and TLS: conn_bio_cb) */
-	size_t stamp_left; /* bytes to write before the timed frame has started; 0: none */
-	uint64_t sent_ns;  /* the timed frame's send time (conn_send_timed) */
-	bool write_armed;  /* TLS: write_ns holds the first write since the last drain */
-	uint64_t write_ns;
-	enum conn_failure failure; /* set with the reason, before on_close */
-	char peer_name[128];
-	char peer_serial[80]; /* of its certificate, upper-case hex */
-	char peer_addr[112];
-};
-
-static void conn_event_cb(struct bufferevent *bev, short what, void *arg);
-static void conn_output_cb(struct evbuffer *buf, const struct evbuffer_cb_info *info, void *arg);
+static void conn_read_cb(evutil_socket_t fd, short what, void *arg);
+static void conn_write_cb(evutil_socket_t fd, short what, void *arg);
+static void conn_idle_cb(evutil_socket_t fd, short what, void *arg);
+static void conn_deadline_cb(evutil_socket_t fd, short what, void *arg);
 
 /*
  * The one end of every connection, however it ended (owner's close or abort, a failed
- * handshake, the deadline, the peer): everything that can call back into c goes with
- * it, so nothing fires on freed memory later. The deadline timer is freed, the
- * output-buffer and BIO hooks are removed, and bufferevent_free() clears the
- * bufferevent's callbacks (deferred ones included) and its timeouts at once; its SSL
- * and socket follow at the loop's next turn, with nothing of ours attached.
- * notify: on_free runs first (not after conn_abort).
+ * handshake, the deadline, the peer): its events go with it, so nothing fires on freed
+ * memory later. notify: on_free runs first (not after conn_abort).
  */
 static void conn_destroy(struct conn *c, bool notify)
 {
@@ -91,17 +61,16 @@ static void conn_destroy(struct conn *c, bool notify)
 		c->cbs->on_free(c, c->arg);
 	if (c->deadline_ev != NULL)
 		event_free(c->deadline_ev);
-	if (c->timing) {
-		BIO *wbio = c->ssl != NULL ? SSL_get_wbio(c->ssl) : NULL;
-
-		if (wbio != NULL) {
-			BIO_set_callback_ex(wbio, NULL);
-			BIO_set_callback_arg(wbio, NULL);
-		}
-		evbuffer_remove_cb(bufferevent_get_output(c->bev), conn_output_cb, c);
-	}
-	/* The SSL belongs to the bufferevent (BEV_OPT_CLOSE_ON_FREE frees it). */
-	bufferevent_free(c->bev);
+	if (c->idle_ev != NULL)
+		event_free(c->idle_ev);
+	event_free(c->rev);
+	event_free(c->wev);
+	evbuffer_free(c->out);
+	free(c->in);
+	if (c->ssl != NULL)
+		SSL_free(c->ssl);
+	if (c->fd >= 0)
+		close(c->fd);
 	free(c);
 }
 
@@ -141,12 +110,79 @@ static void conn_finish_close(struct conn *c)
 	conn_free(c);
 }
 
-static void conn_drained_cb(struct bufferevent *bev, void *arg)
+/*
+ * Report the end of the connection once, then free it: on_close is the last callback
+ * (on_free aside), whatever the owner calls from inside it. A connection the owner
+ * closed (its flush failed or timed out) goes without a word.
+ */
+static void conn_fail(struct conn *c, const char *reason)
 {
-	struct conn *c = arg;
+	if (c->closing) {
+		conn_free(c);
+		return;
+	}
+	if (!c->dead) {
+		c->dead = true;
+		c->in_callback = true;
+		if (c->cbs->on_close != NULL)
+			c->cbs->on_close(c, reason, c->arg);
+		c->in_callback = false;
+	}
+	conn_destroy(c, !c->aborting);
+}
 
-	if (evbuffer_get_length(bufferevent_get_output(bev)) == 0)
+static void conn_read_on(struct conn *c, bool on)
+{
+	if (on && !c->reading)
+		event_add(c->rev, NULL);
+	else if (!on && c->reading)
+		event_del(c->rev);
+	c->reading = on;
+}
+
+/*
+ * Write what is queued until it is all out or the socket is full; false when the
+ * connection ended here (c is freed). The timed frame's send time is taken just
+ * before the write that carries its first byte.
+ */
+static bool conn_flush(struct conn *c)
+{
+	size_t n, len;
+	uint64_t at;
+
+	c->write_wants_read = false;
+	while ((len = evbuffer_get_length(c->out)) > 0) {
+		if (c->write_len == 0)
+			c->write_len = len < CONN_WRITE_CHUNK ? len : CONN_WRITE_CHUNK;
+		at = c->stamp_left != 0 ? clock_now_ns() : 0;
+		switch (c->tp->write(c, evbuffer_pullup(c->out, (ev_ssize_t)c->write_len),
+		                     c->write_len, &n)) {
+		case CONN_IO_DONE:
+			break;
+		case CONN_IO_WANT_WRITE:
+			event_add(c->wev, NULL);
+			return true;
+		case CONN_IO_WANT_READ:
+			c->write_wants_read = true;
+			return true;
+		case CONN_IO_END:
+			conn_fail(c, c->why);
+			return false;
+		}
+		c->write_len = 0;
+		evbuffer_drain(c->out, n);
+		if (c->stamp_left != 0 && n >= c->stamp_left) {
+			c->sent_ns = at;
+			c->stamp_left = 0;
+		} else if (c->stamp_left != 0) {
+			c->stamp_left -= n;
+		}
+	}
+	if (c->flushing) {
 		conn_finish_close(c);
+		return false;
+	}
+	return true;
 }
 
 /* The owner's close, run outside any callback of this conn. */
@@ -160,9 +196,14 @@ static void conn_do_close(struct conn *c)
 			conn_free(c);
 		return;
 	}
-	bufferevent_disable(c->bev, EV_READ);
-	bufferevent_setcb(c->bev, NULL, conn_drained_cb, conn_event_cb, c);
-	bufferevent_set_timeouts(c->bev, NULL, &(struct timeval){CONN_FLUSH_SECONDS, 0});
+	conn_read_on(c, false);
+	if (c->idle_ev != NULL)
+		event_del(c->idle_ev);
+	/* The deadline's timer is the flush's limit now (conn_deadline_cb). */
+	if (c->deadline_ev == NULL)
+		c->deadline_ev = evtimer_new(c->base, conn_deadline_cb, c);
+	event_add(c->deadline_ev, &(struct timeval){CONN_FLUSH_SECONDS, 0});
+	event_active(c->wev, EV_WRITE, 1);
 }
 
 void conn_close(struct conn *c)
@@ -175,33 +216,11 @@ void conn_close(struct conn *c)
 		conn_do_close(c);
 }
 
-/*
- * Report the end of the connection once, then free it: on_close is the last callback
- * (on_free aside), whatever the owner calls from inside it.
- */
-static void conn_fail(struct conn *c, const char *reason)
+static void conn_idle_arm(struct conn *c, uint64_t ms)
 {
-	if (!c->dead) {
-		c->dead = true;
-		c->in_callback = true;
-		if (c->cbs->on_close != NULL)
-			c->cbs->on_close(c, reason, c->arg);
-		c->in_callback = false;
-	}
-	conn_destroy(c, !c->aborting);
-}
-
-/*
- * TLS reads ahead (tls.c): one read(2) takes every record the socket holds, and OpenSSL
- * hands them out a record an SSL_read, while libevent reads again only when the socket
- * is readable. A record already read and not yet decrypted would wait for the peer's
- * next bytes (a Hello behind the handshake, a report behind another): the read event
- * is made active again while OpenSSL holds any.
- */
-static void conn_read_pending(struct conn *c)
-{
-	if (c->ssl != NULL && !c->dead && SSL_has_pending(c->ssl))
-		event_active(&c->bev->ev_read, EV_READ, 1);
+	if (c->idle_ev == NULL)
+		c->idle_ev = evtimer_new(c->base, conn_idle_cb, c);
+	event_add(c->idle_ev, &(struct timeval){CONN_TV_MS(ms)});
 }
 
 static void conn_up(struct conn *c)
@@ -209,248 +228,300 @@ static void conn_up(struct conn *c)
 	char why[256];
 
 	c->connected = true;
+	c->handshaking = false;
 	if (c->tp->connected(c, why, sizeof(why)) < 0) {
 		conn_fail(c, why);
 		return;
 	}
 	if (c->deadline_until_up)
 		conn_set_deadline(c, 0, NULL);
-	bufferevent_set_timeouts(c->bev, NULL, NULL);
+	c->heard_ns = clock_now_ns();
 	if (c->idle_ms)
-		bufferevent_set_timeouts(c->bev, &(struct timeval){CONN_TV_MS(c->idle_ms)}, NULL);
+		conn_idle_arm(c, c->idle_ms);
 	c->in_callback = true;
 	if (c->cbs->on_connected)
 		c->cbs->on_connected(c, c->arg);
-	conn_read_pending(c);
+	/* What came with the handshake's last bytes (a Hello) is read in this pass. */
+	if (!c->dead)
+		event_active(c->rev, EV_READ, 1);
+	if (!c->dead && evbuffer_get_length(c->out) > 0)
+		event_active(c->wev, EV_WRITE, 1);
 	conn_after_callback(c);
 }
 
-static void conn_event_cb(struct bufferevent *bev, short what, void *arg)
+/* The handshake went on: done, waiting, or failed. */
+static void conn_handshake(struct conn *c)
 {
-	struct conn *c = arg;
-	int saved_errno = EVUTIL_SOCKET_ERROR();
-	char reason[400];
+	int r = conn_tls_handshake(c);
 
-	/* Left over from a non-blocking call, not the cause of this event. */
-	if (saved_errno == EAGAIN || saved_errno == EWOULDBLOCK || saved_errno == EINTR ||
-	    saved_errno == EINPROGRESS)
-		saved_errno = 0;
-	if (what & BEV_EVENT_CONNECTED) {
+	if (r > 0)
 		conn_up(c);
-		return;
-	}
-	if (c->closing) { /* the flush failed or timed out: the owner hears nothing more */
-		conn_free(c);
-		return;
-	}
-	if ((what & BEV_EVENT_TIMEOUT) && c->connected && c->cbs->on_idle != NULL &&
-	    c->cbs->on_idle(c, c->arg)) {
-		/* libevent disabled reading on the timeout: enabled again, the timeout re-arms */
-		bufferevent_enable(c->bev, EV_READ);
-		return;
-	}
-	if ((what & BEV_EVENT_TIMEOUT) && c->connected)
-		snprintf(reason, sizeof(reason), "peer silent past the idle timeout");
-	else
-		c->tp->reason(c, what, saved_errno, reason, sizeof(reason));
+	else if (r < 0)
+		conn_fail(c, c->why);
+}
+
+/* A bad frame: said in the log with the peer's name, and the connection ends. */
+static void conn_bad_frame(struct conn *c, const struct error *err)
+{
+	char reason[sizeof(err->msg) + 32];
+
+	snprintf(reason, sizeof(reason), "bad frame: %s", err->msg);
+	log_warn("%s%s%s%s: %s; closing", c->peer_addr, c->peer_name[0] ? " (" : "", c->peer_name,
+	         c->peer_name[0] ? ")" : "", reason);
+	c->in_callback = false;
 	conn_fail(c, reason);
 }
 
-static void conn_read_cb(struct bufferevent *bev, void *arg)
+/*
+ * The frames whole in buf[0, len), each handed to on_message; a frame still arriving
+ * is kept in c->in. 1: read on; 0: c died in a callback (its owner closed it); -1: a
+ * bad frame ended it (c is freed).
+ */
+static int conn_frames(struct conn *c, const uint8_t *buf, size_t len)
 {
-	struct conn *c = arg;
-	struct evbuffer *in = bufferevent_get_input(bev);
 	Iocurve__Envelope *env;
+	size_t pos = 0, used;
 	struct error err;
 	int rc;
 
-	c->in_callback = true;
-	while (!c->dead &&
-	       (rc = frame_read_trusted(in, c->max_frame, c->unpack_times, &env, &err)) != 0) {
+	while (!c->dead && (rc = frame_decode(buf + pos, len - pos, c->max_frame, c->unpack_times,
+	                                      &used, &env, &err)) != 0) {
 		if (rc < 0) {
-			char reason[sizeof(err.msg) + 32];
-
-			snprintf(reason, sizeof(reason), "bad frame: %s", err.msg);
-			log_warn("%s%s%s%s: %s; closing", c->peer_addr, c->peer_name[0] ? " (" : "",
-			         c->peer_name, c->peer_name[0] ? ")" : "", reason);
-			c->in_callback = false;
-			conn_fail(c, reason);
-			return;
+			conn_bad_frame(c, &err);
+			return -1;
 		}
 		c->cbs->on_message(c, env, c->arg);
 		frame_free(env);
+		pos += used;
 	}
-	conn_read_pending(c);
+	if (c->dead)
+		return 0;
+	len -= pos;
+	if (len == 0) {
+		free(c->in); /* nothing held while idle */
+		c->in = NULL;
+		c->in_len = c->in_cap = 0;
+		return 1;
+	}
+	if (buf == c->in) {
+		memmove(c->in, c->in + pos, len);
+	} else {
+		if (c->in_cap < len) {
+			c->in = xreallocarray(c->in, len, 1);
+			c->in_cap = len;
+		}
+		memcpy(c->in, buf + pos, len);
+	}
+	c->in_len = len;
+	return 1;
+}
+
+/*
+ * Where the next read goes: the scratch buffer, or after the frame already begun in
+ * c->in, room made for the whole frame (its length was judged from its header: a
+ * header over the limit never got here) and a record more.
+ */
+static uint8_t *conn_read_room(struct conn *c, size_t *room)
+{
+	size_t want;
+
+	if (c->in_len == 0) {
+		*room = sizeof(conn_scratch);
+		return conn_scratch;
+	}
+	want = c->in_len + CONN_RECORD;
+	if (c->in_len >= FRAME_HEADER) {
+		size_t frame = FRAME_HEADER + ((size_t)c->in[0] << 24 | (size_t)c->in[1] << 16 |
+		                               (size_t)c->in[2] << 8 | c->in[3]);
+
+		if (frame + CONN_RECORD > want)
+			want = frame + CONN_RECORD;
+	}
+	if (c->in_cap < want) {
+		c->in = xreallocarray(c->in, want, 1);
+		c->in_cap = want;
+	}
+	*room = c->in_cap - c->in_len;
+	return c->in + c->in_len;
+}
+
+/* Read and hand out frames, a few records' worth; whatever ends c returns at once. */
+static void conn_read(struct conn *c)
+{
+	bool more = false;
+	uint8_t *p;
+	size_t room, n;
+	int rc = 1;
+
+	c->read_wants_write = false;
+	c->in_callback = true;
+	for (int i = 0; i < CONN_READS_PER_PASS && !c->dead; i++) {
+		enum conn_io io;
+
+		p = conn_read_room(c, &room);
+		io = c->tp->read(c, p, room, &n);
+		if (io == CONN_IO_END) {
+			c->in_callback = false;
+			conn_fail(c, c->why);
+			return;
+		}
+		if (io == CONN_IO_WANT_WRITE) {
+			c->read_wants_write = true;
+			event_add(c->wev, NULL);
+		}
+		if (io != CONN_IO_DONE)
+			break;
+		c->heard_ns = clock_now_ns();
+		if (p != conn_scratch)
+			c->in_len += n;
+		rc = p == conn_scratch ? conn_frames(c, p, n) : conn_frames(c, c->in, c->in_len);
+		if (rc < 0)
+			return; /* a bad frame ended it */
+		more = i + 1 == CONN_READS_PER_PASS;
+	}
+	/*
+	 * TLS reads ahead (tls.c): one read(2) takes every record the socket holds, and a
+	 * record already read and not yet decrypted would wait for the peer's next bytes;
+	 * so would the rest of a pass cut short.
+	 */
+	if (!c->dead && (more || (c->ssl != NULL && SSL_has_pending(c->ssl))))
+		event_active(c->rev, EV_READ, 1);
 	conn_after_callback(c);
 }
 
-/* Take over bev: callbacks, limits, reading. */
-static struct conn *conn_start(struct conn *c, const struct conn_transport *tp,
-                               const char *peer_addr, const struct conn_cbs *cbs, void *arg)
+static void conn_read_cb(evutil_socket_t fd, short what, void *arg)
 {
+	struct conn *c = arg;
+
+	if (c->handshaking) {
+		conn_handshake(c);
+		return;
+	}
+	if (c->write_wants_read && !conn_flush(c))
+		return;
+	if (c->reading)
+		conn_read(c);
+}
+
+static void conn_write_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct conn *c = arg;
+
+	if (c->tcp_connecting) {
+		c->tcp_connecting = false;
+		if (conn_tls_connect_done(c) < 0) {
+			conn_fail(c, c->why);
+			return;
+		}
+		c->handshaking = true;
+		conn_read_on(c, true);
+		conn_handshake(c);
+		return;
+	}
+	if (c->handshaking) {
+		conn_handshake(c);
+		return;
+	}
+	if (!c->connected)
+		return;
+	if (c->read_wants_write) {
+		conn_read(c);
+		return;
+	}
+	conn_flush(c);
+}
+
+/*
+ * The idle timer: silent for idle_ms since the last bytes read, or the timer merely
+ * came round (traffic does not move it, a timer a read would cost; it looks at
+ * heard_ns).
+ */
+static void conn_idle_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct conn *c = arg;
+	uint64_t now = clock_now_ns(), quiet = now - c->heard_ns;
+
+	if (c->closing)
+		return;
+	if (quiet < (uint64_t)c->idle_ms * NSEC_PER_MSEC) {
+		conn_idle_arm(c, c->idle_ms - quiet / NSEC_PER_MSEC);
+		return;
+	}
+	if (c->cbs->on_idle != NULL && c->cbs->on_idle(c, c->arg)) {
+		c->heard_ns = now; /* the timeout starts again */
+		conn_idle_arm(c, c->idle_ms);
+		return;
+	}
+	conn_fail(c, "peer silent past the idle timeout");
+}
+
+static struct conn *conn_new(struct event_base *base, int fd, const struct conn_transport *tp,
+                             const char *peer_addr, const struct conn_cbs *cbs, void *arg)
+{
+	struct conn *c = xcalloc(1, sizeof(*c));
+
+	c->base = base;
+	c->fd = fd;
 	c->tp = tp;
 	c->cbs = cbs;
 	c->arg = arg;
 	c->max_frame = FRAME_MAX_DEFAULT;
 	snprintf(c->peer_addr, sizeof(c->peer_addr), "%s", peer_addr);
-	bufferevent_setwatermark(c->bev, EV_READ, 0, FRAME_HEADER + c->max_frame);
-	bufferevent_setcb(c->bev, conn_read_cb, NULL, conn_event_cb, c);
-	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+	c->out = evbuffer_new();
+	c->rev = event_new(base, fd, EV_READ | EV_PERSIST, conn_read_cb, c);
+	c->wev = event_new(base, fd, EV_WRITE, conn_write_cb, c);
+	if (c->out == NULL || c->rev == NULL || c->wev == NULL) {
+		if (c->out != NULL)
+			evbuffer_free(c->out);
+		if (c->rev != NULL)
+			event_free(c->rev);
+		if (c->wev != NULL)
+			event_free(c->wev);
+		free(c);
+		return NULL;
+	}
 	return c;
 }
 
-/* --- TLS: mutual TLS 1.3 over a TCP socket (bufferevent_openssl) --- */
-
-static int conn_tls_connected(struct conn *c, char *why, size_t len)
-{
-	if (tls_peer_name(c->ssl, c->peer_name, sizeof(c->peer_name)) < 0) {
-		snprintf(why, len, "peer presented no verified certificate");
-		return -1;
-	}
-	if (tls_peer_serial(c->ssl, c->peer_serial, sizeof(c->peer_serial)) < 0) {
-		snprintf(why, len, "peer certificate has no usable serial number");
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * In TLS 1.3 a client's handshake ends before the server has checked the client's
- * certificate. A server that rejects it sends an alert and closes; when our next
- * write met the reset first, the alert is still in the socket, unread. Read what is
- * left (the socket is non-blocking; the connection is ending anyway): an alert about
- * our certificate there is the cause, not the reset.
- */
-static void conn_tls_last_words(struct conn *c, char *buf, size_t len)
-{
-	int fd = (int)bufferevent_getfd(c->bev);
-	char scratch[512];
-	unsigned long e;
-
-	if (fd < 0 || !(fcntl(fd, F_GETFL) & O_NONBLOCK))
-		return; /* a read must not wait */
-	ERR_clear_error();
-	for (int i = 0; i < 64 && SSL_read(c->ssl, scratch, sizeof(scratch)) > 0; i++)
-		;
-	while ((e = ERR_get_error()) != 0)
-		if (tls_alert_about_us(e) && c->failure != CONN_FAILURE_OUR_CERT) {
-			c->failure = CONN_FAILURE_OUR_CERT;
-			snprintf(buf, len, "%s", ERR_reason_error_string(e));
-		}
-}
-
-/*
- * Why the TLS layer gave up: the verify result first, then OpenSSL's queued
- * errors. libevent queues SSL_get_error() codes (SSL_ERROR_SYSCALL = 5) among
- * the packed ERR codes; those only say "look at errno".
- */
-static void conn_tls_error(struct conn *c, int saved_errno, char *buf, size_t len)
-{
-	bool syscall = false;
-	unsigned long e;
-
-	buf[0] = '\0';
-	if (SSL_get_verify_result(c->ssl) != X509_V_OK) {
-		c->failure = CONN_FAILURE_PEER_CERT;
-		tls_failure_reason(c->ssl, buf, len);
-		return;
-	}
-	while ((e = bufferevent_get_openssl_error(c->bev)) != 0) {
-		const char *r = e > 255 ? ERR_reason_error_string(e) : NULL;
-
-		if (r != NULL && buf[0] == '\0')
-			snprintf(buf, len, "%s", r);
-		if (e > 255 && tls_alert_about_us(e))
-			c->failure = CONN_FAILURE_OUR_CERT;
-		/* OpenSSL 3's word for a peer gone without close_notify. */
-		if (e > 255 && ERR_GET_LIB(e) == ERR_LIB_SSL &&
-		    ERR_GET_REASON(e) == SSL_R_UNEXPECTED_EOF_WHILE_READING &&
-		    c->failure == CONN_FAILURE_OTHER)
-			c->failure = CONN_FAILURE_CLOSED;
-		if (e == SSL_ERROR_SYSCALL)
-			syscall = true;
-	}
-	if (buf[0] == '\0' && syscall && saved_errno != 0)
-		snprintf(buf, len, "%s", strerror(saved_errno));
-	if (c->connected && c->failure != CONN_FAILURE_OUR_CERT)
-		conn_tls_last_words(c, buf, len);
-}
-
-static void conn_tls_reason(struct conn *c, short what, int saved_errno, char *buf, size_t len)
-{
-	const char *pre = c->connected ? "" : "TLS handshake failed: ";
-	char tlsr[256];
-
-	if (!c->connected && saved_errno == ECONNREFUSED)
-		c->failure = CONN_FAILURE_REFUSED;
-	else if (!c->connected && (saved_errno == EHOSTUNREACH || saved_errno == ENETUNREACH ||
-	                           saved_errno == ETIMEDOUT))
-		c->failure = CONN_FAILURE_UNREACHABLE;
-	conn_tls_error(c, saved_errno, tlsr, sizeof(tlsr));
-	if (c->failure == CONN_FAILURE_OTHER && !(what & BEV_EVENT_TIMEOUT) &&
-	    (saved_errno == ECONNRESET || (what & BEV_EVENT_EOF)))
-		c->failure = CONN_FAILURE_CLOSED;
-	if (c->failure == CONN_FAILURE_REFUSED || c->failure == CONN_FAILURE_UNREACHABLE)
-		pre = ""; /* no TLS was spoken: it was the TCP connect */
-	if (what & BEV_EVENT_TIMEOUT)
-		snprintf(buf, len, "TLS handshake timed out");
-	else if (tlsr[0] != '\0')
-		snprintf(buf, len, "%s%s", c->connected ? "TLS: " : pre, tlsr);
-	else if (what & BEV_EVENT_EOF)
-		snprintf(buf, len, "%s",
-		         c->connected ? "peer closed the connection"
-		                      : "TLS handshake failed: connection closed by peer");
-	else if (saved_errno != 0)
-		snprintf(buf, len, "%s%s", pre, strerror(saved_errno));
-	else
-		snprintf(buf, len, "%s",
-		         c->connected ? "connection closed without TLS close_notify"
-		                      : "TLS handshake failed: connection closed by peer");
-}
-
-static void conn_tls_finish(struct conn *c)
-{
-	SSL_shutdown(c->ssl);
-}
-
-static const struct conn_transport conn_tls = {
-    .connected = conn_tls_connected,
-    .reason = conn_tls_reason,
-    .finish = conn_tls_finish,
-};
+/* --- TLS: mutual TLS 1.3 over a TCP socket (conn_tls.c) --- */
 
 static struct conn *conn_tls_new(struct event_base *base, SSL_CTX *ctx, int fd, bool server,
                                  const char *peer_addr, const struct conn_cbs *cbs, void *arg)
 {
-	struct conn *c = xcalloc(1, sizeof(*c));
+	SSL *ssl = SSL_new(ctx);
+	struct conn *c;
 
-	c->ssl = SSL_new(ctx);
-	if (c->ssl == NULL) {
-		free(c);
+	if (ssl == NULL)
+		return NULL;
+	if (SSL_set_fd(ssl, fd) != 1 ||
+	    (c = conn_new(base, fd, &conn_tls, peer_addr, cbs, arg)) == NULL) {
+		SSL_free(ssl);
 		return NULL;
 	}
-	c->bev = bufferevent_openssl_socket_new(
-	    base, fd, c->ssl, server ? BUFFEREVENT_SSL_ACCEPTING : BUFFEREVENT_SSL_CONNECTING,
-	    BEV_OPT_CLOSE_ON_FREE | BEV_OPT_DEFER_CALLBACKS);
-	if (c->bev ==
-	    NULL) { /* libevent freed the SSL (BEV_OPT_CLOSE_ON_FREE); fd is the caller's */
-		free(c);
-		return NULL;
-	}
-	/* A peer that vanishes without close_notify is an error, not a clean EOF. */
-	bufferevent_openssl_set_allow_dirty_shutdown(c->bev, 0);
-	c = conn_start(c, &conn_tls, peer_addr, cbs, arg);
-	if (c != NULL) {
-		conn_set_deadline(c, CONN_HANDSHAKE_SECONDS, "TLS handshake not done in time");
-		c->deadline_until_up = true;
-	}
+	c->ssl = ssl;
+	/* A write that waits is retried from where the output buffer then lies. */
+	SSL_set_mode(ssl, SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+	if (server)
+		SSL_set_accept_state(ssl);
+	else
+		SSL_set_connect_state(ssl);
+	conn_set_deadline(c, CONN_HANDSHAKE_SECONDS, "TLS handshake not done in time");
+	c->deadline_until_up = true;
 	return c;
 }
 
 struct conn *conn_accept(struct event_base *base, SSL_CTX *ctx, int fd, const char *peer_addr,
                          const struct conn_cbs *cbs, void *arg)
 {
-	return conn_tls_new(base, ctx, fd, true, peer_addr, cbs, arg);
+	struct conn *c;
+
+	evutil_make_socket_nonblocking(fd);
+	c = conn_tls_new(base, ctx, fd, true, peer_addr, cbs, arg);
+	if (c != NULL) {
+		c->handshaking = true;
+		conn_read_on(c, true);
+	}
+	return c;
 }
 
 /*
@@ -474,6 +545,8 @@ struct conn *conn_connect(struct event_base *base, SSL_CTX *ctx, const struct so
 		errno = ENOMEM;
 		goto fail;
 	}
+	c->tcp_connecting = true;
+	event_add(c->wev, NULL);
 	return c;
 fail:
 	saved = errno;
@@ -484,52 +557,71 @@ fail:
 
 /* --- Unix: a plain stream socket, connected when it is wrapped --- */
 
+static enum conn_io conn_unix_io(struct conn *c, ssize_t r, size_t *n, bool writing)
+{
+	*n = 0;
+	if (r > 0) {
+		*n = (size_t)r;
+		return CONN_IO_DONE;
+	}
+	if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+		return writing ? CONN_IO_WANT_WRITE : CONN_IO_WANT_READ;
+	if (r == 0)
+		snprintf(c->why, sizeof(c->why), "peer closed the connection");
+	else
+		snprintf(c->why, sizeof(c->why), "%s%s", writing ? "cannot write: " : "",
+		         strerror(errno));
+	return CONN_IO_END;
+}
+
+static enum conn_io conn_unix_read(struct conn *c, void *buf, size_t len, size_t *n)
+{
+	return conn_unix_io(c, read(c->fd, buf, len), n, false);
+}
+
+static enum conn_io conn_unix_write(struct conn *c, const void *buf, size_t len, size_t *n)
+{
+	return conn_unix_io(c, send(c->fd, buf, len, MSG_NOSIGNAL), n, true);
+}
+
 static int conn_unix_connected(struct conn *c, char *why, size_t len)
 {
 	return 0;
 }
 
-static void conn_unix_reason(struct conn *c, short what, int saved_errno, char *buf, size_t len)
-{
-	const char *op = what & BEV_EVENT_WRITING ? "cannot write: " : "";
-
-	if (what & BEV_EVENT_EOF)
-		snprintf(buf, len, "peer closed the connection");
-	else if (saved_errno != 0)
-		snprintf(buf, len, "%s%s", op, strerror(saved_errno));
-	else
-		snprintf(buf, len, "%sconnection error", op);
-}
-
 static const struct conn_transport conn_unix_transport = {
+    .read = conn_unix_read,
+    .write = conn_unix_write,
     .connected = conn_unix_connected,
-    .reason = conn_unix_reason,
 };
 
 struct conn *conn_unix(struct event_base *base, int fd, const char *peer_addr,
                        const struct conn_cbs *cbs, void *arg)
 {
-	struct conn *c = xcalloc(1, sizeof(*c));
+	struct conn *c;
 
 	evutil_make_socket_nonblocking(fd);
-	c->bev = bufferevent_socket_new(base, fd, BEV_OPT_CLOSE_ON_FREE | BEV_OPT_DEFER_CALLBACKS);
-	if (c->bev == NULL) {
-		free(c);
+	c = conn_new(base, fd, &conn_unix_transport, peer_addr, cbs, arg);
+	if (c == NULL)
 		return NULL;
-	}
 	c->connected = true;
-	return conn_start(c, &conn_unix_transport, peer_addr, cbs, arg);
+	c->heard_ns = clock_now_ns();
+	conn_read_on(c, true);
+	return c;
 }
 
 /* --- Both --- */
 
 void conn_stop_reading(struct conn *c)
 {
-	int fd = (int)bufferevent_getfd(c->bev), small = 1;
+	int small = 1;
 
-	bufferevent_disable(c->bev, EV_READ);
-	if (fd >= 0)
-		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
+	conn_read_on(c, false);
+	/* Not reading, it cannot hear the peer: no idle timeout either. */
+	c->idle_ms = 0;
+	if (c->idle_ev != NULL)
+		event_del(c->idle_ev);
+	setsockopt(c->fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
 }
 
 struct event_base *conn_base_new(void)
@@ -547,70 +639,23 @@ struct event_base *conn_base_new(void)
 
 int conn_send(struct conn *c, const Iocurve__Envelope *env)
 {
-	struct evbuffer *out;
 	bool idle;
 
 	if (c->dead)
 		return -1;
-	out = bufferevent_get_output(c->bev);
-	idle = evbuffer_get_length(out) == 0;
-	if (frame_write(out, env, c->max_frame) < 0) {
+	idle = evbuffer_get_length(c->out) == 0;
+	if (frame_write(c->out, env, c->max_frame) < 0) {
 		log_error("%s: not sending %s: over the frame limit of %zu bytes", c->peer_addr,
 		          frame_body_name(env), c->max_frame);
 		return -1;
 	}
 	/*
-	 * Written in this pass of the loop, not after a poll says the socket is writable:
-	 * on a base from conn_base_new, the write event the frame added and the one its
-	 * write removed cancel out, and a frame costs its write and no epoll_ctl.
+	 * Written later in this pass of the loop, with whatever else is queued for the
+	 * peer meanwhile: one write, one TLS record, for all of it.
 	 */
 	if (idle && c->connected && !c->closing)
-		event_active(&c->bev->ev_write, EV_WRITE, 1);
+		event_active(c->wev, EV_WRITE, 1);
 	return 0;
-}
-
-/*
- * TLS: called by OpenSSL around every write to the socket. The time before the
- * first write since the output buffer was last drained is kept: the bytes that
- * drain next went out in that write or in one right after it.
- */
-static long conn_bio_cb(BIO *b, int oper, const char *argp, size_t len, int argi, long argl,
-                        int ret, size_t *processed)
-{
-	struct conn *c = (struct conn *)BIO_get_callback_arg(b);
-
-	if (oper == BIO_CB_WRITE && c != NULL && !c->write_armed) {
-		c->write_ns = clock_now_ns();
-		c->write_armed = true;
-	}
-	return ret;
-}
-
-/*
- * Called as the output buffer changes; bytes are drained from it once the
- * transport wrote them. The timed frame's send time is the time taken before that
- * write (TLS), never after it: a stamp late by a preemption would shorten the
- * round trip and win the min-RTT filter with a wrong offset, while an early one
- * lengthens it and loses. The Unix transport has no hook before its write: there
- * the time is taken at the drain.
- */
-static void conn_output_cb(struct evbuffer *buf, const struct evbuffer_cb_info *info, void *arg)
-{
-	struct conn *c = arg;
-	uint64_t at;
-
-	if (info->n_deleted == 0)
-		return;
-	at = c->write_armed ? c->write_ns : clock_now_ns();
-	c->write_armed = false;
-	if (c->stamp_left == 0)
-		return;
-	if (info->n_deleted >= c->stamp_left) {
-		c->sent_ns = at;
-		c->stamp_left = 0;
-	} else {
-		c->stamp_left -= info->n_deleted;
-	}
 }
 
 int conn_send_timed(struct conn *c, const Iocurve__Envelope *env)
@@ -622,16 +667,6 @@ int conn_send_timed(struct conn *c, const Iocurve__Envelope *env)
 	ahead = conn_pending(c);
 	if (conn_send(c, env) < 0)
 		return -1;
-	if (!c->timing) {
-		BIO *wbio = c->ssl != NULL ? SSL_get_wbio(c->ssl) : NULL;
-
-		if (wbio != NULL) {
-			BIO_set_callback_arg(wbio, (char *)c);
-			BIO_set_callback_ex(wbio, conn_bio_cb);
-		}
-		evbuffer_add_cb(bufferevent_get_output(c->bev), conn_output_cb, c);
-		c->timing = true;
-	}
 	c->stamp_left = ahead + 1;
 	c->sent_ns = 0;
 	return 0;
@@ -644,14 +679,14 @@ uint64_t conn_sent_ns(const struct conn *c)
 
 size_t conn_pending(const struct conn *c)
 {
-	return evbuffer_get_length(bufferevent_get_output(c->bev));
+	return evbuffer_get_length(c->out);
 }
 
 size_t conn_backlog(const struct conn *c)
 {
-	int fd = (int)bufferevent_getfd(c->bev), queued = 0;
+	int queued = 0;
 
-	if (fd < 0 || ioctl(fd, SIOCOUTQ, &queued) < 0 || queued < 0)
+	if (c->fd < 0 || ioctl(c->fd, SIOCOUTQ, &queued) < 0 || queued < 0)
 		queued = 0;
 	return conn_pending(c) + (size_t)queued;
 }
@@ -659,9 +694,15 @@ size_t conn_backlog(const struct conn *c)
 void conn_set_idle_timeout_ms(struct conn *c, unsigned ms)
 {
 	c->idle_ms = ms;
-	if (c->connected)
-		bufferevent_set_timeouts(c->bev, ms ? &(struct timeval){CONN_TV_MS(ms)} : NULL,
-		                         NULL);
+	if (!c->connected || c->closing)
+		return;
+	if (ms == 0) {
+		if (c->idle_ev != NULL)
+			event_del(c->idle_ev);
+		return;
+	}
+	c->heard_ns = clock_now_ns();
+	conn_idle_arm(c, ms);
 }
 
 void conn_set_idle_timeout(struct conn *c, unsigned seconds)
@@ -677,7 +718,6 @@ void conn_set_unpack_times(struct conn *c, unsigned times)
 void conn_set_max_frame(struct conn *c, size_t max)
 {
 	c->max_frame = max;
-	bufferevent_setwatermark(c->bev, EV_READ, 0, FRAME_HEADER + max);
 }
 
 enum conn_failure conn_failure(const struct conn *c)
@@ -695,12 +735,17 @@ const char *conn_peer_serial(const struct conn *c)
 	return c->peer_serial;
 }
 
-/* The timer is freed with c (conn_destroy): c is alive whenever this runs. */
+/*
+ * The timer is freed with c (conn_destroy): c is alive whenever this runs. Closing, it
+ * is the flush's limit: the flush timed out, and the owner hears nothing more.
+ */
 static void conn_deadline_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct conn *c = arg;
 
-	if (!c->closing)
+	if (c->closing)
+		conn_free(c);
+	else
 		conn_fail(c, c->deadline_reason);
 }
 
@@ -715,12 +760,8 @@ void conn_set_deadline(struct conn *c, unsigned seconds, const char *reason)
 		return;
 	}
 	if (c->deadline_ev == NULL)
-		c->deadline_ev = evtimer_new(bufferevent_get_base(c->bev), conn_deadline_cb, c);
+		c->deadline_ev = evtimer_new(c->base, conn_deadline_cb, c);
 	snprintf(c->deadline_reason, sizeof(c->deadline_reason), "%s (%u s deadline)", reason,
 	         seconds);
-	{
-		struct timeval tv = {seconds, 0};
-
-		evtimer_add(c->deadline_ev, &tv);
-	}
+	event_add(c->deadline_ev, &(struct timeval){seconds, 0});
 }

@@ -94,7 +94,8 @@ void conn_abort(struct conn *c);
 
 /*
  * Read nothing more from the peer, and let the socket's receive buffer fill:
- * a peer that stops reading, for tests of the other side's output cap.
+ * a peer that stops reading, for tests of the other side's output cap. Its idle
+ * timeout ends with it: it no longer hears the peer.
  */
 void conn_stop_reading(struct conn *c);
 

@@ -70,18 +70,17 @@ int frame_read(struct evbuffer *in, size_t max, Iocurve__Envelope **env, struct 
 	return frame_read_trusted(in, max, 1, env, err);
 }
 
-int frame_read_trusted(struct evbuffer *in, size_t max, unsigned times, Iocurve__Envelope **env,
-                       struct error *err)
+int frame_decode(const uint8_t *buf, size_t avail, size_t max, unsigned times, size_t *used,
+                 Iocurve__Envelope **env, struct error *err)
 {
-	size_t avail = evbuffer_get_length(in);
-	uint8_t *body;
 	uint32_t be;
 	size_t len;
 
 	*env = NULL;
+	*used = 0;
 	if (avail < FRAME_HEADER)
 		return 0;
-	evbuffer_copyout(in, &be, FRAME_HEADER);
+	memcpy(&be, buf, FRAME_HEADER);
 	len = ntohl(be);
 	/* Judge the length before waiting for (and buffering) the body. */
 	if (len > max) {
@@ -94,19 +93,14 @@ int frame_read_trusted(struct evbuffer *in, size_t max, unsigned times, Iocurve_
 	}
 	if (avail < FRAME_HEADER + len)
 		return 0;
-	body = evbuffer_pullup(in, (ev_ssize_t)(FRAME_HEADER + len));
-	if (body == NULL) {
-		error_set(err, "cannot assemble a frame of %zu bytes", len);
-		return -1;
-	}
+	*used = FRAME_HEADER + len;
 	{
 		size_t budget = len * (times ? times : 1) + FRAME_UNPACK_SLACK;
 		struct frame_budget b = {budget, 0, false};
 		ProtobufCAllocator a = {frame_budget_alloc, frame_budget_free, &b};
 
-		*env = iocurve__envelope__unpack(&a, len, body + FRAME_HEADER);
+		*env = iocurve__envelope__unpack(&a, len, buf + FRAME_HEADER);
 		frame_last_used = b.used;
-		evbuffer_drain(in, FRAME_HEADER + len);
 		if (*env == NULL && b.refused)
 			error_set(
 			    err,
@@ -127,6 +121,36 @@ int frame_read_trusted(struct evbuffer *in, size_t max, unsigned times, Iocurve_
 		return -1;
 	}
 	return 1;
+}
+
+int frame_read_trusted(struct evbuffer *in, size_t max, unsigned times, Iocurve__Envelope **env,
+                       struct error *err)
+{
+	size_t avail = evbuffer_get_length(in), used, want;
+	uint8_t head[FRAME_HEADER];
+	uint8_t *buf;
+	int rc;
+
+	*env = NULL;
+	if (avail < FRAME_HEADER)
+		return 0;
+	/* The header alone first: a length over max is refused before the body is pulled up. */
+	evbuffer_copyout(in, head, FRAME_HEADER);
+	rc = frame_decode(head, FRAME_HEADER, max, times, &used, env, err);
+	if (rc < 0)
+		return -1;
+	want = FRAME_HEADER + ((size_t)head[0] << 24 | (size_t)head[1] << 16 |
+	                       (size_t)head[2] << 8 | head[3]);
+	if (avail < want)
+		return 0;
+	buf = evbuffer_pullup(in, (ev_ssize_t)want);
+	if (buf == NULL) {
+		error_set(err, "cannot assemble a frame of %zu bytes", want - FRAME_HEADER);
+		return -1;
+	}
+	rc = frame_decode(buf, want, max, times, &used, env, err);
+	evbuffer_drain(in, want);
+	return rc;
 }
 
 void frame_free(Iocurve__Envelope *env)

@@ -4,6 +4,7 @@
 #define IOCURVE_FRAME_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <event2/buffer.h>
 
@@ -35,6 +36,13 @@ int frame_read(struct evbuffer *in, size_t max, Iocurve__Envelope **env, struct 
  */
 int frame_read_trusted(struct evbuffer *in, size_t max, unsigned times, Iocurve__Envelope **env,
                        struct error *err);
+/*
+ * The same from avail bytes at buf: 1 with *env and *used (the frame's bytes, header
+ * included), 0 when the frame is not whole yet (*used 0), -1 on a bad stream. A
+ * header over max is refused from its 4 bytes alone.
+ */
+int frame_decode(const uint8_t *buf, size_t avail, size_t max, unsigned times, size_t *used,
+                 Iocurve__Envelope **env, struct error *err);
 void frame_free(Iocurve__Envelope *env);
 /* Bytes the last frame_read's unpacking allocated (its peak: nothing is freed midway). */
 size_t frame_unpack_bytes(void);

@@ -260,7 +260,7 @@ SSL_CTX *tls_ctx_new_files(const char *crt, const char *key, const char *ca, boo
 	/*
 	 * A record in one read(2), not its 5-byte header and then its body: half the
 	 * system calls a report costs the coordinator. What is read ahead and still
-	 * undecrypted is taken by conn.c (conn_read_pending), as the socket no longer
+	 * undecrypted is taken by conn.c (conn_read, SSL_has_pending), as the socket no longer
 	 * says it is there.
 	 */
 	SSL_CTX_set_read_ahead(ctx, 1);

@@ -138,6 +138,17 @@ static void send_hello(struct conn *c, const char *name)
 	assert_int_equal(conn_send(c, &env), 0);
 }
 
+/* A Hello whose name is n bytes of ch: a frame of a little more. */
+static void send_big_hello(struct conn *c, size_t n, char ch)
+{
+	char *name = xmalloc(n + 1);
+
+	memset(name, ch, n);
+	name[n] = '\0';
+	send_hello(c, name);
+	free(name);
+}
+
 static void test_delivers_frames_in_order(void **state)
 {
 	struct pair p;
@@ -152,6 +163,15 @@ static void test_delivers_frames_in_order(void **state)
 	assert_string_equal(p.b.got[0], "one");
 	assert_string_equal(p.b.got[1], "two");
 	assert_string_equal(p.b.got[2], "three");
+	assert_int_equal(p.b.closes, 0);
+	/* A frame of 4 MiB, more than the socket holds: written and read over many passes. */
+	send_big_hello(p.a.c, 4u << 20, 'y');
+	send_hello(p.a.c, "four");
+	p.b.want = 5;
+	pair_run(&p);
+	assert_int_equal(p.b.ngot, 5);
+	assert_int_equal(strspn(p.b.got[3], "y"), sizeof(p.b.got[3]) - 1);
+	assert_string_equal(p.b.got[4], "four");
 	assert_int_equal(p.b.closes, 0);
 	/* And the other way. */
 	send_hello(p.b.c, "back");
@@ -304,7 +324,7 @@ static void test_tls_transport(void **state)
 	 * pass of its own, the second (two frames) queued before the next pass writes it,
 	 * ahead of the server's read. One read(2) takes both (TLS reads ahead) and OpenSSL
 	 * decrypts one an SSL_read: the second must be delivered then, not wait in OpenSSL
-	 * for bytes the peer never sends (conn_read_pending).
+	 * for bytes the peer never sends (conn_read: SSL_has_pending).
 	 */
 	send_hello(p.a.c, "over tls");
 	event_base_loop(p.base, EVLOOP_NONBLOCK);
@@ -315,6 +335,21 @@ static void test_tls_transport(void **state)
 	assert_int_equal(p.b.ngot, 3);
 	assert_string_equal(p.b.got[0], "over tls");
 	assert_string_equal(p.b.got[2], "third");
+	/*
+	 * A frame of a MiB between two small ones: 65 records and more reads than a
+	 * pass takes, its first bytes read after "before" in one buffer, the rest
+	 * gathered in the connection's own; "after" follows it in its last record.
+	 */
+	send_hello(p.a.c, "before");
+	send_big_hello(p.a.c, 1u << 20, 'x');
+	send_hello(p.a.c, "after");
+	p.b.want = 6;
+	pair_run(&p);
+	assert_int_equal(p.b.ngot, 6);
+	assert_string_equal(p.b.got[3], "before");
+	assert_int_equal(strspn(p.b.got[4], "x"), sizeof(p.b.got[4]) - 1);
+	assert_string_equal(p.b.got[5], "after");
+	assert_int_equal(p.b.closes, 0);
 	conn_close(p.a.c); /* close_notify, then the socket goes */
 	p.a.c = NULL;
 	pair_run(&p);

@@ -377,6 +377,13 @@ static void conn_read(struct conn *c)
 		rc = p == conn_scratch ? conn_frames(c, p, n) : conn_frames(c, c->in, c->in_len);
 		if (rc < 0)
 			return; /* a bad frame ended it */
+		/*
+		 * Nothing read ahead (TLS) or a short read (Unix): the socket was drained, and
+		 * another read would only say so (a system call a report). Bytes that come
+		 * after it wait in the socket, and the level-triggered poll says so next pass.
+		 */
+		if (c->ssl != NULL ? !SSL_has_pending(c->ssl) : n < room)
+			break;
 		more = i + 1 == CONN_READS_PER_PASS;
 	}
 	/*

@@ -20,11 +20,6 @@
 #include "log.h"
 #include "xalloc.h"
 
-/*
- * A handshake must finish in this time from the first byte, however the peer trickles
- * its bytes: a silent or slow plain-TCP client is dropped.
- */
-#define CONN_HANDSHAKE_SECONDS 5
 /* A closing connection gets this long to flush what is queued. */
 #define CONN_FLUSH_SECONDS 2
 /* A struct timeval's two fields for a count of milliseconds. */
@@ -131,7 +126,7 @@ static void conn_fail(struct conn *c, const char *reason)
 	conn_destroy(c, !c->aborting);
 }
 
-static void conn_read_on(struct conn *c, bool on)
+void conn_read_on(struct conn *c, bool on)
 {
 	if (on && !c->reading)
 		event_add(c->rev, NULL);
@@ -252,7 +247,7 @@ static void conn_up(struct conn *c)
 /* The handshake went on: done, waiting, or failed. */
 static void conn_handshake(struct conn *c)
 {
-	int r = conn_tls_handshake(c);
+	int r = c->tp->handshake(c);
 
 	if (r > 0)
 		conn_up(c);
@@ -416,7 +411,7 @@ static void conn_write_cb(evutil_socket_t fd, short what, void *arg)
 
 	if (c->tcp_connecting) {
 		c->tcp_connecting = false;
-		if (conn_tls_connect_done(c) < 0) {
+		if (c->tp->connect_done(c) < 0) {
 			conn_fail(c, c->why);
 			return;
 		}
@@ -462,8 +457,8 @@ static void conn_idle_cb(evutil_socket_t fd, short what, void *arg)
 	conn_fail(c, "peer silent past the idle timeout");
 }
 
-static struct conn *conn_new(struct event_base *base, int fd, const struct conn_transport *tp,
-                             const char *peer_addr, const struct conn_cbs *cbs, void *arg)
+struct conn *conn_new(struct event_base *base, int fd, const struct conn_transport *tp,
+                      const char *peer_addr, const struct conn_cbs *cbs, void *arg)
 {
 	struct conn *c = xcalloc(1, sizeof(*c));
 
@@ -488,78 +483,6 @@ static struct conn *conn_new(struct event_base *base, int fd, const struct conn_
 		return NULL;
 	}
 	return c;
-}
-
-/* --- TLS: mutual TLS 1.3 over a TCP socket (conn_tls.c) --- */
-
-static struct conn *conn_tls_new(struct event_base *base, SSL_CTX *ctx, int fd, bool server,
-                                 const char *peer_addr, const struct conn_cbs *cbs, void *arg)
-{
-	SSL *ssl = SSL_new(ctx);
-	struct conn *c;
-
-	if (ssl == NULL)
-		return NULL;
-	if (SSL_set_fd(ssl, fd) != 1 ||
-	    (c = conn_new(base, fd, &conn_tls, peer_addr, cbs, arg)) == NULL) {
-		SSL_free(ssl);
-		return NULL;
-	}
-	c->ssl = ssl;
-	/* A write that waits is retried from where the output buffer then lies. */
-	SSL_set_mode(ssl, SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
-	if (server)
-		SSL_set_accept_state(ssl);
-	else
-		SSL_set_connect_state(ssl);
-	conn_set_deadline(c, CONN_HANDSHAKE_SECONDS, "TLS handshake not done in time");
-	c->deadline_until_up = true;
-	return c;
-}
-
-struct conn *conn_accept(struct event_base *base, SSL_CTX *ctx, int fd, const char *peer_addr,
-                         const struct conn_cbs *cbs, void *arg)
-{
-	struct conn *c;
-
-	evutil_make_socket_nonblocking(fd);
-	c = conn_tls_new(base, ctx, fd, true, peer_addr, cbs, arg);
-	if (c != NULL) {
-		c->handshaking = true;
-		conn_read_on(c, true);
-	}
-	return c;
-}
-
-/*
- * The connect comes first, so that a failure at once (no route: ENETUNREACH) leaves
- * nothing behind: no connection, no timer, errno for the caller. One that fails later
- * (a refusal, no answer) ends in on_close like any handshake failure.
- */
-struct conn *conn_connect(struct event_base *base, SSL_CTX *ctx, const struct sockaddr *sa,
-                          int salen, const char *peer_addr, const struct conn_cbs *cbs, void *arg)
-{
-	int fd = socket(sa->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0), saved;
-	struct conn *c;
-
-	if (fd < 0)
-		return NULL;
-	/* Interrupted, the connect goes on in the background, as one in progress does. */
-	if (connect(fd, sa, (socklen_t)salen) < 0 && errno != EINPROGRESS && errno != EINTR)
-		goto fail;
-	c = conn_tls_new(base, ctx, fd, false, peer_addr, cbs, arg);
-	if (c == NULL) {
-		errno = ENOMEM;
-		goto fail;
-	}
-	c->tcp_connecting = true;
-	event_add(c->wev, NULL);
-	return c;
-fail:
-	saved = errno;
-	close(fd);
-	errno = saved;
-	return NULL;
 }
 
 /* --- Unix: a plain stream socket, connected when it is wrapped --- */

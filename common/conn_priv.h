@@ -30,6 +30,10 @@ struct conn_transport {
 	int (*connected)(struct conn *c, char *why, size_t len);
 	/* Last words once the output has drained (TLS: close_notify); may be NULL. */
 	void (*finish)(struct conn *c);
+	/* TLS: drive the handshake on: 1 done, 0 waiting (events set), -1 failed (c->why). */
+	int (*handshake)(struct conn *c);
+	/* TLS client: the TCP connect's end (SO_ERROR): 0, or -1 with c->why and c->failure. */
+	int (*connect_done)(struct conn *c);
 };
 
 struct conn {
@@ -73,11 +77,13 @@ struct conn {
 	char peer_addr[112];
 };
 
-/* conn_tls.c */
-extern const struct conn_transport conn_tls;
-/* Drive the handshake on: 1 done, 0 waiting (events set), -1 failed (c->why). */
-int conn_tls_handshake(struct conn *c);
-/* The TCP connect's end (SO_ERROR): 0, or -1 with c->why and c->failure. */
-int conn_tls_connect_done(struct conn *c);
+/*
+ * conn.c, for the transports' constructors (conn_accept and conn_connect are
+ * conn_tls.c's): a connection on fd, not yet reading; NULL when libevent cannot.
+ */
+struct conn *conn_new(struct event_base *base, int fd, const struct conn_transport *tp,
+                      const char *peer_addr, const struct conn_cbs *cbs, void *arg);
+/* Watch the socket for reads, or stop. */
+void conn_read_on(struct conn *c, bool on);
 
 #endif

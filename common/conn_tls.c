@@ -1,15 +1,22 @@
 /* SPDX-License-Identifier: MIT */
-/* conn's TLS transport: mutual TLS 1.3 on the connection's own socket, and why it ended. */
+/* conn's TLS transport: mutual TLS 1.3 on the socket, why it ended, conn_accept, conn_connect. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <openssl/err.h>
 
 #include "conn_priv.h"
 #include "tls.h"
+
+/*
+ * A handshake must finish in this time from the first byte, however the peer trickles
+ * its bytes: a silent or slow plain-TCP client is dropped.
+ */
+#define CONN_HANDSHAKE_SECONDS 5
 
 /*
  * In TLS 1.3 a client's handshake ends before the server has checked the client's
@@ -148,7 +155,7 @@ static enum conn_io conn_tls_write(struct conn *c, const void *buf, size_t len, 
 	return conn_tls_io(c, SSL_write(c->ssl, buf, (int)len), n);
 }
 
-int conn_tls_handshake(struct conn *c)
+static int conn_tls_handshake(struct conn *c)
 {
 	size_t n;
 	int r;
@@ -169,7 +176,7 @@ int conn_tls_handshake(struct conn *c)
 	}
 }
 
-int conn_tls_connect_done(struct conn *c)
+static int conn_tls_connect_done(struct conn *c)
 {
 	socklen_t len = sizeof(int);
 	int err = 0;
@@ -202,9 +209,81 @@ static void conn_tls_finish(struct conn *c)
 	ERR_clear_error();
 }
 
-const struct conn_transport conn_tls = {
+static const struct conn_transport conn_tls = {
     .read = conn_tls_read,
+    .handshake = conn_tls_handshake,
+    .connect_done = conn_tls_connect_done,
     .write = conn_tls_write,
     .connected = conn_tls_connected,
     .finish = conn_tls_finish,
 };
+
+static struct conn *conn_tls_new(struct event_base *base, SSL_CTX *ctx, int fd, bool server,
+                                 const char *peer_addr, const struct conn_cbs *cbs, void *arg)
+{
+	SSL *ssl = SSL_new(ctx);
+	struct conn *c;
+
+	if (ssl == NULL)
+		return NULL;
+	if (SSL_set_fd(ssl, fd) != 1 ||
+	    (c = conn_new(base, fd, &conn_tls, peer_addr, cbs, arg)) == NULL) {
+		SSL_free(ssl);
+		return NULL;
+	}
+	c->ssl = ssl;
+	/* A write that waits is retried from where the output buffer then lies. */
+	SSL_set_mode(ssl, SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+	if (server)
+		SSL_set_accept_state(ssl);
+	else
+		SSL_set_connect_state(ssl);
+	conn_set_deadline(c, CONN_HANDSHAKE_SECONDS, "TLS handshake not done in time");
+	c->deadline_until_up = true;
+	return c;
+}
+
+struct conn *conn_accept(struct event_base *base, SSL_CTX *ctx, int fd, const char *peer_addr,
+                         const struct conn_cbs *cbs, void *arg)
+{
+	struct conn *c;
+
+	evutil_make_socket_nonblocking(fd);
+	c = conn_tls_new(base, ctx, fd, true, peer_addr, cbs, arg);
+	if (c != NULL) {
+		c->handshaking = true;
+		conn_read_on(c, true);
+	}
+	return c;
+}
+
+/*
+ * The connect comes first, so that a failure at once (no route: ENETUNREACH) leaves
+ * nothing behind: no connection, no timer, errno for the caller. One that fails later
+ * (a refusal, no answer) ends in on_close like any handshake failure.
+ */
+struct conn *conn_connect(struct event_base *base, SSL_CTX *ctx, const struct sockaddr *sa,
+                          int salen, const char *peer_addr, const struct conn_cbs *cbs, void *arg)
+{
+	int fd = socket(sa->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0), saved;
+	struct conn *c;
+
+	if (fd < 0)
+		return NULL;
+	/* Interrupted, the connect goes on in the background, as one in progress does. */
+	if (connect(fd, sa, (socklen_t)salen) < 0 && errno != EINPROGRESS && errno != EINTR)
+		goto fail;
+	c = conn_tls_new(base, ctx, fd, false, peer_addr, cbs, arg);
+	if (c == NULL) {
+		errno = ENOMEM;
+		goto fail;
+	}
+	c->tcp_connecting = true;
+	event_add(c->wev, NULL);
+	return c;
+fail:
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return NULL;
+}

@@ -139,8 +139,8 @@ int frame_read_trusted(struct evbuffer *in, size_t max, unsigned times, Iocurve_
 	rc = frame_decode(head, FRAME_HEADER, max, times, &used, env, err);
 	if (rc < 0)
 		return -1;
-	want = FRAME_HEADER + ((size_t)head[0] << 24 | (size_t)head[1] << 16 |
-	                       (size_t)head[2] << 8 | head[3]);
+	want = FRAME_HEADER +
+	       ((size_t)head[0] << 24 | (size_t)head[1] << 16 | (size_t)head[2] << 8 | head[3]);
 	if (avail < want)
 		return 0;
 	buf = evbuffer_pullup(in, (ev_ssize_t)want);
@@ -159,13 +159,17 @@ void frame_free(Iocurve__Envelope *env)
 		iocurve__envelope__free_unpacked(env, NULL);
 }
 
-const char *frame_body_name(const Iocurve__Envelope *env)
+const char *frame_body_case_name(unsigned body_case)
 {
 	const ProtobufCFieldDescriptor *f;
 
-	if (env->body_case == IOCURVE__ENVELOPE__BODY__NOT_SET)
+	if (body_case == IOCURVE__ENVELOPE__BODY__NOT_SET)
 		return "(none)";
-	f = protobuf_c_message_descriptor_get_field(&iocurve__envelope__descriptor,
-	                                            (unsigned)env->body_case);
+	f = protobuf_c_message_descriptor_get_field(&iocurve__envelope__descriptor, body_case);
 	return f != NULL ? f->name : "(unknown)";
+}
+
+const char *frame_body_name(const Iocurve__Envelope *env)
+{
+	return frame_body_case_name((unsigned)env->body_case);
 }

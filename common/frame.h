@@ -49,5 +49,7 @@ size_t frame_unpack_bytes(void);
 
 /* "Hello", "IntervalReport", ...: for logs. */
 const char *frame_body_name(const Iocurve__Envelope *env);
+/* The same for a body's field number ("interval_report" for 23). */
+const char *frame_body_case_name(unsigned body_case);
 
 #endif

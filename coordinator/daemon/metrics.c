@@ -6,6 +6,7 @@
 
 #include <event2/buffer.h>
 
+#include "frame.h"
 #include "httpget.h"
 #include "metrics.h"
 #include "netaddr.h"
@@ -123,6 +124,29 @@ static void metrics_knees(const struct metrics *m, struct evbuffer *b)
 		    m->knees[i].unit, m->knees[i].peak);
 }
 
+/*
+ * The agent port's frames by kind, each way: what the coordinator's CPU per report is
+ * spent on (a report in, a heartbeat out, the clock's Pings and Pongs).
+ */
+static void metrics_frames(struct evbuffer *b, const struct server *srv)
+{
+	metrics_family(b, "iocurve_agent_frames_total", "counter",
+	               "Frames the agent port read from agents (direction=\"in\") and queued "
+	               "for them (\"out\"), by message.");
+	for (unsigned out = 0; out < 2; out++)
+		for (unsigned k = 0; k < SERVER_FRAME_KINDS; k++) {
+			uint64_t n = server_frames(srv, out, k);
+
+			if (n > 0)
+				evbuffer_add_printf(b,
+				                    "iocurve_agent_frames_total{direction=\"%s\","
+				                    "kind=\"%s\"} %llu\n",
+				                    out ? "out" : "in",
+				                    k ? frame_body_case_name(k) : "other",
+				                    (unsigned long long)n);
+		}
+}
+
 static int metrics_cb(const char *path, struct evbuffer *b, void *arg)
 {
 	struct metrics *m = arg;
@@ -145,6 +169,7 @@ static int metrics_cb(const char *path, struct evbuffer *b, void *arg)
 	metrics_family(b, "iocurve_steps_completed_total", "counter",
 	               "Steps measured since start.");
 	evbuffer_add_printf(b, "iocurve_steps_completed_total %.0f\n", m->steps_done);
+	metrics_frames(b, m->srv);
 	if (m->id != 0) {
 		metrics_family(
 		    b, "iocurve_step_offered_ops", "gauge",

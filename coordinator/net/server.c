@@ -118,12 +118,25 @@ static void server_session_free(struct session *s)
 	free(s);
 }
 
+/* One more frame of env's body read (sent false) or queued (true). */
+static void server_count(struct server *srv, bool sent, unsigned body_case)
+{
+	srv->frames[sent][body_case < SERVER_FRAME_KINDS ? body_case : 0]++;
+}
+
+uint64_t server_frames(const struct server *srv, bool sent, unsigned body_case)
+{
+	return body_case < SERVER_FRAME_KINDS ? srv->frames[sent][body_case] : 0;
+}
+
 int server_send(struct session *s, const Iocurve__Envelope *env)
 {
 	/* Ours only here (no system call a frame); the heartbeat tick counts the kernel's. */
-	if (s->conn == NULL || conn_pending(s->conn) > s->srv->backlog_max)
+	if (s->conn == NULL || conn_pending(s->conn) > s->srv->backlog_max ||
+	    conn_send(s->conn, env) < 0)
 		return -1;
-	return conn_send(s->conn, env);
+	server_count(s->srv, true, (unsigned)env->body_case);
+	return 0;
 }
 
 static void server_session_lost(struct session *s, const char *reason);
@@ -211,6 +224,41 @@ static int server_hello_bounded(const Iocurve__Hello *h, struct error *err)
 	return 0;
 }
 
+/*
+ * What a clock call gave: its Pings counted (each has a sequence number of its own,
+ * from ping_seq before the call), a round's end in the registry's copy, the log, and
+ * a first sync's ready.
+ */
+static void server_clocked(struct session *s, uint64_t seq, enum server_clock_outcome out,
+                           uint64_t now)
+{
+	struct server_agent *a = server_agent_at(s);
+	const struct clocksync *m = &s->clock.model;
+
+	s->srv->frames[true][IOCURVE__ENVELOPE__BODY_PING] += s->clock.ping_seq - seq;
+
+	if (out == SERVER_CLOCK_GOING)
+		return;
+	if (out == SERVER_CLOCK_NO_SAMPLE) {
+		a->clock.rejected = m->rejected;
+		log_warn("agent %s: no usable clock sample in this round (%u refused so far)",
+		         s->name, m->rejected);
+		return;
+	}
+	a->clock = *m;
+	a->rtt_ms = (double)m->rtt_ns / 1e6;
+	a->offset_ms = (double)clocksync_offset_at(m, now) / 1e6;
+	if (out == SERVER_CLOCK_REFITTED) {
+		log_debug("agent %s: clock offset %+.3f ms, drift %+.2f ppm, round trip %.3f ms",
+		          s->name, a->offset_ms, m->drift_ppm, a->rtt_ms);
+		return;
+	}
+	log_info("agent %s: clock offset %+.3f ms, round trip %.3f ms", s->name, a->offset_ms,
+	         a->rtt_ms);
+	if (s->srv->cbs && s->srv->cbs->on_agent_ready)
+		s->srv->cbs->on_agent_ready(s, s->srv->arg);
+}
+
 static void server_hello(struct session *s, const Iocurve__Hello *h)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
@@ -219,6 +267,7 @@ static void server_hello(struct session *s, const Iocurve__Hello *h)
 	struct server_agent *a;
 	struct session *o;
 	struct error err;
+	uint64_t seq;
 
 	if (h->protocol_version < CAPS_PROTOCOL_MIN ||
 	    h->protocol_version > IOCURVE__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT) {
@@ -318,35 +367,9 @@ static void server_hello(struct session *s, const Iocurve__Hello *h)
 	         s->addr, s->host, s->cpus, s->nallowed);
 	snprintf(path, sizeof(path), "agent %s (%s)", s->name, s->version[0] ? s->version : "?");
 	s->caps = caps_agree(CAPS_OURS, h->capabilities, path);
+	seq = s->clock.ping_seq;
 	server_clock_start(&s->clock, s->conn, clock_now_ns());
-}
-
-/* What a clock round's end gave: the registry's copy, the log, and a first sync's ready. */
-static void server_clocked(struct session *s, enum server_clock_outcome out, uint64_t now)
-{
-	struct server_agent *a = server_agent_at(s);
-	const struct clocksync *m = &s->clock.model;
-
-	if (out == SERVER_CLOCK_GOING)
-		return;
-	if (out == SERVER_CLOCK_NO_SAMPLE) {
-		a->clock.rejected = m->rejected;
-		log_warn("agent %s: no usable clock sample in this round (%u refused so far)",
-		         s->name, m->rejected);
-		return;
-	}
-	a->clock = *m;
-	a->rtt_ms = (double)m->rtt_ns / 1e6;
-	a->offset_ms = (double)clocksync_offset_at(m, now) / 1e6;
-	if (out == SERVER_CLOCK_REFITTED) {
-		log_debug("agent %s: clock offset %+.3f ms, drift %+.2f ppm, round trip %.3f ms",
-		          s->name, a->offset_ms, m->drift_ppm, a->rtt_ms);
-		return;
-	}
-	log_info("agent %s: clock offset %+.3f ms, round trip %.3f ms", s->name, a->offset_ms,
-	         a->rtt_ms);
-	if (s->srv->cbs && s->srv->cbs->on_agent_ready)
-		s->srv->cbs->on_agent_ready(s, s->srv->arg);
+	server_clocked(s, seq, SERVER_CLOCK_GOING, 0);
 }
 
 static void server_on_connected(struct conn *c, void *arg)
@@ -383,8 +406,9 @@ static void server_deliver(struct session *s, const Iocurve__Envelope *env)
 static void server_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 {
 	struct session *s = arg;
-	uint64_t now = clock_now_ns();
+	uint64_t now = clock_now_ns(), seq = s->clock.ping_seq;
 
+	server_count(s->srv, false, (unsigned)env->body_case);
 	if (s->welcomed)
 		server_agent_at(s)->last_seen_ns = now;
 	if (!s->welcomed) {
@@ -397,8 +421,8 @@ static void server_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 	}
 	switch (env->body_case) {
 	case IOCURVE__ENVELOPE__BODY_PONG:
-		server_clocked(s, server_clock_pong(&s->clock, s->conn, s->name, env->pong, now),
-		               now);
+		server_clocked(s, seq,
+		               server_clock_pong(&s->clock, s->conn, s->name, env->pong, now), now);
 		break;
 	case IOCURVE__ENVELOPE__BODY_HEARTBEAT:
 		break;
@@ -645,8 +669,10 @@ static void server_heartbeat_cb(evutil_socket_t fd, short what, void *arg)
 		next = TAILQ_NEXT(s, entry);
 		if (!s->welcomed || server_drop_if_stuck(s))
 			continue;
+		uint64_t seq = s->clock.ping_seq;
+
 		server_send(s, &env);
-		server_clocked(s, server_clock_tick(&s->clock, s->conn, s->name, now), now);
+		server_clocked(s, seq, server_clock_tick(&s->clock, s->conn, s->name, now), now);
 	}
 }
 

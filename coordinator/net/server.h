@@ -77,6 +77,14 @@ struct session *session_next(const struct session *s);
 /* The registry: agents[0..n) (valid until the next event loop turn). */
 const struct server_agent *server_agents(const struct server *srv, size_t *n);
 int server_send(struct session *s, const Iocurve__Envelope *env);
+/*
+ * Frames the agent port has read from agents (sent false) or queued for them (true)
+ * since start, of the Envelope body with field number body_case (frame.h names it);
+ * 0 past the last one counted (SERVER_FRAME_KINDS).
+ */
+uint64_t server_frames(const struct server *srv, bool sent, unsigned body_case);
+/* Envelope body field numbers counted apart; a higher one counts under 0. */
+#define SERVER_FRAME_KINDS 128
 
 /* The CN of its certificate. */
 const char *session_name(const struct session *s);

@@ -73,6 +73,8 @@ struct server {
 	uint64_t tick_ns;        /* the tick last ran */
 	uint64_t grace_until_ns; /* after a stall: no agent is silent before this */
 	uint64_t stall_ns;       /* how long the last one was */
+	/* Frames the agent port read and queued, by the Envelope body's field number. */
+	uint64_t frames[2][SERVER_FRAME_KINDS];
 };
 
 /* A welcomed session's registry entry: by index, not by name (every frame asks). */

@@ -279,6 +279,21 @@ if command -v promtool > /dev/null; then
 else
 	echo "# promtool not installed (Debian package prometheus): its check after the campaigns skipped"
 fi
+check "/metrics counts the agent port's frames: an agent's interval line a report read, a Pong a Ping at most" \
+	python3 - "$T/after.prom" "$T/results" <<'PY'
+import glob, json, re, sys
+n = {}
+for line in open(sys.argv[1]):
+    m = re.match(r'^iocurve_agent_frames_total\{direction="(in|out)",kind="([a-z_]+)"\} ([0-9]+)$', line)
+    if m:
+        n[(m[1], m[2])] = int(m[3])
+lines = sum(1 for f in glob.glob(sys.argv[2] + "/*/intervals.jsonl") for l in map(json.loads, open(f))
+            if "interval" in l and l.get("agent") not in (None, "*"))
+print(f"# frames: {n}; agent lines in intervals.jsonl: {lines}")
+assert n[("in", "interval_report")] == lines, (n, lines)
+assert n[("in", "hello")] >= 1 and n[("out", "welcome")] == n[("in", "hello")], n
+assert n[("out", "heartbeat")] > 0 and 0 < n[("in", "pong")] <= n[("out", "ping")], n
+PY
 # --require-knee through the daemon: the client holds the knees of the events it follows.
 rc=0
 "$IOCURVE" run "$T/short.yaml" --require-knee 1000000 > "$T/req.out" 2>&1 || rc=$?

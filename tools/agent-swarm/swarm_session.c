@@ -61,16 +61,18 @@ static void swarm_heartbeat_every(struct swarm *sw, uint64_t ms)
 }
 
 /*
- * A heartbeat when the session has sent nothing for an interval, as an agent does
- * (agent/link.c): in a step its reports say it is alive. Ticks a quarter of an
- * interval apart: silent at most an interval and a quarter, as an agent may be.
+ * A heartbeat when the session has sent nothing for an interval and a quarter, as an
+ * agent does (agent/link.c, silence_ms): in a step its reports, a second apart, say it
+ * is alive, and a report a little late does not race a heartbeat. Ticks a quarter of
+ * an interval apart: silent at most an interval and a half.
  */
 void swarm_session_heartbeat(struct swarm_session *ss, uint64_t now)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__Heartbeat hb = IOCURVE__HEARTBEAT__INIT;
+	uint64_t silence_ms = ss->sw->heartbeat_ms + ss->sw->heartbeat_ms / 4;
 
-	if (!ss->welcomed || now - ss->sent_ns < ss->sw->heartbeat_ms * NSEC_PER_MSEC)
+	if (!ss->welcomed || now - ss->sent_ns < silence_ms * NSEC_PER_MSEC)
 		return;
 	hb.agent_time = clock_now_ns();
 	hb.workers_running = ss->workers;

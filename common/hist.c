@@ -308,6 +308,12 @@ void hist_encoded_free(struct Iocurve__Histogram *out)
 	out->bins.len = 0;
 }
 
+/* The end of in's bins: no bins (NULL, 0) end where they start, without NULL + 0. */
+static const uint8_t *hist_bins_end(const struct Iocurve__Histogram *in)
+{
+	return in->bins.data != NULL ? in->bins.data + in->bins.len : NULL;
+}
+
 /*
  * The varint at *p, before end, with *p moved past it; false when it runs off the end
  * or over 64 bits. Most bins' gaps and counts take one byte: that case first.
@@ -347,7 +353,7 @@ static inline bool hist_varint_get(const uint8_t **p, const uint8_t *end, uint64
 static int hist_decode_check_bins(const struct Iocurve__Histogram *in, unsigned *first,
                                   unsigned *last, struct error *err)
 {
-	const uint8_t *at = in->bins.data, *end = at + in->bins.len;
+	const uint8_t *at = in->bins.data, *end = hist_bins_end(in);
 	uint64_t next = 0, total = 0, gap, c;
 	size_t p;
 
@@ -415,7 +421,7 @@ static int hist_decode_check_bins(const struct Iocurve__Histogram *in, unsigned 
 int hist_decode(struct hist *h, const struct Iocurve__Histogram *in, struct error *err)
 {
 	unsigned first = 0, last = 0;
-	const uint8_t *at = in->bins.data, *end = at + in->bins.len;
+	const uint8_t *at = in->bins.data, *end = hist_bins_end(in);
 	uint64_t idx = 0, gap, c;
 
 	if (in->sub_bucket_bits != HIST_SUB_BITS) {

@@ -237,10 +237,17 @@ static void curve_knee_band(const struct campaign *c, const struct workload *w,
 	k->band_hi = fmax(fmin(k->band_hi, top), k->band_lo);
 }
 
-/* A step that could not keep up with its rate (behind, or its backlog grew): past the peak. */
+/*
+ * A step that could not keep up with its rate (behind, or its backlog grew): past the
+ * peak. Not where the client was disturbed (client-bound): a client whose host had no
+ * CPU to spare falls behind by itself, so the storage is not shown to have saturated.
+ */
 static bool curve_saturated_step(const struct step_point *p)
 {
-	return p->offered_ops > 0 && (verdict_point(p) & (VERDICT_BEHIND | VERDICT_BACKLOG));
+	unsigned r = verdict_point(p);
+
+	return p->offered_ops > 0 && (r & (VERDICT_BEHIND | VERDICT_BACKLOG)) &&
+	       !(r & VERDICT_CLIENT_BOUND);
 }
 
 /* The open-loop step run last (highest step number); n when none. */

@@ -403,6 +403,61 @@ static void test_judged_client_bound(void **state)
 }
 
 /*
+ * CI's nfs_knees at ad1079f: 18,000 met; 20,000, 24,000 and 32,000 fell behind their
+ * rates (74-87% of due) with the host, shared with the NFS server, 100% busy, so
+ * client-bound. A step that fell behind on a busy client is not the storage saturating:
+ * it read "at the peak (the storage saturated under the SLO)", limit "storage
+ * saturated"; the knee is a lower bound, and the limit names the client.
+ */
+static void test_judged_client_bound_behind(void **state)
+{
+	struct campaign *c = judged_campaign();
+	const struct workload *w = &c->workloads[0];
+	struct step_point pts[] = {
+	    judged_pt(0, 16000, 1, 200),    judged_pt(1, 32000, 0.78, 174000),
+	    judged_pt(2, 24000, 0.74, 2e5), judged_pt(3, 20000, 0.87, 142000),
+	    judged_pt(4, 18000, 1, 390),
+	};
+	struct judged_curve j = {0};
+	char knee[1024];
+
+	(void)state;
+	for (size_t i = 1; i <= 3; i++)
+		pts[i].client.bound = true;
+	judged_update(&j, c, w, pts, JUDGED_N(pts));
+	assert_true(j.v[1].meets); /* 18,000, second by rate */
+	assert_int_equal(j.knee.kind, KNEE_ALL_UNDER);
+	assert_string_not_equal(j.kind, "at_peak");
+	assert_true(j.client_bound == 20000 && j.client_measured == 18000);
+	assert_string_equal(j.limit, "client-bound: this client could not measure above 18000 "
+	                             "ops/s (disturbed from 20000 ops/s)");
+	table_knee_text(&j, knee, sizeof(knee));
+	assert_non_null(strstr(knee, "the knee is a lower bound"));
+	assert_null(strstr(knee, "saturated"));
+
+	/*
+	 * The same steps with a client that kept up: behind, and their storage wholly over
+	 * the SLO, they violated it; the knee lies between 18,000 and 20,000, the storage's.
+	 */
+	for (size_t i = 1; i <= 3; i++)
+		pts[i].client.bound = false;
+	judged_update(&j, c, w, pts, JUDGED_N(pts));
+	assert_true(j.v[2].violates);
+	assert_true(j.knee.kind == KNEE_INTERPOLATED || j.knee.kind == KNEE_AT_STEP);
+	assert_true(j.client_bound == 0);
+	assert_true(j.knee.bracket_lo == 18000 && j.knee.bracket_hi == 20000);
+	assert_null(strstr(j.limit, "client"));
+	/* behind with the storage within the SLO, the client keeping up: a peak */
+	for (size_t i = 1; i <= 3; i++)
+		pts[i].mean_ns = pts[i].svc_mean_ns = 450e3;
+	judged_update(&j, c, w, pts, JUDGED_N(pts));
+	assert_int_equal(j.knee.kind, KNEE_AT_PEAK);
+	assert_non_null(strstr(j.limit, "storage saturated"));
+	judged_free(&j);
+	campaign_free(c);
+}
+
+/*
  * What disturbed a client-bound client, said from its own figures: the hypervisor
  * (steal), its own pacing (workers busy), other work on its host, or stalls of an idle
  * host; the limit names it and the advice's change follows it, never "start lower".
@@ -803,6 +858,7 @@ int main(void)
 	    cmocka_unit_test(test_judged_agent_lost),
 	    cmocka_unit_test(test_judged_empty),
 	    cmocka_unit_test(test_judged_client_bound),
+	    cmocka_unit_test(test_judged_client_bound_behind),
 	    cmocka_unit_test(test_judged_client_cause),
 	    cmocka_unit_test(test_judged_report_shading),
 	    cmocka_unit_test(test_judged_confirmation_violated),

@@ -343,15 +343,31 @@ static inline bool hist_varint_get(const uint8_t **p, const uint8_t *end, uint64
 	return false;
 }
 
+static int hist_varint_error(const struct Iocurve__Histogram *in, const uint8_t *at, size_t p,
+                             const char *what, struct error *err)
+{
+	error_set(err, "histogram: bin pair %zu: its %s is not a varint (from byte %zu of %zu)", p,
+	          what, (size_t)(at - in->bins.data), in->bins.len);
+	return -1;
+}
+
+/* The bins a message holds, checked, kept until the histogram may be touched. */
+_Static_assert(HIST_BINS <= UINT16_MAX + 1u, "a bin's index fits 16 bits");
+struct hist_pairs {
+	size_t n;
+	uint16_t idx[HIST_BINS];
+	uint64_t count[HIST_BINS];
+};
+
 /*
  * Walk the (gap, count) pairs without trusting them: every number is read within
  * the bytes, every index checked against the table before use and the running total
  * against overflow, so a hostile peer can produce an error message but never a wild
- * read or write. On success, first and last receive the lowest and highest non-empty
- * bins.
+ * read or write. On success, out holds the non-empty bins, by rising index: one pass
+ * over the bytes, the histogram filled from out once everything is checked.
  */
-static int hist_decode_check_bins(const struct Iocurve__Histogram *in, unsigned *first,
-                                  unsigned *last, struct error *err)
+static int hist_decode_check_bins(const struct Iocurve__Histogram *in, struct hist_pairs *out,
+                                  struct error *err)
 {
 	const uint8_t *at = in->bins.data, *end = hist_bins_end(in);
 	uint64_t next = 0, total = 0, gap, c;
@@ -362,29 +378,18 @@ static int hist_decode_check_bins(const struct Iocurve__Histogram *in, unsigned 
 		return -1;
 	}
 	for (p = 0; at < end; p++) {
-		uint64_t pair[2];
-
-		for (unsigned k = 0; k < 2; k++) {
-			if (k == 1 && at == end) {
-				error_set(
-				    err,
-				    "histogram: bins end inside pair %zu, expected (gap, count) "
-				    "pairs (an even number of entries)",
-				    p);
-				return -1;
-			}
-			if (!hist_varint_get(&at, end, &pair[k])) {
-				error_set(
-				    err,
-				    "histogram: bin pair %zu: its %s is not a varint (from byte "
-				    "%zu of %zu)",
-				    p, k ? "count" : "gap", (size_t)(at - in->bins.data),
-				    in->bins.len);
-				return -1;
-			}
+		if (!hist_varint_get(&at, end, &gap))
+			return hist_varint_error(in, at, p, "gap", err);
+		if (at == end) {
+			error_set(
+			    err,
+			    "histogram: bins end inside pair %zu, expected (gap, count) pairs "
+			    "(an even number of entries)",
+			    p);
+			return -1;
 		}
-		gap = pair[0];
-		c = pair[1];
+		if (!hist_varint_get(&at, end, &c))
+			return hist_varint_error(in, at, p, "count", err);
 		/* next <= HIST_BINS here, so the subtraction cannot wrap. */
 		if (next >= HIST_BINS || gap >= HIST_BINS - next) {
 			error_set(err,
@@ -401,9 +406,9 @@ static int hist_decode_check_bins(const struct Iocurve__Histogram *in, unsigned 
 			          p, next + gap);
 			return -1;
 		}
-		if (p == 0)
-			*first = (unsigned)(next + gap);
-		*last = (unsigned)(next + gap);
+		/* p < HIST_BINS: every pair's index is above the last's and below HIST_BINS */
+		out->idx[p] = (uint16_t)(next + gap);
+		out->count[p] = c;
 		next += gap + 1;
 		if (__builtin_add_overflow(total, c, &total)) {
 			error_set(err, "histogram: bin counts overflow 64 bits at bin pair %zu", p);
@@ -415,14 +420,14 @@ static int hist_decode_check_bins(const struct Iocurve__Histogram *in, unsigned 
 		          total, in->count);
 		return -1;
 	}
+	out->n = p;
 	return 0;
 }
 
 int hist_decode(struct hist *h, const struct Iocurve__Histogram *in, struct error *err)
 {
-	unsigned first = 0, last = 0;
-	const uint8_t *at = in->bins.data, *end = hist_bins_end(in);
-	uint64_t idx = 0, gap, c;
+	struct hist_pairs pairs;
+	unsigned first, last;
 
 	if (in->sub_bucket_bits != HIST_SUB_BITS) {
 		error_set(err,
@@ -431,8 +436,10 @@ int hist_decode(struct hist *h, const struct Iocurve__Histogram *in, struct erro
 		          in->sub_bucket_bits, HIST_SUB_BITS);
 		return -1;
 	}
-	if (hist_decode_check_bins(in, &first, &last, err) < 0)
+	if (hist_decode_check_bins(in, &pairs, err) < 0)
 		return -1;
+	first = pairs.n ? pairs.idx[0] : 0;
+	last = pairs.n ? pairs.idx[pairs.n - 1] : 0;
 	if (in->count == 0) {
 		if (in->sum != 0 || in->min != 0 || in->max != 0) {
 			error_set(err,
@@ -459,11 +466,7 @@ int hist_decode(struct hist *h, const struct Iocurve__Histogram *in, struct erro
 	h->sum = in->sum;
 	h->min = in->count ? in->min : UINT64_MAX;
 	h->max = in->max;
-	/* Read again, known good: hist_decode_check_bins walked the same bytes. */
-	while (hist_varint_get(&at, end, &gap) && hist_varint_get(&at, end, &c)) {
-		idx += gap;
-		h->bins[idx] = c;
-		idx++;
-	}
+	for (size_t i = 0; i < pairs.n; i++)
+		h->bins[pairs.idx[i]] = pairs.count[i];
 	return 0;
 }

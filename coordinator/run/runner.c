@@ -672,6 +672,7 @@ void runner_free(struct runner *r)
 {
 	if (r == NULL)
 		return;
+	runner_end_wait(r);
 	runner_agents_free(r->agents);
 	server_set_cbs(r->srv, NULL, NULL);
 	event_free(r->timer);

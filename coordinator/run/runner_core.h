@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <event2/event.h>
 
@@ -99,6 +100,10 @@ struct runner {
 	int (*finish_step)(struct runner *r, struct error *err);
 	struct event *timer;  /* the phase's deadline */
 	struct event *end_ev; /* an end state's report, from the loop */
+	/* the end's files, written by a child so the loop keeps the fleet (runner_end.c) */
+	pid_t end_pid;              /* 0: none running */
+	struct event *end_child_ev; /* its pipe: what it did, then EOF */
+	struct evbuffer *end_got;
 	struct runner_agents *agents;
 
 	size_t w;            /* workload in progress */
@@ -168,6 +173,7 @@ int runner_probe_lost(struct runner *r, uint32_t ai, uint32_t left, struct error
 
 /* runner_end.c: the end */
 void runner_end_cb(evutil_socket_t fd, short what, void *arg);
+void runner_end_wait(struct runner *r);
 /* 1 when steps had I/O errors the plan does not allow (r->error says so), else 0. */
 int runner_check_errors(struct runner *r);
 /* Every agent joined: describe the run in meta.json (runmeta.c). */

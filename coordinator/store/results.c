@@ -469,6 +469,11 @@ int results_sync(struct results *r, struct error *err)
 	return 0;
 }
 
+int results_flush(struct results *r, struct error *err)
+{
+	return results_put_intervals(r, NULL, err);
+}
+
 void results_close(struct results *r)
 {
 	if (r == NULL)

@@ -83,6 +83,8 @@ int results_point(struct results *r, const struct workload *w, const struct step
 void results_release(struct results *r);
 /* Write what is held, fsync both files: the step is on disk before the next one starts. */
 int results_sync(struct results *r, struct error *err);
+/* Write what is held (no fsync): nothing is left in memory to be written twice by a fork. */
+int results_flush(struct results *r, struct error *err);
 void results_close(struct results *r);
 
 #endif

@@ -172,6 +172,7 @@ static void runner_end_child_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct runner *r = arg;
 	struct runner_end_result res;
+	struct error err;
 	int n = evbuffer_read(r->end_got, fd, -1), wst = 0;
 
 	(void)what;
@@ -200,6 +201,10 @@ static void runner_end_child_cb(evutil_socket_t fd, short what, void *arg)
 		         runner_state_name(RUNNER_FAILED));
 		snprintf(res.end_reason, sizeof(res.end_reason), "%.500s", res.error);
 		log_error("%s", res.error);
+		/* said in intervals.jsonl too, so `iocurve report` says it (nothing is held) */
+		if (results_end(r->res, res.end_state, res.end_reason, &err) < 0 ||
+		    results_sync(r->res, &err) < 0)
+			log_error("%s", err.msg);
 	}
 	evbuffer_free(r->end_got);
 	r->end_got = NULL;

@@ -9,7 +9,8 @@
 # Known answers: while the end is written, the daemon answers `agents` and lists both
 # agents; after it, both agents are still joined (none
 # lost, no silence in their logs), the campaign is complete, and the next campaign
-# runs on the same sessions. SIGTERM during an end waits for its files.
+# runs on the same sessions. A child killed during an end fails that run, said in its
+# end line. SIGTERM during an end waits for its files.
 . "$(dirname "$0")/lib.sh"
 
 daemon_certs e1 e2
@@ -48,6 +49,30 @@ for line in open(sys.argv[1]):
         seen[k] = 1
 assert sum(1 for k in seen if k[3] == "*") == 2 * 3, len(seen)
 PY
+
+# A child killed while it writes the end: the run fails and says why, in intervals.jsonl
+# too; the sessions stay.
+sed 's/campaign: ending/campaign: killed/' "$T/c.yaml" > "$T/c3.yaml"
+"$IOCURVE" run "$T/c3.yaml" --coordinator "$SOCK" > "$T/run3.out" 2>&1 &
+RUN3=$!
+wait_for "$T/run3.out" "step 2: achieved" 30 || { cat "$T/run3.out"; fail "the third campaign runs"; }
+n=0
+until CHILD=$(pgrep -P "$SERVE" -x iocurve); do
+	n=$((n + 1))
+	[ "$n" -gt 50 ] && fail "the end is written by a child of serve"
+	sleep 0.1
+done
+ok "the end is written by a child of serve (pid $CHILD)"
+kill -KILL "$CHILD"
+wait_exit "$RUN3" 30 && fail "a run whose end's child was killed does not end complete"
+check "... it says why" grep -q "the process writing them was killed by signal 9" "$T/run3.out"
+D3=$(ls -d "$T"/res/killed-* | head -1)
+check "... in intervals.jsonl's end line too" python3 - "$D3/intervals.jsonl" <<'PY'
+import json, sys
+ends = [o for o in map(json.loads, open(sys.argv[1])) if o.get("end")]
+assert ends and "killed by signal 9" in json.dumps(ends[-1]), ends
+PY
+check "... and the agents stay" test "$("$IOCURVE" agents --coordinator "$SOCK" | grep -c '^e[12] .* idle')" -eq 2
 
 # The same sessions take the next campaign; SIGTERM during its end waits for its files.
 sed 's/campaign: ending/campaign: second/' "$T/c.yaml" > "$T/c2.yaml"

@@ -148,6 +148,8 @@ static void link_on_connected(struct conn *c, void *arg)
 	link_send_hello(l);
 }
 
+static void link_put(struct link *l, const Iocurve__Envelope *env, bool now);
+
 static void link_pong(struct link *l, const Iocurve__Ping *ping, uint64_t t2)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
@@ -159,7 +161,7 @@ static void link_pong(struct link *l, const Iocurve__Ping *ping, uint64_t t2)
 	pong.t3 = skew_to_wire(&l->a->skew, clock_now_ns());
 	env.body_case = IOCURVE__ENVELOPE__BODY_PONG;
 	env.pong = &pong;
-	link_send(l, &env);
+	link_put(l, &env, true); /* t3 is taken just before its write */
 }
 
 /*
@@ -260,7 +262,7 @@ static void link_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 		link_refused(l, c, env->refuse);
 		break;
 	case IOCURVE__ENVELOPE__BODY_PING:
-		link_pong(l, env->ping, now);
+		link_pong(l, env->ping, conn_heard_ns(c));
 		break;
 	case IOCURVE__ENVELOPE__BODY_HEARTBEAT:
 		break;
@@ -447,13 +449,19 @@ void link_free(struct link *l)
 	free(l);
 }
 
-void link_send(struct link *l, const Iocurve__Envelope *env)
+/* now: written at once (conn_send_now), not later in the pass. */
+static void link_put(struct link *l, const Iocurve__Envelope *env, bool now)
 {
 	if (l->conn == NULL) {
 		log_debug("not connected: dropping %s", frame_body_name(env));
 		return;
 	}
-	conn_send(l->conn, env);
+	(now ? conn_send_now : conn_send)(l->conn, env);
 	if (l->welcomed && l->heartbeat_ms > 0)
 		link_heartbeat_arm(l);
+}
+
+void link_send(struct link *l, const Iocurve__Envelope *env)
+{
+	link_put(l, env, false);
 }

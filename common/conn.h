@@ -66,6 +66,11 @@ struct event_base *conn_base_new(void);
  */
 int conn_send(struct conn *c, const Iocurve__Envelope *env);
 /*
+ * conn_send, written at once rather than later in the pass, unless the socket holds
+ * back what was queued before it: a frame whose stamps time it (a Pong's t3).
+ */
+int conn_send_now(struct conn *c, const Iocurve__Envelope *env);
+/*
  * conn_send, and note when the frame leaves: conn_sent_ns() is 0 until the
  * transport has written its first byte, then the CLOCK_MONOTONIC time taken just
  * before the socket write that carried it (TLS; never later than the send). One
@@ -73,6 +78,13 @@ int conn_send(struct conn *c, const Iocurve__Envelope *env);
  */
 int conn_send_timed(struct conn *c, const Iocurve__Envelope *env);
 uint64_t conn_sent_ns(const struct conn *c);
+/*
+ * When the bytes of the frame being handed out (on_message) had arrived, CLOCK_MONOTONIC:
+ * TLS takes the kernel's stamp of the last packet the read that took them took, so
+ * never earlier than the frame's arrival, and without the loop's delay in reading it;
+ * where the kernel gave no stamp (and over Unix sockets) the read's own time.
+ */
+uint64_t conn_heard_ns(const struct conn *c);
 /* Bytes queued for the peer and not yet written: a peer that stops reading shows here. */
 size_t conn_pending(const struct conn *c);
 /*

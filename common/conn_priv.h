@@ -54,7 +54,8 @@ struct conn {
 	size_t max_frame;
 	unsigned unpack_times; /* frame_decode's: 1 but from a trusted peer */
 	unsigned idle_ms;
-	uint64_t heard_ns; /* the last bytes read */
+	uint64_t heard_ns; /* the last bytes read: their arrival (rx_ns), else the read's time */
+	uint64_t rx_ns;    /* TLS: the kernel's arrival stamp of the last read's bytes; 0: none */
 	char deadline_reason[96];
 	bool deadline_until_up; /* the handshake's own deadline: cleared once up */
 	bool tcp_connecting;    /* TLS client: the TCP connect is in progress */
@@ -83,6 +84,11 @@ struct conn {
  */
 struct conn *conn_new(struct event_base *base, int fd, const struct conn_transport *tp,
                       const char *peer_addr, const struct conn_cbs *cbs, void *arg);
+/*
+ * conn_bio.c: c's socket under ssl, its reads stamped with their arrival (rx_ns) where
+ * the kernel gives it; 0, or -1 when OpenSSL cannot make the BIO.
+ */
+int conn_bio_attach(struct conn *c, SSL *ssl);
 /* Watch the socket for reads, or stop. */
 void conn_read_on(struct conn *c, bool on);
 

@@ -226,12 +226,16 @@ static struct conn *conn_tls_new(struct event_base *base, SSL_CTX *ctx, int fd, 
 
 	if (ssl == NULL)
 		return NULL;
-	if (SSL_set_fd(ssl, fd) != 1 ||
-	    (c = conn_new(base, fd, &conn_tls, peer_addr, cbs, arg)) == NULL) {
+	if ((c = conn_new(base, fd, &conn_tls, peer_addr, cbs, arg)) == NULL) {
 		SSL_free(ssl);
 		return NULL;
 	}
 	c->ssl = ssl;
+	if (conn_bio_attach(c, ssl) < 0) {
+		c->fd = -1; /* the caller's still */
+		conn_abort(c);
+		return NULL;
+	}
 	/* A write that waits is retried from where the output buffer then lies. */
 	SSL_set_mode(ssl, SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
 	if (server)

@@ -141,6 +141,12 @@ bool clocksync_round_end(struct clocksync *cs)
 	return true;
 }
 
+bool clocksync_round_settled(const struct clocksync *cs)
+{
+	return cs->have_best && cs->nwindow > 0 &&
+	       cs->best.rtt_ns <= cs->rtt_ns + CLOCKSYNC_RTT_SLACK_NS;
+}
+
 /* Signed coordinator time from t_ref to t. */
 static double clocksync_since_ref(const struct clocksync *cs, uint64_t t)
 {

@@ -67,6 +67,12 @@ enum clocksync_verdict clocksync_add(struct clocksync *cs, uint64_t t1, uint64_t
 /* Close the round: its best sample joins the window and the line is fitted again.
  * false when the round had no accepted sample (the model is unchanged). */
 bool clocksync_round_end(struct clocksync *cs);
+/*
+ * The round in progress already holds a sample as quick as the window's quickest, give
+ * or take CLOCKSYNC_RTT_SLACK_NS: more pings could take at most half that off the
+ * uncertainty, so the round may end. Never in the first round (no window to compare).
+ */
+bool clocksync_round_settled(const struct clocksync *cs);
 /* Agent clock minus coordinator clock at coordinator time t (rounds > 0). */
 int64_t clocksync_offset_at(const struct clocksync *cs, uint64_t t);
 /*

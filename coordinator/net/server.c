@@ -421,8 +421,10 @@ static void server_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 	}
 	switch (env->body_case) {
 	case IOCURVE__ENVELOPE__BODY_PONG:
-		server_clocked(s, seq,
-		               server_clock_pong(&s->clock, s->conn, s->name, env->pong, now), now);
+		server_clocked(
+		    s, seq,
+		    server_clock_pong(&s->clock, s->conn, s->name, env->pong, conn_heard_ns(c)),
+		    now);
 		break;
 	case IOCURVE__ENVELOPE__BODY_HEARTBEAT:
 		break;

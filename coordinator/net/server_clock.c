@@ -73,7 +73,7 @@ enum server_clock_outcome server_clock_pong(struct server_clock *sc, struct conn
 		log_warn("agent %s: clock sample refused: %s (t1 %llu t2 %llu t3 %llu t4 %llu)",
 		         name, why, (unsigned long long)t1, (unsigned long long)p->t2,
 		         (unsigned long long)p->t3, (unsigned long long)t4);
-	if (sc->round_left > 0) {
+	if (sc->round_left > 0 && !clocksync_round_settled(&sc->model)) {
 		server_clock_ping(sc, conn); /* a new seq: a second Pong for this ping is stale */
 		return SERVER_CLOCK_GOING;
 	}

@@ -4,7 +4,9 @@
  * clock model (clocksync.h), and what a round's end gave. The session owns the state and
  * sends nothing else through it; the agent port (server.c) acts on the outcomes.
  *
- * Rounds of SERVER_CLOCK_SAMPLES pings, one after the other's Pong: the first at Hello,
+ * Rounds of up to SERVER_CLOCK_SAMPLES pings, one after the other's Pong, a round
+ * ending early once it has a sample as quick as the window's (clocksync_round_settled):
+ * the first at Hello,
  * then 1 s later and at doubling gaps up to SERVER_CLOCK_RESYNC_S, for as long as the
  * session lives (clocksync.h: min-RTT filter per round, drift over rounds). Tests only
  * may set the period with IOCURVE_TEST_CLOCK_RESYNC_S (whole seconds). A round still

@@ -12,12 +12,18 @@
 #include "swarm.h"
 #include "xalloc.h"
 
-static void swarm_send(struct swarm_session *ss, Iocurve__Envelope *env)
+/* now: written at once (conn_send_now), as the agent sends its Pongs. */
+static void swarm_put(struct swarm_session *ss, Iocurve__Envelope *env, bool now)
 {
 	if (ss->conn != NULL) {
-		conn_send(ss->conn, env);
+		(now ? conn_send_now : conn_send)(ss->conn, env);
 		ss->sent_ns = clock_now_ns();
 	}
+}
+
+static void swarm_send(struct swarm_session *ss, Iocurve__Envelope *env)
+{
+	swarm_put(ss, env, false);
 }
 
 static void swarm_hello(struct swarm_session *ss)
@@ -92,7 +98,7 @@ static void swarm_pong(struct swarm_session *ss, const Iocurve__Ping *p, uint64_
 	pong.t3 = clock_now_ns();
 	env.body_case = IOCURVE__ENVELOPE__BODY_PONG;
 	env.pong = &pong;
-	swarm_send(ss, &env);
+	swarm_put(ss, &env, true);
 }
 
 static void swarm_ready(struct swarm_session *ss, const Iocurve__Prepare *p)
@@ -315,9 +321,7 @@ static void swarm_start_step(struct swarm_session *ss, const Iocurve__StartStep 
 static void swarm_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 {
 	struct swarm_session *ss = arg;
-	uint64_t now = clock_now_ns();
 
-	(void)c;
 	switch (env->body_case) {
 	case IOCURVE__ENVELOPE__BODY_WELCOME:
 		ss->welcomed = true;
@@ -335,7 +339,7 @@ static void swarm_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 		ss->sw->st.refused++;
 		break;
 	case IOCURVE__ENVELOPE__BODY_PING:
-		swarm_pong(ss, env->ping, now);
+		swarm_pong(ss, env->ping, conn_heard_ns(c));
 		break;
 	case IOCURVE__ENVELOPE__BODY_PREPARE:
 		swarm_ready(ss, env->prepare);

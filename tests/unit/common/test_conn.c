@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "certs.h"
+#include "clock.h"
 #include "conn.h"
 #include "frame.h"
 #include "tls.h"
@@ -37,6 +38,7 @@ struct end {
 	char reason[256];
 	enum conn_failure failure; /* conn_failure() in on_close */
 	char peer[128];            /* TLS: the peer's CN once connected */
+	uint64_t heard_ns, got_ns; /* the last message's conn_heard_ns and its handing out */
 };
 
 static void end_on_connected(struct conn *c, void *arg)
@@ -56,6 +58,8 @@ static void end_on_message(struct conn *c, Iocurve__Envelope *env, void *arg)
 	if (e->ngot < 8)
 		snprintf(e->got[e->ngot], sizeof(e->got[0]), "%s", env->hello->name);
 	e->ngot++;
+	e->heard_ns = conn_heard_ns(c);
+	e->got_ns = clock_now_ns();
 	if (e->close_on_first) {
 		conn_close(c); /* freed after this callback returns, not now */
 		e->c = NULL;
@@ -127,7 +131,8 @@ static void pair_close(struct pair *p)
 	event_base_free(p->base);
 }
 
-static void send_hello(struct conn *c, const char *name)
+/* A Hello named name, queued for the pass (now: written at once, conn_send_now). */
+static void put_hello(struct conn *c, const char *name, bool now)
 {
 	Iocurve__Envelope env = IOCURVE__ENVELOPE__INIT;
 	Iocurve__Hello h = IOCURVE__HELLO__INIT;
@@ -135,7 +140,17 @@ static void send_hello(struct conn *c, const char *name)
 	h.name = (char *)name;
 	env.body_case = IOCURVE__ENVELOPE__BODY_HELLO;
 	env.hello = &h;
-	assert_int_equal(conn_send(c, &env), 0);
+	assert_int_equal((now ? conn_send_now : conn_send)(c, &env), 0);
+}
+
+static void send_hello(struct conn *c, const char *name)
+{
+	put_hello(c, name, false);
+}
+
+static void send_hello_now(struct conn *c, const char *name)
+{
+	put_hello(c, name, true);
 }
 
 /* A Hello whose name is n bytes of ch: a frame of a little more. */
@@ -350,6 +365,26 @@ static void test_tls_transport(void **state)
 	assert_int_equal(strspn(p.b.got[4], "x"), sizeof(p.b.got[4]) - 1);
 	assert_string_equal(p.b.got[5], "after");
 	assert_int_equal(p.b.closes, 0);
+	/*
+	 * conn_send_now writes before it returns, and the reader's conn_heard_ns is when
+	 * the bytes arrived, not when its loop got round to reading them (200 ms later
+	 * here): the kernel's stamp. Before, the frame waited for a.c's pass and the
+	 * only time known was the read's.
+	 */
+	{
+		uint64_t before = clock_now_ns(), sent;
+
+		p.b.heard_ns = 0;
+		send_hello_now(p.a.c, "stamped");
+		sent = clock_now_ns();
+		usleep(200000);
+		p.b.want = 7;
+		pair_run(&p);
+		assert_string_equal(p.b.got[6], "stamped");
+		assert_true(p.b.heard_ns >= before);
+		assert_true(p.b.heard_ns < sent + 100 * NSEC_PER_MSEC);
+		assert_true(p.b.heard_ns + 100 * NSEC_PER_MSEC < p.b.got_ns);
+	}
 	conn_close(p.a.c); /* close_notify, then the socket goes */
 	p.a.c = NULL;
 	pair_run(&p);

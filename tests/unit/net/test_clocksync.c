@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Clock sync: offsets from four timestamps, the min-RTT filter, drift, refused samples. */
+/* Clock sync: offsets from four timestamps, the min-RTT filter, a round's end, drift, refused
+ * samples. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -161,6 +162,35 @@ static void test_congested_round_left_out(void **state)
 }
 
 /*
+ * A round may end at its first sample as quick as the window's quickest, give or take
+ * the slack; never in the first round, which has nothing to compare with; and not on
+ * a slow sample, which more pings may beat.
+ */
+static void test_round_settles_on_a_quick_sample(void **state)
+{
+	struct clocksync cs = {0};
+
+	assert_false(clocksync_round_settled(&cs));
+	sample(&cs, 0, 500000, 30000, 30000, 0);
+	assert_false(clocksync_round_settled(&cs)); /* the first round: no window yet */
+	clocksync_round_end(&cs);
+	assert_false(clocksync_round_settled(&cs)); /* a round with no sample yet */
+	/* 60 us is the window's quickest: a sample of 60 + 100 us settles, one over not. */
+	sample(&cs, 1000000000ull, 500000, 80001, 80000, 0);
+	assert_false(clocksync_round_settled(&cs));
+	sample(&cs, 1100000000ull, 500000, 2000000, 100000, 0);
+	assert_false(clocksync_round_settled(&cs)); /* a slower one does not make it */
+	sample(&cs, 1200000000ull, 500000, 80000, 80000, 0);
+	assert_true(clocksync_round_settled(&cs));
+	clocksync_round_end(&cs);
+	assert_int_equal(cs.rounds, 2);
+	assert_int_equal(cs.window[1].rtt_ns, 160000);
+	/* Time spent inside the agent is not the round trip's. */
+	sample(&cs, 2000000000ull, 500000, 20000, 20000, 5000000);
+	assert_true(clocksync_round_settled(&cs));
+}
+
+/*
  * A slow, jittery link read over a short time: legs of 2.5 ms plus up to 1 ms each
  * (as netns-fleet's relay), rounds 1, 2 and 4 s apart as after joining, a clock that
  * does not drift. The few seconds between the rounds cannot tell a drift from the
@@ -248,6 +278,7 @@ int main(void)
 	    cmocka_unit_test(test_drift_from_rounds),
 	    cmocka_unit_test(test_negative_drift_and_window),
 	    cmocka_unit_test(test_congested_round_left_out),
+	    cmocka_unit_test(test_round_settles_on_a_quick_sample),
 	    cmocka_unit_test(test_short_span_does_not_invent_drift),
 	    cmocka_unit_test(test_impossible_samples_refused),
 	};

@@ -54,11 +54,22 @@ assert lo >= 99, lo
 # of the stall (k = 0 started it) waits T - k (a - S) while that is above 0; every
 # operation takes S besides.
 S, a, T = 100e-6, 1e-3, 0.4
-waits = [T - k * (a - S) for k in range(100000) if T - k * (a - S) > 0]
+def waiting(h):
+    """Seconds the operations behind the stall wait, the stall starting h s late."""
+    return [T + h - k * (a - S) for k in range(100000) if T + h - k * (a - S) > 0]
+waits = waiting(0)
 # arrivals every 1 ms over the measured intervals of 0.5 s
 ops = round(pt["achieved_ops"] * (to - frm) * 0.5)
 expect_us = (S + sum(waits) / ops) * 1e6
 quiet_us = S * 1e6
+# The sim's stall starts when operation 3,500 is submitted. Issued h late (its worker
+# held off the CPU on a busy machine), the stall starts h late while those after it go
+# out on time: each of them waits h longer behind it, as a real device would make them
+# (measured 10,366 us against 9,998 with the stall's operation 8 ms late). The
+# stall's interval (the one whose service reached T) says how late any was at most.
+stall = [l for l in lines if "service" in l and l["service"]["max_ns"] >= T * 1e9]
+h_max = max((l["lag_max_ns"] for l in stall), default=0) / 1e9
+expect_hi_us = (S + sum(waiting(h_max)) / ops) * 1e6
 mean_us = pt["mean_us"]
 # A busy client issues late: that lag is in the latency (from the intended start) and
 # the point reports it apart (lag_mean_us); the device's share is the rest.
@@ -74,11 +85,12 @@ assert 450 * (to - frm) <= ops <= 550 * (to - frm), ops
 # device's share is held to 2% plus that delay (about 5 us on a quiet machine).
 late_us = pt["issue_late_us"]
 tol_us = 0.02 * expect_us + late_us
-print(f"# the client's own delay {late_us:.1f} us per op: tolerance {tol_us:.1f} us")
-assert abs(device_us - expect_us) <= tol_us, (device_us, expect_us)
-assert abs(pt["service_mean_us"] - expect_us) <= tol_us, (pt, expect_us)
+print(f"# the client's own delay {late_us:.1f} us per op: tolerance {tol_us:.1f} us; "
+      f"the stall's start at most {h_max * 1e6:.0f} us late: up to {expect_hi_us:.1f} us")
+assert expect_us - tol_us <= device_us <= expect_hi_us + tol_us, (device_us, expect_us)
+assert expect_us - tol_us <= pt["service_mean_us"] <= expect_hi_us + tol_us, (pt, expect_us)
 PY
-ok "the point's mean is the whole window's, the stall included, within 2% of the analytic value plus the client's own delay"
+ok "the point's mean is the whole window's, the stall included, within 2% of the analytic value (its start as late as the client made it) plus the client's own delay"
 
 # report rebuilds the same point from intervals.jsonl (the window line).
 cp "$T/r/curve-st.json" "$T/curve-st.json.orig"

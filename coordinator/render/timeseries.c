@@ -107,10 +107,48 @@ static void ts_print(FILE *f, const struct ts_ctx *x, const struct ts_row *row)
 	fputc('\n', f);
 }
 
-/* The step's lines are all in: their times from the fleet's intervals, then the rows. */
+/* One fleet interval of the step: its number, and the step's time before it. */
+struct ts_mark {
+	uint32_t interval;
+	double before_s;
+};
+
+static int ts_mark_cmp(const void *a, const void *b)
+{
+	const struct ts_mark *x = a, *y = b;
+
+	return x->interval < y->interval ? -1 : x->interval > y->interval;
+}
+
+/*
+ * The step's time before interval i: the fleet's intervals numbered below it, which is
+ * the time through the last of them (m sorted, summed).
+ */
+static double ts_before(const struct ts_mark *m, size_t n, uint32_t i)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m[mid].interval < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo == 0 ? 0 : m[lo - 1].before_s;
+}
+
+/*
+ * The step's lines are all in: their times from the fleet's intervals, then the rows.
+ * The fleet's intervals are sorted once and summed as they go, so each row's time is
+ * a search (a step holds one row per agent and interval: 220,000 at 10,000 agents).
+ */
 static void ts_flush(FILE *f, struct ts_ctx *x)
 {
+	struct ts_mark *m;
 	double step_s = 0;
+	size_t nm = 0;
 
 	if (x->n == 0)
 		return;
@@ -118,18 +156,21 @@ static void ts_flush(FILE *f, struct ts_ctx *x)
 		snprintf(x->t_workload, sizeof(x->t_workload), "%s", x->workload);
 		x->t = 0;
 	}
-	for (size_t i = 0; i < x->n; i++) {
-		double before = 0;
-
-		/* the fleet's intervals before this one, in this step */
-		for (size_t k = 0; k < x->n; k++)
-			if (strcmp(x->rows[k].agent, INTERVALS_MERGED) == 0 &&
-			    x->rows[k].interval < x->rows[i].interval)
-				before += (double)x->rows[k].duration_ns / 1e9;
-		x->rows[i].time_s = x->t + before;
-		if (strcmp(x->rows[i].agent, INTERVALS_MERGED) == 0)
-			step_s += (double)x->rows[i].duration_ns / 1e9;
+	m = xreallocarray(NULL, x->n, sizeof(*m));
+	for (size_t i = 0; i < x->n; i++)
+		if (strcmp(x->rows[i].agent, INTERVALS_MERGED) == 0) {
+			m[nm].interval = x->rows[i].interval;
+			m[nm++].before_s = (double)x->rows[i].duration_ns / 1e9;
+		}
+	qsort(m, nm, sizeof(*m), ts_mark_cmp);
+	/* before_s becomes the time through this interval: its own and all before it */
+	for (size_t i = 0; i < nm; i++) {
+		step_s += m[i].before_s;
+		m[i].before_s = step_s;
 	}
+	for (size_t i = 0; i < x->n; i++)
+		x->rows[i].time_s = x->t + ts_before(m, nm, x->rows[i].interval);
+	free(m);
 	/* fleet rows by interval (as written); agents' rows as their lines came */
 	for (size_t i = 0; i < x->n; i++)
 		if ((strcmp(x->rows[i].agent, INTERVALS_MERGED) != 0) == x->agents)

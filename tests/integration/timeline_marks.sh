@@ -189,6 +189,14 @@ for f, m in zip(fleet, merged):
 times = [float(f["time_s"]) for f in fleet]
 assert times[0] == 0 and all(b > a for a, b in zip(times, times[1:])), times
 assert abs(times[10] - 1.0) < 0.05, times[10]
+# each row's time is the workload's fleet intervals before it, end to end; an agent's
+# row has its interval's
+t, at = 0.0, {}
+for m in merged:
+    at[(str(m["step"] + 1), str(m["interval"]))] = t
+    t += m["duration_ns"] / 1e9
+for r in fleet + agents:
+    assert abs(float(r["time_s"]) - at[(r["step"], r["interval"])]) < 0.0015, (r, at)
 offered = [f["offered_ops"] for f in fleet]
 assert offered[0] == "1000" and offered[10] == "2000" and offered[20] == "3000", offered
 print("#", len(fleet), "fleet rows,", len(agents), "agent rows")

@@ -24,9 +24,9 @@ struct ts_row {
 };
 
 struct ts_ctx {
-	const char *path;
+	const char *path, *dir;
 	const struct campaign *c;
-	bool agents; /* which file: the agents' rows, or the fleet's */
+	FILE *fleet; /* timeseries.csv, written beside timeseries-agents.csv in one pass */
 	struct error err;
 	int failed;
 	/* the step being read */
@@ -79,7 +79,7 @@ static void ts_num(FILE *f, double v, int decimals)
 		fprintf(f, "%.*f", decimals, v);
 }
 
-static void ts_print(FILE *f, const struct ts_ctx *x, const struct ts_row *row)
+static void ts_print(FILE *f, const struct ts_ctx *x, const struct ts_row *row, bool agent)
 {
 	double s = (double)row->duration_ns / 1e9;
 
@@ -89,7 +89,7 @@ static void ts_print(FILE *f, const struct ts_ctx *x, const struct ts_row *row)
 	else
 		fputs(isfinite(x->offered) ? "max" : "", f);
 	fprintf(f, ",%u,%.3f", row->interval, row->time_s);
-	if (x->agents)
+	if (agent)
 		fprintf(f, ",%s,%d,%u", row->agent, row->warmup, row->workers);
 	else
 		fprintf(f, ",%d,%u,%u", row->warmup, row->agents, row->workers);
@@ -144,7 +144,7 @@ static double ts_before(const struct ts_mark *m, size_t n, uint32_t i)
  * The fleet's intervals are sorted once and summed as they go, so each row's time is
  * a search (a step holds one row per agent and interval: 220,000 at 10,000 agents).
  */
-static void ts_flush(FILE *f, struct ts_ctx *x)
+static void ts_flush(FILE *agents, struct ts_ctx *x)
 {
 	struct ts_mark *m;
 	double step_s = 0;
@@ -172,21 +172,25 @@ static void ts_flush(FILE *f, struct ts_ctx *x)
 		x->rows[i].time_s = x->t + ts_before(m, nm, x->rows[i].interval);
 	free(m);
 	/* fleet rows by interval (as written); agents' rows as their lines came */
-	for (size_t i = 0; i < x->n; i++)
-		if ((strcmp(x->rows[i].agent, INTERVALS_MERGED) != 0) == x->agents)
-			ts_print(f, x, &x->rows[i]);
+	for (size_t i = 0; i < x->n; i++) {
+		bool agent = strcmp(x->rows[i].agent, INTERVALS_MERGED) != 0;
+
+		ts_print(agent ? agents : x->fleet, x, &x->rows[i], agent);
+	}
 	x->t += step_s;
 	x->n = 0;
 }
 
-static void ts_write(FILE *f, const void *arg)
+/* One pass over intervals.jsonl: the agents' rows into f, the fleet's into x->fleet. */
+static void ts_write_agents(FILE *f, const void *arg)
 {
 	struct ts_ctx *x = (struct ts_ctx *)arg;
 	struct intervals_line *l = xmalloc(sizeof(*l));
 	struct intervals_reader *in = intervals_open(x->path, &x->err);
 	int got;
 
-	fprintf(f, "%s\n", x->agents ? TIMESERIES_AGENT_HEADER : TIMESERIES_FLEET_HEADER);
+	fprintf(x->fleet, "%s\n", TIMESERIES_FLEET_HEADER);
+	fprintf(f, "%s\n", TIMESERIES_AGENT_HEADER);
 	x->n = 0;
 	x->t_workload[0] = x->workload[0] = '\0';
 	x->failed = in == NULL;
@@ -216,21 +220,32 @@ static void ts_write(FILE *f, const void *arg)
 	free(l);
 }
 
+/*
+ * timeseries.csv is written aside while timeseries-agents.csv is, from the same pass
+ * (the lines of a large fleet are most of the end's reading); the agents' file is
+ * renamed into place first. One that cannot be written keeps the fleet's old one.
+ */
+static void ts_write_fleet(FILE *f, const void *arg)
+{
+	struct ts_ctx *x = (struct ts_ctx *)arg;
+
+	x->fleet = f;
+	/* x->err outlives this call: the fault's words are read after it returns */
+	if (safefile_write(x->dir, "timeseries-agents.csv", ts_write_agents, x, &x->err) < 0)
+		safefile_fault(x->err.msg);
+}
+
 int timeseries_write(const char *dir, const struct campaign *c, struct error *err)
 {
 	char *path = xasprintf("%s/intervals.jsonl", dir);
-	struct ts_ctx x = {.path = path, .c = c};
+	struct ts_ctx x = {.path = path, .dir = dir, .c = c};
 	int rc = 0;
 
-	for (int k = 0; k < 2 && rc == 0; k++) {
-		x.agents = k == 1;
-		if (safefile_write(dir, x.agents ? "timeseries-agents.csv" : "timeseries.csv",
-		                   ts_write, &x, err) < 0)
-			rc = -1;
-		else if (x.failed) {
-			*err = x.err;
-			rc = -1;
-		}
+	if (safefile_write(dir, "timeseries.csv", ts_write_fleet, &x, err) < 0)
+		rc = -1;
+	else if (x.failed) {
+		*err = x.err;
+		rc = -1;
 	}
 	free(x.rows);
 	free(path);

@@ -74,7 +74,8 @@ static int conn_bio_read(BIO *b, char *buf, size_t len, size_t *got)
 	}
 	c->rx_ns = 0;
 	for (cm = CMSG_FIRSTHDR(&m); cm != NULL; cm = CMSG_NXTHDR(&m, cm))
-		if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_TIMESTAMPNS) {
+		if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_TIMESTAMPNS &&
+		    cm->cmsg_len >= CMSG_LEN(sizeof(struct timespec))) {
 			struct timespec at;
 
 			memcpy(&at, CMSG_DATA(cm), sizeof(at));

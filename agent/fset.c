@@ -83,6 +83,9 @@ void fset_close(struct fset *fs)
 	fs->put_back = NULL;
 	fset_pool_free(&fs->files);
 	fset_pool_free(&fs->dirs);
+	free(fs->leaf_changing);
+	free(fs->leaf_listed);
+	fs->leaf_changing = fs->leaf_listed = NULL;
 }
 
 /* "d3/d0/" for leaf 12 of 4^2: the directories down to it. */
@@ -125,6 +128,23 @@ uint32_t fset_size_of(const struct mix_fileset *spec, uint64_t seed, uint32_t le
 	return spec->sizes.s[0].bytes;
 }
 
+/* An exclusive operation may take entry i: nothing else uses it, nobody lists its directory. */
+static bool fset_free(const struct fset *fs, const struct fset_pool *p, uint32_t i)
+{
+	return p->e[i].users == 0 && fs->leaf_listed[p->e[i].leaf] == 0;
+}
+
+/* A leaf at random that nothing lists (changing: nothing changes); UINT32_MAX when none. */
+static uint32_t fset_quiet_leaf(struct fset *fs, const uint16_t *busy)
+{
+	uint32_t start = (uint32_t)(fset_rand(fs) % fs->nleaves);
+
+	for (uint32_t k = 0; k < fs->nleaves; k++)
+		if (busy[(start + k) % fs->nleaves] == 0)
+			return (start + k) % fs->nleaves;
+	return UINT32_MAX;
+}
+
 /* A present entry at random: for an exclusive operation one nothing else is using. */
 static bool fset_take(struct fset *fs, struct fset_pool *p, bool excl, uint32_t *out)
 {
@@ -134,13 +154,13 @@ static bool fset_take(struct fset *fs, struct fset_pool *p, bool excl, uint32_t 
 		return false;
 	for (int tries = 0; tries < 8; tries++) {
 		i = p->live[fset_rand(fs) % p->nlive];
-		if (!excl || p->e[i].users == 0)
+		if (!excl || fset_free(fs, p, i))
 			goto got;
 	}
 	start = (uint32_t)(fset_rand(fs) % p->nlive);
 	for (uint32_t k = 0; k < p->nlive; k++) {
 		i = p->live[(start + k) % p->nlive];
-		if (p->e[i].users == 0)
+		if (fset_free(fs, p, i))
 			goto got;
 	}
 	return false;
@@ -155,20 +175,32 @@ got:
 	return true;
 }
 
-/* A name to make: one removed before, else a new one in a leaf at random. */
+/*
+ * A name to make: one removed before, else a new one in a leaf at random; either in a
+ * directory nothing lists.
+ */
 static bool fset_make(struct fset *fs, struct fset_pool *p, char name, uint32_t *out)
 {
-	uint32_t i;
+	uint32_t i = UINT32_MAX, leaf;
 
 	if (p->ngone > 0) {
-		uint32_t k = (uint32_t)(fset_rand(fs) % p->ngone);
+		uint32_t start = (uint32_t)(fset_rand(fs) % p->ngone);
 
-		i = p->gone[k];
-		p->gone[k] = p->gone[--p->ngone];
-	} else {
+		for (uint32_t k = 0; k < p->ngone && i == UINT32_MAX; k++) {
+			uint32_t at = (start + k) % p->ngone;
+
+			if (fs->leaf_listed[p->e[p->gone[at]].leaf] == 0) {
+				i = p->gone[at];
+				p->gone[at] = p->gone[--p->ngone];
+			}
+		}
+	}
+	if (i == UINT32_MAX) {
 		if (name == 'c' && fset_count_files(fs) >= fs->max_files)
 			return false;
-		i = fset_pool_new(p, (uint32_t)(fset_rand(fs) % fs->nleaves), p->next_id++, name);
+		if ((leaf = fset_quiet_leaf(fs, fs->leaf_listed)) == UINT32_MAX)
+			return false;
+		i = fset_pool_new(p, leaf, p->next_id++, name);
 	}
 	p->e[i].state = FSET_BUSY;
 	p->e[i].renamed = false;
@@ -186,16 +218,27 @@ bool fset_pick(struct fset *fs, enum fileop op, struct fset_pick *pk, char *path
 	*len = 0;
 	path2[0] = '\0';
 	pk->pool = p;
+	pk->listing = false;
 	pk->excl = op == FILEOP_UNLINK || op == FILEOP_RMDIR || op == FILEOP_RENAME ||
 	           op == FILEOP_CREATE || op == FILEOP_MKDIR;
+	if (fs->leaf_changing == NULL) {
+		fs->leaf_changing = xcalloc(fs->nleaves, sizeof(*fs->leaf_changing));
+		fs->leaf_listed = xcalloc(fs->nleaves, sizeof(*fs->leaf_listed));
+	}
 	if (op == FILEOP_READDIR) {
-		/* a leaf directory: the names an application lists */
-		size_t off = fset_leaf_path(fs, (uint32_t)(fset_rand(fs) % fs->nleaves), path,
-		                            FSET_PATH_MAX);
+		/* a leaf directory the stream is not changing: the names an application lists */
+		uint32_t leaf = fset_quiet_leaf(fs, fs->leaf_changing);
+		size_t off;
 
+		if (leaf == UINT32_MAX) /* every one changing: one at random, as before */
+			leaf = (uint32_t)(fset_rand(fs) % fs->nleaves);
+		off = fset_leaf_path(fs, leaf, path, FSET_PATH_MAX);
 		if (off > 0)
 			path[off - 1] = '\0';
 		pk->pool = NULL;
+		pk->listing = true;
+		pk->leaf = leaf;
+		fs->leaf_listed[leaf]++;
 		return true;
 	}
 	if (op == FILEOP_CREATE || op == FILEOP_MKDIR)
@@ -211,6 +254,9 @@ bool fset_pick(struct fset *fs, enum fileop op, struct fset_pick *pk, char *path
 	{
 		struct fset_ent *e = &p->e[pk->ent];
 
+		pk->leaf = e->leaf;
+		if (pk->excl)
+			fs->leaf_changing[e->leaf]++;
 		/* a made name that was a layout file is made as it was (f<i>), else c<i>/e<i> */
 		fset_ent_path(fs, e, e->renamed, path, FSET_PATH_MAX);
 		if (op == FILEOP_RENAME)
@@ -228,10 +274,13 @@ void fset_done(struct fset *fs, enum fileop op, const struct fset_pick *pk, int 
 	struct fset_pool *p = pk->pool;
 	struct fset_ent *e;
 
-	(void)fs;
+	if (pk->listing)
+		fs->leaf_listed[pk->leaf]--;
 	if (p == NULL)
 		return;
 	e = &p->e[pk->ent];
+	if (pk->excl)
+		fs->leaf_changing[pk->leaf]--;
 	if (!pk->excl) {
 		e->users--;
 		if (op == FILEOP_WRITE_FILE && res > 0)

@@ -3,7 +3,7 @@
 # The kernel's view of the target's device, per step, against the tool's own figures:
 # a real file with O_DIRECT on this machine's disk (the block layer's time per op within
 # iocurve's service time, at least half of it at low load); a loop device backed by tmpfs
-# against one backed by a file on the disk (the kernel tells them apart as the tool does);
+# against one backed by a file on the disk (the kernel tells them apart, each within the tool's time);
 # files on ext4 on those loop devices resolved to them; a file on ext4 on a partition of a
 # loop device resolved to the loop device, the disk whose queue it is (where the kernel makes
 # partitions of loop devices).
@@ -77,7 +77,9 @@ def low_check(low, half=True):
         print(f"# not judged ({low['verdict']}): device {lk} us, service {low['service_mean_us']} us")
         return
     assert lk <= low["service_mean_us"], low
-    if half and not low["client_bound"] and low["client_cpu_pct"] < 90:
+    if not half:
+        return
+    if not low["client_bound"] and low["client_cpu_pct"] < 90:
         assert lk >= 0.5 * low["service_mean_us"], low
     else:
         print(f"# starved client (host {low['client_cpu_pct']}% busy, reap delay "
@@ -133,7 +135,7 @@ check "report.html shows them too" grep -q "<th>Device time</th><th>Gap us</th>"
 
 # 2. Loop devices, each with ext4 and O_DIRECT files on it: one backed by tmpfs, one by a file
 # on the disk with direct I/O (no page cache between the loop and the disk): the kernel's
-# device time tells them apart as the tool's does.
+# device time tells them apart, each within the tool's service time.
 SHM=$(mktemp /dev/shm/iocurve-kv.XXXXXX)
 truncate -s 48M "$SHM" "$T/disk.img"
 loop LT "$SHM"
@@ -171,16 +173,24 @@ for side, dev in (("ltmp", sys.argv[2]), ("ldisk", sys.argv[3])):
         best[side] = [min(b[0], s["service_mean_us"]), min(b[1], k["device_service_us"])]
 print(f"# least: tmpfs-backed service {best['ltmp'][0]} us, device {best['ltmp'][1]} us; "
       f"disk-backed service {best['ldisk'][0]} us, device {best['ldisk'][1]} us")
-# The tool sees tmpfs faster, and so does the kernel. Not by the tool's margin: on a
-# host starved of CPU the tmpfs loop's time is its worker thread waiting for a CPU (its
-# copy is CPU work), which the kernel rightly counts as the device's (138 against 178 us
-# beside a 100%-busy host, 41 against 241 on a quiet one).
+# The kernel sees the tmpfs loop faster (41 against 241 us on a quiet host, 138 against
+# 178 beside a 100%-busy one, where the tmpfs loop's time is its worker thread waiting for a
+# CPU). The tool's times need not order them so: above the block layer the two complete
+# differently. Traced (block_io_start/io_done and io_uring submit/complete, 4KiB at 500
+# ops/s): the disk loop's completion is vda's interrupt on the worker's own idle CPU, 5 us
+# from the block layer's end to the worker's CQE; the tmpfs loop's is a kernel thread on the
+# other CPU, sent back to the submitting CPU's ksoftirqd, which wakes the worker on the CPU
+# left idle: 26 us (11 more inside the device's own time). When the host serves the disk
+# image from its cache (82 us a read in a CI run) the tool read 94.7 against 90.5 us, the
+# kernel 33.3 against 82.0: which is faster to the application is this machine's wake-up
+# cost, not the product's figure, so only the kernel's order is asserted and the tool's is
+# printed, with each side's time above the block layer.
 print(f"# ratio disk/tmpfs: tool {best['ldisk'][0] / best['ltmp'][0]:.2f}, "
-      f"kernel {best['ldisk'][1] / best['ltmp'][1]:.2f}")
-assert best["ltmp"][0] < best["ldisk"][0], best
+      f"kernel {best['ldisk'][1] / best['ltmp'][1]:.2f}; above the block layer: tmpfs "
+      f"{best['ltmp'][0] - best['ltmp'][1]:.1f} us, disk {best['ldisk'][0] - best['ldisk'][1]:.1f} us")
 assert best["ltmp"][1] < best["ldisk"][1], best
 PY
-ok "loop on tmpfs against loop on the disk: each device time within the tool's service time, ordered as the tool's"
+ok "loop on tmpfs against loop on the disk: each device time within the tool's service time, the tmpfs one's the less"
 
 # compare sets the two devices' figures side by side, as its curve-*.json say them
 "$IOCURVE" compare "$T/ltmp1" "$T/ldisk1" > "$T/cmp.md" 2> "$T/cmp.err" ||

@@ -221,10 +221,6 @@ bool fset_pick(struct fset *fs, enum fileop op, struct fset_pick *pk, char *path
 	pk->listing = false;
 	pk->excl = op == FILEOP_UNLINK || op == FILEOP_RMDIR || op == FILEOP_RENAME ||
 	           op == FILEOP_CREATE || op == FILEOP_MKDIR;
-	if (fs->leaf_changing == NULL) {
-		fs->leaf_changing = xcalloc(fs->nleaves, sizeof(*fs->leaf_changing));
-		fs->leaf_listed = xcalloc(fs->nleaves, sizeof(*fs->leaf_listed));
-	}
 	if (op == FILEOP_READDIR) {
 		/* a leaf directory the stream is not changing: the names an application lists */
 		uint32_t leaf = fset_quiet_leaf(fs, fs->leaf_changing);
@@ -330,6 +326,8 @@ void fset_init(struct fset *fs, const struct mix_fileset *spec, uint64_t seed, u
 	fs->rng = seed | 1;
 	fs->max_files = max_files;
 	fs->nleaves = (uint32_t)mix_fileset_leaves(spec);
+	fs->leaf_changing = xcalloc(fs->nleaves, sizeof(*fs->leaf_changing));
+	fs->leaf_listed = xcalloc(fs->nleaves, sizeof(*fs->leaf_listed));
 }
 
 void fset_virtual(struct fset *fs, const struct mix_fileset *spec, uint64_t seed,

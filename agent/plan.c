@@ -209,15 +209,31 @@ static void plan_place_workers(const struct plan_wl *w, struct io_plan *pp, cons
 		return;
 	}
 	plan_disk_dir(w, disk, sizeof(disk));
-	if (irqcpu_of_disk(disk, &pp->cpus, why, sizeof(why)) == 0) {
+	switch (irqcpu_of_block(disk, &pp->cpus, why, sizeof(why))) {
+	case IRQCPU_UNKNOWN:
 		log_info("workers on %s: wherever the scheduler puts them (%s: %s)", target,
 		         w->kv.name, why);
 		return;
+	case IRQCPU_SUBMITTER: /* a CPU each, the first ones allowed: woken where they submit */
+		for (int c = 0, n = 0; c < CPU_SETSIZE && (uint32_t)n < pp->io.workers; c++)
+			if (CPU_ISSET(c, &allowed)) {
+				CPU_SET(c, &pp->cpus);
+				n++;
+			}
+		pp->ncpus = CPU_COUNT(&pp->cpus);
+		irqcpu_format(&pp->cpus, list, sizeof(list));
+		log_info("workers on %s run on CPU %s, a process on each (%s)", target, list, why);
+		return;
+	case IRQCPU_IRQS:
+		break;
 	}
 	CPU_AND(&pp->cpus, &pp->cpus, &allowed);
 	pp->ncpus = CPU_COUNT(&pp->cpus);
 	irqcpu_format(&pp->cpus, list, sizeof(list));
-	if (pp->ncpus > 0)
+	if (pp->ncpus > 0 && why[0] != '\0')
+		log_info("workers on %s run on CPU %s, where %s's completions land (%s)", target,
+		         list, w->kv.name, why);
+	else if (pp->ncpus > 0)
 		log_info("workers on %s run on CPU %s, where %s's completions land", target, list,
 		         w->kv.name);
 	else

@@ -347,9 +347,24 @@ static void pool_child(struct pool *p, uint32_t w, pid_t parent)
 		pool_worker_plan(p, s, &cfgs[n], paths[n], sizeof(paths[n]));
 		n++;
 	}
-	/* where the target's completions land (a failure leaves it where it was) */
-	if (cfgs[0].ncpus > 0)
-		sched_setaffinity(0, sizeof(cfgs[0].cpus), &cfgs[0].cpus);
+	/*
+	 * Where the target's completions land, a CPU of them each (a failure leaves it where
+	 * it was): a process left free to move between them is woken on another CPU than
+	 * the one its completion came to whenever that one is busy (docs/methodology.md,
+	 * "Where the workers run").
+	 */
+	if (cfgs[0].ncpus > 0) {
+		cpu_set_t one;
+		int k = (int)(w % (uint32_t)cfgs[0].ncpus);
+
+		CPU_ZERO(&one);
+		for (int c = 0; c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, &cfgs[0].cpus) && k-- == 0) {
+				CPU_SET(c, &one);
+				break;
+			}
+		sched_setaffinity(0, sizeof(one), &one);
+	}
 	_exit(worker_run_streams(cfgs, n));
 }
 

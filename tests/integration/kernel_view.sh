@@ -231,6 +231,65 @@ for r, d in zip(w["runs"], ("ltmp1", "ldisk1")):
 PY
 ok "compare --json: each run's kernel_at_peak as its curve-*.json has it"
 
+# Where the workers ran: a tmpfs-backed loop completes each request on the CPU that submitted
+# it (its kernel thread, then ksoftirqd there), so each worker process is kept on a CPU of its
+# own (left to move, each completion woke the worker on the other, idle CPU: 84-98 us a read
+# against 18-36 us kept); a disk-backed loop's completions are its disk's interrupts, so its
+# workers go where the backing disk's land, as the disk's own file's did in step 1.
+check "the tmpfs loop's workers run a process on each CPU given" grep -q \
+	"workers on $T/mtmp/data run on CPU [0-9,-]*, a process on each ($(basename "$LT")'s backing file $SHM is in memory" \
+	"$T/ltmp1/agent-local-0.log"
+disk_cpus=$(sed -n 's/.*workers on .* run on CPU \([0-9,-]*\), where .*/\1/p' "$T/disk/agent-local-0.log" | head -1)
+if [ -n "$disk_cpus" ]; then
+	check "the disk loop's workers run where its backing disk's completions land" grep -q \
+		"workers on $T/mdisk/data run on CPU $disk_cpus, where $(basename "$LD")'s completions land (the disk of $(basename "$LD")'s backing file, " \
+		"$T/ldisk1/agent-local-0.log"
+else
+	echo "# the disk's completions land on no CPU the agent can single out: the disk loop's placement not checked"
+fi
+# two workers on the tmpfs loop: each process on one CPU, no two on the same
+sed -e 's/^workers: 1/workers: 2/' -e 's/^measure: .*/measure: 3s/' -e 's/^campaign: ltmp1/campaign: ltmp2w/' \
+	"$T/ltmp1.yaml" > "$T/ltmp2w.yaml"
+"$IOCURVE" run "$T/ltmp2w.yaml" --out "$T/ltmp2w" > "$T/ltmp2w.out" 2>&1 &
+RUN=$!
+python3 - "$RUN" > "$T/affinity.out" <<'PY' || { cat "$T/affinity.out"; fail "each worker process kept on a CPU of its own"; }
+import os, sys, time
+# each worker's latest: a process pins itself just after its fork, so a first look may
+# find it where it was forked; they are watched for 2 s from the first seen
+run, seen, until, first = sys.argv[1], {}, time.monotonic() + 60, None
+def kids(pid):
+    try:
+        return [int(c) for c in open(f"/proc/{pid}/task/{pid}/children").read().split()]
+    except OSError:
+        return []
+def cpus(pid):
+    for l in open(f"/proc/{pid}/status"):
+        if l.startswith("Cpus_allowed_list:"):
+            return l.split()[1]
+while time.monotonic() < until and os.path.exists(f"/proc/{run}"):
+    try:
+        for agent in kids(run):
+            if open(f"/proc/{agent}/comm").read().strip() != "iocurve-agent":
+                continue
+            for w in kids(agent):
+                if open(f"/proc/{w}/comm").read().strip() == "iocurve-agent":
+                    seen[w] = cpus(w)
+    except (OSError, TypeError):
+        pass
+    if seen and first is None:
+        first = time.monotonic()
+    if first is not None and time.monotonic() - first > 2:
+        break
+    time.sleep(0.05)
+print(f"# worker processes and their CPUs: {seen}")
+assert seen, "no worker process seen"
+assert all(c is not None and c.isdigit() for c in seen.values()), seen
+assert len(set(seen.values())) == len(seen), seen
+PY
+wait_exit "$RUN" 60 || { cat "$T/ltmp2w.out"; fail "the two-worker run on the tmpfs loop"; }
+cat "$T/affinity.out"
+ok "two workers on the tmpfs loop: a process each, each on one CPU of its own"
+
 # 3. A file on ext4 on a partition of a loop device: the loop device's counters are read
 # (its queue is the one that fills), not the partition's. (Step 2 already read files on ext4
 # on whole loop devices as those loop devices.)

@@ -214,16 +214,29 @@ static void plan_place_workers(const struct plan_wl *w, struct io_plan *pp, cons
 		log_info("workers on %s: wherever the scheduler puts them (%s: %s)", target,
 		         w->kv.name, why);
 		return;
-	case IRQCPU_SUBMITTER: /* a CPU each, the first ones allowed: woken where they submit */
-		for (int c = 0, n = 0; c < CPU_SETSIZE && (uint32_t)n < pp->io.workers; c++)
-			if (CPU_ISSET(c, &allowed)) {
+	case IRQCPU_SUBMITTER: {
+		/*
+		 * A CPU each, woken where they submit: the allowed CPUs in turn from the one of
+		 * the first worker's fleet index, so the agents of one host start apart.
+		 */
+		int nallowed = CPU_COUNT(&allowed),
+		    skip = (int)(pp->phase_base % (uint32_t)nallowed);
+		uint32_t n = 0;
+
+		for (int c = 0, seen = 0; n < pp->io.workers && seen < 2 * nallowed;
+		     c = (c + 1) % CPU_SETSIZE) {
+			if (!CPU_ISSET(c, &allowed))
+				continue;
+			if (seen++ >= skip && !CPU_ISSET(c, &pp->cpus)) {
 				CPU_SET(c, &pp->cpus);
 				n++;
 			}
+		}
 		pp->ncpus = CPU_COUNT(&pp->cpus);
 		irqcpu_format(&pp->cpus, list, sizeof(list));
 		log_info("workers on %s run on CPU %s, a process on each (%s)", target, list, why);
 		return;
+	}
 	case IRQCPU_IRQS:
 		break;
 	}

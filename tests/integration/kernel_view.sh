@@ -247,16 +247,22 @@ if [ -n "$disk_cpus" ]; then
 else
 	echo "# the disk's completions land on no CPU the agent can single out: the disk loop's placement not checked"
 fi
-# two workers on the tmpfs loop: each process on one CPU, no two on the same
-sed -e 's/^workers: 1/workers: 2/' -e 's/^measure: .*/measure: 3s/' -e 's/^campaign: ltmp1/campaign: ltmp2w/' \
-	"$T/ltmp1.yaml" > "$T/ltmp2w.yaml"
-"$IOCURVE" run "$T/ltmp2w.yaml" --out "$T/ltmp2w" > "$T/ltmp2w.out" 2>&1 &
-RUN=$!
-python3 - "$RUN" > "$T/affinity.out" <<'PY' || { cat "$T/affinity.out"; fail "each worker process kept on a CPU of its own"; }
+# affinity NAME AGENTS WORKERS: that fleet on the tmpfs loop, its worker processes' CPUs
+# watched while it runs: each process on one CPU, an agent's on CPUs apart, and with one
+# worker each, the agents' on CPUs apart too (the fleet index picks the first)
+affinity() {
+	# 4 MiB a worker: the loop's 48 MiB hold the rounds' file and these fleets' beside it
+	sed -e "s/^workers: 1/workers: $3/" -e 's/^measure: .*/measure: 3s/' -e 's/size: 16MiB/size: 4MiB/' \
+		-e "s/^campaign: ltmp1/campaign: $1/" -e "s/^agents: .*/agents: {local: $2}/" \
+		"$T/ltmp1.yaml" > "$T/$1.yaml"
+	"$IOCURVE" run "$T/$1.yaml" --out "$T/$1" > "$T/$1.out" 2>&1 &
+	RUN=$!
+	python3 - "$RUN" "$3" > "$T/$1.aff" <<'PY' || { cat "$T/$1.aff"; fail "$1: each worker process kept on a CPU of its own"; }
 import os, sys, time
 # each worker's latest: a process pins itself just after its fork, so a first look may
 # find it where it was forked; they are watched for 2 s from the first seen
-run, seen, until, first = sys.argv[1], {}, time.monotonic() + 60, None
+run, per_agent = sys.argv[1], int(sys.argv[2])
+seen, until, first = {}, time.monotonic() + 60, None
 def kids(pid):
     try:
         return [int(c) for c in open(f"/proc/{pid}/task/{pid}/children").read().split()]
@@ -273,7 +279,7 @@ while time.monotonic() < until and os.path.exists(f"/proc/{run}"):
                 continue
             for w in kids(agent):
                 if open(f"/proc/{w}/comm").read().strip() == "iocurve-agent":
-                    seen[w] = cpus(w)
+                    seen.setdefault(agent, {})[w] = cpus(w)
     except (OSError, TypeError):
         pass
     if seen and first is None:
@@ -281,14 +287,22 @@ while time.monotonic() < until and os.path.exists(f"/proc/{run}"):
     if first is not None and time.monotonic() - first > 2:
         break
     time.sleep(0.05)
-print(f"# worker processes and their CPUs: {seen}")
+print(f"# agents, their worker processes and CPUs: {seen}")
 assert seen, "no worker process seen"
-assert all(c is not None and c.isdigit() for c in seen.values()), seen
-assert len(set(seen.values())) == len(seen), seen
+for agent, ws in seen.items():
+    assert all(c is not None and c.isdigit() for c in ws.values()), seen
+    assert len(set(ws.values())) == len(ws), seen
+if per_agent == 1 and len(seen) > 1 and len(os.sched_getaffinity(0)) >= len(seen):
+    firsts = [next(iter(ws.values())) for ws in seen.values()]
+    assert len(set(firsts)) == len(firsts), seen
 PY
-wait_exit "$RUN" 60 || { cat "$T/ltmp2w.out"; fail "the two-worker run on the tmpfs loop"; }
-cat "$T/affinity.out"
+	wait_exit "$RUN" 60 || { cat "$T/$1.out"; fail "$1: the run on the tmpfs loop"; }
+	cat "$T/$1.aff"
+}
+affinity ltmp2w 1 2
 ok "two workers on the tmpfs loop: a process each, each on one CPU of its own"
+affinity ltmp2a 2 1
+ok "two agents of a worker each on the tmpfs loop: on CPUs apart"
 
 # 3. A file on ext4 on a partition of a loop device: the loop device's counters are read
 # (its queue is the one that fills), not the partition's. (Step 2 already read files on ext4

@@ -103,7 +103,7 @@ for k, p in enumerate(pk["parts"]):
     se_batch = (sum((x - mean) ** 2 for x in diffs) / (n - 1) / n) ** 0.5
     # The batch means' spread over so few intervals is itself noisy (the CI's failed run:
     # readdir -1,045 us over 8 intervals "of standard error 261 us", where its 248
-    # operations' own spread gives 414, the other kinds' the batch means' within 25%; a
+    # operations' own spread gives 414, the other kinds' the batch means' within 30%; a
     # 30 s step's 2,336 readdirs read -2.6% and +0.1% of the whole's in two runs). Waits that go together only add to the operations' own
     # spread, so that spread, as if they were independent, is a floor under the error:
     # per interval var(kind - whole) = var(op) * (1/n - 1/N), the kind within the whole.

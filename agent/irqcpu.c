@@ -8,9 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/statfs.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "irqcpu.h"
@@ -164,56 +161,6 @@ int irqcpu_of_disk(const char *disk_dir, cpu_set_t *set, char *why, size_t len)
 		snprintf(why, len, "its %d interrupts have not been counted %d times yet", nirqs,
 		         IRQCPU_MIN_COUNT);
 	return n;
-}
-
-/* The filesystems whose files live in memory: a loop's thread reads them synchronously. */
-#define IRQCPU_TMPFS_MAGIC 0x01021994
-#define IRQCPU_RAMFS_MAGIC 0x858458f6
-
-enum irqcpu_where irqcpu_of_block(const char *disk_dir, cpu_set_t *set, char *why, size_t len)
-{
-	char path[PATH_MAX + 32], back[PATH_MAX], real[PATH_MAX], *nl, *slash;
-	const char *name = strrchr(disk_dir, '/') ? strrchr(disk_dir, '/') + 1 : disk_dir;
-	struct stat st;
-	struct statfs fs;
-	FILE *f;
-
-	CPU_ZERO(set);
-	why[0] = '\0';
-	snprintf(path, sizeof(path), "%s/loop/backing_file", disk_dir);
-	f = fopen(path, "re");
-	if (f == NULL)
-		return irqcpu_of_disk(disk_dir, set, why, len) > 0 ? IRQCPU_IRQS : IRQCPU_UNKNOWN;
-	if (fgets(back, sizeof(back), f) == NULL)
-		back[0] = '\0';
-	fclose(f);
-	if ((nl = strchr(back, '\n')) != NULL)
-		*nl = '\0';
-	if (back[0] == '\0' || stat(back, &st) < 0 || statfs(back, &fs) < 0) {
-		snprintf(why, len, "%s's backing file %s: %s", name, back[0] ? back : "(none)",
-		         back[0] ? strerror(errno) : "not attached");
-		return IRQCPU_UNKNOWN;
-	}
-	if (fs.f_type == IRQCPU_TMPFS_MAGIC || fs.f_type == IRQCPU_RAMFS_MAGIC) {
-		snprintf(why, len,
-		         "%s's backing file %s is in memory: %s completes on the CPU that "
-		         "submitted",
-		         name, back, name);
-		return IRQCPU_SUBMITTER;
-	}
-	/* the backing file's disk (a partition's whole disk), whose interrupts complete it */
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", major(st.st_dev), minor(st.st_dev));
-	if (major(st.st_dev) == 0 || realpath(path, real) == NULL) {
-		snprintf(why, len, "%s's backing file %s is on no block device", name, back);
-		return IRQCPU_UNKNOWN;
-	}
-	snprintf(path, sizeof(path), "%s/partition", real);
-	if (access(path, F_OK) == 0 && (slash = strrchr(real, '/')) != NULL)
-		*slash = '\0';
-	if (strcmp(real, disk_dir) == 0 || irqcpu_of_disk(real, set, why, len) == 0)
-		return IRQCPU_UNKNOWN;
-	snprintf(why, len, "the disk of %s's backing file, %s", name, strrchr(real, '/') + 1);
-	return IRQCPU_IRQS;
 }
 
 void irqcpu_format(const cpu_set_t *set, char *buf, size_t len)

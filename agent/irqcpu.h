@@ -27,19 +27,6 @@
 int irqcpu_of_disk(const char *disk_dir, cpu_set_t *set, char *why, size_t len);
 
 /*
- * Where a block device's completions land, the loop devices' included: a loop device's
- * are its backing disk's (a file on vda: vda's interrupts, sent on to the loop), or, for a
- * backing file in memory (tmpfs, ramfs), on the CPU that submitted the request: the
- * loop's kernel thread completes it there through ksoftirqd, which wakes the worker; a
- * worker left to move is woken on the other, idle CPU each time (traced: 84-98 us a 4 KiB
- * read against 18-36 us kept on one CPU). IRQCPU_IRQS: the CPUs in *set;
- * IRQCPU_SUBMITTER: wherever the worker runs, so keep each on one CPU; IRQCPU_UNKNOWN:
- * why says why.
- */
-enum irqcpu_where { IRQCPU_UNKNOWN, IRQCPU_IRQS, IRQCPU_SUBMITTER };
-enum irqcpu_where irqcpu_of_block(const char *disk_dir, cpu_set_t *set, char *why, size_t len);
-
-/*
  * The parser, apart for the tests: the CPUs among /proc/interrupts' text that took the
  * interrupts numbered irqs[0..nirqs), by the rule above; how many, or 0.
  */

@@ -197,6 +197,15 @@ void kview_resolve(struct kview *kv, dev_t dev, char *why, size_t len)
 	kv->kind = KVIEW_BLOCK;
 }
 
+void kview_disk_dir(const struct kview *kv, char *dir, size_t len)
+{
+	char *slash;
+
+	snprintf(dir, len, "%s", kv->stat);
+	if ((slash = strrchr(dir, '/')) != NULL)
+		*slash = '\0';
+}
+
 /* b - a, or 0 when the counter went backwards (a device re-created). */
 static uint64_t kview_delta(uint64_t b, uint64_t a)
 {

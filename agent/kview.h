@@ -46,6 +46,8 @@ struct kview {
  * KVIEW_NONE (why says why: tmpfs, an unknown device) when none can be read.
  */
 void kview_resolve(struct kview *kv, dev_t dev, char *why, size_t len);
+/* A KVIEW_BLOCK view's sysfs directory of its disk (its stat file's), into dir. */
+void kview_disk_dir(const struct kview *kv, char *dir, size_t len);
 /*
  * Sample the counters: true with their change since the last sample in d; false the
  * first time, or when they cannot be read (d all 0).

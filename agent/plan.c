@@ -16,13 +16,13 @@
 #include "frame.h"
 #include "hist.h"
 #include "hostcpu.h"
-#include "irqcpu.h"
 #include "kview.h"
 #include "layout.h"
 #include "log.h"
 #include "nfstarget.h"
 #include "params.h"
 #include "plan.h"
+#include "placement.h"
 #include "pool.h"
 #include "simshare.h"
 #include "xalloc.h"
@@ -56,7 +56,7 @@ struct plan {
 	struct plan_wl fg, bg;
 	/* The sim devices both pools' workers share while a background runs on a sim. */
 	struct simshare *share;
-	/* The CPUs the agent was started on: placement chooses among them (plan_own_cpus). */
+	/* The CPUs the agent was started on: placement chooses among them (placement.h). */
 	cpu_set_t allowed;
 	bool have_allowed;
 };
@@ -180,108 +180,6 @@ static void plan_kernel_view(struct plan_wl *w, Iocurve__IntervalReport *r)
 	r->kernel_dev = w->kv.name;
 }
 
-/* The target's block device's sysfs directory: its kernel view's stat file's. */
-static void plan_disk_dir(const struct plan_wl *w, char *disk, size_t len)
-{
-	char *slash;
-
-	snprintf(disk, len, "%s", w->kv.stat);
-	if ((slash = strrchr(disk, '/')) != NULL)
-		*slash = '\0';
-}
-
-/*
- * The workers run where the device's completions land (irqcpu.h), on the CPUs the agent
- * may use: woken on the CPU that took the interrupt, the rest of the host stays idle.
- */
-static void plan_place_workers(const struct plan_wl *w, struct io_plan *pp, const char *target)
-{
-	char disk[sizeof(w->kv.stat)], why[160], list[64];
-	cpu_set_t allowed;
-
-	pp->ncpus = 0;
-	if (w->kv.kind != KVIEW_BLOCK || !w->pl->have_allowed)
-		return;
-	allowed = w->pl->allowed;
-	/* for a comparison only (tools/bench-shapes): where the scheduler puts them */
-	if (getenv(PLAN_ANYWHERE_ENV) != NULL) {
-		log_info("workers on %s: anywhere (%s is set)", target, PLAN_ANYWHERE_ENV);
-		return;
-	}
-	plan_disk_dir(w, disk, sizeof(disk));
-	switch (irqcpu_of_block(disk, &pp->cpus, why, sizeof(why))) {
-	case IRQCPU_UNKNOWN:
-		log_info("workers on %s: wherever the scheduler puts them (%s: %s)", target,
-		         w->kv.name, why);
-		return;
-	case IRQCPU_SUBMITTER: {
-		/*
-		 * A CPU each, woken where they submit: the allowed CPUs in turn from the one of
-		 * the first worker's fleet index, so the agents of one host start apart.
-		 */
-		int nallowed = CPU_COUNT(&allowed),
-		    skip = (int)(pp->phase_base % (uint32_t)nallowed);
-		uint32_t n = 0;
-
-		for (int c = 0, seen = 0; n < pp->io.workers && seen < 2 * nallowed;
-		     c = (c + 1) % CPU_SETSIZE) {
-			if (!CPU_ISSET(c, &allowed))
-				continue;
-			if (seen++ >= skip && !CPU_ISSET(c, &pp->cpus)) {
-				CPU_SET(c, &pp->cpus);
-				n++;
-			}
-		}
-		pp->ncpus = CPU_COUNT(&pp->cpus);
-		irqcpu_format(&pp->cpus, list, sizeof(list));
-		log_info("workers on %s run on CPU %s, a process on each (%s)", target, list, why);
-		return;
-	}
-	case IRQCPU_IRQS:
-		break;
-	}
-	CPU_AND(&pp->cpus, &pp->cpus, &allowed);
-	pp->ncpus = CPU_COUNT(&pp->cpus);
-	irqcpu_format(&pp->cpus, list, sizeof(list));
-	if (pp->ncpus > 0 && why[0] != '\0')
-		log_info("workers on %s run on CPU %s, where %s's completions land (%s)", target,
-		         list, w->kv.name, why);
-	else if (pp->ncpus > 0)
-		log_info("workers on %s run on CPU %s, where %s's completions land", target, list,
-		         w->kv.name);
-	else
-		log_info("workers on %s: anywhere (%s's completions land on CPUs this agent may "
-		         "not use)",
-		         target, w->kv.name);
-}
-
-/*
- * The agent's own loop (reports, heartbeats, the session's TLS) off the CPUs its workers
- * were placed on, when it may use others: there it would delay their wakes by its own
- * run time. Workers placed nowhere (or pp NULL): the agent's CPUs again.
- */
-static void plan_own_cpus(struct plan *pl, const struct io_plan *pp)
-{
-	cpu_set_t others = pl->allowed;
-	char list[64];
-
-	if (!pl->have_allowed)
-		return;
-	if (pp != NULL && pp->ncpus > 0) {
-		for (int c = 0; c < CPU_SETSIZE; c++)
-			if (CPU_ISSET(c, &pp->cpus))
-				CPU_CLR(c, &others);
-	}
-	if (pp == NULL || pp->ncpus == 0 || CPU_COUNT(&others) == 0)
-		others = pl->allowed;
-	if (sched_setaffinity(0, sizeof(others), &others) < 0)
-		return;
-	if (pp != NULL && pp->ncpus > 0 && !CPU_EQUAL(&others, &pl->allowed)) {
-		irqcpu_format(&others, list, sizeof(list));
-		log_info("the agent's own loop runs on CPU %s, beside its workers", list);
-	}
-}
-
 /*
  * A block device's request queue (DISK/queue/nr_requests, a partition's its disk's);
  * 0 when unknown.
@@ -318,7 +216,7 @@ static void plan_fit_slots(const struct plan_wl *w, struct io_plan *pp, const ch
 
 	if (!pp->queue_sized || w->kv.kind != KVIEW_BLOCK || pp->sim != NULL)
 		return;
-	plan_disk_dir(w, disk, sizeof(disk));
+	kview_disk_dir(&w->kv, disk, sizeof(disk));
 	if ((req = plan_disk_requests(disk)) == 0)
 		return;
 	per = req / workers > PLAN_MIN_SLOTS ? req / workers : PLAN_MIN_SLOTS;
@@ -344,7 +242,7 @@ static void plan_resolve_kernel_view(struct plan_wl *w, struct io_plan *pp, cons
 	else
 		log_info("kernel view of %s: %s (%s)", target, w->kv.name,
 		         w->kv.kind == KVIEW_BLOCK ? w->kv.stat : "/proc/self/mountstats");
-	plan_place_workers(w, pp, target);
+	placement_workers(&w->kv, w->pl->have_allowed ? &w->pl->allowed : NULL, pp, target);
 	plan_fit_slots(w, pp, target);
 }
 
@@ -634,12 +532,12 @@ static void plan_prepare(struct plan *pl, const Iocurve__Prepare *p)
 	         params.dir, params.device ? " (block device)" : "",
 	         w->sim.share != NULL ? " (sim devices shared with the background)" : "");
 	/* the workers fork from the agent's CPUs, not from where its loop moved for the last */
-	plan_own_cpus(pl, NULL);
+	placement_own_cpus(pl->have_allowed ? &pl->allowed : NULL, NULL);
 	w->pool = pool_start(pl->a->base, &params, &plan_pool_cbs, w, &err);
 	if (w->pool == NULL)
 		plan_send_error(pl, p->workload_index, p->target_dir, err.msg);
 	else
-		plan_own_cpus(pl, &params);
+		placement_own_cpus(pl->have_allowed ? &pl->allowed : NULL, &params);
 out:
 	if (params.target_fd > 0)
 		close(params.target_fd);

@@ -51,11 +51,6 @@ bool plan_running(const struct plan *pl);
 /* A child exited (from the agent's SIGCHLD handler). */
 void plan_child_exited(struct plan *pl, pid_t pid, int status);
 
-/*
- * Set in the agent's environment: its workers run wherever the scheduler puts them, not
- * where the target's completions land (tools/bench-shapes compares the two).
- */
-#define PLAN_ANYWHERE_ENV "IOCURVE_WORKERS_ANYWHERE"
 /* The fewest slots a sized workload's worker keeps within its device's request queue. */
 #define PLAN_MIN_SLOTS 4
 

@@ -76,7 +76,7 @@ struct fset {
 	uint64_t max_files; /* a create past it fails with EDQUOT (the agent's cap) */
 	struct fset_pool files, dirs;
 	/*
-	 * Per leaf directory (allocated at the first pick): exclusive operations in flight
+	 * Per leaf directory (allocated with the set): exclusive operations in flight
 	 * in it, and listings of it. A stream lists no directory it is changing and changes
 	 * none it is listing: a listing whose names go under it fails on some servers
 	 * (NFS-Ganesha's READDIRPLUS: ENOENT for a directory that is there).
@@ -90,7 +90,7 @@ struct fset {
 struct fset_pick {
 	struct fset_pool *pool; /* NULL: none was free (the operation fails with ENOENT) */
 	uint32_t ent;
-	uint32_t leaf; /* a listing's directory */
+	uint32_t leaf; /* the directory listed, or the one the entry is in */
 	bool excl;
 	bool listing; /* a readdir of leaf */
 };

@@ -48,7 +48,15 @@ for k in set(rc["flat_steps"]) - {4, 5}:
     a = next(p["achieved_ops"] for p in steps if p["step"] == k)
     assert rc["ceiling_band"][0] <= a, (k, a, rc["ceiling_band"])
     print(f"# step {k} ({a:.0f} ops/s) flat within the ceiling's band {rc['ceiling_band']}")
-assert w["limit"].startswith("throughput capped at 5,0"), w["limit"]
+# the figure the limit prints is the ceiling's, held to the same 3% (a fleet held
+# back at 5,000 ops/s may achieve 4,997 in a second's count: one CI run printed 4,999)
+import re
+m = re.match(r"throughput capped at ([0-9,]+) ops/s", w["limit"])
+assert m, w["limit"]
+shown = int(m.group(1).replace(",", ""))
+assert abs(shown - rc["ceiling_ops"]) <= 1, (shown, rc["ceiling_ops"])
+assert abs(shown - 5000) <= 0.03 * 5000, shown
+open(d + "/shown", "w").write(m.group(1))
 assert "(a rate limit such as a QoS policy): service time grows with queue depth while throughput stays flat" in w["limit"]
 # below the cap the device is fast: at 92% of the cap it serves as at 20%
 assert rc["below_ops"] == [p for p in steps if p["offered_ops"] == 4600][0]["achieved_ops"], rc
@@ -61,9 +69,10 @@ assert abs(w["peak_ops"] - rc["ceiling_ops"]) <= 0.03 * rc["ceiling_ops"], (w["p
 assert w["knee_ops"] <= 1.03 * 5000, w["knee_ops"]
 PY
 ok "the capped sim is named capped at its ceiling within 3% of 5000"
-check "summary.txt names the cap" txt_grep "$T/cap/summary.txt" -q "throughput capped at 5,0[0-9][0-9] ops/s (a rate limit such as a QoS policy)"
-check "the end of iocurve run names the cap" grep -q "throughput capped at 5,0" "$T/cap.out"
-check "report.html names the cap" grep -q "throughput capped at 5,0" "$T/cap/report.html"
+shown=$(cat "$T/cap/shown")
+check "summary.txt names the cap" txt_grep "$T/cap/summary.txt" -q "throughput capped at $shown ops/s (a rate limit such as a QoS policy)"
+check "the end of iocurve run names the cap" grep -q "throughput capped at $shown ops/s" "$T/cap.out"
+check "report.html names the cap" grep -q "throughput capped at $shown ops/s" "$T/cap/report.html"
 
 # A device saturated by its servers: M/M/2 of 2ms per worker (1000 ops/s), 2 workers.
 cat > "$T/sat.yaml" <<YAML

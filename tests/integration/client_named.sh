@@ -6,8 +6,8 @@
 # client that delayed its operations most, with that delay (the SLO judges the response
 # latency, `from: due`: the storage's own latency, 200 us, meets it whatever the client
 # did, and a met step is never client-bound); report.html's per-agent table
-# gives each agent's client delay (local-1's far above local-0's); `report` rebuilds the
-# same files.
+# gives each agent's client delay (local-1's above local-0's by the hold's share); `report`
+# rebuilds the same files.
 . "$(dirname "$0")/lib.sh"
 
 cat > "$T/c.yaml" <<YAML
@@ -55,7 +55,11 @@ w = json.load(open(d + "/summary.json"))["workloads"][0]
 print(f"# limit: {w['limit']}")
 assert w["limit"].startswith("client-bound: ") and \
     f"(most on agent local-1: {held}us mean client delay)" in w["limit"], w["limit"]
-# the per-agent table: each agent's client delay, local-1's ten times local-0's at least
+# the per-agent table: each agent's client delay, local-1's above local-0's by half the
+# hold's share at least (a fifth of its operations wait 10 ms on average: 2 ms an
+# operation). Not a ratio: the free agent's own delay is this host's, and the loop that
+# holds local-1 forks beside it (133-239 us on a quiet host, 367 us in one CI run, where
+# local-1 read 3.5 ms; 100 us without the loop)
 html = open(d + "/report.html").read()
 table = html[html.index('<table class="agents">'):]
 table = table[:table.index("</table>")]
@@ -69,7 +73,7 @@ def us(t):
     return float(m.group(1)) * {"ns": 1e-3, "us": 1, "ms": 1e3, "s": 1e6}[m.group(2)]
 free, held_cell = us(cells[2]), us(cells[5])
 print(f"# client delay: local-0 {cells[2]}, local-1 {cells[5]}")
-assert held_cell >= 10 * free and abs(held_cell - held) <= 0.06 * held, (cells, held)
+assert held_cell - free >= 1000 and abs(held_cell - held) <= 0.06 * held, (cells, held)
 PY
 ok "the step is client-bound and names local-1, the client held, with its delay"
 

@@ -16,7 +16,6 @@
 #include "text.h"
 #include "timeplot.h"
 #include "between.h"
-#include "bgsummary.h"
 #include "bytarget.h"
 #include "kinds.h"
 #include "mixparts.h"
@@ -27,6 +26,7 @@
 #include "safefile.h"
 #include "table.h"
 #include "units.h"
+#include "workjson.h"
 #include "verdict.h"
 #include "xalloc.h"
 
@@ -82,38 +82,6 @@ static void derive_parts_csv_row(FILE *f, const struct mix *m, const struct step
 	}
 }
 
-/* A mix's parts of a step in curve-*.json: each its name, share and figures. */
-static json_t *derive_parts_json(const struct mix *m, const struct step_point *p)
-{
-	json_t *a = stepjson_need(json_array());
-
-	for (uint32_t i = 0; i < m->nparts && i < p->nparts; i++) {
-		const struct point_part *pp = &p->parts[i];
-
-		json_t *o = stepjson_need(json_pack(
-		    "{s:s,s:I,s:s,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name", m->parts[i].name,
-		    "share", (json_int_t)m->parts[i].share, "rw",
-		    m->parts[i].op != FILEOP_NONE ? fileop_name(m->parts[i].op)
-		                                  : rw_mode_name(m->parts[i].rw),
-		    "block_size", (json_int_t)m->parts[i].block_size, "ops",
-		    stepjson_num(pp->ops_s, 10), "mibps", stepjson_num(pp->mib_s, 1000), "mean_us",
-		    stepjson_us(pp->mean_ns), "p50_us", stepjson_us((double)pp->p50_ns), "p90_us",
-		    stepjson_us((double)pp->p90_ns), "p99_us", stepjson_us((double)pp->p99_ns),
-		    "p999_us", stepjson_us((double)pp->p999_ns), "max_us",
-		    stepjson_us((double)pp->max_ns)));
-
-		/* the storage's latency where the agent measured it apart, and the failures */
-		if (pp->svc_mean_ns > 0) {
-			json_object_set_new(o, "storage_mean_us", stepjson_us(pp->svc_mean_ns));
-			json_object_set_new(o, "storage_p99_us",
-			                    stepjson_us((double)pp->svc_p99_ns));
-		}
-		json_object_set_new(o, "errors", json_integer((json_int_t)pp->errors));
-		json_array_append_new(a, o);
-	}
-	return a;
-}
-
 static void derive_curve_csv(FILE *f, const void *arg)
 {
 	const struct derive_ctx *x = arg;
@@ -130,24 +98,6 @@ static void derive_curve_csv(FILE *f, const void *arg)
 		if (show & PF_SHOW_PARTS)
 			derive_parts_csv_row(f, &j->w->io.mix, &j->sorted[i]);
 		fputc('\n', f);
-	}
-}
-
-/*
- * The knee in both units: ops/s and MiB/s, whichever the workload is judged in; the
- * other at the mean block (a mix's shares times its sizes, curve_mean_mibps).
- */
-static void derive_knee_units(const struct workload *w, const struct knee *k, double *ops,
-                              double *mibps)
-{
-	double per_op = curve_mean_mibps(w, 1);
-
-	if (curve_uses_mib(w)) {
-		*mibps = k->throughput;
-		*ops = k->throughput / per_op;
-	} else {
-		*ops = k->throughput;
-		*mibps = k->throughput * per_op;
 	}
 }
 
@@ -177,7 +127,7 @@ static json_t *derive_step_json(const struct derive_ctx *x, const struct step_po
 	}
 	/* a mix's parts (PF_SHOW_PARTS, the workload's: every step has the member) */
 	if (pfield_show_of(w) & PF_SHOW_PARTS)
-		json_object_set_new(o, "parts", derive_parts_json(&w->io.mix, p));
+		json_object_set_new(o, "parts", stepjson_parts(&w->io.mix, p));
 	/* the storage's own figures over the step's window (observed.h), SOURCE/SERIES */
 	if ((obs = observed_step_json(x->end, x->c, w, p->step)) != NULL)
 		json_object_set_new(o, "observed", obs);
@@ -194,7 +144,7 @@ static void derive_curve_json(FILE *f, const void *arg)
 	json_t *steps = stepjson_need(json_array()), *root;
 	double kops, kmib;
 
-	derive_knee_units(w, &j->knee, &kops, &kmib);
+	workjson_knee_units(w, &j->knee, &kops, &kmib);
 	for (size_t i = 0; i < j->n; i++)
 		json_array_append_new(steps, derive_step_json(x, &j->sorted[i], &j->v[i]));
 	root = json_pack("{s:s,s:s,s:I,s:s,s:o,s:s,s:s,s:o,s:o,s:o}", "workload", w->name, "rw",
@@ -227,252 +177,6 @@ static void derive_time_svg(FILE *f, const void *arg)
 
 	timeplot_svg(f, &x->c->workloads[x->w], x->pts[x->w], x->npts[x->w], x->c->slo_latency_ns,
 	             x->end ? x->end->marks : NULL, x->end ? x->end->nmarks : 0);
-}
-
-/* The knee's bracket, confirmation and precision, and the curve's shape, for summary.json. */
-static void derive_knee_json(json_t *o, const struct judged_curve *j)
-{
-	const struct knee *k = &j->knee;
-
-	json_object_set_new(o, "knee_bracket",
-	                    k->bracket_hi > 0 ? json_pack("[o,o]", stepjson_num(k->bracket_lo, 10),
-	                                                  stepjson_num(k->bracket_hi, 10))
-	                                      : json_null());
-	/* the 95% band (knee.h): [low, high]; above the peak [knee, null]; null without */
-	if (k->bracket_hi > 0)
-		json_object_set_new(
-		    o, "knee_band",
-		    json_pack("[o,o]", k->band_lo > 0 ? stepjson_num(k->band_lo, 10) : json_null(),
-		              stepjson_num(k->band_hi, 10)));
-	else if (k->kind == KNEE_ALL_UNDER)
-		json_object_set_new(
-		    o, "knee_band",
-		    json_pack("[o,o]", k->band_lo > 0 ? stepjson_num(k->band_lo, 10) : json_null(),
-		              json_null()));
-	else
-		json_object_set_new(o, "knee_band", json_null());
-	json_object_set_new(o, "knee_confirmed", json_boolean(k->confirmed));
-	json_object_set_new(o, "knee_digits", json_integer(j->digits));
-	json_object_set_new(o, "knee_precision", json_string(j->precision));
-	json_object_set_new(o, "knee_advice", j->advice[0] ? json_string(j->advice) : json_null());
-	json_object_set_new(o, "non_monotonic", json_boolean(k->non_monotonic));
-	if (j->client_bound > 0) {
-		/* only then: a quiet client's summary keeps its bytes */
-		json_object_set_new(o, "knee_lower_bound", json_true());
-		json_object_set_new(o, "client_bound_ops", stepjson_num(j->client_bound, 10));
-		json_object_set_new(o, "client_measured_ops", stepjson_num(j->client_measured, 10));
-	}
-}
-
-/* load.repeat: each repeat's knee, their mean and standard deviation (also in % of the mean). */
-static void derive_repeats_json(json_t *o, const struct judged_curve *j)
-{
-	const struct curve_repeats *r = &j->repeats;
-	json_t *vals = stepjson_need(json_array());
-	bool on = j->w->repeat >= 2;
-
-	for (size_t i = 0; i < r->n; i++)
-		json_array_append_new(vals, stepjson_num(r->knee[i], 10));
-	json_object_set_new(o, "knee_repeats", vals);
-	json_object_set_new(o, "knee_mean", on && r->n ? stepjson_num(r->mean, 10) : json_null());
-	json_object_set_new(o, "knee_spread", on && r->n ? stepjson_num(r->sd, 10) : json_null());
-	json_object_set_new(o, "knee_spread_pct",
-	                    on && r->n ? stepjson_num(curve_spread_pct(r), 100) : json_null());
-	/* the mean's 95% interval, Student t with n - 1 degrees of freedom */
-	json_object_set_new(o, "knee_mean_ci95",
-	                    on && r->n ? json_pack("[o,o]", stepjson_num(r->mean - r->ci, 10),
-	                                           stepjson_num(r->mean + r->ci, 10))
-	                               : json_null());
-}
-
-/* The peak (capacity, no latency) and the sustained figure (valid, with its latency). */
-static void derive_peak_json(json_t *o, const struct judged_curve *j)
-{
-	const struct step_point *peak = j->peak, *sus = j->sustained;
-
-	json_object_set_new(o, "peak_ops", stepjson_num(peak ? peak->achieved_ops : 0, 10));
-	json_object_set_new(o, "peak_mibps", stepjson_num(peak ? peak->mib_s : 0, 1000));
-	json_object_set_new(o, "peak_service_us", stepjson_us(peak ? peak->svc_mean_ns : 0));
-	json_object_set_new(o, "peak_in_flight",
-	                    stepjson_num(peak ? curve_in_flight(peak) : 0, 10));
-	json_object_set_new(o, "peak_valid", json_boolean(peak && j->v[peak - j->sorted].valid));
-	json_object_set_new(o, "sustained_ops", stepjson_num(sus ? sus->achieved_ops : 0, 10));
-	json_object_set_new(o, "sustained_mibps", stepjson_num(sus ? sus->mib_s : 0, 1000));
-	json_object_set_new(o, "sustained_latency_us",
-	                    sus ? stepjson_us(step_metric(sus, j->c->slo_metric)) : json_null());
-}
-
-static json_t *derive_stats_json(const struct storm_stats *st)
-{
-	return stepjson_need(json_pack(
-	    "{s:I,s:o,s:o,s:o,s:o}", "n", (json_int_t)st->n, "min_s", stepjson_num(st->min_s, 1e6),
-	    "median_s", stepjson_num(st->median_s, 1e6), "p90_s", stepjson_num(st->p90_s, 1e6),
-	    "max_s", stepjson_num(st->max_s, 1e6)));
-}
-
-/*
- * Fixed work's figures (the storm): completion times per worker, per agent and for
- * the fleet, seconds; null before its step ran.
- */
-static json_t *derive_storm_json(const struct workload *w, const struct judged_curve *j)
-{
-	const struct storm *s = j->n > 0 ? &j->sorted[0].storm : NULL;
-	json_t *marks;
-
-	if (s == NULL || !s->on)
-		return json_null();
-	marks = stepjson_need(json_array());
-	for (uint32_t i = 0; i < s->nmarks; i++)
-		json_array_append_new(
-		    marks, stepjson_need(json_pack("{s:s,s:o}", "label", s->mark_label[i], "at_s",
-		                                   stepjson_num(s->mark_s[i], 1e6))));
-	return stepjson_need(json_pack(
-	    "{s:I,s:I,s:I,s:I,s:I,s:I,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "work_ops",
-	    (json_int_t)s->work_ops, "work_bytes", (json_int_t)(s->work_ops * w->io.block_size),
-	    "workers", (json_int_t)s->workers, "finished", (json_int_t)s->finished, "agents",
-	    (json_int_t)s->agents, "agents_finished", (json_int_t)s->agents_done, "complete",
-	    (int)(s->workers > 0 && s->finished == s->workers), "least_done_pct",
-	    stepjson_num(s->least_pct, 100), "storm_s",
-	    s->finished == s->workers && s->workers > 0 ? stepjson_num(s->storm_s, 1e6)
-	                                                : json_null(),
-	    "first_start_s", stepjson_num(s->first_start_s, 1e6), "last_finish_s",
-	    stepjson_num(s->last_finish_s, 1e6), "worker", derive_stats_json(&s->worker), "agent",
-	    derive_stats_json(&s->agent), "finish_marks", marks, "ops",
-	    json_integer((json_int_t)s->ops)));
-}
-
-/*
- * The rate cap diagnosis (ratecap.h): null without a flat top, else whether it is
- * a cap, its ceiling with the flat steps' 95% intervals, the service times and
- * in-flight it rests on, and why in words.
- */
-static json_t *derive_ratecap_json(const struct judged_curve *j)
-{
-	const struct ratecap *rc = &j->ratecap;
-	json_t *steps;
-
-	if (!rc->flat)
-		return json_null();
-	steps = stepjson_need(json_array());
-	for (uint32_t i = 0; i < rc->nflat && i < THRESH_CAP_MAX_FLAT; i++)
-		json_array_append_new(steps, json_integer(rc->flat_steps[i]));
-	return stepjson_need(
-	    json_pack("{s:b,s:o,s:[o,o],s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:s}", "capped", rc->capped,
-	              "ceiling_ops", stepjson_num(rc->ceiling_ops, 10), "ceiling_band",
-	              stepjson_num(rc->ceiling_lo, 10), stepjson_num(rc->ceiling_hi, 10),
-	              "flat_steps", steps, "top_service_us", stepjson_us(rc->top_svc_ns),
-	              "top_in_flight", stepjson_num(rc->top_in_flight, 10), "below_ops",
-	              rc->below ? stepjson_num(rc->near_ops, 10) : json_null(), "below_service_us",
-	              rc->below ? stepjson_us(rc->near_svc_ns) : json_null(), "low_ops",
-	              rc->low ? stepjson_num(rc->low_ops, 10) : json_null(), "low_service_us",
-	              rc->low ? stepjson_us(rc->low_svc_ns) : json_null(), "in_service",
-	              rc->low ? stepjson_num(rc->in_service, 100) : json_null(), "why", rc->why));
-}
-
-/* One kind's figures at the peak (kinds.h): null where not measured apart. */
-static json_t *derive_kind_json(const struct step_point *p, enum kinds_kind k)
-{
-	struct kinds_fig f;
-
-	if (p == NULL)
-		return json_null();
-	f = kinds_of(p, k);
-	return stepjson_need(json_pack("{s:o,s:o,s:o,s:o}", "ops", stepjson_num(f.ops_s, 10),
-	                               "mibps", f.known ? stepjson_num(f.mib_s, 1000) : json_null(),
-	                               "mean_us", f.known ? stepjson_us(f.mean_ns) : json_null(),
-	                               "p99_us",
-	                               f.known ? stepjson_us((double)f.p99_ns) : json_null()));
-}
-
-/*
- * Sync writes at a point (the peak): their count in its window, rate, mean and p99
- * (submission to completion), beside the data's and not in them.
- */
-static json_t *derive_sync_json(const struct step_point *p)
-{
-	if (p == NULL)
-		return json_null();
-	return stepjson_need(json_pack(
-	    "{s:I,s:o,s:o,s:o,s:o}", "syncs", (json_int_t)p->sync.count, "ops",
-	    stepjson_num(p->sync.ops_s, 10), "mean_us", stepjson_us(p->sync.mean_ns), "p99_us",
-	    stepjson_us((double)p->sync.p99_ns), "max_us", stepjson_us((double)p->sync.max_ns)));
-}
-
-/* {step, at: "knee" | "peak", parts: [...]} as curve-*.json's parts; null without steps. */
-static json_t *derive_parts_at_knee(const struct judged_curve *j)
-{
-	bool at_knee;
-	const struct step_point *p = mixparts_step(j, &at_knee);
-
-	if (p == NULL)
-		return json_null();
-	return stepjson_need(json_pack("{s:I,s:s,s:o}", "step", (json_int_t)p->step + 1, "at",
-	                               at_knee ? "knee" : "peak", "parts",
-	                               derive_parts_json(&j->w->io.mix, p)));
-}
-
-static json_t *derive_workload_json(const struct judged_curve *j, const struct runend *end)
-{
-	char storage[768];
-	const struct workload *w = j->w;
-	double kops, kmib;
-	json_t *o, *bg;
-
-	derive_knee_units(w, &j->knee, &kops, &kmib);
-	o = stepjson_need(json_pack("{s:s,s:s,s:I,s:b,s:I,s:o,s:o,s:s}", "name", w->name, "rw",
-	                            rw_mode_name(w->io.rw), "block_size",
-	                            (json_int_t)w->io.block_size, "direct", (int)w->io.direct,
-	                            "steps", (json_int_t)j->n, "knee_ops", stepjson_num(kops, 10),
-	                            "knee_mibps", stepjson_num(kmib, 1000), "knee_kind", j->kind));
-	/* a replay's knee as a speed of its trace (knee_ops over its x1 rate); null otherwise */
-	json_object_set_new(o, "knee_speed", stepjson_num(curve_speed(w, kops), 1000));
-	derive_knee_json(o, j);
-	derive_repeats_json(o, j);
-	derive_peak_json(o, j);
-	json_object_set_new(o, "limit", json_string(j->limit));
-	/* the storage's side of it, from observe: (observed.h); absent when nothing is observed */
-	if (j->c->nobserve > 0)
-		json_object_set_new(o, "storage_limit",
-		                    observed_bottleneck(end, j, storage, sizeof(storage))
-		                        ? json_string(storage)
-		                        : json_null());
-	if (w->work.on)
-		json_object_set_new(o, "fixed_work", derive_storm_json(w, j));
-	/* units: decimal: the figures as shown too, beside the MiB/s keys that stay */
-	if (curve_decimal(w)) {
-		json_object_set_new(o, "units", json_string("decimal"));
-		json_object_set_new(o, "knee_mbps", stepjson_num(kmib * CURVE_MB_PER_MIB, 1000));
-		json_object_set_new(
-		    o, "peak_mbps",
-		    stepjson_num(j->peak ? j->peak->mib_s * CURVE_MB_PER_MIB : 0, 1000));
-	}
-	/* targets: the test (the workload as written) and the target of the pair */
-	if (j->c->multi_target) {
-		json_object_set_new(o, "test", json_string(w->test));
-		json_object_set_new(o, "target", json_string(campaign_target_of(j->c, w)->name));
-	}
-	json_object_set_new(o, "rate_cap", derive_ratecap_json(j));
-	/* Read and write apart at the peak: a mixed workload's only (docs/campaign.md). */
-	if (agg_mixed(w)) {
-		json_object_set_new(o, "read_pct", json_integer(w->io.read_pct));
-		json_object_set_new(o, "read_at_peak", derive_kind_json(j->peak, KINDS_READ));
-		json_object_set_new(o, "write_at_peak", derive_kind_json(j->peak, KINDS_WRITE));
-	}
-	/* Sync writes: what the workload asks, and its syncs at the peak (docs/campaign.md). */
-	if (w->io.fsync != 0 || w->io.fdatasync != 0 || w->io.dsync) {
-		json_object_set_new(o, "sync",
-		                    json_pack("{s:I,s:I,s:b}", "fsync", (json_int_t)w->io.fsync,
-		                              "fdatasync", (json_int_t)w->io.fdatasync, "dsync",
-		                              (int)w->io.dsync));
-		json_object_set_new(o, "sync_at_peak", derive_sync_json(j->peak));
-	}
-	/* A mix: its parts at the knee's step (the met one at or under it), else the peak. */
-	if (w->io.mix.nparts > 0)
-		json_object_set_new(o, "parts_at_knee", derive_parts_at_knee(j));
-	/* Load under load: the background beside it, at the knee and over every step. */
-	if ((bg = bgsummary_json(j)) != NULL)
-		json_object_set_new(o, "background", stepjson_need(bg));
-	return o;
 }
 
 static json_t *derive_between_knee(const struct between_knee *k)
@@ -534,7 +238,7 @@ static void derive_summary_json(FILE *f, const void *arg)
 	uint32_t nl = x->end ? x->end->nlosses : 0;
 
 	for (size_t i = 0; i < c->nworkloads; i++)
-		json_array_append_new(ws, derive_workload_json(&x->judged[i], x->end));
+		json_array_append_new(ws, workjson_workload(&x->judged[i], x->end));
 	/* The agents lost on the way: when, which and why (steps and intervals from 1). */
 	for (uint32_t i = 0; i < nl && i < RUNEND_MAX_LOSSES; i++) {
 		const struct runend_loss *l = &x->end->losses[i];
@@ -667,8 +371,8 @@ void derive_end_text(FILE *f, const char *dir, const struct campaign *c, const s
 		if (npts[i] == 0)
 			continue;
 		units_format_size(w->io.block_size, bs, sizeof(bs));
-		fprintf(f, "%s (%s, %s%s%s%s%s):\n", w->name, mix_kind_name(&w->io.mix, w->io.rw), bs,
-		        w->io.direct ? "" : ", buffered", w->io.clone[0] ? ", clone '" : "",
+		fprintf(f, "%s (%s, %s%s%s%s%s):\n", w->name, mix_kind_name(&w->io.mix, w->io.rw),
+		        bs, w->io.direct ? "" : ", buffered", w->io.clone[0] ? ", clone '" : "",
 		        w->io.clone, w->io.clone[0] ? "'" : "");
 		glance_steps(f, &judged[i]);
 		derive_parts_md(f, &judged[i], true);

@@ -128,3 +128,35 @@ json_t *stepjson_kernel(const struct step_point *p)
 	}
 	return o;
 }
+
+/* A mix's parts of a step in curve-*.json: each its name, share and figures. */
+json_t *stepjson_parts(const struct mix *m, const struct step_point *p)
+{
+	json_t *a = stepjson_need(json_array());
+
+	for (uint32_t i = 0; i < m->nparts && i < p->nparts; i++) {
+		const struct point_part *pp = &p->parts[i];
+
+		json_t *o = stepjson_need(json_pack(
+		    "{s:s,s:I,s:s,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name", m->parts[i].name,
+		    "share", (json_int_t)m->parts[i].share, "rw",
+		    m->parts[i].op != FILEOP_NONE ? fileop_name(m->parts[i].op)
+		                                  : rw_mode_name(m->parts[i].rw),
+		    "block_size", (json_int_t)m->parts[i].block_size, "ops",
+		    stepjson_num(pp->ops_s, 10), "mibps", stepjson_num(pp->mib_s, 1000), "mean_us",
+		    stepjson_us(pp->mean_ns), "p50_us", stepjson_us((double)pp->p50_ns), "p90_us",
+		    stepjson_us((double)pp->p90_ns), "p99_us", stepjson_us((double)pp->p99_ns),
+		    "p999_us", stepjson_us((double)pp->p999_ns), "max_us",
+		    stepjson_us((double)pp->max_ns)));
+
+		/* the storage's latency where the agent measured it apart, and the failures */
+		if (pp->svc_mean_ns > 0) {
+			json_object_set_new(o, "storage_mean_us", stepjson_us(pp->svc_mean_ns));
+			json_object_set_new(o, "storage_p99_us",
+			                    stepjson_us((double)pp->svc_p99_ns));
+		}
+		json_object_set_new(o, "errors", json_integer((json_int_t)pp->errors));
+		json_array_append_new(a, o);
+	}
+	return a;
+}

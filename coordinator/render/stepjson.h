@@ -32,5 +32,7 @@ json_t *stepjson_field(const struct pfield *f, const struct step_point *p,
                        const struct judged_point *jp);
 /* A point's kernel view as curve-*.json's "kernel" (null when no device was read). */
 json_t *stepjson_kernel(const struct step_point *p);
+/* A mix's parts of a step (curve-*.json's "parts"): each its name, share and figures. */
+json_t *stepjson_parts(const struct mix *m, const struct step_point *p);
 
 #endif

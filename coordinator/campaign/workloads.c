@@ -17,6 +17,7 @@
 #include "units.h"
 #include "slots.h"
 #include "wlcheck.h"
+#include "wlmatrix.h"
 #include "workloads.h"
 #include "xalloc.h"
 
@@ -30,29 +31,9 @@
 /* retry: at most this many more runs of a step whose client was disturbed. */
 #define WORKLOADS_MAX_RETRY 10
 
-#define WORKLOADS_RW_EXPECTED "read, write, randread, randwrite, rw or randrw"
-
 static const char *const workloads_before[] = {"name", NULL};
 static const char *const workloads_after[] = {"zip", "targets", NULL};
 static const char *const workloads_steady_keys[] = {"extend", "budget", NULL};
-
-/* The keys a list turns into a matrix, in the order they nest and appear in names. */
-enum workloads_axis_id {
-	WORKLOADS_RW,
-	WORKLOADS_BS,
-	WORKLOADS_PCT,
-	WORKLOADS_QD,
-	WORKLOADS_NAXES,
-};
-static const char *const workloads_axis_keys[WORKLOADS_NAXES] = {"rw", "block_size", "read_pct",
-                                                                 "queue_depth"};
-
-/* One key given as a list: the values it takes, in the order written. */
-struct workloads_axis {
-	const yaml_node_t *list;
-	size_t n;
-	uint32_t values[WORKLOADS_MAX_VALUES];
-};
 
 /*
  * Where the timing settings came from, so a mismatch between them can point
@@ -68,7 +49,7 @@ struct workloads_origin {
 struct workloads_top {
 	struct workload defaults;
 	struct workloads_origin origin;
-	struct workloads_axis axes[WORKLOADS_NAXES];
+	struct wlmatrix_axis axes[WLMATRIX_NAXES];
 	const yaml_node_t *load;
 };
 
@@ -80,64 +61,28 @@ struct workloads_entry {
 	char what[160]; /* "workload 'a'" or "workload 3", for messages */
 	struct workload base;
 	struct workloads_origin own;
-	const struct workloads_axis *axes[WORKLOADS_NAXES]; /* NULL: not a list */
+	struct wlmatrix m; /* its lists, and how they zip */
 	const yaml_node_t *load;
 	bool matrix;
-	/* zip: the axis whose position each axis takes (itself unless zipped behind another) */
-	int lead[WORKLOADS_NAXES];
-	bool zipped[WORKLOADS_NAXES];
 	/* targets: the campaign's targets it runs on (all unless it names some), in order */
 	uint32_t targets[CAMPAIGN_MAX_TARGETS];
 	size_t ntargets;
 	bool direct_given; /* direct: set here or at the top: the target's does not apply */
 };
 
-/* The row of a key a matrix can vary. */
-static const struct setting *workloads_axis_row(int axis)
-{
-	return setting_find(workloads_axis_keys[axis]);
-}
-
-/* The axis a row is (-1: none): its key is read here, where a list makes a matrix. */
-static int workloads_axis_of(const struct setting *s)
-{
-	for (int a = 0; a < WORKLOADS_NAXES; a++)
-		if (s->key != NULL && strcmp(s->key, workloads_axis_keys[a]) == 0)
-			return a;
-	return -1;
-}
-
-/* One value of a key a matrix can vary; a list is read entry by entry through here. */
-static int workloads_set(struct yamlnode_doc *y, int axis, const yaml_node_t *n, struct workload *w)
-{
-	if (axis != WORKLOADS_RW)
-		return access_read(y, n, workloads_axis_row(axis), &w->io);
-	if (n->type != YAML_SCALAR_NODE ||
-	    rw_mode_parse((const char *)n->data.scalar.value, &w->io.rw) < 0) {
-		yamlnode_expected(y, n, "rw", WORKLOADS_RW_EXPECTED);
-		return -1;
-	}
-	return 0;
-}
-
-static uint32_t workloads_value(int axis, const struct workload *w)
-{
-	return (uint32_t)setting_get(workloads_axis_row(axis), &w->io);
-}
-
 /* A key a matrix varies, given a single value here (a list is the matrix's to read). */
 static int workloads_scalar(struct yamlnode_doc *y, const yaml_node_t *map, int axis,
                             struct workload *w)
 {
-	yaml_node_t *n = yamlnode_lookup(y, map, workloads_axis_keys[axis]);
+	yaml_node_t *n = yamlnode_lookup(y, map, wlmatrix_key(axis));
 
 	if (n == NULL || n->type == YAML_SEQUENCE_NODE)
 		return 0;
 	/* block_size: {4KiB: 60, 64KiB: 40}: one stream of several sizes, not a matrix */
-	if (axis == WORKLOADS_BS && n->type == YAML_MAPPING_NODE)
+	if (axis == WLMATRIX_BS && n->type == YAML_MAPPING_NODE)
 		return sizeparse_dist(y, n, "block_size", &w->io.mix.sizes, &w->io.block_size);
-	w->io.mix.sizes.n = axis == WORKLOADS_BS ? 0 : w->io.mix.sizes.n;
-	return workloads_set(y, axis, n, w);
+	w->io.mix.sizes.n = axis == WLMATRIX_BS ? 0 : w->io.mix.sizes.n;
+	return wlmatrix_set(y, axis, n, w);
 }
 
 static int workloads_steady(struct yamlnode_doc *y, const yaml_node_t *map, struct workload *w)
@@ -233,7 +178,7 @@ static int workloads_settings(struct yamlnode_doc *y, const yaml_node_t *map, st
 {
 	for (size_t i = 0; i < setting_count; i++) {
 		const struct setting *s = &setting_table[i];
-		int axis = workloads_axis_of(s), rc;
+		int axis = wlmatrix_axis_of(s), rc;
 
 		if (axis >= 0)
 			rc = workloads_scalar(y, map, axis, w);
@@ -245,178 +190,6 @@ static int workloads_settings(struct yamlnode_doc *y, const yaml_node_t *map, st
 			return -1;
 	}
 	return 0;
-}
-
-/* A key given as a list: check every value, and that none repeats, before any combination. */
-static int workloads_axis_read(struct yamlnode_doc *y, int axis, const yaml_node_t *list,
-                               const struct workload *w, bool repeats_ok, struct workloads_axis *ax)
-{
-	const char *key = workloads_axis_keys[axis];
-	size_t n = (size_t)(list->data.sequence.items.top - list->data.sequence.items.start);
-
-	ax->list = list;
-	ax->n = 0;
-	if (n == 0) {
-		yamlnode_error(y, list,
-		               "%s: an empty list; give one value, or several to make a matrix of "
-		               "workloads",
-		               key);
-		return -1;
-	}
-	if (n > WORKLOADS_MAX_VALUES) {
-		yamlnode_error(y, list, "%s: %zu values; a matrix takes at most %d per key", key, n,
-		               WORKLOADS_MAX_VALUES);
-		return -1;
-	}
-	for (size_t i = 0; i < n; i++) {
-		const yaml_node_t *e = yamlnode_get(y, list->data.sequence.items.start[i]);
-		struct workload scratch = *w;
-		uint32_t v;
-
-		if (workloads_set(y, axis, e, &scratch) < 0)
-			return -1;
-		v = workloads_value(axis, &scratch);
-		for (size_t j = 0; j < ax->n && !repeats_ok; j++) {
-			if (ax->values[j] == v) {
-				yamlnode_error(
-				    y, e,
-				    "%s: '%s' repeats an earlier value of the list (give "
-				    "each value once)",
-				    key, (const char *)e->data.scalar.value);
-				return -1;
-			}
-		}
-		ax->values[ax->n++] = v;
-	}
-	return 0;
-}
-
-/* Whether map's zip: names key (a zipped list may repeat a value: 64KiB, 64KiB, 8KiB). */
-static bool workloads_zips(struct yamlnode_doc *y, const yaml_node_t *map, const char *key)
-{
-	yaml_node_t *z = yamlnode_lookup(y, map, "zip");
-
-	if (z == NULL || z->type != YAML_SEQUENCE_NODE)
-		return false;
-	for (yaml_node_item_t *it = z->data.sequence.items.start; it < z->data.sequence.items.top;
-	     it++) {
-		yaml_node_t *k = yamlnode_get(y, *it);
-
-		if (k->type == YAML_SCALAR_NODE &&
-		    strcmp((const char *)k->data.scalar.value, key) == 0)
-			return true;
-	}
-	return false;
-}
-
-/* The lists of map (the top level or one workload), read into axes; others keep list NULL. */
-static int workloads_axes(struct yamlnode_doc *y, const yaml_node_t *map, const struct workload *w,
-                          struct workloads_axis *axes)
-{
-	for (int a = 0; a < WORKLOADS_NAXES; a++) {
-		yaml_node_t *n = yamlnode_lookup(y, map, workloads_axis_keys[a]);
-
-		axes[a].list = NULL;
-		if (n != NULL && n->type == YAML_SEQUENCE_NODE &&
-		    workloads_axis_read(y, a, n, w, workloads_zips(y, map, workloads_axis_keys[a]),
-		                        &axes[a]) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* A block size as names write it: 4k, 64k, 1m; 512b when it is not whole KiB. */
-static void workloads_size_word(uint32_t bytes, char *buf, size_t len)
-{
-	if (bytes % (1u << 20) == 0)
-		snprintf(buf, len, "%um", bytes >> 20);
-	else if (bytes % 1024 == 0)
-		snprintf(buf, len, "%uk", bytes >> 10);
-	else
-		snprintf(buf, len, "%ub", bytes);
-}
-
-/*
- * NAME-RW-BS[-rPCT][-qdN]: the name, then the value of each key given as a
- * list, in that order; rPCT only for a mix, where it means something. With
- * no name, RW-BS always lead, so the name still says what the workload does.
- */
-static char *workloads_matrix_name(const struct workloads_entry *e, const struct workload *w)
-{
-	char rw[16] = "", bs[16] = "", pct[16] = "", qd[16] = "";
-	bool named = e->name != NULL;
-
-	if (!named || e->axes[WORKLOADS_RW] != NULL)
-		snprintf(rw, sizeof(rw), "%s%s", named ? "-" : "", rw_mode_name(w->io.rw));
-	if (!named || e->axes[WORKLOADS_BS] != NULL) {
-		bs[0] = '-';
-		workloads_size_word(w->io.block_size, bs + 1, sizeof(bs) - 1);
-	}
-	if (e->axes[WORKLOADS_PCT] != NULL && rw_is_mix(w->io.rw))
-		snprintf(pct, sizeof(pct), "-r%u", w->io.read_pct);
-	if (e->axes[WORKLOADS_QD] != NULL)
-		snprintf(qd, sizeof(qd), "-qd%u", w->io.queue_depth);
-	return xasprintf("%s%s%s%s%s", named ? e->name : "", rw, bs, pct, qd);
-}
-
-/* The values of one list a combination takes: read_pct only varies a mix. */
-static size_t workloads_axis_len(const struct workloads_entry *e, int axis, enum rw_mode rw)
-{
-	if (e->axes[axis] == NULL)
-		return 1;
-	/* zipped, read_pct pairs by position whatever the rw; alone it only varies mixes */
-	if (axis == WORKLOADS_PCT && !rw_is_mix(rw) && !e->zipped[axis])
-		return 1;
-	return e->axes[axis]->n;
-}
-
-/* The rw of the combination at idx. */
-static enum rw_mode workloads_rw_at(const struct workloads_entry *e, const size_t *idx)
-{
-	return e->axes[WORKLOADS_RW]
-	           ? (enum rw_mode)e->axes[WORKLOADS_RW]->values[idx[e->lead[WORKLOADS_RW]]]
-	           : e->base.io.rw;
-}
-
-/*
- * The next combination: the last list turns fastest; a zipped list moves with
- * the first list of its zip. False after the last one.
- */
-static bool workloads_next(const struct workloads_entry *e, size_t *idx)
-{
-	enum rw_mode rw = workloads_rw_at(e, idx);
-
-	for (int a = WORKLOADS_NAXES - 1; a >= 0; a--) {
-		if (e->lead[a] != a)
-			continue;
-		if (++idx[a] < workloads_axis_len(e, a, rw))
-			return true;
-		idx[a] = 0;
-	}
-	return false;
-}
-
-/* How many workloads the entry expands to: its combinations, counted. */
-static size_t workloads_count(const struct workloads_entry *e)
-{
-	size_t idx[WORKLOADS_NAXES] = {0}, n = 1;
-
-	while (workloads_next(e, idx))
-		n++;
-	return n;
-}
-
-/* Whether any combination is a mix, the only kind read_pct changes. */
-static bool workloads_any_mix(const struct workloads_entry *e)
-{
-	const struct workloads_axis *rw = e->axes[WORKLOADS_RW];
-
-	if (rw == NULL)
-		return rw_is_mix(e->base.io.rw);
-	for (size_t i = 0; i < rw->n; i++)
-		if (rw_is_mix((enum rw_mode)rw->values[i]))
-			return true;
-	return false;
 }
 
 /*
@@ -432,7 +205,7 @@ static int workloads_add_on(struct yamlnode_doc *y, const yaml_node_t *root,
 
 	*w = *combo;
 	w->steps = NULL;
-	w->test = e->matrix ? workloads_matrix_name(e, w) : xstrdup(e->name);
+	w->test = e->matrix ? wlmatrix_name(&e->m, e->name, w) : xstrdup(e->name);
 	w->target = ti;
 	w->name =
 	    c->multi_target ? xasprintf("%s@%s", w->test, c->targets[ti].name) : xstrdup(w->test);
@@ -591,83 +364,15 @@ static int workloads_expand(struct yamlnode_doc *y, const yaml_node_t *root,
                             const struct workloads_entry *e, const struct workloads_top *top,
                             struct campaign *c)
 {
-	size_t idx[WORKLOADS_NAXES] = {0};
+	size_t idx[WLMATRIX_NAXES] = {0};
 
 	do {
 		struct workload w = e->base;
-		size_t at[WORKLOADS_NAXES];
 
-		for (int a = 0; a < WORKLOADS_NAXES; a++)
-			at[a] = idx[e->lead[a]];
-		for (int a = 0; a < WORKLOADS_NAXES; a++)
-			/* read_pct varies only a mix; rw leads, so w.io.rw is the combination's */
-			if (e->axes[a] != NULL && (a != WORKLOADS_PCT || rw_is_mix(w.io.rw)))
-				setting_set(workloads_axis_row(a), &w.io,
-				            e->axes[a]->values[at[a]]);
+		wlmatrix_combo(&e->m, idx, &w);
 		if (workloads_add(y, root, e, top, &w, c) < 0)
 			return -1;
-	} while (workloads_next(e, idx));
-	return 0;
-}
-
-/*
- * zip: [rw, block_size]: those lists pair up by position (all as long as the
- * first) instead of making every combination; other lists still cross them.
- */
-static int workloads_zip(struct yamlnode_doc *y, struct workloads_entry *e)
-{
-	yaml_node_t *z = yamlnode_lookup(y, e->node, "zip");
-	int lead = -1;
-
-	for (int a = 0; a < WORKLOADS_NAXES; a++)
-		e->lead[a] = a;
-	if (z == NULL)
-		return 0;
-	if (z->type != YAML_SEQUENCE_NODE ||
-	    z->data.sequence.items.top - z->data.sequence.items.start < 2) {
-		yamlnode_expected(y, z, "zip",
-		                  "a list of two or more of rw, block_size, read_pct, "
-		                  "queue_depth");
-		return -1;
-	}
-	for (yaml_node_item_t *it = z->data.sequence.items.start; it < z->data.sequence.items.top;
-	     it++) {
-		yaml_node_t *k = yamlnode_get(y, *it);
-		const char *name =
-		    k->type == YAML_SCALAR_NODE ? (const char *)k->data.scalar.value : "";
-		int a;
-
-		for (a = 0; a < WORKLOADS_NAXES; a++)
-			if (strcmp(name, workloads_axis_keys[a]) == 0)
-				break;
-		if (a == WORKLOADS_NAXES) {
-			yamlnode_expected(y, k, "zip", "rw, block_size, read_pct or queue_depth");
-			return -1;
-		}
-		if (e->zipped[a]) {
-			yamlnode_error(y, k, "zip: %s is named twice", name);
-			return -1;
-		}
-		if (e->axes[a] == NULL) {
-			yamlnode_error(y, k, "zip: %s is not a list in %s (zip pairs lists)", name,
-			               e->what);
-			return -1;
-		}
-		if (lead >= 0 && e->axes[a]->n != e->axes[lead]->n) {
-			yamlnode_error(y, k,
-			               "zip: %s has %zu values and %s %zu; zipped lists pair by "
-			               "position and must be as long",
-			               name, e->axes[a]->n, workloads_axis_keys[lead],
-			               e->axes[lead]->n);
-			return -1;
-		}
-		if (lead < 0 || a < lead)
-			lead = a;
-		e->zipped[a] = true;
-	}
-	for (int a = 0; a < WORKLOADS_NAXES; a++)
-		if (e->zipped[a])
-			e->lead[a] = lead;
+	} while (wlmatrix_next(&e->m, &e->base, idx));
 	return 0;
 }
 
@@ -700,7 +405,7 @@ static int workloads_name(struct yamlnode_doc *y, struct workloads_entry *e)
 static int workloads_entry(struct yamlnode_doc *y, const yaml_node_t *root, const yaml_node_t *node,
                            size_t index, const struct workloads_top *top, struct campaign *c)
 {
-	struct workloads_axis own[WORKLOADS_NAXES];
+	struct wlmatrix_axis own[WLMATRIX_NAXES];
 	struct workloads_entry e = {.node = node, .base = top->defaults};
 	const char *keys[WORKLOADS_MAX_KEYS];
 	yaml_node_t *n;
@@ -716,31 +421,31 @@ static int workloads_entry(struct yamlnode_doc *y, const yaml_node_t *root, cons
 	if (background_check_select(y, node, e.what) < 0 ||
 	    yamlnode_check_mapping(y, node, "workloads", e.what, keys) < 0 ||
 	    workloads_settings(y, node, &e.base, &e.own) < 0 ||
-	    workloads_axes(y, node, &e.base, own) < 0)
+	    wlmatrix_axes(y, node, &e.base, own) < 0)
 		return -1;
 	/* a list of the workload's own wins; a value of its own hides a top-level list */
-	for (int a = 0; a < WORKLOADS_NAXES; a++) {
+	for (int a = 0; a < WLMATRIX_NAXES; a++) {
 		if (own[a].list != NULL)
-			e.axes[a] = &own[a];
-		else if (yamlnode_lookup(y, node, workloads_axis_keys[a]) == NULL &&
+			e.m.axes[a] = &own[a];
+		else if (yamlnode_lookup(y, node, wlmatrix_key(a)) == NULL &&
 		         top->axes[a].list != NULL)
-			e.axes[a] = &top->axes[a];
-		e.matrix |= e.axes[a] != NULL;
+			e.m.axes[a] = &top->axes[a];
+		e.matrix |= e.m.axes[a] != NULL;
 	}
-	if (workloads_name(y, &e) < 0 || workloads_zip(y, &e) < 0 ||
+	if (workloads_name(y, &e) < 0 || wlmatrix_zip(y, node, e.what, &e.m) < 0 ||
 	    workloads_targets(y, &e, c) < 0)
 		return -1;
 	e.direct_given = yamlnode_lookup(y, node, "direct") != NULL ||
 	                 yamlnode_lookup(y, root, "direct") != NULL;
 	/* a top-level list of read_pct simply does not apply to a workload that is no mix */
-	if (own[WORKLOADS_PCT].list != NULL && !workloads_any_mix(&e)) {
-		yamlnode_error(y, own[WORKLOADS_PCT].list,
+	if (own[WLMATRIX_PCT].list != NULL && !wlmatrix_any_mix(&e.m, &e.base)) {
+		yamlnode_error(y, own[WLMATRIX_PCT].list,
 		               "read_pct: a list of read shares needs a mix (rw: rw or randrw) in "
 		               "%s; give one value, or make rw a mix",
 		               e.what);
 		return -1;
 	}
-	count = workloads_count(&e) * e.ntargets;
+	count = wlmatrix_count(&e.m, &e.base) * e.ntargets;
 	if (c->nworkloads + count > WORKLOADS_MAX) {
 		yamlnode_error(y, node,
 		               "%s: the campaign would have %zu workloads, at most %d (a matrix "
@@ -808,7 +513,7 @@ int workloads_parse(struct yamlnode_doc *y, const yaml_node_t *root, const yaml_
 	/* queue_depth's default is sized per workload from its load (slots.c) */
 	top.defaults.io.queue_depth = 0;
 	if (workloads_settings(y, root, &top.defaults, &top.origin) < 0 ||
-	    workloads_axes(y, root, &top.defaults, top.axes) < 0)
+	    wlmatrix_axes(y, root, &top.defaults, top.axes) < 0)
 		return -1;
 	if ((top.load = yamlnode_lookup(y, root, "replay")) != NULL) {
 		yamlnode_error(y, top.load,

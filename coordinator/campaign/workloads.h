@@ -13,8 +13,6 @@
 
 /* A matrix expands to at most this many workloads in a campaign. */
 #define WORKLOADS_MAX 1024
-/* At most this many values in one list of a matrix. */
-#define WORKLOADS_MAX_VALUES 64
 
 /*
  * Read workloads: (list) with the defaults root gives, into c->workloads.

@@ -29,7 +29,9 @@
  *    evidence). A device saturated by its own servers queues before it is full
  *    (an M/M/c with c <= 8 serves in 1.5-6.7x its service time at 85% of capacity,
  *    1.0-2x at 50%); a throttle does not.
- * capped when all three hold.
+ * capped when all three hold. Not capped, rule 3's saturation is asked before rule 2's
+ * "the client set the rate": a step that queued below the ceiling leaves the top no
+ * room to double its service time.
  */
 
 struct ratecap {

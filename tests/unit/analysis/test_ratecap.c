@@ -102,6 +102,32 @@ static void test_saturated_not_capped(void **state)
 	assert_string_equal(words, "");
 }
 
+/*
+ * Saturated before the top: the highest step that kept up had queued already (an M/M/2
+ * of 2 ms per worker, two workers, as a CI run of rate-cap read it: 2.0 ms at 25% of its
+ * 2,000 ops/s, 50 ms at 92%, 64 ms at the top), so the top's service time is not twice
+ * it. The storage queued: saturated, not the client setting the rate.
+ */
+static void test_saturated_before_the_top(void **state)
+{
+	struct step_point p[5];
+	struct ratecap rc;
+
+	(void)state;
+	p[0] = rc_pt(0, 500, 500, 2000);
+	p[1] = rc_pt(1, 1000, 1000, 2900);
+	p[2] = rc_pt(2, 1850, 1850, 50000);
+	p[3] = rc_pt(3, 2600, 1971, 64000);
+	p[4] = rc_pt(4, 3200, 2014, 63500);
+	ratecap_judge(p, 5, &rc);
+	assert_true(rc.flat);
+	assert_false(rc.capped);
+	assert_int_equal(rc.near_step, 3);
+	assert_int_equal(rc.low_step, 1);
+	assert_non_null(strstr(rc.why, "saturated, not capped: service time grew 25.00x"));
+	assert_null(strstr(rc.why, "client"));
+}
+
 /* Borderlines: the growth below the ceiling at THRESH_CAP_FAST exactly is fast; over it is not. */
 static void test_growth_borderline(void **state)
 {
@@ -349,6 +375,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_throttle_capped),
 	    cmocka_unit_test(test_saturated_not_capped),
+	    cmocka_unit_test(test_saturated_before_the_top),
 	    cmocka_unit_test(test_growth_borderline),
 	    cmocka_unit_test(test_near_borderline),
 	    cmocka_unit_test(test_no_flat_top),

@@ -47,6 +47,13 @@ static struct step_point rc_pt(uint32_t step, double offered, double achieved, d
 	return p;
 }
 
+/* Five steps from a table: each row its step (from 0), offered, achieved, service us. */
+static void rc_curve(struct step_point *p, const double rows[5][4])
+{
+	for (size_t i = 0; i < 5; i++)
+		p[i] = rc_pt((uint32_t)rows[i][0], rows[i][1], rows[i][2], rows[i][3]);
+}
+
 /* A throttle at 5000 ops/s: fast below it, the excess queued above it. */
 static void rc_throttle(struct step_point *p, double near_svc_us)
 {
@@ -114,11 +121,11 @@ static void test_saturated_before_the_top(void **state)
 	struct ratecap rc;
 
 	(void)state;
-	p[0] = rc_pt(0, 500, 500, 2000);
-	p[1] = rc_pt(1, 1000, 1000, 2900);
-	p[2] = rc_pt(2, 1850, 1850, 50000);
-	p[3] = rc_pt(3, 2600, 1971, 64000);
-	p[4] = rc_pt(4, 3200, 2014, 63500);
+	rc_curve(p, (const double[5][4]){{0, 500, 500, 2000},
+	                                 {1, 1000, 1000, 2900},
+	                                 {2, 1850, 1850, 50000},
+	                                 {3, 2600, 1971, 64000},
+	                                 {4, 3200, 2014, 63500}});
 	ratecap_judge(p, 5, &rc);
 	assert_true(rc.flat);
 	assert_false(rc.capped);
@@ -217,11 +224,11 @@ static void test_refined_top(void **state)
 	struct ratecap rc;
 
 	(void)state;
-	p[0] = rc_pt(0, 1000, 1000, 100);
-	p[1] = rc_pt(1, 2250, 2250, 100);
-	p[2] = rc_pt(2, 3375, 3375, 100);
-	p[3] = rc_pt(5, 4960, 4960, 102);
-	p[4] = rc_pt(4, 5062, 5000, 12800);
+	rc_curve(p, (const double[5][4]){{0, 1000, 1000, 100},
+	                                 {1, 2250, 2250, 100},
+	                                 {2, 3375, 3375, 100},
+	                                 {5, 4960, 4960, 102},
+	                                 {4, 5062, 5000, 12800}});
 	ratecap_judge(p, 5, &rc);
 	assert_true(rc.capped);
 	assert_int_equal(rc.nflat, 2);
